@@ -1,0 +1,143 @@
+// DATE and TIMESTAMP (without time zone) values, their PostgreSQL ISO text forms, and calendar
+// arithmetic on the proleptic Gregorian calendar, computed without the JS Date object (sql/ is a
+// deterministic core: the current time only ever comes from the execution context).
+
+import { SqlError, SqlState } from './errors.ts';
+
+export const MICROS_PER_DAY = 86_400_000_000;
+
+export class SqlDate {
+  /** Days since 1970-01-01. */
+  readonly days: number;
+  constructor(days: number) {
+    this.days = days;
+  }
+  toString(): string {
+    return formatDate(this.days);
+  }
+}
+
+export class SqlTimestamp {
+  /** Microseconds since 1970-01-01 00:00:00. */
+  readonly micros: number;
+  constructor(micros: number) {
+    this.micros = micros;
+  }
+  toString(): string {
+    return formatTimestamp(this.micros);
+  }
+}
+
+/** Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil). */
+export function daysFromCivil(y: number, m: number, d: number): number {
+  const yy = m <= 2 ? y - 1 : y;
+  const era = Math.floor(yy / 400);
+  const yoe = yy - era * 400;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
+}
+
+export function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719468;
+  const era = Math.floor(z / 146097);
+  const doe = z - era * 146097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
+}
+
+const pad = (n: number, w: number): string => String(n).padStart(w, '0');
+
+export function formatDate(days: number): string {
+  const [y, m, d] = civilFromDays(days);
+  if (y <= 0) return `${pad(1 - y, 4)}-${pad(m, 2)}-${pad(d, 2)} BC`;
+  return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+}
+
+export function formatTimestamp(micros: number): string {
+  const days = Math.floor(micros / MICROS_PER_DAY);
+  let rest = micros - days * MICROS_PER_DAY;
+  const h = Math.floor(rest / 3_600_000_000);
+  rest -= h * 3_600_000_000;
+  const mi = Math.floor(rest / 60_000_000);
+  rest -= mi * 60_000_000;
+  const s = Math.floor(rest / 1_000_000);
+  const us = Math.round(rest - s * 1_000_000);
+  const [y, m, d] = civilFromDays(days);
+  const ymd = `${pad(y <= 0 ? 1 - y : y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
+  let time = `${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}`;
+  if (us > 0) time += '.' + pad(us, 6).replace(/0+$/, '');
+  return `${ymd} ${time}${y <= 0 ? ' BC' : ''}`;
+}
+
+const dateRe = /^\s*(\d{1,7})-(\d{1,2})-(\d{1,2})(?:\s*(BC|AD))?/i;
+const timeRe = /^(?:[T\s]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?/i;
+
+function badFormat(type: string, text: string): SqlError {
+  return new SqlError(SqlState.invalidDatetimeFormat, `invalid input syntax for type ${type}: "${text}"`);
+}
+
+function daysInMonth(y: number, m: number): number {
+  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
+  return [4, 6, 9, 11].includes(m) ? 30 : 31;
+}
+
+interface Parsed {
+  days: number;
+  micros: number;
+}
+
+function parseDateTime(text: string, type: 'date' | 'timestamp without time zone'): Parsed {
+  const m = dateRe.exec(text);
+  if (!m) {
+    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0 };
+    throw badFormat(type, text);
+  }
+  let y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  let rest = text.slice(m[0].length);
+  if (m[4]?.toUpperCase() === 'BC') y = 1 - y;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
+    throw new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
+  }
+  let micros = 0;
+  const t = timeRe.exec(rest);
+  if (t) {
+    const h = Number(t[1]);
+    const mi = Number(t[2]);
+    const s = t[3] === undefined ? 0 : Number(t[3]);
+    const frac = t[4] === undefined ? 0 : Math.round(Number('0.' + t[4]) * 1_000_000);
+    if (h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || frac > 0))) {
+      throw new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
+    }
+    micros = ((h * 60 + mi) * 60 + s) * 1_000_000 + frac;
+    rest = rest.slice(t[0].length);
+  }
+  // A trailing time zone (e.g. "+02", "Z", "UTC") is ignored for timestamp without time zone, as PostgreSQL does.
+  const tail = rest.trim();
+  if (tail !== '' && !/^(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC|GMT|BC|AD)$/i.test(tail)) throw badFormat(type, text);
+  if (/^BC$/i.test(tail)) y = 1 - y;
+  return { days: daysFromCivil(y, mo, d), micros };
+}
+
+export function parseDate(text: string): SqlDate {
+  return new SqlDate(parseDateTime(text, 'date').days);
+}
+
+export function parseTimestamp(text: string): SqlTimestamp {
+  const p = parseDateTime(text, 'timestamp without time zone');
+  return new SqlTimestamp(p.days * MICROS_PER_DAY + p.micros);
+}
+
+export function dateToTimestamp(d: SqlDate): SqlTimestamp {
+  return new SqlTimestamp(d.days * MICROS_PER_DAY);
+}
+
+export function timestampToDate(t: SqlTimestamp): SqlDate {
+  return new SqlDate(Math.floor(t.micros / MICROS_PER_DAY));
+}

@@ -1,0 +1,91 @@
+// SQL errors as values with PostgreSQL SQLSTATE codes. Everything the engine rejects (bad SQL, bad data,
+// constraint violations) is a `SqlError`; the session API boundary turns any thrown `SqlError` into an
+// `{ ok: false }` result. A thrown `InvariantError` means our own code is wrong, never the user's input;
+// the boundary still converts it (SQLSTATE XX000) so one bad statement cannot kill a server.
+
+/** SQLSTATE codes we emit, named after PostgreSQL's errcodes.txt. */
+export const SqlState = {
+  syntaxError: '42601',
+  undefinedTable: '42P01',
+  undefinedColumn: '42703',
+  undefinedFunction: '42883',
+  undefinedObject: '42704',
+  duplicateTable: '42P07',
+  duplicateObject: '42710',
+  duplicateColumn: '42701',
+  ambiguousColumn: '42702',
+  datatypeMismatch: '42804',
+  groupingError: '42803',
+  invalidColumnReference: '42P10',
+  cannotCoerce: '42846',
+  indeterminateDatatype: '42P18',
+  invalidTableDefinition: '42P16',
+  uniqueViolation: '23505',
+  notNullViolation: '23502',
+  checkViolation: '23514',
+  divisionByZero: '22012',
+  numericValueOutOfRange: '22003',
+  invalidTextRepresentation: '22P02',
+  stringDataRightTruncation: '22001',
+  invalidDatetimeFormat: '22007',
+  datetimeFieldOverflow: '22008',
+  invalidParameterValue: '22023',
+  invalidRowCountInLimit: '2201W',
+  invalidRowCountInOffset: '2201X',
+  cardinalityViolation: '21000',
+  featureNotSupported: '0A000',
+  inFailedTransaction: '25P02',
+  activeSqlTransaction: '25001',
+  noActiveSqlTransaction: '25P01',
+  serializationFailure: '40001',
+  protocolViolation: '08P01',
+  undefinedParameter: '42P02',
+  invalidSqlStatementName: '26000',
+  internalError: 'XX000',
+  objectNotInPrerequisiteState: '55000',
+  programLimitExceeded: '54000',
+} as const;
+export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
+
+/** A user-visible SQL error: SQLSTATE plus PostgreSQL's message wording where practical. */
+export class SqlError extends Error {
+  override readonly name = 'SqlError';
+  readonly code: string;
+  readonly detail: string | undefined;
+  /** 1-based character position in the statement text, as PostgreSQL reports it, when known. */
+  readonly position: number | undefined;
+  constructor(code: string, message: string, detail?: string, position?: number) {
+    super(message);
+    this.code = code;
+    this.detail = detail;
+    this.position = position;
+  }
+}
+
+/** Thrown when the engine's own invariants break (a bug in Pesto, not in the SQL). */
+export class InvariantError extends Error {
+  override readonly name = 'InvariantError';
+}
+
+export function sqlError(code: string, message: string, detail?: string): SqlError {
+  return new SqlError(code, message, detail);
+}
+
+export function invariant(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new InvariantError(message);
+}
+
+export function assertNever(value: never, what = 'value'): never {
+  throw new InvariantError(`unexpected ${what}: ${JSON.stringify(value)}`);
+}
+
+/** Converts anything thrown inside the engine into a SqlError (the API boundary never throws). */
+export function toSqlError(e: unknown): SqlError {
+  if (e instanceof SqlError) return e;
+  if (e instanceof InvariantError) return new SqlError(SqlState.internalError, `internal error: ${e.message}`);
+  if (e instanceof RangeError && /call stack/i.test(e.message)) {
+    return new SqlError(SqlState.programLimitExceeded, 'stack depth limit exceeded');
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return new SqlError(SqlState.internalError, `internal error: ${msg}`);
+}

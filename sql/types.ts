@@ -1,0 +1,112 @@
+// SQL types and values. `SqlType` is a closed union of the PostgreSQL base types we support; length and
+// precision modifiers (varchar(n), numeric(p,s), char(n)) travel separately as a PostgreSQL typmod
+// (`-1` = none) because a value's text form never depends on them: coercion to a column type happens
+// when a value is stored or cast, and the value then carries its own scale or padding.
+//
+// Value representation (`SqlValue`), chosen so the hot paths stay on plain JS numbers and strings:
+//   int2, int4        number (always a safe integer)
+//   int8              number while |v| <= 2^53-1, bigint beyond: exact over the whole int8 range.
+//                     Invariant: an int8 value that fits a safe integer is always a number, never a
+//                     bigint, so equal values have one representation (see `normInt8`).
+//   numeric           Numeric (exact decimal on bigint, carries its display scale)
+//   float4, float8    number (float4 values are rounded with Math.fround)
+//   text, varchar     string; bpchar: string padded to its declared length
+//   bool              boolean
+//   date              SqlDate (days since 1970-01-01)
+//   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
+//                     microsecond within about 285 years of 1970, to whole seconds far beyond)
+//   any               null is SQL NULL
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp } from './datetime.ts';
+
+export { Numeric } from './numeric.ts';
+export { SqlDate, SqlTimestamp } from './datetime.ts';
+export { formatText, parseText } from './value-text.ts';
+
+export const sqlTypes = [
+  'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'text', 'varchar', 'bpchar', 'bool', 'date', 'timestamp',
+  'unknown',
+] as const;
+export type SqlType = (typeof sqlTypes)[number];
+
+export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp;
+export type Row = SqlValue[];
+
+/** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
+export const typeOid: Readonly<Record<SqlType, number>> = {
+  int2: 21, int4: 23, int8: 20, numeric: 1700, float4: 700, float8: 701, text: 25, varchar: 1043, bpchar: 1042,
+  bool: 16, date: 1082, timestamp: 1114, unknown: 705,
+};
+
+/** Wire size of each type (pg_type.typlen), -1 for variable length. */
+export const typeLen: Readonly<Record<SqlType, number>> = {
+  int2: 2, int4: 4, int8: 8, numeric: -1, float4: 4, float8: 8, text: -1, varchar: -1, bpchar: -1,
+  bool: 1, date: 4, timestamp: 8, unknown: -2,
+};
+
+export function typeFromOid(oid: number): SqlType | undefined {
+  for (const t of sqlTypes) if (typeOid[t] === oid) return t;
+  return undefined;
+}
+
+/** The name PostgreSQL uses in messages (`format_type`), e.g. 'integer', 'character varying'. */
+export const typeDisplayName: Readonly<Record<SqlType, string>> = {
+  int2: 'smallint', int4: 'integer', int8: 'bigint', numeric: 'numeric', float4: 'real', float8: 'double precision',
+  text: 'text', varchar: 'character varying', bpchar: 'character', bool: 'boolean', date: 'date',
+  timestamp: 'timestamp without time zone', unknown: 'unknown',
+};
+
+/** A type with its modifier, as a column or a cast target has it. */
+export interface TypeSpec {
+  readonly type: SqlType;
+  /** PostgreSQL typmod: varchar(n)/char(n) = n+4, numeric(p,s) = ((p << 16) | s) + 4, -1 = none. */
+  readonly typmod: number;
+}
+
+export function numericTypmod(precision: number, scale: number): number {
+  return ((precision << 16) | scale) + 4;
+}
+export function numericPrecisionScale(typmod: number): { precision: number; scale: number } | null {
+  if (typmod < 4) return null;
+  const v = typmod - 4;
+  return { precision: (v >> 16) & 0xffff, scale: v & 0xffff };
+}
+export function charLength(typmod: number): number | null {
+  return typmod >= 4 ? typmod - 4 : null;
+}
+
+export function formatTypeSpec(spec: TypeSpec): string {
+  const base = typeDisplayName[spec.type];
+  if (spec.typmod < 0) return spec.type === 'bpchar' ? 'character(1)' : base;
+  if (spec.type === 'numeric') {
+    const ps = numericPrecisionScale(spec.typmod);
+    return ps ? `numeric(${ps.precision},${ps.scale})` : base;
+  }
+  if (spec.type === 'varchar' || spec.type === 'bpchar') return `${base}(${spec.typmod - 4})`;
+  return base;
+}
+
+export const isIntegerType = (t: SqlType): t is 'int2' | 'int4' | 'int8' => t === 'int2' || t === 'int4' || t === 'int8';
+export const isFloatType = (t: SqlType): t is 'float4' | 'float8' => t === 'float4' || t === 'float8';
+export const isNumericType = (t: SqlType): boolean => isIntegerType(t) || isFloatType(t) || t === 'numeric';
+export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' => t === 'text' || t === 'varchar' || t === 'bpchar';
+
+export const INT8_MIN = -(2n ** 63n);
+export const INT8_MAX = 2n ** 63n - 1n;
+
+/** Normalises an exact integer to the int8 representation (number when safe), or null when out of range. */
+export function normInt8(v: bigint): number | bigint | null {
+  if (v < INT8_MIN || v > INT8_MAX) return null;
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+}
+
+export function isNumeric(v: SqlValue): v is Numeric {
+  return v instanceof Numeric;
+}
+export function isDate(v: SqlValue): v is SqlDate {
+  return v instanceof SqlDate;
+}
+export function isTimestamp(v: SqlValue): v is SqlTimestamp {
+  return v instanceof SqlTimestamp;
+}

@@ -1,0 +1,164 @@
+// PostgreSQL text input and output of values: `formatText` prints exactly what PostgreSQL's output
+// functions print (numeric with its display scale, floats as the shortest round-trip decimal like
+// PostgreSQL 12+, booleans as t/f, ISO dates), and `parseText` reads what its input functions accept,
+// failing with the same SQLSTATEs (22P02 malformed, 22003 out of range, 22007/22008 bad dates).
+
+import { SqlError, SqlState } from './errors.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, formatDate, formatTimestamp } from './datetime.ts';
+import { applyTypmod } from './typmod.ts';
+import type { SqlType, SqlValue } from './types.ts';
+
+/** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
+export function formatFloat(x: number, float4 = false): string {
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return 'Infinity';
+  if (x === -Infinity) return '-Infinity';
+  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
+  let e: string;
+  if (float4) {
+    let p = 1;
+    while (p < 9 && Math.fround(Number(x.toPrecision(p))) !== x) p++;
+    e = x.toExponential(p - 1);
+  } else {
+    e = x.toExponential();
+  }
+  const neg = e.startsWith('-');
+  const body = neg ? e.slice(1) : e;
+  const ePos = body.indexOf('e');
+  const mant = body.slice(0, ePos);
+  const exp = Number(body.slice(ePos + 1));
+  const digits = mant.replace('.', '');
+  let out: string;
+  if (exp < -4 || exp >= (float4 ? 6 : 15)) {
+    const m = digits.length > 1 ? digits[0] + '.' + digits.slice(1) : digits;
+    const ae = Math.abs(exp);
+    out = `${m}e${exp < 0 ? '-' : '+'}${ae < 10 ? '0' + String(ae) : String(ae)}`;
+  } else if (exp < 0) {
+    out = '0.' + '0'.repeat(-exp - 1) + digits;
+  } else if (digits.length <= exp + 1) {
+    out = digits + '0'.repeat(exp + 1 - digits.length);
+  } else {
+    out = digits.slice(0, exp + 1) + '.' + digits.slice(exp + 1);
+  }
+  return neg ? '-' + out : out;
+}
+
+/**
+ * PostgreSQL's text output of a non-null value of the given type. NULL has no text form (the wire
+ * protocol sends length -1); for convenience it prints as 'NULL'.
+ */
+export function formatText(value: SqlValue, type: SqlType): string {
+  if (value === null) return 'NULL';
+  switch (typeof value) {
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'bigint':
+      return value.toString();
+    case 'string':
+      return value;
+    case 'number':
+      if (type === 'float8' || type === 'unknown') return formatFloat(value);
+      if (type === 'float4') return formatFloat(value, true);
+      if (type === 'numeric') return Numeric.fromFloat(value)?.toString() ?? formatFloat(value);
+      return Number.isInteger(value) ? String(value) : formatFloat(value);
+    case 'object':
+      if (value instanceof Numeric) return value.toString();
+      if (value instanceof SqlDate) return formatDate(value.days);
+      if (value instanceof SqlTimestamp) {
+        return type === 'date' ? formatDate(Math.floor(value.micros / 86_400_000_000)) : formatTimestamp(value.micros);
+      }
+      return String(value);
+    default:
+      return String(value);
+  }
+}
+
+const intRe = /^\s*[+-]?\d+\s*$/;
+const floatRe = /^\s*[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)\s*$/;
+const intNames = { int2: 'smallint', int4: 'integer', int8: 'bigint' } as const;
+const intBounds = { int2: [-32768, 32767], int4: [-2147483648, 2147483647] } as const;
+
+function invalid(typeName: string, text: string): SqlError {
+  return new SqlError(SqlState.invalidTextRepresentation, `invalid input syntax for type ${typeName}: "${text}"`);
+}
+function outOfRange(typeName: string, text: string): SqlError {
+  return new SqlError(SqlState.numericValueOutOfRange, `value "${text}" is out of range for type ${typeName}`);
+}
+
+export function parseInt8Text(text: string): number | bigint {
+  if (!intRe.test(text)) throw invalid('bigint', text);
+  const n = Number(text);
+  if (Number.isSafeInteger(n)) return n;
+  const b = BigInt(text.trim());
+  if (b < -(2n ** 63n) || b > 2n ** 63n - 1n) throw outOfRange('bigint', text);
+  return b;
+}
+
+export function parseBoolText(text: string): boolean {
+  const t = text.trim().toLowerCase();
+  if (t.length > 0) {
+    if ('true'.startsWith(t) || 'yes'.startsWith(t) || t === 'on' || t === '1') return true;
+    if ('false'.startsWith(t) || 'no'.startsWith(t) || t === 'off' || t === '0' || t === 'of') {
+      if (t !== 'o') return false;
+    }
+  }
+  throw invalid('boolean', text);
+}
+
+export function parseFloatText(text: string, float4: boolean): number {
+  const name = float4 ? 'real' : 'double precision';
+  const t = text.trim().toLowerCase();
+  let v: number;
+  if (t === 'nan') v = NaN;
+  else if (t === 'infinity' || t === '+infinity' || t === 'inf' || t === '+inf') v = Infinity;
+  else if (t === '-infinity' || t === '-inf') v = -Infinity;
+  else {
+    if (!floatRe.test(text)) throw invalid(name, text);
+    v = Number(t);
+    if (!Number.isFinite(v)) throw outOfRange(name, text);
+    if (float4) {
+      const f = Math.fround(v);
+      if (!Number.isFinite(f)) throw outOfRange(name, text);
+      return f;
+    }
+  }
+  return float4 ? Math.fround(v) : v;
+}
+
+/** Parses PostgreSQL text input for a type (parameters, string literals, casts from text). */
+export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
+  switch (type) {
+    case 'int2':
+    case 'int4': {
+      if (!intRe.test(text)) throw invalid(intNames[type], text);
+      const n = Number(text);
+      const [lo, hi] = intBounds[type];
+      if (n < lo || n > hi) throw outOfRange(intNames[type], text);
+      return n;
+    }
+    case 'int8':
+      return parseInt8Text(text);
+    case 'numeric': {
+      const n = Numeric.parse(text);
+      if (n === null) throw invalid('numeric', text);
+      return typmod >= 0 ? applyTypmod(n, 'numeric', typmod, false) : n;
+    }
+    case 'float4':
+      return parseFloatText(text, true);
+    case 'float8':
+      return parseFloatText(text, false);
+    case 'bool':
+      return parseBoolText(text);
+    case 'text':
+    case 'unknown':
+      return text;
+    case 'varchar':
+    case 'bpchar':
+      return typmod >= 0 ? applyTypmod(text, type, typmod, false) : text;
+    case 'date':
+      return parseDate(text);
+    case 'timestamp':
+      return parseTimestamp(text);
+  }
+}
