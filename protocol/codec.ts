@@ -1,0 +1,412 @@
+/**
+ * The wire codec (DESIGN §3): typed `Message`s to `Envelope` bytes and back, through the protobufjs
+ * static code in gen/. This is the boundary where a shell refuses bad bytes before a core sees them.
+ *
+ * Guarantees of `decodeMessage` (never throws; failures are a closed `DecodeReason` that metrics count):
+ * - structure: every required sub-message is present; digests are 32 bytes, root signatures 64,
+ *   Merkle paths a multiple of 32 bytes and at most 32 levels; shard ids and signer indexes are in
+ *   range (`CodecLimits`); keys, values and entry counts are within limits; timestamps are valid;
+ * - decisions fit their place: a VoteCert says commit or abstain, an ST2 (and Decide, DecideReply)
+ *   commit or abort, a CommittedTxn's certificate says commit;
+ * - a PrepareReply carries exactly one of: `sig` (commit or abstain), `conflict` (abort), `decided`;
+ * - embedded transactions travel as bytes and are decoded with `txnIn`, so every digest is over the
+ *   received bytes; a Decide, Writeback or PrepareReply.decided whose embedded transaction hashes to
+ *   another digest than the message names is 'digest-mismatch'.
+ *
+ * Not checked here (it needs keys or configuration the codec does not have): signatures, quorum
+ * counts, shard membership of signers, ST1 justification. protocol/certificate.ts does those.
+ *
+ * Performance: one protobufjs decode, then one pass that builds the typed objects; byte fields are
+ * views of the input buffer (no copies), so a decoded message pins its input while it lives.
+ */
+import { pesto } from './gen/pesto.js';
+import { assertNever, ok, type Result } from './errors.ts';
+import type { TxnDigest } from './ids.ts';
+import {
+  DEFAULT_CODEC_LIMITS,
+  type CodecLimits,
+  type DecodeReason,
+  digestIn,
+  failureOf,
+  keyIn,
+  keyToBytes,
+  reject,
+  shardIn,
+  tsIn,
+  tsOut,
+  txnIn,
+  valueIn,
+} from './codec-txn.ts';
+import type {
+  Certificate,
+  CommittedRead,
+  CommittedTxn,
+  Message,
+  Outcome,
+  PreparedRead,
+  SigProof,
+  ShardSigs,
+  St2Cert,
+  Txn,
+  VoteCert,
+  VoteDecision,
+  Writeback,
+} from './messages.ts';
+
+export { DEFAULT_CODEC_LIMITS, decodeTxn, encodeTxn, keyFromBytes, keyToBytes } from './codec-txn.ts';
+export type { CodecLimits, DecodeReason } from './codec-txn.ts';
+
+export const SIGNATURE_BYTES = 64;
+export const MERKLE_PATH_LEVELS_MAX = 32;
+const NODE_BYTES = 32;
+
+// Proto enum values (pesto.Decision), kept inside protocol/.
+const COMMIT = 0;
+const ABSTAIN = 1;
+const ABORT = 2;
+
+function voteDecisionOut(d: VoteDecision): number {
+  return d === 'commit' ? COMMIT : d === 'abstain' ? ABSTAIN : ABORT;
+}
+
+function voteDecisionIn(d: number | null | undefined): VoteDecision {
+  switch (d ?? COMMIT) {
+    case COMMIT:
+      return 'commit';
+    case ABSTAIN:
+      return 'abstain';
+    case ABORT:
+      return 'abort';
+    default:
+      return reject('bad-decision', `decision ${d}`);
+  }
+}
+
+function outcomeIn(d: number | null | undefined): Outcome {
+  const v = voteDecisionIn(d);
+  if (v === 'abstain') reject('bad-decision', 'abstain where an outcome is required');
+  return v === 'commit' ? 'commit' : 'abort';
+}
+
+function outcomeOut(d: Outcome): number {
+  return d === 'commit' ? COMMIT : ABORT;
+}
+
+// ---- signatures and certificates ----
+
+function sigIn(p: pesto.SigProof.$Properties | null | undefined, limits: CodecLimits): SigProof {
+  if (p === null || p === undefined) return reject('missing-field', 'sig');
+  const signer = p.signer ?? 0;
+  if (signer >= limits.replicasPerShard) reject('bad-signer', `signer ${signer}`);
+  const rootSignature = p.rootSig;
+  if (rootSignature === null || rootSignature === undefined || rootSignature.length !== SIGNATURE_BYTES) {
+    return reject('bad-signature-length', `root signature of ${rootSignature?.length ?? 0} bytes`);
+  }
+  const path = p.path ?? EMPTY;
+  if (path.length % NODE_BYTES !== 0 || path.length > MERKLE_PATH_LEVELS_MAX * NODE_BYTES) reject('bad-path', `path of ${path.length} bytes`);
+  return { signer, rootSignature, index: p.index ?? 0, path };
+}
+
+const EMPTY = new Uint8Array(0);
+
+function sigOut(s: SigProof): pesto.SigProof.$Properties {
+  return { signer: s.signer, rootSig: s.rootSignature, index: s.index, path: s.path };
+}
+
+function sigsIn(a: pesto.SigProof.$Properties[] | null | undefined, limits: CodecLimits): SigProof[] {
+  if (a === null || a === undefined) return [];
+  if (a.length > limits.replicasPerShard) reject('too-large', `${a.length} signatures`);
+  const out = new Array<SigProof>(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = sigIn(a[i], limits);
+  return out;
+}
+
+function sigsOut(a: readonly SigProof[]): pesto.SigProof.$Properties[] {
+  const out = new Array<pesto.SigProof.$Properties>(a.length);
+  for (let i = 0; i < a.length; i++) out[i] = sigOut(a[i]!);
+  return out;
+}
+
+function voteCertIn(p: pesto.VoteCert.$Properties | null | undefined, limits: CodecLimits): VoteCert {
+  if (p === null || p === undefined) return reject('missing-field', 'vote certificate');
+  const d = voteDecisionIn(p.decision);
+  if (d === 'abort') reject('bad-decision', 'a vote certificate cannot say abort');
+  const groups = p.shards ?? [];
+  if (groups.length > limits.shardCount) reject('too-large', `${groups.length} shard groups`);
+  const shards = new Array<ShardSigs>(groups.length);
+  for (let i = 0; i < groups.length; i++) {
+    const g = groups[i]!;
+    shards[i] = { shard: shardIn(g.shard, limits), sigs: sigsIn(g.sigs, limits) };
+  }
+  return { decision: d, shards };
+}
+
+function voteCertOut(v: VoteCert): pesto.VoteCert.$Properties {
+  const shards = new Array<pesto.ShardSigs.$Properties>(v.shards.length);
+  for (let i = 0; i < v.shards.length; i++) {
+    const g = v.shards[i]!;
+    shards[i] = { shard: g.shard, sigs: sigsOut(g.sigs) };
+  }
+  return { decision: voteDecisionOut(v.decision), shards };
+}
+
+function st2In(p: pesto.St2Cert.$Properties | null | undefined, limits: CodecLimits): St2Cert {
+  if (p === null || p === undefined) return reject('missing-field', 'st2 certificate');
+  return { decision: outcomeIn(p.decision), logShard: shardIn(p.logShard, limits), view: p.view ?? 0, sigs: sigsIn(p.sigs, limits) };
+}
+
+function st2Out(c: St2Cert): pesto.St2Cert.$Properties {
+  return { decision: outcomeOut(c.decision), logShard: c.logShard, view: c.view, sigs: sigsOut(c.sigs) };
+}
+
+function committedIn(p: pesto.CommittedTxn.$Properties | null | undefined, limits: CodecLimits): CommittedTxn {
+  if (p === null || p === undefined) return reject('missing-field', 'committed transaction');
+  const txn = txnIn(p.txn, limits);
+  const hasFast = p.fast !== null && p.fast !== undefined;
+  const hasSlow = p.slow !== null && p.slow !== undefined;
+  if (hasFast && hasSlow) reject('unexpected-field', 'committed transaction with two certificates');
+  if (hasFast) {
+    const votes = voteCertIn(p.fast, limits);
+    if (votes.decision !== 'commit') reject('bad-decision', 'committed transaction with an abstain certificate');
+    return { txn, cert: { kind: 'votes', votes } };
+  }
+  if (hasSlow) {
+    const st2 = st2In(p.slow, limits);
+    if (st2.decision !== 'commit') reject('bad-decision', 'committed transaction with an abort certificate');
+    return { txn, cert: { kind: 'st2', st2 } };
+  }
+  return reject('missing-field', 'committed transaction certificate');
+}
+
+function committedOut(c: CommittedTxn): pesto.CommittedTxn.$Properties {
+  switch (c.cert.kind) {
+    case 'votes':
+      return { txn: c.txn.bytes, fast: voteCertOut(c.cert.votes) };
+    case 'st2':
+      return { txn: c.txn.bytes, slow: st2Out(c.cert.st2) };
+    default:
+      return assertNever(c.cert, 'committed certificate');
+  }
+}
+
+function certIn(p: pesto.Certificate.$Properties | null | undefined, limits: CodecLimits): Certificate {
+  if (p === null || p === undefined) return reject('missing-field', 'certificate');
+  const c = p as pesto.Certificate;
+  switch (c.kind) {
+    case 'votes':
+      return { kind: 'votes', votes: voteCertIn(c.votes, limits) };
+    case 'st2':
+      return { kind: 'st2', st2: st2In(c.st2, limits) };
+    case 'conflict':
+      return { kind: 'conflict', conflict: committedIn(c.conflict, limits) };
+    case undefined:
+      return reject('missing-field', 'certificate kind');
+    default:
+      return assertNever(c.kind, 'certificate kind');
+  }
+}
+
+function certOut(c: Certificate): pesto.Certificate.$Properties {
+  switch (c.kind) {
+    case 'votes':
+      return { votes: voteCertOut(c.votes) };
+    case 'st2':
+      return { st2: st2Out(c.st2) };
+    case 'conflict':
+      return { conflict: committedOut(c.conflict) };
+    default:
+      return assertNever(c, 'certificate');
+  }
+}
+
+function checkTxnDigest(txn: Txn, digest: TxnDigest, what: string): void {
+  const a = txn.digest;
+  for (let i = 0; i < a.length; i++) if (a[i] !== digest[i]) reject('digest-mismatch', what);
+}
+
+function writebackIn(p: pesto.Writeback.$Properties | null | undefined, limits: CodecLimits): Writeback {
+  if (p === null || p === undefined) return reject('missing-field', 'writeback');
+  const digest = digestIn(p.digest, 'writeback digest');
+  const cert = certIn(p.cert, limits);
+  let txn: Txn | null = null;
+  if (p.txn !== null && p.txn !== undefined && p.txn.length > 0) {
+    txn = txnIn(p.txn, limits);
+    checkTxnDigest(txn, digest, 'writeback txn');
+  }
+  return { kind: 'writeback', digest, cert, txn };
+}
+
+function writebackOut(w: Writeback): pesto.Writeback.$Properties {
+  return w.txn === null ? { digest: w.digest, cert: certOut(w.cert) } : { digest: w.digest, cert: certOut(w.cert), txn: w.txn.bytes };
+}
+
+// ---- messages ----
+
+function readReplyIn(p: pesto.ReadReply.$Properties, limits: CodecLimits): Message {
+  let committed: CommittedRead | null = null;
+  if (p.committedVersion !== null && p.committedVersion !== undefined) {
+    committed = {
+      version: tsIn(p.committedVersion, 'committed version'),
+      value: valueIn(p.committedValue, p.committedDeleted, limits),
+      proof: committedIn(p.committedProof, limits),
+    };
+  } else if (p.committedProof !== null && p.committedProof !== undefined) {
+    reject('unexpected-field', 'committed proof without a version');
+  }
+  let prepared: PreparedRead | null = null;
+  if (p.preparedVersion !== null && p.preparedVersion !== undefined) {
+    prepared = {
+      version: tsIn(p.preparedVersion, 'prepared version'),
+      value: valueIn(p.preparedValue, p.preparedDeleted, limits),
+      digest: digestIn(p.preparedDigest, 'prepared digest'),
+    };
+  }
+  return { kind: 'readReply', req: p.req ?? 0, key: keyIn(p.key, limits), committed, prepared };
+}
+
+function prepareReplyIn(p: pesto.PrepareReply.$Properties, limits: CodecLimits): Message {
+  const digest = digestIn(p.digest, 'prepare reply digest');
+  const decision = voteDecisionIn(p.decision);
+  const hasSig = p.sig !== null && p.sig !== undefined;
+  const hasConflict = p.conflict !== null && p.conflict !== undefined;
+  let sig: SigProof | null = null;
+  let conflict: CommittedTxn | null = null;
+  let decided: Writeback | null = null;
+  if (p.decided !== null && p.decided !== undefined) {
+    if (hasSig || hasConflict) reject('unexpected-field', 'decided prepare reply with a vote');
+    decided = writebackIn(p.decided, limits);
+    if (!bytesEqual(decided.digest, digest)) reject('digest-mismatch', 'decided writeback');
+  } else if (decision === 'abort') {
+    if (hasSig) reject('unexpected-field', 'abort vote with a signature');
+    conflict = committedIn(p.conflict, limits);
+  } else {
+    if (hasConflict) reject('unexpected-field', `${decision} vote with a conflict`);
+    sig = sigIn(p.sig, limits);
+  }
+  return { kind: 'prepareReply', req: p.req ?? 0, digest, shard: shardIn(p.shard, limits), decision, sig, conflict, decided };
+}
+
+function decideIn(p: pesto.Decide.$Properties, limits: CodecLimits): Message {
+  const digest = digestIn(p.digest, 'decide digest');
+  const decision = outcomeIn(p.decision);
+  const justification = voteCertIn(p.justification, limits);
+  const txn = txnIn(p.txn, limits);
+  checkTxnDigest(txn, digest, 'decide txn');
+  return { kind: 'decide', req: p.req ?? 0, digest, decision, view: p.view ?? 0, logShard: shardIn(p.logShard, limits), justification, txn };
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
+  switch (e.body) {
+    case 'read': {
+      const p = e.read!;
+      return { kind: 'read', req: p.req ?? 0, key: keyIn(p.key, limits), ts: tsIn(p.ts, 'read ts') };
+    }
+    case 'readReply':
+      return readReplyIn(e.readReply!, limits);
+    case 'prepare': {
+      const p = e.prepare!;
+      return { kind: 'prepare', req: p.req ?? 0, txn: txnIn(p.txn, limits) };
+    }
+    case 'prepareReply':
+      return prepareReplyIn(e.prepareReply!, limits);
+    case 'decide':
+      return decideIn(e.decide!, limits);
+    case 'decideReply': {
+      const p = e.decideReply!;
+      return {
+        kind: 'decideReply',
+        req: p.req ?? 0,
+        digest: digestIn(p.digest, 'decide reply digest'),
+        decision: outcomeIn(p.decision),
+        view: p.view ?? 0,
+        logShard: shardIn(p.logShard, limits),
+        sig: sigIn(p.sig, limits),
+      };
+    }
+    case 'writeback':
+      return writebackIn(e.writeback, limits);
+    case 'relay': {
+      const p = e.relay!;
+      return { kind: 'relay', req: p.req ?? 0, waitingDigest: digestIn(p.waitingDigest, 'waiting digest'), txn: txnIn(p.txn, limits) };
+    }
+    case undefined:
+      return reject('unknown-kind', 'envelope without a known body');
+    default:
+      return assertNever(e.body, 'envelope body');
+  }
+}
+
+/** Decodes and validates one envelope. Never throws. */
+export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC_LIMITS): Result<Message, DecodeReason> {
+  if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };
+  try {
+    return ok(envelopeIn(pesto.Envelope.decode(bytes), limits));
+  } catch (e) {
+    return failureOf(e);
+  }
+}
+
+function envelopeOut(m: Message): pesto.Envelope.$Properties {
+  switch (m.kind) {
+    case 'read':
+      return { read: { req: m.req, key: keyToBytes(m.key), ts: tsOut(m.ts) } };
+    case 'readReply': {
+      const p: pesto.ReadReply.$Properties = { req: m.req, key: keyToBytes(m.key) };
+      if (m.committed !== null) {
+        p.committedVersion = tsOut(m.committed.version);
+        if (m.committed.value === null) p.committedDeleted = true;
+        else p.committedValue = m.committed.value;
+        p.committedProof = committedOut(m.committed.proof);
+      }
+      if (m.prepared !== null) {
+        p.preparedVersion = tsOut(m.prepared.version);
+        if (m.prepared.value === null) p.preparedDeleted = true;
+        else p.preparedValue = m.prepared.value;
+        p.preparedDigest = m.prepared.digest;
+      }
+      return { readReply: p };
+    }
+    case 'prepare':
+      return { prepare: { req: m.req, txn: m.txn.bytes } };
+    case 'prepareReply': {
+      const p: pesto.PrepareReply.$Properties = { req: m.req, digest: m.digest, shard: m.shard, decision: voteDecisionOut(m.decision) };
+      if (m.sig !== null) p.sig = sigOut(m.sig);
+      if (m.conflict !== null) p.conflict = committedOut(m.conflict);
+      if (m.decided !== null) p.decided = writebackOut(m.decided);
+      return { prepareReply: p };
+    }
+    case 'decide':
+      return {
+        decide: {
+          req: m.req,
+          digest: m.digest,
+          decision: outcomeOut(m.decision),
+          view: m.view,
+          logShard: m.logShard,
+          justification: voteCertOut(m.justification),
+          txn: m.txn.bytes,
+        },
+      };
+    case 'decideReply':
+      return {
+        decideReply: { req: m.req, digest: m.digest, decision: outcomeOut(m.decision), view: m.view, logShard: m.logShard, sig: sigOut(m.sig) },
+      };
+    case 'writeback':
+      return { writeback: writebackOut(m) };
+    case 'relay':
+      return { relay: { req: m.req, waitingDigest: m.waitingDigest, txn: m.txn.bytes } };
+    default:
+      return assertNever(m, 'message');
+  }
+}
+
+/** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
+export function encodeMessage(m: Message): Uint8Array {
+  return pesto.Envelope.encode(envelopeOut(m)).finish();
+}

@@ -1,0 +1,31 @@
+/**
+ * Which shard owns what (PROTOCOL §6, §8).
+ *
+ * - `logShardOf`: the shard that logs a transaction's ST2 decision, `shards[digest[0] % shards.length]`
+ *   over the transaction's sorted involved shards. Deterministic from digest and shards, so every
+ *   client and replica agrees and a Byzantine client cannot pick a shard it likes without grinding
+ *   digests (which only moves load, not safety).
+ * - `shardOfKey`: the key-value path's partitioning, FNV-1a (32-bit) of the key's bytes modulo the
+ *   shard count. Stable across processes and versions: changing it moves data. SQL tables bring their
+ *   own partitioning by key prefix later.
+ */
+import { InvariantError } from './errors.ts';
+import type { ShardId } from './ids.ts';
+import type { Key } from './messages.ts';
+
+export function logShardOf(digest: Uint8Array, shards: readonly ShardId[]): ShardId {
+  if (shards.length === 0 || digest.length === 0) throw new InvariantError('logShardOf needs a digest and at least one shard');
+  return shards[digest[0]! % shards.length]!;
+}
+
+/** FNV-1a 32-bit over the key's bytes (latin1 chars), then modulo `shardCount`. */
+export function shardOfKey(key: Key, shardCount: number): ShardId {
+  if (!Number.isInteger(shardCount) || shardCount < 1) throw new InvariantError(`shard count must be positive, got ${shardCount}`);
+  if (shardCount === 1) return 0 as ShardId;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i) & 0xff;
+    h = Math.imul(h, 0x01000193);
+  }
+  return ((h >>> 0) % shardCount) as ShardId;
+}
