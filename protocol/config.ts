@@ -128,10 +128,13 @@ export const DEFAULT_GRACE: GraceConfig = Object.freeze({ monotonicityMs: 5, non
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000 });
 
-/** Who is at the other end of a channel; the transport authenticates peers by `publicKeyOf`. */
+/**
+ * Who is at the other end of a channel; the transport authenticates peers by `publicKeyOf`. Plain numbers
+ * (branded ids are assignable to them), structurally the same as net/peer-identity.ts's type.
+ */
 export type PeerIdentity =
-  | { readonly kind: 'replica'; readonly shard: ShardId; readonly index: ReplicaIndex }
-  | { readonly kind: 'client'; readonly id: ClientId };
+  | { readonly kind: 'replica'; readonly shard: number; readonly index: number }
+  | { readonly kind: 'client'; readonly id: number };
 
 /** Closed set of reasons a configuration is refused; `detail` names the field and the problem. */
 export type ConfigReason =
