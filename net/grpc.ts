@@ -1,0 +1,202 @@
+/**
+ * The default transport: one long-lived gRPC bidi stream (`/pesto.Peer/Stream`) per link, each
+ * stream message one frame (frame.ts), identity serializers (bytes in, bytes out: the protocol
+ * encodes its own messages). Channel options follow the measured model: channelz off, a 16 MiB
+ * HTTP/2 flow-control window. Credentials default to insecure, which is the local development mode;
+ * the handshake authenticates both ends either way (decision 0003).
+ */
+import * as grpc from '@grpc/grpc-js';
+import { FramedLink } from './framed-link.ts';
+import { DialerHandshake, ServerHandshake } from './handshake.ts';
+import { Session, type Wire } from './session.ts';
+import {
+  DEFAULT_BACKOFF,
+  resolveLimits,
+  type CloseReason,
+  type DialedLink,
+  type DialOptions,
+  type ListenOptions,
+  type Transport,
+  type TransportServer,
+} from './transport.ts';
+
+export const STREAM_PATH = '/pesto.Peer/Stream';
+const FLOW_CONTROL_WINDOW = 16 * 1024 * 1024;
+/** Room for gRPC to carry a full frame: we check the frame limit ourselves, with a counted reason. */
+const GRPC_SLACK_BYTES = 1024;
+
+const identity = (b: Buffer): Buffer => b;
+
+export const peerService: grpc.ServiceDefinition = {
+  stream: {
+    path: STREAM_PATH,
+    requestStream: true,
+    responseStream: true,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
+};
+
+export interface GrpcCredentialOptions {
+  /** Default: insecure (local development). */
+  readonly serverCredentials?: grpc.ServerCredentials;
+  readonly channelCredentials?: grpc.ChannelCredentials;
+}
+
+function channelOptions(maxFrameBytes: number, backoffMaxMs: number): grpc.ChannelOptions {
+  return {
+    'grpc.enable_channelz': 0,
+    'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW,
+    'grpc.max_receive_message_length': maxFrameBytes + GRPC_SLACK_BYTES,
+    'grpc.max_send_message_length': maxFrameBytes + GRPC_SLACK_BYTES,
+    'grpc.initial_reconnect_backoff_ms': 50,
+    'grpc.max_reconnect_backoff_ms': backoffMaxMs,
+    // Each dialed link owns its channel and its HTTP/2 connection.
+    'grpc.use_local_subchannel_pool': 1,
+  };
+}
+
+/** status code used to tell the peer why we hung up (only 'local' is a clean end). */
+function statusFor(reason: CloseReason): grpc.status {
+  if (reason.startsWith('auth-')) return grpc.status.UNAUTHENTICATED;
+  if (reason === 'handshake-timeout') return grpc.status.DEADLINE_EXCEEDED;
+  if (reason === 'handler-error') return grpc.status.INTERNAL;
+  return grpc.status.INVALID_ARGUMENT;
+}
+
+class ServerCallWire implements Wire {
+  readonly headerBytes = 0;
+  private done = false;
+  constructor(private readonly call: grpc.ServerDuplexStream<Buffer, Buffer>) {}
+  write(frame: Buffer): boolean {
+    if (this.done) return true;
+    return this.call.write(frame);
+  }
+  onceDrain(callback: () => void): void {
+    this.call.once('drain', callback);
+  }
+  close(reason: CloseReason): void {
+    if (this.done) return;
+    this.done = true;
+    if (reason === 'local' || reason === 'remote') {
+      if (!this.call.writableEnded) this.call.end();
+      return;
+    }
+    this.call.emit('error', { code: statusFor(reason), details: reason });
+  }
+}
+
+class ClientCallWire implements Wire {
+  readonly headerBytes = 0;
+  private done = false;
+  constructor(private readonly call: grpc.ClientDuplexStream<Buffer, Buffer>) {}
+  write(frame: Buffer): boolean {
+    if (this.done) return true;
+    return this.call.write(frame);
+  }
+  onceDrain(callback: () => void): void {
+    this.call.once('drain', callback);
+  }
+  close(): void {
+    if (this.done) return;
+    this.done = true;
+    this.call.cancel();
+  }
+}
+
+export function createGrpcTransport(credentials: GrpcCredentialOptions = {}): Transport {
+  return {
+    name: 'grpc',
+    listen: (options) => listenGrpc(options, credentials),
+    dial: (options) => dialGrpc(options, credentials),
+  };
+}
+
+/** gRPC with insecure channel credentials plus the handshake (local development, benchmarks). */
+export const grpcTransport: Transport = createGrpcTransport();
+
+async function listenGrpc(options: ListenOptions, credentials: GrpcCredentialOptions): Promise<TransportServer> {
+  const limits = resolveLimits(options.limits);
+  const server = new grpc.Server(channelOptions(limits.maxFrameBytes, DEFAULT_BACKOFF.maxMs));
+  const sessions = new Set<Session>();
+  const links = new Set<FramedLink>();
+  let closing = false;
+
+  const onStream = (call: grpc.ServerDuplexStream<Buffer, Buffer>): void => {
+    const wire = new ServerCallWire(call);
+    const link = new FramedLink(limits, {
+      onOpened: (l) => {
+        links.add(l);
+        options.onLink(l);
+      },
+      onFinished: (l) => {
+        links.delete(l);
+      },
+    }, undefined);
+    const handshake = new ServerHandshake(options);
+    const session = new Session(wire, link, handshake, limits);
+    link.adopt(session);
+    if (closing) return session.close();
+    sessions.add(session);
+    link.onClose(() => sessions.delete(session));
+    call.on('data', (frame: Buffer) => session.receiveFrame(frame));
+    call.on('end', () => session.ended());
+    call.on('error', (err: unknown) => session.ended(err));
+    call.on('cancelled', () => session.ended());
+    call.on('close', () => session.ended());
+    session.start(handshake.hello());
+  };
+  server.addService(peerService, { stream: onStream });
+
+  const host = options.host ?? '127.0.0.1';
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${host}:${options.port ?? 0}`, credentials.serverCredentials ?? grpc.ServerCredentials.createInsecure(), (err, bound) => {
+      if (err !== null) reject(err);
+      else resolve(bound);
+    });
+  });
+
+  return {
+    port,
+    get linkCount() {
+      return links.size;
+    },
+    close: async () => {
+      closing = true;
+      for (const s of [...sessions]) s.close();
+      await new Promise<void>((resolve) => {
+        server.tryShutdown(() => resolve());
+        // Streams we ended may still be draining; do not wait on a slow peer.
+        setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, 200).unref();
+      });
+    },
+  };
+}
+
+function dialGrpc(options: DialOptions, credentials: GrpcCredentialOptions): DialedLink {
+  const limits = resolveLimits(options.limits);
+  const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+  const client = new grpc.Client(
+    `${options.host}:${options.port}`,
+    credentials.channelCredentials ?? grpc.credentials.createInsecure(),
+    channelOptions(limits.maxFrameBytes, backoff.maxMs),
+  );
+  const connect = (link: FramedLink): void => {
+    const call = client.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, identity, identity, new grpc.Metadata());
+    const session = new Session(new ClientCallWire(call), link, new DialerHandshake(options, options.peer), limits);
+    link.adopt(session);
+    call.on('data', (frame: Buffer) => session.receiveFrame(frame));
+    call.on('end', () => session.ended());
+    call.on('error', (err: unknown) => session.ended(err));
+    call.on('close', () => session.ended());
+    session.start(undefined);
+  };
+  const link = new FramedLink(limits, { connect, backoff, onFinished: () => client.close() }, options.peer);
+  link.start();
+  return link;
+}

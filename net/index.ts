@@ -1,0 +1,26 @@
+/**
+ * The transport shared by the replica shell, the client shell and the benchmarks (decision 0003).
+ * Import from here: `grpcTransport` (default) or `tcpTransport`, the `Link` interface, identities
+ * and the process-wide counters.
+ */
+export { grpcTransport, createGrpcTransport, peerService, STREAM_PATH, type GrpcCredentialOptions } from './grpc.ts';
+export type { EndpointKeys } from './handshake.ts';
+export { clientPeer, peerKey, replicaPeer, samePeer, type PeerIdentity } from './peer-identity.ts';
+export {
+  DEFAULT_BACKOFF,
+  DEFAULT_LIMITS,
+  type BackoffOptions,
+  type CloseHandler,
+  type CloseReason,
+  type DialedLink,
+  type DialOptions,
+  type EndpointOptions,
+  type Link,
+  type LinkStats,
+  type ListenOptions,
+  type MessageHandler,
+  type Transport,
+  type TransportLimits,
+  type TransportServer,
+} from './transport.ts';
+export { DROP_REASONS, REJECT_REASONS, transportStats, type DropReason, type RejectReason, type TransportStats } from './transport-stats.ts';
