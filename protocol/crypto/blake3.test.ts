@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createKeyed } from 'blake3-jit';
+import { keyedHash } from 'blake3-wasm';
+import { blake3, blake3Into, hashNode, MERKLE_NODE_KEY } from './blake3.ts';
+
+const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+/** Deterministic test bytes: BLAKE3 of a counter. */
+function bytes32(i: number): Uint8Array {
+  return blake3(Uint8Array.of(i & 0xff, i >> 8));
+}
+
+void describe('blake3', () => {
+  void it('matches the official vectors for the empty string and "abc"', () => {
+    assert.equal(hex(blake3(new Uint8Array(0))), 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
+    assert.equal(hex(blake3(enc('abc'))), '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85');
+  });
+
+  void it('writes into a caller buffer at any offset without touching the bytes around it', () => {
+    const out = new Uint8Array(40).fill(0xaa);
+    blake3Into(enc('abc'), out, 5);
+    assert.equal(hex(out.subarray(5, 37)), '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85');
+    assert.deepEqual([...out.subarray(0, 5), ...out.subarray(37)], Array<number>(8).fill(0xaa));
+    const exact = new Uint8Array(32);
+    blake3Into(new Uint8Array(0), exact);
+    assert.equal(hex(exact), 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
+  });
+
+  void it('computes inner nodes as keyed BLAKE3 of left ‖ right, equal to two independent implementations', () => {
+    for (let i = 0; i < 64; i++) {
+      const left = bytes32(2 * i);
+      const right = bytes32(2 * i + 1);
+      const both = new Uint8Array(64);
+      both.set(left);
+      both.set(right, 32);
+      const out = new Uint8Array(32);
+      hashNode(left, right, out);
+      assert.equal(hex(out), hex(createKeyed(MERKLE_NODE_KEY).update(both).finalize()));
+      assert.equal(hex(out), keyedHash(Buffer.from(MERKLE_NODE_KEY), Buffer.from(both)).toString('hex'));
+    }
+  });
+
+  void it('lets the node output alias an input', () => {
+    const left = bytes32(1);
+    const right = bytes32(2);
+    const expected = new Uint8Array(32);
+    hashNode(left, right, expected);
+    const aliased = left.slice();
+    hashNode(aliased, right, aliased);
+    assert.deepEqual(aliased, expected);
+  });
+
+  void it('never gives a node the plain-mode digest of the same 64 bytes (domain separation)', () => {
+    const left = bytes32(3);
+    const right = bytes32(4);
+    const both = new Uint8Array(64);
+    both.set(left);
+    both.set(right, 32);
+    const node = new Uint8Array(32);
+    hashNode(left, right, node);
+    assert.notEqual(hex(node), hex(blake3(both)));
+  });
+});
