@@ -1,0 +1,315 @@
+/**
+ * The client core: runs transactions for one client identity (DESIGN §2, PROTOCOL §3-7). Pure: the
+ * shell feeds it verified replies and timer firings and executes its effects (effects.ts).
+ *
+ * A transaction picks T = (clock, client id) at begin, reads through point reads (point-read.ts),
+ * buffers writes (later reads of the same key see them), and at commit encodes its body once (the
+ * digest covers every field any replica checks) and hands it to a Finisher (finisher.ts) for ST1,
+ * the fast or slow path, and writeback. A replica that makes the transaction wait for a dependency
+ * says so with a Relay; if the transaction is still undecided `relayWaitMs` later, the client
+ * finishes the dependency itself (PROTOCOL §7), which unblocks the replicas.
+ */
+import { encodeTxn } from '../../protocol/codec.ts';
+import { digestKey, type ClientId, type DigestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts';
+import type { Dependency, Key, Message, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
+import { quorums, type Quorums } from '../../protocol/quorum.ts';
+import { shardOfKey } from '../../protocol/sharding.ts';
+import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
+import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
+import { Finisher, type FinisherRouter } from './finisher.ts';
+import { checkReadReply, PointRead } from './point-read.ts';
+
+export interface ClientCoreOptions {
+  readonly clientId: ClientId;
+  readonly f: number;
+  readonly shardCount: number;
+  readonly fastPathWaitMs: number;
+  readonly resendMs: number;
+  readonly readRetryMs: number;
+  readonly relayWaitMs: number;
+}
+
+export interface ClientStats {
+  begun: number;
+  committed: number;
+  aborted: number;
+  fastCommits: number;
+  slowCommits: number;
+  reads: number;
+  readRetries: number;
+  badReplies: Record<string, number>;
+  recoveries: number;
+}
+
+interface ActiveTxn {
+  readonly id: number;
+  readonly ts: Timestamp;
+  readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null }>;
+  readonly writes: Map<Key, Uint8Array | null>;
+  readonly deps: Map<DigestKey, Dependency>;
+  readonly shards: Set<ShardId>;
+  state: 'active' | 'committing' | 'done';
+  finisher: Finisher | null;
+  /** Dependencies replicas told us about, finished by us if we are still waiting later. */
+  readonly relayed: Map<DigestKey, Txn>;
+  relayTimer: number;
+}
+
+interface ReadOp {
+  readonly op: number;
+  readonly txn: ActiveTxn;
+  readonly read: PointRead;
+  readonly req: number;
+  retryTimer: number;
+}
+
+export class ClientCore {
+  readonly q: Quorums;
+  readonly stats: ClientStats = { begun: 0, committed: 0, aborted: 0, fastCommits: 0, slowCommits: 0, reads: 0, readRetries: 0, badReplies: {}, recoveries: 0 };
+  readonly #out = new Outbox();
+  readonly #ts: TimestampAllocator;
+  readonly #txns = new Map<number, ActiveTxn>();
+  readonly #reads = new Map<number, ReadOp>();
+  /** Finishers by request id (ST1 and ST2 replies are routed by request). */
+  readonly #byReq = new Map<number, Finisher>();
+  readonly #byTimer = new Map<number, Finisher | ReadOp | ActiveTxn>();
+  /** Recoveries of other clients' transactions in progress. */
+  readonly #recovering = new Map<DigestKey, Finisher>();
+  #nextTxn = 1;
+
+  constructor(
+    readonly opts: ClientCoreOptions,
+    readonly env: ClientEnv,
+  ) {
+    this.q = quorums(opts.f);
+    this.#ts = new TimestampAllocator(opts.clientId);
+  }
+
+  takeEffects(): ClientEffect[] {
+    return this.#out.take();
+  }
+
+  begin(): number {
+    const id = this.#nextTxn++;
+    this.stats.begun++;
+    this.#txns.set(id, {
+      id,
+      ts: this.#ts.next(this.env.nowMicros()),
+      reads: new Map(),
+      writes: new Map(),
+      deps: new Map(),
+      shards: new Set(),
+      state: 'active',
+      finisher: null,
+      relayed: new Map(),
+      relayTimer: -1,
+    });
+    return id;
+  }
+
+  timestampOf(txnId: number): Timestamp | undefined {
+    return this.#txns.get(txnId)?.ts;
+  }
+
+  /** Reads `key` in transaction `txnId`; the result arrives as a `done` effect for `op`. */
+  read(txnId: number, key: Key, op: number): void {
+    const txn = this.#active(txnId, op);
+    if (txn === null) return;
+    if (txn.writes.has(key)) return this.#out.done(op, { kind: 'read', value: txn.writes.get(key)! });
+    const prior = txn.reads.get(key);
+    if (prior !== undefined) return this.#out.done(op, { kind: 'read', value: prior.value });
+    this.stats.reads++;
+    const shard = shardOfKey(key, this.opts.shardCount);
+    const read = new PointRead(key, shard, txn.ts, this.q);
+    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1 };
+    this.#reads.set(r.req, r);
+    this.#sendRead(r, read.firstTargets(this.env.random()));
+    r.retryTimer = this.#timer(this.opts.readRetryMs, r);
+  }
+
+  write(txnId: number, key: Key, value: Uint8Array | null): void {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') return;
+    txn.writes.set(key, value);
+    txn.shards.add(shardOfKey(key, this.opts.shardCount));
+  }
+
+  /** Commits; the result arrives as a `done` effect for `op`. */
+  commit(txnId: number, op: number): void {
+    const txn = this.#active(txnId, op);
+    if (txn === null) return;
+    txn.state = 'committing';
+    if (txn.shards.size === 0) {
+      // Nothing read or written: nothing to validate.
+      txn.state = 'done';
+      this.#txns.delete(txnId);
+      this.stats.committed++;
+      return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
+    }
+    const byKey = (a: { key: Key }, b: { key: Key }): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    const reads: ReadEntry[] = [...txn.reads.values()].map((r) => ({ key: r.key, version: r.version })).sort(byKey);
+    const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
+    const body = {
+      ts: txn.ts,
+      shards: [...txn.shards].sort((a, b) => a - b),
+      reads,
+      writes,
+      deps: [...txn.deps.values()],
+      predicates: [],
+      meta: new Uint8Array(0),
+    };
+    const encoded = encodeTxn(body);
+    const fin = new Finisher(encoded, this.q, { fastPathWaitMs: this.opts.fastPathWaitMs, resendMs: this.opts.resendMs }, this.#out, this.#router, (r) => {
+      txn.state = 'done';
+      this.#txns.delete(txnId);
+      if (r.outcome === 'commit') {
+        this.stats.committed++;
+        if (r.path === 'fast') this.stats.fastCommits++;
+        else this.stats.slowCommits++;
+        this.#out.done(op, { kind: 'commit', outcome: 'commit', path: r.path });
+      } else {
+        this.stats.aborted++;
+        this.#out.done(op, { kind: 'commit', outcome: 'abort', path: r.path, cause: r.cause ?? 'abstained' });
+      }
+    });
+    txn.finisher = fin;
+    this.#startFinisher(fin);
+  }
+
+  /** Abandons an active transaction: nothing was sent to replicas but reads, so nothing to undo. */
+  abort(txnId: number): void {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') return;
+    txn.state = 'done';
+    this.#txns.delete(txnId);
+    this.stats.aborted++;
+  }
+
+  /** A verified message from replica `from`. */
+  handle(from: ReplicaRef, msg: Message): void {
+    switch (msg.kind) {
+      case 'readReply': {
+        const r = this.#reads.get(msg.req);
+        if (r === undefined || from.shard !== r.read.shard || !r.read.asked.has(from.index)) return;
+        const check = checkReadReply(msg, r.read.key, r.read.ts);
+        if (check !== 'ok') {
+          this.#bad(check);
+          this.#sendRead(r, r.read.moreTargets());
+          return;
+        }
+        const outcome = r.read.add(from.index, msg);
+        if (outcome === null) return;
+        this.#reads.delete(msg.req);
+        this.#byTimer.delete(r.retryTimer);
+        const txn = r.txn;
+        if (txn.state !== 'active') return;
+        txn.reads.set(r.read.key, { key: r.read.key, version: outcome.version, value: outcome.value });
+        txn.shards.add(r.read.shard);
+        if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
+        this.#out.done(r.op, { kind: 'read', value: outcome.value });
+        return;
+      }
+      case 'prepareReply':
+        this.#byReq.get(msg.req)?.onPrepareReply(from, msg);
+        return;
+      case 'decideReply':
+        this.#byReq.get(msg.req)?.onDecideReply(from, msg);
+        return;
+      case 'relay':
+        this.#onRelay(msg.req, msg.txn);
+        return;
+      case 'read':
+      case 'prepare':
+      case 'decide':
+      case 'writeback':
+        this.#bad('unexpected-kind');
+        return;
+    }
+  }
+
+  onTimer(id: number): void {
+    const target = this.#byTimer.get(id);
+    if (target === undefined) return;
+    this.#byTimer.delete(id);
+    if (target instanceof Finisher) {
+      target.onTimer(id);
+    } else if ('read' in target) {
+      if (!this.#reads.has(target.req)) return;
+      this.stats.readRetries++;
+      this.#sendRead(target, target.read.moreTargets());
+    } else {
+      this.#recoverRelayed(target);
+    }
+  }
+
+  // ---- internals ----
+
+  #active(txnId: number, op: number): ActiveTxn | null {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') {
+      this.#out.done(op, { kind: 'failed', reason: 'transaction is not active' });
+      return null;
+    }
+    return txn;
+  }
+
+  #sendRead(r: ReadOp, targets: readonly number[]): void {
+    for (const i of targets) {
+      r.read.asked.add(i);
+      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts });
+    }
+  }
+
+  #startFinisher(fin: Finisher): void {
+    fin.start();
+  }
+
+  readonly #router: FinisherRouter = {
+    newReq: (fin) => {
+      const req = this.#out.req();
+      this.#byReq.set(req, fin);
+      return req;
+    },
+    newTimer: (fin, afterMs) => {
+      const id = this.#out.timer(afterMs);
+      this.#byTimer.set(id, fin);
+      return id;
+    },
+  };
+
+  #timer(afterMs: number, target: ReadOp | ActiveTxn): number {
+    const id = this.#out.timer(afterMs);
+    this.#byTimer.set(id, target);
+    return id;
+  }
+
+  #onRelay(req: number, dep: Txn): void {
+    const fin = this.#byReq.get(req);
+    if (fin === undefined || fin.phase === 'done') return;
+    const txn = [...this.#txns.values()].find((t) => t.finisher === fin);
+    if (txn === undefined) return;
+    const key = dep.key;
+    if (!txn.deps.has(key) || txn.relayed.has(key)) return;
+    txn.relayed.set(key, dep);
+    if (txn.relayTimer < 0) txn.relayTimer = this.#timer(this.opts.relayWaitMs, txn);
+  }
+
+  /** Our transaction still waits: finish each relayed dependency ourselves. */
+  #recoverRelayed(txn: ActiveTxn): void {
+    txn.relayTimer = -1;
+    if (txn.state === 'done') return;
+    for (const [key, dep] of txn.relayed) {
+      if (this.#recovering.has(key)) continue;
+      this.stats.recoveries++;
+      const fin = new Finisher(dep, this.q, { fastPathWaitMs: this.opts.fastPathWaitMs, resendMs: this.opts.resendMs }, this.#out, this.#router, () => {
+        this.#recovering.delete(key);
+      });
+      this.#recovering.set(key, fin);
+      this.#startFinisher(fin);
+    }
+  }
+
+  #bad(reason: string): void {
+    this.stats.badReplies[reason] = (this.stats.badReplies[reason] ?? 0) + 1;
+  }
+}

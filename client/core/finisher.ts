@@ -1,0 +1,215 @@
+/**
+ * Drives one transaction from ST1 to a certified outcome and its writeback (PROTOCOL §6): the
+ * client's own commits, and the recovery of a stalled transaction another client left behind (§7:
+ * replicas answer a repeated ST1 with their stored vote, or with the certificate if decided).
+ *
+ * Decision per shard (vote-tally.ts): n COMMIT is the fast path; 3f+1 COMMIT with no ABSTAIN waits
+ * `fastPathWaitMs` for the rest, then goes slow; 3f+1 ABSTAIN or one proven ABORT aborts fast; f+1
+ * ABSTAIN aborts slowly. Any shard aborting aborts the transaction. The slow path logs the decision
+ * with ST2 on the logging shard and waits for 4f+1 matching replies. Lost messages are re-sent on
+ * a timer; the outcome is reported once the certificate exists, then the writeback goes out.
+ */
+import type { ReplicaRef, ShardId } from '../../protocol/ids.ts';
+import type { Certificate, DecideReply, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
+import type { Quorums } from '../../protocol/quorum.ts';
+import { logShardOf } from '../../protocol/sharding.ts';
+import type { Outbox } from './effects.ts';
+import type { AbortCause, CommitPath } from './results.ts';
+import { VoteTally } from './vote-tally.ts';
+
+export interface FinisherTimeouts {
+  readonly fastPathWaitMs: number;
+  readonly resendMs: number;
+}
+
+/** Routes a finisher's replies and timers back to it (the client core keeps the tables). */
+export interface FinisherRouter {
+  newReq(fin: Finisher): number;
+  newTimer(fin: Finisher, afterMs: number): number;
+}
+
+export interface FinishResult {
+  readonly outcome: Outcome;
+  readonly path: CommitPath;
+  readonly cause: AbortCause | null;
+}
+
+type Phase = 'st1' | 'st2' | 'done';
+
+export class Finisher {
+  readonly tallies = new Map<ShardId, VoteTally>();
+  phase: Phase = 'st1';
+  result: FinishResult | null = null;
+  #fastTimer = -1;
+  #st2: { decision: Outcome; logShard: ShardId; justification: VoteCert; replies: Map<number, DecideReply> } | null = null;
+
+  constructor(
+    readonly txn: Txn,
+    readonly q: Quorums,
+    readonly timeouts: FinisherTimeouts,
+    readonly out: Outbox,
+    readonly router: FinisherRouter,
+    /** Called once, when the outcome is certified (before the writeback is sent). */
+    readonly onDone: (r: FinishResult) => void,
+  ) {
+    for (const s of txn.body.shards) this.tallies.set(s, new VoteTally(q));
+  }
+
+  start(): void {
+    this.#sendPrepare(false);
+  }
+
+  onPrepareReply(from: ReplicaRef, m: PrepareReply): void {
+    if (this.phase !== 'st1') return;
+    if (m.decided !== null) {
+      this.#finish(m.decided.cert, 'fast', null, m.decided);
+      return;
+    }
+    const tally = this.tallies.get(from.shard);
+    if (tally === undefined || tally.hasVoted(from.index)) return;
+    if (m.decision === 'abort') tally.conflict = m.conflict;
+    else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);
+    this.#evaluate(false);
+  }
+
+  onDecideReply(from: ReplicaRef, m: DecideReply): void {
+    const st2 = this.#st2;
+    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard || st2.replies.has(from.index)) return;
+    st2.replies.set(from.index, m);
+    // 4f+1 matching (decision, view) replies form the certificate.
+    const matching: DecideReply[] = [];
+    for (const r of st2.replies.values()) if (r.decision === m.decision && r.view === m.view) matching.push(r);
+    if (matching.length < this.q.st2) return;
+    const sigs: SigProof[] = [];
+    for (const [, r] of [...st2.replies.entries()].sort((a, b) => a[0] - b[0])) {
+      if (r.decision === m.decision && r.view === m.view && sigs.length < this.q.st2) sigs.push(r.sig);
+    }
+    const cert: St2Cert = { decision: m.decision, logShard: st2.logShard, view: m.view, sigs };
+    this.#finish({ kind: 'st2', st2: cert }, 'slow', m.decision === 'abort' ? 'abstained' : null, null);
+  }
+
+  onTimer(id: number): void {
+    if (this.phase === 'done') return;
+    if (id === this.#fastTimer) {
+      this.#fastTimer = -1;
+      this.#evaluate(true);
+      return;
+    }
+    // Resend timer: whoever has not answered gets the message again.
+    if (this.phase === 'st1') this.#sendPrepare(true);
+    else this.#sendDecide(true);
+  }
+
+  #evaluate(timerFired: boolean): void {
+    let allFast = true;
+    let waiting = false;
+    let slowAbortShard: ShardId | null = null;
+    let tentative = false;
+    for (const [shard, tally] of this.tallies) {
+      const s = tally.status();
+      switch (s) {
+        case 'fast-abort': {
+          const cert: Certificate =
+            tally.conflict !== null
+              ? { kind: 'conflict', conflict: tally.conflict }
+              : { kind: 'votes', votes: { decision: 'abstain', shards: [{ shard, sigs: tally.take('abstain', this.q.abortFast) }] } };
+          this.#finish(cert, 'fast', tally.conflict !== null ? 'conflict' : 'abstained', null);
+          return;
+        }
+        case 'slow-abort':
+          slowAbortShard ??= shard;
+          allFast = false;
+          break;
+        case 'abort-tentative':
+          allFast = false;
+          tentative = true;
+          if (timerFired) slowAbortShard ??= shard;
+          break;
+        case 'fast-commit':
+          break;
+        case 'commit-tentative':
+          allFast = false;
+          tentative = true;
+          break;
+        case 'slow-commit':
+          allFast = false;
+          break;
+        case 'pending':
+          allFast = false;
+          waiting = true;
+          break;
+      }
+    }
+    if (slowAbortShard !== null) {
+      const sigs = this.tallies.get(slowAbortShard)!.take('abstain', this.q.abortSlow);
+      this.#startSt2('abort', { decision: 'abstain', shards: [{ shard: slowAbortShard, sigs }] });
+      return;
+    }
+    if (allFast) {
+      const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.n) }));
+      this.#finish({ kind: 'votes', votes: { decision: 'commit', shards } }, 'fast', null, null);
+      return;
+    }
+    if (waiting) return;
+    if (tentative && !timerFired) {
+      if (this.#fastTimer < 0) {
+        this.#fastTimer = this.router.newTimer(this, this.timeouts.fastPathWaitMs);
+      }
+      return;
+    }
+    // Every shard has 3f+1 COMMIT votes: log the commit on the slow path.
+    const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.commitSlow) }));
+    this.#startSt2('commit', { decision: 'commit', shards });
+  }
+
+  #startSt2(decision: Outcome, justification: VoteCert): void {
+    this.phase = 'st2';
+    this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map() };
+    this.#sendDecide(false);
+  }
+
+  #sendPrepare(resend: boolean): void {
+    const req = this.router.newReq(this);
+    for (const [shard, tally] of this.tallies) {
+      for (let i = 0; i < this.q.n; i++) {
+        if (resend && tally.hasVoted(i)) continue;
+        this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'prepare', req, txn: this.txn });
+      }
+    }
+    this.#armResend();
+  }
+
+  #sendDecide(resend: boolean): void {
+    const st2 = this.#st2!;
+    const req = this.router.newReq(this);
+    for (let i = 0; i < this.q.n; i++) {
+      if (resend && st2.replies.has(i)) continue;
+      this.out.send(
+        { shard: st2.logShard, index: i as ReplicaRef['index'] },
+        { kind: 'decide', req, digest: this.txn.digest, decision: st2.decision, view: 0, logShard: st2.logShard, justification: st2.justification, txn: this.txn },
+      );
+    }
+    this.#armResend();
+  }
+
+  #armResend(): void {
+    this.router.newTimer(this, this.timeouts.resendMs);
+  }
+
+  /** Reports the outcome, then writes it back to every replica of every involved shard. */
+  #finish(cert: Certificate, path: CommitPath, cause: AbortCause | null, forwarded: Writeback | null): void {
+    if (this.phase === 'done') return;
+    this.phase = 'done';
+    const outcome: Outcome = cert.kind === 'conflict' ? 'abort' : cert.kind === 'st2' ? cert.st2.decision : cert.votes.decision === 'commit' ? 'commit' : 'abort';
+    this.result = { outcome, path, cause: outcome === 'abort' ? (cause ?? 'abstained') : null };
+    this.onDone(this.result);
+    const digest = this.txn.digest;
+    for (const [shard, tally] of this.tallies) {
+      for (let i = 0; i < this.q.n; i++) {
+        // Replicas that voted hold the transaction; the others get it with the certificate.
+        const txn = forwarded === null && tally.hasVoted(i) ? null : this.txn;
+        this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'writeback', digest, cert, txn });
+      }
+    }
+  }
+}

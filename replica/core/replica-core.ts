@@ -1,0 +1,485 @@
+/**
+ * The replica core (DESIGN §2): a pure state machine for one member of a shard. The shell hands it
+ * decoded, authenticated and already verified messages (signatures and certificates are checked at
+ * the boundary) and drains the effects it returns: messages to send and statements to sign. It
+ * never touches sockets, files, clocks or randomness; time comes from the injected environment.
+ *
+ * Protocol steps (PROTOCOL §4-7):
+ * - point reads return the newest committed version below T with its commit proof, and the newest
+ *   prepared version above it;
+ * - ST1 validates once per transaction (validation.ts), prepares the writes as visible prepared
+ *   versions, waits for undecided dependencies (telling the client which, §7), then votes; the vote
+ *   is signed in a Merkle batch by the shell and stored for every later ST1 of the same transaction;
+ * - ST2 adopts the first valid decision and always answers with it;
+ * - writeback applies a certified outcome: commit turns prepared versions into committed ones,
+ *   abort purges them; either wakes dependents.
+ */
+import { digestKey, type DigestKey, type ReplicaIndex, type ShardId } from '../../protocol/ids.ts';
+import type {
+  CommittedTxn,
+  Decide,
+  Key,
+  Message,
+  Outcome,
+  Prepare,
+  PrepareReply,
+  ReadRequest,
+  SigProof,
+  Txn,
+  VoteDecision,
+  Writeback,
+} from '../../protocol/messages.ts';
+import { certificateOutcome } from '../../protocol/messages.ts';
+import { logShardOf } from '../../protocol/sharding.ts';
+import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { assertNever } from '../../protocol/errors.ts';
+import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
+import { TxnRecord, type Waiter } from './txn-record.ts';
+import { validate, type AbortReason, type AbstainReason } from './validation.ts';
+
+/** Opaque handle of the link a message came from; replies go back to it. */
+export type PeerHandle = number;
+
+export type SignRef = { readonly kind: 'vote' | 'st2'; readonly txn: DigestKey };
+
+export type ReplicaEffect =
+  | { readonly kind: 'send'; readonly to: PeerHandle; readonly msg: Message }
+  /** Sign `leaf` (batched by the shell), then call `onSigned(ref, proof)`. */
+  | { readonly kind: 'sign'; readonly leaf: Uint8Array; readonly ref: SignRef };
+
+export interface ReplicaEnv {
+  nowMicros(): number;
+}
+
+export interface ReplicaCoreOptions {
+  readonly shard: ShardId;
+  readonly index: ReplicaIndex;
+  readonly f: number;
+  /** Whether this shard owns a key (validation and applying writes only look at owned keys). */
+  readonly owns: (key: Key) => boolean;
+  /** Replicas refuse timestamps further ahead of their clock than this. */
+  readonly clockSkewMaxMicros: number;
+  /** History older than now minus this is collected; older transactions and reads are refused. */
+  readonly gcWindowMicros: number;
+}
+
+export interface ReplicaStats {
+  reads: number;
+  readsRefused: number;
+  prepares: number;
+  votes: Record<VoteDecision, number>;
+  abstainReasons: Partial<Record<AbstainReason, number>>;
+  abortReasons: Partial<Record<AbortReason, number>>;
+  commits: number;
+  aborts: number;
+  st2Adopted: number;
+  rejected: Record<string, number>;
+}
+
+export class ReplicaCore {
+  readonly store = new Store();
+  readonly stats: ReplicaStats = {
+    reads: 0,
+    readsRefused: 0,
+    prepares: 0,
+    votes: { commit: 0, abstain: 0, abort: 0 },
+    abstainReasons: {},
+    abortReasons: {},
+    commits: 0,
+    aborts: 0,
+    st2Adopted: 0,
+    rejected: {},
+  };
+  readonly #txns = new Map<DigestKey, TxnRecord>();
+  #out: ReplicaEffect[] = [];
+
+  constructor(
+    readonly opts: ReplicaCoreOptions,
+    readonly env: ReplicaEnv,
+  ) {}
+
+  /** Effects produced since the last call, in order. */
+  takeEffects(): ReplicaEffect[] {
+    const out = this.#out;
+    this.#out = [];
+    return out;
+  }
+
+  /** The transaction with this digest, if this replica has its body. */
+  knownTxn(key: DigestKey): Txn | null {
+    return this.#txns.get(key)?.txn ?? null;
+  }
+
+  txnState(key: DigestKey): TxnRecord['state'] | 'unknown' {
+    return this.#txns.get(key)?.state ?? 'unknown';
+  }
+
+  get txnCount(): number {
+    return this.#txns.size;
+  }
+
+  handle(from: PeerHandle, msg: Message): void {
+    switch (msg.kind) {
+      case 'read':
+        return this.#onRead(from, msg);
+      case 'prepare':
+        return this.#onPrepare(from, msg);
+      case 'decide':
+        return this.#onDecide(from, msg);
+      case 'writeback':
+        return this.#onWriteback(msg);
+      case 'readReply':
+      case 'prepareReply':
+      case 'decideReply':
+      case 'relay':
+        this.#reject('unexpected-kind');
+        return;
+      default:
+        assertNever(msg, 'message');
+    }
+  }
+
+  onSigned(ref: SignRef, sig: SigProof): void {
+    const rec = this.#txns.get(ref.txn);
+    if (rec === undefined) return;
+    if (ref.kind === 'vote') {
+      rec.voteSig = sig;
+      this.#flushVoteWaiters(rec);
+    } else if (rec.st2 !== null) {
+      rec.st2.sig = sig;
+      const waiters = rec.st2Waiters;
+      rec.st2Waiters = [];
+      for (const w of waiters) this.#sendDecideReply(rec, w);
+    }
+  }
+
+  /** Periodic housekeeping: drops decided transactions older than the low watermark. */
+  onTick(): void {
+    const wm = this.#lowWatermark();
+    for (const [key, rec] of this.#txns) {
+      if (rec.isDecided && rec.txn !== null && tsLess(rec.txn.body.ts, wm)) this.#txns.delete(key);
+    }
+  }
+
+  // ---- point reads (PROTOCOL §4.1) ----
+
+  #onRead(from: PeerHandle, msg: ReadRequest): void {
+    if (tsLess(msg.ts, this.#lowWatermark()) || msg.ts.micros > this.env.nowMicros() + this.opts.clockSkewMaxMicros) {
+      this.stats.readsRefused++;
+      return;
+    }
+    this.stats.reads++;
+    const ks = this.store.get(msg.key);
+    const c = ks === undefined ? undefined : newestBelow(ks.committed, msg.ts);
+    let p = ks === undefined ? undefined : newestBelow(ks.prepared, msg.ts);
+    if (p !== undefined && c !== undefined && !tsLess(c.ts, p.ts)) p = undefined;
+    this.#send(from, {
+      kind: 'readReply',
+      req: msg.req,
+      key: msg.key,
+      committed: c === undefined || c.proof === null ? null : { version: c.ts, value: c.value, proof: c.proof },
+      prepared: p === undefined ? null : { version: p.ts, value: p.value, digest: this.#txns.get(p.txn)!.txn!.digest },
+    });
+  }
+
+  // ---- ST1 (PROTOCOL §5) ----
+
+  #onPrepare(from: PeerHandle, msg: Prepare): void {
+    const txn = msg.txn;
+    const rec = this.#record(txn.key);
+    rec.txn ??= txn;
+    const waiter = { peer: from, req: msg.req };
+    if (rec.decided !== null) {
+      this.#sendPrepareReply(rec, waiter);
+      return;
+    }
+    if (rec.vote !== null) {
+      if (rec.vote === 'abort' || rec.voteSig !== null) this.#sendPrepareReply(rec, waiter);
+      else rec.voteWaiters.push(waiter);
+      return;
+    }
+    rec.voteWaiters.push(waiter);
+    if (rec.state === 'waiting') {
+      this.#relayUndecidedDeps(rec, waiter);
+      return;
+    }
+    this.stats.prepares++;
+    const body = txn.body;
+    const depKeys = body.deps.map((d) => digestKey(d.digest));
+    const verdict = validate(
+      {
+        store: this.store,
+        owns: this.opts.owns,
+        shard: this.opts.shard,
+        txnStatus: (k) => {
+          const s = this.#txns.get(k)?.state;
+          if (s === undefined || s === 'new') return 'unknown';
+          if (s === 'committed' || s === 'aborted') return s;
+          const r = this.#txns.get(k)!;
+          return r.prepared ? 'prepared' : 'unknown';
+        },
+        nowMicros: this.env.nowMicros(),
+        clockSkewMaxMicros: this.opts.clockSkewMaxMicros,
+        lowWatermark: this.#lowWatermark(),
+      },
+      body,
+      depKeys,
+    );
+    switch (verdict.kind) {
+      case 'abort':
+        this.stats.abortReasons[verdict.reason] = (this.stats.abortReasons[verdict.reason] ?? 0) + 1;
+        rec.conflict = verdict.conflict;
+        this.#finalizeVote(rec, 'abort');
+        return;
+      case 'abstain':
+        this.#abstain(rec, verdict.reason);
+        return;
+      case 'ok':
+        break;
+      default:
+        assertNever(verdict, 'verdict');
+    }
+    this.#applyPrepared(rec, txn);
+    // Step 10: wait for dependencies of this shard that are not decided yet.
+    for (let i = 0; i < body.deps.length; i++) {
+      const d = body.deps[i]!;
+      if (d.shard !== this.opts.shard) continue;
+      const dep = this.#txns.get(depKeys[i]!)!;
+      if (dep.state === 'committed') {
+        if (!tsEquals(dep.txn!.body.ts, d.ts)) return this.#abstain(rec, 'dependency-late');
+        continue;
+      }
+      rec.undecidedDeps++;
+      dep.dependents.push(rec.key);
+    }
+    if (rec.undecidedDeps === 0) {
+      this.#finalizeVote(rec, 'commit');
+    } else {
+      rec.state = 'waiting';
+      this.#relayUndecidedDeps(rec, waiter);
+    }
+  }
+
+  #abstain(rec: TxnRecord, reason: AbstainReason): void {
+    this.stats.abstainReasons[reason] = (this.stats.abstainReasons[reason] ?? 0) + 1;
+    this.#finalizeVote(rec, 'abstain');
+  }
+
+  #finalizeVote(rec: TxnRecord, decision: VoteDecision): void {
+    rec.vote = decision;
+    rec.state = 'voted';
+    this.stats.votes[decision]++;
+    if (decision === 'abort') {
+      this.#flushVoteWaiters(rec);
+      return;
+    }
+    this.#out.push({ kind: 'sign', leaf: voteLeaf(rec.txn!.digest, this.opts.shard, decision), ref: { kind: 'vote', txn: rec.key } });
+  }
+
+  #flushVoteWaiters(rec: TxnRecord): void {
+    const waiters = rec.voteWaiters;
+    rec.voteWaiters = [];
+    for (const w of waiters) this.#sendPrepareReply(rec, w);
+  }
+
+  #sendPrepareReply(rec: TxnRecord, w: Waiter): void {
+    const txn = rec.txn!;
+    const reply: PrepareReply =
+      rec.decided !== null
+        ? { kind: 'prepareReply', req: w.req, digest: txn.digest, shard: this.opts.shard, decision: rec.vote ?? 'abstain', sig: null, conflict: null, decided: rec.decided }
+        : {
+            kind: 'prepareReply',
+            req: w.req,
+            digest: txn.digest,
+            shard: this.opts.shard,
+            decision: rec.vote!,
+            sig: rec.vote === 'abort' ? null : rec.voteSig,
+            conflict: rec.vote === 'abort' ? rec.conflict : null,
+            decided: null,
+          };
+    this.#send(w.peer, reply);
+  }
+
+  #relayUndecidedDeps(rec: TxnRecord, w: Waiter): void {
+    const body = rec.txn!.body;
+    for (const d of body.deps) {
+      if (d.shard !== this.opts.shard) continue;
+      const dep = this.#txns.get(digestKey(d.digest));
+      if (dep === undefined || dep.isDecided || dep.txn === null) continue;
+      this.#send(w.peer, { kind: 'relay', req: w.req, waitingDigest: rec.txn!.digest, txn: dep.txn });
+    }
+  }
+
+  /** Step 9: the transaction's owned writes become prepared versions, its owned reads prepared reads. */
+  #applyPrepared(rec: TxnRecord, txn: Txn): void {
+    const { owns } = this.opts;
+    const body = txn.body;
+    for (const w of body.writes) {
+      if (!owns(w.key)) continue;
+      insertVersion(this.store.getOrCreate(w.key).prepared, { ts: body.ts, value: w.value, txn: rec.key, proof: null });
+    }
+    for (const r of body.reads) {
+      if (!owns(r.key)) continue;
+      this.store.getOrCreate(r.key).preparedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+    }
+    rec.prepared = true;
+  }
+
+  #removePrepared(rec: TxnRecord): void {
+    if (!rec.prepared) return;
+    const { owns } = this.opts;
+    const body = rec.txn!.body;
+    for (const w of body.writes) {
+      if (!owns(w.key)) continue;
+      const ks = this.store.get(w.key);
+      if (ks !== undefined) removeByTxn(ks.prepared, rec.key);
+    }
+    for (const r of body.reads) {
+      if (!owns(r.key)) continue;
+      const ks = this.store.get(r.key);
+      if (ks !== undefined) removeByTxn(ks.preparedReads, rec.key);
+    }
+    rec.prepared = false;
+  }
+
+  // ---- ST2 (PROTOCOL §6, slow path) ----
+
+  #onDecide(from: PeerHandle, msg: Decide): void {
+    const rec = this.#record(digestKey(msg.digest));
+    rec.txn ??= msg.txn;
+    const waiter = { peer: from, req: msg.req };
+    if (rec.st2 === null) {
+      // A decided transaction logs its certified outcome; otherwise the first valid ST2 wins.
+      const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : msg.decision;
+      rec.st2 = { decision, view: msg.view, logShard: msg.logShard, sig: null };
+      this.stats.st2Adopted++;
+      rec.st2Waiters.push(waiter);
+      this.#out.push({ kind: 'sign', leaf: st2Leaf(msg.digest, msg.logShard, decision, msg.view), ref: { kind: 'st2', txn: rec.key } });
+      return;
+    }
+    if (rec.st2.sig === null) rec.st2Waiters.push(waiter);
+    else this.#sendDecideReply(rec, waiter);
+  }
+
+  #sendDecideReply(rec: TxnRecord, w: Waiter): void {
+    const st2 = rec.st2!;
+    this.#send(w.peer, { kind: 'decideReply', req: w.req, digest: rec.txn!.digest, decision: st2.decision, view: st2.view, logShard: st2.logShard, sig: st2.sig! });
+  }
+
+  // ---- writeback (PROTOCOL §6) ----
+
+  #onWriteback(msg: Writeback): void {
+    const key = digestKey(msg.digest);
+    const rec = this.#record(key);
+    if (rec.isDecided) return;
+    rec.txn ??= msg.txn;
+    const txn = rec.txn;
+    if (txn === null) {
+      this.#reject('writeback-unknown-txn');
+      return;
+    }
+    if (!this.#certCoversShards(msg, txn)) {
+      this.#reject('writeback-shards-mismatch');
+      return;
+    }
+    const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
+    rec.decided = decided;
+    if (certificateOutcome(msg.cert) === 'commit') this.#commit(rec, txn, msg);
+    else this.#abort(rec);
+    // Anyone still waiting for this replica's vote learns the outcome instead.
+    this.#flushVoteWaiters(rec);
+  }
+
+  /** The shell verified signatures against the digest; here: the certificate names the right shards. */
+  #certCoversShards(wb: Writeback, txn: Txn): boolean {
+    const shards = txn.body.shards;
+    const cert = wb.cert;
+    switch (cert.kind) {
+      case 'votes':
+        if (cert.votes.decision === 'commit') {
+          return cert.votes.shards.length === shards.length && cert.votes.shards.every((s, i) => s.shard === shards[i]);
+        }
+        return cert.votes.shards.length === 1 && shards.includes(cert.votes.shards[0]!.shard);
+      case 'st2':
+        return cert.st2.logShard === logShardOf(txn.digest, shards);
+      case 'conflict':
+        return true;
+      default:
+        return assertNever(cert, 'certificate');
+    }
+  }
+
+  #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {
+    const cert = wb.cert;
+    const proof: CommittedTxn =
+      cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: cert.votes } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
+    rec.proof = proof;
+    this.#removePrepared(rec);
+    const { owns } = this.opts;
+    const body = txn.body;
+    const wm = this.#lowWatermark();
+    for (const w of body.writes) {
+      if (!owns(w.key)) continue;
+      const ks = this.store.getOrCreate(w.key);
+      insertVersion(ks.committed, { ts: body.ts, value: w.value, txn: rec.key, proof });
+      this.store.collect(ks, wm);
+    }
+    for (const r of body.reads) {
+      if (!owns(r.key)) continue;
+      this.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof });
+    }
+    rec.state = 'committed';
+    this.stats.commits++;
+    this.#wakeDependents(rec);
+  }
+
+  #abort(rec: TxnRecord): void {
+    this.#removePrepared(rec);
+    rec.state = 'aborted';
+    this.stats.aborts++;
+    this.#wakeDependents(rec);
+  }
+
+  #wakeDependents(rec: TxnRecord): void {
+    const deps = rec.dependents;
+    rec.dependents = [];
+    for (const k of deps) {
+      const t = this.#txns.get(k);
+      if (t === undefined || t.state !== 'waiting') continue;
+      if (rec.state === 'aborted') {
+        this.#abstain(t, 'dependency-aborted');
+        continue;
+      }
+      const claimed = t.txn!.body.deps.find((d) => digestKey(d.digest) === rec.key);
+      if (claimed === undefined || !tsEquals(claimed.ts, rec.txn!.body.ts) || !tsLess(rec.txn!.body.ts, t.txn!.body.ts)) {
+        this.#abstain(t, 'dependency-late');
+        continue;
+      }
+      if (--t.undecidedDeps === 0) this.#finalizeVote(t, 'commit');
+    }
+  }
+
+  // ---- helpers ----
+
+  #record(key: DigestKey): TxnRecord {
+    let rec = this.#txns.get(key);
+    if (rec === undefined) {
+      rec = new TxnRecord(key);
+      this.#txns.set(key, rec);
+    }
+    return rec;
+  }
+
+  #lowWatermark(): Timestamp {
+    return { micros: Math.max(0, this.env.nowMicros() - this.opts.gcWindowMicros), clientId: 0 };
+  }
+
+  #send(to: PeerHandle, msg: Message): void {
+    this.#out.push({ kind: 'send', to, msg });
+  }
+
+  #reject(reason: string): void {
+    this.stats.rejected[reason] = (this.stats.rejected[reason] ?? 0) + 1;
+  }
+}

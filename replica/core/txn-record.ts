@@ -1,0 +1,55 @@
+/**
+ * What one replica knows about one transaction. A record moves through
+ * `new → (waiting →) voted → committed | aborted`; `committed`/`aborted` are entered only through a
+ * valid certificate (writeback), never from a local vote alone.
+ *
+ * Invariants:
+ * - `vote` is set at most once and never changes (one vote per transaction per replica, forever:
+ *   PROTOCOL §9); a repeated ST1 gets the stored vote.
+ * - `st2` is set at most once: the first valid ST2 is adopted and every later ST2 gets it back.
+ * - `prepared` is true exactly while the transaction's writes and reads sit in the store as
+ *   prepared entries.
+ */
+import type { DigestKey, ShardId } from '../../protocol/ids.ts';
+import type { CommittedTxn, Outcome, SigProof, Txn, VoteDecision, Writeback } from '../../protocol/messages.ts';
+
+/** Who asked, so a deferred reply can find its way back. */
+export interface Waiter {
+  readonly peer: number;
+  readonly req: number;
+}
+
+export type TxnState = 'new' | 'waiting' | 'voted' | 'committed' | 'aborted';
+
+export interface St2State {
+  readonly decision: Outcome;
+  readonly view: number;
+  readonly logShard: ShardId;
+  sig: SigProof | null;
+}
+
+export class TxnRecord {
+  txn: Txn | null = null;
+  state: TxnState = 'new';
+  prepared = false;
+  vote: VoteDecision | null = null;
+  voteSig: SigProof | null = null;
+  conflict: CommittedTxn | null = null;
+  voteWaiters: Waiter[] = [];
+  /** Dependencies of this shard not yet decided here. */
+  undecidedDeps = 0;
+  /** Transactions waiting for this one to be decided. */
+  dependents: DigestKey[] = [];
+  st2: St2State | null = null;
+  st2Waiters: Waiter[] = [];
+  /** The certificate that decided it. */
+  decided: Writeback | null = null;
+  /** Commit proof, once committed. */
+  proof: CommittedTxn | null = null;
+
+  constructor(readonly key: DigestKey) {}
+
+  get isDecided(): boolean {
+    return this.state === 'committed' || this.state === 'aborted';
+  }
+}
