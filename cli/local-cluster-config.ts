@@ -1,0 +1,235 @@
+/**
+ * The local cluster's configuration and keys, generated into a data folder on first start and reused after.
+ *
+ * `prepareLocalCluster` makes sure `<data>/cluster.yaml` describes the requested cluster (f, shards, base
+ * port) and that every key file it relies on exists and matches the configured public key:
+ * - nothing there yet: generate a trust authority (`keys/authority.key`), one key per replica
+ *   (`keys/s<S>r<I>.key`), one client key for local tools (`keys/client-1.key`, client id 1, used by the
+ *   gateway and benchmarks), certify them all with the authority, and write `cluster.yaml`;
+ * - a valid config of the requested shape with matching keys: reuse it untouched;
+ * - otherwise (other f, shard count or ports; a missing or mismatched key): regenerate the config and say
+ *   why. Existing key files are reused (certificates are re-issued), missing ones are generated. Replica
+ *   state from the previous configuration is moved to `replicas.previous/`: it belongs to another cluster.
+ * An unset option means "whatever the existing config says", or the default when there is none.
+ *
+ * A config that does not parse is never overwritten: the error names the file so the user can fix or
+ * delete it. Replicas listen on 127.0.0.1, replica I of shard S at `basePort + S * n + I`.
+ */
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  certifyClient,
+  certifyReplica,
+  DEFAULT_BATCHING,
+  DEFAULT_GRACE,
+  DEFAULT_LIMITS,
+  DEFAULT_TIMEOUTS,
+  parseClusterConfig,
+  renderClusterConfig,
+  splitAddress,
+  validateClusterConfig,
+  type ClusterConfig,
+  type ReplicaConfig,
+} from '../protocol/config.ts';
+import type { KeyPair } from '../protocol/crypto/ed25519.ts';
+import { clientId, replicaIndex, shardId } from '../protocol/ids.ts';
+import { quorums } from '../protocol/quorum.ts';
+import { keyPath, loadOrCreateKeyFile, readKeyFile, type KeyOwner } from './keys.ts';
+
+export const LOCAL_CLUSTER_NAME = 'local';
+export const LOCAL_CLIENT_ID = 1;
+export const LOCAL_CLIENT_NAME = 'local-tools';
+export const DEFAULT_F = 1;
+export const DEFAULT_SHARDS = 1;
+export const DEFAULT_BASE_PORT = 7100;
+export const DEFAULT_DATA_DIR = './data';
+
+/** The configuration file exists but is not a valid cluster configuration. */
+export class ConfigFileError extends Error {
+  override readonly name = 'ConfigFileError';
+}
+
+export interface LocalClusterRequest {
+  readonly dataDir: string;
+  readonly f?: number;
+  readonly shards?: number;
+  readonly basePort?: number;
+}
+
+export interface PreparedCluster {
+  readonly config: ClusterConfig;
+  /** Absolute path of `cluster.yaml`. */
+  readonly configPath: string;
+  /** Absolute data folder. */
+  readonly dataDir: string;
+  /** Why the configuration was (re)generated, or undefined when an existing one was reused. */
+  readonly generated: string | undefined;
+}
+
+export function configPathOf(dataDir: string): string {
+  return join(resolve(dataDir), 'cluster.yaml');
+}
+
+/** The state folder of one replica (its `--data`). */
+export function replicaDataDir(dataDir: string, shard: number, index: number): string {
+  return join(resolve(dataDir), 'replicas', `s${shard}r${index}`);
+}
+
+export async function prepareLocalCluster(request: LocalClusterRequest): Promise<PreparedCluster> {
+  const dataDir = resolve(request.dataDir);
+  const configPath = configPathOf(dataDir);
+  const existing = await readExisting(configPath);
+  const f = request.f ?? existing?.f ?? DEFAULT_F;
+  const shards = request.shards ?? existing?.shards.length ?? DEFAULT_SHARDS;
+  const basePort = request.basePort ?? (existing === undefined ? DEFAULT_BASE_PORT : basePortOf(existing));
+  quorums(f); // throws a RangeError naming f when out of range
+  if (!Number.isInteger(shards) || shards < 1 || shards > 64) throw new RangeError(`shards must be an integer in [1, 64], got ${shards}`);
+  const n = quorums(f).n;
+  if (!Number.isInteger(basePort) || basePort < 1 || basePort + shards * n - 1 > 65535) throw new RangeError(`base port ${basePort} leaves no room for ${shards * n} replicas`);
+
+  let why: string;
+  if (existing === undefined) {
+    why = `no configuration in ${dataDir} yet: generated one`;
+  } else {
+    const mismatch = shapeMismatch(existing, f, shards, basePort) ?? (await keyMismatch(existing, dataDir));
+    if (mismatch === undefined) return { config: existing, configPath, dataDir, generated: undefined };
+    why = `regenerated ${configPath}: ${mismatch}`;
+    await retireReplicaState(dataDir);
+  }
+  const config = await generate(dataDir, f, shards, basePort);
+  await writeConfig(configPath, config);
+  return { config, configPath, dataDir, generated: why };
+}
+
+/** The client identity and key pair local tools (gateway, benchmarks) use against the local cluster. */
+export async function loadLocalClient(dataDir: string): Promise<{ readonly config: ClusterConfig; readonly configPath: string; readonly clientId: number; readonly keyPair: KeyPair }> {
+  const configPath = configPathOf(dataDir);
+  const config = await readExisting(configPath);
+  if (config === undefined) throw new ConfigFileError(`no cluster configuration at ${configPath}: run \`pesto start\` first`);
+  const keyPair = await readKeyFile(keyPath(resolve(dataDir), { kind: 'client', id: LOCAL_CLIENT_ID }));
+  return { config, configPath, clientId: LOCAL_CLIENT_ID, keyPair };
+}
+
+async function readExisting(configPath: string): Promise<ClusterConfig | undefined> {
+  let text: string;
+  try {
+    text = await readFile(configPath, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  const parsed = parseClusterConfig(text);
+  if (!parsed.ok) throw new ConfigFileError(`${configPath} is not a valid cluster configuration (${parsed.reason}: ${parsed.detail ?? ''}); fix it or delete it to generate a new one`);
+  return parsed.value;
+}
+
+function basePortOf(config: ClusterConfig): number {
+  return splitAddress(config.shards[0]?.replicas[0]?.address ?? '')?.port ?? DEFAULT_BASE_PORT;
+}
+
+function localAddress(basePort: number, n: number, shard: number, index: number): string {
+  return `127.0.0.1:${basePort + shard * n + index}`;
+}
+
+function shapeMismatch(config: ClusterConfig, f: number, shards: number, basePort: number): string | undefined {
+  if (config.name !== LOCAL_CLUSTER_NAME) return `it names cluster ${config.name}, not the local cluster`;
+  if (config.f !== f) return `it has f = ${config.f}, f = ${f} was asked for`;
+  if (config.shards.length !== shards) return `it has ${config.shards.length} shard(s), ${shards} were asked for`;
+  const n = quorums(f).n;
+  for (const s of config.shards) {
+    for (const r of s.replicas) {
+      if (r.address !== localAddress(basePort, n, s.id, r.index)) return `replica s${s.id}r${r.index} is at ${r.address}, base port ${basePort} puts it at ${localAddress(basePort, n, s.id, r.index)}`;
+    }
+  }
+  if (!config.clients.some((c) => c.id === LOCAL_CLIENT_ID)) return `it has no client ${LOCAL_CLIENT_ID} for local tools`;
+  return undefined;
+}
+
+async function keyMismatch(config: ClusterConfig, dataDir: string): Promise<string | undefined> {
+  const expected: { owner: KeyOwner; publicKey: Uint8Array }[] = [];
+  for (const s of config.shards) for (const r of s.replicas) expected.push({ owner: { kind: 'replica', shard: s.id, index: r.index }, publicKey: r.publicKey });
+  for (const c of config.clients) if (c.id === LOCAL_CLIENT_ID) expected.push({ owner: { kind: 'client', id: c.id }, publicKey: c.publicKey });
+  for (const { owner, publicKey } of expected) {
+    const path = keyPath(dataDir, owner);
+    let keyPair: KeyPair;
+    try {
+      keyPair = await readKeyFile(path);
+    } catch (e) {
+      return e instanceof Error ? e.message : String(e);
+    }
+    if (!Buffer.from(keyPair.publicKey).equals(Buffer.from(publicKey))) return `${path} does not hold the key the configuration names`;
+  }
+  return undefined;
+}
+
+async function generate(dataDir: string, f: number, shardCount: number, basePort: number): Promise<ClusterConfig> {
+  const n = quorums(f).n;
+  const authority = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'authority' }))).keyPair;
+  const issue = (r: Omit<ReplicaConfig, 'certificate' | 'issuedBy'>, s: number): ReplicaConfig => ({
+    ...r,
+    issuedBy: 'local-authority',
+    certificate: certifyReplica(authority.secretKey, LOCAL_CLUSTER_NAME, s, r.index, r.publicKey),
+  });
+  const shards = [];
+  for (let s = 0; s < shardCount; s++) {
+    const replicas: ReplicaConfig[] = [];
+    for (let i = 0; i < n; i++) {
+      const { keyPair } = await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'replica', shard: s, index: i }));
+      replicas.push(issue({ index: replicaIndex(i), address: localAddress(basePort, n, s, i), publicKey: keyPair.publicKey }, s));
+    }
+    shards.push({ id: shardId(s), replicas });
+  }
+  const client = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'client', id: LOCAL_CLIENT_ID }))).keyPair;
+  const config: ClusterConfig = {
+    name: LOCAL_CLUSTER_NAME,
+    f,
+    authorities: [{ name: 'local-authority', publicKey: authority.publicKey }],
+    shards,
+    clients: [
+      {
+        id: clientId(LOCAL_CLIENT_ID),
+        name: LOCAL_CLIENT_NAME,
+        publicKey: client.publicKey,
+        issuedBy: 'local-authority',
+        certificate: certifyClient(authority.secretKey, LOCAL_CLUSTER_NAME, LOCAL_CLIENT_ID, LOCAL_CLIENT_NAME, client.publicKey),
+      },
+    ],
+    timeouts: DEFAULT_TIMEOUTS,
+    batching: DEFAULT_BATCHING,
+    grace: DEFAULT_GRACE,
+    limits: DEFAULT_LIMITS,
+  };
+  const checked = validateClusterConfig(config);
+  if (!checked.ok) throw new ConfigFileError(`generated an invalid configuration (${checked.reason}: ${checked.detail ?? ''}); this is a bug`);
+  return checked.value;
+}
+
+async function writeConfig(configPath: string, config: ClusterConfig): Promise<void> {
+  const header = [
+    '# Pesto cluster configuration (format: docs/decisions/0004-configuration.md).',
+    '# Generated by `pesto start` for a local cluster; secret keys are in keys/ next to this file.',
+    '',
+  ].join('\n');
+  const tmp = `${configPath}.${process.pid}.tmp`;
+  await writeFile(tmp, header + renderClusterConfig(config));
+  await rename(tmp, configPath);
+}
+
+/** Moves the replicas' state of a previous configuration aside (replacing an older `replicas.previous/`). */
+async function retireReplicaState(dataDir: string): Promise<void> {
+  const current = join(dataDir, 'replicas');
+  const previous = join(dataDir, 'replicas.previous');
+  if (!(await exists(current))) return;
+  await rm(previous, { recursive: true, force: true });
+  await rename(current, previous);
+  await mkdir(current, { recursive: true });
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
