@@ -1,8 +1,9 @@
 /**
  * The transport shared by the replica shell, the client shell and the benchmarks (decision 0003).
- * Import from here: `grpcTransport` (default) or `tcpTransport`, the `Link` interface, identities
+ * Import from here: `grpcTransport` (default) or `tcpTransport` (measured alternative), the `Link` interface, identities
  * and the process-wide counters.
  */
+export { tcpTransport } from './tcp.ts';
 export { grpcTransport, createGrpcTransport, peerService, STREAM_PATH, type GrpcCredentialOptions } from './grpc.ts';
 export type { EndpointKeys } from './handshake.ts';
 export { clientPeer, peerKey, replicaPeer, samePeer, type PeerIdentity } from './peer-identity.ts';
