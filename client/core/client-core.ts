@@ -107,6 +107,11 @@ export class ClientCore {
     return id;
   }
 
+  /** The transaction a commit or recovery request belongs to (the shell checks replies against it). */
+  txnOfReq(req: number): Txn | null {
+    return this.#byReq.get(req)?.txn ?? null;
+  }
+
   timestampOf(txnId: number): Timestamp | undefined {
     return this.#txns.get(txnId)?.ts;
   }
@@ -209,12 +214,18 @@ export class ClientCore {
         this.#out.done(r.op, { kind: 'read', value: outcome.value });
         return;
       }
-      case 'prepareReply':
-        this.#byReq.get(msg.req)?.onPrepareReply(from, msg);
+      case 'prepareReply': {
+        const fin = this.#byReq.get(msg.req);
+        fin?.onPrepareReply(from, msg);
+        if (fin !== undefined) this.#forgetIfDone(fin);
         return;
-      case 'decideReply':
-        this.#byReq.get(msg.req)?.onDecideReply(from, msg);
+      }
+      case 'decideReply': {
+        const fin = this.#byReq.get(msg.req);
+        fin?.onDecideReply(from, msg);
+        if (fin !== undefined) this.#forgetIfDone(fin);
         return;
+      }
       case 'relay':
         this.#onRelay(msg.req, msg.txn);
         return;
@@ -233,6 +244,7 @@ export class ClientCore {
     this.#byTimer.delete(id);
     if (target instanceof Finisher) {
       target.onTimer(id);
+      this.#forgetIfDone(target);
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
       this.stats.readRetries++;
@@ -260,6 +272,13 @@ export class ClientCore {
     }
   }
 
+  /** Late replies to a decided transaction are not needed: drop its routes. */
+  #forgetIfDone(fin: Finisher): void {
+    if (fin.phase !== 'done') return;
+    for (const r of fin.reqs) this.#byReq.delete(r);
+    fin.reqs.length = 0;
+  }
+
   #startFinisher(fin: Finisher): void {
     fin.start();
   }
@@ -268,6 +287,7 @@ export class ClientCore {
     newReq: (fin) => {
       const req = this.#out.req();
       this.#byReq.set(req, fin);
+      fin.reqs.push(req);
       return req;
     },
     newTimer: (fin, afterMs) => {

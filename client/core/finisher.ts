@@ -40,6 +40,8 @@ export class Finisher {
   readonly tallies = new Map<ShardId, VoteTally>();
   phase: Phase = 'st1';
   result: FinishResult | null = null;
+  /** Request ids of this finisher's messages (the core routes replies by them). */
+  readonly reqs: number[] = [];
   #fastTimer = -1;
   #st2: { decision: Outcome; logShard: ShardId; justification: VoteCert; replies: Map<number, DecideReply> } | null = null;
 

@@ -1,0 +1,301 @@
+/**
+ * The client library's production shell and public API (DESIGN §1): `PestoClient` connects to every
+ * replica of the cluster over authenticated links, verifies every reply at the boundary (vote and
+ * ST2 signatures, commit proofs), feeds the pure `ClientCore`, and turns its effects into stream
+ * writes, timers and resolved promises. `Session` and `Transaction` are what the gateway,
+ * benchmarks and applications use.
+ *
+ *   const client = await PestoClient.connect({ config, clientId, keyPair });
+ *   const tx = client.session().begin();
+ *   const v = await tx.get('alice'); tx.put('alice', '10'); const r = await tx.commit();
+ */
+import { CertificateVerifier, provesConflict } from '../protocol/certificate.ts';
+import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
+import { publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
+import type { KeyPair } from '../protocol/crypto/ed25519.ts';
+import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
+import { clientId as toClientId, digestKey, replicaIndex, shardId, type DigestKey, type ReplicaRef } from '../protocol/ids.ts';
+import type { Key, Message } from '../protocol/messages.ts';
+import { grpcTransport, type DialedLink, type Transport } from '../net/index.ts';
+import { ClientCore } from './core/client-core.ts';
+import type { CommitResult, OpResult } from './core/results.ts';
+
+export interface ConnectOptions {
+  readonly config: ClusterConfig;
+  readonly clientId: number;
+  readonly keyPair: KeyPair;
+  readonly transport?: Transport;
+  /** Overrides of the configured timeouts (tests). */
+  readonly fastPathWaitMs?: number;
+}
+
+export type KeyLike = string | Uint8Array;
+export type ValueLike = string | Uint8Array;
+
+/** Thrown by transaction methods used after the transaction finished. */
+export class TransactionStateError extends Error {
+  override readonly name = 'TransactionStateError';
+}
+
+export function toKey(k: KeyLike): Key {
+  const bytes = typeof k === 'string' ? Buffer.from(k, 'utf8') : Buffer.from(k.buffer, k.byteOffset, k.length);
+  return bytes.toString('latin1');
+}
+
+function toValue(v: ValueLike): Uint8Array {
+  return typeof v === 'string' ? Buffer.from(v, 'utf8') : v;
+}
+
+export class PestoClient {
+  readonly core: ClientCore;
+  readonly verifier: CertificateVerifier;
+  readonly rejected: Record<string, number> = {};
+  readonly #links: DialedLink[][] = [];
+  readonly #pending = new Map<number, (r: OpResult) => void>();
+  /** Commit proofs already verified, by transaction digest. */
+  readonly #verifiedCommits = new Set<DigestKey>();
+  #nextOp = 1;
+  #closed = false;
+
+  private constructor(readonly opts: ConnectOptions) {
+    const { config } = opts;
+    this.core = new ClientCore(
+      {
+        clientId: toClientId(opts.clientId),
+        f: config.f,
+        shardCount: config.shards.length,
+        fastPathWaitMs: opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs,
+        resendMs: config.timeouts.st2RetryMs,
+        readRetryMs: config.timeouts.readRetryMs,
+        relayWaitMs: config.timeouts.dependencyRelayMs,
+      },
+      { nowMicros: () => Date.now() * 1000, random: Math.random },
+    );
+    this.verifier = new CertificateVerifier({
+      f: config.f,
+      shardCount: config.shards.length,
+      publicKey: (s, i) => publicKeyOf(config, { kind: 'replica', shard: s, index: i }),
+      cache: new VerifiedRootCache(1 << 16),
+    });
+  }
+
+  /** Dials every replica; links come up in the background (sends queue until then). */
+  static async connect(opts: ConnectOptions): Promise<PestoClient> {
+    const client = new PestoClient(opts);
+    client.#dialAll();
+    await client.#waitUp();
+    return client;
+  }
+
+  session(): Session {
+    return new Session(this);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const shard of this.#links) for (const l of shard) l.close();
+    for (const resolve of this.#pending.values()) resolve({ kind: 'failed', reason: 'client closed' });
+    this.#pending.clear();
+  }
+
+  /** Runs one core operation and waits for its result. */
+  run(start: (op: number) => void): Promise<OpResult> {
+    if (this.#closed) return Promise.resolve({ kind: 'failed', reason: 'client closed' });
+    const op = this.#nextOp++;
+    const p = new Promise<OpResult>((resolve) => this.#pending.set(op, resolve));
+    start(op);
+    this.drain();
+    return p;
+  }
+
+  drain(): void {
+    const effects = this.core.takeEffects();
+    let lastMsg: Message | null = null;
+    let lastBytes: Uint8Array | null = null;
+    for (const e of effects) {
+      switch (e.kind) {
+        case 'send': {
+          const link = this.#links[e.to.shard]?.[e.to.index];
+          if (link === undefined) break;
+          if (e.msg !== lastMsg) {
+            lastMsg = e.msg;
+            lastBytes = encodeMessage(e.msg);
+          }
+          link.send(lastBytes!);
+          break;
+        }
+        case 'timer':
+          setTimeout(this.#onTimer, e.afterMs, e.id).unref();
+          break;
+        case 'done': {
+          const resolve = this.#pending.get(e.op);
+          this.#pending.delete(e.op);
+          resolve?.(e.result);
+          break;
+        }
+      }
+    }
+  }
+
+  readonly #onTimer = (id: number): void => {
+    if (this.#closed) return;
+    this.core.onTimer(id);
+    this.drain();
+  };
+
+  #dialAll(): void {
+    const { config } = this.opts;
+    const transport = this.opts.transport ?? grpcTransport;
+    for (const shard of config.shards) {
+      const row: DialedLink[] = [];
+      for (const r of shard.replicas) {
+        const addr = splitAddress(r.address);
+        if (addr === undefined) throw new Error(`bad replica address ${r.address}`);
+        const from: ReplicaRef = { shard: shardId(shard.id), index: replicaIndex(r.index) };
+        const link = transport.dial({
+          host: addr.host,
+          port: addr.port,
+          peer: { kind: 'replica', shard: shard.id, index: r.index },
+          identity: { kind: 'client', id: this.opts.clientId },
+          secretKey: this.opts.keyPair.secretKey,
+          publicKeyOf: (peer) => publicKeyOf(config, peer),
+          limits: { maxMessageBytes: config.limits.messageBytesMax },
+        });
+        link.onMessage((bytes) => this.#onBytes(from, bytes));
+        row[r.index] = link;
+      }
+      this.#links[shard.id] = row;
+    }
+  }
+
+  /** Resolves once at least n - f replicas of every shard are connected (or after a timeout). */
+  async #waitUp(timeoutMs = 10_000): Promise<void> {
+    const need = this.core.q.n - this.core.q.f;
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      if (this.#links.every((row) => row.filter((l) => l.up).length >= need)) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`could not reach ${need} replicas of every shard within ${timeoutMs} ms`);
+  }
+
+  #onBytes(from: ReplicaRef, bytes: Uint8Array): void {
+    const decoded = decodeMessage(bytes);
+    if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
+    const msg = decoded.value;
+    const reason = this.#verify(from, msg);
+    if (reason !== null) return this.#reject(reason);
+    this.core.handle(from, msg);
+    this.drain();
+  }
+
+  /** Signature and proof checks at the boundary; returns a rejection reason or null. */
+  #verify(from: ReplicaRef, msg: Message): string | null {
+    switch (msg.kind) {
+      case 'readReply': {
+        const c = msg.committed;
+        if (c === null) return null;
+        const key = c.proof.txn.key;
+        if (this.#verifiedCommits.has(key)) return null;
+        const r = this.verifier.verifyCommitted(c.proof);
+        if (!r.ok) return `read-proof-${r.reason}`;
+        this.#verifiedCommits.add(key);
+        if (this.#verifiedCommits.size > 100_000) this.#verifiedCommits.clear();
+        return null;
+      }
+      case 'prepareReply': {
+        if (msg.shard !== from.shard) return 'vote-wrong-shard';
+        const txn = this.core.txnOfReq(msg.req);
+        if (txn === null || digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-unknown-txn';
+        if (msg.decided !== null) {
+          const r = this.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
+          return r.ok ? null : `decided-${r.reason}`;
+        }
+        if (msg.decision === 'abort') {
+          const conflict = msg.conflict!;
+          if (!provesConflict(txn.body, conflict.txn.body)) return 'abort-not-conflicting';
+          const r = this.verifier.verifyCommitted(conflict);
+          return r.ok ? null : `abort-proof-${r.reason}`;
+        }
+        const sig = msg.sig!;
+        if (sig.signer !== from.index) return 'vote-wrong-signer';
+        const r = this.verifier.verifyVote(msg.digest, msg.shard, msg.decision, sig);
+        return r.ok ? null : `vote-${r.reason}`;
+      }
+      case 'decideReply': {
+        if (msg.sig.signer !== from.index || msg.logShard !== from.shard) return 'st2-wrong-signer';
+        const r = this.verifier.verifyDecideReply(msg);
+        return r.ok ? null : `st2-${r.reason}`;
+      }
+      case 'relay':
+        return null;
+      case 'read':
+      case 'prepare':
+      case 'decide':
+      case 'writeback':
+        return 'unexpected-kind';
+    }
+  }
+
+  #reject(reason: string): void {
+    this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;
+  }
+}
+
+export class Session {
+  constructor(readonly client: PestoClient) {}
+
+  begin(): Transaction {
+    return new Transaction(this.client, this.client.core.begin());
+  }
+}
+
+export class Transaction {
+  #finished = false;
+
+  constructor(
+    readonly client: PestoClient,
+    readonly id: number,
+  ) {}
+
+  /** The value of `key` as of this transaction's timestamp (its own writes included), or null. */
+  async get(key: KeyLike): Promise<Uint8Array | null> {
+    this.#check();
+    const r = await this.client.run((op) => this.client.core.read(this.id, toKey(key), op));
+    if (r.kind === 'read') return r.value;
+    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+  }
+
+  async getString(key: KeyLike): Promise<string | null> {
+    const v = await this.get(key);
+    return v === null ? null : Buffer.from(v).toString('utf8');
+  }
+
+  put(key: KeyLike, value: ValueLike): void {
+    this.#check();
+    this.client.core.write(this.id, toKey(key), toValue(value));
+  }
+
+  delete(key: KeyLike): void {
+    this.#check();
+    this.client.core.write(this.id, toKey(key), null);
+  }
+
+  async commit(): Promise<CommitResult> {
+    this.#check();
+    this.#finished = true;
+    const r = await this.client.run((op) => this.client.core.commit(this.id, op));
+    if (r.kind === 'commit') return r;
+    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+  }
+
+  abort(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.client.core.abort(this.id);
+  }
+
+  #check(): void {
+    if (this.#finished) throw new TransactionStateError('transaction already finished');
+  }
+}

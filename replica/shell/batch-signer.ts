@@ -1,0 +1,50 @@
+/**
+ * Signs replica statements in Merkle batches (DESIGN §3, decision of the commit-path model): every
+ * statement asked for during one event-loop turn goes under one ed25519 signature at the end of the
+ * turn (`setImmediate`), up to `batchMax` leaves per signature. Idle, that is a batch of one signed
+ * at once; under load the batches fill by themselves, with no timer adding latency.
+ * The signer puts its own roots into the verified-root cache, so it never verifies itself.
+ */
+import { signBatchWithRoot, type SignatureProof, type VerifiedRootCache } from '../../protocol/crypto/signed.ts';
+
+export class BatchSigner<R> {
+  #leaves: Uint8Array[] = [];
+  #refs: R[] = [];
+  #scheduled = false;
+  batches = 0;
+  signed = 0;
+
+  constructor(
+    readonly secretKey: Uint8Array,
+    readonly publicKey: Uint8Array,
+    readonly signer: number,
+    readonly batchMax: number,
+    readonly cache: VerifiedRootCache,
+    readonly deliver: (ref: R, proof: SignatureProof) => void,
+  ) {}
+
+  add(leaf: Uint8Array, ref: R): void {
+    this.#leaves.push(leaf);
+    this.#refs.push(ref);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#flush);
+    }
+  }
+
+  readonly #flush = (): void => {
+    this.#scheduled = false;
+    const leaves = this.#leaves;
+    const refs = this.#refs;
+    this.#leaves = [];
+    this.#refs = [];
+    for (let start = 0; start < leaves.length; start += this.batchMax) {
+      const end = Math.min(leaves.length, start + this.batchMax);
+      const batch = signBatchWithRoot(leaves.slice(start, end), this.secretKey, this.signer);
+      this.cache.remember(this.publicKey, batch.root, batch.rootSignature);
+      this.batches++;
+      this.signed += end - start;
+      for (let i = start; i < end; i++) this.deliver(refs[i]!, batch.proofs[i - start]!);
+    }
+  };
+}

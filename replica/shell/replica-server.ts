@@ -1,0 +1,153 @@
+/**
+ * The replica's production shell (DESIGN §2): owns the transport server, the signer and verifier,
+ * and feeds the pure core. Every incoming message is decoded and checked at this boundary
+ * (structure and sizes by the codec, certificates and justifications by the verifier) before the
+ * core sees it; what fails is counted by reason and dropped, never thrown.
+ */
+import { CertificateVerifier } from '../../protocol/certificate.ts';
+import { decodeMessage, encodeMessage } from '../../protocol/codec.ts';
+import type { ClusterConfig } from '../../protocol/config.ts';
+import { publicKeyOf } from '../../protocol/config.ts';
+import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
+import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
+import { digestKey, replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
+import type { Message } from '../../protocol/messages.ts';
+import { shardOfKey } from '../../protocol/sharding.ts';
+import { grpcTransport, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import { ReplicaCore, type PeerHandle, type SignRef } from '../core/replica-core.ts';
+import { BatchSigner } from './batch-signer.ts';
+
+export interface ReplicaServerOptions {
+  readonly config: ClusterConfig;
+  readonly shard: number;
+  readonly index: number;
+  readonly keyPair: KeyPair;
+  readonly host?: string;
+  readonly port: number;
+  readonly transport?: Transport;
+}
+
+export class ReplicaServer {
+  readonly core: ReplicaCore;
+  readonly verifier: CertificateVerifier;
+  readonly signer: BatchSigner<SignRef>;
+  readonly rejected: Record<string, number> = {};
+  readonly #links = new Map<PeerHandle, Link>();
+  #nextHandle = 1;
+  #server: TransportServer | null = null;
+  #tick: NodeJS.Timeout | null = null;
+
+  constructor(readonly opts: ReplicaServerOptions) {
+    const { config } = opts;
+    const shard: ShardId = shardId(opts.shard);
+    const shardCount = config.shards.length;
+    this.core = new ReplicaCore(
+      {
+        shard,
+        index: replicaIndex(opts.index),
+        f: config.f,
+        owns: shardCount === 1 ? () => true : (key) => shardOfKey(key, shardCount) === shard,
+        clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
+        gcWindowMicros: 60_000_000,
+      },
+      { nowMicros: () => Date.now() * 1000 },
+    );
+    const cache = new VerifiedRootCache(1 << 16);
+    this.verifier = new CertificateVerifier({
+      f: config.f,
+      shardCount,
+      publicKey: (s, i) => publicKeyOf(config, { kind: 'replica', shard: s, index: i }),
+      cache,
+    });
+    this.signer = new BatchSigner<SignRef>(opts.keyPair.secretKey, opts.keyPair.publicKey, opts.index, config.batching.signBatchMax, cache, (ref, proof) => {
+      this.core.onSigned(ref, proof);
+      this.#drain();
+    });
+  }
+
+  async start(): Promise<number> {
+    const { config } = this.opts;
+    const transport = this.opts.transport ?? grpcTransport;
+    this.#server = await transport.listen({
+      host: this.opts.host ?? '127.0.0.1',
+      port: this.opts.port,
+      identity: { kind: 'replica', shard: this.opts.shard, index: this.opts.index },
+      secretKey: this.opts.keyPair.secretKey,
+      publicKeyOf: (peer) => publicKeyOf(config, peer),
+      limits: { maxMessageBytes: config.limits.messageBytesMax },
+      onLink: (link) => this.#accept(link),
+    });
+    this.#tick = setInterval(() => this.core.onTick(), 1000);
+    this.#tick.unref();
+    return this.#server.port;
+  }
+
+  async stop(): Promise<void> {
+    if (this.#tick !== null) clearInterval(this.#tick);
+    await this.#server?.close();
+  }
+
+  #accept(link: Link): void {
+    const handle = this.#nextHandle++;
+    this.#links.set(handle, link);
+    link.onMessage((bytes) => this.#onBytes(handle, bytes));
+    link.onClose(() => this.#links.delete(handle));
+  }
+
+  #onBytes(handle: PeerHandle, bytes: Uint8Array): void {
+    const decoded = decodeMessage(bytes);
+    if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
+    const msg = decoded.value;
+    const check = this.#verify(msg);
+    if (check !== null) return this.#reject(check);
+    this.core.handle(handle, msg);
+    this.#drain();
+  }
+
+  /** Certificate checks at the boundary; returns a rejection reason or null. */
+  #verify(msg: Message): string | null {
+    switch (msg.kind) {
+      case 'read':
+      case 'prepare':
+        return null;
+      case 'decide': {
+        const r = this.verifier.verifyJustification(msg);
+        return r.ok ? null : `decide-${r.reason}`;
+      }
+      case 'writeback': {
+        const txn = msg.txn ?? this.core.knownTxn(digestKey(msg.digest));
+        if (txn === null) return 'writeback-unknown-txn';
+        const r = this.verifier.verifyCertificate(msg.digest, msg.cert, txn.body.shards, txn.body);
+        return r.ok ? null : `writeback-${r.reason}`;
+      }
+      case 'readReply':
+      case 'prepareReply':
+      case 'decideReply':
+      case 'relay':
+        return 'unexpected-kind';
+    }
+  }
+
+  #drain(): void {
+    const effects = this.core.takeEffects();
+    let lastMsg: Message | null = null;
+    let lastBytes: Uint8Array | null = null;
+    for (const e of effects) {
+      if (e.kind === 'sign') {
+        this.signer.add(e.leaf, e.ref);
+        continue;
+      }
+      const link = this.#links.get(e.to);
+      if (link === undefined) continue;
+      if (e.msg !== lastMsg) {
+        lastMsg = e.msg;
+        lastBytes = encodeMessage(e.msg);
+      }
+      link.send(lastBytes!);
+    }
+  }
+
+  #reject(reason: string): void {
+    this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;
+  }
+}
