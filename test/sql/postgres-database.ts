@@ -18,7 +18,12 @@ export async function openPostgresDatabase(): Promise<OpenedDatabase> {
   const admin = new pg.Client({ database: process.env['PGDATABASE'] ?? 'postgres' });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS ${name}`);
-  await admin.query(`CREATE DATABASE ${name}`);
+  // Pin what a server's defaults could change: text ordering by code point (Pesto's and the C
+  // collation's), ISO dates, shortest-exact float output.
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C'`);
+  await admin.query(`ALTER DATABASE ${name} SET datestyle = 'ISO, MDY'`);
+  await admin.query(`ALTER DATABASE ${name} SET extra_float_digits = 1`);
+  await admin.query(`ALTER DATABASE ${name} SET timezone = 'UTC'`);
   const client = new pg.Client({ database: name });
   await client.connect();
   client.on('notice', () => undefined);
