@@ -5,8 +5,10 @@
  * built on them (Merkle fold, proof verification on a cache hit, signing a batch of 32).
  *
  * Each figure is the median of 3 timed runs (ops/s), each run at least `--ms` milliseconds after a
- * warm-up. Single thread. This machine's speed swings about 2x over minutes, so compare rows of one
- * run with each other, not with another day's numbers.
+ * warm-up. Single thread. This machine's speed swings about 2x over minutes, so the cases that are
+ * compared with each other (one `set`: e.g. every library's 64-byte hash) are timed round-robin,
+ * A B C A B C A B C, and each row also prints its ratio to the set's first row. Compare rows of one
+ * set, not with another day's numbers.
  *
  * Usage: node --import tsx bench/micro-crypto.ts [--json] [--ms 400] [--only substring]
  */
@@ -21,6 +23,8 @@ import { buildTree, foldPath } from '../protocol/crypto/merkle.ts';
 import { signBatch, VerifiedRootCache, verifyProof } from '../protocol/crypto/signed.ts';
 
 interface Case {
+  /** Cases of one set are timed interleaved and reported relative to the set's first case. */
+  readonly set: string;
   readonly group: 'ed25519' | 'blake3' | 'merkle';
   readonly lib: string;
   readonly op: string;
@@ -35,6 +39,8 @@ interface Measured {
   readonly bytes: number;
   readonly opsPerSec: number;
   readonly runs: readonly number[];
+  /** opsPerSec divided by that of the first case of the same set. */
+  readonly ratio: number;
 }
 
 /** Keeps results observable so the JIT cannot drop the work. */
@@ -65,11 +71,23 @@ function timeRun(fn: () => void, ms: number): number {
   return (ops * 1000) / elapsed;
 }
 
-function measure(c: Case, ms: number): Measured {
-  timeRun(c.fn, Math.max(50, ms / 4)); // warm-up
-  const runs = [timeRun(c.fn, ms), timeRun(c.fn, ms), timeRun(c.fn, ms)];
-  const sorted = [...runs].sort((a, b) => a - b);
-  return { group: c.group, lib: c.lib, op: c.op, bytes: c.bytes, opsPerSec: Math.round(sorted[1]!), runs: runs.map(Math.round) };
+/** Times the cases of one set round-robin: warm-up each, then 3 rounds of one run per case. */
+async function measureSet(cases: readonly Case[], ms: number): Promise<Measured[]> {
+  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4));
+  const runs: number[][] = cases.map(() => []);
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < cases.length; i++) {
+      runs[i]!.push(timeRun(cases[i]!.fn, ms));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  const medians = runs.map((r) => [...r].sort((a, b) => a - b)[1]!);
+  return cases.map((c, i) => ({
+    group: c.group, lib: c.lib, op: c.op, bytes: c.bytes,
+    opsPerSec: Math.round(medians[i]!),
+    runs: runs[i]!.map(Math.round),
+    ratio: Math.round((medians[i]! / medians[0]!) * 100) / 100,
+  }));
 }
 
 function ed25519Cases(): Case[] {
@@ -82,12 +100,12 @@ function ed25519Cases(): Case[] {
   const nodePub = createPublicKey({ key: spki, format: 'der', type: 'spki' });
   const nobleSecret = fill(32, 2);
   return [
-    { group: 'ed25519', lib: 'sodium-native', op: 'sign', bytes: 32, fn: () => { sink ^= sign(msg, kp.secretKey)[0]!; } },
-    { group: 'ed25519', lib: 'sodium-native', op: 'verify', bytes: 32, fn: () => { sink ^= verify(sig, msg, kp.publicKey) ? 1 : 0; } },
-    { group: 'ed25519', lib: 'node:crypto', op: 'sign', bytes: 32, fn: () => { sink ^= nodeSign(null, msg, nodePriv)[0]!; } },
-    { group: 'ed25519', lib: 'node:crypto', op: 'verify', bytes: 32, fn: () => { sink ^= nodeVerify(null, msg, nodePub, sig) ? 1 : 0; } },
-    { group: 'ed25519', lib: '@noble/curves', op: 'sign', bytes: 32, fn: () => { sink ^= noble.sign(msg, nobleSecret)[0]!; } },
-    { group: 'ed25519', lib: '@noble/curves', op: 'verify', bytes: 32, fn: () => { sink ^= noble.verify(sig, msg, kp.publicKey) ? 1 : 0; } },
+    { set: 'ed25519 sign', group: 'ed25519', lib: 'sodium-native', op: 'sign', bytes: 32, fn: () => { sink ^= sign(msg, kp.secretKey)[0]!; } },
+    { set: 'ed25519 verify', group: 'ed25519', lib: 'sodium-native', op: 'verify', bytes: 32, fn: () => { sink ^= verify(sig, msg, kp.publicKey) ? 1 : 0; } },
+    { set: 'ed25519 sign', group: 'ed25519', lib: 'node:crypto', op: 'sign', bytes: 32, fn: () => { sink ^= nodeSign(null, msg, nodePriv)[0]!; } },
+    { set: 'ed25519 verify', group: 'ed25519', lib: 'node:crypto', op: 'verify', bytes: 32, fn: () => { sink ^= nodeVerify(null, msg, nodePub, sig) ? 1 : 0; } },
+    { set: 'ed25519 sign', group: 'ed25519', lib: '@noble/curves', op: 'sign', bytes: 32, fn: () => { sink ^= noble.sign(msg, nobleSecret)[0]!; } },
+    { set: 'ed25519 verify', group: 'ed25519', lib: '@noble/curves', op: 'verify', bytes: 32, fn: () => { sink ^= noble.verify(sig, msg, kp.publicKey) ? 1 : 0; } },
   ];
 }
 
@@ -98,9 +116,9 @@ function blake3Cases(): Case[] {
     const data = fill(n, n);
     const buf = Buffer.from(data);
     cases.push(
-      { group: 'blake3', lib: 'blake3-jit', op: 'hash', bytes: n, fn: () => { sink ^= jitHash(data)[0]!; } },
-      { group: 'blake3', lib: 'blake3-jit', op: 'hashInto', bytes: n, fn: () => { jitHashInto(data, out); sink ^= out[0]!; } },
-      { group: 'blake3', lib: 'blake3-wasm', op: 'hash', bytes: n, fn: () => { sink ^= (wasmHash(buf) as Buffer)[0]!; } },
+      { set: `hash ${n} B`, group: 'blake3', lib: 'blake3-jit', op: 'hash', bytes: n, fn: () => { sink ^= jitHash(data)[0]!; } },
+      { set: `hash ${n} B`, group: 'blake3', lib: 'blake3-jit', op: 'hashInto', bytes: n, fn: () => { jitHashInto(data, out); sink ^= out[0]!; } },
+      { set: `hash ${n} B`, group: 'blake3', lib: 'blake3-wasm', op: 'hash', bytes: n, fn: () => { sink ^= (wasmHash(buf) as Buffer)[0]!; } },
     );
   }
   // The 64-byte Merkle node: left and right halves in separate buffers, as in a fold.
@@ -110,11 +128,11 @@ function blake3Cases(): Case[] {
   const keyed = createKeyed(MERKLE_NODE_KEY);
   const keyBuf = Buffer.from(MERKLE_NODE_KEY);
   cases.push(
-    { group: 'blake3', lib: 'pesto hashNode', op: 'node keyed', bytes: 64, fn: () => { hashNode(left, right, out); sink ^= out[0]!; } },
-    { group: 'blake3', lib: 'blake3-jit', op: 'node plain hashInto', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); jitHashInto(scratch, out); sink ^= out[0]!; } },
-    { group: 'blake3', lib: 'blake3-jit', op: 'node keyed reset/update/finalize', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); sink ^= keyed.reset().update(scratch).finalize()[0]!; } },
-    { group: 'blake3', lib: 'blake3-wasm', op: 'node keyed', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); sink ^= wasmKeyedHash(keyBuf, Buffer.from(scratch.buffer))[0]!; } },
-    { group: 'blake3', lib: 'pesto blake3Into', op: 'hash', bytes: 300, fn: () => { blake3Into(fill300, out); sink ^= out[0]!; } },
+    { set: 'merkle node 64 B', group: 'blake3', lib: 'pesto hashNode', op: 'node keyed', bytes: 64, fn: () => { hashNode(left, right, out); sink ^= out[0]!; } },
+    { set: 'merkle node 64 B', group: 'blake3', lib: 'blake3-jit', op: 'node plain hashInto', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); jitHashInto(scratch, out); sink ^= out[0]!; } },
+    { set: 'merkle node 64 B', group: 'blake3', lib: 'blake3-jit', op: 'node keyed reset/update/finalize', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); sink ^= keyed.reset().update(scratch).finalize()[0]!; } },
+    { set: 'merkle node 64 B', group: 'blake3', lib: 'blake3-wasm', op: 'node keyed', bytes: 64, fn: () => { scratch.set(left); scratch.set(right, 32); sink ^= wasmKeyedHash(keyBuf, Buffer.from(scratch.buffer))[0]!; } },
+    { set: 'hash 300 B', group: 'blake3', lib: 'pesto blake3Into', op: 'hash', bytes: 300, fn: () => { blake3Into(fill300, out); sink ^= out[0]!; } },
   );
   return cases;
 }
@@ -131,10 +149,11 @@ function merkleCases(): Case[] {
   verifyProof(leaves[0]!, proofs[0]!, kp.publicKey, cache);
   let i = 0;
   return [
-    { group: 'merkle', lib: 'pesto', op: 'foldPath B=32 (5 levels)', bytes: 32, fn: () => { foldPath(leaves[17]!, 17, path, out); sink ^= out[0]!; } },
-    { group: 'merkle', lib: 'pesto', op: 'verifyProof cache hit B=32', bytes: 32, fn: () => { i = (i + 1) & 31; sink ^= verifyProof(leaves[i]!, proofs[i]!, kp.publicKey, cache) ? 1 : 0; } },
-    { group: 'merkle', lib: 'pesto', op: 'buildTree B=32', bytes: 32, fn: () => { sink ^= buildTree(leaves).root[0]!; } },
-    { group: 'merkle', lib: 'pesto', op: 'signBatch B=32 (tree + paths + 1 sign)', bytes: 32, fn: () => { sink ^= signBatch(leaves, kp.secretKey, 0).length; } },
+    { set: 'merkle', group: 'merkle', lib: 'pesto', op: 'foldPath B=32 (5 levels)', bytes: 32, fn: () => { foldPath(leaves[17]!, 17, path, out); sink ^= out[0]!; } },
+    { set: 'merkle', group: 'merkle', lib: 'pesto', op: 'verifyProof cache hit B=32', bytes: 32, fn: () => { i = (i + 1) & 31; sink ^= verifyProof(leaves[i]!, proofs[i]!, kp.publicKey, cache) ? 1 : 0; } },
+    { set: 'merkle', group: 'merkle', lib: 'pesto', op: 'verifyProof cache miss B=32 (fold + sodium verify)', bytes: 32, fn: () => { i = (i + 1) & 31; sink ^= verifyProof(leaves[i]!, proofs[i]!, kp.publicKey, new VerifiedRootCache(2)) ? 1 : 0; } },
+    { set: 'merkle', group: 'merkle', lib: 'pesto', op: 'buildTree B=32', bytes: 32, fn: () => { sink ^= buildTree(leaves).root[0]!; } },
+    { set: 'merkle', group: 'merkle', lib: 'pesto', op: 'signBatch B=32 (tree + paths + 1 sign)', bytes: 32, fn: () => { sink ^= signBatch(leaves, kp.secretKey, 0).length; } },
   ];
 }
 
@@ -148,14 +167,17 @@ export async function runMicroCryptoBench(args: string[]): Promise<void> {
   const ms = Number(argValue(args, '--ms') ?? '400');
   const only = argValue(args, '--only');
   const cases = [...ed25519Cases(), ...blake3Cases(), ...merkleCases()].filter(
-    (c) => only === undefined || `${c.group} ${c.lib} ${c.op}`.includes(only),
+    (c) => only === undefined || `${c.set} ${c.lib} ${c.op}`.includes(only),
   );
-  if (!json) console.log(`micro-crypto: median of 3 runs of >= ${ms} ms each, single thread, node ${process.version}`);
-  for (const c of cases) {
-    const m = measure(c, ms);
-    if (json) console.log(JSON.stringify({ bench: 'micro-crypto', ...m }));
-    else console.log(`${m.group.padEnd(8)} ${m.lib.padEnd(16)} ${m.op.padEnd(40)} ${String(m.bytes).padStart(5)} B ${m.opsPerSec.toLocaleString('en-US').padStart(11)} ops/s  (${m.runs.join(', ')})`);
-    await new Promise<void>((resolve) => setImmediate(resolve));
+  const sets = new Map<string, Case[]>();
+  for (const c of cases) sets.set(c.set, [...(sets.get(c.set) ?? []), c]);
+  if (!json) console.log(`micro-crypto: median of 3 interleaved runs of >= ${ms} ms each, single thread, node ${process.version}`);
+  for (const [set, members] of sets) {
+    if (!json) console.log(`-- ${set}`);
+    for (const m of await measureSet(members, ms)) {
+      if (json) console.log(JSON.stringify({ bench: 'micro-crypto', set, ...m }));
+      else console.log(`${m.lib.padEnd(16)} ${m.op.padEnd(48)} ${String(m.bytes).padStart(5)} B ${m.opsPerSec.toLocaleString('en-US').padStart(11)} ops/s  x${m.ratio.toFixed(2)}  (${m.runs.join(', ')})`);
+    }
   }
   if (sink === 0.5) console.log(''); // never true; keeps `sink` live
 }
