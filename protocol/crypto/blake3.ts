@@ -3,7 +3,8 @@
  *
  * Guarantees:
  * - `blake3` / `blake3Into` are plain BLAKE3-256 (blake3-jit, decision 0002), bit-exact with the
- *   official test vectors; `blake3Into` writes into the caller's buffer and allocates nothing.
+ *   official test vectors; `blake3Into` writes into the caller's buffer (no output array; blake3-jit
+ *   itself still makes a small typed-array view per call).
  * - `hashNode` is BLAKE3 *keyed* mode under `MERKLE_NODE_KEY` over the 64 bytes `left ‖ right`.
  *   A 64-byte keyed input is exactly one BLAKE3 compression, so it is computed here by a dedicated
  *   compression with no allocation and no per-call setup (measured 2-3x blake3-jit's `hashInto`, see
@@ -30,7 +31,7 @@ export function blake3(data: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Plain BLAKE3-256 of `data` into `out[offset..offset+32)`; allocates nothing. */
+/** Plain BLAKE3-256 of `data` into `out[offset..offset+32)`, through a module scratch when offset > 0. */
 export function blake3Into(data: Uint8Array, out: Uint8Array, offset = 0): void {
   if (offset === 0 && out.length >= BLAKE3_BYTES) {
     hashInto(data, out);

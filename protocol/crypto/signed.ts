@@ -16,8 +16,11 @@
  * - Nothing here throws on malformed proofs: they return false.
  * - The verify path allocates nothing on a hit (a cache entry is allocated once per verified root).
  *
- * Caveat: the cache trusts that the public key passed for a signer is that signer's checked key
- * (`checkPublicKey`); mapping `proof.signer` to a key is the caller's job.
+ * Caveats: the cache trusts that the public key passed for a signer is that signer's checked key
+ * (`checkPublicKey`); mapping `proof.signer` to a key is the caller's job. A Byzantine signer can sign
+ * many roots and push other roots out of a shared cache: that costs verifications, never safety (a
+ * per-signer cache bounds it if it ever shows up). `verifyProof` folds into a module scratch buffer, so
+ * it is not reentrant (nothing in it yields).
  */
 import { BLAKE3_BYTES } from './blake3.ts';
 import { PUBLIC_KEY_BYTES, SIGNATURE_BYTES, sign, verify } from './ed25519.ts';
