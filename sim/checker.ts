@@ -1,0 +1,102 @@
+/**
+ * Safety and liveness checks of one simulated run (DESIGN §9, PROTOCOL §1 and §9):
+ * (a) conservation: the final audit transaction sees the initial total;
+ * (b) Byz-serializability: replaying every committed transaction serially in timestamp order on a
+ *     plain map gives, at each transaction, exactly the values it read;
+ * (c) agreement: no transaction is committed at one correct replica (or by its client) and aborted
+ *     at another; a transaction's client hears one outcome;
+ * (d) liveness: once the faults heal, the workload reaches its target and the audit completes.
+ * Each violation is one line; the simulation prints them with the seed and a trace.
+ */
+import type { DigestKey } from '../protocol/ids.ts';
+import { compareTs, formatTs } from '../protocol/timestamp.ts';
+import type { SimClient } from './sim-client.ts';
+import type { SimReplica } from './sim-replica.ts';
+import { balanceOf, type TxnLog } from './workload-bank.ts';
+
+export interface CheckInput {
+  readonly history: readonly TxnLog[];
+  readonly audit: TxnLog | null;
+  readonly accounts: number;
+  readonly initialBalance: number;
+  readonly clients: readonly SimClient[];
+  /** Replicas that follow the protocol (crashed and Byzantine ones excluded). */
+  readonly correctReplicas: readonly SimReplica[];
+  readonly targetReached: boolean;
+  readonly healAtUs: number;
+  readonly violationsMax?: number;
+}
+
+export function checkRun(input: CheckInput): string[] {
+  const out: string[] = [];
+  const max = input.violationsMax ?? 20;
+  const add = (s: string): void => {
+    if (out.length < max) out.push(s);
+  };
+  checkConservation(input, add);
+  checkSerialReplay(input, add);
+  checkAgreement(input, add);
+  checkLiveness(input, add);
+  return out;
+}
+
+function checkConservation(input: CheckInput, add: (s: string) => void): void {
+  const a = input.audit;
+  if (a === null) return;
+  const total = a.reads.reduce((sum, [, v]) => sum + balanceOf(v), 0);
+  const want = input.accounts * input.initialBalance;
+  if (total !== want) add(`conservation: audit ${formatTs(a.ts)} sees total ${total}, want ${want}`);
+}
+
+function checkSerialReplay(input: CheckInput, add: (s: string) => void): void {
+  const committed = input.history.filter((t) => t.outcome === 'commit').sort((x, y) => compareTs(x.ts, y.ts));
+  const state = new Map<string, string>();
+  for (let i = 0; i < committed.length; i++) {
+    const t = committed[i]!;
+    if (i > 0 && compareTs(committed[i - 1]!.ts, t.ts) === 0) add(`serializability: two committed transactions at ${formatTs(t.ts)}`);
+    for (const [key, value] of t.reads) {
+      const want = state.get(key) ?? null;
+      if (want !== value) add(`serializability: ${t.kind} ${formatTs(t.ts)} of c${t.client} read ${key}=${value ?? 'null'}, serial replay gives ${want ?? 'null'}`);
+    }
+    for (const [key, value] of t.writes) state.set(key, value);
+  }
+}
+
+function checkAgreement(input: CheckInput, add: (s: string) => void): void {
+  const clientOutcome = new Map<DigestKey, { outcome: string; ts: string }>();
+  for (const t of input.history) {
+    if (t.outcome !== 'commit' && t.outcome !== 'abort') continue;
+    const client = input.clients.find((c) => c.id === t.client);
+    const digest = client?.digestByTs.get(formatTs(t.ts));
+    if (digest === undefined) continue;
+    const prior = clientOutcome.get(digest);
+    if (prior !== undefined && prior.outcome !== t.outcome) add(`agreement: ${formatTs(t.ts)} reported both ${prior.outcome} and ${t.outcome}`);
+    clientOutcome.set(digest, { outcome: t.outcome, ts: formatTs(t.ts) });
+  }
+  const digests = new Set<DigestKey>();
+  for (const c of input.clients) for (const d of c.digestByTs.values()) digests.add(d);
+  for (const d of digests) {
+    let committedAt: string | null = null;
+    let abortedAt: string | null = null;
+    for (const r of input.correctReplicas) {
+      const s = r.core.txnState(d);
+      if (s === 'committed') committedAt ??= r.node;
+      if (s === 'aborted') abortedAt ??= r.node;
+    }
+    const client = clientOutcome.get(d);
+    const label = client?.ts ?? d.slice(0, 12);
+    if (committedAt !== null && abortedAt !== null) add(`agreement: ${label} committed at ${committedAt}, aborted at ${abortedAt}`);
+    if (client?.outcome === 'commit' && abortedAt !== null) add(`agreement: ${label} committed for its client, aborted at ${abortedAt}`);
+    if (client?.outcome === 'abort' && committedAt !== null) add(`agreement: ${label} aborted for its client, committed at ${committedAt}`);
+  }
+}
+
+function checkLiveness(input: CheckInput, add: (s: string) => void): void {
+  if (!input.targetReached) {
+    const stuck = input.history.filter((t) => t.outcome === 'pending');
+    const oldest = stuck.map((t) => `c${t.client} ${t.kind} ${formatTs(t.ts)} since ${t.startedUs}`).slice(0, 4);
+    add(`liveness: the workload did not reach its target after faults healed at ${input.healAtUs}; pending: ${oldest.join('; ') || 'none'}`);
+  } else if (input.audit === null) {
+    add('liveness: the audit transaction did not commit');
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * The simulator's replica shell (DESIGN §2): the production `ReplicaCore` on virtual time, fed
+ * through the same boundary as `replica/shell/replica-server.ts` (bytes decoded by the codec,
+ * decisions and writebacks checked by a `CertificateVerifier`, failures counted by reason), with
+ * real ed25519 signatures in Merkle batches: every statement the core asks to sign during one
+ * virtual instant goes under one signature when the instant ends.
+ *
+ * Byzantine variants wrap the outgoing side (`ReplicaBehavior`): a behaviour sees each message the
+ * correct core wants to send and returns what actually leaves (nothing, the message, a rewritten
+ * or re-signed one, or different messages to different peers). `alive: false` also stops the
+ * inbound side: a crash. Examples are in `REPLICA_BEHAVIORS`.
+ */
+import { CertificateVerifier } from '../protocol/certificate.ts';
+import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
+import type { KeyPair } from '../protocol/crypto/ed25519.ts';
+import { signBatchWithRoot, VerifiedRootCache } from '../protocol/crypto/signed.ts';
+import { digestKey, replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
+import type { Key, Message, SigProof } from '../protocol/messages.ts';
+import { shardOfKey } from '../protocol/sharding.ts';
+import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
+import { ReplicaCore, type PeerHandle, type SignRef } from '../replica/core/replica-core.ts';
+import type { NodeId, SimNetwork } from './network.ts';
+import type { Prng } from './prng.ts';
+
+export interface SimClusterKeys {
+  readonly f: number;
+  readonly shardCount: number;
+  /** keys[shard][index]. */
+  readonly keys: readonly (readonly KeyPair[])[];
+}
+
+export function replicaNode(shard: number, index: number): NodeId {
+  return `r${shard}.${index}`;
+}
+
+/** What a Byzantine behaviour may use: the replica's own identity and key, and seeded randomness. */
+export interface ByzantineTools {
+  readonly shard: ShardId;
+  readonly index: number;
+  readonly prng: Prng;
+  /** Signs one statement with this replica's key right away (a batch of one). */
+  signNow(leaf: Uint8Array): SigProof;
+}
+
+export interface ReplicaBehavior {
+  readonly name: string;
+  /** False: a crashed replica, which neither receives nor sends. */
+  readonly alive: boolean;
+  /** The messages that actually leave when the correct core sends `msg` to `to`. */
+  outgoing(msg: Message, to: NodeId, tools: ByzantineTools): readonly Message[];
+}
+
+export const CORRECT: ReplicaBehavior = { name: 'correct', alive: true, outgoing: (m) => [m] };
+
+const flip = { commit: 'abstain', abstain: 'commit' } as const;
+
+/** Example Byzantine replicas (at most f per shard in a run). */
+export const REPLICA_BEHAVIORS = {
+  correct: CORRECT,
+  /** Crashed from the start: drops everything. */
+  crashed: { name: 'crashed', alive: false, outgoing: () => [] },
+  /** Votes the opposite of what validation said, and logs the opposite ST2 decision, validly signed. */
+  'flip-votes': {
+    name: 'flip-votes',
+    alive: true,
+    outgoing(m, _to, t) {
+      if (m.kind === 'prepareReply' && m.decided === null && m.decision !== 'abort') {
+        const decision = flip[m.decision];
+        return [{ ...m, decision, sig: t.signNow(voteLeaf(m.digest, m.shard, decision)) }];
+      }
+      if (m.kind === 'decideReply') {
+        const decision = m.decision === 'commit' ? 'abort' : 'commit';
+        return [{ ...m, decision, sig: t.signNow(st2Leaf(m.digest, m.logShard, decision, m.view)) }];
+      }
+      return [m];
+    },
+  },
+  /** Signs garbage: every signature it sends is random bytes; read replies claim the key is empty. */
+  'garbage-sigs': {
+    name: 'garbage-sigs',
+    alive: true,
+    outgoing(m, _to, t) {
+      const garble = (s: SigProof): SigProof => ({ ...s, rootSignature: t.prng.bytes(64) });
+      switch (m.kind) {
+        case 'prepareReply':
+          return [{ ...m, sig: m.sig === null ? null : garble(m.sig) }];
+        case 'decideReply':
+          return [{ ...m, sig: garble(m.sig) }];
+        case 'readReply':
+          return [{ ...m, committed: null, prepared: null }];
+        default:
+          return [m];
+      }
+    },
+  },
+  /** Equivocates: tells half of its peers one vote and the other half the opposite, both validly signed. */
+  equivocate: {
+    name: 'equivocate',
+    alive: true,
+    outgoing(m, to, t) {
+      if (m.kind === 'prepareReply' && m.decided === null && m.decision !== 'abort' && t.prng.chance(0.5)) {
+        const decision = flip[m.decision];
+        return [{ ...m, decision, sig: t.signNow(voteLeaf(m.digest, m.shard, decision)) }];
+      }
+      if (m.kind === 'readReply' && Number(to.slice(1)) % 2 === 0) return [{ ...m, committed: null, prepared: null }];
+      return [m];
+    },
+  },
+} as const satisfies Record<string, ReplicaBehavior>;
+
+export type ReplicaBehaviorName = keyof typeof REPLICA_BEHAVIORS;
+
+const SIGN_BATCH_MAX = 32;
+
+export class SimReplica {
+  readonly core: ReplicaCore;
+  readonly node: NodeId;
+  readonly verifier: CertificateVerifier;
+  readonly rejected: Record<string, number> = {};
+  signatures = 0;
+  readonly #cache = new VerifiedRootCache(1 << 14);
+  readonly #handles = new Map<NodeId, PeerHandle>();
+  readonly #peers: NodeId[] = [''];
+  #leaves: Uint8Array[] = [];
+  #refs: SignRef[] = [];
+  readonly #tools: ByzantineTools;
+
+  constructor(
+    readonly net: SimNetwork,
+    readonly cluster: SimClusterKeys,
+    readonly shard: number,
+    readonly index: number,
+    readonly behavior: ReplicaBehavior,
+    prng: Prng,
+    opts: { readonly clockSkewMaxMicros: number; readonly gcWindowMicros: number },
+  ) {
+    const { f, shardCount } = cluster;
+    const sid = shardId(shard);
+    const owns = shardCount === 1 ? (): boolean => true : (key: Key): boolean => shardOfKey(key, shardCount) === sid;
+    this.node = replicaNode(shard, index);
+    this.core = new ReplicaCore(
+      { shard: sid, index: replicaIndex(index), f, owns, clockSkewMaxMicros: opts.clockSkewMaxMicros, gcWindowMicros: opts.gcWindowMicros },
+      { nowMicros: () => net.nowMicros },
+    );
+    this.verifier = new CertificateVerifier({ f, shardCount, publicKey: (s, i) => cluster.keys[s]?.[i]?.publicKey, cache: this.#cache });
+    const key = this.#keyPair;
+    this.#tools = {
+      shard: sid,
+      index,
+      prng,
+      signNow: (leaf) => {
+        this.signatures++;
+        return signBatchWithRoot([leaf], key.secretKey, index).proofs[0]!;
+      },
+    };
+    net.register(this.node, (from, bytes) => this.#onBytes(from, bytes));
+    net.onInstantEnd(() => this.#flushSignatures());
+  }
+
+  get #keyPair(): KeyPair {
+    return this.cluster.keys[this.shard]![this.index]!;
+  }
+
+  #onBytes(from: NodeId, bytes: Uint8Array): void {
+    if (!this.behavior.alive) return;
+    const decoded = decodeMessage(bytes);
+    if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
+    const msg = decoded.value;
+    const check = this.#verify(msg);
+    if (check !== null) return this.#reject(check);
+    this.core.handle(this.#handleOf(from), msg);
+    this.#drain();
+  }
+
+  /** Same checks as ReplicaServer's boundary (replica/shell/replica-server.ts). */
+  #verify(msg: Message): string | null {
+    switch (msg.kind) {
+      case 'read':
+      case 'prepare':
+        return null;
+      case 'decide': {
+        const r = this.verifier.verifyJustification(msg);
+        return r.ok ? null : `decide-${r.reason}`;
+      }
+      case 'writeback': {
+        const txn = msg.txn ?? this.core.knownTxn(digestKey(msg.digest));
+        if (txn === null) return 'writeback-unknown-txn';
+        const r = this.verifier.verifyCertificate(msg.digest, msg.cert, txn.body.shards, txn.body);
+        return r.ok ? null : `writeback-${r.reason}`;
+      }
+      case 'readReply':
+      case 'prepareReply':
+      case 'decideReply':
+      case 'relay':
+        return 'unexpected-kind';
+    }
+  }
+
+  #handleOf(node: NodeId): PeerHandle {
+    let h = this.#handles.get(node);
+    if (h === undefined) {
+      h = this.#peers.length;
+      this.#peers.push(node);
+      this.#handles.set(node, h);
+    }
+    return h;
+  }
+
+  #drain(): void {
+    for (const e of this.core.takeEffects()) {
+      if (e.kind === 'sign') {
+        this.#leaves.push(e.leaf);
+        this.#refs.push(e.ref);
+        continue;
+      }
+      const to = this.#peers[e.to];
+      if (to === undefined) continue;
+      for (const m of this.behavior.outgoing(e.msg, to, this.#tools)) this.net.send(this.node, to, encodeMessage(m), m.kind);
+    }
+  }
+
+  /** End of a virtual instant: sign what the core asked for, in batches, and hand back the proofs. */
+  #flushSignatures(): void {
+    if (this.#leaves.length === 0) return;
+    const leaves = this.#leaves;
+    const refs = this.#refs;
+    this.#leaves = [];
+    this.#refs = [];
+    const key = this.#keyPair;
+    for (let start = 0; start < leaves.length; start += SIGN_BATCH_MAX) {
+      const end = Math.min(leaves.length, start + SIGN_BATCH_MAX);
+      const batch = signBatchWithRoot(leaves.slice(start, end), key.secretKey, this.index);
+      this.#cache.remember(key.publicKey, batch.root, batch.rootSignature);
+      this.signatures++;
+      for (let i = start; i < end; i++) this.core.onSigned(refs[i]!, batch.proofs[i - start]!);
+    }
+    this.#drain();
+  }
+
+  onTick(): void {
+    if (!this.behavior.alive) return;
+    this.core.onTick();
+    this.#drain();
+  }
+
+  #reject(reason: string): void {
+    this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;
+  }
+}
