@@ -86,3 +86,17 @@ void test('turns a record it cannot read into an invalid record instead of throw
     ['invalid', 'invalid', 'invalid'],
   );
 });
+
+void test('allows trailing comments on condition and header lines', () => {
+  const { records } = parseSlt('x.slt', 'skipif mysql # not supported\nquery I rowsort label-1 # why\nSELECT 1\n----\n1\n\nonlyif mssql # never\nhalt\n');
+  assert.deepEqual(
+    records.map((r) => [r.kind, r.conditions.map((c) => c.label)]),
+    [
+      ['query', ['mysql']],
+      ['halt', ['mssql']],
+    ],
+  );
+  const query = records[0];
+  assert.ok(query?.kind === 'query');
+  assert.equal(query.label, 'label-1');
+});

@@ -61,6 +61,10 @@ function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
+function stripTrailingComment(text: string): string {
+  return text.replace(/\s#.*$/, '').trim();
+}
+
 function isComment(text: string): boolean {
   return text.startsWith('#');
 }
@@ -72,7 +76,7 @@ function parseRecord(block: readonly Line[], endLine: number): SltRecord {
   for (; k < block.length; k += 1) {
     const text = block[k]?.text ?? '';
     if (isComment(text)) continue;
-    const [word, label, ...rest] = text.trim().split(/\s+/);
+    const [word, label, ...rest] = stripTrailingComment(text).split(/\s+/);
     if ((word === 'skipif' || word === 'onlyif') && label !== undefined && rest.length === 0) {
       conditions.push({ kind: word, label });
       continue;
@@ -88,7 +92,10 @@ function parseRecord(block: readonly Line[], endLine: number): SltRecord {
     text: block.map((l) => l.text).join('\n'),
   });
   if (header === undefined) return invalid('conditions without a record');
-  const words = header.text.trim().split(/\s+/);
+  // Trailing `# ...` comments are allowed on headers (SQLite's corpus writes `skipif mysql # why`),
+  // except after `statement error` / `query error`, whose regex may contain `#`.
+  const isErrorHeader = /^(statement|query)\s+error\b/.test(header.text.trim());
+  const words = (isErrorHeader ? header.text.trim() : stripTrailingComment(header.text)).split(/\s+/);
   const body = block.slice(k + 1).filter((l) => !isComment(l.text));
   switch (words[0]) {
     case 'statement': {
