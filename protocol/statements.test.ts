@@ -9,7 +9,7 @@ const d = (fill: number): TxnDigest => new Uint8Array(32).fill(fill) as TxnDiges
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 void describe('signed statements', () => {
-  it('gives a different leaf to every field change, and never lets a vote pass as an ST2 decision', () => {
+  void it('gives a different leaf to every field change, and never lets a vote pass as an ST2 decision', () => {
     const leaves = [
       voteLeaf(d(1), s(0), 'commit'),
       voteLeaf(d(1), s(0), 'abstain'),
@@ -25,7 +25,7 @@ void describe('signed statements', () => {
     assert.equal(new Set(leaves).size, leaves.length);
   });
 
-  it('is deterministic and returns a fresh 32-byte leaf each call', () => {
+  void it('is deterministic and returns a fresh 32-byte leaf each call', () => {
     const a = voteLeaf(d(7), s(3), 'commit');
     const b = voteLeaf(d(7), s(3), 'commit');
     assert.equal(a.length, 32);
@@ -36,7 +36,7 @@ void describe('signed statements', () => {
 });
 
 void describe('sharding', () => {
-  it('logs a transaction on shards[digest[0] % shards.length]', () => {
+  void it('logs a transaction on shards[digest[0] % shards.length]', () => {
     const shards = [s(2), s(5), s(9)];
     assert.equal(logShardOf(d(0), shards), 2);
     assert.equal(logShardOf(d(4), shards), 5);
@@ -44,7 +44,7 @@ void describe('sharding', () => {
     assert.equal(logShardOf(d(200), [s(4)]), 4);
   });
 
-  it('maps keys to shards stably, in range, and roughly evenly', () => {
+  void it('maps keys to shards stably, in range, and roughly evenly', () => {
     assert.equal(shardOfKey('anything', 1), 0);
     assert.equal(shardOfKey('k000042', 4), shardOfKey('k000042', 4));
     const counts = [0, 0, 0, 0];
