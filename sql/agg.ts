@@ -1,0 +1,104 @@
+// Aggregate accumulators with PostgreSQL's result types: count -> bigint, sum(smallint|integer) -> bigint,
+// sum(bigint|numeric) -> numeric, avg over integers or numeric -> numeric (PostgreSQL's division scale),
+// float aggregates in float8 (float4 for sum(real)), min/max in the input type. NULL inputs are skipped;
+// an aggregate over no non-null input is NULL (count is 0). DISTINCT keeps a set of encoded values.
+
+import type { AggSpec } from './plan.ts';
+import type { SqlType, SqlValue } from './types.ts';
+import { Numeric } from './numeric.ts';
+import { arith, compareValues } from './ops.ts';
+import { encodeKeyValue } from './key-encoding.ts';
+import { normInt8 } from './types.ts';
+import { SqlError, SqlState } from './errors.ts';
+
+export interface AggState {
+  count: number;
+  acc: SqlValue;
+  seen: Set<string> | null;
+  parts: string[] | null;
+}
+
+export function newAggState(spec: AggSpec): AggState {
+  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null };
+}
+
+function addInt(acc: SqlValue, v: SqlValue): SqlValue {
+  if (typeof acc === 'number' && typeof v === 'number') {
+    const r = acc + v;
+    if (Number.isSafeInteger(r)) return r;
+  }
+  const r = normInt8(BigInt(acc as number | bigint) + BigInt(v as number | bigint));
+  if (r === null) throw new SqlError(SqlState.numericValueOutOfRange, 'bigint out of range');
+  return r;
+}
+
+function toNumeric(v: SqlValue): Numeric {
+  if (v instanceof Numeric) return v;
+  return Numeric.fromInteger(v as number | bigint);
+}
+
+/** Feeds one input value (already evaluated; the caller skips filtered rows). */
+export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: SqlType, delim: SqlValue = null): void {
+  if (spec.fn === 'count_star') {
+    st.count++;
+    return;
+  }
+  if (v === null) return;
+  if (st.seen !== null) {
+    const k = encodeKeyValue(v, argType);
+    if (st.seen.has(k)) return;
+    st.seen.add(k);
+  }
+  st.count++;
+  switch (spec.fn) {
+    case 'count':
+      return;
+    case 'sum':
+    case 'avg':
+      if (argType === 'float4' || argType === 'float8') st.acc = st.acc === null ? v : (st.acc as number) + (v as number);
+      else if ((argType === 'int2' || argType === 'int4') && spec.fn === 'sum') st.acc = st.acc === null ? v : addInt(st.acc, v);
+      else st.acc = st.acc === null ? toNumeric(v) : (st.acc as Numeric).add(toNumeric(v));
+      return;
+    case 'min':
+      if (st.acc === null || compareValues(v, st.acc, argType) < 0) st.acc = v;
+      return;
+    case 'max':
+      if (st.acc === null || compareValues(v, st.acc, argType) > 0) st.acc = v;
+      return;
+    case 'bool_and':
+      st.acc = st.acc === null ? v : st.acc === true && v === true;
+      return;
+    case 'bool_or':
+      st.acc = st.acc === null ? v : st.acc === true || v === true;
+      return;
+    case 'string_agg':
+      if (st.parts !== null) {
+        if (st.parts.length > 0) st.parts.push(delim === null ? '' : String(delim));
+        st.parts.push(String(v));
+      }
+      return;
+  }
+}
+
+export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
+  switch (spec.fn) {
+    case 'count':
+    case 'count_star':
+      return st.count;
+    case 'sum':
+      if (st.acc === null) return null;
+      if (spec.t === 'float4') return Math.fround(st.acc as number);
+      return st.acc;
+    case 'avg':
+      if (st.acc === null) return null;
+      if (spec.t === 'float8') return (st.acc as number) / st.count;
+      return arith('/', st.acc, Numeric.fromInteger(st.count), 'numeric');
+    case 'min':
+    case 'max':
+    case 'bool_and':
+    case 'bool_or':
+      return st.acc;
+    case 'string_agg':
+      return st.count === 0 || st.parts === null ? null : st.parts.join('');
+  }
+}

@@ -1,0 +1,73 @@
+// State shared while one statement is bound: the catalog, the parameter types inferred so far, and the
+// allocator of nesting levels (each query scope and each index-lookup join gets its own level, so outer
+// references in nested plans never collide at run time).
+
+import type { Catalog, TableDef } from './catalog.ts';
+import type { SqlType } from './types.ts';
+import type { Expr } from './expr.ts';
+import type { AggSpec } from './plan.ts';
+
+export class BindContext {
+  readonly paramTypes: SqlType[];
+  private levels = 0;
+  constructor(
+    readonly catalog: Catalog,
+    paramTypes: readonly SqlType[] = [],
+  ) {
+    this.paramTypes = [...paramTypes];
+  }
+  allocLevel(): number {
+    return this.levels++;
+  }
+  noteParam(i: number): void {
+    while (this.paramTypes.length <= i) this.paramTypes.push('unknown');
+  }
+}
+
+export interface ScopeColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly typmod: number;
+  readonly hidden: boolean;
+}
+
+export interface Rel {
+  readonly alias: string;
+  readonly columns: readonly ScopeColumn[];
+  /** First column of this relation in the FROM row. */
+  readonly offset: number;
+  readonly table: TableDef | null;
+}
+
+/**
+ * Name resolution for one query level. Columns resolve to positions in the FROM row (all relations side
+ * by side, in FROM order); names not found here resolve in the parent scope as outer references.
+ */
+export class Scope {
+  readonly rels: Rel[] = [];
+  width = 0;
+  /** Aggregates found while binding this level's select list, HAVING and ORDER BY. */
+  aggs: AggSpec[] | null = null;
+  /** Set when binding WHERE, GROUP BY, ON ... where aggregates are not allowed. */
+  aggForbidden: string | null = null;
+  /** Set when a reference to an enclosing scope was bound (makes a subquery correlated). */
+  correlated = false;
+  readonly level: number;
+  constructor(
+    readonly ctx: BindContext,
+    readonly parent: Scope | null,
+  ) {
+    this.level = ctx.allocLevel();
+  }
+
+  addRel(alias: string, columns: readonly ScopeColumn[], table: TableDef | null): Rel {
+    const rel: Rel = { alias, columns, offset: this.width, table };
+    this.rels.push(rel);
+    this.width += columns.length;
+    return rel;
+  }
+}
+
+export type GroupingInfo = {
+  readonly groups: readonly Expr[];
+};

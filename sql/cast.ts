@@ -1,0 +1,135 @@
+// Casts between SQL types with PostgreSQL's rules: numeric-to-integer rounds half away from zero,
+// float-to-integer rounds half to even (rint), range checks raise 22003, text input goes through the
+// type's input function (22P02 and friends), char(n) loses trailing spaces when cast to text, and
+// bool <-> integer and text conversions follow PostgreSQL. `canCast` tells the binder what exists.
+
+import { SqlError, SqlState } from './errors.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp, dateToTimestamp, timestampToDate } from './datetime.ts';
+import { applyTypmod } from './typmod.ts';
+import { formatText, parseText } from './value-text.ts';
+import { checkInt, intOutOfRange } from './ops.ts';
+import { isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+
+const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
+
+export function canCast(from: SqlType, to: SqlType): boolean {
+  if (from === to || from === 'unknown' || isStringType(to) || isStringType(from)) return true;
+  if (numericOrder[from] !== undefined && numericOrder[to] !== undefined) return true;
+  if ((from === 'bool' && to === 'int4') || (from === 'int4' && to === 'bool')) return true;
+  if ((from === 'date' && to === 'timestamp') || (from === 'timestamp' && to === 'date')) return true;
+  return false;
+}
+
+export function cannotCast(from: SqlType, to: SqlType): SqlError {
+  return new SqlError(SqlState.cannotCoerce, `cannot cast type ${typeDisplayName[from]} to ${typeDisplayName[to]}`);
+}
+
+function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function toInt(v: SqlValue, to: 'int2' | 'int4' | 'int8'): number | bigint {
+  let b: bigint;
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) throw intOutOfRange(to);
+    const r = rint(v);
+    if (to !== 'int8') return checkInt(r, to);
+    if (Number.isSafeInteger(r)) return r;
+    if (r < -9223372036854775808 || r >= 9223372036854775808) throw intOutOfRange(to);
+    b = BigInt(r);
+  } else if (typeof v === 'bigint') {
+    b = v;
+  } else if (v instanceof Numeric) {
+    b = v.toBigIntRounded();
+  } else if (typeof v === 'boolean') {
+    return v ? 1 : 0;
+  } else {
+    throw new SqlError(SqlState.cannotCoerce, `cannot cast ${String(v)} to ${typeDisplayName[to]}`);
+  }
+  const n = normInt8(b);
+  if (n === null) throw intOutOfRange(to);
+  if (to === 'int8') return n;
+  if (typeof n === 'bigint') throw intOutOfRange(to);
+  return checkInt(n, to);
+}
+
+function toFloat(v: SqlValue, to: 'float4' | 'float8'): number {
+  let x: number;
+  if (typeof v === 'number') x = v;
+  else if (typeof v === 'bigint') x = Number(v);
+  else if (v instanceof Numeric) x = v.toNumber();
+  else throw new SqlError(SqlState.cannotCoerce, `cannot cast ${String(v)} to ${typeDisplayName[to]}`);
+  if (to === 'float4') {
+    const f = Math.fround(x);
+    if (!Number.isFinite(f) && Number.isFinite(x)) throw new SqlError(SqlState.numericValueOutOfRange, 'value out of range: overflow');
+    return f;
+  }
+  return x;
+}
+
+function toNumericValue(v: SqlValue, from: SqlType): Numeric {
+  if (v instanceof Numeric) return v;
+  if (typeof v === 'bigint') return Numeric.fromInteger(v);
+  if (typeof v === 'number') {
+    if (isIntegerType(from) || (from !== 'float4' && from !== 'float8' && Number.isInteger(v))) return Numeric.fromInteger(v);
+    const n = Numeric.fromFloat(v, from === 'float4' ? 6 : 15);
+    if (n === null) throw new SqlError(SqlState.featureNotSupported, `cannot convert ${v} to numeric`);
+    return n;
+  }
+  throw new SqlError(SqlState.cannotCoerce, `cannot cast ${String(v)} to numeric`);
+}
+
+/** Text form used by casts to text: like output, except booleans print as 'true'/'false'. */
+function castToText(v: SqlValue, from: SqlType): string {
+  if (typeof v === 'boolean') return v ? 'true' : 'false';
+  if (from === 'bpchar' && typeof v === 'string') return v.replace(/ +$/, '');
+  return formatText(v, from);
+}
+
+/** Casts a value of type `from` to (`to`, `typmod`); `explicit` selects truncation over errors for char types. */
+export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, explicit = true): SqlValue {
+  if (v === null) return null;
+  if (from === to && typmod < 0 && to !== 'bpchar') return v;
+  switch (to) {
+    case 'text':
+    case 'unknown':
+      return castToText(v, from);
+    case 'varchar':
+    case 'bpchar': {
+      const s = castToText(v, from);
+      return typmod >= 0 ? applyTypmod(s, to, typmod, explicit) : s;
+    }
+    default:
+      break;
+  }
+  if (typeof v === 'string') return parseText(from === 'bpchar' ? v.replace(/ +$/, '') : v, to, typmod);
+  switch (to) {
+    case 'int2':
+    case 'int4':
+    case 'int8':
+      if (from === 'bool' && to !== 'int4') throw cannotCast(from, to);
+      return toInt(v, to);
+    case 'float4':
+    case 'float8':
+      return toFloat(v, to);
+    case 'numeric': {
+      const n = toNumericValue(v, from);
+      return typmod >= 0 ? applyTypmod(n, 'numeric', typmod, explicit) : n;
+    }
+    case 'bool':
+      if (typeof v === 'number') return v !== 0;
+      if (typeof v === 'boolean') return v;
+      break;
+    case 'date':
+      if (v instanceof SqlTimestamp) return timestampToDate(v);
+      if (v instanceof SqlDate) return v;
+      break;
+    case 'timestamp':
+      if (v instanceof SqlDate) return dateToTimestamp(v);
+      if (v instanceof SqlTimestamp) return v;
+      break;
+  }
+  throw cannotCast(from, to);
+}

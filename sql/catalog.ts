@@ -1,0 +1,113 @@
+// The catalog: tables, columns, primary keys and secondary indexes, built only from DDL. Table and index
+// ids come from one counter advanced in DDL order, so every replica that applies the same DDL in the same
+// order derives the same ids (no randomness, no clocks). Every table has a primary key: when none is
+// declared, a hidden int8 column `ctid_rowid` is appended and is the key; its values come from the
+// execution context (derived from the transaction timestamp under replication). Definitions are
+// immutable values; DDL replaces them and bumps `version`, which invalidates cached plans.
+
+import { SqlError, SqlState } from './errors.ts';
+import type { Expr } from './expr.ts';
+import type { SqlType } from './types.ts';
+
+export interface ColumnDef {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly typmod: number;
+  readonly notNull: boolean;
+  readonly default: Expr | null;
+  /** The hidden row id of a table without a declared primary key; never expanded by `*`. */
+  readonly hidden: boolean;
+  /** A SERIAL / identity column: its default draws from the table's sequence. */
+  readonly serial: boolean;
+}
+
+export interface IndexDef {
+  readonly id: number;
+  readonly name: string;
+  readonly tableId: number;
+  readonly columns: readonly number[];
+  readonly types: readonly SqlType[];
+  readonly unique: boolean;
+  /** Backs a PRIMARY KEY or UNIQUE constraint (dropped with the table, not by DROP INDEX). */
+  readonly constraint: boolean;
+}
+
+export interface TableDef {
+  readonly id: number;
+  readonly name: string;
+  readonly columns: readonly ColumnDef[];
+  /** Column ordinals of the primary key. Invariant: non-empty. */
+  readonly pk: readonly number[];
+  readonly pkTypes: readonly SqlType[];
+  /** True when the key is the hidden row id column (always the last column). */
+  readonly hiddenPk: boolean;
+  readonly indexes: readonly IndexDef[];
+}
+
+export const HIDDEN_ROWID = 'ctid_rowid';
+
+export class Catalog {
+  private readonly tables = new Map<string, TableDef>();
+  private readonly byId = new Map<number, TableDef>();
+  private nextId = 1;
+  /** Bumped by every DDL; plans cached under an older version are stale. */
+  version = 0;
+
+  allocateId(): number {
+    return this.nextId++;
+  }
+
+  get(name: string): TableDef | undefined {
+    return this.tables.get(name);
+  }
+
+  getById(id: number): TableDef | undefined {
+    return this.byId.get(id);
+  }
+
+  require(name: string): TableDef {
+    const t = this.tables.get(name);
+    if (!t) throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+    return t;
+  }
+
+  list(): TableDef[] {
+    return [...this.byId.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** Installs a new or replaced table definition. */
+  put(t: TableDef): void {
+    const old = this.byId.get(t.id);
+    if (old && old.name !== t.name) this.tables.delete(old.name);
+    this.tables.set(t.name, t);
+    this.byId.set(t.id, t);
+    this.version++;
+  }
+
+  remove(name: string): TableDef | undefined {
+    const t = this.tables.get(name);
+    if (!t) return undefined;
+    this.tables.delete(name);
+    this.byId.delete(t.id);
+    this.version++;
+    return t;
+  }
+
+  findIndex(name: string): { table: TableDef; index: IndexDef } | undefined {
+    for (const t of this.byId.values()) {
+      const index = t.indexes.find((i) => i.name === name);
+      if (index) return { table: t, index };
+    }
+    return undefined;
+  }
+
+  relationExists(name: string): boolean {
+    return this.tables.has(name) || this.findIndex(name) !== undefined;
+  }
+}
+
+export function columnIndex(t: TableDef, name: string): number {
+  const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
+  if (i < 0) throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);
+  return i;
+}

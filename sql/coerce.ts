@@ -1,0 +1,87 @@
+// Implicit type resolution for the binder, after PostgreSQL's rules for the types we support: numbers
+// widen along int2 < int4 < int8 < numeric < float4/float8 (any float with a non-float gives float8),
+// untyped literals and parameters take the type of the other operand, mixed character types compare as
+// text, date widens to timestamp. Constants are converted at bind time (so a malformed literal fails
+// early, as in PostgreSQL); a parameter of unknown type is assigned the type its context needs.
+
+import type { Expr } from './expr.ts';
+import { castValue, canCast, cannotCast } from './cast.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { isStringType, typeDisplayName, type SqlType } from './types.ts';
+import type { BindContext } from './bind-context.ts';
+
+const numRank: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
+
+/** The common type of two operand types, or null when none exists. */
+export function commonType(a: SqlType, b: SqlType): SqlType | null {
+  if (a === b) return a === 'unknown' ? 'text' : a;
+  if (a === 'unknown') return b;
+  if (b === 'unknown') return a;
+  const ra = numRank[a];
+  const rb = numRank[b];
+  if (ra !== undefined && rb !== undefined) {
+    if ((a === 'float4' || a === 'float8' || b === 'float4' || b === 'float8') && a !== b) {
+      return a === 'float4' && rb < 5 ? 'float8' : b === 'float4' && ra < 5 ? 'float8' : ra > rb ? a : b;
+    }
+    return ra > rb ? a : b;
+  }
+  if (isStringType(a) && isStringType(b)) return 'text';
+  if ((a === 'date' && b === 'timestamp') || (a === 'timestamp' && b === 'date')) return 'timestamp';
+  return null;
+}
+
+/** Converts an expression to `to` implicitly (binding untyped parameters, folding constants). */
+export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Expr {
+  if (to === 'unknown') return e;
+  if (e.t === to && typmod < 0) return e;
+  if (e.k === 'param' && (e.t === 'unknown' || ctx.paramTypes[e.i] === 'unknown')) {
+    ctx.paramTypes[e.i] = to;
+    return { k: 'param', i: e.i, t: to };
+  }
+  if (e.k === 'const') {
+    return { k: 'const', v: castValue(e.v, e.t, to, typmod, false), t: to };
+  }
+  if (!canCast(e.t, to)) throw cannotCast(e.t, to);
+  return { k: 'cast', e, t: to, typmod, explicit: false };
+}
+
+/** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
+export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
+  if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
+  const ok = commonType(e.t, to) !== null || isStringType(to) || canCast(e.t, to);
+  if (!ok || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
+    throw new SqlError(SqlState.datatypeMismatch,
+      `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);
+  }
+  return coerce(ctx, e, to);
+}
+
+export function operatorError(op: string, a: SqlType, b: SqlType): SqlError {
+  return new SqlError(SqlState.undefinedFunction, `operator does not exist: ${typeDisplayName[a]} ${op} ${typeDisplayName[b]}`);
+}
+
+/** Brings two operands to one type for comparison; returns them and the comparison type. */
+export function unify(ctx: BindContext, l: Expr, r: Expr, op: string): [Expr, Expr, SqlType] {
+  let t = commonType(l.t, r.t);
+  if (t === null) {
+    // PostgreSQL resolves "text = unknown literal" and friends; a typed mismatch is an error.
+    throw operatorError(op, l.t, r.t);
+  }
+  if (t === 'text' && l.t === 'bpchar' && (r.t === 'bpchar' || r.t === 'unknown')) t = 'bpchar';
+  if (t === 'text' && r.t === 'bpchar' && l.t === 'unknown') t = 'bpchar';
+  return [coerce(ctx, l, t), coerce(ctx, r, t), t];
+}
+
+/** Resolves the type of a list of expressions (CASE branches, COALESCE, IN lists, UNION columns). */
+export function unifyAll(ctx: BindContext, es: readonly Expr[], what: string): [Expr[], SqlType] {
+  let t: SqlType = 'unknown';
+  for (const e of es) {
+    const c = commonType(t, e.t);
+    if (c === null) {
+      throw new SqlError(SqlState.datatypeMismatch, `${what} types ${typeDisplayName[t]} and ${typeDisplayName[e.t]} cannot be matched`);
+    }
+    t = c;
+  }
+  if (t === 'unknown') t = 'text';
+  return [es.map((e) => coerce(ctx, e, t)), t];
+}

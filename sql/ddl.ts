@@ -1,0 +1,239 @@
+// Executes DDL against the catalog and the store: CREATE TABLE (types, PRIMARY KEY including composite,
+// NOT NULL, DEFAULT, UNIQUE, SERIAL/identity; storage options such as WITH (fillfactor=...) are accepted and
+// ignored; FOREIGN KEY constraints are accepted and not enforced), CREATE [UNIQUE] INDEX, DROP TABLE/INDEX
+// [IF EXISTS], ALTER TABLE ... ADD PRIMARY KEY / ADD UNIQUE, TRUNCATE. Ids come from the catalog's DDL-order
+// counter. DDL is not transactional: it applies immediately, as the single-node engine's simplification.
+
+import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import { Catalog, HIDDEN_ROWID, columnIndex, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
+import { BindContext, Scope } from './bind-context.ts';
+import { bindExpr, strOf, unsupported } from './lower-expr.ts';
+import { coerceAssign } from './coerce.ts';
+import { resolveTypeName } from './lower-type.ts';
+import { SqlError, SqlState } from './errors.ts';
+import type { Expr } from './expr.ts';
+import type { Row } from './types.ts';
+
+/** What DDL needs from storage (the memory store implements it; a replica will too). */
+export interface DdlStorage {
+  ensureTable(def: TableDef): void;
+  dropTable(id: number): void;
+  rekeyTable(def: TableDef, transform?: (row: Row) => Row): void;
+  truncate(def: TableDef): void;
+  rowCount(def: TableDef): number;
+}
+
+export interface DdlOutcome {
+  readonly tag: string;
+  /** Tables whose buffered writes must be discarded (dropped or truncated). */
+  readonly touched: readonly number[];
+  readonly notice?: string;
+}
+
+function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number[], unique: boolean, constraint: boolean): IndexDef {
+  return { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types: cols.map((c) => table.columns[c]?.type ?? 'text'), unique, constraint };
+}
+
+function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {
+  const scope = new Scope(new BindContext(catalog), null);
+  scope.aggForbidden = 'DEFAULT expressions';
+  return coerceAssign(scope.ctx, bindExpr(scope, raw), type, c.colname ?? '');
+}
+
+export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlOutcome {
+  const name = s.relation?.relname ?? '';
+  if (s.relation?.relpersistence === 't') { /* temporary tables behave like ordinary ones here */ }
+  if (s.inhRelations !== undefined && s.inhRelations.length > 0) throw unsupported('table inheritance');
+  if (s.partspec !== undefined) throw unsupported('partitioned tables');
+  if (catalog.relationExists(name)) {
+    if (s.if_not_exists) return { tag: 'CREATE TABLE', touched: [], notice: `relation "${name}" already exists, skipping` };
+    throw new SqlError(SqlState.duplicateTable, `relation "${name}" already exists`);
+  }
+  const id = catalog.allocateId();
+  const cols: ColumnDef[] = [];
+  let pk: number[] | null = null;
+  const uniques: number[][] = [];
+  const setPk = (c: number[]): void => {
+    if (pk !== null) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${name}" are not allowed`);
+    pk = c;
+  };
+  const colIdx = (n: string): number => {
+    const i = cols.findIndex((c) => c.name === n);
+    if (i < 0) throw new SqlError(SqlState.undefinedColumn, `column "${n}" named in key does not exist`);
+    return i;
+  };
+  const tableConstraints: Constraint[] = [];
+  for (const e of s.tableElts ?? []) {
+    if ('Constraint' in e) {
+      tableConstraints.push(e.Constraint);
+      continue;
+    }
+    if (!('ColumnDef' in e)) throw unsupported(`table element ${Object.keys(e)[0] ?? ''}`);
+    const c = e.ColumnDef;
+    const cname = c.colname ?? '';
+    if (cols.some((x) => x.name === cname)) throw new SqlError(SqlState.duplicateColumn, `column "${cname}" specified more than once`);
+    const rt = resolveTypeName(c.typeName ?? {});
+    let notNull = false;
+    let def: Expr | null = null;
+    let serial = rt.serial;
+    const idx = cols.length;
+    for (const cn of c.constraints ?? []) {
+      if (!('Constraint' in cn)) continue;
+      const k = cn.Constraint;
+      switch (k.contype) {
+        case 'CONSTR_NOTNULL': notNull = true; break;
+        case 'CONSTR_NULL': notNull = false; break;
+        case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type); break;
+        case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
+        case 'CONSTR_UNIQUE': uniques.push([idx]); break;
+        case 'CONSTR_IDENTITY': serial = true; break;
+        case 'CONSTR_FOREIGN': break;
+        case 'CONSTR_CHECK': throw unsupported('CHECK constraints');
+        case 'CONSTR_GENERATED': throw unsupported('generated columns');
+        default: break;
+      }
+    }
+    if (serial) {
+      notNull = true;
+      def = { k: 'func', fn: '__serial', args: [{ k: 'const', v: id, t: 'int4' }, { k: 'const', v: idx, t: 'int4' }], t: rt.type };
+    }
+    cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial });
+  }
+  for (const k of tableConstraints) {
+    const keys = (k.keys ?? []).map((n) => colIdx(strOf(n)));
+    switch (k.contype) {
+      case 'CONSTR_PRIMARY':
+        setPk(keys);
+        for (const i of keys) cols[i] = { ...(cols[i] as ColumnDef), notNull: true };
+        break;
+      case 'CONSTR_UNIQUE': uniques.push(keys); break;
+      case 'CONSTR_FOREIGN': break;
+      case 'CONSTR_CHECK': throw unsupported('CHECK constraints');
+      default: throw unsupported(`constraint ${String(k.contype)}`);
+    }
+  }
+  let hiddenPk = false;
+  let pkCols: number[] = pk ?? [];
+  if (pk === null) {
+    hiddenPk = true;
+    cols.push({ name: HIDDEN_ROWID, type: 'int8', typmod: -1, notNull: true, default: null, hidden: true, serial: false });
+    pkCols = [cols.length - 1];
+  }
+  let table: TableDef = { id, name, columns: cols, pk: pkCols, pkTypes: pkCols.map((c) => cols[c]?.type ?? 'int8'), hiddenPk, indexes: [] };
+  const indexes = uniques.map((u) => makeIndex(catalog, table, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, u, true, true));
+  table = { ...table, indexes };
+  catalog.put(table);
+  storage.ensureTable(table);
+  return { tag: 'CREATE TABLE', touched: [] };
+}
+
+export function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {
+  const table = catalog.require(s.relation?.relname ?? '');
+  const cols = (s.indexParams ?? []).map((p) => {
+    if (!('IndexElem' in p)) throw unsupported('index element');
+    if (p.IndexElem.expr !== undefined) throw unsupported('expression indexes');
+    return columnIndex(table, p.IndexElem.name ?? '');
+  });
+  if (s.whereClause !== undefined) throw unsupported('partial indexes');
+  const name = s.idxname ?? `${table.name}_${cols.map((c) => table.columns[c]?.name).join('_')}_idx`;
+  if (catalog.relationExists(name)) {
+    if (s.if_not_exists) return { tag: 'CREATE INDEX', touched: [], notice: `relation "${name}" already exists, skipping` };
+    throw new SqlError(SqlState.duplicateTable, `relation "${name}" already exists`);
+  }
+  const idx = makeIndex(catalog, table, name, cols, s.unique === true || s.primary === true, false);
+  const next = { ...table, indexes: [...table.indexes, idx] };
+  storage.ensureTable(next); // builds the index; throws 23505 for duplicates before the catalog changes
+  catalog.put(next);
+  return { tag: 'CREATE INDEX', touched: [] };
+}
+
+export function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
+  const names = (s.objects ?? []).map((o) => {
+    const items = 'List' in o ? (o.List.items ?? []) : [o];
+    return strOf(items[items.length - 1]);
+  });
+  const touched: number[] = [];
+  const notices: string[] = [];
+  if (s.removeType === 'OBJECT_TABLE') {
+    for (const n of names) {
+      if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
+    }
+    for (const n of names) {
+      const t = catalog.remove(n);
+      if (t === undefined) {
+        notices.push(`table "${n}" does not exist, skipping`);
+        continue;
+      }
+      storage.dropTable(t.id);
+      touched.push(t.id);
+    }
+    return { tag: 'DROP TABLE', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
+  }
+  if (s.removeType === 'OBJECT_INDEX') {
+    for (const n of names) {
+      const f = catalog.findIndex(n);
+      if (f === undefined) {
+        if (s.missing_ok) continue;
+        throw new SqlError(SqlState.undefinedObject, `index "${n}" does not exist`);
+      }
+      if (f.index.constraint) {
+        throw new SqlError('2BP01', `cannot drop index ${n} because constraint ${n} on table ${f.table.name} requires it`);
+      }
+      const next = { ...f.table, indexes: f.table.indexes.filter((i) => i.id !== f.index.id) };
+      catalog.put(next);
+      storage.ensureTable(next);
+    }
+    return { tag: 'DROP INDEX', touched };
+  }
+  throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
+}
+
+export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
+  const name = s.relation?.relname ?? '';
+  let table = catalog.get(name);
+  if (table === undefined) {
+    if (s.missing_ok) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+  }
+  for (const c of s.cmds ?? []) {
+    if (!('AlterTableCmd' in c)) continue;
+    const cmd = c.AlterTableCmd;
+    if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
+      throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
+    }
+    const k = cmd.def.Constraint;
+    const t: TableDef = table;
+    const keys = (k.keys ?? []).map((n) => columnIndex(t, strOf(n)));
+    if (k.contype === 'CONSTR_FOREIGN') continue;
+    if (k.contype === 'CONSTR_UNIQUE') {
+      const idx = makeIndex(catalog, t, k.conname ?? `${t.name}_${keys.map((i) => t.columns[i]?.name).join('_')}_key`, keys, true, true);
+      const next = { ...t, indexes: [...t.indexes, idx] };
+      storage.ensureTable(next);
+      catalog.put(next);
+      table = next;
+      continue;
+    }
+    if (k.contype !== 'CONSTR_PRIMARY') throw unsupported(`ALTER TABLE ADD ${String(k.contype).replace('CONSTR_', '')}`);
+    if (!t.hiddenPk) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${t.name}" are not allowed`);
+    const columns = t.columns.filter((col) => !col.hidden).map((col, i) => (keys.includes(i) ? { ...col, notNull: true } : col));
+    const next: TableDef = { ...t, columns, pk: keys, pkTypes: keys.map((i) => columns[i]?.type ?? 'text'), hiddenPk: false };
+    const width = columns.length;
+    storage.rekeyTable(next, (row) => {
+      for (const i of keys) {
+        if (row[i] === null) {
+          throw new SqlError(SqlState.notNullViolation, `column "${columns[i]?.name ?? ''}" of relation "${t.name}" contains null values`);
+        }
+      }
+      return row.slice(0, width);
+    });
+    catalog.put(next);
+    table = next;
+  }
+  return { tag: 'ALTER TABLE', touched: [] };
+}
+
+export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
+  const tables = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  for (const t of tables) storage.truncate(t);
+  return { tag: 'TRUNCATE TABLE', touched: tables.map((t) => t.id) };
+}

@@ -1,0 +1,221 @@
+// Executes DML plans against the context's row source, writing full new rows to the context's write sink.
+// Constraint checks follow PostgreSQL: NOT NULL (23502), column length and numeric precision (22001,
+// 22003), primary-key and unique-index uniqueness (23505) checked by reading through the source, so the
+// read set records the probed keys (an INSERT's absent key is recorded as version null, which is what
+// makes concurrent inserts of one key conflict, PROTOCOL §3). `computeUpdatedRow` is the pure
+// old-row -> new-row function a client applies to its reconnaissance-read rows.
+
+import type { DeletePlan, DmlPlan, InsertPlan, UpdatePlan } from './plan.ts';
+import type { TableDef } from './catalog.ts';
+import type { Expr } from './expr.ts';
+import { evalExpr, type Env } from './eval.ts';
+import { runPlan } from './executor.ts';
+import { applyTypmod } from './typmod.ts';
+import { prefixEnd } from './key-encoding.ts';
+import { primaryKeyOf, indexEntryPrefix } from './memory-store.ts';
+import { SqlError, SqlState, InvariantError } from './errors.ts';
+import { formatText } from './value-text.ts';
+import type { ExecContext } from './exec-context.ts';
+import type { Row, SqlValue } from './types.ts';
+import type { ScannedRow } from './row-source.ts';
+
+export interface DmlOutcome {
+  readonly count: number;
+  readonly returned: Row[];
+}
+
+function context(env: Env): ExecContext & { writes: NonNullable<ExecContext['writes']> } {
+  const ctx = env.ctx;
+  if (ctx === null || ctx.writes === null) throw new InvariantError('DML without a write sink');
+  return ctx as ExecContext & { writes: NonNullable<ExecContext['writes']> };
+}
+
+function rowText(table: TableDef, row: Row): string {
+  return table.columns.filter((c) => !c.hidden).map((c) => {
+    const v = row[table.columns.indexOf(c)] ?? null;
+    return v === null ? 'null' : formatText(v, c.type);
+  }).join(', ');
+}
+
+/** Applies column typmods and NOT NULL; returns the row to store. */
+export function checkRow(table: TableDef, row: Row): Row {
+  for (let i = 0; i < table.columns.length; i++) {
+    const c = table.columns[i];
+    if (c === undefined) continue;
+    const v = row[i] ?? null;
+    if (v === null) {
+      if (c.notNull) {
+        throw new SqlError(SqlState.notNullViolation,
+          `null value in column "${c.name}" of relation "${table.name}" violates not-null constraint`,
+          `Failing row contains (${rowText(table, row)}).`);
+      }
+      continue;
+    }
+    if (c.typmod >= 0) row[i] = applyTypmod(v, c.type, c.typmod, false);
+  }
+  return row;
+}
+
+/** The new row of an UPDATE: every assignment is evaluated over the old row. */
+export function computeUpdatedRow(set: UpdatePlan['set'], old: Row, env: Env): Row {
+  const nw = old.slice();
+  for (const a of set) nw[a.col] = evalExpr(a.e, old, env);
+  return nw;
+}
+
+/** Point read by primary key, recorded in the read set (absent rows as version null). */
+function pointGet(ctx: ExecContext, table: TableDef, key: string): ScannedRow | null {
+  const r = ctx.source.get(table, key);
+  const rec = ctx.recorder;
+  if (rec !== null && (r === null || !r.own)) {
+    rec.reads.push({ tableId: table.id, key, version: r === null ? null : r.version });
+    if (r !== null) rec.scanned.push({ tableId: table.id, key, version: r.version });
+  }
+  return r;
+}
+
+function pkConstraint(table: TableDef): string {
+  return `${table.name}_pkey`;
+}
+
+function keyDetail(table: TableDef, cols: readonly number[], row: Row): string {
+  const names = cols.map((c) => table.columns[c]?.name ?? '?').join(', ');
+  const vals = cols.map((c) => {
+    const v = row[c] ?? null;
+    return v === null ? 'null' : formatText(v, table.columns[c]?.type ?? 'text');
+  }).join(', ');
+  return `Key (${names})=(${vals}) already exists.`;
+}
+
+interface Conflict {
+  readonly existing: ScannedRow;
+  readonly cols: readonly number[];
+  readonly constraint: string;
+}
+
+/** Finds a row other than `selfKey` that `row` would duplicate on the primary key or a unique index. */
+function findConflict(ctx: ExecContext, table: TableDef, row: Row, key: string, selfKey: string | null, checkPk: boolean): Conflict | null {
+  if (checkPk && key !== selfKey) {
+    const existing = pointGet(ctx, table, key);
+    if (existing !== null) return { existing, cols: table.pk, constraint: pkConstraint(table) };
+  }
+  for (const idx of table.indexes) {
+    if (!idx.unique || idx.columns.some((c) => row[c] === null)) continue;
+    const prefix = indexEntryPrefix(idx, row);
+    for (const r of ctx.source.scan({ table, index: idx, lo: prefix, hi: prefixEnd(prefix), predicate: null, mode: 'read', reverse: false })) {
+      if (ctx.recorder !== null && !r.own) ctx.recorder.reads.push({ tableId: table.id, key: r.key, version: r.version });
+      if (r.key !== selfKey && r.key !== key) return { existing: r, cols: idx.columns, constraint: idx.name };
+    }
+  }
+  return null;
+}
+
+function uniqueError(table: TableDef, c: Conflict, row: Row): SqlError {
+  return new SqlError(SqlState.uniqueViolation, `duplicate key value violates unique constraint "${c.constraint}"`,
+    keyDetail(table, c.cols, row));
+}
+
+function returning(exprs: readonly Expr[] | null, row: Row, env: Env, out: Row[]): void {
+  if (exprs !== null) out.push(exprs.map((e) => evalExpr(e, row, env)));
+}
+
+function sameCols(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
+  const ctx = context(env);
+  const table = p.table;
+  const src = runPlan(p.source, env);
+  const out: Row[] = [];
+  let count = 0;
+  const provided = new Set(p.columns);
+  for (const s of src) {
+    const row: SqlValue[] = new Array<SqlValue>(table.columns.length);
+    for (let i = 0; i < table.columns.length; i++) {
+      const c = table.columns[i];
+      if (c === undefined) continue;
+      if (c.hidden) row[i] = ctx.nextRowId();
+      else if (!provided.has(i)) row[i] = c.default === null ? null : evalExpr(c.default, [], env);
+      else row[i] = null;
+    }
+    for (let j = 0; j < p.columns.length; j++) row[p.columns[j] as number] = s[j] ?? null;
+    checkRow(table, row);
+    const key = primaryKeyOf(table, row);
+    const conflict = findConflict(ctx, table, row, key, null, true);
+    if (conflict !== null) {
+      const oc = p.onConflict;
+      if (oc === null || (oc.target !== null && !sameCols(oc.target, conflict.cols))) {
+        if (oc !== null && oc.target !== null) {
+          throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
+        }
+        throw uniqueError(table, conflict, row);
+      }
+      if (oc.k === 'nothing') continue;
+      const old = conflict.existing.row;
+      const both = old.concat(row);
+      if (oc.where !== null && evalExpr(oc.where, both, env) !== true) continue;
+      const nw = old.slice();
+      for (const a of oc.set) nw[a.col] = evalExpr(a.e, both, env);
+      checkRow(table, nw);
+      const oldKey = conflict.existing.key;
+      const newKey = primaryKeyOf(table, nw);
+      const c2 = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
+      if (c2 !== null) throw uniqueError(table, c2, nw);
+      if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
+      ctx.writes.put(table, newKey, nw);
+      returning(p.returning, nw, env, out);
+      count++;
+      continue;
+    }
+    ctx.writes.put(table, key, row);
+    returning(p.returning, row, env, out);
+    count++;
+  }
+  return { count, returned: out };
+}
+
+export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
+  const ctx = context(env);
+  const table = p.table;
+  const olds = runPlan(p.source, env);
+  const out: Row[] = [];
+  const pkTouched = p.set.some((a) => table.pk.includes(a.col));
+  const uniqueTouched = table.indexes.some((i) => i.unique && p.set.some((a) => i.columns.includes(a.col)));
+  for (const old of olds) {
+    const nw = checkRow(table, computeUpdatedRow(p.set, old, env));
+    const oldKey = primaryKeyOf(table, old);
+    const newKey = pkTouched ? primaryKeyOf(table, nw) : oldKey;
+    if (pkTouched || uniqueTouched) {
+      const c = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
+      if (c !== null) throw uniqueError(table, c, nw);
+    }
+    if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
+    ctx.writes.put(table, newKey, nw);
+    returning(p.returning, nw, env, out);
+  }
+  return { count: olds.length, returned: out };
+}
+
+export function runDelete(p: DeletePlan, env: Env): DmlOutcome {
+  const ctx = context(env);
+  const olds = runPlan(p.source, env);
+  const out: Row[] = [];
+  for (const old of olds) {
+    ctx.writes.delete(p.table, primaryKeyOf(p.table, old));
+    returning(p.returning, old, env, out);
+  }
+  return { count: olds.length, returned: out };
+}
+
+export function runDml(p: DmlPlan, env: Env): DmlOutcome {
+  switch (p.k) {
+    case 'insert':
+      return runInsert(p, env);
+    case 'update':
+      return runUpdate(p, env);
+    case 'delete':
+      return runDelete(p, env);
+  }
+}
+

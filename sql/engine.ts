@@ -1,0 +1,415 @@
+// The single-node SQL engine and its session API. `Engine.create()` loads the parser once; sessions
+// execute SQL synchronously and never throw: every failure comes back as `{ ok: false, error }` with a
+// PostgreSQL SQLSTATE. Transactions buffer their writes in a WriteBuffer (reads go through an overlay so
+// a transaction sees its own writes) and apply them to the in-memory store at COMMIT; a failed statement
+// inside a transaction puts it in the aborted state (25P02) until ROLLBACK, as in PostgreSQL. Statements
+// outside a transaction commit on success and leave nothing behind on failure.
+//
+// Plans are cached per statement text (and per parameter-type hints) and re-lowered when DDL changes
+// the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
+// the system clock); without one, a deterministic logical clock is used.
+
+import { loadModule, parseSync } from 'libpg-query';
+import type { Node } from 'libpg-query';
+import { Catalog } from './catalog.ts';
+import { MemoryStore } from './memory-store.ts';
+import { WriteBuffer } from './write-buffer.ts';
+import { OverlaySource } from './overlay-source.ts';
+import { SqlError, SqlState, toSqlError } from './errors.ts';
+import { lowerStatement, type LoweredStatement, type Statement } from './lower-statement.ts';
+import { SqlTimestamp } from './datetime.ts';
+import type { ExecContext, ReadRecorder } from './exec-context.ts';
+import { makeEnv } from './eval.ts';
+import { runPlan } from './executor.ts';
+import { runDml } from './dml.ts';
+import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome } from './ddl.ts';
+import { castValue } from './cast.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate } from './datetime.ts';
+import type { OutputColumn } from './plan.ts';
+import type { RowSource, WriteSink } from './row-source.ts';
+import type { SqlType, SqlValue, Row } from './types.ts';
+
+export type { SqlType, SqlValue } from './types.ts';
+
+export interface ResultColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly typmod: number;
+}
+
+export type ExecResult =
+  | {
+      readonly ok: true;
+      /** PostgreSQL command tag word(s), e.g. 'SELECT', 'INSERT', 'CREATE TABLE'. */
+      readonly command: string;
+      readonly rowCount: number;
+      readonly columns: readonly ResultColumn[];
+      readonly rows: SqlValue[][];
+      /** Exact CommandComplete tag, e.g. 'INSERT 0 3', 'SELECT 2', 'UPDATE 1'. */
+      readonly tag: string;
+      readonly notices?: readonly string[];
+    }
+  | { readonly ok: false; readonly error: SqlError };
+
+export interface PreparedInfo {
+  readonly paramTypes: readonly SqlType[];
+  readonly columns: readonly ResultColumn[];
+  /** False for statements that return no rows (DML without RETURNING, DDL, ...). */
+  readonly returnsRows: boolean;
+  readonly command: string;
+}
+
+export interface EngineOptions {
+  /** Current time in microseconds since 1970 (read once per transaction). Default: a logical clock. */
+  readonly clock?: () => number;
+}
+
+interface CacheEntry {
+  readonly stmts: Node[];
+  lowered: (LoweredStatement | undefined)[];
+  version: number;
+}
+
+const LOGICAL_EPOCH = 1_704_067_200_000_000; // 2024-01-01 00:00:00
+
+export class Engine {
+  readonly catalog = new Catalog();
+  readonly store = new MemoryStore();
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly clock: () => number;
+  private logicalTime = LOGICAL_EPOCH;
+  private rowIds = 0;
+  private readonly serials = new Map<string, number>();
+
+  private constructor(options: EngineOptions) {
+    this.clock = options.clock ?? ((): number => (this.logicalTime += 1000));
+  }
+
+  static async create(options: EngineOptions = {}): Promise<Engine> {
+    await loadModule();
+    return new Engine(options);
+  }
+
+  session(): Session {
+    return new Session(this);
+  }
+
+  /** Parses and binds without executing: parameter and result types (for the wire protocol's Describe). */
+  prepare(sql: string, paramHints: readonly SqlType[] = []): { ok: true; info: PreparedInfo } | { ok: false; error: SqlError } {
+    try {
+      const l = this.lowerOne(sql, paramHints);
+      return { ok: true, info: describe(l) };
+    } catch (e) {
+      return { ok: false, error: toSqlError(e) };
+    }
+  }
+
+  now(): SqlTimestamp {
+    return new SqlTimestamp(this.clock());
+  }
+
+  nextRowId(): number {
+    return ++this.rowIds;
+  }
+
+  nextSerial(tableId: number, column: number): number {
+    const k = `${tableId}:${column}`;
+    const v = (this.serials.get(k) ?? 0) + 1;
+    this.serials.set(k, v);
+    return v;
+  }
+
+  /** @internal Parsed statements of a text (cached). */
+  parse(sql: string): CacheEntry {
+    let e = this.cache.get(sql);
+    if (e === undefined) {
+      let stmts: Node[];
+      try {
+        stmts = (parseSync(sql).stmts ?? []).map((s) => s.stmt).filter((s): s is Node => s !== undefined);
+      } catch (err) {
+        const details = (err as { sqlDetails?: { message?: string; cursorPosition?: number } }).sqlDetails;
+        const msg = details?.message ?? (err instanceof Error ? err.message : String(err));
+        throw new SqlError(SqlState.syntaxError, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
+      }
+      e = { stmts, lowered: [], version: this.catalog.version };
+      if (this.cache.size > 2000) this.cache.clear();
+      this.cache.set(sql, e);
+    }
+    if (e.version !== this.catalog.version) {
+      e.lowered = [];
+      e.version = this.catalog.version;
+    }
+    return e;
+  }
+
+  /** @internal */
+  lowerAt(entry: CacheEntry, i: number, paramHints: readonly SqlType[]): LoweredStatement {
+    const hit = paramHints.length === 0 ? entry.lowered[i] : undefined;
+    if (hit !== undefined && entry.version === this.catalog.version) return hit;
+    if (entry.version !== this.catalog.version) {
+      entry.lowered = [];
+      entry.version = this.catalog.version;
+    }
+    const l = lowerStatement(this.catalog, entry.stmts[i] as Node, paramHints);
+    if (paramHints.length === 0) entry.lowered[i] = l;
+    return l;
+  }
+
+  /** @internal */
+  lowerOne(sql: string, paramHints: readonly SqlType[]): LoweredStatement {
+    const entry = this.parse(sql);
+    if (entry.stmts.length > 1) throw new SqlError(SqlState.syntaxError, 'cannot insert multiple commands into a prepared statement');
+    if (entry.stmts.length === 0) return { stmt: { k: 'noop', tag: '' }, paramTypes: [] };
+    return this.lowerAt(entry, 0, paramHints);
+  }
+
+  /** @internal */
+  runDdl(stmt: Extract<Statement, { k: 'ddl' }>): DdlOutcome {
+    const n = stmt.node;
+    if ('CreateStmt' in n) return createTable(this.catalog, this.store, n.CreateStmt);
+    if ('IndexStmt' in n) return createIndex(this.catalog, this.store, n.IndexStmt);
+    if ('DropStmt' in n) return drop(this.catalog, this.store, n.DropStmt);
+    if ('AlterTableStmt' in n) return alterTable(this.catalog, this.store, n.AlterTableStmt);
+    if ('TruncateStmt' in n) return truncate(this.catalog, this.store, n.TruncateStmt);
+    throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
+  }
+}
+
+function describe(l: LoweredStatement): PreparedInfo {
+  const s = l.stmt;
+  const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
+  const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);
+  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase() : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.tag;
+  return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
+}
+
+function resultColumn(c: OutputColumn): ResultColumn {
+  return { name: c.name, type: c.type === 'unknown' ? 'text' : c.type, typmod: c.typmod };
+}
+
+function typeOfValue(v: SqlValue): SqlType {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int8' : 'float8';
+  if (typeof v === 'bigint') return 'int8';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'text';
+  if (v instanceof Numeric) return 'numeric';
+  if (v instanceof SqlDate) return 'date';
+  if (v instanceof SqlTimestamp) return 'timestamp';
+  return 'unknown';
+}
+
+/** Converts a caller-supplied parameter (JS value or PostgreSQL text) to the parameter's SQL type. */
+export function coerceParam(v: SqlValue, t: SqlType): SqlValue {
+  if (v === null) return null;
+  const from = typeOfValue(v);
+  if (from === t || t === 'unknown') return v;
+  if (t === 'text' && typeof v === 'string') return v;
+  return castValue(v, from, t, -1, true);
+}
+
+/** Executes a lowered query or DML statement against an arbitrary context (replica or client side). */
+export function runStatement(stmt: Statement, params: readonly SqlValue[], ctx: ExecContext): ExecResult {
+  const env = makeEnv(params, ctx);
+  if (stmt.k === 'query') {
+    const rows = runPlan(stmt.plan, env);
+    return { ok: true, command: 'SELECT', rowCount: rows.length, columns: stmt.columns.map(resultColumn), rows, tag: `SELECT ${rows.length}` };
+  }
+  if (stmt.k === 'dml') {
+    const r = runDml(stmt.plan, env);
+    const command = stmt.plan.k.toUpperCase();
+    const tag = command === 'INSERT' ? `INSERT 0 ${r.count}` : `${command} ${r.count}`;
+    return { ok: true, command, rowCount: r.count, columns: stmt.plan.returning === null ? [] : stmt.columns.map(resultColumn), rows: r.returned, tag };
+  }
+  throw new SqlError(SqlState.featureNotSupported, `statement kind ${stmt.k} cannot run through runStatement`);
+}
+
+interface Txn {
+  readonly buffer: WriteBuffer;
+  readonly now: SqlTimestamp;
+  failed: boolean;
+}
+
+const defaultSettings: Record<string, string> = {
+  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', server_version: '15.0',
+  server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY', timezone: 'UTC', search_path: '"$user", public',
+  standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
+};
+
+function ok(command: string, tag: string, notices?: string[]): ExecResult {
+  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
+}
+
+export class Session {
+  private txn: Txn | null = null;
+  private readonly settings = new Map<string, string>();
+  private readonly prepared = new Map<string, { sql: string; lowered: LoweredStatement }>();
+  /** When set, every execution records its read set, predicates and scanned versions here. */
+  recorder: ReadRecorder | null = null;
+
+  constructor(private readonly engine: Engine) {}
+
+  get inTransaction(): boolean {
+    return this.txn !== null;
+  }
+
+  get transactionFailed(): boolean {
+    return this.txn?.failed ?? false;
+  }
+
+  /** Executes SQL; a multi-statement string runs statement by statement and returns the last result (or the first error). */
+  execute(sql: string, params: readonly SqlValue[] = []): ExecResult {
+    const all = this.executeAll(sql, params);
+    return all[all.length - 1] ?? ok('', '');
+  }
+
+  /** Executes every statement of `sql`, stopping after the first error (whose result is last). */
+  executeAll(sql: string, params: readonly SqlValue[] = []): ExecResult[] {
+    let entry: ReturnType<Engine['parse']>;
+    try {
+      entry = this.engine.parse(sql);
+    } catch (e) {
+      this.failTxn();
+      return [{ ok: false, error: toSqlError(e) }];
+    }
+    if (entry.stmts.length > 1 && params.length > 0) {
+      return [{ ok: false, error: new SqlError(SqlState.syntaxError, 'cannot insert multiple commands into a prepared statement') }];
+    }
+    const out: ExecResult[] = [];
+    for (let i = 0; i < entry.stmts.length; i++) {
+      let r: ExecResult;
+      try {
+        const l = this.engine.lowerAt(entry, i, []);
+        r = this.run(l, params);
+      } catch (e) {
+        r = { ok: false, error: toSqlError(e) };
+      }
+      if (!r.ok) this.failTxn();
+      out.push(r);
+      if (!r.ok) break;
+    }
+    if (out.length === 0) out.push(ok('', ''));
+    return out;
+  }
+
+  /** Creates a named prepared statement (the wire protocol's Parse); '' is the unnamed one. */
+  prepare(name: string, sql: string, paramHints: readonly SqlType[] = []): { ok: true; info: PreparedInfo } | { ok: false; error: SqlError } {
+    try {
+      const lowered = this.engine.lowerOne(sql, paramHints);
+      this.prepared.set(name, { sql, lowered });
+      return { ok: true, info: describe(lowered) };
+    } catch (e) {
+      return { ok: false, error: toSqlError(e) };
+    }
+  }
+
+  describePrepared(name: string): PreparedInfo | undefined {
+    const p = this.prepared.get(name);
+    return p === undefined ? undefined : describe(p.lowered);
+  }
+
+  deallocate(name: string): void {
+    this.prepared.delete(name);
+  }
+
+  /** Executes a named prepared statement (the wire protocol's Bind + Execute). */
+  executePrepared(name: string, params: readonly SqlValue[] = []): ExecResult {
+    const p = this.prepared.get(name);
+    if (p === undefined) {
+      return { ok: false, error: new SqlError(SqlState.invalidSqlStatementName, `prepared statement "${name}" does not exist`) };
+    }
+    try {
+      let lowered = p.lowered;
+      const entry = this.engine.parse(p.sql);
+      if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop') {
+        lowered = this.engine.lowerOne(p.sql, p.lowered.paramTypes);
+        this.prepared.set(name, { sql: p.sql, lowered });
+      }
+      const r = this.run(lowered, params);
+      if (!r.ok) this.failTxn();
+      return r;
+    } catch (e) {
+      this.failTxn();
+      return { ok: false, error: toSqlError(e) };
+    }
+  }
+
+  private failTxn(): void {
+    if (this.txn !== null) this.txn.failed = true;
+  }
+
+  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp): ExecContext {
+    const engine = this.engine;
+    return {
+      source, writes, recorder: this.recorder, now,
+      nextRowId: () => engine.nextRowId(),
+      nextSerial: (t, c) => engine.nextSerial(t, c),
+    };
+  }
+
+  private run(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
+    const stmt = l.stmt;
+    const txn = this.txn;
+    if (txn?.failed && !(stmt.k === 'txn' && stmt.op !== 'begin')) {
+      throw new SqlError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
+    }
+    switch (stmt.k) {
+      case 'query':
+      case 'dml': {
+        if (rawParams.length < l.paramTypes.length) {
+          throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
+        }
+        const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
+        const now = txn?.now ?? this.engine.now();
+        if (stmt.k === 'query') {
+          const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
+          return runStatement(stmt, params, this.context(source, null, now));
+        }
+        const stmtBuf = new WriteBuffer();
+        const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
+        const r = runStatement(stmt, params, this.context(source, stmtBuf, now));
+        if (txn === null) this.engine.store.apply(stmtBuf);
+        else txn.buffer.absorb(stmtBuf);
+        return r;
+      }
+      case 'ddl': {
+        const out = this.engine.runDdl(stmt);
+        if (txn !== null) for (const id of out.touched) txn.buffer.dropTable(id);
+        return ok(out.tag, out.tag, out.notice !== undefined ? [out.notice] : undefined);
+      }
+      case 'txn':
+        return this.txnCommand(stmt.op);
+      case 'set':
+        if (stmt.value === null) this.settings.delete(stmt.name);
+        else this.settings.set(stmt.name, stmt.value);
+        return ok('SET', stmt.name === '' ? 'SET' : stmt.value === null ? 'RESET' : 'SET');
+      case 'show': {
+        const v = this.settings.get(stmt.name) ?? defaultSettings[stmt.name];
+        if (v === undefined) throw new SqlError(SqlState.undefinedObject, `unrecognized configuration parameter "${stmt.name}"`);
+        const rows: Row[] = [[v]];
+        return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name: stmt.name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };
+      }
+      case 'noop':
+        return ok(stmt.tag, stmt.tag);
+    }
+  }
+
+  private txnCommand(op: 'begin' | 'commit' | 'rollback'): ExecResult {
+    const txn = this.txn;
+    switch (op) {
+      case 'begin':
+        if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
+        this.txn = { buffer: new WriteBuffer(), now: this.engine.now(), failed: false };
+        return ok('BEGIN', 'BEGIN');
+      case 'commit':
+        if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
+        this.txn = null;
+        if (txn.failed) return ok('ROLLBACK', 'ROLLBACK');
+        this.engine.store.apply(txn.buffer);
+        return ok('COMMIT', 'COMMIT');
+      case 'rollback':
+        this.txn = null;
+        return ok('ROLLBACK', 'ROLLBACK', txn === null ? ['there is no transaction in progress'] : undefined);
+    }
+  }
+}

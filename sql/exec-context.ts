@@ -1,0 +1,51 @@
+// What one statement execution runs against and what it reports (PROTOCOL §4.3). The context supplies
+// the row source, where writes go, the transaction's fixed `now()`, hidden row ids and serial values (a
+// replica derives them from the transaction timestamp; the single-node engine uses counters). When a
+// `ReadRecorder` is attached, every scan records:
+//   - reads:      (table, key, version) of each row that satisfied its scan predicate, plus the key of a
+//                 scan that pins the full primary key even when the row is absent (version null);
+//   - predicates: (table, bound predicate, key range) of each scan;
+//   - scanned:    (table, key, version) of every row version the scan looked at, matching or not.
+// Invariant: for every scan, reads and predicates together cover every scanned row. Rows that are the
+// transaction's own buffered writes are not recorded.
+
+import type { Expr } from './expr.ts';
+import type { RowSource, RowVersion, WriteSink } from './row-source.ts';
+import type { SqlTimestamp } from './datetime.ts';
+import type { SqlValue } from './types.ts';
+
+export interface ReadRecord {
+  readonly tableId: number;
+  readonly key: string;
+  /** null: the key was read and no row exists (an implicit point read). */
+  readonly version: RowVersion | null;
+}
+
+export interface PredicateRecord {
+  readonly tableId: number;
+  /** null = primary key range, otherwise the index id. */
+  readonly indexId: number | null;
+  readonly lo: string;
+  readonly hi: string | null;
+  /** The scan's filter with parameters and outer values bound to constants; null = every row. */
+  readonly predicate: Expr | null;
+}
+
+export class ReadRecorder {
+  readonly reads: ReadRecord[] = [];
+  readonly predicates: PredicateRecord[] = [];
+  readonly scanned: ReadRecord[] = [];
+}
+
+export interface ExecContext {
+  readonly source: RowSource;
+  /** null for read-only execution (DML then fails). */
+  readonly writes: WriteSink | null;
+  readonly recorder: ReadRecorder | null;
+  /** `now()` / CURRENT_TIMESTAMP, fixed for the transaction. */
+  readonly now: SqlTimestamp;
+  /** A fresh hidden row id (int8), unique within the database. */
+  nextRowId(): SqlValue;
+  /** The next value of a SERIAL column, or undefined when serials are unavailable (e.g. under replication). */
+  readonly nextSerial: ((tableId: number, column: number) => SqlValue) | undefined;
+}

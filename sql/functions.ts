@@ -1,0 +1,312 @@
+// Scalar functions with PostgreSQL semantics (string functions count characters, substr clamps like
+// PostgreSQL, round() on numeric rounds half away from zero and on float half to even, now() and
+// CURRENT_DATE come from the execution context). Typing lives in lower-func.ts; this is evaluation only.
+
+import type { Expr } from './expr.ts';
+import { evalExpr, type Env } from './eval.ts';
+import type { Row, SqlValue } from './types.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp, civilFromDays, MICROS_PER_DAY, timestampToDate } from './datetime.ts';
+import { SqlError, SqlState, InvariantError } from './errors.ts';
+import { compareValues, arith, intOutOfRange } from './ops.ts';
+import { castValue } from './cast.ts';
+import { formatText } from './value-text.ts';
+
+type FuncExpr = Extract<Expr, { k: 'func' }>;
+
+const chars = (s: string): string[] => Array.from(s);
+
+function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+function ctxNow(env: Env): SqlTimestamp {
+  if (env.ctx === null) throw new InvariantError('now() evaluated without an execution context');
+  return env.ctx.now;
+}
+
+function trimChars(s: string, set: string, left: boolean, right: boolean): string {
+  const cs = new Set(chars(set));
+  const a = chars(s);
+  let i = 0;
+  let j = a.length;
+  if (left) while (i < j && cs.has(a[i] as string)) i++;
+  if (right) while (j > i && cs.has(a[j - 1] as string)) j--;
+  return a.slice(i, j).join('');
+}
+
+function datePart(field: string, v: SqlValue): number {
+  let micros: number;
+  if (v instanceof SqlDate) micros = v.days * MICROS_PER_DAY;
+  else if (v instanceof SqlTimestamp) micros = v.micros;
+  else throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not supported`);
+  const days = Math.floor(micros / MICROS_PER_DAY);
+  const tod = micros - days * MICROS_PER_DAY;
+  const [y, m, d] = civilFromDays(days);
+  switch (field.toLowerCase()) {
+    case 'year': return y;
+    case 'month': return m;
+    case 'day': return d;
+    case 'hour': return Math.floor(tod / 3_600_000_000);
+    case 'minute': return Math.floor(tod / 60_000_000) % 60;
+    case 'second': return (tod % 60_000_000) / 1_000_000;
+    case 'epoch': return micros / 1_000_000;
+    case 'dow': return (((days + 4) % 7) + 7) % 7;
+    case 'doy': return days - Math.floor(Date_UTC_days(y)) + 1;
+    case 'quarter': return Math.floor((m - 1) / 3) + 1;
+    case 'week': return isoWeek(days);
+    default:
+      throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type timestamp without time zone`);
+  }
+}
+
+function Date_UTC_days(y: number): number {
+  const z = y - 1;
+  return z * 365 + Math.floor(z / 4) - Math.floor(z / 100) + Math.floor(z / 400) - 719162;
+}
+
+function isoWeek(days: number): number {
+  const dow = ((((days + 3) % 7) + 7) % 7); // Monday = 0
+  const thursday = days - dow + 3;
+  const [ty] = civilFromDays(thursday);
+  const jan1 = Date_UTC_days(ty);
+  return Math.floor((thursday - jan1) / 7) + 1;
+}
+
+function num(v: SqlValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  if (v instanceof Numeric) return v.toNumber();
+  throw new InvariantError(`not a number: ${String(v)}`);
+}
+
+function toInt(v: SqlValue): number {
+  return Number(v);
+}
+
+export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
+  const a = e.args;
+  // Functions that do not simply propagate NULL.
+  switch (e.fn) {
+    case 'coalesce':
+      for (const x of a) {
+        const v = evalExpr(x, row, env);
+        if (v !== null) return v;
+      }
+      return null;
+    case 'nullif': {
+      const l = evalExpr(a[0] as Expr, row, env);
+      const r = evalExpr(a[1] as Expr, row, env);
+      return l !== null && r !== null && compareValues(l, r, (a[0] as Expr).t) === 0 ? null : l;
+    }
+    case 'greatest':
+    case 'least': {
+      let best: SqlValue = null;
+      for (const x of a) {
+        const v = evalExpr(x, row, env);
+        if (v === null) continue;
+        if (best === null || (e.fn === 'greatest' ? compareValues(v, best, e.t) > 0 : compareValues(v, best, e.t) < 0)) best = v;
+      }
+      return best;
+    }
+    case 'concat':
+    case 'concat_ws': {
+      const vals = a.map((x) => evalExpr(x, row, env));
+      const text = (v: SqlValue, i: number): string => castValue(v, (a[i] as Expr).t, 'text') as string;
+      if (e.fn === 'concat') return vals.map((v, i) => (v === null ? '' : text(v, i))).join('');
+      const sep = vals[0];
+      if (sep === null || sep === undefined) return null;
+      return vals.slice(1).map((v, i) => (v === null ? null : text(v, i + 1))).filter((s) => s !== null).join(String(sep));
+    }
+    case 'now':
+    case 'current_timestamp':
+    case 'localtimestamp':
+    case 'transaction_timestamp':
+    case 'statement_timestamp':
+      return ctxNow(env);
+    case 'current_date':
+      return timestampToDate(ctxNow(env));
+    case 'version':
+      return 'PostgreSQL 15.0 (Pesto)';
+    case 'current_database':
+      return 'pesto';
+    case 'current_schema':
+      return 'public';
+    case 'current_user':
+    case 'session_user':
+      return 'postgres';
+    case '__serial': {
+      const ctx = env.ctx;
+      const tableId = num(evalExpr(a[0] as Expr, row, env));
+      const col = num(evalExpr(a[1] as Expr, row, env));
+      if (ctx === null || ctx.nextSerial === undefined) {
+        throw new SqlError(SqlState.featureNotSupported, 'SERIAL columns need an explicit value here (sequences are not replicated)');
+      }
+      return ctx.nextSerial(tableId, col);
+    }
+    default:
+      break;
+  }
+  const v: SqlValue[] = [];
+  for (const x of a) {
+    const y = evalExpr(x, row, env);
+    if (y === null) return null;
+    v.push(y);
+  }
+  const s0 = (): string => String(v[0]);
+  switch (e.fn) {
+    case 'abs': {
+      const x = v[0] as SqlValue;
+      if (x instanceof Numeric) return x.abs();
+      if (typeof x === 'bigint') return x < 0n ? arith('-', 0, x, 'int8') : x;
+      const n = x as number;
+      if (e.t === 'int4' && n === -2147483648) throw intOutOfRange('int4');
+      if (e.t === 'int2' && n === -32768) throw intOutOfRange('int2');
+      if (e.t === 'int8' && n < 0) return arith('-', 0, n, 'int8');
+      return Math.abs(n);
+    }
+    case 'lower':
+      return s0().toLowerCase();
+    case 'upper':
+      return s0().toUpperCase();
+    case 'length':
+    case 'char_length':
+    case 'character_length': {
+      const s = (a[0] as Expr).t === 'bpchar' ? s0().replace(/ +$/, '') : s0();
+      return chars(s).length;
+    }
+    case 'octet_length':
+      return new TextEncoder().encode(s0()).length;
+    case 'substr':
+    case 'substring': {
+      const cs = chars(s0());
+      const from = toInt(v[1] ?? 1);
+      if (v.length < 3) return cs.slice(Math.max(from - 1, 0)).join('');
+      const len = toInt(v[2] ?? 0);
+      if (len < 0) throw new SqlError('22011', 'negative substring length not allowed');
+      const end = from + len; // exclusive, 1-based
+      const start = Math.max(from, 1);
+      if (end <= start) return '';
+      return cs.slice(start - 1, end - 1).join('');
+    }
+    case 'strpos':
+    case 'position': {
+      const hay = chars(s0());
+      const needle = String(v[1]);
+      const idx = s0().indexOf(needle);
+      if (idx < 0) return 0;
+      return chars(s0().slice(0, idx)).length + (hay.length >= 0 ? 1 : 1);
+    }
+    case 'btrim':
+    case 'trim':
+      return trimChars(s0(), v.length > 1 ? String(v[1]) : ' ', true, true);
+    case 'ltrim':
+      return trimChars(s0(), v.length > 1 ? String(v[1]) : ' ', true, false);
+    case 'rtrim':
+      return trimChars(s0(), v.length > 1 ? String(v[1]) : ' ', false, true);
+    case 'replace': {
+      const from = String(v[1]);
+      return from === '' ? s0() : s0().split(from).join(String(v[2]));
+    }
+    case 'left':
+    case 'right': {
+      const cs = chars(s0());
+      const n = toInt(v[1] ?? 0);
+      if (e.fn === 'left') return (n >= 0 ? cs.slice(0, n) : cs.slice(0, Math.max(cs.length + n, 0))).join('');
+      return (n >= 0 ? cs.slice(Math.max(cs.length - n, 0)) : cs.slice(Math.min(-n, cs.length))).join('');
+    }
+    case 'lpad':
+    case 'rpad': {
+      const cs = chars(s0());
+      const n = toInt(v[1] ?? 0);
+      const fill = chars(v.length > 2 ? String(v[2]) : ' ');
+      if (n <= 0) return '';
+      if (cs.length >= n) return cs.slice(0, n).join('');
+      if (fill.length === 0) return cs.join('');
+      const pad: string[] = [];
+      while (pad.length < n - cs.length) pad.push(fill[pad.length % fill.length] as string);
+      return e.fn === 'lpad' ? pad.join('') + cs.join('') : cs.join('') + pad.join('');
+    }
+    case 'repeat':
+      return s0().repeat(Math.max(0, toInt(v[1] ?? 0)));
+    case 'reverse':
+      return chars(s0()).reverse().join('');
+    case 'initcap':
+      return s0().toLowerCase().replace(/(^|[^a-z0-9])([a-z])/g, (_m, p: string, c: string) => p + c.toUpperCase());
+    case 'md5':
+      throw new SqlError(SqlState.featureNotSupported, 'function md5 is not supported');
+    case 'round':
+    case 'trunc': {
+      const x = v[0] as SqlValue;
+      const sc = v.length > 1 ? toInt(v[1] ?? 0) : 0;
+      if (x instanceof Numeric) return e.fn === 'round' ? x.round(sc) : x.trunc(sc);
+      const n = num(x);
+      return e.fn === 'round' ? rint(n) : Math.trunc(n);
+    }
+    case 'ceil':
+    case 'ceiling': {
+      const x = v[0] as SqlValue;
+      return x instanceof Numeric ? x.ceil() : Math.ceil(num(x));
+    }
+    case 'floor': {
+      const x = v[0] as SqlValue;
+      return x instanceof Numeric ? x.floor() : Math.floor(num(x));
+    }
+    case 'sign': {
+      const x = v[0] as SqlValue;
+      return x instanceof Numeric ? Numeric.fromInteger(x.sign()) : Math.sign(num(x));
+    }
+    case 'sqrt': {
+      const n = num(v[0] ?? 0);
+      if (n < 0) throw new SqlError('2201F', 'cannot take square root of a negative number');
+      return e.t === 'numeric' ? (Numeric.fromFloat(Math.sqrt(n)) ?? Numeric.zero) : Math.sqrt(n);
+    }
+    case 'power':
+    case 'pow': {
+      const r = Math.pow(num(v[0] ?? 0), num(v[1] ?? 0));
+      return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
+    }
+    case 'exp':
+      return Math.exp(num(v[0] ?? 0));
+    case 'ln':
+    case 'log': {
+      const n = num(v[0] ?? 0);
+      if (n === 0) throw new SqlError('2201E', 'cannot take logarithm of zero');
+      if (n < 0) throw new SqlError('2201E', 'cannot take logarithm of a negative number');
+      const r = e.fn === 'ln' ? Math.log(n) : Math.log10(n);
+      return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
+    }
+    case 'mod':
+      return arith('%', v[0] ?? null, v[1] ?? null, e.t);
+    case 'div': {
+      const x = v[0] as Numeric;
+      const y = v[1] as Numeric;
+      if (y.coef === 0n) throw new SqlError(SqlState.divisionByZero, 'division by zero');
+      return x.divTrunc(y);
+    }
+    case 'date_part':
+      return datePart(String(v[0]), v[1] ?? null);
+    case 'extract': {
+      const r = datePart(String(v[0]), v[1] ?? null);
+      return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
+    }
+    case 'date_trunc': {
+      const t = v[1] as SqlTimestamp;
+      const days = Math.floor(t.micros / MICROS_PER_DAY);
+      const [y, m] = civilFromDays(days);
+      const tod = t.micros - days * MICROS_PER_DAY;
+      switch (String(v[0]).toLowerCase()) {
+        case 'day': return new SqlTimestamp(days * MICROS_PER_DAY);
+        case 'hour': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 3_600_000_000) * 3_600_000_000);
+        case 'minute': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 60_000_000) * 60_000_000);
+        case 'second': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 1_000_000) * 1_000_000);
+        case 'month': return new SqlTimestamp((days - civilFromDays(days)[2] + 1) * MICROS_PER_DAY);
+        case 'year': return new SqlTimestamp((days - (days - Date_UTC_days(y))) * MICROS_PER_DAY + 0 * m);
+        default: throw new SqlError(SqlState.invalidParameterValue, `unit "${String(v[0])}" not recognized`);
+      }
+    }
+    default:
+      throw new SqlError(SqlState.undefinedFunction, `function ${e.fn} does not exist`);
+  }
+}

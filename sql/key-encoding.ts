@@ -1,0 +1,150 @@
+// Order-preserving encoding of key tuples. `encodeKey(values, types)` returns a "byte string" (every
+// char code is 0..255, so `Buffer.from(k, 'latin1')` gives the bytes) such that comparing two encodings
+// byte-wise, or as JS strings, gives the SQL ordering of the tuples (ASC, NULLS LAST as PostgreSQL's
+// default, text in C collation, char(n) ignoring trailing spaces). A replica keeps rows in a sorted map
+// under (table id, encodeKey(primary key)); secondary index entries are encodeKey(index columns) followed
+// by the primary key's encoding.
+//
+// Layout per column: tag 0x02 then the value, or tag 0x03 for NULL. Integers, dates and timestamps are
+// 8 bytes big-endian offset binary; floats are IEEE bits with the sign trick; numerics are sign, decimal
+// exponent and digits; text is UTF-8 with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01. A prefix
+// of columns encodes to a prefix of the full key, so `prefixEnd` gives the exclusive upper bound of a
+// prefix range.
+
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp } from './datetime.ts';
+import type { SqlType, SqlValue } from './types.ts';
+import { InvariantError } from './errors.ts';
+
+const TAG_VALUE = '\x02';
+const TAG_NULL = '\x03';
+const TWO32 = 4294967296;
+const fc = String.fromCharCode;
+
+function encodeInt(v: number): string {
+  const hi = Math.floor(v / TWO32);
+  const lo = v - hi * TWO32;
+  const h = (hi + 0x80000000) >>> 0;
+  return fc(h >>> 24, (h >>> 16) & 255, (h >>> 8) & 255, h & 255, lo >>> 24, (lo >>> 16) & 255, (lo >>> 8) & 255, lo & 255);
+}
+
+function encodeBigInt(v: bigint): string {
+  const u = BigInt.asUintN(64, v) ^ 0x8000000000000000n;
+  let s = '';
+  for (let i = 56; i >= 0; i -= 8) s += fc(Number((u >> BigInt(i)) & 255n));
+  return s;
+}
+
+const f64 = new Float64Array(1);
+const u8 = new Uint8Array(f64.buffer);
+const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function encodeFloat(v: number): string {
+  f64[0] = v === 0 ? 0 : Number.isNaN(v) ? NaN : v;
+  const b: number[] = [];
+  for (let i = 0; i < 8; i++) b.push(u8[littleEndian ? 7 - i : i] ?? 0);
+  const neg = ((b[0] ?? 0) & 0x80) !== 0;
+  let s = '';
+  for (let i = 0; i < 8; i++) {
+    const x = b[i] ?? 0;
+    s += fc(neg ? 255 - x : i === 0 ? x ^ 0x80 : x);
+  }
+  return s;
+}
+
+function encodeNumeric(n: Numeric): string {
+  const v = n.stripTrailingZeros();
+  if (v.coef === 0n) return '\x02';
+  const neg = v.coef < 0n;
+  const digits = (neg ? -v.coef : v.coef).toString();
+  const exp = digits.length - 1 - v.scale + 0x80000000;
+  let body = fc((exp >>> 24) & 255, (exp >>> 16) & 255, (exp >>> 8) & 255, exp & 255) + digits + '\x00';
+  if (neg) {
+    let inv = '';
+    for (let i = 0; i < body.length; i++) inv += fc(255 - body.charCodeAt(i));
+    body = inv;
+    return '\x01' + body;
+  }
+  return '\x03' + body;
+}
+
+function encodeText(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c === 0) out += '\x00\xff';
+    else if (c < 0x80) out += s[i];
+    else if (c < 0x800) out += fc(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else {
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          i++;
+          out += fc(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+          continue;
+        }
+      }
+      out += fc(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    }
+  }
+  return out + '\x00\x01';
+}
+
+/** Encodes one column value (tag included). */
+export function encodeKeyValue(v: SqlValue, type: SqlType): string {
+  if (v === null) return TAG_NULL;
+  switch (type) {
+    case 'int2':
+    case 'int4':
+    case 'int8':
+      if (typeof v === 'number') return TAG_VALUE + encodeInt(v);
+      if (typeof v === 'bigint') return TAG_VALUE + encodeBigInt(v);
+      break;
+    case 'date':
+      if (v instanceof SqlDate) return TAG_VALUE + encodeInt(v.days);
+      break;
+    case 'timestamp':
+      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeInt(Math.round(v.micros));
+      break;
+    case 'float4':
+    case 'float8':
+      if (typeof v === 'number') return TAG_VALUE + encodeFloat(v);
+      break;
+    case 'numeric':
+      if (v instanceof Numeric) return TAG_VALUE + encodeNumeric(v);
+      if (typeof v === 'number' || typeof v === 'bigint') return TAG_VALUE + encodeNumeric(Numeric.fromInteger(v));
+      break;
+    case 'bool':
+      if (typeof v === 'boolean') return TAG_VALUE + (v ? '\x01' : '\x00');
+      break;
+    case 'bpchar':
+      if (typeof v === 'string') return TAG_VALUE + encodeText(v.replace(/ +$/, ''));
+      break;
+    case 'text':
+    case 'varchar':
+    case 'unknown':
+      if (typeof v === 'string') return TAG_VALUE + encodeText(v);
+      break;
+  }
+  throw new InvariantError(`cannot encode ${typeof v} as a ${type} key`);
+}
+
+/** Encodes a tuple; byte-wise order of encodings equals SQL order of tuples (ASC, NULLS LAST). */
+export function encodeKey(values: readonly SqlValue[], types: readonly SqlType[]): string {
+  let s = '';
+  for (let i = 0; i < values.length; i++) s += encodeKeyValue(values[i] ?? null, types[i] ?? 'text');
+  return s;
+}
+
+/** The smallest string greater than every key that starts with `prefix` (exclusive upper bound). */
+export function prefixEnd(prefix: string): string {
+  return prefix + '\xff';
+}
+
+/** The key as bytes (for storage or hashing outside JS strings). */
+export function keyToBytes(key: string): Uint8Array {
+  const b = new Uint8Array(key.length);
+  for (let i = 0; i < key.length; i++) b[i] = key.charCodeAt(i);
+  return b;
+}

@@ -1,0 +1,185 @@
+// Lowers INSERT, UPDATE and DELETE into DML plans. INSERT's source is VALUES (each value coerced to its
+// target column, DEFAULT allowed) or any query; missing columns take their defaults. UPDATE and DELETE
+// read their target rows with a scan planned like a single-table SELECT (FOR UPDATE mode): that scan is
+// the reconnaissance read a client runs, and `set` computes each new row from the old one.
+
+import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget } from 'libpg-query';
+import type { Expr } from './expr.ts';
+import { conjuncts } from './expr.ts';
+import { BindContext, Scope } from './bind-context.ts';
+import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
+import type { TableDef } from './catalog.ts';
+import { columnIndex } from './catalog.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
+import { bindQuery } from './lower-select.ts';
+import { planFrom } from './plan-from.ts';
+import { coerceAssign } from './coerce.ts';
+
+export interface DmlResult {
+  readonly plan: InsertPlan | UpdatePlan | DeletePlan;
+  readonly columns: OutputColumn[];
+}
+
+function tableScope(ctx: BindContext, table: TableDef, alias: string): Scope {
+  const scope = new Scope(ctx, null);
+  scope.addRel(alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), table);
+  return scope;
+}
+
+function bindReturning(scope: Scope, list: readonly Node[] | undefined): { exprs: Expr[] | null; columns: OutputColumn[] } {
+  if (list === undefined || list.length === 0) return { exprs: null, columns: [] };
+  const exprs: Expr[] = [];
+  const columns: OutputColumn[] = [];
+  for (const n of list) {
+    if (!('ResTarget' in n)) continue;
+    const rt = n.ResTarget;
+    const v = rt.val;
+    if (v !== undefined && 'ColumnRef' in v && (v.ColumnRef.fields ?? []).some((f) => 'A_Star' in f)) {
+      const rel = scope.rels[0];
+      rel?.columns.forEach((c, i) => {
+        if (c.hidden) return;
+        exprs.push({ k: 'col', i, t: c.type });
+        columns.push({ name: c.name, type: c.type, typmod: c.typmod });
+      });
+      continue;
+    }
+    const e = bindExpr(scope, v as Node);
+    exprs.push(e);
+    const name = rt.name ?? (v !== undefined && 'ColumnRef' in v ? strOf(v.ColumnRef.fields?.[(v.ColumnRef.fields?.length ?? 1) - 1]) : '?column?');
+    columns.push({ name, type: e.t === 'unknown' ? 'text' : e.t, typmod: -1 });
+  }
+  return { exprs, columns };
+}
+
+function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?: Node[] } }): Node[] | undefined {
+  return s.returningClause?.exprs ?? s.returningList;
+}
+
+function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
+  const out: Assignment[] = [];
+  for (const t of targets) {
+    if (!('ResTarget' in t)) continue;
+    const rt: ResTarget = t.ResTarget;
+    if (rt.indirection !== undefined && rt.indirection.length > 0) throw unsupported('assignment to a field or subscript');
+    if (rt.val !== undefined && 'MultiAssignRef' in rt.val) throw unsupported('multi-column assignment');
+    const col = columnIndex(table, rt.name ?? '');
+    const c = table.columns[col];
+    if (c === undefined) continue;
+    if (out.some((a) => a.col === col)) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
+    const v = rt.val as Node;
+    let e: Expr;
+    if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
+    else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
+    out.push({ col, e });
+  }
+  return out;
+}
+
+export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
+  if (s.withClause !== undefined) throw unsupported('WITH');
+  const rv = s.relation ?? {};
+  const table = ctx.catalog.require(rv.relname ?? '');
+  const alias = rv.alias?.aliasname ?? table.name;
+  const explicitCols = s.cols !== undefined && s.cols.length > 0;
+  let columns = explicitCols
+    ? (s.cols ?? []).map((c) => columnIndex(table, 'ResTarget' in c ? (c.ResTarget.name ?? '') : ''))
+    : table.columns.map((c, i) => (c.hidden ? -1 : i)).filter((i) => i >= 0);
+  if (!explicitCols && s.selectStmt !== undefined && 'SelectStmt' in s.selectStmt) {
+    // Without a column list, fewer values than columns fill the leading columns (the rest take defaults).
+    const first = s.selectStmt.SelectStmt.valuesLists?.[0];
+    const n = first !== undefined && 'List' in first ? (first.List.items ?? []).length : (s.selectStmt.SelectStmt.targetList ?? []).length;
+    if (n < columns.length && !(s.selectStmt.SelectStmt.targetList ?? []).some((t) => 'ResTarget' in t && t.ResTarget.val !== undefined && 'ColumnRef' in t.ResTarget.val && (t.ResTarget.val.ColumnRef.fields ?? []).some((f) => 'A_Star' in f))) {
+      columns = columns.slice(0, n);
+    }
+  }
+  if (new Set(columns).size !== columns.length) throw new SqlError(SqlState.duplicateColumn, 'column specified more than once');
+  let source: Plan;
+  const sel = s.selectStmt;
+  const valueScope = new Scope(ctx, null);
+  if (sel === undefined) {
+    // INSERT ... DEFAULT VALUES: every column takes its default.
+    return finishInsert(ctx, s, table, alias, [], { k: 'values', rows: [[]] });
+  } else if ('SelectStmt' in sel && sel.SelectStmt.valuesLists !== undefined && sel.SelectStmt.op === 'SETOP_NONE' && sel.SelectStmt.sortClause === undefined && sel.SelectStmt.limitCount === undefined) {
+    const rows = sel.SelectStmt.valuesLists.map((l) => {
+      const items = 'List' in l ? (l.List.items ?? []) : [];
+      if (items.length > columns.length) throw new SqlError(SqlState.syntaxError, 'INSERT has more expressions than target columns');
+      if (items.length < columns.length) throw new SqlError(SqlState.syntaxError, 'INSERT has more target columns than expressions');
+      return items.map((n, i) => {
+        const c = table.columns[columns[i] as number];
+        if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
+        if ('SetToDefault' in n) return c.default ?? ({ k: 'const', v: null, t: c.type } as Expr);
+        return coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name);
+      });
+    });
+    source = { k: 'values', rows };
+  } else {
+    const q = bindQuery(ctx, sel, null);
+    if (q.columns.length > columns.length) throw new SqlError(SqlState.syntaxError, 'INSERT has more expressions than target columns');
+    if (q.columns.length < columns.length) throw new SqlError(SqlState.syntaxError, 'INSERT has more target columns than expressions');
+    source = {
+      k: 'project', input: q.plan,
+      exprs: q.columns.map((qc, i) => {
+        const c = table.columns[columns[i] as number];
+        if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
+        return coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name);
+      }),
+    };
+  }
+  return finishInsert(ctx, s, table, alias, columns, source);
+}
+
+function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: string, columns: number[], source: Plan): DmlResult {
+  let onConflict: OnConflict | null = null;
+  const oc = s.onConflictClause;
+  if (oc !== undefined) {
+    const target = oc.infer?.indexElems?.map((e) => columnIndex(table, 'IndexElem' in e ? (e.IndexElem.name ?? '') : '')) ?? null;
+    if (oc.infer?.conname !== undefined) throw unsupported('ON CONFLICT ON CONSTRAINT');
+    if (oc.action === 'ONCONFLICT_NOTHING') onConflict = { k: 'nothing', target };
+    else {
+      if (target === null) throw new SqlError(SqlState.syntaxError, 'ON CONFLICT DO UPDATE requires inference specification or constraint name');
+      const scope = tableScope(ctx, table, alias);
+      scope.addRel('excluded', table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), table);
+      const set = bindAssignments(scope, table, oc.targetList ?? []);
+      const where = oc.whereClause !== undefined ? toBool(scope, bindExpr(scope, oc.whereClause), 'WHERE') : null;
+      onConflict = { k: 'update', target, set, where };
+    }
+  }
+  const ret = bindReturning(tableScope(ctx, table, alias), returningNodes(s));
+  return { plan: { k: 'insert', table, columns, source, onConflict, returning: ret.exprs }, columns: ret.columns };
+}
+
+function readPlan(scope: Scope, table: TableDef, where: Node | undefined): Plan {
+  const rel = scope.rels[0];
+  if (rel === undefined) throw new SqlError(SqlState.undefinedTable, 'no table');
+  let conj: Expr[] = [];
+  if (where !== undefined) {
+    scope.aggForbidden = 'WHERE';
+    conj = conjuncts(toBool(scope, bindExpr(scope, where), 'WHERE'));
+    scope.aggForbidden = null;
+  }
+  return planFrom(scope, [{ rel, source: { k: 'table', table }, join: 'inner', on: [] }], conj, 'update');
+}
+
+export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
+  if (s.fromClause !== undefined && s.fromClause.length > 0) throw unsupported('UPDATE ... FROM');
+  if (s.withClause !== undefined) throw unsupported('WITH');
+  const rv = s.relation ?? {};
+  const table = ctx.catalog.require(rv.relname ?? '');
+  const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
+  const set = bindAssignments(scope, table, s.targetList ?? []);
+  const source = readPlan(scope, table, s.whereClause);
+  const ret = bindReturning(scope, returningNodes(s));
+  return { plan: { k: 'update', table, source, set, returning: ret.exprs }, columns: ret.columns };
+}
+
+export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
+  if (s.usingClause !== undefined && s.usingClause.length > 0) throw unsupported('DELETE ... USING');
+  if (s.withClause !== undefined) throw unsupported('WITH');
+  const rv = s.relation ?? {};
+  const table = ctx.catalog.require(rv.relname ?? '');
+  const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
+  const source = readPlan(scope, table, s.whereClause);
+  const ret = bindReturning(scope, returningNodes(s));
+  return { plan: { k: 'delete', table, source, returning: ret.exprs }, columns: ret.columns };
+}

@@ -1,0 +1,153 @@
+// Binds a FROM clause into scope relations and FromItems: tables (RangeVar), derived tables
+// (RangeSubselect), generate_series (RangeFunction), VALUES lists, and JOIN trees. Inner joins are
+// flattened, their ON conditions joining the WHERE conjuncts; a LEFT JOIN's right side must be a single
+// relation (its ON conjuncts stay with it). RIGHT and FULL joins, LATERAL and NATURAL are not supported.
+
+import type { Node, JoinExpr, RangeVar, Alias } from 'libpg-query';
+import type { Expr } from './expr.ts';
+import { conjuncts } from './expr.ts';
+import type { Scope, ScopeColumn } from './bind-context.ts';
+import type { FromItem } from './plan-from.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
+import { bindQuery } from './lower-select.ts';
+import { coerce, unifyAll } from './coerce.ts';
+import { isIntegerType } from './types.ts';
+
+export interface FromResult {
+  items: FromItem[];
+  /** ON conditions of inner joins, to be added to WHERE. */
+  where: Expr[];
+}
+
+function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: string): ScopeColumn[] {
+  const names = (alias?.colnames ?? []).map(strOf);
+  if (names.length > cols.length) {
+    throw new SqlError(SqlState.syntaxError, `${what} has ${cols.length} columns available but ${names.length} columns specified`);
+  }
+  return cols.map((c, i) => (i < names.length ? { ...c, name: names[i] as string } : c));
+}
+
+function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: 'inner' | 'left'): void {
+  const name = rv.relname ?? '';
+  if (rv.schemaname !== undefined && rv.schemaname !== 'public') {
+    throw new SqlError(SqlState.undefinedTable, `relation "${rv.schemaname}.${name}" does not exist`);
+  }
+  const table = scope.ctx.catalog.require(name);
+  const alias = rv.alias?.aliasname ?? name;
+  if (scope.rels.some((r) => r.alias === alias)) {
+    throw new SqlError('42712', `table name "${alias}" specified more than once`);
+  }
+  const cols = aliasColumns(rv.alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), `table "${alias}"`);
+  const rel = scope.addRel(alias, cols, table);
+  out.items.push({ rel, source: { k: 'table', table }, join, on: [] });
+}
+
+function bindItem(scope: Scope, n: Node, out: FromResult, join: 'inner' | 'left'): void {
+  if ('RangeVar' in n) return bindRangeVar(scope, n.RangeVar, out, join);
+  if ('RangeSubselect' in n) {
+    const rs = n.RangeSubselect;
+    if (rs.lateral) throw unsupported('LATERAL');
+    const alias = rs.alias?.aliasname;
+    if (alias === undefined) throw new SqlError(SqlState.syntaxError, 'subquery in FROM must have an alias');
+    const q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+    const cols = aliasColumns(rs.alias, q.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
+    const rel = scope.addRel(alias, cols, null);
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    return;
+  }
+  if ('RangeFunction' in n) {
+    const rf = n.RangeFunction;
+    if (rf.lateral) throw unsupported('LATERAL');
+    const first = rf.functions?.[0];
+    const call = first !== undefined && 'List' in first ? first.List.items?.[0] : undefined;
+    if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
+    const fname = strOf(call.FuncCall.funcname?.[call.FuncCall.funcname.length - 1]).toLowerCase();
+    if (fname !== 'generate_series') throw unsupported(`table function ${fname}`);
+    const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
+    if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');
+    let [typed, t] = unifyAll(scope.ctx, args.map((a) => (a.t === 'unknown' ? coerce(scope.ctx, a, 'int4') : a)), 'generate_series');
+    if (!isIntegerType(t) && t !== 'numeric') throw unsupported(`generate_series over ${t}`);
+    if (t === 'int2') {
+      typed = typed.map((a) => coerce(scope.ctx, a, 'int4'));
+      t = 'int4';
+    }
+    const alias = rf.alias?.aliasname ?? 'generate_series';
+    const cols = aliasColumns(rf.alias, [{ name: alias, type: t, typmod: -1, hidden: false }], `function "${alias}"`);
+    const rel = scope.addRel(alias, cols, null);
+    const plan = { k: 'series' as const, start: typed[0] as Expr, stop: typed[1] as Expr, step: typed[2] ?? null, t };
+    out.items.push({ rel, source: { k: 'plan', plan }, join, on: [] });
+    return;
+  }
+  if ('JoinExpr' in n) return bindJoin(scope, n.JoinExpr, out, join);
+  throw unsupported(`FROM item ${Object.keys(n)[0] ?? ''}`);
+}
+
+function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {
+  if (j.isNatural) throw unsupported('NATURAL JOIN');
+  if (j.usingClause !== undefined && j.usingClause.length > 0) {
+    const names = j.usingClause.map(strOf);
+    const right = scope.rels[scope.rels.length - 1];
+    return names.map((name) => {
+      const leftRel = scope.rels.slice(0, leftRels).filter((r) => r.columns.some((c) => c.name === name));
+      if (leftRel.length !== 1 || right === undefined) {
+        throw new SqlError(SqlState.undefinedColumn, `column "${name}" specified in USING clause does not exist in left table`);
+      }
+      const l = leftRel[0] as (typeof scope.rels)[number];
+      const li = l.columns.findIndex((c) => c.name === name);
+      const ri = right.columns.findIndex((c) => c.name === name);
+      if (ri < 0) throw new SqlError(SqlState.undefinedColumn, `column "${name}" specified in USING clause does not exist in right table`);
+      const lc = l.columns[li] as ScopeColumn;
+      const rc = right.columns[ri] as ScopeColumn;
+      return bindCompare(scope, '=', { k: 'col', i: l.offset + li, t: lc.type }, { k: 'col', i: right.offset + ri, t: rc.type });
+    });
+  }
+  if (j.quals === undefined) return [];
+  const saved = scope.aggForbidden;
+  scope.aggForbidden = 'JOIN conditions';
+  try {
+    return conjuncts(toBool(scope, bindExpr(scope, j.quals), 'JOIN/ON'));
+  } finally {
+    scope.aggForbidden = saved;
+  }
+}
+
+function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: 'inner' | 'left'): void {
+  if (j.alias !== undefined) throw unsupported('aliases on JOIN expressions');
+  switch (j.jointype) {
+    case 'JOIN_INNER': {
+      bindItem(scope, j.larg as Node, out, join);
+      const leftRels = scope.rels.length;
+      bindItem(scope, j.rarg as Node, out, 'inner');
+      const quals = joinQuals(scope, j, leftRels);
+      if (join === 'left') throw unsupported('an inner join nested on the right of a LEFT JOIN');
+      out.where.push(...quals);
+      return;
+    }
+    case 'JOIN_LEFT': {
+      bindItem(scope, j.larg as Node, out, join);
+      const leftRels = scope.rels.length;
+      const before = out.items.length;
+      const r = j.rarg as Node;
+      if ('JoinExpr' in r) throw unsupported('a join nested on the right of a LEFT JOIN');
+      bindItem(scope, r, out, 'left');
+      const quals = joinQuals(scope, j, leftRels);
+      const item = out.items[before];
+      if (item === undefined) throw unsupported('empty LEFT JOIN');
+      out.items[before] = { ...item, on: quals };
+      return;
+    }
+    case 'JOIN_RIGHT':
+      throw unsupported('RIGHT JOIN');
+    case 'JOIN_FULL':
+      throw unsupported('FULL JOIN');
+    default:
+      throw unsupported(`join type ${String(j.jointype)}`);
+  }
+}
+
+export function bindFrom(scope: Scope, from: readonly Node[]): FromResult {
+  const out: FromResult = { items: [], where: [] };
+  for (const n of from) bindItem(scope, n, out, 'inner');
+  return out;
+}

@@ -1,0 +1,165 @@
+// Typing of scalar function calls: argument coercions and result types after PostgreSQL's catalog
+// (length -> integer, round(numeric, int) -> numeric, abs keeps its argument type, ...). Functions whose
+// value would differ between replicas (random(), clock_timestamp()) are rejected: sql/ is deterministic.
+
+import type { Expr } from './expr.ts';
+import type { BindContext } from './bind-context.ts';
+import { coerce, unifyAll } from './coerce.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+
+function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
+  return { k: 'func', fn: name, args, t };
+}
+
+function noFunc(name: string, args: readonly Expr[]): SqlError {
+  return new SqlError(SqlState.undefinedFunction,
+    `function ${name}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
+}
+
+function arity(name: string, args: readonly Expr[], min: number, max: number): void {
+  if (args.length < min || args.length > max) throw noFunc(name, args);
+}
+
+function textArg(ctx: BindContext, e: Expr): Expr {
+  if (isStringType(e.t) || e.t === 'unknown') return coerce(ctx, e, 'text');
+  return { k: 'cast', e, t: 'text', typmod: -1, explicit: true };
+}
+
+function numArg(ctx: BindContext, e: Expr, name: string, args: readonly Expr[]): Expr {
+  if (e.t === 'unknown') return coerce(ctx, e, 'numeric');
+  if (!isNumericType(e.t)) throw noFunc(name, args);
+  return e;
+}
+
+const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 'transaction_timestamp', 'statement_timestamp']);
+
+export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr {
+  if (deterministicNow.has(name)) {
+    arity(name, args, 0, 0);
+    return fn('now', [], 'timestamp');
+  }
+  switch (name) {
+    case 'current_date':
+      return fn(name, [], 'date');
+    case 'version':
+    case 'current_database':
+    case 'current_schema':
+    case 'current_user':
+    case 'session_user':
+      return fn(name, [], 'text');
+    case 'random':
+    case 'clock_timestamp':
+    case 'timeofday':
+    case 'gen_random_uuid':
+      throw new SqlError(SqlState.featureNotSupported, `function ${name}() is not supported: results must be deterministic across replicas`);
+    case 'abs': {
+      arity(name, args, 1, 1);
+      const a = numArg(ctx, args[0] as Expr, name, args);
+      return fn(name, [a], a.t);
+    }
+    case 'lower':
+    case 'upper':
+    case 'initcap':
+    case 'reverse':
+      arity(name, args, 1, 1);
+      return fn(name, [textArg(ctx, args[0] as Expr)], 'text');
+    case 'length':
+    case 'char_length':
+    case 'character_length':
+    case 'octet_length': {
+      arity(name, args, 1, 1);
+      const a = args[0] as Expr;
+      return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a)], 'int4');
+    }
+    case 'substr':
+    case 'substring':
+      arity(name, args, 2, 3);
+      return fn('substr', [textArg(ctx, args[0] as Expr), ...args.slice(1).map((a) => coerce(ctx, a, 'int4'))], 'text');
+    case 'strpos':
+    case 'position':
+      arity(name, args, 2, 2);
+      // position(sub IN s) arrives as (s, sub) from the parser; strpos(s, sub) likewise.
+      return fn('strpos', [textArg(ctx, args[0] as Expr), textArg(ctx, args[1] as Expr)], 'int4');
+    case 'btrim':
+    case 'trim':
+    case 'ltrim':
+    case 'rtrim':
+      arity(name, args, 1, 2);
+      return fn(name === 'trim' ? 'btrim' : name, args.map((a) => textArg(ctx, a)), 'text');
+    case 'replace':
+      arity(name, args, 3, 3);
+      return fn(name, args.map((a) => textArg(ctx, a)), 'text');
+    case 'left':
+    case 'right':
+    case 'repeat':
+      arity(name, args, 2, 2);
+      return fn(name, [textArg(ctx, args[0] as Expr), coerce(ctx, args[1] as Expr, 'int4')], 'text');
+    case 'lpad':
+    case 'rpad':
+      arity(name, args, 2, 3);
+      return fn(name, [textArg(ctx, args[0] as Expr), coerce(ctx, args[1] as Expr, 'int4'), ...args.slice(2).map((a) => textArg(ctx, a))], 'text');
+    case 'concat':
+      return fn(name, args.map((a) => (a.t === 'unknown' ? coerce(ctx, a, 'text') : a)), 'text');
+    case 'concat_ws':
+      if (args.length < 1) throw noFunc(name, args);
+      return fn(name, args.map((a) => (a.t === 'unknown' ? coerce(ctx, a, 'text') : a)), 'text');
+    case 'round':
+    case 'trunc': {
+      arity(name, args, 1, 2);
+      let a = numArg(ctx, args[0] as Expr, name, args);
+      if (args.length === 2 || a.t === 'numeric') {
+        a = coerce(ctx, a, 'numeric');
+        return fn(name, [a, ...args.slice(1).map((x) => coerce(ctx, x, 'int4'))], 'numeric');
+      }
+      a = coerce(ctx, a, 'float8');
+      return fn(name, [a], 'float8');
+    }
+    case 'ceil':
+    case 'ceiling':
+    case 'floor':
+    case 'sign': {
+      arity(name, args, 1, 1);
+      const a0 = numArg(ctx, args[0] as Expr, name, args);
+      const a = coerce(ctx, a0, a0.t === 'numeric' ? 'numeric' : 'float8');
+      return fn(name, [a], a.t);
+    }
+    case 'sqrt':
+    case 'exp':
+    case 'ln':
+    case 'log': {
+      arity(name, args, 1, 1);
+      const a = numArg(ctx, args[0] as Expr, name, args);
+      const t: SqlType = a.t === 'numeric' ? 'numeric' : 'float8';
+      return fn(name, [coerce(ctx, a, t === 'numeric' ? 'numeric' : 'float8')], t);
+    }
+    case 'power':
+    case 'pow': {
+      arity(name, args, 2, 2);
+      const a = args.map((x) => numArg(ctx, x, name, args));
+      const t: SqlType = a.some((x) => x.t === 'numeric') ? 'numeric' : 'float8';
+      return fn('power', a.map((x) => coerce(ctx, x, t === 'numeric' ? 'numeric' : 'float8')), t);
+    }
+    case 'mod': {
+      arity(name, args, 2, 2);
+      const [a, t] = unifyAll(ctx, args.map((x) => numArg(ctx, x, name, args)), 'mod');
+      return fn(name, a, t);
+    }
+    case 'div':
+      arity(name, args, 2, 2);
+      return fn(name, args.map((x) => coerce(ctx, x, 'numeric')), 'numeric');
+    case 'date_part':
+    case 'extract': {
+      arity(name, args, 2, 2);
+      const src = args[1] as Expr;
+      const s = src.t === 'unknown' ? coerce(ctx, src, 'timestamp') : src;
+      if (s.t !== 'date' && s.t !== 'timestamp') throw noFunc(name, args);
+      return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
+    }
+    case 'date_trunc':
+      arity(name, args, 2, 2);
+      return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, 'timestamp')], 'timestamp');
+    default:
+      throw noFunc(name, args);
+  }
+}

@@ -1,0 +1,377 @@
+// Lowers SELECT (and VALUES, UNION/INTERSECT/EXCEPT) into a plan. Order of operations, as in
+// PostgreSQL: FROM and WHERE (plan-from.ts), GROUP BY / aggregates / HAVING, the select list, DISTINCT,
+// ORDER BY (by output name, ordinal or expression; NULLS LAST for ASC by default), LIMIT/OFFSET. When a
+// single-table query's ORDER BY follows the chosen key order, the sort is dropped and LIMIT is pushed into
+// the scan, which then stops early (TPC-C's "ORDER BY o_id DESC LIMIT 1").
+
+import type { Node, SelectStmt, ResTarget, SortBy } from 'libpg-query';
+import type { Expr } from './expr.ts';
+import { conjuncts, exprEquals, mapExpr } from './expr.ts';
+import { BindContext, Scope } from './bind-context.ts';
+import type { OutputColumn, Plan, ScanNode, SortKey } from './plan.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { bindExpr, strOf, toBool, unsupported, nodeKind } from './lower-expr.ts';
+import { bindFrom } from './lower-from.ts';
+import { planFrom } from './plan-from.ts';
+import { coerce, commonType, unifyAll } from './coerce.ts';
+import type { ScanMode } from './row-source.ts';
+import type { SqlType } from './types.ts';
+
+export interface QueryResult {
+  readonly plan: Plan;
+  readonly columns: OutputColumn[];
+  readonly correlated: boolean;
+}
+
+export function bindSubquery(scope: Scope, n: Node): QueryResult {
+  return bindQuery(scope.ctx, n, scope);
+}
+
+export function bindQuery(ctx: BindContext, n: Node, parent: Scope | null): QueryResult {
+  if (!('SelectStmt' in n)) throw unsupported(`${nodeKind(n)} as a subquery`);
+  return bindSelect(ctx, n.SelectStmt, parent);
+}
+
+function nameOf(t: ResTarget): string {
+  if (t.name !== undefined) return t.name;
+  return deriveName(t.val);
+}
+
+function deriveName(v: Node | undefined): string {
+  if (v === undefined) return '?column?';
+  if ('ColumnRef' in v) {
+    const f = v.ColumnRef.fields ?? [];
+    return strOf(f[f.length - 1]) || '?column?';
+  }
+  if ('FuncCall' in v) {
+    const f = v.FuncCall.funcname ?? [];
+    return strOf(f[f.length - 1]) || '?column?';
+  }
+  if ('TypeCast' in v) {
+    const inner = deriveName(v.TypeCast.arg);
+    if (inner !== '?column?') return inner;
+    const names = v.TypeCast.typeName?.names ?? [];
+    const tn = strOf(names[names.length - 1]);
+    return ({ int4: 'int4', bpchar: 'bpchar', float8: 'float8', bool: 'bool' } as Record<string, string>)[tn] ?? tn;
+  }
+  if ('CaseExpr' in v) return 'case';
+  if ('CoalesceExpr' in v) return 'coalesce';
+  if ('MinMaxExpr' in v) return v.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least';
+  if ('A_Expr' in v && v.A_Expr.kind === 'AEXPR_NULLIF') return 'nullif';
+  if ('SQLValueFunction' in v) return (v.SQLValueFunction.op ?? '').replace('SVFOP_', '').replace(/_N$/, '').toLowerCase();
+  if ('SubLink' in v) {
+    if (v.SubLink.subLinkType === 'EXISTS_SUBLINK') return 'exists';
+    if (v.SubLink.subLinkType === 'EXPR_SUBLINK') {
+      const s = v.SubLink.subselect;
+      if (s !== undefined && 'SelectStmt' in s) {
+        const t = s.SelectStmt.targetList?.[0];
+        if (t !== undefined && 'ResTarget' in t) return nameOf(t.ResTarget);
+      }
+    }
+  }
+  return '?column?';
+}
+
+function lockMode(stmt: SelectStmt): ScanMode {
+  const lc = stmt.lockingClause ?? [];
+  for (const c of lc) {
+    if ('LockingClause' in c) {
+      const s = c.LockingClause.strength ?? '';
+      return s === 'LCS_FORUPDATE' || s === 'LCS_FORNOKEYUPDATE' ? 'update' : 'share';
+    }
+  }
+  return 'read';
+}
+
+function intConst(n: Node | undefined): number | null {
+  if (n !== undefined && 'A_Const' in n && n.A_Const.ival !== undefined) return n.A_Const.ival.ival ?? 0;
+  return null;
+}
+
+function limitExpr(scope: Scope, n: Node | undefined): Expr | null {
+  if (n === undefined) return null;
+  const e = bindExpr(scope, n);
+  if (e.k === 'const' && e.v === null) return null;
+  return coerce(scope.ctx, e, 'int8');
+}
+
+interface Output {
+  e: Expr;
+  name: string;
+  typmod: number;
+}
+
+function bindValues(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
+  const scope = new Scope(ctx, parent);
+  const rows = (stmt.valuesLists ?? []).map((l) => ('List' in l ? (l.List.items ?? []) : []).map((x) => bindExpr(scope, x)));
+  const width = rows[0]?.length ?? 0;
+  if (rows.some((r) => r.length !== width)) throw new SqlError(SqlState.syntaxError, 'VALUES lists must all be the same length');
+  const types: SqlType[] = [];
+  const cols: Expr[][] = rows.map(() => []);
+  for (let c = 0; c < width; c++) {
+    const [typed, t] = unifyAll(ctx, rows.map((r) => r[c] as Expr), 'VALUES');
+    types.push(t);
+    typed.forEach((e, i) => cols[i]?.push(e));
+  }
+  let plan: Plan = { k: 'values', rows: cols };
+  const columns = types.map((t, i) => ({ name: `column${i + 1}`, type: t, typmod: -1 }));
+  plan = applySortLimit(scope, stmt, plan, columns);
+  return { plan, columns, correlated: scope.correlated };
+}
+
+/** ORDER BY / LIMIT over a finished result (VALUES and set operations): output names and ordinals only. */
+function applySortLimit(scope: Scope, stmt: SelectStmt, plan: Plan, columns: readonly OutputColumn[]): Plan {
+  const keys: SortKey[] = [];
+  for (const s of stmt.sortClause ?? []) {
+    if (!('SortBy' in s)) continue;
+    const sb = s.SortBy;
+    const ord = intConst(sb.node);
+    let col: number;
+    if (ord !== null) col = ord - 1;
+    else if (sb.node !== undefined && 'ColumnRef' in sb.node && (sb.node.ColumnRef.fields ?? []).length === 1) {
+      const name = strOf(sb.node.ColumnRef.fields?.[0]);
+      col = columns.findIndex((c) => c.name === name);
+      if (col < 0) throw new SqlError(SqlState.undefinedColumn, `column "${name}" does not exist`);
+    } else throw unsupported('ORDER BY expressions on a set operation');
+    const c = columns[col];
+    if (c === undefined) throw new SqlError(SqlState.invalidColumnReference, `ORDER BY position ${col + 1} is not in select list`);
+    keys.push(sortKey(sb, col, c.type));
+  }
+  if (keys.length > 0) plan = { k: 'sort', input: plan, keys };
+  const limit = limitExpr(scope, stmt.limitCount);
+  const offset = limitExpr(scope, stmt.limitOffset);
+  if (limit !== null || offset !== null) plan = { k: 'limit', input: plan, limit, offset };
+  return plan;
+}
+
+function sortKey(sb: SortBy, col: number, t: SqlType): SortKey {
+  if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
+  const desc = sb.sortby_dir === 'SORTBY_DESC';
+  const nullsFirst = sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc;
+  return { col, desc, nullsFirst, t };
+}
+
+function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
+  const l = bindSelect(ctx, stmt.larg as SelectStmt, parent);
+  const r = bindSelect(ctx, stmt.rarg as SelectStmt, parent);
+  const opName = stmt.op === 'SETOP_UNION' ? 'union' : stmt.op === 'SETOP_INTERSECT' ? 'intersect' : 'except';
+  if (l.columns.length !== r.columns.length) {
+    throw new SqlError(SqlState.syntaxError, `each ${opName.toUpperCase()} query must have the same number of columns`);
+  }
+  const types: SqlType[] = l.columns.map((c, i) => {
+    const t = commonType(c.type, r.columns[i]?.type ?? 'unknown');
+    if (t === null) {
+      throw new SqlError(SqlState.datatypeMismatch, `${opName.toUpperCase()} types ${c.type} and ${r.columns[i]?.type ?? ''} cannot be matched`);
+    }
+    return t === 'unknown' ? 'text' : t;
+  });
+  const cast = (q: QueryResult): Plan => {
+    if (q.columns.every((c, i) => c.type === types[i])) return q.plan;
+    return { k: 'project', input: q.plan, exprs: q.columns.map((c, i) => coerce(ctx, { k: 'col', i, t: c.type }, types[i] as SqlType)) };
+  };
+  let plan: Plan = { k: 'setop', op: opName, all: stmt.all === true, left: cast(l), right: cast(r), types };
+  const columns = l.columns.map((c, i) => ({ name: c.name, type: types[i] as SqlType, typmod: -1 }));
+  const scope = new Scope(ctx, parent);
+  plan = applySortLimit(scope, stmt, plan, columns);
+  return { plan, columns, correlated: l.correlated || r.correlated || scope.correlated };
+}
+
+export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
+  if (stmt.withClause !== undefined) throw unsupported('WITH');
+  if (stmt.intoClause !== undefined) throw unsupported('SELECT INTO');
+  if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') return bindSetOp(ctx, stmt, parent);
+  if (stmt.valuesLists !== undefined) return bindValues(ctx, stmt, parent);
+  if (stmt.windowClause !== undefined && stmt.windowClause.length > 0) throw unsupported('WINDOW');
+  const scope = new Scope(ctx, parent);
+  const from = bindFrom(scope, stmt.fromClause ?? []);
+  let where = from.where;
+  if (stmt.whereClause !== undefined) {
+    scope.aggForbidden = 'WHERE';
+    where = [...where, ...conjuncts(toBool(scope, bindExpr(scope, stmt.whereClause), 'WHERE'))];
+    scope.aggForbidden = null;
+  }
+  const mode = lockMode(stmt);
+  let plan = planFrom(scope, from.items, where, mode);
+
+  // Select list.
+  const outputs: Output[] = [];
+  for (const t of stmt.targetList ?? []) {
+    if (!('ResTarget' in t)) continue;
+    const rt = t.ResTarget;
+    const v = rt.val;
+    if (v !== undefined && 'ColumnRef' in v && (v.ColumnRef.fields ?? []).some((f) => 'A_Star' in f)) {
+      const fields = v.ColumnRef.fields ?? [];
+      const relName = fields.length > 1 ? strOf(fields[0]) : null;
+      const rels = relName === null ? scope.rels : scope.rels.filter((r) => r.alias === relName);
+      if (relName !== null && rels.length === 0) throw new SqlError(SqlState.undefinedTable, `missing FROM-clause entry for table "${relName}"`);
+      if (relName === null && scope.rels.length === 0) throw new SqlError(SqlState.syntaxError, 'SELECT * with no tables specified is not valid');
+      for (const rel of rels) {
+        rel.columns.forEach((c, i) => {
+          if (!c.hidden) outputs.push({ e: { k: 'col', i: rel.offset + i, t: c.type }, name: c.name, typmod: c.typmod });
+        });
+      }
+      continue;
+    }
+    const e = bindExpr(scope, v as Node);
+    outputs.push({ e, name: nameOf(rt), typmod: e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1 });
+  }
+  // Unknown-typed outputs (string literals, untyped parameters) become text, as in PostgreSQL.
+  for (const o of outputs) if (o.e.t === 'unknown') o.e = coerce(ctx, o.e, 'text');
+
+  const having = stmt.havingClause !== undefined ? toBool(scope, bindExpr(scope, stmt.havingClause), 'HAVING') : null;
+
+  // ORDER BY: output name, ordinal, or an expression (hidden column when not in the select list).
+  const distinct = stmt.distinctClause !== undefined;
+  if (distinct && stmt.distinctClause?.some((d) => Object.keys(d).length > 0)) throw unsupported('DISTINCT ON');
+  const sortExprs: { e: Expr; sb: SortBy; col: number }[] = [];
+  for (const s of stmt.sortClause ?? []) {
+    if (!('SortBy' in s)) continue;
+    const sb = s.SortBy;
+    const ord = intConst(sb.node);
+    if (ord !== null) {
+      const o = outputs[ord - 1];
+      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `ORDER BY position ${ord} is not in select list`);
+      sortExprs.push({ e: o.e, sb, col: ord - 1 });
+      continue;
+    }
+    const n = sb.node as Node;
+    if ('ColumnRef' in n && (n.ColumnRef.fields ?? []).length === 1) {
+      const name = strOf(n.ColumnRef.fields?.[0]);
+      const hits = outputs.map((o, i) => ({ o, i })).filter((x) => x.o.name === name);
+      if (hits.length > 1 && !hits.every((h) => exprEquals(h.o.e, (hits[0] as (typeof hits)[number]).o.e))) {
+        throw new SqlError(SqlState.ambiguousColumn, `ORDER BY "${name}" is ambiguous`);
+      }
+      const h = hits[0];
+      if (h !== undefined) {
+        sortExprs.push({ e: h.o.e, sb, col: h.i });
+        continue;
+      }
+    }
+    const e = bindExpr(scope, n);
+    const idx = outputs.findIndex((o) => exprEquals(o.e, e));
+    if (idx >= 0) sortExprs.push({ e, sb, col: idx });
+    else {
+      if (distinct) throw new SqlError(SqlState.invalidColumnReference, 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
+      sortExprs.push({ e, sb, col: -1 });
+    }
+  }
+
+  // GROUP BY.
+  const groups: Expr[] = [];
+  scope.aggForbidden = 'GROUP BY';
+  for (const g of stmt.groupClause ?? []) {
+    const ord = intConst(g);
+    if (ord !== null) {
+      const o = outputs[ord - 1];
+      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `GROUP BY position ${ord} is not in select list`);
+      groups.push(o.e);
+      continue;
+    }
+    if ('ColumnRef' in g && (g.ColumnRef.fields ?? []).length === 1) {
+      const name = strOf(g.ColumnRef.fields?.[0]);
+      const inFrom = scope.rels.some((r) => r.columns.some((c) => c.name === name));
+      const out = outputs.find((o) => o.name === name);
+      if (!inFrom && out !== undefined) {
+        groups.push(out.e);
+        continue;
+      }
+    }
+    if ('GroupingSet' in g) throw unsupported('GROUPING SETS');
+    groups.push(bindExpr(scope, g));
+  }
+  scope.aggForbidden = null;
+
+  const aggs = scope.aggs ?? [];
+  const grouped = groups.length > 0 || aggs.length > 0 || having !== null;
+  const hidden: Expr[] = [];
+  let outExprs = outputs.map((o) => o.e);
+  let sortCols: number[];
+  if (grouped) {
+    const post = (e: Expr): Expr => toPostAgg(scope, e, groups);
+    plan = { k: 'agg', input: plan, groups, aggs };
+    if (having !== null) plan = { k: 'filter', input: plan, pred: post(having) };
+    outExprs = outExprs.map(post);
+    sortCols = sortExprs.map((s) => {
+      if (s.col >= 0) return s.col;
+      hidden.push(post(s.e));
+      return outExprs.length + hidden.length - 1;
+    });
+  } else {
+    sortCols = sortExprs.map((s) => {
+      if (s.col >= 0) return s.col;
+      hidden.push(s.e);
+      return outExprs.length + hidden.length - 1;
+    });
+  }
+  const keys = sortExprs.map((s, i) => sortKey(s.sb, sortCols[i] as number, s.e.t));
+  const limit = limitExpr(scope, stmt.limitCount);
+  const offset = limitExpr(scope, stmt.limitOffset);
+  if (stmt.limitOption === 'LIMIT_OPTION_WITH_TIES') throw unsupported('FETCH ... WITH TIES');
+
+  // A single-table scan already in ORDER BY order: no sort, and LIMIT stops the scan.
+  let sorted = keys.length === 0;
+  if (!grouped && !distinct && keys.length > 0 && plan.k === 'scan') {
+    const scan = plan;
+    const allExprs = [...outExprs, ...hidden];
+    const dir = scanOrder(scan, keys.map((k) => ({ e: allExprs[k.col] as Expr, k })));
+    if (dir !== null) {
+      plan = { ...scan, reverse: dir === 'desc', limit: limit !== null && offset === null ? limit : null };
+      sorted = true;
+    }
+  } else if (!grouped && !distinct && keys.length === 0 && plan.k === 'scan' && limit !== null && offset === null) {
+    plan = { ...plan, limit };
+  }
+  plan = { k: 'project', input: plan, exprs: [...outExprs, ...hidden] };
+  if (distinct) plan = { k: 'distinct', input: plan, types: outExprs.map((e) => e.t) };
+  if (!sorted) plan = { k: 'sort', input: plan, keys };
+  if (limit !== null || offset !== null) plan = { k: 'limit', input: plan, limit, offset };
+  if (hidden.length > 0) plan = { k: 'trim', input: plan, width: outExprs.length };
+  const columns = outputs.map((o, i) => ({ name: o.name, type: (outExprs[i] as Expr).t, typmod: o.typmod }));
+  return { plan, columns, correlated: scope.correlated };
+}
+
+function typmodAt(scope: Scope, i: number): number {
+  for (const r of scope.rels) if (i >= r.offset && i < r.offset + r.columns.length) return r.columns[i - r.offset]?.typmod ?? -1;
+  return -1;
+}
+
+function columnName(scope: Scope, i: number): string {
+  for (const r of scope.rels) {
+    if (i >= r.offset && i < r.offset + r.columns.length) return `${r.alias}.${r.columns[i - r.offset]?.name ?? '?'}`;
+  }
+  return '?';
+}
+
+/** Rewrites an expression over the FROM row into one over the aggregate's output (groups ++ aggregates). */
+function toPostAgg(scope: Scope, e: Expr, groups: readonly Expr[]): Expr {
+  return mapExpr(e, (x) => {
+    const g = groups.findIndex((y) => exprEquals(x, y));
+    if (g >= 0) return { k: 'col', i: g, t: x.t };
+    if (x.k === 'aggref') return { k: 'col', i: groups.length + x.i, t: x.t };
+    if (x.k === 'col') {
+      throw new SqlError(SqlState.groupingError,
+        `column "${columnName(scope, x.i)}" must appear in the GROUP BY clause or be used in an aggregate function`);
+    }
+    if (x.k === 'subquery' && x.correlated) throw unsupported('correlated subqueries in an aggregated select list');
+    return undefined;
+  });
+}
+
+/** 'asc' / 'desc' when the sort keys follow the scan's key order after its equality prefix, else null. */
+function scanOrder(scan: ScanNode, keys: readonly { e: Expr; k: SortKey }[]): 'asc' | 'desc' | null {
+  const keyCols = scan.index === null ? scan.table.pk : scan.index.columns;
+  let pos = scan.eq.length;
+  const pinned = new Set(keyCols.slice(0, pos));
+  let dir: 'asc' | 'desc' | null = null;
+  for (const { e, k } of keys) {
+    if (e.k !== 'col') return null;
+    if (pinned.has(e.i)) continue;
+    if (keyCols[pos] !== e.i) return null;
+    const d = k.desc ? 'desc' : 'asc';
+    if (k.nullsFirst !== k.desc) return null;
+    if (dir !== null && dir !== d) return null;
+    dir = d;
+    pos++;
+  }
+  return dir ?? 'asc';
+}

@@ -1,0 +1,100 @@
+// Turns one parsed statement into a `Statement`: a query plan, a DML plan, or a utility action the
+// session performs itself (transaction control, DDL, SET/SHOW, accepted no-ops such as VACUUM). Binding
+// fills in the parameter types the prepared statement reports to drivers (Describe).
+
+import type { Node } from 'libpg-query';
+import type { DmlPlan, OutputColumn, Plan } from './plan.ts';
+import { BindContext } from './bind-context.ts';
+import type { Catalog } from './catalog.ts';
+import { bindQuery } from './lower-select.ts';
+import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
+import { nodeKind, strOf, unsupported } from './lower-expr.ts';
+import type { SqlType } from './types.ts';
+
+export type TxnOp = 'begin' | 'commit' | 'rollback';
+
+export type Statement =
+  | { readonly k: 'query'; readonly plan: Plan; readonly columns: readonly OutputColumn[] }
+  | { readonly k: 'dml'; readonly plan: DmlPlan; readonly columns: readonly OutputColumn[] }
+  | { readonly k: 'ddl'; readonly node: Node; readonly tag: string }
+  | { readonly k: 'txn'; readonly op: TxnOp }
+  | { readonly k: 'set'; readonly name: string; readonly value: string | null }
+  | { readonly k: 'show'; readonly name: string }
+  | { readonly k: 'noop'; readonly tag: string };
+
+export interface LoweredStatement {
+  readonly stmt: Statement;
+  readonly paramTypes: readonly SqlType[];
+}
+
+const ddlTags: Record<string, string> = {
+  CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE',
+  TruncateStmt: 'TRUNCATE TABLE',
+};
+
+function constText(n: Node | undefined): string | null {
+  if (n === undefined) return null;
+  if ('A_Const' in n) {
+    const c = n.A_Const;
+    if (c.sval !== undefined) return c.sval.sval ?? '';
+    if (c.ival !== undefined) return String(c.ival.ival ?? 0);
+    if (c.fval !== undefined) return c.fval.fval ?? '';
+    if (c.boolval !== undefined) return c.boolval.boolval ? 'on' : 'off';
+  }
+  if ('String' in n) return strOf(n);
+  return null;
+}
+
+export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonly SqlType[] = []): LoweredStatement {
+  const ctx = new BindContext(catalog, paramHints);
+  const stmt = lower(ctx, node);
+  const paramTypes = ctx.paramTypes.map((t) => (t === 'unknown' ? 'text' : t));
+  return { stmt, paramTypes };
+}
+
+function lower(ctx: BindContext, node: Node): Statement {
+  const kind = nodeKind(node);
+  if ('SelectStmt' in node) {
+    const q = bindQuery(ctx, node, null);
+    return { k: 'query', plan: q.plan, columns: q.columns };
+  }
+  if ('InsertStmt' in node) {
+    const d = lowerInsert(ctx, node.InsertStmt);
+    return { k: 'dml', plan: d.plan, columns: d.columns };
+  }
+  if ('UpdateStmt' in node) {
+    const d = lowerUpdate(ctx, node.UpdateStmt);
+    return { k: 'dml', plan: d.plan, columns: d.columns };
+  }
+  if ('DeleteStmt' in node) {
+    const d = lowerDelete(ctx, node.DeleteStmt);
+    return { k: 'dml', plan: d.plan, columns: d.columns };
+  }
+  const ddl = ddlTags[kind];
+  if (ddl !== undefined) return { k: 'ddl', node, tag: ddl };
+  if ('TransactionStmt' in node) {
+    switch (node.TransactionStmt.kind) {
+      case 'TRANS_STMT_BEGIN':
+      case 'TRANS_STMT_START':
+        return { k: 'txn', op: 'begin' };
+      case 'TRANS_STMT_COMMIT':
+        return { k: 'txn', op: 'commit' };
+      case 'TRANS_STMT_ROLLBACK':
+        return { k: 'txn', op: 'rollback' };
+      default:
+        throw unsupported(`transaction command ${String(node.TransactionStmt.kind).replace('TRANS_STMT_', '')}`);
+    }
+  }
+  if ('VariableSetStmt' in node) {
+    const v = node.VariableSetStmt;
+    const value = (v.args ?? []).map(constText).filter((x) => x !== null).join(', ');
+    return { k: 'set', name: (v.name ?? '').toLowerCase(), value: v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' ? null : value };
+  }
+  if ('VariableShowStmt' in node) return { k: 'show', name: (node.VariableShowStmt.name ?? '').toLowerCase() };
+  if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
+  if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
+  if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
+  if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
+  if ('CreateSeqStmt' in node) throw unsupported('sequences (use an explicit key; sequences are not replicated)');
+  throw unsupported(`statement ${kind.replace(/Stmt$/, '')}`);
+}

@@ -1,0 +1,70 @@
+// Type names in DDL and casts (libpg-query's TypeName) to our SqlType plus typmod, accepting PostgreSQL's
+// spellings and aliases (int, integer, int4, serial, decimal(p,s), character varying(n), float(p), ...).
+
+import type { TypeName, Node } from 'libpg-query';
+import { SqlError, SqlState } from './errors.ts';
+import { numericTypmod, type SqlType } from './types.ts';
+
+export interface ResolvedType {
+  readonly type: SqlType;
+  readonly typmod: number;
+  readonly serial: boolean;
+}
+
+function intArg(n: Node | undefined): number | null {
+  if (n !== undefined && 'A_Const' in n) {
+    const c = n.A_Const;
+    if (c.ival !== undefined) return c.ival.ival ?? 0;
+  }
+  return null;
+}
+
+const simple: Record<string, SqlType> = {
+  int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
+  numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
+  varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamp', string: 'text', name: 'text',
+};
+
+export function resolveTypeName(tn: TypeName): ResolvedType {
+  const names = (tn.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
+  const name = (names[names.length - 1] ?? '').toLowerCase();
+  if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
+    throw new SqlError(SqlState.featureNotSupported, `array types are not supported`);
+  }
+  const mods = (tn.typmods ?? []).map(intArg);
+  switch (name) {
+    case 'serial':
+    case 'serial4':
+      return { type: 'int4', typmod: -1, serial: true };
+    case 'bigserial':
+    case 'serial8':
+      return { type: 'int8', typmod: -1, serial: true };
+    case 'smallserial':
+    case 'serial2':
+      return { type: 'int2', typmod: -1, serial: true };
+    case 'float': {
+      const p = mods[0];
+      return { type: p !== undefined && p !== null && p <= 24 ? 'float4' : 'float8', typmod: -1, serial: false };
+    }
+    default:
+      break;
+  }
+  const t = simple[name];
+  if (t === undefined) {
+    throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);
+  }
+  let typmod = -1;
+  if (t === 'numeric' && mods.length > 0) {
+    const p = mods[0] ?? 0;
+    const s = mods[1] ?? 0;
+    if (p === null || p < 1 || p > 1000) throw new SqlError(SqlState.invalidParameterValue, `NUMERIC precision ${String(p)} must be between 1 and 1000`);
+    if (s === null || s < 0 || s > p) throw new SqlError(SqlState.invalidParameterValue, `NUMERIC scale ${String(s)} must be between 0 and precision ${p}`);
+    typmod = numericTypmod(p, s);
+  } else if ((t === 'varchar' || t === 'bpchar') && mods.length > 0) {
+    const n = mods[0] ?? 1;
+    if (n === null || n < 1) throw new SqlError(SqlState.invalidParameterValue, `length for type ${name} must be at least 1`);
+    typmod = n + 4;
+  }
+  return { type: t, typmod, serial: false };
+}

@@ -1,0 +1,196 @@
+// The in-memory single-node store: one sorted key array plus a row map per table, and one sorted entry
+// array per secondary index (entry = index columns' encoding followed by the primary-key encoding). It is
+// the reference `RowSource` for tests and the single-node engine. Versions are a commit counter: every
+// applied write set gets the next number. Uniqueness is checked by the executor before writes reach the
+// store (through the overlay, which sees the transaction's own writes); `apply` only installs them.
+
+import { encodeKey } from './key-encoding.ts';
+import { SortedKeys } from './sorted-keys.ts';
+import { SqlError, SqlState } from './errors.ts';
+import type { IndexDef, TableDef } from './catalog.ts';
+import type { RowSource, ScanRequest, ScannedRow } from './row-source.ts';
+import type { Row } from './types.ts';
+import type { WriteBuffer } from './write-buffer.ts';
+
+interface IndexData {
+  def: IndexDef;
+  readonly entries: SortedKeys;
+  /** Entry key -> primary key. */
+  readonly pkOf: Map<string, string>;
+}
+
+interface TableData {
+  def: TableDef;
+  readonly keys: SortedKeys;
+  readonly rows: Map<string, ScannedRow>;
+  readonly indexes: Map<number, IndexData>;
+}
+
+export function indexEntryPrefix(index: IndexDef, row: Row): string {
+  const vals = index.columns.map((c) => row[c] ?? null);
+  return encodeKey(vals, index.types);
+}
+
+export function primaryKeyOf(table: TableDef, row: Row): string {
+  const pk = table.pk;
+  if (pk.length === 1) return encodeKey([row[pk[0] as number] ?? null], table.pkTypes);
+  return encodeKey(pk.map((c) => row[c] ?? null), table.pkTypes);
+}
+
+export class MemoryStore implements RowSource {
+  private readonly tables = new Map<number, TableData>();
+  /** Version of the last applied write set. */
+  commitVersion = 0;
+
+  private data(def: TableDef): TableData {
+    let t = this.tables.get(def.id);
+    if (!t) {
+      t = { def, keys: new SortedKeys(), rows: new Map(), indexes: new Map() };
+      this.tables.set(def.id, t);
+    }
+    if (t.def !== def) this.syncIndexes(t, def);
+    return t;
+  }
+
+  /** Creates the table's storage (idempotent); builds any new indexes of `def`. */
+  ensureTable(def: TableDef): void {
+    this.data(def);
+  }
+
+  private syncIndexes(t: TableData, def: TableDef): void {
+    t.def = def;
+    for (const id of [...t.indexes.keys()]) if (!def.indexes.some((i) => i.id === id)) t.indexes.delete(id);
+    for (const idx of def.indexes) {
+      const existing = t.indexes.get(idx.id);
+      if (existing) {
+        existing.def = idx;
+        continue;
+      }
+      const d: IndexData = { def: idx, entries: new SortedKeys(), pkOf: new Map() };
+      const seen = new Map<string, string>();
+      for (const key of t.keys.keys) {
+        const r = t.rows.get(key);
+        if (!r) continue;
+        const prefix = indexEntryPrefix(idx, r.row);
+        if (idx.unique && !idx.columns.some((c) => r.row[c] === null)) {
+          if (seen.has(prefix)) {
+            throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${idx.name}"`,
+              `Key (${idx.columns.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
+          }
+          seen.set(prefix, key);
+        }
+        const entry = prefix + key;
+        d.entries.insert(entry);
+        d.pkOf.set(entry, key);
+      }
+      t.indexes.set(idx.id, d);
+    }
+  }
+
+  dropTable(id: number): void {
+    this.tables.delete(id);
+  }
+
+  /** Re-keys a table after its primary key changed (ALTER TABLE ... ADD PRIMARY KEY). */
+  rekeyTable(def: TableDef, transform: (row: Row) => Row = (r) => r): void {
+    const old = this.tables.get(def.id);
+    const t: TableData = { def: { ...def, indexes: [] }, keys: new SortedKeys(), rows: new Map(), indexes: new Map() };
+    if (old) {
+      for (const r0 of old.rows.values()) {
+        const row = transform(r0.row);
+        const key = primaryKeyOf(def, row);
+        if (t.rows.has(key)) {
+          throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${def.name}_pkey"`,
+            `Key (${def.pk.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
+        }
+        t.rows.set(key, { key, row, version: r0.version, own: false });
+        t.keys.insert(key);
+      }
+    }
+    this.syncIndexes(t, def);
+    this.tables.set(def.id, t);
+  }
+
+  truncate(def: TableDef): void {
+    const t = this.data(def);
+    t.keys.clear();
+    t.rows.clear();
+    for (const i of t.indexes.values()) {
+      i.entries.clear();
+      i.pkOf.clear();
+    }
+  }
+
+  rowCount(def: TableDef): number {
+    return this.tables.get(def.id)?.rows.size ?? 0;
+  }
+
+  get(table: TableDef, key: string): ScannedRow | null {
+    return this.tables.get(table.id)?.rows.get(key) ?? null;
+  }
+
+  scan(req: ScanRequest): Iterable<ScannedRow> {
+    const t = this.tables.get(req.table.id);
+    if (!t) return [];
+    if (req.index === null) return scanKeys(t.keys, req, (k) => t.rows.get(k));
+    const idx = t.indexes.get(req.index.id);
+    if (!idx) return [];
+    return scanKeys(idx.entries, req, (e) => {
+      const pk = idx.pkOf.get(e);
+      return pk === undefined ? undefined : t.rows.get(pk);
+    });
+  }
+
+  /** Installs a transaction's writes as one new version. */
+  apply(writes: WriteBuffer): void {
+    const version = ++this.commitVersion;
+    for (const [tableDef, rows] of writes.tables()) {
+      const t = this.data(tableDef);
+      for (const [key, row] of rows) {
+        const old = t.rows.get(key);
+        if (old) {
+          for (const idx of t.indexes.values()) {
+            const entry = indexEntryPrefix(idx.def, old.row) + key;
+            idx.entries.remove(entry);
+            idx.pkOf.delete(entry);
+          }
+        }
+        if (row === null) {
+          if (old) {
+            t.rows.delete(key);
+            t.keys.remove(key);
+          }
+          continue;
+        }
+        t.rows.set(key, { key, row, version, own: false });
+        if (!old) t.keys.insert(key);
+        for (const idx of t.indexes.values()) {
+          const entry = indexEntryPrefix(idx.def, row) + key;
+          idx.entries.insert(entry);
+          idx.pkOf.set(entry, key);
+        }
+      }
+    }
+  }
+}
+
+function* scanKeys(
+  keys: SortedKeys,
+  req: ScanRequest,
+  rowOf: (k: string) => ScannedRow | undefined,
+): Generator<ScannedRow> {
+  const a = keys.keys;
+  const start = req.lo === '' ? 0 : keys.lowerBound(req.lo);
+  const end = req.hi === null ? a.length : keys.lowerBound(req.hi);
+  if (req.reverse) {
+    for (let i = end - 1; i >= start; i--) {
+      const r = rowOf(a[i] as string);
+      if (r) yield r;
+    }
+  } else {
+    for (let i = start; i < end; i++) {
+      const r = rowOf(a[i] as string);
+      if (r) yield r;
+    }
+  }
+}

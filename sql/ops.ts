@@ -1,0 +1,188 @@
+// Comparison and arithmetic on values with PostgreSQL semantics: integer overflow raises 22003 with the
+// type's own message ("integer out of range"), division by zero raises 22012, integer division truncates
+// toward zero, NaN sorts above every other float, char(n) compares without trailing spaces. Operands
+// arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
+
+import { SqlError, SqlState, InvariantError } from './errors.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { normInt8, type SqlType, type SqlValue } from './types.ts';
+
+export function divisionByZero(): SqlError {
+  return new SqlError(SqlState.divisionByZero, 'division by zero');
+}
+
+const intRangeMsg = { int2: 'smallint out of range', int4: 'integer out of range', int8: 'bigint out of range' } as const;
+
+export function intOutOfRange(t: 'int2' | 'int4' | 'int8'): SqlError {
+  return new SqlError(SqlState.numericValueOutOfRange, intRangeMsg[t]);
+}
+
+export function checkInt(v: number, t: 'int2' | 'int4'): number {
+  if (t === 'int4' ? v < -2147483648 || v > 2147483647 : v < -32768 || v > 32767) throw intOutOfRange(t);
+  return v;
+}
+
+/** Total order of two non-null values of the same SQL type. */
+export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (a < b) return -1;
+    if (a > b) return 1;
+    if (a === b) return 0;
+    const an = Number.isNaN(a);
+    const bn = Number.isNaN(b);
+    return an && bn ? 0 : an ? 1 : -1;
+  }
+  if (typeof a === 'string' && typeof b === 'string') {
+    if (ct === 'bpchar') {
+      a = a.replace(/ +$/, '');
+      b = b.replace(/ +$/, '');
+    }
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
+    return a < b ? -1 : a > b ? 1 : 0;
+  }
+  if (a instanceof Numeric) return a.cmp(b instanceof Numeric ? b : toNumeric(b));
+  if (b instanceof Numeric) return toNumeric(a).cmp(b);
+  if (a instanceof SqlDate && b instanceof SqlDate) return a.days - b.days;
+  if (a instanceof SqlTimestamp && b instanceof SqlTimestamp) return a.micros < b.micros ? -1 : a.micros > b.micros ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
+}
+
+function toNumeric(v: SqlValue): Numeric {
+  if (typeof v === 'number') return Number.isInteger(v) ? Numeric.fromInteger(v) : (Numeric.fromFloat(v) ?? Numeric.zero);
+  if (typeof v === 'bigint') return Numeric.fromInteger(v);
+  if (v instanceof Numeric) return v;
+  throw new InvariantError(`not a number: ${String(v)}`);
+}
+
+function int8Of(v: SqlValue): number | bigint {
+  if (typeof v === 'number' || typeof v === 'bigint') return v;
+  throw new InvariantError(`not an integer: ${String(v)}`);
+}
+
+function int8Result(r: bigint): number | bigint {
+  const n = normInt8(r);
+  if (n === null) throw intOutOfRange('int8');
+  return n;
+}
+
+function arithInt8(op: '+' | '-' | '*' | '/' | '%', a: number | bigint, b: number | bigint): number | bigint {
+  if ((op === '/' || op === '%') && (b === 0 || b === 0n)) throw divisionByZero();
+  if (typeof a === 'number' && typeof b === 'number') {
+    let r: number;
+    switch (op) {
+      case '+': r = a + b; break;
+      case '-': r = a - b; break;
+      case '*': r = a * b; break;
+      case '/':
+        if (Math.abs(a) < 2147483648 && Math.abs(b) < 2147483648) return Math.trunc(a / b) + 0;
+        r = NaN;
+        break;
+      case '%':
+        return (a % b) + 0;
+    }
+    if (Number.isSafeInteger(r)) return r;
+  }
+  const A = BigInt(a);
+  const B = BigInt(b);
+  switch (op) {
+    case '+': return int8Result(A + B);
+    case '-': return int8Result(A - B);
+    case '*': return int8Result(A * B);
+    case '/': return int8Result(A / B);
+    case '%': return int8Result(A % B);
+  }
+}
+
+function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): number {
+  const v = t === 'float4' ? Math.fround(r) : r;
+  if (!Number.isFinite(v) && Number.isFinite(a) && Number.isFinite(b)) {
+    throw new SqlError(SqlState.numericValueOutOfRange, 'value out of range: overflow');
+  }
+  if (v === 0 && r !== 0 && t === 'float4') throw new SqlError(SqlState.numericValueOutOfRange, 'value out of range: underflow');
+  return v;
+}
+
+/** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
+export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
+  switch (t) {
+    case 'int2':
+    case 'int4': {
+      if (typeof a !== 'number' || typeof b !== 'number') break;
+      let r: number;
+      switch (op) {
+        case '+': r = a + b; break;
+        case '-': r = a - b; break;
+        case '*': r = a * b; break;
+        case '/':
+          if (b === 0) throw divisionByZero();
+          r = Math.trunc(a / b) + 0;
+          break;
+        case '%':
+          if (b === 0) throw divisionByZero();
+          r = (a % b) + 0;
+          break;
+      }
+      return checkInt(r, t);
+    }
+    case 'int8':
+      return arithInt8(op, int8Of(a), int8Of(b));
+    case 'float4':
+    case 'float8': {
+      if (typeof a !== 'number' || typeof b !== 'number') break;
+      switch (op) {
+        case '+': return floatResult(a + b, a, b, t);
+        case '-': return floatResult(a - b, a, b, t);
+        case '*': return floatResult(a * b, a, b, t);
+        case '/':
+          if (b === 0) throw divisionByZero();
+          return floatResult(a / b, a, b, t);
+        case '%':
+          throw new SqlError(SqlState.undefinedFunction, 'operator does not exist: double precision % double precision');
+      }
+      break;
+    }
+    case 'numeric': {
+      const x = toNumeric(a);
+      const y = toNumeric(b);
+      switch (op) {
+        case '+': return x.add(y);
+        case '-': return x.sub(y);
+        case '*': return x.mul(y);
+        case '/':
+          if (y.coef === 0n) throw divisionByZero();
+          return x.div(y);
+        case '%':
+          if (y.coef === 0n) throw divisionByZero();
+          return x.mod(y);
+      }
+      break;
+    }
+    case 'date':
+      // date +/- integer
+      if (a instanceof SqlDate && typeof b === 'number') {
+        if (op === '+') return new SqlDate(a.days + b);
+        if (op === '-') return new SqlDate(a.days - b);
+      }
+      if (typeof a === 'number' && b instanceof SqlDate && op === '+') return new SqlDate(a + b.days);
+      break;
+    default:
+      break;
+  }
+  if (a instanceof SqlDate && b instanceof SqlDate && op === '-') return a.days - b.days;
+  throw new InvariantError(`bad operands for ${op} at type ${t}: ${String(a)}, ${String(b)}`);
+}
+
+export function negate(v: SqlValue, t: SqlType): SqlValue {
+  if (v instanceof Numeric) return v.neg();
+  if (typeof v === 'bigint') return int8Result(-v);
+  if (typeof v === 'number') {
+    if (t === 'int2' || t === 'int4') return checkInt(-v, t);
+    if (t === 'int8') return arithInt8('-', 0, v);
+    return -v;
+  }
+  throw new InvariantError(`cannot negate ${String(v)}`);
+}

@@ -1,0 +1,161 @@
+// The typed logical/physical plan the lowering produces and the executor runs. Plans are immutable and
+// cached per statement text and per prepared statement; parameter values arrive at execution. Every
+// node yields rows as arrays of values; a node's output layout is fixed at plan time.
+
+import type { CmpOp, Expr } from './expr.ts';
+import type { IndexDef, TableDef } from './catalog.ts';
+import type { ScanMode } from './row-source.ts';
+import type { SqlType } from './types.ts';
+
+export interface KeyBound {
+  readonly e: Expr;
+  readonly inclusive: boolean;
+}
+
+/**
+ * A scan of one table through its primary key (index null) or a secondary index. The key range is an
+ * equality prefix `eq` on the key's leading columns plus optional bounds on the next one; all are
+ * evaluated at execution (they may use parameters and outer rows). `filter` is the whole predicate over
+ * the table row (range conjuncts included), recorded as the scan's predicate; `residual` is what the
+ * executor still has to check per row once the key range is applied.
+ */
+export interface ScanNode {
+  readonly k: 'scan';
+  readonly table: TableDef;
+  readonly index: IndexDef | null;
+  readonly eq: readonly Expr[];
+  readonly lo: KeyBound | null;
+  readonly hi: KeyBound | null;
+  readonly filter: Expr | null;
+  readonly residual: Expr | null;
+  /** The equality prefix covers the whole primary key (a point read). */
+  readonly pinsPk: boolean;
+  readonly mode: ScanMode;
+  readonly reverse: boolean;
+  /** Stop after this many matching rows (ORDER BY satisfied by the key order plus LIMIT). */
+  readonly limit: Expr | null;
+}
+
+export interface SortKey {
+  /** Column of the input row. */
+  readonly col: number;
+  readonly desc: boolean;
+  readonly nullsFirst: boolean;
+  readonly t: SqlType;
+}
+
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg';
+
+export interface AggSpec {
+  readonly fn: AggFn;
+  readonly arg: Expr | null;
+  /** string_agg's delimiter. */
+  readonly arg2: Expr | null;
+  readonly distinct: boolean;
+  readonly t: SqlType;
+  readonly filter: Expr | null;
+}
+
+export type Plan =
+  | ScanNode
+  | { readonly k: 'one' }
+  | { readonly k: 'values'; readonly rows: readonly (readonly Expr[])[] }
+  | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
+  | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
+  | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
+  /**
+   * Nested-loop join. With `level` set, the right side is re-run for each left row with that row at
+   * `outer[level]` (an index-lookup join: its scan's key range uses the left row); otherwise the right
+   * side runs once and is materialised.
+   */
+  | {
+      readonly k: 'nljoin';
+      readonly kind: 'inner' | 'left';
+      readonly left: Plan;
+      readonly right: Plan;
+      readonly on: Expr | null;
+      readonly rightWidth: number;
+      readonly level: number | null;
+    }
+  | {
+      readonly k: 'hashjoin';
+      readonly kind: 'inner' | 'left';
+      readonly left: Plan;
+      readonly right: Plan;
+      readonly leftKeys: readonly Expr[];
+      readonly rightKeys: readonly Expr[];
+      readonly keyTypes: readonly SqlType[];
+      readonly residual: Expr | null;
+      readonly rightWidth: number;
+    }
+  | { readonly k: 'agg'; readonly input: Plan; readonly groups: readonly Expr[]; readonly aggs: readonly AggSpec[] }
+  | { readonly k: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[] }
+  | { readonly k: 'limit'; readonly input: Plan; readonly limit: Expr | null; readonly offset: Expr | null }
+  | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[] }
+  | {
+      readonly k: 'setop';
+      readonly op: 'union' | 'intersect' | 'except';
+      readonly all: boolean;
+      readonly left: Plan;
+      readonly right: Plan;
+      readonly types: readonly SqlType[];
+    }
+  /** Keeps the first `width` columns (drops sort helper columns). */
+  | { readonly k: 'trim'; readonly input: Plan; readonly width: number };
+
+export interface OutputColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly typmod: number;
+}
+
+export interface Assignment {
+  readonly col: number;
+  readonly e: Expr;
+}
+
+export type OnConflict =
+  | { readonly k: 'nothing'; readonly target: readonly number[] | null }
+  | {
+      readonly k: 'update';
+      readonly target: readonly number[];
+      /** Evaluated over (existing row ++ excluded row). */
+      readonly set: readonly Assignment[];
+      readonly where: Expr | null;
+    };
+
+/**
+ * DML plans expose what a client needs to run them over replicated data (DESIGN §5): the table, the
+ * read part (`source` for UPDATE/DELETE yields full table rows: the reconnaissance read) and the
+ * row-to-row function (`set`, applied with `computeUpdatedRow` in dml.ts).
+ */
+export interface InsertPlan {
+  readonly k: 'insert';
+  readonly table: TableDef;
+  /** Target column ordinals; `source` yields rows of exactly these. */
+  readonly columns: readonly number[];
+  readonly source: Plan;
+  readonly onConflict: OnConflict | null;
+  /** Over the new table row; null = no RETURNING. */
+  readonly returning: readonly Expr[] | null;
+}
+
+export interface UpdatePlan {
+  readonly k: 'update';
+  readonly table: TableDef;
+  readonly source: Plan;
+  /** Over the old table row. */
+  readonly set: readonly Assignment[];
+  readonly returning: readonly Expr[] | null;
+}
+
+export interface DeletePlan {
+  readonly k: 'delete';
+  readonly table: TableDef;
+  readonly source: Plan;
+  readonly returning: readonly Expr[] | null;
+}
+
+export type DmlPlan = InsertPlan | UpdatePlan | DeletePlan;
+
+export type CmpOpAlias = CmpOp;

@@ -1,0 +1,126 @@
+// Executes one ScanNode against the context's row source and records what PROTOCOL §4.3 asks for: the
+// key range is computed from the node's equality prefix and bounds (evaluated now, so parameters and
+// outer rows are concrete), rows in the range are checked against the residual predicate, matching rows
+// go to the read set, every scanned version to `scanned`, and the whole filter, bound to constants, to
+// the predicates. A scan that pins the full primary key is a point read: it records the key even when
+// the row is absent or fails the predicate.
+
+import type { ScanNode } from './plan.ts';
+import type { Env } from './eval.ts';
+import { evalExpr } from './eval.ts';
+import { mapExpr, type Expr } from './expr.ts';
+import { encodeKey, encodeKeyValue, prefixEnd } from './key-encoding.ts';
+import type { Row, SqlValue } from './types.ts';
+import type { ScannedRow } from './row-source.ts';
+import { InvariantError, SqlError, SqlState } from './errors.ts';
+import { castValue } from './cast.ts';
+
+/** Replaces parameters, outer references and now() with constants: the form a replica stores. */
+export function bindExpr(e: Expr, env: Env): Expr {
+  return mapExpr(e, (x) => {
+    switch (x.k) {
+      case 'param':
+      case 'outer':
+        return { k: 'const', v: evalExpr(x, [], env), t: x.t };
+      case 'func':
+        if (x.args.length === 0 && env.ctx !== null) return { k: 'const', v: evalExpr(x, [], env), t: x.t };
+        return undefined;
+      default:
+        return undefined;
+    }
+  });
+}
+
+function limitValue(e: Expr | null, env: Env): number {
+  if (e === null) return Infinity;
+  const v = evalExpr(e, [], env);
+  if (v === null) return Infinity;
+  const n = Number(castValue(v, e.t, 'int8'));
+  if (n < 0) throw new SqlError(SqlState.invalidRowCountInLimit, 'LIMIT must not be negative');
+  return n;
+}
+
+export function runScan(s: ScanNode, env: Env): Row[] {
+  const ctx = env.ctx;
+  if (ctx === null) throw new InvariantError('scan without an execution context');
+  const keyTypes = s.index === null ? s.table.pkTypes : s.index.types;
+  const n = s.eq.length;
+  let empty = false;
+  let lo = '';
+  let hi: string | null = null;
+  if (n > 0) {
+    const vals: SqlValue[] = new Array<SqlValue>(n);
+    for (let i = 0; i < n; i++) {
+      const e = s.eq[i] as Expr;
+      const v = evalExpr(e, [], env);
+      if (v === null) empty = true;
+      vals[i] = v;
+    }
+    if (!empty) {
+      lo = encodeKey(vals, keyTypes);
+      hi = prefixEnd(lo);
+    }
+  }
+  if (!empty && (s.lo !== null || s.hi !== null)) {
+    const prefix = lo;
+    const t = keyTypes[n];
+    if (t === undefined) throw new InvariantError('range bound beyond the key');
+    if (s.lo !== null) {
+      const v = evalExpr(s.lo.e, [], env);
+      if (v === null) empty = true;
+      else {
+        const enc = prefix + encodeKeyValue(v, t);
+        lo = s.lo.inclusive ? enc : prefixEnd(enc);
+      }
+    }
+    if (s.hi !== null) {
+      const v = evalExpr(s.hi.e, [], env);
+      if (v === null) empty = true;
+      else {
+        const enc = prefix + encodeKeyValue(v, t);
+        hi = s.hi.inclusive ? prefixEnd(enc) : enc;
+      }
+    } else {
+      hi = prefix + '\x03'; // below the NULLs of the bounded column
+    }
+  }
+  const rec = ctx.recorder;
+  if (rec !== null) {
+    rec.predicates.push({
+      tableId: s.table.id, indexId: s.index?.id ?? null, lo: empty ? '' : lo, hi: empty ? '' : hi,
+      predicate: s.filter === null ? null : bindExpr(s.filter, env),
+    });
+  }
+  const out: Row[] = [];
+  if (empty) return out;
+  const residual = s.residual;
+  if (s.pinsPk && s.index === null) {
+    const r = ctx.source.get(s.table, lo);
+    const ok = r !== null && (residual === null || evalExpr(residual, r.row, env) === true);
+    if (rec !== null && (r === null || !r.own)) {
+      if (r !== null) rec.scanned.push({ tableId: s.table.id, key: lo, version: r.version });
+      rec.reads.push({ tableId: s.table.id, key: lo, version: r === null ? null : r.version });
+    }
+    if (ok && limitValue(s.limit, env) > 0) out.push(r.row);
+    return out;
+  }
+  if (lo !== '' && hi !== null && lo >= hi) return out;
+  const limit = limitValue(s.limit, env);
+  if (limit === 0) return out;
+  const rows: Iterable<ScannedRow> = ctx.source.scan({
+    table: s.table, index: s.index, lo, hi, predicate: null, mode: s.mode, reverse: s.reverse,
+  });
+  const tableId = s.table.id;
+  for (const r of rows) {
+    const ok = residual === null || evalExpr(residual, r.row, env) === true;
+    if (rec !== null && !r.own) {
+      rec.scanned.push({ tableId, key: r.key, version: r.version });
+      if (ok) rec.reads.push({ tableId, key: r.key, version: r.version });
+    }
+    if (ok) {
+      out.push(r.row);
+      if (out.length >= limit) break;
+    }
+  }
+  return out;
+}

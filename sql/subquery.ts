@@ -1,0 +1,68 @@
+// Subquery evaluation: scalar (at most one row, else 21000), EXISTS, IN / ANY / ALL with SQL's NULL
+// rules. An uncorrelated subquery runs once per statement (cached in the Env); a correlated one runs per
+// outer row, which it reads through `outer[level]`.
+
+import type { SubqueryExpr } from './expr.ts';
+import { evalExpr, type Env } from './eval.ts';
+import { runPlan } from './executor.ts';
+import { compareValues } from './ops.ts';
+import { SqlError, SqlState } from './errors.ts';
+import type { Row, SqlValue } from './types.ts';
+
+function cmp(op: string, c: number): boolean {
+  switch (op) {
+    case '=': return c === 0;
+    case '<>': return c !== 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    default: return c >= 0;
+  }
+}
+
+export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
+  let rows: Row[];
+  if (e.correlated) {
+    const saved = env.outer[e.level];
+    env.outer[e.level] = row;
+    rows = runPlan(e.plan, env);
+    if (saved !== undefined) env.outer[e.level] = saved;
+  } else {
+    const cached = env.subqueryCache.get(e) as Row[] | undefined;
+    if (cached !== undefined) rows = cached;
+    else {
+      rows = runPlan(e.plan, env);
+      env.subqueryCache.set(e, rows);
+    }
+  }
+  switch (e.mode) {
+    case 'scalar':
+      if (rows.length > 1) {
+        throw new SqlError(SqlState.cardinalityViolation, 'more than one row returned by a subquery used as an expression');
+      }
+      return rows.length === 0 ? null : (rows[0]?.[0] ?? null);
+    case 'exists':
+      return rows.length > 0;
+    case 'in':
+    case 'any':
+    case 'all': {
+      if (rows.length === 0) return e.mode === 'all';
+      const v = e.e === null ? null : evalExpr(e.e, row, env);
+      if (v === null) return null;
+      const op = e.mode === 'in' ? '=' : e.op;
+      let sawNull = false;
+      for (const r of rows) {
+        const w = r[0] ?? null;
+        if (w === null) {
+          sawNull = true;
+          continue;
+        }
+        const ok = cmp(op, compareValues(v, w, e.ct));
+        if (e.mode === 'all' && !ok) return false;
+        if (e.mode !== 'all' && ok) return true;
+      }
+      if (sawNull) return null;
+      return e.mode === 'all';
+    }
+  }
+}
