@@ -65,6 +65,7 @@ export class PestoClient {
         f: config.f,
         shardCount: config.shards.length,
         fastPathWaitMs: opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs,
+        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, 100),
         resendMs: config.timeouts.st2RetryMs,
         readRetryMs: config.timeouts.readRetryMs,
         relayWaitMs: config.timeouts.dependencyRelayMs,
@@ -184,12 +185,13 @@ export class PestoClient {
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     const reason = this.#verify(from, msg);
+    if (reason === 'late') return;
     if (reason !== null) return this.#reject(reason);
     this.core.handle(from, msg);
     this.drain();
   }
 
-  /** Signature and proof checks at the boundary; returns a rejection reason or null. */
+  /** Signature and proof checks at the boundary; returns a rejection reason, 'late', or null. */
   #verify(from: ReplicaRef, msg: Message): string | null {
     switch (msg.kind) {
       case 'readReply': {
@@ -206,7 +208,9 @@ export class PestoClient {
       case 'prepareReply': {
         if (msg.shard !== from.shard) return 'vote-wrong-shard';
         const txn = this.core.txnOfReq(msg.req);
-        if (txn === null || digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-unknown-txn';
+        // A vote for a transaction already decided (e.g. the sixth after a slow commit) is not needed.
+        if (txn === null) return 'late';
+        if (digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-wrong-txn';
         if (msg.decided !== null) {
           const r = this.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
           return r.ok ? null : `decided-${r.reason}`;

@@ -3,15 +3,18 @@
  * --index I [--data DIR]`. Prints one JSON line `{"event":"ready",...}` on stdout once listening,
  * logs to stderr, and exits 0 on SIGTERM or SIGINT.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseClusterConfig, replicaOf, splitAddress } from '../protocol/config.ts';
 import { readKeyFile, replicaKeyPath } from '../cli/keys.ts';
+import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { config: { type: 'string' }, shard: { type: 'string', default: '0' }, index: { type: 'string' }, data: { type: 'string' } },
+    options: { config: { type: 'string' }, shard: { type: 'string', default: '0' }, index: { type: 'string' }, data: { type: 'string' }, 'metrics-port': { type: 'string' } },
   });
   if (values.config === undefined || values.index === undefined) throw new Error('usage: replica/main.ts --config FILE --shard S --index I [--data DIR]');
   const shard = Number(values.shard);
@@ -26,10 +29,30 @@ async function main(): Promise<void> {
   const keyPair = await readKeyFile(replicaKeyPath(values.config, shard, index));
   const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port });
   const port = await server.start();
-  process.stdout.write(`${JSON.stringify({ event: 'ready', shard, index, address: `${addr.host}:${port}` })}\n`);
+  // Metrics on the replica port + 1000 unless told otherwise (0 disables).
+  const metricsPort = values['metrics-port'] === undefined ? port + 1000 : Number(values['metrics-port']);
+  const metrics = metricsPort > 0 ? await serveMetrics(replicaMetrics(server), addr.host, metricsPort) : null;
+  process.stdout.write(`${JSON.stringify({ event: 'ready', shard, index, address: `${addr.host}:${port}`, metrics: metrics === null ? null : `${addr.host}:${metricsPort}` })}\n`);
+  // PESTO_CPU_PROFILE=<dir>: profile this replica from start to stop (for performance work).
+  const profileDir = process.env['PESTO_CPU_PROFILE'];
+  const profiler = profileDir === undefined ? null : new Session();
+  if (profiler !== null) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const stop = (): void => {
+    if (profiler !== null && profileDir !== undefined) {
+      void profiler
+        .post('Profiler.stop')
+        .then(({ profile }) => writeFile(join(profileDir, `replica-s${shard}r${index}.cpuprofile`), JSON.stringify(profile)))
+        .finally(() => process.exit(0));
+    }
     process.stderr.write(`replica s${shard}r${index} stopping: ${JSON.stringify({ stats: server.core.stats, rejected: server.rejected })}\n`);
-    void server.stop().then(() => process.exit(0));
+    metrics?.close();
+    void server.stop().then(() => {
+      if (profiler === null) process.exit(0);
+    });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

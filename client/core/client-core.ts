@@ -16,7 +16,7 @@ import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
-import { Finisher, type FinisherRouter } from './finisher.ts';
+import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead } from './point-read.ts';
 
 export interface ClientCoreOptions {
@@ -24,6 +24,7 @@ export interface ClientCoreOptions {
   readonly f: number;
   readonly shardCount: number;
   readonly fastPathWaitMs: number;
+  readonly fastPathWaitMaxMs: number;
   readonly resendMs: number;
   readonly readRetryMs: number;
   readonly relayWaitMs: number;
@@ -164,7 +165,7 @@ export class ClientCore {
       meta: new Uint8Array(0),
     };
     const encoded = encodeTxn(body);
-    const fin = new Finisher(encoded, this.q, { fastPathWaitMs: this.opts.fastPathWaitMs, resendMs: this.opts.resendMs }, this.#out, this.#router, (r) => {
+    const fin = new Finisher(encoded, this.q, this.#finisherTimeouts(), this.#out, this.#router, (r) => {
       txn.state = 'done';
       this.#txns.delete(txnId);
       if (r.outcome === 'commit') {
@@ -272,6 +273,11 @@ export class ClientCore {
     }
   }
 
+  #finisherTimeouts(): FinisherTimeouts {
+    const { fastPathWaitMs, fastPathWaitMaxMs, resendMs } = this.opts;
+    return { fastPathWaitMs, fastPathWaitMaxMs, resendMs };
+  }
+
   /** Late replies to a decided transaction are not needed: drop its routes. */
   #forgetIfDone(fin: Finisher): void {
     if (fin.phase !== 'done') return;
@@ -290,6 +296,7 @@ export class ClientCore {
       fin.reqs.push(req);
       return req;
     },
+    nowMs: () => this.env.nowMicros() / 1000,
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);
       this.#byTimer.set(id, fin);
@@ -321,7 +328,7 @@ export class ClientCore {
     for (const [key, dep] of txn.relayed) {
       if (this.#recovering.has(key)) continue;
       this.stats.recoveries++;
-      const fin = new Finisher(dep, this.q, { fastPathWaitMs: this.opts.fastPathWaitMs, resendMs: this.opts.resendMs }, this.#out, this.#router, () => {
+      const fin = new Finisher(dep, this.q, this.#finisherTimeouts(), this.#out, this.#router, () => {
         this.#recovering.delete(key);
       });
       this.#recovering.set(key, fin);

@@ -18,7 +18,13 @@ import type { AbortCause, CommitPath } from './results.ts';
 import { VoteTally } from './vote-tally.ts';
 
 export interface FinisherTimeouts {
+  /**
+   * How long to wait for the last votes once 3f+1 COMMIT votes are in: as long as those took to
+   * arrive (the remaining replicas are usually just as slow under load), but at least
+   * `fastPathWaitMs` and at most `fastPathWaitMaxMs`.
+   */
   readonly fastPathWaitMs: number;
+  readonly fastPathWaitMaxMs: number;
   readonly resendMs: number;
 }
 
@@ -26,6 +32,7 @@ export interface FinisherTimeouts {
 export interface FinisherRouter {
   newReq(fin: Finisher): number;
   newTimer(fin: Finisher, afterMs: number): number;
+  nowMs(): number;
 }
 
 export interface FinishResult {
@@ -57,7 +64,10 @@ export class Finisher {
     for (const s of txn.body.shards) this.tallies.set(s, new VoteTally(q));
   }
 
+  #startedMs = 0;
+
   start(): void {
+    this.#startedMs = this.router.nowMs();
     this.#sendPrepare(false);
   }
 
@@ -155,7 +165,9 @@ export class Finisher {
     if (waiting) return;
     if (tentative && !timerFired) {
       if (this.#fastTimer < 0) {
-        this.#fastTimer = this.router.newTimer(this, this.timeouts.fastPathWaitMs);
+        const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
+        const waitMs = Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, this.router.nowMs() - this.#startedMs));
+        this.#fastTimer = this.router.newTimer(this, waitMs);
       }
       return;
     }

@@ -1,0 +1,240 @@
+/**
+ * `npm run bench -- kv`: the foundation's key-value benchmark (issue 2). Closed-loop clients run
+ * transactions of 2 point reads and 2 writes, keys uniform over `--keys` (100k), against a local
+ * shard of n = 6 (f = 1) real replica processes over gRPC, everything on this machine. Reports
+ * committed and aborted counts, tx/s, latency percentiles, the fast-path rate, signatures and
+ * verifications per committed transaction, and CPU microseconds per committed transaction summed
+ * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).
+ * `--baseline postgres` runs the same transactions against a local PostgreSQL (SERIALIZABLE) through
+ * the `pg` driver instead. Flags: --seconds 20 --warmup 3 --clients 64 --keys 100000 --json.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startLocalCluster } from '../cli/supervisor.ts';
+import { loadLocalClient } from '../cli/local-cluster-config.ts';
+import { PestoClient } from '../client/pesto-client.ts';
+import { cryptoStats } from '../protocol/crypto/signed.ts';
+import { startPostgres } from './postgres-server.ts';
+import { parseFlags, percentile, round } from './stats.ts';
+
+interface KvOptions {
+  readonly seconds: number;
+  readonly warmup: number;
+  readonly clients: number;
+  readonly keys: number;
+  readonly json: boolean;
+}
+
+interface Window {
+  committed: number;
+  aborted: number;
+  fast: number;
+  latenciesMs: number[];
+  measuring: boolean;
+}
+
+function valueOf(n: number): Buffer {
+  const b = Buffer.alloc(100, 0x61);
+  b.writeUInt32LE(n >>> 0, 0);
+  return b;
+}
+
+function twoKeys(keys: number): [number, number] {
+  const a = Math.floor(Math.random() * keys);
+  let b = Math.floor(Math.random() * (keys - 1));
+  if (b >= a) b++;
+  return [a, b];
+}
+
+/** Drives `clients` closed loops for warmup + seconds; `measure` brackets the window. */
+async function closedLoop(opts: KvOptions, one: (w: Window) => Promise<void>, mark: (phase: 'start' | 'end') => Promise<void>): Promise<{ w: Window; elapsedS: number }> {
+  const w: Window = { committed: 0, aborted: 0, fast: 0, latenciesMs: [], measuring: false };
+  let running = true;
+  const loops = Array.from({ length: opts.clients }, async () => {
+    while (running) await one(w);
+  });
+  await new Promise((r) => setTimeout(r, opts.warmup * 1000));
+  await mark('start');
+  w.measuring = true;
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, opts.seconds * 1000));
+  w.measuring = false;
+  const elapsedS = (performance.now() - t0) / 1000;
+  await mark('end');
+  running = false;
+  await Promise.all(loops);
+  return { w, elapsedS };
+}
+
+interface MetricsSnapshot {
+  cpu: number;
+  signatures: number;
+  verifications: number;
+}
+
+async function scrape(address: string): Promise<MetricsSnapshot> {
+  const text = await (await fetch(`http://${address}/metrics`)).text();
+  const value = (name: string): number => {
+    const line = text.split('\n').find((l) => l.startsWith(name + '{') || l.startsWith(name + ' '));
+    return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+  return { cpu: value('process_cpu_seconds_total'), signatures: value('pesto_signatures_total'), verifications: value('pesto_verifications_total') };
+}
+
+function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS: number, sigs: number, verifs: number): Record<string, number | string> {
+  const lat = [...w.latenciesMs].sort((a, b) => a - b);
+  return {
+    system: name,
+    clients: opts.clients,
+    seconds: round(elapsedS, 1),
+    committed: w.committed,
+    aborted: w.aborted,
+    txPerSec: round(w.committed / elapsedS, 1),
+    p50Ms: round(percentile(lat, 50)),
+    p99Ms: round(percentile(lat, 99)),
+    fastPathRate: w.committed === 0 ? 0 : round(w.fast / w.committed, 4),
+    signaturesPerTx: w.committed === 0 ? 0 : round(sigs / w.committed, 3),
+    verificationsPerTx: w.committed === 0 ? 0 : round(verifs / w.committed, 3),
+    cpuUsPerTx: w.committed === 0 ? 0 : round((cpuS * 1e6) / w.committed, 1),
+  };
+}
+
+async function runPesto(opts: KvOptions): Promise<Record<string, number | string>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
+  const basePort = 7200;
+  const cluster = await startLocalCluster({ dataDir, basePort });
+  try {
+    const { config, clientId, keyPair } = await loadLocalClient(dataDir);
+    const client = await PestoClient.connect({ config, clientId, keyPair });
+    const session = client.session();
+    const metricsAddrs = config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
+    let before: MetricsSnapshot[] = [];
+    let after: MetricsSnapshot[] = [];
+    let clientCpu0 = process.cpuUsage();
+    let clientCpu = 0;
+    let crypto0 = { ...cryptoStats };
+    let clientSigs = 0;
+    let clientVerifs = 0;
+    const { w, elapsedS } = await closedLoop(
+      opts,
+      async (win) => {
+        const t0 = performance.now();
+        const tx = session.begin();
+        const [a, b] = twoKeys(opts.keys);
+        await Promise.all([tx.get(`k${a}`), tx.get(`k${b}`)]);
+        tx.put(`k${a}`, valueOf(a));
+        tx.put(`k${b}`, valueOf(b));
+        const r = await tx.commit();
+        if (!win.measuring) return;
+        if (r.outcome === 'commit') {
+          win.committed++;
+          if (r.path === 'fast') win.fast++;
+          win.latenciesMs.push(performance.now() - t0);
+        } else win.aborted++;
+      },
+      async (phase) => {
+        if (phase === 'start') {
+          before = await Promise.all(metricsAddrs.map(scrape));
+          clientCpu0 = process.cpuUsage();
+          crypto0 = { ...cryptoStats };
+        } else {
+          const d = process.cpuUsage(clientCpu0);
+          clientCpu = (d.user + d.system) / 1e6;
+          clientSigs = cryptoStats.signatures - crypto0.signatures;
+          clientVerifs = cryptoStats.verifications - crypto0.verifications;
+          after = await Promise.all(metricsAddrs.map(scrape));
+        }
+      },
+    );
+    let cpu = clientCpu;
+    let sigs = clientSigs;
+    let verifs = clientVerifs;
+    after.forEach((a, i) => {
+      const b = before[i]!;
+      cpu += a.cpu - b.cpu;
+      sigs += a.signatures - b.signatures;
+      verifs += a.verifications - b.verifications;
+    });
+    const out = report('pesto', opts, w, elapsedS, cpu, sigs, verifs);
+    out['clientCpuUsPerTx'] = w.committed === 0 ? 0 : round((clientCpu * 1e6) / w.committed, 1);
+    await client.close();
+    return out;
+  } finally {
+    await cluster.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function runPostgres(opts: KvOptions): Promise<Record<string, number | string>> {
+  const server = startPostgres(5499);
+  try {
+    const pool = new pg.Pool({ host: server.host, port: server.port, user: server.user, database: server.database, max: opts.clients });
+    await pool.query('CREATE TABLE kv (k text PRIMARY KEY, v bytea NOT NULL)');
+    let cpu0 = 0;
+    let pgCpu0 = 0;
+    let cpuS = 0;
+    const { w, elapsedS } = await closedLoop(
+      opts,
+      async (win) => {
+        const t0 = performance.now();
+        const [a, b] = twoKeys(opts.keys);
+        const c = await pool.connect();
+        let ok = true;
+        try {
+          await c.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+          await c.query({ name: 'get', text: 'SELECT v FROM kv WHERE k = $1', values: [`k${a}`] });
+          await c.query({ name: 'get', text: 'SELECT v FROM kv WHERE k = $1', values: [`k${b}`] });
+          const put = 'INSERT INTO kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v';
+          await c.query({ name: 'put', text: put, values: [`k${a}`, valueOf(a)] });
+          await c.query({ name: 'put', text: put, values: [`k${b}`, valueOf(b)] });
+          await c.query('COMMIT');
+        } catch {
+          ok = false;
+          await c.query('ROLLBACK').catch(() => undefined);
+        } finally {
+          c.release();
+        }
+        if (!win.measuring) return;
+        if (ok) {
+          win.committed++;
+          win.fast++;
+          win.latenciesMs.push(performance.now() - t0);
+        } else win.aborted++;
+      },
+      async (phase) => {
+        const clientNow = process.cpuUsage();
+        if (phase === 'start') {
+          cpu0 = (clientNow.user + clientNow.system) / 1e6;
+          pgCpu0 = server.cpuSeconds();
+        } else {
+          cpuS = (clientNow.user + clientNow.system) / 1e6 - cpu0 + (server.cpuSeconds() - pgCpu0);
+        }
+      },
+    );
+    await pool.end();
+    return report('postgres', opts, w, elapsedS, cpuS, 0, 0);
+  } finally {
+    server.stop();
+  }
+}
+
+export async function runKvBench(args: readonly string[]): Promise<void> {
+  const flags = parseFlags(args);
+  const opts: KvOptions = {
+    seconds: Number(flags.get('seconds') ?? 20),
+    warmup: Number(flags.get('warmup') ?? 3),
+    clients: Number(flags.get('clients') ?? 64),
+    keys: Number(flags.get('keys') ?? 100_000),
+    json: flags.has('json'),
+  };
+  const baseline = flags.get('baseline');
+  const result = baseline === 'postgres' ? await runPostgres(opts) : await runPesto(opts);
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  process.stdout.write(`kv benchmark (${result['system']}): 2 point reads + 2 writes, ${opts.keys} keys, ${opts.clients} clients, ${result['seconds']} s\n`);
+  for (const [k, v] of Object.entries(result)) if (k !== 'system') process.stdout.write(`  ${k.padEnd(20)} ${v}\n`);
+}

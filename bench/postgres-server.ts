@@ -1,0 +1,100 @@
+/**
+ * A throwaway local PostgreSQL 15 for baselines (benchmarks compare against it in the same session):
+ * initdb into a temporary folder, a private port and unix socket, SERIALIZABLE by default like the
+ * paper's setup, stopped and removed afterwards. Runs the server as the `postgres` user when we are
+ * root (PostgreSQL refuses to run as root).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const PG_BIN = '/usr/lib/postgresql/15/bin';
+
+export interface PostgresServer {
+  readonly host: string;
+  readonly port: number;
+  readonly user: string;
+  readonly database: string;
+  readonly dataDir: string;
+  /** Total CPU seconds (user + system) of every process of this server, for CPU-per-transaction figures. */
+  cpuSeconds(): number;
+  stop(): void;
+}
+
+function asPostgres(args: string[]): void {
+  const root = process.getuid?.() === 0;
+  const [cmd, ...rest] = root ? ['runuser', '-u', 'postgres', '--', ...args] : args;
+  const r = spawnSync(cmd!, rest, { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr || r.stdout}`);
+}
+
+export function startPostgres(port: number, settings: Readonly<Record<string, string>> = {}): PostgresServer {
+  const dir = mkdtempSync(join(tmpdir(), 'pesto-pg-'));
+  const root = process.getuid?.() === 0;
+  if (root) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  const data = join(dir, 'data');
+  asPostgres([join(PG_BIN, 'initdb'), '-D', data, '-U', 'postgres', '-A', 'trust', '--no-sync', '-E', 'UTF8', '--locale=C']);
+  const conf = {
+    port: String(port),
+    listen_addresses: "'127.0.0.1'",
+    unix_socket_directories: `'${dir}'`,
+    default_transaction_isolation: "'serializable'",
+    shared_buffers: "'256MB'",
+    max_connections: '300',
+    ...settings,
+  };
+  appendFileSync(join(data, 'postgresql.conf'), Object.entries(conf).map(([k, v]) => `${k} = ${v}\n`).join(''));
+  writeFileSync(join(dir, 'touch'), '');
+  asPostgres([join(PG_BIN, 'pg_ctl'), '-D', data, '-l', join(dir, 'server.log'), '-w', 'start']);
+  const postmasterPid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return {
+    host: '127.0.0.1',
+    port,
+    user: 'postgres',
+    database: 'postgres',
+    dataDir: dir,
+    cpuSeconds: () => treeCpuSeconds(postmasterPid),
+    stop: () => {
+      try {
+        asPostgres([join(PG_BIN, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+const TICKS_PER_SECOND = 100;
+
+/** utime + stime of one process, in seconds (0 if it is gone). */
+export function processCpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is state (field 3); utime and stime are fields 14 and 15.
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of `pid` and all its children (PostgreSQL backends are children of the postmaster). */
+export function treeCpuSeconds(pid: number): number {
+  let total = processCpuSeconds(pid);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === pid) total += processCpuSeconds(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total;
+}

@@ -1,0 +1,31 @@
+/** Small statistics helpers shared by the benchmarks. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return percentile(s, 50);
+}
+
+export function round(v: number, digits = 2): number {
+  const m = 10 ** digits;
+  return Math.round(v * m) / m;
+}
+
+/** Parses `--name value` and `--flag` arguments. */
+export function parseFlags(args: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (!a.startsWith('--')) continue;
+    const next = args[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      out.set(a.slice(2), next);
+      i++;
+    } else out.set(a.slice(2), 'true');
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * Prometheus metrics of one replica (DESIGN §8), named `pesto_*`. Values are read from the core's,
+ * the crypto layer's and the transport's counters at scrape time (prom-client `collect`), so the hot
+ * path pays nothing for them. Served on `/metrics` by a small HTTP server.
+ */
+import { createServer, type Server } from 'node:http';
+import { Counter, Gauge, collectDefaultMetrics, Registry } from 'prom-client';
+import { cryptoStats } from '../../protocol/crypto/signed.ts';
+import { transportStats } from '../../net/index.ts';
+import type { ReplicaServer } from './replica-server.ts';
+
+function counter(registry: Registry, name: string, help: string, labelNames: string[], read: (set: (labels: Record<string, string>, v: number) => void) => void): void {
+  new Counter({
+    name,
+    help,
+    labelNames,
+    registers: [registry],
+    collect() {
+      this.reset();
+      read((labels, v) => this.inc(labels, v));
+    },
+  });
+}
+
+export function replicaMetrics(server: ReplicaServer): Registry {
+  const registry = new Registry();
+  registry.setDefaultLabels({ shard: String(server.opts.shard), replica: String(server.opts.index) });
+  collectDefaultMetrics({ register: registry });
+  const core = server.core;
+  counter(registry, 'pesto_replica_reads_total', 'Point reads served.', [], (set) => set({}, core.stats.reads));
+  counter(registry, 'pesto_replica_prepares_total', 'ST1 validations run (once per transaction).', [], (set) => set({}, core.stats.prepares));
+  counter(registry, 'pesto_replica_votes_total', 'ST1 votes by decision.', ['decision'], (set) => {
+    for (const [d, v] of Object.entries(core.stats.votes)) set({ decision: d }, v);
+  });
+  counter(registry, 'pesto_replica_abstains_total', 'ABSTAIN votes by reason.', ['reason'], (set) => {
+    for (const [r, v] of Object.entries(core.stats.abstainReasons)) set({ reason: r }, v ?? 0);
+  });
+  counter(registry, 'pesto_replica_aborts_by_reason_total', 'ABORT votes (proven conflicts) by reason.', ['reason'], (set) => {
+    for (const [r, v] of Object.entries(core.stats.abortReasons)) set({ reason: r }, v ?? 0);
+  });
+  counter(registry, 'pesto_replica_writebacks_total', 'Certified outcomes applied.', ['outcome'], (set) => {
+    set({ outcome: 'commit' }, core.stats.commits);
+    set({ outcome: 'abort' }, core.stats.aborts);
+  });
+  counter(registry, 'pesto_replica_st2_adopted_total', 'ST2 decisions logged.', [], (set) => set({}, core.stats.st2Adopted));
+  counter(registry, 'pesto_rejected_messages_total', 'Messages rejected at the boundary, by reason.', ['reason'], (set) => {
+    for (const [r, v] of Object.entries(server.rejected)) set({ reason: r }, v);
+    for (const [r, v] of Object.entries(core.stats.rejected)) set({ reason: r }, v);
+  });
+  counter(registry, 'pesto_transport_rejected_total', 'Streams closed by the transport, by reason.', ['reason'], (set) => {
+    for (const [r, v] of Object.entries(transportStats.rejected)) set({ reason: r }, v);
+  });
+  counter(registry, 'pesto_signatures_total', 'ed25519 signatures made (one per Merkle batch).', [], (set) => set({}, cryptoStats.signatures));
+  counter(registry, 'pesto_verifications_total', 'ed25519 verifications run (cache misses).', [], (set) => set({}, cryptoStats.verifications));
+  counter(registry, 'pesto_signed_statements_total', 'Statements signed (votes and ST2 decisions).', [], (set) => set({}, server.signer.signed));
+  counter(registry, 'pesto_transport_frames_written_total', 'Coalesced stream writes.', [], (set) => set({}, transportStats.framesWritten));
+  counter(registry, 'pesto_transport_messages_sent_total', 'Messages sent.', [], (set) => set({}, transportStats.messagesSent));
+  new Gauge({
+    name: 'pesto_replica_transactions',
+    help: 'Transactions this replica keeps state for.',
+    registers: [registry],
+    collect() {
+      this.set(core.txnCount);
+    },
+  });
+  return registry;
+}
+
+export function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
+  const http = createServer((req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      (e: unknown) => res.writeHead(500).end(String(e)),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => resolve(http));
+  });
+}
