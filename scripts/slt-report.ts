@@ -4,9 +4,12 @@
 //   node --import tsx scripts/slt-report.ts [--backend pesto|postgresql] [--verbose] [files...]
 //   node --import tsx scripts/slt-report.ts --backend postgresql --complete test/sql/new.slt
 //   node --import tsx scripts/slt-report.ts --backend pesto --write-known-failures
+//   node --import tsx scripts/slt-report.ts --backend postgresql --start-postgres
 //
 // Files default to the whole corpus (test/sql/*.slt). The postgresql backend connects with the libpq
-// environment variables (PGHOST, PGPORT, PGUSER) and needs the right to create databases.
+// environment variables (PGHOST, PGPORT, PGUSER) and needs the right to create databases;
+// --start-postgres instead starts a throwaway server from PG_BIN (default /usr/lib/postgresql/15/bin)
+// for the run and removes it afterwards.
 // --complete rewrites each file's expected query results with the backend's actual results (review
 // the diff before committing). --write-known-failures regenerates test/sql/known-failures.txt from
 // the pesto backend's failures. Exits non-zero when any record fails.
@@ -17,6 +20,7 @@ import { completeSlt } from '../sql/slt/complete-slt.ts';
 import type { SltReport } from '../sql/slt/run-slt.ts';
 import { openPostgresDatabase } from '../test/sql/postgres-database.ts';
 import type { OpenedDatabase } from '../test/sql/slt-files.ts';
+import { startThrowawayPostgres } from '../test/sql/throwaway-postgres.ts';
 import {
   corpusFiles,   describeFailures,
   knownFailuresPath,
@@ -29,10 +33,24 @@ const backends: Record<string, () => Promise<OpenedDatabase>> = {
   postgresql: openPostgresDatabase,
 };
 
-type Options = { backend: string; verbose: boolean; complete: boolean; writeKnown: boolean; files: string[] };
+type Options = {
+  backend: string;
+  verbose: boolean;
+  complete: boolean;
+  writeKnown: boolean;
+  startPostgres: boolean;
+  files: string[];
+};
 
 function parseArgs(argv: readonly string[]): Options {
-  const options: Options = { backend: 'pesto', verbose: false, complete: false, writeKnown: false, files: [] };
+  const options: Options = {
+    backend: 'pesto',
+    verbose: false,
+    complete: false,
+    writeKnown: false,
+    startPostgres: false,
+    files: [],
+  };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--backend') options.backend = argv[++i] ?? '';
@@ -40,6 +58,7 @@ function parseArgs(argv: readonly string[]): Options {
     else if (arg === '--verbose' || arg === '-v') options.verbose = true;
     else if (arg === '--complete') options.complete = true;
     else if (arg === '--write-known-failures') options.writeKnown = true;
+    else if (arg === '--start-postgres') options.startPostgres = true;
     else if (arg.startsWith('-')) throw new Error(`unknown option ${arg}`);
     else options.files.push(resolve(arg));
   }
@@ -51,6 +70,15 @@ async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const open = backends[options.backend];
   if (open === undefined) throw new Error(`unknown backend ${options.backend} (pesto or postgresql)`);
+  const server = options.startPostgres ? await startThrowawayPostgres() : null;
+  try {
+    return await report(options, open);
+  } finally {
+    server?.stop();
+  }
+}
+
+async function report(options: Options, open: () => Promise<OpenedDatabase>): Promise<number> {
   const reports: SltReport[] = [];
   const known: string[] = [];
   for (const file of options.files) {
