@@ -25,6 +25,9 @@ export interface Wire {
 
 type State = 'handshake' | 'open' | 'closed';
 
+/** Handshake messages are under 120 bytes; a frame that carries one plus early data stays small. */
+const HANDSHAKE_FRAME_BYTES_MAX = 4096;
+
 export class Session {
   private state: State = 'handshake';
   private timer: NodeJS.Timeout | undefined;
@@ -52,6 +55,8 @@ export class Session {
     transportStats.framesReceived++;
     transportStats.bytesReceived += frame.length;
     if (frame.length > this.limits.maxFrameBytes) return this.fail('frame-too-large');
+    // An unauthenticated peer gets no more than a handshake message's worth of our attention.
+    if (this.state === 'handshake' && frame.length > HANDSHAKE_FRAME_BYTES_MAX) return this.fail('handshake-malformed');
     const bad = checkFrame(frame, this.limits.maxMessageBytes);
     if (bad !== undefined) return this.fail(bad);
     const link = this.link;
