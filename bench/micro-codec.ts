@@ -5,7 +5,7 @@
  * from them, to compare with the model's 55 µs (reference/node-commit-path-model.md: protobufjs static
  * without validation).
  *
- * Each figure is the median of 3 timed runs (ops/s) of at least `--ms` milliseconds after a warm-up,
+ * Each figure is the median of 3 timed runs (ops per CPU second) of at least `--ms` CPU milliseconds after a warm-up,
  * single thread, cases timed round-robin (the machine's speed swings). `decode` includes all
  * validation and, for messages embedding a transaction, its BLAKE3 digest; no signature is verified.
  * The `raw` rows are bare protobufjs on the same bytes (no typed objects, no validation, embedded
@@ -43,8 +43,10 @@ function fill(n: number, seed: number): Uint8Array {
   return b;
 }
 
+/** CPU time of this process (user + system), ms: steadier than wall time on a loaded machine. */
 function nowMs(): number {
-  return Number(process.hrtime.bigint()) / 1e6;
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
 }
 
 function timeRun(fn: () => void, ms: number): number {

@@ -201,6 +201,22 @@ void describe('conflict certificates', () => {
   }
 });
 
+void describe('committed reads', () => {
+  const C = txnOf({ ts: ts(900, 2), shards: [s(0)], writes: [w('a'), { key: 'm', value: null }, w('z')] });
+  const proof: CommittedTxn = { txn: C, cert: votes(voteCert(C, 'commit', [[0, all(6)]])) as CommittedTxn['cert'] };
+  const cases: [string, string, Timestamp, Uint8Array | null, CertReason | 'ok'][] = [
+    ['accepts the value the proof transaction wrote', 'z', ts(900, 2), new Uint8Array([1]), 'ok'],
+    ['accepts a deletion the proof transaction wrote', 'm', ts(900, 2), null, 'ok'],
+    ['rejects a value the proof transaction did not write', 'a', ts(900, 2), new Uint8Array([2]), 'proof-mismatch'],
+    ['rejects a key the proof transaction did not write', 'b', ts(900, 2), new Uint8Array([1]), 'proof-mismatch'],
+    ['rejects a version other than the proof transaction\'s timestamp', 'a', ts(901, 2), new Uint8Array([1]), 'proof-mismatch'],
+    ['rejects a deletion where the proof transaction wrote a value', 'a', ts(900, 2), null, 'proof-mismatch'],
+  ];
+  for (const [name, key, version, value, expected] of cases) {
+    void it(name, () => assert.equal(reasonOf(verifier().verifyCommittedRead(key, { version, value, proof })), expected));
+  }
+});
+
 void describe('verification cost', () => {
   void it('verifies a batch of 32 votes from one replica with one ed25519 verification', () => {
     const txns = Array.from({ length: 32 }, (_, i) => txnOf({ reads: [r(`k${i}`, ZERO_TS)] }));

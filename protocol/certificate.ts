@@ -25,11 +25,11 @@
 import { verifyProof, type VerifiedRootCache } from './crypto/signed.ts';
 import { assertNever, fail, ok, type Result } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
-import type { Certificate, CommittedTxn, Decide, DecideReply, SigProof, TxnBody, VoteCert } from './messages.ts';
+import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, Key, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
 import { quorums, type Quorums } from './quorum.ts';
 import { logShardOf } from './sharding.ts';
 import { st2Leaf, voteLeaf } from './statements.ts';
-import { compareTs, tsLess } from './timestamp.ts';
+import { compareTs, tsEquals, tsLess } from './timestamp.ts';
 
 export { cryptoStats, resetCryptoStats } from './crypto/signed.ts';
 
@@ -46,7 +46,8 @@ export type CertReason =
   | 'wrong-log-shard'
   | 'not-conflicting'
   | 'unknown-txn'
-  | 'digest-mismatch';
+  | 'digest-mismatch'
+  | 'proof-mismatch';
 
 export type CertResult = Result<void, CertReason>;
 
@@ -154,6 +155,22 @@ export class CertificateVerifier {
     }
   }
 
+  /**
+   * A point read's committed version (PROTOCOL §4.1): the proof is a valid commit certificate AND
+   * its transaction is the one that wrote `key` with exactly this value at exactly this version.
+   * Without the second half a Byzantine replica could attach any committed transaction's
+   * certificate to a made-up value ('proof-mismatch').
+   */
+  verifyCommittedRead(key: Key, read: CommittedRead): CertResult {
+    const body = read.proof.txn.body;
+    if (!tsEquals(body.ts, read.version)) return fail('proof-mismatch', 'proof transaction has another timestamp');
+    const write = findWrite(body, key);
+    if (write === undefined) return fail('proof-mismatch', 'proof transaction did not write the key');
+    const same = write.value === null || read.value === null ? write.value === read.value : equalDigests(write.value, read.value);
+    if (!same) return fail('proof-mismatch', 'value differs from the proof transaction\'s write');
+    return this.verifyCommitted(read.proof);
+  }
+
   /** Exactly `count` votes of every shard in `shards` and of no other shard. */
   #everyShard(digest: TxnDigest, votes: VoteCert, shards: readonly ShardId[], count: number): CertResult {
     const groups = votes.shards;
@@ -221,6 +238,21 @@ export class CertificateVerifier {
     }
     return this.#epoch;
   }
+}
+
+/** The write of `key` in `body` (writes are sorted by key: binary search). */
+function findWrite(body: TxnBody, key: Key): WriteEntry | undefined {
+  const writes = body.writes;
+  let lo = 0;
+  let hi = writes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const w = writes[mid]!;
+    if (w.key === key) return w;
+    if (w.key < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return undefined;
 }
 
 /**
