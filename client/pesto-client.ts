@@ -10,8 +10,8 @@
  *   const v = await tx.get('alice'); tx.put('alice', '10'); const r = await tx.commit();
  */
 import { CertificateVerifier, provesConflict } from '../protocol/certificate.ts';
-import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
-import { publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
+import { decodeMessage, encodeMessage, type CodecLimits } from '../protocol/codec.ts';
+import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { clientId as toClientId, digestKey, replicaIndex, shardId, type DigestKey, type ReplicaRef } from '../protocol/ids.ts';
@@ -51,6 +51,7 @@ export class PestoClient {
   readonly verifier: CertificateVerifier;
   readonly rejected: Record<string, number> = {};
   readonly #links: DialedLink[][] = [];
+  readonly #limits: CodecLimits;
   readonly #pending = new Map<number, (r: OpResult) => void>();
   /** Commit proofs already verified, by transaction digest. */
   readonly #verifiedCommits = new Set<DigestKey>();
@@ -72,6 +73,7 @@ export class PestoClient {
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
     );
+    this.#limits = codecLimitsOf(config);
     this.verifier = new CertificateVerifier({
       f: config.f,
       shardCount: config.shards.length,
@@ -181,7 +183,7 @@ export class PestoClient {
   }
 
   #onBytes(from: ReplicaRef, bytes: Uint8Array): void {
-    const decoded = decodeMessage(bytes);
+    const decoded = decodeMessage(bytes, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     const reason = this.#verify(from, msg);

@@ -21,6 +21,7 @@
  *
  * Pure: no file I/O, clocks or randomness. Reading the file and generating keys happen in `cli/`.
  */
+import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import { parse, stringify } from 'yaml';
 import { checkPublicKey, PUBLIC_KEY_BYTES, sign, SIGNATURE_BYTES, verify, type PublicKey } from './crypto/ed25519.ts';
 import { fail, ok, type Result } from './errors.ts';
@@ -481,4 +482,15 @@ class KeyRegistry {
     this.seen.set(hex, path);
     return key;
   }
+}
+
+/** Codec limits from the configuration: shard and replica ids in range, the configured message size. */
+export function codecLimitsOf(config: ClusterConfig): CodecLimits {
+  return {
+    ...DEFAULT_CODEC_LIMITS,
+    messageBytesMax: config.limits.messageBytesMax,
+    entriesMax: config.limits.txnKeysMax,
+    shardCount: config.shards.length,
+    replicasPerShard: 5 * config.f + 1,
+  };
 }

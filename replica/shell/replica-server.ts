@@ -5,9 +5,9 @@
  * core sees it; what fails is counted by reason and dropped, never thrown.
  */
 import { CertificateVerifier } from '../../protocol/certificate.ts';
-import { decodeMessage, encodeMessage } from '../../protocol/codec.ts';
+import { decodeMessage, encodeMessage, type CodecLimits } from '../../protocol/codec.ts';
 import type { ClusterConfig } from '../../protocol/config.ts';
-import { publicKeyOf } from '../../protocol/config.ts';
+import { codecLimitsOf, publicKeyOf } from '../../protocol/config.ts';
 import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { digestKey, replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
@@ -33,6 +33,7 @@ export class ReplicaServer {
   readonly signer: BatchSigner<SignRef>;
   readonly rejected: Record<string, number> = {};
   readonly #links = new Map<PeerHandle, Link>();
+  readonly #limits: CodecLimits;
   #nextHandle = 1;
   #server: TransportServer | null = null;
   #tick: NodeJS.Timeout | null = null;
@@ -52,6 +53,7 @@ export class ReplicaServer {
       },
       { nowMicros: () => Date.now() * 1000 },
     );
+    this.#limits = codecLimitsOf(config);
     const cache = new VerifiedRootCache(1 << 16);
     this.verifier = new CertificateVerifier({
       f: config.f,
@@ -95,7 +97,7 @@ export class ReplicaServer {
   }
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array): void {
-    const decoded = decodeMessage(bytes);
+    const decoded = decodeMessage(bytes, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     const check = this.#verify(msg);
