@@ -1,0 +1,214 @@
+/**
+ * The typed messages every core sees (DESIGN §3). protocol/codec.ts turns `Envelope` bytes into these
+ * and back; nothing outside protocol/ touches the generated protobuf classes.
+ *
+ * Conventions:
+ * - Keys are binary strings (one char per byte, latin1), so JS string order is byte order and they
+ *   can key a Map directly; values are bytes.
+ * - A decoded transaction (`Txn`) always carries its exact encoded bytes and the BLAKE3 digest of
+ *   those bytes: the digest covers every field any replica validates (PROTOCOL §3).
+ * - Decoded messages are readonly.
+ */
+import type { DigestKey, ShardId, TxnDigest } from './ids.ts';
+import type { Timestamp } from './timestamp.ts';
+
+/** Row or item key: a binary string, one char per byte. */
+export type Key = string;
+
+export const VOTE_DECISIONS = ['commit', 'abstain', 'abort'] as const;
+/** A replica's ST1 vote. ABORT always carries the certificate of a committed conflicting transaction. */
+export type VoteDecision = (typeof VOTE_DECISIONS)[number];
+/** A transaction's outcome. */
+export type Outcome = 'commit' | 'abort';
+
+export interface ReadEntry {
+  readonly key: Key;
+  /** Version read; ZERO_TS when the key had no row. */
+  readonly version: Timestamp;
+}
+
+export interface WriteEntry {
+  readonly key: Key;
+  /** New value; null deletes the key. */
+  readonly value: Uint8Array | null;
+}
+
+export interface Dependency {
+  readonly digest: TxnDigest;
+  readonly shard: ShardId;
+  /** Timestamp of the prepared version that was read. */
+  readonly ts: Timestamp;
+}
+
+/** A scan predicate (PROTOCOL §4.3): table, the table version observed, the structured filter. */
+export interface Predicate {
+  readonly table: number;
+  readonly tableVersion: Timestamp;
+  readonly expr: Uint8Array;
+}
+
+export interface TxnBody {
+  readonly ts: Timestamp;
+  /** Involved shards, sorted ascending, distinct. */
+  readonly shards: readonly ShardId[];
+  /** Sorted by key, distinct keys. */
+  readonly reads: readonly ReadEntry[];
+  /** Sorted by key, distinct keys. */
+  readonly writes: readonly WriteEntry[];
+  readonly deps: readonly Dependency[];
+  readonly predicates: readonly Predicate[];
+  /** Opaque, digest-covered metadata for higher layers (e.g. query ids); empty for key-value use. */
+  readonly meta: Uint8Array;
+}
+
+/** A transaction as it travels: the body, its exact bytes and the digest of those bytes. */
+export interface Txn {
+  readonly body: TxnBody;
+  readonly bytes: Uint8Array;
+  readonly digest: TxnDigest;
+  readonly key: DigestKey;
+}
+
+/** One signature in a Merkle batch (protocol/crypto/signed.ts): the root is recomputed by folding. */
+export interface SigProof {
+  /** Signer's replica index within its shard. */
+  readonly signer: number;
+  readonly rootSignature: Uint8Array;
+  readonly index: number;
+  readonly path: Uint8Array;
+}
+
+export interface ShardSigs {
+  readonly shard: ShardId;
+  readonly sigs: readonly SigProof[];
+}
+
+/** ST1 votes: n COMMIT per involved shard (fast commit) or 3f+1 ABSTAIN of one shard (fast abort). */
+export interface VoteCert {
+  readonly decision: 'commit' | 'abstain';
+  readonly shards: readonly ShardSigs[];
+}
+
+/** 4f+1 ST2 decisions of the logging shard at one view (slow path). */
+export interface St2Cert {
+  readonly decision: Outcome;
+  readonly logShard: ShardId;
+  readonly view: number;
+  readonly sigs: readonly SigProof[];
+}
+
+/** A committed transaction with the certificate proving it. */
+export interface CommittedTxn {
+  readonly txn: Txn;
+  readonly cert: { readonly kind: 'votes'; readonly votes: VoteCert } | { readonly kind: 'st2'; readonly st2: St2Cert };
+}
+
+/** Proof of a transaction's outcome, carried by writebacks. */
+export type Certificate =
+  | { readonly kind: 'votes'; readonly votes: VoteCert }
+  | { readonly kind: 'st2'; readonly st2: St2Cert }
+  /** Abort: a committed transaction that conflicts with this one. */
+  | { readonly kind: 'conflict'; readonly conflict: CommittedTxn };
+
+export interface CommittedRead {
+  readonly version: Timestamp;
+  readonly value: Uint8Array | null;
+  readonly proof: CommittedTxn;
+}
+
+export interface PreparedRead {
+  readonly version: Timestamp;
+  readonly value: Uint8Array | null;
+  readonly digest: TxnDigest;
+}
+
+export interface ReadRequest {
+  readonly kind: 'read';
+  readonly req: number;
+  readonly key: Key;
+  readonly ts: Timestamp;
+}
+
+export interface ReadReply {
+  readonly kind: 'readReply';
+  readonly req: number;
+  readonly key: Key;
+  /** Newest committed version below the read timestamp; null when none (version 0). */
+  readonly committed: CommittedRead | null;
+  /** Newest readable prepared version above the committed one and below the read timestamp. */
+  readonly prepared: PreparedRead | null;
+}
+
+/** ST1. */
+export interface Prepare {
+  readonly kind: 'prepare';
+  readonly req: number;
+  readonly txn: Txn;
+}
+
+/** ST1 reply: a signed vote, or the certificate when the transaction is already decided here. */
+export interface PrepareReply {
+  readonly kind: 'prepareReply';
+  readonly req: number;
+  readonly digest: TxnDigest;
+  readonly shard: ShardId;
+  readonly decision: VoteDecision;
+  /** Signature over (digest, shard, decision); null for ABORT (which carries `conflict`) and when `decided`. */
+  readonly sig: SigProof | null;
+  readonly conflict: CommittedTxn | null;
+  readonly decided: Writeback | null;
+}
+
+/** ST2: log a decision on the logging shard, justified by ST1 votes. */
+export interface Decide {
+  readonly kind: 'decide';
+  readonly req: number;
+  readonly digest: TxnDigest;
+  readonly decision: Outcome;
+  readonly view: number;
+  readonly logShard: ShardId;
+  /** Exactly 3f+1 COMMIT votes of every involved shard, or f+1 ABSTAIN votes of one shard. */
+  readonly justification: VoteCert;
+  readonly txn: Txn;
+}
+
+export interface DecideReply {
+  readonly kind: 'decideReply';
+  readonly req: number;
+  readonly digest: TxnDigest;
+  readonly decision: Outcome;
+  readonly view: number;
+  readonly logShard: ShardId;
+  readonly sig: SigProof;
+}
+
+export interface Writeback {
+  readonly kind: 'writeback';
+  readonly digest: TxnDigest;
+  readonly cert: Certificate;
+  /** Included for replicas that may not have seen ST1. */
+  readonly txn: Txn | null;
+}
+
+/** A replica tells a client that its transaction (`waitingDigest`) waits for `txn` (PROTOCOL §7). */
+export interface Relay {
+  readonly kind: 'relay';
+  readonly req: number;
+  readonly waitingDigest: TxnDigest;
+  readonly txn: Txn;
+}
+
+export type Message = ReadRequest | ReadReply | Prepare | PrepareReply | Decide | DecideReply | Writeback | Relay;
+export type MessageKind = Message['kind'];
+
+/** The certificate's outcome. */
+export function certificateOutcome(cert: Certificate): Outcome {
+  switch (cert.kind) {
+    case 'votes':
+      return cert.votes.decision === 'commit' ? 'commit' : 'abort';
+    case 'st2':
+      return cert.st2.decision;
+    case 'conflict':
+      return 'abort';
+  }
+}
