@@ -1,0 +1,326 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeTxn } from '../../protocol/codec.ts';
+import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
+import { signBatch } from '../../protocol/crypto/signed.ts';
+import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
+import type { Certificate, Dependency, Key, Message, Outcome, ReadReply, ReadEntry, SigProof, Txn, TxnBody, WriteEntry, Writeback } from '../../protocol/messages.ts';
+import { logShardOf } from '../../protocol/sharding.ts';
+import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
+import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
+
+// f = 1: n = 6. The core trusts the shell to have verified signatures; we still sign for real.
+const N = 6;
+const s = (n: number): ShardId => n as ShardId;
+const NOW = 10_000_000;
+const keys = Array.from({ length: N }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
+
+function txnOf(at: Timestamp, over: Partial<TxnBody> = {}): Txn {
+  return encodeTxn({ ts: at, shards: [s(0)], reads: [], writes: [], deps: [], predicates: [], meta: new Uint8Array(0), ...over });
+}
+const rd = (key: Key, version: Timestamp): ReadEntry => ({ key, version });
+const wr = (key: Key, byte: number): WriteEntry => ({ key, value: new Uint8Array([byte]) });
+
+function sigOf(leaf: Uint8Array, signer: number): SigProof {
+  return signBatch([leaf], keys[signer]!.secretKey, signer)[0]!;
+}
+
+function commitCert(t: Txn, shards: readonly ShardId[] = t.body.shards): Certificate {
+  return {
+    kind: 'votes',
+    votes: { decision: 'commit', shards: shards.map((shard) => ({ shard, sigs: keys.map((_, i) => sigOf(voteLeaf(t.digest, shard, 'commit'), i)) })) },
+  };
+}
+
+function abortCert(t: Txn): Certificate {
+  const shard = t.body.shards[0]!;
+  return { kind: 'votes', votes: { decision: 'abstain', shards: [{ shard, sigs: [0, 1, 2, 3].map((i) => sigOf(voteLeaf(t.digest, shard, 'abstain'), i)) }] } };
+}
+
+const writeback = (t: Txn, cert: Certificate, withTxn = true): Writeback => ({ kind: 'writeback', digest: t.digest, cert, txn: withTxn ? t : null });
+
+function newCore(): ReplicaCore {
+  return new ReplicaCore(
+    { shard: s(0), index: 0 as ReplicaIndex, f: 1, owns: () => true, clockSkewMaxMicros: 1_000_000, gcWindowMicros: 5_000_000 },
+    { nowMicros: () => NOW },
+  );
+}
+
+const sends = (effects: ReplicaEffect[]): { to: number; msg: Message }[] => effects.flatMap((e) => (e.kind === 'send' ? [{ to: e.to, msg: e.msg }] : []));
+const signs = (effects: ReplicaEffect[]): Extract<ReplicaEffect, { kind: 'sign' }>[] => effects.flatMap((e) => (e.kind === 'sign' ? [e] : []));
+
+/** Signs every pending `sign` effect as the shell would; returns all effects, signing ones included. */
+function drain(core: ReplicaCore): ReplicaEffect[] {
+  const all: ReplicaEffect[] = [];
+  for (let effects = core.takeEffects(); effects.length > 0; effects = core.takeEffects()) {
+    all.push(...effects);
+    for (const e of signs(effects)) core.onSigned(e.ref, sigOf(e.leaf, 0));
+  }
+  return all;
+}
+
+function readAt(core: ReplicaCore, key: Key, at: Timestamp): ReadReply {
+  core.handle(99, { kind: 'read', req: 1, key, ts: at });
+  const out = sends(core.takeEffects());
+  assert.equal(out.length, 1);
+  const m = out[0]!.msg;
+  assert.equal(m.kind, 'readReply');
+  return m as ReadReply;
+}
+
+function prepareReplies(effects: ReplicaEffect[]): Extract<Message, { kind: 'prepareReply' }>[] {
+  return sends(effects).flatMap((x) => (x.msg.kind === 'prepareReply' ? [x.msg] : []));
+}
+
+const tsAt = (micros: number, client = 1): Timestamp => ts(NOW - 1_000_000 + micros, client);
+
+void describe('ReplicaCore point reads (PROTOCOL §4.1)', () => {
+  void it('returns the newest committed version below T with its proof and the newest prepared version above it', () => {
+    const core = newCore();
+    const c1 = txnOf(tsAt(10), { writes: [wr('k', 1)] });
+    const c2 = txnOf(tsAt(20), { writes: [wr('k', 2)] });
+    const c4 = txnOf(tsAt(40), { writes: [wr('k', 4)] });
+    for (const t of [c1, c2, c4]) core.handle(1, writeback(t, commitCert(t)));
+    const p3 = txnOf(tsAt(30), { writes: [wr('k', 3)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: p3 });
+    drain(core);
+
+    const r = readAt(core, 'k', tsAt(35));
+    assert.deepEqual(r.committed?.version, tsAt(20));
+    assert.deepEqual(r.committed?.value, new Uint8Array([2]));
+    assert.equal(r.committed?.proof.txn, c2);
+    assert.deepEqual(r.prepared, { version: tsAt(30), value: new Uint8Array([3]), digest: p3.digest });
+
+    const below = readAt(core, 'k', tsAt(25));
+    assert.deepEqual(below.committed?.version, tsAt(20));
+    assert.equal(below.prepared, null, 'a prepared version at or above T is not returned');
+
+    const above = readAt(core, 'k', tsAt(50));
+    assert.deepEqual(above.committed?.version, tsAt(40));
+    assert.equal(above.prepared, null, 'a prepared version older than the committed one is not returned');
+  });
+
+  void it('returns nothing for a missing key', () => {
+    const r = readAt(newCore(), 'nope', tsAt(10));
+    assert.equal(r.committed, null);
+    assert.equal(r.prepared, null);
+  });
+
+  void it('refuses reads below the low watermark', () => {
+    const core = newCore();
+    core.handle(1, { kind: 'read', req: 1, key: 'k', ts: ts(1, 1) });
+    assert.equal(core.takeEffects().length, 0);
+    assert.equal(core.stats.readsRefused, 1);
+  });
+});
+
+void describe('ReplicaCore ST1 (PROTOCOL §5)', () => {
+  void it('asks the shell to sign the vote leaf and replies to every waiter once signed', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 11, txn: t });
+    core.handle(2, { kind: 'prepare', req: 22, txn: t });
+    const effects = core.takeEffects();
+    assert.equal(sends(effects).length, 0, 'nothing is sent before the vote is signed');
+    const sign = signs(effects);
+    assert.equal(sign.length, 1);
+    assert.deepEqual(sign[0]!.leaf, voteLeaf(t.digest, s(0), 'commit'));
+    assert.deepEqual(sign[0]!.ref, { kind: 'vote', txn: t.key });
+
+    const sig = sigOf(sign[0]!.leaf, 0);
+    core.onSigned(sign[0]!.ref, sig);
+    const out = sends(core.takeEffects());
+    assert.deepEqual(
+      out.map((x) => x.to),
+      [1, 2],
+    );
+    for (const [i, x] of out.entries()) {
+      assert.deepEqual(x.msg, { kind: 'prepareReply', req: i === 0 ? 11 : 22, digest: t.digest, shard: s(0), decision: 'commit', sig, conflict: null, decided: null });
+    }
+  });
+
+  void it('answers a repeated ST1 with the stored vote without validating again', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: t });
+    const first = prepareReplies(drain(core));
+    core.handle(3, { kind: 'prepare', req: 2, txn: t });
+    const effects = core.takeEffects();
+    assert.equal(signs(effects).length, 0);
+    const again = prepareReplies(effects);
+    assert.equal(again.length, 1);
+    assert.equal(again[0]!.decision, first[0]!.decision);
+    assert.equal(again[0]!.sig, first[0]!.sig);
+    assert.equal(core.stats.prepares, 1);
+  });
+
+  void it('keeps its vote even when the store changes before the repeated ST1', () => {
+    const core = newCore();
+    const reader = txnOf(tsAt(20), { reads: [rd('a', ZERO_TS)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: reader });
+    assert.equal(prepareReplies(drain(core))[0]!.decision, 'commit');
+    const writer = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    core.handle(1, writeback(writer, commitCert(writer)));
+    core.handle(2, { kind: 'prepare', req: 2, txn: reader });
+    assert.equal(prepareReplies(drain(core))[0]!.decision, 'commit');
+    assert.equal(core.stats.prepares, 1);
+  });
+
+  void it('votes ABORT with the conflicting proof and no signature', () => {
+    const core = newCore();
+    const writer = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    core.handle(1, writeback(writer, commitCert(writer)));
+    const reader = txnOf(tsAt(20), { reads: [rd('a', ZERO_TS)] });
+    core.handle(2, { kind: 'prepare', req: 5, txn: reader });
+    const effects = drain(core);
+    assert.equal(signs(effects).length, 0);
+    const [reply] = prepareReplies(effects);
+    assert.equal(reply?.decision, 'abort');
+    assert.equal(reply.sig, null);
+    assert.equal(reply.conflict?.txn, writer);
+  });
+});
+
+void describe('ReplicaCore prepared versions and writeback (PROTOCOL §6, §9)', () => {
+  void it('shows prepared versions to reads and purges them on an abort writeback', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { reads: [rd('r', ZERO_TS)], writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: t });
+    drain(core);
+    assert.deepEqual(readAt(core, 'a', tsAt(20)).prepared?.digest, t.digest);
+
+    core.handle(1, writeback(t, abortCert(t), false));
+    assert.equal(core.txnState(t.key), 'aborted');
+    assert.equal(readAt(core, 'a', tsAt(20)).prepared, null);
+    assert.equal(core.store.get('a')?.prepared.length, 0);
+    assert.equal(core.store.get('r')?.preparedReads.length, 0);
+
+    // A late ST1 of the aborted transaction must not bring its versions back.
+    core.handle(2, { kind: 'prepare', req: 2, txn: t });
+    const late = prepareReplies(drain(core));
+    assert.equal(late[0]!.decided?.cert.kind, 'votes');
+    assert.equal(readAt(core, 'a', tsAt(20)).prepared, null);
+  });
+
+  void it('turns prepared versions into committed ones and records committed reads on a commit writeback', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { reads: [rd('r', ZERO_TS)], writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: t });
+    drain(core);
+    core.handle(1, writeback(t, commitCert(t), false));
+    assert.equal(core.txnState(t.key), 'committed');
+    const r = readAt(core, 'a', tsAt(20));
+    assert.equal(r.prepared, null);
+    assert.deepEqual(r.committed?.version, tsAt(10));
+    assert.equal(r.committed?.proof.txn, t);
+    const reads = core.store.get('r');
+    assert.equal(reads?.preparedReads.length, 0);
+    assert.equal(reads?.committedReads.length, 1);
+    assert.deepEqual(reads?.committedReads[0]?.readerTs, tsAt(10));
+
+    // The recorded read makes an older writer of 'r' abort with the reader's proof.
+    const late = txnOf(tsAt(5, 2), { writes: [wr('r', 9)] });
+    core.handle(2, { kind: 'prepare', req: 2, txn: late });
+    const [reply] = prepareReplies(drain(core));
+    assert.equal(reply?.decision, 'abort');
+    assert.equal(reply.conflict?.txn, t);
+  });
+
+  void it('tells a waiting ST1 sender the outcome when the writeback arrives first', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: t });
+    core.takeEffects(); // the vote is not signed yet
+    core.handle(1, writeback(t, commitCert(t), false));
+    const replies = prepareReplies(core.takeEffects());
+    assert.equal(replies.length, 1);
+    assert.equal(replies[0]!.decided?.cert.kind, 'votes');
+  });
+
+  void it('rejects a writeback whose certificate names the wrong shards', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { shards: [s(0), s(1)], writes: [wr('a', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: t });
+    drain(core);
+    core.handle(1, writeback(t, commitCert(t, [s(0)]), false));
+    assert.equal(core.stats.rejected['writeback-shards-mismatch'], 1);
+    assert.equal(core.txnState(t.key), 'voted');
+    assert.deepEqual(readAt(core, 'a', tsAt(20)).prepared?.digest, t.digest);
+
+    const wrongLog = s(logShardOf(t.digest, t.body.shards) === s(0) ? 1 : 0);
+    const st2: Certificate = { kind: 'st2', st2: { decision: 'commit', logShard: wrongLog, view: 0, sigs: [] } };
+    core.handle(1, writeback(t, st2, false));
+    assert.equal(core.stats.rejected['writeback-shards-mismatch'], 2);
+    assert.equal(core.txnState(t.key), 'voted');
+  });
+});
+
+void describe('ReplicaCore dependencies (PROTOCOL §5 step 10, §7)', () => {
+  function setup(): { core: ReplicaCore; d: Txn; t: Txn } {
+    const core = newCore();
+    const d = txnOf(tsAt(50, 2), { writes: [wr('x', 5)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: d });
+    drain(core);
+    const dep: Dependency = { digest: d.digest, shard: s(0), ts: d.body.ts };
+    const t = txnOf(tsAt(60), { reads: [rd('x', d.body.ts)], writes: [wr('y', 6)], deps: [dep] });
+    return { core, d, t };
+  }
+
+  void it('makes a reader of a prepared version wait and relays the dependency to the client', () => {
+    const { core, d, t } = setup();
+    core.handle(7, { kind: 'prepare', req: 70, txn: t });
+    const effects = core.takeEffects();
+    assert.equal(signs(effects).length, 0, 'no vote while the dependency is undecided');
+    assert.deepEqual(sends(effects), [{ to: 7, msg: { kind: 'relay', req: 70, waitingDigest: t.digest, txn: d } }]);
+    assert.equal(core.txnState(t.key), 'waiting');
+
+    core.handle(8, { kind: 'prepare', req: 80, txn: t });
+    assert.deepEqual(sends(core.takeEffects()), [{ to: 8, msg: { kind: 'relay', req: 80, waitingDigest: t.digest, txn: d } }]);
+    assert.equal(core.stats.prepares, 2, 'one validation of d, one of t');
+  });
+
+  const table: { name: string; outcome: Outcome; vote: 'commit' | 'abstain' }[] = [
+    { name: 'votes COMMIT once the dependency commits', outcome: 'commit', vote: 'commit' },
+    { name: 'votes ABSTAIN once the dependency aborts', outcome: 'abort', vote: 'abstain' },
+  ];
+  for (const c of table) {
+    void it(c.name, () => {
+      const { core, d, t } = setup();
+      core.handle(7, { kind: 'prepare', req: 70, txn: t });
+      core.takeEffects();
+      core.handle(1, writeback(d, c.outcome === 'commit' ? commitCert(d) : abortCert(d), false));
+      const effects = core.takeEffects();
+      const sign = signs(effects);
+      assert.equal(sign.length, 1);
+      assert.deepEqual(sign[0]!.leaf, voteLeaf(t.digest, s(0), c.vote));
+      core.onSigned(sign[0]!.ref, sigOf(sign[0]!.leaf, 0));
+      const replies = prepareReplies(core.takeEffects());
+      assert.equal(replies.length, 1);
+      assert.equal(replies[0]!.req, 70);
+      assert.equal(replies[0]!.decision, c.vote);
+    });
+  }
+});
+
+void describe('ReplicaCore ST2 (PROTOCOL §6 slow path)', () => {
+  void it('adopts the first decision and answers later different decisions with it', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(10), { writes: [wr('a', 1)] });
+    const justification = { decision: 'commit' as const, shards: [] };
+    core.handle(1, { kind: 'decide', req: 1, digest: t.digest, decision: 'commit', view: 0, logShard: s(0), justification, txn: t });
+    const sign = signs(core.takeEffects());
+    assert.equal(sign.length, 1);
+    assert.deepEqual(sign[0]!.leaf, st2Leaf(t.digest, s(0), 'commit', 0));
+    const sig = sigOf(sign[0]!.leaf, 0);
+    core.onSigned(sign[0]!.ref, sig);
+    const first = sends(core.takeEffects());
+    assert.deepEqual(first, [{ to: 1, msg: { kind: 'decideReply', req: 1, digest: t.digest, decision: 'commit', view: 0, logShard: s(0), sig } }]);
+
+    core.handle(2, { kind: 'decide', req: 2, digest: t.digest, decision: 'abort', view: 0, logShard: s(0), justification: { decision: 'abstain', shards: [] }, txn: t });
+    const later = core.takeEffects();
+    assert.equal(signs(later).length, 0);
+    assert.deepEqual(sends(later), [{ to: 2, msg: { kind: 'decideReply', req: 2, digest: t.digest, decision: 'commit', view: 0, logShard: s(0), sig } }]);
+    assert.equal(core.stats.st2Adopted, 1);
+  });
+});
