@@ -5,7 +5,8 @@
 // counter. DDL is not transactional: it applies immediately, as the single-node engine's simplification.
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
-import { Catalog, HIDDEN_ROWID, columnIndex, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
+import type { Catalog} from './catalog.ts';
+import { HIDDEN_ROWID, columnIndex, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
 import { bindExpr, strOf, unsupported } from './lower-expr.ts';
 import { coerceAssign } from './coerce.ts';

@@ -4,7 +4,7 @@
 // order-preserving key encoding; sorting is stable with PostgreSQL's NULL placement (NULLS LAST for ASC,
 // FIRST for DESC unless stated).
 
-import type { Plan, SortKey } from './plan.ts';
+import type { AggSpec, Plan, SortKey } from './plan.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { runScan } from './scan-exec.ts';
 import type { Expr } from './expr.ts';
@@ -201,7 +201,7 @@ function runSeries(start: Expr, stop: Expr, step: Expr | null, t: SqlType, env: 
   return out;
 }
 
-function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly import('./plan.ts').AggSpec[], env: Env): Row[] {
+function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly AggSpec[], env: Env): Row[] {
   const rows = runPlan(input, env);
   const groupTypes = groups.map((g) => g.t);
   const table = new Map<string, { keys: SqlValue[]; states: AggState[] }>();
@@ -216,7 +216,7 @@ function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly import('./p
       order.push(g);
     }
     for (let i = 0; i < aggs.length; i++) {
-      const a = aggs[i] as import('./plan.ts').AggSpec;
+      const a = aggs[i] as AggSpec;
       if (a.filter !== null && evalExpr(a.filter, r, env) !== true) continue;
       const v = a.arg === null ? null : evalExpr(a.arg, r, env);
       const d = a.arg2 === null ? null : evalExpr(a.arg2, r, env);

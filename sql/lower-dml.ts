@@ -6,7 +6,8 @@
 import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts } from './expr.ts';
-import { BindContext, Scope } from './bind-context.ts';
+import type { BindContext} from './bind-context.ts';
+import { Scope } from './bind-context.ts';
 import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
 import type { TableDef } from './catalog.ts';
 import { columnIndex } from './catalog.ts';

@@ -3,7 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
-import type { Node, A_Expr, FuncCall, SubLink } from 'libpg-query';
+import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import { type Scope } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
@@ -59,7 +59,7 @@ function resolveColumn(scope: Scope, names: readonly string[]): Expr {
 }
 
 function constOf(n: Node & { A_Const: unknown }): Expr {
-  const c = (n as { A_Const: import('libpg-query').A_Const }).A_Const;
+  const c = (n as { A_Const: A_Const }).A_Const;
   if (c.isnull) return { k: 'const', v: null, t: 'unknown' };
   if (c.ival !== undefined) return { k: 'const', v: c.ival.ival ?? 0, t: 'int4' };
   if (c.fval !== undefined) {

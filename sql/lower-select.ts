@@ -7,7 +7,8 @@
 import type { Node, SelectStmt, ResTarget, SortBy } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts, exprEquals, mapExpr } from './expr.ts';
-import { BindContext, Scope } from './bind-context.ts';
+import type { BindContext} from './bind-context.ts';
+import { Scope } from './bind-context.ts';
 import type { OutputColumn, Plan, ScanNode, SortKey } from './plan.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, nodeKind } from './lower-expr.ts';
