@@ -22,7 +22,11 @@ import {
 
 export const STREAM_PATH = '/pesto.Peer/Stream';
 const FLOW_CONTROL_WINDOW = 16 * 1024 * 1024;
-/** Room for gRPC to carry a full frame: we check the frame limit ourselves, with a counted reason. */
+/**
+ * Room for gRPC to carry a full frame: we check the frame limit ourselves, with a counted reason.
+ * Caveat: a gRPC message beyond maxFrameBytes + this slack is refused inside grpc-js
+ * (RESOURCE_EXHAUSTED to the peer) before our handler sees it, so the server does not count it.
+ */
 const GRPC_SLACK_BYTES = 1024;
 
 const identity = (b: Buffer): Buffer => b;
