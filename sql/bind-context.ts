@@ -50,6 +50,8 @@ export class Scope {
   aggs: AggSpec[] | null = null;
   /** Set when binding WHERE, GROUP BY, ON ... where aggregates are not allowed. */
   aggForbidden: string | null = null;
+  /** FROM-row positions of right-hand USING columns: merged into the left one for unqualified names and `*`. */
+  readonly usingHidden = new Set<number>();
   /** Set when a reference to an enclosing scope was bound (makes a subquery correlated). */
   correlated = false;
   readonly level: number;

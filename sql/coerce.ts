@@ -76,6 +76,7 @@ export function unify(ctx: BindContext, l: Expr, r: Expr, op: string): [Expr, Ex
 export function unifyAll(ctx: BindContext, es: readonly Expr[], what: string): [Expr[], SqlType] {
   let t: SqlType = 'unknown';
   for (const e of es) {
+    if (e.t === 'unknown') continue;
     const c = commonType(t, e.t);
     if (c === null) {
       throw new SqlError(SqlState.datatypeMismatch, `${what} types ${typeDisplayName[t]} and ${typeDisplayName[e.t]} cannot be matched`);

@@ -130,6 +130,7 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
   const out: Row[] = [];
   let count = 0;
   const provided = new Set(p.columns);
+  const written = new Set<string>();
   for (const s of src) {
     const row: SqlValue[] = new Array<SqlValue>(table.columns.length);
     for (let i = 0; i < table.columns.length; i++) {
@@ -152,6 +153,10 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
         throw uniqueError(table, conflict, row);
       }
       if (oc.k === 'nothing') continue;
+      if (written.has(conflict.existing.key)) {
+        throw new SqlError(SqlState.cardinalityViolation, 'ON CONFLICT DO UPDATE command cannot affect row a second time',
+          'Ensure that no rows proposed for insertion within the same command have duplicate constrained values.');
+      }
       const old = conflict.existing.row;
       const both = old.concat(row);
       if (oc.where !== null && evalExpr(oc.where, both, env) !== true) continue;
@@ -164,11 +169,13 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
       if (c2 !== null) throw uniqueError(table, c2, nw);
       if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
       ctx.writes.put(table, newKey, nw);
+      written.add(newKey);
       returning(p.returning, nw, env, out);
       count++;
       continue;
     }
     ctx.writes.put(table, key, row);
+    written.add(key);
     returning(p.returning, row, env, out);
     count++;
   }

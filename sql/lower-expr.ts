@@ -40,6 +40,7 @@ function resolveColumn(scope: Scope, names: readonly string[]): Expr {
       sawRel = true;
       const idx = rel.columns.findIndex((c) => c.name === col);
       if (idx < 0) continue;
+      if (relName === undefined && s.usingHidden.has(rel.offset + idx)) continue;
       const c = rel.columns[idx];
       if (c === undefined) continue;
       if (hit !== null) throw new SqlError(SqlState.ambiguousColumn, `column reference "${col}" is ambiguous`);
@@ -232,6 +233,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
         return foldConst({ k: 'arith', op, l: x, r: y, t });
       }
       if (op === '~~' || op === '!~~' || op === '~~*' || op === '!~~*') return bindLike(scope, l, r, op.startsWith('!'), op.endsWith('*'));
+      if (op === '^') return bindFunction(scope.ctx, 'power', [l, r]);
       throw unsupported(`operator ${op}`);
     }
     case 'AEXPR_LIKE':

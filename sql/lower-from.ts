@@ -97,6 +97,7 @@ function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {
       const li = l.columns.findIndex((c) => c.name === name);
       const ri = right.columns.findIndex((c) => c.name === name);
       if (ri < 0) throw new SqlError(SqlState.undefinedColumn, `column "${name}" specified in USING clause does not exist in right table`);
+      scope.usingHidden.add(right.offset + ri);
       const lc = l.columns[li] as ScopeColumn;
       const rc = right.columns[ri] as ScopeColumn;
       return bindCompare(scope, '=', { k: 'col', i: l.offset + li, t: lc.type }, { k: 'col', i: right.offset + ri, t: rc.type });

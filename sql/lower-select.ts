@@ -208,7 +208,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
       if (relName === null && scope.rels.length === 0) throw new SqlError(SqlState.syntaxError, 'SELECT * with no tables specified is not valid');
       for (const rel of rels) {
         rel.columns.forEach((c, i) => {
-          if (!c.hidden) outputs.push({ e: { k: 'col', i: rel.offset + i, t: c.type }, name: c.name, typmod: c.typmod });
+          if (!c.hidden && (relName !== null || !scope.usingHidden.has(rel.offset + i))) outputs.push({ e: { k: 'col', i: rel.offset + i, t: c.type }, name: c.name, typmod: c.typmod });
         });
       }
       continue;

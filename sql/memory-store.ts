@@ -47,6 +47,7 @@ export class MemoryStore implements RowSource {
     if (!t) {
       t = { def, keys: new SortedKeys(), rows: new Map(), indexes: new Map() };
       this.tables.set(def.id, t);
+      this.syncIndexes(t, def);
     }
     if (t.def !== def) this.syncIndexes(t, def);
     return t;
