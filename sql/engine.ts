@@ -208,8 +208,16 @@ export function coerceParam(v: SqlValue, t: SqlType): SqlValue {
   return castValue(v, from, t, -1, true);
 }
 
-/** Executes a lowered query or DML statement against an arbitrary context (replica or client side). */
-export function runStatement(stmt: Statement, params: readonly SqlValue[], ctx: ExecContext): ExecResult {
+/**
+ * Executes a lowered query or DML statement against an arbitrary context (replica or client side).
+ * Parameters may be JS values or PostgreSQL text; they are converted to the inferred parameter types.
+ */
+export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {
+  const stmt = l.stmt;
+  if (rawParams.length < l.paramTypes.length) {
+    throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
+  }
+  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
   const env = makeEnv(params, ctx);
   if (stmt.k === 'query') {
     const rows = runPlan(stmt.plan, env);
@@ -356,18 +364,14 @@ export class Session {
     switch (stmt.k) {
       case 'query':
       case 'dml': {
-        if (rawParams.length < l.paramTypes.length) {
-          throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
-        }
-        const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
         const now = txn?.now ?? this.engine.now();
         if (stmt.k === 'query') {
           const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
-          return runStatement(stmt, params, this.context(source, null, now));
+          return runStatement(l, rawParams, this.context(source, null, now));
         }
         const stmtBuf = new WriteBuffer();
         const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
-        const r = runStatement(stmt, params, this.context(source, stmtBuf, now));
+        const r = runStatement(l, rawParams, this.context(source, stmtBuf, now));
         if (txn === null) this.engine.store.apply(stmtBuf);
         else txn.buffer.absorb(stmtBuf);
         return r;

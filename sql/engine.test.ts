@@ -1,0 +1,110 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Engine, type ExecResult } from './engine.ts';
+import { formatText } from './types.ts';
+
+const engine = await Engine.create();
+
+function rows(r: ExecResult): (string | null)[][] {
+  assert.ok(r.ok, r.ok ? '' : `${r.error.code} ${r.error.message}`);
+  return r.rows.map((row) => row.map((v, i) => (v === null ? null : formatText(v, r.columns[i]?.type ?? 'text'))));
+}
+
+function errCode(r: ExecResult): string {
+  assert.ok(!r.ok, 'expected an error');
+  return r.error.code;
+}
+
+test('creates, fills and queries a table with PostgreSQL command tags', () => {
+  const s = engine.session();
+  assert.equal(s.execute('CREATE TABLE e1 (id int PRIMARY KEY, name varchar(10) NOT NULL, amt numeric(8,2) DEFAULT 0)').ok, true);
+  const ins = s.execute("INSERT INTO e1 VALUES (1, 'a', 1.5), (2, 'b', 2.25), (3, 'c', NULL)");
+  assert.ok(ins.ok && ins.tag === 'INSERT 0 3');
+  assert.deepEqual(rows(s.execute('SELECT id, amt FROM e1 WHERE id >= $1 ORDER BY id DESC', [2])), [['3', null], ['2', '2.25']]);
+  const upd = s.execute('UPDATE e1 SET amt = amt * 2 WHERE id = 1 RETURNING amt');
+  assert.ok(upd.ok && upd.tag === 'UPDATE 1');
+  assert.deepEqual(rows(upd), [['3.00']]);
+  const del = s.execute('DELETE FROM e1 WHERE amt IS NULL');
+  assert.ok(del.ok && del.tag === 'DELETE 1');
+  assert.deepEqual(rows(s.execute('SELECT count(*), sum(amt) FROM e1')), [['2', '5.25']]);
+});
+
+test('reports constraint and runtime errors with SQLSTATEs instead of throwing', () => {
+  const s = engine.session();
+  s.execute('CREATE TABLE e2 (id int PRIMARY KEY, v text NOT NULL)');
+  s.execute("INSERT INTO e2 VALUES (1, 'x')");
+  assert.equal(errCode(s.execute("INSERT INTO e2 VALUES (1, 'y')")), '23505');
+  assert.equal(errCode(s.execute('INSERT INTO e2 VALUES (2, NULL)')), '23502');
+  assert.equal(errCode(s.execute('SELECT 1/0')), '22012');
+  assert.equal(errCode(s.execute('SELECT 2147483647 + 1')), '22003');
+  assert.equal(errCode(s.execute('SELECT nope FROM e2')), '42703');
+  assert.equal(errCode(s.execute('SELECT * FROM nope')), '42P01');
+  assert.equal(errCode(s.execute('SELEC 1')), '42601');
+  assert.equal(errCode(s.execute("SELECT 'abc'::int")), '22P02');
+});
+
+test('buffers transaction writes, shows them to the transaction and applies them at commit', () => {
+  const a = engine.session();
+  const b = engine.session();
+  a.execute('CREATE TABLE e3 (id int PRIMARY KEY, v int)');
+  a.execute('BEGIN');
+  a.execute('INSERT INTO e3 VALUES (1, 10)');
+  assert.deepEqual(rows(a.execute('SELECT v FROM e3')), [['10']]);
+  assert.deepEqual(rows(b.execute('SELECT v FROM e3')), []);
+  assert.equal(a.execute('COMMIT').ok, true);
+  assert.deepEqual(rows(b.execute('SELECT v FROM e3')), [['10']]);
+  a.execute('BEGIN');
+  a.execute('UPDATE e3 SET v = 11');
+  a.execute('ROLLBACK');
+  assert.deepEqual(rows(b.execute('SELECT v FROM e3')), [['10']]);
+});
+
+test('aborts a transaction after an error until ROLLBACK (25P02)', () => {
+  const s = engine.session();
+  s.execute('CREATE TABLE e4 (id int PRIMARY KEY)');
+  s.execute('BEGIN');
+  s.execute('INSERT INTO e4 VALUES (1)');
+  assert.equal(errCode(s.execute('INSERT INTO e4 VALUES (1)')), '23505');
+  assert.equal(errCode(s.execute('SELECT 1')), '25P02');
+  const c = s.execute('COMMIT');
+  assert.ok(c.ok && c.tag === 'ROLLBACK');
+  assert.deepEqual(rows(s.execute('SELECT count(*) FROM e4')), [['0']]);
+});
+
+test('prepares statements with inferred parameter and result types', () => {
+  engine.session().execute('CREATE TABLE e5 (id bigint PRIMARY KEY, price numeric(10,2), name text)');
+  const p = engine.prepare('SELECT name, price * 2 AS p2 FROM e5 WHERE id = $1 AND price > $2 LIMIT $3');
+  assert.ok(p.ok);
+  assert.deepEqual(p.info.paramTypes, ['int8', 'numeric', 'int8']);
+  assert.deepEqual(p.info.columns.map((c) => [c.name, c.type]), [['name', 'text'], ['p2', 'numeric']]);
+  const s = engine.session();
+  assert.ok(s.prepare('ins', 'INSERT INTO e5 VALUES ($1, $2, $3)').ok);
+  assert.ok(s.executePrepared('ins', ['7', '1.5', 'x']).ok);
+  assert.deepEqual(rows(s.execute('SELECT id, price FROM e5')), [['7', '1.50']]);
+});
+
+test('executes multi-statement strings statement by statement', () => {
+  const s = engine.session();
+  const all = s.executeAll('CREATE TABLE e6 (a int); INSERT INTO e6 VALUES (1), (2); SELECT sum(a) FROM e6');
+  assert.deepEqual(all.map((r) => (r.ok ? r.tag : r.error.code)), ['CREATE TABLE', 'INSERT 0 2', 'SELECT 1']);
+});
+
+test('gives tables without a primary key a hidden row id and accepts ADD PRIMARY KEY later', () => {
+  const s = engine.session();
+  s.execute('CREATE TABLE e7 (a int, b text) WITH (fillfactor=100)');
+  s.execute("INSERT INTO e7 VALUES (2, 'y'), (1, 'x'), (1, 'x')");
+  assert.deepEqual(rows(s.execute('SELECT * FROM e7 ORDER BY a')), [['1', 'x'], ['1', 'x'], ['2', 'y']]);
+  assert.equal(errCode(s.execute('ALTER TABLE e7 ADD PRIMARY KEY (a)')), '23505');
+  s.execute('DELETE FROM e7 WHERE a = 1');
+  assert.equal(s.execute('ALTER TABLE e7 ADD PRIMARY KEY (a)').ok, true);
+  assert.equal(errCode(s.execute("INSERT INTO e7 VALUES (2, 'z')")), '23505');
+});
+
+test('fixes now() for the whole transaction', () => {
+  const e = engine.session();
+  e.execute('BEGIN');
+  const a = rows(e.execute('SELECT now()'));
+  const b = rows(e.execute('SELECT CURRENT_TIMESTAMP'));
+  e.execute('COMMIT');
+  assert.deepEqual(a, b);
+});
