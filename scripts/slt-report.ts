@@ -30,6 +30,8 @@ import {
 } from '../test/sql/slt-files.ts';
 
 const backends: Record<string, () => Promise<OpenedDatabase>> = {
+  // Imported lazily so that the PostgreSQL report runs even while the engine does not load.
+  pesto: async () => (await import('../test/sql/pesto-database.ts')).openPestoDatabase(),
   postgresql: openPostgresDatabase,
 };
 
