@@ -15,7 +15,7 @@ function errCode(r: ExecResult): string {
   return r.error.code;
 }
 
-test('creates, fills and queries a table with PostgreSQL command tags', () => {
+void test('creates, fills and queries a table with PostgreSQL command tags', () => {
   const s = engine.session();
   assert.equal(s.execute('CREATE TABLE e1 (id int PRIMARY KEY, name varchar(10) NOT NULL, amt numeric(8,2) DEFAULT 0)').ok, true);
   const ins = s.execute("INSERT INTO e1 VALUES (1, 'a', 1.5), (2, 'b', 2.25), (3, 'c', NULL)");
@@ -29,7 +29,7 @@ test('creates, fills and queries a table with PostgreSQL command tags', () => {
   assert.deepEqual(rows(s.execute('SELECT count(*), sum(amt) FROM e1')), [['2', '5.25']]);
 });
 
-test('reports constraint and runtime errors with SQLSTATEs instead of throwing', () => {
+void test('reports constraint and runtime errors with SQLSTATEs instead of throwing', () => {
   const s = engine.session();
   s.execute('CREATE TABLE e2 (id int PRIMARY KEY, v text NOT NULL)');
   s.execute("INSERT INTO e2 VALUES (1, 'x')");
@@ -43,7 +43,7 @@ test('reports constraint and runtime errors with SQLSTATEs instead of throwing',
   assert.equal(errCode(s.execute("SELECT 'abc'::int")), '22P02');
 });
 
-test('buffers transaction writes, shows them to the transaction and applies them at commit', () => {
+void test('buffers transaction writes, shows them to the transaction and applies them at commit', () => {
   const a = engine.session();
   const b = engine.session();
   a.execute('CREATE TABLE e3 (id int PRIMARY KEY, v int)');
@@ -59,7 +59,7 @@ test('buffers transaction writes, shows them to the transaction and applies them
   assert.deepEqual(rows(b.execute('SELECT v FROM e3')), [['10']]);
 });
 
-test('aborts a transaction after an error until ROLLBACK (25P02)', () => {
+void test('aborts a transaction after an error until ROLLBACK (25P02)', () => {
   const s = engine.session();
   s.execute('CREATE TABLE e4 (id int PRIMARY KEY)');
   s.execute('BEGIN');
@@ -71,7 +71,7 @@ test('aborts a transaction after an error until ROLLBACK (25P02)', () => {
   assert.deepEqual(rows(s.execute('SELECT count(*) FROM e4')), [['0']]);
 });
 
-test('prepares statements with inferred parameter and result types', () => {
+void test('prepares statements with inferred parameter and result types', () => {
   engine.session().execute('CREATE TABLE e5 (id bigint PRIMARY KEY, price numeric(10,2), name text)');
   const p = engine.prepare('SELECT name, price * 2 AS p2 FROM e5 WHERE id = $1 AND price > $2 LIMIT $3');
   assert.ok(p.ok);
@@ -83,13 +83,13 @@ test('prepares statements with inferred parameter and result types', () => {
   assert.deepEqual(rows(s.execute('SELECT id, price FROM e5')), [['7', '1.50']]);
 });
 
-test('executes multi-statement strings statement by statement', () => {
+void test('executes multi-statement strings statement by statement', () => {
   const s = engine.session();
   const all = s.executeAll('CREATE TABLE e6 (a int); INSERT INTO e6 VALUES (1), (2); SELECT sum(a) FROM e6');
   assert.deepEqual(all.map((r) => (r.ok ? r.tag : r.error.code)), ['CREATE TABLE', 'INSERT 0 2', 'SELECT 1']);
 });
 
-test('gives tables without a primary key a hidden row id and accepts ADD PRIMARY KEY later', () => {
+void test('gives tables without a primary key a hidden row id and accepts ADD PRIMARY KEY later', () => {
   const s = engine.session();
   s.execute('CREATE TABLE e7 (a int, b text) WITH (fillfactor=100)');
   s.execute("INSERT INTO e7 VALUES (2, 'y'), (1, 'x'), (1, 'x')");
@@ -100,7 +100,7 @@ test('gives tables without a primary key a hidden row id and accepts ADD PRIMARY
   assert.equal(errCode(s.execute("INSERT INTO e7 VALUES (2, 'z')")), '23505');
 });
 
-test('fixes now() for the whole transaction', () => {
+void test('fixes now() for the whole transaction', () => {
   const e = engine.session();
   e.execute('BEGIN');
   const a = rows(e.execute('SELECT now()'));

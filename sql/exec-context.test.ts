@@ -34,13 +34,13 @@ function run(sql: string, params: SqlValue[] = []): { rec: ReadRecorder; rows: S
   return { rec, rows: r.rows };
 }
 
-test('records a point read of an absent key (implicit point read)', () => {
+void test('records a point read of an absent key (implicit point read)', () => {
   const { rec, rows } = run('SELECT bal FROM acct WHERE w = $1 AND id = $2', [1, 9]);
   assert.equal(rows.length, 0);
   assert.deepEqual(rec.reads, [{ tableId: acct.id, key: encodeKey([1, 9], ['int4', 'int4']), version: null }]);
 });
 
-test('partitions scanned rows into the read set and the predicate', () => {
+void test('partitions scanned rows into the read set and the predicate', () => {
   const { rec, rows } = run("SELECT id FROM acct WHERE w = 1 AND tag = 'a'");
   assert.equal(rows.length, 2);
   assert.equal(rec.scanned.length, 3);
@@ -55,7 +55,7 @@ test('partitions scanned rows into the read set and the predicate', () => {
   }
 });
 
-test('stores predicates with bound parameters that survive serialisation', () => {
+void test('stores predicates with bound parameters that survive serialisation', () => {
   const { rec } = run('SELECT id FROM acct WHERE w = $1 AND bal > $2 AND tag IN ($3, $4)', [1, '15', 'a', 'z']);
   const pred = rec.predicates[0]?.predicate ?? null;
   assert.ok(pred !== null);
@@ -66,7 +66,7 @@ test('stores predicates with bound parameters that survive serialisation', () =>
   assert.equal(evalPredicate(revived, [2, 99, newRow[2] ?? null, 'a']), false);
 });
 
-test('shows buffered writes through the overlay without recording them', () => {
+void test('shows buffered writes through the overlay without recording them', () => {
   const buf = new WriteBuffer();
   buf.put(acct, encodeKey([1, 4], ['int4', 'int4']), [1, 4, null, 'a']);
   buf.delete(acct, encodeKey([1, 1], ['int4', 'int4']));
@@ -81,7 +81,7 @@ test('shows buffered writes through the overlay without recording them', () => {
   assert.equal(rec.reads.length, 1);
 });
 
-test('computes an UPDATE\'s new rows from reconnaissance-read rows with the shared evaluator', () => {
+void test('computes an UPDATE\'s new rows from reconnaissance-read rows with the shared evaluator', () => {
   const node = parseSync('UPDATE acct SET bal = bal + $1, tag = upper(tag) WHERE w = 1').stmts?.[0]?.stmt as Node;
   const l = lowerStatement(engine.catalog, node);
   assert.ok(l.stmt.k === 'dml' && l.stmt.plan.k === 'update');

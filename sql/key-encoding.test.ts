@@ -20,27 +20,27 @@ function assertOrdered(values: SqlValue[], t: SqlType): void {
   }
 }
 
-test('integer encodings sort like the integers, int8 beyond 2^53 included, NULL last', () => {
+void test('integer encodings sort like the integers, int8 beyond 2^53 included, NULL last', () => {
   assertOrdered([-(2n ** 63n), -9007199254740993n, -5, -1, 0, 1, 255, 256, 65536, 2 ** 40, 9007199254740993n, 2n ** 63n - 1n, null], 'int8');
 });
 
-test('numeric encodings sort by value whatever the scale', () => {
+void test('numeric encodings sort by value whatever the scale', () => {
   const vals = ['-1000', '-10.5', '-10.25', '-1', '-0.001', '0', '0.00', '0.001', '0.5', '1', '1.0', '1.01', '9.99', '10', '100.5', '1e20'];
   assertOrdered(vals.map((s) => Numeric.parse(s)), 'numeric');
   assert.equal(encodeKey([Numeric.parse('1.50')], ['numeric']), encodeKey([Numeric.parse('1.5')], ['numeric']));
 });
 
-test('text encodings sort bytewise (C collation), with embedded prefixes and non-ASCII', () => {
+void test('text encodings sort bytewise (C collation), with embedded prefixes and non-ASCII', () => {
   assertOrdered(['', 'a', 'a\u0000', 'aa', 'ab', 'b', 'B', 'é', 'z', '日本', null], 'text');
 });
 
-test('float, date and timestamp encodings sort by value', () => {
+void test('float, date and timestamp encodings sort by value', () => {
   assertOrdered([-Infinity, -1e300, -1.5, -0, 0, 1e-300, 2.5, 1e300, Infinity, NaN], 'float8');
   assertOrdered(['1999-12-31', '2000-01-01', '2024-02-29', '0044-03-15 BC'].map((s) => parseText(s, 'date')), 'date');
   assertOrdered(['1970-01-01 00:00:00', '1969-12-31 23:59:59.5', '2024-01-01 12:00:00'].map((s) => parseText(s, 'timestamp')), 'timestamp');
 });
 
-test('composite keys sort column by column and a prefix bounds its range', () => {
+void test('composite keys sort column by column and a prefix bounds its range', () => {
   const types: SqlType[] = ['int4', 'text'];
   const a = encodeKey([1, 'zz'], types);
   const b = encodeKey([2, ''], types);

@@ -4,7 +4,7 @@ import { formatFloat, formatText, parseText } from './value-text.ts';
 import { Numeric } from './numeric.ts';
 import { SqlError } from './errors.ts';
 
-test('prints floats like PostgreSQL 12+ (shortest round trip, exponent outside 1e-4..1e15)', () => {
+void test('prints floats like PostgreSQL 12+ (shortest round trip, exponent outside 1e-4..1e15)', () => {
   const cases: [number, string][] = [
     [0.1, '0.1'], [1e15, '1e+15'], [123456789012345, '123456789012345'], [0.0001, '0.0001'], [0.00001, '1e-05'],
     [1 / 3, '0.3333333333333333'], [-0, '-0'], [Infinity, 'Infinity'], [NaN, 'NaN'], [1e100, '1e+100'], [2.5, '2.5'],
@@ -15,7 +15,7 @@ test('prints floats like PostgreSQL 12+ (shortest round trip, exponent outside 1
   assert.equal(formatFloat(123456, true), '123456');
 });
 
-test('prints booleans, dates, timestamps and numerics as PostgreSQL does', () => {
+void test('prints booleans, dates, timestamps and numerics as PostgreSQL does', () => {
   assert.equal(formatText(true, 'bool'), 't');
   assert.equal(formatText(parseText('2024-01-02', 'date'), 'date'), '2024-01-02');
   assert.equal(formatText(parseText('2024-01-02 03:04:05', 'timestamp'), 'timestamp'), '2024-01-02 03:04:05');
@@ -25,7 +25,7 @@ test('prints booleans, dates, timestamps and numerics as PostgreSQL does', () =>
   assert.equal(formatText(9007199254740993n, 'int8'), '9007199254740993');
 });
 
-test('rejects malformed input with PostgreSQL SQLSTATEs', () => {
+void test('rejects malformed input with PostgreSQL SQLSTATEs', () => {
   const code = (f: () => unknown): string => {
     try {
       f();
@@ -43,7 +43,7 @@ test('rejects malformed input with PostgreSQL SQLSTATEs', () => {
   assert.equal(code(() => parseText('abcdef', 'varchar', 3 + 4)), '22001');
 });
 
-test('reads int8 beyond 2^53 exactly', () => {
+void test('reads int8 beyond 2^53 exactly', () => {
   assert.equal(parseText('9223372036854775807', 'int8'), 9223372036854775807n);
   assert.equal(parseText('42', 'int8'), 42);
 });
