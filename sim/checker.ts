@@ -95,7 +95,9 @@ function checkLiveness(input: CheckInput, add: (s: string) => void): void {
   if (!input.targetReached) {
     const stuck = input.history.filter((t) => t.outcome === 'pending');
     const oldest = stuck.map((t) => `c${t.client} ${t.kind} ${formatTs(t.ts)} since ${t.startedUs}`).slice(0, 4);
-    add(`liveness: the workload did not reach its target after faults healed at ${input.healAtUs}; pending: ${oldest.join('; ') || 'none'}`);
+    const begun = input.history.length;
+    const committed = input.history.filter((t) => t.outcome === 'commit').length;
+    add(`liveness: the workload did not reach its target after faults healed at ${input.healAtUs} (${begun} transactions begun, ${committed} committed); pending: ${oldest.join('; ') || 'none'}`);
   } else if (input.audit === null) {
     add('liveness: the audit transaction did not commit');
   }

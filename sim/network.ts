@@ -115,6 +115,8 @@ function before(a: SimEvent, b: SimEvent): boolean {
 }
 
 const TRACE_LINES_MAX = 64;
+/** More events than this in one virtual instant is a zero-delay loop (a bug), not a workload. */
+const EVENTS_PER_INSTANT_MAX = 1_000_000;
 
 export class SimNetwork {
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, partitioned: 0, duplicated: 0, corrupted: 0, bytes: 0 };
@@ -224,7 +226,11 @@ export class SimNetwork {
         return done();
       }
       this.#now = next.at;
-      while (this.#queue.peek()?.at === this.#now) this.#queue.pop()!.run();
+      let events = 0;
+      while (this.#queue.peek()?.at === this.#now) {
+        this.#queue.pop()!.run();
+        if (++events > EVENTS_PER_INSTANT_MAX) throw new Error(`more than ${EVENTS_PER_INSTANT_MAX} events at virtual time ${this.#now}: a zero-delay loop\n${this.trace().join('\n')}`);
+      }
       for (const hook of this.#instantEnd) hook();
     }
   }

@@ -50,6 +50,8 @@ export interface SimOptions {
   /** Virtual time by which the workload and the audit must be done. */
   readonly deadlineMs?: number;
   readonly timeouts?: Partial<SimClientTimeouts>;
+  /** Transactions begun before the clients give up (a livelock); default 25 per transfer. */
+  readonly attemptsMax?: number;
 }
 
 export interface SimReport {
@@ -72,6 +74,8 @@ export interface SimReport {
   readonly rejectedByReplicas: Record<string, number>;
   readonly rejectedByClients: Record<string, number>;
   readonly abortReasons: Record<string, number>;
+  /** Why correct replicas voted ABSTAIN or ABORT, summed. */
+  readonly replicaVoteReasons: Record<string, number>;
   /** Last network events, for failing seeds. */
   readonly trace: readonly string[];
 }
@@ -99,7 +103,7 @@ export function runSimulation(o: SimOptions): SimReport {
   const byzRng = root.fork();
   const clientRng = root.fork();
   const healAtUs = START_MICROS + (o.healAtMs ?? 1_000) * 1000;
-  const deadlineUs = START_MICROS + (o.deadlineMs ?? 60_000) * 1000;
+  const deadlineUs = START_MICROS + (o.deadlineMs ?? 30_000) * 1000;
 
   const faulty: NetworkFaults = {
     ...CALM_NETWORK,
@@ -129,10 +133,12 @@ export function runSimulation(o: SimOptions): SimReport {
   const clients = Array.from({ length: o.clients ?? 4 }, (_, i) => new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts));
   const accounts = o.accounts ?? 8;
   const initialBalance = o.initialBalance ?? 100;
+  const transfers = o.transactions ?? 40;
   const bank = new BankWorkload(net, clients, workRng, {
     accounts,
     initialBalance,
-    transfers: o.transactions ?? 40,
+    transfers,
+    attemptsMax: o.attemptsMax ?? transfers * 25 + 100,
     amountMax: o.amountMax ?? 30,
     thinkUs: 200,
   });
@@ -153,7 +159,7 @@ export function runSimulation(o: SimOptions): SimReport {
   });
 
   bank.start();
-  const targetReached = net.runUntil(() => bank.finished, deadlineUs);
+  const targetReached = net.runUntil(() => bank.finished, deadlineUs) && bank.targetReached;
   let audit: TxnLog | null = null;
   if (targetReached) {
     const auditor = clients[0]!;
@@ -179,6 +185,11 @@ export function runSimulation(o: SimOptions): SimReport {
     slowCommits += c.core.stats.slowCommits;
     recoveries += c.core.stats.recoveries;
   }
+  const replicaVoteReasons: Record<string, number> = {};
+  for (const r of correct) {
+    merge(replicaVoteReasons, r.core.stats.abstainReasons as Record<string, number>);
+    merge(replicaVoteReasons, r.core.stats.abortReasons as Record<string, number>);
+  }
   for (const t of bank.history) if (t.outcome === 'abort') abortReasons[t.path] = (abortReasons[t.path] ?? 0) + 1;
   const finalAudit = audit as TxnLog | null;
   return {
@@ -201,6 +212,7 @@ export function runSimulation(o: SimOptions): SimReport {
     rejectedByReplicas: sorted(rejectedByReplicas),
     rejectedByClients: sorted(rejectedByClients),
     abortReasons: sorted(abortReasons),
+    replicaVoteReasons: sorted(replicaVoteReasons),
     trace: violations.length === 0 ? [] : net.trace(),
   };
 }

@@ -38,6 +38,8 @@ export interface BankOptions {
   readonly amountMax: number;
   /** Pause between a client's transactions. */
   readonly thinkUs: number;
+  /** Transactions begun after which the clients give up (a livelock: the checker reports it). */
+  readonly attemptsMax: number;
 }
 
 export function accountKey(i: number): Key {
@@ -77,7 +79,11 @@ export class BankWorkload {
   }
 
   get finished(): boolean {
-    return this.committedTransfers >= this.opts.transfers && this.#active === 0;
+    return (this.committedTransfers >= this.opts.transfers || this.gaveUp) && this.#active === 0;
+  }
+
+  get targetReached(): boolean {
+    return this.committedTransfers >= this.opts.transfers;
   }
 
   /** Operations not answered yet, with the client and the virtual time they started. */
@@ -103,8 +109,13 @@ export class BankWorkload {
     });
   }
 
+  /** True once the clients gave up: too many attempts without reaching the target. */
+  get gaveUp(): boolean {
+    return this.history.length >= this.opts.attemptsMax;
+  }
+
   #next(c: SimClient, retry: Intent | null): void {
-    if (this.committedTransfers >= this.opts.transfers) {
+    if (this.committedTransfers >= this.opts.transfers || this.gaveUp) {
       this.#stopping = true;
       return;
     }
