@@ -1,0 +1,191 @@
+/**
+ * The `pesto` command (`npm start` runs `pesto start`).
+ *
+ *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed]
+ *   pesto config check FILE      validate a cluster configuration, print a summary
+ *   pesto keys new FILE          write a fresh secret key file (mode 0600), print its public key
+ *   pesto keys show FILE         print the public key of a key file
+ *   pesto help
+ *
+ * `start` generates or reuses the configuration and keys in the data folder, starts one replica process
+ * per configured replica (cli/supervisor.ts), waits until all are ready, prints what runs, and on Ctrl-C
+ * or SIGTERM stops them all and exits 0. Crashed replicas are reported on stderr (and restarted with
+ * `--restart-crashed`). Exit codes: 0 clean stop, 1 start failure, 2 usage error.
+ */
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseClusterConfig, toHex } from '../protocol/config.ts';
+import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
+import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_ID } from './local-cluster-config.ts';
+import { startLocalCluster, type LocalCluster, type SupervisorEvent } from './supervisor.ts';
+
+const USAGE = `Pesto: a Byzantine-fault-tolerant SQL database.
+
+Usage:
+  pesto start [options]        start a local cluster (keys and config generated on first start)
+      --f N                    faults tolerated per shard; n = 5f+1 replicas per shard (default ${DEFAULT_F}, or the existing config's)
+      --shards S               number of shards (default ${DEFAULT_SHARDS}, or the existing config's)
+      --data DIR               data folder: cluster.yaml, keys/, logs/, replicas/ (default ${DEFAULT_DATA_DIR})
+      --base-port P            replica k listens on 127.0.0.1:P+k (default ${DEFAULT_BASE_PORT}, or the existing config's)
+      --restart-crashed        restart replicas that crash (default: report them and leave them down)
+  pesto config check FILE      validate a cluster configuration
+  pesto keys new FILE          write a new secret key file (mode 0600) and print its public key
+  pesto keys show FILE         print the public key of a secret key file
+  pesto help                   this text
+`;
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'start':
+      return start(rest);
+    case 'config':
+      return configCommand(rest);
+    case 'keys':
+      return keysCommand(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(USAGE);
+      return 0;
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  }
+}
+
+function intFlag(v: string | undefined, flag: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^[0-9]+$/.test(v)) throw new UsageError(`${flag} needs a non-negative integer, got ${JSON.stringify(v)}`);
+  return Number(v);
+}
+
+async function start(args: readonly string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      f: { type: 'string' },
+      shards: { type: 'string' },
+      data: { type: 'string' },
+      'base-port': { type: 'string' },
+      'restart-crashed': { type: 'boolean' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const f = intFlag(values.f, '--f');
+  const shards = intFlag(values.shards, '--shards');
+  const basePort = intFlag(values['base-port'], '--base-port');
+  const dataDir = values.data ?? DEFAULT_DATA_DIR;
+  const show = (p: string): string => {
+    const r = relative(process.cwd(), p);
+    return r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? p : r;
+  };
+
+  process.stdout.write(`Starting Pesto in ${dataDir} ...\n`);
+  let cluster: LocalCluster;
+  try {
+    cluster = await startLocalCluster({
+      dataDir,
+      ...(f === undefined ? {} : { f }),
+      ...(shards === undefined ? {} : { shards }),
+      ...(basePort === undefined ? {} : { basePort }),
+      restartCrashed: values['restart-crashed'] ?? false,
+      onEvent: (e) => report(e, show),
+    });
+  } catch (e) {
+    process.stderr.write(`pesto: could not start the cluster: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+
+  const { config } = cluster;
+  const lines = [
+    '',
+    cluster.generated === undefined ? `Reusing ${show(cluster.configPath)}.` : `${cluster.generated}.`,
+    `Pesto cluster "${config.name}" is running: ${config.shards.length} shard(s), f = ${config.f}, ${config.shards.length * (5 * config.f + 1)} replica processes.`,
+    ...config.shards.map((s) => `  shard ${s.id}: ${s.replicas.map((r) => `s${s.id}r${r.index} ${r.address}`).join(', ')}`),
+    '',
+    `  configuration  ${show(cluster.configPath)}`,
+    `  secret keys    ${show(cluster.dataDir)}/keys/ (client key for local tools: keys/client-${LOCAL_CLIENT_ID}.key, client id ${LOCAL_CLIENT_ID})`,
+    `  replica logs   ${show(cluster.dataDir)}/logs/`,
+    '',
+    'Try it: `npm run bench -- kv` runs the key-value benchmark against this cluster.',
+    '(The PostgreSQL gateway and its psql command are not part of `pesto start` yet.)',
+    'Press Ctrl-C to stop.',
+    '',
+  ];
+  process.stdout.write(lines.join('\n'));
+
+  await new Promise<void>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      process.stdout.write(`\n${signal}: stopping ${config.shards.length * (5 * config.f + 1)} replicas ...\n`);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      cluster.stop().then(resolve, resolve);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+  process.stdout.write('Stopped.\n');
+  return 0;
+}
+
+function report(e: SupervisorEvent, show: (p: string) => string): void {
+  const name = `s${e.shard}r${e.index}`;
+  switch (e.kind) {
+    case 'ready':
+      return;
+    case 'crashed': {
+      const how = e.exit.signal === null ? `code ${e.exit.code ?? '?'}` : `signal ${e.exit.signal}`;
+      process.stderr.write(`pesto: replica ${name} exited unexpectedly (${how}); ${e.willRestart ? 'restarting it' : 'it stays down'}; see ${show(e.logPath)}\n`);
+      return;
+    }
+    case 'restart-failed':
+      process.stderr.write(`pesto: replica ${name} did not come back: ${e.error.message}\n`);
+      return;
+  }
+}
+
+async function configCommand(args: readonly string[]): Promise<number> {
+  const [sub, file, ...extra] = args;
+  if (sub !== 'check' || file === undefined || extra.length > 0) throw new UsageError('usage: pesto config check FILE');
+  const parsed = parseClusterConfig(await readFile(file, 'utf8'));
+  if (!parsed.ok) {
+    process.stderr.write(`${file}: ${parsed.reason}: ${parsed.detail ?? ''}\n`);
+    return 1;
+  }
+  const c = parsed.value;
+  process.stdout.write(`${file}: valid. Cluster "${c.name}", f = ${c.f}, ${c.shards.length} shard(s) of ${5 * c.f + 1} replicas, ${c.clients.length} client(s), authorities: ${c.authorities.map((a) => a.name).join(', ')}\n`);
+  return 0;
+}
+
+async function keysCommand(args: readonly string[]): Promise<number> {
+  const [sub, file, ...extra] = args;
+  if ((sub !== 'new' && sub !== 'show') || file === undefined || extra.length > 0) throw new UsageError('usage: pesto keys new FILE | pesto keys show FILE');
+  if (sub === 'new') {
+    const seed = newSeed();
+    await writeKeyFile(file, seed);
+    process.stdout.write(`${toHex(keyPairFromSeed(seed).publicKey)}\n`);
+    return 0;
+  }
+  process.stdout.write(`${toHex((await readKeyFile(file)).publicKey)}\n`);
+  return 0;
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (e) {
+  if (e instanceof UsageError || (e instanceof TypeError && 'code' in e && String(e.code).startsWith('ERR_PARSE_ARGS'))) {
+    process.stderr.write(`pesto: ${e.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else {
+    process.stderr.write(`pesto: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 1;
+  }
+}
