@@ -162,12 +162,8 @@ export class CertificateVerifier {
    * certificate to a made-up value ('proof-mismatch').
    */
   verifyCommittedRead(key: Key, read: CommittedRead): CertResult {
-    const body = read.proof.txn.body;
-    if (!tsEquals(body.ts, read.version)) return fail('proof-mismatch', 'proof transaction has another timestamp');
-    const write = findWrite(body, key);
-    if (write === undefined) return fail('proof-mismatch', 'proof transaction did not write the key');
-    const same = write.value === null || read.value === null ? write.value === read.value : equalDigests(write.value, read.value);
-    if (!same) return fail('proof-mismatch', 'value differs from the proof transaction\'s write');
+    const mismatch = committedReadMismatch(key, read);
+    if (mismatch !== null) return fail('proof-mismatch', mismatch);
     return this.verifyCommitted(read.proof);
   }
 
@@ -241,6 +237,20 @@ export class CertificateVerifier {
 }
 
 /** The write of `key` in `body` (writes are sorted by key: binary search). */
+/**
+ * Why a committed read's proof does not back it (its transaction must have written exactly `key`
+ * with exactly this value at exactly this version), or null when it does. Pure and cheap: callers
+ * that cache verified certificates still run this on every read.
+ */
+export function committedReadMismatch(key: Key, read: CommittedRead): string | null {
+  const body = read.proof.txn.body;
+  if (!tsEquals(body.ts, read.version)) return 'proof transaction has another timestamp';
+  const write = findWrite(body, key);
+  if (write === undefined) return 'proof transaction did not write the key';
+  const same = write.value === null || read.value === null ? write.value === read.value : equalDigests(write.value, read.value);
+  return same ? null : "value differs from the proof transaction's write";
+}
+
 function findWrite(body: TxnBody, key: Key): WriteEntry | undefined {
   const writes = body.writes;
   let lo = 0;

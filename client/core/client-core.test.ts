@@ -146,7 +146,6 @@ void describe('ClientCore commit (PROTOCOL §6)', () => {
 
   void it(
     'aborts on the fast path with exactly 3f+1 ABSTAIN signatures',
-    { todo: 'unreachable with one vote at a time: after 2f+1 ABSTAIN the tally says slow-abort and the finisher starts ST2 (see finisher.test.ts)' },
     () => {
       const client = newClient();
       const { prepares } = committing(client);
@@ -162,10 +161,10 @@ void describe('ClientCore commit (PROTOCOL §6)', () => {
     },
   );
 
-  void it('aborts through ST2 once ABSTAIN votes make 3f+1 COMMIT impossible', () => {
+  void it('aborts through ST2 once ABSTAIN votes make both 3f+1 COMMIT and 3f+1 ABSTAIN impossible', () => {
     const client = newClient();
     const { prepares } = committing(client);
-    answer(client, prepares, (p) => (p.to.shard === 1 && p.to.index < 2 * Q.f + 1 ? 'abstain' : null));
+    answer(client, prepares, (p) => (p.to.shard === 1 ? (p.to.index < 2 * Q.f + 1 ? 'abstain' : 'commit') : null));
     const decides = sentOf(client.takeEffects(), 'decide');
     assert.equal(decides.length, N);
     assert.equal(decides[0]!.msg.decision, 'abort');

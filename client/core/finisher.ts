@@ -50,6 +50,7 @@ export class Finisher {
   /** Request ids of this finisher's messages (the core routes replies by them). */
   readonly reqs: number[] = [];
   #fastTimer = -1;
+  #resendTimer = -1;
   #st2: { decision: Outcome; logShard: ShardId; justification: VoteCert; replies: Map<number, DecideReply> } | null = null;
 
   constructor(
@@ -104,10 +105,11 @@ export class Finisher {
     if (this.phase === 'done') return;
     if (id === this.#fastTimer) {
       this.#fastTimer = -1;
-      this.#evaluate(true);
+      if (this.phase === 'st1') this.#evaluate(true);
       return;
     }
-    // Resend timer: whoever has not answered gets the message again.
+    if (id !== this.#resendTimer) return;
+    // Whoever has not answered gets the message again.
     if (this.phase === 'st1') this.#sendPrepare(true);
     else this.#sendDecide(true);
   }
@@ -178,6 +180,7 @@ export class Finisher {
 
   #startSt2(decision: Outcome, justification: VoteCert): void {
     this.phase = 'st2';
+    this.#fastTimer = -1;
     this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map() };
     this.#sendDecide(false);
   }
@@ -207,7 +210,7 @@ export class Finisher {
   }
 
   #armResend(): void {
-    this.router.newTimer(this, this.timeouts.resendMs);
+    this.#resendTimer = this.router.newTimer(this, this.timeouts.resendMs);
   }
 
   /** Reports the outcome, then writes it back to every replica of every involved shard. */

@@ -6,7 +6,8 @@
  * dependency. A missing row reads as version 0.
  */
 import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
-import type { Dependency, Key, ReadReply, WriteEntry } from '../../protocol/messages.ts';
+import { committedReadMismatch } from '../../protocol/certificate.ts';
+import type { Dependency, Key, ReadReply } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { isZeroTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 
@@ -23,29 +24,13 @@ function bytesEqual(a: Uint8Array | null, b: Uint8Array | null): boolean {
   return Buffer.compare(a, b) === 0;
 }
 
-function findWrite(writes: readonly WriteEntry[], key: Key): WriteEntry | undefined {
-  let lo = 0;
-  let hi = writes.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const k = writes[mid]!.key;
-    if (k === key) return writes[mid];
-    if (k < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
-}
-
 /** Semantic checks of one reply; the shell has already verified the proof's certificate. */
 export function checkReadReply(r: ReadReply, key: Key, t: Timestamp): ReplyCheck {
   if (r.key !== key) return 'wrong-key';
   if (r.committed !== null) {
     const c = r.committed;
     if (!tsLess(c.version, t)) return 'version-not-below-ts';
-    const body = c.proof.txn.body;
-    if (!tsEquals(body.ts, c.version)) return 'bad-proof';
-    const w = findWrite(body.writes, key);
-    if (w === undefined || !bytesEqual(w.value, c.value)) return 'bad-proof';
+    if (committedReadMismatch(key, c) !== null) return 'bad-proof';
   }
   if (r.prepared !== null && !tsLess(r.prepared.version, t)) return 'version-not-below-ts';
   return 'ok';

@@ -46,8 +46,9 @@ const rows: Row[] = [
   { f: 1, commits: 5, abstains: 0, conflict: true, status: 'fast-abort' },
   { f: 1, commits: 0, abstains: 2, status: 'abort-tentative' },
   { f: 1, commits: 2, abstains: 2, status: 'abort-tentative' },
-  { f: 1, commits: 0, abstains: 3, status: 'slow-abort' },
-  { f: 1, commits: 2, abstains: 3, status: 'slow-abort' },
+  { f: 1, commits: 0, abstains: 3, status: 'abort-tentative' },
+  { f: 1, commits: 2, abstains: 3, status: 'abort-tentative' },
+  { f: 1, commits: 3, abstains: 3, status: 'slow-abort' },
   { f: 2, commits: 6, abstains: 0, status: 'pending' },
   { f: 2, commits: 10, abstains: 0, status: 'commit-tentative' },
   { f: 2, commits: 11, abstains: 0, status: 'fast-commit' },
@@ -57,8 +58,9 @@ const rows: Row[] = [
   { f: 2, commits: 1, abstains: 0, conflict: true, status: 'fast-abort' },
   { f: 2, commits: 6, abstains: 3, status: 'abort-tentative' },
   { f: 2, commits: 0, abstains: 4, status: 'abort-tentative' },
-  { f: 2, commits: 0, abstains: 5, status: 'slow-abort' },
-  { f: 2, commits: 4, abstains: 6, status: 'slow-abort' },
+  { f: 2, commits: 0, abstains: 5, status: 'abort-tentative' },
+  { f: 2, commits: 4, abstains: 6, status: 'abort-tentative' },
+  { f: 2, commits: 5, abstains: 6, status: 'slow-abort' },
   { f: 2, commits: 6, abstains: 2, status: 'pending' },
 ];
 

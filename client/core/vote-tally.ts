@@ -15,9 +15,9 @@ export type ShardStatus =
   | 'slow-commit'
   /** 3f+1 ABSTAIN, or a proven ABORT. */
   | 'fast-abort'
-  /** f+1 ABSTAIN and 3f+1 COMMIT can no longer happen: abort on the slow path now. */
+  /** f+1 ABSTAIN, and neither 3f+1 COMMIT nor 3f+1 ABSTAIN can still happen: abort on the slow path now. */
   | 'slow-abort'
-  /** f+1 ABSTAIN but 3f+1 COMMIT is still possible: wait, then abort on the slow path. */
+  /** f+1 ABSTAIN, and 3f+1 COMMIT or 3f+1 ABSTAIN (a fast abort) is still possible: wait, then abort on the slow path. */
   | 'abort-tentative'
   | 'pending';
 
@@ -43,7 +43,10 @@ export class VoteTally {
     if (this.conflict !== null || a >= q.abortFast) return 'fast-abort';
     if (c === q.n) return 'fast-commit';
     if (c >= q.commitSlow) return a === 0 ? 'commit-tentative' : 'slow-commit';
-    if (a >= q.abortSlow) return q.n - a >= q.commitSlow ? 'abort-tentative' : 'slow-abort';
+    if (a >= q.abortSlow) {
+      const remaining = q.n - c - a;
+      return c + remaining >= q.commitSlow || a + remaining >= q.abortFast ? 'abort-tentative' : 'slow-abort';
+    }
     return 'pending';
   }
 
