@@ -94,7 +94,10 @@ async function report(options: Options, open: () => Promise<OpenedDatabase>): Pr
     );
     if (options.verbose && report.failed > 0) console.log(describeFailures(report));
     if (options.complete) writeFileSync(file, completeSlt(text, script, report));
-    for (const f of report.failures) known.push(`${script.name}:${f.line}`);
+    for (const f of report.failures) {
+      const why = `${f.reason}: ${f.actual.split('\n')[0] ?? ''}`.slice(0, 100);
+      known.push(`${script.name}:${f.line}  # ${why}`);
+    }
   }
   const total = (key: 'passed' | 'failed' | 'skipped'): number => reports.reduce((n, r) => n + r[key], 0);
   console.log(`${'total'.padEnd(40)} ${String(total('passed')).padStart(5)} pass ${String(total('failed')).padStart(5)} fail ${String(total('skipped')).padStart(4)} skip`);
@@ -102,6 +105,7 @@ async function report(options: Options, open: () => Promise<OpenedDatabase>): Pr
     // Keep the entries of files this run did not cover.
     const covered = new Set(reports.map((r) => r.name));
     const kept = [...readKnownFailures()].filter((key) => !covered.has(key.replace(/:\d+$/, '')));
+    // (Entries kept from files not run lose their comments; rerun on the whole corpus to restore them.)
     known.unshift(...kept);
     known.sort(compareKeys);
     const header = [
@@ -116,8 +120,8 @@ async function report(options: Options, open: () => Promise<OpenedDatabase>): Pr
 }
 
 function compareKeys(a: string, b: string): number {
-  const [fa = '', la = '0'] = a.split(':');
-  const [fb = '', lb = '0'] = b.split(':');
+  const [fa = '', la = '0'] = a.split(/[:\s]/);
+  const [fb = '', lb = '0'] = b.split(/[:\s]/);
   return fa === fb ? Number(la) - Number(lb) : fa < fb ? -1 : 1;
 }
 
