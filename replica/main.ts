@@ -11,6 +11,7 @@ import { parseClusterConfig, replicaOf, splitAddress } from '../protocol/config.
 import { readKeyFile, replicaKeyPath } from '../cli/keys.ts';
 import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
+import { transportStats } from '../net/index.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
         .then(({ profile }) => writeFile(join(profileDir, `replica-s${shard}r${index}.cpuprofile`), JSON.stringify(profile)))
         .finally(() => process.exit(0));
     }
-    process.stderr.write(`replica s${shard}r${index} stopping: ${JSON.stringify({ stats: server.core.stats, rejected: server.rejected })}\n`);
+    process.stderr.write(`replica s${shard}r${index} stopping: ${JSON.stringify({ stats: server.core.stats, rejected: server.rejected, transportRejected: Object.fromEntries(Object.entries(transportStats.rejected).filter(([, v]) => v > 0)) })}\n`);
     metrics?.close();
     void server.stop().then(() => {
       if (profiler === null) process.exit(0);
