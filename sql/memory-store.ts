@@ -69,7 +69,7 @@ export class MemoryStore implements RowSource {
       }
       const d: IndexData = { def: idx, entries: new SortedKeys(), pkOf: new Map() };
       const seen = new Map<string, string>();
-      for (const key of t.keys.keys) {
+      for (const key of t.keys.all()) {
         const r = t.rows.get(key);
         if (!r) continue;
         const prefix = indexEntryPrefix(idx, r.row);
@@ -175,23 +175,76 @@ export class MemoryStore implements RowSource {
   }
 }
 
-function* scanKeys(
-  keys: SortedKeys,
-  req: ScanRequest,
-  rowOf: (k: string) => ScannedRow | undefined,
-): Generator<ScannedRow> {
-  const a = keys.keys;
-  const start = req.lo === '' ? 0 : keys.lowerBound(req.lo);
-  const end = req.hi === null ? a.length : keys.lowerBound(req.hi);
-  if (req.reverse) {
-    for (let i = end - 1; i >= start; i--) {
-      const r = rowOf(a[i] as string);
-      if (r) yield r;
-    }
-  } else {
-    for (let i = start; i < end; i++) {
-      const r = rowOf(a[i] as string);
-      if (r) yield r;
+/** Walks a key range without generators (the scan hot path). */
+class RangeIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> {
+  private ci: number;
+  private i: number;
+  private readonly chunks: readonly (readonly string[])[];
+  constructor(
+    keys: SortedKeys,
+    private readonly lo: string,
+    private readonly hi: string | null,
+    private readonly reverse: boolean,
+    private readonly rowOf: (k: string) => ScannedRow | undefined,
+  ) {
+    this.chunks = keys.chunkList;
+    if (!reverse) {
+      [this.ci, this.i] = keys.seek(lo);
+    } else if (hi === null) {
+      this.ci = this.chunks.length - 1;
+      this.i = (this.chunks[this.ci]?.length ?? 0) - 1;
+    } else {
+      const [ci, i] = keys.seek(hi);
+      if (ci >= this.chunks.length) {
+        this.ci = this.chunks.length - 1;
+        this.i = (this.chunks[this.ci]?.length ?? 0) - 1;
+      } else {
+        this.ci = ci;
+        this.i = i - 1;
+      }
     }
   }
+
+  [Symbol.iterator](): Iterator<ScannedRow> {
+    return this;
+  }
+
+  next(): IteratorResult<ScannedRow> {
+    const chunks = this.chunks;
+    for (;;) {
+      const ch = chunks[this.ci];
+      if (ch === undefined) return { done: true, value: undefined };
+      if (!this.reverse) {
+        if (this.i >= ch.length) {
+          this.ci++;
+          this.i = 0;
+          continue;
+        }
+        const k = ch[this.i++] as string;
+        if (this.hi !== null && k >= this.hi) {
+          this.ci = chunks.length;
+          return { done: true, value: undefined };
+        }
+        const r = this.rowOf(k);
+        if (r !== undefined) return { done: false, value: r };
+      } else {
+        if (this.i < 0) {
+          this.ci--;
+          this.i = (chunks[this.ci]?.length ?? 0) - 1;
+          continue;
+        }
+        const k = ch[this.i--] as string;
+        if (k < this.lo) {
+          this.ci = -1;
+          return { done: true, value: undefined };
+        }
+        const r = this.rowOf(k);
+        if (r !== undefined) return { done: false, value: r };
+      }
+    }
+  }
+}
+
+function scanKeys(keys: SortedKeys, req: ScanRequest, rowOf: (k: string) => ScannedRow | undefined): Iterable<ScannedRow> {
+  return new RangeIterator(keys, req.lo, req.hi, req.reverse, rowOf);
 }
