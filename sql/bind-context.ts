@@ -5,11 +5,13 @@
 import type { Catalog, TableDef } from './catalog.ts';
 import type { SqlType } from './types.ts';
 import type { Expr } from './expr.ts';
-import type { AggSpec } from './plan.ts';
+import type { AggSpec, OutputColumn, Plan } from './plan.ts';
 
 export class BindContext {
   readonly paramTypes: SqlType[];
   private levels = 0;
+  /** Common table expressions visible while binding, innermost last. */
+  readonly ctes: Map<string, { plan: Plan; columns: readonly OutputColumn[] }>[] = [];
   constructor(
     readonly catalog: Catalog,
     paramTypes: readonly SqlType[] = [],

@@ -75,6 +75,7 @@ export function formatTimestamp(micros: number): string {
 }
 
 const dateRe = /^\s*(\d{1,7})-(\d{1,2})-(\d{1,2})(?:\s*(BC|AD))?/i;
+const basicDateRe = /^\s*(\d{4})(\d{2})(\d{2})(?=$|[T\s])/;
 const timeRe = /^(?:[T\s]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?/i;
 
 function badFormat(type: string, text: string): SqlError {
@@ -92,7 +93,7 @@ interface Parsed {
 }
 
 function parseDateTime(text: string, type: 'date' | 'timestamp without time zone'): Parsed {
-  const m = dateRe.exec(text);
+  const m = dateRe.exec(text) ?? basicDateRe.exec(text);
   if (!m) {
     if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0 };
     throw badFormat(type, text);

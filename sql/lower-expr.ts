@@ -239,7 +239,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     case 'AEXPR_LIKE':
     case 'AEXPR_ILIKE': {
       const l = bindExpr(scope, a.lexpr as Node);
-      const r = bindExpr(scope, a.rexpr as Node);
+      const r = likePattern(scope, a.rexpr as Node);
       return bindLike(scope, l, r, op.startsWith('!'), a.kind === 'AEXPR_ILIKE');
     }
     case 'AEXPR_DISTINCT':
@@ -278,6 +278,27 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     default:
       throw unsupported(`expression ${String(a.kind)}`);
   }
+}
+
+/** A LIKE pattern; `ESCAPE 'c'` is rewritten at bind time into the default backslash escape. */
+function likePattern(scope: Scope, n: Node): Expr {
+  if (!('FuncCall' in n) || strOf(n.FuncCall.funcname?.[n.FuncCall.funcname.length - 1]) !== 'like_escape') return bindExpr(scope, n);
+  const [p, e] = (n.FuncCall.args ?? []).map((x) => bindExpr(scope, x));
+  if (p?.k !== 'const' || e?.k !== 'const' || typeof p.v !== 'string' || typeof e.v !== 'string') throw unsupported('non-constant LIKE ... ESCAPE');
+  const esc = e.v;
+  if (esc.length > 1) throw new SqlError('22019', 'invalid escape string', 'Escape string must be empty or one character.');
+  let out = '';
+  const s = p.v;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i] as string;
+    if (esc !== '' && ch === esc) {
+      const next = s[i + 1] ?? '';
+      i++;
+      out += '\\' + next;
+    } else if (ch === '\\') out += '\\\\';
+    else out += ch;
+  }
+  return { k: 'const', v: out, t: 'unknown' };
 }
 
 function bindLike(scope: Scope, l: Expr, r: Expr, neg: boolean, ci: boolean): Expr {

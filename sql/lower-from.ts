@@ -44,7 +44,19 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: 'inner'
 }
 
 function bindItem(scope: Scope, n: Node, out: FromResult, join: 'inner' | 'left'): void {
-  if ('RangeVar' in n) return bindRangeVar(scope, n.RangeVar, out, join);
+  if ('RangeVar' in n) {
+    const rv = n.RangeVar;
+    for (let i = scope.ctx.ctes.length - 1; i >= 0 && rv.schemaname === undefined; i--) {
+      const cte = scope.ctx.ctes[i]?.get(rv.relname ?? '');
+      if (cte === undefined) continue;
+      const alias = rv.alias?.aliasname ?? rv.relname ?? '';
+      const cols = aliasColumns(rv.alias, cte.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
+      const rel = scope.addRel(alias, cols, null);
+      out.items.push({ rel, source: { k: 'plan', plan: cte.plan }, join, on: [] });
+      return;
+    }
+    return bindRangeVar(scope, rv, out, join);
+  }
   if ('RangeSubselect' in n) {
     const rs = n.RangeSubselect;
     if (rs.lateral) throw unsupported('LATERAL');

@@ -137,7 +137,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'pow': {
       arity(name, args, 2, 2);
       const a = args.map((x) => numArg(ctx, x, name, args));
-      const t: SqlType = a.some((x) => x.t === 'numeric') ? 'numeric' : 'float8';
+      const t: SqlType = a.every((x) => x.t === 'numeric') ? 'numeric' : 'float8';
       return fn('power', a.map((x) => coerce(ctx, x, t === 'numeric' ? 'numeric' : 'float8')), t);
     }
     case 'mod': {

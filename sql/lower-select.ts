@@ -178,7 +178,25 @@ function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): Qu
 }
 
 export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
-  if (stmt.withClause !== undefined) throw unsupported('WITH');
+  if (stmt.withClause !== undefined) {
+    const w = stmt.withClause;
+    if (w.recursive) throw unsupported('WITH RECURSIVE');
+    const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
+    ctx.ctes.push(frame);
+    try {
+      for (const c of w.ctes ?? []) {
+        if (!('CommonTableExpr' in c)) continue;
+        const cte = c.CommonTableExpr;
+        const q = bindQuery(ctx, cte.ctequery as Node, parent);
+        const names = (cte.aliascolnames ?? []).map(strOf);
+        frame.set(cte.ctename ?? '', { plan: q.plan, columns: q.columns.map((col, i) => ({ ...col, name: names[i] ?? col.name })) });
+      }
+      const { withClause: _w, ...rest } = stmt;
+      return bindSelect(ctx, rest, parent);
+    } finally {
+      ctx.ctes.pop();
+    }
+  }
   if (stmt.intoClause !== undefined) throw unsupported('SELECT INTO');
   if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') return bindSetOp(ctx, stmt, parent);
   if (stmt.valuesLists !== undefined) return bindValues(ctx, stmt, parent);
