@@ -1,0 +1,103 @@
+// The few catalog and server-function queries clients send that the engine cannot answer (it has no
+// pg_catalog): a small table of recognised statements, each with its result columns and an answer
+// computed from the session. Anything not in the table goes to the backend, which rejects what it does
+// not know with a SQLSTATE like any other statement.
+//
+// Recognised today: current_setting(name [, missing_ok]), set_config(name, value, is_local),
+// pg_backend_pid(), pg_is_in_recovery(), and pgbench's partition probe (GetTableInfo in pgbench.c:
+// pg_class x pg_namespace x pg_partitioned_table x pg_inherits for one relname), answered with one
+// unpartitioned row when the table exists and no row otherwise.
+
+import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
+import type { SessionSettings } from './session-settings.ts';
+import { GatewayState } from './protocol-error.ts';
+
+export interface CatalogContext {
+  readonly settings: SessionSettings;
+  readonly backend: BackendSession;
+  readonly processId: number;
+  /** Applies a setting change the way SET does (ParameterStatus included). */
+  readonly set: (name: string, value: string) => BackendResult | null;
+}
+
+export interface CatalogQuery {
+  readonly columns: readonly BackendColumn[];
+  answer(ctx: CatalogContext): Promise<BackendResult>;
+}
+
+const text = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
+
+function rows(columns: readonly BackendColumn[], values: (string | number | boolean | null)[][]): BackendResult {
+  return { ok: true, tag: `SELECT ${values.length}`, returnsRows: true, columns, rows: values, notices: [] };
+}
+
+const END = String.raw`\s*;?\s*$`;
+const STR = String.raw`'((?:[^']|'')*)'`;
+const unquote = (s: string): string => s.replace(/''/g, "'");
+
+const CURRENT_SETTING = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?current_setting\s*\(\s*${STR}\s*(?:,\s*(true|false)\s*)?\)(?:\s+as\s+("?)(\w+)\3)?${END}`, 'i');
+const SET_CONFIG = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?set_config\s*\(\s*${STR}\s*,\s*${STR}\s*,\s*(true|false)\s*\)${END}`, 'i');
+const BACKEND_PID = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_backend_pid\s*\(\s*\)${END}`, 'i');
+const IN_RECOVERY = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_is_in_recovery\s*\(\s*\)${END}`, 'i');
+const PGBENCH_PARTITIONS = /pg_catalog\.pg_class\s+as\s+c\b[\s\S]*pg_catalog\.pg_partitioned_table[\s\S]*where\s+c\.relname\s*=\s*'((?:[^']|'')*)'/i;
+
+const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+
+export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
+  let m = CURRENT_SETTING.exec(sql);
+  if (m !== null) {
+    const name = unquote(m[1] as string);
+    const missingOk = (m[2] ?? '').toLowerCase() === 'true';
+    const columns = [text(m[4] ?? 'current_setting')];
+    return {
+      columns,
+      answer: (ctx) => {
+        const v = ctx.settings.get(name);
+        if (v === undefined && !missingOk) {
+          return Promise.resolve({ ok: false, error: { code: GatewayState.undefinedObject, message: `unrecognized configuration parameter "${name}"` } });
+        }
+        return Promise.resolve(rows(columns, [[v ?? null]]));
+      },
+    };
+  }
+  m = SET_CONFIG.exec(sql);
+  if (m !== null) {
+    const name = unquote(m[1] as string);
+    const value = unquote(m[2] as string);
+    const columns = [text('set_config')];
+    return {
+      columns,
+      answer: (ctx) => {
+        const err = ctx.set(name, value);
+        return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
+      },
+    };
+  }
+  if (BACKEND_PID.test(sql)) {
+    const columns: BackendColumn[] = [{ name: 'pg_backend_pid', type: 'int4', typmod: -1 }];
+    return { columns, answer: (ctx) => Promise.resolve(rows(columns, [[ctx.processId]])) };
+  }
+  if (IN_RECOVERY.test(sql)) {
+    const columns: BackendColumn[] = [{ name: 'pg_is_in_recovery', type: 'bool', typmod: -1 }];
+    return { columns, answer: () => Promise.resolve(rows(columns, [[false]])) };
+  }
+  m = PGBENCH_PARTITIONS.exec(sql);
+  if (m !== null) {
+    const relname = unquote(m[1] as string);
+    const columns: BackendColumn[] = [
+      { name: 'n', type: 'int4', typmod: -1 },
+      text('partstrat'),
+      { name: 'count', type: 'int8', typmod: -1 },
+    ];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const probe = await ctx.backend.prepare(`SELECT * FROM ${quoteIdent(relname)} LIMIT 0`, []);
+        if (!probe.ok) return rows(columns, []);
+        ctx.backend.release(probe.statement);
+        return rows(columns, [[1, null, 0]]);
+      },
+    };
+  }
+  return null;
+}

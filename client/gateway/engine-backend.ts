@@ -1,0 +1,116 @@
+// The single-node SQL engine behind the gateway's SqlBackend interface: one engine Session per gateway
+// session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
+// engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
+
+import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type {
+  BackendColumn, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
+  PrepareResult, SqlBackend,
+} from './sql-backend.ts';
+
+export interface EngineBackendOptions {
+  /** Databases a client may name in its startup packet; any name when omitted. */
+  readonly databases?: readonly string[];
+}
+
+export class EngineBackend implements SqlBackend {
+  constructor(
+    private readonly engine: Engine,
+    private readonly options: EngineBackendOptions = {},
+  ) {}
+
+  openSession(_user: string, database: string): Promise<OpenSessionResult> {
+    const allowed = this.options.databases;
+    if (allowed !== undefined && !allowed.includes(database)) {
+      return Promise.resolve({ ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } });
+    }
+    return Promise.resolve({ ok: true, session: new EngineBackendSession(this.engine.session()) });
+  }
+}
+
+interface EngineStatement extends BackendStatement {
+  readonly name: string;
+}
+
+function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
+  return cols.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
+}
+
+function noticeOf(message: string): BackendNotice {
+  if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
+  if (message.includes('no transaction in progress')) return { severity: 'WARNING', code: '25P01', message };
+  return { severity: 'NOTICE', code: '00000', message };
+}
+
+function resultOf(r: ExecResult): BackendResult {
+  if (!r.ok) {
+    const e = r.error;
+    return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } };
+  }
+  return {
+    ok: true,
+    tag: r.tag,
+    returnsRows: r.command === 'SELECT' || r.command === 'SHOW' || r.columns.length > 0,
+    columns: columnsOf(r.columns),
+    rows: r.rows,
+    notices: (r.notices ?? []).map(noticeOf),
+  };
+}
+
+function outcomeOf(r: ExecResult): BackendOutcome {
+  return r.ok ? { ok: true } : { ok: false, error: { code: r.error.code, message: r.error.message } };
+}
+
+class EngineBackendSession implements BackendSession {
+  private nextId = 0;
+
+  constructor(private readonly session: Session) {}
+
+  execute(sql: string): Promise<BackendResult> {
+    return Promise.resolve(resultOf(this.session.execute(sql)));
+  }
+
+  prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
+    const name = `gw${++this.nextId}`;
+    const hints: SqlType[] = paramTypeHints.map((t) => t ?? 'unknown');
+    const r = this.session.prepare(name, sql, hints);
+    if (!r.ok) {
+      const e = r.error;
+      return Promise.resolve({ ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } });
+    }
+    const statement: EngineStatement = {
+      name,
+      paramTypes: r.info.paramTypes,
+      columns: columnsOf(r.info.columns),
+      returnsRows: r.info.returnsRows,
+    };
+    return Promise.resolve({ ok: true, statement });
+  }
+
+  run(statement: BackendStatement, params: readonly SqlValue[]): Promise<BackendResult> {
+    return Promise.resolve(resultOf(this.session.executePrepared((statement as EngineStatement).name, params)));
+  }
+
+  release(statement: BackendStatement): void {
+    this.session.deallocate((statement as EngineStatement).name);
+  }
+
+  begin(): Promise<BackendOutcome> {
+    return Promise.resolve(outcomeOf(this.session.execute('BEGIN')));
+  }
+
+  commit(): Promise<BackendOutcome> {
+    return Promise.resolve(outcomeOf(this.session.execute('COMMIT')));
+  }
+
+  rollback(): Promise<void> {
+    this.session.execute('ROLLBACK');
+    return Promise.resolve();
+  }
+
+  close(): Promise<void> {
+    if (this.session.inTransaction) this.session.execute('ROLLBACK');
+    return Promise.resolve();
+  }
+}

@@ -1,0 +1,133 @@
+// What the gateway does with one SQL statement before any backend sees it. Transaction control, SET,
+// RESET, SHOW, COPY and a few catalog queries are the gateway's own business (transaction states belong
+// to the wire protocol; settings are per connection; COPY is a sub-protocol); everything else goes to
+// the backend. Classification is cached per statement text, so a benchmark's repeated statements cost
+// one map lookup. Utility statements are parsed with the real PostgreSQL grammar (libpg-query); the hot
+// BEGIN/COMMIT forms are recognised by pattern.
+
+import { parseSync } from 'libpg-query';
+import type { Node } from 'libpg-query';
+import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
+import { copySpecOf, type CopySpec } from './copy-in.ts';
+
+export type GatewayCommand =
+  | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
+  | { readonly k: 'commit' }
+  | { readonly k: 'rollback' }
+  | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET' }
+  | { readonly k: 'resetAll' }
+  /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
+  | { readonly k: 'setIgnored' }
+  | { readonly k: 'show'; readonly name: string }
+  | { readonly k: 'copyFrom'; readonly spec: CopySpec }
+  | { readonly k: 'unsupported'; readonly message: string }
+  | { readonly k: 'catalog'; readonly query: CatalogQuery }
+  | { readonly k: 'backend' };
+
+const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatable\s+read|read\s+committed|read\s+uncommitted)|read\s+(?:write|only)|(?:not\s+)?deferrable))*\s*;?\s*$/i;
+const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]))?([\s\S]*)$/i;
+const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
+const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
+const UTILITY = /^\s*(?:set|reset|show|copy)\b/i;
+const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery/i;
+
+const BACKEND: GatewayCommand = { k: 'backend' };
+const cache = new Map<string, GatewayCommand>();
+const CACHE_MAX = 4096;
+
+export function classify(sql: string): GatewayCommand {
+  let c = cache.get(sql);
+  if (c === undefined) {
+    c = classifyUncached(sql);
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(sql, c);
+  }
+  return c;
+}
+
+function classifyUncached(sql: string): GatewayCommand {
+  const b = BEGIN.exec(sql);
+  if (b !== null && TXN_OPTIONS.test(b[2] as string)) {
+    return { k: 'begin', tag: /^start/i.test(b[1] as string) ? 'START TRANSACTION' : 'BEGIN' };
+  }
+  if (COMMIT.test(sql)) return { k: 'commit' };
+  if (ROLLBACK.test(sql)) return { k: 'rollback' };
+  if (UTILITY.test(sql)) return classifyUtility(sql);
+  if (CATALOG_HINT.test(sql)) {
+    const q = recogniseCatalogQuery(sql);
+    if (q !== null) return { k: 'catalog', query: q };
+  }
+  return BACKEND;
+}
+
+function constText(n: Node): string {
+  if ('A_Const' in n) {
+    const c = n.A_Const;
+    if (c.sval !== undefined) return c.sval.sval ?? '';
+    if (c.ival !== undefined) return String(c.ival.ival ?? 0);
+    if (c.fval !== undefined) return c.fval.fval ?? '';
+    if (c.boolval !== undefined) return c.boolval.boolval === true ? 'on' : 'off';
+  }
+  if ('TypeCast' in n && n.TypeCast.arg !== undefined) return constText(n.TypeCast.arg);
+  if ('String' in n) return n.String.sval ?? '';
+  return '';
+}
+
+function classifyUtility(sql: string): GatewayCommand {
+  let stmts: Node[];
+  try {
+    stmts = (parseSync(sql).stmts ?? []).map((s) => s.stmt).filter((s): s is Node => s !== undefined);
+  } catch {
+    return BACKEND; // the backend reports the syntax error with its position
+  }
+  const node = stmts[0];
+  if (stmts.length !== 1 || node === undefined) return BACKEND;
+  if ('VariableSetStmt' in node) {
+    const v = node.VariableSetStmt;
+    const name = v.name ?? '';
+    switch (v.kind) {
+      case 'VAR_SET_VALUE':
+        return { k: 'set', name, value: (v.args ?? []).map(constText).join(', '), tag: 'SET' };
+      case 'VAR_SET_DEFAULT':
+        return { k: 'set', name, value: null, tag: 'SET' };
+      case 'VAR_RESET':
+        return { k: 'set', name, value: null, tag: 'RESET' };
+      case 'VAR_RESET_ALL':
+        return { k: 'resetAll' };
+      case 'VAR_SET_MULTI':
+      case 'VAR_SET_CURRENT':
+        return { k: 'setIgnored' };
+      default:
+        return BACKEND;
+    }
+  }
+  if ('VariableShowStmt' in node) return { k: 'show', name: node.VariableShowStmt.name ?? '' };
+  if ('CopyStmt' in node) return copySpecOf(node.CopyStmt);
+  return BACKEND;
+}
+
+/**
+ * Splits a simple-query string into statements, as PostgreSQL does before running any of them. The
+ * common single-statement case costs a regular-expression test; anything else is parsed. A syntax
+ * error anywhere returns the whole text as one statement, so the backend reports it and nothing runs.
+ */
+export function splitStatements(sql: string): string[] {
+  const trimmed = sql.replace(/[\s;]+$/, '');
+  if (trimmed.trim() === '') return [];
+  if (!trimmed.includes(';') && !trimmed.includes('--') && !trimmed.includes('/*')) return [trimmed];
+  let parsed: ReturnType<typeof parseSync>;
+  try {
+    parsed = parseSync(sql);
+  } catch {
+    return [sql];
+  }
+  // Statement locations are byte offsets into the UTF-8 text, as in PostgreSQL.
+  const bytes = Buffer.from(sql, 'utf8');
+  const out: string[] = [];
+  for (const s of parsed.stmts ?? []) {
+    const from = s.stmt_location ?? 0;
+    const to = s.stmt_len === undefined || s.stmt_len === 0 ? bytes.length : from + s.stmt_len;
+    out.push(bytes.toString('utf8', from, to).trim());
+  }
+  return out;
+}

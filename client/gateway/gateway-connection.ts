@@ -1,0 +1,277 @@
+// One client connection: the socket, the startup sequence (SSLRequest and TLS, GSSENCRequest refused,
+// CancelRequest, StartupMessage), SCRAM-SHA-256 authentication, then the message loop that feeds a
+// GatewaySession in order. Frames are cut by a MessageFramer as bytes arrive and queued; one async loop
+// consumes them, so a slow backend call never reorders replies, and the socket is paused while the
+// queue is long. Any ProtocolError (malformed, oversized, unexpected) gets a FATAL ErrorResponse and
+// closes this connection only.
+
+import type { Socket } from 'node:net';
+import { TLSSocket, type SecureContext } from 'node:tls';
+import { randomBytes, randomInt } from 'node:crypto';
+import { BackendWriter } from './backend-encoder.ts';
+import { MessageFramer, decodeFrontend, decodeStartup, type FrontendMessage } from './frontend-decoder.ts';
+import { GatewaySession } from './gateway-session.ts';
+import { GatewayState, ProtocolError } from './protocol-error.ts';
+import { SCRAM_MECHANISM, ScramExchange, deriveCredentials, type ScramCredentials } from './scram-auth.ts';
+import { SessionSettings } from './session-settings.ts';
+import type { SqlBackend } from './sql-backend.ts';
+
+/** What a connection needs from its server. */
+export interface ConnectionHost {
+  readonly backend: SqlBackend;
+  readonly tls: SecureContext | null;
+  readonly maxMessageBytes: number;
+  /** Credentials per user name; null means trust (no password asked). */
+  readonly credentials: ReadonlyMap<string, ScramCredentials> | null;
+  /** Claims a session slot; false when maxConnections sessions are open. */
+  acquireSlot(): boolean;
+  releaseSlot(): void;
+  register(processId: number, secretKey: number, conn: GatewayConnection): void;
+  unregister(processId: number): void;
+  cancel(processId: number, secretKey: number): void;
+  nextProcessId(): number;
+}
+
+type Frame = { readonly type: number; readonly body: Buffer };
+
+const QUEUE_HIGH = 256;
+const QUEUE_LOW = 32;
+
+export class GatewayConnection {
+  private stream: Socket | TLSSocket;
+  private readonly framer: MessageFramer;
+  private readonly frames: Frame[] = [];
+  private waiter: ((f: Frame | null) => void) | null = null;
+  private ended = false;
+  private paused = false;
+  private readonly out = new BackendWriter();
+  private session: GatewaySession | null = null;
+  private processId = 0;
+  private slot = false;
+  private readonly onData = (chunk: Buffer): void => this.receive(chunk);
+
+  constructor(
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    this.stream = socket;
+    this.framer = new MessageFramer(host.maxMessageBytes);
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 60_000);
+    this.attach(socket);
+  }
+
+  /** Runs the connection to its end; never rejects. */
+  async run(): Promise<void> {
+    try {
+      await this.serve();
+    } catch (e) {
+      if (e instanceof ProtocolError) this.fatal(e.code, e.message);
+      else this.fatal(GatewayState.protocolViolation, `internal error: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      await this.finish();
+    }
+  }
+
+  cancelCurrent(): void {
+    this.session?.requestCancel();
+  }
+
+  /** Server shutdown: tell the client and close. */
+  terminate(): void {
+    this.fatal(GatewayState.adminShutdown, 'terminating connection due to administrator command');
+  }
+
+  private attach(s: Socket | TLSSocket): void {
+    s.on('data', this.onData);
+    s.on('end', () => this.endOfStream());
+    s.on('close', () => this.endOfStream());
+    s.on('error', () => this.endOfStream());
+  }
+
+  private receive(chunk: Buffer): void {
+    if (this.ended) return;
+    this.framer.push(chunk);
+    try {
+      for (let f = this.framer.next(); f !== null; f = this.framer.next()) this.enqueue(f);
+    } catch (e) {
+      const pe = e instanceof ProtocolError ? e : new ProtocolError(String(e));
+      this.fatal(pe.code, pe.message);
+      this.endOfStream();
+    }
+  }
+
+  private enqueue(f: Frame): void {
+    if (this.waiter !== null) {
+      const w = this.waiter;
+      this.waiter = null;
+      w(f);
+      return;
+    }
+    this.frames.push(f);
+    if (this.frames.length > QUEUE_HIGH && !this.paused) {
+      this.paused = true;
+      this.stream.pause();
+    }
+  }
+
+  private endOfStream(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.waiter !== null) {
+      const w = this.waiter;
+      this.waiter = null;
+      w(null);
+    }
+  }
+
+  private nextFrame(): Promise<Frame | null> {
+    const f = this.frames.shift();
+    if (f !== undefined) {
+      if (this.paused && this.frames.length < QUEUE_LOW) {
+        this.paused = false;
+        this.stream.resume();
+      }
+      return Promise.resolve(f);
+    }
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  private readonly nextMessage = async (): Promise<FrontendMessage | null> => {
+    const f = await this.nextFrame();
+    return f === null ? null : decodeFrontend(f.type, f.body);
+  };
+
+  private flush = (): void => {
+    if (this.out.size === 0 || this.stream.destroyed) return;
+    this.stream.write(this.out.take());
+  };
+
+  private fatal(code: string, message: string): void {
+    if (this.stream.destroyed) return;
+    this.frames.length = 0;
+    this.out.errorResponse({ severity: 'FATAL', code, message });
+    this.flush();
+    this.stream.end();
+    this.ended = true;
+  }
+
+  private async serve(): Promise<void> {
+    let params: ReadonlyMap<string, string> | null = null;
+    let tlsDone = false;
+    while (params === null) {
+      const f = await this.nextFrame();
+      if (f === null) return;
+      const p = decodeStartup(f.body);
+      switch (p.kind) {
+        case 'sslRequest':
+          if (this.host.tls !== null && !tlsDone) {
+            this.upgrade(this.host.tls);
+            tlsDone = true;
+          } else this.stream.write('N');
+          break;
+        case 'gssEncRequest':
+          this.stream.write('N');
+          break;
+        case 'cancel':
+          this.host.cancel(p.processId, p.secretKey);
+          this.stream.end();
+          return;
+        case 'startup':
+          params = p.params;
+          break;
+      }
+    }
+    const user = params.get('user') ?? '';
+    if (user === '') throw new ProtocolError('no PostgreSQL user name specified in startup packet', GatewayState.invalidAuthorization);
+    const database = params.get('database') ?? user;
+    if (!this.host.acquireSlot()) throw new ProtocolError('sorry, too many clients already', GatewayState.tooManyConnections);
+    this.slot = true;
+    if (this.host.credentials !== null && !(await this.authenticate(user, this.host.credentials))) {
+      throw new ProtocolError(`password authentication failed for user "${user}"`, GatewayState.invalidPassword);
+    }
+    this.out.authenticationOk();
+    const opened = await this.host.backend.openSession(user, database);
+    if (!opened.ok) throw new ProtocolError(opened.error.message, opened.error.code);
+    const settings = new SessionSettings(user, withOptions(params));
+    this.processId = this.host.nextProcessId();
+    const secretKey = randomInt(0, 2 ** 31 - 1);
+    this.host.register(this.processId, secretKey, this);
+    this.session = new GatewaySession(opened.session, settings, { out: this.out, flush: this.flush, next: this.nextMessage }, this.processId);
+    for (const [k, v] of settings.reported()) this.out.parameterStatus(k, v);
+    this.out.backendKeyData(this.processId, secretKey);
+    this.out.readyForQuery('I');
+    this.flush();
+    for (;;) {
+      const m = await this.nextMessage();
+      if (m === null || m.kind === 'terminate') return;
+      await this.session.handle(m);
+    }
+  }
+
+  private upgrade(context: SecureContext): void {
+    this.socket.removeListener('data', this.onData);
+    this.socket.write('S');
+    const tls = new TLSSocket(this.socket, { isServer: true, secureContext: context });
+    this.stream = tls;
+    this.attach(tls);
+  }
+
+  private async authenticate(user: string, credentials: ReadonlyMap<string, ScramCredentials>): Promise<boolean> {
+    // Unknown users run the exchange against throwaway credentials, so the answer looks the same.
+    const creds = credentials.get(user) ?? deriveCredentials(randomBytes(16).toString('hex'));
+    const known = credentials.has(user);
+    this.out.authenticationSasl([SCRAM_MECHANISM]);
+    this.flush();
+    const first = await this.authFrame();
+    if (first === null) return false;
+    const exchange = new ScramExchange(creds);
+    const s1 = exchange.start(first);
+    if (!s1.ok) throw new ProtocolError(s1.reason, GatewayState.protocolViolation);
+    this.out.authenticationSaslContinue(s1.value);
+    this.flush();
+    const final = await this.authFrame();
+    if (final === null) return false;
+    const s2 = exchange.finish(final);
+    if (!s2.ok || !known) return false;
+    this.out.authenticationSaslFinal(s2.value);
+    return true;
+  }
+
+  private async authFrame(): Promise<Buffer | null> {
+    const m = await this.nextMessage();
+    if (m === null) return null;
+    if (m.kind !== 'authResponse') throw new ProtocolError(`expected SASL response, got message "${m.kind}"`);
+    return m.body;
+  }
+
+  private async finish(): Promise<void> {
+    this.ended = true;
+    if (this.processId !== 0) this.host.unregister(this.processId);
+    if (this.slot) {
+      this.slot = false;
+      this.host.releaseSlot();
+    }
+    const s = this.session;
+    this.session = null;
+    if (s !== null) {
+      try {
+        await s.end();
+      } catch {
+        // the backend session is gone either way
+      }
+    }
+    if (!this.stream.destroyed) this.stream.end();
+  }
+}
+
+/** Startup parameters plus the `-c name=value` settings of the `options` parameter (PGOPTIONS). */
+function withOptions(params: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map(params);
+  const options = params.get('options');
+  if (options !== undefined) {
+    for (const m of options.matchAll(/(?:-c\s*|--)([\w.]+)=((?:\\ |\S)+)/g)) out.set(m[1] as string, (m[2] as string).replace(/\\ /g, ' '));
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+// The gateway's TCP server: accepts connections, enforces the connection limit, keeps the process-id
+// table that CancelRequests look up, derives SCRAM credentials for the configured users once, and
+// closes cleanly (every open connection gets 57P01 and its transaction is rolled back).
+
+import { createServer, type Server, type Socket } from 'node:net';
+import { createSecureContext, type SecureContext } from 'node:tls';
+import { timingSafeEqual } from 'node:crypto';
+import { loadModule } from 'libpg-query';
+import { GatewayConnection, type ConnectionHost } from './gateway-connection.ts';
+import { deriveCredentials, type ScramCredentials } from './scram-auth.ts';
+import type { SqlBackend } from './sql-backend.ts';
+
+export interface GatewayUser {
+  readonly name: string;
+  readonly password: string;
+}
+
+export interface GatewayOptions {
+  readonly host?: string;
+  /** 0 picks a free port (tests). */
+  readonly port: number;
+  readonly backend: SqlBackend;
+  /** Users allowed in with SCRAM-SHA-256; the string 'trust' lets anyone in without a password. */
+  readonly users: readonly GatewayUser[] | 'trust';
+  /** PEM certificate and key; without them SSLRequest is answered 'N'. */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer };
+  /** Concurrent sessions; one more gets FATAL 53300. Default 100. */
+  readonly maxConnections?: number;
+  /** Largest frontend message accepted; larger closes the connection. Default 64 MiB. */
+  readonly maxMessageBytes?: number;
+}
+
+export interface Gateway {
+  readonly port: number;
+  readonly host: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  await loadModule(); // the parser the gateway uses to split statements and read utility commands
+  const host = options.host ?? '127.0.0.1';
+  const maxConnections = options.maxConnections ?? 100;
+  const credentials = options.users === 'trust' ? null : new Map<string, ScramCredentials>(options.users.map((u) => [u.name, deriveCredentials(u.password)]));
+  const tls: SecureContext | null = options.tls === undefined ? null : createSecureContext({ cert: options.tls.cert, key: options.tls.key });
+  const connections = new Set<GatewayConnection>();
+  const sockets = new Set<Socket>();
+  const byProcessId = new Map<number, { secret: number; conn: GatewayConnection }>();
+  let sessions = 0;
+  let processIds = 10_000;
+
+  const connHost: ConnectionHost = {
+    backend: options.backend,
+    tls,
+    maxMessageBytes: options.maxMessageBytes ?? 64 * 1024 * 1024,
+    credentials,
+    acquireSlot: () => {
+      if (sessions >= maxConnections) return false;
+      sessions++;
+      return true;
+    },
+    releaseSlot: () => {
+      sessions--;
+    },
+    register: (pid, secret, conn) => byProcessId.set(pid, { secret, conn }),
+    unregister: (pid) => byProcessId.delete(pid),
+    cancel: (pid, secret) => {
+      const e = byProcessId.get(pid);
+      if (e === undefined) return;
+      const a = Buffer.alloc(4);
+      const b = Buffer.alloc(4);
+      a.writeInt32BE(e.secret);
+      b.writeInt32BE(secret);
+      if (timingSafeEqual(a, b)) e.conn.cancelCurrent();
+    },
+    nextProcessId: () => ++processIds,
+  };
+
+  const server: Server = createServer((socket) => {
+    const conn = new GatewayConnection(socket, connHost);
+    connections.add(conn);
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    void conn.run().finally(() => connections.delete(conn));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port;
+
+  return {
+    port,
+    host,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const c of connections) c.terminate();
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+  };
+}

@@ -1,0 +1,495 @@
+// One client session after authentication: the simple and extended query protocols, the transaction
+// state the client sees (ReadyForQuery I/T/E), prepared statements and portals, SET/SHOW, COPY and the
+// catalog answers, over a BackendSession that runs the SQL.
+//
+// Protocol rules kept here (PostgreSQL 15 behaviour):
+// - A multi-statement Query runs as one implicit transaction unless it contains its own BEGIN: an error
+//   rolls back everything before it in the string and skips the rest.
+// - In a failed explicit transaction ('E') every statement except COMMIT/ROLLBACK fails with 25P02;
+//   COMMIT then reports ROLLBACK.
+// - After an error in the extended protocol every message up to Sync is discarded.
+// - Execute with a row limit sends that many rows and PortalSuspended; the statement itself runs once,
+//   at the first Execute (the backend returns whole results), and later Executes page through them.
+// Caveat: outside an explicit transaction each Execute commits on its own, rather than all Executes up
+// to Sync together; drivers send one statement per Sync, where the two agree.
+
+import { typeFromOid, typeOid } from '../../sql/types.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type { BackendWriter } from './backend-encoder.ts';
+import type { CatalogContext } from './catalog-queries.ts';
+import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
+import type { FrontendMessage } from './frontend-decoder.ts';
+import { classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
+import { GatewayState } from './protocol-error.ts';
+import type { SessionSettings } from './session-settings.ts';
+import type { BackendColumn, BackendError, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
+import { decodeParam, fieldsOf, formatAt, writeValue } from './value-format.ts';
+
+export interface SessionIo {
+  readonly out: BackendWriter;
+  /** Sends everything written so far. */
+  flush(): void;
+  /** The next frontend message (COPY reads its data through this), or null at end of stream. */
+  next(): Promise<FrontendMessage | null>;
+}
+
+interface PreparedStatement {
+  readonly name: string;
+  readonly sql: string;
+  readonly command: GatewayCommand;
+  readonly paramTypes: readonly SqlType[];
+  /** Null when the statement returns no rows (Describe answers NoData). */
+  readonly columns: readonly BackendColumn[] | null;
+  readonly backend: BackendStatement | null;
+  readonly empty: boolean;
+}
+
+interface Portal {
+  readonly statement: PreparedStatement;
+  readonly params: readonly SqlValue[];
+  readonly formats: readonly number[];
+  result: BackendRows | null;
+  offset: number;
+}
+
+type TxnStatus = 'I' | 'T' | 'E';
+
+const err = (code: string, message: string): { ok: false; error: BackendError } => ({ ok: false, error: { code, message } });
+const done = (tag: string, notices: BackendRows['notices'] = []): BackendRows => ({ ok: true, tag, returnsRows: false, columns: [], rows: [], notices });
+const textColumn = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
+const SHOW_ALL_COLUMNS = [textColumn('name'), textColumn('setting'), textColumn('description')];
+
+export class GatewaySession {
+  private status: TxnStatus = 'I';
+  /** True while a multi-statement Query runs in the implicit transaction it opened. */
+  private implicitBlock = false;
+  private skipUntilSync = false;
+  private busy = false;
+  private cancelRequested = false;
+  private readonly statements = new Map<string, PreparedStatement>();
+  private readonly portals = new Map<string, Portal>();
+  private pendingReports: [string, string][] = [];
+  private readonly catalogContext: CatalogContext;
+
+  constructor(
+    private readonly backend: BackendSession,
+    private readonly settings: SessionSettings,
+    private readonly io: SessionIo,
+    processId: number,
+  ) {
+    this.catalogContext = {
+      settings, backend, processId,
+      set: (name, value) => {
+        const r = this.applySet(name, value);
+        return r.ok ? null : r;
+      },
+    };
+  }
+
+  get transactionStatus(): TxnStatus {
+    return this.status;
+  }
+
+  /** A CancelRequest for this session: the statement after the one running now fails with 57014. */
+  requestCancel(): void {
+    if (this.busy) this.cancelRequested = true;
+  }
+
+  async handle(m: FrontendMessage): Promise<void> {
+    this.busy = true;
+    if (this.skipUntilSync && m.kind !== 'sync') return;
+    switch (m.kind) {
+      case 'query':
+        return this.simpleQuery(m.sql);
+      case 'parse':
+        return this.parse(m.name, m.sql, m.paramTypeOids);
+      case 'bind':
+        return this.bind(m);
+      case 'describe':
+        return this.describe(m.target, m.name);
+      case 'execute':
+        return this.execute(m.portal, m.maxRows);
+      case 'close':
+        return this.close(m.target, m.name);
+      case 'sync':
+        this.skipUntilSync = false;
+        if (this.status === 'I') this.portals.clear();
+        this.readyForQuery();
+        return;
+      case 'flush':
+        this.io.flush();
+        return;
+      case 'copyData':
+      case 'copyDone':
+      case 'copyFail':
+        return; // PostgreSQL ignores these outside COPY (a COPY that failed early leaves them behind)
+      case 'authResponse':
+      case 'terminate':
+        this.extendedError({ code: GatewayState.protocolViolation, message: `unexpected message "${m.kind}"` });
+        return;
+    }
+  }
+
+  /** The connection is gone: release everything and roll back an open transaction. */
+  async end(): Promise<void> {
+    for (const s of this.statements.values()) if (s.backend !== null) this.backend.release(s.backend);
+    this.statements.clear();
+    this.portals.clear();
+    if (this.status !== 'I') await this.backend.rollback();
+    await this.backend.close();
+  }
+
+  private close(target: 'S' | 'P', name: string): void {
+    if (target === 'S') this.dropStatement(name);
+    else this.portals.delete(name);
+    this.io.out.closeComplete();
+  }
+
+  // ---- Shared statement execution -----------------------------------------------------------------
+
+  private readyForQuery(): void {
+    for (const [k, v] of this.pendingReports) this.io.out.parameterStatus(k, v);
+    this.pendingReports = [];
+    this.io.out.readyForQuery(this.status);
+    this.io.flush();
+    this.busy = false;
+    this.cancelRequested = false;
+  }
+
+  private applySet(name: string, value: string | null): BackendResult {
+    const r = this.settings.set(name, value);
+    if (!r.ok) return r;
+    if (r.report !== null) this.pendingReports.push([r.report[0], r.report[1]]);
+    return done('SET');
+  }
+
+  private show(name: string): BackendResult {
+    if (name.toLowerCase() === 'all') {
+      const rows = this.settings.all();
+      return { ok: true, tag: `SHOW`, returnsRows: true, columns: SHOW_ALL_COLUMNS, rows, notices: [] };
+    }
+    const v = this.settings.get(name);
+    if (v === undefined) return err(GatewayState.undefinedObject, `unrecognized configuration parameter "${name}"`);
+    return { ok: true, tag: 'SHOW', returnsRows: true, columns: [textColumn(this.settings.canonicalName(name))], rows: [[v]], notices: [] };
+  }
+
+  /** Runs one statement, keeping the transaction status; `exec` runs a backend statement. */
+  private async run(cmd: GatewayCommand, exec: () => Promise<BackendResult>): Promise<BackendResult> {
+    if (this.cancelRequested) {
+      this.cancelRequested = false;
+      return this.failed(err(GatewayState.queryCanceled, 'canceling statement due to user request'));
+    }
+    if (this.status === 'E' && cmd.k !== 'commit' && cmd.k !== 'rollback') {
+      return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
+    }
+    switch (cmd.k) {
+      case 'begin': {
+        if (this.status === 'T') {
+          if (this.implicitBlock) {
+            this.implicitBlock = false;
+            return done(cmd.tag);
+          }
+          return done(cmd.tag, [{ severity: 'WARNING', code: GatewayState.activeSqlTransaction, message: 'there is already a transaction in progress' }]);
+        }
+        const b = await this.backend.begin();
+        if (!b.ok) return b;
+        this.status = 'T';
+        return done(cmd.tag);
+      }
+      case 'commit': {
+        this.implicitBlock = false;
+        if (this.status === 'I') return done('COMMIT', [{ severity: 'WARNING', code: GatewayState.noActiveSqlTransaction, message: 'there is no transaction in progress' }]);
+        if (this.status === 'E') {
+          await this.backend.rollback();
+          this.status = 'I';
+          return done('ROLLBACK');
+        }
+        const c = await this.backend.commit();
+        this.status = 'I';
+        return c.ok ? done('COMMIT') : c;
+      }
+      case 'rollback':
+        this.implicitBlock = false;
+        if (this.status === 'I') return done('ROLLBACK', [{ severity: 'WARNING', code: GatewayState.noActiveSqlTransaction, message: 'there is no transaction in progress' }]);
+        await this.backend.rollback();
+        this.status = 'I';
+        return done('ROLLBACK');
+      case 'set': {
+        const r = this.applySet(cmd.name, cmd.value);
+        return r.ok ? done(cmd.tag) : this.failed(r);
+      }
+      case 'resetAll':
+        for (const r of this.settings.resetAll()) this.pendingReports.push(r);
+        return done('RESET');
+      case 'setIgnored':
+        return done('SET');
+      case 'show':
+        return this.failed(this.show(cmd.name));
+      case 'unsupported':
+        return this.failed(err(GatewayState.featureNotSupported, cmd.message));
+      case 'copyFrom':
+        return this.failed(err(GatewayState.featureNotSupported, 'COPY FROM STDIN is only supported in the simple query protocol'));
+      case 'catalog':
+        return this.failed(await cmd.query.answer(this.catalogContext));
+      case 'backend':
+        return this.failed(await exec());
+    }
+  }
+
+  /** An error inside a transaction aborts it (PostgreSQL's 'E' state). */
+  private failed(r: BackendResult): BackendResult {
+    if (!r.ok && this.status === 'T') this.status = 'E';
+    return r;
+  }
+
+  private writeError(e: BackendError): void {
+    this.io.out.errorResponse({ severity: 'ERROR', code: e.code, message: e.message, detail: e.detail, position: e.position });
+  }
+
+  private writeNotices(r: BackendRows): void {
+    for (const n of r.notices) this.io.out.noticeResponse({ severity: n.severity, code: n.code, message: n.message });
+  }
+
+  private writeRows(r: BackendRows, formats: readonly number[], from: number, count: number): void {
+    const out = this.io.out;
+    const cols = r.columns;
+    const n = cols.length;
+    const types: SqlType[] = cols.map((c) => c.type);
+    const fmts: number[] = cols.map((_, i) => formatAt(formats, i));
+    for (let i = from; i < from + count; i++) {
+      const row = r.rows[i] as readonly SqlValue[];
+      out.begin('D');
+      out.int16(n);
+      for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c] as SqlType, fmts[c] as number);
+      out.end();
+    }
+  }
+
+  // ---- Simple query protocol ----------------------------------------------------------------------
+
+  private async simpleQuery(sql: string): Promise<void> {
+    this.dropStatement('');
+    this.portals.delete('');
+    const stmts = splitStatements(sql);
+    if (stmts.length === 0) {
+      this.io.out.emptyQueryResponse();
+      this.readyForQuery();
+      return;
+    }
+    const multi = stmts.length > 1;
+    for (const text of stmts) {
+      const cmd = classify(text);
+      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom')) {
+        const b = await this.backend.begin();
+        if (!b.ok) {
+          this.writeError(b.error);
+          break;
+        }
+        this.status = 'T';
+        this.implicitBlock = true;
+      }
+      const r = cmd.k === 'copyFrom' ? await this.copyFrom(cmd.spec) : await this.run(cmd, () => this.backend.execute(text));
+      if (!r.ok) {
+        this.writeError(r.error);
+        if (this.implicitBlock) {
+          this.implicitBlock = false;
+          await this.backend.rollback();
+          this.status = 'I';
+        }
+        break;
+      }
+      this.writeNotices(r);
+      if (r.returnsRows) {
+        this.io.out.rowDescription(fieldsOf(r.columns, []));
+        this.writeRows(r, [], 0, r.rows.length);
+      }
+      this.io.out.commandComplete(r.tag);
+    }
+    if (this.implicitBlock) {
+      this.implicitBlock = false;
+      const c = await this.backend.commit();
+      this.status = 'I';
+      if (!c.ok) this.writeError(c.error);
+    }
+    this.readyForQuery();
+  }
+
+  private async copyFrom(spec: CopySpec): Promise<BackendResult> {
+    if (this.status === 'E') return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
+    const t = await copyTarget(this.backend, spec);
+    if (!t.ok) return this.failed(t);
+    const own = this.status === 'I';
+    if (own) {
+      const b = await this.backend.begin();
+      if (!b.ok) return b;
+      this.status = 'T';
+    }
+    this.io.out.copyInResponse(t.target.columns.length, false);
+    this.io.flush();
+    const r = await copyIn(this.backend, spec, t.target, this.io.next);
+    if (!r.ok) {
+      if (own) {
+        await this.backend.rollback();
+        this.status = 'I';
+      }
+      return this.failed(r);
+    }
+    if (own) {
+      const c = await this.backend.commit();
+      this.status = 'I';
+      if (!c.ok) return c;
+    }
+    return done(`COPY ${r.count}`);
+  }
+
+  // ---- Extended query protocol --------------------------------------------------------------------
+
+  private extendedError(e: BackendError): void {
+    this.writeError(e);
+    this.skipUntilSync = true;
+  }
+
+  private dropStatement(name: string): void {
+    const s = this.statements.get(name);
+    if (s === undefined) return;
+    if (s.backend !== null) this.backend.release(s.backend);
+    this.statements.delete(name);
+  }
+
+  private async parse(name: string, sql: string, oids: readonly number[]): Promise<void> {
+    if (name !== '' && this.statements.has(name)) {
+      this.extendedError({ code: GatewayState.duplicatePreparedStatement, message: `prepared statement "${name}" already exists` });
+      return;
+    }
+    const texts = splitStatements(sql);
+    if (texts.length > 1) {
+      this.extendedError({ code: GatewayState.syntaxError, message: 'cannot insert multiple commands into a prepared statement' });
+      return;
+    }
+    const text = texts[0] ?? '';
+    const hints: (SqlType | null)[] = oids.map((o) => (o === 0 ? null : typeFromOid(o) ?? null));
+    const command = text === '' ? ({ k: 'backend' } as const) : classify(text);
+    if (this.status === 'E' && command.k !== 'commit' && command.k !== 'rollback') {
+      this.extendedError({ code: GatewayState.inFailedTransaction, message: 'current transaction is aborted, commands ignored until end of transaction block' });
+      return;
+    }
+    let stmt: PreparedStatement;
+    if (text === '') {
+      stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns: null, backend: null, empty: true };
+    } else if (command.k === 'backend') {
+      const p = await this.backend.prepare(text, hints);
+      if (!p.ok) {
+        if (this.status === 'T') this.status = 'E';
+        this.extendedError(p.error);
+        return;
+      }
+      const b = p.statement;
+      stmt = { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows ? b.columns : null, backend: b, empty: false };
+    } else {
+      const columns = command.k === 'show' ? (command.name.toLowerCase() === 'all' ? SHOW_ALL_COLUMNS : [textColumn(this.settings.canonicalName(command.name))])
+        : command.k === 'catalog' ? command.query.columns : null;
+      stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns, backend: null, empty: false };
+    }
+    this.dropStatement(name);
+    this.statements.set(name, stmt);
+    this.io.out.parseComplete();
+  }
+
+  private bind(m: Extract<FrontendMessage, { kind: 'bind' }>): void {
+    const stmt = this.statements.get(m.statement);
+    if (stmt === undefined) {
+      const what = m.statement === '' ? 'unnamed prepared statement does not exist' : `prepared statement "${m.statement}" does not exist`;
+      this.extendedError({ code: GatewayState.invalidSqlStatementName, message: what });
+      return;
+    }
+    if (m.params.length !== stmt.paramTypes.length) {
+      this.extendedError({
+        code: GatewayState.protocolViolation,
+        message: `bind message supplies ${m.params.length} parameters, but prepared statement "${m.statement}" requires ${stmt.paramTypes.length}`,
+      });
+      return;
+    }
+    if (m.paramFormats.length > 1 && m.paramFormats.length !== m.params.length) {
+      this.extendedError({ code: GatewayState.protocolViolation, message: `bind message has ${m.paramFormats.length} parameter formats but ${m.params.length} parameters` });
+      return;
+    }
+    if (this.status === 'E' && stmt.command.k !== 'commit' && stmt.command.k !== 'rollback') {
+      this.extendedError({ code: GatewayState.inFailedTransaction, message: 'current transaction is aborted, commands ignored until end of transaction block' });
+      return;
+    }
+    if (m.portal !== '' && this.portals.has(m.portal)) {
+      this.extendedError({ code: GatewayState.duplicateCursor, message: `cursor "${m.portal}" already exists` });
+      return;
+    }
+    const params: SqlValue[] = [];
+    for (let i = 0; i < m.params.length; i++) {
+      try {
+        params.push(decodeParam(m.params[i] ?? null, formatAt(m.paramFormats, i), stmt.paramTypes[i] as SqlType));
+      } catch (e) {
+        const x = e as { code?: unknown; message?: unknown };
+        const code = typeof x.code === 'string' ? x.code : GatewayState.invalidTextRepresentation;
+        this.extendedError({ code, message: typeof x.message === 'string' ? x.message : String(e) });
+        return;
+      }
+    }
+    this.portals.set(m.portal, { statement: stmt, params, formats: m.resultFormats, result: null, offset: 0 });
+    this.io.out.bindComplete();
+  }
+
+  private describe(target: 'S' | 'P', name: string): void {
+    const out = this.io.out;
+    if (target === 'S') {
+      const stmt = this.statements.get(name);
+      if (stmt === undefined) {
+        this.extendedError({ code: GatewayState.invalidSqlStatementName, message: `prepared statement "${name}" does not exist` });
+        return;
+      }
+      out.parameterDescription(stmt.paramTypes.map((t) => typeOid[t]));
+      if (stmt.columns === null) out.noData();
+      else out.rowDescription(fieldsOf(stmt.columns, []));
+      return;
+    }
+    const portal = this.portals.get(name);
+    if (portal === undefined) {
+      this.extendedError({ code: GatewayState.invalidCursorName, message: `portal "${name}" does not exist` });
+      return;
+    }
+    const cols = portal.statement.columns;
+    if (cols === null) out.noData();
+    else out.rowDescription(fieldsOf(cols, portal.formats));
+  }
+
+  private async execute(name: string, maxRows: number): Promise<void> {
+    const portal = this.portals.get(name);
+    if (portal === undefined) {
+      this.extendedError({ code: GatewayState.invalidCursorName, message: `portal "${name}" does not exist` });
+      return;
+    }
+    const stmt = portal.statement;
+    if (stmt.empty) {
+      this.io.out.emptyQueryResponse();
+      return;
+    }
+    let r = portal.result;
+    if (r === null) {
+      const backendStmt = stmt.backend;
+      const res = await this.run(stmt.command, () => (backendStmt === null ? Promise.resolve(done('')) : this.backend.run(backendStmt, portal.params)));
+      if (!res.ok) {
+        this.extendedError(res.error);
+        return;
+      }
+      this.writeNotices(res);
+      r = portal.result = res;
+    }
+    if (!r.returnsRows) {
+      this.io.out.commandComplete(r.tag);
+      return;
+    }
+    const remaining = r.rows.length - portal.offset;
+    const n = maxRows > 0 ? Math.min(maxRows, remaining) : remaining;
+    this.writeRows(r, portal.formats, portal.offset, n);
+    portal.offset += n;
+    if (portal.offset < r.rows.length) this.io.out.portalSuspended();
+    else this.io.out.commandComplete(r.tag.startsWith('SELECT') ? `SELECT ${n}` : r.tag);
+  }
+}

@@ -1,0 +1,180 @@
+// Run-time settings a gateway session keeps for itself (SET, RESET, SHOW, current_setting, set_config):
+// the engine has no pg_settings, and the cluster backend should not see session cosmetics. Values that
+// change what the gateway sends are validated (only UTF8, only ISO dates, since that is all the engine
+// writes); the rest of the settings drivers and tools send are accepted and echoed back by SHOW.
+// Settings PostgreSQL reports with ParameterStatus are reported on change too.
+
+import { GatewayState } from './protocol-error.ts';
+import type { BackendError } from './sql-backend.ts';
+
+export const SERVER_VERSION = '15.0';
+export const SERVER_VERSION_NUM = '150000';
+
+interface SettingDef {
+  /** Name as PostgreSQL spells it in SHOW and ParameterStatus. */
+  readonly name: string;
+  readonly initial: string;
+  readonly reported?: boolean;
+  readonly readOnly?: boolean;
+  /** Returns the value to store, or an error message (SQLSTATE 22023 unless given). */
+  readonly check?: (v: string) => string | { readonly error: string; readonly code?: string };
+}
+
+const onOff = (v: string): string | { error: string } => {
+  const t = v.toLowerCase();
+  if (['on', 'true', 'yes', '1'].includes(t)) return 'on';
+  if (['off', 'false', 'no', '0'].includes(t)) return 'off';
+  return { error: `parameter requires a Boolean value` };
+};
+
+const defs: readonly SettingDef[] = [
+  { name: 'application_name', initial: '', reported: true },
+  {
+    name: 'client_encoding', initial: 'UTF8', reported: true,
+    check: (v) => (/^(utf-?8|unicode)$/i.test(v) ? 'UTF8' : { error: `conversion between ${v} and UTF8 is not supported`, code: GatewayState.featureNotSupported }),
+  },
+  {
+    name: 'DateStyle', initial: 'ISO, MDY', reported: true,
+    check: (v) => {
+      const parts = v.split(',').map((p) => p.trim().toUpperCase());
+      if (parts.some((p) => !['ISO', 'MDY', 'DMY', 'YMD', 'US', 'EURO', 'EUROPEAN', 'NONEURO', 'NONEUROPEAN', 'DEFAULT'].includes(p))) {
+        return { error: `invalid value for parameter "DateStyle": "${v}"`, code: GatewayState.featureNotSupported };
+      }
+      const order = parts.find((p) => p === 'DMY' || p === 'YMD' || p === 'EURO' || p === 'EUROPEAN');
+      return `ISO, ${order === 'YMD' ? 'YMD' : order !== undefined ? 'DMY' : 'MDY'}`;
+    },
+  },
+  { name: 'TimeZone', initial: 'UTC', reported: true },
+  { name: 'IntervalStyle', initial: 'postgres', reported: true },
+  { name: 'integer_datetimes', initial: 'on', reported: true, readOnly: true },
+  { name: 'server_encoding', initial: 'UTF8', reported: true, readOnly: true },
+  { name: 'server_version', initial: SERVER_VERSION, reported: true, readOnly: true },
+  { name: 'server_version_num', initial: SERVER_VERSION_NUM, readOnly: true },
+  { name: 'is_superuser', initial: 'on', reported: true, readOnly: true },
+  { name: 'session_authorization', initial: '', reported: true, readOnly: true },
+  { name: 'default_transaction_read_only', initial: 'off', reported: true, check: onOff },
+  { name: 'in_hot_standby', initial: 'off', reported: true, readOnly: true },
+  {
+    name: 'standard_conforming_strings', initial: 'on', reported: true,
+    check: (v) => (onOff(v) === 'on' ? 'on' : { error: 'standard_conforming_strings off is not supported', code: GatewayState.featureNotSupported }),
+  },
+  {
+    name: 'extra_float_digits', initial: '1',
+    check: (v) => (/^\s*[+-]?\d+\s*$/.test(v) && Math.abs(Number(v)) <= 15 ? String(Number(v)) : { error: `invalid value for parameter "extra_float_digits": "${v}"` }),
+  },
+  { name: 'search_path', initial: '"$user", public' },
+  { name: 'transaction_isolation', initial: 'serializable' },
+  { name: 'default_transaction_isolation', initial: 'serializable' },
+  { name: 'transaction_read_only', initial: 'off' },
+  { name: 'default_transaction_deferrable', initial: 'off' },
+  { name: 'session_replication_role', initial: 'origin' },
+  { name: 'statement_timeout', initial: '0' },
+  { name: 'lock_timeout', initial: '0' },
+  { name: 'idle_in_transaction_session_timeout', initial: '0' },
+  { name: 'idle_session_timeout', initial: '0' },
+  { name: 'synchronous_commit', initial: 'on' },
+  { name: 'client_min_messages', initial: 'notice' },
+  { name: 'bytea_output', initial: 'hex' },
+  { name: 'row_security', initial: 'on' },
+  { name: 'escape_string_warning', initial: 'on' },
+  { name: 'max_identifier_length', initial: '63', readOnly: true },
+  { name: 'lc_messages', initial: 'C' },
+  { name: 'lc_monetary', initial: 'C' },
+  { name: 'lc_numeric', initial: 'C' },
+  { name: 'lc_time', initial: 'C' },
+  { name: 'work_mem', initial: '4MB' },
+  { name: 'maintenance_work_mem', initial: '64MB' },
+  { name: 'jit', initial: 'off' },
+  { name: 'max_parallel_workers_per_gather', initial: '0' },
+  { name: 'enable_seqscan', initial: 'on' },
+  { name: 'enable_indexscan', initial: 'on' },
+  { name: 'enable_bitmapscan', initial: 'on' },
+  { name: 'enable_hashjoin', initial: 'on' },
+  { name: 'enable_mergejoin', initial: 'on' },
+  { name: 'enable_nestloop', initial: 'on' },
+  { name: 'geqo', initial: 'on' },
+  { name: 'xmloption', initial: 'content' },
+  { name: 'vacuum_cost_delay', initial: '0' },
+];
+
+const byLowerName = new Map(defs.map((d) => [d.name.toLowerCase(), d]));
+
+export type SetOutcome =
+  | { readonly ok: true; /** ParameterStatus to send: [name, value]. */ readonly report: readonly [string, string] | null }
+  | { readonly ok: false; readonly error: BackendError };
+
+export class SessionSettings {
+  private readonly values = new Map<string, string>();
+  private readonly custom = new Map<string, string>();
+
+  constructor(user: string, startup: ReadonlyMap<string, string>) {
+    this.values.set('session_authorization', user);
+    for (const [k, v] of startup) {
+      if (k === 'user' || k === 'database' || k === 'options' || k === 'replication') continue;
+      this.set(k, v);
+    }
+  }
+
+  /** Every reported parameter with its current value, for the startup sequence. */
+  reported(): [string, string][] {
+    return defs.filter((d) => d.reported === true).map((d) => [d.name, this.get(d.name) ?? '']);
+  }
+
+  /** The name as PostgreSQL spells it ('datestyle' -> 'DateStyle'), for SHOW's column. */
+  canonicalName(name: string): string {
+    return byLowerName.get(name.toLowerCase())?.name ?? name.toLowerCase();
+  }
+
+  get(name: string): string | undefined {
+    const lower = name.toLowerCase();
+    const def = byLowerName.get(lower);
+    if (def === undefined) return this.custom.get(lower);
+    return this.values.get(def.name) ?? def.initial;
+  }
+
+  /** SET name = value, or RESET name (value null). */
+  set(name: string, value: string | null): SetOutcome {
+    const lower = name.toLowerCase();
+    const def = byLowerName.get(lower);
+    if (def === undefined) {
+      if (!lower.includes('.')) {
+        return { ok: false, error: { code: GatewayState.undefinedObject, message: `unrecognized configuration parameter "${name}"` } };
+      }
+      if (value === null) this.custom.delete(lower);
+      else this.custom.set(lower, value);
+      return { ok: true, report: null };
+    }
+    if (def.readOnly === true) {
+      if (value === null || value === this.get(def.name)) return { ok: true, report: null };
+      return { ok: false, error: { code: '55P02', message: `parameter "${def.name}" cannot be changed` } };
+    }
+    let stored: string | null = value;
+    if (value !== null && def.check !== undefined) {
+      const c = def.check(value);
+      if (typeof c !== 'string') return { ok: false, error: { code: c.code ?? GatewayState.invalidParameterValue, message: c.error } };
+      stored = c;
+    }
+    const before = this.get(def.name);
+    if (stored === null) this.values.delete(def.name);
+    else this.values.set(def.name, stored);
+    const after = this.get(def.name) ?? '';
+    return { ok: true, report: def.reported === true && after !== before ? [def.name, after] : null };
+  }
+
+  /** RESET ALL: the ParameterStatus messages to send. */
+  resetAll(): [string, string][] {
+    const reports: [string, string][] = [];
+    for (const d of defs) {
+      if (d.readOnly === true || !this.values.has(d.name)) continue;
+      const r = this.set(d.name, null);
+      if (r.ok && r.report !== null) reports.push([r.report[0], r.report[1]]);
+    }
+    this.custom.clear();
+    return reports;
+  }
+
+  /** SHOW ALL rows: name, setting, description. */
+  all(): [string, string, string][] {
+    return defs.map((d) => [d.name, this.get(d.name) ?? '', '']);
+  }
+}

@@ -1,0 +1,85 @@
+// The seam between the wire protocol and whatever runs the SQL. The gateway's session logic (simple and
+// extended protocol, transaction states, SET/SHOW, COPY, catalog answers) talks only to this interface;
+// today the single-node engine implements it (engine-backend.ts), later the Pesto cluster client will,
+// reporting a Pesto abort as SQLSTATE 40001 so drivers and tools retry.
+//
+// Contract:
+// - Statements run one at a time per session (the gateway never overlaps calls on one session).
+// - `execute` and `run` get exactly one statement, never transaction control: the gateway recognises
+//   BEGIN/START TRANSACTION, COMMIT/END and ROLLBACK/ABORT itself and calls `begin`/`commit`/`rollback`.
+// - Outside `begin`...`commit`/`rollback` every statement is its own transaction (autocommit); a failed
+//   autocommit statement leaves nothing behind.
+// - After a statement fails inside a transaction the gateway only ever calls `rollback` (it reports 25P02
+//   for everything else itself), so a backend need not track the aborted state.
+// - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
+
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+
+export interface BackendColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  /** PostgreSQL typmod (varchar(n) = n + 4, numeric(p,s) = ((p << 16) | s) + 4), -1 for none. */
+  readonly typmod: number;
+}
+
+export interface BackendError {
+  readonly code: string;
+  readonly message: string;
+  readonly detail?: string | undefined;
+  /** 1-based character position in the statement, when known. */
+  readonly position?: number | undefined;
+}
+
+export interface BackendNotice {
+  readonly severity: 'WARNING' | 'NOTICE';
+  readonly code: string;
+  readonly message: string;
+}
+
+export interface BackendRows {
+  readonly ok: true;
+  /** Exact CommandComplete tag: 'SELECT 2', 'INSERT 0 3', 'UPDATE 1', 'CREATE TABLE', ... */
+  readonly tag: string;
+  /** True when the statement produces a result set (RowDescription + DataRows), even an empty one. */
+  readonly returnsRows: boolean;
+  readonly columns: readonly BackendColumn[];
+  readonly rows: readonly (readonly SqlValue[])[];
+  readonly notices: readonly BackendNotice[];
+}
+
+export type BackendResult = BackendRows | { readonly ok: false; readonly error: BackendError };
+
+export type BackendOutcome = { readonly ok: true } | { readonly ok: false; readonly error: BackendError };
+
+/** A statement prepared by a backend; the gateway passes it back to `run` and `release`. */
+export interface BackendStatement {
+  readonly paramTypes: readonly SqlType[];
+  readonly columns: readonly BackendColumn[];
+  readonly returnsRows: boolean;
+}
+
+export type PrepareResult = { readonly ok: true; readonly statement: BackendStatement } | { readonly ok: false; readonly error: BackendError };
+
+export interface BackendSession {
+  /** Runs one statement given as text, without parameters (the simple query protocol). */
+  execute(sql: string): Promise<BackendResult>;
+  /**
+   * Parses and binds one statement: parameter types (from the hints where given, inferred elsewhere)
+   * and result columns. `paramTypeHints[i] === null` means "infer".
+   */
+  prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult>;
+  /** Runs a prepared statement with parameters already converted to `statement.paramTypes`. */
+  run(statement: BackendStatement, params: readonly SqlValue[]): Promise<BackendResult>;
+  release(statement: BackendStatement): void;
+  begin(): Promise<BackendOutcome>;
+  /** Commits; a backend that cannot commit (a Pesto abort) returns 40001 and the transaction is over. */
+  commit(): Promise<BackendOutcome>;
+  rollback(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };
+
+export interface SqlBackend {
+  openSession(user: string, database: string): Promise<OpenSessionResult>;
+}

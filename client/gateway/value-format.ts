@@ -1,0 +1,234 @@
+// Values on the wire: PostgreSQL's text and binary formats for the types the engine has. Text goes
+// through the engine's own `formatText`/`parseText` so the gateway and the SQL layer never disagree on
+// a spelling; binary follows PostgreSQL's send/recv functions (big-endian integers and IEEE floats,
+// numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01).
+
+import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOid, typeLen } from '../../sql/types.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
+import { GatewayState, ProtocolError } from './protocol-error.ts';
+import type { BackendColumn } from './sql-backend.ts';
+
+const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
+const PG_EPOCH_MICROS = 946_684_800_000_000;
+const MICROS_PER_DAY = 86_400_000_000;
+const NUMERIC_NEG = 0x4000;
+
+/** RowDescription fields for result columns and the format codes a Bind asked for. */
+export function fieldsOf(columns: readonly BackendColumn[], formats: readonly number[]): FieldDescription[] {
+  return columns.map((c, i) => ({
+    name: c.name,
+    typeOid: typeOid[c.type],
+    typeLen: typeLen[c.type],
+    typmod: c.typmod,
+    format: formatAt(formats, i),
+  }));
+}
+
+/** Bind's format-code rule: none means all text, one applies to all, otherwise one per column. */
+export function formatAt(formats: readonly number[], i: number): number {
+  if (formats.length === 0) return 0;
+  if (formats.length === 1) return formats[0] as number;
+  return formats[i] ?? 0;
+}
+
+function toBigInt(v: SqlValue): bigint {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number') return BigInt(Math.trunc(v));
+  if (typeof v === 'boolean') return v ? 1n : 0n;
+  return BigInt(formatText(v, 'int8'));
+}
+
+function toNumber(v: SqlValue): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'bigint') return Number(v);
+  return Number(formatText(v, 'float8'));
+}
+
+function toNumeric(v: SqlValue): Numeric {
+  if (v instanceof Numeric) return v;
+  if (typeof v === 'bigint') return Numeric.fromInteger(v);
+  if (typeof v === 'number' && Number.isInteger(v)) return Numeric.fromInteger(v);
+  const n = Numeric.parse(formatText(v, 'numeric'));
+  if (n === null) throw new ProtocolError(`cannot send ${String(v)} as numeric`, GatewayState.invalidBinaryRepresentation);
+  return n;
+}
+
+/** Appends one DataRow column value (length prefix included) in the requested format. */
+export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format: number): void {
+  if (v === null) {
+    w.int32(-1);
+    return;
+  }
+  if (format === 0) {
+    w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
+    return;
+  }
+  switch (type) {
+    case 'int2': {
+      const { buf, at } = w.reserve(6);
+      buf.writeInt32BE(2, at);
+      buf.writeInt16BE(Number(toBigInt(v)), at + 4);
+      return;
+    }
+    case 'int4': {
+      const { buf, at } = w.reserve(8);
+      buf.writeInt32BE(4, at);
+      buf.writeInt32BE(Number(toBigInt(v)), at + 4);
+      return;
+    }
+    case 'int8': {
+      const { buf, at } = w.reserve(12);
+      buf.writeInt32BE(8, at);
+      buf.writeBigInt64BE(toBigInt(v), at + 4);
+      return;
+    }
+    case 'float4': {
+      const { buf, at } = w.reserve(8);
+      buf.writeInt32BE(4, at);
+      buf.writeFloatBE(toNumber(v), at + 4);
+      return;
+    }
+    case 'float8': {
+      const { buf, at } = w.reserve(12);
+      buf.writeInt32BE(8, at);
+      buf.writeDoubleBE(toNumber(v), at + 4);
+      return;
+    }
+    case 'bool': {
+      const { buf, at } = w.reserve(5);
+      buf.writeInt32BE(1, at);
+      buf[at + 4] = v === true ? 1 : 0;
+      return;
+    }
+    case 'date': {
+      const days = v instanceof SqlDate ? v.days : v instanceof SqlTimestamp ? Math.floor(v.micros / MICROS_PER_DAY) : 0;
+      const { buf, at } = w.reserve(8);
+      buf.writeInt32BE(4, at);
+      buf.writeInt32BE(days - PG_EPOCH_DAYS, at + 4);
+      return;
+    }
+    case 'timestamp': {
+      const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? v.days * MICROS_PER_DAY : 0;
+      const { buf, at } = w.reserve(12);
+      buf.writeInt32BE(8, at);
+      buf.writeBigInt64BE(BigInt(Math.round(micros - PG_EPOCH_MICROS)), at + 4);
+      return;
+    }
+    case 'numeric': {
+      const b = encodeNumeric(toNumeric(v));
+      w.int32(b.length);
+      w.bytes(b);
+      return;
+    }
+    case 'text':
+    case 'varchar':
+    case 'bpchar':
+    case 'unknown':
+      w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
+      return;
+  }
+}
+
+/** PostgreSQL's numeric_send: ndigits, weight, sign, dscale, then base-10000 digits. */
+export function encodeNumeric(n: Numeric): Buffer {
+  const neg = n.coef < 0n;
+  const digits = (neg ? -n.coef : n.coef).toString();
+  const scale = n.scale;
+  let intPart = digits.length > scale ? digits.slice(0, digits.length - scale) : '0';
+  let fracPart = scale > 0 ? digits.slice(Math.max(0, digits.length - scale)).padStart(scale, '0') : '';
+  intPart = intPart.padStart(Math.ceil(intPart.length / 4) * 4, '0');
+  fracPart = fracPart.padEnd(Math.ceil(fracPart.length / 4) * 4, '0');
+  const groups: number[] = [];
+  for (let i = 0; i < intPart.length; i += 4) groups.push(Number(intPart.slice(i, i + 4)));
+  let weight = groups.length - 1;
+  for (let i = 0; i < fracPart.length; i += 4) groups.push(Number(fracPart.slice(i, i + 4)));
+  let first = 0;
+  while (first < groups.length && groups[first] === 0) {
+    first++;
+    weight--;
+  }
+  let last = groups.length;
+  while (last > first && groups[last - 1] === 0) last--;
+  const kept = groups.slice(first, last);
+  if (kept.length === 0) weight = 0;
+  const out = Buffer.allocUnsafe(8 + 2 * kept.length);
+  out.writeInt16BE(kept.length, 0);
+  out.writeInt16BE(weight, 2);
+  out.writeUInt16BE(kept.length === 0 || !neg ? 0 : NUMERIC_NEG, 4);
+  out.writeInt16BE(scale, 6);
+  kept.forEach((g, i) => out.writeInt16BE(g, 8 + 2 * i));
+  return out;
+}
+
+export function decodeNumeric(b: Buffer): Numeric {
+  if (b.length < 8) throw badBinary('numeric');
+  const ndigits = b.readInt16BE(0);
+  const weight = b.readInt16BE(2);
+  const sign = b.readUInt16BE(4);
+  const dscale = b.readInt16BE(6);
+  if (ndigits < 0 || dscale < 0 || b.length !== 8 + 2 * ndigits || (sign !== 0 && sign !== NUMERIC_NEG)) throw badBinary('numeric');
+  let coef = 0n;
+  for (let i = 0; i < ndigits; i++) {
+    const d = b.readInt16BE(8 + 2 * i);
+    if (d < 0 || d > 9999) throw badBinary('numeric');
+    const exp = 4 * (weight - i) + dscale;
+    if (exp >= 0) coef += BigInt(d) * 10n ** BigInt(exp);
+    else coef += BigInt(d) / 10n ** BigInt(-exp);
+  }
+  return new Numeric(sign === NUMERIC_NEG ? -coef : coef, dscale);
+}
+
+function badBinary(what: string): ProtocolError {
+  return new ProtocolError(`incorrect binary data format for type ${what}`, GatewayState.invalidBinaryRepresentation);
+}
+
+function fixed(b: Buffer, n: number, what: string): void {
+  if (b.length !== n) throw badBinary(what);
+}
+
+/**
+ * Decodes one Bind parameter to a typed value. Throws ProtocolError (22P03) for bad binary data and the
+ * engine's SqlError (22P02, 22003, ...) for bad text; the session reports either as an ERROR.
+ */
+export function decodeParam(raw: Buffer | null, format: number, type: SqlType): SqlValue {
+  if (raw === null) return null;
+  if (format === 0) return parseText(raw.toString('utf8'), type);
+  if (format !== 1) throw new ProtocolError(`unsupported format code: ${format}`);
+  switch (type) {
+    case 'int2':
+      fixed(raw, 2, 'smallint');
+      return raw.readInt16BE(0);
+    case 'int4':
+      fixed(raw, 4, 'integer');
+      return raw.readInt32BE(0);
+    case 'int8': {
+      fixed(raw, 8, 'bigint');
+      const v = raw.readBigInt64BE(0);
+      const n = Number(v);
+      return Number.isSafeInteger(n) ? n : v;
+    }
+    case 'float4':
+      fixed(raw, 4, 'real');
+      return raw.readFloatBE(0);
+    case 'float8':
+      fixed(raw, 8, 'double precision');
+      return raw.readDoubleBE(0);
+    case 'bool':
+      fixed(raw, 1, 'boolean');
+      return raw[0] !== 0;
+    case 'date':
+      fixed(raw, 4, 'date');
+      return new SqlDate(raw.readInt32BE(0) + PG_EPOCH_DAYS);
+    case 'timestamp':
+      fixed(raw, 8, 'timestamp');
+      return new SqlTimestamp(Number(raw.readBigInt64BE(0)) + PG_EPOCH_MICROS);
+    case 'numeric':
+      return decodeNumeric(raw);
+    case 'text':
+    case 'varchar':
+    case 'bpchar':
+    case 'unknown':
+      return raw.toString('utf8');
+  }
+}
