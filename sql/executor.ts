@@ -52,6 +52,7 @@ export function runPlan(p: Plan, env: Env): Row[] {
       const left = runPlan(p.left, env);
       const out: Row[] = [];
       const fixed = p.level === null ? runPlan(p.right, env) : null;
+      const rightMatched = p.kind === 'right' || p.kind === 'full' ? new Array<boolean>(fixed?.length ?? 0).fill(false) : null;
       for (const l of left) {
         let rights: Row[];
         if (fixed !== null) rights = fixed;
@@ -60,20 +61,27 @@ export function runPlan(p: Plan, env: Env): Row[] {
           rights = runPlan(p.right, env);
         }
         let matched = false;
-        for (const r of rights) {
-          const c = l.concat(r);
+        for (let ri = 0; ri < rights.length; ri++) {
+          const c = l.concat(rights[ri] as Row);
           if (p.on === null || evalExpr(p.on, c, env) === true) {
             out.push(c);
             matched = true;
+            if (rightMatched !== null) rightMatched[ri] = true;
           }
         }
-        if (!matched && p.kind === 'left') out.push(l.concat(nulls(p.rightWidth)));
+        if (!matched && (p.kind === 'left' || p.kind === 'full')) out.push(l.concat(nulls(p.rightWidth)));
+      }
+      if (rightMatched !== null && fixed !== null) {
+        fixed.forEach((r, i) => {
+          if (!rightMatched[i]) out.push(nulls(p.leftWidth).concat(r));
+        });
       }
       return out;
     }
     case 'hashjoin': {
       const right = runPlan(p.right, env);
       const table = new Map<string, Row[]>();
+      const rightMatched = p.kind === 'right' || p.kind === 'full' ? new Set<Row>() : null;
       for (const r of right) {
         const k = hashKey(p.rightKeys, p.keyTypes, r, env);
         if (k === null) continue;
@@ -92,11 +100,13 @@ export function runPlan(p: Plan, env: Env): Row[] {
             if (p.residual === null || evalExpr(p.residual, c, env) === true) {
               out.push(c);
               matched = true;
+              rightMatched?.add(r);
             }
           }
         }
-        if (!matched && p.kind === 'left') out.push(l.concat(nulls(p.rightWidth)));
+        if (!matched && (p.kind === 'left' || p.kind === 'full')) out.push(l.concat(nulls(p.rightWidth)));
       }
+      if (rightMatched !== null) for (const r of right) if (!rightMatched.has(r)) out.push(nulls(p.leftWidth).concat(r));
       return out;
     }
     case 'agg':

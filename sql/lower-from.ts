@@ -8,6 +8,7 @@ import type { Expr } from './expr.ts';
 import { conjuncts } from './expr.ts';
 import type { Scope, ScopeColumn } from './bind-context.ts';
 import type { FromItem } from './plan-from.ts';
+import type { JoinKind } from './plan.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
@@ -28,7 +29,7 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
   return cols.map((c, i) => (i < names.length ? { ...c, name: names[i] as string } : c));
 }
 
-function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: 'inner' | 'left'): void {
+function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
   if (rv.schemaname !== undefined && rv.schemaname !== 'public') {
     throw new SqlError(SqlState.undefinedTable, `relation "${rv.schemaname}.${name}" does not exist`);
@@ -43,7 +44,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: 'inner'
   out.items.push({ rel, source: { k: 'table', table }, join, on: [] });
 }
 
-function bindItem(scope: Scope, n: Node, out: FromResult, join: 'inner' | 'left'): void {
+function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void {
   if ('RangeVar' in n) {
     const rv = n.RangeVar;
     for (let i = scope.ctx.ctes.length - 1; i >= 0 && rv.schemaname === undefined; i--) {
@@ -125,7 +126,7 @@ function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {
   }
 }
 
-function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: 'inner' | 'left'): void {
+function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: JoinKind): void {
   if (j.alias !== undefined) throw unsupported('aliases on JOIN expressions');
   switch (j.jointype) {
     case 'JOIN_INNER': {
@@ -133,27 +134,26 @@ function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: 'inner' | 'l
       const leftRels = scope.rels.length;
       bindItem(scope, j.rarg as Node, out, 'inner');
       const quals = joinQuals(scope, j, leftRels);
-      if (join === 'left') throw unsupported('an inner join nested on the right of a LEFT JOIN');
+      if (join !== 'inner') throw unsupported('an inner join nested on the right of an outer join');
       out.where.push(...quals);
       return;
     }
-    case 'JOIN_LEFT': {
+    case 'JOIN_LEFT':
+    case 'JOIN_RIGHT':
+    case 'JOIN_FULL': {
+      const kind = j.jointype === 'JOIN_LEFT' ? 'left' : j.jointype === 'JOIN_RIGHT' ? 'right' : 'full';
       bindItem(scope, j.larg as Node, out, join);
       const leftRels = scope.rels.length;
       const before = out.items.length;
       const r = j.rarg as Node;
-      if ('JoinExpr' in r) throw unsupported('a join nested on the right of a LEFT JOIN');
-      bindItem(scope, r, out, 'left');
+      if ('JoinExpr' in r) throw unsupported('a join nested on the right of an outer join');
+      bindItem(scope, r, out, kind);
       const quals = joinQuals(scope, j, leftRels);
       const item = out.items[before];
       if (item === undefined) throw unsupported('empty LEFT JOIN');
       out.items[before] = { ...item, on: quals };
       return;
     }
-    case 'JOIN_RIGHT':
-      throw unsupported('RIGHT JOIN');
-    case 'JOIN_FULL':
-      throw unsupported('FULL JOIN');
     default:
       throw unsupported(`join type ${String(j.jointype)}`);
   }

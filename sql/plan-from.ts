@@ -8,7 +8,7 @@
 
 import type { Expr } from './expr.ts';
 import { andOf, mapExpr, someExpr } from './expr.ts';
-import type { Plan } from './plan.ts';
+import type { JoinKind, Plan } from './plan.ts';
 import type { TableDef } from './catalog.ts';
 import type { Rel, Scope } from './bind-context.ts';
 import type { ScanMode } from './row-source.ts';
@@ -18,7 +18,7 @@ import { InvariantError } from './errors.ts';
 export interface FromItem {
   readonly rel: Rel;
   readonly source: { readonly k: 'table'; readonly table: TableDef } | { readonly k: 'plan'; readonly plan: Plan };
-  readonly join: 'inner' | 'left';
+  readonly join: JoinKind;
   /** ON conjuncts of a LEFT JOIN (FROM-row positions). */
   readonly on: readonly Expr[];
 }
@@ -62,14 +62,16 @@ function sourcePlan(item: FromItem, local: readonly Expr[], mode: ScanMode): Pla
 
 export function planFrom(scope: Scope, items: readonly FromItem[], where: readonly Expr[], mode: ScanMode): Plan {
   if (items.length > 30) throw new InvariantError('too many relations in FROM');
-  const pool = where.map((e) => ({ e, rels: relsOf(e, items), used: false }));
+  // With a RIGHT or FULL join, WHERE conjuncts must see null-extended rows: all of them wait until the end.
+  const outer = items.some((it) => it.join === 'right' || it.join === 'full');
+  const pool = where.map((e) => ({ e, rels: outer ? ALL : relsOf(e, items), used: false }));
   let plan: Plan | null = null;
   for (let k = 0; k < items.length; k++) {
     const item = items[k] as FromItem;
     const bit = 1 << k;
     const upto = (1 << (k + 1)) - 1;
     let cands: Expr[];
-    if (item.join === 'left' && k > 0) {
+    if (item.join !== 'inner' && k > 0) {
       cands = [...item.on];
     } else {
       cands = [];
@@ -96,14 +98,15 @@ export function planFrom(scope: Scope, items: readonly FromItem[], where: readon
     }
     const rightWidth = item.rel.columns.length;
     // Index-lookup join?
-    if (item.source.k === 'table' && cross.length > 0) {
+    const leftWidth = item.rel.offset;
+    if (item.source.k === 'table' && cross.length > 0 && (item.join === 'inner' || item.join === 'left')) {
       const level = scope.ctx.allocLevel();
       const crossLocal = cross.filter((c) => !someExpr(c, (x) => x.k === 'subquery')).map((c) => localize(c, item.rel, level));
       if (crossLocal.every((c) => c !== null)) {
         const scan = accessPlan(item.source.table, [...local, ...(crossLocal as Expr[])], mode);
         if (usesOuterKey(scan)) {
           const rest = cross.filter((c) => someExpr(c, (x) => x.k === 'subquery'));
-          plan = { k: 'nljoin', kind: item.join, left: plan, right: scan, on: andOf(rest), rightWidth, level };
+          plan = { k: 'nljoin', kind: item.join, left: plan, right: scan, on: andOf(rest), rightWidth, leftWidth, level };
           continue;
         }
       }
@@ -136,9 +139,9 @@ export function planFrom(scope: Scope, items: readonly FromItem[], where: readon
     }
     const right = sourcePlan(item, local, mode);
     if (leftKeys.length > 0) {
-      plan = { k: 'hashjoin', kind: item.join, left: plan, right, leftKeys, rightKeys, keyTypes, residual: andOf(residual), rightWidth };
+      plan = { k: 'hashjoin', kind: item.join, left: plan, right, leftKeys, rightKeys, keyTypes, residual: andOf(residual), rightWidth, leftWidth };
     } else {
-      plan = { k: 'nljoin', kind: item.join, left: plan, right, on: andOf(cross), rightWidth, level: null };
+      plan = { k: 'nljoin', kind: item.join, left: plan, right, on: andOf(cross), rightWidth, leftWidth, level: null };
     }
   }
   if (plan === null) plan = { k: 'one' };

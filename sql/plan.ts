@@ -36,6 +36,9 @@ export interface ScanNode {
   readonly limit: Expr | null;
 }
 
+/** RIGHT and FULL joins run with a materialised right side and emit its unmatched rows at the end. */
+export type JoinKind = 'inner' | 'left' | 'right' | 'full';
+
 export interface SortKey {
   /** Column of the input row. */
   readonly col: number;
@@ -70,16 +73,17 @@ export type Plan =
    */
   | {
       readonly k: 'nljoin';
-      readonly kind: 'inner' | 'left';
+      readonly kind: JoinKind;
       readonly left: Plan;
       readonly right: Plan;
       readonly on: Expr | null;
       readonly rightWidth: number;
+      readonly leftWidth: number;
       readonly level: number | null;
     }
   | {
       readonly k: 'hashjoin';
-      readonly kind: 'inner' | 'left';
+      readonly kind: JoinKind;
       readonly left: Plan;
       readonly right: Plan;
       readonly leftKeys: readonly Expr[];
@@ -87,6 +91,7 @@ export type Plan =
       readonly keyTypes: readonly SqlType[];
       readonly residual: Expr | null;
       readonly rightWidth: number;
+      readonly leftWidth: number;
     }
   | { readonly k: 'agg'; readonly input: Plan; readonly groups: readonly Expr[]; readonly aggs: readonly AggSpec[] }
   | { readonly k: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[] }
