@@ -54,7 +54,7 @@ function resultOf(r: ExecResult): BackendResult {
     returnsRows: r.command === 'SELECT' || r.command === 'SHOW' || r.columns.length > 0,
     columns: columnsOf(r.columns),
     rows: r.rows,
-    notices: (r.notices ?? []).map(noticeOf),
+    notices: (r.notices ?? []).flatMap((n) => n.split('\n')).map(noticeOf),
   };
 }
 

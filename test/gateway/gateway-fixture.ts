@@ -1,0 +1,160 @@
+// Test fixtures for the gateway: a gateway over a fresh single-node engine on an ephemeral port, and a
+// raw protocol client (frontend messages built with pg-protocol's serializer, backend messages cut and
+// read here, binary DataRows included, which pg-protocol's parser does not decode).
+
+import { connect, type Socket } from 'node:net';
+import { serialize } from 'pg-protocol';
+import { Engine } from '../../sql/engine.ts';
+import { EngineBackend } from '../../client/gateway/engine-backend.ts';
+import { startGateway, type Gateway, type GatewayOptions } from '../../client/gateway/gateway-server.ts';
+
+export const USER = 'pesto';
+export const PASSWORD = 'pesto';
+export const DATABASE = 'pesto';
+
+export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<Gateway> {
+  const engine = await Engine.create();
+  return startGateway({
+    port: 0,
+    backend: new EngineBackend(engine, { databases: [DATABASE] }),
+    users: [{ name: USER, password: PASSWORD }],
+    ...options,
+  });
+}
+
+export interface BackendMessage {
+  /** One-letter message type, e.g. 'T', 'D', 'C', 'Z', 'E'. */
+  readonly type: string;
+  readonly body: Buffer;
+}
+
+export class RawClient {
+  private buffered = Buffer.alloc(0);
+  private readonly messages: BackendMessage[] = [];
+  private wake: (() => void) | null = null;
+  ended = false;
+  readonly closed: Promise<void>;
+
+  private constructor(readonly socket: Socket) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => {
+      this.buffered = Buffer.concat([this.buffered, chunk]);
+      while (this.buffered.length >= 5) {
+        const len = this.buffered.readInt32BE(1);
+        if (this.buffered.length < len + 1) break;
+        this.messages.push({ type: String.fromCharCode(this.buffered[0] as number), body: this.buffered.subarray(5, len + 1) });
+        this.buffered = this.buffered.subarray(len + 1);
+      }
+      this.notify();
+    });
+    this.closed = new Promise((resolve) => {
+      socket.on('close', () => {
+        this.ended = true;
+        this.notify();
+        resolve();
+      });
+    });
+    socket.on('error', () => undefined);
+  }
+
+  private notify(): void {
+    const w = this.wake;
+    this.wake = null;
+    w?.();
+  }
+
+  /** Connects to a gateway started with users 'trust' and reads up to the first ReadyForQuery. */
+  static async connect(port: number, params: Record<string, string> = { user: USER, database: DATABASE }): Promise<RawClient> {
+    const socket = connect(port, '127.0.0.1');
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', resolve);
+      socket.once('error', reject);
+    });
+    const c = new RawClient(socket);
+    c.send(serialize.startup(params));
+    await c.untilReady();
+    return c;
+  }
+
+  send(...bufs: Buffer[]): void {
+    this.socket.write(Buffer.concat(bufs));
+  }
+
+  /** Messages up to and including the first one `stop` accepts (or up to the connection's end). */
+  async until(stop: (m: BackendMessage) => boolean): Promise<BackendMessage[]> {
+    const out: BackendMessage[] = [];
+    for (;;) {
+      const m = this.messages.shift();
+      if (m !== undefined) {
+        out.push(m);
+        if (stop(m)) return out;
+        continue;
+      }
+      if (this.ended) return out;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+
+  untilReady(): Promise<BackendMessage[]> {
+    return this.until((m) => m.type === 'Z');
+  }
+
+  end(): void {
+    this.socket.end(serialize.end());
+  }
+}
+
+/** ReadyForQuery's transaction status byte. */
+export const statusOf = (m: BackendMessage): string => String.fromCharCode(m.body[0] as number);
+
+/** The columns of a DataRow (null for NULL). */
+export function dataRow(body: Buffer): (Buffer | null)[] {
+  const n = body.readInt16BE(0);
+  const out: (Buffer | null)[] = [];
+  let pos = 2;
+  for (let i = 0; i < n; i++) {
+    const len = body.readInt32BE(pos);
+    pos += 4;
+    if (len < 0) out.push(null);
+    else {
+      out.push(body.subarray(pos, pos + len));
+      pos += len;
+    }
+  }
+  return out;
+}
+
+/** The fields of an ErrorResponse or NoticeResponse by their one-letter codes. */
+export function errorFields(body: Buffer): Record<string, string> {
+  const out: Record<string, string> = {};
+  let pos = 0;
+  while (pos < body.length && body[pos] !== 0) {
+    const code = String.fromCharCode(body[pos] as number);
+    const end = body.indexOf(0, pos + 1);
+    out[code] = body.toString('utf8', pos + 1, end);
+    pos = end + 1;
+  }
+  return out;
+}
+
+/** A CString body (CommandComplete's tag). */
+export const cstring = (body: Buffer): string => body.toString('utf8', 0, body.indexOf(0));
+
+/** RowDescription: name, type oid and format code per column. */
+export function rowDescription(body: Buffer): { name: string; typeOid: number; format: number }[] {
+  const n = body.readInt16BE(0);
+  const out: { name: string; typeOid: number; format: number }[] = [];
+  let pos = 2;
+  for (let i = 0; i < n; i++) {
+    const end = body.indexOf(0, pos);
+    const name = body.toString('utf8', pos, end);
+    pos = end + 1;
+    const typeOid = body.readInt32BE(pos + 6);
+    const format = body.readInt16BE(pos + 16);
+    pos += 18;
+    out.push({ name, typeOid, format });
+  }
+  return out;
+}
+
+export const types = (ms: readonly BackendMessage[]): string => ms.map((m) => m.type).join('');
