@@ -6,7 +6,7 @@ const coreFolders = ['protocol/**/*.ts', 'sql/**/*.ts', 'replica/core/**/*.ts', 
 const coreTests = ['**/*.test.ts'];
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'protocol/gen/**', 'data/**', '.pesto/**', 'bin/**', 'eslint.config.js'] },
+  { ignores: ['node_modules/**', 'tmp/**', 'protocol/gen/**', 'data/**', '.pesto/**', 'bin/**', 'eslint.config.js'] },
   {
     files: ['**/*.ts'],
     extends: [tseslint.configs.base],

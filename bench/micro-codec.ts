@@ -107,7 +107,7 @@ function messages(): Record<'read' | 'readReply' | 'prepare' | 'prepareReply' | 
     read: { kind: 'read', req: 42, key: 'k000001', ts: txn.body.ts },
     readReply: { kind: 'readReply', req: 42, key: 'k000001', committed: { version: prior.body.ts, value: fill(100, 3), proof }, prepared: null },
     prepare: { kind: 'prepare', req: 43, txn },
-    prepareReply: { kind: 'prepareReply', req: 43, digest: txn.digest, shard: s(0), decision: 'commit', sig: sig(2), conflict: null, decided: null },
+    prepareReply: { kind: 'prepareReply', req: 43, digest: txn.digest, shard: s(0), decision: 'commit', sig: sig(2), conflict: null, decided: null, conflictPrepared: null },
     writeback: { kind: 'writeback', digest: txn.digest as TxnDigest, cert: proof.cert, txn: null },
   };
 }

@@ -283,7 +283,12 @@ function prepareReplyIn(p: pesto.PrepareReply.$Properties, limits: CodecLimits):
     if (hasConflict) reject('unexpected-field', `${decision} vote with a conflict`);
     sig = sigIn(p.sig, limits);
   }
-  return { kind: 'prepareReply', req: p.req ?? 0, digest, shard: shardIn(p.shard, limits), decision, sig, conflict, decided };
+  let conflictPrepared: Txn | null = null;
+  if (p.conflictPrepared !== null && p.conflictPrepared !== undefined && p.conflictPrepared.length > 0) {
+    if (decision !== 'abstain' || decided !== null) reject('unexpected-field', 'conflicting prepared transaction without an abstain vote');
+    conflictPrepared = txnIn(p.conflictPrepared, limits);
+  }
+  return { kind: 'prepareReply', req: p.req ?? 0, digest, shard: shardIn(p.shard, limits), decision, sig, conflict, decided, conflictPrepared };
 }
 
 function decideIn(p: pesto.Decide.$Properties, limits: CodecLimits): Message {
@@ -379,6 +384,7 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
       if (m.sig !== null) p.sig = sigOut(m.sig);
       if (m.conflict !== null) p.conflict = committedOut(m.conflict);
       if (m.decided !== null) p.decided = writebackOut(m.decided);
+      if (m.conflictPrepared !== null) p.conflictPrepared = m.conflictPrepared.bytes;
       return { prepareReply: p };
     }
     case 'decide':

@@ -157,6 +157,11 @@ export interface PrepareReply {
   readonly sig: SigProof | null;
   readonly conflict: CommittedTxn | null;
   readonly decided: Writeback | null;
+  /**
+   * With ABSTAIN: the prepared, undecided transaction that conflicted (PROTOCOL §7). Its client may
+   * have crashed or its writeback may have been lost here; the client that abstained finishes it.
+   */
+  readonly conflictPrepared: Txn | null;
 }
 
 /** ST2: log a decision on the logging shard, justified by ST1 votes. */

@@ -66,7 +66,7 @@ const timers = (effects: ClientEffect[]): Extract<ClientEffect, { kind: 'timer' 
 
 function vote(p: Sent<Prepare>, decision: 'commit' | 'abstain'): PrepareReply {
   const { shard, index } = p.to;
-  return { kind: 'prepareReply', req: p.msg.req, digest: p.msg.txn.digest, shard, decision, sig: sigOf(voteLeaf(p.msg.txn.digest, shard, decision), shard, index), conflict: null, decided: null };
+  return { kind: 'prepareReply', req: p.msg.req, digest: p.msg.txn.digest, shard, decision, sig: sigOf(voteLeaf(p.msg.txn.digest, shard, decision), shard, index), conflict: null, decided: null, conflictPrepared: null };
 }
 
 function decideReply(d: Sent<Decide>, decision: Outcome = d.msg.decision): DecideReply {

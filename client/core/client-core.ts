@@ -64,6 +64,9 @@ interface ReadOp {
   retryTimer: number;
 }
 
+/** Timer target of the pending recoveries of blocking transactions. */
+const RECOVERY = Symbol('recovery');
+
 export class ClientCore {
   readonly q: Quorums;
   readonly stats: ClientStats = { begun: 0, committed: 0, aborted: 0, fastCommits: 0, slowCommits: 0, reads: 0, readRetries: 0, badReplies: {}, recoveries: 0 };
@@ -73,9 +76,12 @@ export class ClientCore {
   readonly #reads = new Map<number, ReadOp>();
   /** Finishers by request id (ST1 and ST2 replies are routed by request). */
   readonly #byReq = new Map<number, Finisher>();
-  readonly #byTimer = new Map<number, Finisher | ReadOp | ActiveTxn>();
+  readonly #byTimer = new Map<number, Finisher | ReadOp | ActiveTxn | typeof RECOVERY>();
   /** Recoveries of other clients' transactions in progress. */
   readonly #recovering = new Map<DigestKey, Finisher>();
+  /** Transactions that blocked ours (ABSTAIN with a conflicting prepared one), finished after `relayWaitMs`. */
+  readonly #toRecover = new Map<DigestKey, Txn>();
+  #recoveryTimer = -1;
   #nextTxn = 1;
 
   constructor(
@@ -176,6 +182,7 @@ export class ClientCore {
       } else {
         this.stats.aborted++;
         this.#out.done(op, { kind: 'commit', outcome: 'abort', path: r.path, cause: r.cause ?? 'abstained' });
+        this.#scheduleRecovery(fin.blockers);
       }
     });
     txn.finisher = fin;
@@ -246,10 +253,18 @@ export class ClientCore {
     if (target instanceof Finisher) {
       target.onTimer(id);
       this.#forgetIfDone(target);
+    } else if (target === RECOVERY) {
+      this.#recoveryTimer = -1;
+      const txns = [...this.#toRecover.values()];
+      this.#toRecover.clear();
+      this.#recover(txns);
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
       this.stats.readRetries++;
-      this.#sendRead(target, target.read.moreTargets());
+      // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
+      const more = target.read.moreTargets();
+      this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
+      target.retryTimer = this.#timer(this.opts.readRetryMs, target);
     } else {
       this.#recoverRelayed(target);
     }
@@ -304,7 +319,7 @@ export class ClientCore {
     },
   };
 
-  #timer(afterMs: number, target: ReadOp | ActiveTxn): number {
+  #timer(afterMs: number, target: ReadOp | ActiveTxn | typeof RECOVERY): number {
     const id = this.#out.timer(afterMs);
     this.#byTimer.set(id, target);
     return id;
@@ -325,7 +340,23 @@ export class ClientCore {
   #recoverRelayed(txn: ActiveTxn): void {
     txn.relayTimer = -1;
     if (txn.state === 'done') return;
-    for (const [key, dep] of txn.relayed) {
+    this.#recover(txn.relayed.values());
+  }
+
+  /**
+   * Replicas abstained because of these prepared transactions. Their clients may be gone, or a
+   * replica may have missed their writeback: a little later, finish them (a decided one only needs
+   * its certificate forwarded), so their prepared versions stop blocking the keys.
+   */
+  #scheduleRecovery(blockers: ReadonlyMap<DigestKey, Txn>): void {
+    for (const [key, txn] of blockers) if (!this.#recovering.has(key)) this.#toRecover.set(key, txn);
+    if (this.#toRecover.size > 0 && this.#recoveryTimer < 0) this.#recoveryTimer = this.#timer(this.opts.relayWaitMs, RECOVERY);
+  }
+
+  /** Runs ST1 (and ST2, writeback) for other clients' transactions, at most once at a time each. */
+  #recover(txns: Iterable<Txn>): void {
+    for (const dep of txns) {
+      const key = dep.key;
       if (this.#recovering.has(key)) continue;
       this.stats.recoveries++;
       const fin = new Finisher(dep, this.q, this.#finisherTimeouts(), this.#out, this.#router, () => {

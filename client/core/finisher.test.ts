@@ -50,7 +50,7 @@ function harness(txn: Txn = TXN): Harness {
 }
 
 function vote(shard: number, index: number, decision: 'commit' | 'abstain', txn: Txn = TXN): PrepareReply {
-  return { kind: 'prepareReply', req: 1, digest: txn.digest, shard: s(shard), decision, sig: sigOf(voteLeaf(txn.digest, s(shard), decision), shard, index), conflict: null, decided: null };
+  return { kind: 'prepareReply', req: 1, digest: txn.digest, shard: s(shard), decision, sig: sigOf(voteLeaf(txn.digest, s(shard), decision), shard, index), conflict: null, decided: null, conflictPrepared: null };
 }
 
 function decideReply(index: number, decision: Outcome, view = 0): DecideReply {
@@ -105,7 +105,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     h.fin.start();
     h.out.take();
     votes(h, 0, [0, 1], 'commit');
-    h.fin.onPrepareReply(ref(1, 3), { kind: 'prepareReply', req: 1, digest: TXN.digest, shard: s(1), decision: 'abort', sig: null, conflict: CONFLICT, decided: null });
+    h.fin.onPrepareReply(ref(1, 3), { kind: 'prepareReply', req: 1, digest: TXN.digest, shard: s(1), decision: 'abort', sig: null, conflict: CONFLICT, decided: null, conflictPrepared: null });
     assert.deepEqual(h.results, [{ outcome: 'abort', path: 'fast', cause: 'conflict' }]);
     const wbs = writebacks(h.out.take());
     assert.equal(wbs.length, 2 * N);
@@ -291,7 +291,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     h.out.take();
     votes(h, 0, [0], 'commit');
     const cert = { kind: 'conflict' as const, conflict: CONFLICT };
-    h.fin.onPrepareReply(ref(1, 2), { kind: 'prepareReply', req: 1, digest: TXN.digest, shard: s(1), decision: 'abstain', sig: null, conflict: null, decided: { kind: 'writeback', digest: TXN.digest, cert, txn: null } });
+    h.fin.onPrepareReply(ref(1, 2), { kind: 'prepareReply', req: 1, digest: TXN.digest, shard: s(1), decision: 'abstain', sig: null, conflict: null, decided: { kind: 'writeback', digest: TXN.digest, cert, txn: null }, conflictPrepared: null });
     assert.deepEqual(h.results, [{ outcome: 'abort', path: 'fast', cause: 'abstained' }]);
     const wbs = writebacks(h.out.take());
     assert.equal(wbs.length, 2 * N);

@@ -9,7 +9,7 @@
  * with ST2 on the logging shard and waits for 4f+1 matching replies. Lost messages are re-sent on
  * a timer; the outcome is reported once the certificate exists, then the writeback goes out.
  */
-import type { ReplicaRef, ShardId } from '../../protocol/ids.ts';
+import type { DigestKey, ReplicaRef, ShardId } from '../../protocol/ids.ts';
 import type { Certificate, DecideReply, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
@@ -47,6 +47,8 @@ export class Finisher {
   readonly tallies = new Map<ShardId, VoteTally>();
   phase: Phase = 'st1';
   result: FinishResult | null = null;
+  /** Undecided prepared transactions replicas named when they abstained (PROTOCOL §7). */
+  readonly blockers = new Map<DigestKey, Txn>();
   /** Request ids of this finisher's messages (the core routes replies by them). */
   readonly reqs: number[] = [];
   #fastTimer = -1;
@@ -80,6 +82,7 @@ export class Finisher {
     }
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
+    if (m.conflictPrepared !== null && m.conflictPrepared.key !== this.txn.key) this.blockers.set(m.conflictPrepared.key, m.conflictPrepared);
     if (m.decision === 'abort') tally.conflict = m.conflict;
     else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);
     this.#evaluate(false);

@@ -63,6 +63,13 @@ export class PointRead {
     return out;
   }
 
+  /** Replicas asked that have not answered (to ask again after a timeout). */
+  silentTargets(): ReplicaIndex[] {
+    const out: ReplicaIndex[] = [];
+    for (const i of this.asked) if (!this.replies.has(i)) out.push(i as ReplicaIndex);
+    return out;
+  }
+
   /** Adds a valid reply; returns the outcome once f+1 valid replies are in. */
   add(from: number, r: ReadReply): ReadOutcome | null {
     if (this.done || this.replies.has(from)) return null;

@@ -257,6 +257,8 @@ export async function copyIn(
   spec: CopySpec,
   target: CopyTarget,
   next: () => Promise<FrontendMessage | null>,
+  /** True once a CancelRequest arrived for this session; checked at every CopyData. */
+  cancelled: () => boolean = () => false,
 ): Promise<CopyOutcome> {
   const parser = new CopyRowParser(spec);
   const ncols = target.columns.length;
@@ -316,6 +318,7 @@ export async function copyIn(
       failure ??= { code: GatewayState.protocolViolation, message: 'unexpected EOF on client connection with an open COPY' };
       break;
     }
+    if (failure === null && cancelled()) failure = { code: GatewayState.queryCanceled, message: 'canceling statement due to user request' };
     if (m.kind === 'copyData') {
       if (failure === null) {
         for (const row of parser.push(m.data)) pending.push(row);

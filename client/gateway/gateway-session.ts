@@ -326,7 +326,7 @@ export class GatewaySession {
     }
     this.io.out.copyInResponse(t.target.columns.length, false);
     this.io.flush();
-    const r = await copyIn(this.backend, spec, t.target, this.io.next);
+    const r = await copyIn(this.backend, spec, t.target, this.io.next, () => this.cancelRequested);
     if (!r.ok) {
       if (own) {
         await this.backend.rollback();

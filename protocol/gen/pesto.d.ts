@@ -1258,6 +1258,9 @@ export namespace pesto {
         /** PrepareReply decided. */
         decided?: (pesto.Writeback.$Properties|null);
 
+        /** PrepareReply conflictPrepared. */
+        conflictPrepared: Uint8Array;
+
         /**
          * Encodes the specified PrepareReply message. Does not implicitly {@link pesto.PrepareReply.verify|verify} messages.
          * @param message PrepareReply message or plain object to encode
@@ -1310,6 +1313,9 @@ export namespace pesto {
             /** PrepareReply decided */
             decided?: (pesto.Writeback.$Properties|null);
 
+            /** PrepareReply conflictPrepared */
+            conflictPrepared?: (Uint8Array|null);
+
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
         }
@@ -1323,6 +1329,7 @@ export namespace pesto {
           sig?: pesto.SigProof.$Shape|null;
           conflict?: pesto.CommittedTxn.$Shape|null;
           decided?: pesto.Writeback.$Shape|null;
+          conflictPrepared?: Uint8Array|null;
           $unknowns?: Uint8Array[];
         };
     }

@@ -3054,6 +3054,7 @@ export const pesto = $root.pesto = (() => {
          * @property {pesto.SigProof.$Properties|null} [sig] PrepareReply sig
          * @property {pesto.CommittedTxn.$Properties|null} [conflict] PrepareReply conflict
          * @property {pesto.Writeback.$Properties|null} [decided] PrepareReply decided
+         * @property {Uint8Array|null} [conflictPrepared] PrepareReply conflictPrepared
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -3075,6 +3076,7 @@ export const pesto = $root.pesto = (() => {
          *   sig?: pesto.SigProof.$Shape|null;
          *   conflict?: pesto.CommittedTxn.$Shape|null;
          *   decided?: pesto.Writeback.$Shape|null;
+         *   conflictPrepared?: Uint8Array|null;
          *   $unknowns?: Array.<Uint8Array>;
          * }} pesto.PrepareReply.$Shape
          */
@@ -3151,6 +3153,14 @@ export const pesto = $root.pesto = (() => {
         PrepareReply.prototype.decided = null;
 
         /**
+         * PrepareReply conflictPrepared.
+         * @member {Uint8Array} conflictPrepared
+         * @memberof pesto.PrepareReply
+         * @instance
+         */
+        PrepareReply.prototype.conflictPrepared = $util.newBuffer([]);
+
+        /**
          * Encodes the specified PrepareReply message. Does not implicitly {@link pesto.PrepareReply.verify|verify} messages.
          * @function encode
          * @memberof pesto.PrepareReply
@@ -3180,6 +3190,8 @@ export const pesto = $root.pesto = (() => {
                 $root.pesto.CommittedTxn.encode(message.conflict, writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
             if (message.decided != null && $Object.hasOwnProperty.call(message, "decided"))
                 $root.pesto.Writeback.encode(message.decided, writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
+            if (message.conflictPrepared != null && $Object.hasOwnProperty.call(message, "conflictPrepared") && message.conflictPrepared.length)
+                writer.uint32(/* id 8, wireType 2 =*/66).bytes(message.conflictPrepared);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -3276,6 +3288,15 @@ export const pesto = $root.pesto = (() => {
                         if (wireType !== 2)
                             break;
                         message.decided = $root.pesto.Writeback.decode(reader, reader.size(), $undefined, _depth + 1, message.decided);
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.conflictPrepared = value;
+                        else
+                            delete message.conflictPrepared;
                         continue;
                     }
                 }

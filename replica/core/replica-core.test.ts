@@ -136,7 +136,7 @@ void describe('ReplicaCore ST1 (PROTOCOL §5)', () => {
       [1, 2],
     );
     for (const [i, x] of out.entries()) {
-      assert.deepEqual(x.msg, { kind: 'prepareReply', req: i === 0 ? 11 : 22, digest: t.digest, shard: s(0), decision: 'commit', sig, conflict: null, decided: null });
+      assert.deepEqual(x.msg, { kind: 'prepareReply', req: i === 0 ? 11 : 22, digest: t.digest, shard: s(0), decision: 'commit', sig, conflict: null, decided: null, conflictPrepared: null });
     }
   });
 
@@ -322,5 +322,25 @@ void describe('ReplicaCore ST2 (PROTOCOL §6 slow path)', () => {
     assert.equal(signs(later).length, 0);
     assert.deepEqual(sends(later), [{ to: 2, msg: { kind: 'decideReply', req: 2, digest: t.digest, decision: 'commit', view: 0, logShard: s(0), sig } }]);
     assert.equal(core.stats.st2Adopted, 1);
+  });
+});
+
+void describe('ReplicaCore ABSTAIN names its blocker (PROTOCOL §7)', () => {
+  void it('sends the undecided prepared transaction that made it abstain, and nothing once that one is decided', () => {
+    const core = newCore();
+    const blocker = txnOf(ts(NOW - 2_000, 7), { writes: [wr('k', 1)] });
+    core.handle(1, { kind: 'prepare', req: 1, txn: blocker });
+    drain(core);
+    const reader = txnOf(ts(NOW - 1_000, 8), { reads: [rd('k', ZERO_TS)] });
+    core.handle(2, { kind: 'prepare', req: 2, txn: reader });
+    const [first] = prepareReplies(drain(core));
+    assert.equal(first?.decision, 'abstain');
+    assert.equal(first?.conflictPrepared?.key, blocker.key);
+    core.handle(1, writeback(blocker, commitCert(blocker)));
+    drain(core);
+    core.handle(3, { kind: 'prepare', req: 3, txn: reader });
+    const [again] = prepareReplies(drain(core));
+    assert.equal(again?.decision, 'abstain', 'the stored vote never changes');
+    assert.equal(again?.conflictPrepared, null, 'a decided blocker needs no recovery');
   });
 });

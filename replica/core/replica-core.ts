@@ -233,6 +233,7 @@ export class ReplicaCore {
         this.#finalizeVote(rec, 'abort');
         return;
       case 'abstain':
+        rec.abstainedFor = verdict.prepared ?? null;
         this.#abstain(rec, verdict.reason);
         return;
       case 'ok':
@@ -287,7 +288,7 @@ export class ReplicaCore {
     const txn = rec.txn!;
     const reply: PrepareReply =
       rec.decided !== null
-        ? { kind: 'prepareReply', req: w.req, digest: txn.digest, shard: this.opts.shard, decision: rec.vote ?? 'abstain', sig: null, conflict: null, decided: rec.decided }
+        ? { kind: 'prepareReply', req: w.req, digest: txn.digest, shard: this.opts.shard, decision: rec.vote ?? 'abstain', sig: null, conflict: null, decided: rec.decided, conflictPrepared: null }
         : {
             kind: 'prepareReply',
             req: w.req,
@@ -297,6 +298,7 @@ export class ReplicaCore {
             sig: rec.vote === 'abort' ? null : rec.voteSig,
             conflict: rec.vote === 'abort' ? rec.conflict : null,
             decided: null,
+            conflictPrepared: rec.vote === 'abstain' ? this.#undecidedTxn(rec.abstainedFor) : null,
           };
     this.#send(w.peer, reply);
   }
@@ -461,6 +463,12 @@ export class ReplicaCore {
   }
 
   // ---- helpers ----
+
+  #undecidedTxn(key: DigestKey | null): Txn | null {
+    if (key === null) return null;
+    const r = this.#txns.get(key);
+    return r === undefined || r.isDecided ? null : r.txn;
+  }
 
   #record(key: DigestKey): TxnRecord {
     let rec = this.#txns.get(key);

@@ -35,6 +35,8 @@ export class TxnRecord {
   vote: VoteDecision | null = null;
   voteSig: SigProof | null = null;
   conflict: CommittedTxn | null = null;
+  /** With an ABSTAIN vote: the prepared transaction that conflicted (sent while it is undecided). */
+  abstainedFor: DigestKey | null = null;
   voteWaiters: Waiter[] = [];
   /** Dependencies of this shard not yet decided here. */
   undecidedDeps = 0;

@@ -67,7 +67,7 @@ const cases: Case[] = [
     setup: committedWrite('a', ts(1_200, 2), proofOf(ts(1_200, 2), [wr('a')])),
     expect: { kind: 'ok' },
   },
-  { name: 'abstains when a prepared write lies between the read version and T', body: { reads: [rd('a', ZERO_TS)] }, setup: preparedWrite('a', ts(700, 5)), expect: { kind: 'abstain', reason: 'read-prepared-conflict' } },
+  { name: 'abstains when a prepared write lies between the read version and T', body: { reads: [rd('a', ZERO_TS)] }, setup: preparedWrite('a', ts(700, 5)), expect: { kind: 'abstain', reason: 'read-prepared-conflict', prepared: 'p' as DigestKey } },
   { name: 'ignores a prepared write above T', body: { reads: [rd('a', ZERO_TS)] }, setup: preparedWrite('a', ts(1_100, 5)), expect: { kind: 'ok' } },
   {
     name: 'aborts a writer that a committed later reader missed, carrying the reader proof',
@@ -91,7 +91,7 @@ const cases: Case[] = [
     name: 'abstains when a prepared later reader read below T',
     body: { writes: [wr('b')] },
     setup: (st) => st.getOrCreate('b').preparedReads.push({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: 'r' as DigestKey, proof: null }),
-    expect: { kind: 'abstain', reason: 'write-prepared-read-conflict' },
+    expect: { kind: 'abstain', reason: 'write-prepared-read-conflict', prepared: 'r' as DigestKey },
   },
   {
     name: 'prefers a proven abort to an abstain found earlier',

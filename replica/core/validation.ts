@@ -30,7 +30,8 @@ export type AbortReason = (typeof ABORT_REASONS)[number];
 
 export type Verdict =
   | { readonly kind: 'ok' }
-  | { readonly kind: 'abstain'; readonly reason: AbstainReason }
+  /** `prepared`: the undecided prepared transaction that conflicted, when there is one. */
+  | { readonly kind: 'abstain'; readonly reason: AbstainReason; readonly prepared?: DigestKey }
   /** A committed transaction (`conflict`) proves this one can never commit. */
   | { readonly kind: 'abort'; readonly reason: AbortReason; readonly conflict: CommittedTxn };
 
@@ -54,6 +55,7 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   if (tsLess(t, ctx.lowWatermark)) return { kind: 'abstain', reason: 'too-old' };
   const { store, owns } = ctx;
   let abstain: AbstainReason | null = null;
+  let blocker: DigestKey | undefined;
   for (const r of body.reads) {
     if (!tsLess(r.version, t)) return { kind: 'abstain', reason: 'read-version-not-below-ts' };
     if (!owns(r.key)) continue;
@@ -64,7 +66,10 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
     if (w !== undefined && w.proof !== null && tsLess(r.version, w.ts)) return { kind: 'abort', reason: 'read-committed-conflict', conflict: w.proof };
     // Step 4: a prepared one only suggests it.
     const p = newestBelow(ks.prepared, t);
-    if (p !== undefined && tsLess(r.version, p.ts)) abstain ??= 'read-prepared-conflict';
+    if (p !== undefined && tsLess(r.version, p.ts) && abstain === null) {
+      abstain = 'read-prepared-conflict';
+      blocker = p.txn;
+    }
   }
   for (const w of body.writes) {
     if (!owns(w.key)) continue;
@@ -78,12 +83,13 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
       for (const pr of ks.preparedReads) {
         if (tsLess(t, pr.readerTs) && tsLess(pr.version, t)) {
           abstain = 'write-prepared-read-conflict';
+          blocker = pr.txn;
           break;
         }
       }
     }
   }
-  if (abstain !== null) return { kind: 'abstain', reason: abstain };
+  if (abstain !== null) return blocker === undefined ? { kind: 'abstain', reason: abstain } : { kind: 'abstain', reason: abstain, prepared: blocker };
   // Step 6: dependencies of this shard must be prepared or committed here.
   for (let i = 0; i < body.deps.length; i++) {
     const d = body.deps[i]!;

@@ -398,7 +398,7 @@ void describe('well-framed messages that do not decode', () => {
 void describe('message kinds replicas never accept', () => {
   const digest = (): TxnDigest => freshTxn().digest;
   const cases: { name: string; msg: () => Message }[] = [
-    { name: 'a PrepareReply', msg: () => ({ kind: 'prepareReply', req: 1, digest: digest(), shard: S0, decision: 'commit', sig: sigs(voteLeaf(digest(), S0, 'commit'), [0])[0]!, conflict: null, decided: null }) },
+    { name: 'a PrepareReply', msg: () => ({ kind: 'prepareReply', req: 1, digest: digest(), shard: S0, decision: 'commit', sig: sigs(voteLeaf(digest(), S0, 'commit'), [0])[0]!, conflict: null, decided: null, conflictPrepared: null }) },
     { name: 'a DecideReply', msg: () => ({ kind: 'decideReply', req: 1, digest: digest(), decision: 'commit', view: 0, logShard: S0, sig: sigs(st2Leaf(digest(), S0, 'commit', 0), [1])[0]! }) },
     { name: 'a ReadReply', msg: () => ({ kind: 'readReply', req: 1, key: 'bad/k', committed: null, prepared: null }) },
     { name: 'a Relay', msg: () => ({ kind: 'relay', req: 1, waitingDigest: digest(), txn: freshTxn() }) },
