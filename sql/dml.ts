@@ -67,7 +67,7 @@ export function computeUpdatedRow(set: UpdatePlan['set'], old: Row, env: Env): R
 function pointGet(ctx: ExecContext, table: TableDef, key: string): ScannedRow | null {
   const r = ctx.source.get(table, key);
   const rec = ctx.recorder;
-  if (rec !== null && (r === null || !r.own)) {
+  if (rec !== null && (r === null ? ctx.source.ownWrite?.(table, key) !== true : !r.own)) {
     rec.reads.push({ tableId: table.id, key, version: r === null ? null : r.version });
     if (r !== null) rec.scanned.push({ tableId: table.id, key, version: r.version });
   }

@@ -108,3 +108,26 @@ void test('fixes now() for the whole transaction', () => {
   e.execute('COMMIT');
   assert.deepEqual(a, b);
 });
+
+void test('aborts the second of two conflicting transactions with 40001 (serializable)', () => {
+  const a = engine.session();
+  const b = engine.session();
+  a.execute('CREATE TABLE e8 (id int PRIMARY KEY, v int)');
+  a.execute('INSERT INTO e8 VALUES (1, 0), (2, 0)');
+  a.execute('BEGIN');
+  b.execute('BEGIN');
+  a.execute('UPDATE e8 SET v = v + 1 WHERE id = 1');
+  b.execute('UPDATE e8 SET v = v + 10 WHERE id = 1');
+  assert.equal(a.execute('COMMIT').ok, true);
+  assert.equal(errCode(b.execute('COMMIT')), '40001');
+  assert.deepEqual(rows(a.execute('SELECT v FROM e8 WHERE id = 1')), [['1']]);
+  // Write skew through a phantom: each counts rows then inserts.
+  a.execute('BEGIN');
+  b.execute('BEGIN');
+  rows(a.execute('SELECT count(*) FROM e8 WHERE v > 5'));
+  rows(b.execute('SELECT count(*) FROM e8 WHERE v > 5'));
+  a.execute('INSERT INTO e8 VALUES (3, 9)');
+  b.execute('INSERT INTO e8 VALUES (4, 9)');
+  assert.equal(a.execute('COMMIT').ok, true);
+  assert.equal(errCode(b.execute('COMMIT')), '40001');
+});

@@ -18,7 +18,8 @@ import { OverlaySource } from './overlay-source.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from './lower-statement.ts';
 import { SqlTimestamp } from './datetime.ts';
-import type { ExecContext, ReadRecorder } from './exec-context.ts';
+import { ReadRecorder, type ExecContext } from './exec-context.ts';
+import { readsStillValid } from './occ.ts';
 import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
@@ -234,6 +235,8 @@ export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[]
 
 interface Txn {
   readonly buffer: WriteBuffer;
+  /** What the transaction read, validated at COMMIT (occ.ts). */
+  readonly reads: ReadRecorder;
   readonly now: SqlTimestamp;
   failed: boolean;
 }
@@ -349,7 +352,7 @@ export class Session {
   private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp): ExecContext {
     const engine = this.engine;
     return {
-      source, writes, recorder: this.recorder, now,
+      source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
       nextSerial: (t, c) => engine.nextSerial(t, c),
     };
@@ -403,12 +406,16 @@ export class Session {
     switch (op) {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), now: this.engine.now(), failed: false };
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), now: this.engine.now(), failed: false };
         return ok('BEGIN', 'BEGIN');
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
         this.txn = null;
         if (txn.failed) return ok('ROLLBACK', 'ROLLBACK');
+        if (!txn.buffer.isEmpty && !readsStillValid(this.engine.store, this.engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) {
+          throw new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
+            'Reason code: Canceled on identification as a pivot, during commit attempt.');
+        }
         this.engine.store.apply(txn.buffer);
         return ok('COMMIT', 'COMMIT');
       case 'rollback':

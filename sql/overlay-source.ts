@@ -22,6 +22,10 @@ export class OverlaySource implements RowSource {
     return undefined;
   }
 
+  ownWrite(table: TableDef, key: string): boolean {
+    return this.lookup(table.id, key) !== undefined;
+  }
+
   get(table: TableDef, key: string): ScannedRow | null {
     const o = this.lookup(table.id, key);
     if (o !== undefined) return o;

@@ -44,6 +44,8 @@ export interface RowSource {
   scan(req: ScanRequest): Iterable<ScannedRow>;
   /** Point lookup by encoded primary key. */
   get(table: TableDef, key: string): ScannedRow | null;
+  /** True when the key holds one of the transaction's own buffered writes (a deletion included). */
+  ownWrite?(table: TableDef, key: string): boolean;
 }
 
 /** Where DML puts its writes: full new rows by primary key, or deletions. */

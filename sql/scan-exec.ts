@@ -14,6 +14,7 @@ import type { Row, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { castValue } from './cast.ts';
+import { indexEntryPrefix } from './memory-store.ts';
 
 /** Replaces parameters, outer references and now() with constants: the form a replica stores. */
 export function bindExpr(e: Expr, env: Env): Expr {
@@ -85,28 +86,38 @@ export function runScan(s: ScanNode, env: Env): Row[] {
     }
   }
   const rec = ctx.recorder;
-  if (rec !== null) {
-    rec.predicates.push({
-      tableId: s.table.id, indexId: s.index?.id ?? null, lo: empty ? '' : lo, hi: empty ? '' : hi,
+  const record = (from: string, to: string | null): void => {
+    rec?.predicates.push({
+      tableId: s.table.id, indexId: s.index?.id ?? null, lo: from, hi: to,
       predicate: s.filter === null ? null : bindExpr(s.filter, env),
     });
-  }
+  };
   const out: Row[] = [];
-  if (empty) return out;
+  if (empty) {
+    record('', '');
+    return out;
+  }
   const residual = s.residual;
   if (s.pinsPk && s.index === null) {
     const r = ctx.source.get(s.table, lo);
     const ok = r !== null && (residual === null || evalExpr(residual, r.row, env) === true);
-    if (rec !== null && (r === null || !r.own)) {
+    if (rec !== null && (r === null ? ctx.source.ownWrite?.(s.table, lo) !== true : !r.own)) {
       if (r !== null) rec.scanned.push({ tableId: s.table.id, key: lo, version: r.version });
       rec.reads.push({ tableId: s.table.id, key: lo, version: r === null ? null : r.version });
     }
+    record(lo, hi);
     if (ok && limitValue(s.limit, env) > 0) out.push(r.row);
     return out;
   }
-  if (lo !== '' && hi !== null && lo >= hi) return out;
+  if (lo !== '' && hi !== null && lo >= hi) {
+    record('', '');
+    return out;
+  }
   const limit = limitValue(s.limit, env);
-  if (limit === 0) return out;
+  if (limit === 0) {
+    record('', '');
+    return out;
+  }
   const rows: Iterable<ScannedRow> = ctx.source.scan({
     table: s.table, index: s.index, lo, hi, predicate: null, mode: s.mode, reverse: s.reverse,
   });
@@ -119,8 +130,17 @@ export function runScan(s: ScanNode, env: Env): Row[] {
     }
     if (ok) {
       out.push(r.row);
-      if (out.length >= limit) break;
+      if (out.length >= limit) {
+        // Stopped early: the predicate covers only the part of the range actually scanned.
+        if (rec !== null) {
+          const at = s.index === null ? r.key : indexEntryPrefix(s.index, r.row) + r.key;
+          if (s.reverse) record(at, hi);
+          else record(lo, at + '\x00');
+        }
+        return out;
+      }
     }
   }
+  record(lo, hi);
   return out;
 }
