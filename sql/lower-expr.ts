@@ -94,6 +94,26 @@ export function bindCompare(scope: Scope, opName: string, l: Expr, r: Expr): Exp
   return { k: 'cmp', op, l: a, r: b, ct, t: 'bool' };
 }
 
+/** Row-wise comparison: = and <> pairwise, ordering operators lexicographically (as PostgreSQL). */
+function bindRowCompare(scope: Scope, opName: string, ls: readonly Node[], rs: readonly Node[]): Expr {
+  if (ls.length !== rs.length) throw new SqlError(SqlState.syntaxError, 'unequal number of entries in row expressions');
+  const l = ls.map((n) => bindExpr(scope, n));
+  const r = rs.map((n) => bindExpr(scope, n));
+  const op = opName === '!=' ? '<>' : opName;
+  if (op === '=' || op === '<>') {
+    const parts = l.map((x, i) => bindCompare(scope, op, x, r[i] as Expr));
+    return { k: op === '=' ? 'and' : 'or', args: parts, t: 'bool' };
+  }
+  const strict = op === '<' || op === '<=' ? '<' : '>';
+  const build = (i: number): Expr => {
+    const x = l[i] as Expr;
+    const y = r[i] as Expr;
+    if (i === l.length - 1) return bindCompare(scope, op, x, y);
+    return { k: 'or', args: [bindCompare(scope, strict, x, y), { k: 'and', args: [bindCompare(scope, '=', x, y), build(i + 1)], t: 'bool' }], t: 'bool' };
+  };
+  return build(0);
+}
+
 function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
   const ctx = scope.ctx;
   if (op === '||') {
@@ -224,6 +244,9 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
         const rr = r.t === 'unknown' ? coerce(scope.ctx, r, 'numeric') : r;
         if (!isNumericType(rr.t)) throw new SqlError(SqlState.undefinedFunction, `operator does not exist: - ${typeDisplayName[rr.t]}`);
         return { k: 'neg', e: rr, t: rr.t };
+      }
+      if (cmpOps.has(op) && 'RowExpr' in a.lexpr && a.rexpr !== undefined && 'RowExpr' in a.rexpr) {
+        return bindRowCompare(scope, op, a.lexpr.RowExpr.args ?? [], a.rexpr.RowExpr.args ?? []);
       }
       const l = bindExpr(scope, a.lexpr);
       const r = bindExpr(scope, a.rexpr as Node);
