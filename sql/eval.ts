@@ -23,12 +23,14 @@ export interface Env {
   readonly ctx: ExecContext | null;
   /** Results of uncorrelated subqueries, computed once per statement. */
   readonly subqueryCache: Map<SubqueryExpr, unknown>;
+  /** The current iteration's rows of each WITH RECURSIVE term, by slot. */
+  readonly worktables: Map<number, Row[]>;
 }
 
-export const emptyEnv: Env = { params: [], outer: [], ctx: null, subqueryCache: new Map() };
+export const emptyEnv: Env = { params: [], outer: [], ctx: null, subqueryCache: new Map(), worktables: new Map() };
 
 export function makeEnv(params: readonly SqlValue[], ctx: ExecContext | null): Env {
-  return { params, outer: [], ctx, subqueryCache: new Map() };
+  return { params, outer: [], ctx, subqueryCache: new Map(), worktables: new Map() };
 }
 
 /** True when a bound predicate holds for the row (NULL counts as false). A null predicate holds always. */

@@ -137,6 +137,32 @@ export function runPlan(p: Plan, env: Env): Row[] {
     }
     case 'setop':
       return runSetOp(p.op, p.all, runPlan(p.left, env), runPlan(p.right, env), p.types);
+    case 'recursive': {
+      const seen = p.all ? null : new Set<string>();
+      const fresh = (rows: Row[]): Row[] => {
+        if (seen === null) return rows;
+        return rows.filter((r) => {
+          const k = encodeKey(r, p.types);
+          if (seen.has(k)) return false;
+          seen.add(k);
+          return true;
+        });
+      };
+      const out = fresh(runPlan(p.base, env));
+      let work = out;
+      for (let i = 0; work.length > 0; i++) {
+        if (out.length > 10_000_000 || i > 1_000_000) {
+          throw new SqlError(SqlState.programLimitExceeded, 'WITH RECURSIVE produced too many rows');
+        }
+        env.worktables.set(p.slot, work);
+        work = fresh(runPlan(p.step, env));
+        for (const r of work) out.push(r);
+      }
+      env.worktables.delete(p.slot);
+      return out;
+    }
+    case 'worktable':
+      return env.worktables.get(p.slot) ?? [];
     case 'trim': {
       const rows = runPlan(p.input, env);
       return rows.map((r) => (r.length === p.width ? r : r.slice(0, p.width)));

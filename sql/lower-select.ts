@@ -180,16 +180,33 @@ function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): Qu
 export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
   if (stmt.withClause !== undefined) {
     const w = stmt.withClause;
-    if (w.recursive) throw unsupported('WITH RECURSIVE');
     const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
     ctx.ctes.push(frame);
     try {
       for (const c of w.ctes ?? []) {
         if (!('CommonTableExpr' in c)) continue;
         const cte = c.CommonTableExpr;
-        const q = bindQuery(ctx, cte.ctequery as Node, parent);
         const names = (cte.aliascolnames ?? []).map(strOf);
-        frame.set(cte.ctename ?? '', { plan: q.plan, columns: q.columns.map((col, i) => ({ ...col, name: names[i] ?? col.name })) });
+        const rename = (cols: readonly OutputColumn[]): OutputColumn[] => cols.map((col, i) => ({ ...col, name: names[i] ?? col.name }));
+        const cq = cte.ctequery as Node;
+        if (w.recursive && 'SelectStmt' in cq && cq.SelectStmt.op === 'SETOP_UNION' && cq.SelectStmt.larg !== undefined && cq.SelectStmt.rarg !== undefined) {
+          const base = bindSelect(ctx, cq.SelectStmt.larg, parent);
+          const columns = rename(base.columns.map((col) => (col.type === 'unknown' ? { ...col, type: 'text' as const } : col)));
+          const slot = ctx.allocLevel();
+          frame.set(cte.ctename ?? '', { plan: { k: 'worktable', slot }, columns });
+          const step = bindSelect(ctx, cq.SelectStmt.rarg, parent);
+          if (step.columns.length !== columns.length) {
+            throw new SqlError(SqlState.syntaxError, 'each UNION query must have the same number of columns');
+          }
+          const types = columns.map((col) => col.type);
+          const stepPlan: Plan = step.columns.every((col, i) => col.type === types[i]) ? step.plan : {
+            k: 'project', input: step.plan, exprs: step.columns.map((col, i) => coerce(ctx, { k: 'col', i, t: col.type }, types[i] as SqlType)),
+          };
+          frame.set(cte.ctename ?? '', { plan: { k: 'recursive', base: base.plan, step: stepPlan, slot, all: cq.SelectStmt.all === true, types }, columns });
+          continue;
+        }
+        const q = bindQuery(ctx, cq, parent);
+        frame.set(cte.ctename ?? '', { plan: q.plan, columns: rename(q.columns) });
       }
       const { withClause: _w, ...rest } = stmt;
       return bindSelect(ctx, rest, parent);

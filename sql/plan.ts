@@ -105,6 +105,16 @@ export type Plan =
       readonly right: Plan;
       readonly types: readonly SqlType[];
     }
+  /** WITH RECURSIVE: `base` once, then `step` over the previous iteration's rows (worktable `slot`) until none are new. */
+  | {
+      readonly k: 'recursive';
+      readonly base: Plan;
+      readonly step: Plan;
+      readonly slot: number;
+      readonly all: boolean;
+      readonly types: readonly SqlType[];
+    }
+  | { readonly k: 'worktable'; readonly slot: number }
   /** Keeps the first `width` columns (drops sort helper columns). */
   | { readonly k: 'trim'; readonly input: Plan; readonly width: number };
 
