@@ -33,6 +33,9 @@ export class RawClient {
   private readonly messages: BackendMessage[] = [];
   private wake: (() => void) | null = null;
   ended = false;
+  /** From BackendKeyData, for CancelRequests. */
+  processId = 0;
+  secretKey = 0;
   readonly closed: Promise<void>;
 
   private constructor(readonly socket: Socket) {
@@ -72,7 +75,12 @@ export class RawClient {
     });
     const c = new RawClient(socket);
     c.send(serialize.startup(params));
-    await c.untilReady();
+    for (const m of await c.untilReady()) {
+      if (m.type === 'K') {
+        c.processId = m.body.readInt32BE(0);
+        c.secretKey = m.body.readInt32BE(4);
+      }
+    }
     return c;
   }
 
