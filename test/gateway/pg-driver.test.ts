@@ -28,7 +28,7 @@ async function sqlState(p: Promise<unknown>): Promise<string> {
   return 'no error';
 }
 
-test('runs simple queries and reports exact command tags as row counts', async () => {
+void test('runs simple queries and reports exact command tags as row counts', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -54,7 +54,7 @@ test('runs simple queries and reports exact command tags as row counts', async (
   }
 });
 
-test('runs unnamed parameterised statements with text parameters', async () => {
+void test('runs unnamed parameterised statements with text parameters', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -74,7 +74,7 @@ test('runs unnamed parameterised statements with text parameters', async () => {
   }
 });
 
-test('reuses a named prepared statement across executions', async () => {
+void test('reuses a named prepared statement across executions', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -92,7 +92,7 @@ test('reuses a named prepared statement across executions', async () => {
   }
 });
 
-test('reports errors with their SQLSTATE and keeps the connection usable', async () => {
+void test('reports errors with their SQLSTATE and keeps the connection usable', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -112,7 +112,7 @@ test('reports errors with their SQLSTATE and keeps the connection usable', async
   }
 });
 
-test('keeps a failed transaction failed (25P02) until ROLLBACK, and COMMIT of it rolls back', async () => {
+void test('keeps a failed transaction failed (25P02) until ROLLBACK, and COMMIT of it rolls back', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -141,7 +141,7 @@ test('keeps a failed transaction failed (25P02) until ROLLBACK, and COMMIT of it
   }
 });
 
-test('runs a multi-statement query as one implicit transaction', async () => {
+void test('runs a multi-statement query as one implicit transaction', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -159,7 +159,7 @@ test('runs a multi-statement query as one implicit transaction', async () => {
   }
 });
 
-test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does', async () => {
+void test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does', async () => {
   const gw = await startTestGateway();
   try {
     await withClient(gw, async (c) => {
@@ -185,7 +185,7 @@ test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does', asy
   }
 });
 
-test('refuses a wrong password with 28P01 and an unknown user the same way', async () => {
+void test('refuses a wrong password with 28P01 and an unknown user the same way', async () => {
   const gw = await startTestGateway();
   try {
     for (const [user, password] of [[USER, 'wrong'], ['nobody', PASSWORD]] as const) {
@@ -201,7 +201,7 @@ test('refuses a wrong password with 28P01 and an unknown user the same way', asy
   }
 });
 
-test('refuses connections beyond the limit with 53300 and accepts them again once one closes', async () => {
+void test('refuses connections beyond the limit with 53300 and accepts them again once one closes', async () => {
   const gw = await startTestGateway({ maxConnections: 2 });
   try {
     const open = [0, 1].map(() => new pg.Client({ host: '127.0.0.1', port: gw.port, user: USER, password: PASSWORD, database: DATABASE }));
@@ -223,7 +223,7 @@ test('refuses connections beyond the limit with 53300 and accepts them again onc
   }
 });
 
-test('refuses an unknown database with 3D000', async () => {
+void test('refuses an unknown database with 3D000', async () => {
   const gw = await startTestGateway();
   try {
     const c = new pg.Client({ host: '127.0.0.1', port: gw.port, user: USER, password: PASSWORD, database: 'nope' });

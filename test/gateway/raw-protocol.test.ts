@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { serialize } from 'pg-protocol';
 import { RawClient, cstring, dataRow, errorFields, rowDescription, startTestGateway, statusOf, types } from './gateway-fixture.ts';
 
-test('sends binary results for every engine type when Bind asks for them', async () => {
+void test('sends binary results for every engine type when Bind asks for them', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -55,7 +55,7 @@ test('sends binary results for every engine type when Bind asks for them', async
   }
 });
 
-test('accepts binary parameters of declared types and describes statements with their parameter types', async () => {
+void test('accepts binary parameters of declared types and describes statements with their parameter types', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -90,7 +90,7 @@ test('accepts binary parameters of declared types and describes statements with 
   }
 });
 
-test('suspends a portal at the row limit and resumes it on the next Execute', async () => {
+void test('suspends a portal at the row limit and resumes it on the next Execute', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -121,7 +121,7 @@ test('suspends a portal at the row limit and resumes it on the next Execute', as
   }
 });
 
-test('skips every message after an extended-protocol error until Sync', async () => {
+void test('skips every message after an extended-protocol error until Sync', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -147,7 +147,7 @@ test('skips every message after an extended-protocol error until Sync', async ()
   }
 });
 
-test('reports transaction status I, T and E in ReadyForQuery', async () => {
+void test('reports transaction status I, T and E in ReadyForQuery', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   const statusAfter = async (sql: string): Promise<string> => {
@@ -170,7 +170,7 @@ test('reports transaction status I, T and E in ReadyForQuery', async () => {
   }
 });
 
-test('reassembles messages split across TCP segments and answers pipelined ones in order', async () => {
+void test('reassembles messages split across TCP segments and answers pipelined ones in order', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -196,7 +196,7 @@ test('reassembles messages split across TCP segments and answers pipelined ones 
   }
 });
 
-test('closes a connection that sends an oversized or malformed message and no other', async () => {
+void test('closes a connection that sends an oversized or malformed message and no other', async () => {
   const gw = await startTestGateway({ users: 'trust', maxMessageBytes: 1024 });
   const bystander = await RawClient.connect(gw.port);
   try {
@@ -232,7 +232,7 @@ test('closes a connection that sends an oversized or malformed message and no ot
   }
 });
 
-test('loads rows with COPY FROM STDIN in text and CSV formats', async () => {
+void test('loads rows with COPY FROM STDIN in text and CSV formats', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
@@ -265,7 +265,7 @@ test('loads rows with COPY FROM STDIN in text and CSV formats', async () => {
   }
 });
 
-test('cancels a running COPY when a CancelRequest names the session', async () => {
+void test('cancels a running COPY when a CancelRequest names the session', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
   try {
