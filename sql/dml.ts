@@ -130,6 +130,10 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
   const out: Row[] = [];
   let count = 0;
   const provided = new Set(p.columns);
+  const target = p.onConflict?.target ?? null;
+  if (target !== null && !sameCols(target, table.pk) && !table.indexes.some((i) => i.unique && sameCols(target, i.columns))) {
+    throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
+  }
   const written = new Set<string>();
   for (const s of src) {
     const row: SqlValue[] = new Array<SqlValue>(table.columns.length);
@@ -147,9 +151,6 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
     if (conflict !== null) {
       const oc = p.onConflict;
       if (oc === null || (oc.target !== null && !sameCols(oc.target, conflict.cols))) {
-        if (oc !== null && oc.target !== null) {
-          throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
-        }
         throw uniqueError(table, conflict, row);
       }
       if (oc.k === 'nothing') continue;

@@ -94,7 +94,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
       columns = columns.slice(0, n);
     }
   }
-  if (new Set(columns).size !== columns.length) throw new SqlError(SqlState.duplicateColumn, 'column specified more than once');
+  if (new Set(columns).size !== columns.length) throw new SqlError(SqlState.duplicateColumn, `column "${table.columns[columns.find((c, i) => columns.indexOf(c) !== i) ?? 0]?.name ?? ''}" specified more than once`);
   let source: Plan;
   const sel = s.selectStmt;
   const valueScope = new Scope(ctx, null);

@@ -133,7 +133,7 @@ function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, Sql
     throw operatorError(op, l.t, r.t);
   }
   let t: SqlType | null;
-  if (l.t === 'unknown' && r.t === 'unknown') t = 'numeric';
+  if (l.t === 'unknown' && r.t === 'unknown') throw new SqlError('42725', `operator is not unique: unknown ${op} unknown`);
   else t = commonType(l.t, r.t);
   if (t === null || !isNumericType(t)) throw operatorError(op, l.t, r.t);
   if (op === '%' && (t === 'float4' || t === 'float8')) throw operatorError(op, l.t, r.t);
@@ -151,7 +151,8 @@ const aggNames: Record<string, AggFn> = {
 
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   if (scope.aggForbidden !== null) {
-    throw new SqlError(SqlState.groupingError, `aggregate functions are not allowed in ${scope.aggForbidden}`);
+    const nested = scope.aggForbidden.startsWith('aggregate function calls');
+    throw new SqlError(SqlState.groupingError, nested ? scope.aggForbidden : `aggregate functions are not allowed in ${scope.aggForbidden}`);
   }
   if (scope.aggs === null) scope.aggs = [];
   const aggs = scope.aggs;

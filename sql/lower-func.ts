@@ -21,9 +21,9 @@ function arity(name: string, args: readonly Expr[], min: number, max: number): v
   if (args.length < min || args.length > max) throw noFunc(name, args);
 }
 
-function textArg(ctx: BindContext, e: Expr): Expr {
+function textArg(ctx: BindContext, e: Expr, name = '', args: readonly Expr[] = []): Expr {
   if (isStringType(e.t) || e.t === 'unknown') return coerce(ctx, e, 'text');
-  return { k: 'cast', e, t: 'text', typmod: -1, explicit: true };
+  throw noFunc(name, args);
 }
 
 function numArg(ctx: BindContext, e: Expr, name: string, args: readonly Expr[]): Expr {
@@ -63,42 +63,42 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'initcap':
     case 'reverse':
       arity(name, args, 1, 1);
-      return fn(name, [textArg(ctx, args[0] as Expr)], 'text');
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args)], 'text');
     case 'length':
     case 'char_length':
     case 'character_length':
     case 'octet_length': {
       arity(name, args, 1, 1);
       const a = args[0] as Expr;
-      return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a)], 'int4');
+      return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a, name, args)], 'int4');
     }
     case 'substr':
     case 'substring':
       arity(name, args, 2, 3);
-      return fn('substr', [textArg(ctx, args[0] as Expr), ...args.slice(1).map((a) => coerce(ctx, a, 'int4'))], 'text');
+      return fn('substr', [textArg(ctx, args[0] as Expr, name, args), ...args.slice(1).map((a) => coerce(ctx, a, 'int4'))], 'text');
     case 'strpos':
     case 'position':
       arity(name, args, 2, 2);
       // position(sub IN s) arrives as (s, sub) from the parser; strpos(s, sub) likewise.
-      return fn('strpos', [textArg(ctx, args[0] as Expr), textArg(ctx, args[1] as Expr)], 'int4');
+      return fn('strpos', [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args)], 'int4');
     case 'btrim':
     case 'trim':
     case 'ltrim':
     case 'rtrim':
       arity(name, args, 1, 2);
-      return fn(name === 'trim' ? 'btrim' : name, args.map((a) => textArg(ctx, a)), 'text');
+      return fn(name === 'trim' ? 'btrim' : name, args.map((a) => textArg(ctx, a, name, args)), 'text');
     case 'replace':
       arity(name, args, 3, 3);
-      return fn(name, args.map((a) => textArg(ctx, a)), 'text');
+      return fn(name, args.map((a) => textArg(ctx, a, name, args)), 'text');
     case 'left':
     case 'right':
     case 'repeat':
       arity(name, args, 2, 2);
-      return fn(name, [textArg(ctx, args[0] as Expr), coerce(ctx, args[1] as Expr, 'int4')], 'text');
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args), coerce(ctx, args[1] as Expr, 'int4')], 'text');
     case 'lpad':
     case 'rpad':
       arity(name, args, 2, 3);
-      return fn(name, [textArg(ctx, args[0] as Expr), coerce(ctx, args[1] as Expr, 'int4'), ...args.slice(2).map((a) => textArg(ctx, a))], 'text');
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args), coerce(ctx, args[1] as Expr, 'int4'), ...args.slice(2).map((a) => textArg(ctx, a, name, args))], 'text');
     case 'concat':
       return fn(name, args.map((a) => (a.t === 'unknown' ? coerce(ctx, a, 'text') : a)), 'text');
     case 'concat_ws':
