@@ -215,6 +215,7 @@ export function coerceParam(v: SqlValue, t: SqlType): SqlValue {
  */
 export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {
   const stmt = l.stmt;
+  if (rawParams.length === 0 && l.paramTypes.length > 0) throw new SqlError(SqlState.undefinedParameter, 'there is no parameter $1');
   if (rawParams.length < l.paramTypes.length) {
     throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
   }

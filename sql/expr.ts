@@ -60,6 +60,11 @@ export interface SubqueryExpr {
   readonly correlated: boolean;
   /** The nesting level at which the row being evaluated is published for the subquery's outer references. */
   readonly level: number;
+  /**
+   * Set when the subquery is evaluated over an aggregate's output (HAVING, grouped select list): the
+   * published row is rebuilt in FROM-row layout from the group-key columns (`from` output -> `to` FROM position).
+   */
+  readonly publish?: { readonly width: number; readonly map: readonly { readonly from: number; readonly to: number }[] };
 }
 
 export const TRUE: Expr = { k: 'const', v: true, t: 'bool' };

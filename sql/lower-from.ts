@@ -97,9 +97,14 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
 }
 
 function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {
-  if (j.isNatural) throw unsupported('NATURAL JOIN');
-  if (j.usingClause !== undefined && j.usingClause.length > 0) {
-    const names = j.usingClause.map(strOf);
+  let using = (j.usingClause ?? []).map(strOf);
+  if (j.isNatural) {
+    const r = scope.rels[scope.rels.length - 1];
+    const leftNames = new Set(scope.rels.slice(0, leftRels).flatMap((rel) => rel.columns.filter((c) => !c.hidden).map((c) => c.name)));
+    using = (r?.columns ?? []).filter((c) => !c.hidden && leftNames.has(c.name)).map((c) => c.name);
+  }
+  if (using.length > 0) {
+    const names = using;
     const right = scope.rels[scope.rels.length - 1];
     return names.map((name) => {
       const leftRel = scope.rels.slice(0, leftRels).filter((r) => r.columns.some((c) => c.name === name));

@@ -388,7 +388,13 @@ function toPostAgg(scope: Scope, e: Expr, groups: readonly Expr[]): Expr {
       throw new SqlError(SqlState.groupingError,
         `column "${columnName(scope, x.i)}" must appear in the GROUP BY clause or be used in an aggregate function`);
     }
-    if (x.k === 'subquery' && x.correlated) throw unsupported('correlated subqueries in an aggregated select list');
+    if (x.k === 'subquery' && x.correlated) {
+      const map: { from: number; to: number }[] = [];
+      groups.forEach((gr, i) => {
+        if (gr.k === 'col') map.push({ from: i, to: gr.i });
+      });
+      return { ...x, e: x.e === null ? null : toPostAgg(scope, x.e, groups), publish: { width: scope.width, map } };
+    }
     return undefined;
   });
 }

@@ -24,7 +24,12 @@ export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
   let rows: Row[];
   if (e.correlated) {
     const saved = env.outer[e.level];
-    env.outer[e.level] = row;
+    if (e.publish === undefined) env.outer[e.level] = row;
+    else {
+      const r: SqlValue[] = new Array<SqlValue>(e.publish.width).fill(null);
+      for (const m of e.publish.map) r[m.to] = row[m.from] ?? null;
+      env.outer[e.level] = r;
+    }
     rows = runPlan(e.plan, env);
     if (saved !== undefined) env.outer[e.level] = saved;
   } else {
