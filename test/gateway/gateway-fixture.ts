@@ -112,6 +112,13 @@ export class RawClient {
   }
 }
 
+/** The last message of a batch (the ReadyForQuery of an `untilReady`). */
+export function last(ms: readonly BackendMessage[]): BackendMessage {
+  const m = ms[ms.length - 1];
+  if (m === undefined) throw new Error('no messages');
+  return m;
+}
+
 /** ReadyForQuery's transaction status byte. */
 export const statusOf = (m: BackendMessage): string => String.fromCharCode(m.body[0] as number);
 

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { serialize } from 'pg-protocol';
-import { RawClient, cstring, dataRow, errorFields, rowDescription, startTestGateway, statusOf, types } from './gateway-fixture.ts';
+import { RawClient, cstring, dataRow, errorFields, last, rowDescription, startTestGateway, statusOf, types } from './gateway-fixture.ts';
 
 void test('sends binary results for every engine type when Bind asks for them', async () => {
   const gw = await startTestGateway({ users: 'trust' });
@@ -106,15 +106,15 @@ void test('suspends a portal at the row limit and resumes it on the next Execute
       serialize.sync(),
     );
     const begin = await c.untilReady();
-    assert.equal(statusOf(begin[begin.length - 1] as { body: Buffer } as never), 'T');
+    assert.equal(statusOf(last(begin)), 'T');
     const ms = await c.untilReady();
     assert.equal(types(ms), '12DDsDDsDCZ');
     assert.deepEqual(ms.filter((m) => m.type === 'D').map((m) => dataRow(m.body)[0]?.toString()), ['1', '2', '3', '4', '5']);
     assert.equal(cstring((ms[9] as { body: Buffer }).body), 'SELECT 1');
-    assert.equal(statusOf(ms[10] as never), 'T');
+    assert.equal(statusOf(last(ms)), 'T');
     c.send(serialize.query('COMMIT'));
     const end = await c.untilReady();
-    assert.equal(statusOf(end[end.length - 1] as never), 'I');
+    assert.equal(statusOf(last(end)), 'I');
   } finally {
     c.end();
     await gw.close();
@@ -153,7 +153,7 @@ void test('reports transaction status I, T and E in ReadyForQuery', async () => 
   const statusAfter = async (sql: string): Promise<string> => {
     c.send(serialize.query(sql));
     const ms = await c.untilReady();
-    return statusOf(ms[ms.length - 1] as never);
+    return statusOf(last(ms));
   };
   try {
     assert.equal(await statusAfter('SELECT 1'), 'I');
