@@ -101,7 +101,19 @@ function check(name: string, got: number, want: number | null): void {
   if (want !== null && got !== want) throw new Error(`${name}: expected ${want} rows, got ${got}`);
 }
 
-function runPesto(session: Session, stmts: readonly Stmt[], seconds: number): number {
+interface Measured {
+  readonly opsPerSec: number;
+  /** CPU microseconds per statement (Pesto: this process; PostgreSQL: server processes plus the client). */
+  readonly cpuUsPerOp: number;
+}
+
+function cpuSecondsSelf(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
+function runPesto(session: Session, stmts: readonly Stmt[], seconds: number): Measured {
+  const cpu0 = cpuSecondsSelf();
   const deadline = performance.now() + seconds * 1000;
   let ops = 0;
   while (performance.now() < deadline) {
@@ -113,10 +125,11 @@ function runPesto(session: Session, stmts: readonly Stmt[], seconds: number): nu
       ops++;
     }
   }
-  return ops / seconds;
+  return { opsPerSec: ops / seconds, cpuUsPerOp: ((cpuSecondsSelf() - cpu0) * 1e6) / ops };
 }
 
-async function runPg(client: pg.Client, stmts: readonly Stmt[], seconds: number): Promise<number> {
+async function runPg(client: pg.Client, stmts: readonly Stmt[], seconds: number, serverCpu: () => number): Promise<Measured> {
+  const cpu0 = cpuSecondsSelf() + serverCpu();
   const deadline = performance.now() + seconds * 1000;
   let ops = 0;
   while (performance.now() < deadline) {
@@ -127,7 +140,7 @@ async function runPg(client: pg.Client, stmts: readonly Stmt[], seconds: number)
       ops++;
     }
   }
-  return ops / seconds;
+  return { opsPerSec: ops / seconds, cpuUsPerOp: ((cpuSecondsSelf() + serverCpu() - cpu0) * 1e6) / ops };
 }
 
 export async function runSqlBench(args: string[]): Promise<void> {
@@ -155,21 +168,30 @@ export async function runSqlBench(args: string[]): Promise<void> {
     await client.connect();
     for (const sql of [...SCHEMA, ...load]) await client.query(sql);
     await client.query('VACUUM ANALYZE');
-    if (!json) process.stdout.write(`case                      pesto ops/s   postgres ops/s   ratio (median of ${runs} x ${seconds}s)\n`);
+    if (!json) {
+      process.stdout.write(`case                      pesto ops/s   postgres ops/s   ratio   pesto cpu us/op   postgres cpu us/op  (median of ${runs} x ${seconds}s)\n`);
+    }
     for (const c of cases) {
-      const pesto: number[] = [];
-      const postgres: number[] = [];
+      const pesto: Measured[] = [];
+      const postgres: Measured[] = [];
       for (let i = 0; i < runs; i++) {
         insertSeq = 1_000_000 * (i + 1) + 100_000 * cases.indexOf(c);
         pesto.push(runPesto(session, c.stmts, seconds));
         insertSeq = 1_000_000 * (i + 1) + 100_000 * cases.indexOf(c);
-        postgres.push(await runPg(client, c.stmts, seconds));
+        postgres.push(await runPg(client, c.stmts, seconds, () => server.cpuSeconds()));
       }
-      const p = median(pesto);
-      const q = median(postgres);
-      const row = { case: c.name, pestoOpsPerSec: round(p, 1), postgresOpsPerSec: round(q, 1), ratio: round(p / q, 2) };
+      const p = median(pesto.map((m) => m.opsPerSec));
+      const q = median(postgres.map((m) => m.opsPerSec));
+      const pc = median(pesto.map((m) => m.cpuUsPerOp));
+      const qc = median(postgres.map((m) => m.cpuUsPerOp));
+      const row = {
+        case: c.name, pestoOpsPerSec: round(p, 1), postgresOpsPerSec: round(q, 1), ratio: round(p / q, 2),
+        pestoCpuUsPerOp: round(pc, 1), postgresCpuUsPerOp: round(qc, 1),
+      };
       if (json) process.stdout.write(JSON.stringify(row) + '\n');
-      else process.stdout.write(`${c.name.padEnd(24)} ${String(row.pestoOpsPerSec).padStart(12)} ${String(row.postgresOpsPerSec).padStart(16)}   ${row.ratio}\n`);
+      else {
+        process.stdout.write(`${c.name.padEnd(24)} ${String(row.pestoOpsPerSec).padStart(12)} ${String(row.postgresOpsPerSec).padStart(16)} ${String(row.ratio).padStart(7)} ${String(row.pestoCpuUsPerOp).padStart(17)} ${String(row.postgresCpuUsPerOp).padStart(20)}\n`);
+      }
     }
   } finally {
     await client.end().catch(() => undefined);
