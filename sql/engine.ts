@@ -134,8 +134,11 @@ export class Engine {
         throw new SqlError(SqlState.syntaxError, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
       }
       e = { stmts, lowered: [], version: this.catalog.version };
-      if (this.cache.size > 2000) this.cache.clear();
-      this.cache.set(sql, e);
+      // Long texts (bulk loads with literal values) are not worth keeping: their trees are large and never reused.
+      if (sql.length <= 8192) {
+        if (this.cache.size > 2000) this.cache.clear();
+        this.cache.set(sql, e);
+      }
     }
     if (e.version !== this.catalog.version) {
       e.lowered = [];
