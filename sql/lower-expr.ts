@@ -5,6 +5,7 @@
 
 import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
+import { mapExpr } from './expr.ts';
 import { type Scope } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -149,7 +150,44 @@ const aggNames: Record<string, AggFn> = {
   every: 'bool_and', string_agg: 'string_agg',
 };
 
+/**
+ * The query level an aggregate belongs to: PostgreSQL assigns it to the level of the variables in its
+ * arguments, so `min(p.id)` inside a subquery over `q` aggregates the outer query's rows.
+ */
+function aggregateOwner(scope: Scope, f: FuncCall): Scope {
+  if (f.agg_star || scope.parent === null || (f.args ?? []).length === 0) return scope;
+  const saved = scope.aggForbidden;
+  scope.aggForbidden = 'aggregate function calls cannot be nested';
+  let probe: Expr[];
+  try {
+    probe = (f.args ?? []).map((a) => bindExpr(scope, a));
+  } finally {
+    scope.aggForbidden = saved;
+  }
+  const levels = new Set<number>();
+  let local = false;
+  for (const e of probe) {
+    mapExpr(e, (x) => {
+      if (x.k === 'col') local = true;
+      if (x.k === 'outer') levels.add(x.level);
+      return undefined;
+    });
+  }
+  if (local || levels.size !== 1) return scope;
+  const level = [...levels][0];
+  for (let s: Scope | null = scope.parent; s !== null; s = s.parent) if (s.level === level) return s;
+  return scope;
+}
+
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
+  const owner = aggregateOwner(scope, f);
+  if (owner !== scope) {
+    const ref = bindAggregate(owner, fnName, f);
+    if (ref.k !== 'aggref') return ref;
+    for (let s: Scope | null = scope; s !== null && s !== owner; s = s.parent) s.correlated = true;
+    // Read through the owner's published row: FROM columns first, then its aggregates (see toPostAgg).
+    return { k: 'outer', level: owner.level, i: owner.width + ref.i, t: ref.t };
+  }
   if (scope.aggForbidden !== null) {
     const nested = scope.aggForbidden.startsWith('aggregate function calls');
     throw new SqlError(SqlState.groupingError, nested ? scope.aggForbidden : `aggregate functions are not allowed in ${scope.aggForbidden}`);

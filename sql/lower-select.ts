@@ -393,7 +393,9 @@ function toPostAgg(scope: Scope, e: Expr, groups: readonly Expr[]): Expr {
       groups.forEach((gr, i) => {
         if (gr.k === 'col') map.push({ from: i, to: gr.i });
       });
-      return { ...x, e: x.e === null ? null : toPostAgg(scope, x.e, groups), publish: { width: scope.width, map } };
+      const aggCount = scope.aggs?.length ?? 0;
+      for (let a = 0; a < aggCount; a++) map.push({ from: groups.length + a, to: scope.width + a });
+      return { ...x, e: x.e === null ? null : toPostAgg(scope, x.e, groups), publish: { width: scope.width + aggCount, map } };
     }
     return undefined;
   });
