@@ -123,29 +123,40 @@ function sameCols(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x));
 }
 
+/**
+ * The full new table row for one source row of an INSERT: provided columns, defaults (now() and serials
+ * from the context), the hidden row id, column typmods and NOT NULL applied. Clients use it to build the
+ * rows they buffer; `runInsert` then adds the uniqueness checks.
+ */
+export function buildInsertRow(p: InsertPlan, source: Row, env: Env): Row {
+  const ctx = env.ctx;
+  if (ctx === null) throw new InvariantError('INSERT without an execution context');
+  const table = p.table;
+  const row: SqlValue[] = new Array<SqlValue>(table.columns.length);
+  for (let i = 0; i < table.columns.length; i++) {
+    const c = table.columns[i];
+    if (c === undefined) continue;
+    if (c.hidden) row[i] = ctx.nextRowId();
+    else if (!p.columns.includes(i)) row[i] = c.default === null ? null : evalExpr(c.default, [], env);
+    else row[i] = null;
+  }
+  for (let j = 0; j < p.columns.length; j++) row[p.columns[j] as number] = source[j] ?? null;
+  return checkRow(table, row);
+}
+
 export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
   const ctx = context(env);
   const table = p.table;
   const src = runPlan(p.source, env);
   const out: Row[] = [];
   let count = 0;
-  const provided = new Set(p.columns);
   const target = p.onConflict?.target ?? null;
   if (target !== null && !sameCols(target, table.pk) && !table.indexes.some((i) => i.unique && sameCols(target, i.columns))) {
     throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
   }
   const written = new Set<string>();
   for (const s of src) {
-    const row: SqlValue[] = new Array<SqlValue>(table.columns.length);
-    for (let i = 0; i < table.columns.length; i++) {
-      const c = table.columns[i];
-      if (c === undefined) continue;
-      if (c.hidden) row[i] = ctx.nextRowId();
-      else if (!provided.has(i)) row[i] = c.default === null ? null : evalExpr(c.default, [], env);
-      else row[i] = null;
-    }
-    for (let j = 0; j < p.columns.length; j++) row[p.columns[j] as number] = s[j] ?? null;
-    checkRow(table, row);
+    const row = buildInsertRow(p, s, env);
     const key = primaryKeyOf(table, row);
     const conflict = findConflict(ctx, table, row, key, null, true);
     if (conflict !== null) {
