@@ -264,7 +264,11 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'power':
     case 'pow': {
-      const r = Math.pow(num(v[0] ?? 0), num(v[1] ?? 0));
+      const base = num(v[0] ?? 0);
+      const exp = num(v[1] ?? 0);
+      if (base === 0 && exp < 0) throw new SqlError('2201F', 'zero raised to a negative power is undefined');
+      if (base < 0 && !Number.isInteger(exp)) throw new SqlError('2201F', 'a negative number raised to a non-integer power yields a complex result');
+      const r = Math.pow(base, exp);
       return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
     }
     case 'exp':
@@ -288,7 +292,13 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'date_part':
       return datePart(String(v[0]), v[1] ?? null);
     case 'extract': {
-      const r = datePart(String(v[0]), v[1] ?? null);
+      const field = String(v[0]).toLowerCase();
+      const src = v[1] ?? null;
+      if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
+        const micros = Math.round(src.micros);
+        return new Numeric(BigInt(field === 'epoch' ? micros : ((micros % 60_000_000) + 60_000_000) % 60_000_000), 6);
+      }
+      const r = datePart(field, src);
       return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
     }
     case 'date_trunc': {

@@ -70,6 +70,7 @@ function constOf(n: Node & { A_Const: unknown }): Expr {
       const b = BigInt(s);
       if (b >= -(2n ** 63n) && b < 2n ** 63n) {
         const num = Number(b);
+        if (num >= -2147483648 && num <= 2147483647) return { k: 'const', v: num, t: 'int4' };
         return { k: 'const', v: Number.isSafeInteger(num) ? num : b, t: 'int8' };
       }
     }

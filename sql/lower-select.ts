@@ -39,38 +39,47 @@ function nameOf(t: ResTarget): string {
 }
 
 function deriveName(v: Node | undefined): string {
-  if (v === undefined) return '?column?';
+  return figureName(v)[0];
+}
+
+/** PostgreSQL's FigureColname: a name and its strength (2 = a real name, 1 = a type or keyword fallback). */
+function figureName(v: Node | undefined): [string, number] {
+  if (v === undefined) return ['?column?', 0];
   if ('ColumnRef' in v) {
     const f = v.ColumnRef.fields ?? [];
-    return strOf(f[f.length - 1]) || '?column?';
+    const n = strOf(f[f.length - 1]);
+    return n === '' ? ['?column?', 0] : [n, 2];
   }
   if ('FuncCall' in v) {
     const f = v.FuncCall.funcname ?? [];
-    return strOf(f[f.length - 1]) || '?column?';
+    const n = strOf(f[f.length - 1]);
+    return n === '' ? ['?column?', 0] : [n, 2];
   }
   if ('TypeCast' in v) {
-    const inner = deriveName(v.TypeCast.arg);
-    if (inner !== '?column?') return inner;
+    const inner = figureName(v.TypeCast.arg);
+    if (inner[1] > 1) return inner;
     const names = v.TypeCast.typeName?.names ?? [];
-    const tn = strOf(names[names.length - 1]);
-    return ({ int4: 'int4', bpchar: 'bpchar', float8: 'float8', bool: 'bool' } as Record<string, string>)[tn] ?? tn;
+    return [strOf(names[names.length - 1]), 1];
   }
-  if ('CaseExpr' in v) return 'case';
-  if ('CoalesceExpr' in v) return 'coalesce';
-  if ('MinMaxExpr' in v) return v.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least';
-  if ('A_Expr' in v && v.A_Expr.kind === 'AEXPR_NULLIF') return 'nullif';
-  if ('SQLValueFunction' in v) return (v.SQLValueFunction.op ?? '').replace('SVFOP_', '').replace(/_N$/, '').toLowerCase();
+  if ('CaseExpr' in v) return ['case', 1];
+  if ('CoalesceExpr' in v) return ['coalesce', 2];
+  if ('MinMaxExpr' in v) return [v.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least', 2];
+  if ('A_Expr' in v && v.A_Expr.kind === 'AEXPR_NULLIF') return ['nullif', 2];
+  if ('SQLValueFunction' in v) return [(v.SQLValueFunction.op ?? '').replace('SVFOP_', '').replace(/_N$/, '').toLowerCase(), 2];
   if ('SubLink' in v) {
-    if (v.SubLink.subLinkType === 'EXISTS_SUBLINK') return 'exists';
+    if (v.SubLink.subLinkType === 'EXISTS_SUBLINK') return ['exists', 2];
     if (v.SubLink.subLinkType === 'EXPR_SUBLINK') {
       const s = v.SubLink.subselect;
       if (s !== undefined && 'SelectStmt' in s) {
         const t = s.SelectStmt.targetList?.[0];
-        if (t !== undefined && 'ResTarget' in t) return nameOf(t.ResTarget);
+        if (t !== undefined && 'ResTarget' in t) {
+          if (t.ResTarget.name !== undefined) return [t.ResTarget.name, 2];
+          return figureName(t.ResTarget.val);
+        }
       }
     }
   }
-  return '?column?';
+  return ['?column?', 0];
 }
 
 function lockMode(stmt: SelectStmt): ScanMode {
@@ -153,8 +162,8 @@ function sortKey(sb: SortBy, col: number, t: SqlType): SortKey {
 }
 
 function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
-  const l = bindSelect(ctx, stmt.larg as SelectStmt, parent);
-  const r = bindSelect(ctx, stmt.rarg as SelectStmt, parent);
+  const l = bindSelect(ctx, stmt.larg as SelectStmt, parent, true);
+  const r = bindSelect(ctx, stmt.rarg as SelectStmt, parent, true);
   const opName = stmt.op === 'SETOP_UNION' ? 'union' : stmt.op === 'SETOP_INTERSECT' ? 'intersect' : 'except';
   if (l.columns.length !== r.columns.length) {
     throw new SqlError(SqlState.syntaxError, `each ${opName.toUpperCase()} query must have the same number of columns`);
@@ -177,7 +186,7 @@ function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): Qu
   return { plan, columns, correlated: l.correlated || r.correlated || scope.correlated };
 }
 
-export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): QueryResult {
+export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null, keepUnknown = false): QueryResult {
   if (stmt.withClause !== undefined) {
     const w = stmt.withClause;
     const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
@@ -252,7 +261,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     outputs.push({ e, name: nameOf(rt), typmod: e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1 });
   }
   // Unknown-typed outputs (string literals, untyped parameters) become text, as in PostgreSQL.
-  for (const o of outputs) if (o.e.t === 'unknown') o.e = coerce(ctx, o.e, 'text');
+  if (!keepUnknown) for (const o of outputs) if (o.e.t === 'unknown') o.e = coerce(ctx, o.e, 'text');
 
   const having = stmt.havingClause !== undefined ? toBool(scope, bindExpr(scope, stmt.havingClause), 'HAVING') : null;
 
