@@ -92,3 +92,25 @@ void test('computes an UPDATE\'s new rows from reconnaissance-read rows with the
   assert.equal(String(nw[2]), '25.00');
   assert.equal(nw[3], 'B');
 });
+
+void test('a scan stopped by LIMIT records only the part of its range it read', () => {
+  const { rec, rows } = run('SELECT id FROM acct WHERE w = 1 ORDER BY id DESC LIMIT 1');
+  assert.deepEqual(rows, [[3]]);
+  assert.equal(rec.scanned.length, 1);
+  const p = rec.predicates[0];
+  assert.ok(p !== undefined);
+  const key3 = encodeKey([1, 3], ['int4', 'int4']);
+  const key2 = encodeKey([1, 2], ['int4', 'int4']);
+  assert.ok(p.lo <= key3 && (p.hi === null || key3 < p.hi));
+  assert.ok(key2 < p.lo, 'row 2 was not read, so the predicate must not cover it');
+});
+
+void test('an INSERT records its key probe and unique-index probes', () => {
+  s.execute('CREATE TABLE uq2 (id int PRIMARY KEY, email text UNIQUE)');
+  const { rec } = run("INSERT INTO uq2 VALUES (1, 'a@x')");
+  const t = engine.catalog.require('uq2');
+  assert.deepEqual(rec.reads, [{ tableId: t.id, key: encodeKey([1], ['int4']), version: null }]);
+  assert.equal(rec.predicates.length, 1);
+  assert.equal(evalPredicate(rec.predicates[0]?.predicate ?? null, [2, 'a@x']), true);
+  assert.equal(evalPredicate(rec.predicates[0]?.predicate ?? null, [2, 'b@x']), false);
+});
