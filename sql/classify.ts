@@ -57,6 +57,7 @@ export function classify(stmt: Statement): StatementClass {
       break;
     case 'ddl':
     case 'txn':
+    case 'savepoint':
     case 'set':
     case 'show':
     case 'noop':

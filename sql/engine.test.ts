@@ -143,3 +143,17 @@ void test('runs outer joins, recursive CTEs and correlated subqueries over group
   assert.deepEqual(rows(s.execute('SELECT count(*) FROM e9 FULL JOIN e10 ON e9.id = e10.total')), [['5']]);
   assert.deepEqual(rows(s.execute('WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 4) SELECT sum(x) FROM n')), [['10']]);
 });
+
+void test('rolls back to a savepoint, keeping earlier writes and leaving the aborted state', () => {
+  const s = engine.session();
+  s.execute('CREATE TABLE e11 (id int PRIMARY KEY)');
+  s.execute('BEGIN');
+  s.execute('INSERT INTO e11 VALUES (1)');
+  s.execute('SAVEPOINT sp');
+  s.execute('INSERT INTO e11 VALUES (2)');
+  assert.equal(errCode(s.execute('INSERT INTO e11 VALUES (2)')), '23505');
+  assert.equal(s.execute('ROLLBACK TO SAVEPOINT sp').ok, true);
+  s.execute('INSERT INTO e11 VALUES (3)');
+  assert.equal(s.execute('COMMIT').ok, true);
+  assert.deepEqual(rows(s.execute('SELECT id FROM e11 ORDER BY id')), [['1'], ['3']]);
+});

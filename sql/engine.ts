@@ -184,7 +184,9 @@ function describe(l: LoweredStatement): PreparedInfo {
   const s = l.stmt;
   const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
   const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);
-  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase() : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.tag;
+  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
+    : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
+    : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.tag;
   return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
 }
 
@@ -241,6 +243,8 @@ interface Txn {
   readonly buffer: WriteBuffer;
   /** What the transaction read, validated at COMMIT (occ.ts). */
   readonly reads: ReadRecorder;
+  /** Open savepoints, innermost last, with the writes buffered when each was taken. */
+  readonly savepoints: { name: string; writes: WriteBuffer }[];
   readonly now: SqlTimestamp;
   failed: boolean;
 }
@@ -365,7 +369,7 @@ export class Session {
   private run(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
     const stmt = l.stmt;
     const txn = this.txn;
-    if (txn?.failed && !(stmt.k === 'txn' && stmt.op !== 'begin')) {
+    if (txn?.failed && !(stmt.k === 'txn' && stmt.op !== 'begin') && !(stmt.k === 'savepoint' && stmt.op === 'rollback-to')) {
       throw new SqlError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
     switch (stmt.k) {
@@ -390,6 +394,8 @@ export class Session {
       }
       case 'txn':
         return this.txnCommand(stmt.op);
+      case 'savepoint':
+        return this.savepoint(stmt.op, stmt.name);
       case 'set':
         if (stmt.value === null) this.settings.delete(stmt.name);
         else this.settings.set(stmt.name, stmt.value);
@@ -405,12 +411,37 @@ export class Session {
     }
   }
 
+  /** Savepoints restore the buffered writes; reads stay recorded (validation stays conservative). */
+  private savepoint(op: 'savepoint' | 'release' | 'rollback-to', name: string): ExecResult {
+    const txn = this.txn;
+    const tag = op === 'savepoint' ? 'SAVEPOINT' : op === 'release' ? 'RELEASE' : 'ROLLBACK';
+    if (txn === null) throw new SqlError(SqlState.noActiveSqlTransaction, `${tag} can only be used in transaction blocks`);
+    if (op === 'savepoint') {
+      txn.savepoints.push({ name, writes: txn.buffer.clone() });
+      return ok(tag, tag);
+    }
+    let i = txn.savepoints.length - 1;
+    while (i >= 0 && txn.savepoints[i]?.name !== name) i--;
+    const sp = txn.savepoints[i];
+    if (sp === undefined) {
+      txn.failed = true;
+      throw new SqlError('3B001', `savepoint "${name}" does not exist`);
+    }
+    if (op === 'release') txn.savepoints.length = i;
+    else {
+      txn.savepoints.length = i + 1;
+      txn.buffer.restore(sp.writes);
+      txn.failed = false;
+    }
+    return ok(tag, tag);
+  }
+
   private txnCommand(op: 'begin' | 'commit' | 'rollback'): ExecResult {
     const txn = this.txn;
     switch (op) {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), now: this.engine.now(), failed: false };
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: [], now: this.engine.now(), failed: false };
         return ok('BEGIN', 'BEGIN');
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);

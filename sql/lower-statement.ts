@@ -12,12 +12,14 @@ import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
+export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
 
 export type Statement =
   | { readonly k: 'query'; readonly plan: Plan; readonly columns: readonly OutputColumn[] }
   | { readonly k: 'dml'; readonly plan: DmlPlan; readonly columns: readonly OutputColumn[] }
   | { readonly k: 'ddl'; readonly node: Node; readonly tag: string }
   | { readonly k: 'txn'; readonly op: TxnOp }
+  | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null }
   | { readonly k: 'show'; readonly name: string }
   | { readonly k: 'noop'; readonly tag: string };
@@ -81,6 +83,12 @@ function lower(ctx: BindContext, node: Node): Statement {
         return { k: 'txn', op: 'commit' };
       case 'TRANS_STMT_ROLLBACK':
         return { k: 'txn', op: 'rollback' };
+      case 'TRANS_STMT_SAVEPOINT':
+        return { k: 'savepoint', op: 'savepoint', name: node.TransactionStmt.savepoint_name ?? '' };
+      case 'TRANS_STMT_RELEASE':
+        return { k: 'savepoint', op: 'release', name: node.TransactionStmt.savepoint_name ?? '' };
+      case 'TRANS_STMT_ROLLBACK_TO':
+        return { k: 'savepoint', op: 'rollback-to', name: node.TransactionStmt.savepoint_name ?? '' };
       default:
         throw unsupported(`transaction command ${String(node.TransactionStmt.kind).replace('TRANS_STMT_', '')}`);
     }
@@ -93,6 +101,7 @@ function lower(ctx: BindContext, node: Node): Statement {
   if ('VariableShowStmt' in node) return { k: 'show', name: (node.VariableShowStmt.name ?? '').toLowerCase() };
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
+  if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
   if ('CreateSeqStmt' in node) throw unsupported('sequences (use an explicit key; sequences are not replicated)');

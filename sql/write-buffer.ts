@@ -49,6 +49,19 @@ export class WriteBuffer implements WriteSink {
     }
   }
 
+  /** An independent copy (a savepoint). */
+  clone(): WriteBuffer {
+    const c = new WriteBuffer();
+    c.absorb(this);
+    return c;
+  }
+
+  /** Replaces this buffer's contents with another's (rolling back to a savepoint). */
+  restore(from: WriteBuffer): void {
+    this.byTable.clear();
+    this.absorb(from);
+  }
+
   dropTable(tableId: number): void {
     this.byTable.delete(tableId);
   }
