@@ -13,6 +13,7 @@ import { coerceAssign } from './coerce.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Expr } from './expr.ts';
+import { applyTypmod } from './typmod.ts';
 import type { Row } from './types.ts';
 
 /** What DDL needs from storage (the memory store implements it; a replica will too). */
@@ -199,6 +200,10 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
   for (const c of s.cmds ?? []) {
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
+    if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
+      table = addColumn(catalog, storage, table, cmd.def.ColumnDef, cmd.missing_ok === true);
+      continue;
+    }
     if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
       throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
     }
@@ -231,6 +236,42 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     table = next;
   }
   return { tag: 'ALTER TABLE', touched: [] };
+}
+
+/** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */
+function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean): TableDef {
+  const name = c.colname ?? '';
+  if (t.columns.some((col) => col.name === name && !col.hidden)) {
+    if (ifNotExists) return t;
+    throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
+  }
+  const rt = resolveTypeName(c.typeName ?? {});
+  if (rt.serial) throw unsupported('adding a SERIAL column');
+  let notNull = false;
+  let def: Expr | null = null;
+  for (const cn of c.constraints ?? []) {
+    if (!('Constraint' in cn)) continue;
+    const k = cn.Constraint;
+    if (k.contype === 'CONSTR_NOTNULL') notNull = true;
+    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
+  }
+  if (def !== null && def.k !== 'const') throw unsupported('a non-constant DEFAULT in ADD COLUMN');
+  const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
+  if (notNull && fill === null && storage.rowCount(t) > 0) {
+    throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
+  }
+  // The new column goes before the hidden row id, which stays last.
+  const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
+  const columns = [...t.columns.slice(0, at), { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: false }, ...t.columns.slice(at)];
+  const shift = (i: number): number => (i >= at ? i + 1 : i);
+  const next: TableDef = {
+    ...t, columns, pk: t.pk.map(shift),
+    indexes: t.indexes.map((i) => ({ ...i, columns: i.columns.map(shift) })),
+  };
+  storage.rekeyTable(next, (row) => [...row.slice(0, at), fill, ...row.slice(at)]);
+  catalog.put(next);
+  return next;
 }
 
 export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {

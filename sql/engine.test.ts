@@ -157,3 +157,14 @@ void test('rolls back to a savepoint, keeping earlier writes and leaving the abo
   assert.equal(s.execute('COMMIT').ok, true);
   assert.deepEqual(rows(s.execute('SELECT id FROM e11 ORDER BY id')), [['1'], ['3']]);
 });
+
+void test('adds a column to a filled table, existing rows taking its default', () => {
+  const s = engine.session();
+  s.execute('CREATE TABLE e12 (id int PRIMARY KEY, v int UNIQUE)');
+  s.execute('INSERT INTO e12 VALUES (1, 1)');
+  assert.equal(s.execute('ALTER TABLE e12 ADD COLUMN w numeric(5,2) DEFAULT 1.5').ok, true);
+  assert.equal(errCode(s.execute('ALTER TABLE e12 ADD COLUMN x text NOT NULL')), '23502');
+  assert.equal(errCode(s.execute('INSERT INTO e12 VALUES (2, 1)')), '23505');
+  s.execute('INSERT INTO e12 (id, v) VALUES (3, 3)');
+  assert.deepEqual(rows(s.execute('SELECT * FROM e12 ORDER BY id')), [['1', '1', '1.50'], ['3', '3', '1.50']]);
+});
