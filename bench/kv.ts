@@ -6,7 +6,8 @@
  * verifications per committed transaction, and CPU microseconds per committed transaction summed
  * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).
  * `--baseline postgres` runs the same transactions against a local PostgreSQL (SERIALIZABLE) through
- * the `pg` driver instead. Flags: --seconds 20 --warmup 3 --clients 64 --keys 100000 --json.
+ * the `pg` driver instead. Flags: --seconds 20 --warmup 3 --clients 64 --keys 100000 --json, and
+ * --data DIR to run against a cluster already started with `pesto start --data DIR`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,10 +102,10 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
   };
 }
 
-async function runPesto(opts: KvOptions): Promise<Record<string, number | string>> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
-  const basePort = 7200;
-  const cluster = await startLocalCluster({ dataDir, basePort });
+async function runPesto(opts: KvOptions, existingDataDir: string | undefined): Promise<Record<string, number | string>> {
+  // Against a running cluster (`pesto start`) when given its data folder, else a fresh one of our own.
+  const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
+  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: 7200 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
     const client = await PestoClient.connect({ config, clientId, keyPair });
@@ -162,8 +163,10 @@ async function runPesto(opts: KvOptions): Promise<Record<string, number | string
     await client.close();
     return out;
   } finally {
-    await cluster.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (cluster !== null) {
+      await cluster.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -230,7 +233,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     json: flags.has('json'),
   };
   const baseline = flags.get('baseline');
-  const result = baseline === 'postgres' ? await runPostgres(opts) : await runPesto(opts);
+  const result = baseline === 'postgres' ? await runPostgres(opts) : await runPesto(opts, flags.get('data'));
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;

@@ -2,6 +2,7 @@
  * The `pesto` command (`npm start` runs `pesto start`).
  *
  *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed]
+ *   pesto kv get KEY | put KEY VALUE | del KEY [--data DIR]   one-shot transactions on a running cluster
  *   pesto config check FILE      validate a cluster configuration, print a summary
  *   pesto keys new FILE          write a fresh secret key file (mode 0600), print its public key
  *   pesto keys show FILE         print the public key of a key file
@@ -20,6 +21,7 @@ import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
 import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_ID } from './local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster, type SupervisorEvent } from './supervisor.ts';
+import { kvCommand } from './kv-command.ts';
 
 const USAGE = `Pesto: a Byzantine-fault-tolerant SQL database.
 
@@ -30,6 +32,8 @@ Usage:
       --data DIR               data folder: cluster.yaml, keys/, logs/, replicas/ (default ${DEFAULT_DATA_DIR})
       --base-port P            replica k listens on 127.0.0.1:P+k (default ${DEFAULT_BASE_PORT}, or the existing config's)
       --restart-crashed        restart replicas that crash (default: report them and leave them down)
+  pesto kv get KEY             read a key in a transaction on a running local cluster (--data DIR)
+  pesto kv put KEY VALUE       write a key; pesto kv del KEY deletes it
   pesto config check FILE      validate a cluster configuration
   pesto keys new FILE          write a new secret key file (mode 0600) and print its public key
   pesto keys show FILE         print the public key of a secret key file
@@ -45,6 +49,10 @@ async function main(argv: readonly string[]): Promise<number> {
   switch (command) {
     case 'start':
       return start(rest);
+    case 'kv': {
+      const { values, positionals } = parseArgs({ args: [...rest], options: { data: { type: 'string', default: DEFAULT_DATA_DIR } }, allowPositionals: true });
+      return kvCommand(positionals, values.data);
+    }
     case 'config':
       return configCommand(rest);
     case 'keys':
@@ -115,7 +123,10 @@ async function start(args: readonly string[]): Promise<number> {
     `  secret keys    ${show(cluster.dataDir)}/keys/ (client key for local tools: keys/client-${LOCAL_CLIENT_ID}.key, client id ${LOCAL_CLIENT_ID})`,
     `  replica logs   ${show(cluster.dataDir)}/logs/`,
     '',
-    'Try it: `npm run bench -- kv` runs the key-value benchmark against this cluster.',
+    'Try it (in another terminal):',
+    `  npx pesto kv put alice 10 --data ${show(cluster.dataDir)}      # one transaction; prints its commit path`,
+    `  npx pesto kv get alice --data ${show(cluster.dataDir)}`,
+    `  npm run bench -- kv --data ${show(cluster.dataDir)} --seconds 10    # the key-value benchmark against this cluster`,
     '(The PostgreSQL gateway and its psql command are not part of `pesto start` yet.)',
     'Press Ctrl-C to stop.',
     '',
