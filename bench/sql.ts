@@ -41,12 +41,14 @@ const pointUpdate: Stmt = {
   name: 'upd', sql: 'UPDATE stock SET s_quantity = $1, s_ytd = s_ytd + $2, s_order_cnt = s_order_cnt + 1 WHERE s_w_id = $3 AND s_i_id = $4',
   params: (i) => [(i % 90) + 10, 5, 1, (i % ITEMS) + 1], expectRows: 1,
 };
-let insertSeq = 0;
+/** Insert keys never repeat within one database: one counter per system, never reset. */
+const insertSeqs = { pesto: 0, postgres: 0 };
+let insertTarget: keyof typeof insertSeqs = 'pesto';
 const insert: Stmt = {
   name: 'ins', sql: `INSERT INTO order_line (ol_w_id, ol_d_id, ol_o_id, ol_number, ol_i_id, ol_quantity, ol_amount, ol_dist_info)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
   params: () => {
-    const n = insertSeq++;
+    const n = insertSeqs[insertTarget]++;
     return [1, (n % 10) + 1, Math.floor(n / 150) + 1, n % 15 + 1 + 15 * (Math.floor(n / 10) % 1000), (n % ITEMS) + 1, 5, '12.34', 'dist-info-xxxxxxxxxxxxx'];
   },
   expectRows: 1,
@@ -175,9 +177,9 @@ export async function runSqlBench(args: string[]): Promise<void> {
       const pesto: Measured[] = [];
       const postgres: Measured[] = [];
       for (let i = 0; i < runs; i++) {
-        insertSeq = 1_000_000 * (i + 1) + 100_000 * cases.indexOf(c);
+        insertTarget = 'pesto';
         pesto.push(runPesto(session, c.stmts, seconds));
-        insertSeq = 1_000_000 * (i + 1) + 100_000 * cases.indexOf(c);
+        insertTarget = 'postgres';
         postgres.push(await runPg(client, c.stmts, seconds, () => server.cpuSeconds()));
       }
       const p = median(pesto.map((m) => m.opsPerSec));
