@@ -9,14 +9,15 @@
  *   const tx = client.session().begin();
  *   const v = await tx.get('alice'); tx.put('alice', '10'); const r = await tx.commit();
  */
-import { CertificateVerifier, provesConflict } from '../protocol/certificate.ts';
+import { CertificateVerifier } from '../protocol/certificate.ts';
 import { decodeMessage, encodeMessage, type CodecLimits } from '../protocol/codec.ts';
 import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
-import { clientId as toClientId, digestKey, replicaIndex, shardId, type DigestKey, type ReplicaRef } from '../protocol/ids.ts';
+import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
 import { grpcTransport, type DialedLink, type Transport } from '../net/index.ts';
+import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
 import { ClientCore } from './core/client-core.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
 
@@ -53,8 +54,7 @@ export class PestoClient {
   readonly #links: DialedLink[][] = [];
   readonly #limits: CodecLimits;
   readonly #pending = new Map<number, (r: OpResult) => void>();
-  /** Commit proofs already verified, by transaction digest. */
-  readonly #verifiedCommits = new Set<DigestKey>();
+  readonly #boundary: ClientBoundary;
   #nextOp = 1;
   #closed = false;
 
@@ -80,6 +80,7 @@ export class PestoClient {
       publicKey: (s, i) => publicKeyOf(config, { kind: 'replica', shard: s, index: i }),
       cache: new VerifiedRootCache(1 << 16),
     });
+    this.#boundary = { verifier: this.verifier, txnOfReq: (req) => this.core.txnOfReq(req), verifiedCommits: new Set() };
   }
 
   /** Dials every replica; links come up in the background (sends queue until then). */
@@ -186,62 +187,13 @@ export class PestoClient {
     const decoded = decodeMessage(bytes, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
-    const reason = this.#verify(from, msg);
+    const reason = checkAtClient(this.#boundary, from, msg);
     if (reason === 'late') return;
     if (reason !== null) return this.#reject(reason);
     this.core.handle(from, msg);
     this.drain();
   }
 
-  /** Signature and proof checks at the boundary; returns a rejection reason, 'late', or null. */
-  #verify(from: ReplicaRef, msg: Message): string | null {
-    switch (msg.kind) {
-      case 'readReply': {
-        const c = msg.committed;
-        if (c === null) return null;
-        const key = c.proof.txn.key;
-        if (this.#verifiedCommits.has(key)) return null;
-        const r = this.verifier.verifyCommitted(c.proof);
-        if (!r.ok) return `read-proof-${r.reason}`;
-        this.#verifiedCommits.add(key);
-        if (this.#verifiedCommits.size > 100_000) this.#verifiedCommits.clear();
-        return null;
-      }
-      case 'prepareReply': {
-        if (msg.shard !== from.shard) return 'vote-wrong-shard';
-        const txn = this.core.txnOfReq(msg.req);
-        // A vote for a transaction already decided (e.g. the sixth after a slow commit) is not needed.
-        if (txn === null) return 'late';
-        if (digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-wrong-txn';
-        if (msg.decided !== null) {
-          const r = this.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
-          return r.ok ? null : `decided-${r.reason}`;
-        }
-        if (msg.decision === 'abort') {
-          const conflict = msg.conflict!;
-          if (!provesConflict(txn.body, conflict.txn.body)) return 'abort-not-conflicting';
-          const r = this.verifier.verifyCommitted(conflict);
-          return r.ok ? null : `abort-proof-${r.reason}`;
-        }
-        const sig = msg.sig!;
-        if (sig.signer !== from.index) return 'vote-wrong-signer';
-        const r = this.verifier.verifyVote(msg.digest, msg.shard, msg.decision, sig);
-        return r.ok ? null : `vote-${r.reason}`;
-      }
-      case 'decideReply': {
-        if (msg.sig.signer !== from.index || msg.logShard !== from.shard) return 'st2-wrong-signer';
-        const r = this.verifier.verifyDecideReply(msg);
-        return r.ok ? null : `st2-${r.reason}`;
-      }
-      case 'relay':
-        return null;
-      case 'read':
-      case 'prepare':
-      case 'decide':
-      case 'writeback':
-        return 'unexpected-kind';
-    }
-  }
 
   #reject(reason: string): void {
     this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;

@@ -7,12 +7,13 @@
  * It also keeps what the checker needs: each transaction's timestamp and, once it is sent for
  * commit, its digest (so replica state can be compared with what the client was told).
  */
-import { CertificateVerifier, provesConflict } from '../protocol/certificate.ts';
+import { CertificateVerifier } from '../protocol/certificate.ts';
 import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
-import { clientId, digestKey, type DigestKey, type ReplicaRef, replicaIndex, shardId } from '../protocol/ids.ts';
-import type { Key, Message } from '../protocol/messages.ts';
+import { clientId, type DigestKey, type ReplicaRef, replicaIndex, shardId } from '../protocol/ids.ts';
+import type { Key } from '../protocol/messages.ts';
 import { formatTs } from '../protocol/timestamp.ts';
+import { checkAtClient, type ClientBoundary } from '../client/core/boundary.ts';
 import { ClientCore } from '../client/core/client-core.ts';
 import type { OpResult } from '../client/core/results.ts';
 import type { NodeId, SimNetwork } from './network.ts';
@@ -46,7 +47,7 @@ export class SimClient {
   /** Digest of each transaction sent for commit, by formatted timestamp. */
   readonly digestByTs = new Map<string, DigestKey>();
   readonly #pending = new Map<number, (r: OpResult) => void>();
-  readonly #verifiedCommits = new Set<DigestKey>();
+  readonly #boundary: ClientBoundary;
   #nextOp = 1;
 
   constructor(
@@ -67,6 +68,7 @@ export class SimClient {
       publicKey: (s, i) => cluster.keys[s]?.[i]?.publicKey,
       cache: new VerifiedRootCache(1 << 14),
     });
+    this.#boundary = { verifier: this.verifier, txnOfReq: (req) => this.core.txnOfReq(req), verifiedCommits: new Set() };
     net.register(this.node, (from, bytes) => this.#onBytes(from, bytes));
   }
 
@@ -131,60 +133,13 @@ export class SimClient {
     const decoded = decodeMessage(bytes);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
-    const reason = this.#verify(from, msg);
+    const reason = checkAtClient(this.#boundary, from, msg);
+    if (reason === 'late') return;
     if (reason !== null) return this.#reject(reason);
     this.core.handle(from, msg);
     this.#drain();
   }
 
-  /** Same checks as PestoClient's boundary (client/pesto-client.ts). */
-  #verify(from: ReplicaRef, msg: Message): string | null {
-    switch (msg.kind) {
-      case 'readReply': {
-        const c = msg.committed;
-        if (c === null) return null;
-        const key = c.proof.txn.key;
-        if (this.#verifiedCommits.has(key)) return null;
-        const r = this.verifier.verifyCommitted(c.proof);
-        if (!r.ok) return `read-proof-${r.reason}`;
-        this.#verifiedCommits.add(key);
-        return null;
-      }
-      case 'prepareReply': {
-        if (msg.shard !== from.shard) return 'vote-wrong-shard';
-        const txn = this.core.txnOfReq(msg.req);
-        if (txn === null || digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-unknown-txn';
-        if (msg.decided !== null) {
-          const r = this.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
-          return r.ok ? null : `decided-${r.reason}`;
-        }
-        if (msg.decision === 'abort') {
-          const conflict = msg.conflict;
-          if (conflict === null) return 'abort-without-proof';
-          if (!provesConflict(txn.body, conflict.txn.body)) return 'abort-not-conflicting';
-          const r = this.verifier.verifyCommitted(conflict);
-          return r.ok ? null : `abort-proof-${r.reason}`;
-        }
-        const sig = msg.sig;
-        if (sig === null) return 'vote-unsigned';
-        if (sig.signer !== from.index) return 'vote-wrong-signer';
-        const r = this.verifier.verifyVote(msg.digest, msg.shard, msg.decision, sig);
-        return r.ok ? null : `vote-${r.reason}`;
-      }
-      case 'decideReply': {
-        if (msg.sig.signer !== from.index || msg.logShard !== from.shard) return 'st2-wrong-signer';
-        const r = this.verifier.verifyDecideReply(msg);
-        return r.ok ? null : `st2-${r.reason}`;
-      }
-      case 'relay':
-        return null;
-      case 'read':
-      case 'prepare':
-      case 'decide':
-      case 'writeback':
-        return 'unexpected-kind';
-    }
-  }
 
   #reject(reason: string): void {
     this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;

@@ -14,10 +14,11 @@ import { CertificateVerifier } from '../protocol/certificate.ts';
 import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { signBatchWithRoot, VerifiedRootCache } from '../protocol/crypto/signed.ts';
-import { digestKey, replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
+import { replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
 import type { Key, Message, SigProof } from '../protocol/messages.ts';
 import { shardOfKey } from '../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
+import { checkAtReplica } from '../replica/core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type SignRef } from '../replica/core/replica-core.ts';
 import type { NodeId, SimNetwork } from './network.ts';
 import type { Prng } from './prng.ts';
@@ -166,35 +167,12 @@ export class SimReplica {
     const decoded = decodeMessage(bytes);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
-    const check = this.#verify(msg);
+    const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
     if (check !== null) return this.#reject(check);
     this.core.handle(this.#handleOf(from), msg);
     this.#drain();
   }
 
-  /** Same checks as ReplicaServer's boundary (replica/shell/replica-server.ts). */
-  #verify(msg: Message): string | null {
-    switch (msg.kind) {
-      case 'read':
-      case 'prepare':
-        return null;
-      case 'decide': {
-        const r = this.verifier.verifyJustification(msg);
-        return r.ok ? null : `decide-${r.reason}`;
-      }
-      case 'writeback': {
-        const txn = msg.txn ?? this.core.knownTxn(digestKey(msg.digest));
-        if (txn === null) return 'writeback-unknown-txn';
-        const r = this.verifier.verifyCertificate(msg.digest, msg.cert, txn.body.shards, txn.body);
-        return r.ok ? null : `writeback-${r.reason}`;
-      }
-      case 'readReply':
-      case 'prepareReply':
-      case 'decideReply':
-      case 'relay':
-        return 'unexpected-kind';
-    }
-  }
 
   #handleOf(node: NodeId): PeerHandle {
     let h = this.#handles.get(node);

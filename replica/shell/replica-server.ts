@@ -10,10 +10,11 @@ import type { ClusterConfig } from '../../protocol/config.ts';
 import { codecLimitsOf, publicKeyOf } from '../../protocol/config.ts';
 import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
-import { digestKey, replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
+import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { grpcTransport, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
 
@@ -100,35 +101,12 @@ export class ReplicaServer {
     const decoded = decodeMessage(bytes, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
-    const check = this.#verify(msg);
+    const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
     if (check !== null) return this.#reject(check);
     this.core.handle(handle, msg);
     this.#drain();
   }
 
-  /** Certificate checks at the boundary; returns a rejection reason or null. */
-  #verify(msg: Message): string | null {
-    switch (msg.kind) {
-      case 'read':
-      case 'prepare':
-        return null;
-      case 'decide': {
-        const r = this.verifier.verifyJustification(msg);
-        return r.ok ? null : `decide-${r.reason}`;
-      }
-      case 'writeback': {
-        const txn = msg.txn ?? this.core.knownTxn(digestKey(msg.digest));
-        if (txn === null) return 'writeback-unknown-txn';
-        const r = this.verifier.verifyCertificate(msg.digest, msg.cert, txn.body.shards, txn.body);
-        return r.ok ? null : `writeback-${r.reason}`;
-      }
-      case 'readReply':
-      case 'prepareReply':
-      case 'decideReply':
-      case 'relay':
-        return 'unexpected-kind';
-    }
-  }
 
   #drain(): void {
     const effects = this.core.takeEffects();
