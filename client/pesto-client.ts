@@ -16,7 +16,7 @@ import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
-import { grpcTransport, type DialedLink, type Transport } from '../net/index.ts';
+import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
 import { ClientCore } from './core/client-core.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
@@ -149,7 +149,7 @@ export class PestoClient {
 
   #dialAll(): void {
     const { config } = this.opts;
-    const transport = this.opts.transport ?? grpcTransport;
+    const transport = this.opts.transport ?? transportFromEnv();
     for (const shard of config.shards) {
       const row: DialedLink[] = [];
       for (const r of shard.replicas) {

@@ -25,3 +25,12 @@ export {
   type TransportServer,
 } from './transport.ts';
 export { DROP_REASONS, REJECT_REASONS, transportStats, type DropReason, type RejectReason, type TransportStats } from './transport-stats.ts';
+
+import { grpcTransport as grpcDefault } from './grpc.ts';
+import { tcpTransport as tcpAlternative } from './tcp.ts';
+import type { Transport as AnyTransport } from './transport.ts';
+
+/** gRPC (the default), or plain TCP framing when `PESTO_TRANSPORT=tcp` (for measurements, decision 0003). */
+export function transportFromEnv(): AnyTransport {
+  return process.env['PESTO_TRANSPORT'] === 'tcp' ? tcpAlternative : grpcDefault;
+}

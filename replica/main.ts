@@ -11,7 +11,7 @@ import { parseClusterConfig, replicaOf, splitAddress } from '../protocol/config.
 import { readKeyFile, replicaKeyPath } from '../cli/keys.ts';
 import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
-import { transportStats } from '../net/index.ts';
+import { transportFromEnv, transportStats } from '../net/index.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const addr = splitAddress(me.address);
   if (addr === undefined) throw new Error(`bad address ${me.address}`);
   const keyPair = await readKeyFile(replicaKeyPath(values.config, shard, index));
-  const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port });
+  const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port, transport: transportFromEnv() });
   const port = await server.start();
   // Metrics on the replica port + 1000 unless told otherwise (0 disables).
   const metricsPort = values['metrics-port'] === undefined ? port + 1000 : Number(values['metrics-port']);
