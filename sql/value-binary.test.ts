@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatBinary, parseBinary } from './value-binary.ts';
+import { parseText, formatText } from './value-text.ts';
+import type { SqlType } from './types.ts';
+
+const hex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+
+void test('encodes values in PostgreSQL binary send format', () => {
+  assert.equal(hex(formatBinary(1, 'int4')), '00000001');
+  assert.equal(hex(formatBinary(-2, 'int2')), 'fffe');
+  assert.equal(hex(formatBinary(9007199254740993n, 'int8')), '0020000000000001');
+  assert.equal(hex(formatBinary(true, 'bool')), '01');
+  assert.equal(hex(formatBinary(parseText('2000-01-02', 'date'), 'date')), '00000001');
+  assert.equal(hex(formatBinary(parseText('2000-01-01 00:00:01', 'timestamp'), 'timestamp')), '00000000000f4240');
+  // 12345.678 = digits [1, 2345, 6780], weight 1, dscale 3
+  assert.equal(hex(formatBinary(parseText('12345.678', 'numeric'), 'numeric')), '0003000100000003000109291a7c');
+  assert.equal(hex(formatBinary(parseText('0.00', 'numeric'), 'numeric')), '0000000000000002');
+});
+
+void test('decodes what it encodes for every type', () => {
+  const cases: [string, SqlType][] = [
+    ['-32768', 'int2'], ['2147483647', 'int4'], ['-9223372036854775808', 'int8'], ['1.5', 'float4'], ['0.1', 'float8'],
+    ['t', 'bool'], ['12345.678', 'numeric'], ['-0.0001', 'numeric'], ['100000000', 'numeric'], ['1.50', 'numeric'],
+    ['1999-12-31', 'date'], ['2024-06-15 12:34:56.789', 'timestamp'], ['héllo', 'text'],
+  ];
+  for (const [text, t] of cases) {
+    const v = parseText(text, t);
+    assert.equal(formatText(parseBinary(formatBinary(v, t), t), t), formatText(v, t), `${t} ${text}`);
+  }
+});

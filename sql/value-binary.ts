@@ -1,0 +1,152 @@
+// PostgreSQL binary wire format of values (send/recv functions), for drivers that ask for binary
+// results or send binary parameters (sysbench's prepared statements do): big-endian integers and IEEE
+// floats, bool as one byte, text as UTF-8, numeric as base-10000 digit groups with weight, sign and
+// display scale, date as int32 days and timestamp as int64 microseconds since 2000-01-01.
+
+import { SqlError, SqlState, InvariantError } from './errors.ts';
+import { Numeric, pow10 } from './numeric.ts';
+import { SqlDate, SqlTimestamp } from './datetime.ts';
+import type { SqlType, SqlValue } from './types.ts';
+
+const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
+const PG_EPOCH_MICROS = 946_684_800_000_000;
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+function intBytes(v: number | bigint, size: 2 | 4 | 8): Uint8Array {
+  const b = new Uint8Array(size);
+  const dv = new DataView(b.buffer);
+  if (size === 2) dv.setInt16(0, Number(v));
+  else if (size === 4) dv.setInt32(0, Number(v));
+  else dv.setBigInt64(0, BigInt(v));
+  return b;
+}
+
+function numericBytes(n: Numeric): Uint8Array {
+  const neg = n.coef < 0n;
+  const abs = neg ? -n.coef : n.coef;
+  const s = abs.toString().padStart(n.scale + 1, '0');
+  const intPart = s.slice(0, s.length - n.scale);
+  const frac = s.slice(s.length - n.scale);
+  const groups: number[] = [];
+  const intPad = intPart.padStart(Math.ceil(intPart.length / 4) * 4, '0');
+  for (let i = 0; i < intPad.length; i += 4) groups.push(Number(intPad.slice(i, i + 4)));
+  let weight = groups.length - 1;
+  const fracPad = frac.padEnd(Math.ceil(frac.length / 4) * 4, '0');
+  for (let i = 0; i < fracPad.length; i += 4) groups.push(Number(fracPad.slice(i, i + 4)));
+  while (groups.length > 0 && groups[0] === 0) {
+    groups.shift();
+    weight--;
+  }
+  while (groups.length > 0 && groups[groups.length - 1] === 0) groups.pop();
+  if (groups.length === 0) weight = 0;
+  const b = new Uint8Array(8 + 2 * groups.length);
+  const dv = new DataView(b.buffer);
+  dv.setInt16(0, groups.length);
+  dv.setInt16(2, weight);
+  dv.setUint16(4, neg && groups.length > 0 ? 0x4000 : 0);
+  dv.setInt16(6, n.scale);
+  groups.forEach((g, i) => dv.setInt16(8 + 2 * i, g));
+  return b;
+}
+
+/** The binary send form of a non-null value. */
+export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
+  if (v === null) throw new InvariantError('NULL has no binary form');
+  switch (type) {
+    case 'int2':
+      return intBytes(v as number, 2);
+    case 'int4':
+      return intBytes(v as number, 4);
+    case 'int8':
+      return intBytes(v as number | bigint, 8);
+    case 'float4': {
+      const b = new Uint8Array(4);
+      new DataView(b.buffer).setFloat32(0, v as number);
+      return b;
+    }
+    case 'float8': {
+      const b = new Uint8Array(8);
+      new DataView(b.buffer).setFloat64(0, v as number);
+      return b;
+    }
+    case 'bool':
+      return new Uint8Array([v === true ? 1 : 0]);
+    case 'numeric':
+      return numericBytes(v instanceof Numeric ? v : Numeric.fromInteger(v as number | bigint));
+    case 'date':
+      return intBytes((v as SqlDate).days - PG_EPOCH_DAYS, 4);
+    case 'timestamp':
+      return intBytes(BigInt(Math.round((v as SqlTimestamp).micros - PG_EPOCH_MICROS)), 8);
+    case 'text':
+    case 'varchar':
+    case 'bpchar':
+    case 'unknown':
+      return utf8.encode(String(v));
+  }
+}
+
+function bad(type: string): SqlError {
+  return new SqlError('22P03', `incorrect binary data format in bind parameter (${type})`);
+}
+
+/** Reads a binary parameter of the given type. */
+export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const need = (n: number): void => {
+    if (b.byteLength !== n) throw bad(type);
+  };
+  switch (type) {
+    case 'int2':
+      need(2);
+      return dv.getInt16(0);
+    case 'int4':
+      need(4);
+      return dv.getInt32(0);
+    case 'int8': {
+      need(8);
+      const v = dv.getBigInt64(0);
+      const n = Number(v);
+      return Number.isSafeInteger(n) ? n : v;
+    }
+    case 'float4':
+      need(4);
+      return dv.getFloat32(0);
+    case 'float8':
+      need(8);
+      return dv.getFloat64(0);
+    case 'bool':
+      need(1);
+      return b[0] !== 0;
+    case 'date':
+      need(4);
+      return new SqlDate(dv.getInt32(0) + PG_EPOCH_DAYS);
+    case 'timestamp':
+      need(8);
+      return new SqlTimestamp(Number(dv.getBigInt64(0)) + PG_EPOCH_MICROS);
+    case 'numeric': {
+      if (b.byteLength < 8) throw bad(type);
+      const ndigits = dv.getInt16(0);
+      const weight = dv.getInt16(2);
+      const sign = dv.getUint16(4);
+      const dscale = dv.getInt16(6);
+      if (b.byteLength !== 8 + 2 * ndigits || sign === 0xc000) throw bad(type);
+      let coef = 0n;
+      for (let i = 0; i < ndigits; i++) coef = coef * 10000n + BigInt(dv.getInt16(8 + 2 * i));
+      // value = coef * 10000^(weight - ndigits + 1)
+      const exp10 = 4 * (weight - ndigits + 1);
+      let n = exp10 >= 0 ? new Numeric(coef * pow10(exp10), 0) : new Numeric(coef, -exp10);
+      n = n.scale > dscale ? n.round(dscale) : new Numeric(n.coef * pow10(dscale - n.scale), dscale);
+      return sign === 0x4000 ? n.neg() : n;
+    }
+    case 'text':
+    case 'varchar':
+    case 'bpchar':
+    case 'unknown':
+      try {
+        return utf8Decoder.decode(b);
+      } catch {
+        throw new SqlError('22021', 'invalid byte sequence for encoding "UTF8"');
+      }
+  }
+}
