@@ -97,6 +97,11 @@ export interface LimitsConfig {
   readonly queryRetriesMax: number;
   /** Most keys in one transaction's read set, and in its write set. */
   readonly txnKeysMax: number;
+  /**
+   * How much history a replica keeps: versions, read records and decided transactions older than
+   * its clock minus this are collected, and transactions or reads older than that are refused.
+   */
+  readonly historyWindowMs: number;
 }
 
 export interface ClusterConfig {
@@ -127,7 +132,7 @@ export const DEFAULT_BATCHING: BatchingConfig = Object.freeze({ signBatchMax: 32
 
 export const DEFAULT_GRACE: GraceConfig = Object.freeze({ monotonicityMs: 5, nonMonotonicityMs: 20 });
 
-export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000 });
+export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000, historyWindowMs: 15_000 });
 
 /**
  * Who is at the other end of a channel; the transport authenticates peers by `publicKeyOf`. Plain numbers

@@ -50,7 +50,7 @@ export class ReplicaServer {
         f: config.f,
         owns: shardCount === 1 ? () => true : (key) => shardOfKey(key, shardCount) === shard,
         clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
-        gcWindowMicros: 60_000_000,
+        gcWindowMicros: config.limits.historyWindowMs * 1000,
       },
       { nowMicros: () => Date.now() * 1000 },
     );
@@ -98,7 +98,9 @@ export class ReplicaServer {
   }
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array): void {
-    const decoded = decodeMessage(bytes, this.#limits);
+    // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
+    // from a private copy so what it keeps does not pin the whole received frame.
+    const decoded = decodeMessage(bytes.slice(), this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
