@@ -200,7 +200,8 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   scope.aggForbidden = 'aggregate function calls cannot be nested';
   try {
     if (f.agg_star) {
-      const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter: null };
+      const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+      const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter };
       aggs.push(spec);
       return { k: 'aggref', i: aggs.length - 1, t: 'int8' };
     }
