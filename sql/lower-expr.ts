@@ -337,8 +337,17 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       return a.kind === 'AEXPR_NOT_BETWEEN' || a.kind === 'AEXPR_NOT_BETWEEN_SYM' ? { k: 'not', e: both, t: 'bool' } : both;
     }
     case 'AEXPR_OP_ANY':
-    case 'AEXPR_OP_ALL':
-      throw unsupported('array comparisons (ANY/ALL over arrays)');
+    case 'AEXPR_OP_ALL': {
+      // x = ANY (ARRAY[...]) and x <> ALL (ARRAY[...]) over a literal array are IN / NOT IN lists.
+      const r = a.rexpr;
+      const inList = (op === '=' && a.kind === 'AEXPR_OP_ANY') || (op === '<>' && a.kind === 'AEXPR_OP_ALL');
+      if (!inList || r === undefined || !('A_ArrayExpr' in r)) throw unsupported('array comparisons (ANY/ALL over arrays)');
+      const e = bindExpr(scope, a.lexpr as Node);
+      const list = (r.A_ArrayExpr.elements ?? []).map((n) => bindExpr(scope, n));
+      if (list.length === 0) return { k: 'const', v: a.kind === 'AEXPR_OP_ALL', t: 'bool' };
+      const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'ARRAY');
+      return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
+    }
     default:
       throw unsupported(`expression ${String(a.kind)}`);
   }
