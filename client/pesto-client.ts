@@ -66,7 +66,7 @@ export class PestoClient {
         f: config.f,
         shardCount: config.shards.length,
         fastPathWaitMs: opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs,
-        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, 100),
+        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, 200),
         resendMs: config.timeouts.st2RetryMs,
         readRetryMs: config.timeouts.readRetryMs,
         relayWaitMs: config.timeouts.dependencyRelayMs,

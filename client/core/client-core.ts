@@ -66,6 +66,8 @@ interface ReadOp {
 
 /** Timer target of the pending recoveries of blocking transactions. */
 const RECOVERY = Symbol('recovery');
+/** A replica that voted within this window is presumed alive and worth waiting for. */
+const RECENT_VOTE_MICROS = 1_000_000;
 
 export class ClientCore {
   readonly q: Quorums;
@@ -82,6 +84,8 @@ export class ClientCore {
   /** Transactions that blocked ours (ABSTAIN with a conflicting prepared one), finished after `relayWaitMs`. */
   readonly #toRecover = new Map<DigestKey, Txn>();
   #recoveryTimer = -1;
+  /** When each replica (shard * n + index) last voted, for the fast-path wait. */
+  readonly #lastVoteMicros: number[] = [];
   #nextTxn = 1;
 
   constructor(
@@ -312,6 +316,10 @@ export class ClientCore {
       return req;
     },
     nowMs: () => this.env.nowMicros() / 1000,
+    votedRecently: (shard, index) => this.env.nowMicros() - (this.#lastVoteMicros[shard * this.q.n + index] ?? -Infinity) < RECENT_VOTE_MICROS,
+    noteVote: (shard, index) => {
+      this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
+    },
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);
       this.#byTimer.set(id, fin);

@@ -34,7 +34,7 @@ interface Harness {
   now: number;
 }
 
-function harness(txn: Txn = TXN): Harness {
+function harness(live = true, txn: Txn = TXN): Harness {
   const out = new Outbox();
   const results: FinishResult[] = [];
   const h: { now: number } = { now: 0 };
@@ -43,7 +43,7 @@ function harness(txn: Txn = TXN): Harness {
     Q,
     { fastPathWaitMs: 5, fastPathWaitMaxMs: 20, resendMs: 1_000 },
     out,
-    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now },
+    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined },
     (r) => results.push(r),
   );
   return Object.assign(h, { fin, out, results });
@@ -180,14 +180,15 @@ void describe('Finisher (PROTOCOL §6)', () => {
     );
   });
 
-  void it('bounds the fast-path wait by how long the votes took, between the minimum and the maximum', () => {
-    const table: { elapsedMs: number; waitMs: number }[] = [
-      { elapsedMs: 0, waitMs: 5 },
-      { elapsedMs: 12, waitMs: 12 },
-      { elapsedMs: 50, waitMs: 20 },
+  void it('waits twice as long as the votes took, between the minimum and the maximum, and only the minimum for replicas that went quiet', () => {
+    const table: { elapsedMs: number; live: boolean; waitMs: number }[] = [
+      { elapsedMs: 0, live: true, waitMs: 5 },
+      { elapsedMs: 6, live: true, waitMs: 12 },
+      { elapsedMs: 50, live: true, waitMs: 20 },
+      { elapsedMs: 6, live: false, waitMs: 5 },
     ];
     for (const c of table) {
-      const h = harness();
+      const h = harness(c.live);
       h.fin.start();
       h.out.take();
       h.now = c.elapsedMs;

@@ -19,9 +19,10 @@ import { VoteTally } from './vote-tally.ts';
 
 export interface FinisherTimeouts {
   /**
-   * How long to wait for the last votes once 3f+1 COMMIT votes are in: as long as those took to
-   * arrive (the remaining replicas are usually just as slow under load), but at least
-   * `fastPathWaitMs` and at most `fastPathWaitMaxMs`.
+   * How long to wait for the last votes once 3f+1 COMMIT votes are in: twice as long as those
+   * took to arrive (under load the remaining replicas are a little slower still), at least
+   * `fastPathWaitMs` and at most `fastPathWaitMaxMs`; only `fastPathWaitMs` when a missing replica
+   * has not voted recently (crashed or partitioned: waiting for it only adds latency).
    */
   readonly fastPathWaitMs: number;
   readonly fastPathWaitMaxMs: number;
@@ -33,6 +34,10 @@ export interface FinisherRouter {
   newReq(fin: Finisher): number;
   newTimer(fin: Finisher, afterMs: number): number;
   nowMs(): number;
+  /** Whether a replica voted recently (a crashed one is not worth waiting for). */
+  votedRecently(shard: ShardId, index: number): boolean;
+  /** Records that a replica voted. */
+  noteVote(shard: ShardId, index: number): void;
 }
 
 export interface FinishResult {
@@ -82,6 +87,7 @@ export class Finisher {
     }
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
+    this.router.noteVote(from.shard, from.index);
     if (m.conflictPrepared !== null && m.conflictPrepared.key !== this.txn.key) this.blockers.set(m.conflictPrepared.key, m.conflictPrepared);
     if (m.decision === 'abort') tally.conflict = m.conflict;
     else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);
@@ -171,7 +177,7 @@ export class Finisher {
     if (tentative && !timerFired) {
       if (this.#fastTimer < 0) {
         const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
-        const waitMs = Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, this.router.nowMs() - this.#startedMs));
+        const waitMs = this.#missingAreLive() ? Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, 2 * (this.router.nowMs() - this.#startedMs))) : fastPathWaitMs;
         this.#fastTimer = this.router.newTimer(this, waitMs);
       }
       return;
@@ -179,6 +185,13 @@ export class Finisher {
     // Every shard has 3f+1 COMMIT votes: log the commit on the slow path.
     const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.commitSlow) }));
     this.#startSt2('commit', { decision: 'commit', shards });
+  }
+
+  #missingAreLive(): boolean {
+    for (const [shard, tally] of this.tallies) {
+      for (let i = 0; i < this.q.n; i++) if (!tally.hasVoted(i) && !this.router.votedRecently(shard, i)) return false;
+    }
+    return true;
   }
 
   #startSt2(decision: Outcome, justification: VoteCert): void {
