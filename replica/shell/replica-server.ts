@@ -99,8 +99,9 @@ export class ReplicaServer {
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array): void {
     // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
-    // from a private copy so what it keeps does not pin the whole received frame.
-    const decoded = decodeMessage(bytes.slice(), this.#limits);
+    // from a private copy (`new Uint8Array(view)` copies; Buffer#slice would not) so what it keeps does
+    // not pin the whole received frame.
+    const decoded = decodeMessage(new Uint8Array(bytes), this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
