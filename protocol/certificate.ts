@@ -22,6 +22,7 @@
  * Caveat: `publicKey(shard, index)` must return keys already checked at configuration load
  * (`checkPublicKey` rejects small-order keys); the cache trusts them.
  */
+import type { PairwiseMacs } from './crypto/mac.ts';
 import { verifyProof, type VerifiedRootCache } from './crypto/signed.ts';
 import { assertNever, fail, ok, type Result } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
@@ -57,6 +58,11 @@ export interface CertificateVerifierOptions {
   /** Checked public key of replica `index` of `shard`, or undefined when there is none. */
   readonly publicKey: (shard: ShardId, index: number) => Uint8Array | undefined;
   readonly cache: VerifiedRootCache;
+  /**
+   * A replica's MAC keys with its own shard: votes of that shard whose MAC slot for this replica
+   * matches need no ed25519 verification (decision 0007). Clients have none.
+   */
+  readonly macs?: PairwiseMacs;
 }
 
 const OK: CertResult = Object.freeze(ok(undefined));
@@ -72,6 +78,9 @@ export class CertificateVerifier {
   readonly #shardCount: number;
   readonly #publicKey: (shard: ShardId, index: number) => Uint8Array | undefined;
   readonly #cache: VerifiedRootCache;
+  readonly #macs: PairwiseMacs | undefined;
+  /** Signature proofs accepted on their MAC alone, for metrics. */
+  macAccepted = 0;
   /** Signer-distinctness stamps: `#seen[i] === #epoch` means index i already signed in this group. */
   readonly #seen: Uint32Array;
   #epoch = 0;
@@ -83,6 +92,7 @@ export class CertificateVerifier {
     this.#shardCount = opts.shardCount;
     this.#publicKey = opts.publicKey;
     this.#cache = opts.cache;
+    this.#macs = opts.macs;
     this.#seen = new Uint32Array(this.q.n);
   }
 
@@ -222,6 +232,11 @@ export class CertificateVerifier {
     const pk = this.#publicKey(shard, sig.signer);
     if (pk === undefined) return fail('unknown-signer', `no key for signer ${sig.signer} of shard ${shard}`);
     this.proofsChecked++;
+    const macs = this.#macs;
+    if (macs !== undefined && sig.macs !== undefined && shard === macs.shard && macs.check(leaf, sig.signer, sig.macs)) {
+      this.macAccepted++;
+      return OK;
+    }
     if (!verifyProof(leaf, sig, pk, this.#cache)) return fail('bad-signature', `signer ${sig.signer} of shard ${shard}`);
     return OK;
   }

@@ -20,6 +20,7 @@
  * views of the input buffer (no copies), so a decoded message pins its input while it lives.
  */
 import { pesto } from './gen/pesto.js';
+import { MAC_BYTES } from './crypto/mac.ts';
 import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import {
@@ -104,13 +105,19 @@ function sigIn(p: pesto.SigProof.$Properties | null | undefined, limits: CodecLi
   }
   const path = p.path ?? EMPTY;
   if (path.length % NODE_BYTES !== 0 || path.length > MERKLE_PATH_LEVELS_MAX * NODE_BYTES) reject('bad-path', `path of ${path.length} bytes`);
-  return { signer, rootSignature, index: p.index ?? 0, path };
+  const macs = p.macs;
+  if (macs === null || macs === undefined || macs.length === 0) return { signer, rootSignature, index: p.index ?? 0, path };
+  if (macs.length !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
+  if (macs.length % MAC_BYTES !== 0 || macs.length > 256 * MAC_BYTES) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
+  return { signer, rootSignature, index: p.index ?? 0, path, macs };
 }
 
 const EMPTY = new Uint8Array(0);
 
 function sigOut(s: SigProof): pesto.SigProof.$Properties {
-  return { signer: s.signer, rootSig: s.rootSignature, index: s.index, path: s.path };
+  const out: pesto.SigProof.$Properties = { signer: s.signer, rootSig: s.rootSignature, index: s.index, path: s.path };
+  if (s.macs !== undefined) out.macs = s.macs;
+  return out;
 }
 
 function sigsIn(a: pesto.SigProof.$Properties[] | null | undefined, limits: CodecLimits): SigProof[] {

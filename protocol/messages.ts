@@ -76,6 +76,11 @@ export interface SigProof {
   readonly rootSignature: Uint8Array;
   readonly index: number;
   readonly path: Uint8Array;
+  /**
+   * ST1 votes only: one MAC per replica of the signer's shard, by index, so replicas can check
+   * certificates without ed25519 (protocol/crypto/mac.ts, decision 0007). Absent elsewhere.
+   */
+  readonly macs?: Uint8Array;
 }
 
 export interface ShardSigs {

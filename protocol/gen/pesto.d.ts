@@ -516,6 +516,9 @@ export namespace pesto {
         /** SigProof path. */
         path: Uint8Array;
 
+        /** SigProof macs. */
+        macs: Uint8Array;
+
         /**
          * Encodes the specified SigProof message. Does not implicitly {@link pesto.SigProof.verify|verify} messages.
          * @param message SigProof message or plain object to encode
@@ -558,6 +561,9 @@ export namespace pesto {
 
             /** SigProof path */
             path?: (Uint8Array|null);
+
+            /** SigProof macs */
+            macs?: (Uint8Array|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];

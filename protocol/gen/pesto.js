@@ -1220,6 +1220,7 @@ export const pesto = $root.pesto = (() => {
          * @property {Uint8Array|null} [rootSig] SigProof rootSig
          * @property {number|null} [index] SigProof index
          * @property {Uint8Array|null} [path] SigProof path
+         * @property {Uint8Array|null} [macs] SigProof macs
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -1284,6 +1285,14 @@ export const pesto = $root.pesto = (() => {
         SigProof.prototype.path = $util.newBuffer([]);
 
         /**
+         * SigProof macs.
+         * @member {Uint8Array} macs
+         * @memberof pesto.SigProof
+         * @instance
+         */
+        SigProof.prototype.macs = $util.newBuffer([]);
+
+        /**
          * Encodes the specified SigProof message. Does not implicitly {@link pesto.SigProof.verify|verify} messages.
          * @function encode
          * @memberof pesto.SigProof
@@ -1307,6 +1316,8 @@ export const pesto = $root.pesto = (() => {
                 writer.uint32(/* id 3, wireType 0 =*/24).uint32(message.index);
             if (message.path != null && $Object.hasOwnProperty.call(message, "path") && message.path.length)
                 writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.path);
+            if (message.macs != null && $Object.hasOwnProperty.call(message, "macs") && message.macs.length)
+                writer.uint32(/* id 5, wireType 2 =*/42).bytes(message.macs);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -1385,6 +1396,15 @@ export const pesto = $root.pesto = (() => {
                             message.path = value;
                         else
                             delete message.path;
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.macs = value;
+                        else
+                            delete message.macs;
                         continue;
                     }
                 }

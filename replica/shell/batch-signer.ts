@@ -5,7 +5,9 @@
  * at once; under load the batches fill by themselves, with no timer adding latency.
  * The signer puts its own roots into the verified-root cache, so it never verifies itself.
  */
-import { signBatchWithRoot, type SignatureProof, type VerifiedRootCache } from '../../protocol/crypto/signed.ts';
+import type { PairwiseMacs } from '../../protocol/crypto/mac.ts';
+import { signBatchWithRoot, type VerifiedRootCache } from '../../protocol/crypto/signed.ts';
+import type { SigProof } from '../../protocol/messages.ts';
 
 export class BatchSigner<R> {
   #leaves: Uint8Array[] = [];
@@ -20,7 +22,9 @@ export class BatchSigner<R> {
     readonly signer: number,
     readonly batchMax: number,
     readonly cache: VerifiedRootCache,
-    readonly deliver: (ref: R, proof: SignatureProof) => void,
+    readonly deliver: (ref: R, proof: SigProof) => void,
+    /** Attaches a MAC vector to the proofs of leaves this says need one (votes; decision 0007). */
+    readonly macs: { readonly keys: PairwiseMacs; readonly wants: (ref: R) => boolean } | null = null,
   ) {}
 
   add(leaf: Uint8Array, ref: R): void {
@@ -44,7 +48,11 @@ export class BatchSigner<R> {
       this.cache.remember(this.publicKey, batch.root, batch.rootSignature);
       this.batches++;
       this.signed += end - start;
-      for (let i = start; i < end; i++) this.deliver(refs[i]!, batch.proofs[i - start]!);
+      for (let i = start; i < end; i++) {
+        const proof = batch.proofs[i - start]!;
+        const ref = refs[i]!;
+        this.deliver(ref, this.macs !== null && this.macs.wants(ref) ? { ...proof, macs: this.macs.keys.vector(leaves[i]!) } : proof);
+      }
     }
   };
 }

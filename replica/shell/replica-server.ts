@@ -8,6 +8,7 @@ import { CertificateVerifier } from '../../protocol/certificate.ts';
 import { decodeMessage, encodeMessage, type CodecLimits } from '../../protocol/codec.ts';
 import type { ClusterConfig } from '../../protocol/config.ts';
 import { codecLimitsOf, publicKeyOf } from '../../protocol/config.ts';
+import { PairwiseMacs } from '../../protocol/crypto/mac.ts';
 import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
@@ -32,6 +33,7 @@ export class ReplicaServer {
   readonly core: ReplicaCore;
   readonly verifier: CertificateVerifier;
   readonly signer: BatchSigner<SignRef>;
+  readonly macs: PairwiseMacs;
   readonly rejected: Record<string, number> = {};
   readonly #links = new Map<PeerHandle, Link>();
   readonly #limits: CodecLimits;
@@ -56,16 +58,28 @@ export class ReplicaServer {
     );
     this.#limits = codecLimitsOf(config);
     const cache = new VerifiedRootCache(1 << 16);
+    // MAC keys with the other replicas of this shard: certificates of its votes need no ed25519 here.
+    const shardKeys = config.shards[opts.shard]!.replicas.map((r) => r.publicKey);
+    this.macs = new PairwiseMacs(opts.shard, opts.index, opts.keyPair.secretKey, shardKeys);
     this.verifier = new CertificateVerifier({
       f: config.f,
       shardCount,
       publicKey: (s, i) => publicKeyOf(config, { kind: 'replica', shard: s, index: i }),
       cache,
+      macs: this.macs,
     });
-    this.signer = new BatchSigner<SignRef>(opts.keyPair.secretKey, opts.keyPair.publicKey, opts.index, config.batching.signBatchMax, cache, (ref, proof) => {
-      this.core.onSigned(ref, proof);
-      this.#drain();
-    });
+    this.signer = new BatchSigner<SignRef>(
+      opts.keyPair.secretKey,
+      opts.keyPair.publicKey,
+      opts.index,
+      config.batching.signBatchMax,
+      cache,
+      (ref, proof) => {
+        this.core.onSigned(ref, proof);
+        this.#drain();
+      },
+      { keys: this.macs, wants: (ref) => ref.kind === 'vote' },
+    );
   }
 
   async start(): Promise<number> {

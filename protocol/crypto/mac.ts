@@ -1,0 +1,103 @@
+/**
+ * Pairwise MACs between the replicas of a shard, so a replica can check the votes inside a
+ * certificate without ed25519 (decision 0007). Every vote carries, besides its batched signature, a
+ * vector of n 16-byte MACs over the vote's leaf, one per replica of the shard, each under the key the
+ * signer shares with that replica. A replica checking a certificate compares its own slot of each
+ * vote; when every slot matches it needs no signature verification at all. When one does not (a
+ * Byzantine signer can make its MACs valid for some replicas and not for others), it falls back to the
+ * signature, which is what makes the certificate transferable: clients and other parties never use
+ * MACs, so nothing is ever accepted that a signature would refuse.
+ *
+ * Keys: k_ij = BLAKE3(tag ‖ X25519(i, j) ‖ shard ‖ min(i,j) ‖ max(i,j)), from each side's ed25519
+ * key pair converted to X25519 (libsodium), so k_ij = k_ji and only i and j know it. A replica's own
+ * slot uses k_ii (X25519 with its own public key), so it checks its own votes like anyone else's.
+ * MAC_ij(leaf) = first 16 bytes of BLAKE3(tag ‖ k_ij ‖ leaf).
+ */
+import sodium from 'sodium-native';
+import { blake3Into } from './blake3.ts';
+
+export const MAC_BYTES = 16;
+
+interface SodiumX25519 {
+  crypto_sign_ed25519_pk_to_curve25519(x25519Pk: Uint8Array, ed25519Pk: Uint8Array): void;
+  crypto_sign_ed25519_sk_to_curve25519(x25519Sk: Uint8Array, ed25519Sk: Uint8Array): void;
+  crypto_scalarmult(shared: Uint8Array, secret: Uint8Array, pub: Uint8Array): void;
+}
+const na = sodium as unknown as SodiumX25519;
+
+const KEY_TAG = new TextEncoder().encode('pesto/replica-mac-key/v1');
+const MAC_TAG = new TextEncoder().encode('pesto/vote-mac/1');
+
+/** MAC keys one replica shares with every replica of its shard (itself included). */
+export class PairwiseMacs {
+  readonly #keys: Uint8Array[];
+  readonly #scratch = new Uint8Array(MAC_TAG.length + 32 + 32);
+  readonly #digest = new Uint8Array(32);
+  /** Slots checked, and slots that did not match (the caller then falls back to the signature). */
+  checked = 0;
+  mismatched = 0;
+
+  /**
+   * @param secretKey this replica's ed25519 secret key (64 bytes)
+   * @param publicKeys ed25519 public keys of the shard's replicas, by index
+   */
+  constructor(
+    readonly shard: number,
+    readonly index: number,
+    secretKey: Uint8Array,
+    publicKeys: readonly Uint8Array[],
+  ) {
+    const mySk = new Uint8Array(32);
+    na.crypto_sign_ed25519_sk_to_curve25519(mySk, secretKey);
+    this.#keys = publicKeys.map((pk, j) => {
+      const theirPk = new Uint8Array(32);
+      na.crypto_sign_ed25519_pk_to_curve25519(theirPk, pk);
+      const shared = new Uint8Array(32);
+      na.crypto_scalarmult(shared, mySk, theirPk);
+      const material = new Uint8Array(KEY_TAG.length + 32 + 6);
+      material.set(KEY_TAG, 0);
+      material.set(shared, KEY_TAG.length);
+      const view = new DataView(material.buffer);
+      view.setUint16(KEY_TAG.length + 32, shard, true);
+      view.setUint16(KEY_TAG.length + 34, Math.min(index, j), true);
+      view.setUint16(KEY_TAG.length + 36, Math.max(index, j), true);
+      const key = new Uint8Array(32);
+      blake3Into(material, key);
+      return key;
+    });
+    this.#scratch.set(MAC_TAG, 0);
+  }
+
+  get n(): number {
+    return this.#keys.length;
+  }
+
+  /** The vector a signer attaches to a vote: one MAC per replica of the shard, by index. */
+  vector(leaf: Uint8Array): Uint8Array {
+    const out = new Uint8Array(this.#keys.length * MAC_BYTES);
+    for (let j = 0; j < this.#keys.length; j++) {
+      this.#mac(this.#keys[j]!, leaf);
+      out.set(this.#digest.subarray(0, MAC_BYTES), j * MAC_BYTES);
+    }
+    return out;
+  }
+
+  /** True iff `vector`'s slot for this replica is the MAC `signer` would compute over `leaf`. */
+  check(leaf: Uint8Array, signer: number, vector: Uint8Array): boolean {
+    const key = this.#keys[signer];
+    if (key === undefined || vector.length !== this.#keys.length * MAC_BYTES || leaf.length !== 32) return false;
+    this.checked++;
+    this.#mac(key, leaf);
+    const at = this.index * MAC_BYTES;
+    let diff = 0;
+    for (let b = 0; b < MAC_BYTES; b++) diff |= this.#digest[b]! ^ vector[at + b]!;
+    if (diff !== 0) this.mismatched++;
+    return diff === 0;
+  }
+
+  #mac(key: Uint8Array, leaf: Uint8Array): void {
+    this.#scratch.set(key, MAC_TAG.length);
+    this.#scratch.set(leaf, MAC_TAG.length + 32);
+    blake3Into(this.#scratch, this.#digest);
+  }
+}
