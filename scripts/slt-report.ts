@@ -1,11 +1,13 @@
 // The sqllogictest report command: runs .slt files against a backend and prints per-file
 // pass/fail/skip counts (and, with --verbose, every failing record with expected and actual output).
 //
-//   node --import tsx scripts/slt-report.ts [--backend pesto|postgresql] [--verbose] [files...]
+//   node --import tsx scripts/slt-report.ts [--backend pesto|postgresql|gateway] [--verbose] [files...]
 //   node --import tsx scripts/slt-report.ts --backend postgresql --complete test/sql/new.slt
 //   node --import tsx scripts/slt-report.ts --backend pesto --write-known-failures
 //   node --import tsx scripts/slt-report.ts --backend postgresql --start-postgres
 //
+// The gateway backend runs each file through the PostgreSQL wire gateway (client/gateway/) over a fresh
+// single-node engine, with the node `pg` driver's simple query protocol.
 // Files default to the whole corpus (test/sql/*.slt). The postgresql backend connects with the libpq
 // environment variables (PGHOST, PGPORT, PGUSER) and needs the right to create databases;
 // --start-postgres instead starts a throwaway server from PG_BIN (default /usr/lib/postgresql/15/bin)
@@ -33,6 +35,7 @@ const backends: Record<string, () => Promise<OpenedDatabase>> = {
   // Imported lazily so that the PostgreSQL report runs even while the engine does not load.
   pesto: async () => (await import('../test/sql/pesto-database.ts')).openPestoDatabase(),
   postgresql: openPostgresDatabase,
+  gateway: async () => (await import('../test/sql/gateway-database.ts')).openGatewayDatabase(),
 };
 
 type Options = {
@@ -71,7 +74,7 @@ function parseArgs(argv: readonly string[]): Options {
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const open = backends[options.backend];
-  if (open === undefined) throw new Error(`unknown backend ${options.backend} (pesto or postgresql)`);
+  if (open === undefined) throw new Error(`unknown backend ${options.backend} (pesto, postgresql or gateway)`);
   const server = options.startPostgres ? await startThrowawayPostgres() : null;
   try {
     return await report(options, open);
