@@ -17,6 +17,7 @@ import { startLocalCluster } from '../cli/supervisor.ts';
 import { loadLocalClient } from '../cli/local-cluster-config.ts';
 import { PestoClient } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
+import { transportStats } from '../net/index.ts';
 import { startPostgres } from './postgres-server.ts';
 import { parseFlags, percentile, round } from './stats.ts';
 
@@ -118,6 +119,10 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let crypto0 = { ...cryptoStats };
     let clientSigs = 0;
     let clientVerifs = 0;
+    let frames0 = 0;
+    let msgs0 = 0;
+    let framesPerTx = 0;
+    let msgsPerFrame = 0;
     const { w, elapsedS } = await closedLoop(
       opts,
       async (win) => {
@@ -140,11 +145,16 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
           before = await Promise.all(metricsAddrs.map(scrape));
           clientCpu0 = process.cpuUsage();
           crypto0 = { ...cryptoStats };
+          frames0 = transportStats.framesWritten;
+          msgs0 = transportStats.messagesSent;
         } else {
           const d = process.cpuUsage(clientCpu0);
           clientCpu = (d.user + d.system) / 1e6;
           clientSigs = cryptoStats.signatures - crypto0.signatures;
           clientVerifs = cryptoStats.verifications - crypto0.verifications;
+          const frames = transportStats.framesWritten - frames0;
+          framesPerTx = frames;
+          msgsPerFrame = frames === 0 ? 0 : (transportStats.messagesSent - msgs0) / frames;
           after = await Promise.all(metricsAddrs.map(scrape));
         }
       },
@@ -160,6 +170,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     });
     const out = report('pesto', opts, w, elapsedS, cpu, sigs, verifs);
     out['clientCpuUsPerTx'] = w.committed === 0 ? 0 : round((clientCpu * 1e6) / w.committed, 1);
+    out['clientWritesPerTx'] = w.committed === 0 ? 0 : round(framesPerTx / w.committed, 2);
+    out['clientMessagesPerWrite'] = round(msgsPerFrame, 2);
     await client.close();
     return out;
   } finally {

@@ -26,6 +26,7 @@ import type {
   ReadRequest,
   SigProof,
   Txn,
+  VoteCert,
   VoteDecision,
   Writeback,
 } from '../../protocol/messages.ts';
@@ -37,6 +38,13 @@ import { assertNever } from '../../protocol/errors.ts';
 import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
 import { TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason } from './validation.ts';
+
+function withoutMacs(votes: VoteCert): VoteCert {
+  return {
+    decision: votes.decision,
+    shards: votes.shards.map((g) => ({ shard: g.shard, sigs: g.sigs.map((p) => ({ signer: p.signer, rootSignature: p.rootSignature, index: p.index, path: p.path })) })),
+  };
+}
 
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
@@ -414,8 +422,9 @@ export class ReplicaCore {
 
   #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {
     const cert = wb.cert;
+    // The proof point reads return: clients check signatures, never MACs, so those stay out of it.
     const proof: CommittedTxn =
-      cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: cert.votes } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
+      cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: withoutMacs(cert.votes) } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
     rec.proof = proof;
     this.#removePrepared(rec);
     const { owns } = this.opts;
