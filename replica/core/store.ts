@@ -11,10 +11,20 @@
  *   visible after the abort is applied).
  * Garbage collection: versions and read records older than the low watermark are dropped when a
  * key is written (`collect`), keeping the newest committed version below the watermark.
+ *
+ * For SQL queries (PROTOCOL §4.2-4.3) the store also keeps its keys in byte order (`keysInRange`, an
+ * OrderedKeys index: every key ever created, so a range scan walks chains in key order) and, per table
+ * (the 4-byte prefix of row keys, row-key.ts), the table's write history and high-water mark
+ * (`table`, table-writes.ts). The table records are maintained by `prepareWrite`, `commitWrite` and
+ * `abortWrite`; writers that still use the chain functions directly (`insertVersion`, `removeByTxn`)
+ * leave them untouched.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { OrderedKeys, type KeyRangeIterator } from './ordered-keys.ts';
+import { tableIdOfKey } from './row-key.ts';
+import { TableState } from './table-writes.ts';
 
 export interface Version {
   readonly ts: Timestamp;
@@ -62,6 +72,9 @@ export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], tx
 
 export class Store {
   readonly #keys = new Map<Key, KeyState>();
+  /** Invariant: holds exactly the keys of `#keys`. */
+  readonly #ordered = new OrderedKeys();
+  readonly #tables = new Map<number, TableState>();
 
   get(key: Key): KeyState | undefined {
     return this.#keys.get(key);
@@ -72,8 +85,51 @@ export class Store {
     if (ks === undefined) {
       ks = new KeyState();
       this.#keys.set(key, ks);
+      this.#ordered.insert(key);
     }
     return ks;
+  }
+
+  /** Keys k with lo <= k < hi (hi null = to the end) in byte order, descending when `reverse`. */
+  keysInRange(lo: Key, hi: Key | null, reverse = false): KeyRangeIterator {
+    return this.#ordered.range(lo, hi, reverse);
+  }
+
+  /** The write history and high-water mark of a table (created empty on first use). */
+  table(tableId: number): TableState {
+    let t = this.#tables.get(tableId);
+    if (t === undefined) {
+      t = new TableState();
+      this.#tables.set(tableId, t);
+    }
+    return t;
+  }
+
+  /** Applies a prepared write as a visible prepared version and notes it in its table's history. */
+  prepareWrite(key: Key, v: Version): void {
+    insertVersion(this.getOrCreate(key).prepared, v);
+    this.#noteTableWrite(key, v, false);
+  }
+
+  /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. */
+  commitWrite(key: Key, v: Version): void {
+    const ks = this.getOrCreate(key);
+    removeByTxn(ks.prepared, v.txn);
+    insertVersion(ks.committed, v);
+    this.#noteTableWrite(key, v, true);
+  }
+
+  /** Purges an aborted transaction's prepared version of the key and its table-history entry. */
+  abortWrite(key: Key, txn: DigestKey, at: Timestamp): void {
+    const ks = this.#keys.get(key);
+    if (ks !== undefined) removeByTxn(ks.prepared, txn);
+    const id = tableIdOfKey(key);
+    if (id !== null) this.#tables.get(id)?.dropWrite(at, txn);
+  }
+
+  #noteTableWrite(key: Key, v: Version, committed: boolean): void {
+    const id = tableIdOfKey(key);
+    if (id !== null) this.table(id).noteWrite(v.ts, v.txn, committed);
   }
 
   get size(): number {

@@ -1,0 +1,213 @@
+/**
+ * Executes a read-only SQL statement on a replica at a transaction timestamp T and reports what
+ * PROTOCOL §4.3 asks of an execution (artifact notes §4.3-4.6):
+ *
+ * - result: the rows, in the plan's deterministic order;
+ * - reads (the active read set): (row key, version) of every row that satisfied its scan predicate,
+ *   sorted by key, one entry per key. A scan that pins the full primary key records the key even when
+ *   the row is absent (version ZERO_TS) or fails the predicate; a key whose visible version is a
+ *   deletion is recorded at the deletion's version, so validation does not mistake the deletion for a
+ *   conflicting write (PROTOCOL §5 step 3);
+ * - predicates: per scan, the table, the key range, the filter with parameters and outer values bound
+ *   to constants, and the table version: the newest committed write to the table below T, raised to the
+ *   newest version this execution read from the table and to the table's high-water mark, which the
+ *   execution then raises to it (the watermark write monotonicity checks, PROTOCOL §5 step 2). Implicit
+ *   point reads and empty ranges record no predicate: the read set covers them;
+ * - deps: the prepared versions in the read set (transaction and timestamp);
+ * - snapshot vote: for every version chain the execution touched, matching or not, the transaction of
+ *   the newest committed version below T and of the newest readable prepared version above it.
+ *
+ * Invariant (PROTOCOL §9, asserted by the tests): reads and predicates together cover every scanned
+ * row: a scanned row either is in the read set at the version scanned, or lies in a predicate's range
+ * and fails its filter.
+ *
+ * Only queries run here: DML and DDL are refused (0A000); writes are computed by clients (§4.2, §9.2
+ * of the notes). Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.
+ */
+import type { DigestKey } from '../../protocol/ids.ts';
+import type { Key, ReadEntry } from '../../protocol/messages.ts';
+import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import type { Catalog } from '../../sql/catalog.ts';
+import { SqlTimestamp } from '../../sql/datetime.ts';
+import { runStatement, type Engine, type ResultColumn } from '../../sql/engine.ts';
+import { InvariantError, SqlError, SqlState } from '../../sql/errors.ts';
+import { ReadRecorder, type ExecContext } from '../../sql/exec-context.ts';
+import type { Expr } from '../../sql/expr.ts';
+import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
+import type { SqlValue } from '../../sql/types.ts';
+import { ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
+import { rowKey } from './row-key.ts';
+import { newestBelow, type Store, type Version } from './store.ts';
+
+export interface QueryPredicate {
+  readonly tableId: number;
+  /** null: a primary-key range; otherwise the secondary index id. */
+  readonly indexId: number | null;
+  /** The scanned range `[lo, hi)` over the key's encoding (without the table prefix; hi null = end). */
+  readonly lo: string;
+  readonly hi: string | null;
+  /** Bound filter over table rows; null = every row in the range. */
+  readonly predicate: Expr | null;
+  readonly tableVersion: Timestamp;
+}
+
+export interface QueryDependency {
+  readonly txn: DigestKey;
+  readonly ts: Timestamp;
+}
+
+/** Transactions behind the versions the execution touched, each list sorted and distinct. */
+export interface SnapshotVote {
+  readonly committed: readonly DigestKey[];
+  readonly prepared: readonly DigestKey[];
+}
+
+export type QueryExecution =
+  | {
+      readonly ok: true;
+      readonly columns: readonly ResultColumn[];
+      readonly rows: SqlValue[][];
+      /** Sorted by key, distinct keys. */
+      readonly reads: readonly ReadEntry[];
+      readonly predicates: readonly QueryPredicate[];
+      readonly deps: readonly QueryDependency[];
+      readonly snapshot: SnapshotVote;
+      /** Snapshot mode: the oldest prepared version skipped (its transaction was not proposed). */
+      readonly lowestSkippedPrepared: Timestamp | null;
+      /** What the executor recorded, for checking the coverage invariant. */
+      readonly recorder: ReadRecorder;
+    }
+  | { readonly ok: false; readonly error: SqlError };
+
+export interface ExecuteAtOptions {
+  /** Default eager. */
+  readonly mode?: ReadMode;
+  /** Eager mode: which prepared versions may be read (default all). */
+  readonly readable?: (v: Version) => boolean;
+  /** Raise tables' high-water marks to the reported table versions (default true). */
+  readonly observeTableVersions?: boolean;
+}
+
+const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
+
+/** Parses (through the engine's parse cache) and lowers against `catalog`, cached per catalog version. */
+export function lowerQuery(engine: Engine, catalog: Catalog, sql: string): LoweredStatement {
+  let byText = lowered.get(catalog);
+  if (byText === undefined) {
+    byText = new Map();
+    lowered.set(catalog, byText);
+  }
+  const hit = byText.get(sql);
+  if (hit !== undefined && hit.version === catalog.version) return hit.l;
+  const stmts = engine.parse(sql).stmts;
+  if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, 'a query must be exactly one statement');
+  const l = lowerStatement(catalog, stmts[0]!);
+  if (byText.size > 2000) byText.clear();
+  byText.set(sql, { version: catalog.version, l });
+  return l;
+}
+
+export function executeAt(
+  engine: Engine,
+  statement: string | LoweredStatement,
+  params: readonly SqlValue[],
+  at: Timestamp,
+  store: Store,
+  catalog: Catalog,
+  options: ExecuteAtOptions = {},
+): QueryExecution {
+  const mode = options.mode ?? { kind: 'eager' };
+  const readable = options.readable ?? ((): boolean => true);
+  const source = new ReplicaRowSource({ store, at, mode, readable });
+  const recorder = new ReadRecorder();
+  let result: ReturnType<typeof runStatement>;
+  try {
+    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement) : statement;
+    if (l.stmt.k !== 'query') throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
+    const ctx: ExecContext = {
+      source,
+      writes: null,
+      recorder,
+      now: new SqlTimestamp(at.micros),
+      nextRowId: () => {
+        throw new SqlError(SqlState.featureNotSupported, 'row ids are not available to queries');
+      },
+      nextSerial: undefined,
+    };
+    result = runStatement(l, params, ctx);
+  } catch (e) {
+    if (e instanceof SqlError) return { ok: false, error: e };
+    throw e;
+  }
+  if (!result.ok) return result;
+
+  // Active read set and dependencies.
+  const readsByKey = new Map<Key, Timestamp>();
+  const deps = new Map<DigestKey, Timestamp>();
+  const readTop = new Map<number, Timestamp>();
+  for (const r of recorder.reads) {
+    const key = rowKey(r.tableId, r.key);
+    const v = r.version === null ? source.pointVersions.get(key) ?? null : (r.version as ReplicaRowVersion);
+    const version = v === null ? ZERO_TS : v.version.ts;
+    const prev = readsByKey.get(key);
+    if (prev !== undefined && !tsEquals(prev, version)) throw new InvariantError('one execution read two versions of a key');
+    readsByKey.set(key, version);
+    if (v !== null && v.prepared) deps.set(v.version.txn, v.version.ts);
+    readTop.set(r.tableId, maxTs(readTop.get(r.tableId) ?? ZERO_TS, version));
+  }
+  const reads: ReadEntry[] = [...readsByKey].map(([key, version]) => ({ key, version }));
+  reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+  // Predicates with table versions.
+  const tableVersions = new Map<number, Timestamp>();
+  const tableVersion = (tableId: number): Timestamp => {
+    let tv = tableVersions.get(tableId);
+    if (tv === undefined) {
+      const t = store.table(tableId);
+      tv = maxTs(maxTs(t.committedVersionBelow(at), readTop.get(tableId) ?? ZERO_TS), t.high);
+      if (options.observeTableVersions !== false) t.observe(tv);
+      tableVersions.set(tableId, tv);
+    }
+    return tv;
+  };
+  const predicates: QueryPredicate[] = [];
+  for (const p of recorder.predicates) {
+    if (p.hi === '' || (p.hi !== null && p.lo >= p.hi)) continue; // empty range: nothing to protect
+    if (p.indexId === null && p.hi === p.lo + '\xff' && readsByKey.has(rowKey(p.tableId, p.lo))) continue; // implicit point read
+    predicates.push({ tableId: p.tableId, indexId: p.indexId, lo: p.lo, hi: p.hi, predicate: p.predicate, tableVersion: tableVersion(p.tableId) });
+  }
+
+  return {
+    ok: true,
+    columns: result.columns,
+    rows: result.rows,
+    reads,
+    predicates,
+    deps: [...deps].map(([txn, ts]) => ({ txn, ts })).sort((a, b) => compareTs(a.ts, b.ts) || (a.txn < b.txn ? -1 : a.txn > b.txn ? 1 : 0)),
+    snapshot: snapshotVote(store, source.touched, at, readable),
+    lowestSkippedPrepared: source.lowestSkippedPrepared,
+    recorder,
+  };
+}
+
+/** For each touched chain: the newest committed version below `at` and the newest readable prepared one above it. */
+export function snapshotVote(store: Store, touched: Iterable<Key>, at: Timestamp, readable: (v: Version) => boolean): SnapshotVote {
+  const committed = new Set<DigestKey>();
+  const prepared = new Set<DigestKey>();
+  for (const key of touched) {
+    const ks = store.get(key);
+    if (ks === undefined) continue;
+    const c = newestBelow(ks.committed, at);
+    if (c !== undefined) committed.add(c.txn);
+    for (let i = ks.prepared.length - 1; i >= 0; i--) {
+      const p = ks.prepared[i]!;
+      if (!tsLess(p.ts, at)) continue;
+      if (c !== undefined && !tsLess(c.ts, p.ts)) break;
+      if (readable(p)) {
+        prepared.add(p.txn);
+        break;
+      }
+    }
+  }
+  return { committed: [...committed].sort(), prepared: [...prepared].sort() };
+}

@@ -1,0 +1,183 @@
+/**
+ * The SQL engine's `RowSource` over a replica's multi-version store at a transaction timestamp T
+ * (PROTOCOL §4.2-4.3, artifact notes §4.5). The executor (sql/scan-exec.ts) asks for key ranges and
+ * point lookups; this source answers with the row version each key shows at T and remembers every
+ * version chain it walked, so the execution can report its snapshot vote (query-exec.ts).
+ *
+ * Which version a key shows at T (newest first among versions strictly below T):
+ * - `eager`: the newest committed version, unless a newer prepared version is readable (`readable`,
+ *   default every prepared version; the hook for force-materialized versions and dependency depth):
+ *   then that prepared version. Unreadable prepared versions are skipped and the walk continues.
+ * - `committed`: committed versions only (what a commit certificate proves; point mode).
+ * - `snapshot`: the newest committed version, unless a newer prepared version belongs to a transaction
+ *   of the proposed snapshot. Skipped prepared versions lower `lowestSkippedPrepared` (the table
+ *   version refinement of §4.5, applied by the next slice).
+ * A visible version whose value is null is a deletion: the row does not exist, the chain is still
+ * touched. Versions at or above T are invisible.
+ *
+ * Rows are decoded from version values (row-codec.ts). Scanned rows carry the encoded primary key
+ * (without the table prefix, as the executor expects) and a `ReplicaRowVersion` as their version.
+ *
+ * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
+ * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
+ * results, cost proportional to the table, and only chains whose visible row falls in the range count
+ * as touched.
+ */
+import type { DigestKey } from '../../protocol/ids.ts';
+import type { Key } from '../../protocol/messages.ts';
+import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import type { TableDef } from '../../sql/catalog.ts';
+import { indexEntryPrefix } from '../../sql/memory-store.ts';
+import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
+import { decodeRow } from './row-codec.ts';
+import { pkOfRowKey, rowKey, tableKeyRange } from './row-key.ts';
+import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
+
+export type ReadMode =
+  | { readonly kind: 'eager' }
+  | { readonly kind: 'committed' }
+  | { readonly kind: 'snapshot'; readonly txns: ReadonlySet<DigestKey> };
+
+/** The version behind a row the executor saw (the opaque `RowVersion` of sql/row-source.ts). */
+export interface ReplicaRowVersion {
+  /** Store key: table prefix and encoded primary key. */
+  readonly key: Key;
+  readonly version: Version;
+  readonly prepared: boolean;
+}
+
+export interface ReplicaRowSourceOptions {
+  readonly store: Store;
+  /** The reading transaction's timestamp: only versions strictly below it are visible. */
+  readonly at: Timestamp;
+  readonly mode: ReadMode;
+  /** Eager mode: whether a prepared version may be read (default: all). */
+  readonly readable?: (v: Version) => boolean;
+}
+
+const allReadable = (): boolean => true;
+
+/** The version `ks` shows at `at` in `mode` (a deletion included), or undefined when none is below `at`. */
+export function visibleVersion(ks: KeyState, at: Timestamp, mode: ReadMode, readable: (v: Version) => boolean, onSkip?: (v: Version) => void): { version: Version; prepared: boolean } | undefined {
+  const c = newestBelow(ks.committed, at);
+  if (mode.kind !== 'committed') {
+    const prepared = ks.prepared;
+    for (let i = prepared.length - 1; i >= 0; i--) {
+      const p = prepared[i]!;
+      if (!tsLess(p.ts, at)) continue;
+      if (c !== undefined && !tsLess(c.ts, p.ts)) break;
+      if (mode.kind === 'eager' ? readable(p) : mode.txns.has(p.txn)) return { version: p, prepared: true };
+      onSkip?.(p);
+    }
+  }
+  return c === undefined ? undefined : { version: c, prepared: false };
+}
+
+export class ReplicaRowSource implements RowSource {
+  readonly #store: Store;
+  readonly #at: Timestamp;
+  readonly #mode: ReadMode;
+  readonly #readable: (v: Version) => boolean;
+  /** Store keys of every version chain a scan or lookup walked (for the snapshot vote). */
+  readonly touched = new Set<Key>();
+  /** What each point lookup saw, a deletion included (the executor only learns "no row"). */
+  readonly pointVersions = new Map<Key, ReplicaRowVersion | null>();
+  /** Snapshot mode: the oldest prepared version skipped because its transaction was not proposed. */
+  lowestSkippedPrepared: Timestamp | null = null;
+
+  constructor(opts: ReplicaRowSourceOptions) {
+    this.#store = opts.store;
+    this.#at = opts.at;
+    this.#mode = opts.mode;
+    this.#readable = opts.readable ?? allReadable;
+  }
+
+  get at(): Timestamp {
+    return this.#at;
+  }
+
+  get mode(): ReadMode {
+    return this.#mode;
+  }
+
+  /** The visible version of a store key (touching its chain), or null when none is visible. */
+  visible(key: Key): ReplicaRowVersion | null {
+    const ks = this.#store.get(key);
+    if (ks === undefined) return null;
+    const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
+    const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip);
+    if (v === undefined) return null;
+    this.touched.add(key);
+    return { key, version: v.version, prepared: v.prepared };
+  }
+
+  readonly #skipped = (v: Version): void => {
+    if (this.lowestSkippedPrepared === null || tsLess(v.ts, this.lowestSkippedPrepared)) this.lowestSkippedPrepared = v.ts;
+  };
+
+  /** A scanned row for a visible version, or null for a deletion. */
+  rowOf(table: TableDef, v: ReplicaRowVersion): ScannedRow | null {
+    const value = v.version.value;
+    if (value === null) return null;
+    return { key: pkOfRowKey(v.key), row: decodeRow(table, value), version: v, own: false };
+  }
+
+  get(table: TableDef, key: string): ScannedRow | null {
+    const k = rowKey(table.id, key);
+    const v = this.visible(k);
+    this.pointVersions.set(k, v);
+    return v === null ? null : this.rowOf(table, v);
+  }
+
+  scan(req: ScanRequest): Iterable<ScannedRow> {
+    if (req.index !== null) return this.#indexScan(req);
+    const r = tableKeyRange(req.table.id, req.lo, req.hi);
+    return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse));
+  }
+
+  #indexScan(req: ScanRequest): ScannedRow[] {
+    const index = req.index!;
+    const r = tableKeyRange(req.table.id, '', null);
+    const hits: { entry: string; row: ScannedRow }[] = [];
+    for (const k of this.#store.keysInRange(r.lo, r.hi)) {
+      const ks = this.#store.get(k);
+      if (ks === undefined) continue;
+      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable);
+      if (v === undefined || v.version.value === null) continue;
+      const row = decodeRow(req.table, v.version.value);
+      const pk = pkOfRowKey(k);
+      const entry = indexEntryPrefix(index, row) + pk;
+      if (entry < req.lo || (req.hi !== null && entry >= req.hi)) continue;
+      // Touch through `visible` so snapshot-mode bookkeeping sees exactly the rows in range.
+      const seen = this.visible(k)!;
+      hits.push({ entry, row: { key: pk, row, version: seen, own: false } });
+    }
+    hits.sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0));
+    if (req.reverse) hits.reverse();
+    return hits.map((h) => h.row);
+  }
+}
+
+/** Lazily walks a store key range (a LIMIT that stops the executor stops the walk). */
+class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> {
+  constructor(
+    private readonly source: ReplicaRowSource,
+    private readonly table: TableDef,
+    private readonly keys: Iterator<string>,
+  ) {}
+
+  [Symbol.iterator](): Iterator<ScannedRow> {
+    return this;
+  }
+
+  next(): IteratorResult<ScannedRow> {
+    for (;;) {
+      const k = this.keys.next();
+      if (k.done === true) return { done: true, value: undefined };
+      const v = this.source.visible(k.value);
+      if (v === null) continue;
+      const row = this.source.rowOf(this.table, v);
+      if (row !== null) return { done: false, value: row };
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The value bytes of a SQL row version in the replica store. A row is stored as its column values in
+ * PostgreSQL's binary send format (sql/value-binary.ts, so every type round-trips exactly: int8 beyond
+ * 2^53, numeric scale, char(n) padding), framed as
+ *
+ *     u8 format (1) ‖ u16 column count ‖ per column: i32 length (-1 = NULL) ‖ bytes
+ *
+ * all big-endian. A deletion is not a row: it is a version whose value is null (store.ts).
+ *
+ * Schema changes: a row written before `ALTER TABLE ... ADD COLUMN` has fewer columns; decoding fills the
+ * missing ones with the column's constant default, else NULL (the engine only accepts constant defaults
+ * for ADD COLUMN). Columns beyond the table's are ignored.
+ */
+import type { TableDef } from '../../sql/catalog.ts';
+import type { Row, SqlValue } from '../../sql/types.ts';
+import { formatBinary, parseBinary } from '../../sql/value-binary.ts';
+
+const FORMAT = 1;
+
+export class RowCodecError extends Error {
+  override readonly name = 'RowCodecError';
+}
+
+export function encodeRow(table: TableDef, row: Row): Uint8Array {
+  const cols = table.columns;
+  const parts: (Uint8Array | null)[] = new Array<Uint8Array | null>(cols.length);
+  let size = 3;
+  for (let i = 0; i < cols.length; i++) {
+    const v = row[i] ?? null;
+    const b = v === null ? null : formatBinary(v, cols[i]!.type);
+    parts[i] = b;
+    size += 4 + (b === null ? 0 : b.length);
+  }
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  out[0] = FORMAT;
+  dv.setUint16(1, cols.length);
+  let at = 3;
+  for (const b of parts) {
+    if (b === null) {
+      dv.setInt32(at, -1);
+      at += 4;
+      continue;
+    }
+    dv.setInt32(at, b.length);
+    out.set(b, at + 4);
+    at += 4 + b.length;
+  }
+  return out;
+}
+
+export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
+  if (bytes.length < 3 || bytes[0] !== FORMAT) throw new RowCodecError('not a row value');
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const stored = dv.getUint16(1);
+  const cols = table.columns;
+  const row: SqlValue[] = new Array<SqlValue>(cols.length);
+  let at = 3;
+  for (let i = 0; i < stored; i++) {
+    if (at + 4 > bytes.length) throw new RowCodecError('truncated row value');
+    const len = dv.getInt32(at);
+    at += 4;
+    if (len === -1) {
+      if (i < cols.length) row[i] = null;
+      continue;
+    }
+    if (len < 0 || at + len > bytes.length) throw new RowCodecError('truncated row value');
+    if (i < cols.length) row[i] = parseBinary(bytes.subarray(at, at + len), cols[i]!.type);
+    at += len;
+  }
+  for (let i = stored; i < cols.length; i++) {
+    const d = cols[i]!.default;
+    row[i] = d !== null && d.k === 'const' ? d.v : null;
+  }
+  return row;
+}
