@@ -66,6 +66,56 @@ void test('f = 2 (11 replicas) with one Byzantine and one crashed replica', () =
   expectOk({ seed: 11, f: 2, clients: 3, transactions: 15, replicaFaults: [{ index: 5, behavior: 'flip-votes' }, { index: 8, behavior: 'crashed' }], lossRate: 0.03 });
 });
 
+// Byzantine and crashing clients (client-behavior.ts): every k-th transaction of a faulty client
+// misbehaves; correct clients must stay safe and, once faults heal, keep committing (the cores'
+// recovery finishes what the faulty client left prepared).
+void test('a client that crashes after its ST1 leaves prepared writes that correct clients finish', () => {
+  const r = expectOk({ seed: 21, transactions: 30, clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 3 }] });
+  assert.ok((r.clientFaultEvents['faulty'] ?? 0) > 0);
+  assert.ok(r.recoveries > 0);
+  assert.ok(r.faultyTxns.committed > 0, 'a recovered transaction of the crashed client committed');
+});
+
+void test('a client that sends its ST1 to at most 3f+1 replicas cannot block the keys', () => {
+  const r = expectOk({ seed: 32, transactions: 30, clientFaults: [{ client: 2, behavior: 'partial-st1', every: 2 }, { client: 4, behavior: 'crash-after-st1', every: 4 }], replicaFaults: [{ index: 1, behavior: 'flip-votes' }] });
+  assert.ok((r.clientFaultEvents['faulty'] ?? 0) > 0);
+});
+
+void test('a client that decides but never writes back is finished by correct clients, under message loss', () => {
+  const r = expectOk({
+    seed: 31,
+    transactions: 30,
+    lossRate: 0.05,
+    dupRate: 0.05,
+    reorderRate: 0.05,
+    healAtMs: 500,
+    clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 3 }, { client: 3, behavior: 'stall-after-decision', every: 2 }],
+  });
+  assert.ok(r.recoveries > 0);
+});
+
+void test('f = 2 with a crashed replica and a client crashing on every other transaction', () => {
+  expectOk({ seed: 33, f: 2, clients: 3, transactions: 15, clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 2 }], replicaFaults: [{ index: 5, behavior: 'crashed' }] });
+});
+
+// Seed 23: the client splits ST2 COMMIT and ABORT across the logging shard (no side reaches 4f+1).
+const EQUIVOCATION: SimOptions = { seed: 23, transactions: 30, clientFaults: [{ client: 2, behavior: 'equivocate-st2', every: 2 }] };
+
+void test('a client that logs both COMMIT and ABORT with ST2 cannot break safety', () => {
+  const r = runSimulation(EQUIVOCATION);
+  assert.ok((r.clientFaultEvents['equivocated'] ?? 0) > 0, 'the client equivocated');
+  const unsafe = r.violations.filter((v) => !v.startsWith('liveness'));
+  assert.deepEqual(unsafe, [], formatFailure(r, EQUIVOCATION));
+});
+
+void test(
+  'correct clients finish a transaction whose client equivocated on ST2',
+  { todo: 'needs the fallback view change of PROTOCOL §7 (not implemented in the cores): recovery gets split ST2 replies forever' },
+  () => {
+    expectOk(EQUIVOCATION);
+  },
+);
+
 interface SavedSeed {
   readonly options: SimOptions;
   readonly reason: string;

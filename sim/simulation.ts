@@ -6,14 +6,20 @@
  * workload's target before `deadlineMs`. A final read-only audit transaction reads every account,
  * and the checker (checker.ts) judges the history.
  *
+ * Byzantine or crashing clients (`clientFaults`, client-behavior.ts) run the workload too, every
+ * k-th of their transactions misbehaving; the checker judges the correct clients, with the faulty
+ * transactions that the correct replicas committed in the serial replay (they may have been read).
+ *
  * Determinism: every draw comes from the seed (forked streams per component), time is virtual, and
  * the report holds no wall-clock or process-global values: the same options give the same report,
  * byte for byte (`JSON.stringify`).
  */
+import { formatTs } from '../protocol/timestamp.ts';
 import { keyPairFromSeed, type KeyPair } from '../protocol/crypto/ed25519.ts';
 import { checkRun } from './checker.ts';
 import { CALM_NETWORK, SimNetwork, type NetworkFaults, type NetworkStats } from './network.ts';
 import { Prng } from './prng.ts';
+import type { ClientBehaviorName } from './client-behavior.ts';
 import { SimClient, SIM_CLIENT_TIMEOUTS, type SimClientTimeouts } from './sim-client.ts';
 import { REPLICA_BEHAVIORS, replicaNode, SimReplica, type ReplicaBehaviorName, type SimClusterKeys } from './sim-replica.ts';
 import { BankWorkload, type TxnLog } from './workload-bank.ts';
@@ -22,6 +28,14 @@ export interface ReplicaFault {
   readonly shard?: number;
   readonly index: number;
   readonly behavior: ReplicaBehaviorName;
+}
+
+export interface ClientFault {
+  /** Client id, from 2 (client 1 runs the setup and the audit). */
+  readonly client: number;
+  readonly behavior: ClientBehaviorName;
+  /** Every `every`-th transaction the client commits misbehaves. */
+  readonly every: number;
 }
 
 export interface SimOptions {
@@ -43,6 +57,8 @@ export interface SimOptions {
   readonly delayJitterUs?: number;
   /** Replicas that are crashed or Byzantine for the whole run (at most f per shard for safety). */
   readonly replicaFaults?: readonly ReplicaFault[];
+  /** Byzantine or crashing clients (at most all but client 1). */
+  readonly clientFaults?: readonly ClientFault[];
   /** Cut this replica (shard 0) off from everyone until the faults heal. */
   readonly partitionReplica?: number;
   /** When the network faults and partitions stop. */
@@ -67,6 +83,10 @@ export interface SimReport {
   readonly fastCommits: number;
   readonly slowCommits: number;
   readonly recoveries: number;
+  /** Faulty clients' transactions (made-up ones included) by the outcome the correct replicas gave them. */
+  readonly faultyTxns: { readonly committed: number; readonly aborted: number; readonly undecided: number };
+  /** What the faulty clients' behaviours did, summed (e.g. `equivocated`). */
+  readonly clientFaultEvents: Record<string, number>;
   readonly auditTotal: number | null;
   readonly virtualMs: number;
   readonly network: NetworkStats;
@@ -130,7 +150,15 @@ export function runSimulation(o: SimOptions): SimReport {
     }
   }
   const timeouts: SimClientTimeouts = { ...SIM_CLIENT_TIMEOUTS, ...o.timeouts };
-  const clients = Array.from({ length: o.clients ?? 4 }, (_, i) => new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts));
+  const clientFaults = new Map<number, ClientFault>();
+  for (const cf of o.clientFaults ?? []) {
+    if (cf.client < 2 || cf.client > (o.clients ?? 4) || !Number.isInteger(cf.every) || cf.every < 1) throw new RangeError(`bad client fault ${JSON.stringify(cf)}`);
+    clientFaults.set(cf.client, cf);
+  }
+  const clients = Array.from({ length: o.clients ?? 4 }, (_, i) => {
+    const cf = clientFaults.get(i + 1);
+    return new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts, cf === undefined ? null : { behavior: cf.behavior, every: cf.every });
+  });
   const accounts = o.accounts ?? 8;
   const initialBalance = o.initialBalance ?? 100;
   const transfers = o.transactions ?? 40;
@@ -170,6 +198,7 @@ export function runSimulation(o: SimOptions): SimReport {
   }
 
   const correct = replicas.filter((r) => r.behavior.name === 'correct');
+  const faultyTxns = resolveFaulty(bank.history, clients, correct);
   const violations = checkRun({ history: bank.history, audit, accounts, initialBalance, clients, correctReplicas: correct, targetReached, healAtUs });
 
   const rejectedByReplicas: Record<string, number> = {};
@@ -177,6 +206,8 @@ export function runSimulation(o: SimOptions): SimReport {
   const rejectedByClients: Record<string, number> = {};
   const abortReasons: Record<string, number> = {};
   for (const c of clients) merge(rejectedByClients, { ...c.rejected, ...c.core.stats.badReplies });
+  const clientFaultEvents: Record<string, number> = {};
+  for (const c of clients) merge(clientFaultEvents, c.faultEvents);
   let fastCommits = 0;
   let slowCommits = 0;
   let recoveries = 0;
@@ -197,7 +228,10 @@ export function runSimulation(o: SimOptions): SimReport {
     ok: violations.length === 0,
     violations,
     f,
-    faults: [...faultOf.entries()].map(([node, b]) => `${node}:${b}`).concat(o.partitionReplica === undefined ? [] : [`partition:${replicaNode(0, o.partitionReplica)}`]),
+    faults: [...faultOf.entries()]
+      .map(([node, b]) => `${node}:${b}`)
+      .concat(o.partitionReplica === undefined ? [] : [`partition:${replicaNode(0, o.partitionReplica)}`])
+      .concat([...clientFaults.values()].map((cf) => `c${cf.client}:${cf.behavior}/${cf.every}`)),
     committed: bank.history.filter((t) => t.outcome === 'commit').length,
     aborted: bank.history.filter((t) => t.outcome === 'abort').length,
     failed: bank.history.filter((t) => t.outcome === 'failed').length,
@@ -205,6 +239,8 @@ export function runSimulation(o: SimOptions): SimReport {
     fastCommits,
     slowCommits,
     recoveries,
+    faultyTxns,
+    clientFaultEvents: sorted(clientFaultEvents),
     auditTotal: finalAudit === null ? null : finalAudit.reads.reduce((s, [, v]) => s + (v === null ? 0 : Number(v.slice(0, v.indexOf(':')))), 0),
     virtualMs: Math.round((net.nowMicros - START_MICROS) / 1000),
     network: { ...net.stats },
@@ -215,6 +251,31 @@ export function runSimulation(o: SimOptions): SimReport {
     replicaVoteReasons: sorted(replicaVoteReasons),
     trace: violations.length === 0 ? [] : net.trace(),
   };
+}
+
+/**
+ * A faulty client's transaction has the outcome the correct replicas gave it: committed at any of
+ * them, it joins the serial replay (correct clients may have read its writes); else it is left out.
+ */
+function resolveFaulty(history: readonly TxnLog[], clients: readonly SimClient[], correct: readonly SimReplica[]): SimReport['faultyTxns'] {
+  let committed = 0;
+  let aborted = 0;
+  let undecided = 0;
+  for (const t of history) {
+    if (t.outcome !== 'unknown') continue;
+    const digest = clients.find((c) => c.id === t.client)?.digestByTs.get(formatTs(t.ts));
+    const states = digest === undefined ? [] : correct.map((r) => r.core.txnState(digest));
+    if (states.includes('committed')) {
+      t.outcome = 'commit';
+      committed++;
+    } else if (states.includes('aborted')) {
+      t.outcome = 'abort';
+      aborted++;
+    } else {
+      undecided++;
+    }
+  }
+  return { committed, aborted, undecided };
 }
 
 /** A failing report as text: the seed first, so it can be replayed. */

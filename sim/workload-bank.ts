@@ -8,6 +8,10 @@
  *
  * Everything a transaction read and wrote is logged (`history`), with its timestamp and outcome,
  * for the checker's serial replay. `audit` reads every account in one final transaction.
+ *
+ * A faulty client (client-behavior.ts) runs the same loop; its faulty transactions end with outcome
+ * `unknown` (the simulation resolves them from the replicas at the end), and the client moves on to
+ * a fresh transfer. Transactions its behaviour makes up are logged too (kind `shadow`).
  */
 import type { Key } from '../protocol/messages.ts';
 import { formatTs, type Timestamp } from '../protocol/timestamp.ts';
@@ -16,7 +20,7 @@ import type { SimNetwork } from './network.ts';
 import type { Prng } from './prng.ts';
 import type { SimClient } from './sim-client.ts';
 
-export type TxnKind = 'setup' | 'transfer' | 'audit';
+export type TxnKind = 'setup' | 'transfer' | 'audit' | 'shadow';
 
 export interface TxnLog {
   readonly client: number;
@@ -24,7 +28,8 @@ export interface TxnLog {
   readonly ts: Timestamp;
   readonly reads: [Key, string | null][];
   readonly writes: [Key, string][];
-  outcome: 'pending' | 'commit' | 'abort' | 'failed';
+  /** `unknown`: a faulty client's transaction, decided (or not) by the replicas, not by its client. */
+  outcome: 'pending' | 'commit' | 'abort' | 'failed' | 'unknown';
   path: string;
   startedUs: number;
   endedUs: number;
@@ -72,7 +77,15 @@ export class BankWorkload {
     readonly clients: readonly SimClient[],
     readonly prng: Prng,
     readonly opts: BankOptions,
-  ) {}
+  ) {
+    for (const c of clients) {
+      c.onShadow = (of, shadow) => {
+        const orig = this.history.find((t) => t.client === c.id && formatTs(t.ts) === formatTs(of));
+        const reads = orig === undefined ? [] : orig.reads.filter(([k]) => shadow.body.reads.some((r) => r.key === k));
+        this.history.push({ client: c.id, kind: 'shadow', ts: shadow.body.ts, reads: [...reads], writes: [], outcome: 'unknown', path: 'shadow', startedUs: this.net.nowMicros, endedUs: -1 });
+      };
+    }
+  }
 
   get idle(): boolean {
     return this.#stopping && this.#active === 0;
@@ -158,7 +171,13 @@ export class BankWorkload {
         c.commit(txn, (r) => {
           this.#end(log, r);
           this.#active--;
-          if (log.outcome === 'commit') {
+          const fault = c.faultyTxns.get(txn);
+          if (fault !== undefined) {
+            // A faulty transaction: the replicas decide it; the client goes on with a new transfer.
+            log.outcome = 'unknown';
+            log.path = fault;
+            this.net.schedule(this.opts.thinkUs, () => this.#next(c, null));
+          } else if (log.outcome === 'commit') {
             this.committedTransfers++;
             this.net.schedule(this.opts.thinkUs, () => this.#next(c, null));
           } else {
