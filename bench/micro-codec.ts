@@ -20,6 +20,7 @@ import { decodeMessage, decodeTxn, encodeMessage, encodeTxn } from '../protocol/
 import type { ShardId, TxnDigest } from '../protocol/ids.ts';
 import type { CommittedTxn, Message, SigProof, TxnBody } from '../protocol/messages.ts';
 import { ts } from '../protocol/timestamp.ts';
+import { timeRun } from './stats.ts';
 
 interface Case {
   readonly name: string;
@@ -49,25 +50,12 @@ function nowMs(): number {
   return (u.user + u.system) / 1000;
 }
 
-function timeRun(fn: () => void, ms: number): number {
-  let ops = 0;
-  let chunk = 1;
-  const start = nowMs();
-  let elapsed = 0;
-  while (elapsed < ms) {
-    for (let i = 0; i < chunk; i++) fn();
-    ops += chunk;
-    elapsed = nowMs() - start;
-    if (elapsed < ms / 8) chunk *= 2;
-  }
-  return (ops * 1000) / elapsed;
-}
 
 function measure(cases: readonly Case[], ms: number): Measured[] {
-  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4));
+  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4), nowMs);
   const runs: number[][] = cases.map(() => []);
   for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < cases.length; i++) runs[i]!.push(Math.round(timeRun(cases[i]!.fn, ms)));
+    for (let i = 0; i < cases.length; i++) runs[i]!.push(Math.round(timeRun(cases[i]!.fn, ms, nowMs)));
   }
   return cases.map((c, i) => {
     const sorted = [...runs[i]!].sort((a, b) => a - b);

@@ -21,6 +21,7 @@ import { blake3Into, hashNode, MERKLE_NODE_KEY } from '../protocol/crypto/blake3
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { buildTree, foldPath } from '../protocol/crypto/merkle.ts';
 import { signBatch, VerifiedRootCache, verifyProof } from '../protocol/crypto/signed.ts';
+import { timeRun } from './stats.ts';
 
 interface Case {
   /** Cases of one set are timed interleaved and reported relative to the set's first case. */
@@ -56,28 +57,14 @@ function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
 
-/** ops/s of one timed run of at least `ms` milliseconds, calling `fn` in growing chunks. */
-function timeRun(fn: () => void, ms: number): number {
-  let ops = 0;
-  let chunk = 1;
-  const start = nowMs();
-  let elapsed = 0;
-  while (elapsed < ms) {
-    for (let i = 0; i < chunk; i++) fn();
-    ops += chunk;
-    elapsed = nowMs() - start;
-    if (elapsed < ms / 8) chunk *= 2;
-  }
-  return (ops * 1000) / elapsed;
-}
 
 /** Times the cases of one set round-robin: warm-up each, then 3 rounds of one run per case. */
 async function measureSet(cases: readonly Case[], ms: number): Promise<Measured[]> {
-  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4));
+  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4), nowMs);
   const runs: number[][] = cases.map(() => []);
   for (let round = 0; round < 3; round++) {
     for (let i = 0; i < cases.length; i++) {
-      runs[i]!.push(timeRun(cases[i]!.fn, ms));
+      runs[i]!.push(timeRun(cases[i]!.fn, ms, nowMs));
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }

@@ -9,7 +9,7 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { Engine, type Session } from '../sql/engine.ts';
-import { startPostgres } from './postgres-server.ts';
+import { freePort, startPostgres } from './postgres-server.ts';
 import { median, parseFlags, round } from './stats.ts';
 
 const SCHEMA = [
@@ -85,18 +85,6 @@ function loadSql(): string[] {
   for (let i = 1; i <= SCAN_ROWS; i++) rows.push(`(${i}, ${i % 100}, ${i * 7 % 1000}, 'pad-${'x'.repeat(50)}')`);
   batch(rows, 'INSERT INTO scan_t');
   return out;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a !== null ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 function check(name: string, got: number, want: number | null): void {

@@ -29,3 +29,18 @@ export function parseFlags(args: readonly string[]): Map<string, string> {
   }
   return out;
 }
+
+/** ops/s of one timed run of at least `ms` milliseconds by `clock`, calling `fn` in growing chunks. */
+export function timeRun(fn: () => void, ms: number, clock: () => number): number {
+  let ops = 0;
+  let chunk = 1;
+  const start = clock();
+  let elapsed = 0;
+  while (elapsed < ms) {
+    for (let i = 0; i < chunk; i++) fn();
+    ops += chunk;
+    elapsed = clock() - start;
+    if (elapsed < ms / 8) chunk *= 2;
+  }
+  return (ops * 1000) / elapsed;
+}
