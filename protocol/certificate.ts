@@ -26,11 +26,11 @@ import type { PairwiseMacs } from './crypto/mac.ts';
 import { verifyProof, type VerifiedRootCache } from './crypto/signed.ts';
 import { assertNever, fail, ok, type Result } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
-import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, Key, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
+import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, Key, ReadEntry, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
 import { quorums, type Quorums } from './quorum.ts';
 import { logShardOf } from './sharding.ts';
 import { st2Leaf, voteLeaf } from './statements.ts';
-import { compareTs, tsEquals, tsLess } from './timestamp.ts';
+import { compareTs, tsEquals, tsLess, type Timestamp } from './timestamp.ts';
 
 export { cryptoStats, resetCryptoStats } from './crypto/signed.ts';
 
@@ -290,41 +290,25 @@ function findWrite(body: TxnBody, key: Key): WriteEntry | undefined {
  */
 export function provesConflict(t: TxnBody, c: TxnBody): boolean {
   const order = compareTs(c.ts, t.ts);
-  if (order < 0) {
-    const reads = t.reads;
-    const writes = c.writes;
-    let i = 0;
-    let j = 0;
-    while (i < reads.length && j < writes.length) {
-      const rk = reads[i]!.key;
-      const wk = writes[j]!.key;
-      if (rk < wk) i++;
-      else if (rk > wk) j++;
-      else {
-        if (tsLess(reads[i]!.version, c.ts)) return true;
-        i++;
-        j++;
-      }
+  if (order < 0) return readBelow(t.reads, c.writes, c.ts);
+  if (order > 0) return readBelow(c.reads, t.writes, t.ts);
+  return false;
+}
+
+/** True when some key of `writes` is in `reads` at a version older than `at` (both sorted by key). */
+function readBelow(reads: readonly ReadEntry[], writes: readonly WriteEntry[], at: Timestamp): boolean {
+  let i = 0;
+  let j = 0;
+  while (i < reads.length && j < writes.length) {
+    const rk = reads[i]!.key;
+    const wk = writes[j]!.key;
+    if (rk < wk) i++;
+    else if (rk > wk) j++;
+    else {
+      if (tsLess(reads[i]!.version, at)) return true;
+      i++;
+      j++;
     }
-    return false;
-  }
-  if (order > 0) {
-    const reads = c.reads;
-    const writes = t.writes;
-    let i = 0;
-    let j = 0;
-    while (i < reads.length && j < writes.length) {
-      const rk = reads[i]!.key;
-      const wk = writes[j]!.key;
-      if (rk < wk) i++;
-      else if (rk > wk) j++;
-      else {
-        if (tsLess(reads[i]!.version, t.ts)) return true;
-        i++;
-        j++;
-      }
-    }
-    return false;
   }
   return false;
 }
