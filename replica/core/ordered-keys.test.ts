@@ -1,0 +1,71 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { OrderedKeys } from './ordered-keys.ts';
+
+/** A small deterministic generator (tests stay reproducible). */
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => (x = (Math.imul(x, 1664525) + 1013904223) >>> 0);
+}
+
+function randomKey(next: () => number): string {
+  const len = 1 + (next() % 6);
+  let s = '';
+  for (let i = 0; i < len; i++) s += String.fromCharCode(next() % 4 === 0 ? 0xff : next() % 256);
+  return s;
+}
+
+const byteOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+void describe('OrderedKeys', () => {
+  const next = lcg(7);
+  const keys: string[] = [];
+  for (let i = 0; i < 5000; i++) keys.push(randomKey(next));
+  const expected = [...new Set(keys)].sort(byteOrder);
+
+  void it('keeps random inserts in byte order without duplicates', () => {
+    const ok = new OrderedKeys();
+    for (const k of keys) ok.insert(k);
+    assert.equal(ok.size, expected.length);
+    assert.deepEqual([...ok.keys()], expected);
+    assert.ok(ok.has(expected[17]!));
+    assert.ok(!ok.has('\x00\x00\x00\x00\x00\x00\x00'));
+  });
+
+  void it('builds the same set with one batched insert, merged into existing keys', () => {
+    const ok = new OrderedKeys();
+    for (const k of keys.slice(0, 1000)) ok.insert(k);
+    ok.insertMany(keys.slice(500));
+    assert.deepEqual([...ok.keys()], expected);
+    ok.insert(expected[3]!);
+    assert.equal(ok.size, expected.length);
+  });
+
+  void it('walks [lo, hi) ranges forwards and backwards', () => {
+    const ok = new OrderedKeys();
+    for (const k of keys) ok.insert(k);
+    const bounds = ['', '\x00', '\x40', '\x80\x10', '\xff', '\xff\xff\xff', ...expected.filter((_, i) => i % 997 === 0)];
+    for (const lo of bounds) {
+      for (const hi of [null, ...bounds]) {
+        const want = expected.filter((k) => k >= lo && (hi === null || k < hi));
+        assert.deepEqual([...ok.range(lo, hi)], want, `forward ${JSON.stringify([lo, hi])}`);
+        assert.deepEqual([...ok.range(lo, hi, true)], [...want].reverse(), `reverse ${JSON.stringify([lo, hi])}`);
+      }
+    }
+  });
+
+  void it('fills chunks completely on ascending appends and still walks every key', () => {
+    const ok = new OrderedKeys();
+    for (let i = 0; i < 3000; i++) ok.insert(String.fromCharCode(i >> 8, i & 255));
+    const all = [...ok.keys()];
+    assert.equal(all.length, 3000);
+    assert.deepEqual(all, [...all].sort(byteOrder));
+    assert.deepEqual([...ok.range('\x05', '\x05\x03', true)], ['\x05\x02', '\x05\x01', '\x05\x00']);
+  });
+
+  void it('walks nothing in an empty set', () => {
+    const ok = new OrderedKeys();
+    assert.deepEqual([...ok.range('', null)], []);
+    assert.deepEqual([...ok.range('a', 'b', true)], []);
+  });
+});

@@ -1,0 +1,286 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DigestKey } from '../../protocol/ids.ts';
+import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import type { TableDef } from '../../sql/catalog.ts';
+import { Engine } from '../../sql/engine.ts';
+import { evalPredicate } from '../../sql/eval.ts';
+import { indexEntryPrefix } from '../../sql/memory-store.ts';
+import type { Row, SqlValue } from '../../sql/types.ts';
+import { encodeKey } from '../../sql/key-encoding.ts';
+import { executeAt, type QueryExecution } from './query-exec.ts';
+import type { ReplicaRowVersion } from './replica-row-source.ts';
+import { decodeRow, encodeRow } from './row-codec.ts';
+import { rowKey } from './row-key.ts';
+import { insertVersion, Store, type Version } from './store.ts';
+
+const txn = (name: string): DigestKey => name as DigestKey;
+const GENESIS = txn('genesis');
+const LOADED_AT = ts(100, 1);
+const T = ts(1000, 5);
+
+// The single-node engine holds the reference data; the replica store gets the same rows as committed
+// versions (through the store's write API), plus history and noise that must not change any result.
+const engine = await Engine.create();
+const session = engine.session();
+session.execute('CREATE TABLE acct (w int, id int, bal numeric(10,2), tag text, PRIMARY KEY (w, id))');
+session.execute('CREATE TABLE item (id int PRIMARY KEY, name text, price float8, cat int)');
+session.execute('CREATE INDEX item_cat ON item (cat)');
+const tags = ["'a'", "'b'", "'ab'", 'NULL'];
+for (let w = 1; w <= 3; w++) {
+  const vals: string[] = [];
+  for (let id = 1; id <= 20; id++) vals.push(`(${w}, ${id}, ${((w * id * 7) % 100) + 0.25}, ${tags[(w + id) % 4]})`);
+  session.execute(`INSERT INTO acct VALUES ${vals.join(', ')}`);
+}
+session.execute(`INSERT INTO item VALUES ${Array.from({ length: 30 }, (_, i) => `(${i + 1}, 'item${i + 1}', ${(i + 1) * 1.5}, ${(i + 1) % 5})`).join(', ')}`);
+const catalog = engine.catalog;
+const acct = catalog.require('acct');
+const item = catalog.require('item');
+
+function version(at: Timestamp, value: Uint8Array | null, by: DigestKey): Version {
+  return { ts: at, value, txn: by, proof: null };
+}
+
+function engineRows(table: TableDef): { key: string; row: Row }[] {
+  return [...engine.store.scan({ table, index: null, lo: '', hi: null, predicate: null, mode: 'read', reverse: false })].map((r) => ({ key: r.key, row: r.row }));
+}
+
+/** A store with the engine's rows committed at LOADED_AT, older history, deleted rows and invisible noise at or above T. */
+function loadedStore(): Store {
+  const store = new Store();
+  for (const table of [acct, item]) {
+    for (const { key, row } of engineRows(table)) {
+      const k = rowKey(table.id, key);
+      const old = [...row];
+      old[old.length - 1] = null;
+      store.commitWrite(k, version(ts(50, 1), encodeRow(table, old), txn('older')));
+      store.commitWrite(k, version(LOADED_AT, encodeRow(table, row), GENESIS));
+      const noise = [...row];
+      noise[1] = typeof row[1] === 'number' ? 999 : 'noise';
+      store.commitWrite(k, version(T, encodeRow(table, noise), txn('at-T')));
+      store.prepareWrite(k, version(ts(2000, 1), null, txn('future-delete')));
+    }
+  }
+  // Rows that existed once and were deleted before T; one is re-inserted at T (invisible).
+  for (const id of [21, 22, 23]) {
+    const k = rowKey(acct.id, encodeKey([1, id], acct.pkTypes));
+    store.commitWrite(k, version(ts(60, 2), encodeRow(acct, [1, id, null, 'a']), txn('short-lived')));
+    store.commitWrite(k, version(ts(70, 2), null, txn('deleter')));
+    if (id === 22) store.prepareWrite(k, version(T, encodeRow(acct, [1, id, null, 'a']), txn('reinsert-at-T')));
+  }
+  return store;
+}
+
+/** PROTOCOL §9: every scanned row is in the read set at its version, or lies under a predicate it fails. */
+function assertCovered(exec: Extract<QueryExecution, { ok: true }>): void {
+  for (const s of exec.recorder.scanned) {
+    const v = s.version as ReplicaRowVersion;
+    const table = catalog.getById(s.tableId)!;
+    const row = decodeRow(table, v.version.value!);
+    const key = rowKey(s.tableId, s.key);
+    const read = exec.reads.find((r) => r.key === key);
+    const inReads = read !== undefined && read.version.micros === v.version.ts.micros && read.version.clientId === v.version.ts.clientId;
+    const covering = exec.predicates.filter((p) => {
+      if (p.tableId !== s.tableId) return false;
+      const idx = p.indexId === null ? null : table.indexes.find((i) => i.id === p.indexId)!;
+      const k = idx === null ? s.key : indexEntryPrefix(idx, row) + s.key;
+      return k >= p.lo && (p.hi === null || k < p.hi);
+    });
+    for (const p of covering) {
+      if (evalPredicate(p.predicate, row) && !inReads) assert.fail(`row (${row.map(String).join(', ')}) satisfies a predicate but is not in the read set`);
+    }
+    if (!inReads && covering.length === 0) assert.fail(`row (${row.map(String).join(', ')}) is neither read nor under a predicate`);
+  }
+}
+
+function run(store: Store, sql: string, params: SqlValue[] = [], at: Timestamp = T): Extract<QueryExecution, { ok: true }> {
+  const exec = executeAt(engine, sql, params, at, store, catalog);
+  if (!exec.ok) assert.fail(`${sql}: ${exec.error.message}`);
+  return exec;
+}
+
+const queries: { name: string; sql: string; params?: SqlValue[] }[] = [
+  { name: 'point', sql: 'SELECT * FROM acct WHERE w = 1 AND id = 2' },
+  { name: 'point with parameters and an extra conjunct', sql: 'SELECT bal FROM acct WHERE w = $1 AND id = $2 AND tag = $3', params: [2, 3, 'a'] },
+  { name: 'point on a missing key', sql: 'SELECT * FROM acct WHERE w = 1 AND id = 99' },
+  { name: 'point on a deleted key', sql: 'SELECT * FROM acct WHERE w = 1 AND id = 22' },
+  { name: 'range', sql: 'SELECT id, bal FROM acct WHERE w = 2 AND id BETWEEN 3 AND 7' },
+  { name: 'filtered range', sql: "SELECT id FROM acct WHERE w = 1 AND tag LIKE 'a%'" },
+  { name: 'range over deleted rows', sql: 'SELECT id FROM acct WHERE w = 1 AND id > 15' },
+  { name: 'full scan with a filter', sql: 'SELECT w, id FROM acct WHERE bal > $1 AND tag IN ($2, $3)', params: ['50', 'a', 'b'] },
+  { name: 'reverse order with limit', sql: 'SELECT id FROM acct WHERE w = 3 ORDER BY id DESC LIMIT 4' },
+  { name: 'join', sql: 'SELECT a.w, a.id, i.name FROM acct a JOIN item i ON i.id = a.id WHERE a.w = 1 AND i.price > 10 ORDER BY a.id' },
+  { name: 'hash join over two full scans', sql: 'SELECT count(*) FROM acct a JOIN item i ON i.cat = a.w' },
+  { name: 'aggregate', sql: 'SELECT w, count(*), sum(bal), min(tag) FROM acct GROUP BY w ORDER BY w' },
+  { name: 'secondary index', sql: 'SELECT id, name FROM item WHERE cat = 3 ORDER BY id' },
+  { name: 'uncorrelated subquery', sql: 'SELECT id FROM item WHERE price > (SELECT avg(price) FROM item) ORDER BY id' },
+  { name: 'correlated subquery', sql: 'SELECT a.id FROM acct a WHERE a.w = 2 AND EXISTS (SELECT 1 FROM item i WHERE i.id = a.id AND i.cat = 1) ORDER BY a.id' },
+  { name: 'left join', sql: 'SELECT i.id, a.w FROM item i LEFT JOIN acct a ON a.w = 3 AND a.id = i.id WHERE i.id > 15 ORDER BY i.id' },
+  { name: 'union and distinct', sql: "SELECT DISTINCT tag FROM acct WHERE w = 1 UNION SELECT name FROM item WHERE id < 3 ORDER BY 1" },
+  { name: 'IN list on the primary key', sql: 'SELECT name FROM item WHERE id IN (1, 5, 999) ORDER BY name' },
+];
+
+void describe('executeAt', () => {
+  const store = loadedStore();
+  for (const q of queries) {
+    void it(`returns the single-node engine's rows and covers every scanned row: ${q.name}`, () => {
+      const exec = run(store, q.sql, q.params);
+      const want = session.execute(q.sql, q.params ?? []);
+      assert.ok(want.ok);
+      assert.deepEqual(exec.rows, want.rows);
+      assertCovered(exec);
+      assert.deepEqual(exec.deps, [], 'no prepared version below T is in this data');
+      assert.ok(exec.snapshot.committed.every((t) => t === GENESIS || t === txn('deleter')), 'only versions below T are voted for');
+    });
+  }
+
+  void it('records a missing pinned key in the read set at version 0, without a predicate', () => {
+    const exec = run(store, 'SELECT * FROM acct WHERE w = 1 AND id = 99');
+    assert.deepEqual(exec.reads, [{ key: rowKey(acct.id, encodeKey([1, 99], acct.pkTypes)), version: ZERO_TS }]);
+    assert.deepEqual(exec.predicates, []);
+  });
+
+  void it('records a pinned key whose row was deleted at the deletion version', () => {
+    const exec = run(store, 'SELECT * FROM acct WHERE w = 1 AND id = 22');
+    assert.deepEqual(exec.reads, [{ key: rowKey(acct.id, encodeKey([1, 22], acct.pkTypes)), version: ts(70, 2) }]);
+    assert.deepEqual(exec.snapshot, { committed: [txn('deleter')], prepared: [] });
+  });
+
+  void it('records a pinned row that fails the extra conjunct in the read set', () => {
+    const exec = run(store, "SELECT * FROM acct WHERE w = 1 AND id = 2 AND tag = 'zzz'");
+    assert.equal(exec.rows.length, 0);
+    assert.deepEqual(exec.reads, [{ key: rowKey(acct.id, encodeKey([1, 2], acct.pkTypes)), version: LOADED_AT }]);
+  });
+
+  void it('has a coverage check that notices a scanned row nobody protects', () => {
+    const exec = run(store, "SELECT id FROM acct WHERE w = 1 AND tag = 'a'");
+    assert.throws(() => assertCovered({ ...exec, predicates: [] }), /neither read nor under a predicate/);
+    assert.throws(() => assertCovered({ ...exec, reads: [] }), /satisfies a predicate but is not in the read set/);
+  });
+
+  void it('stops walking version chains where a LIMIT stops the scan', () => {
+    const exec = run(store, 'SELECT id FROM item WHERE id > 5 LIMIT 2');
+    assert.deepEqual(exec.rows, [[6], [7]]);
+    assert.equal(exec.recorder.scanned.length, 2);
+    assert.equal(exec.predicates[0]!.hi, encodeKey([7], item.pkTypes) + '\x00');
+  });
+
+  void it('puts matching rows in the read set and leaves the rest to the predicate', () => {
+    const exec = run(store, "SELECT id FROM acct WHERE w = 1 AND tag = 'a'");
+    assert.equal(exec.reads.length, exec.rows.length);
+    assert.equal(exec.recorder.scanned.length, 20);
+    assert.equal(exec.predicates.length, 1);
+    assert.deepEqual(exec.snapshot.committed, [txn('deleter'), GENESIS].sort());
+  });
+
+  void it('does not see versions at or above T, committed or prepared', () => {
+    const point = 'SELECT name FROM item WHERE id = 4';
+    assert.deepEqual(run(store, point).rows, [['item4']]);
+    assert.deepEqual(run(store, point, [], ts(1000, 6)).rows, [['noise']]);
+    assert.deepEqual(run(store, point, [], ts(2000, 2)).rows, [], 'the prepared deletion at 2000 is visible above it');
+    const reinserted = 'SELECT * FROM acct WHERE w = 1 AND id = 22';
+    assert.equal(run(store, reinserted).rows.length, 0);
+    const later = run(store, reinserted, [], ts(1000, 6));
+    assert.equal(later.rows.length, 1);
+    assert.deepEqual(later.deps, [{ txn: txn('reinsert-at-T'), ts: T }]);
+  });
+});
+
+void describe('executeAt over prepared versions', () => {
+  void it('reads a newer prepared version below T and records it as a dependency', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([4], item.pkTypes));
+    store.prepareWrite(k, version(ts(500, 3), encodeRow(item, [4, 'changed', 6, 4]), txn('p1')));
+    const exec = run(store, 'SELECT name FROM item WHERE id BETWEEN 3 AND 5 ORDER BY id');
+    assert.deepEqual(exec.rows, [['item3'], ['changed'], ['item5']]);
+    assert.deepEqual(exec.deps, [{ txn: txn('p1'), ts: ts(500, 3) }]);
+    assert.deepEqual(exec.reads.find((r) => r.key === k)?.version, ts(500, 3));
+    assert.deepEqual(exec.snapshot, { committed: [GENESIS], prepared: [txn('p1')] });
+    assertCovered(exec);
+  });
+
+  void it('votes for a prepared version a scan touched without depending on it when it fails the predicate', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([4], item.pkTypes));
+    store.prepareWrite(k, version(ts(500, 3), encodeRow(item, [4, 'cheap', 0.5, 4]), txn('p2')));
+    const exec = run(store, 'SELECT id FROM item WHERE id < 10 AND price > 1');
+    assert.ok(!exec.rows.some((r) => r[0] === 4));
+    assert.deepEqual(exec.deps, []);
+    assert.deepEqual(exec.snapshot.prepared, [txn('p2')]);
+    assertCovered(exec);
+  });
+
+  void it('ignores prepared versions older than the newest committed one', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([4], item.pkTypes));
+    insertVersion(store.getOrCreate(k).prepared, version(ts(80, 3), encodeRow(item, [4, 'stale', 1, 4]), txn('p3')));
+    const exec = run(store, 'SELECT name FROM item WHERE id = 4');
+    assert.deepEqual(exec.rows, [['item4']]);
+    assert.deepEqual(exec.deps, []);
+    assert.deepEqual(exec.snapshot.prepared, []);
+  });
+
+  void it('reads only committed versions in committed mode, only proposed prepared ones in snapshot mode', () => {
+    const store = loadedStore();
+    const k4 = rowKey(item.id, encodeKey([4], item.pkTypes));
+    const k5 = rowKey(item.id, encodeKey([5], item.pkTypes));
+    store.prepareWrite(k4, version(ts(500, 3), encodeRow(item, [4, 'p4', 6, 4]), txn('p4')));
+    store.prepareWrite(k5, version(ts(400, 3), encodeRow(item, [5, 'p5', 6, 4]), txn('p5')));
+    const sql = 'SELECT name FROM item WHERE id IN (4, 5) ORDER BY id';
+    const committed = executeAt(engine, sql, [], T, store, catalog, { mode: { kind: 'committed' } });
+    assert.ok(committed.ok);
+    assert.deepEqual(committed.rows, [['item4'], ['item5']]);
+    assert.deepEqual(committed.deps, []);
+    const snap = executeAt(engine, sql, [], T, store, catalog, { mode: { kind: 'snapshot', txns: new Set([txn('p4')]) } });
+    assert.ok(snap.ok);
+    assert.deepEqual(snap.rows, [['p4'], ['item5']]);
+    assert.deepEqual(snap.lowestSkippedPrepared, ts(400, 3));
+    const unreadable = executeAt(engine, sql, [], T, store, catalog, { readable: (v) => v.txn !== txn('p5') });
+    assert.ok(unreadable.ok);
+    assert.deepEqual(unreadable.rows, [['p4'], ['item5']]);
+    assert.deepEqual(unreadable.snapshot.prepared, [txn('p4')]);
+  });
+});
+
+void describe('table versions', () => {
+  void it('are the newest committed table write below T, raised to prepared versions read and to the high-water mark', () => {
+    const store = loadedStore();
+    const sql = 'SELECT id FROM item WHERE price > 40';
+    assert.deepEqual(run(store, sql).predicates.map((p) => p.tableVersion), [LOADED_AT]);
+    assert.deepEqual(store.table(item.id).high, LOADED_AT);
+    store.prepareWrite(rowKey(item.id, encodeKey([29], item.pkTypes)), version(ts(600, 1), encodeRow(item, [29, 'x', 100, 1]), txn('p6')));
+    assert.deepEqual(run(store, sql).predicates.map((p) => p.tableVersion), [ts(600, 1)]);
+    // An earlier reader still reports the watermark other queries raised.
+    assert.deepEqual(run(store, sql, [], ts(300, 0)).predicates.map((p) => p.tableVersion), [ts(600, 1)]);
+    assert.deepEqual(store.table(item.id).high, ts(600, 1));
+  });
+
+  void it('forget aborted writes and turn committed ones into the table version', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([3], item.pkTypes));
+    store.prepareWrite(k, version(ts(700, 1), encodeRow(item, [3, 'y', 1, 3]), txn('a')));
+    store.abortWrite(k, txn('a'), ts(700, 1));
+    store.prepareWrite(k, version(ts(800, 1), encodeRow(item, [3, 'z', 1, 3]), txn('c')));
+    store.commitWrite(k, version(ts(800, 1), encodeRow(item, [3, 'z', 1, 3]), txn('c')));
+    assert.deepEqual(store.get(k)!.prepared.map((v) => v.txn), [txn('future-delete')]);
+    const exec = executeAt(engine, 'SELECT name FROM item WHERE cat = 3', [], T, store, catalog, { observeTableVersions: false });
+    assert.ok(exec.ok);
+    assert.deepEqual(exec.rows, [['z'], ['item8'], ['item13'], ['item18'], ['item23'], ['item28']]);
+    assert.deepEqual(exec.predicates.map((p) => p.tableVersion), [ts(800, 1)]);
+    assert.deepEqual(store.table(item.id).high, ZERO_TS);
+  });
+});
+
+void describe('executeAt refuses', () => {
+  void it('writes, with a feature-not-supported error', () => {
+    const exec = executeAt(engine, 'DELETE FROM item WHERE id = 1', [], T, loadedStore(), catalog);
+    assert.ok(!exec.ok);
+    assert.equal(exec.error.code, '0A000');
+  });
+
+  void it('unknown tables, with the engine error', () => {
+    const exec = executeAt(engine, 'SELECT * FROM nope', [], T, loadedStore(), catalog);
+    assert.ok(!exec.ok);
+    assert.equal(exec.error.code, '42P01');
+  });
+});
