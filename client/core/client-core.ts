@@ -81,6 +81,8 @@ export class ClientCore {
   readonly #byTimer = new Map<number, Finisher | ReadOp | ActiveTxn | typeof RECOVERY>();
   /** Recoveries of other clients' transactions in progress. */
   readonly #recovering = new Map<DigestKey, Finisher>();
+  /** The own transaction each commit finisher belongs to (recovery finishers have none). */
+  readonly #ownerOf = new WeakMap<Finisher, ActiveTxn>();
   /** Transactions that blocked ours (ABSTAIN with a conflicting prepared one), finished after `relayWaitMs`. */
   readonly #toRecover = new Map<DigestKey, Txn>();
   #recoveryTimer = -1;
@@ -190,6 +192,7 @@ export class ClientCore {
       }
     });
     txn.finisher = fin;
+    this.#ownerOf.set(fin, txn);
     this.#startFinisher(fin);
   }
 
@@ -336,9 +339,14 @@ export class ClientCore {
   #onRelay(req: number, dep: Txn): void {
     const fin = this.#byReq.get(req);
     if (fin === undefined || fin.phase === 'done') return;
-    const txn = [...this.#txns.values()].find((t) => t.finisher === fin);
-    if (txn === undefined) return;
     const key = dep.key;
+    const txn = this.#ownerOf.get(fin);
+    if (txn === undefined) {
+      // We are finishing someone else's stalled transaction and it waits for a dependency of its
+      // own: finish that one first, at once (chains of abandoned transactions, PROTOCOL §7).
+      if (fin.txn.body.deps.some((d) => digestKey(d.digest) === key)) this.#recover([dep]);
+      return;
+    }
     if (!txn.deps.has(key) || txn.relayed.has(key)) return;
     txn.relayed.set(key, dep);
     if (txn.relayTimer < 0) txn.relayTimer = this.#timer(this.opts.relayWaitMs, txn);
