@@ -37,7 +37,7 @@ import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement
 import type { SqlValue } from '../../sql/types.ts';
 import { ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
 import { rowKey } from './row-key.ts';
-import { newestBelow, type Store, type Version } from './store.ts';
+import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
 
 export interface QueryPredicate {
   readonly tableId: number;
@@ -146,7 +146,8 @@ export function executeAt(
   const deps = new Map<DigestKey, Timestamp>();
   const readTop = new Map<number, Timestamp>();
   for (const r of recorder.reads) {
-    const key = rowKey(r.tableId, r.key);
+    // The version carries its store key (a flat, already hashed string); only absent rows need rowKey.
+    const key = r.version === null ? rowKey(r.tableId, r.key) : (r.version as ReplicaRowVersion).key;
     const v = r.version === null ? source.pointVersions.get(key) ?? null : (r.version as ReplicaRowVersion);
     const version = v === null ? ZERO_TS : v.version.ts;
     const prev = readsByKey.get(key);
@@ -184,19 +185,17 @@ export function executeAt(
     reads,
     predicates,
     deps: [...deps].map(([txn, ts]) => ({ txn, ts })).sort((a, b) => compareTs(a.ts, b.ts) || (a.txn < b.txn ? -1 : a.txn > b.txn ? 1 : 0)),
-    snapshot: snapshotVote(store, source.touched, at, readable),
+    snapshot: snapshotVote(source.touched.values(), at, readable),
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
   };
 }
 
 /** For each touched chain: the newest committed version below `at` and the newest readable prepared one above it. */
-export function snapshotVote(store: Store, touched: Iterable<Key>, at: Timestamp, readable: (v: Version) => boolean): SnapshotVote {
+export function snapshotVote(touched: Iterable<KeyState>, at: Timestamp, readable: (v: Version) => boolean): SnapshotVote {
   const committed = new Set<DigestKey>();
   const prepared = new Set<DigestKey>();
-  for (const key of touched) {
-    const ks = store.get(key);
-    if (ks === undefined) continue;
+  for (const ks of touched) {
     const c = newestBelow(ks.committed, at);
     if (c !== undefined) committed.add(c.txn);
     for (let i = ks.prepared.length - 1; i >= 0; i--) {

@@ -78,8 +78,8 @@ export class ReplicaRowSource implements RowSource {
   readonly #at: Timestamp;
   readonly #mode: ReadMode;
   readonly #readable: (v: Version) => boolean;
-  /** Store keys of every version chain a scan or lookup walked (for the snapshot vote). */
-  readonly touched = new Set<Key>();
+  /** Every version chain a scan or lookup walked, by store key (for the snapshot vote). */
+  readonly touched = new Map<Key, KeyState>();
   /** What each point lookup saw, a deletion included (the executor only learns "no row"). */
   readonly pointVersions = new Map<Key, ReplicaRowVersion | null>();
   /** Snapshot mode: the oldest prepared version skipped because its transaction was not proposed. */
@@ -107,7 +107,7 @@ export class ReplicaRowSource implements RowSource {
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip);
     if (v === undefined) return null;
-    this.touched.add(key);
+    this.touched.set(key, ks);
     return { key, version: v.version, prepared: v.prepared };
   }
 
