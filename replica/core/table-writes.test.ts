@@ -1,0 +1,49 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DigestKey } from '../../protocol/ids.ts';
+import { ts, ZERO_TS } from '../../protocol/timestamp.ts';
+import { TableState } from './table-writes.ts';
+
+const txn = (name: string): DigestKey => name as DigestKey;
+
+void describe('TableState', () => {
+  void it('keeps one entry per transaction in timestamp order, however many rows it wrote', () => {
+    const t = new TableState();
+    t.noteWrite(ts(30, 1), txn('c'), false);
+    t.noteWrite(ts(10, 1), txn('a'), true);
+    t.noteWrite(ts(30, 1), txn('c'), false);
+    t.noteWrite(ts(20, 1), txn('b'), false);
+    assert.deepEqual(t.writes.map((w) => w.txn), [txn('a'), txn('b'), txn('c')]);
+    t.noteWrite(ts(30, 1), txn('c'), true);
+    assert.deepEqual(t.writes.map((w) => w.committed), [true, false, true]);
+  });
+
+  void it('reports the newest committed write strictly below a timestamp', () => {
+    const t = new TableState();
+    assert.deepEqual(t.committedVersionBelow(ts(99, 0)), ZERO_TS);
+    t.noteWrite(ts(10, 1), txn('a'), true);
+    t.noteWrite(ts(20, 1), txn('b'), false);
+    t.noteWrite(ts(30, 1), txn('c'), true);
+    assert.deepEqual(t.committedVersionBelow(ts(30, 1)), ts(10, 1));
+    assert.deepEqual(t.committedVersionBelow(ts(30, 2)), ts(30, 1));
+    t.dropWrite(ts(20, 1), txn('b'));
+    assert.equal(t.writes.length, 2);
+  });
+
+  void it('never lowers the high-water mark', () => {
+    const t = new TableState();
+    t.observe(ts(50, 0));
+    t.observe(ts(40, 0));
+    assert.deepEqual(t.high, ts(50, 0));
+  });
+
+  void it('collects committed entries below the newest committed one under the watermark, keeping prepared ones', () => {
+    const t = new TableState();
+    t.noteWrite(ts(10, 1), txn('a'), true);
+    t.noteWrite(ts(15, 1), txn('p'), false);
+    t.noteWrite(ts(20, 1), txn('b'), true);
+    t.noteWrite(ts(40, 1), txn('c'), true);
+    t.collect(ts(30, 0));
+    assert.deepEqual(t.writes.map((w) => w.txn), [txn('p'), txn('b'), txn('c')]);
+  });
+});
