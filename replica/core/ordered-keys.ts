@@ -7,7 +7,7 @@
  * insert is a binary search over chunk boundaries, one in the chunk and a splice of at most CHUNK_MAX
  * entries; a chunk that overflows splits in two (or, when the insert appended at the very end, starts a
  * new chunk, so ascending bulk loads fill chunks completely). A range walk is one seek plus a linear
- * scan. Measured on the shared machine while benchmarks ran (load 12 on 2 cores, tmp/ok-bench2.ts):
+ * scan. Measured on the shared machine while benchmarks ran (load 12 on 2 cores; a throwaway script):
  * 1M random 16-byte keys inserted one by one in 6.3 s, in ascending order in 1.3 s, 100 walks of 10,000
  * keys in 0.4 s; a flat sorted array with splice inserts took 72 s for only 200k keys (each insert
  * moves half the array). A deeper B+tree would only pay off well beyond a few million keys per replica.
