@@ -3,7 +3,7 @@
  * --index I [--data DIR]`. Prints one JSON line `{"event":"ready",...}` on stdout once listening,
  * logs to stderr, and exits 0 on SIGTERM or SIGINT.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,11 +11,21 @@ import { parseClusterConfig, replicaOf, splitAddress } from '../protocol/config.
 import { readKeyFile, replicaKeyPath } from '../cli/keys.ts';
 import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
+import { Wal } from './shell/wal.ts';
+import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
 import { transportFromEnv, transportStats } from '../net/index.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { config: { type: 'string' }, shard: { type: 'string', default: '0' }, index: { type: 'string' }, data: { type: 'string' }, 'metrics-port': { type: 'string' } },
+    options: {
+      config: { type: 'string' },
+      shard: { type: 'string', default: '0' },
+      index: { type: 'string' },
+      data: { type: 'string' },
+      'metrics-port': { type: 'string' },
+      // fdatasync (default): votes are durable before they are sent. none: for measurements.
+      sync: { type: 'string', default: process.env['PESTO_SYNC'] ?? 'fdatasync' },
+    },
   });
   if (values.config === undefined || values.index === undefined) throw new Error('usage: replica/main.ts --config FILE --shard S --index I [--data DIR]');
   const shard = Number(values.shard);
@@ -28,7 +38,24 @@ async function main(): Promise<void> {
   const addr = splitAddress(me.address);
   if (addr === undefined) throw new Error(`bad address ${me.address}`);
   const keyPair = await readKeyFile(replicaKeyPath(values.config, shard, index));
-  const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port, transport: transportFromEnv() });
+  const sync = values.sync === 'none' ? 'none' : 'fdatasync';
+  // The log lives in the replica's data folder; without --data (tests) the replica keeps nothing.
+  let wal: Wal | undefined;
+  let restored: LogRecord[] = [];
+  if (values.data !== undefined) {
+    await mkdir(values.data, { recursive: true });
+    const opened = Wal.open(join(values.data, 'wal.log'), sync);
+    wal = opened.wal;
+    restored = opened.records.flatMap((bytes) => {
+      const r = decodeLogRecord(bytes);
+      if (!r.ok) throw new Error(`damaged log record in ${values.data}/wal.log: ${r.reason}`);
+      return [r.value];
+    });
+    if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
+  }
+  const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port, transport: transportFromEnv(), ...(wal === undefined ? {} : { wal }) });
+  server.core.restore(restored);
+  if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records\n`);
   const port = await server.start();
   // Metrics on the replica port + 1000 unless told otherwise (0 disables).
   const metricsPort = values['metrics-port'] === undefined ? port + 1000 : Number(values['metrics-port']);

@@ -18,6 +18,7 @@ import { replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
 import type { Key, Message, SigProof } from '../protocol/messages.ts';
 import { shardOfKey } from '../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
+import type { LogRecord } from '../protocol/log-record.ts';
 import { checkAtReplica } from '../replica/core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type SignRef } from '../replica/core/replica-core.ts';
 import type { NodeId, SimNetwork } from './network.ts';
@@ -114,6 +115,8 @@ export type ReplicaBehaviorName = keyof typeof REPLICA_BEHAVIORS;
 const SIGN_BATCH_MAX = 32;
 
 export class SimReplica {
+  /** What this replica persisted, in order (its write-ahead log). */
+  readonly log: LogRecord[] = [];
   readonly core: ReplicaCore;
   readonly node: NodeId;
   readonly verifier: CertificateVerifier;
@@ -189,6 +192,11 @@ export class SimReplica {
       if (e.kind === 'sign') {
         this.#leaves.push(e.leaf);
         this.#refs.push(e.ref);
+        continue;
+      }
+      if (e.kind === 'persist') {
+        // The simulated disk: a restarted replica would be restored from it (ReplicaCore.restore).
+        this.log.push(e.record);
         continue;
       }
       const to = this.#peers[e.to];

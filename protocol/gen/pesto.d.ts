@@ -1814,4 +1814,98 @@ export namespace pesto {
           ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape })
         );
     }
+
+    /**
+     * Properties of a LogRecord.
+     * @deprecated Use pesto.LogRecord.$Properties instead.
+     */
+    interface ILogRecord extends pesto.LogRecord.$Properties {
+    }
+
+    /** Represents a LogRecord. */
+    class LogRecord {
+
+        /**
+         * Constructs a new LogRecord.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.LogRecord.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** LogRecord kind. */
+        kind: number;
+
+        /** LogRecord txn. */
+        txn: Uint8Array;
+
+        /** LogRecord decision. */
+        decision: pesto.Decision;
+
+        /** LogRecord view. */
+        view: number;
+
+        /** LogRecord logShard. */
+        logShard: number;
+
+        /** LogRecord message. */
+        message: Uint8Array;
+
+        /**
+         * Encodes the specified LogRecord message. Does not implicitly {@link pesto.LogRecord.verify|verify} messages.
+         * @param message LogRecord message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.LogRecord.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a LogRecord message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.LogRecord & pesto.LogRecord.$Shape} LogRecord
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.LogRecord & pesto.LogRecord.$Shape;
+
+        /**
+         * Gets the type url for LogRecord
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace LogRecord {
+
+        /** Properties of a LogRecord. */
+        interface $Properties {
+
+            /** LogRecord kind */
+            kind?: (number|null);
+
+            /** LogRecord txn */
+            txn?: (Uint8Array|null);
+
+            /** LogRecord decision */
+            decision?: (pesto.Decision|null);
+
+            /** LogRecord view */
+            view?: (number|null);
+
+            /** LogRecord logShard */
+            logShard?: (number|null);
+
+            /** LogRecord message */
+            message?: (Uint8Array|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a LogRecord. */
+        type $Shape = pesto.LogRecord.$Properties;
+    }
 }

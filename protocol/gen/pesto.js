@@ -4550,6 +4550,256 @@ export const pesto = $root.pesto = (() => {
         return Envelope;
     })();
 
+    pesto.LogRecord = (function() {
+
+        /**
+         * Properties of a LogRecord.
+         * @typedef {Object} pesto.LogRecord.$Properties
+         * @property {number|null} [kind] LogRecord kind
+         * @property {Uint8Array|null} [txn] LogRecord txn
+         * @property {pesto.Decision|null} [decision] LogRecord decision
+         * @property {number|null} [view] LogRecord view
+         * @property {number|null} [logShard] LogRecord logShard
+         * @property {Uint8Array|null} [message] LogRecord message
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a LogRecord.
+         * @memberof pesto
+         * @interface ILogRecord
+         * @augments pesto.LogRecord.$Properties
+         * @deprecated Use pesto.LogRecord.$Properties instead.
+         */
+
+        /**
+         * Shape of a LogRecord.
+         * @typedef {pesto.LogRecord.$Properties} pesto.LogRecord.$Shape
+         */
+
+        /**
+         * Constructs a new LogRecord.
+         * @memberof pesto
+         * @classdesc Represents a LogRecord.
+         * @constructor
+         * @param {pesto.LogRecord.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const LogRecord = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * LogRecord kind.
+         * @member {number} kind
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.kind = 0;
+
+        /**
+         * LogRecord txn.
+         * @member {Uint8Array} txn
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.txn = $util.newBuffer([]);
+
+        /**
+         * LogRecord decision.
+         * @member {pesto.Decision} decision
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.decision = 0;
+
+        /**
+         * LogRecord view.
+         * @member {number} view
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.view = 0;
+
+        /**
+         * LogRecord logShard.
+         * @member {number} logShard
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.logShard = 0;
+
+        /**
+         * LogRecord message.
+         * @member {Uint8Array} message
+         * @memberof pesto.LogRecord
+         * @instance
+         */
+        LogRecord.prototype.message = $util.newBuffer([]);
+
+        /**
+         * Encodes the specified LogRecord message. Does not implicitly {@link pesto.LogRecord.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.LogRecord
+         * @static
+         * @param {pesto.LogRecord.$Properties} message LogRecord message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        LogRecord.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.kind != null && $Object.hasOwnProperty.call(message, "kind") && message.kind !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.kind);
+            if (message.txn != null && $Object.hasOwnProperty.call(message, "txn") && message.txn.length)
+                writer.uint32(/* id 2, wireType 2 =*/18).bytes(message.txn);
+            if (message.decision != null && $Object.hasOwnProperty.call(message, "decision") && message.decision !== 0)
+                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.decision);
+            if (message.view != null && $Object.hasOwnProperty.call(message, "view") && message.view !== 0)
+                writer.uint32(/* id 4, wireType 0 =*/32).uint32(message.view);
+            if (message.logShard != null && $Object.hasOwnProperty.call(message, "logShard") && message.logShard !== 0)
+                writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.logShard);
+            if (message.message != null && $Object.hasOwnProperty.call(message, "message") && message.message.length)
+                writer.uint32(/* id 6, wireType 2 =*/50).bytes(message.message);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a LogRecord message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.LogRecord
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.LogRecord & pesto.LogRecord.$Shape} LogRecord
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        LogRecord.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.LogRecord();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.kind = value;
+                        else
+                            delete message.kind;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.txn = value;
+                        else
+                            delete message.txn;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.decision = value;
+                        else
+                            delete message.decision;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.view = value;
+                        else
+                            delete message.view;
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.logShard = value;
+                        else
+                            delete message.logShard;
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.message = value;
+                        else
+                            delete message.message;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for LogRecord
+         * @function getTypeUrl
+         * @memberof pesto.LogRecord
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        LogRecord.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.LogRecord";
+        };
+
+        return LogRecord;
+    })();
+
     return pesto;
 })();
 

@@ -35,6 +35,7 @@ import { logShardOf } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
+import type { LogRecord } from '../../protocol/log-record.ts';
 import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
 import { TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason } from './validation.ts';
@@ -54,7 +55,12 @@ export type SignRef = { readonly kind: 'vote' | 'st2'; readonly txn: DigestKey }
 export type ReplicaEffect =
   | { readonly kind: 'send'; readonly to: PeerHandle; readonly msg: Message }
   /** Sign `leaf` (batched by the shell), then call `onSigned(ref, proof)`. */
-  | { readonly kind: 'sign'; readonly leaf: Uint8Array; readonly ref: SignRef };
+  | { readonly kind: 'sign'; readonly leaf: Uint8Array; readonly ref: SignRef }
+  /**
+   * Append to the log. Votes and ST2 decisions are durable before any later effect of the same batch
+   * leaves the replica (PROTOCOL §9); the shell flushes the log first.
+   */
+  | { readonly kind: 'persist'; readonly record: LogRecord };
 
 export interface ReplicaEnv {
   nowMicros(): number;
@@ -101,6 +107,7 @@ export class ReplicaCore {
   };
   readonly #txns = new Map<DigestKey, TxnRecord>();
   #out: ReplicaEffect[] = [];
+  #restoring = false;
 
   constructor(
     readonly opts: ReplicaCoreOptions,
@@ -162,6 +169,45 @@ export class ReplicaCore {
     }
   }
 
+  /**
+   * Rebuilds state from the log after a restart, in log order: stored votes (a COMMIT vote's writes
+   * are prepared again), ST2 decisions, and applied outcomes. Nothing is re-logged; votes and decisions
+   * are signed again when someone asks for them.
+   */
+  restore(records: Iterable<LogRecord>): void {
+    this.#restoring = true;
+    try {
+      for (const r of records) {
+        switch (r.kind) {
+          case 'vote': {
+            const rec = this.#record(r.txn.key);
+            rec.txn ??= r.txn;
+            if (rec.vote !== null || rec.isDecided) break;
+            rec.vote = r.decision;
+            rec.conflict = r.conflict;
+            rec.state = 'voted';
+            if (r.decision === 'commit') this.#applyPrepared(rec, r.txn);
+            break;
+          }
+          case 'st2': {
+            const rec = this.#record(r.txn.key);
+            rec.txn ??= r.txn;
+            rec.st2 ??= { decision: r.decision, view: r.view, logShard: r.logShard, sig: null, signing: false };
+            break;
+          }
+          case 'writeback':
+            this.#onWriteback(r.writeback);
+            break;
+          default:
+            assertNever(r, 'log record');
+        }
+      }
+    } finally {
+      this.#restoring = false;
+      this.#out = [];
+    }
+  }
+
   /** Periodic housekeeping: drops decided transactions older than the low watermark. */
   onTick(): void {
     const wm = this.#lowWatermark();
@@ -204,7 +250,10 @@ export class ReplicaCore {
     }
     if (rec.vote !== null) {
       if (rec.vote === 'abort' || rec.voteSig !== null) this.#sendPrepareReply(rec, waiter);
-      else rec.voteWaiters.push(waiter);
+      else {
+        rec.voteWaiters.push(waiter);
+        if (!rec.voteSigning) this.#signVote(rec, rec.vote);
+      }
       return;
     }
     rec.voteWaiters.push(waiter);
@@ -279,11 +328,21 @@ export class ReplicaCore {
     rec.vote = decision;
     rec.state = 'voted';
     this.stats.votes[decision]++;
+    this.#persist({ kind: 'vote', txn: rec.txn!, decision, conflict: decision === 'abort' ? rec.conflict : null });
     if (decision === 'abort') {
       this.#flushVoteWaiters(rec);
       return;
     }
+    this.#signVote(rec, decision);
+  }
+
+  #signVote(rec: TxnRecord, decision: 'commit' | 'abstain'): void {
+    rec.voteSigning = true;
     this.#out.push({ kind: 'sign', leaf: voteLeaf(rec.txn!.digest, this.opts.shard, decision), ref: { kind: 'vote', txn: rec.key } });
+  }
+
+  #persist(record: LogRecord): void {
+    if (!this.#restoring) this.#out.push({ kind: 'persist', record });
   }
 
   #flushVoteWaiters(rec: TxnRecord): void {
@@ -362,14 +421,17 @@ export class ReplicaCore {
     if (rec.st2 === null) {
       // A decided transaction logs its certified outcome; otherwise the first valid ST2 wins.
       const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : msg.decision;
-      rec.st2 = { decision, view: msg.view, logShard: msg.logShard, sig: null };
+      rec.st2 = { decision, view: msg.view, logShard: msg.logShard, sig: null, signing: false };
       this.stats.st2Adopted++;
-      rec.st2Waiters.push(waiter);
-      this.#out.push({ kind: 'sign', leaf: st2Leaf(msg.digest, msg.logShard, decision, msg.view), ref: { kind: 'st2', txn: rec.key } });
-      return;
+      this.#persist({ kind: 'st2', txn: rec.txn, decision, view: msg.view, logShard: msg.logShard });
     }
-    if (rec.st2.sig === null) rec.st2Waiters.push(waiter);
-    else this.#sendDecideReply(rec, waiter);
+    const st2 = rec.st2;
+    if (st2.sig !== null) return this.#sendDecideReply(rec, waiter);
+    rec.st2Waiters.push(waiter);
+    if (!st2.signing) {
+      st2.signing = true;
+      this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key } });
+    }
   }
 
   #sendDecideReply(rec: TxnRecord, w: Waiter): void {
@@ -395,6 +457,7 @@ export class ReplicaCore {
     }
     const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
     rec.decided = decided;
+    this.#persist({ kind: 'writeback', writeback: msg.txn === null ? { ...msg, txn } : msg });
     if (certificateOutcome(msg.cert) === 'commit') this.#commit(rec, txn, msg);
     else this.#abort(rec);
     // Anyone still waiting for this replica's vote learns the outcome instead.

@@ -26,6 +26,7 @@ export interface St2State {
   readonly view: number;
   readonly logShard: ShardId;
   sig: SigProof | null;
+  signing: boolean;
 }
 
 export class TxnRecord {
@@ -34,6 +35,8 @@ export class TxnRecord {
   prepared = false;
   vote: VoteDecision | null = null;
   voteSig: SigProof | null = null;
+  /** A signature of the vote has been asked for (after a restart the stored vote is signed anew). */
+  voteSigning = false;
   conflict: CommittedTxn | null = null;
   /** With an ABSTAIN vote: the prepared transaction that conflicted (sent while it is undecided). */
   abstainedFor: DigestKey | null = null;

@@ -25,18 +25,20 @@ export class BatchSigner<R> {
     readonly deliver: (ref: R, proof: SigProof) => void,
     /** Attaches a MAC vector to the proofs of leaves this says need one (votes; decision 0007). */
     readonly macs: { readonly keys: PairwiseMacs; readonly wants: (ref: R) => boolean } | null = null,
+    /** Flush at the end of each turn by itself; false when the owner calls `flush` (after its log). */
+    readonly autoFlush = true,
   ) {}
 
   add(leaf: Uint8Array, ref: R): void {
     this.#leaves.push(leaf);
     this.#refs.push(ref);
-    if (!this.#scheduled) {
+    if (this.autoFlush && !this.#scheduled) {
       this.#scheduled = true;
-      setImmediate(this.#flush);
+      setImmediate(this.flush);
     }
   }
 
-  readonly #flush = (): void => {
+  readonly flush = (): void => {
     this.#scheduled = false;
     const leaves = this.#leaves;
     const refs = this.#refs;

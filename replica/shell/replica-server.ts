@@ -15,9 +15,11 @@ import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { grpcTransport, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import { encodeLogRecord } from '../../protocol/log-record.ts';
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
+import type { Wal } from './wal.ts';
 
 export interface ReplicaServerOptions {
   readonly config: ClusterConfig;
@@ -27,6 +29,8 @@ export interface ReplicaServerOptions {
   readonly host?: string;
   readonly port: number;
   readonly transport?: Transport;
+  /** The replica's log; without one, nothing survives a restart (tests, measurements). */
+  readonly wal?: Wal;
 }
 
 export class ReplicaServer {
@@ -38,6 +42,10 @@ export class ReplicaServer {
   readonly #links = new Map<PeerHandle, Link>();
   readonly #limits: CodecLimits;
   #nextHandle = 1;
+  readonly #wal: Wal | null;
+  /** Sends waiting for the log flush at the end of this turn: link, bytes, link, bytes, ... */
+  #held: (Link | Uint8Array)[] = [];
+  #endScheduled = false;
   #server: TransportServer | null = null;
   #tick: NodeJS.Timeout | null = null;
 
@@ -79,7 +87,9 @@ export class ReplicaServer {
         this.#drain();
       },
       { keys: this.macs, wants: (ref) => ref.kind === 'vote' },
+      false,
     );
+    this.#wal = opts.wal ?? null;
   }
 
   async start(): Promise<number> {
@@ -101,6 +111,7 @@ export class ReplicaServer {
 
   async stop(): Promise<void> {
     if (this.#tick !== null) clearInterval(this.#tick);
+    this.#wal?.close();
     await this.#server?.close();
   }
 
@@ -125,24 +136,54 @@ export class ReplicaServer {
   }
 
 
+  /**
+   * Executes the core's effects. Log records are appended; once one is pending, later sends of this
+   * turn wait in `#held` until the end of the turn, when the log is flushed (one write and one
+   * fdatasync for the whole turn: group commit), then votes are signed, then the held sends leave.
+   */
   #drain(): void {
     const effects = this.core.takeEffects();
     let lastMsg: Message | null = null;
     let lastBytes: Uint8Array | null = null;
     for (const e of effects) {
-      if (e.kind === 'sign') {
-        this.signer.add(e.leaf, e.ref);
-        continue;
+      switch (e.kind) {
+        case 'persist':
+          this.#wal?.append(encodeLogRecord(e.record));
+          this.#scheduleEndOfTurn();
+          break;
+        case 'sign':
+          this.signer.add(e.leaf, e.ref);
+          this.#scheduleEndOfTurn();
+          break;
+        case 'send': {
+          const link = this.#links.get(e.to);
+          if (link === undefined) break;
+          if (e.msg !== lastMsg) {
+            lastMsg = e.msg;
+            lastBytes = encodeMessage(e.msg);
+          }
+          if (this.#wal?.pending === true) this.#held.push(link, lastBytes!);
+          else link.send(lastBytes!);
+          break;
+        }
       }
-      const link = this.#links.get(e.to);
-      if (link === undefined) continue;
-      if (e.msg !== lastMsg) {
-        lastMsg = e.msg;
-        lastBytes = encodeMessage(e.msg);
-      }
-      link.send(lastBytes!);
     }
   }
+
+  #scheduleEndOfTurn(): void {
+    if (this.#endScheduled) return;
+    this.#endScheduled = true;
+    setImmediate(this.#endOfTurn);
+  }
+
+  readonly #endOfTurn = (): void => {
+    this.#endScheduled = false;
+    this.#wal?.flush();
+    const held = this.#held;
+    this.#held = [];
+    for (let i = 0; i < held.length; i += 2) (held[i] as Link).send(held[i + 1] as Uint8Array);
+    this.signer.flush();
+  };
 
   #reject(reason: string): void {
     this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;

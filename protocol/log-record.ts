@@ -1,0 +1,87 @@
+/**
+ * What a replica writes to its log before it acts (PROTOCOL §9: one vote per transaction per
+ * replica, forever, persisted before it is sent): its ST1 votes, its ST2 decisions, and the
+ * certified outcomes it applied. Encoded with the wire format (`LogRecord` in pesto.proto); decoding
+ * validates like any message from the network, since a log can be damaged.
+ */
+import { pesto } from './gen/pesto.js';
+import { decodeMessage, decodeTxn, encodeMessage } from './codec.ts';
+import { fail, ok, type Result } from './errors.ts';
+import type { ShardId } from './ids.ts';
+import type { CommittedTxn, Outcome, Txn, VoteDecision, Writeback } from './messages.ts';
+
+export type LogRecord =
+  | { readonly kind: 'vote'; readonly txn: Txn; readonly decision: VoteDecision; readonly conflict: CommittedTxn | null }
+  | { readonly kind: 'st2'; readonly txn: Txn; readonly decision: Outcome; readonly view: number; readonly logShard: ShardId }
+  | { readonly kind: 'writeback'; readonly writeback: Writeback };
+
+const KIND = { vote: 1, st2: 2, writeback: 3 } as const;
+const DECISION: Record<VoteDecision, pesto.Decision> = { commit: pesto.Decision.COMMIT, abstain: pesto.Decision.ABSTAIN, abort: pesto.Decision.ABORT };
+
+export function encodeLogRecord(r: LogRecord): Uint8Array {
+  const p: pesto.LogRecord.$Properties = { kind: KIND[r.kind] };
+  switch (r.kind) {
+    case 'vote':
+      p.txn = r.txn.bytes;
+      p.decision = DECISION[r.decision];
+      if (r.conflict !== null) {
+        p.message = encodeMessage({ kind: 'prepareReply', req: 0, digest: r.txn.digest, shard: 0 as ShardId, decision: 'abort', sig: null, conflict: r.conflict, decided: null, conflictPrepared: null });
+      }
+      break;
+    case 'st2':
+      p.txn = r.txn.bytes;
+      p.decision = DECISION[r.decision];
+      p.view = r.view;
+      p.logShard = r.logShard;
+      break;
+    case 'writeback':
+      p.message = encodeMessage(r.writeback);
+      break;
+  }
+  return pesto.LogRecord.encode(p).finish();
+}
+
+function decisionIn(d: pesto.Decision | null | undefined): VoteDecision | null {
+  switch (d ?? pesto.Decision.COMMIT) {
+    case pesto.Decision.COMMIT:
+      return 'commit';
+    case pesto.Decision.ABSTAIN:
+      return 'abstain';
+    case pesto.Decision.ABORT:
+      return 'abort';
+    default:
+      return null;
+  }
+}
+
+export function decodeLogRecord(bytes: Uint8Array): Result<LogRecord, string> {
+  let p: pesto.LogRecord;
+  try {
+    p = pesto.LogRecord.decode(bytes);
+  } catch {
+    return fail('malformed');
+  }
+  const decision = decisionIn(p.decision);
+  if (decision === null) return fail('bad-decision');
+  if (p.kind === KIND.writeback) {
+    const m = decodeMessage(p.message ?? new Uint8Array(0));
+    if (!m.ok || m.value.kind !== 'writeback' || m.value.txn === null) return fail(m.ok ? 'not-a-writeback' : m.reason);
+    return ok({ kind: 'writeback', writeback: m.value });
+  }
+  const txn = decodeTxn(p.txn ?? new Uint8Array(0));
+  if (!txn.ok) return fail(txn.reason);
+  if (p.kind === KIND.vote) {
+    let conflict: CommittedTxn | null = null;
+    if (decision === 'abort') {
+      const m = decodeMessage(p.message ?? new Uint8Array(0));
+      if (!m.ok || m.value.kind !== 'prepareReply' || m.value.conflict === null) return fail('abort-vote-without-conflict');
+      conflict = m.value.conflict;
+    }
+    return ok({ kind: 'vote', txn: txn.value, decision, conflict });
+  }
+  if (p.kind === KIND.st2) {
+    if (decision === 'abstain') return fail('bad-decision');
+    return ok({ kind: 'st2', txn: txn.value, decision, view: p.view ?? 0, logShard: (p.logShard ?? 0) as ShardId });
+  }
+  return fail('unknown-kind');
+}
