@@ -8,6 +8,7 @@ const cases: Record<string, () => Promise<(args: string[]) => Promise<void>>> = 
   crypto: async () => (await import('./micro-crypto.ts')).runMicroCryptoBench,
   codec: async () => (await import('./micro-codec.ts')).runMicroCodecBench,
   transport: async () => (await import('./transport.ts')).runTransportBench,
+  pgbench: async () => (await import('./pgbench.ts')).runPgbenchBench,
 };
 
 async function main(): Promise<void> {
