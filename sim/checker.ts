@@ -5,7 +5,9 @@
  *     plain map gives, at each transaction, exactly the values it read;
  * (c) agreement: no transaction is committed at one correct replica (or by its client) and aborted
  *     at another; a transaction's client hears one outcome;
- * (d) liveness: once the faults heal, the workload reaches its target and the audit completes.
+ * (d) liveness: once the faults heal, the workload reaches its target and the audit completes;
+ * (e) one vote per transaction per replica, forever (PROTOCOL §9): no correct replica sends two
+ *     different ST1 votes for one transaction, across crashes and restarts.
  * Each violation is one line; the simulation prints them with the seed and a trace.
  */
 import type { DigestKey } from '../protocol/ids.ts';
@@ -36,6 +38,7 @@ export function checkRun(input: CheckInput): string[] {
   checkConservation(input, add);
   checkSerialReplay(input, add);
   checkAgreement(input, add);
+  for (const r of input.correctReplicas) for (const d of r.doubleVotes) add(`one-vote: ${d}`);
   checkLiveness(input, add);
   return out;
 }

@@ -15,12 +15,12 @@ import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { signBatchWithRoot, VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
-import type { Key, Message, SigProof } from '../protocol/messages.ts';
+import type { Key, Message, SigProof, VoteDecision } from '../protocol/messages.ts';
 import { shardOfKey } from '../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
 import type { LogRecord } from '../protocol/log-record.ts';
 import { checkAtReplica } from '../replica/core/boundary.ts';
-import { ReplicaCore, type PeerHandle, type SignRef } from '../replica/core/replica-core.ts';
+import { ReplicaCore, type PeerHandle, type ReplicaCoreOptions, type SignRef } from '../replica/core/replica-core.ts';
 import type { NodeId, SimNetwork } from './network.ts';
 import type { Prng } from './prng.ts';
 
@@ -114,17 +114,35 @@ export type ReplicaBehaviorName = keyof typeof REPLICA_BEHAVIORS;
 
 const SIGN_BATCH_MAX = 32;
 
+/** What survives a crash: the whole log, or nothing (amnesia, a negative control for the checker). */
+export type RestartLog = 'intact' | 'empty';
+
 export class SimReplica {
-  /** What this replica persisted, in order (its write-ahead log). */
-  readonly log: LogRecord[] = [];
-  readonly core: ReplicaCore;
+  /**
+   * What this replica persisted, in order (its write-ahead log). Effects of one virtual event are
+   * drained together, so every record whose effects were emitted before a crash is here: the
+   * production rule (the turn's records are flushed before the turn's sends leave) holds.
+   */
+  log: LogRecord[] = [];
+  core: ReplicaCore;
   readonly node: NodeId;
-  readonly verifier: CertificateVerifier;
+  verifier: CertificateVerifier;
   readonly rejected: Record<string, number> = {};
   signatures = 0;
-  readonly #cache = new VerifiedRootCache(1 << 14);
-  readonly #handles = new Map<NodeId, PeerHandle>();
-  readonly #peers: NodeId[] = [''];
+  /** Crashes and restarts so far. */
+  restarts = 0;
+  /**
+   * Every ST1 vote this replica sent, across restarts (the simulator's ground truth, not its disk):
+   * PROTOCOL §9, one vote per transaction per replica, forever. A different second vote is recorded
+   * in `doubleVotes`.
+   */
+  readonly votesSent = new Map<string, VoteDecision>();
+  readonly doubleVotes: string[] = [];
+  #down = false;
+  #cache = new VerifiedRootCache(1 << 14);
+  #handles = new Map<NodeId, PeerHandle>();
+  #peers: NodeId[] = [''];
+  readonly #coreOpts: ReplicaCoreOptions;
   #leaves: Uint8Array[] = [];
   #refs: SignRef[] = [];
   readonly #tools: ByzantineTools;
@@ -142,11 +160,9 @@ export class SimReplica {
     const sid = shardId(shard);
     const owns = shardCount === 1 ? (): boolean => true : (key: Key): boolean => shardOfKey(key, shardCount) === sid;
     this.node = replicaNode(shard, index);
-    this.core = new ReplicaCore(
-      { shard: sid, index: replicaIndex(index), f, owns, clockSkewMaxMicros: opts.clockSkewMaxMicros, gcWindowMicros: opts.gcWindowMicros },
-      { nowMicros: () => net.nowMicros },
-    );
-    this.verifier = new CertificateVerifier({ f, shardCount, publicKey: (s, i) => cluster.keys[s]?.[i]?.publicKey, cache: this.#cache });
+    this.#coreOpts = { shard: sid, index: replicaIndex(index), f, owns, clockSkewMaxMicros: opts.clockSkewMaxMicros, gcWindowMicros: opts.gcWindowMicros };
+    this.core = this.#newCore();
+    this.verifier = this.#newVerifier();
     const key = this.#keyPair;
     this.#tools = {
       shard: sid,
@@ -161,12 +177,54 @@ export class SimReplica {
     net.onInstantEnd(() => this.#flushSignatures());
   }
 
+  #newCore(): ReplicaCore {
+    return new ReplicaCore(this.#coreOpts, { nowMicros: () => this.net.nowMicros });
+  }
+
+  #newVerifier(): CertificateVerifier {
+    const { f, shardCount } = this.cluster;
+    return new CertificateVerifier({ f, shardCount, publicKey: (s, i) => this.cluster.keys[s]?.[i]?.publicKey, cache: this.#cache });
+  }
+
+  get down(): boolean {
+    return this.#down;
+  }
+
+  /**
+   * The process stops: from now on it neither receives, sends, nor ticks. Statements waiting for
+   * this instant's signature batch are lost with the process (their log records are not: they were
+   * emitted, hence written, together with the sends of their event).
+   */
+  crash(): void {
+    this.#down = true;
+    this.#leaves = [];
+    this.#refs = [];
+    this.net.note(`crash ${this.node}`);
+  }
+
+  /**
+   * The process starts again: a new core restored from the log (or from nothing: amnesia), with
+   * fresh volatile state (no cached signatures or verified roots, no peer handles).
+   */
+  restart(log: RestartLog): void {
+    if (log === 'empty') this.log = [];
+    this.core = this.#newCore();
+    this.core.restore(this.log);
+    this.#cache = new VerifiedRootCache(1 << 14);
+    this.verifier = this.#newVerifier();
+    this.#handles = new Map();
+    this.#peers = [''];
+    this.#down = false;
+    this.restarts++;
+    this.net.note(`restart ${this.node} (${log} log, ${this.log.length} records)`);
+  }
+
   get #keyPair(): KeyPair {
     return this.cluster.keys[this.shard]![this.index]!;
   }
 
   #onBytes(from: NodeId, bytes: Uint8Array): void {
-    if (!this.behavior.alive) return;
+    if (!this.behavior.alive || this.#down) return;
     const decoded = decodeMessage(bytes);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
@@ -201,6 +259,7 @@ export class SimReplica {
       }
       const to = this.#peers[e.to];
       if (to === undefined) continue;
+      if (e.msg.kind === 'prepareReply' && e.msg.decided === null) this.#noteVote(e.msg.digest, e.msg.decision);
       for (const m of this.behavior.outgoing(e.msg, to, this.#tools)) this.net.send(this.node, to, encodeMessage(m), m.kind);
     }
   }
@@ -223,8 +282,15 @@ export class SimReplica {
     this.#drain();
   }
 
+  #noteVote(digest: Uint8Array, decision: VoteDecision): void {
+    const key = Buffer.from(digest).toString('hex');
+    const prior = this.votesSent.get(key);
+    if (prior === undefined) this.votesSent.set(key, decision);
+    else if (prior !== decision) this.doubleVotes.push(`${this.node} voted ${prior} then ${decision} on ${key.slice(0, 12)}`);
+  }
+
   onTick(): void {
-    if (!this.behavior.alive) return;
+    if (!this.behavior.alive || this.#down) return;
     this.core.onTick();
     this.#drain();
   }

@@ -21,13 +21,26 @@ import { CALM_NETWORK, SimNetwork, type NetworkFaults, type NetworkStats } from 
 import { Prng } from './prng.ts';
 import type { ClientBehaviorName } from './client-behavior.ts';
 import { SimClient, SIM_CLIENT_TIMEOUTS, type SimClientTimeouts } from './sim-client.ts';
-import { REPLICA_BEHAVIORS, replicaNode, SimReplica, type ReplicaBehaviorName, type SimClusterKeys } from './sim-replica.ts';
+import { REPLICA_BEHAVIORS, replicaNode, SimReplica, type ReplicaBehaviorName, type RestartLog, type SimClusterKeys } from './sim-replica.ts';
 import { BankWorkload, type TxnLog } from './workload-bank.ts';
 
 export interface ReplicaFault {
   readonly shard?: number;
   readonly index: number;
   readonly behavior: ReplicaBehaviorName;
+}
+
+/**
+ * A replica process that stops at `crashAtMs` (drops every message in and out, its timers stop) and
+ * starts again at `restartAtMs` as a new core restored from its log (`log: 'intact'`, the default),
+ * or from nothing (`'empty'`: amnesia, a durability bug on purpose, for negative controls).
+ */
+export interface ReplicaRestart {
+  readonly shard?: number;
+  readonly index: number;
+  readonly crashAtMs: number;
+  readonly restartAtMs: number;
+  readonly log?: RestartLog;
 }
 
 export interface ClientFault {
@@ -57,6 +70,8 @@ export interface SimOptions {
   readonly delayJitterUs?: number;
   /** Replicas that are crashed or Byzantine for the whole run (at most f per shard for safety). */
   readonly replicaFaults?: readonly ReplicaFault[];
+  /** Replicas that crash and restart (they count as correct: a restart from an intact log must be safe). */
+  readonly restarts?: readonly ReplicaRestart[];
   /** Byzantine or crashing clients (at most all but client 1). */
   readonly clientFaults?: readonly ClientFault[];
   /** Cut this replica (shard 0) off from everyone until the faults heal. */
@@ -83,6 +98,8 @@ export interface SimReport {
   readonly fastCommits: number;
   readonly slowCommits: number;
   readonly recoveries: number;
+  /** Replica restarts done, and the log records they restored from. */
+  readonly restarted: { readonly count: number; readonly records: number };
   /** Faulty clients' transactions (made-up ones included) by the outcome the correct replicas gave them. */
   readonly faultyTxns: { readonly committed: number; readonly aborted: number; readonly undecided: number };
   /** What the faulty clients' behaviours did, summed (e.g. `equivocated`). */
@@ -181,6 +198,16 @@ export function runSimulation(o: SimOptions): SimReport {
     const others = [...replicas.map((r) => r.node), ...clients.map((c) => c.node)].filter((x) => x !== cut);
     net.partition([cut], others);
   }
+  let restoredRecords = 0;
+  for (const rs of o.restarts ?? []) {
+    const r = replicas.find((x) => x.node === replicaNode(rs.shard ?? 0, rs.index));
+    if (r === undefined || !(rs.crashAtMs >= 0 && rs.restartAtMs > rs.crashAtMs)) throw new RangeError(`bad restart ${JSON.stringify(rs)}`);
+    net.schedule(rs.crashAtMs * 1000, () => r.crash());
+    net.schedule(rs.restartAtMs * 1000, () => {
+      r.restart(rs.log ?? 'intact');
+      restoredRecords += r.log.length;
+    });
+  }
   net.schedule(healAtUs - START_MICROS, () => {
     net.faults = { ...CALM_NETWORK, delayMinUs: faulty.delayMinUs, delayJitterUs: faulty.delayJitterUs };
     net.healPartitions();
@@ -231,7 +258,8 @@ export function runSimulation(o: SimOptions): SimReport {
     faults: [...faultOf.entries()]
       .map(([node, b]) => `${node}:${b}`)
       .concat(o.partitionReplica === undefined ? [] : [`partition:${replicaNode(0, o.partitionReplica)}`])
-      .concat([...clientFaults.values()].map((cf) => `c${cf.client}:${cf.behavior}/${cf.every}`)),
+      .concat([...clientFaults.values()].map((cf) => `c${cf.client}:${cf.behavior}/${cf.every}`))
+      .concat((o.restarts ?? []).map((rs) => `${replicaNode(rs.shard ?? 0, rs.index)}:restart@${rs.crashAtMs}-${rs.restartAtMs}ms/${rs.log ?? 'intact'}`)),
     committed: bank.history.filter((t) => t.outcome === 'commit').length,
     aborted: bank.history.filter((t) => t.outcome === 'abort').length,
     failed: bank.history.filter((t) => t.outcome === 'failed').length,
@@ -239,6 +267,7 @@ export function runSimulation(o: SimOptions): SimReport {
     fastCommits,
     slowCommits,
     recoveries,
+    restarted: { count: replicas.reduce((sum, r) => sum + r.restarts, 0), records: restoredRecords },
     faultyTxns,
     clientFaultEvents: sorted(clientFaultEvents),
     auditTotal: finalAudit === null ? null : finalAudit.reads.reduce((s, [, v]) => s + (v === null ? 0 : Number(v.slice(0, v.indexOf(':')))), 0),
