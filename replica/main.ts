@@ -53,7 +53,18 @@ async function main(): Promise<void> {
     });
     if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
   }
-  const server = new ReplicaServer({ config, shard, index, keyPair, host: addr.host, port: addr.port, transport: transportFromEnv(), ...(wal === undefined ? {} : { wal }) });
+  const compact = process.env['PESTO_WAL_COMPACT_BYTES'];
+  const server = new ReplicaServer({
+    config,
+    shard,
+    index,
+    keyPair,
+    host: addr.host,
+    port: addr.port,
+    transport: transportFromEnv(),
+    ...(wal === undefined ? {} : { wal }),
+    ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
+  });
   server.core.restore(restored);
   if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records\n`);
   const port = await server.start();

@@ -208,6 +208,37 @@ export class ReplicaCore {
     }
   }
 
+  /**
+   * The log records that recreate what this replica must keep (log compaction): a writeback for every
+   * commit proof its store still holds (versions and committed reads), the certified outcomes of
+   * transactions inside the history window, and the votes and ST2 decisions of undecided ones.
+   */
+  checkpoint(): LogRecord[] {
+    const out: LogRecord[] = [];
+    const emitted = new Set<DigestKey>();
+    const proof = (p: CommittedTxn | null): void => {
+      if (p === null || emitted.has(p.txn.key)) return;
+      emitted.add(p.txn.key);
+      out.push({ kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn } });
+    };
+    for (const ks of this.store.values()) {
+      for (const v of ks.committed) proof(v.proof);
+      for (const r of ks.committedReads) proof(r.proof);
+    }
+    const wm = this.#lowWatermark();
+    for (const [key, rec] of this.#txns) {
+      const txn = rec.txn;
+      if (txn === null || emitted.has(key)) continue;
+      if (rec.decided !== null) {
+        if (!tsLess(txn.body.ts, wm)) out.push({ kind: 'writeback', writeback: { ...rec.decided, txn } });
+        continue;
+      }
+      if (rec.vote !== null) out.push({ kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null });
+      if (rec.st2 !== null) out.push({ kind: 'st2', txn, decision: rec.st2.decision, view: rec.st2.view, logShard: rec.st2.logShard });
+    }
+    return out;
+  }
+
   /** Periodic housekeeping: drops decided transactions older than the low watermark. */
   onTick(): void {
     const wm = this.#lowWatermark();

@@ -90,6 +90,11 @@ export class Store {
     return ks;
   }
 
+  /** Every key's state, in no particular order. */
+  values(): IterableIterator<KeyState> {
+    return this.#keys.values();
+  }
+
   /** Keys k with lo <= k < hi (hi null = to the end) in byte order, descending when `reverse`. */
   keysInRange(lo: Key, hi: Key | null, reverse = false): KeyRangeIterator {
     return this.#ordered.range(lo, hi, reverse);

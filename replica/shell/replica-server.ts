@@ -31,7 +31,11 @@ export interface ReplicaServerOptions {
   readonly transport?: Transport;
   /** The replica's log; without one, nothing survives a restart (tests, measurements). */
   readonly wal?: Wal;
+  /** Compact the log when it grows past this many bytes (default 64 MiB). */
+  readonly walCompactBytes?: number;
 }
+
+const DEFAULT_WAL_COMPACT_BYTES = 64 << 20;
 
 export class ReplicaServer {
   readonly core: ReplicaCore;
@@ -46,6 +50,8 @@ export class ReplicaServer {
   /** Sends waiting for the log flush at the end of this turn: link, bytes, link, bytes, ... */
   #held: (Link | Uint8Array)[] = [];
   #endScheduled = false;
+  /** Log size that triggers the next compaction (at least twice what the last one left). */
+  #compactBytes: number;
   #server: TransportServer | null = null;
   #tick: NodeJS.Timeout | null = null;
 
@@ -90,6 +96,7 @@ export class ReplicaServer {
       false,
     );
     this.#wal = opts.wal ?? null;
+    this.#compactBytes = opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES;
   }
 
   async start(): Promise<number> {
@@ -178,7 +185,15 @@ export class ReplicaServer {
 
   readonly #endOfTurn = (): void => {
     this.#endScheduled = false;
-    this.#wal?.flush();
+    const wal = this.#wal;
+    if (wal !== null) {
+      wal.flush();
+      // Compaction: when the log has grown past the limit, rewrite it from the state it recreates.
+      if (wal.size > this.#compactBytes) {
+        wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
+        this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
+      }
+    }
     const held = this.#held;
     this.#held = [];
     for (let i = 0; i < held.length; i += 2) (held[i] as Link).send(held[i + 1] as Uint8Array);

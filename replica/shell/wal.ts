@@ -8,7 +8,7 @@
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
-import { closeSync, fdatasyncSync, ftruncateSync, openSync, readFileSync, writeSync, existsSync } from 'node:fs';
+import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 export type WalSync = 'fdatasync' | 'none';
@@ -24,9 +24,18 @@ export class Wal {
 
   private constructor(
     fd: number,
+    readonly path: string,
     readonly sync: WalSync,
   ) {
     this.#fd = fd;
+    this.#size = fstatSync(fd).size;
+  }
+
+  #size: number;
+
+  /** Bytes in the log file (after the last flush). */
+  get size(): number {
+    return this.#size;
   }
 
   /** Opens (creating) the log at `path`; returns it with the intact records, in order. */
@@ -50,7 +59,7 @@ export class Wal {
     }
     const fd = openSync(path, 'a+');
     if (valid < size) ftruncateSync(fd, valid);
-    return { wal: new Wal(fd, sync), records, discardedBytes: size - valid };
+    return { wal: new Wal(fd, path, sync), records, discardedBytes: size - valid };
   }
 
   get pending(): boolean {
@@ -58,12 +67,9 @@ export class Wal {
   }
 
   append(record: Uint8Array): void {
-    const frame = Buffer.allocUnsafe(HEADER + record.length);
-    frame.writeUInt32LE(record.length, 0);
-    frame.writeUInt32LE(crc32(record), 4);
-    frame.set(record, HEADER);
-    this.#pending.push(frame);
-    this.#pendingBytes += frame.length;
+    const f = frame(record);
+    this.#pending.push(f);
+    this.#pendingBytes += f.length;
   }
 
   /** Writes everything appended since the last flush and makes it durable. */
@@ -77,10 +83,43 @@ export class Wal {
     if (this.sync === 'fdatasync') fdatasyncSync(this.#fd);
     this.flushes++;
     this.bytesWritten += all.length;
+    this.#size += all.length;
   }
+
+  /**
+   * Replaces the whole log by `records` (compaction): written to a temporary file, made durable, then
+   * renamed over the log, so a crash at any point leaves either the old log or the new one.
+   */
+  rewrite(records: readonly Uint8Array[]): void {
+    this.flush();
+    const tmp = `${this.path}.compact`;
+    const fd = openSync(tmp, 'w');
+    const frames: Uint8Array[] = [];
+    for (const r of records) frames.push(frame(r));
+    const all = Buffer.concat(frames);
+    let off = 0;
+    while (off < all.length) off += writeSync(fd, all, off, all.length - off);
+    fdatasyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, this.path);
+    closeSync(this.#fd);
+    this.#fd = openSync(this.path, 'a');
+    this.#size = all.length;
+    this.compactions++;
+  }
+
+  compactions = 0;
 
   close(): void {
     this.flush();
     closeSync(this.#fd);
   }
+}
+
+function frame(record: Uint8Array): Buffer {
+  const f = Buffer.allocUnsafe(HEADER + record.length);
+  f.writeUInt32LE(record.length, 0);
+  f.writeUInt32LE(crc32(record), 4);
+  f.set(record, HEADER);
+  return f;
 }

@@ -1,0 +1,76 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Wal } from './wal.ts';
+
+const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
+
+function withDir(fn: (dir: string) => void): void {
+  const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+  try {
+    fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+void describe('Wal', () => {
+  void it('gives back the flushed records in order after a reopen', () =>
+    withDir((dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1, 2, 3));
+      wal.append(bytes());
+      wal.flush();
+      wal.append(bytes(4));
+      wal.close();
+      const again = Wal.open(path, 'none');
+      assert.deepEqual(again.records, [bytes(1, 2, 3), bytes(), bytes(4)]);
+      assert.equal(again.discardedBytes, 0);
+      again.wal.close();
+    }));
+
+  void it('cuts a torn or damaged tail and keeps what came before', () =>
+    withDir((dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'none');
+      wal.append(bytes(9, 9));
+      wal.close();
+      appendFileSync(path, Buffer.from([5, 0, 0, 0, 1, 2, 3, 4, 7])); // a frame claiming 5 bytes, holding 1
+      const again = Wal.open(path, 'none');
+      assert.deepEqual(again.records, [bytes(9, 9)]);
+      assert.equal(again.discardedBytes, 9);
+      again.wal.append(bytes(8));
+      again.wal.close();
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(9, 9), bytes(8)], 'appends continue after the cut');
+    }));
+
+  void it('rejects a frame whose checksum does not match', () =>
+    withDir((dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'none');
+      wal.append(bytes(1, 1, 1, 1));
+      wal.close();
+      const data = readFileSync(path);
+      data[data.length - 1] = 2;
+      appendFileSync(join(dir, 'copy.log'), data);
+      assert.deepEqual(Wal.open(join(dir, 'copy.log'), 'none').records, []);
+    }));
+
+  void it('replaces the log by a compacted one and keeps appending to it', () =>
+    withDir((dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'none');
+      for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
+      wal.flush();
+      const before = statSync(path).size;
+      wal.rewrite([bytes(42)]);
+      assert.ok(statSync(path).size < before);
+      assert.equal(wal.size, statSync(path).size);
+      wal.append(bytes(43));
+      wal.close();
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(42), bytes(43)]);
+    }));
+});
