@@ -1,4 +1,5 @@
-// A replica's write-ahead log: votes and applied outcomes survive a crash (SIGKILL) and restart.
+// A replica's write-ahead log: votes and applied outcomes survive a crash (SIGKILL) and restart,
+// through log compaction too.
 // After the restart the replica serves the committed versions it had, with their proofs, and
 // answers a repeated ST1 with the vote it gave before the crash (PROTOCOL §9: one vote per
 // transaction per replica, forever, persisted before it is sent).
@@ -49,6 +50,8 @@ void describe('durability of one replica across a crash', () => {
   }
 
   before(async () => {
+    // A tiny compaction threshold, so the restart below also replays a compacted log.
+    process.env['PESTO_WAL_COMPACT_BYTES'] = '4096';
     tc = await startTestCluster('durability', BASE_PORT);
   });
 
