@@ -2,13 +2,15 @@
  * Random scenarios for sweeps: one seed picks f, the Byzantine or crashed replicas (at most f), the
  * network's fault rates, a partition, the workload's contention, and Byzantine or crashing clients
  * (drawn from a separate stream, so the rest of a seed's scenario did not change when they came).
+ * Replica crash-restarts (from an intact log: amnesia is a negative control only) come from a third
+ * stream, on replicas that are otherwise correct.
  * `equivocate-st2` and `crash-forget` are left out: they hit known gaps (sim.test.ts, seeds.json). `scenarioFor(seed)` is a pure
  * function of the seed, so a failing sweep seed is replayed by the seed alone (or by the options it
  * printed, which `sim/seeds.json` stores).
  */
 import { Prng } from './prng.ts';
 import type { ClientBehaviorName } from './client-behavior.ts';
-import type { ClientFault, ReplicaFault, SimOptions } from './simulation.ts';
+import type { ClientFault, ReplicaFault, ReplicaRestart, SimOptions } from './simulation.ts';
 import type { ReplicaBehaviorName } from './sim-replica.ts';
 
 const BYZANTINE: readonly ReplicaBehaviorName[] = ['crashed', 'flip-votes', 'garbage-sigs', 'equivocate'];
@@ -21,6 +23,21 @@ function clientFaultsFor(seed: number, clients: number): ClientFault[] {
   const out: ClientFault[] = [];
   const count = Math.min(clients - 1, rng.range(1, 2));
   for (let k = 0; k < count; k++) out.push({ client: 2 + k, behavior: rng.pick(FAULTY_CLIENTS), every: rng.range(2, 5) });
+  return out;
+}
+
+/** In 35% of seeds, 1..f otherwise-correct replicas crash within the first 40 ms and restart 1-60 ms later. */
+function restartsFor(seed: number, f: number, correct: readonly number[]): ReplicaRestart[] {
+  const rng = new Prng(seed ^ 0x7e57);
+  if (!rng.chance(0.35)) return [];
+  const pool = [...correct];
+  const out: ReplicaRestart[] = [];
+  const count = Math.min(pool.length, rng.range(1, f));
+  for (let k = 0; k < count; k++) {
+    const index = pool.splice(rng.int(pool.length), 1)[0]!;
+    const crashAtMs = rng.range(0, 40);
+    out.push({ index, crashAtMs, restartAtMs: crashAtMs + rng.range(1, 60) });
+  }
   return out;
 }
 
@@ -39,6 +56,7 @@ export function scenarioFor(seed: number): SimOptions {
   const partition = rng.chance(0.25) ? indexes[rng.int(indexes.length)] : undefined;
   const clients = rng.range(2, 6);
   const clientFaults = clientFaultsFor(seed, clients);
+  const restarts = restartsFor(seed, f, indexes);
   return {
     seed,
     f,
@@ -51,6 +69,7 @@ export function scenarioFor(seed: number): SimOptions {
     replicaFaults: faults,
     ...(partition === undefined ? {} : { partitionReplica: partition }),
     ...(clientFaults.length === 0 ? {} : { clientFaults }),
+    ...(restarts.length === 0 ? {} : { restarts }),
     healAtMs: rng.range(200, 2000),
   };
 }

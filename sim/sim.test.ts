@@ -116,6 +116,67 @@ void test(
   },
 );
 
+// Replica crash-restart (SimOptions.restarts): the process stops (drops everything, no ticks), then a
+// new core is restored from its log with fresh volatile state. From an intact log it is a correct
+// replica: safety and liveness must hold.
+for (const [seed, index, crashAtMs, restartAtMs] of [
+  [41, 2, 5, 15],
+  [42, 0, 10, 12],
+  [43, 5, 15, 40],
+] as const) {
+  void test(`a replica that crashes and restarts from its log during the bank workload (f = 1, seed ${seed})`, () => {
+    const r = expectOk({ seed, transactions: 30, restarts: [{ index, crashAtMs, restartAtMs }] });
+    assert.equal(r.restarted.count, 1);
+    assert.ok(r.restarted.records > 0, 'the restarted replica had a log to restore');
+  });
+}
+
+void test('f = 2 with two replicas crashing and restarting from their logs at different times', () => {
+  const r = expectOk({ seed: 45, f: 2, clients: 3, transactions: 15, restarts: [{ index: 3, crashAtMs: 5, restartAtMs: 15 }, { index: 7, crashAtMs: 12, restartAtMs: 30 }] });
+  assert.equal(r.restarted.count, 2);
+});
+
+void test('a replica crash-restart under message loss, duplication and reordering', () => {
+  const r = expectOk({ seed: 44, transactions: 30, lossRate: 0.05, dupRate: 0.05, reorderRate: 0.05, healAtMs: 60, restarts: [{ index: 1, crashAtMs: 8, restartAtMs: 25 }] });
+  assert.ok(r.network.dropped > 0);
+});
+
+// Recoveries resend ST1 to restarted replicas: their logged votes must answer them.
+const RESTARTS_WITH_RECOVERY: SimOptions = {
+  seed: 64,
+  transactions: 30,
+  clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 2 }, { client: 3, behavior: 'crash-after-st1', every: 2 }],
+  restarts: [{ index: 0, crashAtMs: 6, restartAtMs: 7 }, { index: 1, crashAtMs: 6, restartAtMs: 7 }, { index: 2, crashAtMs: 12, restartAtMs: 13 }],
+};
+const WHOLE_CLUSTER_RESTART: SimOptions = { seed: 61, transactions: 30, restarts: [0, 1, 2, 3, 4, 5].map((index) => ({ index, crashAtMs: 10, restartAtMs: 11 })) };
+
+void test('replicas restarted from their logs keep one vote per transaction while crashed clients are recovered', () => {
+  const r = expectOk(RESTARTS_WITH_RECOVERY);
+  assert.ok(r.recoveries > 0);
+});
+
+void test('every replica of the shard crashes at once and restarts from its log', () => {
+  expectOk(WHOLE_CLUSTER_RESTART);
+});
+
+// Negative controls: a restart with an empty log (amnesia) is a durability bug on purpose; the
+// checker must catch it. One amnesiac replica is within f for agreement and serializability, but
+// its second, different vote breaks PROTOCOL §9 (one vote per transaction per replica, forever).
+const amnesia = (o: SimOptions): SimOptions => ({ ...o, restarts: (o.restarts ?? []).map((rs) => ({ ...rs, log: 'empty' as const })) });
+
+void test('negative control: an amnesiac replica votes twice differently and the checker reports it', () => {
+  const options = amnesia(RESTARTS_WITH_RECOVERY);
+  const r = runSimulation(options);
+  assert.ok(!r.ok, 'amnesia went unnoticed');
+  assert.ok(r.violations.some((v) => v.startsWith('one-vote: ')), r.violations.join('\n'));
+});
+
+void test('negative control: a whole shard restarting with empty logs breaks conservation and the serial replay', () => {
+  const r = runSimulation(amnesia(WHOLE_CLUSTER_RESTART));
+  assert.ok(r.violations.some((v) => v.startsWith('conservation: ')), r.violations.join('\n'));
+  assert.ok(r.violations.some((v) => v.startsWith('serializability: ')), r.violations.join('\n'));
+});
+
 interface SavedSeed {
   readonly options: SimOptions;
   readonly reason: string;
