@@ -26,10 +26,10 @@ import type { PairwiseMacs } from './crypto/mac.ts';
 import { verifyProof, type VerifiedRootCache } from './crypto/signed.ts';
 import { assertNever, fail, ok, type Result } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
-import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, Key, ReadEntry, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
+import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, DecisionFb, ElectReply, Key, ReadEntry, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
 import { quorums, type Quorums } from './quorum.ts';
 import { logShardOf } from './sharding.ts';
-import { st2Leaf, voteLeaf } from './statements.ts';
+import { electLeaf, st2Leaf, voteLeaf } from './statements.ts';
 import { compareTs, tsEquals, tsLess, type Timestamp } from './timestamp.ts';
 
 export { cryptoStats, resetCryptoStats } from './crypto/signed.ts';
@@ -48,7 +48,8 @@ export type CertReason =
   | 'not-conflicting'
   | 'unknown-txn'
   | 'digest-mismatch'
-  | 'proof-mismatch';
+  | 'proof-mismatch'
+  | 'bad-view';
 
 export type CertResult = Result<void, CertReason>;
 
@@ -106,6 +107,22 @@ export class CertificateVerifier {
   verifyDecideReply(reply: DecideReply): CertResult {
     if (reply.logShard >= this.#shardCount) return fail('wrong-shard', `log shard ${reply.logShard}`);
     return this.#verifyOne(st2Leaf(reply.digest, reply.logShard, reply.decision, reply.view), reply.logShard, reply.sig);
+  }
+
+  /** One replica's elect statement of the fallback (PROTOCOL §7). */
+  verifyElectReply(reply: ElectReply): CertResult {
+    if (reply.logShard >= this.#shardCount) return fail('wrong-shard', `log shard ${reply.logShard}`);
+    if (reply.view < 1) return fail('bad-view', `elect for view ${reply.view}`);
+    return this.#verifyOne(electLeaf(reply.digest, reply.logShard, reply.decision, reply.view), reply.logShard, reply.sig);
+  }
+
+  /** A fallback decision: exactly 2f+1 distinct replicas of the logging shard elected it in its view. */
+  verifyDecisionFb(m: DecisionFb): CertResult {
+    if (!equalDigests(m.digest, m.txn.digest)) return fail('digest-mismatch', 'decision txn');
+    if (m.logShard !== logShardOf(m.digest, m.txn.body.shards)) return fail('wrong-log-shard', `log shard ${m.logShard}`);
+    if (m.view < 1) return fail('bad-view', `decision for view ${m.view}`);
+    if (m.elects.length !== this.q.elect) return fail('wrong-count', `${m.elects.length} elects, need ${this.q.elect}`);
+    return this.#group(electLeaf(m.digest, m.logShard, m.decision, m.view), m.logShard, m.elects);
   }
 
   /** The ST1 votes that justify logging `decide.decision` (PROTOCOL §6 slow path). */

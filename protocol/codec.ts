@@ -347,6 +347,32 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
       const p = e.relay!;
       return { kind: 'relay', req: p.req ?? 0, waitingDigest: digestIn(p.waitingDigest, 'waiting digest'), txn: txnIn(p.txn, limits) };
     }
+    case 'elect': {
+      const p = e.elect!;
+      if (p.decide === null || p.decide === undefined) return reject('missing-field', 'elect without its decide');
+      const decide = decideIn(p.decide, limits);
+      if (decide.kind !== 'decide') return reject('malformed', 'elect');
+      return { kind: 'elect', req: p.req ?? 0, view: p.view ?? 0, decide };
+    }
+    case 'electReply': {
+      const p = e.electReply!;
+      return {
+        kind: 'electReply',
+        req: p.req ?? 0,
+        digest: digestIn(p.digest, 'elect reply digest'),
+        decision: outcomeIn(p.decision),
+        view: p.view ?? 0,
+        logShard: shardIn(p.logShard, limits),
+        sig: sigIn(p.sig, limits),
+      };
+    }
+    case 'decisionFb': {
+      const p = e.decisionFb!;
+      const digest = digestIn(p.digest, 'decision digest');
+      const txn = txnIn(p.txn, limits);
+      checkTxnDigest(txn, digest, 'decision txn');
+      return { kind: 'decisionFb', req: p.req ?? 0, digest, decision: outcomeIn(p.decision), view: p.view ?? 0, logShard: shardIn(p.logShard, limits), elects: sigsIn(p.elects, limits), txn };
+    }
     case undefined:
       return reject('unknown-kind', 'envelope without a known body');
     default:
@@ -414,6 +440,14 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
       return { writeback: writebackOut(m) };
     case 'relay':
       return { relay: { req: m.req, waitingDigest: m.waitingDigest, txn: m.txn.bytes } };
+    case 'elect':
+      return { elect: { req: m.req, view: m.view, decide: envelopeOut(m.decide).decide! } };
+    case 'electReply':
+      return { electReply: { req: m.req, digest: m.digest, decision: outcomeOut(m.decision), view: m.view, logShard: m.logShard, sig: sigOut(m.sig) } };
+    case 'decisionFb':
+      return {
+        decisionFb: { req: m.req, digest: m.digest, decision: outcomeOut(m.decision), view: m.view, logShard: m.logShard, elects: sigsOut(m.elects), txn: m.txn.bytes },
+      };
     default:
       return assertNever(m, 'message');
   }

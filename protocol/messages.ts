@@ -208,7 +208,39 @@ export interface Relay {
   readonly txn: Txn;
 }
 
-export type Message = ReadRequest | ReadReply | Prepare | PrepareReply | Decide | DecideReply | Writeback | Relay;
+/** Fallback (PROTOCOL §7): move the transaction to `view` on the logging shard. */
+export interface Elect {
+  readonly kind: 'elect';
+  readonly req: number;
+  readonly view: number;
+  /** The client's own ST2, so a replica without a decision can adopt one first. */
+  readonly decide: Decide;
+}
+
+/** A replica's signed current decision for a view (at most one per replica and view). */
+export interface ElectReply {
+  readonly kind: 'electReply';
+  readonly req: number;
+  readonly digest: TxnDigest;
+  readonly decision: Outcome;
+  readonly view: number;
+  readonly logShard: ShardId;
+  readonly sig: SigProof;
+}
+
+/** Exactly 2f+1 matching elects of one view: replicas adopt the decision at that view. */
+export interface DecisionFb {
+  readonly kind: 'decisionFb';
+  readonly req: number;
+  readonly digest: TxnDigest;
+  readonly decision: Outcome;
+  readonly view: number;
+  readonly logShard: ShardId;
+  readonly elects: readonly SigProof[];
+  readonly txn: Txn;
+}
+
+export type Message = ReadRequest | ReadReply | Prepare | PrepareReply | Decide | DecideReply | Writeback | Relay | Elect | ElectReply | DecisionFb;
 export type MessageKind = Message['kind'];
 
 /** The certificate's outcome. */

@@ -21,6 +21,7 @@ const encoder = new TextEncoder();
 /** 16-byte tags. */
 const VOTE_TAG = encoder.encode('pesto/st1-vote/1');
 const ST2_TAG = encoder.encode('pesto/st2-dec/v1');
+const ELECT_TAG = encoder.encode('pesto/elect-fb/1');
 
 const DIGEST_AT = 16;
 const SHARD_AT = DIGEST_AT + 32;
@@ -31,6 +32,8 @@ const voteScratch = new Uint8Array(DECISION_AT + 1);
 voteScratch.set(VOTE_TAG, 0);
 const st2Scratch = new Uint8Array(VIEW_AT + 4);
 st2Scratch.set(ST2_TAG, 0);
+const electScratch = new Uint8Array(VIEW_AT + 4);
+electScratch.set(ELECT_TAG, 0);
 
 const VOTE_COMMIT = 1;
 const VOTE_ABSTAIN = 2;
@@ -60,4 +63,15 @@ export function st2Leaf(digest: TxnDigest, logShard: ShardId, decision: Outcome,
   st2Scratch[VIEW_AT + 2] = (view >>> 16) & 0xff;
   st2Scratch[VIEW_AT + 3] = (view >>> 24) & 0xff;
   return blake3(st2Scratch);
+}
+
+/** Leaf of a replica's elect statement: its current decision for `view` of the fallback (PROTOCOL §7). */
+export function electLeaf(digest: TxnDigest, logShard: ShardId, decision: Outcome, view: number): Uint8Array {
+  if (!Number.isInteger(view) || view < 0 || view > 0xffff_ffff) throw new InvariantError(`view out of range: ${view}`);
+  putCommon(electScratch, digest, logShard, decision === 'commit' ? ST2_COMMIT : ST2_ABORT);
+  electScratch[VIEW_AT] = view & 0xff;
+  electScratch[VIEW_AT + 1] = (view >>> 8) & 0xff;
+  electScratch[VIEW_AT + 2] = (view >>> 16) & 0xff;
+  electScratch[VIEW_AT + 3] = (view >>> 24) & 0xff;
+  return blake3(electScratch);
 }

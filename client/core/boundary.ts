@@ -59,12 +59,19 @@ export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message)
       const r = b.verifier.verifyDecideReply(msg);
       return r.ok ? null : `st2-${r.reason}`;
     }
+    case 'electReply': {
+      if (msg.sig.signer !== from.index || msg.logShard !== from.shard) return 'elect-wrong-signer';
+      const r = b.verifier.verifyElectReply(msg);
+      return r.ok ? null : `elect-${r.reason}`;
+    }
     case 'relay':
       return null;
     case 'read':
     case 'prepare':
     case 'decide':
     case 'writeback':
+    case 'elect':
+    case 'decisionFb':
       return 'unexpected-kind';
   }
 }

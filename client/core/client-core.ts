@@ -241,6 +241,11 @@ export class ClientCore {
         if (fin !== undefined) this.#forgetIfDone(fin);
         return;
       }
+      case 'electReply': {
+        const fin = this.#byReq.get(msg.req);
+        fin?.onElectReply(from, msg);
+        return;
+      }
       case 'relay':
         this.#onRelay(msg.req, msg.txn);
         return;
@@ -248,6 +253,8 @@ export class ClientCore {
       case 'prepare':
       case 'decide':
       case 'writeback':
+      case 'elect':
+      case 'decisionFb':
         this.#bad('unexpected-kind');
         return;
     }

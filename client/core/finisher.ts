@@ -10,7 +10,7 @@
  * a timer; the outcome is reported once the certificate exists, then the writeback goes out.
  */
 import type { DigestKey, ReplicaRef, ShardId } from '../../protocol/ids.ts';
-import type { Certificate, DecideReply, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
+import type { Certificate, Decide, DecideReply, ElectReply, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
 import type { Outbox } from './effects.ts';
@@ -58,7 +58,19 @@ export class Finisher {
   readonly reqs: number[] = [];
   #fastTimer = -1;
   #resendTimer = -1;
-  #st2: { decision: Outcome; logShard: ShardId; justification: VoteCert; replies: Map<number, DecideReply> } | null = null;
+  #st2: {
+    decision: Outcome;
+    logShard: ShardId;
+    justification: VoteCert;
+    /** Latest reply of each replica of the logging shard (a later view replaces an earlier one). */
+    replies: Map<number, DecideReply>;
+    /** Fallback view this finisher is driving (0: plain ST2), its elects, and whether it sent the decision. */
+    view: number;
+    elects: Map<number, ElectReply>;
+    decided: boolean;
+    /** Resends so far in this view, for the backoff. */
+    rounds: number;
+  } | null = null;
 
   constructor(
     readonly txn: Txn,
@@ -96,12 +108,19 @@ export class Finisher {
 
   onDecideReply(from: ReplicaRef, m: DecideReply): void {
     const st2 = this.#st2;
-    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard || st2.replies.has(from.index)) return;
+    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard) return;
+    const prior = st2.replies.get(from.index);
+    if (prior !== undefined && prior.view >= m.view) return;
     st2.replies.set(from.index, m);
     // 4f+1 matching (decision, view) replies form the certificate.
     const matching: DecideReply[] = [];
     for (const r of st2.replies.values()) if (r.decision === m.decision && r.view === m.view) matching.push(r);
-    if (matching.length < this.q.st2) return;
+    if (matching.length < this.q.st2) {
+      // Everyone answered and no decision can reach 4f+1 in its view: the decisions diverged
+      // (an equivocating client, or concurrent finishers with different justifications).
+      if (st2.replies.size === this.q.n && !st2.decided) this.#startFallback(this.#maxView() + 1);
+      return;
+    }
     const sigs: SigProof[] = [];
     for (const [, r] of [...st2.replies.entries()].sort((a, b) => a[0] - b[0])) {
       if (r.decision === m.decision && r.view === m.view && sigs.length < this.q.st2) sigs.push(r.sig);
@@ -118,9 +137,50 @@ export class Finisher {
       return;
     }
     if (id !== this.#resendTimer) return;
+    if (this.phase === 'st1') return this.#sendPrepare(true);
+    const st2 = this.#st2!;
+    // n - f replies without a certificate, or a fallback view that did not conclude: next view.
+    if (st2.view > 0 || st2.replies.size >= this.q.st2) return this.#startFallback(Math.max(st2.view, this.#maxView()) + 1);
     // Whoever has not answered gets the message again.
-    if (this.phase === 'st1') this.#sendPrepare(true);
-    else this.#sendDecide(true);
+    this.#sendDecide(true);
+  }
+
+  /** A fallback elect statement for the view this finisher drives (PROTOCOL §7). */
+  onElectReply(from: ReplicaRef, m: ElectReply): void {
+    const st2 = this.#st2;
+    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard || m.view !== st2.view || st2.decided) return;
+    st2.elects.set(from.index, m);
+    const same = [...st2.elects.entries()].filter(([, e]) => e.decision === m.decision).sort((a, b) => a[0] - b[0]);
+    if (same.length < this.q.elect) return;
+    // 2f+1 replicas elected one decision in this view: any decision certified earlier is that one.
+    st2.decided = true;
+    const req = this.router.newReq(this);
+    const elects = same.slice(0, this.q.elect).map(([, e]) => e.sig);
+    for (let i = 0; i < this.q.n; i++) {
+      this.out.send(
+        { shard: st2.logShard, index: i as ReplicaRef['index'] },
+        { kind: 'decisionFb', req, digest: this.txn.digest, decision: m.decision, view: st2.view, logShard: st2.logShard, elects, txn: this.txn },
+      );
+    }
+    this.#armResend(st2.rounds++);
+  }
+
+  #maxView(): number {
+    let v = 0;
+    for (const r of this.#st2!.replies.values()) v = Math.max(v, r.view);
+    return v;
+  }
+
+  /** Asks the logging shard to move to `view` and elect (PROTOCOL §7); backs off view by view. */
+  #startFallback(view: number): void {
+    const st2 = this.#st2!;
+    st2.view = view;
+    st2.elects.clear();
+    st2.decided = false;
+    const req = this.router.newReq(this);
+    const decide = this.#decideMessage(req);
+    for (let i = 0; i < this.q.n; i++) this.out.send({ shard: st2.logShard, index: i as ReplicaRef['index'] }, { kind: 'elect', req, view, decide });
+    this.#armResend(view);
   }
 
   #evaluate(timerFired: boolean): void {
@@ -197,7 +257,7 @@ export class Finisher {
   #startSt2(decision: Outcome, justification: VoteCert): void {
     this.phase = 'st2';
     this.#fastTimer = -1;
-    this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map() };
+    this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map(), view: 0, elects: new Map(), decided: false, rounds: 0 };
     this.#sendDecide(false);
   }
 
@@ -214,19 +274,22 @@ export class Finisher {
 
   #sendDecide(resend: boolean): void {
     const st2 = this.#st2!;
-    const req = this.router.newReq(this);
+    const msg = this.#decideMessage(this.router.newReq(this));
     for (let i = 0; i < this.q.n; i++) {
       if (resend && st2.replies.has(i)) continue;
-      this.out.send(
-        { shard: st2.logShard, index: i as ReplicaRef['index'] },
-        { kind: 'decide', req, digest: this.txn.digest, decision: st2.decision, view: 0, logShard: st2.logShard, justification: st2.justification, txn: this.txn },
-      );
+      this.out.send({ shard: st2.logShard, index: i as ReplicaRef['index'] }, msg);
     }
     this.#armResend();
   }
 
-  #armResend(): void {
-    this.#resendTimer = this.router.newTimer(this, this.timeouts.resendMs);
+  #decideMessage(req: number): Decide {
+    const st2 = this.#st2!;
+    return { kind: 'decide', req, digest: this.txn.digest, decision: st2.decision, view: 0, logShard: st2.logShard, justification: st2.justification, txn: this.txn };
+  }
+
+  /** Arms the resend timer; `backoff` doubles the wait per step (views of the fallback), capped. */
+  #armResend(backoff = 0): void {
+    this.#resendTimer = this.router.newTimer(this, this.timeouts.resendMs * 2 ** Math.min(backoff, 6));
   }
 
   /** Reports the outcome, then writes it back to every replica of every involved shard. */

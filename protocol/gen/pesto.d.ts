@@ -1692,6 +1692,182 @@ export namespace pesto {
     }
 
     /**
+     * Properties of an Elect.
+     * @deprecated Use pesto.Elect.$Properties instead.
+     */
+    interface IElect extends pesto.Elect.$Properties {
+    }
+
+    /** Represents an Elect. */
+    class Elect {
+
+        /**
+         * Constructs a new Elect.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.Elect.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** Elect req. */
+        req: number;
+
+        /** Elect view. */
+        view: number;
+
+        /** Elect decide. */
+        decide?: (pesto.Decide.$Properties|null);
+
+        /**
+         * Encodes the specified Elect message. Does not implicitly {@link pesto.Elect.verify|verify} messages.
+         * @param message Elect message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.Elect.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes an Elect message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.Elect & pesto.Elect.$Shape} Elect
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.Elect & pesto.Elect.$Shape;
+
+        /**
+         * Gets the type url for Elect
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace Elect {
+
+        /** Properties of an Elect. */
+        interface $Properties {
+
+            /** Elect req */
+            req?: (number|null);
+
+            /** Elect view */
+            view?: (number|null);
+
+            /** Elect decide */
+            decide?: (pesto.Decide.$Properties|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of an Elect. */
+        type $Shape = pesto.Elect.$Properties;
+    }
+
+    /**
+     * Properties of a DecisionFb.
+     * @deprecated Use pesto.DecisionFb.$Properties instead.
+     */
+    interface IDecisionFb extends pesto.DecisionFb.$Properties {
+    }
+
+    /** Represents a DecisionFb. */
+    class DecisionFb {
+
+        /**
+         * Constructs a new DecisionFb.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.DecisionFb.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** DecisionFb req. */
+        req: number;
+
+        /** DecisionFb digest. */
+        digest: Uint8Array;
+
+        /** DecisionFb decision. */
+        decision: pesto.Decision;
+
+        /** DecisionFb view. */
+        view: number;
+
+        /** DecisionFb logShard. */
+        logShard: number;
+
+        /** DecisionFb elects. */
+        elects: pesto.SigProof.$Properties[];
+
+        /** DecisionFb txn. */
+        txn: Uint8Array;
+
+        /**
+         * Encodes the specified DecisionFb message. Does not implicitly {@link pesto.DecisionFb.verify|verify} messages.
+         * @param message DecisionFb message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.DecisionFb.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a DecisionFb message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.DecisionFb & pesto.DecisionFb.$Shape} DecisionFb
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.DecisionFb & pesto.DecisionFb.$Shape;
+
+        /**
+         * Gets the type url for DecisionFb
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace DecisionFb {
+
+        /** Properties of a DecisionFb. */
+        interface $Properties {
+
+            /** DecisionFb req */
+            req?: (number|null);
+
+            /** DecisionFb digest */
+            digest?: (Uint8Array|null);
+
+            /** DecisionFb decision */
+            decision?: (pesto.Decision|null);
+
+            /** DecisionFb view */
+            view?: (number|null);
+
+            /** DecisionFb logShard */
+            logShard?: (number|null);
+
+            /** DecisionFb elects */
+            elects?: (pesto.SigProof.$Properties[]|null);
+
+            /** DecisionFb txn */
+            txn?: (Uint8Array|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a DecisionFb. */
+        type $Shape = pesto.DecisionFb.$Properties;
+    }
+
+    /**
      * Properties of an Envelope.
      * @deprecated Use pesto.Envelope.$Properties instead.
      */
@@ -1734,8 +1910,17 @@ export namespace pesto {
         /** Envelope relay. */
         relay?: (pesto.Relay.$Properties|null);
 
+        /** Envelope elect. */
+        elect?: (pesto.Elect.$Properties|null);
+
+        /** Envelope electReply. */
+        electReply?: (pesto.DecideReply.$Properties|null);
+
+        /** Envelope decisionFb. */
+        decisionFb?: (pesto.DecisionFb.$Properties|null);
+
         /** Envelope body. */
-        body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay");
+        body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb");
 
         /**
          * Encodes the specified Envelope message. Does not implicitly {@link pesto.Envelope.verify|verify} messages.
@@ -1792,8 +1977,17 @@ export namespace pesto {
             /** Envelope relay */
             relay?: (pesto.Relay.$Properties|null);
 
+            /** Envelope elect */
+            elect?: (pesto.Elect.$Properties|null);
+
+            /** Envelope electReply */
+            electReply?: (pesto.DecideReply.$Properties|null);
+
+            /** Envelope decisionFb */
+            decisionFb?: (pesto.DecisionFb.$Properties|null);
+
             /** Envelope body */
-            body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay");
+            body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb");
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -1809,9 +2003,12 @@ export namespace pesto {
           decideReply?: pesto.DecideReply.$Shape|null;
           writeback?: pesto.Writeback.$Shape|null;
           relay?: pesto.Relay.$Shape|null;
+          elect?: pesto.Elect.$Shape|null;
+          electReply?: pesto.DecideReply.$Shape|null;
+          decisionFb?: pesto.DecisionFb.$Shape|null;
           $unknowns?: Uint8Array[];
         } & (
-          ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape })
+          ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape })
         );
     }
 

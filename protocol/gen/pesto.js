@@ -4249,6 +4249,464 @@ export const pesto = $root.pesto = (() => {
         return Relay;
     })();
 
+    pesto.Elect = (function() {
+
+        /**
+         * Properties of an Elect.
+         * @typedef {Object} pesto.Elect.$Properties
+         * @property {number|null} [req] Elect req
+         * @property {number|null} [view] Elect view
+         * @property {pesto.Decide.$Properties|null} [decide] Elect decide
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of an Elect.
+         * @memberof pesto
+         * @interface IElect
+         * @augments pesto.Elect.$Properties
+         * @deprecated Use pesto.Elect.$Properties instead.
+         */
+
+        /**
+         * Shape of an Elect.
+         * @typedef {pesto.Elect.$Properties} pesto.Elect.$Shape
+         */
+
+        /**
+         * Constructs a new Elect.
+         * @memberof pesto
+         * @classdesc Represents an Elect.
+         * @constructor
+         * @param {pesto.Elect.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const Elect = function (properties) {
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Elect req.
+         * @member {number} req
+         * @memberof pesto.Elect
+         * @instance
+         */
+        Elect.prototype.req = 0;
+
+        /**
+         * Elect view.
+         * @member {number} view
+         * @memberof pesto.Elect
+         * @instance
+         */
+        Elect.prototype.view = 0;
+
+        /**
+         * Elect decide.
+         * @member {pesto.Decide.$Properties|null|undefined} decide
+         * @memberof pesto.Elect
+         * @instance
+         */
+        Elect.prototype.decide = null;
+
+        /**
+         * Encodes the specified Elect message. Does not implicitly {@link pesto.Elect.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.Elect
+         * @static
+         * @param {pesto.Elect.$Properties} message Elect message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        Elect.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.view != null && $Object.hasOwnProperty.call(message, "view") && message.view !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.view);
+            if (message.decide != null && $Object.hasOwnProperty.call(message, "decide"))
+                $root.pesto.Decide.encode(message.decide, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes an Elect message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.Elect
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.Elect & pesto.Elect.$Shape} Elect
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        Elect.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.Elect();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.view = value;
+                        else
+                            delete message.view;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        message.decide = $root.pesto.Decide.decode(reader, reader.size(), $undefined, _depth + 1, message.decide);
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for Elect
+         * @function getTypeUrl
+         * @memberof pesto.Elect
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        Elect.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.Elect";
+        };
+
+        return Elect;
+    })();
+
+    pesto.DecisionFb = (function() {
+
+        /**
+         * Properties of a DecisionFb.
+         * @typedef {Object} pesto.DecisionFb.$Properties
+         * @property {number|null} [req] DecisionFb req
+         * @property {Uint8Array|null} [digest] DecisionFb digest
+         * @property {pesto.Decision|null} [decision] DecisionFb decision
+         * @property {number|null} [view] DecisionFb view
+         * @property {number|null} [logShard] DecisionFb logShard
+         * @property {Array.<pesto.SigProof.$Properties>|null} [elects] DecisionFb elects
+         * @property {Uint8Array|null} [txn] DecisionFb txn
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a DecisionFb.
+         * @memberof pesto
+         * @interface IDecisionFb
+         * @augments pesto.DecisionFb.$Properties
+         * @deprecated Use pesto.DecisionFb.$Properties instead.
+         */
+
+        /**
+         * Shape of a DecisionFb.
+         * @typedef {pesto.DecisionFb.$Properties} pesto.DecisionFb.$Shape
+         */
+
+        /**
+         * Constructs a new DecisionFb.
+         * @memberof pesto
+         * @classdesc Represents a DecisionFb.
+         * @constructor
+         * @param {pesto.DecisionFb.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const DecisionFb = function (properties) {
+            this.elects = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * DecisionFb req.
+         * @member {number} req
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.req = 0;
+
+        /**
+         * DecisionFb digest.
+         * @member {Uint8Array} digest
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.digest = $util.newBuffer([]);
+
+        /**
+         * DecisionFb decision.
+         * @member {pesto.Decision} decision
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.decision = 0;
+
+        /**
+         * DecisionFb view.
+         * @member {number} view
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.view = 0;
+
+        /**
+         * DecisionFb logShard.
+         * @member {number} logShard
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.logShard = 0;
+
+        /**
+         * DecisionFb elects.
+         * @member {Array.<pesto.SigProof.$Properties>} elects
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.elects = $util.emptyArray;
+
+        /**
+         * DecisionFb txn.
+         * @member {Uint8Array} txn
+         * @memberof pesto.DecisionFb
+         * @instance
+         */
+        DecisionFb.prototype.txn = $util.newBuffer([]);
+
+        /**
+         * Encodes the specified DecisionFb message. Does not implicitly {@link pesto.DecisionFb.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.DecisionFb
+         * @static
+         * @param {pesto.DecisionFb.$Properties} message DecisionFb message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        DecisionFb.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.digest != null && $Object.hasOwnProperty.call(message, "digest") && message.digest.length)
+                writer.uint32(/* id 2, wireType 2 =*/18).bytes(message.digest);
+            if (message.decision != null && $Object.hasOwnProperty.call(message, "decision") && message.decision !== 0)
+                writer.uint32(/* id 3, wireType 0 =*/24).int32(message.decision);
+            if (message.view != null && $Object.hasOwnProperty.call(message, "view") && message.view !== 0)
+                writer.uint32(/* id 4, wireType 0 =*/32).uint32(message.view);
+            if (message.logShard != null && $Object.hasOwnProperty.call(message, "logShard") && message.logShard !== 0)
+                writer.uint32(/* id 5, wireType 0 =*/40).uint32(message.logShard);
+            if (message.elects != null && message.elects.length)
+                for (let i = 0; i < message.elects.length; ++i)
+                    $root.pesto.SigProof.encode(message.elects[i], writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+            if (message.txn != null && $Object.hasOwnProperty.call(message, "txn") && message.txn.length)
+                writer.uint32(/* id 7, wireType 2 =*/58).bytes(message.txn);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a DecisionFb message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.DecisionFb
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.DecisionFb & pesto.DecisionFb.$Shape} DecisionFb
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        DecisionFb.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.DecisionFb();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.digest = value;
+                        else
+                            delete message.digest;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.int32())
+                            message.decision = value;
+                        else
+                            delete message.decision;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.view = value;
+                        else
+                            delete message.view;
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.logShard = value;
+                        else
+                            delete message.logShard;
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.elects && message.elects.length))
+                            message.elects = [];
+                        message.elects.push($root.pesto.SigProof.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.txn = value;
+                        else
+                            delete message.txn;
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for DecisionFb
+         * @function getTypeUrl
+         * @memberof pesto.DecisionFb
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        DecisionFb.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.DecisionFb";
+        };
+
+        return DecisionFb;
+    })();
+
     pesto.Envelope = (function() {
 
         /**
@@ -4262,7 +4720,10 @@ export const pesto = $root.pesto = (() => {
          * @property {pesto.DecideReply.$Properties|null} [decideReply] Envelope decideReply
          * @property {pesto.Writeback.$Properties|null} [writeback] Envelope writeback
          * @property {pesto.Relay.$Properties|null} [relay] Envelope relay
-         * @property {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"} [body] Envelope body
+         * @property {pesto.Elect.$Properties|null} [elect] Envelope elect
+         * @property {pesto.DecideReply.$Properties|null} [electReply] Envelope electReply
+         * @property {pesto.DecisionFb.$Properties|null} [decisionFb] Envelope decisionFb
+         * @property {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"} [body] Envelope body
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -4285,9 +4746,12 @@ export const pesto = $root.pesto = (() => {
          *   decideReply?: pesto.DecideReply.$Shape|null;
          *   writeback?: pesto.Writeback.$Shape|null;
          *   relay?: pesto.Relay.$Shape|null;
+         *   elect?: pesto.Elect.$Shape|null;
+         *   electReply?: pesto.DecideReply.$Shape|null;
+         *   decisionFb?: pesto.DecisionFb.$Shape|null;
          *   $unknowns?: Array.<Uint8Array>;
          * } & (
-         *   ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape })
+         *   ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape })
          * )} pesto.Envelope.$Shape
          */
 
@@ -4370,17 +4834,41 @@ export const pesto = $root.pesto = (() => {
          */
         Envelope.prototype.relay = null;
 
+        /**
+         * Envelope elect.
+         * @member {pesto.Elect.$Properties|null|undefined} elect
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.elect = null;
+
+        /**
+         * Envelope electReply.
+         * @member {pesto.DecideReply.$Properties|null|undefined} electReply
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.electReply = null;
+
+        /**
+         * Envelope decisionFb.
+         * @member {pesto.DecisionFb.$Properties|null|undefined} decisionFb
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.decisionFb = null;
+
         // OneOf field names bound to virtual getters and setters
         let $oneOfFields;
 
         /**
          * Envelope body.
-         * @member {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|undefined} body
+         * @member {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|undefined} body
          * @memberof pesto.Envelope
          * @instance
          */
         $Object.defineProperty(Envelope.prototype, "body", {
-            get: $util.oneOfGetter($oneOfFields = ["read", "readReply", "prepare", "prepareReply", "decide", "decideReply", "writeback", "relay"]),
+            get: $util.oneOfGetter($oneOfFields = ["read", "readReply", "prepare", "prepareReply", "decide", "decideReply", "writeback", "relay", "elect", "electReply", "decisionFb"]),
             set: $util.oneOfSetter($oneOfFields)
         });
 
@@ -4416,6 +4904,12 @@ export const pesto = $root.pesto = (() => {
                 $root.pesto.Writeback.encode(message.writeback, writer.uint32(/* id 7, wireType 2 =*/58).fork(), _depth + 1).ldelim();
             if (message.relay != null && $Object.hasOwnProperty.call(message, "relay"))
                 $root.pesto.Relay.encode(message.relay, writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+            if (message.elect != null && $Object.hasOwnProperty.call(message, "elect"))
+                $root.pesto.Elect.encode(message.elect, writer.uint32(/* id 9, wireType 2 =*/74).fork(), _depth + 1).ldelim();
+            if (message.electReply != null && $Object.hasOwnProperty.call(message, "electReply"))
+                $root.pesto.DecideReply.encode(message.electReply, writer.uint32(/* id 10, wireType 2 =*/82).fork(), _depth + 1).ldelim();
+            if (message.decisionFb != null && $Object.hasOwnProperty.call(message, "decisionFb"))
+                $root.pesto.DecisionFb.encode(message.decisionFb, writer.uint32(/* id 11, wireType 2 =*/90).fork(), _depth + 1).ldelim();
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -4514,6 +5008,27 @@ export const pesto = $root.pesto = (() => {
                             break;
                         message.relay = $root.pesto.Relay.decode(reader, reader.size(), $undefined, _depth + 1, message.relay);
                         message.body = "relay";
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 2)
+                            break;
+                        message.elect = $root.pesto.Elect.decode(reader, reader.size(), $undefined, _depth + 1, message.elect);
+                        message.body = "elect";
+                        continue;
+                    }
+                case 10: {
+                        if (wireType !== 2)
+                            break;
+                        message.electReply = $root.pesto.DecideReply.decode(reader, reader.size(), $undefined, _depth + 1, message.electReply);
+                        message.body = "electReply";
+                        continue;
+                    }
+                case 11: {
+                        if (wireType !== 2)
+                            break;
+                        message.decisionFb = $root.pesto.DecisionFb.decode(reader, reader.size(), $undefined, _depth + 1, message.decisionFb);
+                        message.body = "decisionFb";
                         continue;
                     }
                 }

@@ -22,10 +22,20 @@ export function checkAtReplica(msg: Message, verifier: CertificateVerifier, know
       const r = verifier.verifyCertificate(msg.digest, msg.cert, txn.body.shards, txn.body);
       return r.ok ? null : `writeback-${r.reason}`;
     }
+    case 'elect': {
+      const r = verifier.verifyJustification(msg.decide);
+      if (!r.ok) return `elect-${r.reason}`;
+      return msg.view >= 1 ? null : 'elect-bad-view';
+    }
+    case 'decisionFb': {
+      const r = verifier.verifyDecisionFb(msg);
+      return r.ok ? null : `decision-${r.reason}`;
+    }
     case 'readReply':
     case 'prepareReply':
     case 'decideReply':
     case 'relay':
+    case 'electReply':
       return 'unexpected-kind';
   }
 }

@@ -18,6 +18,8 @@ import { digestKey, type DigestKey, type ReplicaIndex, type ShardId } from '../.
 import type {
   CommittedTxn,
   Decide,
+  DecisionFb,
+  Elect,
   Key,
   Message,
   Outcome,
@@ -32,7 +34,7 @@ import type {
 } from '../../protocol/messages.ts';
 import { certificateOutcome } from '../../protocol/messages.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
-import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
+import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
@@ -50,7 +52,12 @@ function withoutMacs(votes: VoteCert): VoteCert {
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
 
-export type SignRef = { readonly kind: 'vote' | 'st2'; readonly txn: DigestKey };
+export type SignRef =
+  | { readonly kind: 'vote'; readonly txn: DigestKey }
+  /** An ST2 decision at `view` (a later view may replace it before the signature is back). */
+  | { readonly kind: 'st2'; readonly txn: DigestKey; readonly view: number }
+  /** An elect statement for `view`, owed to `peer` (PROTOCOL §7). */
+  | { readonly kind: 'elect'; readonly txn: DigestKey; readonly view: number; readonly decision: Outcome; readonly peer: PeerHandle; readonly req: number };
 
 export type ReplicaEffect =
   | { readonly kind: 'send'; readonly to: PeerHandle; readonly msg: Message }
@@ -142,12 +149,17 @@ export class ReplicaCore {
         return this.#onPrepare(from, msg);
       case 'decide':
         return this.#onDecide(from, msg);
+      case 'elect':
+        return this.#onElect(from, msg);
+      case 'decisionFb':
+        return this.#onDecisionFb(from, msg);
       case 'writeback':
         return this.#onWriteback(msg);
       case 'readReply':
       case 'prepareReply':
       case 'decideReply':
       case 'relay':
+      case 'electReply':
         this.#reject('unexpected-kind');
         return;
       default:
@@ -161,7 +173,9 @@ export class ReplicaCore {
     if (ref.kind === 'vote') {
       rec.voteSig = sig;
       this.#flushVoteWaiters(rec);
-    } else if (rec.st2 !== null) {
+    } else if (ref.kind === 'elect') {
+      this.#send(ref.peer, { kind: 'electReply', req: ref.req, digest: rec.txn!.digest, decision: ref.decision, view: ref.view, logShard: rec.st2!.logShard, sig });
+    } else if (rec.st2 !== null && rec.st2.view === ref.view) {
       rec.st2.sig = sig;
       const waiters = rec.st2Waiters;
       rec.st2Waiters = [];
@@ -192,7 +206,9 @@ export class ReplicaCore {
           case 'st2': {
             const rec = this.#record(r.txn.key);
             rec.txn ??= r.txn;
-            rec.st2 ??= { decision: r.decision, view: r.view, logShard: r.logShard, sig: null, signing: false };
+            // The log holds every decision adopted; the one of the highest view is current.
+            if (rec.st2 === null || r.view > rec.st2.view) rec.st2 = { decision: r.decision, view: r.view, logShard: r.logShard, sig: null, signing: false };
+            rec.currentView = Math.max(rec.currentView, r.view);
             break;
           }
           case 'writeback':
@@ -456,13 +472,57 @@ export class ReplicaCore {
       this.stats.st2Adopted++;
       this.#persist({ kind: 'st2', txn: rec.txn, decision, view: msg.view, logShard: msg.logShard });
     }
-    const st2 = rec.st2;
+    this.#answerSt2(rec, waiter);
+  }
+
+  /** Replies with the stored ST2 decision, signing it first if needed. */
+  #answerSt2(rec: TxnRecord, waiter: Waiter): void {
+    const st2 = rec.st2!;
     if (st2.sig !== null) return this.#sendDecideReply(rec, waiter);
     rec.st2Waiters.push(waiter);
     if (!st2.signing) {
       st2.signing = true;
-      this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key } });
+      this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn!.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key, view: st2.view } });
     }
+  }
+
+  // ---- fallback (PROTOCOL §7): views resolve ST2 decisions that diverged ----
+
+  /**
+   * Moves the transaction to view `msg.view` (only forward) and answers with one signed elect of the
+   * current decision for that view. A replica without a decision first adopts the client's ST2.
+   */
+  #onElect(from: PeerHandle, msg: Elect): void {
+    const decide = msg.decide;
+    const rec = this.#record(digestKey(decide.digest));
+    rec.txn ??= decide.txn;
+    if (rec.st2 === null) {
+      const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : decide.decision;
+      rec.st2 = { decision, view: 0, logShard: decide.logShard, sig: null, signing: false };
+      this.stats.st2Adopted++;
+      this.#persist({ kind: 'st2', txn: rec.txn, decision, view: 0, logShard: decide.logShard });
+    }
+    if (msg.view <= rec.currentView) return;
+    rec.currentView = msg.view;
+    const st2 = rec.st2;
+    this.#out.push({
+      kind: 'sign',
+      leaf: electLeaf(rec.txn.digest, st2.logShard, st2.decision, msg.view),
+      ref: { kind: 'elect', txn: rec.key, view: msg.view, decision: st2.decision, peer: from, req: msg.req },
+    });
+  }
+
+  /** Adopts a decision 2f+1 replicas elected in a view not older than this replica's. */
+  #onDecisionFb(from: PeerHandle, msg: DecisionFb): void {
+    const rec = this.#record(digestKey(msg.digest));
+    rec.txn ??= msg.txn;
+    if (msg.view >= rec.currentView && (rec.st2 === null || msg.view > rec.st2.view)) {
+      rec.currentView = msg.view;
+      rec.st2 = { decision: msg.decision, view: msg.view, logShard: msg.logShard, sig: null, signing: false };
+      this.stats.st2Adopted++;
+      this.#persist({ kind: 'st2', txn: rec.txn, decision: msg.decision, view: msg.view, logShard: msg.logShard });
+    }
+    if (rec.st2 !== null) this.#answerSt2(rec, { peer: from, req: msg.req });
   }
 
   #sendDecideReply(rec: TxnRecord, w: Waiter): void {

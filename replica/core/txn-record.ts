@@ -46,6 +46,8 @@ export class TxnRecord {
   /** Transactions waiting for this one to be decided. */
   dependents: DigestKey[] = [];
   st2: St2State | null = null;
+  /** Highest fallback view this replica moved to (it elects at most once per view). */
+  currentView = 0;
   st2Waiters: Waiter[] = [];
   /** The certificate that decided it. */
   decided: Writeback | null = null;
