@@ -254,3 +254,11 @@ export function certificateOutcome(cert: Certificate): Outcome {
       return 'abort';
   }
 }
+
+/** The votes without their MAC vectors: what a commit proof needs once replicas have checked it. */
+export function withoutMacs(votes: VoteCert): VoteCert {
+  return {
+    decision: votes.decision,
+    shards: votes.shards.map((g) => ({ shard: g.shard, sigs: g.sigs.map((p) => ({ signer: p.signer, rootSignature: p.rootSignature, index: p.index, path: p.path })) })),
+  };
+}

@@ -5,7 +5,9 @@
  */
 import type { CertificateVerifier } from '../../protocol/certificate.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
-import type { Message, Txn } from '../../protocol/messages.ts';
+import type { Message, Txn, Writeback } from '../../protocol/messages.ts';
+import { logShardOf } from '../../protocol/sharding.ts';
+import { assertNever } from '../../protocol/errors.ts';
 
 export function checkAtReplica(msg: Message, verifier: CertificateVerifier, knownTxn: (key: DigestKey) => Txn | null): string | null {
   switch (msg.kind) {
@@ -37,5 +39,24 @@ export function checkAtReplica(msg: Message, verifier: CertificateVerifier, know
     case 'relay':
     case 'electReply':
       return 'unexpected-kind';
+  }
+}
+
+/** The shell verified signatures against the digest; the core checks the certificate names the right shards. */
+export function certCoversShards(wb: Writeback, txn: Txn): boolean {
+  const shards = txn.body.shards;
+  const cert = wb.cert;
+  switch (cert.kind) {
+    case 'votes':
+      if (cert.votes.decision === 'commit') {
+        return cert.votes.shards.length === shards.length && cert.votes.shards.every((s, i) => s.shard === shards[i]);
+      }
+      return cert.votes.shards.length === 1 && shards.includes(cert.votes.shards[0]!.shard);
+    case 'st2':
+      return cert.st2.logShard === logShardOf(txn.digest, shards);
+    case 'conflict':
+      return true;
+    default:
+      return assertNever(cert, 'certificate');
   }
 }

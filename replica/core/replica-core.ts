@@ -28,26 +28,19 @@ import type {
   ReadRequest,
   SigProof,
   Txn,
-  VoteCert,
   VoteDecision,
   Writeback,
 } from '../../protocol/messages.ts';
-import { certificateOutcome } from '../../protocol/messages.ts';
-import { logShardOf } from '../../protocol/sharding.ts';
+import { certificateOutcome, withoutMacs } from '../../protocol/messages.ts';
 import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
+import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
+import { certCoversShards } from './boundary.ts';
 import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
 import { TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason } from './validation.ts';
-
-function withoutMacs(votes: VoteCert): VoteCert {
-  return {
-    decision: votes.decision,
-    shards: votes.shards.map((g) => ({ shard: g.shard, sigs: g.sigs.map((p) => ({ signer: p.signer, rootSignature: p.rootSignature, index: p.index, path: p.path })) })),
-  };
-}
 
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
@@ -184,76 +177,32 @@ export class ReplicaCore {
   }
 
   /**
-   * Rebuilds state from the log after a restart, in log order: stored votes (a COMMIT vote's writes
-   * are prepared again), ST2 decisions, and applied outcomes. Nothing is re-logged; votes and decisions
-   * are signed again when someone asks for them.
+   * Rebuilds state from the log after a restart (log-replay.ts). Nothing is re-logged; votes and
+   * decisions are signed again when someone asks for them.
    */
   restore(records: Iterable<LogRecord>): void {
     this.#restoring = true;
     try {
-      for (const r of records) {
-        switch (r.kind) {
-          case 'vote': {
-            const rec = this.#record(r.txn.key);
-            rec.txn ??= r.txn;
-            if (rec.vote !== null || rec.isDecided) break;
-            rec.vote = r.decision;
-            rec.conflict = r.conflict;
-            rec.state = 'voted';
-            if (r.decision === 'commit') this.#applyPrepared(rec, r.txn);
-            break;
-          }
-          case 'st2': {
-            const rec = this.#record(r.txn.key);
-            rec.txn ??= r.txn;
-            // The log holds every decision adopted; the one of the highest view is current.
-            if (rec.st2 === null || r.view > rec.st2.view) rec.st2 = { decision: r.decision, view: r.view, logShard: r.logShard, sig: null, signing: false };
-            rec.currentView = Math.max(rec.currentView, r.view);
-            break;
-          }
-          case 'writeback':
-            this.#onWriteback(r.writeback);
-            break;
-          default:
-            assertNever(r, 'log record');
-        }
-      }
+      restoreFrom(records, this.#replay);
     } finally {
       this.#restoring = false;
       this.#out = [];
     }
   }
 
-  /**
-   * The log records that recreate what this replica must keep (log compaction): a writeback for every
-   * commit proof its store still holds (versions and committed reads), the certified outcomes of
-   * transactions inside the history window, and the votes and ST2 decisions of undecided ones.
-   */
+  /** The log records that recreate what this replica must keep, for log compaction (log-replay.ts). */
   checkpoint(): LogRecord[] {
-    const out: LogRecord[] = [];
-    const emitted = new Set<DigestKey>();
-    const proof = (p: CommittedTxn | null): void => {
-      if (p === null || emitted.has(p.txn.key)) return;
-      emitted.add(p.txn.key);
-      out.push({ kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn } });
-    };
-    for (const ks of this.store.values()) {
-      for (const v of ks.committed) proof(v.proof);
-      for (const r of ks.committedReads) proof(r.proof);
-    }
-    const wm = this.#lowWatermark();
-    for (const [key, rec] of this.#txns) {
-      const txn = rec.txn;
-      if (txn === null || emitted.has(key)) continue;
-      if (rec.decided !== null) {
-        if (!tsLess(txn.body.ts, wm)) out.push({ kind: 'writeback', writeback: { ...rec.decided, txn } });
-        continue;
-      }
-      if (rec.vote !== null) out.push({ kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null });
-      if (rec.st2 !== null) out.push({ kind: 'st2', txn, decision: rec.st2.decision, view: rec.st2.view, logShard: rec.st2.logShard });
-    }
-    return out;
+    return checkpointOf(this.#replay);
   }
+
+  readonly #replay: ReplayTarget = {
+    store: this.store,
+    record: (key) => this.#record(key),
+    records: () => this.#txns,
+    applyPrepared: (rec, txn) => this.#applyPrepared(rec, txn),
+    writeback: (wb) => this.#onWriteback(wb),
+    lowWatermark: () => this.#lowWatermark(),
+  };
 
   /** Periodic housekeeping: drops decided transactions older than the low watermark. */
   onTick(): void {
@@ -542,7 +491,7 @@ export class ReplicaCore {
       this.#reject('writeback-unknown-txn');
       return;
     }
-    if (!this.#certCoversShards(msg, txn)) {
+    if (!certCoversShards(msg, txn)) {
       this.#reject('writeback-shards-mismatch');
       return;
     }
@@ -553,25 +502,6 @@ export class ReplicaCore {
     else this.#abort(rec);
     // Anyone still waiting for this replica's vote learns the outcome instead.
     this.#flushVoteWaiters(rec);
-  }
-
-  /** The shell verified signatures against the digest; here: the certificate names the right shards. */
-  #certCoversShards(wb: Writeback, txn: Txn): boolean {
-    const shards = txn.body.shards;
-    const cert = wb.cert;
-    switch (cert.kind) {
-      case 'votes':
-        if (cert.votes.decision === 'commit') {
-          return cert.votes.shards.length === shards.length && cert.votes.shards.every((s, i) => s.shard === shards[i]);
-        }
-        return cert.votes.shards.length === 1 && shards.includes(cert.votes.shards[0]!.shard);
-      case 'st2':
-        return cert.st2.logShard === logShardOf(txn.digest, shards);
-      case 'conflict':
-        return true;
-      default:
-        return assertNever(cert, 'certificate');
-    }
   }
 
   #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {
