@@ -169,8 +169,8 @@ void describe('startLocalCluster (with the fake replica)', () => {
       return true;
     });
     assert.equal(opts.events.filter((e) => e.kind === 'crashed').length, 0);
-    const log = readFileSync(join(opts.dataDir, 'logs', 's0r0.log'), 'utf8');
-    assert.match(log, /sending SIGTERM[\s\S]*exited with code 0/);
+    // The log is written through a stream: wait (bounded) for the exit line to reach the file.
+    assert.match(await logEventually(join(opts.dataDir, 'logs', 's0r0.log'), /sending SIGTERM[\s\S]*exited with code 0/), /exited with code 0/);
   });
 
   void it('fails the start when a replica is not ready in time', async () => {
@@ -184,7 +184,19 @@ void describe('startLocalCluster (with the fake replica)', () => {
     const pid = cluster.pid(0, 0);
     await cluster.stop();
     assert.equal(alive(pid), false);
-    assert.match(readFileSync(cluster.logPath(0, 0), 'utf8'), /sending SIGTERM[\s\S]*still running 1000 ms after SIGTERM[\s\S]*sending SIGKILL[\s\S]*exited with signal SIGKILL/);
+    const killed = /sending SIGTERM[\s\S]*still running 1000 ms after SIGTERM[\s\S]*sending SIGKILL[\s\S]*exited with signal SIGKILL/;
+    assert.match(await logEventually(cluster.logPath(0, 0), killed), killed);
     assert.ok(existsSync(join(opts.dataDir, 'keys', 's0r0.key')));
   });
 });
+
+/** The log's text once it matches `re`, waiting for buffered writes to land (at most ~5 s). */
+async function logEventually(path: string, re: RegExp): Promise<string> {
+  let text = '';
+  for (let i = 0; i < 100; i++) {
+    text = readFileSync(path, 'utf8');
+    if (re.test(text)) return text;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return text;
+}
