@@ -65,6 +65,9 @@ const roundTrips: readonly [string, Message][] = [
   ['writeback with st2 and no txn', { kind: 'writeback', digest: txn.digest, cert: { kind: 'st2', st2: { decision: 'abort', logShard: s(0), view: 1, sigs: [sig(1)] } }, txn: null }],
   ['writeback with a conflict', { kind: 'writeback', digest: txn.digest, cert: { kind: 'conflict', conflict: committed }, txn }],
   ['relay', { kind: 'relay', req: 8, waitingDigest: digestOf(1), txn: other }],
+  ['elect', { kind: 'elect', req: 9, view: 2, decide: { kind: 'decide', req: 9, digest: txn.digest, decision: 'commit', view: 0, logShard: s(1), justification: votes('commit', [0, 1], 4), txn } }],
+  ['elect reply', { kind: 'electReply', req: 9, digest: txn.digest, decision: 'abort', view: 2, logShard: s(1), sig: sig(3) }],
+  ['fallback decision', { kind: 'decisionFb', req: 10, digest: txn.digest, decision: 'commit', view: 2, logShard: s(1), elects: [sig(0), sig(2), sig(4)], txn }],
 ];
 
 /** Structural equality that sees through Buffer vs Uint8Array and drops the derived Txn fields' identity. */

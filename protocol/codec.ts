@@ -307,6 +307,19 @@ function decideIn(p: pesto.Decide.$Properties, limits: CodecLimits): Message {
   return { kind: 'decide', req: p.req ?? 0, digest, decision, view: p.view ?? 0, logShard: shardIn(p.logShard, limits), justification, txn };
 }
 
+/** An ST2 reply and a fallback elect share one wire shape: a signed (decision, view) of the log shard. */
+function signedDecisionIn<K extends 'decideReply' | 'electReply'>(kind: K, p: pesto.DecideReply.$Properties, limits: CodecLimits): Message {
+  return {
+    kind,
+    req: p.req ?? 0,
+    digest: digestIn(p.digest, `${kind} digest`),
+    decision: outcomeIn(p.decision),
+    view: p.view ?? 0,
+    logShard: shardIn(p.logShard, limits),
+    sig: sigIn(p.sig, limits),
+  } as Message;
+}
+
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -329,18 +342,8 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
       return prepareReplyIn(e.prepareReply!, limits);
     case 'decide':
       return decideIn(e.decide!, limits);
-    case 'decideReply': {
-      const p = e.decideReply!;
-      return {
-        kind: 'decideReply',
-        req: p.req ?? 0,
-        digest: digestIn(p.digest, 'decide reply digest'),
-        decision: outcomeIn(p.decision),
-        view: p.view ?? 0,
-        logShard: shardIn(p.logShard, limits),
-        sig: sigIn(p.sig, limits),
-      };
-    }
+    case 'decideReply':
+      return signedDecisionIn('decideReply', e.decideReply!, limits);
     case 'writeback':
       return writebackIn(e.writeback, limits);
     case 'relay': {
@@ -354,18 +357,8 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
       if (decide.kind !== 'decide') return reject('malformed', 'elect');
       return { kind: 'elect', req: p.req ?? 0, view: p.view ?? 0, decide };
     }
-    case 'electReply': {
-      const p = e.electReply!;
-      return {
-        kind: 'electReply',
-        req: p.req ?? 0,
-        digest: digestIn(p.digest, 'elect reply digest'),
-        decision: outcomeIn(p.decision),
-        view: p.view ?? 0,
-        logShard: shardIn(p.logShard, limits),
-        sig: sigIn(p.sig, limits),
-      };
-    }
+    case 'electReply':
+      return signedDecisionIn('electReply', e.electReply!, limits);
     case 'decisionFb': {
       const p = e.decisionFb!;
       const digest = digestIn(p.digest, 'decision digest');

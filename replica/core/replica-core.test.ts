@@ -376,3 +376,40 @@ void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => 
     assert.equal(effects.filter((e) => e.kind === 'persist').length, 0, 'nothing new to log');
   });
 });
+
+void describe('ReplicaCore fallback views (PROTOCOL §7)', () => {
+  const decide = (t: Txn, decision: Outcome, req: number): Message => ({
+    kind: 'decide', req, digest: t.digest, decision, view: 0, logShard: s(0),
+    justification: { decision: decision === 'commit' ? 'commit' : 'abstain', shards: [] }, txn: t,
+  });
+
+  void it('elects its current decision once per view, only moving forward', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(20), { writes: [wr('a', 1)] });
+    core.handle(1, decide(t, 'abort', 1));
+    drain(core);
+    const elect = (view: number, req: number): Message => ({ kind: 'elect', req, view, decide: decide(t, 'commit', req) as Extract<Message, { kind: 'decide' }> });
+    core.handle(2, elect(2, 2));
+    const replies = sends(drain(core)).map((x) => x.msg).filter((m) => m.kind === 'electReply');
+    assert.deepEqual(replies.map((m) => [m.kind === 'electReply' ? m.decision : '', m.kind === 'electReply' ? m.view : -1]), [['abort', 2]], "its own decision, not the client's");
+    core.handle(3, elect(2, 3));
+    core.handle(3, elect(1, 4));
+    assert.equal(sends(drain(core)).length, 0, 'no second elect for view 2, none for an older view');
+  });
+
+  void it('adopts a fallback decision of a newer view and answers with it, and ignores an older one', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(30), { writes: [wr('a', 1)] });
+    core.handle(1, decide(t, 'commit', 1));
+    drain(core);
+    const fb = (view: number, decision: Outcome, req: number): Message => ({ kind: 'decisionFb', req, digest: t.digest, decision, view, logShard: s(0), elects: [], txn: t });
+    core.handle(2, fb(3, 'abort', 2));
+    const effects = drain(core);
+    assert.ok(effects.some((e) => e.kind === 'persist' && e.record.kind === 'st2' && e.record.view === 3), 'the new decision is logged');
+    const [reply] = sends(effects).map((x) => x.msg);
+    assert.equal(reply?.kind === 'decideReply' ? `${reply.decision}@${reply.view}` : '', 'abort@3');
+    core.handle(3, fb(2, 'commit', 3));
+    const [again] = sends(drain(core)).map((x) => x.msg);
+    assert.equal(again?.kind === 'decideReply' ? `${again.decision}@${again.view}` : '', 'abort@3');
+  });
+});

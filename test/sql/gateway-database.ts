@@ -8,14 +8,14 @@ import pg from 'pg';
 import { Engine } from '../../sql/engine.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
-import type { SltDatabase, SltOutcome } from '../../sql/slt/slt-database.ts';
+import type { SltDatabase } from '../../sql/slt/slt-database.ts';
+import { executeOn } from './postgres-database.ts';
 import type { OpenedDatabase } from './slt-files.ts';
 
 const USER = 'pesto';
 const PASSWORD = 'pesto';
 const DATABASE = 'pesto';
 
-const rawText = { getTypeParser: () => (value: string) => value };
 
 export async function openGatewayDatabase(): Promise<OpenedDatabase> {
   const engine = await Engine.create();
@@ -45,16 +45,3 @@ export async function openGatewayDatabase(): Promise<OpenedDatabase> {
   };
 }
 
-async function executeOn(client: pg.Client, sql: string): Promise<SltOutcome> {
-  try {
-    const result: pg.QueryArrayResult | pg.QueryArrayResult[] = await client.query({ text: sql, rowMode: 'array', types: rawText });
-    // Several statements in one text yield several results; the last one is the record's result.
-    const last = Array.isArray(result) ? result[result.length - 1] : result;
-    if (last === undefined) return { ok: true, columnCount: 0, rows: [] };
-    const rows = last.rows.map((row: unknown[]) => row.map((cell) => (cell === null ? null : String(cell))));
-    return { ok: true, columnCount: last.fields.length, rows };
-  } catch (e) {
-    if (e instanceof pg.DatabaseError) return { ok: false, code: e.code ?? 'XX000', message: e.message };
-    throw e;
-  }
-}

@@ -41,7 +41,8 @@ export async function openPostgresDatabase(): Promise<OpenedDatabase> {
   };
 }
 
-async function executeOn(client: pg.Client, sql: string): Promise<SltOutcome> {
+/** Runs one record's SQL through `pg` (simple protocol), every cell as PostgreSQL's text output. */
+export async function executeOn(client: pg.Client, sql: string): Promise<SltOutcome> {
   try {
     const result: pg.QueryArrayResult | pg.QueryArrayResult[] = await client.query({ text: sql, rowMode: 'array', types: rawText });
     // Several statements in one text yield several results; the last one is the record's result.
