@@ -14,19 +14,18 @@ import { randomBytes } from 'node:crypto';
 import { connect as connectHttp2, constants as http2 } from 'node:http2';
 import { connect as connectTcp } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import * as grpc from '@grpc/grpc-js';
+import { openRawStream, replicaAddressOf, signedBy, votes, writeback, type RawStream } from './bad-input-tools.ts';
 import { keyPath, readKeyFile } from '../../cli/keys.ts';
 import type { PestoClient } from '../../client/pesto-client.ts';
 import { grpcTransport, STREAM_PATH, type DialedLink, type PeerIdentity } from '../../net/index.ts';
 import { singleMessageFrame } from '../../net/frame.ts';
-import { DialerHandshake } from '../../net/handshake.ts';
 import { decodeMessage, encodeMessage, encodeTxn } from '../../protocol/codec.ts';
-import { publicKeyOf, splitAddress } from '../../protocol/config.ts';
+import { publicKeyOf } from '../../protocol/config.ts';
 import { keyPairFromSeed, type KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
 import { pesto } from '../../protocol/gen/pesto.js';
 import { shardId, type ShardId, type TxnDigest } from '../../protocol/ids.ts';
-import type { Certificate, Message, SigProof, Txn, VoteCert } from '../../protocol/messages.ts';
+import type { Certificate, Message, SigProof, Txn } from '../../protocol/messages.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import {
   downReplicas,
@@ -57,25 +56,13 @@ const replicaKeys: KeyPair[] = [];
 let healthyTxns = 0;
 
 // ---- building bad messages ----
-
 let txnCounter = 0;
 function freshTxn(tsMicros = Date.now() * 1000): Txn {
   const key = `bad/txn/${txnCounter++}`;
   return encodeTxn({ ts: { micros: tsMicros, clientId: tc.clientId }, shards: [S0], reads: [], writes: [{ key, value: Buffer.from('v') }], deps: [], predicates: [], meta: new Uint8Array(0) });
 }
 
-/** Real signatures of replicas `signers` of shard 0 over one leaf, each in its own batch of one. */
-function sigs(leaf: Uint8Array, signers: readonly number[]): SigProof[] {
-  return signers.map((i) => signBatch([leaf], replicaKeys[i]!.secretKey, i)[0]!);
-}
-
-function votes(decision: 'commit' | 'abstain', shard: ShardId, list: SigProof[]): VoteCert {
-  return { decision, shards: [{ shard, sigs: list }] };
-}
-
-function writeback(txn: Txn, cert: Certificate): Message {
-  return { kind: 'writeback', digest: txn.digest, cert, txn };
-}
+const sigs = (leaf: Uint8Array, signers: readonly number[]): SigProof[] => signedBy(replicaKeys, leaf, signers);
 
 const ALL = [0, 1, 2, 3, 4, 5] as const;
 
@@ -149,62 +136,9 @@ async function expectMessageRejected(reason: string | readonly string[], msg: Ui
 
 const reasonsOf = (reason: string | readonly string[]): string => (typeof reason === 'string' ? reason : reason.join(' or '));
 
-// ---- raw streams ----
-
-interface RawStream {
-  readonly call: grpc.ClientDuplexStream<Buffer, Buffer>;
-  /** Resolves with the status details (or 'end') when the server ends the stream. */
-  readonly closed: Promise<string>;
-  close(): void;
-}
-
-function replicaAddress(index: number): { host: string; port: number } {
-  const a = splitAddress(tc.config.shards[0]!.replicas[index]!.address);
-  assert.ok(a !== undefined);
-  return a;
-}
-
-const ident = (b: Buffer): Buffer => b;
-
-/**
- * One gRPC stream to replica `index` on the peer path, driven by hand. With `as`, runs the dialer's
- * half of the handshake as that identity and key and resolves once the server sent its proof (or
- * once the server ended the stream, for impostors); without, resolves at once and nothing is sent.
- */
-async function rawStream(index: number, as?: { readonly identity: PeerIdentity; readonly keyPair: KeyPair }): Promise<RawStream> {
-  const { host, port } = replicaAddress(index);
-  const grpcClient = new grpc.Client(`${host}:${port}`, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 });
-  const call = grpcClient.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, ident, ident, new grpc.Metadata());
-  let done = (_: string): void => undefined;
-  const closed = new Promise<string>((resolve) => {
-    done = resolve;
-  });
-  call.on('error', (e: grpc.ServiceError) => done(e.details));
-  call.on('end', () => done('end'));
-  call.on('close', () => done('close'));
-  const close = (): void => {
-    call.cancel();
-    grpcClient.close();
-  };
-  if (as === undefined) {
-    call.on('data', () => undefined);
-    return { call, closed, close };
-  }
-  const peer: PeerIdentity = { kind: 'replica', shard: 0, index };
-  const hs = new DialerHandshake({ identity: as.identity, secretKey: as.keyPair.secretKey, publicKeyOf: (p) => publicKeyOf(tc.config, p) }, peer);
-  const authenticated = new Promise<void>((resolve, reject) => {
-    call.on('data', (frame: Buffer) => {
-      const msg = frame.subarray(4, 4 + frame.readUInt32LE(0));
-      const step = hs.receive(msg);
-      if (!step.ok) return reject(new Error(`the replica's handshake failed on our side: ${step.reason}`));
-      if (step.reply !== undefined) call.write(singleMessageFrame(step.reply, 0));
-      if (step.peer !== undefined) resolve();
-    });
-    void closed.then(() => resolve());
-  });
-  await authenticated;
-  return { call, closed, close };
-}
+// ---- raw streams (bad-input-tools.ts) ----
+const replicaAddress = (index: number): { host: string; port: number } => replicaAddressOf(tc.config, index);
+const rawStream = (index: number, as?: { readonly identity: PeerIdentity; readonly keyPair: KeyPair }): Promise<RawStream> => openRawStream(tc.config, index, as);
 
 const asLocalClient = (): { identity: PeerIdentity; keyPair: KeyPair } => ({ identity: { kind: 'client', id: tc.clientId }, keyPair: { publicKey: tc.keyPair.publicKey, secretKey: tc.keyPair.secretKey } });
 
