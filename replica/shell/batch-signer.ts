@@ -40,10 +40,23 @@ export class BatchSigner<R> {
 
   readonly flush = (): void => {
     this.#scheduled = false;
-    const leaves = this.#leaves;
-    const refs = this.#refs;
+    this.sign(this.take());
+  };
+
+  /** The statements asked for so far, removed from the queue (to sign once their log records are durable). */
+  take(): { readonly leaves: Uint8Array[]; readonly refs: R[] } {
+    const taken = { leaves: this.#leaves, refs: this.#refs };
     this.#leaves = [];
     this.#refs = [];
+    return taken;
+  }
+
+  get pending(): number {
+    return this.#leaves.length;
+  }
+
+  /** Signs taken statements in batches of at most `batchMax` and delivers each proof. */
+  sign({ leaves, refs }: { readonly leaves: readonly Uint8Array[]; readonly refs: readonly R[] }): void {
     for (let start = 0; start < leaves.length; start += this.batchMax) {
       const end = Math.min(leaves.length, start + this.batchMax);
       const batch = signBatchWithRoot(leaves.slice(start, end), this.secretKey, this.signer);
@@ -56,5 +69,5 @@ export class BatchSigner<R> {
         this.deliver(ref, this.macs !== null && this.macs.wants(ref) ? { ...proof, macs: this.macs.keys.vector(leaves[i]!) } : proof);
       }
     }
-  };
+  }
 }

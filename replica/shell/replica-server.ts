@@ -50,6 +50,8 @@ export class ReplicaServer {
   /** Sends waiting for the log flush at the end of this turn: link, bytes, link, bytes, ... */
   #held: (Link | Uint8Array)[] = [];
   #endScheduled = false;
+  /** A log sync is in flight. */
+  #syncing = false;
   /** Log size that triggers the next compaction (at least twice what the last one left). */
   #compactBytes: number;
   #server: TransportServer | null = null;
@@ -169,7 +171,8 @@ export class ReplicaServer {
             lastMsg = e.msg;
             lastBytes = encodeMessage(e.msg);
           }
-          if (this.#wal?.pending === true) this.#held.push(link, lastBytes!);
+          // Nothing leaves while a log record of this or an earlier turn is not yet durable.
+          if (this.#syncing || this.#wal?.pending === true) this.#held.push(link, lastBytes!);
           else link.send(lastBytes!);
           break;
         }
@@ -185,20 +188,32 @@ export class ReplicaServer {
 
   readonly #endOfTurn = (): void => {
     this.#endScheduled = false;
+    // One sync at a time; what accumulates meanwhile goes with the next one (group commit).
+    if (this.#syncing) return;
+    const held = this.#held;
+    const toSign = this.signer.take();
+    this.#held = [];
     const wal = this.#wal;
-    if (wal !== null) {
-      wal.flush();
+    if (wal === null || !wal.pending) return this.#release(held, toSign);
+    this.#syncing = true;
+    // The event loop keeps serving while the thread pool makes the log durable.
+    wal.flushAsync(() => {
+      this.#syncing = false;
       // Compaction: when the log has grown past the limit, rewrite it from the state it recreates.
       if (wal.size > this.#compactBytes) {
         wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
         this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
       }
-    }
-    const held = this.#held;
-    this.#held = [];
-    for (let i = 0; i < held.length; i += 2) (held[i] as Link).send(held[i + 1] as Uint8Array);
-    this.signer.flush();
+      this.#release(held, toSign);
+      if (this.#held.length > 0 || this.signer.pending > 0 || wal.pending) this.#scheduleEndOfTurn();
+    });
   };
+
+  /** Sends what waited for the log, then signs the statements whose records are now durable. */
+  #release(held: (Link | Uint8Array)[], toSign: ReturnType<BatchSigner<SignRef>['take']>): void {
+    for (let i = 0; i < held.length; i += 2) (held[i] as Link).send(held[i + 1] as Uint8Array);
+    this.signer.sign(toSign);
+  }
 
   #reject(reason: string): void {
     this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;

@@ -8,7 +8,7 @@
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
-import { closeSync, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 export type WalSync = 'fdatasync' | 'none';
@@ -74,16 +74,35 @@ export class Wal {
 
   /** Writes everything appended since the last flush and makes it durable. */
   flush(): void {
-    if (this.#pending.length === 0) return;
+    if (!this.write()) return;
+    if (this.sync === 'fdatasync') fdatasyncSync(this.#fd);
+  }
+
+  /**
+   * Group commit without blocking the event loop: writes what is pending now, then makes it durable on
+   * the thread pool and calls `done` (at once with `sync: 'none'`). Errors are fatal to the replica.
+   */
+  flushAsync(done: () => void): void {
+    this.write();
+    if (this.sync === 'none') return done();
+    fdatasync(this.#fd, (err) => {
+      if (err !== null) throw err;
+      done();
+    });
+  }
+
+  /** Writes what is pending (not yet durable); false when there was nothing. */
+  write(): boolean {
+    if (this.#pending.length === 0) return false;
     const all = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
     this.#pending = [];
     this.#pendingBytes = 0;
     let off = 0;
     while (off < all.length) off += writeSync(this.#fd, all, off, all.length - off);
-    if (this.sync === 'fdatasync') fdatasyncSync(this.#fd);
     this.flushes++;
     this.bytesWritten += all.length;
     this.#size += all.length;
+    return true;
   }
 
   /**
