@@ -19,7 +19,8 @@ import { PestoClient } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
 import { startPostgres } from './postgres-server.ts';
-import { parseFlags, percentile, round } from './stats.ts';
+import { hostProbe, parseFlags, percentile, round } from './stats.ts';
+import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 
 interface KvOptions {
   readonly seconds: number;
@@ -241,6 +242,11 @@ async function runPostgres(opts: KvOptions): Promise<Record<string, number | str
   }
 }
 
+const probeKeys = keyPairFromSeed(new Uint8Array(32).fill(7));
+const probeMessage = new Uint8Array(32).fill(1);
+const probeSignature = sign(probeMessage, probeKeys.secretKey);
+const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage, probeKeys.publicKey));
+
 export async function runKvBench(args: readonly string[]): Promise<void> {
   const flags = parseFlags(args);
   const opts: KvOptions = {
@@ -251,7 +257,11 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     json: flags.has('json'),
   };
   const baseline = flags.get('baseline');
+  const probeBefore = probe();
   const result = baseline === 'postgres' ? await runPostgres(opts) : await runPesto(opts, flags.get('data'));
+  // Host speed before and after (single-thread verifies/s): compare runs only at similar probes.
+  result['hostProbeBefore'] = probeBefore;
+  result['hostProbeAfter'] = probe();
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;

@@ -44,3 +44,12 @@ export function timeRun(fn: () => void, ms: number, clock: () => number): number
   }
   return (ops * 1000) / elapsed;
 }
+
+/**
+ * Host speed probe (reference/node-commit-path-model.md "Noise"): single-thread ed25519 verifications
+ * per second for about `ms` milliseconds. This machine's speed swings about 2x; reporting the probe
+ * beside a result lets runs be compared.
+ */
+export function hostProbe(verify: () => void, ms = 500): number {
+  return Math.round(timeRun(verify, ms, () => performance.now()));
+}

@@ -36,6 +36,7 @@ export interface ReplicaServerOptions {
 }
 
 const DEFAULT_WAL_COMPACT_BYTES = 64 << 20;
+const LAZY_SYNC_MS = 20;
 
 export class ReplicaServer {
   readonly core: ReplicaCore;
@@ -52,6 +53,7 @@ export class ReplicaServer {
   #endScheduled = false;
   /** A log sync is in flight. */
   #syncing = false;
+  #lazyTimer: NodeJS.Timeout | null = null;
   /** Log size that triggers the next compaction (at least twice what the last one left). */
   #compactBytes: number;
   #server: TransportServer | null = null;
@@ -120,6 +122,7 @@ export class ReplicaServer {
 
   async stop(): Promise<void> {
     if (this.#tick !== null) clearInterval(this.#tick);
+    if (this.#lazyTimer !== null) clearTimeout(this.#lazyTimer);
     this.#wal?.close();
     await this.#server?.close();
   }
@@ -156,10 +159,15 @@ export class ReplicaServer {
     let lastBytes: Uint8Array | null = null;
     for (const e of effects) {
       switch (e.kind) {
-        case 'persist':
-          this.#wal?.append(encodeLogRecord(e.record));
-          this.#scheduleEndOfTurn();
+        case 'persist': {
+          // Votes and decisions are durable before any later effect leaves; an applied outcome is
+          // not urgent (a peer or client can deliver its certificate again) and joins the next sync.
+          const urgent = e.record.kind !== 'writeback';
+          this.#wal?.append(encodeLogRecord(e.record), urgent);
+          if (urgent) this.#scheduleEndOfTurn();
+          else this.#scheduleLazySync();
           break;
+        }
         case 'sign':
           this.signer.add(e.leaf, e.ref);
           this.#scheduleEndOfTurn();
@@ -172,7 +180,7 @@ export class ReplicaServer {
             lastBytes = encodeMessage(e.msg);
           }
           // Nothing leaves while a log record of this or an earlier turn is not yet durable.
-          if (this.#syncing || this.#wal?.pending === true) this.#held.push(link, lastBytes!);
+          if (this.#syncing || this.#wal?.urgent === true) this.#held.push(link, lastBytes!);
           else link.send(lastBytes!);
           break;
         }
@@ -194,7 +202,7 @@ export class ReplicaServer {
     const toSign = this.signer.take();
     this.#held = [];
     const wal = this.#wal;
-    if (wal === null || !wal.pending) return this.#release(held, toSign);
+    if (wal === null || !wal.urgent) return this.#release(held, toSign);
     this.#syncing = true;
     // The event loop keeps serving while the thread pool makes the log durable.
     wal.flushAsync(() => {
@@ -205,9 +213,25 @@ export class ReplicaServer {
         this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
       }
       this.#release(held, toSign);
-      if (this.#held.length > 0 || this.signer.pending > 0 || wal.pending) this.#scheduleEndOfTurn();
+      if (this.#held.length > 0 || this.signer.pending > 0 || wal.urgent) this.#scheduleEndOfTurn();
     });
   };
+
+  /** Outcomes alone are synced at most every `LAZY_SYNC_MS` (when no urgent sync took them along). */
+  #scheduleLazySync(): void {
+    if (this.#lazyTimer !== null) return;
+    this.#lazyTimer = setTimeout(() => {
+      this.#lazyTimer = null;
+      const wal = this.#wal;
+      if (wal === null || !wal.pending || this.#syncing) return;
+      this.#syncing = true;
+      wal.flushAsync(() => {
+        this.#syncing = false;
+        if (this.#held.length > 0 || this.signer.pending > 0 || wal.urgent) this.#scheduleEndOfTurn();
+      });
+    }, LAZY_SYNC_MS);
+    this.#lazyTimer.unref();
+  }
 
   /** Sends what waited for the log, then signs the statements whose records are now durable. */
   #release(held: (Link | Uint8Array)[], toSign: ReturnType<BatchSigner<SignRef>['take']>): void {

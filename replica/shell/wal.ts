@@ -62,14 +62,28 @@ export class Wal {
     return { wal: new Wal(fd, path, sync), records, discardedBytes: size - valid };
   }
 
+  /** Something appended is not written yet. */
   get pending(): boolean {
     return this.#pending.length > 0;
   }
 
-  append(record: Uint8Array): void {
+  /** A record that must be durable before the replica acts on it is waiting (votes, ST2 decisions). */
+  get urgent(): boolean {
+    return this.#urgent;
+  }
+
+  #urgent = false;
+
+  /**
+   * Queues a record. `urgent` records (a vote, a decision) must be durable before anything that
+   * depends on them leaves the process; the others (applied outcomes, which peers can resend) ride
+   * along with the next sync or a periodic one.
+   */
+  append(record: Uint8Array, urgent = true): void {
     const f = frame(record);
     this.#pending.push(f);
     this.#pendingBytes += f.length;
+    if (urgent) this.#urgent = true;
   }
 
   /** Writes everything appended since the last flush and makes it durable. */
@@ -93,6 +107,7 @@ export class Wal {
 
   /** Writes what is pending (not yet durable); false when there was nothing. */
   write(): boolean {
+    this.#urgent = false;
     if (this.#pending.length === 0) return false;
     const all = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
     this.#pending = [];
