@@ -20,7 +20,7 @@ import { decodeMessage, decodeTxn, encodeMessage, encodeTxn } from '../protocol/
 import type { ShardId, TxnDigest } from '../protocol/ids.ts';
 import type { CommittedTxn, Message, SigProof, TxnBody } from '../protocol/messages.ts';
 import { ts } from '../protocol/timestamp.ts';
-import { timeRun } from './stats.ts';
+import { fill, roundRobin } from './stats.ts';
 
 interface Case {
   readonly name: string;
@@ -38,11 +38,6 @@ interface Measured {
 
 let sink = 0;
 
-function fill(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
-  return b;
-}
 
 /** CPU time of this process (user + system), ms: steadier than wall time on a loaded machine. */
 function nowMs(): number {
@@ -51,12 +46,8 @@ function nowMs(): number {
 }
 
 
-function measure(cases: readonly Case[], ms: number): Measured[] {
-  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4), nowMs);
-  const runs: number[][] = cases.map(() => []);
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < cases.length; i++) runs[i]!.push(Math.round(timeRun(cases[i]!.fn, ms, nowMs)));
-  }
+async function measure(cases: readonly Case[], ms: number): Promise<Measured[]> {
+  const runs = (await roundRobin(cases.map((c) => c.fn), ms, nowMs)).map((r) => r.map(Math.round));
   return cases.map((c, i) => {
     const sorted = [...runs[i]!].sort((a, b) => a - b);
     const opsPerSec = sorted[1]!;
@@ -140,7 +131,7 @@ export async function runMicroCodecBench(args: string[]): Promise<void> {
   const only = argValue(args, '--only');
   const selected = cases().filter((c) => only === undefined || c.name.includes(only));
   if (!json) console.log(`micro-codec: median of 3 interleaved runs of >= ${ms} ms each, single thread, node ${process.version}`);
-  const results = measure(selected, ms);
+  const results = await measure(selected, ms);
   let usPerTx = 0;
   let complete = true;
   for (const [name, count] of Object.entries(PER_TX)) {

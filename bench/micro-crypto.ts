@@ -21,7 +21,7 @@ import { blake3Into, hashNode, MERKLE_NODE_KEY } from '../protocol/crypto/blake3
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { buildTree, foldPath } from '../protocol/crypto/merkle.ts';
 import { signBatch, VerifiedRootCache, verifyProof } from '../protocol/crypto/signed.ts';
-import { timeRun } from './stats.ts';
+import { fill, roundRobin } from './stats.ts';
 
 interface Case {
   /** Cases of one set are timed interleaved and reported relative to the set's first case. */
@@ -47,11 +47,6 @@ interface Measured {
 /** Keeps results observable so the JIT cannot drop the work. */
 let sink = 0;
 
-function fill(n: number, seed: number): Uint8Array {
-  const b = new Uint8Array(n);
-  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
-  return b;
-}
 
 function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
@@ -60,14 +55,7 @@ function nowMs(): number {
 
 /** Times the cases of one set round-robin: warm-up each, then 3 rounds of one run per case. */
 async function measureSet(cases: readonly Case[], ms: number): Promise<Measured[]> {
-  for (const c of cases) timeRun(c.fn, Math.max(50, ms / 4), nowMs);
-  const runs: number[][] = cases.map(() => []);
-  for (let round = 0; round < 3; round++) {
-    for (let i = 0; i < cases.length; i++) {
-      runs[i]!.push(timeRun(cases[i]!.fn, ms, nowMs));
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
+  const runs = await roundRobin(cases.map((c) => c.fn), ms, nowMs);
   const medians = runs.map((r) => [...r].sort((a, b) => a - b)[1]!);
   return cases.map((c, i) => ({
     group: c.group, lib: c.lib, op: c.op, bytes: c.bytes,

@@ -6,7 +6,6 @@
  * `--seconds` each on both systems; the median is reported with the ratio Pesto / PostgreSQL.
  * Both sides verify their results (row counts) so a broken engine cannot look fast.
  */
-import { createServer } from 'node:net';
 import pg from 'pg';
 import { Engine, type Session } from '../sql/engine.ts';
 import { freePort, startPostgres } from './postgres-server.ts';

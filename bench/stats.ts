@@ -53,3 +53,26 @@ export function timeRun(fn: () => void, ms: number, clock: () => number): number
 export function hostProbe(verify: () => void, ms = 500): number {
   return Math.round(timeRun(verify, ms, () => performance.now()));
 }
+
+/** Deterministic filler bytes for micro-benchmarks. */
+export function fill(n: number, seed: number): Uint8Array {
+  const b = new Uint8Array(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + seed * 7) & 0xff;
+  return b;
+}
+
+/**
+ * Times `fns` round-robin on the same machine phase: a warm-up each, then 3 rounds of one timed run per
+ * function (yielding to the event loop between runs); returns each function's 3 ops/s figures.
+ */
+export async function roundRobin(fns: readonly (() => void)[], ms: number, clock: () => number): Promise<number[][]> {
+  for (const fn of fns) timeRun(fn, Math.max(50, ms / 4), clock);
+  const runs: number[][] = fns.map(() => []);
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < fns.length; i++) {
+      runs[i]!.push(timeRun(fns[i]!, ms, clock));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return runs;
+}
