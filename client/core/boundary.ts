@@ -36,7 +36,7 @@ export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message)
       const txn = b.txnOfReq(msg.req);
       // A vote for a transaction already decided (e.g. the sixth after a slow commit) is not needed.
       if (txn === null) return 'late';
-      if (digestKey(txn.digest) !== digestKey(msg.digest)) return 'vote-wrong-txn';
+      if (txn.key !== digestKey(msg.digest)) return 'vote-wrong-txn';
       if (msg.decided !== null) {
         const r = b.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
         return r.ok ? null : `decided-${r.reason}`;

@@ -265,13 +265,7 @@ export class ReplicaCore {
         store: this.store,
         owns: this.opts.owns,
         shard: this.opts.shard,
-        txnStatus: (k) => {
-          const s = this.#txns.get(k)?.state;
-          if (s === undefined || s === 'new') return 'unknown';
-          if (s === 'committed' || s === 'aborted') return s;
-          const r = this.#txns.get(k)!;
-          return r.prepared ? 'prepared' : 'unknown';
-        },
+        txnStatus: this.#txnStatus,
         nowMicros: this.env.nowMicros(),
         clockSkewMaxMicros: this.opts.clockSkewMaxMicros,
         lowWatermark: this.#lowWatermark(),
@@ -314,6 +308,14 @@ export class ReplicaCore {
       this.#relayUndecidedDeps(rec, waiter);
     }
   }
+
+  /** A dependency's state for validation step 6: decided, prepared here, or unknown. */
+  readonly #txnStatus = (k: DigestKey): 'prepared' | 'committed' | 'aborted' | 'unknown' => {
+    const r = this.#txns.get(k);
+    if (r === undefined) return 'unknown';
+    if (r.state === 'committed' || r.state === 'aborted') return r.state;
+    return r.prepared ? 'prepared' : 'unknown';
+  };
 
   #abstain(rec: TxnRecord, reason: AbstainReason): void {
     this.stats.abstainReasons[reason] = (this.stats.abstainReasons[reason] ?? 0) + 1;
