@@ -147,7 +147,7 @@ export function valueIn(b: Uint8Array | null | undefined, deleted: boolean | nul
 
 const EMPTY = new Uint8Array(0);
 
-function countIn<T>(a: T[] | null | undefined, limits: CodecLimits, what: string): T[] {
+export function countIn<T>(a: T[] | null | undefined, limits: CodecLimits, what: string): T[] {
   if (a === null || a === undefined) return [];
   if (a.length > limits.entriesMax) reject('too-large', `${a.length} ${what}`);
   return a;
@@ -168,43 +168,87 @@ function bodyIn(p: pesto.TxnBody, limits: CodecLimits): TxnBody {
     prevShard = s;
   }
 
-  const readsIn = countIn(p.reads, limits, 'reads');
-  const reads: ReadEntry[] = new Array<ReadEntry>(readsIn.length);
+  const reads = readsIn(p.reads, limits);
+  const writes = writesIn(p.writes, limits, 'writes');
+  const deps = depsIn(p.deps, limits);
+  const predicates = predicatesIn(p.predicates, limits);
+  return { ts, shards: shardsIn as ShardId[], reads, writes, deps, predicates, meta: bytesIn(p.meta, limits, 'meta') };
+}
+
+/** Read entries: sorted by key, distinct. */
+export function readsIn(a: pesto.ReadEntry.$Properties[] | null | undefined, limits: CodecLimits): ReadEntry[] {
+  const list = countIn(a, limits, 'reads');
+  const reads: ReadEntry[] = new Array<ReadEntry>(list.length);
   let prev: Key | null = null;
-  for (let i = 0; i < readsIn.length; i++) {
-    const r = readsIn[i]!;
+  for (let i = 0; i < list.length; i++) {
+    const r = list[i]!;
     const key = keyIn(r.key, limits);
     if (prev !== null) checkOrder(prev, key, 'reads');
     prev = key;
     reads[i] = { key, version: tsIn(r.version, 'read version') };
   }
+  return reads;
+}
 
-  const writesIn = countIn(p.writes, limits, 'writes');
-  const writes: WriteEntry[] = new Array<WriteEntry>(writesIn.length);
-  prev = null;
-  for (let i = 0; i < writesIn.length; i++) {
-    const w = writesIn[i]!;
+/** Write entries: sorted by key, distinct. */
+export function writesIn(a: pesto.WriteEntry.$Properties[] | null | undefined, limits: CodecLimits, what: string): WriteEntry[] {
+  const list = countIn(a, limits, what);
+  const writes: WriteEntry[] = new Array<WriteEntry>(list.length);
+  let prev: Key | null = null;
+  for (let i = 0; i < list.length; i++) {
+    const w = list[i]!;
     const key = keyIn(w.key, limits);
-    if (prev !== null) checkOrder(prev, key, 'writes');
+    if (prev !== null) checkOrder(prev, key, what);
     prev = key;
     writes[i] = { key, value: valueIn(w.value, w.deleted, limits) };
   }
+  return writes;
+}
 
-  const depsIn = countIn(p.deps, limits, 'deps');
-  const deps: Dependency[] = new Array<Dependency>(depsIn.length);
-  for (let i = 0; i < depsIn.length; i++) {
-    const d = depsIn[i]!;
+export function depsIn(a: pesto.Dependency.$Properties[] | null | undefined, limits: CodecLimits): Dependency[] {
+  const list = countIn(a, limits, 'deps');
+  const deps: Dependency[] = new Array<Dependency>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i]!;
     deps[i] = { digest: digestIn(d.digest, 'dependency'), shard: shardIn(d.shard, limits), ts: tsIn(d.ts, 'dependency ts') };
   }
+  return deps;
+}
 
-  const predsIn = countIn(p.predicates, limits, 'predicates');
-  const predicates: Predicate[] = new Array<Predicate>(predsIn.length);
-  for (let i = 0; i < predsIn.length; i++) {
-    const q = predsIn[i]!;
+export function predicatesIn(a: pesto.Predicate.$Properties[] | null | undefined, limits: CodecLimits): Predicate[] {
+  const list = countIn(a, limits, 'predicates');
+  const predicates: Predicate[] = new Array<Predicate>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const q = list[i]!;
     predicates[i] = { table: q.table ?? 0, tableVersion: tsIn(q.tableVersion, 'table version'), expr: bytesIn(q.expr, limits, 'predicate') };
   }
+  return predicates;
+}
 
-  return { ts, shards: shardsIn as ShardId[], reads, writes, deps, predicates, meta: bytesIn(p.meta, limits, 'meta') };
+export function readsOut(reads: readonly ReadEntry[]): pesto.ReadEntry.$Properties[] {
+  const out: pesto.ReadEntry.$Properties[] = new Array<pesto.ReadEntry.$Properties>(reads.length);
+  for (let i = 0; i < reads.length; i++) {
+    const r = reads[i]!;
+    out[i] = { key: keyToBytes(r.key), version: tsOut(r.version) };
+  }
+  return out;
+}
+
+export function writesOut(writes: readonly WriteEntry[]): pesto.WriteEntry.$Properties[] {
+  const out: pesto.WriteEntry.$Properties[] = new Array<pesto.WriteEntry.$Properties>(writes.length);
+  for (let i = 0; i < writes.length; i++) {
+    const w = writes[i]!;
+    out[i] = w.value === null ? { key: keyToBytes(w.key), deleted: true } : { key: keyToBytes(w.key), value: w.value };
+  }
+  return out;
+}
+
+export function depsOut(deps: readonly Dependency[]): pesto.Dependency.$Properties[] {
+  return deps.map((d) => ({ digest: d.digest, shard: d.shard, ts: tsOut(d.ts) }));
+}
+
+export function predicatesOut(predicates: readonly Predicate[]): pesto.Predicate.$Properties[] {
+  return predicates.map((q) => ({ table: q.table, tableVersion: tsOut(q.tableVersion), expr: q.expr }));
 }
 
 function checkOrder(prev: Key, key: Key, what: string): void {
@@ -231,27 +275,15 @@ export function txnIn(bytes: Uint8Array | null | undefined, limits: CodecLimits)
 }
 
 function bodyOut(b: TxnBody): pesto.TxnBody.$Properties {
-  const reads: pesto.ReadEntry.$Properties[] = new Array<pesto.ReadEntry.$Properties>(b.reads.length);
-  for (let i = 0; i < b.reads.length; i++) {
-    const r = b.reads[i]!;
-    reads[i] = { key: keyToBytes(r.key), version: tsOut(r.version) };
-  }
-  const writes: pesto.WriteEntry.$Properties[] = new Array<pesto.WriteEntry.$Properties>(b.writes.length);
-  for (let i = 0; i < b.writes.length; i++) {
-    const w = b.writes[i]!;
-    writes[i] = w.value === null ? { key: keyToBytes(w.key), deleted: true } : { key: keyToBytes(w.key), value: w.value };
-  }
-  const deps: pesto.Dependency.$Properties[] = new Array<pesto.Dependency.$Properties>(b.deps.length);
-  for (let i = 0; i < b.deps.length; i++) {
-    const d = b.deps[i]!;
-    deps[i] = { digest: d.digest, shard: d.shard, ts: tsOut(d.ts) };
-  }
-  const predicates: pesto.Predicate.$Properties[] = new Array<pesto.Predicate.$Properties>(b.predicates.length);
-  for (let i = 0; i < b.predicates.length; i++) {
-    const q = b.predicates[i]!;
-    predicates[i] = { table: q.table, tableVersion: tsOut(q.tableVersion), expr: q.expr };
-  }
-  return { ts: tsOut(b.ts), shards: b.shards as readonly number[] as number[], reads, writes, deps, predicates, meta: b.meta };
+  return {
+    ts: tsOut(b.ts),
+    shards: b.shards as readonly number[] as number[],
+    reads: readsOut(b.reads),
+    writes: writesOut(b.writes),
+    deps: depsOut(b.deps),
+    predicates: predicatesOut(b.predicates),
+    meta: b.meta,
+  };
 }
 
 function assertCanonical(b: TxnBody): void {

@@ -27,22 +27,36 @@ import {
   DEFAULT_CODEC_LIMITS,
   type CodecLimits,
   type DecodeReason,
+  bytesIn,
+  countIn,
+  depsIn,
+  depsOut,
   digestIn,
   failureOf,
   keyIn,
   keyToBytes,
+  predicatesIn,
+  predicatesOut,
+  readsIn,
+  readsOut,
   reject,
   shardIn,
   tsIn,
   tsOut,
   txnIn,
   valueIn,
+  writesIn,
+  writesOut,
 } from './codec-txn.ts';
 import type {
   Certificate,
   CommittedRead,
   CommittedTxn,
+  FetchReply,
   Message,
+  Query,
+  QueryReply,
+  SnapshotEntry,
   Outcome,
   PreparedRead,
   SigProof,
@@ -320,6 +334,63 @@ function signedDecisionIn<K extends 'decideReply' | 'electReply'>(kind: K, p: pe
   } as Message;
 }
 
+/** SQL text of one statement, bytes. */
+export const QUERY_SQL_CHARS_MAX = 1024 * 1024;
+
+function digestsIn(a: Uint8Array[] | null | undefined, limits: CodecLimits, what: string): TxnDigest[] {
+  return countIn(a, limits, what).map((d) => digestIn(d, what));
+}
+
+function queryIn(p: pesto.Query.$Properties, limits: CodecLimits): Query {
+  const sql = p.sql ?? '';
+  if (sql.length === 0) reject('missing-field', 'query sql');
+  if (sql.length > QUERY_SQL_CHARS_MAX) reject('too-large', 'query sql');
+  const snapshot: SnapshotEntry[] = countIn(p.snapshot, limits, 'snapshot').map((e) => {
+    const holders = countIn(e.holders, limits, 'snapshot holders');
+    for (const h of holders) if (h >= limits.replicasPerShard) reject('bad-signer', `snapshot holder ${h}`);
+    return { digest: digestIn(e.digest, 'snapshot digest'), holders };
+  });
+  const retry = p.retry ?? 0;
+  if (retry === 0 && snapshot.length > 0) reject('unexpected-field', 'snapshot in an eager query');
+  return {
+    kind: 'query',
+    req: p.req ?? 0,
+    ts: tsIn(p.ts, 'query ts'),
+    sql,
+    params: p.params === null || p.params === undefined ? new Uint8Array(0) : bytesIn(p.params, limits, 'query params'),
+    ownWrites: writesIn(p.ownWrites, limits, 'own writes'),
+    recon: p.recon ?? false,
+    retry,
+    snapshot,
+  };
+}
+
+function queryReplyIn(p: pesto.QueryReply.$Properties, limits: CodecLimits): QueryReply {
+  const result = p.result;
+  if (result === null || result === undefined || result.length === 0) return reject('missing-field', 'query result');
+  return {
+    kind: 'queryReply',
+    req: p.req ?? 0,
+    retry: p.retry ?? 0,
+    result,
+    reads: readsIn(p.reads, limits),
+    predicates: predicatesIn(p.predicates, limits),
+    deps: depsIn(p.deps, limits),
+    snapshotCommitted: digestsIn(p.snapshotCommitted, limits, 'snapshot committed'),
+    snapshotPrepared: digestsIn(p.snapshotPrepared, limits, 'snapshot prepared'),
+  };
+}
+
+function fetchReplyIn(p: pesto.FetchReply.$Properties, limits: CodecLimits): FetchReply {
+  const decided = countIn(p.decided, limits, 'fetched decided').map((w) => {
+    const wb = writebackIn(w, limits);
+    if (wb.txn === null) reject('missing-field', 'fetched writeback without its transaction');
+    return wb;
+  });
+  const prepared = countIn(p.prepared, limits, 'fetched prepared').map((b) => txnIn(b, limits));
+  return { kind: 'fetchReply', req: p.req ?? 0, decided, prepared };
+}
+
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -366,6 +437,16 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
       checkTxnDigest(txn, digest, 'decision txn');
       return { kind: 'decisionFb', req: p.req ?? 0, digest, decision: outcomeIn(p.decision), view: p.view ?? 0, logShard: shardIn(p.logShard, limits), elects: sigsIn(p.elects, limits), txn };
     }
+    case 'query':
+      return queryIn(e.query!, limits);
+    case 'queryReply':
+      return queryReplyIn(e.queryReply!, limits);
+    case 'fetch': {
+      const p = e.fetch!;
+      return { kind: 'fetch', req: p.req ?? 0, digests: digestsIn(p.digests, limits, 'fetch digests') };
+    }
+    case 'fetchReply':
+      return fetchReplyIn(e.fetchReply!, limits);
     case undefined:
       return reject('unknown-kind', 'envelope without a known body');
     default:
@@ -441,6 +522,36 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
       return {
         decisionFb: { req: m.req, digest: m.digest, decision: outcomeOut(m.decision), view: m.view, logShard: m.logShard, elects: sigsOut(m.elects), txn: m.txn.bytes },
       };
+    case 'query':
+      return {
+        query: {
+          req: m.req,
+          ts: tsOut(m.ts),
+          sql: m.sql,
+          params: m.params,
+          ownWrites: writesOut(m.ownWrites),
+          recon: m.recon,
+          retry: m.retry,
+          snapshot: m.snapshot.map((e) => ({ digest: e.digest, holders: e.holders as number[] })),
+        },
+      };
+    case 'queryReply':
+      return {
+        queryReply: {
+          req: m.req,
+          retry: m.retry,
+          result: m.result,
+          reads: readsOut(m.reads),
+          predicates: predicatesOut(m.predicates),
+          deps: depsOut(m.deps),
+          snapshotCommitted: [...m.snapshotCommitted],
+          snapshotPrepared: [...m.snapshotPrepared],
+        },
+      };
+    case 'fetch':
+      return { fetch: { req: m.req, digests: [...m.digests] } };
+    case 'fetchReply':
+      return { fetchReply: { req: m.req, decided: m.decided.map(writebackOut), prepared: m.prepared.map((t) => t.bytes) } };
     default:
       return assertNever(m, 'message');
   }

@@ -240,7 +240,60 @@ export interface DecisionFb {
   readonly txn: Txn;
 }
 
-export type Message = ReadRequest | ReadReply | Prepare | PrepareReply | Decide | DecideReply | Writeback | Relay | Elect | ElectReply | DecisionFb;
+/** A transaction of a snapshot proposal and the replicas (indexes in the shard) that named it. */
+export interface SnapshotEntry {
+  readonly digest: TxnDigest;
+  readonly holders: readonly number[];
+}
+
+/**
+ * A range read (PROTOCOL §4.2): one SQL statement to run at `ts`. `retry` 0 is the eager round; k > 0
+ * re-executes on `snapshot`. `recon`: a DML statement whose source rows (its reconnaissance read) are
+ * wanted. `ownWrites` are the transaction's buffered writes (sorted by key, distinct), which the
+ * execution sees and never records.
+ */
+export interface Query {
+  readonly kind: 'query';
+  readonly req: number;
+  readonly ts: Timestamp;
+  readonly sql: string;
+  readonly params: Uint8Array;
+  readonly ownWrites: readonly WriteEntry[];
+  readonly recon: boolean;
+  readonly retry: number;
+  readonly snapshot: readonly SnapshotEntry[];
+}
+
+/** What one execution saw (PROTOCOL §4.3). Reads sorted by key and distinct. */
+export interface QueryReply {
+  readonly kind: 'queryReply';
+  readonly req: number;
+  readonly retry: number;
+  /** sql/result-codec.ts: columns and rows, or the SQL error the statement raised. */
+  readonly result: Uint8Array;
+  readonly reads: readonly ReadEntry[];
+  readonly predicates: readonly Predicate[];
+  readonly deps: readonly Dependency[];
+  readonly snapshotCommitted: readonly TxnDigest[];
+  readonly snapshotPrepared: readonly TxnDigest[];
+}
+
+/** Replica to replica: send me these transactions (PROTOCOL §4.2 step 5). */
+export interface Fetch {
+  readonly kind: 'fetch';
+  readonly req: number;
+  readonly digests: readonly TxnDigest[];
+}
+
+/** Decided transactions with their certificates (`txn` always set), undecided ones as their ST1. */
+export interface FetchReply {
+  readonly kind: 'fetchReply';
+  readonly req: number;
+  readonly decided: readonly Writeback[];
+  readonly prepared: readonly Txn[];
+}
+
+export type Message = ReadRequest | ReadReply | Prepare | PrepareReply | Decide | DecideReply | Writeback | Relay | Elect | ElectReply | DecisionFb | Query | QueryReply | Fetch | FetchReply;
 export type MessageKind = Message['kind'];
 
 /** The certificate's outcome. */

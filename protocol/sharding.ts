@@ -5,9 +5,11 @@
  *   over the transaction's sorted involved shards. Deterministic from digest and shards, so every
  *   client and replica agrees and a Byzantine client cannot pick a shard it likes without grinding
  *   digests (which only moves load, not safety).
- * - `shardOfKey`: the key-value path's partitioning, FNV-1a (32-bit) of the key's bytes modulo the
- *   shard count. Stable across processes and versions: changing it moves data. SQL tables bring their
- *   own partitioning by key prefix later.
+ * - `shardOfKey`: FNV-1a (32-bit) of the key's bytes modulo the shard count for key-value keys. A SQL
+ *   row key (replica/core/row-key.ts: a 4-byte big-endian table id, first byte 0 for every id below
+ *   2^24) lives whole on shard `tableId % shardCount`, so a table's range scans stay on one shard;
+ *   table 0 holds the replicated catalog (shard 0). Stable across processes and versions: changing it
+ *   moves data.
  */
 import { InvariantError } from './errors.ts';
 import type { ShardId } from './ids.ts';
@@ -22,6 +24,10 @@ export function logShardOf(digest: Uint8Array, shards: readonly ShardId[]): Shar
 export function shardOfKey(key: Key, shardCount: number): ShardId {
   if (!Number.isInteger(shardCount) || shardCount < 1) throw new InvariantError(`shard count must be positive, got ${shardCount}`);
   if (shardCount === 1) return 0 as ShardId;
+  if (key.length >= 4 && key.charCodeAt(0) === 0) {
+    const tableId = (key.charCodeAt(1) << 16) + (key.charCodeAt(2) << 8) + key.charCodeAt(3);
+    return (tableId % shardCount) as ShardId;
+  }
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     h ^= key.charCodeAt(i) & 0xff;

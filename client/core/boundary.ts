@@ -65,7 +65,11 @@ export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message)
       return r.ok ? null : `elect-${r.reason}`;
     }
     case 'relay':
+    case 'queryReply':
       return null;
+    case 'query':
+    case 'fetch':
+    case 'fetchReply':
     case 'read':
     case 'prepare':
     case 'decide':

@@ -1868,6 +1868,439 @@ export namespace pesto {
     }
 
     /**
+     * Properties of a Query.
+     * @deprecated Use pesto.Query.$Properties instead.
+     */
+    interface IQuery extends pesto.Query.$Properties {
+    }
+
+    /** Represents a Query. */
+    class Query {
+
+        /**
+         * Constructs a new Query.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.Query.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** Query req. */
+        req: number;
+
+        /** Query ts. */
+        ts?: (pesto.Ts.$Properties|null);
+
+        /** Query sql. */
+        sql: string;
+
+        /** Query params. */
+        params: Uint8Array;
+
+        /** Query ownWrites. */
+        ownWrites: pesto.WriteEntry.$Properties[];
+
+        /** Query recon. */
+        recon: boolean;
+
+        /** Query retry. */
+        retry: number;
+
+        /** Query snapshot. */
+        snapshot: pesto.SnapshotEntry.$Properties[];
+
+        /**
+         * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
+         * @param message Query message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.Query.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a Query message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.Query & pesto.Query.$Shape} Query
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.Query & pesto.Query.$Shape;
+
+        /**
+         * Gets the type url for Query
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace Query {
+
+        /** Properties of a Query. */
+        interface $Properties {
+
+            /** Query req */
+            req?: (number|null);
+
+            /** Query ts */
+            ts?: (pesto.Ts.$Properties|null);
+
+            /** Query sql */
+            sql?: (string|null);
+
+            /** Query params */
+            params?: (Uint8Array|null);
+
+            /** Query ownWrites */
+            ownWrites?: (pesto.WriteEntry.$Properties[]|null);
+
+            /** Query recon */
+            recon?: (boolean|null);
+
+            /** Query retry */
+            retry?: (number|null);
+
+            /** Query snapshot */
+            snapshot?: (pesto.SnapshotEntry.$Properties[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a Query. */
+        type $Shape = pesto.Query.$Properties;
+    }
+
+    /**
+     * Properties of a SnapshotEntry.
+     * @deprecated Use pesto.SnapshotEntry.$Properties instead.
+     */
+    interface ISnapshotEntry extends pesto.SnapshotEntry.$Properties {
+    }
+
+    /** Represents a SnapshotEntry. */
+    class SnapshotEntry {
+
+        /**
+         * Constructs a new SnapshotEntry.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.SnapshotEntry.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** SnapshotEntry digest. */
+        digest: Uint8Array;
+
+        /** SnapshotEntry holders. */
+        holders: number[];
+
+        /**
+         * Encodes the specified SnapshotEntry message. Does not implicitly {@link pesto.SnapshotEntry.verify|verify} messages.
+         * @param message SnapshotEntry message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.SnapshotEntry.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a SnapshotEntry message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.SnapshotEntry & pesto.SnapshotEntry.$Shape} SnapshotEntry
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.SnapshotEntry & pesto.SnapshotEntry.$Shape;
+
+        /**
+         * Gets the type url for SnapshotEntry
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace SnapshotEntry {
+
+        /** Properties of a SnapshotEntry. */
+        interface $Properties {
+
+            /** SnapshotEntry digest */
+            digest?: (Uint8Array|null);
+
+            /** SnapshotEntry holders */
+            holders?: (number[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a SnapshotEntry. */
+        type $Shape = pesto.SnapshotEntry.$Properties;
+    }
+
+    /**
+     * Properties of a QueryReply.
+     * @deprecated Use pesto.QueryReply.$Properties instead.
+     */
+    interface IQueryReply extends pesto.QueryReply.$Properties {
+    }
+
+    /** Represents a QueryReply. */
+    class QueryReply {
+
+        /**
+         * Constructs a new QueryReply.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.QueryReply.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** QueryReply req. */
+        req: number;
+
+        /** QueryReply retry. */
+        retry: number;
+
+        /** QueryReply result. */
+        result: Uint8Array;
+
+        /** QueryReply reads. */
+        reads: pesto.ReadEntry.$Properties[];
+
+        /** QueryReply predicates. */
+        predicates: pesto.Predicate.$Properties[];
+
+        /** QueryReply deps. */
+        deps: pesto.Dependency.$Properties[];
+
+        /** QueryReply snapshotCommitted. */
+        snapshotCommitted: Uint8Array[];
+
+        /** QueryReply snapshotPrepared. */
+        snapshotPrepared: Uint8Array[];
+
+        /**
+         * Encodes the specified QueryReply message. Does not implicitly {@link pesto.QueryReply.verify|verify} messages.
+         * @param message QueryReply message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.QueryReply.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a QueryReply message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.QueryReply & pesto.QueryReply.$Shape} QueryReply
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.QueryReply & pesto.QueryReply.$Shape;
+
+        /**
+         * Gets the type url for QueryReply
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace QueryReply {
+
+        /** Properties of a QueryReply. */
+        interface $Properties {
+
+            /** QueryReply req */
+            req?: (number|null);
+
+            /** QueryReply retry */
+            retry?: (number|null);
+
+            /** QueryReply result */
+            result?: (Uint8Array|null);
+
+            /** QueryReply reads */
+            reads?: (pesto.ReadEntry.$Properties[]|null);
+
+            /** QueryReply predicates */
+            predicates?: (pesto.Predicate.$Properties[]|null);
+
+            /** QueryReply deps */
+            deps?: (pesto.Dependency.$Properties[]|null);
+
+            /** QueryReply snapshotCommitted */
+            snapshotCommitted?: (Uint8Array[]|null);
+
+            /** QueryReply snapshotPrepared */
+            snapshotPrepared?: (Uint8Array[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a QueryReply. */
+        type $Shape = pesto.QueryReply.$Properties;
+    }
+
+    /**
+     * Properties of a Fetch.
+     * @deprecated Use pesto.Fetch.$Properties instead.
+     */
+    interface IFetch extends pesto.Fetch.$Properties {
+    }
+
+    /** Represents a Fetch. */
+    class Fetch {
+
+        /**
+         * Constructs a new Fetch.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.Fetch.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** Fetch req. */
+        req: number;
+
+        /** Fetch digests. */
+        digests: Uint8Array[];
+
+        /**
+         * Encodes the specified Fetch message. Does not implicitly {@link pesto.Fetch.verify|verify} messages.
+         * @param message Fetch message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.Fetch.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a Fetch message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.Fetch & pesto.Fetch.$Shape} Fetch
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.Fetch & pesto.Fetch.$Shape;
+
+        /**
+         * Gets the type url for Fetch
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace Fetch {
+
+        /** Properties of a Fetch. */
+        interface $Properties {
+
+            /** Fetch req */
+            req?: (number|null);
+
+            /** Fetch digests */
+            digests?: (Uint8Array[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a Fetch. */
+        type $Shape = pesto.Fetch.$Properties;
+    }
+
+    /**
+     * Properties of a FetchReply.
+     * @deprecated Use pesto.FetchReply.$Properties instead.
+     */
+    interface IFetchReply extends pesto.FetchReply.$Properties {
+    }
+
+    /** Represents a FetchReply. */
+    class FetchReply {
+
+        /**
+         * Constructs a new FetchReply.
+         * @param [properties] Properties to set
+         */
+        constructor(properties?: pesto.FetchReply.$Properties);
+
+        /** Unknown fields preserved while decoding when enabled */
+        $unknowns?: Uint8Array[];
+
+        /** FetchReply req. */
+        req: number;
+
+        /** FetchReply decided. */
+        decided: pesto.Writeback.$Properties[];
+
+        /** FetchReply prepared. */
+        prepared: Uint8Array[];
+
+        /**
+         * Encodes the specified FetchReply message. Does not implicitly {@link pesto.FetchReply.verify|verify} messages.
+         * @param message FetchReply message or plain object to encode
+         * @param [writer] Writer to encode to
+         * @returns Writer
+         */
+        static encode(message: pesto.FetchReply.$Properties, writer?: $protobuf.Writer): $protobuf.Writer;
+
+        /**
+         * Decodes a FetchReply message from the specified reader or buffer.
+         * @param reader Reader or buffer to decode from
+         * @param [length] Message length if known beforehand
+         * @returns {pesto.FetchReply & pesto.FetchReply.$Shape} FetchReply
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        static decode(reader: ($protobuf.Reader|Uint8Array), length?: number): pesto.FetchReply & pesto.FetchReply.$Shape;
+
+        /**
+         * Gets the type url for FetchReply
+         * @param [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns The type url
+         */
+        static getTypeUrl(prefix?: string): string;
+    }
+
+    namespace FetchReply {
+
+        /** Properties of a FetchReply. */
+        interface $Properties {
+
+            /** FetchReply req */
+            req?: (number|null);
+
+            /** FetchReply decided */
+            decided?: (pesto.Writeback.$Properties[]|null);
+
+            /** FetchReply prepared */
+            prepared?: (Uint8Array[]|null);
+
+            /** Unknown fields preserved while decoding when enabled */
+            $unknowns?: Uint8Array[];
+        }
+
+        /** Shape of a FetchReply. */
+        type $Shape = {
+          req?: number|null;
+          decided?: pesto.Writeback.$Shape[]|null;
+          prepared?: Uint8Array[]|null;
+          $unknowns?: Uint8Array[];
+        };
+    }
+
+    /**
      * Properties of an Envelope.
      * @deprecated Use pesto.Envelope.$Properties instead.
      */
@@ -1919,8 +2352,20 @@ export namespace pesto {
         /** Envelope decisionFb. */
         decisionFb?: (pesto.DecisionFb.$Properties|null);
 
+        /** Envelope query. */
+        query?: (pesto.Query.$Properties|null);
+
+        /** Envelope queryReply. */
+        queryReply?: (pesto.QueryReply.$Properties|null);
+
+        /** Envelope fetch. */
+        fetch?: (pesto.Fetch.$Properties|null);
+
+        /** Envelope fetchReply. */
+        fetchReply?: (pesto.FetchReply.$Properties|null);
+
         /** Envelope body. */
-        body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb");
+        body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|"query"|"queryReply"|"fetch"|"fetchReply");
 
         /**
          * Encodes the specified Envelope message. Does not implicitly {@link pesto.Envelope.verify|verify} messages.
@@ -1986,8 +2431,20 @@ export namespace pesto {
             /** Envelope decisionFb */
             decisionFb?: (pesto.DecisionFb.$Properties|null);
 
+            /** Envelope query */
+            query?: (pesto.Query.$Properties|null);
+
+            /** Envelope queryReply */
+            queryReply?: (pesto.QueryReply.$Properties|null);
+
+            /** Envelope fetch */
+            fetch?: (pesto.Fetch.$Properties|null);
+
+            /** Envelope fetchReply */
+            fetchReply?: (pesto.FetchReply.$Properties|null);
+
             /** Envelope body */
-            body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb");
+            body?: ("read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|"query"|"queryReply"|"fetch"|"fetchReply");
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -2006,9 +2463,13 @@ export namespace pesto {
           elect?: pesto.Elect.$Shape|null;
           electReply?: pesto.DecideReply.$Shape|null;
           decisionFb?: pesto.DecisionFb.$Shape|null;
+          query?: pesto.Query.$Shape|null;
+          queryReply?: pesto.QueryReply.$Shape|null;
+          fetch?: pesto.Fetch.$Shape|null;
+          fetchReply?: pesto.FetchReply.$Shape|null;
           $unknowns?: Uint8Array[];
         } & (
-          ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape })
+          ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "query"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query: pesto.Query.$Shape; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "queryReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply: pesto.QueryReply.$Shape; fetch?: null; fetchReply?: null }|{ body?: "fetch"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch: pesto.Fetch.$Shape; fetchReply?: null }|{ body?: "fetchReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply: pesto.FetchReply.$Shape })
         );
     }
 

@@ -4707,6 +4707,1134 @@ export const pesto = $root.pesto = (() => {
         return DecisionFb;
     })();
 
+    pesto.Query = (function() {
+
+        /**
+         * Properties of a Query.
+         * @typedef {Object} pesto.Query.$Properties
+         * @property {number|null} [req] Query req
+         * @property {pesto.Ts.$Properties|null} [ts] Query ts
+         * @property {string|null} [sql] Query sql
+         * @property {Uint8Array|null} [params] Query params
+         * @property {Array.<pesto.WriteEntry.$Properties>|null} [ownWrites] Query ownWrites
+         * @property {boolean|null} [recon] Query recon
+         * @property {number|null} [retry] Query retry
+         * @property {Array.<pesto.SnapshotEntry.$Properties>|null} [snapshot] Query snapshot
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a Query.
+         * @memberof pesto
+         * @interface IQuery
+         * @augments pesto.Query.$Properties
+         * @deprecated Use pesto.Query.$Properties instead.
+         */
+
+        /**
+         * Shape of a Query.
+         * @typedef {pesto.Query.$Properties} pesto.Query.$Shape
+         */
+
+        /**
+         * Constructs a new Query.
+         * @memberof pesto
+         * @classdesc Represents a Query.
+         * @constructor
+         * @param {pesto.Query.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const Query = function (properties) {
+            this.ownWrites = [];
+            this.snapshot = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Query req.
+         * @member {number} req
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.req = 0;
+
+        /**
+         * Query ts.
+         * @member {pesto.Ts.$Properties|null|undefined} ts
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.ts = null;
+
+        /**
+         * Query sql.
+         * @member {string} sql
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.sql = "";
+
+        /**
+         * Query params.
+         * @member {Uint8Array} params
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.params = $util.newBuffer([]);
+
+        /**
+         * Query ownWrites.
+         * @member {Array.<pesto.WriteEntry.$Properties>} ownWrites
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.ownWrites = $util.emptyArray;
+
+        /**
+         * Query recon.
+         * @member {boolean} recon
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.recon = false;
+
+        /**
+         * Query retry.
+         * @member {number} retry
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.retry = 0;
+
+        /**
+         * Query snapshot.
+         * @member {Array.<pesto.SnapshotEntry.$Properties>} snapshot
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.snapshot = $util.emptyArray;
+
+        /**
+         * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.Query
+         * @static
+         * @param {pesto.Query.$Properties} message Query message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        Query.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.ts != null && $Object.hasOwnProperty.call(message, "ts"))
+                $root.pesto.Ts.encode(message.ts, writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+            if (message.sql != null && $Object.hasOwnProperty.call(message, "sql") && message.sql !== "")
+                writer.uint32(/* id 3, wireType 2 =*/26).string(message.sql);
+            if (message.params != null && $Object.hasOwnProperty.call(message, "params") && message.params.length)
+                writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.params);
+            if (message.ownWrites != null && message.ownWrites.length)
+                for (let i = 0; i < message.ownWrites.length; ++i)
+                    $root.pesto.WriteEntry.encode(message.ownWrites[i], writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.recon != null && $Object.hasOwnProperty.call(message, "recon") && message.recon !== false)
+                writer.uint32(/* id 6, wireType 0 =*/48).bool(message.recon);
+            if (message.retry != null && $Object.hasOwnProperty.call(message, "retry") && message.retry !== 0)
+                writer.uint32(/* id 7, wireType 0 =*/56).uint32(message.retry);
+            if (message.snapshot != null && message.snapshot.length)
+                for (let i = 0; i < message.snapshot.length; ++i)
+                    $root.pesto.SnapshotEntry.encode(message.snapshot[i], writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a Query message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.Query
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.Query & pesto.Query.$Shape} Query
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        Query.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.Query();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        message.ts = $root.pesto.Ts.decode(reader, reader.size(), $undefined, _depth + 1, message.ts);
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.sql = value;
+                        else
+                            delete message.sql;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.params = value;
+                        else
+                            delete message.params;
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.ownWrites && message.ownWrites.length))
+                            message.ownWrites = [];
+                        message.ownWrites.push($root.pesto.WriteEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.recon = value;
+                        else
+                            delete message.recon;
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.retry = value;
+                        else
+                            delete message.retry;
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.snapshot && message.snapshot.length))
+                            message.snapshot = [];
+                        message.snapshot.push($root.pesto.SnapshotEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for Query
+         * @function getTypeUrl
+         * @memberof pesto.Query
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        Query.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.Query";
+        };
+
+        return Query;
+    })();
+
+    pesto.SnapshotEntry = (function() {
+
+        /**
+         * Properties of a SnapshotEntry.
+         * @typedef {Object} pesto.SnapshotEntry.$Properties
+         * @property {Uint8Array|null} [digest] SnapshotEntry digest
+         * @property {Array.<number>|null} [holders] SnapshotEntry holders
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a SnapshotEntry.
+         * @memberof pesto
+         * @interface ISnapshotEntry
+         * @augments pesto.SnapshotEntry.$Properties
+         * @deprecated Use pesto.SnapshotEntry.$Properties instead.
+         */
+
+        /**
+         * Shape of a SnapshotEntry.
+         * @typedef {pesto.SnapshotEntry.$Properties} pesto.SnapshotEntry.$Shape
+         */
+
+        /**
+         * Constructs a new SnapshotEntry.
+         * @memberof pesto
+         * @classdesc Represents a SnapshotEntry.
+         * @constructor
+         * @param {pesto.SnapshotEntry.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const SnapshotEntry = function (properties) {
+            this.holders = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * SnapshotEntry digest.
+         * @member {Uint8Array} digest
+         * @memberof pesto.SnapshotEntry
+         * @instance
+         */
+        SnapshotEntry.prototype.digest = $util.newBuffer([]);
+
+        /**
+         * SnapshotEntry holders.
+         * @member {Array.<number>} holders
+         * @memberof pesto.SnapshotEntry
+         * @instance
+         */
+        SnapshotEntry.prototype.holders = $util.emptyArray;
+
+        /**
+         * Encodes the specified SnapshotEntry message. Does not implicitly {@link pesto.SnapshotEntry.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.SnapshotEntry
+         * @static
+         * @param {pesto.SnapshotEntry.$Properties} message SnapshotEntry message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        SnapshotEntry.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.digest != null && $Object.hasOwnProperty.call(message, "digest") && message.digest.length)
+                writer.uint32(/* id 1, wireType 2 =*/10).bytes(message.digest);
+            if (message.holders != null && message.holders.length)
+                writer.uint32(/* id 2, wireType 2 =*/18).uint32s(message.holders);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a SnapshotEntry message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.SnapshotEntry
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.SnapshotEntry & pesto.SnapshotEntry.$Shape} SnapshotEntry
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        SnapshotEntry.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.SnapshotEntry();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.digest = value;
+                        else
+                            delete message.digest;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType === 2) {
+                            if (!(message.holders && message.holders.length))
+                                message.holders = [];
+                            reader.uint32s(message.holders);
+                            continue;
+                        }
+                        if (wireType !== 0)
+                            break;
+                        if (!(message.holders && message.holders.length))
+                            message.holders = [];
+                        message.holders.push(reader.uint32());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for SnapshotEntry
+         * @function getTypeUrl
+         * @memberof pesto.SnapshotEntry
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        SnapshotEntry.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.SnapshotEntry";
+        };
+
+        return SnapshotEntry;
+    })();
+
+    pesto.QueryReply = (function() {
+
+        /**
+         * Properties of a QueryReply.
+         * @typedef {Object} pesto.QueryReply.$Properties
+         * @property {number|null} [req] QueryReply req
+         * @property {number|null} [retry] QueryReply retry
+         * @property {Uint8Array|null} [result] QueryReply result
+         * @property {Array.<pesto.ReadEntry.$Properties>|null} [reads] QueryReply reads
+         * @property {Array.<pesto.Predicate.$Properties>|null} [predicates] QueryReply predicates
+         * @property {Array.<pesto.Dependency.$Properties>|null} [deps] QueryReply deps
+         * @property {Array.<Uint8Array>|null} [snapshotCommitted] QueryReply snapshotCommitted
+         * @property {Array.<Uint8Array>|null} [snapshotPrepared] QueryReply snapshotPrepared
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a QueryReply.
+         * @memberof pesto
+         * @interface IQueryReply
+         * @augments pesto.QueryReply.$Properties
+         * @deprecated Use pesto.QueryReply.$Properties instead.
+         */
+
+        /**
+         * Shape of a QueryReply.
+         * @typedef {pesto.QueryReply.$Properties} pesto.QueryReply.$Shape
+         */
+
+        /**
+         * Constructs a new QueryReply.
+         * @memberof pesto
+         * @classdesc Represents a QueryReply.
+         * @constructor
+         * @param {pesto.QueryReply.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const QueryReply = function (properties) {
+            this.reads = [];
+            this.predicates = [];
+            this.deps = [];
+            this.snapshotCommitted = [];
+            this.snapshotPrepared = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * QueryReply req.
+         * @member {number} req
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.req = 0;
+
+        /**
+         * QueryReply retry.
+         * @member {number} retry
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.retry = 0;
+
+        /**
+         * QueryReply result.
+         * @member {Uint8Array} result
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.result = $util.newBuffer([]);
+
+        /**
+         * QueryReply reads.
+         * @member {Array.<pesto.ReadEntry.$Properties>} reads
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.reads = $util.emptyArray;
+
+        /**
+         * QueryReply predicates.
+         * @member {Array.<pesto.Predicate.$Properties>} predicates
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.predicates = $util.emptyArray;
+
+        /**
+         * QueryReply deps.
+         * @member {Array.<pesto.Dependency.$Properties>} deps
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.deps = $util.emptyArray;
+
+        /**
+         * QueryReply snapshotCommitted.
+         * @member {Array.<Uint8Array>} snapshotCommitted
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.snapshotCommitted = $util.emptyArray;
+
+        /**
+         * QueryReply snapshotPrepared.
+         * @member {Array.<Uint8Array>} snapshotPrepared
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.snapshotPrepared = $util.emptyArray;
+
+        /**
+         * Encodes the specified QueryReply message. Does not implicitly {@link pesto.QueryReply.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.QueryReply
+         * @static
+         * @param {pesto.QueryReply.$Properties} message QueryReply message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        QueryReply.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.retry != null && $Object.hasOwnProperty.call(message, "retry") && message.retry !== 0)
+                writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.retry);
+            if (message.result != null && $Object.hasOwnProperty.call(message, "result") && message.result.length)
+                writer.uint32(/* id 3, wireType 2 =*/26).bytes(message.result);
+            if (message.reads != null && message.reads.length)
+                for (let i = 0; i < message.reads.length; ++i)
+                    $root.pesto.ReadEntry.encode(message.reads[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+            if (message.predicates != null && message.predicates.length)
+                for (let i = 0; i < message.predicates.length; ++i)
+                    $root.pesto.Predicate.encode(message.predicates[i], writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
+            if (message.deps != null && message.deps.length)
+                for (let i = 0; i < message.deps.length; ++i)
+                    $root.pesto.Dependency.encode(message.deps[i], writer.uint32(/* id 6, wireType 2 =*/50).fork(), _depth + 1).ldelim();
+            if (message.snapshotCommitted != null && message.snapshotCommitted.length)
+                for (let i = 0; i < message.snapshotCommitted.length; ++i)
+                    writer.uint32(/* id 7, wireType 2 =*/58).bytes(message.snapshotCommitted[i]);
+            if (message.snapshotPrepared != null && message.snapshotPrepared.length)
+                for (let i = 0; i < message.snapshotPrepared.length; ++i)
+                    writer.uint32(/* id 8, wireType 2 =*/66).bytes(message.snapshotPrepared[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a QueryReply message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.QueryReply
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.QueryReply & pesto.QueryReply.$Shape} QueryReply
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        QueryReply.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.QueryReply();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.retry = value;
+                        else
+                            delete message.retry;
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.result = value;
+                        else
+                            delete message.result;
+                        continue;
+                    }
+                case 4: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.reads && message.reads.length))
+                            message.reads = [];
+                        message.reads.push($root.pesto.ReadEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 5: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.predicates && message.predicates.length))
+                            message.predicates = [];
+                        message.predicates.push($root.pesto.Predicate.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 6: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.deps && message.deps.length))
+                            message.deps = [];
+                        message.deps.push($root.pesto.Dependency.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 7: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.snapshotCommitted && message.snapshotCommitted.length))
+                            message.snapshotCommitted = [];
+                        message.snapshotCommitted.push(reader.bytes());
+                        continue;
+                    }
+                case 8: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.snapshotPrepared && message.snapshotPrepared.length))
+                            message.snapshotPrepared = [];
+                        message.snapshotPrepared.push(reader.bytes());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for QueryReply
+         * @function getTypeUrl
+         * @memberof pesto.QueryReply
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        QueryReply.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.QueryReply";
+        };
+
+        return QueryReply;
+    })();
+
+    pesto.Fetch = (function() {
+
+        /**
+         * Properties of a Fetch.
+         * @typedef {Object} pesto.Fetch.$Properties
+         * @property {number|null} [req] Fetch req
+         * @property {Array.<Uint8Array>|null} [digests] Fetch digests
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a Fetch.
+         * @memberof pesto
+         * @interface IFetch
+         * @augments pesto.Fetch.$Properties
+         * @deprecated Use pesto.Fetch.$Properties instead.
+         */
+
+        /**
+         * Shape of a Fetch.
+         * @typedef {pesto.Fetch.$Properties} pesto.Fetch.$Shape
+         */
+
+        /**
+         * Constructs a new Fetch.
+         * @memberof pesto
+         * @classdesc Represents a Fetch.
+         * @constructor
+         * @param {pesto.Fetch.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const Fetch = function (properties) {
+            this.digests = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * Fetch req.
+         * @member {number} req
+         * @memberof pesto.Fetch
+         * @instance
+         */
+        Fetch.prototype.req = 0;
+
+        /**
+         * Fetch digests.
+         * @member {Array.<Uint8Array>} digests
+         * @memberof pesto.Fetch
+         * @instance
+         */
+        Fetch.prototype.digests = $util.emptyArray;
+
+        /**
+         * Encodes the specified Fetch message. Does not implicitly {@link pesto.Fetch.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.Fetch
+         * @static
+         * @param {pesto.Fetch.$Properties} message Fetch message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        Fetch.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.digests != null && message.digests.length)
+                for (let i = 0; i < message.digests.length; ++i)
+                    writer.uint32(/* id 2, wireType 2 =*/18).bytes(message.digests[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a Fetch message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.Fetch
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.Fetch & pesto.Fetch.$Shape} Fetch
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        Fetch.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.Fetch();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.digests && message.digests.length))
+                            message.digests = [];
+                        message.digests.push(reader.bytes());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for Fetch
+         * @function getTypeUrl
+         * @memberof pesto.Fetch
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        Fetch.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.Fetch";
+        };
+
+        return Fetch;
+    })();
+
+    pesto.FetchReply = (function() {
+
+        /**
+         * Properties of a FetchReply.
+         * @typedef {Object} pesto.FetchReply.$Properties
+         * @property {number|null} [req] FetchReply req
+         * @property {Array.<pesto.Writeback.$Properties>|null} [decided] FetchReply decided
+         * @property {Array.<Uint8Array>|null} [prepared] FetchReply prepared
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+
+        /**
+         * Properties of a FetchReply.
+         * @memberof pesto
+         * @interface IFetchReply
+         * @augments pesto.FetchReply.$Properties
+         * @deprecated Use pesto.FetchReply.$Properties instead.
+         */
+
+        /**
+         * Shape of a FetchReply.
+         * @typedef {{
+         *   req?: number|null;
+         *   decided?: Array.<pesto.Writeback.$Shape>|null;
+         *   prepared?: Array.<Uint8Array>|null;
+         *   $unknowns?: Array.<Uint8Array>;
+         * }} pesto.FetchReply.$Shape
+         */
+
+        /**
+         * Constructs a new FetchReply.
+         * @memberof pesto
+         * @classdesc Represents a FetchReply.
+         * @constructor
+         * @param {pesto.FetchReply.$Properties=} [properties] Properties to set
+         * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
+         */
+        const FetchReply = function (properties) {
+            this.decided = [];
+            this.prepared = [];
+            if (properties)
+                for (let keys = $Object.keys(properties), i = 0; i < keys.length; ++i)
+                    if (properties[keys[i]] != null && keys[i] !== "__proto__")
+                        this[keys[i]] = properties[keys[i]];
+        };
+
+        /**
+         * FetchReply req.
+         * @member {number} req
+         * @memberof pesto.FetchReply
+         * @instance
+         */
+        FetchReply.prototype.req = 0;
+
+        /**
+         * FetchReply decided.
+         * @member {Array.<pesto.Writeback.$Properties>} decided
+         * @memberof pesto.FetchReply
+         * @instance
+         */
+        FetchReply.prototype.decided = $util.emptyArray;
+
+        /**
+         * FetchReply prepared.
+         * @member {Array.<Uint8Array>} prepared
+         * @memberof pesto.FetchReply
+         * @instance
+         */
+        FetchReply.prototype.prepared = $util.emptyArray;
+
+        /**
+         * Encodes the specified FetchReply message. Does not implicitly {@link pesto.FetchReply.verify|verify} messages.
+         * @function encode
+         * @memberof pesto.FetchReply
+         * @static
+         * @param {pesto.FetchReply.$Properties} message FetchReply message or plain object to encode
+         * @param {$protobuf.Writer} [writer] Writer to encode to
+         * @returns {$protobuf.Writer} Writer
+         */
+        FetchReply.encode = function (message, writer, _depth) {
+            if (!writer)
+                writer = $Writer.create();
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $util.recursionLimit)
+                throw $Error("max depth exceeded");
+            if (message.req != null && $Object.hasOwnProperty.call(message, "req") && message.req !== 0)
+                writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
+            if (message.decided != null && message.decided.length)
+                for (let i = 0; i < message.decided.length; ++i)
+                    $root.pesto.Writeback.encode(message.decided[i], writer.uint32(/* id 2, wireType 2 =*/18).fork(), _depth + 1).ldelim();
+            if (message.prepared != null && message.prepared.length)
+                for (let i = 0; i < message.prepared.length; ++i)
+                    writer.uint32(/* id 3, wireType 2 =*/26).bytes(message.prepared[i]);
+            if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
+                for (let i = 0; i < message.$unknowns.length; ++i)
+                    writer.raw(message.$unknowns[i]);
+            return writer;
+        };
+
+        /**
+         * Decodes a FetchReply message from the specified reader or buffer.
+         * @function decode
+         * @memberof pesto.FetchReply
+         * @static
+         * @param {$protobuf.Reader|Uint8Array} reader Reader or buffer to decode from
+         * @param {number} [length] Message length if known beforehand
+         * @returns {pesto.FetchReply & pesto.FetchReply.$Shape} FetchReply
+         * @throws {Error} If the payload is not a reader or valid buffer
+         * @throws {$protobuf.util.ProtocolError} If required fields are missing
+         */
+        FetchReply.decode = function (reader, length, _end, _depth, _target) {
+            if (!(reader instanceof $Reader))
+                reader = $Reader.create(reader);
+            if (_depth === $undefined)
+                _depth = 0;
+            if (_depth > $Reader.recursionLimit)
+                throw $Error("max depth exceeded");
+            let end, message, value;
+            if (length === $undefined)
+                end = reader.len;
+            else {
+                end = reader.pos + length;
+                if (end > reader.len)
+                    throw $RangeError("index out of range");
+                length = reader.len;
+                reader.len = end;
+            }
+            message = _target || new $root.pesto.FetchReply();
+            while (reader.pos < end) {
+                let start = reader.pos;
+                let tag = reader.tag();
+                if (tag === _end) {
+                    _end = $undefined;
+                    break;
+                }
+                let wireType = tag & 7;
+                switch (tag >>>= 3) {
+                case 1: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.uint32())
+                            message.req = value;
+                        else
+                            delete message.req;
+                        continue;
+                    }
+                case 2: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.decided && message.decided.length))
+                            message.decided = [];
+                        message.decided.push($root.pesto.Writeback.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 3: {
+                        if (wireType !== 2)
+                            break;
+                        if (!(message.prepared && message.prepared.length))
+                            message.prepared = [];
+                        message.prepared.push(reader.bytes());
+                        continue;
+                    }
+                }
+                reader.skipType(wireType, _depth, tag);
+                if (!reader.discardUnknown) {
+                    $util.makeProp(message, "$unknowns", false);
+                    (message.$unknowns || (message.$unknowns = [])).push(reader.raw(start, reader.pos));
+                }
+            }
+            if (length !== $undefined) {
+                if (reader.pos !== end)
+                    throw $RangeError("index out of range");
+                reader.len = length;
+            }
+            if (_end !== $undefined)
+                throw $Error("missing end group");
+            return message;
+        };
+
+        /**
+         * Gets the type url for FetchReply
+         * @function getTypeUrl
+         * @memberof pesto.FetchReply
+         * @static
+         * @param {string} [prefix] Custom type url prefix, defaults to `"type.googleapis.com"`
+         * @returns {string} The type url
+         */
+        FetchReply.getTypeUrl = function(prefix) {
+            if (prefix === $undefined)
+                prefix = "type.googleapis.com";
+            return prefix + "/pesto.FetchReply";
+        };
+
+        return FetchReply;
+    })();
+
     pesto.Envelope = (function() {
 
         /**
@@ -4723,7 +5851,11 @@ export const pesto = $root.pesto = (() => {
          * @property {pesto.Elect.$Properties|null} [elect] Envelope elect
          * @property {pesto.DecideReply.$Properties|null} [electReply] Envelope electReply
          * @property {pesto.DecisionFb.$Properties|null} [decisionFb] Envelope decisionFb
-         * @property {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"} [body] Envelope body
+         * @property {pesto.Query.$Properties|null} [query] Envelope query
+         * @property {pesto.QueryReply.$Properties|null} [queryReply] Envelope queryReply
+         * @property {pesto.Fetch.$Properties|null} [fetch] Envelope fetch
+         * @property {pesto.FetchReply.$Properties|null} [fetchReply] Envelope fetchReply
+         * @property {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|"query"|"queryReply"|"fetch"|"fetchReply"} [body] Envelope body
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -4749,9 +5881,13 @@ export const pesto = $root.pesto = (() => {
          *   elect?: pesto.Elect.$Shape|null;
          *   electReply?: pesto.DecideReply.$Shape|null;
          *   decisionFb?: pesto.DecisionFb.$Shape|null;
+         *   query?: pesto.Query.$Shape|null;
+         *   queryReply?: pesto.QueryReply.$Shape|null;
+         *   fetch?: pesto.Fetch.$Shape|null;
+         *   fetchReply?: pesto.FetchReply.$Shape|null;
          *   $unknowns?: Array.<Uint8Array>;
          * } & (
-         *   ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape })
+         *   ({ body?: undefined; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "read"; read: pesto.ReadRequest.$Shape; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "readReply"; read?: null; readReply: pesto.ReadReply.$Shape; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "prepare"; read?: null; readReply?: null; prepare: pesto.Prepare.$Shape; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "prepareReply"; read?: null; readReply?: null; prepare?: null; prepareReply: pesto.PrepareReply.$Shape; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decide"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide: pesto.Decide.$Shape; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decideReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply: pesto.DecideReply.$Shape; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "writeback"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback: pesto.Writeback.$Shape; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "relay"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay: pesto.Relay.$Shape; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "elect"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect: pesto.Elect.$Shape; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "electReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply: pesto.DecideReply.$Shape; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "decisionFb"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb: pesto.DecisionFb.$Shape; query?: null; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "query"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query: pesto.Query.$Shape; queryReply?: null; fetch?: null; fetchReply?: null }|{ body?: "queryReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply: pesto.QueryReply.$Shape; fetch?: null; fetchReply?: null }|{ body?: "fetch"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch: pesto.Fetch.$Shape; fetchReply?: null }|{ body?: "fetchReply"; read?: null; readReply?: null; prepare?: null; prepareReply?: null; decide?: null; decideReply?: null; writeback?: null; relay?: null; elect?: null; electReply?: null; decisionFb?: null; query?: null; queryReply?: null; fetch?: null; fetchReply: pesto.FetchReply.$Shape })
          * )} pesto.Envelope.$Shape
          */
 
@@ -4858,17 +5994,49 @@ export const pesto = $root.pesto = (() => {
          */
         Envelope.prototype.decisionFb = null;
 
+        /**
+         * Envelope query.
+         * @member {pesto.Query.$Properties|null|undefined} query
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.query = null;
+
+        /**
+         * Envelope queryReply.
+         * @member {pesto.QueryReply.$Properties|null|undefined} queryReply
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.queryReply = null;
+
+        /**
+         * Envelope fetch.
+         * @member {pesto.Fetch.$Properties|null|undefined} fetch
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.fetch = null;
+
+        /**
+         * Envelope fetchReply.
+         * @member {pesto.FetchReply.$Properties|null|undefined} fetchReply
+         * @memberof pesto.Envelope
+         * @instance
+         */
+        Envelope.prototype.fetchReply = null;
+
         // OneOf field names bound to virtual getters and setters
         let $oneOfFields;
 
         /**
          * Envelope body.
-         * @member {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|undefined} body
+         * @member {"read"|"readReply"|"prepare"|"prepareReply"|"decide"|"decideReply"|"writeback"|"relay"|"elect"|"electReply"|"decisionFb"|"query"|"queryReply"|"fetch"|"fetchReply"|undefined} body
          * @memberof pesto.Envelope
          * @instance
          */
         $Object.defineProperty(Envelope.prototype, "body", {
-            get: $util.oneOfGetter($oneOfFields = ["read", "readReply", "prepare", "prepareReply", "decide", "decideReply", "writeback", "relay", "elect", "electReply", "decisionFb"]),
+            get: $util.oneOfGetter($oneOfFields = ["read", "readReply", "prepare", "prepareReply", "decide", "decideReply", "writeback", "relay", "elect", "electReply", "decisionFb", "query", "queryReply", "fetch", "fetchReply"]),
             set: $util.oneOfSetter($oneOfFields)
         });
 
@@ -4910,6 +6078,14 @@ export const pesto = $root.pesto = (() => {
                 $root.pesto.DecideReply.encode(message.electReply, writer.uint32(/* id 10, wireType 2 =*/82).fork(), _depth + 1).ldelim();
             if (message.decisionFb != null && $Object.hasOwnProperty.call(message, "decisionFb"))
                 $root.pesto.DecisionFb.encode(message.decisionFb, writer.uint32(/* id 11, wireType 2 =*/90).fork(), _depth + 1).ldelim();
+            if (message.query != null && $Object.hasOwnProperty.call(message, "query"))
+                $root.pesto.Query.encode(message.query, writer.uint32(/* id 12, wireType 2 =*/98).fork(), _depth + 1).ldelim();
+            if (message.queryReply != null && $Object.hasOwnProperty.call(message, "queryReply"))
+                $root.pesto.QueryReply.encode(message.queryReply, writer.uint32(/* id 13, wireType 2 =*/106).fork(), _depth + 1).ldelim();
+            if (message.fetch != null && $Object.hasOwnProperty.call(message, "fetch"))
+                $root.pesto.Fetch.encode(message.fetch, writer.uint32(/* id 14, wireType 2 =*/114).fork(), _depth + 1).ldelim();
+            if (message.fetchReply != null && $Object.hasOwnProperty.call(message, "fetchReply"))
+                $root.pesto.FetchReply.encode(message.fetchReply, writer.uint32(/* id 15, wireType 2 =*/122).fork(), _depth + 1).ldelim();
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -5029,6 +6205,34 @@ export const pesto = $root.pesto = (() => {
                             break;
                         message.decisionFb = $root.pesto.DecisionFb.decode(reader, reader.size(), $undefined, _depth + 1, message.decisionFb);
                         message.body = "decisionFb";
+                        continue;
+                    }
+                case 12: {
+                        if (wireType !== 2)
+                            break;
+                        message.query = $root.pesto.Query.decode(reader, reader.size(), $undefined, _depth + 1, message.query);
+                        message.body = "query";
+                        continue;
+                    }
+                case 13: {
+                        if (wireType !== 2)
+                            break;
+                        message.queryReply = $root.pesto.QueryReply.decode(reader, reader.size(), $undefined, _depth + 1, message.queryReply);
+                        message.body = "queryReply";
+                        continue;
+                    }
+                case 14: {
+                        if (wireType !== 2)
+                            break;
+                        message.fetch = $root.pesto.Fetch.decode(reader, reader.size(), $undefined, _depth + 1, message.fetch);
+                        message.body = "fetch";
+                        continue;
+                    }
+                case 15: {
+                        if (wireType !== 2)
+                            break;
+                        message.fetchReply = $root.pesto.FetchReply.decode(reader, reader.size(), $undefined, _depth + 1, message.fetchReply);
+                        message.body = "fetchReply";
                         continue;
                     }
                 }

@@ -13,6 +13,15 @@ export function checkAtReplica(msg: Message, verifier: CertificateVerifier, know
   switch (msg.kind) {
     case 'read':
     case 'prepare':
+    case 'query':
+    case 'fetch':
+      return null;
+    case 'fetchReply':
+      // Each supplied outcome must carry a valid certificate; undecided supplies are validated by the core.
+      for (const wb of msg.decided) {
+        const r = verifier.verifyCertificate(wb.digest, wb.cert, wb.txn!.body.shards, wb.txn!.body);
+        if (!r.ok) return `fetched-${r.reason}`;
+      }
       return null;
     case 'decide': {
       const r = verifier.verifyJustification(msg);
@@ -38,6 +47,7 @@ export function checkAtReplica(msg: Message, verifier: CertificateVerifier, know
     case 'decideReply':
     case 'relay':
     case 'electReply':
+    case 'queryReply':
       return 'unexpected-kind';
   }
 }

@@ -153,7 +153,13 @@ export class ReplicaCore {
       case 'decideReply':
       case 'relay':
       case 'electReply':
+      case 'queryReply':
         this.#reject('unexpected-kind');
+        return;
+      case 'query':
+      case 'fetch':
+      case 'fetchReply':
+        this.#reject('not-implemented');
         return;
       default:
         assertNever(msg, 'message');

@@ -1,0 +1,262 @@
+/**
+ * Byte forms of SQL values that travel between clients and replicas (PROTOCOL §4.2): a statement's
+ * parameters, and a statement's outcome (result columns and rows, or the SQL error it raised).
+ * Replicas compare results byte for byte (3f+1 identical), so encoding is canonical: each value in
+ * PostgreSQL's binary send format for its type (value-binary.ts), framed with lengths.
+ *
+ *   params:  u16 count ‖ per value: u8 type tag (index in `sqlTypes`, 255 = NULL) ‖ u32 length ‖ bytes
+ *   outcome: u8 1 (rows) ‖ u16 columns ‖ per column: name, u8 type, i32 typmod ‖ u32 rows ‖
+ *            per row, per column: i32 length (-1 = NULL) ‖ bytes
+ *            u8 2 (error) ‖ code ‖ message ‖ detail          (strings: u32 length ‖ UTF-8)
+ *
+ * Decoders throw `WireValueError` on malformed input; callers turn it into a rejection.
+ */
+import { sqlTypes, type Row, type SqlType, type SqlValue } from './types.ts';
+import { Numeric } from './numeric.ts';
+import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { formatBinary, parseBinary } from './value-binary.ts';
+
+export class WireValueError extends Error {
+  override readonly name = 'WireValueError';
+}
+
+export interface WireColumn {
+  readonly name: string;
+  readonly type: SqlType;
+  readonly typmod: number;
+}
+
+export type StatementOutcome =
+  | { readonly ok: true; readonly columns: readonly WireColumn[]; readonly rows: readonly Row[] }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly detail: string | undefined };
+
+const NULL_TAG = 255;
+const ROWS = 1;
+const ERROR = 2;
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The SQL type a caller-supplied parameter value is sent as. */
+export function wireTypeOf(v: Exclude<SqlValue, null>): SqlType {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int8' : 'float8';
+  if (typeof v === 'bigint') return 'int8';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'text';
+  if (v instanceof Numeric) return 'numeric';
+  if (v instanceof SqlDate) return 'date';
+  if (v instanceof SqlTimestamp) return 'timestamp';
+  throw new WireValueError('unsupported parameter value');
+}
+
+class Writer {
+  #buf = new Uint8Array(256);
+  #dv = new DataView(this.#buf.buffer);
+  at = 0;
+
+  #room(n: number): void {
+    if (this.at + n <= this.#buf.length) return;
+    let size = this.#buf.length * 2;
+    while (size < this.at + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.#buf.subarray(0, this.at));
+    this.#buf = next;
+    this.#dv = new DataView(next.buffer);
+  }
+  u8(v: number): void {
+    this.#room(1);
+    this.#buf[this.at++] = v;
+  }
+  u16(v: number): void {
+    this.#room(2);
+    this.#dv.setUint16(this.at, v);
+    this.at += 2;
+  }
+  i32(v: number): void {
+    this.#room(4);
+    this.#dv.setInt32(this.at, v);
+    this.at += 4;
+  }
+  u32(v: number): void {
+    this.#room(4);
+    this.#dv.setUint32(this.at, v);
+    this.at += 4;
+  }
+  bytes(b: Uint8Array): void {
+    this.#room(b.length);
+    this.#buf.set(b, this.at);
+    this.at += b.length;
+  }
+  str(s: string): void {
+    const b = utf8.encode(s);
+    this.u32(b.length);
+    this.bytes(b);
+  }
+  done(): Uint8Array {
+    return this.#buf.slice(0, this.at);
+  }
+}
+
+class Reader {
+  readonly #dv: DataView;
+  at = 0;
+  constructor(readonly b: Uint8Array) {
+    this.#dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  }
+  #need(n: number): void {
+    if (this.at + n > this.b.length) throw new WireValueError('truncated');
+  }
+  u8(): number {
+    this.#need(1);
+    return this.b[this.at++]!;
+  }
+  u16(): number {
+    this.#need(2);
+    const v = this.#dv.getUint16(this.at);
+    this.at += 2;
+    return v;
+  }
+  i32(): number {
+    this.#need(4);
+    const v = this.#dv.getInt32(this.at);
+    this.at += 4;
+    return v;
+  }
+  u32(): number {
+    this.#need(4);
+    const v = this.#dv.getUint32(this.at);
+    this.at += 4;
+    return v;
+  }
+  bytes(n: number): Uint8Array {
+    this.#need(n);
+    const v = this.b.subarray(this.at, this.at + n);
+    this.at += n;
+    return v;
+  }
+  str(): string {
+    try {
+      return fromUtf8.decode(this.bytes(this.u32()));
+    } catch (e) {
+      if (e instanceof WireValueError) throw e;
+      throw new WireValueError('bad UTF-8');
+    }
+  }
+  end(): void {
+    if (this.at !== this.b.length) throw new WireValueError('trailing bytes');
+  }
+}
+
+function typeTag(t: SqlType): number {
+  return sqlTypes.indexOf(t);
+}
+
+function tagType(tag: number): SqlType {
+  const t = sqlTypes[tag];
+  if (t === undefined) throw new WireValueError(`unknown type tag ${tag}`);
+  return t;
+}
+
+function parse(b: Uint8Array, t: SqlType): SqlValue {
+  try {
+    return parseBinary(b, t);
+  } catch {
+    throw new WireValueError(`bad ${t} value`);
+  }
+}
+
+export function encodeParams(values: readonly SqlValue[]): Uint8Array {
+  if (values.length > 0xffff) throw new WireValueError('too many parameters');
+  const w = new Writer();
+  w.u16(values.length);
+  for (const v of values) {
+    if (v === null) {
+      w.u8(NULL_TAG);
+      continue;
+    }
+    const t = wireTypeOf(v);
+    const b = formatBinary(v, t);
+    w.u8(typeTag(t));
+    w.u32(b.length);
+    w.bytes(b);
+  }
+  return w.done();
+}
+
+export function decodeParams(bytes: Uint8Array): SqlValue[] {
+  if (bytes.length === 0) return [];
+  const r = new Reader(bytes);
+  const n = r.u16();
+  const out: SqlValue[] = [];
+  for (let i = 0; i < n; i++) {
+    const tag = r.u8();
+    if (tag === NULL_TAG) {
+      out.push(null);
+      continue;
+    }
+    const t = tagType(tag);
+    out.push(parse(r.bytes(r.u32()), t));
+  }
+  r.end();
+  return out;
+}
+
+export function encodeOutcome(o: StatementOutcome): Uint8Array {
+  const w = new Writer();
+  if (!o.ok) {
+    w.u8(ERROR);
+    w.str(o.code);
+    w.str(o.message);
+    w.str(o.detail ?? '');
+    return w.done();
+  }
+  w.u8(ROWS);
+  w.u16(o.columns.length);
+  for (const c of o.columns) {
+    w.str(c.name);
+    w.u8(typeTag(c.type));
+    w.i32(c.typmod);
+  }
+  w.u32(o.rows.length);
+  for (const row of o.rows) {
+    for (let i = 0; i < o.columns.length; i++) {
+      const v = row[i] ?? null;
+      if (v === null) {
+        w.i32(-1);
+        continue;
+      }
+      const b = formatBinary(v, o.columns[i]!.type);
+      w.i32(b.length);
+      w.bytes(b);
+    }
+  }
+  return w.done();
+}
+
+export function decodeOutcome(bytes: Uint8Array): StatementOutcome {
+  const r = new Reader(bytes);
+  const kind = r.u8();
+  if (kind === ERROR) {
+    const code = r.str();
+    const message = r.str();
+    const detail = r.str();
+    r.end();
+    if (!/^[0-9A-Z]{5}$/.test(code)) throw new WireValueError('bad SQLSTATE');
+    return { ok: false, code, message, detail: detail === '' ? undefined : detail };
+  }
+  if (kind !== ROWS) throw new WireValueError('unknown outcome kind');
+  const ncols = r.u16();
+  const columns: WireColumn[] = [];
+  for (let i = 0; i < ncols; i++) columns.push({ name: r.str(), type: tagType(r.u8()), typmod: r.i32() });
+  const nrows = r.u32();
+  const rows: Row[] = [];
+  for (let j = 0; j < nrows; j++) {
+    const row: SqlValue[] = new Array<SqlValue>(ncols);
+    for (let i = 0; i < ncols; i++) {
+      const len = r.i32();
+      row[i] = len === -1 ? null : len < 0 ? ((): never => { throw new WireValueError('bad length'); })() : parse(r.bytes(len), columns[i]!.type);
+    }
+    rows.push(row);
+  }
+  r.end();
+  return { ok: true, columns, rows };
+}
