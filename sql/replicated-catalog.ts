@@ -1,0 +1,138 @@
+/**
+ * The catalog of a replicated database (issue 4: DDL as replicated transactions). The catalog is data:
+ * one key, `CATALOG_KEY` (table 0, which no user table gets), whose value is the ordered log of every
+ * DDL statement that committed, each as its libpg-query parse tree. Anyone holding a version of that
+ * value (a replica at T, a client that read it) derives the same `Catalog` by replaying the log from an
+ * empty catalog: table and index ids come from the catalog's DDL-order counter, so every replica and
+ * client agree on them.
+ *
+ * A DDL statement is a transaction like any other: the client reads the catalog key (its version joins
+ * the read set), replays the log plus the new statement, and writes the longer log. MVTSO then orders
+ * DDL against every transaction that read the catalog, which every SQL transaction does (the client
+ * puts (CATALOG_KEY, version) in its read set), so no transaction runs on a schema that changed under
+ * it.
+ *
+ * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
+ * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
+ * rows are keyed or laid out) and `truncate`; the client performs them inside the same transaction
+ * (reads every row, writes them back in the new layout, or deletes them).
+ */
+import type { Node } from 'libpg-query';
+import { Catalog, type TableDef } from './catalog.ts';
+import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome, type DdlStorage } from './ddl.ts';
+import { SqlError, SqlState } from './errors.ts';
+import type { Row } from './types.ts';
+
+/** Table 0's prefix (replica/core/row-key.ts layout) followed by a name: never a user row. */
+export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
+
+export type DdlDataAction =
+  | { readonly k: 'rewrite'; readonly before: TableDef; readonly after: TableDef; readonly transform: (row: Row) => Row }
+  | { readonly k: 'truncate'; readonly table: TableDef };
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+export class CatalogDecodeError extends Error {
+  override readonly name = 'CatalogDecodeError';
+}
+
+/** Storage as replicated DDL sees it: no rows here, only a list of what rows need. */
+class ReplicatedDdl implements DdlStorage {
+  readonly actions: DdlDataAction[] = [];
+  constructor(private readonly catalog: Catalog) {}
+  ensureTable(): void {}
+  dropTable(): void {}
+  rekeyTable(def: TableDef, transform?: (row: Row) => Row): void {
+    const before = this.catalog.getById(def.id);
+    if (before === undefined) return;
+    this.actions.push({ k: 'rewrite', before, after: def, transform: transform ?? ((r) => r) });
+  }
+  truncate(def: TableDef): void {
+    this.actions.push({ k: 'truncate', table: def });
+  }
+  rowCount(): number {
+    throw new SqlError(SqlState.featureNotSupported, 'ADD COLUMN ... NOT NULL without a DEFAULT is not supported on a replicated table');
+  }
+}
+
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome {
+  if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
+  if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
+  if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
+  if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
+  if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
+  throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
+}
+
+/** A catalog version: the log and the catalog it yields. Immutable once built. */
+export class CatalogVersion {
+  private constructor(
+    readonly log: readonly string[],
+    readonly catalog: Catalog,
+  ) {}
+
+  static readonly empty = new CatalogVersion([], new Catalog());
+
+  /** Replays a catalog value (null: no DDL yet). Throws CatalogDecodeError on a malformed value. */
+  static fromValue(value: Uint8Array | null): CatalogVersion {
+    if (value === null || value.length === 0) return CatalogVersion.empty;
+    let log: unknown;
+    try {
+      log = JSON.parse(fromUtf8.decode(value));
+    } catch {
+      throw new CatalogDecodeError('catalog value is not JSON');
+    }
+    if (!Array.isArray(log) || !log.every((x) => typeof x === 'string')) throw new CatalogDecodeError('catalog value is not a list of statements');
+    const catalog = new Catalog();
+    for (const s of log as string[]) {
+      try {
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node);
+      } catch (e) {
+        throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    return new CatalogVersion(log as string[], catalog);
+  }
+
+  /**
+   * Runs one DDL statement on a copy of this version: the new version (null when the statement changed
+   * nothing, e.g. IF NOT EXISTS on an existing table), its outcome and the row work it needs.
+   * Throws SqlError for a statement PostgreSQL would refuse.
+   */
+  apply(node: Node): { next: CatalogVersion | null; outcome: DdlOutcome; actions: readonly DdlDataAction[] } {
+    const copy = CatalogVersion.fromValue(this.value()).catalog;
+    const before = copy.version;
+    const storage = new ReplicatedDdl(copy);
+    const outcome = runDdl(copy, storage, node);
+    if (copy.version === before && storage.actions.length === 0) return { next: null, outcome, actions: [] };
+    return { next: new CatalogVersion([...this.log, JSON.stringify(node)], copy), outcome, actions: storage.actions };
+  }
+
+  value(): Uint8Array | null {
+    return this.log.length === 0 ? null : utf8.encode(JSON.stringify(this.log));
+  }
+}
+
+/** Replays catalog values, remembering the last few (replicas and clients see the same versions repeatedly). */
+export class CatalogCache {
+  readonly #byValue = new Map<string, CatalogVersion>();
+  constructor(private readonly max = 16) {}
+
+  of(value: Uint8Array | null): CatalogVersion {
+    if (value === null || value.length === 0) return CatalogVersion.empty;
+    let k: string;
+    try {
+      k = fromUtf8.decode(value);
+    } catch {
+      throw new CatalogDecodeError('catalog value is not UTF-8');
+    }
+    let v = this.#byValue.get(k);
+    if (v === undefined) {
+      v = CatalogVersion.fromValue(value);
+      if (this.#byValue.size >= this.max) this.#byValue.delete(this.#byValue.keys().next().value!);
+      this.#byValue.set(k, v);
+    }
+    return v;
+  }
+}
