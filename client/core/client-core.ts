@@ -11,13 +11,14 @@
  */
 import { encodeTxn } from '../../protocol/codec.ts';
 import { digestKey, type ClientId, type DigestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts';
-import type { Dependency, Key, Message, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
+import type { Dependency, Key, Message, Predicate, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, tsEquals, type Timestamp } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead } from './point-read.ts';
+import { RangeRead, type RangeReadStep } from './range-read.ts';
 
 export interface ClientCoreOptions {
   readonly clientId: ClientId;
@@ -28,6 +29,22 @@ export interface ClientCoreOptions {
   readonly resendMs: number;
   readonly readRetryMs: number;
   readonly relayWaitMs: number;
+  /** Sync rounds a range read may take before it gives up (PROTOCOL §4.2 step 6). */
+  readonly queryRetriesMax?: number;
+  /** How long a range-read round waits before asking more replicas or moving on. */
+  readonly queryRoundMs?: number;
+  /** Fault knob (the paper's stress runs): treat every eager round as failed. */
+  readonly forceSyncQueries?: boolean;
+}
+
+/** A range read as the caller describes it (PROTOCOL §4.2 step 1). */
+export interface QuerySpec {
+  readonly shard: ShardId;
+  readonly sql: string;
+  readonly params: Uint8Array;
+  /** The transaction's buffered writes the statement may see, sorted by key. */
+  readonly ownWrites: readonly WriteEntry[];
+  readonly recon: boolean;
 }
 
 export interface ClientStats {
@@ -40,12 +57,20 @@ export interface ClientStats {
   readRetries: number;
   badReplies: Record<string, number>;
   recoveries: number;
+  queries: number;
+  queriesEager: number;
+  querySyncRounds: number;
+  queriesFailed: number;
 }
 
 interface ActiveTxn {
   readonly id: number;
   readonly ts: Timestamp;
-  readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null }>;
+  /** `value` undefined: read by a range read (the value lives in its result). */
+  readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
+  readonly predicates: Predicate[];
+  /** Set when two reads of the transaction saw different versions of a key: it cannot commit. */
+  doomed: string | null;
   readonly writes: Map<Key, Uint8Array | null>;
   readonly deps: Map<DigestKey, Dependency>;
   readonly shards: Set<ShardId>;
@@ -55,6 +80,19 @@ interface ActiveTxn {
   readonly relayed: Map<DigestKey, Txn>;
   relayTimer: number;
 }
+
+interface QueryOp {
+  readonly op: number;
+  readonly txn: ActiveTxn;
+  readonly spec: QuerySpec;
+  readonly read: RangeRead;
+  readonly req: number;
+  snapshot: QueryMessageSnapshot;
+  timer: number;
+  timeouts: number;
+}
+
+type QueryMessageSnapshot = Extract<Message, { kind: 'query' }>['snapshot'];
 
 interface ReadOp {
   readonly op: number;
@@ -71,14 +109,29 @@ const RECENT_VOTE_MICROS = 1_000_000;
 
 export class ClientCore {
   readonly q: Quorums;
-  readonly stats: ClientStats = { begun: 0, committed: 0, aborted: 0, fastCommits: 0, slowCommits: 0, reads: 0, readRetries: 0, badReplies: {}, recoveries: 0 };
+  readonly stats: ClientStats = {
+    begun: 0,
+    committed: 0,
+    aborted: 0,
+    fastCommits: 0,
+    slowCommits: 0,
+    reads: 0,
+    readRetries: 0,
+    badReplies: {},
+    recoveries: 0,
+    queries: 0,
+    queriesEager: 0,
+    querySyncRounds: 0,
+    queriesFailed: 0,
+  };
   readonly #out = new Outbox();
   readonly #ts: TimestampAllocator;
   readonly #txns = new Map<number, ActiveTxn>();
   readonly #reads = new Map<number, ReadOp>();
+  readonly #queries = new Map<number, QueryOp>();
   /** Finishers by request id (ST1 and ST2 replies are routed by request). */
   readonly #byReq = new Map<number, Finisher>();
-  readonly #byTimer = new Map<number, Finisher | ReadOp | ActiveTxn | typeof RECOVERY>();
+  readonly #byTimer = new Map<number, Finisher | ReadOp | QueryOp | ActiveTxn | typeof RECOVERY>();
   /** Recoveries of other clients' transactions in progress. */
   readonly #recovering = new Map<DigestKey, Finisher>();
   /** The own transaction each commit finisher belongs to (recovery finishers have none). */
@@ -111,6 +164,8 @@ export class ClientCore {
       reads: new Map(),
       writes: new Map(),
       deps: new Map(),
+      predicates: [],
+      doomed: null,
       shards: new Set(),
       state: 'active',
       finisher: null,
@@ -133,9 +188,9 @@ export class ClientCore {
   read(txnId: number, key: Key, op: number): void {
     const txn = this.#active(txnId, op);
     if (txn === null) return;
-    if (txn.writes.has(key)) return this.#out.done(op, { kind: 'read', value: txn.writes.get(key)! });
+    if (txn.writes.has(key)) return this.#out.done(op, { kind: 'read', value: txn.writes.get(key)!, version: txn.ts });
     const prior = txn.reads.get(key);
-    if (prior !== undefined) return this.#out.done(op, { kind: 'read', value: prior.value });
+    if (prior !== undefined && prior.value !== undefined) return this.#out.done(op, { kind: 'read', value: prior.value, version: prior.version });
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
@@ -143,6 +198,30 @@ export class ClientCore {
     this.#reads.set(r.req, r);
     this.#sendRead(r, read.firstTargets(this.env.random()));
     r.retryTimer = this.#timer(this.opts.readRetryMs, r);
+  }
+
+  /**
+   * Adds a read the caller already holds (e.g. a cached catalog version) to the read set without
+   * asking replicas. Safe under MVTSO: validation aborts the transaction if a newer version committed
+   * below T (PROTOCOL §5 step 3), exactly as if the read had returned it.
+   */
+  noteRead(txnId: number, key: Key, version: Timestamp, value: Uint8Array | null): void {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') return;
+    this.#mergeRead(txn, { key, version }, value);
+    txn.shards.add(shardOfKey(key, this.opts.shardCount));
+  }
+
+  /** Runs a range read (PROTOCOL §4.2); the result arrives as a `query` done effect for `op`. */
+  query(txnId: number, spec: QuerySpec, op: number): void {
+    const txn = this.#active(txnId, op);
+    if (txn === null) return;
+    this.stats.queries++;
+    const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
+    const qo: QueryOp = { op, txn, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
+    this.#queries.set(qo.req, qo);
+    this.#sendQuery(qo, read.eagerTargets(this.env.random()));
+    qo.timer = this.#timer(this.#queryRoundMs, qo);
   }
 
   write(txnId: number, key: Key, value: Uint8Array | null): void {
@@ -156,6 +235,12 @@ export class ClientCore {
   commit(txnId: number, op: number): void {
     const txn = this.#active(txnId, op);
     if (txn === null) return;
+    if (txn.doomed !== null) {
+      txn.state = 'done';
+      this.#txns.delete(txnId);
+      this.stats.aborted++;
+      return this.#out.done(op, { kind: 'commit', outcome: 'abort', path: 'local', cause: 'conflict' });
+    }
     txn.state = 'committing';
     if (txn.shards.size === 0) {
       // Nothing read or written: nothing to validate.
@@ -173,7 +258,7 @@ export class ClientCore {
       reads,
       writes,
       deps: [...txn.deps.values()],
-      predicates: [],
+      predicates: txn.predicates,
       meta: new Uint8Array(0),
     };
     const encoded = encodeTxn(body);
@@ -223,10 +308,10 @@ export class ClientCore {
         this.#byTimer.delete(r.retryTimer);
         const txn = r.txn;
         if (txn.state !== 'active') return;
-        txn.reads.set(r.read.key, { key: r.read.key, version: outcome.version, value: outcome.value });
+        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
         txn.shards.add(r.read.shard);
         if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
-        this.#out.done(r.op, { kind: 'read', value: outcome.value });
+        this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
         return;
       }
       case 'prepareReply': {
@@ -249,6 +334,15 @@ export class ClientCore {
       case 'relay':
         this.#onRelay(msg.req, msg.txn);
         return;
+      case 'queryReply': {
+        const qo = this.#queries.get(msg.req);
+        if (qo === undefined || from.shard !== qo.read.shard || !qo.read.asked.has(from.index)) return;
+        this.#queryStep(qo, qo.read.add(from.index, msg));
+        return;
+      }
+      case 'query':
+      case 'fetch':
+      case 'fetchReply':
       case 'read':
       case 'prepare':
       case 'decide':
@@ -272,6 +366,20 @@ export class ClientCore {
       const txns = [...this.#toRecover.values()];
       this.#toRecover.clear();
       this.#recover(txns);
+    } else if ('spec' in target) {
+      if (!this.#queries.has(target.req)) return;
+      const step = target.read.onTimeout();
+      if (step.k === 'wait') {
+        // Not enough replies: ask whoever has not been asked; links are reliable streams, so the silent
+        // ones are asked again only now and then (a big scan may just be slow).
+        const more = target.read.moreTargets();
+        target.timeouts++;
+        if (more.length > 0) this.#sendQuery(target, more);
+        else if (target.timeouts % 5 === 0) this.#sendQuery(target, target.read.silentTargets());
+        target.timer = this.#timer(this.#queryRoundMs, target);
+      } else {
+        this.#queryStep(target, step);
+      }
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
       this.stats.readRetries++;
@@ -300,6 +408,74 @@ export class ClientCore {
       r.read.asked.add(i);
       this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts });
     }
+  }
+
+  get #queryRoundMs(): number {
+    return this.opts.queryRoundMs ?? Math.max(200, 4 * this.opts.readRetryMs);
+  }
+
+  #sendQuery(qo: QueryOp, targets: readonly number[]): void {
+    const { spec, read } = qo;
+    const msg: Message = {
+      kind: 'query',
+      req: qo.req,
+      ts: qo.txn.ts,
+      sql: spec.sql,
+      params: spec.params,
+      ownWrites: spec.ownWrites,
+      recon: spec.recon,
+      retry: read.retry,
+      snapshot: qo.snapshot,
+    };
+    for (const i of targets) {
+      read.asked.add(i);
+      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, msg);
+    }
+  }
+
+  #queryStep(qo: QueryOp, step: RangeReadStep): void {
+    switch (step.k) {
+      case 'wait':
+        return;
+      case 'sync':
+        this.stats.querySyncRounds++;
+        qo.snapshot = step.snapshot;
+        this.#sendQuery(qo, qo.read.allTargets());
+        qo.timer = this.#timer(this.#queryRoundMs, qo);
+        return;
+      case 'failed':
+        this.#queries.delete(qo.req);
+        this.stats.queriesFailed++;
+        qo.txn.doomed ??= 'a range read found no 3f+1 matching replies';
+        this.#out.done(qo.op, { kind: 'failed', reason: 'query-unresolved' });
+        return;
+      case 'done': {
+        this.#queries.delete(qo.req);
+        if (step.ok.syncRounds === 0) this.stats.queriesEager++;
+        const txn = qo.txn;
+        if (txn.state !== 'active') return this.#out.done(qo.op, { kind: 'failed', reason: 'transaction is not active' });
+        for (const e of step.ok.reads) {
+          this.#mergeRead(txn, e, undefined);
+          txn.shards.add(shardOfKey(e.key, this.opts.shardCount));
+        }
+        for (const p of step.ok.predicates) txn.predicates.push(p);
+        for (const d of step.ok.deps) txn.deps.set(digestKey(d.digest), d);
+        txn.shards.add(qo.read.shard);
+        this.#out.done(qo.op, { kind: 'query', result: step.ok.result, syncRounds: step.ok.syncRounds });
+        return;
+      }
+    }
+  }
+
+  /** Records a read; a second read of a key at another version dooms the transaction (it cannot be serialized). */
+  #mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null | undefined): void {
+    const prior = txn.reads.get(e.key);
+    if (prior !== undefined) {
+      if (!tsEquals(prior.version, e.version)) txn.doomed ??= 'two reads saw different versions of a key';
+      else if (prior.value === undefined && value !== undefined) txn.reads.set(e.key, { key: e.key, version: e.version, value });
+      return;
+    }
+    txn.reads.set(e.key, { key: e.key, version: e.version, value });
   }
 
   #finisherTimeouts(): FinisherTimeouts {
@@ -337,7 +513,7 @@ export class ClientCore {
     },
   };
 
-  #timer(afterMs: number, target: ReadOp | ActiveTxn | typeof RECOVERY): number {
+  #timer(afterMs: number, target: ReadOp | QueryOp | ActiveTxn | typeof RECOVERY): number {
     const id = this.#out.timer(afterMs);
     this.#byTimer.set(id, target);
     return id;

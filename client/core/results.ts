@@ -1,5 +1,6 @@
 /** Results the client core hands to its caller, one per operation. */
 import type { Outcome } from '../../protocol/messages.ts';
+import type { Timestamp } from '../../protocol/timestamp.ts';
 
 export type CommitPath = 'fast' | 'slow' | 'local';
 
@@ -7,7 +8,9 @@ export const ABORT_CAUSES = ['conflict', 'abstained', 'read-failed', 'aborted-by
 export type AbortCause = (typeof ABORT_CAUSES)[number];
 
 export type OpResult =
-  | { readonly kind: 'read'; readonly value: Uint8Array | null }
+  | { readonly kind: 'read'; readonly value: Uint8Array | null; readonly version: Timestamp }
+  /** A range read's agreed result (sql/wire-values.ts outcome bytes). */
+  | { readonly kind: 'query'; readonly result: Uint8Array; readonly syncRounds: number }
   | { readonly kind: 'commit'; readonly outcome: 'commit'; readonly path: CommitPath }
   | { readonly kind: 'commit'; readonly outcome: 'abort'; readonly path: CommitPath; readonly cause: AbortCause }
   | { readonly kind: 'failed'; readonly reason: string };

@@ -1,0 +1,195 @@
+/**
+ * One range read (PROTOCOL §4.2): a SQL statement executed by the replicas of one shard at T.
+ *
+ * Rounds. Round 0 (eager) goes to 4f+1 replicas; every later round k re-executes on a snapshot
+ * proposal and goes to all n. A round succeeds when 3f+1 replies agree on (result, read set,
+ * predicates without their table versions); replies differing only in table versions still match,
+ * and each predicate then carries the minimum version among the matching replies (the conservative
+ * one: SemanticCC checks writes down to it). A round fails once no group can reach 3f+1 any more
+ * (every asked replica answered), or on timeout with at least 3f+1 replies in. Then the next proposal
+ * is built from 3f+1 snapshot votes of the failed round: a transaction enters when at least f+1 votes
+ * name it (so some correct replica has it), with those voters as the replicas to fetch it from.
+ * After `retriesMax` sync rounds the read gives up (the transaction must abort).
+ *
+ * Dependencies: a prepared version the result depends on is kept only when at least 2f+1 of the
+ * matching replies report it; with fewer, at least f+1 of them saw that very version committed
+ * (the read sets match), so some correct replica has it committed.
+ *
+ * `forceSync` (a fault knob of the paper's stress runs) treats every eager round as failed.
+ */
+import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
+import { digestKey, type DigestKey } from '../../protocol/ids.ts';
+import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
+import type { Quorums } from '../../protocol/quorum.ts';
+import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+
+export interface RangeReadSuccess {
+  readonly result: Uint8Array;
+  readonly reads: readonly ReadEntry[];
+  readonly predicates: readonly Predicate[];
+  readonly deps: readonly Dependency[];
+  /** Sync rounds it took (0: the eager round matched). */
+  readonly syncRounds: number;
+}
+
+export type RangeReadStep =
+  | { readonly k: 'wait' }
+  | { readonly k: 'done'; readonly ok: RangeReadSuccess }
+  /** Start round `retry` with this proposal, sent to every replica. */
+  | { readonly k: 'sync'; readonly retry: number; readonly snapshot: readonly SnapshotEntry[] }
+  | { readonly k: 'failed'; readonly reason: 'no-match' };
+
+const latin1 = (b: Uint8Array): string => {
+  let s = '';
+  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode(...b.subarray(i, Math.min(b.length, i + 4096)));
+  return s;
+};
+
+/** The part of a reply 3f+1 replicas must agree on. */
+export function matchKey(r: QueryReply): string {
+  let k = latin1(r.result) + '\u0001';
+  for (const e of r.reads) k += e.key + '\u0002' + e.version.micros + ':' + e.version.clientId + '\u0003';
+  k += '\u0001';
+  for (const p of r.predicates) k += p.table + '\u0002' + latin1(p.expr) + '\u0003';
+  return k;
+}
+
+export class RangeRead {
+  retry = 0;
+  readonly asked = new Set<number>();
+  #replies = new Map<number, QueryReply>();
+  #groups = new Map<string, number[]>();
+  done = false;
+
+  constructor(
+    readonly shard: ShardId,
+    readonly ts: Timestamp,
+    readonly q: Quorums,
+    readonly retriesMax: number,
+    readonly forceSync: boolean,
+  ) {}
+
+  /** 4f+1 replicas for the eager round, from a random offset. */
+  eagerTargets(random: number): ReplicaIndex[] {
+    const start = Math.floor(random * this.q.n) % this.q.n;
+    const out: ReplicaIndex[] = [];
+    for (let i = 0; i < this.q.queryFanout; i++) out.push(((start + i) % this.q.n) as ReplicaIndex);
+    return out;
+  }
+
+  allTargets(): ReplicaIndex[] {
+    const out: ReplicaIndex[] = [];
+    for (let i = 0; i < this.q.n; i++) out.push(i as ReplicaIndex);
+    return out;
+  }
+
+  /** Asked replicas that have not answered this round. */
+  silentTargets(): ReplicaIndex[] {
+    const out: ReplicaIndex[] = [];
+    for (const i of this.asked) if (!this.#replies.has(i)) out.push(i as ReplicaIndex);
+    return out;
+  }
+
+  /** Everyone not asked this round. */
+  moreTargets(): ReplicaIndex[] {
+    const out: ReplicaIndex[] = [];
+    for (let i = 0; i < this.q.n; i++) if (!this.asked.has(i)) out.push(i as ReplicaIndex);
+    return out;
+  }
+
+  get replyCount(): number {
+    return this.#replies.size;
+  }
+
+  /** A reply of the current round (the caller routes by request id and checks the sender was asked). */
+  add(from: number, r: QueryReply): RangeReadStep {
+    if (this.done || r.retry !== this.retry || this.#replies.has(from)) return { k: 'wait' };
+    if (!readsSorted(r.reads) || r.reads.some((e) => !tsLess(e.version, this.ts))) return { k: 'wait' };
+    this.#replies.set(from, r);
+    const key = matchKey(r);
+    let g = this.#groups.get(key);
+    if (g === undefined) {
+      g = [];
+      this.#groups.set(key, g);
+    }
+    g.push(from);
+    if (g.length >= this.q.commitSlow && !(this.forceSync && this.retry === 0)) return this.#succeed(g);
+    // Can any group still reach 3f+1 with the replicas that have not answered?
+    const outstanding = this.asked.size - this.#replies.size;
+    let best = 0;
+    for (const members of this.#groups.values()) best = Math.max(best, members.length);
+    if (best + outstanding < this.q.commitSlow || (this.forceSync && this.retry === 0 && outstanding === 0)) return this.#nextRound();
+    return { k: 'wait' };
+  }
+
+  /** The round's timer fired: move on if 3f+1 votes are in, else the caller asks more replicas. */
+  onTimeout(): RangeReadStep {
+    if (this.done) return { k: 'wait' };
+    if (this.#replies.size >= this.q.commitSlow) return this.#nextRound();
+    return { k: 'wait' };
+  }
+
+  #succeed(members: readonly number[]): RangeReadStep {
+    this.done = true;
+    const replies = members.map((i) => this.#replies.get(i)!);
+    const first = replies[0]!;
+    const predicates = first.predicates.map((p, i) => {
+      let v = p.tableVersion;
+      for (const r of replies) {
+        const tv = r.predicates[i]!.tableVersion;
+        if (tsLess(tv, v)) v = tv;
+      }
+      return { table: p.table, tableVersion: v, expr: p.expr };
+    });
+    const depVotes = new Map<string, { dep: Dependency; n: number }>();
+    for (const r of replies) {
+      const seen = new Set<string>();
+      for (const d of r.deps) {
+        const k = digestKey(d.digest) + d.ts.micros + ':' + d.ts.clientId + ':' + d.shard;
+        if (seen.has(k)) continue;
+        seen.add(k);
+        const e = depVotes.get(k);
+        if (e === undefined) depVotes.set(k, { dep: d, n: 1 });
+        else e.n++;
+      }
+    }
+    const deps = [...depVotes.values()].filter((e) => e.n >= this.q.queryDependency && e.dep.shard === this.shard).map((e) => e.dep);
+    return { k: 'done', ok: { result: first.result, reads: first.reads, predicates, deps, syncRounds: this.retry } };
+  }
+
+  #nextRound(): RangeReadStep {
+    if (this.retry >= this.retriesMax) {
+      this.done = true;
+      return { k: 'failed', reason: 'no-match' };
+    }
+    const votes = new Map<DigestKey, { digest: TxnDigest; holders: number[] }>();
+    let counted = 0;
+    for (const [from, r] of this.#replies) {
+      if (counted >= this.q.commitSlow) break;
+      counted++;
+      const mine = new Set<DigestKey>();
+      for (const d of [...r.snapshotCommitted, ...r.snapshotPrepared]) {
+        const k = digestKey(d);
+        if (mine.has(k)) continue;
+        mine.add(k);
+        const e = votes.get(k);
+        if (e === undefined) votes.set(k, { digest: d, holders: [from] });
+        else e.holders.push(from);
+      }
+    }
+    const snapshot: SnapshotEntry[] = [...votes.entries()]
+      .filter(([, e]) => e.holders.length >= this.q.snapshotInclude)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, e]) => ({ digest: e.digest, holders: e.holders.sort((a, b) => a - b) }));
+    this.retry++;
+    this.asked.clear();
+    this.#replies = new Map();
+    this.#groups = new Map();
+    return { k: 'sync', retry: this.retry, snapshot };
+  }
+}
+
+function readsSorted(reads: readonly ReadEntry[]): boolean {
+  for (let i = 1; i < reads.length; i++) if (!(reads[i - 1]!.key < reads[i]!.key)) return false;
+  return true;
+}
