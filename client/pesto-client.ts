@@ -16,9 +16,10 @@ import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
+import type { Timestamp } from '../protocol/timestamp.ts';
 import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
-import { ClientCore } from './core/client-core.ts';
+import { ClientCore, type QuerySpec } from './core/client-core.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
 
 export interface ConnectOptions {
@@ -28,6 +29,8 @@ export interface ConnectOptions {
   readonly transport?: Transport;
   /** Overrides of the configured timeouts (tests). */
   readonly fastPathWaitMs?: number;
+  /** Fault knob (issue 4 stress runs): every range read skips its eager round and syncs. */
+  readonly forceSyncQueries?: boolean;
 }
 
 export type KeyLike = string | Uint8Array;
@@ -70,6 +73,8 @@ export class PestoClient {
         resendMs: config.timeouts.st2RetryMs,
         readRetryMs: config.timeouts.readRetryMs,
         relayWaitMs: config.timeouts.dependencyRelayMs,
+        queryRetriesMax: config.limits.queryRetriesMax,
+        forceSyncQueries: opts.forceSyncQueries === true,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
     );
@@ -218,10 +223,45 @@ export class Transaction {
 
   /** The value of `key` as of this transaction's timestamp (its own writes included), or null. */
   async get(key: KeyLike): Promise<Uint8Array | null> {
+    return (await this.read(toKey(key))).value;
+  }
+
+  /** A point read of a raw key: value (null = absent) and the version read. */
+  async read(key: Key): Promise<{ value: Uint8Array | null; version: Timestamp }> {
     this.#check();
-    const r = await this.client.run((op) => this.client.core.read(this.id, toKey(key), op));
-    if (r.kind === 'read') return r.value;
+    const r = await this.client.run((op) => this.client.core.read(this.id, key, op));
+    if (r.kind === 'read') return { value: r.value, version: r.version };
     throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+  }
+
+  /**
+   * A range read: replicas execute one SQL statement at this transaction's timestamp (PROTOCOL §4.2).
+   * Resolves with the agreed outcome bytes (sql/wire-values.ts), or null when the replicas could not
+   * agree within the retry limit (the transaction can then only abort).
+   */
+  async rangeRead(spec: QuerySpec): Promise<{ result: Uint8Array; syncRounds: number } | null> {
+    this.#check();
+    const r = await this.client.run((op) => this.client.core.query(this.id, spec, op));
+    if (r.kind === 'query') return { result: r.result, syncRounds: r.syncRounds };
+    if (r.kind === 'failed' && r.reason === 'query-unresolved') return null;
+    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+  }
+
+  /** Adds a read the caller already holds (a cached version) to the read set; validation checks it. */
+  noteRead(key: Key, version: Timestamp, value: Uint8Array | null): void {
+    this.#check();
+    this.client.core.noteRead(this.id, key, version, value);
+  }
+
+  /** This transaction's timestamp T. */
+  get timestamp(): Timestamp {
+    return this.client.core.timestampOf(this.id)!;
+  }
+
+  /** Buffers a write of a raw key (null deletes it). */
+  writeKey(key: Key, value: Uint8Array | null): void {
+    this.#check();
+    this.client.core.write(this.id, key, value);
   }
 
   async getString(key: KeyLike): Promise<string | null> {

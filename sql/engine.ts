@@ -180,7 +180,7 @@ export class Engine {
   }
 }
 
-function describe(l: LoweredStatement): PreparedInfo {
+export function describe(l: LoweredStatement): PreparedInfo {
   const s = l.stmt;
   const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
   const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);

@@ -33,17 +33,17 @@ interface EngineStatement extends BackendStatement {
   readonly name: string;
 }
 
-function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
+export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
   return cols.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
 }
 
-function noticeOf(message: string): BackendNotice {
+export function noticeOf(message: string): BackendNotice {
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
   if (message.includes('no transaction in progress')) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
 }
 
-function resultOf(r: ExecResult): BackendResult {
+export function resultOf(r: ExecResult): BackendResult {
   if (!r.ok) {
     const e = r.error;
     return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } };
@@ -58,7 +58,7 @@ function resultOf(r: ExecResult): BackendResult {
   };
 }
 
-function outcomeOf(r: ExecResult): BackendOutcome {
+export function outcomeOf(r: ExecResult): BackendOutcome {
   return r.ok ? { ok: true } : { ok: false, error: { code: r.error.code, message: r.error.message } };
 }
 

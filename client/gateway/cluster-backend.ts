@@ -1,0 +1,74 @@
+// The cluster behind the gateway's SqlBackend interface (issue 5): each gateway session is one SQL
+// session of a Pesto client (client/sql/sql-session.ts); the gateway process is one client in the BFT
+// model. Statements outside BEGIN ... COMMIT run as their own transaction and are retried on a Pesto
+// abort; inside a transaction a Pesto abort surfaces as SQLSTATE 40001 so drivers and tools retry.
+
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
+import { columnsOf, outcomeOf, resultOf } from './engine-backend.ts';
+import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend } from './sql-backend.ts';
+
+export interface ClusterBackendOptions {
+  /** Databases a client may name in its startup packet; any name when omitted. */
+  readonly databases?: readonly string[];
+}
+
+export class ClusterBackend implements SqlBackend {
+  constructor(
+    readonly sql: SqlClient,
+    private readonly options: ClusterBackendOptions = {},
+  ) {}
+
+  openSession(_user: string, database: string): Promise<OpenSessionResult> {
+    const allowed = this.options.databases;
+    if (allowed !== undefined && !allowed.includes(database)) {
+      return Promise.resolve({ ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } });
+    }
+    return Promise.resolve({ ok: true, session: new ClusterBackendSession(this.sql.session()) });
+  }
+}
+
+interface ClusterStatement extends BackendStatement {
+  readonly prepared: SqlPrepared;
+}
+
+class ClusterBackendSession implements BackendSession {
+  constructor(private readonly session: SqlSession) {}
+
+  async execute(sql: string): Promise<BackendResult> {
+    return resultOf(await this.session.execute(sql));
+  }
+
+  async prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
+    const r = await this.session.prepare(sql, paramTypeHints.map((t) => t ?? 'unknown'));
+    if (!r.ok) {
+      const e = r.error;
+      return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } };
+    }
+    const info = r.statement.info;
+    const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
+    return { ok: true, statement };
+  }
+
+  async run(statement: BackendStatement, params: readonly SqlValue[]): Promise<BackendResult> {
+    return resultOf(await this.session.run((statement as ClusterStatement).prepared, params));
+  }
+
+  release(): void {}
+
+  async begin(): Promise<BackendOutcome> {
+    return outcomeOf(await this.session.begin());
+  }
+
+  async commit(): Promise<BackendOutcome> {
+    return outcomeOf(await this.session.commit());
+  }
+
+  async rollback(): Promise<void> {
+    await this.session.rollback();
+  }
+
+  async close(): Promise<void> {
+    await this.session.close();
+  }
+}

@@ -1,0 +1,507 @@
+/**
+ * SQL transactions over the cluster (issue 4, PROTOCOL §3-4): the client half of Pesto queries.
+ *
+ * A `SqlClient` wraps a connected `PestoClient` and an `Engine` (parser, planner, evaluator: the same
+ * SQL code replicas run) and caches the replicated catalog (sql/replicated-catalog.ts). Each
+ * `SqlSession` runs one statement at a time, inside an explicit transaction (`begin`/`commit`/
+ * `rollback`) or on its own (autocommit, retried on a Pesto abort while nothing was returned yet).
+ *
+ * How a statement runs (classification: sql/classify.ts):
+ * - Every transaction reads the catalog key: a cached catalog version joins the read set as a noted
+ *   read (validation aborts the transaction if DDL committed in between), else it is point-read.
+ * - Point reads (WHERE pins the primary key) and INSERT ... VALUES run at the client over the rows the
+ *   transaction fetched: an execution that asks for a row not fetched yet records it, the rows are
+ *   point-read in parallel (PROTOCOL §4.1), and the statement runs again. An INSERT's primary-key
+ *   lookup is that point read (an absent row reads as version 0, which makes concurrent inserts of one
+ *   key conflict).
+ * - Every other query is a range read: the replicas execute the statement at T over the
+ *   transaction's buffered writes (PROTOCOL §4.2, client/core/range-read.ts).
+ * - UPDATE/DELETE with a range WHERE (and INSERT ... SELECT) first run the statement as a
+ *   reconnaissance range read, which returns the source rows; the client then computes the new rows
+ *   with the shared evaluator and buffers them.
+ * - DDL reads the catalog, applies the statement to a copy, and writes the new catalog; DDL that
+ *   changes how rows are stored (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN, TRUNCATE) reads every
+ *   row of the table and rewrites or deletes it in the same transaction.
+ * - Writes are buffered (full new rows by primary key) and later statements see them.
+ */
+import type { Node } from 'libpg-query';
+import { shardOfKey } from '../../protocol/sharding.ts';
+import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import type { Key, WriteEntry } from '../../protocol/messages.ts';
+import type { TableDef } from '../../sql/catalog.ts';
+import { classify } from '../../sql/classify.ts';
+import { SqlTimestamp } from '../../sql/datetime.ts';
+import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
+import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
+import type { ExecContext } from '../../sql/exec-context.ts';
+import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
+import { primaryKeyOf } from '../../sql/memory-store.ts';
+import { OverlaySource } from '../../sql/overlay-source.ts';
+import type { Plan } from '../../sql/plan.ts';
+import { CATALOG_KEY, CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
+import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
+import { normInt8, type Row, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { decodeOutcome, encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
+import { WriteBuffer } from '../../sql/write-buffer.ts';
+import { decodeRow, encodeRow } from '../../replica/core/row-codec.ts';
+import { rowKey } from '../../replica/core/row-key.ts';
+import type { PestoClient, Transaction } from '../pesto-client.ts';
+
+/** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
+const AUTOCOMMIT_ATTEMPTS = 5;
+/** A statement that keeps finding rows it has not fetched gives up after this many passes (never in practice). */
+const FETCH_PASSES_MAX = 16;
+/** Hidden row ids: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ 10-bit counter. */
+const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
+
+export interface SqlStats {
+  statements: number;
+  pointStatements: number;
+  rangeReads: number;
+  reconReads: number;
+  syncRounds: number;
+  rangeReadsFailed: number;
+  rowFetches: number;
+  autocommitRetries: number;
+}
+
+interface CachedCatalog {
+  readonly version: Timestamp;
+  readonly value: Uint8Array | null;
+  readonly cv: CatalogVersion;
+}
+
+/** One per connected client: the catalog cache and statistics shared by its sessions. */
+export class SqlClient {
+  readonly stats: SqlStats = { statements: 0, pointStatements: 0, rangeReads: 0, reconReads: 0, syncRounds: 0, rangeReadsFailed: 0, rowFetches: 0, autocommitRetries: 0 };
+  #catalog: CachedCatalog | null = null;
+  /** Set after an abort or a catalog miss: the next transaction reads the catalog instead of noting it. */
+  #stale = true;
+
+  constructor(
+    readonly client: PestoClient,
+    readonly engine: Engine,
+  ) {}
+
+  session(): SqlSession {
+    return new SqlSession(this);
+  }
+
+  /** @internal The catalog for a new transaction: noted from the cache, or read at T. */
+  async catalogFor(tx: Transaction): Promise<CatalogVersion> {
+    const c = this.#catalog;
+    if (c !== null && !this.#stale) {
+      tx.noteRead(CATALOG_KEY, c.version, c.value);
+      return c.cv;
+    }
+    const r = await tx.read(CATALOG_KEY);
+    const cv = CatalogVersion.fromValue(r.value);
+    this.learn(r.version, r.value, cv);
+    return cv;
+  }
+
+  /** @internal A catalog version seen by a read or committed by this client. */
+  learn(version: Timestamp, value: Uint8Array | null, cv: CatalogVersion): void {
+    const c = this.#catalog;
+    if (c === null || !tsLess(version, c.version)) {
+      this.#catalog = { version, value, cv };
+      this.#stale = false;
+    }
+  }
+
+  /** @internal */
+  markStale(): void {
+    this.#stale = true;
+  }
+}
+
+export interface SqlPrepared {
+  readonly sql: string;
+  readonly info: PreparedInfo;
+  readonly hints: readonly SqlType[];
+  /** Lowered against `catalog` (re-lowered when a transaction sees another catalog). */
+  lowered: LoweredStatement;
+  catalog: CatalogVersion;
+}
+
+export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
+
+/** The rows a transaction has point-read, by store key (null = absent). */
+type FetchedRows = Map<Key, Row | null>;
+
+/** The executor's view of fetched rows: a row not fetched yet is recorded as missing and reads as absent. */
+class FetchingSource implements RowSource {
+  readonly missing = new Map<Key, TableDef>();
+  constructor(private readonly rows: FetchedRows) {}
+
+  get(table: TableDef, key: string): ScannedRow | null {
+    // Hidden row ids are unique by construction: inserting into a table without a primary key is blind.
+    if (table.hiddenPk) return null;
+    const k = rowKey(table.id, key);
+    const r = this.rows.get(k);
+    if (r === undefined) {
+      this.missing.set(k, table);
+      return null;
+    }
+    return r === null ? null : { key, row: r, version: null, own: false };
+  }
+
+  scan(req: ScanRequest): Iterable<ScannedRow> {
+    throw new SqlError(SqlState.featureNotSupported, `a range scan of "${req.table.name}" inside this statement is not supported on a replicated table (unique secondary indexes are not checked at the client)`);
+  }
+}
+
+class SqlTxn {
+  readonly writes = new WriteBuffer();
+  readonly rows: FetchedRows = new Map();
+  /** Buffered writes by store key, as shipped with range reads. */
+  readonly ownWrites = new Map<Key, Uint8Array | null>();
+  catalogWritten = false;
+  #rowIds = 0;
+
+  constructor(
+    readonly tx: Transaction,
+    public catalog: CatalogVersion,
+    readonly clientId: number,
+  ) {}
+
+  nextRowId(): SqlValue {
+    const t = this.tx.timestamp;
+    const micros = BigInt(Math.max(0, t.micros - ROWID_EPOCH_MICROS));
+    return normInt8(micros * 65536n + BigInt((this.clientId & 63) * 1024 + (this.#rowIds++ & 1023)));
+  }
+
+  put(key: Key, value: Uint8Array | null): void {
+    this.ownWrites.set(key, value);
+    this.tx.writeKey(key, value);
+  }
+
+  ownWriteEntries(): WriteEntry[] {
+    const out: WriteEntry[] = [];
+    for (const [key, value] of this.ownWrites) out.push({ key, value });
+    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return out;
+  }
+}
+
+/** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
+function serializationFailure(message: string): SqlError {
+  return new SqlError(SqlState.serializationFailure, message);
+}
+
+function ok(command: string, tag: string, notices?: readonly string[]): ExecResult {
+  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined && notices.length > 0 ? { notices } : {}) };
+}
+
+export class SqlSession {
+  #txn: SqlTxn | null = null;
+  /** An explicit transaction is open (BEGIN ... COMMIT/ROLLBACK). */
+  #explicit = false;
+
+  constructor(readonly sql: SqlClient) {}
+
+  get inTransaction(): boolean {
+    return this.#explicit;
+  }
+
+  // ---- transaction control ----
+
+  begin(): Promise<ExecResult> {
+    if (this.#explicit) return Promise.resolve(ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']));
+    this.#explicit = true;
+    this.#txn = null; // the Pesto transaction starts with the first statement (its T is then fresh)
+    return Promise.resolve(ok('BEGIN', 'BEGIN'));
+  }
+
+  async commit(): Promise<ExecResult> {
+    this.#explicit = false;
+    const txn = this.#txn;
+    this.#txn = null;
+    if (txn === null) return ok('COMMIT', 'COMMIT');
+    const e = await this.#commitTxn(txn);
+    return e === null ? ok('COMMIT', 'COMMIT') : { ok: false, error: e };
+  }
+
+  rollback(): Promise<ExecResult> {
+    this.#explicit = false;
+    const txn = this.#txn;
+    this.#txn = null;
+    txn?.tx.abort();
+    return Promise.resolve(ok('ROLLBACK', 'ROLLBACK'));
+  }
+
+  async close(): Promise<void> {
+    await this.rollback();
+  }
+
+  // ---- statements ----
+
+  /** Parses and binds one statement against the current catalog (for Parse/Describe). */
+  async prepare(sql: string, hints: readonly SqlType[] = []): Promise<PrepareOutcome> {
+    try {
+      const catalog = this.#txn?.catalog ?? (await this.#peekCatalog());
+      const lowered = this.#lower(sql, catalog, hints);
+      return { ok: true, statement: { sql, info: describe(lowered), hints, lowered, catalog } };
+    } catch (e) {
+      return { ok: false, error: toSqlError(e) };
+    }
+  }
+
+  /** Runs one statement given as text. */
+  async execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecResult> {
+    const p = await this.prepare(sql);
+    if (!p.ok) return { ok: false, error: p.error };
+    return this.run(p.statement, params);
+  }
+
+  /** Runs a prepared statement (in the open transaction, or on its own with automatic retries). */
+  async run(stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
+    this.sql.stats.statements++;
+    if (this.#explicit) {
+      try {
+        const txn = await this.#open();
+        return await this.#runIn(txn, stmt, params);
+      } catch (e) {
+        return { ok: false, error: toSqlError(e) };
+      }
+    }
+    let last: SqlError | null = null;
+    for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
+      if (attempt > 0) this.sql.stats.autocommitRetries++;
+      let txn: SqlTxn | null = null;
+      try {
+        txn = await this.#open();
+        const r = await this.#runIn(txn, stmt, params);
+        this.#txn = null;
+        if (!r.ok) {
+          txn.tx.abort();
+          if (r.error.code !== SqlState.serializationFailure) return r;
+          last = r.error;
+          continue;
+        }
+        const e = await this.#commitTxn(txn);
+        if (e === null) return r;
+        last = e;
+      } catch (e) {
+        this.#txn = null;
+        txn?.tx.abort();
+        const err = toSqlError(e);
+        if (err.code !== SqlState.serializationFailure) return { ok: false, error: err };
+        last = err;
+      }
+    }
+    return { ok: false, error: last ?? serializationFailure('could not serialize access due to concurrent update') };
+  }
+
+  // ---- internals ----
+
+  async #open(): Promise<SqlTxn> {
+    if (this.#txn !== null) return this.#txn;
+    const tx = this.sql.client.session().begin();
+    const catalog = await this.sql.catalogFor(tx);
+    this.#txn = new SqlTxn(tx, catalog, this.sql.client.opts.clientId);
+    return this.#txn;
+  }
+
+  /** The catalog outside a transaction (for Parse): the cached one, else read in a throwaway transaction. */
+  async #peekCatalog(): Promise<CatalogVersion> {
+    const tx = this.sql.client.session().begin();
+    try {
+      return await this.sql.catalogFor(tx);
+    } finally {
+      tx.abort();
+    }
+  }
+
+  #lower(sql: string, catalog: CatalogVersion, hints: readonly SqlType[]): LoweredStatement {
+    const stmts = this.sql.engine.parse(sql).stmts;
+    if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, stmts.length === 0 ? 'empty statement' : 'cannot run multiple commands in one statement');
+    return lowerStatement(catalog.catalog, stmts[0] as Node, hints);
+  }
+
+  async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
+    const r = await txn.tx.commit();
+    if (r.outcome === 'commit') {
+      if (txn.catalogWritten) this.sql.learn(txn.tx.timestamp, txn.catalog.value(), txn.catalog);
+      return null;
+    }
+    this.sql.markStale();
+    return serializationFailure(`could not serialize access due to concurrent update (Pesto ${r.path} abort: ${r.cause})`);
+  }
+
+  async #runIn(txn: SqlTxn, stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
+    let l = stmt.lowered;
+    if (stmt.catalog !== txn.catalog) {
+      try {
+        l = this.#lower(stmt.sql, txn.catalog, stmt.hints);
+      } catch (e) {
+        const err = toSqlError(e);
+        if (err.code === SqlState.undefinedTable || err.code === SqlState.undefinedColumn) this.sql.markStale();
+        return { ok: false, error: err };
+      }
+      stmt.lowered = l;
+      stmt.catalog = txn.catalog;
+    }
+    const s = l.stmt;
+    if (s.k === 'ddl') return this.#runDdl(txn, s.node);
+    if (s.k !== 'query' && s.k !== 'dml') {
+      return { ok: false, error: new SqlError(SqlState.featureNotSupported, `${s.k} statements are handled by the session, not inside a cluster transaction`) };
+    }
+    const c = classify(s);
+    if (c.k === 'read' && s.k === 'query') {
+      if (c.read === 'point' || !hasScan(s.plan)) return this.#runLocal(txn, l, params);
+      return this.#rangeQuery(txn, stmt.sql, params);
+    }
+    if (c.k === 'write') {
+      if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
+      const plan = s.plan;
+      const needsRecon = c.read === 'range' && hasScan(plan.source);
+      if (!needsRecon) return this.#runLocal(txn, l, params);
+      return this.#runWithRecon(txn, stmt.sql, l, params);
+    }
+    return { ok: false, error: new SqlError(SqlState.featureNotSupported, 'statement not supported on the cluster') };
+  }
+
+  /** Runs a statement at the client over fetched rows, fetching what it misses and running it again. */
+  async #runLocal(txn: SqlTxn, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
+    this.sql.stats.pointStatements++;
+    for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
+      const source = new FetchingSource(txn.rows);
+      const statementWrites = new WriteBuffer();
+      const ctx: ExecContext = {
+        source: new OverlaySource(source, [txn.writes]),
+        writes: statementWrites,
+        recorder: null,
+        now: new SqlTimestamp(txn.tx.timestamp.micros),
+        nextRowId: () => txn.nextRowId(),
+        nextSerial: undefined,
+      };
+      let r: ExecResult;
+      try {
+        r = runStatement(l, params, ctx);
+      } catch (e) {
+        r = { ok: false, error: toSqlError(e) };
+      }
+      if (source.missing.size > 0) {
+        await this.#fetch(txn, source.missing);
+        continue;
+      }
+      if (r.ok) this.#buffer(txn, statementWrites);
+      return r;
+    }
+    throw new SqlError(SqlState.internalError, 'statement kept reading rows it had not fetched');
+  }
+
+  async #fetch(txn: SqlTxn, missing: ReadonlyMap<Key, TableDef>): Promise<void> {
+    this.sql.stats.rowFetches += missing.size;
+    await Promise.all(
+      [...missing].map(async ([key, table]) => {
+        const r = await txn.tx.read(key);
+        txn.rows.set(key, r.value === null ? null : decodeRow(table, r.value));
+      }),
+    );
+  }
+
+  /** Moves a statement's writes into the transaction: the overlay for later statements, encoded rows for commit. */
+  #buffer(txn: SqlTxn, w: WriteBuffer): void {
+    for (const [table, rows] of w.tables()) {
+      for (const [key, row] of rows) txn.put(rowKey(table.id, key), row === null ? null : encodeRow(table, row));
+    }
+    txn.writes.absorb(w);
+  }
+
+  /** A range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
+  async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null): Promise<StatementOutcome> {
+    const s = this.sql.stats;
+    if (recon) s.reconReads++;
+    else s.rangeReads++;
+    const shard = table === null ? 0 : shardOfKey(rowKey(table.id, ''), this.sql.client.opts.config.shards.length);
+    const r = await txn.tx.rangeRead({ shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon });
+    if (r === null) {
+      s.rangeReadsFailed++;
+      throw serializationFailure('could not serialize access: replicas did not agree on a query result');
+    }
+    s.syncRounds += r.syncRounds;
+    return decodeOutcome(r.result);
+  }
+
+  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[]): Promise<ExecResult> {
+    const o = await this.#rangeRead(txn, sql, params, false, null);
+    if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
+    const rows = o.rows as SqlValue[][];
+    return { ok: true, command: 'SELECT', rowCount: rows.length, columns: o.columns, rows, tag: `SELECT ${rows.length}` };
+  }
+
+  /** UPDATE/DELETE/INSERT ... SELECT: replicas return the source rows, the client computes the writes. */
+  async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
+    const s = l.stmt as Extract<Statement, { k: 'dml' }>;
+    const o = await this.#rangeRead(txn, sql, params, true, s.plan.table);
+    if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
+    const types = o.columns.map((c) => c.type);
+    const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };
+    const withRows: LoweredStatement = { ...l, stmt: { ...s, plan: { ...s.plan, source } } };
+    return this.#runLocal(txn, withRows, params);
+  }
+
+  async #runDdl(txn: SqlTxn, node: Node): Promise<ExecResult> {
+    const { next, outcome, actions } = txn.catalog.apply(node);
+    for (const a of actions) await this.#runDataAction(txn, a);
+    if (next !== null) {
+      txn.catalog = next;
+      txn.catalogWritten = true;
+      txn.put(CATALOG_KEY, next.value());
+    }
+    return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
+  }
+
+  /** Rewrites or deletes every row of a table, inside the DDL's transaction. */
+  async #runDataAction(txn: SqlTxn, a: DdlDataAction): Promise<void> {
+    const before = a.k === 'rewrite' ? a.before : a.table;
+    const o = await this.#rangeRead(txn, `DELETE FROM ${quoteIdent(before.name)}`, [], true, before);
+    if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
+    for (const row of o.rows) {
+      txn.put(rowKey(before.id, primaryKeyOf(before, row)), null);
+    }
+    if (a.k === 'rewrite') {
+      for (const row of o.rows) {
+        const next = a.transform(row);
+        txn.put(rowKey(a.after.id, primaryKeyOf(a.after, next)), encodeRow(a.after, next));
+      }
+    }
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+const scans = new WeakMap<Plan, boolean>();
+
+/** Whether a plan reads a table at all (statements without one run at the client). */
+function hasScan(p: Plan): boolean {
+  let known = scans.get(p);
+  if (known === undefined) {
+    known = findScan(p);
+    scans.set(p, known);
+  }
+  return known;
+}
+
+function findScan(p: Plan): boolean {
+  let found = false;
+  const visit = (x: unknown): void => {
+    if (found || typeof x !== 'object' || x === null) return;
+    if (Array.isArray(x)) {
+      for (const y of x) visit(y);
+      return;
+    }
+    const o = x as Record<string, unknown>;
+    if (o['k'] === 'scan' || o['k'] === 'subquery') {
+      found = true;
+      return;
+    }
+    for (const v of Object.values(o)) if (typeof v === 'object' && v !== null && !(v instanceof Uint8Array)) visit(v);
+  };
+  visit(p);
+  return found;
+}
