@@ -157,16 +157,20 @@ class SqlTxn {
   /** Buffered writes by store key, as shipped with range reads. */
   readonly ownWrites = new Map<Key, Uint8Array | null>();
   catalogWritten = false;
+  /** T (kept: the client core forgets the transaction once it is decided). */
+  readonly ts: Timestamp;
   #rowIds = 0;
 
   constructor(
     readonly tx: Transaction,
     public catalog: CatalogVersion,
     readonly clientId: number,
-  ) {}
+  ) {
+    this.ts = tx.timestamp;
+  }
 
   nextRowId(): SqlValue {
-    const t = this.tx.timestamp;
+    const t = this.ts;
     const micros = BigInt(Math.max(0, t.micros - ROWID_EPOCH_MICROS));
     return normInt8(micros * 65536n + BigInt((this.clientId & 63) * 1024 + (this.#rowIds++ & 1023)));
   }
@@ -322,7 +326,7 @@ export class SqlSession {
   async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
     const r = await txn.tx.commit();
     if (r.outcome === 'commit') {
-      if (txn.catalogWritten) this.sql.learn(txn.tx.timestamp, txn.catalog.value(), txn.catalog);
+      if (txn.catalogWritten) this.sql.learn(txn.ts, txn.catalog.value(), txn.catalog);
       return null;
     }
     this.sql.markStale();
@@ -372,7 +376,7 @@ export class SqlSession {
         source: new OverlaySource(source, [txn.writes]),
         writes: statementWrites,
         recorder: null,
-        now: new SqlTimestamp(txn.tx.timestamp.micros),
+        now: new SqlTimestamp(txn.ts.micros),
         nextRowId: () => txn.nextRowId(),
         nextSerial: undefined,
       };
