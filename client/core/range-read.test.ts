@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ShardId, TxnDigest } from '../../protocol/ids.ts';
+import type { Dependency, Predicate, QueryReply, ReadEntry } from '../../protocol/messages.ts';
+import { quorums } from '../../protocol/quorum.ts';
+import type { Timestamp } from '../../protocol/timestamp.ts';
+import { RangeRead } from './range-read.ts';
+
+const q = quorums(1); // n = 6, eager fan-out 5, match 4, snapshot f+1 = 2, dependency 2f+1 = 3
+const T: Timestamp = { micros: 1000, clientId: 1 };
+const ts = (m: number): Timestamp => ({ micros: m, clientId: 2 });
+const digest = (b: number): TxnDigest => new Uint8Array(32).fill(b) as TxnDigest;
+const bytes = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+function reply(o: { retry?: number; result?: string; reads?: ReadEntry[]; predicates?: Predicate[]; deps?: Dependency[]; committed?: number[]; prepared?: number[] } = {}): QueryReply {
+  return {
+    kind: 'queryReply',
+    req: 1,
+    retry: o.retry ?? 0,
+    result: bytes(o.result ?? 'rows'),
+    reads: o.reads ?? [{ key: 'a', version: ts(10) }],
+    predicates: o.predicates ?? [],
+    deps: o.deps ?? [],
+    snapshotCommitted: (o.committed ?? []).map(digest),
+    snapshotPrepared: (o.prepared ?? []).map(digest),
+  };
+}
+
+function fresh(forceSync = false): RangeRead {
+  const r = new RangeRead(0 as ShardId, T, q, 2, forceSync);
+  for (const i of r.eagerTargets(0)) r.asked.add(i);
+  return r;
+}
+
+void describe('RangeRead', () => {
+  void it('succeeds with 3f+1 identical replies and takes the minimum table version per predicate', () => {
+    const r = fresh();
+    const pred = (v: number): Predicate => ({ table: 1, tableVersion: ts(v), expr: bytes('p') });
+    assert.equal(r.add(0, reply({ predicates: [pred(50)] })).k, 'wait');
+    assert.equal(r.add(1, reply({ predicates: [pred(40)] })).k, 'wait');
+    assert.equal(r.add(2, reply({ predicates: [pred(60)] })).k, 'wait');
+    const step = r.add(3, reply({ predicates: [pred(45)] }));
+    assert.equal(step.k, 'done');
+    if (step.k !== 'done') return;
+    assert.deepEqual(step.ok.predicates[0]!.tableVersion, ts(40));
+    assert.equal(step.ok.syncRounds, 0);
+  });
+
+  void it('keeps a dependency only when 2f+1 matching replies report it', () => {
+    const r = fresh();
+    const d1: Dependency = { digest: digest(7), shard: 0 as ShardId, ts: ts(10) };
+    const d2: Dependency = { digest: digest(8), shard: 0 as ShardId, ts: ts(10) };
+    r.add(0, reply({ deps: [d1, d2] }));
+    r.add(1, reply({ deps: [d1, d2] }));
+    r.add(2, reply({ deps: [d1] }));
+    const step = r.add(3, reply());
+    assert.equal(step.k, 'done');
+    if (step.k !== 'done') return;
+    assert.deepEqual(step.ok.deps.map((d) => d.digest[0]), [7]);
+  });
+
+  void it('syncs when no group can reach 3f+1, proposing transactions named by f+1 votes with their holders', () => {
+    const r = fresh();
+    assert.equal(r.add(0, reply({ result: 'x', committed: [1], prepared: [9] })).k, 'wait');
+    assert.equal(r.add(1, reply({ result: 'x', committed: [1, 2] })).k, 'wait');
+    assert.equal(r.add(2, reply({ result: 'y', committed: [2, 3] })).k, 'wait');
+    // Two groups of 2 with one reply outstanding: 4 is out of reach.
+    const step = r.add(3, reply({ result: 'y', committed: [3] }));
+    assert.equal(step.k, 'sync');
+    if (step.k !== 'sync') return;
+    assert.equal(step.retry, 1);
+    assert.deepEqual(
+      step.snapshot.map((e) => [e.digest[0], [...e.holders]]),
+      [
+        [1, [0, 1]],
+        [2, [1, 2]],
+        [3, [2, 3]],
+      ],
+    );
+    // Replies of the old round no longer count; the new round decides.
+    for (const i of r.allTargets()) r.asked.add(i);
+    assert.equal(r.add(4, reply({ result: 'x' })).k, 'wait');
+    for (let i = 0; i < 3; i++) r.add(i, reply({ retry: 1, result: 'z' }));
+    const done = r.add(3, reply({ retry: 1, result: 'z' }));
+    assert.equal(done.k, 'done');
+    if (done.k === 'done') assert.equal(done.ok.syncRounds, 1);
+  });
+
+  void it('gives up after the retry limit', () => {
+    const r = new RangeRead(0 as ShardId, T, q, 1, false);
+    for (const i of r.eagerTargets(0)) r.asked.add(i);
+    for (let i = 0; i < 4; i++) r.add(i, reply({ result: `r${i}` }));
+    assert.equal(r.retry, 1);
+    for (const i of r.allTargets()) r.asked.add(i);
+    const steps = [0, 1, 2, 3].map((i) => r.add(i, reply({ retry: 1, result: `b${i}` })).k);
+    assert.deepEqual(steps, ['wait', 'wait', 'wait', 'failed']);
+    assert.equal(r.add(4, reply({ retry: 1 })).k, 'wait');
+  });
+
+  void it('with forceSync treats a matching eager round as failed', () => {
+    const r = fresh(true);
+    for (let i = 0; i < 4; i++) assert.equal(r.add(i, reply()).k, 'wait');
+    assert.equal(r.add(4, reply()).k, 'sync');
+  });
+
+  void it('ignores replies with unsorted read sets or versions not below T', () => {
+    const r = fresh();
+    assert.equal(r.add(0, reply({ reads: [{ key: 'b', version: ts(1) }, { key: 'a', version: ts(1) }] })).k, 'wait');
+    assert.equal(r.add(1, reply({ reads: [{ key: 'a', version: { micros: 1000, clientId: 1 } }] })).k, 'wait');
+    assert.equal(r.replyCount, 0);
+  });
+
+  void it('moves on at a timeout only with 3f+1 replies in', () => {
+    const r = fresh();
+    r.add(0, reply({ result: 'a' }));
+    r.add(1, reply({ result: 'b' }));
+    assert.equal(r.onTimeout().k, 'wait');
+    r.add(2, reply({ result: 'c' }));
+    r.add(3, reply({ result: 'd' }));
+    assert.equal(r.retry, 1); // four distinct results with one outstanding: already synced
+  });
+});
