@@ -156,6 +156,8 @@ class SqlTxn {
   readonly rows: FetchedRows = new Map();
   /** Buffered writes by store key, as shipped with range reads. */
   readonly ownWrites = new Map<Key, Uint8Array | null>();
+  /** Last SERIAL values this transaction knows (read or handed out), by counter key. */
+  serials = new Map<Key, number>();
   catalogWritten = false;
   /** T (kept: the client core forgets the transaction once it is decided). */
   readonly ts: Timestamp;
@@ -186,6 +188,16 @@ class SqlTxn {
     out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return out;
   }
+}
+
+/**
+ * SERIAL columns: one counter row per (table, column) under table 0 (next to the catalog), holding the
+ * last value handed out as decimal text. Transactional (a rolled-back insert gives its value back), so
+ * concurrent inserts into one table conflict on the counter: fine for loading, as PostgreSQL users do
+ * with explicit ids under load.
+ */
+function serialKey(tableId: number, column: number): Key {
+  return `\x00\x00\x00\x00serial:${tableId}:${column}`;
 }
 
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
@@ -372,13 +384,24 @@ export class SqlSession {
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
       const source = new FetchingSource(txn.rows);
       const statementWrites = new WriteBuffer();
+      const serials = new Map(txn.serials);
+      const missingSerials = new Set<Key>();
       const ctx: ExecContext = {
         source: new OverlaySource(source, [txn.writes]),
         writes: statementWrites,
         recorder: null,
         now: new SqlTimestamp(txn.ts.micros),
         nextRowId: () => txn.nextRowId(),
-        nextSerial: undefined,
+        nextSerial: (tableId, column) => {
+          const k = serialKey(tableId, column);
+          const last = serials.get(k);
+          if (last === undefined) {
+            missingSerials.add(k);
+            return 1;
+          }
+          serials.set(k, last + 1);
+          return last + 1;
+        },
       };
       let r: ExecResult;
       try {
@@ -386,11 +409,15 @@ export class SqlSession {
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
-      if (source.missing.size > 0) {
-        await this.#fetch(txn, source.missing);
+      if (source.missing.size > 0 || missingSerials.size > 0) {
+        await Promise.all([this.#fetch(txn, source.missing), this.#fetchSerials(txn, missingSerials)]);
         continue;
       }
-      if (r.ok) this.#buffer(txn, statementWrites);
+      if (r.ok) {
+        this.#buffer(txn, statementWrites);
+        for (const [k, v] of serials) if (txn.serials.get(k) !== v) txn.put(k, new TextEncoder().encode(String(v)));
+        txn.serials = serials;
+      }
       return r;
     }
     throw new SqlError(SqlState.internalError, 'statement kept reading rows it had not fetched');
@@ -402,6 +429,17 @@ export class SqlSession {
       [...missing].map(async ([key, table]) => {
         const r = await txn.tx.read(key);
         txn.rows.set(key, r.value === null ? null : decodeRow(table, r.value));
+      }),
+    );
+  }
+
+  async #fetchSerials(txn: SqlTxn, keys: ReadonlySet<Key>): Promise<void> {
+    await Promise.all(
+      [...keys].map(async (k) => {
+        const r = await txn.tx.read(k);
+        const v = r.value === null ? 0 : Number(new TextDecoder().decode(r.value));
+        if (!Number.isSafeInteger(v) || v < 0) throw new SqlError(SqlState.internalError, `sequence counter ${k.slice(4)} holds an invalid value`);
+        txn.serials.set(k, v);
       }),
     );
   }
