@@ -194,13 +194,14 @@ void describe('ClientCore reads (PROTOCOL §3, §4.1)', () => {
   void it('reads its own buffered writes without asking a replica', () => {
     const client = newClient();
     const id = client.begin();
+    const t = client.timestampOf(id)!;
     client.write(id, KEY0, new Uint8Array([9]));
     client.read(id, KEY0, 1);
     client.write(id, KEY1, null);
     client.read(id, KEY1, 2);
     assert.deepEqual(client.takeEffects(), [
-      { kind: 'done', op: 1, result: { kind: 'read', value: new Uint8Array([9]) } },
-      { kind: 'done', op: 2, result: { kind: 'read', value: null } },
+      { kind: 'done', op: 1, result: { kind: 'read', value: new Uint8Array([9]), version: t } },
+      { kind: 'done', op: 2, result: { kind: 'read', value: null, version: t } },
     ]);
   });
 
@@ -211,11 +212,11 @@ void describe('ClientCore reads (PROTOCOL §3, §4.1)', () => {
     const reqs = sentOf(client.takeEffects(), 'read');
     assert.equal(reqs.length, Q.read);
     for (const r of reqs) client.handle(r.to, committedReply(r.msg, ts(1_000, 3), new Uint8Array([4])));
-    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([4]) } }]);
+    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([4]), version: ts(1_000, 3) } }]);
 
     client.read(id, KEY0, 2);
     const again = client.takeEffects();
-    assert.deepEqual(again, [{ kind: 'done', op: 2, result: { kind: 'read', value: new Uint8Array([4]) } }]);
+    assert.deepEqual(again, [{ kind: 'done', op: 2, result: { kind: 'read', value: new Uint8Array([4]), version: ts(1_000, 3) } }]);
     assert.equal(client.stats.reads, 1);
   });
 
@@ -241,7 +242,7 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     for (const r of sentOf(client.takeEffects(), 'read')) {
       client.handle(r.to, { kind: 'readReply', req: r.msg.req, key: KEY0, committed: null, prepared: { version: dep.body.ts, value: new Uint8Array([5]), digest: dep.digest } });
     }
-    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([5]) } }]);
+    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([5]), version: dep.body.ts } }]);
     client.write(id, KEY1, new Uint8Array([6]));
     client.commit(id, 2);
     const prepares = sentOf(client.takeEffects(), 'prepare');
@@ -274,5 +275,76 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     const stranger = encodeTxn({ ts: ts(1, 9), shards: [0 as ShardId], reads: [], writes: [], deps: [], predicates: [], meta: new Uint8Array(0) });
     client.handle(prepares[0]!.to, { kind: 'relay', req: prepares[0]!.msg.req, waitingDigest: prepares[0]!.msg.txn.digest, txn: stranger });
     assert.deepEqual(client.takeEffects(), []);
+  });
+});
+
+void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
+  const result = new Uint8Array([1, 2, 3]);
+  const reply = (q: Sent<Extract<Message, { kind: 'query' }>>, o: { result?: Uint8Array; version?: Timestamp; retry?: number } = {}): Message => ({
+    kind: 'queryReply',
+    req: q.msg.req,
+    retry: o.retry ?? q.msg.retry,
+    result: o.result ?? result,
+    reads: [{ key: KEY0, version: o.version ?? ts(10, 3) }],
+    predicates: [{ table: 5, tableVersion: ts(9, 3), expr: new Uint8Array([7]) }],
+    deps: [],
+    snapshotCommitted: [],
+    snapshotPrepared: [],
+  });
+
+  void it('sends the eager round to 4f+1, and with 3f+1 matching replies merges reads and predicates into the transaction', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
+    const queries = sentOf(client.takeEffects(), 'query');
+    assert.equal(queries.length, Q.queryFanout);
+    assert.ok(queries.every((q) => q.to.shard === 0 && q.msg.retry === 0 && q.msg.snapshot.length === 0));
+    for (const q of queries.slice(0, Q.commitSlow - 1)) client.handle(q.to, reply(q));
+    assert.equal(dones(client.takeEffects()).length, 0);
+    client.handle(queries[Q.commitSlow - 1]!.to, reply(queries[Q.commitSlow - 1]!));
+    const [d] = dones(client.takeEffects());
+    assert.equal(d?.result.kind, 'query');
+    client.commit(id, 2);
+    const prepares = sentOf(client.takeEffects(), 'prepare');
+    const body = prepares[0]!.msg.txn.body;
+    assert.deepEqual(body.reads, [{ key: KEY0, version: ts(10, 3) }]);
+    assert.deepEqual(body.predicates, [{ table: 5, tableVersion: ts(9, 3), expr: new Uint8Array([7]) }]);
+    assert.equal(client.stats.queriesEager, 1);
+  });
+
+  void it('a range read that saw another version of a key the transaction read dooms it: commit aborts locally', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.noteRead(id, KEY0, ts(5, 3), new Uint8Array([9]));
+    client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
+    const queries = sentOf(client.takeEffects(), 'query');
+    for (const q of queries.slice(0, Q.commitSlow)) client.handle(q.to, reply(q));
+    client.takeEffects();
+    client.commit(id, 2);
+    const effects = client.takeEffects();
+    assert.equal(sentOf(effects, 'prepare').length, 0);
+    const [d] = dones(effects);
+    assert.ok(d?.result.kind === 'commit' && d.result.outcome === 'abort' && d.result.path === 'local');
+  });
+
+  void it('mismatching eager replies lead to a sync round to all n, and an unresolvable read fails the operation', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
+    const eager = sentOf(client.takeEffects(), 'query');
+    eager.forEach((q, i) => client.handle(q.to, reply(q, { result: new Uint8Array([i]) })));
+    let round = sentOf(client.takeEffects(), 'query');
+    for (let retry = 1; round.length > 0; retry++) {
+      assert.equal(round.length, Q.n);
+      assert.ok(round.every((q) => q.msg.retry === retry));
+      round.forEach((q, i) => client.handle(q.to, reply(q, { result: new Uint8Array([i]) })));
+      const effects = client.takeEffects();
+      round = sentOf(effects, 'query');
+      if (round.length === 0) {
+        const [d] = dones(effects);
+        assert.deepEqual(d?.result, { kind: 'failed', reason: 'query-unresolved' });
+      }
+    }
+    assert.equal(client.stats.queriesFailed, 1);
   });
 });
