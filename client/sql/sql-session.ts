@@ -211,6 +211,7 @@ function ok(command: string, tag: string, notices?: readonly string[]): ExecResu
 
 export class SqlSession {
   #txn: SqlTxn | null = null;
+  #opening: Promise<SqlTxn> | null = null;
   /** An explicit transaction is open (BEGIN ... COMMIT/ROLLBACK). */
   #explicit = false;
 
@@ -311,8 +312,16 @@ export class SqlSession {
 
   // ---- internals ----
 
-  async #open(): Promise<SqlTxn> {
-    if (this.#txn !== null) return this.#txn;
+  /** Concurrent first statements of a transaction share one opening (one Pesto transaction, one catalog read). */
+  #open(): Promise<SqlTxn> {
+    if (this.#txn !== null) return Promise.resolve(this.#txn);
+    this.#opening ??= this.#startTxn().finally(() => {
+      this.#opening = null;
+    });
+    return this.#opening;
+  }
+
+  async #startTxn(): Promise<SqlTxn> {
     const tx = this.sql.client.session().begin();
     const catalog = await this.sql.catalogFor(tx);
     this.#txn = new SqlTxn(tx, catalog, this.sql.client.opts.clientId);
