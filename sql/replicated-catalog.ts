@@ -101,7 +101,8 @@ export class CatalogVersion {
    * Throws SqlError for a statement PostgreSQL would refuse.
    */
   apply(node: Node): { next: CatalogVersion | null; outcome: DdlOutcome; actions: readonly DdlDataAction[] } {
-    const copy = CatalogVersion.fromValue(this.value()).catalog;
+    // A fresh catalog for the empty version: `fromValue(null)` is the shared `empty`, which must not change.
+    const copy = this.log.length === 0 ? new Catalog() : CatalogVersion.fromValue(this.value()).catalog;
     const before = copy.version;
     const storage = new ReplicatedDdl(copy);
     const outcome = runDdl(copy, storage, node);
