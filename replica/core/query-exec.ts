@@ -22,22 +22,30 @@
  * and fails its filter.
  *
  * Only queries run here: DML and DDL are refused (0A000); writes are computed by clients (§4.2, §9.2
- * of the notes). Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.
+ * of the notes). With `recon`, a DML statement runs only its read part (`plan.source`: for UPDATE and
+ * DELETE the old full table rows, hidden columns included; for INSERT ... SELECT the source rows in the
+ * target columns' types) and returns those rows, so the client can compute the writes. `ownWrites`
+ * (the transaction's buffered writes) overlay the store: the execution sees them and never records
+ * them. Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, ReadEntry } from '../../protocol/messages.ts';
 import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
-import { runStatement, type Engine, type ResultColumn } from '../../sql/engine.ts';
+import { coerceParam, runStatement, type Engine, type ExecResult, type ResultColumn } from '../../sql/engine.ts';
+import { makeEnv } from '../../sql/eval.ts';
+import { runPlan } from '../../sql/executor.ts';
+import { OverlaySource } from '../../sql/overlay-source.ts';
+import type { WriteBuffer } from '../../sql/write-buffer.ts';
 import { InvariantError, SqlError, SqlState } from '../../sql/errors.ts';
 import { ReadRecorder, type ExecContext } from '../../sql/exec-context.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
 import type { SqlValue } from '../../sql/types.ts';
-import { ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
+import { newestVisibleBelow, ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
 import { rowKey } from './row-key.ts';
-import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
+import type { KeyState, Store, Version } from './store.ts';
 
 export interface QueryPredicate {
   readonly tableId: number;
@@ -86,6 +94,12 @@ export interface ExecuteAtOptions {
   readonly readable?: (v: Version) => boolean;
   /** Raise tables' high-water marks to the reported table versions (default true). */
   readonly observeTableVersions?: boolean;
+  /** Which committed versions the execution may see (default all; the apply-omission fault hides some). */
+  readonly committedVisible?: (v: Version) => boolean;
+  /** The transaction's own buffered writes, seen by the execution and never recorded. */
+  readonly ownWrites?: WriteBuffer;
+  /** A DML statement runs only its read part and returns those rows (module comment). */
+  readonly recon?: boolean;
 }
 
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
@@ -118,14 +132,16 @@ export function executeAt(
 ): QueryExecution {
   const mode = options.mode ?? { kind: 'eager' };
   const readable = options.readable ?? ((): boolean => true);
-  const source = new ReplicaRowSource({ store, at, mode, readable });
+  const committedVisible = options.committedVisible;
+  const source = new ReplicaRowSource({ store, at, mode, readable, ...(committedVisible === undefined ? {} : { committedVisible }) });
   const recorder = new ReadRecorder();
-  let result: ReturnType<typeof runStatement>;
+  let result: ExecResult;
   try {
     const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement) : statement;
-    if (l.stmt.k !== 'query') throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
+    const recon = options.recon === true && l.stmt.k === 'dml';
+    if (l.stmt.k !== 'query' && !recon) throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
     const ctx: ExecContext = {
-      source,
+      source: options.ownWrites === undefined || options.ownWrites.isEmpty ? source : new OverlaySource(source, [options.ownWrites]),
       writes: null,
       recorder,
       now: new SqlTimestamp(at.micros),
@@ -134,7 +150,7 @@ export function executeAt(
       },
       nextSerial: undefined,
     };
-    result = runStatement(l, params, ctx);
+    result = recon ? runRecon(l, params, ctx) : runStatement(l, params, ctx);
   } catch (e) {
     if (e instanceof SqlError) return { ok: false, error: e };
     throw e;
@@ -185,18 +201,33 @@ export function executeAt(
     reads,
     predicates,
     deps: [...deps].map(([txn, ts]) => ({ txn, ts })).sort((a, b) => compareTs(a.ts, b.ts) || (a.txn < b.txn ? -1 : a.txn > b.txn ? 1 : 0)),
-    snapshot: snapshotVote(source.touched.values(), at, readable),
+    snapshot: snapshotVote(source.touched.values(), at, readable, committedVisible),
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
   };
 }
 
+/** The read part of a DML statement (its reconnaissance read): the rows and their columns. */
+function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {
+  const stmt = l.stmt;
+  if (stmt.k !== 'dml') throw new InvariantError('recon of a statement that is not DML');
+  if (rawParams.length < l.paramTypes.length) {
+    throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
+  }
+  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
+  const plan = stmt.plan;
+  const rows = runPlan(plan.source, makeEnv(params, ctx));
+  const cols = plan.k === 'insert' ? plan.columns.map((i) => plan.table.columns[i]!) : plan.table.columns;
+  const columns = cols.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
+  return { ok: true, command: 'SELECT', rowCount: rows.length, columns, rows, tag: `SELECT ${rows.length}` };
+}
+
 /** For each touched chain: the newest committed version below `at` and the newest readable prepared one above it. */
-export function snapshotVote(touched: Iterable<KeyState>, at: Timestamp, readable: (v: Version) => boolean): SnapshotVote {
+export function snapshotVote(touched: Iterable<KeyState>, at: Timestamp, readable: (v: Version) => boolean, committedVisible?: (v: Version) => boolean): SnapshotVote {
   const committed = new Set<DigestKey>();
   const prepared = new Set<DigestKey>();
   for (const ks of touched) {
-    const c = newestBelow(ks.committed, at);
+    const c = newestVisibleBelow(ks.committed, at, committedVisible);
     if (c !== undefined) committed.add(c.txn);
     for (let i = ks.prepared.length - 1; i >= 0; i--) {
       const p = ks.prepared[i]!;

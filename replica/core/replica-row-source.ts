@@ -9,9 +9,12 @@
  *   default every prepared version; the hook for force-materialized versions and dependency depth):
  *   then that prepared version. Unreadable prepared versions are skipped and the walk continues.
  * - `committed`: committed versions only (what a commit certificate proves; point mode).
- * - `snapshot`: the newest committed version, unless a newer prepared version belongs to a transaction
- *   of the proposed snapshot. Skipped prepared versions lower `lowestSkippedPrepared` (the table
- *   version refinement of §4.5, applied by the next slice).
+ * - `snapshot`: the newest committed version, unless a newer prepared or force-materialized version
+ *   (store.ts `forced`) belongs to a transaction of the proposed snapshot. Skipped prepared versions
+ *   lower `lowestSkippedPrepared` (the table version refinement of §4.5, applied by the next slice).
+ *   Force-materialized versions are seen by no other mode.
+ * `committedVisible` (default: all) hides committed versions from an execution: a replica running
+ * the apply-omission fault (replica-core.ts) hides the writes it pretends it has not applied.
  * A visible version whose value is null is a deletion: the row does not exist, the chain is still
  * touched. Versions at or above T are invisible.
  *
@@ -53,22 +56,49 @@ export interface ReplicaRowSourceOptions {
   readonly mode: ReadMode;
   /** Eager mode: whether a prepared version may be read (default: all). */
   readonly readable?: (v: Version) => boolean;
+  /** Whether a committed version may be read (default: all). */
+  readonly committedVisible?: (v: Version) => boolean;
 }
 
 const allReadable = (): boolean => true;
 
+/** Newest version in `chain` strictly below `t` that `ok` accepts. */
+export function newestVisibleBelow(chain: readonly Version[], t: Timestamp, ok: ((v: Version) => boolean) | undefined): Version | undefined {
+  if (ok === undefined) return newestBelow(chain, t);
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const v = chain[i]!;
+    if (tsLess(v.ts, t) && ok(v)) return v;
+  }
+  return undefined;
+}
+
 /** The version `ks` shows at `at` in `mode` (a deletion included), or undefined when none is below `at`. */
-export function visibleVersion(ks: KeyState, at: Timestamp, mode: ReadMode, readable: (v: Version) => boolean, onSkip?: (v: Version) => void): { version: Version; prepared: boolean } | undefined {
-  const c = newestBelow(ks.committed, at);
+export function visibleVersion(
+  ks: KeyState,
+  at: Timestamp,
+  mode: ReadMode,
+  readable: (v: Version) => boolean,
+  onSkip?: (v: Version) => void,
+  committedVisible?: (v: Version) => boolean,
+): { version: Version; prepared: boolean } | undefined {
+  const c = newestVisibleBelow(ks.committed, at, committedVisible);
   if (mode.kind !== 'committed') {
+    // Snapshot mode: a named force-materialized version competes with the named prepared ones.
+    let forced: Version | undefined;
+    if (mode.kind === 'snapshot' && ks.forced !== null) {
+      const f = newestVisibleBelow(ks.forced, at, (v) => mode.txns.has(v.txn));
+      if (f !== undefined && (c === undefined || tsLess(c.ts, f.ts))) forced = f;
+    }
     const prepared = ks.prepared;
     for (let i = prepared.length - 1; i >= 0; i--) {
       const p = prepared[i]!;
       if (!tsLess(p.ts, at)) continue;
       if (c !== undefined && !tsLess(c.ts, p.ts)) break;
+      if (forced !== undefined && !tsLess(forced.ts, p.ts)) break;
       if (mode.kind === 'eager' ? readable(p) : mode.txns.has(p.txn)) return { version: p, prepared: true };
       onSkip?.(p);
     }
+    if (forced !== undefined) return { version: forced, prepared: true };
   }
   return c === undefined ? undefined : { version: c, prepared: false };
 }
@@ -78,6 +108,7 @@ export class ReplicaRowSource implements RowSource {
   readonly #at: Timestamp;
   readonly #mode: ReadMode;
   readonly #readable: (v: Version) => boolean;
+  readonly #committedVisible: ((v: Version) => boolean) | undefined;
   /** Every version chain a scan or lookup walked, by store key (for the snapshot vote). */
   readonly touched = new Map<Key, KeyState>();
   /** What each point lookup saw, a deletion included (the executor only learns "no row"). */
@@ -90,6 +121,7 @@ export class ReplicaRowSource implements RowSource {
     this.#at = opts.at;
     this.#mode = opts.mode;
     this.#readable = opts.readable ?? allReadable;
+    this.#committedVisible = opts.committedVisible;
   }
 
   get at(): Timestamp {
@@ -105,7 +137,7 @@ export class ReplicaRowSource implements RowSource {
     const ks = this.#store.get(key);
     if (ks === undefined) return null;
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
-    const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip);
+    const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
     if (v === undefined) return null;
     this.touched.set(key, ks);
     return { key, version: v.version, prepared: v.prepared };
@@ -142,7 +174,7 @@ export class ReplicaRowSource implements RowSource {
     for (const k of this.#store.keysInRange(r.lo, r.hi)) {
       const ks = this.#store.get(k);
       if (ks === undefined) continue;
-      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable);
+      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, undefined, this.#committedVisible);
       if (v === undefined || v.version.value === null) continue;
       const row = decodeRow(req.table, v.version.value);
       const pk = pkOfRowKey(k);

@@ -48,6 +48,12 @@ export class KeyState {
   readonly prepared: Version[] = [];
   readonly committedReads: ReadRecord[] = [];
   readonly preparedReads: ReadRecord[] = [];
+  /**
+   * Force-materialized versions (PROTOCOL §4.2 step 5): writes of transactions this replica voted
+   * against, applied only so snapshot reads that name them can see them. Sorted like `prepared`;
+   * invisible to eager and point reads, to validation and to snapshot votes. Null until first used.
+   */
+  forced: Version[] | null = null;
 }
 
 /** Newest version in `chain` with timestamp strictly below `t`. */
