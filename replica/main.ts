@@ -2,6 +2,19 @@
  * Replica process entry point: `node --import tsx replica/main.ts --config <cluster.yaml> --shard S
  * --index I [--data DIR]`. Prints one JSON line `{"event":"ready",...}` on stdout once listening,
  * logs to stderr, and exits 0 on SIGTERM or SIGINT.
+ *
+ * Environment:
+ * - PESTO_SYNC=fdatasync|none: log durability (default fdatasync; none for measurements).
+ * - PESTO_WAL_COMPACT_BYTES=N: compact the log past N bytes.
+ * - PESTO_FETCH_TIMEOUT_MS=N: how long a sync-round query waits for transactions fetched from other
+ *   replicas (default 200).
+ * - PESTO_FAULT_APPLY=omit|delay:<ms>[@s<shard>r<index>,...]: fault injection (issue 4; meant for up to
+ *   a third of a shard's replicas, e.g. `delay:500@s0r4,s0r5`; without a list every replica that sees
+ *   the variable is faulty). The replica applies committed writebacks for voting and point reads as
+ *   usual, but its range reads do not see their writes: never (omit) or only <ms> later (delay). Eager
+ *   rounds then disagree and queries take the sync path, where fetching the transaction from another
+ *   replica makes its writes visible.
+ * - PESTO_CPU_PROFILE=<dir>: write a CPU profile on stop.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -14,6 +27,8 @@ import { ReplicaServer } from './shell/replica-server.ts';
 import { Wal } from './shell/wal.ts';
 import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
 import { transportFromEnv, transportStats } from '../net/index.ts';
+import { Engine } from '../sql/engine.ts';
+import { parseApplyFault } from './core/range-reads.ts';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -54,6 +69,11 @@ async function main(): Promise<void> {
     if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
   }
   const compact = process.env['PESTO_WAL_COMPACT_BYTES'];
+  const applyFault = parseApplyFault(process.env['PESTO_FAULT_APPLY'], shard, index);
+  const fetchTimeout = process.env['PESTO_FETCH_TIMEOUT_MS'];
+  if (fetchTimeout !== undefined && !/^\d+$/.test(fetchTimeout)) throw new Error(`PESTO_FETCH_TIMEOUT_MS must be a number of milliseconds, got ${fetchTimeout}`);
+  if (applyFault !== undefined) process.stderr.write(`replica s${shard}r${index}: fault injection PESTO_FAULT_APPLY=${process.env['PESTO_FAULT_APPLY']}\n`);
+  const engine = await Engine.create();
   const server = new ReplicaServer({
     config,
     shard,
@@ -64,6 +84,9 @@ async function main(): Promise<void> {
     transport: transportFromEnv(),
     ...(wal === undefined ? {} : { wal }),
     ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
+    engine,
+    ...(applyFault === undefined ? {} : { applyFault }),
+    ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),
   });
   server.core.restore(restored);
   if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records\n`);

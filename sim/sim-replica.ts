@@ -230,8 +230,14 @@ export class SimReplica {
     const msg = decoded.value;
     const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
     if (check !== null) return this.#reject(check);
-    this.core.handle(this.#handleOf(from), msg);
+    this.core.handle(this.#handleOf(from), msg, this.#shardPeer(from));
     this.#drain();
+  }
+
+  /** The index of a replica of this shard behind `node`, else undefined (clients, other shards). */
+  #shardPeer(node: NodeId): number | undefined {
+    const m = /^r(\d+)\.(\d+)$/.exec(node);
+    return m !== null && Number(m[1]) === this.shard ? Number(m[2]) : undefined;
   }
 
 
@@ -257,7 +263,16 @@ export class SimReplica {
         this.log.push(e.record);
         continue;
       }
-      const to = this.#peers[e.to];
+      if (e.kind === 'timer') {
+        const core = this.core;
+        this.net.schedule(e.afterMs * 1000, () => {
+          if (this.core !== core || this.#down || !this.behavior.alive) return;
+          core.onTimer(e.id);
+          this.#drain();
+        });
+        continue;
+      }
+      const to = e.kind === 'sendReplica' ? replicaNode(e.shard, e.index) : this.#peers[e.to];
       if (to === undefined) continue;
       if (e.msg.kind === 'prepareReply' && e.msg.decided === null) this.#noteVote(e.msg.digest, e.msg.decision);
       for (const m of this.behavior.outgoing(e.msg, to, this.#tools)) this.net.send(this.node, to, encodeMessage(m), m.kind);

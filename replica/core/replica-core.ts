@@ -12,7 +12,9 @@
  *   is signed in a Merkle batch by the shell and stored for every later ST1 of the same transaction;
  * - ST2 adopts the first valid decision and always answers with it;
  * - writeback applies a certified outcome: commit turns prepared versions into committed ones,
- *   abort purges them; either wakes dependents.
+ *   abort purges them; either wakes dependents;
+ * - range reads (queries), the sync round's fetches between replicas and force materialization are
+ *   in range-reads.ts.
  */
 import { digestKey, type DigestKey, type ReplicaIndex, type ShardId } from '../../protocol/ids.ts';
 import type {
@@ -41,6 +43,8 @@ import { certCoversShards } from './boundary.ts';
 import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
 import { TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason } from './validation.ts';
+import type { Engine } from '../../sql/engine.ts';
+import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
 
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
@@ -54,6 +58,10 @@ export type SignRef =
 
 export type ReplicaEffect =
   | { readonly kind: 'send'; readonly to: PeerHandle; readonly msg: Message }
+  /** Send to another replica of this shard (the shell dials it; PROTOCOL §4.2 step 5 fetches). */
+  | { readonly kind: 'sendReplica'; readonly shard: ShardId; readonly index: number; readonly msg: Message }
+  /** Call `onTimer(id)` after `afterMs` (the core ignores timers it no longer needs; never cancelled). */
+  | { readonly kind: 'timer'; readonly id: number; readonly afterMs: number }
   /** Sign `leaf` (batched by the shell), then call `onSigned(ref, proof)`. */
   | { readonly kind: 'sign'; readonly leaf: Uint8Array; readonly ref: SignRef }
   /**
@@ -61,6 +69,8 @@ export type ReplicaEffect =
    * leaves the replica (PROTOCOL §9); the shell flushes the log first.
    */
   | { readonly kind: 'persist'; readonly record: LogRecord };
+
+const DEFAULT_FETCH_TIMEOUT_MS = 200;
 
 export interface ReplicaEnv {
   nowMicros(): number;
@@ -76,9 +86,15 @@ export interface ReplicaCoreOptions {
   readonly clockSkewMaxMicros: number;
   /** History older than now minus this is collected; older transactions and reads are refused. */
   readonly gcWindowMicros: number;
+  /** Parses SQL for range reads (`await Engine.create()`); without it queries get a 0A000 error outcome. */
+  readonly engine?: Engine;
+  /** How long a sync-round query waits for fetched transactions before executing anyway (default 200). */
+  readonly fetchTimeoutMs?: number;
+  /** Fault injection: withhold committed writes from range reads (range-reads.ts); default none. */
+  readonly applyFault?: ApplyFault;
 }
 
-export interface ReplicaStats {
+export interface ReplicaStats extends QueryStats {
   reads: number;
   readsRefused: number;
   prepares: number;
@@ -104,15 +120,49 @@ export class ReplicaCore {
     aborts: 0,
     st2Adopted: 0,
     rejected: {},
+    ...emptyQueryStats(),
   };
   readonly #txns = new Map<DigestKey, TxnRecord>();
   #out: ReplicaEffect[] = [];
   #restoring = false;
+  readonly #timers = new Map<number, () => void>();
+  #nextTimer = 1;
+  readonly range: RangeReads;
 
   constructor(
     readonly opts: ReplicaCoreOptions,
     readonly env: ReplicaEnv,
-  ) {}
+  ) {
+    this.range = new RangeReads({
+      store: this.store,
+      shard: opts.shard,
+      index: opts.index,
+      n: 5 * opts.f + 1,
+      engine: opts.engine,
+      fetchTimeoutMs: opts.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
+      applyFault: opts.applyFault ?? null,
+      clockSkewMaxMicros: opts.clockSkewMaxMicros,
+      stats: this.stats,
+      owns: opts.owns,
+      nowMicros: () => env.nowMicros(),
+      lowWatermark: () => this.#lowWatermark(),
+      record: (key) => this.#txns.get(key),
+      prepare: (txn) => {
+        this.#prepareTxn(txn, null);
+        this.range.txnChanged(txn.key);
+      },
+      writeback: (wb) => this.#onWriteback(wb),
+      send: (to, msg) => this.#send(to, msg),
+      sendReplica: (index, msg) => this.#out.push({ kind: 'sendReplica', shard: opts.shard, index, msg }),
+      setTimer: (afterMs, fire) => {
+        if (this.#restoring) return;
+        const id = this.#nextTimer++;
+        this.#timers.set(id, fire);
+        this.#out.push({ kind: 'timer', id, afterMs });
+      },
+      reject: (reason) => this.#reject(reason),
+    });
+  }
 
   /** Effects produced since the last call, in order. */
   takeEffects(): ReplicaEffect[] {
@@ -134,7 +184,11 @@ export class ReplicaCore {
     return this.#txns.size;
   }
 
-  handle(from: PeerHandle, msg: Message): void {
+  /**
+   * One message from link `from`. `replica`: the sender's index when the link is authenticated as a
+   * replica of this shard (the shell knows; only such links may fetch or supply transactions).
+   */
+  handle(from: PeerHandle, msg: Message, replica?: number): void {
     switch (msg.kind) {
       case 'read':
         return this.#onRead(from, msg);
@@ -157,10 +211,13 @@ export class ReplicaCore {
         this.#reject('unexpected-kind');
         return;
       case 'query':
+        return this.range.onQuery(from, msg);
       case 'fetch':
+        if (replica === undefined || replica === this.opts.index) return this.#reject('fetch-not-from-replica');
+        return this.range.onFetch(from, msg);
       case 'fetchReply':
-        this.#reject('not-implemented');
-        return;
+        if (replica === undefined || replica === this.opts.index) return this.#reject('fetch-not-from-replica');
+        return this.range.onFetchReply(msg, replica);
       default:
         assertNever(msg, 'message');
     }
@@ -216,6 +273,15 @@ export class ReplicaCore {
     for (const [key, rec] of this.#txns) {
       if (rec.isDecided && rec.txn !== null && tsLess(rec.txn.body.ts, wm)) this.#txns.delete(key);
     }
+    this.range.onTick();
+  }
+
+  /** A timer asked for by a `timer` effect fired. */
+  onTimer(id: number): void {
+    const fire = this.#timers.get(id);
+    if (fire === undefined) return;
+    this.#timers.delete(id);
+    fire();
   }
 
   // ---- point reads (PROTOCOL §4.1) ----
@@ -242,15 +308,23 @@ export class ReplicaCore {
   // ---- ST1 (PROTOCOL §5) ----
 
   #onPrepare(from: PeerHandle, msg: Prepare): void {
-    const txn = msg.txn;
+    this.#prepareTxn(msg.txn, { peer: from, req: msg.req });
+    this.range.txnChanged(msg.txn.key);
+  }
+
+  /**
+   * Validates `txn` once and prepares it (PROTOCOL §5). `waiter`: the client to answer with the vote;
+   * null for a transaction a sync round fetched or named (the vote is stored, signed, sent to nobody).
+   */
+  #prepareTxn(txn: Txn, waiter: Waiter | null): void {
     const rec = this.#record(txn.key);
     rec.txn ??= txn;
-    const waiter = { peer: from, req: msg.req };
     if (rec.decided !== null) {
-      this.#sendPrepareReply(rec, waiter);
+      if (waiter !== null) this.#sendPrepareReply(rec, waiter);
       return;
     }
     if (rec.vote !== null) {
+      if (waiter === null) return;
       if (rec.vote === 'abort' || rec.voteSig !== null) this.#sendPrepareReply(rec, waiter);
       else {
         rec.voteWaiters.push(waiter);
@@ -258,9 +332,9 @@ export class ReplicaCore {
       }
       return;
     }
-    rec.voteWaiters.push(waiter);
+    if (waiter !== null) rec.voteWaiters.push(waiter);
     if (rec.state === 'waiting') {
-      this.#relayUndecidedDeps(rec, waiter);
+      if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
       return;
     }
     this.stats.prepares++;
@@ -311,7 +385,7 @@ export class ReplicaCore {
       this.#finalizeVote(rec, 'commit');
     } else {
       rec.state = 'waiting';
-      this.#relayUndecidedDeps(rec, waiter);
+      if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
     }
   }
 
@@ -506,10 +580,13 @@ export class ReplicaCore {
     const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
     rec.decided = decided;
     this.#persist({ kind: 'writeback', writeback: msg.txn === null ? { ...msg, txn } : msg });
-    if (certificateOutcome(msg.cert) === 'commit') this.#commit(rec, txn, msg);
+    const committed = certificateOutcome(msg.cert) === 'commit';
+    if (committed) this.#commit(rec, txn, msg);
     else this.#abort(rec);
     // Anyone still waiting for this replica's vote learns the outcome instead.
     this.#flushVoteWaiters(rec);
+    // Range reads: forced versions go, the apply fault may withhold the writes, waiting queries wake.
+    if (!this.#restoring) this.range.decided(key, committed);
   }
 
   #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {

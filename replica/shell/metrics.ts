@@ -43,6 +43,18 @@ export function replicaMetrics(server: ReplicaServer): Registry {
     set({ outcome: 'abort' }, core.stats.aborts);
   });
   counter(registry, 'pesto_replica_st2_adopted_total', 'ST2 decisions logged.', [], (set) => set({}, core.stats.st2Adopted));
+  counter(registry, 'pesto_replica_queries_total', 'Range reads received, by round (eager, or sync on a snapshot).', ['round'], (set) => {
+    set({ round: 'eager' }, core.stats.queriesEager);
+    set({ round: 'snapshot' }, core.stats.queriesSnapshot);
+  });
+  counter(registry, 'pesto_replica_queries_refused_total', 'Range reads refused (timestamp below the low watermark or too far ahead).', [], (set) => set({}, core.stats.queriesRefused));
+  counter(registry, 'pesto_replica_query_errors_total', 'Range reads answered with an error outcome.', [], (set) => set({}, core.stats.queryErrors));
+  counter(registry, 'pesto_replica_fetches_total', 'Transaction fetches between replicas of a shard (sync rounds): sent, served, supplies applied, bad supplies ignored.', ['event'], (set) => {
+    set({ event: 'sent' }, core.stats.fetchesSent);
+    set({ event: 'served' }, core.stats.fetchesServed);
+    set({ event: 'supplied' }, core.stats.fetchSupplies);
+    set({ event: 'bad-supply' }, core.stats.badSupplies);
+  });
   counter(registry, 'pesto_rejected_messages_total', 'Messages rejected at the boundary, by reason.', ['reason'], (set) => {
     for (const [r, v] of Object.entries(server.rejected)) set({ reason: r }, v);
     for (const [r, v] of Object.entries(core.stats.rejected)) set({ reason: r }, v);

@@ -7,14 +7,16 @@
 import { CertificateVerifier } from '../../protocol/certificate.ts';
 import { decodeMessage, encodeMessage, type CodecLimits } from '../../protocol/codec.ts';
 import type { ClusterConfig } from '../../protocol/config.ts';
-import { codecLimitsOf, publicKeyOf } from '../../protocol/config.ts';
+import { codecLimitsOf, publicKeyOf, splitAddress } from '../../protocol/config.ts';
 import { PairwiseMacs } from '../../protocol/crypto/mac.ts';
 import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { grpcTransport, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import { grpcTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import type { Engine } from '../../sql/engine.ts';
+import type { ApplyFault } from '../core/range-reads.ts';
 import { encodeLogRecord } from '../../protocol/log-record.ts';
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type SignRef } from '../core/replica-core.ts';
@@ -33,6 +35,12 @@ export interface ReplicaServerOptions {
   readonly wal?: Wal;
   /** Compact the log when it grows past this many bytes (default 64 MiB). */
   readonly walCompactBytes?: number;
+  /** The SQL engine range reads parse with (`await Engine.create()`); without one queries get 0A000. */
+  readonly engine?: Engine;
+  /** How long a sync-round query waits for transactions fetched from other replicas. */
+  readonly fetchTimeoutMs?: number;
+  /** Fault injection (PESTO_FAULT_APPLY): withhold committed writes from range reads. */
+  readonly applyFault?: ApplyFault;
 }
 
 const DEFAULT_WAL_COMPACT_BYTES = 64 << 20;
@@ -45,6 +53,9 @@ export class ReplicaServer {
   readonly macs: PairwiseMacs;
   readonly rejected: Record<string, number> = {};
   readonly #links = new Map<PeerHandle, Link>();
+  /** Links this replica dialed to the other replicas of its shard, by index (for `sendReplica`). */
+  readonly #replicaLinks = new Map<number, { readonly link: DialedLink; readonly handle: PeerHandle }>();
+  readonly #timers = new Set<NodeJS.Timeout>();
   readonly #limits: CodecLimits;
   #nextHandle = 1;
   readonly #wal: Wal | null;
@@ -71,6 +82,9 @@ export class ReplicaServer {
         owns: shardCount === 1 ? () => true : (key) => shardOfKey(key, shardCount) === shard,
         clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
         gcWindowMicros: config.limits.historyWindowMs * 1000,
+        ...(opts.engine === undefined ? {} : { engine: opts.engine }),
+        ...(opts.fetchTimeoutMs === undefined ? {} : { fetchTimeoutMs: opts.fetchTimeoutMs }),
+        ...(opts.applyFault === undefined ? {} : { applyFault: opts.applyFault }),
       },
       { nowMicros: () => Date.now() * 1000 },
     );
@@ -122,6 +136,10 @@ export class ReplicaServer {
 
   async stop(): Promise<void> {
     if (this.#tick !== null) clearInterval(this.#tick);
+    for (const t of this.#timers) clearTimeout(t);
+    this.#timers.clear();
+    for (const { link } of this.#replicaLinks.values()) link.close();
+    this.#replicaLinks.clear();
     if (this.#lazyTimer !== null) clearTimeout(this.#lazyTimer);
     this.#wal?.close();
     await this.#server?.close();
@@ -130,20 +148,53 @@ export class ReplicaServer {
   #accept(link: Link): void {
     const handle = this.#nextHandle++;
     this.#links.set(handle, link);
-    link.onMessage((bytes) => this.#onBytes(handle, bytes));
+    const replica = this.#shardReplicaIndex(link.peer);
+    link.onMessage((bytes) => this.#onBytes(handle, bytes, replica));
     link.onClose(() => this.#links.delete(handle));
   }
 
-  #onBytes(handle: PeerHandle, bytes: Uint8Array): void {
+  /** The index of an authenticated peer that is another replica of this shard, else undefined. */
+  #shardReplicaIndex(peer: Link['peer']): number | undefined {
+    return peer.kind === 'replica' && peer.shard === this.opts.shard && peer.index !== this.opts.index ? peer.index : undefined;
+  }
+
+  /** The link to replica `index` of this shard, dialed on first use (it redials by itself). */
+  #replicaLink(index: number): Link | undefined {
+    const known = this.#replicaLinks.get(index);
+    if (known !== undefined) return known.link;
+    const { config } = this.opts;
+    const r = config.shards[this.opts.shard]?.replicas[index];
+    const addr = r === undefined ? undefined : splitAddress(r.address);
+    if (addr === undefined || index === this.opts.index) return undefined;
+    const transport = this.opts.transport ?? grpcTransport;
+    const link = transport.dial({
+      host: addr.host,
+      port: addr.port,
+      peer: { kind: 'replica', shard: this.opts.shard, index },
+      identity: { kind: 'replica', shard: this.opts.shard, index: this.opts.index },
+      secretKey: this.opts.keyPair.secretKey,
+      publicKeyOf: (peer) => publicKeyOf(config, peer),
+      limits: { maxMessageBytes: config.limits.messageBytesMax },
+    });
+    const handle = this.#nextHandle++;
+    this.#links.set(handle, link);
+    this.#replicaLinks.set(index, { link, handle });
+    link.onMessage((bytes) => this.#onBytes(handle, bytes, index));
+    return link;
+  }
+
+  #onBytes(handle: PeerHandle, bytes: Uint8Array, replica: number | undefined): void {
     // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
     // from a private copy (`new Uint8Array(view)` copies; Buffer#slice would not) so what it keeps does
     // not pin the whole received frame.
     const decoded = decodeMessage(new Uint8Array(bytes), this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
+    // Only the other replicas of this shard fetch and supply transactions (PROTOCOL §4.2 step 5).
+    if ((msg.kind === 'fetch' || msg.kind === 'fetchReply') && replica === undefined) return this.#reject('fetch-not-from-replica');
     const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
     if (check !== null) return this.#reject(check);
-    this.core.handle(handle, msg);
+    this.core.handle(handle, msg, replica);
     this.#drain();
   }
 
@@ -172,8 +223,19 @@ export class ReplicaServer {
           this.signer.add(e.leaf, e.ref);
           this.#scheduleEndOfTurn();
           break;
-        case 'send': {
-          const link = this.#links.get(e.to);
+        case 'timer': {
+          const t = setTimeout(() => {
+            this.#timers.delete(t);
+            this.core.onTimer(e.id);
+            this.#drain();
+          }, e.afterMs);
+          t.unref();
+          this.#timers.add(t);
+          break;
+        }
+        case 'send':
+        case 'sendReplica': {
+          const link = e.kind === 'send' ? this.#links.get(e.to) : this.#replicaLink(e.index);
           if (link === undefined) break;
           if (e.msg !== lastMsg) {
             lastMsg = e.msg;

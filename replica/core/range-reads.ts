@@ -1,0 +1,498 @@
+/**
+ * The replica side of range reads (PROTOCOL §4.2-4.3, artifact notes §4.3-4.7), driven by ReplicaCore.
+ *
+ * - Eager round (`retry` 0): execute the statement at T over committed and prepared versions, with the
+ *   transaction's own writes overlaid, and reply with the result, the active read set (the catalog key
+ *   included), predicates with table versions, dependencies and the snapshot vote.
+ * - Sync round (`retry` > 0): the query names a snapshot (transactions with the replicas that voted for
+ *   them). Named transactions this replica lacks are fetched from their holders (never from itself);
+ *   the query waits until all arrived or `fetchTimeoutMs` passed, then executes in snapshot mode.
+ *   A named transaction known here but not applied (this replica voted against it, or never validated
+ *   it) is validated now if it never was, and force-materialized if the vote is against it: its writes
+ *   go to the store's `forced` chains, seen only by snapshot reads that name it.
+ * - Fetch: decided transactions are supplied with their certificates, undecided ones as their ST1.
+ *   A supply is accepted only from the replica asked, for digests asked (else counted as a bad supply
+ *   and ignored); decided supplies go through the writeback path (certificates were verified at the
+ *   boundary), prepared ones through normal ST1 validation without a client waiter.
+ *
+ * The catalog a statement runs on is the value of CATALOG_KEY visible at T (eager: the newest committed
+ * version below T; snapshot: a named prepared version may win), unless the transaction's own writes
+ * carry one. The catalog version read joins the read set and its chain the snapshot vote.
+ *
+ * Fault injection (`applyFault`, issue 4): committed writebacks are applied for concurrency control and
+ * point reads as usual (the replica still votes correctly), but range reads do not see their writes:
+ * never (`omit`) or only after a delay (`delay`). A sync round treats such a transaction as missing, and a
+ * fetched supply of it makes its writes visible: the right answer still comes through the sync path.
+ *
+ * Everything here is deterministic: identical state and query give identical reply bytes. Bad input
+ * never throws: SQL errors, malformed parameters, rows or catalogs become error outcomes.
+ */
+import { digestFromKey, digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
+import type { Dependency, FetchReply, Fetch, Key, Message, Predicate, Query, QueryReply, ReadEntry, Txn, Writeback } from '../../protocol/messages.ts';
+import { tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import type { Catalog } from '../../sql/catalog.ts';
+import type { Engine } from '../../sql/engine.ts';
+import { SqlState, toSqlError } from '../../sql/errors.ts';
+import { CATALOG_KEY, CatalogCache, CatalogDecodeError } from '../../sql/replicated-catalog.ts';
+import type { SqlValue } from '../../sql/types.ts';
+import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
+import { WriteBuffer } from '../../sql/write-buffer.ts';
+import { encodePredicate } from './predicate-codec.ts';
+import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
+import { visibleVersion, type ReadMode } from './replica-row-source.ts';
+import { decodeRow } from './row-codec.ts';
+import { pkOfRowKey, tableIdOfKey } from './row-key.ts';
+import { insertVersion, removeByTxn, type KeyState, type Store, type Version } from './store.ts';
+import type { TxnRecord } from './txn-record.ts';
+
+/** Fault injection: committed writes that range reads never see, or see only after `ms`. */
+export type ApplyFault = { readonly kind: 'omit' } | { readonly kind: 'delay'; readonly ms: number };
+
+/**
+ * The fault of replica s<shard>r<index> from a spec `omit` or `delay:<ms>`, optionally followed by
+ * `@s<shard>r<index>,...` (only those replicas are faulty). Throws on a malformed spec.
+ */
+export function parseApplyFault(spec: string | undefined, shard: number, index: number): ApplyFault | undefined {
+  if (spec === undefined || spec === '' || spec === 'none') return undefined;
+  const m = /^(omit|delay:(\d+))(?:@(s\d+r\d+(?:,s\d+r\d+)*))?$/.exec(spec);
+  if (m === null) throw new Error(`an apply fault is omit or delay:<ms>, optionally followed by @s<shard>r<index>,...; got ${spec}`);
+  if (m[3] !== undefined && !m[3].split(',').includes(`s${shard}r${index}`)) return undefined;
+  return m[1] === 'omit' ? { kind: 'omit' } : { kind: 'delay', ms: Number(m[2]) };
+}
+
+export interface QueryStats {
+  /** Eager rounds answered. */
+  queriesEager: number;
+  /** Sync rounds received (answered once their fetches are in or timed out). */
+  queriesSnapshot: number;
+  /** Queries refused: T below the low watermark or too far ahead of the clock. */
+  queriesRefused: number;
+  /** Queries answered with an error outcome. */
+  queryErrors: number;
+  /** Fetch messages sent to other replicas. */
+  fetchesSent: number;
+  /** Fetch messages answered. */
+  fetchesServed: number;
+  /** Fetched transactions applied (decided ones through writeback, prepared ones through validation). */
+  fetchSupplies: number;
+  /** Supplies that do not match what was asked (Byzantine suppliers), ignored. */
+  badSupplies: number;
+}
+
+export const emptyQueryStats = (): QueryStats => ({
+  queriesEager: 0,
+  queriesSnapshot: 0,
+  queriesRefused: 0,
+  queryErrors: 0,
+  fetchesSent: 0,
+  fetchesServed: 0,
+  fetchSupplies: 0,
+  badSupplies: 0,
+});
+
+/** What range reads need from the replica core. */
+export interface RangeReadHost {
+  readonly store: Store;
+  readonly shard: ShardId;
+  readonly index: number;
+  /** Replicas in the shard. */
+  readonly n: number;
+  readonly engine: Engine | undefined;
+  readonly fetchTimeoutMs: number;
+  readonly applyFault: ApplyFault | null;
+  readonly clockSkewMaxMicros: number;
+  readonly stats: QueryStats;
+  owns(key: Key): boolean;
+  nowMicros(): number;
+  lowWatermark(): Timestamp;
+  record(key: DigestKey): TxnRecord | undefined;
+  /** ST1 validation (and prepare) of `txn` without a client waiting for the vote. */
+  prepare(txn: Txn): void;
+  /** Applies a certified outcome (the writeback path). */
+  writeback(wb: Writeback): void;
+  send(to: number, msg: Message): void;
+  sendReplica(index: number, msg: Message): void;
+  setTimer(afterMs: number, fire: () => void): void;
+  reject(reason: string): void;
+}
+
+interface Parked {
+  readonly from: number;
+  readonly msg: Query;
+  /** Named transactions not yet usable here. */
+  readonly missing: Set<DigestKey>;
+  done: boolean;
+}
+
+interface FetchRequest {
+  readonly holder: number;
+  readonly digests: ReadonlySet<DigestKey>;
+  readonly expiresMicros: number;
+}
+
+const EAGER: ReadMode = { kind: 'eager' };
+const COMMITTED: ReadMode = { kind: 'committed' };
+const allReadable = (): boolean => true;
+/** SQLSTATE data_corrupted: the stored catalog does not replay. */
+const DATA_CORRUPTED = 'XX001';
+/** SQLSTATE invalid_binary_representation: an own write's row bytes do not decode. */
+const INVALID_BINARY = '22P03';
+/** Fetch requests are remembered this many fetch timeouts (late honest replies are not bad supplies). */
+const FETCH_MEMORY = 4;
+
+type Status = 'ready' | 'missing';
+
+export class RangeReads {
+  readonly #catalogs = new CatalogCache();
+  /** Force-materialized transactions and the keys they wrote here. */
+  readonly #forced = new Map<DigestKey, Key[]>();
+  /** Apply fault: committed transactions whose writes range reads do not see (yet). */
+  readonly #hidden = new Set<DigestKey>();
+  /** Parked sync queries by the transactions they wait for. */
+  readonly #waiting = new Map<DigestKey, Set<Parked>>();
+  /** Outstanding fetches by request id. */
+  readonly #fetches = new Map<number, FetchRequest>();
+  #nextFetch = 1;
+  readonly #committedVisible = (v: Version): boolean => !this.#hidden.has(v.txn);
+
+  constructor(private readonly host: RangeReadHost) {}
+
+  /** Transactions force-materialized here (tests, metrics). */
+  get forcedCount(): number {
+    return this.#forced.size;
+  }
+
+  /** Committed transactions range reads do not see because of the apply fault. */
+  get hiddenCount(): number {
+    return this.#hidden.size;
+  }
+
+  /** Sync queries waiting for fetched transactions. */
+  get parkedCount(): number {
+    const all = new Set<Parked>();
+    for (const s of this.#waiting.values()) for (const p of s) all.add(p);
+    return all.size;
+  }
+
+  onQuery(from: number, msg: Query): void {
+    const h = this.host;
+    if (tsLess(msg.ts, h.lowWatermark()) || msg.ts.micros > h.nowMicros() + h.clockSkewMaxMicros) {
+      h.stats.queriesRefused++;
+      return;
+    }
+    if (msg.retry === 0) {
+      h.stats.queriesEager++;
+      h.send(from, this.#execute(msg, EAGER));
+      return;
+    }
+    for (const e of msg.snapshot) {
+      for (const x of e.holders) {
+        if (!Number.isInteger(x) || x < 0 || x >= h.n) {
+          h.reject('query-bad-holder');
+          return;
+        }
+      }
+    }
+    h.stats.queriesSnapshot++;
+    const parked: Parked = { from, msg, missing: new Set(), done: false };
+    const asks = new Map<number, Set<DigestKey>>();
+    for (const e of msg.snapshot) {
+      const key = digestKey(e.digest);
+      if (parked.missing.has(key) || this.#status(key, true) === 'ready') continue;
+      parked.missing.add(key);
+      for (const x of e.holders) {
+        if (x === h.index) continue;
+        let s = asks.get(x);
+        if (s === undefined) asks.set(x, (s = new Set()));
+        s.add(key);
+      }
+    }
+    if (parked.missing.size === 0) {
+      h.send(from, this.#execute(msg, snapshotMode(msg)));
+      return;
+    }
+    for (const key of parked.missing) {
+      let s = this.#waiting.get(key);
+      if (s === undefined) this.#waiting.set(key, (s = new Set()));
+      s.add(parked);
+    }
+    const expiresMicros = h.nowMicros() + FETCH_MEMORY * h.fetchTimeoutMs * 1000;
+    for (const [holder, keys] of [...asks].sort((a, b) => a[0] - b[0])) {
+      const req = this.#nextFetch++;
+      this.#fetches.set(req, { holder, digests: keys, expiresMicros });
+      h.stats.fetchesSent++;
+      h.sendReplica(holder, { kind: 'fetch', req, digests: [...keys].sort().map(digestFromKey) });
+    }
+    h.setTimer(h.fetchTimeoutMs, () => this.#finish(parked));
+  }
+
+  /** A replica of this shard asks for transactions: decided ones with certificates, undecided ones as ST1. */
+  onFetch(from: number, msg: Fetch): void {
+    const h = this.host;
+    h.stats.fetchesServed++;
+    const decided: Writeback[] = [];
+    const prepared: Txn[] = [];
+    const seen = new Set<DigestKey>();
+    for (const d of msg.digests) {
+      const key = digestKey(d);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const rec = h.record(key);
+      if (rec === undefined || rec.txn === null) continue;
+      if (rec.decided !== null) decided.push({ ...rec.decided, txn: rec.txn });
+      else prepared.push(rec.txn);
+    }
+    h.send(from, { kind: 'fetchReply', req: msg.req, decided, prepared });
+  }
+
+  /** What replica `sender` supplied for one of our fetches. */
+  onFetchReply(msg: FetchReply, sender: number): void {
+    const h = this.host;
+    const req = this.#fetches.get(msg.req);
+    const asked = req !== undefined && req.holder === sender ? req.digests : null;
+    if (asked === null || !msg.decided.every((wb) => asked.has(digestKey(wb.digest))) || !msg.prepared.every((t) => asked.has(t.key))) {
+      h.stats.badSupplies++;
+      return;
+    }
+    this.#fetches.delete(msg.req);
+    for (const wb of msg.decided) {
+      h.stats.fetchSupplies++;
+      const key = digestKey(wb.digest);
+      // The apply fault: a fetched copy of a transaction whose writes were withheld makes them visible.
+      if (this.#hidden.delete(key)) this.txnChanged(key);
+      else h.writeback(wb);
+    }
+    for (const txn of msg.prepared) {
+      h.stats.fetchSupplies++;
+      h.prepare(txn);
+    }
+  }
+
+  /** The core changed what it knows of a transaction (prepared, voted, decided): wake queries waiting for it. */
+  txnChanged(key: DigestKey): void {
+    const parked = this.#waiting.get(key);
+    if (parked === undefined || this.#status(key, false) === 'missing') return;
+    this.#waiting.delete(key);
+    for (const p of parked) {
+      p.missing.delete(key);
+      if (p.missing.size === 0) this.#finish(p);
+    }
+  }
+
+  /** A certified outcome was applied: drop forced versions; with the apply fault, withhold committed writes. */
+  decided(key: DigestKey, committed: boolean): void {
+    this.#dropForced(key);
+    const fault = this.host.applyFault;
+    if (committed && fault !== null) {
+      this.#hidden.add(key);
+      if (fault.kind === 'delay') {
+        this.host.setTimer(fault.ms, () => {
+          if (this.#hidden.delete(key)) this.txnChanged(key);
+        });
+      }
+    }
+    this.txnChanged(key);
+  }
+
+  /** Housekeeping: forget expired fetches and state of transactions the core no longer keeps. */
+  onTick(): void {
+    const now = this.host.nowMicros();
+    for (const [req, f] of this.#fetches) if (f.expiresMicros < now) this.#fetches.delete(req);
+    for (const key of this.#hidden) if (this.host.record(key) === undefined) this.#hidden.delete(key);
+    for (const key of this.#forced.keys()) {
+      const rec = this.host.record(key);
+      if (rec === undefined || rec.isDecided) this.#dropForced(key);
+    }
+  }
+
+  /**
+   * Whether a named transaction is usable here: committed (and not withheld by the fault), aborted
+   * (nothing to read), prepared, or force-materialized. A known transaction that is none of these is
+   * validated now if it never was (`validate`) and force-materialized if this replica voted against it.
+   */
+  #status(key: DigestKey, validate: boolean): Status {
+    const rec = this.host.record(key);
+    if (rec === undefined || rec.txn === null) return 'missing';
+    if (rec.state === 'aborted') return 'ready';
+    if (rec.state === 'committed') return this.#hidden.has(key) ? 'missing' : 'ready';
+    if (rec.prepared || this.#forced.has(key)) return 'ready';
+    if (rec.vote === null) {
+      if (!validate || rec.state !== 'new') return 'missing';
+      this.host.prepare(rec.txn);
+      if (rec.prepared || rec.isDecided) return 'ready';
+    }
+    this.#force(rec);
+    return 'ready';
+  }
+
+  #force(rec: TxnRecord): void {
+    const body = rec.txn!.body;
+    const keys: Key[] = [];
+    for (const w of body.writes) {
+      if (!this.host.owns(w.key)) continue;
+      const ks = this.host.store.getOrCreate(w.key);
+      insertVersion((ks.forced ??= []), { ts: body.ts, value: w.value, txn: rec.key, proof: null });
+      keys.push(w.key);
+    }
+    this.#forced.set(rec.key, keys);
+  }
+
+  #dropForced(key: DigestKey): void {
+    const keys = this.#forced.get(key);
+    if (keys === undefined) return;
+    this.#forced.delete(key);
+    for (const k of keys) {
+      const ks = this.host.store.get(k);
+      if (ks?.forced == null) continue;
+      removeByTxn(ks.forced, key);
+      if (ks.forced.length === 0) ks.forced = null;
+    }
+  }
+
+  #finish(p: Parked): void {
+    if (p.done) return;
+    p.done = true;
+    for (const key of p.missing) {
+      const s = this.#waiting.get(key);
+      s?.delete(p);
+      if (s?.size === 0) this.#waiting.delete(key);
+    }
+    this.host.send(p.from, this.#execute(p.msg, snapshotMode(p.msg)));
+  }
+
+  // ---- execution ----
+
+  #execute(msg: Query, mode: ReadMode): QueryReply {
+    const h = this.host;
+    const engine = h.engine;
+    if (engine === undefined) return this.#error(msg, SqlState.featureNotSupported, 'this replica runs no SQL engine');
+    const committedVisible = this.#hidden.size === 0 ? undefined : this.#committedVisible;
+
+    // The catalog at T, or the transaction's own.
+    let catalog: Catalog;
+    let catalogRead: ReadEntry | null = null;
+    let catalogDep: { txn: DigestKey; ts: Timestamp } | null = null;
+    let catalogChain: KeyState | undefined;
+    const own = msg.ownWrites.find((w) => w.key === CATALOG_KEY);
+    try {
+      if (own !== undefined) {
+        catalog = this.#catalogs.of(own.value).catalog;
+      } else {
+        catalogChain = h.store.get(CATALOG_KEY);
+        const v = catalogChain === undefined ? undefined : visibleVersion(catalogChain, msg.ts, mode.kind === 'eager' ? COMMITTED : mode, allReadable, undefined, committedVisible);
+        catalog = this.#catalogs.of(v?.version.value ?? null).catalog;
+        catalogRead = { key: CATALOG_KEY, version: v?.version.ts ?? ZERO_TS };
+        if (v !== undefined && v.prepared) catalogDep = { txn: v.version.txn, ts: v.version.ts };
+      }
+    } catch (e) {
+      if (e instanceof CatalogDecodeError) return this.#error(msg, DATA_CORRUPTED, `the catalog does not decode: ${e.message}`);
+      throw e;
+    }
+
+    let params: SqlValue[];
+    try {
+      params = decodeParams(msg.params);
+    } catch (e) {
+      return this.#error(msg, SqlState.protocolViolation, `malformed parameters: ${e instanceof Error ? e.message : String(e)}`);
+    }
+
+    // The transaction's own writes (rows of tables this catalog knows; others cannot be read anyway).
+    let ownWrites: WriteBuffer | undefined;
+    for (const w of msg.ownWrites) {
+      if (w.key === CATALOG_KEY) continue;
+      const id = tableIdOfKey(w.key);
+      const table = id === null ? undefined : catalog.getById(id);
+      if (table === undefined) continue;
+      ownWrites ??= new WriteBuffer();
+      const pk = pkOfRowKey(w.key);
+      if (w.value === null) {
+        ownWrites.delete(table, pk);
+        continue;
+      }
+      try {
+        ownWrites.put(table, pk, decodeRow(table, w.value));
+      } catch (e) {
+        return this.#error(msg, INVALID_BINARY, `malformed own write of table ${table.name}: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+
+    let exec: QueryExecution;
+    try {
+      exec = executeAt(engine, msg.sql, params, msg.ts, h.store, catalog, {
+        mode,
+        recon: msg.recon,
+        ...(ownWrites === undefined ? {} : { ownWrites }),
+        ...(committedVisible === undefined ? {} : { committedVisible }),
+      });
+    } catch (e) {
+      exec = { ok: false, error: toSqlError(e) };
+    }
+    if (!exec.ok) return this.#error(msg, exec.error.code, exec.error.message, exec.error.detail);
+
+    let result: Uint8Array;
+    try {
+      result = encodeOutcome({ ok: true, columns: exec.columns, rows: exec.rows });
+    } catch (e) {
+      return this.#error(msg, SqlState.internalError, `result does not encode: ${e instanceof Error ? e.message : String(e)}`);
+    }
+
+    const reads = catalogRead === null ? exec.reads : withRead(exec.reads, catalogRead);
+    const predicates: Predicate[] = exec.predicates.map((p) => ({
+      table: p.tableId,
+      tableVersion: p.tableVersion,
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate }),
+    }));
+    const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
+    const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));
+    let committed = exec.snapshot.committed;
+    let prepared = exec.snapshot.prepared;
+    if (catalogChain !== undefined) {
+      const cv = snapshotVote([catalogChain], msg.ts, allReadable, committedVisible);
+      committed = mergeSorted(committed, cv.committed);
+      prepared = mergeSorted(prepared, cv.prepared);
+    }
+    return {
+      kind: 'queryReply',
+      req: msg.req,
+      retry: msg.retry,
+      result,
+      reads,
+      predicates,
+      deps,
+      snapshotCommitted: committed.map(digestFromKey),
+      snapshotPrepared: prepared.map(digestFromKey),
+    };
+  }
+
+  #error(msg: Query, code: string, message: string, detail?: string): QueryReply {
+    this.host.stats.queryErrors++;
+    return {
+      kind: 'queryReply',
+      req: msg.req,
+      retry: msg.retry,
+      result: encodeOutcome({ ok: false, code, message, detail }),
+      reads: [],
+      predicates: [],
+      deps: [],
+      snapshotCommitted: [],
+      snapshotPrepared: [],
+    };
+  }
+}
+
+function snapshotMode(msg: Query): ReadMode {
+  return { kind: 'snapshot', txns: new Set(msg.snapshot.map((e) => digestKey(e.digest))) };
+}
+
+/** `reads` (sorted by key, distinct) with `extra` in its place, unless its key is already there. */
+function withRead(reads: readonly ReadEntry[], extra: ReadEntry): ReadEntry[] {
+  let i = 0;
+  while (i < reads.length && reads[i]!.key < extra.key) i++;
+  if (i < reads.length && reads[i]!.key === extra.key) return [...reads];
+  return [...reads.slice(0, i), extra, ...reads.slice(i)];
+}
+
+function mergeSorted(a: readonly DigestKey[], b: readonly DigestKey[]): readonly DigestKey[] {
+  if (b.length === 0) return a;
+  return [...new Set([...a, ...b])].sort();
+}
