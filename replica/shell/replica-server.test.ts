@@ -1,0 +1,147 @@
+// The replica shell's part of range reads, in process over real TCP links: a sync-round query makes a
+// replica dial another replica of its shard (as itself), fetch a missing transaction and answer; fetch
+// messages from a client link are dropped and counted.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { tcpTransport, type DialedLink } from '../../net/index.ts';
+import { decodeMessage, encodeMessage, encodeTxn } from '../../protocol/codec.ts';
+import { DEFAULT_BATCHING, DEFAULT_GRACE, DEFAULT_LIMITS, DEFAULT_TIMEOUTS, publicKeyOf, type ClusterConfig } from '../../protocol/config.ts';
+import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
+import { signBatch } from '../../protocol/crypto/signed.ts';
+import { clientId, replicaIndex, shardId } from '../../protocol/ids.ts';
+import type { Message, Query, Txn, TxnBody, Writeback } from '../../protocol/messages.ts';
+import { voteLeaf } from '../../protocol/statements.ts';
+import { Engine } from '../../sql/engine.ts';
+import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { decodeOutcome, encodeParams } from '../../sql/wire-values.ts';
+import { encodeRow } from '../core/row-codec.ts';
+import { rowKey } from '../core/row-key.ts';
+import { encodeKey } from '../../sql/key-encoding.ts';
+import { ReplicaServer } from './replica-server.ts';
+
+const S0 = shardId(0);
+const keys = Array.from({ length: 6 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
+const clientKey = keyPairFromSeed(new Uint8Array(32).fill(77));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a !== null ? a.port : 0));
+    });
+  });
+}
+
+const engine = await Engine.create();
+const catalog = CatalogVersion.empty.apply(engine.parse('CREATE TABLE t (k int PRIMARY KEY, v text)').stmts[0]!).next!;
+const table = catalog.catalog.require('t');
+const row = (k: number, v: string): { key: string; value: Uint8Array } => ({ key: rowKey(table.id, encodeKey([k], table.pkTypes)), value: encodeRow(table, [k, v]) });
+
+function txnOf(micros: number, over: Partial<TxnBody>): Txn {
+  return encodeTxn({ ts: { micros, clientId: 1 }, shards: [S0], reads: [], writes: [], deps: [], predicates: [], meta: new Uint8Array(0), ...over });
+}
+function committed(t: Txn): Writeback {
+  const sigs = keys.map((k, i) => signBatch([voteLeaf(t.digest, S0, 'commit')], k.secretKey, i)[0]!);
+  return { kind: 'writeback', digest: t.digest, cert: { kind: 'votes', votes: { decision: 'commit', shards: [{ shard: S0, sigs }] } }, txn: t };
+}
+
+void describe('ReplicaServer range reads between replicas', () => {
+  const servers: ReplicaServer[] = [];
+  const links: DialedLink[] = [];
+  const received: Message[][] = [[], [], []];
+  let config: ClusterConfig;
+  let base: number;
+
+  before(async () => {
+    const ports = await Promise.all(keys.map(() => freePort()));
+    const cert = { issuedBy: 'test', certificate: new Uint8Array(64) };
+    config = {
+      name: 'range-read-shell',
+      f: 1,
+      authorities: [],
+      shards: [{ id: S0, replicas: keys.map((k, i) => ({ index: replicaIndex(i), address: `127.0.0.1:${ports[i]}`, publicKey: k.publicKey, ...cert })) }],
+      clients: [{ id: clientId(1), name: 'test', publicKey: clientKey.publicKey, ...cert }],
+      timeouts: DEFAULT_TIMEOUTS,
+      batching: DEFAULT_BATCHING,
+      grace: DEFAULT_GRACE,
+      limits: DEFAULT_LIMITS,
+    };
+    for (const index of [0, 2]) {
+      const s = new ReplicaServer({ config, shard: 0, index, keyPair: keys[index]!, port: ports[index]!, transport: tcpTransport, engine });
+      await s.start();
+      servers[index] = s;
+      const link = tcpTransport.dial({
+        host: '127.0.0.1',
+        port: ports[index]!,
+        peer: { kind: 'replica', shard: 0, index },
+        identity: { kind: 'client', id: 1 },
+        secretKey: clientKey.secretKey,
+        publicKeyOf: (p) => publicKeyOf(config, p),
+      });
+      link.onMessage((bytes) => {
+        const m = decodeMessage(bytes);
+        if (m.ok) received[index]!.push(m.value);
+      });
+      links[index] = link;
+    }
+    base = Date.now() * 1000 - 1_000_000;
+  });
+
+  after(async () => {
+    for (const l of links) l?.close();
+    await Promise.all(servers.map((s) => s?.stop()));
+  });
+
+  async function until<T>(what: string, f: () => T | undefined): Promise<T> {
+    for (let i = 0; i < 200; i++) {
+      const v = f();
+      if (v !== undefined) return v;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`timed out waiting for ${what}`);
+  }
+
+  void it('a sync round fetches a missing transaction from another replica over a replica link', async () => {
+    const ddl = txnOf(base + 10, { writes: [{ key: CATALOG_KEY, value: catalog.value() }] });
+    const load = txnOf(base + 20, { writes: [row(1, 'one')] });
+    const update = txnOf(base + 30, { writes: [row(1, 'uno')] });
+    for (const i of [0, 2]) for (const t of [ddl, load]) links[i]!.send(encodeMessage(committed(t)));
+    links[2]!.send(encodeMessage(committed(update)));
+    await until('the update at replica 2', () => (servers[2]!.core.txnState(update.key) === 'committed' ? true : undefined));
+    await until('the data at replica 0', () => (servers[0]!.core.txnState(load.key) === 'committed' ? true : undefined));
+
+    const q: Query = {
+      kind: 'query',
+      req: 5,
+      ts: { micros: base + 500, clientId: 1 },
+      sql: 'SELECT v FROM t WHERE k = $1',
+      params: encodeParams([1]),
+      ownWrites: [],
+      recon: false,
+      retry: 1,
+      snapshot: [{ digest: update.digest, holders: [2, 3] }],
+    };
+    links[0]!.send(encodeMessage(q));
+    const reply = await until('the query reply', () => received[0]!.find((m) => m.kind === 'queryReply'));
+    assert.ok(reply.kind === 'queryReply');
+    const o = decodeOutcome(reply.result);
+    assert.ok(o.ok);
+    assert.deepEqual(o.rows, [['uno']]);
+    assert.equal(servers[0]!.core.txnState(update.key), 'committed');
+    assert.equal(servers[0]!.core.stats.fetchSupplies, 1);
+    assert.equal(servers[2]!.core.stats.fetchesServed, 1);
+  });
+
+  void it('fetch and fetchReply from a client link are dropped and counted', async () => {
+    const before = servers[0]!.rejected['fetch-not-from-replica'] ?? 0;
+    const n = received[0]!.length;
+    links[0]!.send(encodeMessage({ kind: 'fetch', req: 1, digests: [] }));
+    links[0]!.send(encodeMessage({ kind: 'fetchReply', req: 1, decided: [], prepared: [] }));
+    await until('the rejections', () => ((servers[0]!.rejected['fetch-not-from-replica'] ?? 0) === before + 2 ? true : undefined));
+    assert.equal(servers[0]!.core.stats.fetchesServed, 0);
+    assert.equal(received[0]!.length, n, 'no reply');
+  });
+});
