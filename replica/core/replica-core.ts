@@ -40,7 +40,21 @@ import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
 import { certCoversShards } from './boundary.ts';
-import { insertVersion, newestBelow, removeByTxn, Store } from './store.ts';
+import { DEFAULT_GRACE, type GraceConfig } from '../../protocol/config.ts';
+import {
+  CatalogLookup,
+  commitPredicates,
+  dropPredicates,
+  graceMicros,
+  isNonMonotonic,
+  recordPredicates,
+  resolvePredicatesLeniently,
+  type Grace,
+  type ResolvedPredicate,
+  type SemanticContext,
+} from './semantic-cc.ts';
+import { newestBelow, removeByTxn, Store } from './store.ts';
+import { sqlTableOfKey } from './table-writes.ts';
 import { TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason } from './validation.ts';
 import type { Engine } from '../../sql/engine.ts';
@@ -86,6 +100,8 @@ export interface ReplicaCoreOptions {
   readonly clockSkewMaxMicros: number;
   /** History older than now minus this is collected; older transactions and reads are refused. */
   readonly gcWindowMicros: number;
+  /** Write-monotonicity grace periods (PROTOCOL §5 step 2; config `grace`); default DEFAULT_GRACE. */
+  readonly grace?: GraceConfig;
   /** Parses SQL for range reads (`await Engine.create()`); without it queries get a 0A000 error outcome. */
   readonly engine?: Engine;
   /** How long a sync-round query waits for fetched transactions before executing anyway (default 200). */
@@ -123,6 +139,9 @@ export class ReplicaCore {
     ...emptyQueryStats(),
   };
   readonly #txns = new Map<DigestKey, TxnRecord>();
+  /** SemanticCC (semantic-cc.ts): decoded catalogs, and the grace periods in microseconds (set on first use). */
+  readonly #catalogs = new CatalogLookup();
+  #graceUs: Grace | null = null;
   #out: ReplicaEffect[] = [];
   #restoring = false;
   readonly #timers = new Map<number, () => void>();
@@ -342,13 +361,13 @@ export class ReplicaCore {
     const depKeys = body.deps.map((d) => digestKey(d.digest));
     const verdict = validate(
       {
-        store: this.store,
-        owns: this.opts.owns,
+        ...this.#semantic(),
         shard: this.opts.shard,
         txnStatus: this.#txnStatus,
         nowMicros: this.env.nowMicros(),
         clockSkewMaxMicros: this.opts.clockSkewMaxMicros,
         lowWatermark: this.#lowWatermark(),
+        self: rec.key,
       },
       body,
       depKeys,
@@ -368,7 +387,7 @@ export class ReplicaCore {
       default:
         assertNever(verdict, 'verdict');
     }
-    this.#applyPrepared(rec, txn);
+    this.#applyPrepared(rec, txn, verdict.predicates ?? []);
     // Step 10: wait for dependencies of this shard that are not decided yet.
     for (let i = 0; i < body.deps.length; i++) {
       const d = body.deps[i]!;
@@ -458,37 +477,71 @@ export class ReplicaCore {
     }
   }
 
-  /** Step 9: the transaction's owned writes become prepared versions, its owned reads prepared reads. */
-  #applyPrepared(rec: TxnRecord, txn: Txn): void {
+  /**
+   * Step 9: the transaction's owned writes become prepared versions (noted in their tables' histories,
+   * flagged non-monotonic per step 2), its owned reads prepared reads, its predicates are recorded.
+   * `predicates`: as validation decoded them; absent when replaying the log, where they are decoded
+   * again, unresolvable ones kept as covering their whole table.
+   */
+  #applyPrepared(rec: TxnRecord, txn: Txn, predicates?: readonly ResolvedPredicate[]): void {
     const { owns } = this.opts;
     const body = txn.body;
     for (const w of body.writes) {
       if (!owns(w.key)) continue;
-      insertVersion(this.store.getOrCreate(w.key).prepared, { ts: body.ts, value: w.value, txn: rec.key, proof: null });
+      this.store.prepareWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts));
     }
     for (const r of body.reads) {
       if (!owns(r.key)) continue;
       this.store.getOrCreate(r.key).preparedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
     }
+    const preds = predicates ?? resolvePredicatesLeniently(this.#semantic(), body);
+    recordPredicates(this.store, rec.key, body, preds, false, this.#lowWatermark());
     rec.prepared = true;
   }
 
+  /** Purges an undecided or aborted transaction's prepared writes, reads and predicates. */
   #removePrepared(rec: TxnRecord): void {
     if (!rec.prepared) return;
     const { owns } = this.opts;
     const body = rec.txn!.body;
     for (const w of body.writes) {
-      if (!owns(w.key)) continue;
-      const ks = this.store.get(w.key);
-      if (ks !== undefined) removeByTxn(ks.prepared, rec.key);
+      if (owns(w.key)) this.store.abortWrite(w.key, rec.key, body.ts);
     }
+    this.#removePreparedReads(rec.key, body);
+    dropPredicates(this.store, rec.key, body, owns);
+    rec.prepared = false;
+  }
+
+  #removePreparedReads(txn: DigestKey, body: Txn['body']): void {
+    const { owns } = this.opts;
     for (const r of body.reads) {
       if (!owns(r.key)) continue;
       const ks = this.store.get(r.key);
-      if (ks !== undefined) removeByTxn(ks.preparedReads, rec.key);
+      if (ks !== undefined) removeByTxn(ks.preparedReads, txn);
     }
-    rec.prepared = false;
   }
+
+  /**
+   * Step 2's flag for a write entering a table's history: older than the table's high-water mark minus
+   * grace1. Everything replayed from the log is flagged (the marks restart at zero), which only makes
+   * readers look further back.
+   */
+  #nonMonotonic(key: Key, at: Timestamp): boolean {
+    const id = sqlTableOfKey(key);
+    if (id === null) return false;
+    return this.#restoring || isNonMonotonic(at, this.store.table(id).high, this.#grace());
+  }
+
+  #grace(): Grace {
+    return (this.#graceUs ??= graceMicros(this.opts.grace ?? DEFAULT_GRACE));
+  }
+
+  /** What SemanticCC reads (validation and recording predicates). */
+  #semantic(): SemanticContext {
+    return { store: this.store, owns: this.opts.owns, grace: this.#grace(), catalogs: this.#catalogs, writesOf: this.#writesOf };
+  }
+
+  readonly #writesOf = (k: DigestKey): Txn['body']['writes'] | null => this.#txns.get(k)?.txn?.body.writes ?? null;
 
   // ---- ST2 (PROTOCOL §6, slow path) ----
 
@@ -595,20 +648,29 @@ export class ReplicaCore {
     const proof: CommittedTxn =
       cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: withoutMacs(cert.votes) } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
     rec.proof = proof;
-    this.#removePrepared(rec);
     const { owns } = this.opts;
     const body = txn.body;
     const wm = this.#lowWatermark();
+    // Prepared versions become committed in place of being purged, so the table histories keep their
+    // entries (and non-monotonic flags); a transaction never prepared here enters them now.
+    const wasPrepared = rec.prepared;
+    if (wasPrepared) this.#removePreparedReads(rec.key, body);
+    let lastTable = -1;
     for (const w of body.writes) {
       if (!owns(w.key)) continue;
-      const ks = this.store.getOrCreate(w.key);
-      insertVersion(ks.committed, { ts: body.ts, value: w.value, txn: rec.key, proof });
-      this.store.collect(ks, wm);
+      this.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && this.#nonMonotonic(w.key, body.ts));
+      this.store.collect(this.store.get(w.key)!, wm);
+      const id = sqlTableOfKey(w.key);
+      if (id !== null && id !== lastTable) this.store.table(id).collect(wm);
+      lastTable = id ?? lastTable;
     }
     for (const r of body.reads) {
       if (!owns(r.key)) continue;
       this.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof });
     }
+    if (wasPrepared) commitPredicates(this.store, rec.key, body, owns);
+    else recordPredicates(this.store, rec.key, body, resolvePredicatesLeniently(this.#semantic(), body), true, wm);
+    rec.prepared = false;
     rec.state = 'committed';
     this.stats.commits++;
     this.#wakeDependents(rec);

@@ -14,17 +14,16 @@
  *
  * For SQL queries (PROTOCOL §4.2-4.3) the store also keeps its keys in byte order (`keysInRange`, an
  * OrderedKeys index: every key ever created, so a range scan walks chains in key order) and, per table
- * (the 4-byte prefix of row keys, row-key.ts), the table's write history and high-water mark
- * (`table`, table-writes.ts). The table records are maintained by `prepareWrite`, `commitWrite` and
- * `abortWrite`; writers that still use the chain functions directly (`insertVersion`, `removeByTxn`)
- * leave them untouched.
+ * (the 4-byte prefix of row keys, row-key.ts; SQL tables only: `sqlTableOfKey`), the table's write
+ * history, predicates and high-water mark (`table`, table-writes.ts). The write history is maintained
+ * by `prepareWrite`, `commitWrite` and `abortWrite`; writers that still use the chain functions
+ * directly (`insertVersion`, `removeByTxn`) leave them untouched.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { OrderedKeys, type KeyRangeIterator } from './ordered-keys.ts';
-import { tableIdOfKey } from './row-key.ts';
-import { TableState } from './table-writes.ts';
+import { sqlTableOfKey, TableState } from './table-writes.ts';
 
 export interface Version {
   readonly ts: Timestamp;
@@ -117,30 +116,30 @@ export class Store {
   }
 
   /** Applies a prepared write as a visible prepared version and notes it in its table's history. */
-  prepareWrite(key: Key, v: Version): void {
+  prepareWrite(key: Key, v: Version, nonMonotonic = false): void {
     insertVersion(this.getOrCreate(key).prepared, v);
-    this.#noteTableWrite(key, v, false);
+    this.#noteTableWrite(key, v, false, nonMonotonic);
   }
 
   /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. */
-  commitWrite(key: Key, v: Version): void {
+  commitWrite(key: Key, v: Version, nonMonotonic = false): void {
     const ks = this.getOrCreate(key);
     removeByTxn(ks.prepared, v.txn);
     insertVersion(ks.committed, v);
-    this.#noteTableWrite(key, v, true);
+    this.#noteTableWrite(key, v, true, nonMonotonic);
   }
 
   /** Purges an aborted transaction's prepared version of the key and its table-history entry. */
   abortWrite(key: Key, txn: DigestKey, at: Timestamp): void {
     const ks = this.#keys.get(key);
     if (ks !== undefined) removeByTxn(ks.prepared, txn);
-    const id = tableIdOfKey(key);
+    const id = sqlTableOfKey(key);
     if (id !== null) this.#tables.get(id)?.dropWrite(at, txn);
   }
 
-  #noteTableWrite(key: Key, v: Version, committed: boolean): void {
-    const id = tableIdOfKey(key);
-    if (id !== null) this.table(id).noteWrite(v.ts, v.txn, committed);
+  #noteTableWrite(key: Key, v: Version, committed: boolean, nonMonotonic: boolean): void {
+    const id = sqlTableOfKey(key);
+    if (id !== null) this.table(id).noteWrite(v.ts, v.txn, committed, nonMonotonic);
   }
 
   get size(): number {

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DigestKey } from '../../protocol/ids.ts';
 import { ts, ZERO_TS } from '../../protocol/timestamp.ts';
-import { TableState } from './table-writes.ts';
+import { sqlTableOfKey, TableState, type TablePredicate } from './table-writes.ts';
 
 const txn = (name: string): DigestKey => name as DigestKey;
 
@@ -45,5 +45,38 @@ void describe('TableState', () => {
     t.noteWrite(ts(40, 1), txn('c'), true);
     t.collect(ts(30, 0));
     assert.deepEqual(t.writes.map((w) => w.txn), [txn('p'), txn('b'), txn('c')]);
+  });
+
+  void it('keeps predicates in reader order, commits and drops them per transaction, and finds those above a timestamp', () => {
+    const t = new TableState();
+    const p = (at: number, name: string): TablePredicate => ({ readerTs: ts(at, 1), txn: txn(name), tableVersion: ZERO_TS, scan: null, def: null, index: null, reads: [], committed: false });
+    t.addPredicate(p(30, 'c'));
+    t.addPredicate(p(10, 'a'));
+    t.addPredicate(p(30, 'c'));
+    t.addPredicate(p(20, 'b'));
+    t.addPredicate(p(30, 'd'));
+    assert.deepEqual(t.predicates.map((x) => x.txn), ['a', 'b', 'c', 'c', 'd']);
+    assert.equal(t.firstPredicateAbove(ts(20, 1)), 2);
+    assert.equal(t.firstPredicateAbove(ts(20, 0)), 1);
+    t.commitPredicates(ts(30, 1), txn('c'));
+    assert.deepEqual(t.predicates.map((x) => x.committed), [false, false, true, true, false]);
+    t.dropPredicates(ts(30, 1), txn('c'));
+    assert.deepEqual(t.predicates.map((x) => x.txn), ['a', 'b', 'd']);
+    t.collect(ts(25, 0));
+    assert.deepEqual(t.predicates.map((x) => x.txn), ['d']);
+  });
+
+  void it('raises the non-monotonic flag and never lowers it', () => {
+    const t = new TableState();
+    t.noteWrite(ts(10, 1), txn('a'), false, true);
+    t.noteWrite(ts(10, 1), txn('a'), true, false);
+    assert.deepEqual(t.writes.map((w) => [w.committed, w.nonMonotonic]), [[true, true]]);
+  });
+
+  void it('gives only SQL table keys a table (not the catalog, not key-value keys)', () => {
+    assert.equal(sqlTableOfKey('\x00\x00\x00\x05pk'), 5);
+    assert.equal(sqlTableOfKey('\x00\x00\x00\x00catalog'), null);
+    assert.equal(sqlTableOfKey('user42'), null);
+    assert.equal(sqlTableOfKey('\x00\x01'), null);
   });
 });

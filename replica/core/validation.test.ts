@@ -4,6 +4,8 @@ import { encodeTxn } from '../../protocol/codec.ts';
 import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { CommittedTxn, Dependency, Key, ReadEntry, Txn, TxnBody, WriteEntry } from '../../protocol/messages.ts';
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import { DEFAULT_GRACE } from '../../protocol/config.ts';
+import { CatalogLookup, graceMicros } from './semantic-cc.ts';
 import { insertVersion, Store } from './store.ts';
 import { validate, type ValidationContext, type Verdict } from './validation.ts';
 
@@ -30,6 +32,11 @@ const DEP = txnOf({ ts: ts(900, 4), writes: [wr('d')] });
 const dep = (at: Timestamp, shard = 0): Dependency => ({ digest: DEP.digest, shard: s(shard), ts: at });
 
 type Status = ReturnType<ValidationContext['txnStatus']>;
+
+/** Steps 2, 7 and 8 with nothing to find: no SQL tables in these key-value cases (semantic-cc.test.ts). */
+function semantic(store: Store): Pick<ValidationContext, 'store' | 'owns' | 'grace' | 'catalogs' | 'writesOf'> {
+  return { store, owns: () => true, grace: graceMicros(DEFAULT_GRACE), catalogs: new CatalogLookup(), writesOf: () => null };
+}
 
 interface Case {
   readonly name: string;
@@ -134,7 +141,7 @@ void describe('validate (PROTOCOL §5)', () => {
       const body = txnOf(c.body).body;
       const depKeys = body.deps.map((d) => digestKey(d.digest));
       const ctx: ValidationContext = {
-        store,
+        ...semantic(store),
         owns: () => true,
         shard: s(0),
         txnStatus: (k) => (k === DEP.key ? (c.depStatus ?? 'unknown') : 'unknown'),
@@ -151,7 +158,7 @@ void describe('validate (PROTOCOL §5)', () => {
     const store = new Store();
     committedWrite('a', ts(600, 2), WRITER)(store);
     const v = validate(
-      { store, owns: () => true, shard: s(0), txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
+      { ...semantic(store), shard: s(0), txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
       txnOf({ reads: [rd('a', ZERO_TS)] }).body,
       [],
     );

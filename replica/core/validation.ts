@@ -1,17 +1,20 @@
 /**
- * Validation at prepare (PROTOCOL §5), the replica's half of MVTSO. Pure: it reads the store and the
- * transaction registry and returns a verdict; the caller applies it. Steps implemented here, in the
- * protocol's order: 1 (clock bound, low watermark, read versions below T), 3 (reads vs committed
- * writes: ABORT with proof), 4 (reads vs prepared writes: ABSTAIN), 5 (writes vs committed reads:
- * ABORT with proof; vs prepared reads: ABSTAIN) and 6 (dependencies present). The SQL-specific
- * steps (2 write monotonicity, 7-8 SemanticCC) arrive with queries.
+ * Validation at prepare (PROTOCOL §5), the replica's half of MVTSO and SemanticCC. Pure: it reads the
+ * store and the transaction registry and returns a verdict; the caller applies it. Steps, in the
+ * protocol's order: 1 (clock bound, low watermark, read versions below T), 2 (write monotonicity:
+ * ABSTAIN for a late writer; semantic-cc.ts), 3 (reads vs committed writes: ABORT with proof),
+ * 4 (reads vs prepared writes: ABSTAIN), 5 (writes vs committed reads: ABORT with proof; vs prepared
+ * reads: ABSTAIN), 6 (dependencies present), 7 and 8 (SemanticCC reader and writer sides: ABSTAIN;
+ * semantic-cc.ts). A proven ABORT wins over an ABSTAIN found by an earlier step. An `ok` verdict carries
+ * the transaction's decoded predicates for step 9.
  *
  * Only keys this shard owns are checked (`owns`), while the transaction travels whole.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, TxnBody } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { newestBelow, type Store } from './store.ts';
+import { checkPredicates, checkWrites, isLateWriteSet, resolvePredicates, SEMANTIC_ABSTAIN_REASONS, type ResolvedPredicate, type SemanticContext } from './semantic-cc.ts';
+import { newestBelow } from './store.ts';
 
 export const ABSTAIN_REASONS = [
   'clock-ahead',
@@ -22,6 +25,7 @@ export const ABSTAIN_REASONS = [
   'dependency-missing',
   'dependency-aborted',
   'dependency-late',
+  ...SEMANTIC_ABSTAIN_REASONS,
 ] as const;
 export type AbstainReason = (typeof ABSTAIN_REASONS)[number];
 
@@ -29,14 +33,14 @@ export const ABORT_REASONS = ['read-committed-conflict', 'write-committed-read-c
 export type AbortReason = (typeof ABORT_REASONS)[number];
 
 export type Verdict =
-  | { readonly kind: 'ok' }
+  /** `predicates`: the transaction's predicates on tables of this shard, decoded (absent when none). */
+  | { readonly kind: 'ok'; readonly predicates?: readonly ResolvedPredicate[] }
   /** `prepared`: the undecided prepared transaction that conflicted, when there is one. */
   | { readonly kind: 'abstain'; readonly reason: AbstainReason; readonly prepared?: DigestKey }
   /** A committed transaction (`conflict`) proves this one can never commit. */
   | { readonly kind: 'abort'; readonly reason: AbortReason; readonly conflict: CommittedTxn };
 
-export interface ValidationContext {
-  readonly store: Store;
+export interface ValidationContext extends SemanticContext {
   readonly owns: (key: Key) => boolean;
   readonly shard: number;
   /** State of a dependency's transaction here. */
@@ -44,6 +48,8 @@ export interface ValidationContext {
   readonly nowMicros: number;
   readonly clockSkewMaxMicros: number;
   readonly lowWatermark: Timestamp;
+  /** The transaction's own key (its writes are never its own conflicts). */
+  readonly self?: DigestKey;
 }
 
 const OK: Verdict = { kind: 'ok' };
@@ -56,6 +62,8 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   const { store, owns } = ctx;
   let abstain: AbstainReason | null = null;
   let blocker: DigestKey | undefined;
+  // Step 2: write monotonicity (a proven abort below still wins).
+  if (isLateWriteSet(ctx, body)) abstain = 'late-writer';
   for (const r of body.reads) {
     if (!tsLess(r.version, t)) return { kind: 'abstain', reason: 'read-version-not-below-ts' };
     if (!owns(r.key)) continue;
@@ -99,5 +107,11 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
     if (s === 'unknown') return { kind: 'abstain', reason: 'dependency-missing' };
     if (s === 'aborted') return { kind: 'abstain', reason: 'dependency-aborted' };
   }
-  return OK;
+  // Steps 7 and 8: SemanticCC.
+  const resolved = resolvePredicates(ctx, body);
+  if (!resolved.ok) return { kind: 'abstain', reason: resolved.reason };
+  const self = ctx.self ?? null;
+  const conflict = checkPredicates(ctx, body, resolved.preds, self) ?? checkWrites(ctx, body, self);
+  if (conflict !== null) return conflict.prepared === undefined ? { kind: 'abstain', reason: conflict.reason } : { kind: 'abstain', reason: conflict.reason, prepared: conflict.prepared };
+  return resolved.preds.length === 0 ? OK : { kind: 'ok', predicates: resolved.preds };
 }

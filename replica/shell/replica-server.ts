@@ -82,6 +82,7 @@ export class ReplicaServer {
         owns: shardCount === 1 ? () => true : (key) => shardOfKey(key, shardCount) === shard,
         clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
         gcWindowMicros: config.limits.historyWindowMs * 1000,
+        grace: config.grace,
         ...(opts.engine === undefined ? {} : { engine: opts.engine }),
         ...(opts.fetchTimeoutMs === undefined ? {} : { fetchTimeoutMs: opts.fetchTimeoutMs }),
         ...(opts.applyFault === undefined ? {} : { applyFault: opts.applyFault }),
