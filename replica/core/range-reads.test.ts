@@ -429,6 +429,22 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
     assert.deepEqual(rowsOf(replies(effects)[0]!), [['forced']]);
   });
 
+  void it("a snapshot execution that skips an unnamed prepared version lowers its predicates' table version below it", () => {
+    const a = loadedCore(0);
+    const p = txnOf(tsAt(300, 4), { writes: [rowWrite(acct, [2, 50, null, 'a'])] });
+    a.handle(2, { kind: 'prepare', req: 1, txn: p });
+    drain(a);
+    const sql = "SELECT id FROM acct WHERE w = 2 AND tag = 'a'";
+    const eager = ask(a, query(sql));
+    assert.deepEqual(eager.predicates[0]!.tableVersion, p.body.ts, 'the eager round read the prepared row');
+    const skipping = ask(a, sync(sql, [{ digest: LOAD_TXN.digest, holders: [1, 2] }]));
+    assert.ok(!rowsOf(skipping).some((r) => r[0] === 50));
+    assert.deepEqual(skipping.predicates[0]!.tableVersion, ts(p.body.ts.micros, 3));
+    const naming = ask(a, sync(sql, [{ digest: p.digest, holders: [1, 2] }]));
+    assert.ok(rowsOf(naming).some((r) => r[0] === 50));
+    assert.deepEqual(naming.predicates[0]!.tableVersion, p.body.ts);
+  });
+
   void it('after the fetch timeout the query runs on what arrived', () => {
     const a = loadedCore(0);
     a.handle(50, sync(bal11, [{ digest: UPDATE_11.digest, holders: [1] }]));

@@ -15,6 +15,12 @@
  *   and ignored); decided supplies go through the writeback path (certificates were verified at the
  *   boundary), prepared ones through normal ST1 validation without a client waiter.
  *
+ * Table versions (PROTOCOL §4.3, artifact notes §4.5): a snapshot execution that skipped a prepared
+ * version (its transaction was not named) lowers every predicate's table version to just below that
+ * version, so SemanticCC checks the skipped write should its transaction commit below T. (The artifact
+ * lowers to the skipped timestamp plus the grace period minus one; just below it is grace-independent
+ * and checks at most a few more writes.)
+ *
  * The catalog a statement runs on is the value of CATALOG_KEY visible at T (eager: the newest committed
  * version below T; snapshot: a named prepared version may win), unless the transaction's own writes
  * carry one. The catalog version read joins the read set and its chain the snapshot vote.
@@ -27,7 +33,7 @@
  * Everything here is deterministic: identical state and query give identical reply bytes. Bad input
  * never throws: SQL errors, malformed parameters, rows or catalogs become error outcomes.
  */
-import { digestFromKey, digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
+import { CLIENT_ID_MAX, digestFromKey, digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, FetchReply, Fetch, Key, Message, Predicate, Query, QueryReply, ReadEntry, Txn, Writeback } from '../../protocol/messages.ts';
 import { tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
@@ -437,9 +443,10 @@ export class RangeReads {
     }
 
     const reads = catalogRead === null ? exec.reads : withRead(exec.reads, catalogRead);
+    const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
-      tableVersion: p.tableVersion,
+      tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
       expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
@@ -478,6 +485,12 @@ export class RangeReads {
       snapshotPrepared: [],
     };
   }
+}
+
+/** The greatest timestamp below `t` (ZERO_TS stays). */
+function justBelow(t: Timestamp): Timestamp {
+  if (t.clientId > 0) return { micros: t.micros, clientId: t.clientId - 1 };
+  return t.micros > 0 ? { micros: t.micros - 1, clientId: CLIENT_ID_MAX } : ZERO_TS;
 }
 
 function snapshotMode(msg: Query): ReadMode {

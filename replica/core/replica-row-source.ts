@@ -11,7 +11,9 @@
  * - `committed`: committed versions only (what a commit certificate proves; point mode).
  * - `snapshot`: the newest committed version, unless a newer prepared or force-materialized version
  *   (store.ts `forced`) belongs to a transaction of the proposed snapshot. Skipped prepared versions
- *   lower `lowestSkippedPrepared` (the table version refinement of §4.5, applied by the next slice).
+ *   lower `lowestSkippedPrepared` (the table version refinement of §4.5, applied in range-reads.ts);
+ *   an index scan counts those of every chain it walks, in its range or not (a skipped write may have
+ *   moved a row into the range).
  *   Force-materialized versions are seen by no other mode.
  * `committedVisible` (default: all) hides committed versions from an execution: a replica running
  * the apply-omission fault (replica-core.ts) hides the writes it pretends it has not applied.
@@ -171,10 +173,11 @@ export class ReplicaRowSource implements RowSource {
     const index = req.index!;
     const r = tableKeyRange(req.table.id, '', null);
     const hits: { entry: string; row: ScannedRow }[] = [];
+    const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     for (const k of this.#store.keysInRange(r.lo, r.hi)) {
       const ks = this.#store.get(k);
       if (ks === undefined) continue;
-      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, undefined, this.#committedVisible);
+      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
       if (v === undefined || v.version.value === null) continue;
       const row = decodeRow(req.table, v.version.value);
       const pk = pkOfRowKey(k);
