@@ -6,7 +6,7 @@
  *   client and replica agrees and a Byzantine client cannot pick a shard it likes without grinding
  *   digests (which only moves load, not safety).
  * - `shardOfKey`: FNV-1a (32-bit) of the key's bytes modulo the shard count for key-value keys. A SQL
- *   row key (replica/core/row-key.ts: a 4-byte big-endian table id, first byte 0 for every id below
+ *   row key (sql/row-key.ts: a 4-byte big-endian table id, first byte 0 for every id below
  *   2^24) lives whole on shard `tableId % shardCount`, so a table's range scans stay on one shard;
  *   table 0 holds the replicated catalog (shard 0). Stable across processes and versions: changing it
  *   moves data.

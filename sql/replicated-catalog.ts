@@ -23,7 +23,7 @@ import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome, 
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
 
-/** Table 0's prefix (replica/core/row-key.ts layout) followed by a name: never a user row. */
+/** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
 
 export type DdlDataAction =

@@ -43,8 +43,8 @@ import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts
 import { normInt8, type Row, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
-import { decodeRow, encodeRow } from '../../replica/core/row-codec.ts';
-import { rowKey } from '../../replica/core/row-key.ts';
+import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
+import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */

@@ -10,8 +10,8 @@ import type { Row, SqlValue } from '../../sql/types.ts';
 import { encodeKey } from '../../sql/key-encoding.ts';
 import { executeAt, type QueryExecution } from './query-exec.ts';
 import type { ReplicaRowVersion } from './replica-row-source.ts';
-import { decodeRow, encodeRow } from './row-codec.ts';
-import { rowKey } from './row-key.ts';
+import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
+import { rowKey } from '../../sql/row-key.ts';
 import { insertVersion, Store, type Version } from './store.ts';
 
 const txn = (name: string): DigestKey => name as DigestKey;

@@ -44,7 +44,7 @@ import type { Expr } from '../../sql/expr.ts';
 import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { newestVisibleBelow, ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
-import { rowKey } from './row-key.ts';
+import { rowKey } from '../../sql/row-key.ts';
 import type { KeyState, Store, Version } from './store.ts';
 
 export interface QueryPredicate {

@@ -16,8 +16,8 @@ import { decodeOutcome, encodeOutcome, encodeParams } from '../../sql/wire-value
 import { decodePredicate } from './predicate-codec.ts';
 import { parseApplyFault, type ApplyFault } from './range-reads.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
-import { encodeRow } from './row-codec.ts';
-import { rowKey } from './row-key.ts';
+import { encodeRow } from '../../sql/row-codec.ts';
+import { rowKey } from '../../sql/row-key.ts';
 
 // f = 1: n = 6. The core trusts the shell to have verified certificates; we still sign for real.
 const N = 6;

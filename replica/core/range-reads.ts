@@ -46,8 +46,8 @@ import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from './predicate-codec.ts';
 import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
-import { decodeRow } from './row-codec.ts';
-import { pkOfRowKey, tableIdOfKey } from './row-key.ts';
+import { decodeRow } from '../../sql/row-codec.ts';
+import { pkOfRowKey, tableIdOfKey } from '../../sql/row-key.ts';
 import { insertVersion, removeByTxn, type KeyState, type Store, type Version } from './store.ts';
 import type { TxnRecord } from './txn-record.ts';
 

@@ -34,8 +34,8 @@ import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
-import { decodeRow } from './row-codec.ts';
-import { pkOfRowKey, rowKey, tableKeyRange } from './row-key.ts';
+import { decodeRow } from '../../sql/row-codec.ts';
+import { pkOfRowKey, rowKey, tableKeyRange } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
 
 export type ReadMode =

@@ -13,8 +13,8 @@ import type { Row } from '../../sql/types.ts';
 import { encodePredicate, type ScanPredicate } from './predicate-codec.ts';
 import { executeAt } from './query-exec.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
-import { encodeRow } from './row-codec.ts';
-import { rowKey } from './row-key.ts';
+import { encodeRow } from '../../sql/row-codec.ts';
+import { rowKey } from '../../sql/row-key.ts';
 import { ABSTAIN_REASONS } from './validation.ts';
 
 // SemanticCC at the ReplicaCore level (PROTOCOL §5 steps 2, 7, 8, 9): real transactions, rows and

@@ -60,8 +60,8 @@ import { evalPredicate } from '../../sql/eval.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { decodePredicate, type ScanPredicate } from './predicate-codec.ts';
-import { decodeRow } from './row-codec.ts';
-import { TABLE_PREFIX_BYTES, tablePrefix } from './row-key.ts';
+import { decodeRow } from '../../sql/row-codec.ts';
+import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
 import { sqlTableOfKey, type TableState } from './table-writes.ts';
 

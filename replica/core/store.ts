@@ -14,7 +14,7 @@
  *
  * For SQL queries (PROTOCOL §4.2-4.3) the store also keeps its keys in byte order (`keysInRange`, an
  * OrderedKeys index: every key ever created, so a range scan walks chains in key order) and, per table
- * (the 4-byte prefix of row keys, row-key.ts; SQL tables only: `sqlTableOfKey`), the table's write
+ * (the 4-byte prefix of row keys, sql/row-key.ts; SQL tables only: `sqlTableOfKey`), the table's write
  * history, predicates and high-water mark (`table`, table-writes.ts). The write history is maintained
  * by `prepareWrite`, `commitWrite` and `abortWrite`; writers that still use the chain functions
  * directly (`insertVersion`, `removeByTxn`) leave them untouched.

@@ -12,7 +12,7 @@
  * absurd table ids (>= 2^24 for any printable first byte), far above what the catalog allocates (ids
  * count up from 1 in DDL order). Secondary-index entries are not stored yet (see ReplicaRowSource).
  */
-import type { Key } from '../../protocol/messages.ts';
+import type { Key } from '../protocol/messages.ts';
 
 export const TABLE_PREFIX_BYTES = 4;
 const TABLE_ID_MAX = 0xffffffff;

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Engine } from '../../sql/engine.ts';
-import { Numeric, SqlDate, SqlTimestamp, type Row } from '../../sql/types.ts';
+import { Engine } from './engine.ts';
+import { Numeric, SqlDate, SqlTimestamp, type Row } from './types.ts';
 import { decodeRow, encodeRow } from './row-codec.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey, tableKeyRange, tablePrefix } from './row-key.ts';
 

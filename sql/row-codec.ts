@@ -11,9 +11,9 @@
  * missing ones with the column's constant default, else NULL (the engine only accepts constant defaults
  * for ADD COLUMN). Columns beyond the table's are ignored.
  */
-import type { TableDef } from '../../sql/catalog.ts';
-import type { Row, SqlType, SqlValue } from '../../sql/types.ts';
-import { formatBinary, parseBinary } from '../../sql/value-binary.ts';
+import type { TableDef } from './catalog.ts';
+import type { Row, SqlType, SqlValue } from './types.ts';
+import { formatBinary, parseBinary } from './value-binary.ts';
 
 const FORMAT = 1;
 
