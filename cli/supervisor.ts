@@ -86,7 +86,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
         command: process.execPath,
         args: ['--import', 'tsx', entry, '--config', configPath, '--shard', String(shard.id), '--index', String(replica.index), '--data', replicaDataDir(dataDir, shard.id, replica.index)],
         cwd: REPO_ROOT,
-        env: { ...process.env, ...options.env, PESTO_KEY_FILE: keyPath(dataDir, { kind: 'replica', shard: shard.id, index: replica.index }) },
+        env: { ...process.env, ...options.env, PESTO_SUPERVISOR_PID: String(process.pid), PESTO_KEY_FILE: keyPath(dataDir, { kind: 'replica', shard: shard.id, index: replica.index }) },
         logPath: join(dataDir, 'logs', `${name}.log`),
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
         isReady: (line) => line['event'] === 'ready' && line['shard'] === shard.id && line['index'] === replica.index,

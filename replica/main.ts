@@ -15,6 +15,7 @@
  *   rounds then disagree and queries take the sync path, where fetching the transaction from another
  *   replica makes its writes visible.
  * - PESTO_CPU_PROFILE=<dir>: write a CPU profile on stop.
+ * - PESTO_SUPERVISOR_PID=<pid> (set by cli/supervisor.ts): stop when that process no longer exists.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
@@ -118,6 +119,19 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  // A replica started by `pesto start` stops when its supervisor is gone (killed without a chance to
+  // stop its children), instead of living on as an orphan holding its port.
+  const supervisor = Number(process.env['PESTO_SUPERVISOR_PID'] ?? 0);
+  if (supervisor > 1) {
+    setInterval(() => {
+      try {
+        process.kill(supervisor, 0);
+      } catch {
+        process.stderr.write(`replica s${shard}r${index}: supervisor ${supervisor} is gone\n`);
+        stop();
+      }
+    }, 1000).unref();
+  }
 }
 
 main().catch((e: unknown) => {
