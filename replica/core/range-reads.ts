@@ -29,6 +29,7 @@
  * point reads as usual (the replica still votes correctly), but range reads do not see their writes:
  * never (`omit`) or only after a delay (`delay`). A sync round treats such a transaction as missing, and a
  * fetched supply of it makes its writes visible: the right answer still comes through the sync path.
+ * Writebacks replayed from the log at a restart are applied normally (the fault starts afresh).
  *
  * Everything here is deterministic: identical state and query give identical reply bytes. Bad input
  * never throws: SQL errors, malformed parameters, rows or catalogs become error outcomes.
