@@ -77,9 +77,19 @@ export class GatewayConnection {
     this.session?.requestCancel();
   }
 
-  /** Server shutdown: tell the client and close. */
+  /**
+   * Server shutdown: tell the client (57P01) and close. The message loop wakes up with end of stream,
+   * so `run` rolls the session back, closes it and resolves, as soon as a statement in flight returns.
+   */
   terminate(): void {
     this.fatal(GatewayState.adminShutdown, 'terminating connection due to administrator command');
+  }
+
+  /** Closes the socket at once, without a goodbye (the last step of a server shutdown). */
+  destroy(): void {
+    this.endOfStream();
+    this.stream.destroy();
+    this.socket.destroy();
   }
 
   private attach(s: Socket | TLSSocket): void {
@@ -149,12 +159,13 @@ export class GatewayConnection {
   };
 
   private fatal(code: string, message: string): void {
-    if (this.stream.destroyed) return;
     this.frames.length = 0;
-    this.out.errorResponse({ severity: 'FATAL', code, message });
-    this.flush();
-    this.stream.end();
-    this.ended = true;
+    if (!this.stream.destroyed) {
+      this.out.errorResponse({ severity: 'FATAL', code, message });
+      this.flush();
+      this.stream.end();
+    }
+    this.endOfStream();
   }
 
   private async serve(): Promise<void> {

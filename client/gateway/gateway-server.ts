@@ -1,6 +1,9 @@
 // The gateway's TCP server: accepts connections, enforces the connection limit, keeps the process-id
 // table that CancelRequests look up, derives SCRAM credentials for the configured users once, and
-// closes cleanly (every open connection gets 57P01 and its transaction is rolled back).
+// closes cleanly: every open connection gets 57P01, its session is rolled back and closed once the
+// statement in flight (if any) returns, and sockets still open after a grace period are destroyed, so
+// `close` always resolves (a client that never closes its end, or a backend call that takes long,
+// cannot keep the process alive).
 
 import { createServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
@@ -28,11 +31,16 @@ export interface GatewayOptions {
   readonly maxConnections?: number;
   /** Largest frontend message accepted; larger closes the connection. Default 64 MiB. */
   readonly maxMessageBytes?: number;
+  /** On close, how long sessions get to finish a statement in flight before their sockets are destroyed. Default 2 s. */
+  readonly closeGraceMs?: number;
 }
 
 export interface Gateway {
   readonly port: number;
   readonly host: string;
+  /** Open client connections. */
+  readonly connectionCount: number;
+  /** Stops accepting, ends every connection (see the header); resolves when the server is closed. Idempotent. */
   close(): Promise<void>;
 }
 
@@ -75,12 +83,16 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     nextProcessId: () => ++processIds,
   };
 
+  const runs = new Map<GatewayConnection, Promise<void>>();
   const server: Server = createServer((socket) => {
-    const conn = new GatewayConnection(socket, connHost);
-    connections.add(conn);
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
-    void conn.run().finally(() => connections.delete(conn));
+    const conn = new GatewayConnection(socket, connHost);
+    connections.add(conn);
+    runs.set(conn, conn.run().finally(() => {
+      connections.delete(conn);
+      runs.delete(conn);
+    }));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -92,14 +104,28 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
 
+  const graceMs = options.closeGraceMs ?? 2000;
+  let closing: Promise<void> | undefined;
+  const close = async (): Promise<void> => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const c of connections) c.terminate();
+    if (runs.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.allSettled(runs.values()), grace]);
+      clearTimeout(timer);
+    }
+    for (const c of connections) c.destroy();
+    for (const s of sockets) s.destroy();
+    await closed;
+  };
+
   return {
     port,
     host,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      for (const c of connections) c.terminate();
-      for (const s of sockets) s.destroy();
-      await closed;
+    get connectionCount() {
+      return sockets.size;
     },
+    close: () => (closing ??= close()),
   };
 }
