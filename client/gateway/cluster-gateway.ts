@@ -1,0 +1,51 @@
+// The gateway over a Pesto cluster in one call (issue 5): connects a PestoClient with the given client
+// identity, wraps it in a SqlClient (the engine parses, plans and evaluates at the client; replicas run
+// range reads), and serves it with ClusterBackend. `pesto start`, the cluster integration tests and the
+// pgbench benchmark use it. `close` closes the gateway (ending its connections), then the client.
+
+import { Engine } from '../../sql/engine.ts';
+import { PestoClient, type ConnectOptions } from '../pesto-client.ts';
+import { SqlClient } from '../sql/sql-session.ts';
+import { ClusterBackend } from './cluster-backend.ts';
+import { startGateway, type Gateway, type GatewayOptions } from './gateway-server.ts';
+
+export interface ClusterGatewayOptions extends Omit<GatewayOptions, 'backend'> {
+  /** How to reach the cluster and who the gateway is in it. */
+  readonly client: ConnectOptions;
+  /** Databases a client may name in its startup packet; any name when omitted. */
+  readonly databases?: readonly string[];
+}
+
+export interface ClusterGateway {
+  readonly gateway: Gateway;
+  readonly client: PestoClient;
+  readonly sql: SqlClient;
+  /** Closes the gateway, then the client. Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function startClusterGateway(options: ClusterGatewayOptions): Promise<ClusterGateway> {
+  const { client: connect, databases, ...gatewayOptions } = options;
+  const client = await PestoClient.connect(connect);
+  try {
+    const sql = new SqlClient(client, await Engine.create({ clock: () => Date.now() * 1000 }));
+    const gateway = await startGateway({ ...gatewayOptions, backend: new ClusterBackend(sql, databases === undefined ? {} : { databases }) });
+    let closing: Promise<void> | undefined;
+    return {
+      gateway,
+      client,
+      sql,
+      close: () =>
+        (closing ??= (async () => {
+          try {
+            await gateway.close();
+          } finally {
+            await client.close();
+          }
+        })()),
+    };
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
+}

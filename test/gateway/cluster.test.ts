@@ -1,0 +1,209 @@
+/**
+ * Real PostgreSQL clients against the gateway over a real cluster (issue 5): six replica processes over
+ * gRPC and, in this process, the gateway with ClusterBackend (client/gateway/cluster-gateway.ts) as the
+ * local client identity. psql runs a script (DDL, INSERT, point reads, UPDATE by key, COMMIT, ROLLBACK),
+ * the `pg` driver sends unnamed and named parameterised statements and sees 40001 for a lost race, and
+ * pgbench runs a TPC-B-like custom script in the simple, extended and prepared protocols with several
+ * clients: every error other than a retried 40001 fails the test, and the balances it leaves must add up.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
+import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
+
+const BASE_PORT = 7600;
+const BIN = '/usr/lib/postgresql/15/bin';
+const USER = 'pesto';
+const PASSWORD = 'pesto';
+const DATABASE = 'pesto';
+
+let tc: TestCluster | undefined;
+let gw: ClusterGateway | undefined;
+let port = 0;
+const dir = mkdtempSync(join(tmpdir(), 'pesto-gw-cluster-'));
+
+function file(name: string, text: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, text);
+  return p;
+}
+
+function run(tool: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(BIN, tool), ['-h', '127.0.0.1', '-p', String(port), '-U', USER, ...args], {
+      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
+      timeout: 120_000,
+    }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const psql = (...args: string[]): ReturnType<typeof run> => run('psql', ['-X', '-v', 'ON_ERROR_STOP=1', '-At', '-d', DATABASE, ...args]);
+
+async function psqlOk(...args: string[]): Promise<string> {
+  const r = await psql(...args);
+  assert.equal(r.code, 0, `psql ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
+}
+
+async function sqlState(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    return (e as { code?: string }).code ?? 'no code';
+  }
+  return 'no error';
+}
+
+void describe('the gateway over a real cluster', () => {
+  before(async () => {
+    tc = await startTestCluster('gateway', BASE_PORT);
+    gw = await startClusterGateway({
+      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
+      port: 0,
+      users: [{ name: USER, password: PASSWORD }],
+      databases: [DATABASE],
+    });
+    port = gw.gateway.port;
+  });
+  after(async () => {
+    await gw?.close();
+    await tc?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  void it('runs a psql -f script: DDL, INSERT, point SELECT, UPDATE by key, COMMIT, and a ROLLBACK that leaves nothing', async () => {
+    const script = file('accounts.sql', `
+CREATE TABLE acct (id INT PRIMARY KEY, owner TEXT NOT NULL, balance NUMERIC(12,2));
+INSERT INTO acct VALUES (1, 'ann', 100.00), (2, 'bob', 50.50);
+SELECT owner, balance FROM acct WHERE id = 1;
+UPDATE acct SET balance = balance + 1 WHERE id = 2;
+BEGIN;
+UPDATE acct SET balance = balance - 10 WHERE id = 1;
+UPDATE acct SET balance = balance + 10 WHERE id = 2;
+SELECT balance FROM acct WHERE id = 1;
+COMMIT;
+BEGIN;
+INSERT INTO acct VALUES (3, 'cy', 7);
+UPDATE acct SET balance = 0 WHERE id = 1;
+SELECT owner, balance FROM acct WHERE id = 3;
+ROLLBACK;
+SELECT id, owner, balance FROM acct WHERE id = 1;
+SELECT id, owner, balance FROM acct WHERE id = 2;
+SELECT count(*) FROM acct WHERE id = 3;
+`);
+    assert.equal(
+      await psqlOk('-f', script),
+      [
+        'CREATE TABLE', 'INSERT 0 2', 'ann|100.00', 'UPDATE 1',
+        'BEGIN', 'UPDATE 1', 'UPDATE 1', '90.00', 'COMMIT',
+        'BEGIN', 'INSERT 0 1', 'UPDATE 1', 'cy|7.00', 'ROLLBACK',
+        '1|ann|90.00', '2|bob|61.50', '0', '',
+      ].join('\n'),
+    );
+    // ON_ERROR_STOP: the first error (a duplicate key, a NOT NULL violation) ends the script with its SQLSTATE message.
+    const bad = await psql('-f', file('bad.sql', "INSERT INTO acct VALUES (1, 'again', 0);\nSELECT 1;\n"));
+    assert.equal(bad.code, 3);
+    assert.equal(bad.stdout, '');
+    assert.match(bad.stderr, /duplicate key value violates unique constraint/);
+    const nul = await psql('-c', 'INSERT INTO acct VALUES (4, NULL, 0)');
+    assert.notEqual(nul.code, 0);
+    assert.match(nul.stderr, /null value in column "owner"/);
+    assert.equal(await psqlOk('-c', 'SELECT count(*) FROM acct WHERE id = 4'), '0\n');
+  });
+
+  void it('serves the pg driver: unnamed and named parameterised statements, transactions, SQLSTATEs, 40001 for a lost race', async () => {
+    await withClient(async (c) => {
+      await c.query('CREATE TABLE kv (k INT PRIMARY KEY, v TEXT, n BIGINT)');
+      // Unnamed statements (Parse/Bind/Execute with text parameters).
+      const ins = await c.query('INSERT INTO kv VALUES ($1, $2, $3), ($4, $5, $6)', [1, 'one', 10, 2, 'two', 20]);
+      assert.equal(ins.rowCount, 2);
+      const one = await c.query('SELECT v, n FROM kv WHERE k = $1', [1]);
+      assert.deepEqual(one.rows, [{ v: 'one', n: '10' }]);
+      assert.equal((await c.query('UPDATE kv SET n = n + $1 WHERE k = $2', [5, 2])).rowCount, 1);
+      // Named statements: parsed once, bound and executed many times.
+      const get = { name: 'get-kv', text: 'SELECT v, n FROM kv WHERE k = $1' };
+      const put = { name: 'put-kv', text: 'INSERT INTO kv (k, v, n) VALUES ($1, $2, $3)' };
+      for (let k = 10; k < 15; k++) await c.query({ ...put, values: [k, `v${k}`, k * 100] });
+      for (let k = 10; k < 15; k++) assert.deepEqual((await c.query({ ...get, values: [k] })).rows, [{ v: `v${k}`, n: String(k * 100) }]);
+      assert.deepEqual((await c.query({ ...get, values: [2] })).rows, [{ v: 'two', n: '25' }]);
+      assert.equal((await c.query({ ...get, values: [99] })).rowCount, 0);
+      // A transaction sees its own writes; ROLLBACK forgets them.
+      await c.query('BEGIN');
+      await c.query({ ...put, values: [20, 'tx', 1] });
+      assert.equal((await c.query({ ...get, values: [20] })).rowCount, 1);
+      await c.query('ROLLBACK');
+      assert.equal((await c.query({ ...get, values: [20] })).rowCount, 0);
+      // Errors carry PostgreSQL's SQLSTATEs and fail the transaction until ROLLBACK.
+      assert.equal(await sqlState(c.query({ ...put, values: [1, 'dup', 0] })), '23505');
+      assert.equal(await sqlState(c.query('SELECT nope FROM kv WHERE k = $1', [1])), '42703');
+      await c.query('BEGIN');
+      assert.equal(await sqlState(c.query({ ...put, values: [2, 'dup', 0] })), '23505');
+      assert.equal(await sqlState(c.query({ ...get, values: [1] })), '25P02');
+      await c.query('ROLLBACK');
+    });
+    // Two sessions read and write the same row; the one that commits second cannot commit (40001).
+    await withClient(async (a) =>
+      withClient(async (b) => {
+        await a.query('BEGIN');
+        await b.query('BEGIN');
+        const va = Number((await a.query('SELECT n FROM kv WHERE k = $1', [1])).rows[0].n);
+        const vb = Number((await b.query('SELECT n FROM kv WHERE k = $1', [1])).rows[0].n);
+        await a.query('UPDATE kv SET n = $1 WHERE k = $2', [va + 1, 1]);
+        await b.query('UPDATE kv SET n = $1 WHERE k = $2', [vb + 1, 1]);
+        const outcomes = [await sqlState(a.query('COMMIT')), await sqlState(b.query('COMMIT'))];
+        assert.ok(outcomes.includes('40001'), `both committed a read-modify-write of one row: ${outcomes.join(', ')}`);
+        const after = await a.query('SELECT n FROM kv WHERE k = $1', [1]);
+        assert.equal(Number(after.rows[0].n), 11, 'exactly one increment survived');
+      }),
+    );
+  });
+
+  const TPCB = `\\set aid random(1, 50)
+\\set tid random(1, 5)
+\\set delta random(-500, 500)
+BEGIN;
+UPDATE acc SET bal = bal + :delta WHERE id = :aid;
+SELECT bal FROM acc WHERE id = :aid;
+UPDATE tel SET bal = bal + :delta WHERE id = :tid;
+INSERT INTO hist (tid, aid, delta) VALUES (:tid, :aid, :delta);
+END;
+`;
+
+  void it('runs a TPC-B-like pgbench script with -M simple, extended and prepared: no failures, balances add up', async () => {
+    const rows = (n: number): string => Array.from({ length: n }, (_, i) => `(${i + 1}, 0)`).join(', ');
+    await psqlOk('-c', 'CREATE TABLE acc (id INT PRIMARY KEY, bal INT NOT NULL)', '-c', 'CREATE TABLE tel (id INT PRIMARY KEY, bal INT NOT NULL)',
+      '-c', 'CREATE TABLE hist (tid INT, aid INT, delta INT)', '-c', `INSERT INTO acc VALUES ${rows(50)}`, '-c', `INSERT INTO tel VALUES ${rows(5)}`);
+    const script = file('tpcb.sql', TPCB);
+    let total = 0;
+    for (const mode of ['simple', 'extended', 'prepared'] as const) {
+      const b = await run('pgbench', ['-n', '-f', script, '-M', mode, '-c', '3', '-j', '1', '-t', '15', '--max-tries=50', DATABASE]);
+      assert.equal(b.code, 0, `-M ${mode}: ${b.stderr}${b.stdout}`);
+      assert.match(b.stdout, /number of transactions actually processed: 45\/45/, `-M ${mode}: ${b.stdout}`);
+      assert.match(b.stdout, /number of failed transactions: 0 /, `-M ${mode}: ${b.stdout}`);
+      // pgbench prints every error it did not retry; only serialization failures may be retried.
+      assert.doesNotMatch(b.stderr.replace(/.*could not serialize access.*\n?/g, ''), /error|ERROR/, `-M ${mode}: ${b.stderr}`);
+      total += 45;
+      // Conservation: every committed transaction moved the same delta into an account, a teller and the history.
+      const sums = await psqlOk('-c', 'SELECT (SELECT sum(bal) FROM acc) = (SELECT sum(bal) FROM tel), (SELECT sum(delta) FROM hist) = (SELECT sum(bal) FROM tel), (SELECT count(*) FROM hist)');
+      assert.equal(sums, `t|t|${total}\n`, `-M ${mode}`);
+    }
+  });
+});
