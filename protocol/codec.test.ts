@@ -214,3 +214,32 @@ void test('never throws on random mutations of valid messages', () => {
     assert.equal(typeof r.ok, 'boolean');
   }
 });
+
+void test('the digest covers predicates and table versions: a client cannot show different predicates to different replicas (PROTOCOL §3)', async () => {
+  const { keyPairFromSeed } = await import('./crypto/ed25519.ts');
+  const { signBatch } = await import('./crypto/signed.ts');
+  const { CertificateVerifier } = await import('./certificate.ts');
+  const { VerifiedRootCache } = await import('./crypto/signed.ts');
+  const { voteLeaf } = await import('./statements.ts');
+  const base: TxnBody = {
+    ts: ts(1_000, 1),
+    shards: [0 as ShardId],
+    reads: [],
+    writes: [{ key: 'k', value: new Uint8Array([1]) }],
+    deps: [],
+    predicates: [{ table: 3, tableVersion: ts(900, 2), expr: new TextEncoder().encode('{"f":1}') }],
+    meta: new Uint8Array(0),
+  };
+  const shown = encodeTxn(base);
+  const otherExpr = encodeTxn({ ...base, predicates: [{ ...base.predicates[0]!, expr: new TextEncoder().encode('{"f":2}') }] });
+  const otherVersion = encodeTxn({ ...base, predicates: [{ ...base.predicates[0]!, tableVersion: ts(999, 2) }] });
+  const none = encodeTxn({ ...base, predicates: [] });
+  const digests = new Set([shown, otherExpr, otherVersion, none].map((t) => t.key));
+  assert.equal(digests.size, 4);
+  // A vote for the transaction one replica saw does not count for the variant another replica saw.
+  const keys = Array.from({ length: 6 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
+  const verifier = new CertificateVerifier({ f: 1, shardCount: 1, publicKey: (_s, i) => keys[i]!.publicKey, cache: new VerifiedRootCache(16) });
+  const sig = signBatch([voteLeaf(shown.digest, 0 as ShardId, 'commit')], keys[0]!.secretKey, 0)[0]!;
+  assert.equal(verifier.verifyVote(shown.digest, 0 as ShardId, 'commit', sig).ok, true);
+  assert.equal(verifier.verifyVote(otherExpr.digest, 0 as ShardId, 'commit', sig).ok, false);
+});
