@@ -2,6 +2,7 @@
  * The `pesto` command (`npm start` runs `pesto start`).
  *
  *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed]
+ *               [--host H] [--port P] [--user U] [--password W] [--no-gateway]
  *   pesto kv get KEY | put KEY VALUE | del KEY [--data DIR]   one-shot transactions on a running cluster
  *   pesto config check FILE      validate a cluster configuration, print a summary
  *   pesto keys new FILE          write a fresh secret key file (mode 0600), print its public key
@@ -9,29 +10,45 @@
  *   pesto help
  *
  * `start` generates or reuses the configuration and keys in the data folder, starts one replica process
- * per configured replica (cli/supervisor.ts), waits until all are ready, prints what runs, and on Ctrl-C
- * or SIGTERM stops them all and exits 0. Crashed replicas are reported on stderr (and restarted with
- * `--restart-crashed`). Exit codes: 0 clean stop, 1 start failure, 2 usage error.
+ * per configured replica (cli/supervisor.ts), waits until all are ready, then serves the PostgreSQL wire
+ * gateway over the cluster in this process (client/gateway/cluster-gateway.ts: 127.0.0.1:5433, database
+ * `pesto`, user `pesto`, password `pesto` unless --user/--password say otherwise; the gateway is the
+ * local client identity of the data folder), prints a psql command, and on Ctrl-C or SIGTERM closes the
+ * gateway (its connections included), the client, stops the replicas and exits 0; a second Ctrl-C exits
+ * at once (1). `--no-gateway` starts the replicas only. Crashed replicas are reported on stderr (and
+ * restarted with `--restart-crashed`). Exit codes: 0 clean stop, 1 start failure, 2 usage error.
  */
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseClusterConfig, toHex } from '../protocol/config.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
+import type { ClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
-import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_ID } from './local-cluster-config.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_ID, loadLocalClient } from './local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster, type SupervisorEvent } from './supervisor.ts';
 import { kvCommand } from './kv-command.ts';
+
+export const DEFAULT_GATEWAY_HOST = '127.0.0.1';
+export const DEFAULT_GATEWAY_PORT = 5433;
+export const GATEWAY_DATABASE = 'pesto';
+export const DEFAULT_GATEWAY_USER = 'pesto';
+export const DEFAULT_GATEWAY_PASSWORD = 'pesto';
 
 const USAGE = `Pesto: a Byzantine-fault-tolerant SQL database.
 
 Usage:
-  pesto start [options]        start a local cluster (keys and config generated on first start)
+  pesto start [options]        start a local cluster (keys and config generated on first start) and its PostgreSQL gateway
       --f N                    faults tolerated per shard; n = 5f+1 replicas per shard (default ${DEFAULT_F}, or the existing config's)
       --shards S               number of shards (default ${DEFAULT_SHARDS}, or the existing config's)
       --data DIR               data folder: cluster.yaml, keys/, logs/, replicas/ (default ${DEFAULT_DATA_DIR})
       --base-port P            replica k listens on 127.0.0.1:P+k (default ${DEFAULT_BASE_PORT}, or the existing config's)
       --restart-crashed        restart replicas that crash (default: report them and leave them down)
+      --host H                 the gateway listens on H (default ${DEFAULT_GATEWAY_HOST})
+      --port P                 the gateway's port (default ${DEFAULT_GATEWAY_PORT})
+      --user U, --password W   the gateway's one user (default ${DEFAULT_GATEWAY_USER}/${DEFAULT_GATEWAY_PASSWORD}: local development only;
+                               a real deployment must set its own); database "${GATEWAY_DATABASE}"
+      --no-gateway             start the replicas only
   pesto kv get KEY             read a key in a transaction on a running local cluster (--data DIR)
   pesto kv put KEY VALUE       write a key; pesto kv del KEY deletes it
   pesto config check FILE      validate a cluster configuration
@@ -83,6 +100,11 @@ async function start(args: readonly string[]): Promise<number> {
       data: { type: 'string' },
       'base-port': { type: 'string' },
       'restart-crashed': { type: 'boolean' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      user: { type: 'string' },
+      password: { type: 'string' },
+      'no-gateway': { type: 'boolean' },
     },
     strict: true,
     allowPositionals: false,
@@ -90,10 +112,34 @@ async function start(args: readonly string[]): Promise<number> {
   const f = intFlag(values.f, '--f');
   const shards = intFlag(values.shards, '--shards');
   const basePort = intFlag(values['base-port'], '--base-port');
+  const withGateway = values['no-gateway'] !== true;
+  const gatewayPort = intFlag(values.port, '--port') ?? DEFAULT_GATEWAY_PORT;
+  if (gatewayPort > 65535) throw new UsageError(`--port must be at most 65535, got ${gatewayPort}`);
+  const gatewayHost = values.host ?? DEFAULT_GATEWAY_HOST;
+  if (gatewayHost === '') throw new UsageError('--host needs an address');
+  const user = values.user ?? DEFAULT_GATEWAY_USER;
+  const password = values.password ?? DEFAULT_GATEWAY_PASSWORD;
+  if (user === '' || password === '') throw new UsageError('--user and --password must not be empty');
+  if (!withGateway && (values.host !== undefined || values.port !== undefined || values.user !== undefined || values.password !== undefined)) {
+    throw new UsageError('--host, --port, --user and --password configure the gateway; they make no sense with --no-gateway');
+  }
   const dataDir = values.data ?? DEFAULT_DATA_DIR;
   const show = (p: string): string => {
     const r = relative(process.cwd(), p);
     return r === '' ? '.' : r.startsWith('..') || isAbsolute(r) ? p : r;
+  };
+
+  // Signals are handled from here on: one during the start stops everything once the start is over.
+  let signalled: NodeJS.Signals | undefined;
+  let onSignal: (signal: NodeJS.Signals) => void = (signal) => {
+    signalled ??= signal;
+  };
+  const handler = (signal: NodeJS.Signals): void => onSignal(signal);
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  const unhandle = (): void => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
   };
 
   process.stdout.write(`Starting Pesto in ${dataDir} ...\n`);
@@ -109,40 +155,96 @@ async function start(args: readonly string[]): Promise<number> {
     });
   } catch (e) {
     process.stderr.write(`pesto: could not start the cluster: ${e instanceof Error ? e.message : String(e)}\n`);
+    unhandle();
     return 1;
   }
 
   const { config } = cluster;
+  const replicaCount = config.shards.length * (5 * config.f + 1);
+
+  let gateway: ClusterGateway | undefined;
+  if (withGateway && signalled === undefined) {
+    try {
+      const local = await loadLocalClient(cluster.dataDir);
+      // Loaded here: the SQL engine and the gateway are not needed by `pesto kv`, `pesto keys` or a usage error.
+      const { startClusterGateway } = await import('../client/gateway/cluster-gateway.ts');
+      gateway = await startClusterGateway({
+        client: { config: local.config, clientId: local.clientId, keyPair: local.keyPair },
+        host: gatewayHost,
+        port: gatewayPort,
+        users: [{ name: user, password }],
+        databases: [GATEWAY_DATABASE],
+      });
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      const inUse = (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? ` (port ${gatewayPort} is taken: choose another with --port, or start without the gateway with --no-gateway)` : '';
+      process.stderr.write(`pesto: could not start the PostgreSQL gateway on ${gatewayHost}:${gatewayPort}: ${why}${inUse}\n`);
+      process.stdout.write(`Stopping ${replicaCount} replicas ...\n`);
+      await cluster.stop();
+      unhandle();
+      return 1;
+    }
+  }
+
+  const data = show(cluster.dataDir);
+  const dataFlag = data === DEFAULT_DATA_DIR || `./${data}` === DEFAULT_DATA_DIR ? '' : ` --data ${data}`;
   const lines = [
     '',
     cluster.generated === undefined ? `Reusing ${show(cluster.configPath)}.` : `${cluster.generated}.`,
-    `Pesto cluster "${config.name}" is running: ${config.shards.length} shard(s), f = ${config.f}, ${config.shards.length * (5 * config.f + 1)} replica processes.`,
+    `Pesto cluster "${config.name}" is running: ${config.shards.length} shard(s), f = ${config.f}, ${replicaCount} replica processes.`,
     ...config.shards.map((s) => `  shard ${s.id}: ${s.replicas.map((r) => `s${s.id}r${r.index} ${r.address}`).join(', ')}`),
     '',
     `  configuration  ${show(cluster.configPath)}`,
-    `  secret keys    ${show(cluster.dataDir)}/keys/ (client key for local tools: keys/client-${LOCAL_CLIENT_ID}.key, client id ${LOCAL_CLIENT_ID})`,
-    `  replica logs   ${show(cluster.dataDir)}/logs/`,
-    '',
-    'Try it (in another terminal):',
-    `  npx pesto kv put alice 10 --data ${show(cluster.dataDir)}      # one transaction; prints its commit path`,
-    `  npx pesto kv get alice --data ${show(cluster.dataDir)}`,
-    `  npm run bench -- kv --data ${show(cluster.dataDir)} --seconds 10    # the key-value benchmark against this cluster`,
-    '(The PostgreSQL gateway and its psql command are not part of `pesto start` yet.)',
-    'Press Ctrl-C to stop.',
+    `  secret keys    ${data}/keys/ (client key for local tools: keys/client-${LOCAL_CLIENT_ID}.key, client id ${LOCAL_CLIENT_ID})`,
+    `  replica logs   ${data}/logs/`,
     '',
   ];
+  if (gateway !== undefined) {
+    const g = gateway.gateway;
+    const connectHost = g.host === '0.0.0.0' || g.host === '::' ? '127.0.0.1' : g.host;
+    const defaults = user === DEFAULT_GATEWAY_USER && password === DEFAULT_GATEWAY_PASSWORD;
+    lines.push(
+      `PostgreSQL gateway on ${g.host}:${g.port}: database ${GATEWAY_DATABASE}, user ${user}, password ${defaults ? password : '(the one given with --password)'}.`,
+      defaults
+        ? '  These credentials are for local development only: a real deployment must set its own (--user, --password).'
+        : '  (A real deployment also keeps the gateway off public interfaces or behind TLS.)',
+      '',
+      'Connect (in another terminal):',
+      `  ${defaults ? `PGPASSWORD=${password} ` : ''}psql -h ${connectHost} -p ${g.port} -U ${user} ${GATEWAY_DATABASE}`,
+      '',
+      'Or use the key-value API directly:',
+    );
+  } else {
+    lines.push('Try it (in another terminal):');
+  }
+  lines.push(
+    `  npx pesto kv put alice 10${dataFlag}      # one transaction; prints its commit path`,
+    `  npx pesto kv get alice${dataFlag}`,
+    `  npm run bench -- kv --data ${data} --seconds 10    # the key-value benchmark against this cluster`,
+    'Press Ctrl-C to stop.',
+    '',
+  );
   process.stdout.write(lines.join('\n'));
 
-  await new Promise<void>((resolve) => {
-    const onSignal = (signal: NodeJS.Signals): void => {
-      process.stdout.write(`\n${signal}: stopping ${config.shards.length * (5 * config.f + 1)} replicas ...\n`);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      cluster.stop().then(resolve, resolve);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = (s): void => {
+      onSignal = (again): void => {
+        process.stderr.write(`\n${again} again: exiting without waiting (replicas are killed)\n`);
+        process.exit(1);
+      };
+      resolve(s);
     };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    if (signalled !== undefined) onSignal(signalled);
   });
+  if (gateway !== undefined) {
+    process.stdout.write(`\n${signal}: closing the gateway (${gateway.gateway.connectionCount} connection(s)) ...\n`);
+    await gateway.close().catch((e: unknown) => process.stderr.write(`pesto: closing the gateway: ${e instanceof Error ? e.message : String(e)}\n`));
+    process.stdout.write(`stopping ${replicaCount} replicas ...\n`);
+  } else {
+    process.stdout.write(`\n${signal}: stopping ${replicaCount} replicas ...\n`);
+  }
+  await cluster.stop();
+  unhandle();
   process.stdout.write('Stopped.\n');
   return 0;
 }
