@@ -3,24 +3,13 @@
  * the crypto layer's and the transport's counters at scrape time (prom-client `collect`), so the hot
  * path pays nothing for them. Served on `/metrics` by a small HTTP server.
  */
-import { createServer, type Server } from 'node:http';
-import { Counter, Gauge, collectDefaultMetrics, Registry } from 'prom-client';
+import { Gauge, collectDefaultMetrics, Registry } from 'prom-client';
+import { scrapedCounter, serveMetrics } from '../../net/metrics-http.ts';
 import { cryptoStats } from '../../protocol/crypto/signed.ts';
 import { transportStats } from '../../net/index.ts';
 import type { ReplicaServer } from './replica-server.ts';
 
-function counter(registry: Registry, name: string, help: string, labelNames: string[], read: (set: (labels: Record<string, string>, v: number) => void) => void): void {
-  new Counter({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      this.reset();
-      read((labels, v) => this.inc(labels, v));
-    },
-  });
-}
+const counter = scrapedCounter;
 
 export function replicaMetrics(server: ReplicaServer): Registry {
   const registry = new Registry();
@@ -78,19 +67,4 @@ export function replicaMetrics(server: ReplicaServer): Registry {
   return registry;
 }
 
-export function serveMetrics(registry: Registry, host: string, port: number): Promise<Server> {
-  const http = createServer((req, res) => {
-    if (req.url !== '/metrics') {
-      res.writeHead(404).end();
-      return;
-    }
-    registry.metrics().then(
-      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
-      (e: unknown) => res.writeHead(500).end(String(e)),
-    );
-  });
-  return new Promise((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => resolve(http));
-  });
-}
+export { serveMetrics };
