@@ -176,6 +176,16 @@ SELECT count(*) FROM acct WHERE id = 3;
     );
   });
 
+  void it('loads 3,000 rows with \\copy into a table without a primary key in one transaction, and again', async () => {
+    // Hidden row ids: a counter that wrapped after 1024 rows of one transaction made the 1025th a duplicate key.
+    await psqlOk('-c', 'CREATE TABLE events (kind TEXT, n INT)');
+    const rows = Array.from({ length: 3000 }, (_, i) => `k${i % 7}\t${i}\n`).join('');
+    const data = file('events.txt', rows);
+    assert.equal(await psqlOk('-c', `\\copy events from '${data}'`), 'COPY 3000\n');
+    assert.equal(await psqlOk('-c', `\\copy events from '${data}'`), 'COPY 3000\n');
+    assert.equal(await psqlOk('-c', 'SELECT count(*), sum(n), count(DISTINCT kind) FROM events'), `6000|${2 * ((2999 * 3000) / 2)}|7\n`);
+  });
+
   const TPCB = `\\set aid random(1, 50)
 \\set tid random(1, 5)
 \\set delta random(-500, 500)
