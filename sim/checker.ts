@@ -11,10 +11,19 @@
  * Each violation is one line; the simulation prints them with the seed and a trace.
  */
 import type { DigestKey } from '../protocol/ids.ts';
-import { compareTs, formatTs } from '../protocol/timestamp.ts';
+import { compareTs, formatTs, type Timestamp } from '../protocol/timestamp.ts';
 import type { SimClient } from './sim-client.ts';
 import type { SimReplica } from './sim-replica.ts';
 import { balanceOf, type TxnLog } from './workload-bank.ts';
+
+/** What the generic checks need of a logged transaction (bank and SQL workloads alike). */
+export interface HistoryEntry {
+  readonly client: number;
+  readonly kind: string;
+  readonly ts: Timestamp;
+  readonly outcome: string;
+  readonly startedUs: number;
+}
 
 export interface CheckInput {
   readonly history: readonly TxnLog[];
@@ -37,9 +46,9 @@ export function checkRun(input: CheckInput): string[] {
   };
   checkConservation(input, add);
   checkSerialReplay(input, add);
-  checkAgreement(input, add);
-  for (const r of input.correctReplicas) for (const d of r.doubleVotes) add(`one-vote: ${d}`);
-  checkLiveness(input, add);
+  checkAgreement(input.history, input.clients, input.correctReplicas, add);
+  checkOneVote(input.correctReplicas, add);
+  checkLiveness(input.history, input.targetReached, input.audit !== null, input.healAtUs, add);
   return out;
 }
 
@@ -65,9 +74,16 @@ function checkSerialReplay(input: CheckInput, add: (s: string) => void): void {
   }
 }
 
-function checkAgreement(input: CheckInput, add: (s: string) => void): void {
+/** (e) One vote per transaction per replica, forever. */
+export function checkOneVote(correctReplicas: readonly SimReplica[], add: (s: string) => void): void {
+  for (const r of correctReplicas) for (const d of r.doubleVotes) add(`one-vote: ${d}`);
+}
+
+/** (c) No transaction is both committed and aborted, at replicas or for its client. */
+export function checkAgreement(history: readonly HistoryEntry[], clients: readonly SimClient[], correctReplicas: readonly SimReplica[], add: (s: string) => void): void {
+  const input = { clients, correctReplicas };
   const clientOutcome = new Map<DigestKey, { outcome: string; ts: string }>();
-  for (const t of input.history) {
+  for (const t of history) {
     if (t.outcome !== 'commit' && t.outcome !== 'abort') continue;
     const client = input.clients.find((c) => c.id === t.client);
     const digest = client?.digestByTs.get(formatTs(t.ts));
@@ -94,14 +110,15 @@ function checkAgreement(input: CheckInput, add: (s: string) => void): void {
   }
 }
 
-function checkLiveness(input: CheckInput, add: (s: string) => void): void {
-  if (!input.targetReached) {
-    const stuck = input.history.filter((t) => t.outcome === 'pending');
+/** (d) The workload reached its target and the audit committed. */
+export function checkLiveness(history: readonly HistoryEntry[], targetReached: boolean, audited: boolean, healAtUs: number, add: (s: string) => void): void {
+  if (!targetReached) {
+    const stuck = history.filter((t) => t.outcome === 'pending');
     const oldest = stuck.map((t) => `c${t.client} ${t.kind} ${formatTs(t.ts)} since ${t.startedUs}`).slice(0, 4);
-    const begun = input.history.length;
-    const committed = input.history.filter((t) => t.outcome === 'commit').length;
-    add(`liveness: the workload did not reach its target after faults healed at ${input.healAtUs} (${begun} transactions begun, ${committed} committed); pending: ${oldest.join('; ') || 'none'}`);
-  } else if (input.audit === null) {
+    const begun = history.length;
+    const committed = history.filter((t) => t.outcome === 'commit').length;
+    add(`liveness: the workload did not reach its target after faults healed at ${healAtUs} (${begun} transactions begun, ${committed} committed); pending: ${oldest.join('; ') || 'none'}`);
+  } else if (!audited) {
     add('liveness: the audit transaction did not commit');
   }
 }

@@ -18,7 +18,7 @@ import { clientId, digestKey, type DigestKey, type ReplicaRef, replicaIndex, sha
 import type { Key, Message, Txn } from '../protocol/messages.ts';
 import { formatTs, type Timestamp } from '../protocol/timestamp.ts';
 import { checkAtClient, type ClientBoundary } from '../client/core/boundary.ts';
-import { ClientCore } from '../client/core/client-core.ts';
+import { ClientCore, type QuerySpec } from '../client/core/client-core.ts';
 import type { OpResult } from '../client/core/results.ts';
 import { CLIENT_BEHAVIORS, type ClientBehaviorName, type FaultyTxnContext, type FaultyTxnHandler } from './client-behavior.ts';
 import type { NodeId, SimNetwork } from './network.ts';
@@ -34,6 +34,12 @@ export interface SimClientTimeouts {
 }
 
 export const SIM_CLIENT_TIMEOUTS: SimClientTimeouts = Object.freeze({ fastPathWaitMs: 2, fastPathWaitMaxMs: 20, resendMs: 100, readRetryMs: 50, relayWaitMs: 100 });
+
+/** Client core knobs a scenario may set (range reads). */
+export interface SimClientQueryOptions {
+  /** The paper's stress knob: every eager round of a range read is treated as failed. */
+  readonly forceSyncQueries?: boolean;
+}
 
 /** A Byzantine or crashing client: `behavior` applies to every `every`-th transaction it commits. */
 export interface ClientFaultSpec {
@@ -107,10 +113,11 @@ export class SimClient {
     readonly prng: Prng,
     timeouts: SimClientTimeouts = SIM_CLIENT_TIMEOUTS,
     readonly fault: ClientFaultSpec | null = null,
+    queryOptions: SimClientQueryOptions = {},
   ) {
     this.node = clientNode(id);
     this.core = new ClientCore(
-      { clientId: clientId(id), f: cluster.f, shardCount: cluster.shardCount, ...timeouts },
+      { clientId: clientId(id), f: cluster.f, shardCount: cluster.shardCount, ...timeouts, ...(queryOptions.forceSyncQueries === true ? { forceSyncQueries: true } : {}) },
       { nowMicros: () => net.nowMicros, random: () => prng.float() },
     );
     this.verifier = new CertificateVerifier({
@@ -133,6 +140,16 @@ export class SimClient {
 
   write(txn: number, key: Key, value: Uint8Array | null): void {
     this.core.write(txn, key, value);
+  }
+
+  /** A range read (PROTOCOL §4.2): the SQL statement runs on the replicas of `spec.shard` at T. */
+  query(txn: number, spec: QuerySpec, cb: (r: OpResult) => void): void {
+    this.#run((op) => this.core.query(txn, spec, op), cb);
+  }
+
+  /** A read the caller already holds (a cached catalog version) joins the read set. */
+  noteRead(txn: number, key: Key, version: Timestamp, value: Uint8Array | null): void {
+    this.core.noteRead(txn, key, version, value);
   }
 
   commit(txn: number, cb: (r: OpResult) => void): void {

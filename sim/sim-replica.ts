@@ -14,13 +14,18 @@ import { CertificateVerifier } from '../protocol/certificate.ts';
 import { decodeMessage, encodeMessage } from '../protocol/codec.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { signBatchWithRoot, VerifiedRootCache } from '../protocol/crypto/signed.ts';
-import { replicaIndex, shardId, type ShardId } from '../protocol/ids.ts';
-import type { Key, Message, SigProof, VoteDecision } from '../protocol/messages.ts';
+import { digestKey, replicaIndex, shardId, type DigestKey, type ShardId } from '../protocol/ids.ts';
+import type { Key, Message, SigProof, Txn, VoteDecision, Writeback } from '../protocol/messages.ts';
 import { shardOfKey } from '../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
+import type { Timestamp } from '../protocol/timestamp.ts';
 import type { LogRecord } from '../protocol/log-record.ts';
 import { checkAtReplica } from '../replica/core/boundary.ts';
 import { ReplicaCore, type PeerHandle, type ReplicaCoreOptions, type SignRef } from '../replica/core/replica-core.ts';
+import type { ApplyFault } from '../replica/core/range-reads.ts';
+import type { TxnRecord } from '../replica/core/txn-record.ts';
+import type { Engine } from '../sql/engine.ts';
+import { QUERY_BEHAVIORS } from './byzantine-queries.ts';
 import type { NodeId, SimNetwork } from './network.ts';
 import type { Prng } from './prng.ts';
 
@@ -42,6 +47,15 @@ export interface ByzantineTools {
   readonly prng: Prng;
   /** Signs one statement with this replica's key right away (a batch of one). */
   signNow(leaf: Uint8Array): SigProof;
+  /** T of the query `req` from `client` this replica is answering, if it saw it. */
+  queryTs(client: NodeId, req: number): Timestamp | undefined;
+  /** Transactions this replica received lately (ST1s and writebacks), oldest first. */
+  recentTxns(): readonly Txn[];
+  /** Certified outcomes this replica received lately, with their transactions, oldest first. */
+  recentDecided(): readonly Writeback[];
+  txnState(key: DigestKey): TxnRecord['state'] | 'unknown';
+  /** Counts what the behaviour did (reported by the simulation). */
+  count(event: string): void;
 }
 
 export interface ReplicaBehavior {
@@ -108,11 +122,25 @@ export const REPLICA_BEHAVIORS = {
       return [m];
     },
   },
+  ...QUERY_BEHAVIORS,
 } as const satisfies Record<string, ReplicaBehavior>;
 
 export type ReplicaBehaviorName = keyof typeof REPLICA_BEHAVIORS;
 
 const SIGN_BATCH_MAX = 32;
+/** What a replica remembers for its Byzantine behaviour (recent transactions, outcomes, query timestamps). */
+const RECENT_MAX = 64;
+const QUERY_TS_MAX = 256;
+
+/** Per-replica options of a run beyond the identity. */
+export interface SimReplicaOptions {
+  readonly clockSkewMaxMicros: number;
+  readonly gcWindowMicros: number;
+  /** The SQL engine range reads run on (one per process; `sim/sim-engine.ts`). */
+  readonly engine?: Engine;
+  /** Fault injection: committed writes range reads do not see (a correct replica otherwise). */
+  readonly applyFault?: ApplyFault;
+}
 
 /** What survives a crash: the whole log, or nothing (amnesia, a negative control for the checker). */
 export type RestartLog = 'intact' | 'empty';
@@ -138,7 +166,12 @@ export class SimReplica {
    */
   readonly votesSent = new Map<string, VoteDecision>();
   readonly doubleVotes: string[] = [];
+  /** What the Byzantine behaviour did, by event. */
+  readonly behaviorEvents: Record<string, number> = {};
   #down = false;
+  readonly #recentTxns: Txn[] = [];
+  readonly #recentDecided: Writeback[] = [];
+  readonly #queryTs = new Map<string, Timestamp>();
   #cache = new VerifiedRootCache(1 << 14);
   #handles = new Map<NodeId, PeerHandle>();
   #peers: NodeId[] = [''];
@@ -154,13 +187,22 @@ export class SimReplica {
     readonly index: number,
     readonly behavior: ReplicaBehavior,
     prng: Prng,
-    opts: { readonly clockSkewMaxMicros: number; readonly gcWindowMicros: number },
+    opts: SimReplicaOptions,
   ) {
     const { f, shardCount } = cluster;
     const sid = shardId(shard);
     const owns = shardCount === 1 ? (): boolean => true : (key: Key): boolean => shardOfKey(key, shardCount) === sid;
     this.node = replicaNode(shard, index);
-    this.#coreOpts = { shard: sid, index: replicaIndex(index), f, owns, clockSkewMaxMicros: opts.clockSkewMaxMicros, gcWindowMicros: opts.gcWindowMicros };
+    this.#coreOpts = {
+      shard: sid,
+      index: replicaIndex(index),
+      f,
+      owns,
+      clockSkewMaxMicros: opts.clockSkewMaxMicros,
+      gcWindowMicros: opts.gcWindowMicros,
+      ...(opts.engine === undefined ? {} : { engine: opts.engine }),
+      ...(opts.applyFault === undefined ? {} : { applyFault: opts.applyFault }),
+    };
     this.core = this.#newCore();
     this.verifier = this.#newVerifier();
     const key = this.#keyPair;
@@ -171,6 +213,13 @@ export class SimReplica {
       signNow: (leaf) => {
         this.signatures++;
         return signBatchWithRoot([leaf], key.secretKey, index).proofs[0]!;
+      },
+      queryTs: (client, req) => this.#queryTs.get(`${client}#${req}`),
+      recentTxns: () => this.#recentTxns,
+      recentDecided: () => this.#recentDecided,
+      txnState: (k) => this.core.txnState(k),
+      count: (event) => {
+        this.behaviorEvents[event] = (this.behaviorEvents[event] ?? 0) + 1;
       },
     };
     net.register(this.node, (from, bytes) => this.#onBytes(from, bytes));
@@ -230,8 +279,26 @@ export class SimReplica {
     const msg = decoded.value;
     const check = checkAtReplica(msg, this.verifier, (k) => this.core.knownTxn(k));
     if (check !== null) return this.#reject(check);
+    if (this.behavior !== CORRECT) this.#remember(from, msg);
     this.core.handle(this.#handleOf(from), msg, this.#shardPeer(from));
     this.#drain();
+  }
+
+  /** What a Byzantine behaviour may lie with: recent transactions, outcomes, and the T of each query. */
+  #remember(from: NodeId, msg: Message): void {
+    const push = <T>(xs: T[], x: T): void => {
+      xs.push(x);
+      if (xs.length > RECENT_MAX) xs.shift();
+    };
+    if (msg.kind === 'prepare' && !this.#recentTxns.some((t) => t.key === msg.txn.key)) push(this.#recentTxns, msg.txn);
+    if (msg.kind === 'writeback') {
+      const txn = msg.txn ?? this.core.knownTxn(digestKey(msg.digest));
+      if (txn !== null && !this.#recentDecided.some((wb) => digestKey(wb.digest) === txn.key)) push(this.#recentDecided, { ...msg, txn });
+    }
+    if (msg.kind === 'query') {
+      this.#queryTs.set(`${from}#${msg.req}`, msg.ts);
+      if (this.#queryTs.size > QUERY_TS_MAX) this.#queryTs.delete(this.#queryTs.keys().next().value!);
+    }
   }
 
   /** The index of a replica of this shard behind `node`, else undefined (clients, other shards). */

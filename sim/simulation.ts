@@ -16,13 +16,17 @@
  */
 import { formatTs } from '../protocol/timestamp.ts';
 import { keyPairFromSeed, type KeyPair } from '../protocol/crypto/ed25519.ts';
-import { checkRun } from './checker.ts';
+import { checkRun, type HistoryEntry } from './checker.ts';
+import { checkSqlRun } from './checker-sql.ts';
 import { CALM_NETWORK, SimNetwork, type NetworkFaults, type NetworkStats } from './network.ts';
 import { Prng } from './prng.ts';
 import type { ClientBehaviorName } from './client-behavior.ts';
 import { SimClient, SIM_CLIENT_TIMEOUTS, type SimClientTimeouts } from './sim-client.ts';
 import { REPLICA_BEHAVIORS, replicaNode, SimReplica, type ReplicaBehaviorName, type RestartLog, type SimClusterKeys } from './sim-replica.ts';
 import { BankWorkload, type TxnLog } from './workload-bank.ts';
+import { auditTotals, SqlWorkload, type SqlTxnLog } from './workload-sql.ts';
+import type { ApplyFault } from '../replica/core/range-reads.ts';
+import type { Engine } from '../sql/engine.ts';
 
 export interface ReplicaFault {
   readonly shard?: number;
@@ -51,8 +55,23 @@ export interface ClientFault {
   readonly every: number;
 }
 
+/**
+ * The apply fault (range-reads.ts) on one replica: committed writes its range reads never see
+ * (`omit`) or see only `delayMs` later. The replica is correct otherwise (it votes correctly).
+ */
+export interface ApplyFaultSpec {
+  readonly shard?: number;
+  readonly index: number;
+  readonly omit?: boolean;
+  readonly delayMs?: number;
+}
+
+export type WorkloadName = 'bank' | 'sql';
+
 export interface SimOptions {
   readonly seed: number;
+  /** `bank` (point reads and writes of accounts, the default) or `sql` (workload-sql.ts: range reads). */
+  readonly workload?: WorkloadName;
   readonly f?: number;
   readonly shards?: number;
   readonly clients?: number;
@@ -83,6 +102,15 @@ export interface SimOptions {
   readonly timeouts?: Partial<SimClientTimeouts>;
   /** Transactions begun before the clients give up (a livelock); default 25 per transfer. */
   readonly attemptsMax?: number;
+  /** SQL workload: replicas with the apply fault (at most a third of a shard's replicas). */
+  readonly applyFaults?: readonly ApplyFaultSpec[];
+  /** SQL workload: clients whose range reads skip the eager round (the paper's stress knob). */
+  readonly forceSyncClients?: readonly number[];
+  /**
+   * SQL workload: transactions read after range reads (SqlWorkloadOptions.readsAfterScans; default
+   * false while the SemanticCC gap it hits is open).
+   */
+  readonly sqlReadsAfterScans?: boolean;
 }
 
 export interface SimReport {
@@ -113,6 +141,14 @@ export interface SimReport {
   readonly abortReasons: Record<string, number>;
   /** Why correct replicas voted ABSTAIN or ABORT, summed. */
   readonly replicaVoteReasons: Record<string, number>;
+  /** Range reads by the clients (both workloads report it; the bank workload runs none). */
+  readonly queries: { readonly issued: number; readonly eager: number; readonly syncRounds: number; readonly failed: number; readonly failedAfterHeal: number };
+  /** Range reads at the replicas: error outcomes, fetches, bad supplies (Byzantine suppliers caught). */
+  readonly replicaQueries: { readonly errors: number; readonly fetchesSent: number; readonly fetchSupplies: number; readonly badSupplies: number };
+  /** Error outcomes the SQL workload's range reads returned, by SQLSTATE and message. */
+  readonly queryErrors: Record<string, number>;
+  /** What the Byzantine replicas' query behaviours did, summed. */
+  readonly replicaFaultEvents: Record<string, number>;
   /** Last network events, for failing seeds. */
   readonly trace: readonly string[];
 }
@@ -129,7 +165,13 @@ function sorted(r: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.entries(r).sort((a, b) => (a[0] < b[0] ? -1 : 1)));
 }
 
-export function runSimulation(o: SimOptions): SimReport {
+/**
+ * Runs one simulation. The SQL workload needs the engine (`await simEngine()` from sim-engine.ts,
+ * once per process: making one is async, a run is not).
+ */
+export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
+  const workload = o.workload ?? 'bank';
+  if (workload === 'sql' && engine === undefined) throw new Error('the SQL workload needs an engine: runSimulation(options, await simEngine())');
   const f = o.f ?? 1;
   const n = 5 * f + 1;
   const shardCount = o.shards ?? 1;
@@ -159,11 +201,24 @@ export function runSimulation(o: SimOptions): SimReport {
 
   const faultOf = new Map<string, ReplicaBehaviorName>();
   for (const rf of o.replicaFaults ?? []) faultOf.set(replicaNode(rf.shard ?? 0, rf.index), rf.behavior);
+  const applyFaultOf = new Map<string, ApplyFault>();
+  for (const af of o.applyFaults ?? []) {
+    if ((af.omit === true) === (af.delayMs !== undefined)) throw new RangeError(`an apply fault is omit or delayMs: ${JSON.stringify(af)}`);
+    applyFaultOf.set(replicaNode(af.shard ?? 0, af.index), af.omit === true ? { kind: 'omit' } : { kind: 'delay', ms: af.delayMs! });
+  }
   const replicas: SimReplica[] = [];
   for (let s = 0; s < shardCount; s++) {
     for (let i = 0; i < n; i++) {
       const behavior = REPLICA_BEHAVIORS[faultOf.get(replicaNode(s, i)) ?? 'correct'];
-      replicas.push(new SimReplica(net, cluster, s, i, behavior, byzRng.fork(), { clockSkewMaxMicros: 2_000_000, gcWindowMicros: 60_000_000 }));
+      const applyFault = applyFaultOf.get(replicaNode(s, i));
+      replicas.push(
+        new SimReplica(net, cluster, s, i, behavior, byzRng.fork(), {
+          clockSkewMaxMicros: 2_000_000,
+          gcWindowMicros: 60_000_000,
+          ...(engine === undefined ? {} : { engine }),
+          ...(applyFault === undefined ? {} : { applyFault }),
+        }),
+      );
     }
   }
   const timeouts: SimClientTimeouts = { ...SIM_CLIENT_TIMEOUTS, ...o.timeouts };
@@ -172,21 +227,22 @@ export function runSimulation(o: SimOptions): SimReport {
     if (cf.client < 2 || cf.client > (o.clients ?? 4) || !Number.isInteger(cf.every) || cf.every < 1) throw new RangeError(`bad client fault ${JSON.stringify(cf)}`);
     clientFaults.set(cf.client, cf);
   }
+  const forceSync = new Set(o.forceSyncClients ?? []);
   const clients = Array.from({ length: o.clients ?? 4 }, (_, i) => {
     const cf = clientFaults.get(i + 1);
-    return new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts, cf === undefined ? null : { behavior: cf.behavior, every: cf.every });
+    return new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts, cf === undefined ? null : { behavior: cf.behavior, every: cf.every }, { forceSyncQueries: forceSync.has(i + 1) });
   });
   const accounts = o.accounts ?? 8;
   const initialBalance = o.initialBalance ?? 100;
   const transfers = o.transactions ?? 40;
-  const bank = new BankWorkload(net, clients, workRng, {
-    accounts,
-    initialBalance,
-    transfers,
-    attemptsMax: o.attemptsMax ?? transfers * 25 + 100,
-    amountMax: o.amountMax ?? 30,
-    thinkUs: 200,
-  });
+  const attemptsMax = o.attemptsMax ?? transfers * 25 + 100;
+  const bank =
+    workload === 'bank' ? new BankWorkload(net, clients, workRng, { accounts, initialBalance, transfers, attemptsMax, amountMax: o.amountMax ?? 30, thinkUs: 200 }) : null;
+  const sql =
+    workload === 'sql'
+      ? new SqlWorkload(net, clients, workRng, { rows: accounts, initialBalance, transactions: transfers, attemptsMax, amountMax: o.amountMax ?? 30, thinkUs: 200, readsAfterScans: o.sqlReadsAfterScans === true }, engine!)
+      : null;
+  const work = (bank ?? sql)!;
 
   const tick = (): void => {
     for (const r of replicas) r.onTick();
@@ -213,20 +269,38 @@ export function runSimulation(o: SimOptions): SimReport {
     net.healPartitions();
   });
 
-  bank.start();
-  const targetReached = net.runUntil(() => bank.finished, deadlineUs) && bank.targetReached;
+  work.start();
+  const targetReached = net.runUntil(() => work.finished, deadlineUs) && work.targetReached;
   let audit: TxnLog | null = null;
+  let sqlAudit: SqlTxnLog | null = null;
   if (targetReached) {
     const auditor = clients[0]!;
-    bank.audit(auditor, (log) => {
-      audit = log;
-    });
-    net.runUntil(() => audit !== null, deadlineUs);
+    if (bank !== null) bank.audit(auditor, (log) => (audit = log));
+    else sql!.audit(auditor, (log) => (sqlAudit = log));
+    net.runUntil(() => audit !== null || sqlAudit !== null, deadlineUs);
   }
 
   const correct = replicas.filter((r) => r.behavior.name === 'correct');
-  const faultyTxns = resolveFaulty(bank.history, clients, correct);
-  const violations = checkRun({ history: bank.history, audit, accounts, initialBalance, clients, correctReplicas: correct, targetReached, healAtUs });
+  const history: readonly (HistoryEntry & { outcome: string; path: string })[] = work.history;
+  const faultyTxns = resolveFaulty(work.history, clients, correct);
+  const querySyncKinds = new Set(['query-unresolved']);
+  const failedAfterHeal = sql === null ? 0 : sql.history.filter((t) => t.outcome === 'failed' && querySyncKinds.has(t.path) && t.startedUs >= healAtUs).length;
+  const queriesLie = [...faultOf.values()].some((b) => b.startsWith('query-') || b.startsWith('fetch-'));
+  const violations =
+    sql !== null
+      ? checkSqlRun({
+          history: sql.history,
+          audit: sqlAudit,
+          table: sql.table,
+          totalBalance: accounts * initialBalance,
+          clients,
+          correctReplicas: correct,
+          targetReached,
+          healAtUs,
+          queryFailuresAfterHeal: failedAfterHeal,
+          queryFailuresJudged: !queriesLie,
+        })
+      : checkRun({ history: bank!.history, audit, accounts, initialBalance, clients, correctReplicas: correct, targetReached, healAtUs });
 
   const rejectedByReplicas: Record<string, number> = {};
   for (const r of replicas) merge(rejectedByReplicas, r.rejected);
@@ -248,8 +322,25 @@ export function runSimulation(o: SimOptions): SimReport {
     merge(replicaVoteReasons, r.core.stats.abstainReasons as Record<string, number>);
     merge(replicaVoteReasons, r.core.stats.abortReasons as Record<string, number>);
   }
-  for (const t of bank.history) if (t.outcome === 'abort') abortReasons[t.path] = (abortReasons[t.path] ?? 0) + 1;
+  for (const t of history) if (t.outcome === 'abort') abortReasons[t.path] = (abortReasons[t.path] ?? 0) + 1;
   const finalAudit = audit as TxnLog | null;
+  const finalSqlAudit = sqlAudit as SqlTxnLog | null;
+  const queries = { issued: 0, eager: 0, syncRounds: 0, failed: 0, failedAfterHeal };
+  for (const c of clients) {
+    queries.issued += c.core.stats.queries;
+    queries.eager += c.core.stats.queriesEager;
+    queries.syncRounds += c.core.stats.querySyncRounds;
+    queries.failed += c.core.stats.queriesFailed;
+  }
+  const replicaQueries = { errors: 0, fetchesSent: 0, fetchSupplies: 0, badSupplies: 0 };
+  for (const r of correct) {
+    replicaQueries.errors += r.core.stats.queryErrors;
+    replicaQueries.fetchesSent += r.core.stats.fetchesSent;
+    replicaQueries.fetchSupplies += r.core.stats.fetchSupplies;
+    replicaQueries.badSupplies += r.core.stats.badSupplies;
+  }
+  const replicaFaultEvents: Record<string, number> = {};
+  for (const r of replicas) merge(replicaFaultEvents, r.behaviorEvents);
   return {
     seed: o.seed,
     ok: violations.length === 0,
@@ -259,18 +350,25 @@ export function runSimulation(o: SimOptions): SimReport {
       .map(([node, b]) => `${node}:${b}`)
       .concat(o.partitionReplica === undefined ? [] : [`partition:${replicaNode(0, o.partitionReplica)}`])
       .concat([...clientFaults.values()].map((cf) => `c${cf.client}:${cf.behavior}/${cf.every}`))
-      .concat((o.restarts ?? []).map((rs) => `${replicaNode(rs.shard ?? 0, rs.index)}:restart@${rs.crashAtMs}-${rs.restartAtMs}ms/${rs.log ?? 'intact'}`)),
-    committed: bank.history.filter((t) => t.outcome === 'commit').length,
-    aborted: bank.history.filter((t) => t.outcome === 'abort').length,
-    failed: bank.history.filter((t) => t.outcome === 'failed').length,
-    pending: bank.pending().length,
+      .concat((o.restarts ?? []).map((rs) => `${replicaNode(rs.shard ?? 0, rs.index)}:restart@${rs.crashAtMs}-${rs.restartAtMs}ms/${rs.log ?? 'intact'}`))
+      .concat([...applyFaultOf.entries()].map(([node, af]) => `${node}:apply-${af.kind === 'omit' ? 'omit' : `delay${af.ms}ms`}`))
+      .concat([...forceSync].map((c) => `c${c}:force-sync`)),
+    committed: history.filter((t) => t.outcome === 'commit').length,
+    aborted: history.filter((t) => t.outcome === 'abort').length,
+    failed: history.filter((t) => t.outcome === 'failed').length,
+    pending: work.pending().length,
     fastCommits,
     slowCommits,
     recoveries,
     restarted: { count: replicas.reduce((sum, r) => sum + r.restarts, 0), records: restoredRecords },
     faultyTxns,
     clientFaultEvents: sorted(clientFaultEvents),
-    auditTotal: finalAudit === null ? null : finalAudit.reads.reduce((s, [, v]) => s + (v === null ? 0 : Number(v.slice(0, v.indexOf(':')))), 0),
+    auditTotal:
+      finalAudit !== null
+        ? finalAudit.reads.reduce((s, [, v]) => s + (v === null ? 0 : Number(v.slice(0, v.indexOf(':')))), 0)
+        : finalSqlAudit !== null
+          ? (auditTotals(finalSqlAudit)?.sum ?? null)
+          : null,
     virtualMs: Math.round((net.nowMicros - START_MICROS) / 1000),
     network: { ...net.stats },
     signatures: replicas.reduce((s, r) => s + r.signatures, 0),
@@ -278,6 +376,10 @@ export function runSimulation(o: SimOptions): SimReport {
     rejectedByClients: sorted(rejectedByClients),
     abortReasons: sorted(abortReasons),
     replicaVoteReasons: sorted(replicaVoteReasons),
+    queries,
+    replicaQueries,
+    queryErrors: sorted(sql?.queryErrors ?? {}),
+    replicaFaultEvents: sorted(replicaFaultEvents),
     trace: violations.length === 0 ? [] : net.trace(),
   };
 }
@@ -286,7 +388,7 @@ export function runSimulation(o: SimOptions): SimReport {
  * A faulty client's transaction has the outcome the correct replicas gave it: committed at any of
  * them, it joins the serial replay (correct clients may have read its writes); else it is left out.
  */
-function resolveFaulty(history: readonly TxnLog[], clients: readonly SimClient[], correct: readonly SimReplica[]): SimReport['faultyTxns'] {
+function resolveFaulty(history: readonly { readonly client: number; readonly ts: TxnLog['ts']; outcome: string }[], clients: readonly SimClient[], correct: readonly SimReplica[]): SimReport['faultyTxns'] {
   let committed = 0;
   let aborted = 0;
   let undecided = 0;

@@ -1,14 +1,17 @@
 /**
  * Long simulation sweeps (DESIGN §9: a fixed set of seeds runs in CI, long sweeps by script):
  *
- *   npm run sim -- --seeds 200 [--from N] [--stop]
+ *   npm run sim -- --seeds 200 [--from N] [--stop] [--workload bank|sql|mix] [--reads-after-scans]
  *
- * Runs `scenarioFor(seed)` for each seed, prints one line per failure (with the options to replay
- * it) and a summary. `--stop` ends at the first failure. Exits 1 when any seed failed. Save a
- * failing seed's options in sim/seeds.json so sim.test.ts replays it forever.
+ * Runs, for each seed, `scenarioFor(seed)` (bank), `sqlScenarioFor(seed)` (sql), or both (mix, the
+ * default); prints one line per failure (with the options to replay it) and a summary. `--stop` ends
+ * at the first failure. `--reads-after-scans` lets SQL transactions read after range reads (the open
+ * SemanticCC gap of sim/README.md). Exits 1 when any run failed. Save a failing run's options in
+ * sim/seeds.json (bank) or sim/sql-seeds.json (sql) so the tests replay it forever.
  */
-import { scenarioFor } from './scenario.ts';
-import { formatFailure, runSimulation } from './simulation.ts';
+import { scenarioFor, sqlScenarioFor } from './scenario.ts';
+import { simEngine } from './sim-engine.ts';
+import { formatFailure, runSimulation, type SimOptions } from './simulation.ts';
 
 function argValue(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
@@ -18,32 +21,56 @@ function argValue(name: string, fallback: number): number {
   return v;
 }
 
+function argWord(name: string, fallback: string, allowed: readonly string[]): string {
+  const i = process.argv.indexOf(name);
+  if (i < 0) return fallback;
+  const v = process.argv[i + 1] ?? '';
+  if (!allowed.includes(v)) throw new Error(`${name} is one of ${allowed.join(', ')}`);
+  return v;
+}
+
 const seeds = argValue('--seeds', 50);
 const from = argValue('--from', 1);
 const stopAtFirst = process.argv.includes('--stop');
+const workload = argWord('--workload', 'mix', ['bank', 'sql', 'mix']);
+const readsAfterScans = process.argv.includes('--reads-after-scans');
+const engine = workload === 'bank' ? undefined : await simEngine();
 const started = Date.now();
+let runs = 0;
 let failed = 0;
 let committed = 0;
 let aborted = 0;
 let fast = 0;
 let slow = 0;
-for (let seed = from; seed < from + seeds; seed++) {
-  const options = scenarioFor(seed);
-  const r = runSimulation(options);
-  committed += r.committed;
-  aborted += r.aborted;
-  fast += r.fastCommits;
-  slow += r.slowCommits;
-  if (r.ok) {
-    process.stdout.write('.');
-    continue;
+let queries = 0;
+let syncRounds = 0;
+let queriesFailed = 0;
+outer: for (let seed = from; seed < from + seeds; seed++) {
+  const scenarios: SimOptions[] = [];
+  if (workload !== 'sql') scenarios.push(scenarioFor(seed));
+  if (workload !== 'bank') scenarios.push(sqlScenarioFor(seed, readsAfterScans));
+  for (const options of scenarios) {
+    runs++;
+    const r = runSimulation(options, engine);
+    committed += r.committed;
+    aborted += r.aborted;
+    fast += r.fastCommits;
+    slow += r.slowCommits;
+    queries += r.queries.issued;
+    syncRounds += r.queries.syncRounds;
+    queriesFailed += r.queries.failed;
+    if (r.ok) {
+      process.stdout.write(options.workload === 'sql' ? 'q' : '.');
+      continue;
+    }
+    failed++;
+    process.stdout.write(`\n${formatFailure(r, options)}\n`);
+    if (stopAtFirst) break outer;
   }
-  failed++;
-  process.stdout.write(`\n${formatFailure(r, options)}\n`);
-  if (stopAtFirst) break;
 }
 const secs = ((Date.now() - started) / 1000).toFixed(1);
 process.stdout.write(
-  `\nseeds ${from}..${from + seeds - 1}: ${seeds - failed} ok, ${failed} failed; ${committed} commits (${fast} fast, ${slow} slow), ${aborted} aborts; ${secs} s\n`,
+  `\nseeds ${from}..${from + seeds - 1} (${workload}): ${runs - failed} runs ok, ${failed} failed; ${committed} commits (${fast} fast, ${slow} slow), ${aborted} aborts; ` +
+    `${queries} range reads (${syncRounds} sync rounds, ${queriesFailed} gave up); ${secs} s\n`,
 );
 process.exitCode = failed === 0 ? 0 : 1;
