@@ -29,7 +29,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate } from './datetime.ts';
 import type { OutputColumn } from './plan.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import type { SqlType, SqlValue, Row } from './types.ts';
+import { typeOfValue, type SqlType, type SqlValue, type Row } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
 
@@ -192,17 +192,6 @@ export function describe(l: LoweredStatement): PreparedInfo {
 
 function resultColumn(c: OutputColumn): ResultColumn {
   return { name: c.name, type: c.type === 'unknown' ? 'text' : c.type, typmod: c.typmod };
-}
-
-function typeOfValue(v: SqlValue): SqlType {
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int8' : 'float8';
-  if (typeof v === 'bigint') return 'int8';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'string') return 'text';
-  if (v instanceof Numeric) return 'numeric';
-  if (v instanceof SqlDate) return 'date';
-  if (v instanceof SqlTimestamp) return 'timestamp';
-  return 'unknown';
 }
 
 /** Converts a caller-supplied parameter (JS value or PostgreSQL text) to the parameter's SQL type. */

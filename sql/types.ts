@@ -110,3 +110,15 @@ export function isDate(v: SqlValue): v is SqlDate {
 export function isTimestamp(v: SqlValue): v is SqlTimestamp {
   return v instanceof SqlTimestamp;
 }
+
+/** The SQL type a JS value stands for ('unknown' for anything else): how parameters are typed when sent. */
+export function typeOfValue(v: SqlValue): SqlType {
+  if (typeof v === 'number') return Number.isInteger(v) ? 'int8' : 'float8';
+  if (typeof v === 'bigint') return 'int8';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'text';
+  if (v instanceof Numeric) return 'numeric';
+  if (v instanceof SqlDate) return 'date';
+  if (v instanceof SqlTimestamp) return 'timestamp';
+  return 'unknown';
+}

@@ -11,9 +11,7 @@
  *
  * Decoders throw `WireValueError` on malformed input; callers turn it into a rejection.
  */
-import { sqlTypes, type Row, type SqlType, type SqlValue } from './types.ts';
-import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { sqlTypes, typeOfValue, type Row, type SqlType, type SqlValue } from './types.ts';
 import { formatBinary, parseBinary } from './value-binary.ts';
 
 export class WireValueError extends Error {
@@ -38,14 +36,9 @@ const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The SQL type a caller-supplied parameter value is sent as. */
 export function wireTypeOf(v: Exclude<SqlValue, null>): SqlType {
-  if (typeof v === 'number') return Number.isInteger(v) ? 'int8' : 'float8';
-  if (typeof v === 'bigint') return 'int8';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'string') return 'text';
-  if (v instanceof Numeric) return 'numeric';
-  if (v instanceof SqlDate) return 'date';
-  if (v instanceof SqlTimestamp) return 'timestamp';
-  throw new WireValueError('unsupported parameter value');
+  const t = typeOfValue(v);
+  if (t === 'unknown') throw new WireValueError('unsupported parameter value');
+  return t;
 }
 
 class Writer {

@@ -36,6 +36,14 @@ export function checkReadReply(r: ReadReply, key: Key, t: Timestamp): ReplyCheck
   return 'ok';
 }
 
+/** `count` consecutive replica indexes (mod n) from a random start: spreads load over the shard. */
+export function consecutiveReplicas(random: number, count: number, n: number): ReplicaIndex[] {
+  const start = Math.floor(random * n) % n;
+  const out: ReplicaIndex[] = [];
+  for (let i = 0; i < count; i++) out.push(((start + i) % n) as ReplicaIndex);
+  return out;
+}
+
 export class PointRead {
   readonly replies = new Map<number, ReadReply>();
   readonly asked = new Set<number>();
@@ -50,10 +58,7 @@ export class PointRead {
 
   /** f+1 replica indexes to ask first, starting at a random offset to spread load. */
   firstTargets(random: number): ReplicaIndex[] {
-    const start = Math.floor(random * this.q.n) % this.q.n;
-    const out: ReplicaIndex[] = [];
-    for (let i = 0; i < this.q.read; i++) out.push(((start + i) % this.q.n) as ReplicaIndex);
-    return out;
+    return consecutiveReplicas(random, this.q.read, this.q.n);
   }
 
   /** Everyone not asked yet (after a timeout or an invalid reply). */

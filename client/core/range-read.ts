@@ -22,6 +22,7 @@ import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { consecutiveReplicas } from './point-read.ts';
 
 export interface RangeReadSuccess {
   readonly result: Uint8Array;
@@ -71,10 +72,7 @@ export class RangeRead {
 
   /** 4f+1 replicas for the eager round, from a random offset. */
   eagerTargets(random: number): ReplicaIndex[] {
-    const start = Math.floor(random * this.q.n) % this.q.n;
-    const out: ReplicaIndex[] = [];
-    for (let i = 0; i < this.q.queryFanout; i++) out.push(((start + i) % this.q.n) as ReplicaIndex);
-    return out;
+    return consecutiveReplicas(random, this.q.queryFanout, this.q.n);
   }
 
   allTargets(): ReplicaIndex[] {

@@ -5,7 +5,7 @@
 
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
-import { columnsOf, outcomeOf, resultOf } from './engine-backend.ts';
+import { columnsOf, outcomeOf, resultOf, unknownDatabase } from './engine-backend.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend } from './sql-backend.ts';
 
 export interface ClusterBackendOptions {
@@ -20,11 +20,7 @@ export class ClusterBackend implements SqlBackend {
   ) {}
 
   openSession(_user: string, database: string): Promise<OpenSessionResult> {
-    const allowed = this.options.databases;
-    if (allowed !== undefined && !allowed.includes(database)) {
-      return Promise.resolve({ ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } });
-    }
-    return Promise.resolve({ ok: true, session: new ClusterBackendSession(this.sql.session()) });
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session()) });
   }
 }
 

@@ -21,16 +21,18 @@ export class EngineBackend implements SqlBackend {
   ) {}
 
   openSession(_user: string, database: string): Promise<OpenSessionResult> {
-    const allowed = this.options.databases;
-    if (allowed !== undefined && !allowed.includes(database)) {
-      return Promise.resolve({ ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } });
-    }
-    return Promise.resolve({ ok: true, session: new EngineBackendSession(this.engine.session()) });
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session()) });
   }
 }
 
 interface EngineStatement extends BackendStatement {
   readonly name: string;
+}
+
+/** The startup packet named a database this backend does not serve (`databases` omitted: any name). */
+export function unknownDatabase(databases: readonly string[] | undefined, database: string): OpenSessionResult | null {
+  if (databases === undefined || databases.includes(database)) return null;
+  return { ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } };
 }
 
 export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
