@@ -27,6 +27,7 @@
 import type { Node } from 'libpg-query';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import type { LimitsConfig } from '../../protocol/config.ts';
 import type { Key, WriteEntry } from '../../protocol/messages.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { classify } from '../../sql/classify.ts';
@@ -51,6 +52,8 @@ import type { PestoClient, Transaction } from '../pesto-client.ts';
 const AUTOCOMMIT_ATTEMPTS = 5;
 /** A statement that keeps finding rows it has not fetched gives up after this many passes (never in practice). */
 const FETCH_PASSES_MAX = 16;
+/** Per-entry framing of a write inside an encoded transaction (tags, lengths), for the size estimate. */
+const WRITE_ENTRY_BYTES = 8;
 /** Hidden row ids: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ 10-bit counter. */
 const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
 
@@ -184,11 +187,15 @@ class SqlTxn {
   /** T (kept: the client core forgets the transaction once it is decided). */
   readonly ts: Timestamp;
 
+  /** Encoded size of the buffered writes (keys, values, a few bytes per entry). */
+  #writeBytes = 0;
+
   constructor(
     readonly tx: Transaction,
     public catalog: CatalogVersion,
     /** The client's hidden row id allocator (`SqlClient.nextRowId`). */
     private readonly rowIds: (ts: Timestamp) => SqlValue,
+    private readonly limits: LimitsConfig,
   ) {
     this.ts = tx.timestamp;
   }
@@ -197,7 +204,24 @@ class SqlTxn {
     return this.rowIds(this.ts);
   }
 
+  /**
+   * Buffers one write. A transaction travels to every replica as one message, validated whole, so it
+   * must stay within the cluster's limits (limits.txnKeysMax writes, limits.messageBytesMax bytes with
+   * room for its reads): the statement that would cross them fails with 54000 at once, rather than a
+   * commit that replicas refuse and the client keeps resending (docs/decisions/0009-bulk-loads.md).
+   */
   put(key: Key, value: Uint8Array | null): void {
+    const old = this.ownWrites.get(key);
+    if (old === undefined) this.#writeBytes += key.length + WRITE_ENTRY_BYTES;
+    else if (old !== null) this.#writeBytes -= old.length;
+    if (value !== null) this.#writeBytes += value.length;
+    const bytesMax = this.limits.messageBytesMax - Math.max(64 * 1024, this.limits.messageBytesMax >> 3);
+    if (this.ownWrites.size + (old === undefined ? 1 : 0) > this.limits.txnKeysMax || this.#writeBytes > bytesMax) {
+      const what = this.#writeBytes > bytesMax
+        ? `about ${Math.ceil(this.#writeBytes / 1024)} KiB of writes (the cluster takes at most ${Math.floor(bytesMax / 1024)} KiB per transaction: limits.messageBytesMax)`
+        : `more than ${this.limits.txnKeysMax} rows (limits.txnKeysMax)`;
+      throw new SqlError(SqlState.programLimitExceeded, `transaction too large for the cluster: it writes ${what}`, 'Split the load into several transactions (autocommit INSERTs or COPYs of a few thousand rows each).');
+    }
     this.ownWrites.set(key, value);
     this.tx.writeKey(key, value);
   }
@@ -344,7 +368,7 @@ export class SqlSession {
   async #startTxn(): Promise<SqlTxn> {
     const tx = this.sql.client.session().begin();
     const catalog = await this.sql.catalogFor(tx);
-    this.#txn = new SqlTxn(tx, catalog, this.sql.nextRowId);
+    this.#txn = new SqlTxn(tx, catalog, this.sql.nextRowId, this.sql.client.opts.config.limits);
     return this.#txn;
   }
 
