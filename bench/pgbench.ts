@@ -1,37 +1,51 @@
 /**
- * `npm run bench -- pgbench [--seconds 10] [--clients 4] [--json] [--mode simple|extended|prepared]
- * [--runs 3] [--warmup 3] [--overhead-seconds 5]`: one TPC-B-like pgbench custom script against the
- * PostgreSQL wire gateway and against a throwaway local PostgreSQL 15 (issue 5).
+ * `npm run bench -- pgbench [--target cluster|engine] [--seconds 10] [--clients 4] [--json]
+ * [--mode simple|extended|prepared] [--runs 3] [--warmup 3] [--overhead-seconds 5] [--accounts N]
+ * [--base-port 7260]`: one TPC-B-like pgbench custom script against the PostgreSQL wire gateway and
+ * against a throwaway local PostgreSQL 15 (issue 5).
  *
- * The gateway serves Pesto's single-node SQL engine in this process (the replicated cluster backend
- * comes with another issue). PostgreSQL runs SERIALIZABLE by default with fsync and synchronous_commit
- * off, since the engine keeps everything in memory. Both are loaded with `pgbench -i -s 1` (through
- * COPY on the gateway), then `pgbench -n -f script.sql -c N -j 1 -T seconds -M mode --max-tries=10`
- * runs `--runs` times on each after an uncounted `--warmup`, interleaved (Pesto, PostgreSQL, Pesto,
- * ...); the medians of tps, latency and failures are reported with the ratio Pesto / PostgreSQL. CPU
- * per transaction counts the server side only (this process for the gateway; the postmaster and its
- * backends for PostgreSQL), never pgbench. Balances are checked afterwards on both so a broken run
- * cannot look fast.
+ * `--target cluster` (the default): a fresh local shard of six replica processes (f = 1) in a temporary
+ * folder, and the gateway over it in this process (client/gateway/cluster-gateway.ts), as `pesto start`
+ * runs them. Both sides are loaded the same way through their wire protocol with the `pg` driver: the
+ * four pgbench tables with their primary keys, 1 branch, 10 tellers and `--accounts` accounts (default
+ * 10,000: `pgbench -i -s 1`'s 100,000 accounts go in one transaction, which the cluster's limits refuse,
+ * docs/decisions/0009-bulk-loads.md; the script's contention is on the single branch row either way),
+ * in autocommit INSERTs of 250 rows from 4 connections.
+ * `--target engine`: the gateway over the single-node SQL engine, both sides loaded with `pgbench -i -s 1`.
+ *
+ * PostgreSQL runs SERIALIZABLE with fsync and synchronous_commit off. `pgbench -n -f script.sql -c N -j 1
+ * -T seconds -M mode --max-tries=10` runs `--runs` times on each after an uncounted `--warmup`,
+ * interleaved (Pesto, PostgreSQL, Pesto, ...); medians of tps, latency and failures are reported with
+ * the ratio Pesto / PostgreSQL. CPU per transaction counts the server side only: this process (gateway
+ * and client library) plus the replica processes for Pesto; the postmaster and its backends for
+ * PostgreSQL; never pgbench. Balances are checked afterwards on both so a broken run cannot look fast.
  *
  * Gateway overhead per statement: the script's statements (BEGIN, 5 statements, END, random
- * parameters) run in a loop on `Engine.session()` directly, then the same script through the gateway
- * with `pgbench -M prepared -c 1`; both as CPU microseconds of this process per statement, median of
- * `--runs`. `gatewayOverheadPct` = (gateway - direct) / direct.
+ * parameters) run in a loop on one session of what the gateway serves, called directly (cluster:
+ * `SqlSession` over the same client; engine: `Engine.session()`), then the same script through the
+ * gateway with `pgbench -M prepared -c 1`; both as CPU microseconds of this process per statement (and
+ * wall-clock milliseconds per transaction), median of `--runs`. `gatewayOverheadPct` = (gateway -
+ * direct) / direct in CPU per statement.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Engine, type Session } from '../sql/engine.ts';
+import pg from 'pg';
+import { loadLocalClient } from '../cli/local-cluster-config.ts';
+import { startLocalCluster, type LocalCluster } from '../cli/supervisor.ts';
+import { startClusterGateway, type ClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { EngineBackend } from '../client/gateway/engine-backend.ts';
-import { startGateway } from '../client/gateway/gateway-server.ts';
-import { PG_BIN, freePort, startPostgres, type PostgresServer } from './postgres-server.ts';
+import { startGateway, type Gateway } from '../client/gateway/gateway-server.ts';
+import type { SqlClient } from '../client/sql/sql-session.ts';
+import { Engine, type Session } from '../sql/engine.ts';
+import { PG_BIN, freePort, processCpuSeconds, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { median, parseFlags, round } from './stats.ts';
 
 const MODES = ['simple', 'extended', 'prepared'] as const;
 type Mode = (typeof MODES)[number];
 
-const SCRIPT = `\\set aid random(1, 100000 * :scale)
+const SCRIPT = `\\set aid random(1, :naccounts)
 \\set bid random(1, 1 * :scale)
 \\set tid random(1, 10 * :scale)
 \\set delta random(-5000, 5000)
@@ -153,9 +167,9 @@ function postgresCpuSeconds(server: PostgresServer): number {
   return ticks / TICKS_PER_SECOND;
 }
 
-async function pgbench(t: Target, script: string, mode: Mode, clients: number, seconds: number, cpu: () => number, label: string): Promise<PgbenchRun> {
+async function pgbench(t: Target, script: string, mode: Mode, clients: number, seconds: number, accounts: number, cpu: () => number, label: string): Promise<PgbenchRun> {
   const c0 = cpu();
-  const r = await tool('pgbench', ['-n', '-f', script, '-c', String(clients), '-j', '1', '-T', String(seconds), '-M', mode, '--max-tries=10', '-D', 'scale=1'], t);
+  const r = await tool('pgbench', ['-n', '-f', script, '-c', String(clients), '-j', '1', '-T', String(seconds), '-M', mode, '--max-tries=10', '-D', 'scale=1', '-D', `naccounts=${accounts}`], t);
   const c1 = cpu();
   const p = parsePgbench(r, label);
   return { ...p, cpuUsPerTx: p.transactions === 0 ? 0 : ((c1 - c0) * 1e6) / p.transactions };
@@ -177,12 +191,79 @@ async function checkConserved(t: Target, label: string): Promise<number> {
   return Number(n);
 }
 
+const LOAD_BATCH = 250;
+const LOAD_CONNECTIONS = 4;
+
+/**
+ * The four pgbench tables as `pgbench -i` makes them (primary keys declared up front), 1 branch, 10
+ * tellers and `accounts` accounts, through the target's wire protocol; autocommit INSERTs of 250 rows
+ * from 4 connections, each retried on 40001.
+ */
+async function loadTables(t: Target, accounts: number, label: string): Promise<void> {
+  const connect = async (): Promise<pg.Client> => {
+    const c = new pg.Client({ host: '127.0.0.1', port: t.port, user: t.user, password: t.password, database: t.database });
+    await c.connect();
+    return c;
+  };
+  const retried = async (c: pg.Client, text: string, values: unknown[]): Promise<void> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await c.query(text, values);
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== '40001' || attempt >= 20) throw new Error(`${label}: ${text.slice(0, 60)}...: ${(e as Error).message}`);
+      }
+    }
+  };
+  const setup = await connect();
+  try {
+    await setup.query('DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers');
+    await setup.query('CREATE TABLE pgbench_branches (bid INT NOT NULL PRIMARY KEY, bbalance INT, filler CHAR(88))');
+    await setup.query('CREATE TABLE pgbench_tellers (tid INT NOT NULL PRIMARY KEY, bid INT, tbalance INT, filler CHAR(84))');
+    await setup.query('CREATE TABLE pgbench_accounts (aid INT NOT NULL PRIMARY KEY, bid INT, abalance INT, filler CHAR(84))');
+    await setup.query('CREATE TABLE pgbench_history (tid INT, bid INT, aid INT, delta INT, mtime TIMESTAMP, filler CHAR(22))');
+    await retried(setup, 'INSERT INTO pgbench_branches (bid, bbalance) VALUES (1, 0)', []);
+    await retried(setup, `INSERT INTO pgbench_tellers (tid, bid, tbalance) VALUES ${Array.from({ length: 10 }, (_, i) => `(${i + 1}, 1, 0)`).join(', ')}`, []);
+  } finally {
+    await setup.end();
+  }
+  let next = 1;
+  const loader = async (): Promise<void> => {
+    const c = await connect();
+    try {
+      while (next <= accounts) {
+        const from = next;
+        const to = Math.min(accounts, from + LOAD_BATCH - 1);
+        next = to + 1;
+        const values: string[] = [];
+        const params: number[] = [];
+        for (let aid = from; aid <= to; aid++) {
+          values.push(`($${params.length + 1}, 1, 0, '')`);
+          params.push(aid);
+        }
+        await retried(c, `INSERT INTO pgbench_accounts (aid, bid, abalance, filler) VALUES ${values.join(', ')}`, params);
+      }
+    } finally {
+      await c.end();
+    }
+  };
+  await Promise.all(Array.from({ length: LOAD_CONNECTIONS }, loader));
+  const n = await psqlOne(t, 'SELECT count(*), sum(abalance) FROM pgbench_accounts');
+  if (n !== `${accounts}|0`) throw new Error(`${label}: loaded ${n} accounts, expected ${accounts}|0`);
+}
+
 const rand = (lo: number, hi: number): number => lo + Math.floor(Math.random() * (hi - lo + 1));
 
-/** CPU microseconds per statement of the script run directly on an engine session for `seconds`. */
-function directEngine(session: Session, seconds: number): number {
+interface DirectRun {
+  readonly cpuUsPerStatement: number;
+  readonly msPerTx: number;
+}
+
+/** The script run directly on an engine session for `seconds`. */
+function directEngine(session: Session, seconds: number): DirectRun {
   const cpu0 = selfCpuSeconds();
-  const deadline = performance.now() + seconds * 1000;
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
   let txs = 0;
   while (performance.now() < deadline) {
     for (let j = 0; j < 20; j++) {
@@ -202,7 +283,58 @@ function directEngine(session: Session, seconds: number): number {
       txs++;
     }
   }
-  return ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX);
+  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs };
+}
+
+/**
+ * The script run directly on one `SqlSession` of the gateway's own client for `seconds` (statements
+ * prepared once, like pgbench -M prepared); a transaction that fails with 40001 is retried, and only
+ * committed transactions count, as pgbench counts them.
+ */
+async function directCluster(sql: SqlClient, accounts: number, seconds: number): Promise<DirectRun> {
+  const session = sql.session();
+  const prepared = [];
+  for (const s of DIRECT) {
+    const p = await session.prepare(s.sql);
+    if (!p.ok) throw new Error(`direct prepare ${s.name}: ${p.error.message}`);
+    prepared.push({ ...s, statement: p.statement });
+  }
+  const cpu0 = selfCpuSeconds();
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  let txs = 0;
+  let statements = 0;
+  while (performance.now() < deadline) {
+    const aid = rand(1, accounts);
+    const tid = rand(1, 10);
+    const delta = rand(-5000, 5000);
+    await session.begin();
+    statements++;
+    let failed = false;
+    for (const s of prepared) {
+      const r = await session.run(s.statement, s.params(aid, 1, tid, delta));
+      statements++;
+      if (!r.ok) {
+        if (r.error.code !== '40001') throw new Error(`direct ${s.name}: ${r.error.code} ${r.error.message}`);
+        failed = true;
+        break;
+      }
+      if ((r.rows.length > 0 ? r.rows.length : r.rowCount) !== 1) throw new Error(`direct ${s.name}: expected one row`);
+    }
+    if (failed) {
+      await session.rollback();
+      statements++;
+      continue;
+    }
+    const c = await session.commit();
+    statements++;
+    if (c.ok) txs++;
+    else if (c.error.code !== '40001') throw new Error(`direct COMMIT: ${c.error.code} ${c.error.message}`);
+  }
+  await session.close();
+  if (txs === 0) throw new Error('direct: no transaction committed');
+  // Per statement of a committed transaction, like the gateway figure (pgbench counts committed ones).
+  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs };
 }
 
 function parseMode(v: string | undefined): Mode {
@@ -211,14 +343,100 @@ function parseMode(v: string | undefined): Mode {
   return m;
 }
 
+function intArg(flags: Map<string, string>, name: string, dflt: number, min: number): number {
+  const v = flags.get(name);
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${name} needs an integer >= ${min}, got ${JSON.stringify(v)}`);
+  return n;
+}
+
+/** What the gateway serves: a fresh local cluster, or the single-node engine. */
+interface PestoSide {
+  readonly description: string;
+  readonly gateway: Gateway;
+  /** CPU seconds of every Pesto process (this one, and the replicas). */
+  cpuSeconds(): number;
+  /** The script on the backend called directly, for the overhead figure. */
+  direct(seconds: number): Promise<DirectRun>;
+  load(target: Target, accounts: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function clusterSide(basePort: number, accounts: number): Promise<PestoSide> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pesto-bench-pgbench-'));
+  let cluster: LocalCluster | undefined;
+  let gw: ClusterGateway | undefined;
+  const stop = async (): Promise<void> => {
+    await gw?.close();
+    await cluster?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards: 1, readyTimeoutMs: 90_000 });
+    const local = await loadLocalClient(dataDir);
+    gw = await startClusterGateway({
+      client: { config: local.config, clientId: local.clientId, keyPair: local.keyPair },
+      port: 0,
+      users: [{ name: USER, password: PASSWORD }],
+      databases: [DATABASE],
+    });
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const c = cluster;
+  const g = gw;
+  const replicaPids = c.config.shards.flatMap((s) => s.replicas.map((r) => c.pid(s.id, r.index))).filter((p): p is number => p !== undefined);
+  return {
+    description: `gateway over a local cluster (1 shard, f = 1, ${replicaPids.length} replica processes), ${accounts} accounts`,
+    gateway: g.gateway,
+    cpuSeconds: () => selfCpuSeconds() + replicaPids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0),
+    direct: (seconds) => directCluster(g.sql, accounts, seconds),
+    load: (target, n) => loadTables(target, n, 'pesto'),
+    stop,
+  };
+}
+
+async function engineSide(): Promise<PestoSide> {
+  const engine = await Engine.create({ clock: () => Date.now() * 1000 });
+  const gateway = await startGateway({ port: 0, backend: new EngineBackend(engine, { databases: [DATABASE] }), users: [{ name: USER, password: PASSWORD }] });
+  let session: Session | undefined;
+  return {
+    description: 'gateway over the single-node SQL engine, pgbench -i -s 1',
+    gateway,
+    cpuSeconds: selfCpuSeconds,
+    direct: (seconds) => {
+      if (session === undefined) {
+        session = engine.session();
+        for (const s of DIRECT) {
+          const r = session.prepare(s.name, s.sql); // no type hints, like pgbench's Parse
+          if (!r.ok) throw new Error(`prepare ${s.name}: ${r.error.message}`);
+        }
+      }
+      return Promise.resolve(directEngine(session, seconds));
+    },
+    load: async (target) => {
+      const init = await tool('pgbench', ['-i', '-s', '1', '-q'], target);
+      if (init.code !== 0) throw new Error(`pesto: pgbench -i failed: ${init.stderr}`);
+    },
+    stop: () => gateway.close(),
+  };
+}
+
 export async function runPgbenchBench(args: string[]): Promise<void> {
   const flags = parseFlags(args);
   const json = flags.has('json');
-  const seconds = Number(flags.get('seconds') ?? 10);
-  const clients = Number(flags.get('clients') ?? 4);
-  const runs = Number(flags.get('runs') ?? 3);
-  const overheadSeconds = Number(flags.get('overhead-seconds') ?? 5);
-  const warmup = Number(flags.get('warmup') ?? 3);
+  const target = flags.get('target') ?? 'cluster';
+  if (target !== 'cluster' && target !== 'engine') throw new Error(`--target must be cluster or engine, got ${JSON.stringify(target)}`);
+  const seconds = intArg(flags, 'seconds', 10, 1);
+  const clients = intArg(flags, 'clients', 4, 1);
+  const runs = intArg(flags, 'runs', 3, 1);
+  const overheadSeconds = intArg(flags, 'overhead-seconds', 5, 1);
+  const warmup = intArg(flags, 'warmup', 3, 0);
+  const accounts = target === 'engine' ? 100_000 : intArg(flags, 'accounts', 10_000, 1);
+  if (target === 'engine' && flags.has('accounts')) throw new Error('--accounts applies to --target cluster (the engine target loads pgbench -i -s 1)');
+  const basePort = intArg(flags, 'base-port', 7260, 1024);
   const mode = parseMode(flags.get('mode'));
   const log = (s: string): void => {
     if (!json) process.stdout.write(s + '\n');
@@ -228,72 +446,71 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
   const script = join(dir, 'script.sql');
   writeFileSync(script, SCRIPT);
 
-  const engine = await Engine.create({ clock: () => Date.now() * 1000 });
-  const gateway = await startGateway({
-    port: 0,
-    backend: new EngineBackend(engine, { databases: [DATABASE] }),
-    users: [{ name: USER, password: PASSWORD }],
-  });
-  const pesto: Target = { port: gateway.port, user: USER, password: PASSWORD, database: DATABASE };
-  const server = startPostgres(await freePort(), { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
-  const postgres: Target = { port: server.port, user: server.user, password: '', database: server.database };
-  const postgresCpu = (): number => postgresCpuSeconds(server);
-
+  const side = target === 'cluster' ? await clusterSide(basePort, accounts) : await engineSide();
+  let server: PostgresServer | undefined;
   try {
-    log('pesto: gateway over the single-node SQL engine (the replicated cluster backend comes with another issue)');
-    log(`postgres: local PostgreSQL 15, SERIALIZABLE, fsync and synchronous_commit off`);
+    const pesto: Target = { port: side.gateway.port, user: USER, password: PASSWORD, database: DATABASE };
+    server = startPostgres(await freePort(), { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
+    const pgServer = server;
+    const postgres: Target = { port: pgServer.port, user: pgServer.user, password: '', database: pgServer.database };
+    const postgresCpu = (): number => postgresCpuSeconds(pgServer);
+
+    log(`pesto: ${side.description}`);
+    log('postgres: local PostgreSQL 15, SERIALIZABLE, fsync and synchronous_commit off');
     for (const [label, t] of [['pesto', pesto], ['postgres', postgres]] as const) {
       const t0 = performance.now();
-      const init = await tool('pgbench', ['-i', '-s', '1', '-q'], t);
-      if (init.code !== 0) throw new Error(`${label}: pgbench -i failed: ${init.stderr}`);
-      log(`${label}: pgbench -i -s 1 in ${round((performance.now() - t0) / 1000, 1)} s`);
+      if (label === 'pesto') await side.load(t, accounts);
+      else if (target === 'engine') {
+        const init = await tool('pgbench', ['-i', '-s', '1', '-q'], t);
+        if (init.code !== 0) throw new Error(`postgres: pgbench -i failed: ${init.stderr}`);
+      } else await loadTables(t, accounts, 'postgres');
+      log(`${label}: loaded 1 branch, 10 tellers, ${accounts} accounts in ${round((performance.now() - t0) / 1000, 1)} s`);
     }
 
     if (warmup > 0) {
       // Not counted: the first seconds of the gateway run at a fraction of its speed (JIT, caches).
-      await pgbench(pesto, script, mode, clients, warmup, selfCpuSeconds, 'pesto warmup');
-      await pgbench(postgres, script, mode, clients, warmup, postgresCpu, 'postgres warmup');
+      await pgbench(pesto, script, mode, clients, warmup, accounts, side.cpuSeconds, 'pesto warmup');
+      await pgbench(postgres, script, mode, clients, warmup, accounts, postgresCpu, 'postgres warmup');
     }
     log(`pgbench -n -f script.sql -c ${clients} -j 1 -T ${seconds} -M ${mode} --max-tries=10, ${runs} runs each after ${warmup} s warmup, interleaved`);
     const p: PgbenchRun[] = [];
     const q: PgbenchRun[] = [];
     for (let i = 0; i < runs; i++) {
-      const a = await pgbench(pesto, script, mode, clients, seconds, selfCpuSeconds, 'pesto');
+      const a = await pgbench(pesto, script, mode, clients, seconds, accounts, side.cpuSeconds, 'pesto');
       p.push(a);
       log(`  run ${i + 1} pesto:    ${a.tps.toFixed(1)} tps, ${a.latencyMs} ms, ${a.failed} failed, ${a.retried} retried, ${a.cpuUsPerTx.toFixed(0)} cpu us/tx`);
-      const b = await pgbench(postgres, script, mode, clients, seconds, postgresCpu, 'postgres');
+      const b = await pgbench(postgres, script, mode, clients, seconds, accounts, postgresCpu, 'postgres');
       q.push(b);
       log(`  run ${i + 1} postgres: ${b.tps.toFixed(1)} tps, ${b.latencyMs} ms, ${b.failed} failed, ${b.retried} retried, ${b.cpuUsPerTx.toFixed(0)} cpu us/tx`);
     }
     const pestoHistory = await checkConserved(pesto, 'pesto');
     const postgresHistory = await checkConserved(postgres, 'postgres');
 
-    // Gateway overhead: the same engine (same data), one session called directly vs pgbench -M prepared -c 1.
-    const session = engine.session();
-    for (const s of DIRECT) {
-      const r = session.prepare(s.name, s.sql); // no type hints, like pgbench's Parse
-      if (!r.ok) throw new Error(`prepare ${s.name}: ${r.error.message}`);
-    }
-    log(`gateway overhead: the script on Engine.session() directly vs pgbench -M prepared -c 1 through the gateway, ${overheadSeconds} s each`);
-    const direct: number[] = [];
-    const viaGateway: number[] = [];
+    // Gateway overhead: the same backend (same data), one session called directly vs pgbench -M prepared -c 1.
+    log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway, ${overheadSeconds} s each, CPU of this process`);
+    const direct: DirectRun[] = [];
+    const viaGateway: DirectRun[] = [];
     for (let i = 0; i < runs; i++) {
-      direct.push(directEngine(session, overheadSeconds));
-      const g = await pgbench(pesto, script, 'prepared', 1, overheadSeconds, selfCpuSeconds, 'pesto overhead');
-      viaGateway.push(g.cpuUsPerTx / STATEMENTS_PER_TX);
-      log(`  run ${i + 1}: direct ${direct[i]!.toFixed(1)} cpu us/stmt, gateway ${viaGateway[i]!.toFixed(1)} cpu us/stmt (${g.tps.toFixed(0)} tps)`);
+      const d = await side.direct(overheadSeconds);
+      direct.push(d);
+      const g = await pgbench(pesto, script, 'prepared', 1, overheadSeconds, accounts, selfCpuSeconds, 'pesto overhead');
+      viaGateway.push({ cpuUsPerStatement: g.cpuUsPerTx / STATEMENTS_PER_TX, msPerTx: g.latencyMs });
+      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${viaGateway[i]!.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.latencyMs} ms/tx (${g.tps.toFixed(0)} tps)`);
     }
     await checkConserved(pesto, 'pesto after overhead runs');
 
     const med = (xs: readonly PgbenchRun[], k: keyof PgbenchRun): number => median(xs.map((x) => x[k]));
-    const directUs = median(direct);
-    const gatewayUs = median(viaGateway);
+    const directUs = median(direct.map((d) => d.cpuUsPerStatement));
+    const gatewayUs = median(viaGateway.map((d) => d.cpuUsPerStatement));
+    const directMs = median(direct.map((d) => d.msPerTx));
+    const gatewayMs = median(viaGateway.map((d) => d.msPerTx));
     const result = {
-      backend: 'single-node engine (cluster backend: another issue)',
-      mode, clients, seconds, runs,
+      target,
+      backend: side.description,
+      mode, clients, seconds, runs, accounts,
       pestoTps: round(med(p, 'tps'), 1),
       postgresTps: round(med(q, 'tps'), 1),
-      ratio: round(med(p, 'tps') / med(q, 'tps'), 2),
+      ratio: round(med(p, 'tps') / med(q, 'tps'), 3),
       pestoLatencyMs: round(med(p, 'latencyMs'), 3),
       postgresLatencyMs: round(med(q, 'latencyMs'), 3),
       pestoFailures: med(p, 'failed'),
@@ -307,6 +524,9 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
       directCpuUsPerStatement: round(directUs, 2),
       gatewayCpuUsPerStatement: round(gatewayUs, 2),
       gatewayOverheadPct: round(((gatewayUs - directUs) / directUs) * 100, 1),
+      directMsPerTx: round(directMs, 3),
+      gatewayMsPerTx: round(gatewayMs, 3),
+      gatewayLatencyOverheadPct: round(((gatewayMs - directMs) / directMs) * 100, 1),
     };
     if (json) process.stdout.write(JSON.stringify(result) + '\n');
     else {
@@ -314,11 +534,12 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
       log(`pesto      ${String(result.pestoTps).padStart(10)} ${String(result.pestoLatencyMs).padStart(12)} ${String(result.pestoFailures).padStart(8)} ${String(result.pestoRetried).padStart(9)} ${String(result.pestoCpuUsPerTx).padStart(18)}`);
       log(`postgres   ${String(result.postgresTps).padStart(10)} ${String(result.postgresLatencyMs).padStart(12)} ${String(result.postgresFailures).padStart(8)} ${String(result.postgresRetried).padStart(9)} ${String(result.postgresCpuUsPerTx).padStart(18)}`);
       log(`ratio pesto/postgres (tps): ${result.ratio}`);
-      log(`gateway overhead: ${result.directCpuUsPerStatement} cpu us/stmt direct, ${result.gatewayCpuUsPerStatement} through the gateway: ${result.gatewayOverheadPct}% (target < 15%)`);
+      log(`gateway overhead per statement: ${result.directCpuUsPerStatement} cpu us direct, ${result.gatewayCpuUsPerStatement} through the gateway: ${result.gatewayOverheadPct}% (target < 15%)`);
+      log(`  latency per transaction: ${result.directMsPerTx} ms direct, ${result.gatewayMsPerTx} ms through the gateway: ${result.gatewayLatencyOverheadPct}%`);
     }
   } finally {
-    await gateway.close();
-    server.stop();
+    await side.stop();
+    server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
