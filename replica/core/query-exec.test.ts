@@ -199,14 +199,37 @@ void describe('executeAt over prepared versions', () => {
     assertCovered(exec);
   });
 
-  void it('votes for a prepared version a scan touched without depending on it when it fails the predicate', () => {
+  void it('depends on a prepared version that fails the predicate but hides a committed row that satisfies it', () => {
+    // PROTOCOL §5 step 7 at query time: the result (no row 4) holds only if p2 commits. Without the
+    // dependency, p2 aborting after the query would leave row 4 a phantom validation cannot see (sim seed 122).
     const store = loadedStore();
     const k = rowKey(item.id, encodeKey([4], item.pkTypes));
     store.prepareWrite(k, version(ts(500, 3), encodeRow(item, [4, 'cheap', 0.5, 4]), txn('p2')));
     const exec = run(store, 'SELECT id FROM item WHERE id < 10 AND price > 1');
     assert.ok(!exec.rows.some((r) => r[0] === 4));
-    assert.deepEqual(exec.deps, []);
+    assert.ok(!exec.reads.some((r) => r.key === k));
+    assert.deepEqual(exec.deps, [{ txn: txn('p2'), ts: ts(500, 3) }]);
     assert.deepEqual(exec.snapshot.prepared, [txn('p2')]);
+    assertCovered(exec);
+  });
+
+  void it('depends on a prepared deletion of a row a scan would return', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([4], item.pkTypes));
+    store.prepareWrite(k, version(ts(500, 3), null, txn('pdel')));
+    const exec = run(store, 'SELECT count(*) FROM item WHERE id BETWEEN 2 AND 6');
+    assert.deepEqual(exec.rows, [[4]]);
+    assert.deepEqual(exec.deps, [{ txn: txn('pdel'), ts: ts(500, 3) }]);
+  });
+
+  void it('votes for a prepared version a scan touched without depending on it when neither it nor the row it hides satisfies the predicate', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([2], item.pkTypes));
+    store.prepareWrite(k, version(ts(500, 3), encodeRow(item, [2, 'still cheap', 4, 2]), txn('p6')));
+    const exec = run(store, 'SELECT id FROM item WHERE id < 10 AND price > 5');
+    assert.ok(!exec.rows.some((r) => r[0] === 2));
+    assert.deepEqual(exec.deps, []);
+    assert.deepEqual(exec.snapshot.prepared, [txn('p6')]);
     assertCovered(exec);
   });
 

@@ -34,7 +34,10 @@ import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../
 import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { coerceParam, runStatement, type Engine, type ExecResult, type ResultColumn } from '../../sql/engine.ts';
-import { makeEnv } from '../../sql/eval.ts';
+import { evalPredicate, makeEnv } from '../../sql/eval.ts';
+import { indexEntryPrefix } from '../../sql/memory-store.ts';
+import { decodeRow } from '../../sql/row-codec.ts';
+import type { PredicateRecord } from '../../sql/exec-context.ts';
 import { runPlan } from '../../sql/executor.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { WriteBuffer } from '../../sql/write-buffer.ts';
@@ -43,8 +46,8 @@ import { ReadRecorder, type ExecContext } from '../../sql/exec-context.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
 import type { SqlValue } from '../../sql/types.ts';
-import { newestVisibleBelow, ReplicaRowSource, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
-import { rowKey } from '../../sql/row-key.ts';
+import { newestVisibleBelow, ReplicaRowSource, visibleVersion, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
+import { pkOfRowKey, rowKey, tableIdOfKey } from '../../sql/row-key.ts';
 import type { KeyState, Store, Version } from './store.ts';
 
 export interface QueryPredicate {
@@ -172,6 +175,20 @@ export function executeAt(
     if (v !== null && v.prepared) deps.set(v.version.txn, v.version.ts);
     readTop.set(r.tableId, maxTs(readTop.get(r.tableId) ?? ZERO_TS, version));
   }
+  // Shadowing prepared versions (PROTOCOL §5 step 7, at query time): a prepared version the execution
+  // saw but did not record (a deletion, or a row the filter rejected) that hides an older version which
+  // satisfies a scan. The result holds only if that writer commits, so it is a dependency: should the
+  // writer abort before the reader validates, validation could no longer find the hidden row (the
+  // writer's table-write entry is gone, and the row's own write may be older than the predicate's table
+  // version minus the grace period).
+  if (recorder.predicates.length > 0) {
+    for (const [key, ks] of source.touched) {
+      if (readsByKey.has(key)) continue;
+      const v = visibleVersion(ks, at, mode, readable, undefined, committedVisible);
+      if (v === undefined || !v.prepared) continue;
+      if (hidesMatch(ks, v.version, key, at, committedVisible, recorder.predicates, catalog)) deps.set(v.version.txn, v.version.ts);
+    }
+  }
   const reads: ReadEntry[] = [...readsByKey].map(([key, version]) => ({ key, version }));
   reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
@@ -205,6 +222,46 @@ export function executeAt(
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
   };
+}
+
+/**
+ * Whether a version below `top` in its chain (older prepared ones above the newest committed one, and
+ * that committed one) is a row some recorded scan of its table would return. Rows that do not decode or
+ * filters that throw count as matching (the dependency is then merely conservative).
+ */
+function hidesMatch(
+  ks: KeyState,
+  top: Version,
+  key: Key,
+  at: Timestamp,
+  committedVisible: ((v: Version) => boolean) | undefined,
+  scans: readonly PredicateRecord[],
+  catalog: Catalog,
+): boolean {
+  const tableId = tableIdOfKey(key);
+  const def = tableId === null ? undefined : catalog.getById(tableId);
+  if (def === undefined) return false;
+  const c = newestVisibleBelow(ks.committed, at, committedVisible);
+  const hidden: Version[] = ks.prepared.filter((p) => tsLess(p.ts, top.ts) && (c === undefined || tsLess(c.ts, p.ts)));
+  if (c !== undefined) hidden.push(c);
+  const pk = pkOfRowKey(key);
+  for (const v of hidden) {
+    if (v.value === null) continue;
+    try {
+      const row = decodeRow(def, v.value);
+      for (const p of scans) {
+        if (p.tableId !== def.id) continue;
+        const index = p.indexId === null ? null : def.indexes.find((i) => i.id === p.indexId);
+        if (index === undefined) return true;
+        const k = index === null ? pk : indexEntryPrefix(index, row) + pk;
+        if (k < p.lo || (p.hi !== null && k >= p.hi)) continue;
+        if (evalPredicate(p.predicate, row)) return true;
+      }
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /** The read part of a DML statement (its reconnaissance read): the rows and their columns. */
