@@ -1,0 +1,126 @@
+/**
+ * What the SQL cluster benchmarks (scan, ycsb) share: a fresh local shard of n = 6 (f = 1) real replica
+ * processes in a temporary data folder (or an already running one given its `--data` folder), SQL
+ * clients connected to it, and a CPU meter over every process (this client plus each replica's
+ * `process_cpu_seconds_total` from its Prometheus endpoint, as bench/kv.ts does).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+import { loadLocalClient, prepareLocalCluster } from '../cli/local-cluster-config.ts';
+import { startLocalCluster, type LocalCluster } from '../cli/supervisor.ts';
+import { PestoClient } from '../client/pesto-client.ts';
+import { SqlClient } from '../client/sql/sql-session.ts';
+import type { ClusterConfig, LimitsConfig, TimeoutsConfig } from '../protocol/config.ts';
+import type { KeyPair } from '../protocol/crypto/ed25519.ts';
+import { Engine } from '../sql/engine.ts';
+import type { ExecResult } from '../sql/engine.ts';
+
+export interface BenchCluster {
+  readonly config: ClusterConfig;
+  readonly dataDir: string;
+  /** Replica metrics addresses (replica port + 1000). */
+  readonly metrics: readonly string[];
+  /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
+  sqlClient(options?: { readonly forceSyncQueries?: boolean }): Promise<SqlClient>;
+  stop(): Promise<void>;
+}
+
+export interface BenchClusterOptions {
+  readonly name: string;
+  readonly basePort: number;
+  /** Extra environment of every replica (e.g. PESTO_FAULT_APPLY). */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Limits and timeouts written into the fresh cluster's configuration (e.g. a larger txnKeysMax for big scans). */
+  readonly limits?: Partial<LimitsConfig>;
+  readonly timeouts?: Partial<TimeoutsConfig>;
+  /** An existing cluster's data folder (`pesto start --data DIR`) instead of a fresh cluster. */
+  readonly dataDir?: string;
+}
+
+let engine: Promise<Engine> | null = null;
+
+export async function startBenchCluster(options: BenchClusterOptions): Promise<BenchCluster> {
+  const own = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `pesto-bench-${options.name}-`));
+  let cluster: LocalCluster | null = null;
+  if (own) {
+    try {
+      if (options.limits !== undefined || options.timeouts !== undefined) {
+        const { configPath } = await prepareLocalCluster({ dataDir, basePort: options.basePort, f: 1, shards: 1 });
+        const doc = parseDocument(readFileSync(configPath, 'utf8'));
+        for (const [k, v] of Object.entries(options.limits ?? {})) doc.setIn(['limits', k], v);
+        for (const [k, v] of Object.entries(options.timeouts ?? {})) doc.setIn(['timeouts', k], v);
+        writeFileSync(configPath, doc.toString());
+      }
+      cluster = await startLocalCluster({ dataDir, basePort: options.basePort, f: 1, shards: 1, readyTimeoutMs: 90_000, ...(options.env === undefined ? {} : { env: options.env }) });
+    } catch (e) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw e;
+    }
+  }
+  const local: { config: ClusterConfig; clientId: number; keyPair: KeyPair } = await loadLocalClient(dataDir);
+  const clients: PestoClient[] = [];
+  engine ??= Engine.create();
+  const sqlEngine = await engine;
+  return {
+    config: local.config,
+    dataDir,
+    metrics: local.config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`)),
+    sqlClient: async (o = {}) => {
+      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}) });
+      clients.push(client);
+      return new SqlClient(client, sqlEngine);
+    },
+    stop: async () => {
+      for (const c of clients) await c.close();
+      if (cluster !== null) {
+        await cluster.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** One value of a Prometheus text exposition (the first sample of `name`; 0 when absent). */
+function metricValue(text: string, name: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(name + '{') || l.startsWith(name + ' '));
+  return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+}
+
+async function replicaCpuSeconds(address: string): Promise<number> {
+  const text = await (await fetch(`http://${address}/metrics`)).text();
+  return metricValue(text, 'process_cpu_seconds_total');
+}
+
+/** CPU seconds of this process and every replica between `start` and `stop`. */
+export class CpuMeter {
+  #client0 = process.cpuUsage();
+  #replicas0: number[] = [];
+
+  constructor(readonly metrics: readonly string[]) {}
+
+  async start(): Promise<void> {
+    this.#replicas0 = await Promise.all(this.metrics.map(replicaCpuSeconds));
+    this.#client0 = process.cpuUsage();
+  }
+
+  /** { client, replicas } CPU seconds since `start`. */
+  async stop(): Promise<{ client: number; replicas: number }> {
+    const d = process.cpuUsage(this.#client0);
+    const after = await Promise.all(this.metrics.map(replicaCpuSeconds));
+    return { client: (d.user + d.system) / 1e6, replicas: after.reduce((s, v, i) => s + v - (this.#replicas0[i] ?? 0), 0) };
+  }
+}
+
+/** The result of a statement that must succeed (loading, setup). */
+export function must(r: ExecResult, what: string): Extract<ExecResult, { ok: true }> {
+  if (!r.ok) throw new Error(`${what}: ${r.error.code} ${r.error.message}`);
+  return r;
+}
+
+/** Sleeps `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
