@@ -83,7 +83,7 @@ const committed = (t: Txn): Writeback => ({ kind: 'writeback', digest: t.digest,
 const DDL_TXN = txnOf(tsAt(10), { writes: [{ key: CATALOG_KEY, value: CATALOG.value() }] });
 const LOAD_TXN = txnOf(tsAt(20), { writes: [...refRows(acct).map((r) => rowWrite(acct, r)), ...LOG_ROWS.map((r) => rowWrite(logT, r))] });
 
-function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault } = {}): ReplicaCore {
+function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault; txnKeysMax?: number } = {}): ReplicaCore {
   const e = over.engine === undefined ? engine : over.engine;
   return new ReplicaCore(
     {
@@ -95,6 +95,7 @@ function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFa
       gcWindowMicros: 5_000_000,
       ...(e === null ? {} : { engine: e }),
       ...(over.applyFault === undefined ? {} : { applyFault: over.applyFault }),
+      ...(over.txnKeysMax === undefined ? {} : { limits: { txnKeysMax: over.txnKeysMax, messageBytesMax: 4 << 20 } }),
     },
     { nowMicros: () => NOW },
   );
@@ -294,6 +295,14 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     broken.handle(1, committed(garbage));
     drain(broken);
     assert.equal(errorOf(ask(broken, query('SELECT 1'))), 'XX001');
+  });
+
+  void it("a query whose read set would not fit a transaction fails with 54000 at every replica alike", () => {
+    const small = loadedCore(0, { txnKeysMax: 3 });
+    const all = ask(small, query('SELECT count(*) FROM acct'));
+    assert.equal(errorOf(all), '54000');
+    assert.deepEqual(all.reads, []);
+    assert.ok(rowsOf(ask(small, query('SELECT bal FROM acct WHERE w = 1 AND id = 1'))).length === 1, 'a narrow query still runs');
   });
 
   void it('queries below the low watermark or too far ahead of the clock are refused without a reply', () => {

@@ -37,6 +37,7 @@
 import { CLIENT_ID_MAX, digestFromKey, digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, FetchReply, Fetch, Key, Message, Predicate, Query, QueryReply, ReadEntry, Txn, Writeback } from '../../protocol/messages.ts';
 import { tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import type { LimitsConfig } from '../../protocol/config.ts';
 import type { Catalog } from '../../sql/catalog.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { SqlState, toSqlError } from '../../sql/errors.ts';
@@ -107,6 +108,7 @@ export interface RangeReadHost {
   readonly engine: Engine | undefined;
   readonly fetchTimeoutMs: number;
   readonly applyFault: ApplyFault | null;
+  readonly limits: Pick<LimitsConfig, 'txnKeysMax' | 'messageBytesMax'>;
   readonly clockSkewMaxMicros: number;
   readonly stats: QueryStats;
   owns(key: Key): boolean;
@@ -444,6 +446,15 @@ export class RangeReads {
     }
 
     const reads = catalogRead === null ? exec.reads : withRead(exec.reads, catalogRead);
+    // What does not fit a transaction (its read set) or a message (the result) fails here, the same way
+    // at every correct replica, instead of replies the client's decoder must refuse.
+    const { txnKeysMax, messageBytesMax } = h.limits;
+    if (reads.length > txnKeysMax || exec.predicates.length > txnKeysMax) {
+      return this.#error(msg, SqlState.programLimitExceeded, `query reads ${reads.length} rows; a transaction reads at most ${txnKeysMax} (limits.txnKeysMax)`, 'Narrow the query (a smaller range or a more selective filter on the primary key).');
+    }
+    if (result.length > messageBytesMax >> 1) {
+      return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
+    }
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,

@@ -40,7 +40,7 @@ import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
 import { certCoversShards } from './boundary.ts';
-import { DEFAULT_GRACE, type GraceConfig } from '../../protocol/config.ts';
+import { DEFAULT_GRACE, DEFAULT_LIMITS, type GraceConfig, type LimitsConfig } from '../../protocol/config.ts';
 import {
   CatalogLookup,
   commitPredicates,
@@ -108,6 +108,11 @@ export interface ReplicaCoreOptions {
   readonly fetchTimeoutMs?: number;
   /** Fault injection: withhold committed writes from range reads (range-reads.ts); default none. */
   readonly applyFault?: ApplyFault;
+  /**
+   * The cluster's limits (config `limits`): a range read whose read set or result would not fit a
+   * transaction or a message is answered with a 54000 error outcome (default DEFAULT_LIMITS).
+   */
+  readonly limits?: Pick<LimitsConfig, 'txnKeysMax' | 'messageBytesMax'>;
 }
 
 export interface ReplicaStats extends QueryStats {
@@ -160,6 +165,7 @@ export class ReplicaCore {
       engine: opts.engine,
       fetchTimeoutMs: opts.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
       applyFault: opts.applyFault ?? null,
+      limits: opts.limits ?? DEFAULT_LIMITS,
       clockSkewMaxMicros: opts.clockSkewMaxMicros,
       stats: this.stats,
       owns: opts.owns,

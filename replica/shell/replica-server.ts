@@ -83,6 +83,7 @@ export class ReplicaServer {
         clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
         gcWindowMicros: config.limits.historyWindowMs * 1000,
         grace: config.grace,
+        limits: config.limits,
         ...(opts.engine === undefined ? {} : { engine: opts.engine }),
         ...(opts.fetchTimeoutMs === undefined ? {} : { fetchTimeoutMs: opts.fetchTimeoutMs }),
         ...(opts.applyFault === undefined ? {} : { applyFault: opts.applyFault }),
