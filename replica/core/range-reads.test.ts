@@ -13,7 +13,7 @@ import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { primaryKeyOf } from '../../sql/memory-store.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeOutcome, encodeParams } from '../../sql/wire-values.ts';
-import { decodePredicate } from './predicate-codec.ts';
+import { decodePredicate } from '../../sql/predicate-codec.ts';
 import { parseApplyFault, type ApplyFault } from './range-reads.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
 import { encodeRow } from '../../sql/row-codec.ts';

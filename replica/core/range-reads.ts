@@ -45,7 +45,7 @@ import { CATALOG_KEY, CatalogCache, CatalogDecodeError } from '../../sql/replica
 import type { SqlValue } from '../../sql/types.ts';
 import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
-import { encodePredicate } from './predicate-codec.ts';
+import { encodePredicate } from '../../sql/predicate-codec.ts';
 import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';

@@ -10,7 +10,7 @@ import { encodeKey } from '../../sql/key-encoding.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import type { Row } from '../../sql/types.ts';
-import { encodePredicate, type ScanPredicate } from './predicate-codec.ts';
+import { encodePredicate, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { executeAt } from './query-exec.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
 import { encodeRow } from '../../sql/row-codec.ts';

@@ -59,7 +59,7 @@ import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import { evalPredicate } from '../../sql/eval.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
-import { decodePredicate, type ScanPredicate } from './predicate-codec.ts';
+import { decodePredicate, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';

@@ -25,7 +25,7 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, ReadEntry } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
-import type { ScanPredicate } from './predicate-codec.ts';
+import type { ScanPredicate } from '../../sql/predicate-codec.ts';
 import { TABLE_PREFIX_BYTES, tableIdOfKey } from '../../sql/row-key.ts';
 
 export interface TableWrite {

@@ -11,7 +11,7 @@
  * them): `decodePredicate` returns null for anything malformed, and evaluation must still catch
  * errors from a well-formed but nonsensical filter.
  */
-import { exprFromJson, exprToJson, type Expr } from '../../sql/expr.ts';
+import { exprFromJson, exprToJson, type Expr } from './expr.ts';
 
 export interface ScanPredicate {
   /** null: a primary-key range; otherwise the secondary index id. */
