@@ -94,6 +94,30 @@ async function replicaCpuSeconds(address: string): Promise<number> {
   return metricValue(text, 'process_cpu_seconds_total');
 }
 
+/**
+ * The `pesto_replica_*` counters of every replica summed by series (labels other than shard and
+ * replica kept, e.g. `pesto_replica_fetches_total{event="sent"}`).
+ */
+export async function replicaCounters(addresses: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const text of await Promise.all(addresses.map(async (a) => (await fetch(`http://${a}/metrics`)).text()))) {
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('pesto_replica_')) continue;
+      const space = line.lastIndexOf(' ');
+      const series = line.slice(0, space).replace(/,?(shard|replica)="[^"]*"/g, '').replace('{,', '{').replace('{}', '');
+      out.set(series, (out.get(series) ?? 0) + Number(line.slice(space + 1)));
+    }
+  }
+  return out;
+}
+
+/** after - before for every series of `after`. */
+export function counterDelta(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [k, v] of after) if (v - (before.get(k) ?? 0) !== 0) out.set(k, v - (before.get(k) ?? 0));
+  return out;
+}
+
 /** CPU seconds of this process and every replica between `start` and `stop`. */
 export class CpuMeter {
   #client0 = process.cpuUsage();

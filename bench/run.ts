@@ -9,6 +9,8 @@ const cases: Record<string, () => Promise<(args: string[]) => Promise<void>>> = 
   codec: async () => (await import('./micro-codec.ts')).runMicroCodecBench,
   transport: async () => (await import('./transport.ts')).runTransportBench,
   pgbench: async () => (await import('./pgbench.ts')).runPgbenchBench,
+  scan: async () => (await import('./scan.ts')).runScanBench,
+  ycsb: async () => (await import('./ycsb.ts')).runYcsbBench,
 };
 
 async function main(): Promise<void> {
