@@ -2,7 +2,8 @@
  * The bytes of a scan predicate inside a transaction (`Predicate.expr`, PROTOCOL §4.3): the scanned key
  * range and the bound filter of one scan, as UTF-8 JSON
  *
- *     { "i": index id or null (primary key), "lo": range start, "hi": range end or null, "f": filter or null }
+ *     { "i": index id or null (primary key), "lo": range start, "hi": range end or null, "f": filter or null,
+ *       "k": [primary keys of the table the query read] }
  *
  * with the filter in the JSON form of sql/expr.ts (`exprToJson`) and `lo`/`hi` the key encodings as
  * latin1 strings (JSON escapes any byte). Replicas produce the bytes from identical scans identically,
@@ -11,7 +12,12 @@
  * them): `decodePredicate` returns null for anything malformed, and evaluation must still catch
  * errors from a well-formed but nonsensical filter.
  */
+import type { IndexDef, TableDef } from './catalog.ts';
+import { evalPredicate } from './eval.ts';
 import { exprFromJson, exprToJson, type Expr } from './expr.ts';
+import { indexEntryPrefix } from './memory-store.ts';
+import { decodeRow } from './row-codec.ts';
+import { TABLE_PREFIX_BYTES } from './row-key.ts';
 
 export interface ScanPredicate {
   /** null: a primary-key range; otherwise the secondary index id. */
@@ -21,13 +27,22 @@ export interface ScanPredicate {
   readonly hi: string | null;
   /** Bound filter over table rows; null = every row in the range. */
   readonly filter: Expr | null;
+  /**
+   * The rows of the table the query that ran this scan read (primary-key encodings, sorted): what its
+   * read set holds because of the scan. SemanticCC skips only these read-set rows for this predicate;
+   * a row a later read of the transaction added is no excuse for a phantom. null: not given (every
+   * read-set row is skipped).
+   */
+  readonly keys: ReadonlySet<string> | null;
 }
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-export function encodePredicate(p: ScanPredicate): Uint8Array {
-  return utf8.encode(JSON.stringify({ i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) }));
+export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
+  const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };
+  if (p.keys !== null) j['k'] = p.keys;
+  return utf8.encode(JSON.stringify(j));
 }
 
 export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
@@ -42,8 +57,36 @@ export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
     if (!(i === null || (typeof i === 'number' && Number.isInteger(i) && i >= 0))) return null;
     if (typeof lo !== 'string' || !(hi === null || typeof hi === 'string')) return null;
     if (!(f === null || (typeof f === 'object' && !Array.isArray(f)))) return null;
-    return { indexId: i, lo, hi, filter: f === null ? null : exprFromJson(f) };
+    const k = o['k'];
+    if (!(k === undefined || (Array.isArray(k) && k.every((x) => typeof x === 'string')))) return null;
+    return { indexId: i, lo, hi, filter: f === null ? null : exprFromJson(f), keys: k === undefined ? null : new Set(k as string[]) };
   } catch {
     return null;
   }
 }
+
+export type RowMatch = 'yes' | 'no' | 'error';
+
+/**
+ * Whether the row stored under `key` (a row key of the scan's table; `value` its encoded row, null a
+ * deletion) lies in the scan's range and satisfies its filter, evaluated by the SQL evaluator itself.
+ * An unresolved scan or table matches every row; a row or filter that cannot be evaluated is 'error'.
+ */
+export function scanMatchesRow(scan: ScanPredicate | null, def: TableDef | null, index: IndexDef | null, key: string, value: Uint8Array | null): RowMatch {
+  if (value === null) return 'no';
+  if (scan === null || def === null) return 'yes';
+  const pk = key.slice(TABLE_PREFIX_BYTES);
+  if (index === null && !inRange(pk, scan)) return 'no';
+  try {
+    const row = decodeRow(def, value);
+    if (index !== null && !inRange(indexEntryPrefix(index, row) + pk, scan)) return 'no';
+    return evalPredicate(scan.filter, row) ? 'yes' : 'no';
+  } catch {
+    return 'error';
+  }
+}
+
+function inRange(k: string, scan: ScanPredicate): boolean {
+  return k >= scan.lo && (scan.hi === null || k < scan.hi);
+}
+

@@ -456,10 +456,19 @@ export class RangeReads {
       return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
     }
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
+    // Each predicate names the rows of its table this query read: SemanticCC excuses only those.
+    const keysOf = new Map<number, string[]>();
+    for (const r of exec.reads) {
+      const id = tableIdOfKey(r.key);
+      if (id === null) continue;
+      let list = keysOf.get(id);
+      if (list === undefined) keysOf.set(id, (list = []));
+      list.push(pkOfRowKey(r.key));
+    }
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
       tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
-      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate }),
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: keysOf.get(p.tableId) ?? [] }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));

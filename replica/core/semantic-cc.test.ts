@@ -41,8 +41,8 @@ const int = (v: number): Expr => ({ k: 'const', v, t: 'int4' });
 const cmp = (op: '>' | '<' | '=', l: Expr, r: Expr): Expr => ({ k: 'cmp', op, l, r, ct: 'int4', t: 'bool' });
 const vAbove = (n: number): Expr => cmp('>', col(1), int(n));
 
-function pred(filter: Expr | null, tableVersion: Timestamp, over: Partial<ScanPredicate> = {}, table = T.id): Predicate {
-  return { table, tableVersion, expr: encodePredicate({ indexId: null, lo: '', hi: null, filter, ...over }) };
+function pred(filter: Expr | null, tableVersion: Timestamp, over: Partial<Omit<ScanPredicate, 'keys'>> & { keys?: string[] | null } = {}, table = T.id): Predicate {
+  return { table, tableVersion, expr: encodePredicate({ indexId: null, lo: '', hi: null, filter, keys: null, ...over }) };
 }
 
 function txnOf(t: Timestamp, over: Partial<TxnBody> = {}): Txn {
@@ -128,6 +128,19 @@ void describe('SemanticCC reader side (PROTOCOL §5 step 7)', () => {
     commit(core, w);
     const reader = txnOf(at(30 * MS), { reads: [catalogRead, { key: key(7), version: w.body.ts }], predicates: [pred(vAbove(50), GENESIS)] });
     assert.deepEqual(prepare(core, reader), committedVote);
+  });
+
+  void it("excuses only rows the predicate's own query read: a row a later read added is still a phantom (sim SQL seed 10)", () => {
+    const core = newCore();
+    const w = txnOf(at(20 * MS), { writes: [row(7, 70)] });
+    commit(core, w);
+    const pk7 = key(7).slice(4);
+    // The scan returned nothing; a point read afterwards found row 7 (written below T after the scan ran).
+    const missed = txnOf(at(30 * MS), { reads: [catalogRead, { key: key(7), version: w.body.ts }], predicates: [pred(vAbove(50), GENESIS, { keys: [] })] });
+    assert.equal(prepare(core, missed).reason, 'phantom');
+    // The scan itself returned row 7 at that version: no phantom.
+    const saw = txnOf(at(31 * MS), { reads: [catalogRead, { key: key(7), version: w.body.ts }], predicates: [pred(vAbove(50), GENESIS, { keys: [pk7] })] });
+    assert.deepEqual(prepare(core, saw), committedVote);
   });
 
   void it('does not count a deletion as a phantom, committed or prepared over a non-matching row', () => {
@@ -327,7 +340,7 @@ void describe('SemanticCC end to end with a replica execution', () => {
     const reader = (client: number): Txn =>
       txnOf(ts(t.micros, client), {
         reads: [catalogRead, ...exec.reads],
-        predicates: exec.predicates.map((p) => ({ table: p.tableId, tableVersion: p.tableVersion, expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate }) })),
+        predicates: exec.predicates.map((p) => ({ table: p.tableId, tableVersion: p.tableVersion, expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: null }) })),
       });
     assert.deepEqual(prepare(core, reader(1)), committedVote);
     commit(core, txnOf(at(30 * MS), { writes: [row(6, 60, 'ab')] }));

@@ -56,11 +56,8 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, Predicate, ReadEntry, TxnBody, WriteEntry } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
-import { evalPredicate } from '../../sql/eval.ts';
-import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
-import { decodePredicate, type ScanPredicate } from '../../sql/predicate-codec.ts';
-import { decodeRow } from '../../sql/row-codec.ts';
+import { decodePredicate, scanMatchesRow, type RowMatch, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
 import { sqlTableOfKey, type TableState } from './table-writes.ts';
@@ -308,27 +305,9 @@ export function resolvePredicatesLeniently(ctx: SemanticContext, body: TxnBody):
   return preds;
 }
 
-type Match = 'yes' | 'no' | 'error';
-
 /** Whether the row stored under `key` (a row key of the predicate's table) satisfies the predicate. */
-function rowMatches(p: Evaluable, key: Key, value: Uint8Array | null): Match {
-  if (value === null) return 'no';
-  const scan = p.scan;
-  const def = p.def;
-  if (scan === null || def === null) return 'yes';
-  const pk = key.slice(TABLE_PREFIX_BYTES);
-  if (p.index === null && !inRange(pk, scan)) return 'no';
-  try {
-    const row = decodeRow(def, value);
-    if (p.index !== null && !inRange(indexEntryPrefix(p.index, row) + pk, scan)) return 'no';
-    return evalPredicate(scan.filter, row) ? 'yes' : 'no';
-  } catch {
-    return 'error';
-  }
-}
-
-function inRange(k: string, scan: ScanPredicate): boolean {
-  return k >= scan.lo && (scan.hi === null || k < scan.hi);
+function rowMatches(p: Evaluable, key: Key, value: Uint8Array | null): RowMatch {
+  return scanMatchesRow(p.scan, p.def, p.index, key, value);
 }
 
 /** Step 2: whether the transaction writes a table whose high-water mark makes it a late writer. */
@@ -372,13 +351,23 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
         const key = ws[j]!.key;
         if (seen.has(key)) continue;
         seen.add(key);
-        if (!ctx.owns(key) || inReads(body.reads, key)) continue;
+        if (!ctx.owns(key) || (inReads(body.reads, key) && scanned(rp, key))) continue;
         const c = examineKey(ctx.store.get(key), key, t, rp);
         if (c !== null) return c;
       }
     }
   }
   return null;
+}
+
+/**
+ * Whether the predicate's own query read `key` (ScanPredicate.keys): only such read-set rows are
+ * protected by MVTSO as far as this scan goes. A row a later read of the transaction put in the read set
+ * may be exactly the phantom this scan missed (a write below T that landed after the scan ran).
+ */
+function scanned(rp: ResolvedPredicate, key: Key): boolean {
+  const keys = rp.scan?.keys ?? null;
+  return keys === null || keys.has(key.slice(TABLE_PREFIX_BYTES));
 }
 
 /** Index of the newest version in `chain` below `t`, or -1. */
