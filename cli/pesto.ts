@@ -174,6 +174,7 @@ async function start(args: readonly string[]): Promise<number> {
         port: gatewayPort,
         users: [{ name: user, password }],
         databases: [GATEWAY_DATABASE],
+        ...(gatewayPort === 0 ? {} : { metricsPort: gatewayPort + 1000 }),
       });
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
@@ -205,6 +206,7 @@ async function start(args: readonly string[]): Promise<number> {
     const defaults = user === DEFAULT_GATEWAY_USER && password === DEFAULT_GATEWAY_PASSWORD;
     lines.push(
       `PostgreSQL gateway on ${g.host}:${g.port}: database ${GATEWAY_DATABASE}, user ${user}, password ${defaults ? password : '(the one given with --password)'}.`,
+      ...(gateway.metrics === null ? [] : [`  client metrics (commit paths, aborts, range reads) on http://${gateway.metrics}/metrics`]),
       defaults
         ? '  These credentials are for local development only: a real deployment must set its own (--user, --password).'
         : '  (A real deployment also keeps the gateway off public interfaces or behind TLS.)',

@@ -12,7 +12,7 @@ void describe('client metrics', () => {
     assert.match(text, /pesto_client_commits_total\{path="fast",client="3"\} 7/);
     assert.match(text, /pesto_client_commits_total\{path="slow",client="3"\} 2/);
     assert.match(text, /pesto_client_commits_total\{path="local",client="3"\} 1/);
-    assert.match(text, /pesto_client_aborts_total\{client="3"\} 4/);
+    assert.match(text, /pesto_client_aborts_total\{cause="validation",client="3"\} 4/);
     assert.match(text, /pesto_client_range_reads_total\{result="sync",client="3"\} 1/);
     assert.match(text, /pesto_client_range_reads_total\{result="unresolved",client="3"\} 1/);
     assert.match(text, /pesto_client_rejected_replies_total\{reason="vote-bad-signature",client="3"\} 2/);

@@ -26,7 +26,10 @@ export function clientMetrics(client: ClientCounters, sql: SqlStats | null): Reg
     set({ path: 'slow' }, s.slowCommits);
     set({ path: 'local' }, s.committed - s.fastCommits - s.slowCommits);
   });
-  counter(registry, 'pesto_client_aborts_total', 'Transactions that ended aborted (validation, or abandoned by the caller).', [], (set) => set({}, s.aborted));
+  counter(registry, 'pesto_client_aborts_total', 'Transactions that ended aborted: by validation (a commit that aborted), or abandoned by the caller before commit.', ['cause'], (set) => {
+    set({ cause: 'validation' }, s.aborted);
+    set({ cause: 'abandoned' }, s.abandoned);
+  });
   counter(registry, 'pesto_client_point_reads_total', 'Point reads sent, and timed-out rounds that asked more replicas.', ['event'], (set) => {
     set({ event: 'read' }, s.reads);
     set({ event: 'retry' }, s.readRetries);

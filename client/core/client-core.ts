@@ -50,7 +50,10 @@ export interface QuerySpec {
 export interface ClientStats {
   begun: number;
   committed: number;
+  /** Transactions that committed with an abort outcome (validation). */
   aborted: number;
+  /** Transactions the caller abandoned before commit (`abort`: a ROLLBACK, a failed statement). */
+  abandoned: number;
   fastCommits: number;
   slowCommits: number;
   reads: number;
@@ -113,6 +116,7 @@ export class ClientCore {
     begun: 0,
     committed: 0,
     aborted: 0,
+    abandoned: 0,
     fastCommits: 0,
     slowCommits: 0,
     reads: 0,
@@ -287,7 +291,7 @@ export class ClientCore {
     if (txn === undefined || txn.state !== 'active') return;
     txn.state = 'done';
     this.#txns.delete(txnId);
-    this.stats.aborted++;
+    this.stats.abandoned++;
   }
 
   /** A verified message from replica `from`. */
