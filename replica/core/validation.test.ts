@@ -109,7 +109,14 @@ const cases: Case[] = [
     },
     expect: { kind: 'abort', reason: 'write-committed-read-conflict', conflict: READER },
   },
-  { name: 'abstains when a dependency is unknown here', body: { deps: [dep(ts(900, 4))] }, depStatus: 'unknown', expect: { kind: 'abstain', reason: 'dependency-missing' } },
+  {
+    // Named, so the client finishes it when this replica knows it (sim SQL seed 439: a crashed client's
+    // transaction prepared at 3f+1 replicas blocked every later reader of its writes).
+    name: 'abstains when a dependency is not prepared here, naming it',
+    body: { deps: [dep(ts(900, 4))] },
+    depStatus: 'unknown',
+    expect: { kind: 'abstain', reason: 'dependency-missing', prepared: DEP.key },
+  },
   { name: 'abstains when a dependency aborted here', body: { deps: [dep(ts(900, 4))] }, depStatus: 'aborted', expect: { kind: 'abstain', reason: 'dependency-aborted' } },
   { name: 'accepts a prepared dependency', body: { deps: [dep(ts(900, 4))] }, depStatus: 'prepared', expect: { kind: 'ok' } },
   { name: 'accepts a committed dependency', body: { deps: [dep(ts(900, 4))] }, depStatus: 'committed', expect: { kind: 'ok' } },

@@ -104,7 +104,10 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
     if (d.shard !== ctx.shard) continue;
     if (!tsLess(d.ts, t)) return { kind: 'abstain', reason: 'dependency-late' };
     const s = ctx.txnStatus(depKeys[i]!);
-    if (s === 'unknown') return { kind: 'abstain', reason: 'dependency-missing' };
+    // Known here but not prepared (this replica voted against it, or has not validated it): name it, so
+    // the client finishes it (PROTOCOL §7); otherwise a dependency whose own client is gone blocks every
+    // reader of its writes for ever.
+    if (s === 'unknown') return { kind: 'abstain', reason: 'dependency-missing', prepared: depKeys[i]! };
     if (s === 'aborted') return { kind: 'abstain', reason: 'dependency-aborted' };
   }
   // Steps 7 and 8: SemanticCC.
