@@ -28,7 +28,7 @@ function expectOk(options: Omit<SimOptions, 'workload'>): SimReport {
 }
 
 void test('SQL: DDL, load, range reads, inserts into scanned ranges and deletes, with no faults, match the serial replay', () => {
-  const r = expectOk({ seed: 2, transactions: 15 });
+  const r = expectOk({ seed: 2, transactions: 15, sqlReadsAfterScans: true });
   assert.equal(r.auditTotal, 8 * 100);
   assert.ok(r.fastCommits > 0);
 });
@@ -39,7 +39,7 @@ void test('SQL: the same seed gives the same report, byte for byte', () => {
 });
 
 void test('SQL: a replica that lies about queries in every way, under loss, duplication and reordering', () => {
-  const r = expectOk({ seed: 4, transactions: 15, lossRate: 0.05, dupRate: 0.05, reorderRate: 0.05, healAtMs: 300, replicaFaults: [{ index: 1, behavior: 'query-liar' }] });
+  const r = expectOk({ seed: 4, transactions: 15, lossRate: 0.05, dupRate: 0.05, reorderRate: 0.05, healAtMs: 300, replicaFaults: [{ index: 1, behavior: 'query-liar' }], sqlReadsAfterScans: true });
   for (const lie of ['query-wrong-result', 'query-wrong-reads', 'query-omit-predicates', 'query-inflate-versions', 'query-fake-snapshot', 'query-withhold']) {
     assert.ok((r.replicaFaultEvents[lie] ?? 0) > 0, `the liar never did ${lie}`);
   }
@@ -56,7 +56,7 @@ void test('SQL: a third of the replicas withhold committed writes from range rea
 });
 
 void test('SQL: a client whose range reads always take the sync path, with a replica voting for made-up and aborted transactions', () => {
-  const r = expectOk({ seed: 3, transactions: 12, forceSyncClients: [2], replicaFaults: [{ index: 3, behavior: 'query-fake-snapshot' }] });
+  const r = expectOk({ seed: 3, transactions: 12, forceSyncClients: [2], replicaFaults: [{ index: 3, behavior: 'query-fake-snapshot' }], sqlReadsAfterScans: true });
   assert.ok(r.queries.syncRounds > 0);
 });
 

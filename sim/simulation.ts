@@ -106,10 +106,7 @@ export interface SimOptions {
   readonly applyFaults?: readonly ApplyFaultSpec[];
   /** SQL workload: clients whose range reads skip the eager round (the paper's stress knob). */
   readonly forceSyncClients?: readonly number[];
-  /**
-   * SQL workload: transactions read after range reads (SqlWorkloadOptions.readsAfterScans; default
-   * false while the SemanticCC gap it hits is open).
-   */
+  /** SQL workload: transactions read after range reads (SqlWorkloadOptions.readsAfterScans); default false. */
   readonly sqlReadsAfterScans?: boolean;
 }
 

@@ -5,8 +5,8 @@
  *
  * Runs, for each seed, `scenarioFor(seed)` (bank), `sqlScenarioFor(seed)` (sql), or both (mix, the
  * default); prints one line per failure (with the options to replay it) and a summary. `--stop` ends
- * at the first failure. `--reads-after-scans` lets SQL transactions read after range reads (the open
- * SemanticCC gap of sim/README.md). Exits 1 when any run failed. Save a failing run's options in
+ * at the first failure. `--reads-after-scans`: every SQL scenario's transactions read after range
+ * reads (by default 75% of them do). Exits 1 when any run failed. Save a failing run's options in
  * sim/seeds.json (bank) or sim/sql-seeds.json (sql) so the tests replay it forever.
  */
 import { scenarioFor, sqlScenarioFor } from './scenario.ts';

@@ -97,10 +97,9 @@ export interface SqlWorkloadOptions {
   readonly attemptsMax: number;
   /**
    * Whether a transaction may read (point or range) after a range read: `insert` range-reads, then
-   * point-reads, then range-reads again; `report` runs four range reads. That is what SQL sessions do,
-   * and it hits an open SemanticCC gap (sim/README.md, seeds.json: a read after a range read puts a key
-   * in the read set that the scan missed, and the reader-side check skips it). When false, every
-   * transaction's range read comes after its point reads and is its only one.
+   * point-reads, then range-reads again; `report` runs four range reads. That is what SQL sessions do
+   * (and it found the gap of sim/README.md). When false, every transaction's range read comes after
+   * its point reads and is its only one.
    */
   readonly readsAfterScans: boolean;
 }
