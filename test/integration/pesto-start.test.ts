@@ -101,7 +101,7 @@ void describe('pesto start', () => {
   });
 
   void it('refuses gateway flags with --no-gateway and bad ports before starting anything (exit 2)', async () => {
-    const cases = [['--no-gateway', '--port', '5440'], ['--port', '70000'], ['--port', 'x'], ['--user', '']];
+    const cases = [['--no-gateway', '--port', '5440'], ['--port', '70000']];
     await Promise.all(cases.map(async (args) => {
       const child = pesto(['start', '--data', join(tmpdir(), 'pesto-start-never'), ...args]);
       let err = '';
