@@ -26,7 +26,7 @@
  */
 import type { Node } from 'libpg-query';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { LimitsConfig } from '../../protocol/config.ts';
 import type { Key, WriteEntry } from '../../protocol/messages.ts';
 import type { TableDef } from '../../sql/catalog.ts';
@@ -120,6 +120,13 @@ export class SqlClient {
       return c.cv;
     }
     const r = await tx.read(CATALOG_KEY);
+    // The version we already hold (the usual case after an abort marked the cache stale): keep its
+    // catalog object, so prepared statements lowered against it stay valid (no replay, no re-lowering).
+    const known = this.#catalog;
+    if (known !== null && tsEquals(known.version, r.version)) {
+      this.#stale = false;
+      return known.cv;
+    }
     const cv = CatalogVersion.fromValue(r.value);
     this.learn(r.version, r.value, cv);
     return cv;
