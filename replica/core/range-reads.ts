@@ -479,6 +479,10 @@ export class RangeReads {
       committed = mergeSorted(committed, cv.committed);
       prepared = mergeSorted(prepared, cv.prepared);
     }
+    // Committed transactions whose records were collected (older than the history window) are settled
+    // everywhere: naming them would only send sync rounds fetching what nobody keeps, then waiting out
+    // the fetch timeout. Snapshot executions read committed versions whether named or not.
+    committed = committed.filter((k) => h.record(k) !== undefined);
     return {
       kind: 'queryReply',
       req: msg.req,
