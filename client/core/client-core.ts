@@ -103,6 +103,8 @@ interface ReadOp {
   readonly read: PointRead;
   readonly req: number;
   retryTimer: number;
+  /** Timeouts so far: the next wait doubles, up to 16x readRetryMs (a busy machine is no reason to flood it). */
+  retries: number;
 }
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -198,7 +200,7 @@ export class ClientCore {
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
-    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1 };
+    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, retries: 0 };
     this.#reads.set(r.req, r);
     this.#sendRead(r, read.firstTargets(this.env.random()));
     r.retryTimer = this.#timer(this.opts.readRetryMs, r);
@@ -390,7 +392,8 @@ export class ClientCore {
       // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
       const more = target.read.moreTargets();
       this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
-      target.retryTimer = this.#timer(this.opts.readRetryMs, target);
+      target.retries++;
+      target.retryTimer = this.#timer(this.opts.readRetryMs * 2 ** Math.min(target.retries, 4), target);
     } else {
       this.#recoverRelayed(target);
     }
