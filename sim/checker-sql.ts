@@ -103,7 +103,7 @@ function checkConservation(input: SqlCheckInput, add: (s: string) => void): void
 function checkSerialReplay(input: SqlCheckInput, add: (s: string) => void): void {
   const table = input.table;
   const prefix = tablePrefix(table.id);
-  const committed = input.history.filter((t) => t.outcome === 'commit').sort((x, y) => compareTs(x.ts, y.ts));
+  const committed = input.history.filter((t) => t.outcome === 'commit' || t.committedAtReplicas === true).sort((x, y) => compareTs(x.ts, y.ts));
   const state = new Map<Key, Uint8Array | null>();
   for (let i = 0; i < committed.length; i++) {
     const t = committed[i]!;

@@ -61,7 +61,7 @@ function checkConservation(input: CheckInput, add: (s: string) => void): void {
 }
 
 function checkSerialReplay(input: CheckInput, add: (s: string) => void): void {
-  const committed = input.history.filter((t) => t.outcome === 'commit').sort((x, y) => compareTs(x.ts, y.ts));
+  const committed = input.history.filter((t) => t.outcome === 'commit' || t.committedAtReplicas === true).sort((x, y) => compareTs(x.ts, y.ts));
   const state = new Map<string, string>();
   for (let i = 0; i < committed.length; i++) {
     const t = committed[i]!;

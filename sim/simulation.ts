@@ -127,6 +127,8 @@ export interface SimReport {
   readonly restarted: { readonly count: number; readonly records: number };
   /** Faulty clients' transactions (made-up ones included) by the outcome the correct replicas gave them. */
   readonly faultyTxns: { readonly committed: number; readonly aborted: number; readonly undecided: number };
+  /** Correct clients' transactions still pending at the end that correct replicas committed (a liveness failure of their client). */
+  readonly pendingCommittedAtReplicas: number;
   /** What the faulty clients' behaviours did, summed (e.g. `equivocated`). */
   readonly clientFaultEvents: Record<string, number>;
   readonly auditTotal: number | null;
@@ -279,7 +281,7 @@ export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
 
   const correct = replicas.filter((r) => r.behavior.name === 'correct');
   const history: readonly (HistoryEntry & { outcome: string; path: string })[] = work.history;
-  const faultyTxns = resolveFaulty(work.history, clients, correct);
+  const { pendingCommitted, ...faultyTxns } = resolveFaulty(work.history, clients, correct);
   const querySyncKinds = new Set(['query-unresolved']);
   const failedAfterHeal = sql === null ? 0 : sql.history.filter((t) => t.outcome === 'failed' && querySyncKinds.has(t.path) && t.startedUs >= healAtUs).length;
   const queriesLie = [...faultOf.values()].some((b) => b.startsWith('query-') || b.startsWith('fetch-'));
@@ -359,6 +361,7 @@ export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
     recoveries,
     restarted: { count: replicas.reduce((sum, r) => sum + r.restarts, 0), records: restoredRecords },
     faultyTxns,
+    pendingCommittedAtReplicas: pendingCommitted,
     clientFaultEvents: sorted(clientFaultEvents),
     auditTotal:
       finalAudit !== null
@@ -384,15 +387,30 @@ export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
 /**
  * A faulty client's transaction has the outcome the correct replicas gave it: committed at any of
  * them, it joins the serial replay (correct clients may have read its writes); else it is left out.
+ * A correct client's transaction still pending at the end (its client never heard the outcome) joins
+ * the replay too when correct replicas committed it (`committedAtReplicas`; liveness still sees it
+ * pending).
  */
-function resolveFaulty(history: readonly { readonly client: number; readonly ts: TxnLog['ts']; outcome: string }[], clients: readonly SimClient[], correct: readonly SimReplica[]): SimReport['faultyTxns'] {
+function resolveFaulty(
+  history: readonly { readonly client: number; readonly ts: TxnLog['ts']; outcome: string; committedAtReplicas?: boolean }[],
+  clients: readonly SimClient[],
+  correct: readonly SimReplica[],
+): SimReport['faultyTxns'] & { readonly pendingCommitted: number } {
   let committed = 0;
   let aborted = 0;
   let undecided = 0;
-  for (const t of history) {
-    if (t.outcome !== 'unknown') continue;
+  let pendingCommitted = 0;
+  const stateOf = (t: { readonly client: number; readonly ts: TxnLog['ts'] }): string[] => {
     const digest = clients.find((c) => c.id === t.client)?.digestByTs.get(formatTs(t.ts));
-    const states = digest === undefined ? [] : correct.map((r) => r.core.txnState(digest));
+    return digest === undefined ? [] : correct.map((r) => r.core.txnState(digest));
+  };
+  for (const t of history) {
+    if (t.outcome === 'pending' && stateOf(t).includes('committed')) {
+      t.committedAtReplicas = true;
+      pendingCommitted++;
+    }
+    if (t.outcome !== 'unknown') continue;
+    const states = stateOf(t);
     if (states.includes('committed')) {
       t.outcome = 'commit';
       committed++;
@@ -403,7 +421,7 @@ function resolveFaulty(history: readonly { readonly client: number; readonly ts:
       undecided++;
     }
   }
-  return { committed, aborted, undecided };
+  return { committed, aborted, undecided, pendingCommitted };
 }
 
 /** A failing report as text: the seed first, so it can be replayed. */

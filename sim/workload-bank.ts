@@ -30,6 +30,12 @@ export interface TxnLog {
   readonly writes: [Key, string][];
   /** `unknown`: a faulty client's transaction, decided (or not) by the replicas, not by its client. */
   outcome: 'pending' | 'commit' | 'abort' | 'failed' | 'unknown';
+  /**
+   * A transaction still pending for its client at the end that correct replicas committed (another
+   * client finished it): it joins the serial replay (others may have read its writes), while the
+   * liveness check still counts it as pending.
+   */
+  committedAtReplicas?: boolean;
   path: string;
   startedUs: number;
   endedUs: number;

@@ -80,6 +80,8 @@ export interface SqlTxnLog {
   readonly ops: SqlOp[];
   /** `unknown`: a faulty client's transaction, decided (or not) by the replicas, not by its client. */
   outcome: 'pending' | 'commit' | 'abort' | 'failed' | 'unknown';
+  /** Pending for its client, committed by correct replicas (workload-bank.ts TxnLog). */
+  committedAtReplicas?: boolean;
   path: string;
   startedUs: number;
   endedUs: number;
