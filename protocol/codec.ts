@@ -266,11 +266,11 @@ function writebackOut(w: Writeback): pesto.Writeback.$Properties {
 function readReplyIn(p: pesto.ReadReply.$Properties, limits: CodecLimits): Message {
   let committed: CommittedRead | null = null;
   if (p.committedVersion !== null && p.committedVersion !== undefined) {
-    committed = {
-      version: tsIn(p.committedVersion, 'committed version'),
-      value: valueIn(p.committedValue, p.committedDeleted, limits),
-      proof: committedIn(p.committedProof, limits),
-    };
+    const digest = digestIn(p.committedDigest, 'committed digest');
+    const hasProof = p.committedProof !== null && p.committedProof !== undefined;
+    const proof = hasProof ? committedIn(p.committedProof, limits) : null;
+    if (proof !== null && !bytesEqual(proof.txn.digest, digest)) reject('digest-mismatch', 'committed proof');
+    committed = { version: tsIn(p.committedVersion, 'committed version'), value: valueIn(p.committedValue, p.committedDeleted, limits), digest, proof };
   } else if (p.committedProof !== null && p.committedProof !== undefined) {
     reject('unexpected-field', 'committed proof without a version');
   }
@@ -401,7 +401,7 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
   switch (e.body) {
     case 'read': {
       const p = e.read!;
-      return { kind: 'read', req: p.req ?? 0, key: keyIn(p.key, limits), ts: tsIn(p.ts, 'read ts') };
+      return { kind: 'read', req: p.req ?? 0, key: keyIn(p.key, limits), ts: tsIn(p.ts, 'read ts'), proof: p.proof ?? false };
     }
     case 'readReply':
       return readReplyIn(e.readReply!, limits);
@@ -467,14 +467,15 @@ export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_C
 function envelopeOut(m: Message): pesto.Envelope.$Properties {
   switch (m.kind) {
     case 'read':
-      return { read: { req: m.req, key: keyToBytes(m.key), ts: tsOut(m.ts) } };
+      return { read: m.proof ? { req: m.req, key: keyToBytes(m.key), ts: tsOut(m.ts), proof: true } : { req: m.req, key: keyToBytes(m.key), ts: tsOut(m.ts) } };
     case 'readReply': {
       const p: pesto.ReadReply.$Properties = { req: m.req, key: keyToBytes(m.key) };
       if (m.committed !== null) {
         p.committedVersion = tsOut(m.committed.version);
         if (m.committed.value === null) p.committedDeleted = true;
         else p.committedValue = m.committed.value;
-        p.committedProof = committedOut(m.committed.proof);
+        p.committedDigest = m.committed.digest;
+        if (m.committed.proof !== null) p.committedProof = committedOut(m.committed.proof);
       }
       if (m.prepared !== null) {
         p.preparedVersion = tsOut(m.prepared.version);

@@ -17,7 +17,7 @@ import { shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, tsEquals, type Timestamp } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
-import { checkReadReply, PointRead } from './point-read.ts';
+import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 
 export interface ClientCoreOptions {
@@ -55,6 +55,8 @@ export interface ClientStats {
   slowCommits: number;
   reads: number;
   readRetries: number;
+  /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
+  readProofRequests: number;
   badReplies: Record<string, number>;
   recoveries: number;
   queries: number;
@@ -117,6 +119,7 @@ export class ClientCore {
     slowCommits: 0,
     reads: 0,
     readRetries: 0,
+    readProofRequests: 0,
     badReplies: {},
     recoveries: 0,
     queries: 0,
@@ -302,16 +305,7 @@ export class ClientCore {
           this.#sendRead(r, r.read.moreTargets());
           return;
         }
-        const outcome = r.read.add(from.index, msg);
-        if (outcome === null) return;
-        this.#reads.delete(msg.req);
-        this.#byTimer.delete(r.retryTimer);
-        const txn = r.txn;
-        if (txn.state !== 'active') return;
-        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
-        txn.shards.add(r.read.shard);
-        if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
-        this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
+        this.#readStep(r, r.read.add(from.index, msg));
         return;
       }
       case 'prepareReply': {
@@ -383,6 +377,9 @@ export class ClientCore {
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
       this.stats.readRetries++;
+      // Replicas that still owe a proof are not believed any more: decide without them if possible.
+      this.#readStep(target, target.read.retry());
+      if (!this.#reads.has(target.req)) return;
       // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
       const more = target.read.moreTargets();
       this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
@@ -403,10 +400,34 @@ export class ClientCore {
     return txn;
   }
 
-  #sendRead(r: ReadOp, targets: readonly number[]): void {
+  #readStep(r: ReadOp, step: ReadStep): void {
+    switch (step.k) {
+      case 'wait':
+        return;
+      case 'proofs':
+        // The freshest committed version reported lacks f+1 matching reports: ask for its proof.
+        this.stats.readProofRequests += step.targets.length;
+        this.#sendRead(r, step.targets, true);
+        return;
+      case 'done': {
+        const outcome = step.outcome;
+        this.#reads.delete(r.req);
+        this.#byTimer.delete(r.retryTimer);
+        const txn = r.txn;
+        if (txn.state !== 'active') return;
+        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
+        txn.shards.add(r.read.shard);
+        if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
+        this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
+        return;
+      }
+    }
+  }
+
+  #sendRead(r: ReadOp, targets: readonly number[], proof = false): void {
     for (const i of targets) {
       r.read.asked.add(i);
-      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts });
+      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts, proof });
     }
   }
 

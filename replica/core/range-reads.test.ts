@@ -403,7 +403,7 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
       [2, acctRow(1, 2)[3]],
     ]);
     assert.ok(!eager.snapshotPrepared.some((d) => digestKey(d) === against.key));
-    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 2)), ts: Q_TS });
+    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 2)), ts: Q_TS, proof: false });
     const read = sent(drain(a))[0]!;
     assert.ok(read.kind === 'readReply' && read.prepared === null);
     const other = ask(a, sync(bal12, [{ digest: prepared.digest, holders: [2] }]));
@@ -502,7 +502,7 @@ void describe('ReplicaCore apply fault (issue 4)', () => {
     const stale = ask(a, query(bal11));
     assert.notDeepEqual(stale.result, ask(b, query(bal11)).result, 'eager results disagree');
     assert.ok(!stale.snapshotCommitted.some((d) => digestKey(d) === UPDATE_11.key));
-    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 1)), ts: Q_TS });
+    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 1)), ts: Q_TS, proof: false });
     const read = sent(drain(a))[0]!;
     assert.ok(read.kind === 'readReply' && read.committed !== null);
     assert.deepEqual(read.committed.version, UPDATE_11.body.ts, 'point reads see the write');

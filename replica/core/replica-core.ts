@@ -5,8 +5,8 @@
  * never touches sockets, files, clocks or randomness; time comes from the injected environment.
  *
  * Protocol steps (PROTOCOL §4-7):
- * - point reads return the newest committed version below T with its commit proof, and the newest
- *   prepared version above it;
+ * - point reads return the newest committed version below T with its writer's digest (and its commit
+ *   proof when asked), and the newest prepared version above it;
  * - ST1 validates once per transaction (validation.ts), prepares the writes as visible prepared
  *   versions, waits for undecided dependencies (telling the client which, §7), then votes; the vote
  *   is signed in a Merkle batch by the shell and stored for every later ST1 of the same transaction;
@@ -319,7 +319,8 @@ export class ReplicaCore {
       kind: 'readReply',
       req: msg.req,
       key: msg.key,
-      committed: c === undefined || c.proof === null ? null : { version: c.ts, value: c.value, proof: c.proof },
+      // The writer's proof only when asked (decision 0009): clients accept f+1 matching reports without it.
+      committed: c === undefined || c.proof === null ? null : { version: c.ts, value: c.value, digest: c.proof.txn.digest, proof: msg.proof ? c.proof : null },
       prepared: p === undefined ? null : { version: p.ts, value: p.value, digest: this.#txns.get(p.txn)!.txn!.digest },
     });
   }
