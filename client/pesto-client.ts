@@ -119,18 +119,19 @@ export class PestoClient {
 
   drain(): void {
     const effects = this.core.takeEffects();
-    let lastMsg: Message | null = null;
-    let lastBytes: Uint8Array | null = null;
+    // A message fanned out to several replicas is encoded once.
+    const encoded = this.#encoded;
     for (const e of effects) {
       switch (e.kind) {
         case 'send': {
           const link = this.#links[e.to.shard]?.[e.to.index];
           if (link === undefined) break;
-          if (e.msg !== lastMsg) {
-            lastMsg = e.msg;
-            lastBytes = encodeMessage(e.msg);
+          let bytes = encoded.get(e.msg);
+          if (bytes === undefined) {
+            bytes = encodeMessage(e.msg);
+            encoded.set(e.msg, bytes);
           }
-          link.send(lastBytes!);
+          link.send(bytes);
           break;
         }
         case 'timer':
@@ -144,7 +145,10 @@ export class PestoClient {
         }
       }
     }
+    encoded.clear();
   }
+
+  readonly #encoded = new Map<Message, Uint8Array>();
 
   readonly #onTimer = (id: number): void => {
     if (this.#closed) return;

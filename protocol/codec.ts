@@ -454,11 +454,20 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
   }
 }
 
+/**
+ * The bytes decoded writebacks came in: encoding one again (to log it, to pass it on) returns them
+ * instead of re-encoding its certificate. Valid because decoded messages are never mutated and byte
+ * fields are views of those same bytes.
+ */
+const received = new WeakMap<Message, Uint8Array>();
+
 /** Decodes and validates one envelope. Never throws. */
 export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC_LIMITS): Result<Message, DecodeReason> {
   if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };
   try {
-    return ok(envelopeIn(pesto.Envelope.decode(bytes), limits));
+    const m = envelopeIn(pesto.Envelope.decode(bytes), limits);
+    if (m.kind === 'writeback') received.set(m, bytes);
+    return ok(m);
   } catch (e) {
     return failureOf(e);
   }
@@ -560,5 +569,9 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
 
 /** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
 export function encodeMessage(m: Message): Uint8Array {
+  if (m.kind === 'writeback') {
+    const bytes = received.get(m);
+    if (bytes !== undefined) return bytes;
+  }
   return pesto.Envelope.encode(envelopeOut(m)).finish();
 }

@@ -7,13 +7,18 @@
 import { pesto } from './gen/pesto.js';
 import { decodeMessage, decodeTxn, encodeMessage } from './codec.ts';
 import { fail, ok, type Result } from './errors.ts';
-import type { ShardId } from './ids.ts';
+import { digestKey, type ShardId } from './ids.ts';
 import type { CommittedTxn, Outcome, Txn, VoteDecision, Writeback } from './messages.ts';
 
 export type LogRecord =
   | { readonly kind: 'vote'; readonly txn: Txn; readonly decision: VoteDecision; readonly conflict: CommittedTxn | null }
   | { readonly kind: 'st2'; readonly txn: Txn; readonly decision: Outcome; readonly view: number; readonly logShard: ShardId }
-  | { readonly kind: 'writeback'; readonly writeback: Writeback };
+  /**
+   * `writeback` as it arrived (its `txn` may be null: a voter already had the transaction), so a
+   * received writeback is logged with the bytes it came in (codec.ts keeps them), never re-encoded;
+   * `txn` is its transaction either way.
+   */
+  | { readonly kind: 'writeback'; readonly writeback: Writeback; readonly txn: Txn };
 
 const KIND = { vote: 1, st2: 2, writeback: 3 } as const;
 const DECISION: Record<VoteDecision, pesto.Decision> = { commit: pesto.Decision.COMMIT, abstain: pesto.Decision.ABSTAIN, abort: pesto.Decision.ABORT };
@@ -35,6 +40,7 @@ export function encodeLogRecord(r: LogRecord): Uint8Array {
       p.logShard = r.logShard;
       break;
     case 'writeback':
+      if (r.writeback.txn === null) p.txn = r.txn.bytes;
       p.message = encodeMessage(r.writeback);
       break;
   }
@@ -65,8 +71,14 @@ export function decodeLogRecord(bytes: Uint8Array): Result<LogRecord, string> {
   if (decision === null) return fail('bad-decision');
   if (p.kind === KIND.writeback) {
     const m = decodeMessage(p.message ?? new Uint8Array(0));
-    if (!m.ok || m.value.kind !== 'writeback' || m.value.txn === null) return fail(m.ok ? 'not-a-writeback' : m.reason);
-    return ok({ kind: 'writeback', writeback: m.value });
+    if (!m.ok || m.value.kind !== 'writeback') return fail(m.ok ? 'not-a-writeback' : m.reason);
+    const wb = m.value;
+    if (wb.txn !== null) return ok({ kind: 'writeback', writeback: wb, txn: wb.txn });
+    // Logged without the transaction inside: it is beside it (and must be the one named).
+    const txn = decodeTxn(p.txn ?? new Uint8Array(0));
+    if (!txn.ok) return fail(txn.reason);
+    if (txn.value.key !== digestKey(wb.digest)) return fail('digest-mismatch');
+    return ok({ kind: 'writeback', writeback: wb, txn: txn.value });
   }
   const txn = decodeTxn(p.txn ?? new Uint8Array(0));
   if (!txn.ok) return fail(txn.reason);

@@ -300,11 +300,13 @@ export class Finisher {
     this.result = { outcome, path, cause: outcome === 'abort' ? (cause ?? 'abstained') : null };
     this.onDone(this.result);
     const digest = this.txn.digest;
+    // One message object per variant, so the shell encodes each once for the whole fan-out.
+    const bare: Writeback = { kind: 'writeback', digest, cert, txn: null };
+    const full: Writeback = { kind: 'writeback', digest, cert, txn: this.txn };
     for (const [shard, tally] of this.tallies) {
       for (let i = 0; i < this.q.n; i++) {
         // Replicas that voted hold the transaction; the others get it with the certificate.
-        const txn = forwarded === null && tally.hasVoted(i) ? null : this.txn;
-        this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'writeback', digest, cert, txn });
+        this.out.send({ shard, index: i as ReplicaRef['index'] }, forwarded === null && tally.hasVoted(i) ? bare : full);
       }
     }
   }

@@ -117,7 +117,7 @@ function drain(core: ReplicaCore): ReplicaEffect[] {
 function loadedCore(index = 0, over: Parameters<typeof newCore>[1] = {}): ReplicaCore {
   const core = newCore(index, over);
   if (over.applyFault !== undefined) {
-    core.restore([DDL_TXN, LOAD_TXN].map((t) => ({ kind: 'writeback', writeback: committed(t) })));
+    core.restore([DDL_TXN, LOAD_TXN].map((t) => ({ kind: 'writeback', writeback: committed(t), txn: t })));
     return core;
   }
   core.handle(1, committed(DDL_TXN));

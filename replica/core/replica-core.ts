@@ -633,7 +633,7 @@ export class ReplicaCore {
     }
     const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
     rec.decided = decided;
-    this.#persist({ kind: 'writeback', writeback: msg.txn === null ? { ...msg, txn } : msg });
+    this.#persist({ kind: 'writeback', writeback: msg, txn });
     const committed = certificateOutcome(msg.cert) === 'commit';
     if (committed) this.#commit(rec, txn, msg);
     else this.#abort(rec);
