@@ -21,6 +21,7 @@
  */
 import { pesto } from './gen/pesto.js';
 import { MAC_BYTES } from './crypto/mac.ts';
+import { fastDecode, fastEncode } from './codec-fast.ts';
 import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import {
@@ -465,7 +466,8 @@ const received = new WeakMap<Message, Uint8Array>();
 export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC_LIMITS): Result<Message, DecodeReason> {
   if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };
   try {
-    const m = envelopeIn(pesto.Envelope.decode(bytes), limits);
+    // The commit path's messages the hand-written way (codec-fast.ts); anything it does not take, generically.
+    const m = fastDecode(bytes, limits) ?? envelopeIn(pesto.Envelope.decode(bytes), limits);
     if (m.kind === 'writeback') received.set(m, bytes);
     return ok(m);
   } catch (e) {
@@ -567,11 +569,25 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
   }
 }
 
+/** The generic decoder alone (protobufjs, then the checks above): the reference codec-fast.test.ts compares against. */
+export function decodeGeneric(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC_LIMITS): Result<Message, DecodeReason> {
+  try {
+    return ok(envelopeIn(pesto.Envelope.decode(bytes), limits));
+  } catch (e) {
+    return failureOf(e);
+  }
+}
+
+/** The generic encoder alone (protobufjs). */
+export function encodeGeneric(m: Message): Uint8Array {
+  return pesto.Envelope.encode(envelopeOut(m)).finish();
+}
+
 /** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
 export function encodeMessage(m: Message): Uint8Array {
   if (m.kind === 'writeback') {
     const bytes = received.get(m);
     if (bytes !== undefined) return bytes;
   }
-  return pesto.Envelope.encode(envelopeOut(m)).finish();
+  return fastEncode(m) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
 }
