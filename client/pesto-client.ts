@@ -33,6 +33,12 @@ export interface ConnectOptions {
   readonly forceSyncQueries?: boolean;
 }
 
+/**
+ * Longest wait for the last ST1 votes of a live replica before the slow path: waiting is far cheaper
+ * than ST2 (a round of signed decisions), and a crashed replica is not waited for (finisher.ts).
+ */
+const FAST_PATH_WAIT_MAX_MS = 1000;
+
 export type KeyLike = string | Uint8Array;
 export type ValueLike = string | Uint8Array;
 
@@ -69,7 +75,7 @@ export class PestoClient {
         f: config.f,
         shardCount: config.shards.length,
         fastPathWaitMs: opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs,
-        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, 200),
+        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, FAST_PATH_WAIT_MAX_MS),
         resendMs: config.timeouts.st2RetryMs,
         readRetryMs: config.timeouts.readRetryMs,
         relayWaitMs: config.timeouts.dependencyRelayMs,

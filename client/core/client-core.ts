@@ -19,6 +19,7 @@ import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
+import { RoundTrip } from './latency.ts';
 
 export interface ClientCoreOptions {
   readonly clientId: ClientId;
@@ -57,6 +58,8 @@ export interface ClientStats {
   readRetries: number;
   /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
   readProofRequests: number;
+  /** ST1 and ST2 messages of finished transactions sent again to replicas that had not answered. */
+  resends: number;
   badReplies: Record<string, number>;
   recoveries: number;
   queries: number;
@@ -102,12 +105,17 @@ interface ReadOp {
   readonly read: PointRead;
   readonly req: number;
   retryTimer: number;
+  /** When the first requests left (µs), and whether the read asked anyone again since. */
+  readonly startedUs: number;
+  retried: boolean;
 }
 
 /** Timer target of the pending recoveries of blocking transactions. */
 const RECOVERY = Symbol('recovery');
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
+/** Longest adaptive retry or resend timer (latency.ts). */
+const RETRY_CAP_MS = 2_000;
 
 export class ClientCore {
   readonly q: Quorums;
@@ -120,6 +128,7 @@ export class ClientCore {
     reads: 0,
     readRetries: 0,
     readProofRequests: 0,
+    resends: 0,
     badReplies: {},
     recoveries: 0,
     queries: 0,
@@ -144,6 +153,9 @@ export class ClientCore {
   #recoveryTimer = -1;
   /** When each replica (shard * n + index) last voted, for the fast-path wait. */
   readonly #lastVoteMicros: number[] = [];
+  /** Round trips of point reads (until decided) and of ST1/ST2 replies, for the retry timers. */
+  readonly #readRtt = new RoundTrip();
+  readonly #voteRtt = new RoundTrip();
   #nextTxn = 1;
 
   constructor(
@@ -197,10 +209,10 @@ export class ClientCore {
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
-    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1 };
+    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, startedUs: this.env.nowMicros(), retried: false };
     this.#reads.set(r.req, r);
     this.#sendRead(r, read.firstTargets(this.env.random()));
-    r.retryTimer = this.#timer(this.opts.readRetryMs, r);
+    r.retryTimer = this.#timer(this.#readRetryMs(), r);
   }
 
   /**
@@ -267,6 +279,7 @@ export class ClientCore {
     const encoded = encodeTxn(body);
     const fin = new Finisher(encoded, this.q, this.#finisherTimeouts(), this.#out, this.#router, (r) => {
       txn.state = 'done';
+      this.stats.resends += fin.resends;
       this.#txns.delete(txnId);
       if (r.outcome === 'commit') {
         this.stats.committed++;
@@ -383,7 +396,8 @@ export class ClientCore {
       // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
       const more = target.read.moreTargets();
       this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
-      target.retryTimer = this.#timer(this.opts.readRetryMs, target);
+      target.retried = true;
+      target.retryTimer = this.#timer(this.#readRetryMs(), target);
     } else {
       this.#recoverRelayed(target);
     }
@@ -413,6 +427,7 @@ export class ClientCore {
         const outcome = step.outcome;
         this.#reads.delete(r.req);
         this.#byTimer.delete(r.retryTimer);
+        if (!r.retried) this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000);
         const txn = r.txn;
         if (txn.state !== 'active') return;
         this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
@@ -422,6 +437,11 @@ export class ClientCore {
         return;
       }
     }
+  }
+
+  /** The read retry timer: the configured time, or longer when reads have lately taken longer. */
+  #readRetryMs(): number {
+    return this.#readRtt.timeout(this.opts.readRetryMs, RETRY_CAP_MS);
   }
 
   #sendRead(r: ReadOp, targets: readonly number[], proof = false): void {
@@ -527,6 +547,8 @@ export class ClientCore {
     noteVote: (shard, index) => {
       this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
     },
+    noteReplyMs: (ms) => this.#voteRtt.sample(ms),
+    replyTimeoutMs: (floorMs) => this.#voteRtt.timeout(floorMs, RETRY_CAP_MS),
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);
       this.#byTimer.set(id, fin);
