@@ -33,7 +33,8 @@ import type {
   VoteDecision,
   Writeback,
 } from '../../protocol/messages.ts';
-import { certificateOutcome, withoutMacs } from '../../protocol/messages.ts';
+import { certificateOutcome } from '../../protocol/messages.ts';
+import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
 import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
@@ -631,11 +632,12 @@ export class ReplicaCore {
       this.#reject('writeback-shards-mismatch');
       return;
     }
-    const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
+    // Kept as its bytes (protocol/stored.ts): decoded certificates were most of what a replica retained.
+    const decided = new StoredWriteback(msg);
     rec.decided = decided;
     this.#persist({ kind: 'writeback', writeback: msg, txn });
     const committed = certificateOutcome(msg.cert) === 'commit';
-    if (committed) this.#commit(rec, txn, msg);
+    if (committed) this.#commit(rec, txn, decided);
     else this.#abort(rec);
     // Anyone still waiting for this replica's vote learns the outcome instead.
     this.#flushVoteWaiters(rec);
@@ -643,11 +645,9 @@ export class ReplicaCore {
     if (!this.#restoring) this.range.decided(key, committed);
   }
 
-  #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {
-    const cert = wb.cert;
-    // The proof point reads return: clients check signatures, never MACs, so those stay out of it.
-    const proof: CommittedTxn =
-      cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: withoutMacs(cert.votes) } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
+  #commit(rec: TxnRecord, txn: Txn, decided: StoredWriteback): void {
+    // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
+    const proof: CommittedTxn = new StoredProof(txn, decided);
     rec.proof = proof;
     const { owns } = this.opts;
     const body = txn.body;
