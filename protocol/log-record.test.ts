@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeMessage, encodeMessage, encodeTxn } from './codec.ts';
 import { pesto } from './gen/pesto.js';
 import type { ShardId } from './ids.ts';
-import { decodeLogRecord, encodeLogRecord, type LogRecord } from './log-record.ts';
+import { decodeLogRecord, encodeLogRecord, logRecordFields, type LogRecord } from './log-record.ts';
 import type { Txn, Writeback } from './messages.ts';
 import { ts } from './timestamp.ts';
 
@@ -43,6 +43,20 @@ void describe('log records', () => {
     const decoded = decodeMessage(wire);
     assert.ok(decoded.ok);
     assert.equal(encodeMessage(decoded.value), wire, 'no re-encoding');
+  });
+
+  void it('are written byte for byte as protobufjs writes them', () => {
+    const t = txnAt(20);
+    const records: LogRecord[] = [
+      { kind: 'vote', txn: t, decision: 'commit', conflict: null },
+      { kind: 'vote', txn: t, decision: 'abstain', conflict: null },
+      { kind: 'vote', txn: t, decision: 'abort', conflict: { txn: txnAt(21), cert: { kind: 'st2', st2: { decision: 'commit', logShard: s0, view: 0, sigs: [sig] } } } },
+      { kind: 'st2', txn: t, decision: 'abort', view: 300, logShard: 2 as ShardId },
+      { kind: 'st2', txn: t, decision: 'commit', view: 0, logShard: s0 },
+      { kind: 'writeback', writeback: wbOf(t, false), txn: t },
+      { kind: 'writeback', writeback: wbOf(t, true), txn: t },
+    ];
+    for (const r of records) assert.deepEqual(Array.from(encodeLogRecord(r)), Array.from(pesto.LogRecord.encode(logRecordFields(r)).finish()), r.kind);
   });
 
   void it('refuse a writeback logged beside another transaction', () => {

@@ -23,7 +23,8 @@ export type LogRecord =
 const KIND = { vote: 1, st2: 2, writeback: 3 } as const;
 const DECISION: Record<VoteDecision, pesto.Decision> = { commit: pesto.Decision.COMMIT, abstain: pesto.Decision.ABSTAIN, abort: pesto.Decision.ABORT };
 
-export function encodeLogRecord(r: LogRecord): Uint8Array {
+/** The record's fields as protobufjs takes them (encodeLogRecord writes the same bytes by hand). */
+export function logRecordFields(r: LogRecord): pesto.LogRecord.$Properties {
   const p: pesto.LogRecord.$Properties = { kind: KIND[r.kind] };
   switch (r.kind) {
     case 'vote':
@@ -44,7 +45,64 @@ export function encodeLogRecord(r: LogRecord): Uint8Array {
       p.message = encodeMessage(r.writeback);
       break;
   }
-  return pesto.LogRecord.encode(p).finish();
+  return p;
+}
+
+function varintSize(v: number): number {
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5;
+}
+
+function putVarint(b: Buffer, at: number, v: number): number {
+  while (v > 0x7f) {
+    b[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  b[at++] = v;
+  return at;
+}
+
+/**
+ * One record in the wire format of `LogRecord` (pesto.proto), written directly: a replica logs one
+ * or two per transaction, each embedding the transaction or the writeback's bytes.
+ */
+export function encodeLogRecord(r: LogRecord): Uint8Array {
+  const p = logRecordFields(r);
+  const scalars: [number, number][] = [];
+  const kind = p.kind ?? 0;
+  const txn = p.txn ?? undefined;
+  const message = p.message ?? undefined;
+  let size = 0;
+  if (kind !== 0) size += 1 + varintSize(kind);
+  if (txn !== undefined && txn.length > 0) size += 1 + varintSize(txn.length) + txn.length;
+  for (const [tag, v] of [[24, p.decision ?? 0], [32, p.view ?? 0], [40, p.logShard ?? 0]] as const) {
+    if (v !== 0) {
+      scalars.push([tag, v]);
+      size += 1 + varintSize(v);
+    }
+  }
+  if (message !== undefined && message.length > 0) size += 1 + varintSize(message.length) + message.length;
+  const b = Buffer.allocUnsafe(size);
+  let at = 0;
+  if (kind !== 0) {
+    b[at++] = 8;
+    at = putVarint(b, at, kind);
+  }
+  if (txn !== undefined && txn.length > 0) {
+    b[at++] = 18;
+    at = putVarint(b, at, txn.length);
+    b.set(txn, at);
+    at += txn.length;
+  }
+  for (const [tag, v] of scalars) {
+    b[at++] = tag;
+    at = putVarint(b, at, v);
+  }
+  if (message !== undefined && message.length > 0) {
+    b[at++] = 50;
+    at = putVarint(b, at, message.length);
+    b.set(message, at);
+  }
+  return b;
 }
 
 function decisionIn(d: pesto.Decision | null | undefined): VoteDecision | null {
