@@ -19,6 +19,7 @@ import type { Key, Message } from '../protocol/messages.ts';
 import type { Timestamp } from '../protocol/timestamp.ts';
 import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
+import { TimerQueue } from './timer-queue.ts';
 import { ClientCore, type QuerySpec } from './core/client-core.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
 
@@ -108,6 +109,7 @@ export class PestoClient {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#timers.close();
     for (const shard of this.#links) for (const l of shard) l.close();
     for (const resolve of this.#pending.values()) resolve({ kind: 'failed', reason: 'client closed' });
     this.#pending.clear();
@@ -141,7 +143,7 @@ export class PestoClient {
           break;
         }
         case 'timer':
-          setTimeout(this.#onTimer, e.afterMs, e.id).unref();
+          this.#timers.add(e.id, e.afterMs);
           break;
         case 'done': {
           const resolve = this.#pending.get(e.op);
@@ -156,11 +158,12 @@ export class PestoClient {
 
   readonly #encoded = new Map<Message, Uint8Array>();
 
-  readonly #onTimer = (id: number): void => {
+  /** Core timers under one Node timer, fired after the turn's I/O (timer-queue.ts). */
+  readonly #timers = new TimerQueue((ids) => {
     if (this.#closed) return;
-    this.core.onTimer(id);
+    for (const id of ids) this.core.onTimer(id);
     this.drain();
-  };
+  });
 
   #dialAll(): void {
     const { config } = this.opts;
