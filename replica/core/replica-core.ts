@@ -36,7 +36,7 @@ import type {
 import { certificateOutcome } from '../../protocol/messages.ts';
 import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
 import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
-import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
@@ -56,10 +56,12 @@ import {
 } from './semantic-cc.ts';
 import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
-import { TxnRecord, type Waiter } from './txn-record.ts';
-import { validate, type AbortReason, type AbstainReason } from './validation.ts';
+import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
+import { validate, type AbortReason, type AbstainReason, type ValidationContext } from './validation.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
@@ -254,7 +256,7 @@ export class ReplicaCore {
     } else if (rec.st2 !== null && rec.st2.view === ref.view) {
       rec.st2.sig = sig;
       const waiters = rec.st2Waiters;
-      rec.st2Waiters = [];
+      rec.st2Waiters = NONE;
       for (const w of waiters) this.#sendDecideReply(rec, w);
     }
   }
@@ -348,32 +350,25 @@ export class ReplicaCore {
       if (waiter === null) return;
       if (rec.vote === 'abort' || rec.voteSig !== null) this.#sendPrepareReply(rec, waiter);
       else {
-        rec.voteWaiters.push(waiter);
+        rec.voteWaiters = appended(rec.voteWaiters, waiter);
         if (!rec.voteSigning) this.#signVote(rec, rec.vote);
       }
       return;
     }
-    if (waiter !== null) rec.voteWaiters.push(waiter);
+    if (waiter !== null) rec.voteWaiters = appended(rec.voteWaiters, waiter);
     if (rec.state === 'waiting') {
       if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
       return;
     }
     this.stats.prepares++;
     const body = txn.body;
-    const depKeys = body.deps.map((d) => digestKey(d.digest));
-    const verdict = validate(
-      {
-        ...this.#semantic(),
-        shard: this.opts.shard,
-        txnStatus: this.#txnStatus,
-        nowMicros: this.env.nowMicros(),
-        clockSkewMaxMicros: this.opts.clockSkewMaxMicros,
-        lowWatermark: this.#lowWatermark(),
-        self: rec.key,
-      },
-      body,
-      depKeys,
-    );
+    const depKeys: readonly DigestKey[] = body.deps.length === 0 ? NONE : body.deps.map((d) => digestKey(d.digest));
+    // One context object for every validation (validate is synchronous): only these fields change.
+    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key });
+    ctx.nowMicros = this.env.nowMicros();
+    ctx.lowWatermark = this.#lowWatermark();
+    ctx.self = rec.key;
+    const verdict = validate(ctx, body, depKeys);
     switch (verdict.kind) {
       case 'abort':
         this.stats.abortReasons[verdict.reason] = (this.stats.abortReasons[verdict.reason] ?? 0) + 1;
@@ -400,7 +395,7 @@ export class ReplicaCore {
         continue;
       }
       rec.undecidedDeps++;
-      dep.dependents.push(rec.key);
+      dep.dependents = appended(dep.dependents, rec.key);
     }
     if (rec.undecidedDeps === 0) {
       this.#finalizeVote(rec, 'commit');
@@ -409,6 +404,8 @@ export class ReplicaCore {
       if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
     }
   }
+
+  #validation: Mutable<ValidationContext> | null = null;
 
   /** A dependency's state for validation step 6: decided, prepared here, or unknown. */
   readonly #txnStatus = (k: DigestKey): 'prepared' | 'committed' | 'aborted' | 'unknown' => {
@@ -446,7 +443,7 @@ export class ReplicaCore {
 
   #flushVoteWaiters(rec: TxnRecord): void {
     const waiters = rec.voteWaiters;
-    rec.voteWaiters = [];
+    rec.voteWaiters = NONE;
     for (const w of waiters) this.#sendPrepareReply(rec, w);
   }
 
@@ -565,7 +562,7 @@ export class ReplicaCore {
   #answerSt2(rec: TxnRecord, waiter: Waiter): void {
     const st2 = rec.st2!;
     if (st2.sig !== null) return this.#sendDecideReply(rec, waiter);
-    rec.st2Waiters.push(waiter);
+    rec.st2Waiters = appended(rec.st2Waiters, waiter);
     if (!st2.signing) {
       st2.signing = true;
       this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn!.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key, view: st2.view } });
@@ -686,7 +683,7 @@ export class ReplicaCore {
 
   #wakeDependents(rec: TxnRecord): void {
     const deps = rec.dependents;
-    rec.dependents = [];
+    rec.dependents = NONE;
     for (const k of deps) {
       const t = this.#txns.get(k);
       if (t === undefined || t.state !== 'waiting') continue;
