@@ -62,40 +62,60 @@ function putVarint(b: Buffer, at: number, v: number): number {
 }
 
 /**
- * One record in the wire format of `LogRecord` (pesto.proto), written directly: a replica logs one
- * or two per transaction, each embedding the transaction or the writeback's bytes.
+ * One record in the wire format of `LogRecord` (pesto.proto), written directly (the bytes protobufjs
+ * writes for `logRecordFields(r)`): a replica logs one or two per transaction, each embedding the
+ * transaction or the writeback's bytes.
  */
 export function encodeLogRecord(r: LogRecord): Uint8Array {
-  const p = logRecordFields(r);
-  const scalars: [number, number][] = [];
-  const kind = p.kind ?? 0;
-  const txn = p.txn ?? undefined;
-  const message = p.message ?? undefined;
-  let size = 0;
-  if (kind !== 0) size += 1 + varintSize(kind);
-  if (txn !== undefined && txn.length > 0) size += 1 + varintSize(txn.length) + txn.length;
-  for (const [tag, v] of [[24, p.decision ?? 0], [32, p.view ?? 0], [40, p.logShard ?? 0]] as const) {
-    if (v !== 0) {
-      scalars.push([tag, v]);
-      size += 1 + varintSize(v);
-    }
+  const kind = KIND[r.kind];
+  let txn: Uint8Array | undefined;
+  let decision = 0;
+  let view = 0;
+  let logShard = 0;
+  let message: Uint8Array | undefined;
+  switch (r.kind) {
+    case 'vote':
+      txn = r.txn.bytes;
+      decision = DECISION[r.decision];
+      if (r.conflict !== null) message = logRecordFields(r).message!;
+      break;
+    case 'st2':
+      txn = r.txn.bytes;
+      decision = DECISION[r.decision];
+      view = r.view;
+      logShard = r.logShard;
+      break;
+    case 'writeback':
+      if (r.writeback.txn === null) txn = r.txn.bytes;
+      message = encodeMessage(r.writeback);
+      break;
   }
+  let size = 1 + varintSize(kind);
+  if (txn !== undefined && txn.length > 0) size += 1 + varintSize(txn.length) + txn.length;
+  if (decision !== 0) size += 1 + varintSize(decision);
+  if (view !== 0) size += 1 + varintSize(view);
+  if (logShard !== 0) size += 1 + varintSize(logShard);
   if (message !== undefined && message.length > 0) size += 1 + varintSize(message.length) + message.length;
   const b = Buffer.allocUnsafe(size);
-  let at = 0;
-  if (kind !== 0) {
-    b[at++] = 8;
-    at = putVarint(b, at, kind);
-  }
+  b[0] = 8;
+  let at = putVarint(b, 1, kind);
   if (txn !== undefined && txn.length > 0) {
     b[at++] = 18;
     at = putVarint(b, at, txn.length);
     b.set(txn, at);
     at += txn.length;
   }
-  for (const [tag, v] of scalars) {
-    b[at++] = tag;
-    at = putVarint(b, at, v);
+  if (decision !== 0) {
+    b[at++] = 24;
+    at = putVarint(b, at, decision);
+  }
+  if (view !== 0) {
+    b[at++] = 32;
+    at = putVarint(b, at, view);
+  }
+  if (logShard !== 0) {
+    b[at++] = 40;
+    at = putVarint(b, at, logShard);
   }
   if (message !== undefined && message.length > 0) {
     b[at++] = 50;

@@ -114,8 +114,8 @@ interface ReadOp {
 const RECOVERY = Symbol('recovery');
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
-/** Longest adaptive retry or resend timer (latency.ts). */
-const RETRY_CAP_MS = 2_000;
+/** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
+const RETRY_CAP_MS = 10_000;
 
 export class ClientCore {
   readonly q: Quorums;
