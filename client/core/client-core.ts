@@ -71,6 +71,12 @@ export interface ClientStats {
 interface ActiveTxn {
   readonly id: number;
   readonly ts: Timestamp;
+  /**
+   * Where this transaction's point reads start in each shard's replica list: one random draw per
+   * transaction, so its concurrent reads ask the same f+1 replicas and travel in the same stream
+   * writes (load still spreads across transactions).
+   */
+  readonly readStart: number;
   /** `value` undefined: read by a range read (the value lives in its result). */
   readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
   readonly predicates: Predicate[];
@@ -105,9 +111,10 @@ interface ReadOp {
   readonly read: PointRead;
   readonly req: number;
   retryTimer: number;
-  /** When the first requests left (µs), and whether the read asked anyone again since. */
+  /** When the first requests left (µs), to whom, and which of those answered already. */
   readonly startedUs: number;
-  retried: boolean;
+  first: readonly number[];
+  sampled: number;
 }
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -176,6 +183,7 @@ export class ClientCore {
     this.#txns.set(id, {
       id,
       ts: this.#ts.next(this.env.nowMicros()),
+      readStart: this.env.random(),
       reads: new Map(),
       writes: new Map(),
       deps: new Map(),
@@ -209,9 +217,10 @@ export class ClientCore {
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
-    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, startedUs: this.env.nowMicros(), retried: false };
+    const first = read.firstTargets(txn.readStart);
+    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, startedUs: this.env.nowMicros(), first, sampled: 0 };
     this.#reads.set(r.req, r);
-    this.#sendRead(r, read.firstTargets(this.env.random()));
+    this.#sendRead(r, first);
     r.retryTimer = this.#timer(this.#readRetryMs(), r);
   }
 
@@ -312,6 +321,7 @@ export class ClientCore {
       case 'readReply': {
         const r = this.#reads.get(msg.req);
         if (r === undefined || from.shard !== r.read.shard || !r.read.asked.has(from.index)) return;
+        this.#sampleRead(r, from.index);
         const check = checkReadReply(msg, r.read.key, r.read.ts);
         if (check !== 'ok') {
           this.#bad(check);
@@ -393,10 +403,11 @@ export class ClientCore {
       // Replicas that still owe a proof are not believed any more: decide without them if possible.
       this.#readStep(target, target.read.retry());
       if (!this.#reads.has(target.req)) return;
-      // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
+      // Ask f replicas not asked yet (enough to replace f silent ones; a slow one answers later anyway);
+      // once everyone was, ask again whoever has not answered.
       const more = target.read.moreTargets();
-      this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
-      target.retried = true;
+      if (more.length === 0) target.sampled = -1; // asked again: later replies are no clean samples
+      this.#sendRead(target, more.length > 0 ? more.slice(0, this.q.f) : target.read.silentTargets());
       target.retryTimer = this.#timer(this.#readRetryMs(), target);
     } else {
       this.#recoverRelayed(target);
@@ -427,7 +438,6 @@ export class ClientCore {
         const outcome = step.outcome;
         this.#reads.delete(r.req);
         this.#byTimer.delete(r.retryTimer);
-        if (!r.retried) this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000);
         const txn = r.txn;
         if (txn.state !== 'active') return;
         this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
@@ -439,15 +449,29 @@ export class ClientCore {
     }
   }
 
+  /**
+   * A first reply from a replica asked in the first round: its round trip is a sample for the retry
+   * timer. Replies of slow reads count too (a retry asks other replicas, so these are unambiguous);
+   * leaving them out would teach the timer only the fast ones and make it retry the slow ones.
+   */
+  #sampleRead(r: ReadOp, index: number): void {
+    const at = r.first.indexOf(index);
+    if (at < 0 || (r.sampled & (1 << at)) !== 0) return;
+    r.sampled |= 1 << at;
+    this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000);
+  }
+
   /** The read retry timer: the configured time, or longer when reads have lately taken longer. */
   #readRetryMs(): number {
     return this.#readRtt.timeout(this.opts.readRetryMs, RETRY_CAP_MS);
   }
 
   #sendRead(r: ReadOp, targets: readonly number[], proof = false): void {
+    // One message object for every target: the shell encodes it once.
+    const msg: Message = { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts, proof };
     for (const i of targets) {
       r.read.asked.add(i);
-      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts, proof });
+      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, msg);
     }
   }
 

@@ -52,6 +52,9 @@ export interface FinishResult {
 
 type Phase = 'st1' | 'st2' | 'done';
 
+/** Longest wait before ST1 or ST2 goes out again, however slow replies were and however many views. */
+const RESEND_MAX_MS = 10_000;
+
 export class Finisher {
   readonly tallies = new Map<ShardId, VoteTally>();
   phase: Phase = 'st1';
@@ -91,8 +94,9 @@ export class Finisher {
   }
 
   #startedMs = 0;
-  /** ST1 sent again this many times (replies after a resend are not round-trip samples). */
+  /** ST1 sent again this many times (for the resend backoff), and to which replicas (bit per index). */
   #st1Rounds = 0;
+  #resentTo = 0;
 
   start(): void {
     this.#startedMs = this.router.nowMs();
@@ -108,7 +112,9 @@ export class Finisher {
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     this.router.noteVote(from.shard, from.index);
-    if (this.#st1Rounds === 0) this.router.noteReplyMs(this.router.nowMs() - this.#startedMs);
+    // A round trip sample unless ST1 went to this replica again (then the reply may answer either:
+    // Karn's rule); the resend timer is long, so only the slowest replies go unsampled.
+    if ((this.#resentTo & (1 << from.index)) === 0) this.router.noteReplyMs(this.router.nowMs() - this.#startedMs);
     if (m.conflictPrepared !== null && m.conflictPrepared.key !== this.txn.key) this.blockers.set(m.conflictPrepared.key, m.conflictPrepared);
     if (m.decision === 'abort') tally.conflict = m.conflict;
     else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);
@@ -278,7 +284,10 @@ export class Finisher {
     for (const [shard, tally] of this.tallies) {
       for (let i = 0; i < this.q.n; i++) {
         if (resend && tally.hasVoted(i)) continue;
-        if (resend) this.resends++;
+        if (resend) {
+          this.resends++;
+          this.#resentTo |= 1 << i;
+        }
         this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'prepare', req, txn: this.txn });
       }
     }
@@ -302,12 +311,15 @@ export class Finisher {
   }
 
   /**
-   * Arms the resend timer: the configured time, or longer when replies lately take longer (a late
-   * reply on a reliable stream is queued, not lost); `backoff` doubles it per step (resends of ST1,
-   * views of the fallback), capped.
+   * Arms the resend timer: the configured time, or three times as long as replies lately take,
+   * whichever is longer. Links are ordered streams that queue across reconnects, so a late reply is
+   * nearly always queued behind others, not lost, and a resend to a slow replica only adds to its
+   * queue (an ST1 it answers again). `backoff` doubles the wait per step (resends of ST1, views of
+   * the fallback), capped.
    */
   #armResend(backoff = 0): void {
-    this.#resendTimer = this.router.newTimer(this, this.router.replyTimeoutMs(this.timeouts.resendMs) * 2 ** Math.min(backoff, 6));
+    const ms = Math.max(this.timeouts.resendMs, 3 * this.router.replyTimeoutMs(0)) * 2 ** Math.min(backoff, 6);
+    this.#resendTimer = this.router.newTimer(this, Math.min(ms, RESEND_MAX_MS));
   }
 
   /** Reports the outcome, then writes it back to every replica of every involved shard. */

@@ -9,10 +9,16 @@
 export class RoundTrip {
   #srtt = -1;
   #rttvar = 0;
+  /** The largest recent sample, decaying by 1% per sample (about the maximum of the last few hundred). */
+  #peak = 0;
 
-  /** One measured round trip of a request that was not sent again (Karn's rule), in ms. */
+  /**
+   * One measured round trip, in ms. Callers sample every first reply, slow ones included, timed from
+   * the first send (links deliver in order, so the first reply answers the first request).
+   */
   sample(ms: number): void {
     if (!(ms >= 0)) return;
+    this.#peak = Math.max(ms, this.#peak * 0.99);
     if (this.#srtt < 0) {
       this.#srtt = ms;
       this.#rttvar = ms / 2;
@@ -22,10 +28,14 @@ export class RoundTrip {
     this.#srtt = 0.875 * this.#srtt + 0.125 * ms;
   }
 
-  /** How long to wait for a reply: the estimate, but at least `floorMs` and at most `capMs`. */
+  /**
+   * How long to wait for a reply: the estimate or one and a half times the recent peak, whichever is
+   * longer (closed-loop load makes the tail long: the estimate alone retried a tenth of the reads at
+   * 256 clients), but at least `floorMs` and at most `capMs`.
+   */
   timeout(floorMs: number, capMs: number): number {
     if (this.#srtt < 0) return floorMs;
-    return Math.min(capMs, Math.max(floorMs, this.#srtt + 4 * this.#rttvar));
+    return Math.min(capMs, Math.max(floorMs, this.#srtt + 4 * this.#rttvar, 1.5 * this.#peak));
   }
 
   /** Smoothed round trip in ms (-1 before the first sample). */
