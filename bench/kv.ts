@@ -7,7 +7,8 @@
  * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).
  * `--baseline postgres` runs the same transactions against a local PostgreSQL (SERIALIZABLE) through
  * the `pg` driver instead. Flags: --seconds 20 --warmup 3 --clients 64 --keys 100000 --json, and
- * --data DIR to run against a cluster already started with `pesto start --data DIR`.
+ * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
+ * for the cluster it starts otherwise.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +29,8 @@ interface KvOptions {
   readonly clients: number;
   readonly keys: number;
   readonly json: boolean;
+  /** First replica port of the cluster the benchmark starts (metrics on port + 1000). */
+  readonly basePort: number;
 }
 
 interface Window {
@@ -107,7 +110,7 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
 async function runPesto(opts: KvOptions, existingDataDir: string | undefined): Promise<Record<string, number | string>> {
   // Against a running cluster (`pesto start`) when given its data folder, else a fresh one of our own.
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
-  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: 7200 }) : null;
+  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
     const client = await PestoClient.connect({ config, clientId, keyPair });
@@ -124,6 +127,10 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let msgs0 = 0;
     let framesPerTx = 0;
     let msgsPerFrame = 0;
+    // Client core counters over the window: retries and resends cost CPU everywhere.
+    const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits'] as const;
+    let core0: Record<(typeof counters)[number], number> = { ...client.core.stats };
+    const coreDelta: Record<string, number> = {};
     const { w, elapsedS } = await closedLoop(
       opts,
       async (win) => {
@@ -148,7 +155,9 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
           crypto0 = { ...cryptoStats };
           frames0 = transportStats.framesWritten;
           msgs0 = transportStats.messagesSent;
+          core0 = { ...client.core.stats };
         } else {
+          for (const c of counters) coreDelta[c] = client.core.stats[c] - core0[c];
           const d = process.cpuUsage(clientCpu0);
           clientCpu = (d.user + d.system) / 1e6;
           clientSigs = cryptoStats.signatures - crypto0.signatures;
@@ -173,6 +182,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     out['clientCpuUsPerTx'] = w.committed === 0 ? 0 : round((clientCpu * 1e6) / w.committed, 1);
     out['clientWritesPerTx'] = w.committed === 0 ? 0 : round(framesPerTx / w.committed, 2);
     out['clientMessagesPerWrite'] = round(msgsPerFrame, 2);
+    for (const c of counters) out[`${c}PerTx`] = w.committed === 0 ? 0 : round((coreDelta[c] ?? 0) / w.committed, 3);
     await client.close();
     return out;
   } finally {
@@ -255,6 +265,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     clients: Number(flags.get('clients') ?? 64),
     keys: Number(flags.get('keys') ?? 100_000),
     json: flags.has('json'),
+    basePort: Number(flags.get('base-port') ?? 7200),
   };
   const baseline = flags.get('baseline');
   const probeBefore = probe();

@@ -77,14 +77,15 @@ export function benchTxnBody(seed: number): TxnBody {
   };
 }
 
-function messages(): Record<'read' | 'readReply' | 'prepare' | 'prepareReply' | 'writeback', Message> {
+function messages(): Record<'read' | 'readReply' | 'readReplyProof' | 'prepare' | 'prepareReply' | 'writeback', Message> {
   const txn = encodeTxn(benchTxnBody(1));
   const prior = encodeTxn(benchTxnBody(7));
   const sixSigs = [0, 1, 2, 3, 4, 5].map(sig);
   const proof: CommittedTxn = { txn: prior, cert: { kind: 'votes', votes: { decision: 'commit', shards: [{ shard: s(0), sigs: sixSigs }] } } };
   return {
-    read: { kind: 'read', req: 42, key: 'k000001', ts: txn.body.ts },
-    readReply: { kind: 'readReply', req: 42, key: 'k000001', committed: { version: prior.body.ts, value: fill(100, 3), proof }, prepared: null },
+    read: { kind: 'read', req: 42, key: 'k000001', ts: txn.body.ts, proof: false },
+    readReply: { kind: 'readReply', req: 42, key: 'k000001', committed: { version: prior.body.ts, value: fill(100, 3), digest: prior.digest, proof: null }, prepared: null },
+    readReplyProof: { kind: 'readReply', req: 42, key: 'k000001', committed: { version: prior.body.ts, value: fill(100, 3), digest: prior.digest, proof }, prepared: null },
     prepare: { kind: 'prepare', req: 43, txn },
     prepareReply: { kind: 'prepareReply', req: 43, digest: txn.digest, shard: s(0), decision: 'commit', sig: sig(2), conflict: null, decided: null, conflictPrepared: null },
     writeback: { kind: 'writeback', digest: txn.digest as TxnDigest, cert: proof.cert, txn: null },

@@ -19,6 +19,7 @@ import type { Key, Message } from '../protocol/messages.ts';
 import type { Timestamp } from '../protocol/timestamp.ts';
 import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
+import { TimerQueue } from './timer-queue.ts';
 import { ClientCore, type QuerySpec } from './core/client-core.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
 
@@ -32,6 +33,12 @@ export interface ConnectOptions {
   /** Fault knob (issue 4 stress runs): every range read skips its eager round and syncs. */
   readonly forceSyncQueries?: boolean;
 }
+
+/**
+ * Longest wait for the last ST1 votes of a live replica before the slow path: waiting is far cheaper
+ * than ST2 (a round of signed decisions), and a crashed replica is not waited for (finisher.ts).
+ */
+const FAST_PATH_WAIT_MAX_MS = 1000;
 
 export type KeyLike = string | Uint8Array;
 export type ValueLike = string | Uint8Array;
@@ -69,7 +76,7 @@ export class PestoClient {
         f: config.f,
         shardCount: config.shards.length,
         fastPathWaitMs: opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs,
-        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, 200),
+        fastPathWaitMaxMs: Math.max(opts.fastPathWaitMs ?? config.timeouts.fastPathWaitMs, FAST_PATH_WAIT_MAX_MS),
         resendMs: config.timeouts.st2RetryMs,
         readRetryMs: config.timeouts.readRetryMs,
         relayWaitMs: config.timeouts.dependencyRelayMs,
@@ -102,6 +109,7 @@ export class PestoClient {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#timers.close();
     for (const shard of this.#links) for (const l of shard) l.close();
     for (const resolve of this.#pending.values()) resolve({ kind: 'failed', reason: 'client closed' });
     this.#pending.clear();
@@ -119,22 +127,23 @@ export class PestoClient {
 
   drain(): void {
     const effects = this.core.takeEffects();
-    let lastMsg: Message | null = null;
-    let lastBytes: Uint8Array | null = null;
+    // A message fanned out to several replicas is encoded once.
+    const encoded = this.#encoded;
     for (const e of effects) {
       switch (e.kind) {
         case 'send': {
           const link = this.#links[e.to.shard]?.[e.to.index];
           if (link === undefined) break;
-          if (e.msg !== lastMsg) {
-            lastMsg = e.msg;
-            lastBytes = encodeMessage(e.msg);
+          let bytes = encoded.get(e.msg);
+          if (bytes === undefined) {
+            bytes = encodeMessage(e.msg);
+            encoded.set(e.msg, bytes);
           }
-          link.send(lastBytes!);
+          link.send(bytes);
           break;
         }
         case 'timer':
-          setTimeout(this.#onTimer, e.afterMs, e.id).unref();
+          this.#timers.add(e.id, e.afterMs);
           break;
         case 'done': {
           const resolve = this.#pending.get(e.op);
@@ -144,13 +153,17 @@ export class PestoClient {
         }
       }
     }
+    encoded.clear();
   }
 
-  readonly #onTimer = (id: number): void => {
+  readonly #encoded = new Map<Message, Uint8Array>();
+
+  /** Core timers under one Node timer, fired after the turn's I/O (timer-queue.ts). */
+  readonly #timers = new TimerQueue((ids) => {
     if (this.#closed) return;
-    this.core.onTimer(id);
+    for (const id of ids) this.core.onTimer(id);
     this.drain();
-  };
+  });
 
   #dialAll(): void {
     const { config } = this.opts;

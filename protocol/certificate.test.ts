@@ -213,7 +213,7 @@ void describe('committed reads', () => {
     ['rejects a deletion where the proof transaction wrote a value', 'a', ts(900, 2), null, 'proof-mismatch'],
   ];
   for (const [name, key, version, value, expected] of cases) {
-    void it(name, () => assert.equal(reasonOf(verifier().verifyCommittedRead(key, { version, value, proof })), expected));
+    void it(name, () => assert.equal(reasonOf(verifier().verifyCommittedRead(key, { version, value, digest: C.digest, proof })), expected));
   }
 });
 

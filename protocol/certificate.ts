@@ -191,7 +191,7 @@ export class CertificateVerifier {
   verifyCommittedRead(key: Key, read: CommittedRead): CertResult {
     const mismatch = committedReadMismatch(key, read);
     if (mismatch !== null) return fail('proof-mismatch', mismatch);
-    return this.verifyCommitted(read.proof);
+    return this.verifyCommitted(read.proof!);
   }
 
   /** Exactly `count` votes of every shard in `shards` and of no other shard. */
@@ -268,14 +268,17 @@ export class CertificateVerifier {
   }
 }
 
-/** The write of `key` in `body` (writes are sorted by key: binary search). */
 /**
- * Why a committed read's proof does not back it (its transaction must have written exactly `key`
- * with exactly this value at exactly this version), or null when it does. Pure and cheap: callers
- * that cache verified certificates still run this on every read.
+ * Why a committed read's proof does not back it (its transaction must be the named writer and have
+ * written exactly `key` with exactly this value at exactly this version), or null when it does. A
+ * read without a proof is not backed by one. Pure and cheap: callers that cache verified
+ * certificates still run this on every read that carries a proof.
  */
 export function committedReadMismatch(key: Key, read: CommittedRead): string | null {
-  const body = read.proof.txn.body;
+  const proof = read.proof;
+  if (proof === null) return 'no proof';
+  if (!equalDigests(proof.txn.digest, read.digest)) return 'proof of another transaction';
+  const body = proof.txn.body;
   if (!tsEquals(body.ts, read.version)) return 'proof transaction has another timestamp';
   const write = findWrite(body, key);
   if (write === undefined) return 'proof transaction did not write the key';
@@ -283,6 +286,7 @@ export function committedReadMismatch(key: Key, read: CommittedRead): string | n
   return same ? null : "value differs from the proof transaction's write";
 }
 
+/** The write of `key` in `body` (writes are sorted by key: binary search). */
 function findWrite(body: TxnBody, key: Key): WriteEntry | undefined {
   const writes = body.writes;
   let lo = 0;

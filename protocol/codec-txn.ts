@@ -15,6 +15,7 @@
  */
 import { pesto } from './gen/pesto.js';
 import { blake3 } from './crypto/blake3.ts';
+import { fastDecodeTxn, fastEncodeBody } from './codec-fast.ts';
 import { InvariantError, fail, ok, type Result } from './errors.ts';
 import { DIGEST_BYTES, digestKey, type ShardId, type TxnDigest } from './ids.ts';
 import { isValidTimestamp, type Timestamp } from './timestamp.ts';
@@ -269,12 +270,15 @@ export function decodeTxn(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC
 export function txnIn(bytes: Uint8Array | null | undefined, limits: CodecLimits): Txn {
   if (bytes === null || bytes === undefined || bytes.length === 0) return reject('missing-field', 'txn');
   if (bytes.length > limits.messageBytesMax) reject('too-large', 'txn');
+  const fast = fastDecodeTxn(bytes, limits);
+  if (fast !== undefined) return fast;
   const body = bodyIn(pesto.TxnBody.decode(bytes), limits);
   const digest = blake3(bytes) as TxnDigest;
   return { body, bytes, digest, key: digestKey(digest) };
 }
 
-function bodyOut(b: TxnBody): pesto.TxnBody.$Properties {
+/** The protobufjs form of a body (the generic encoder; codec-fast.ts writes the same bytes itself). */
+export function bodyOut(b: TxnBody): pesto.TxnBody.$Properties {
   return {
     ts: tsOut(b.ts),
     shards: b.shards as readonly number[] as number[],
@@ -306,7 +310,7 @@ function assertCanonical(b: TxnBody): void {
  */
 export function encodeTxn(body: TxnBody): Txn {
   assertCanonical(body);
-  const bytes = pesto.TxnBody.encode(bodyOut(body)).finish();
+  const bytes = fastEncodeBody(body);
   const digest = blake3(bytes) as TxnDigest;
   return { body, bytes, digest, key: digestKey(digest) };
 }

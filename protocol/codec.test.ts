@@ -44,15 +44,19 @@ const committedSlow: CommittedTxn = { txn: other, cert: { kind: 'st2', st2: { de
 const writeback: Writeback = { kind: 'writeback', digest: txn.digest, cert: { kind: 'votes', votes: votes('commit', [0, 1], 6) }, txn };
 
 const roundTrips: readonly [string, Message][] = [
-  ['read request', { kind: 'read', req: 1, key: 'k\u0000\u00ff', ts: ts(5, 6) }],
+  ['read request', { kind: 'read', req: 1, key: 'k\u0000\u00ff', ts: ts(5, 6), proof: false }],
+  ['read request asking for the proof', { kind: 'read', req: 1, key: 'k', ts: ts(5, 6), proof: true }],
   ['read reply with both versions', {
     kind: 'readReply', req: 2, key: 'acct:2',
-    committed: { version: ts(500, 3), value: bytes(100, 5), proof: committed },
+    committed: { version: ts(500, 3), value: bytes(100, 5), digest: other.digest, proof: committed },
     prepared: { version: ts(700, 4), value: null, digest: digestOf(3) },
   }],
   ['read reply with nothing', { kind: 'readReply', req: 3, key: 'x', committed: null, prepared: null }],
   ['read reply with a slow-path proof and an empty value', {
-    kind: 'readReply', req: 3, key: 'x', committed: { version: ts(1, 1), value: new Uint8Array(0), proof: committedSlow }, prepared: null,
+    kind: 'readReply', req: 3, key: 'x', committed: { version: ts(1, 1), value: new Uint8Array(0), digest: other.digest, proof: committedSlow }, prepared: null,
+  }],
+  ['read reply without the proof', {
+    kind: 'readReply', req: 3, key: 'x', committed: { version: ts(1, 1), value: bytes(3, 1), digest: other.digest, proof: null }, prepared: null,
   }],
   ['prepare', { kind: 'prepare', req: 4, txn }],
   ['commit vote', { kind: 'prepareReply', req: 5, digest: txn.digest, shard: s(1), decision: 'commit', sig: sig(2), conflict: null, decided: null, conflictPrepared: null }],
@@ -150,6 +154,8 @@ const badInputs: readonly [string, Uint8Array, DecodeReason][] = [
   ['a dependency with a short digest', prepareOf(txnProps({ deps: [{ digest: bytes(31, 1), shard: 0, ts: {} }] })), 'bad-digest'],
   ['an oversized read request key', env({ read: { req: 1, key: bytes(5000, 1), ts: {} } }), 'too-large'],
   ['a read request without a timestamp', env({ read: { req: 1, key: bytes(1, 1) } }), 'missing-field'],
+  ['a committed read without its writer digest', env({ readReply: { req: 1, key: bytes(1, 1), committedVersion: { micros: 1 } } }), 'bad-digest'],
+  ['a committed read whose proof is of another writer', env({ readReply: { req: 1, key: bytes(1, 1), committedVersion: { micros: 1 }, committedDigest: d32, committedProof: wireCommitted } }), 'digest-mismatch'],
   ['a vote with a short digest', voteReply({ digest: bytes(31, 5) }), 'bad-digest'],
   ['a vote with a 63-byte signature', voteReply({ sig: sigProps({ rootSig: bytes(63, 1) }) }), 'bad-signature-length'],
   ['a vote with a ragged Merkle path', voteReply({ sig: sigProps({ path: bytes(33, 1) }) }), 'bad-path'],

@@ -48,12 +48,12 @@ export function isDigest(bytes: Uint8Array | undefined): bytes is TxnDigest {
   return bytes !== undefined && bytes.length === DIGEST_BYTES;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-
+/**
+ * Hex of a digest. Node's hex encoder gives one flat string (a `+=` loop built a rope of some 25
+ * string objects per key, kept alive as long as the key, i.e. for every transaction a replica keeps).
+ */
 export function digestKey(d: TxnDigest): DigestKey {
-  let s = '';
-  for (let i = 0; i < d.length; i++) s += HEX[d[i]!];
-  return s as DigestKey;
+  return Buffer.from(d.buffer, d.byteOffset, d.length).toString('hex') as DigestKey;
 }
 
 export function digestFromKey(k: DigestKey): TxnDigest {

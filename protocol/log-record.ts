@@ -7,18 +7,24 @@
 import { pesto } from './gen/pesto.js';
 import { decodeMessage, decodeTxn, encodeMessage } from './codec.ts';
 import { fail, ok, type Result } from './errors.ts';
-import type { ShardId } from './ids.ts';
+import { digestKey, type ShardId } from './ids.ts';
 import type { CommittedTxn, Outcome, Txn, VoteDecision, Writeback } from './messages.ts';
 
 export type LogRecord =
   | { readonly kind: 'vote'; readonly txn: Txn; readonly decision: VoteDecision; readonly conflict: CommittedTxn | null }
   | { readonly kind: 'st2'; readonly txn: Txn; readonly decision: Outcome; readonly view: number; readonly logShard: ShardId }
-  | { readonly kind: 'writeback'; readonly writeback: Writeback };
+  /**
+   * `writeback` as it arrived (its `txn` may be null: a voter already had the transaction), so a
+   * received writeback is logged with the bytes it came in (codec.ts keeps them), never re-encoded;
+   * `txn` is its transaction either way.
+   */
+  | { readonly kind: 'writeback'; readonly writeback: Writeback; readonly txn: Txn };
 
 const KIND = { vote: 1, st2: 2, writeback: 3 } as const;
 const DECISION: Record<VoteDecision, pesto.Decision> = { commit: pesto.Decision.COMMIT, abstain: pesto.Decision.ABSTAIN, abort: pesto.Decision.ABORT };
 
-export function encodeLogRecord(r: LogRecord): Uint8Array {
+/** The record's fields as protobufjs takes them (encodeLogRecord writes the same bytes by hand). */
+export function logRecordFields(r: LogRecord): pesto.LogRecord.$Properties {
   const p: pesto.LogRecord.$Properties = { kind: KIND[r.kind] };
   switch (r.kind) {
     case 'vote':
@@ -35,10 +41,88 @@ export function encodeLogRecord(r: LogRecord): Uint8Array {
       p.logShard = r.logShard;
       break;
     case 'writeback':
+      if (r.writeback.txn === null) p.txn = r.txn.bytes;
       p.message = encodeMessage(r.writeback);
       break;
   }
-  return pesto.LogRecord.encode(p).finish();
+  return p;
+}
+
+function varintSize(v: number): number {
+  return v < 0x80 ? 1 : v < 0x4000 ? 2 : v < 0x20_0000 ? 3 : v < 0x1000_0000 ? 4 : 5;
+}
+
+function putVarint(b: Buffer, at: number, v: number): number {
+  while (v > 0x7f) {
+    b[at++] = (v & 0x7f) | 0x80;
+    v >>>= 7;
+  }
+  b[at++] = v;
+  return at;
+}
+
+/**
+ * One record in the wire format of `LogRecord` (pesto.proto), written directly (the bytes protobufjs
+ * writes for `logRecordFields(r)`): a replica logs one or two per transaction, each embedding the
+ * transaction or the writeback's bytes.
+ */
+export function encodeLogRecord(r: LogRecord): Uint8Array {
+  const kind = KIND[r.kind];
+  let txn: Uint8Array | undefined;
+  let decision = 0;
+  let view = 0;
+  let logShard = 0;
+  let message: Uint8Array | undefined;
+  switch (r.kind) {
+    case 'vote':
+      txn = r.txn.bytes;
+      decision = DECISION[r.decision];
+      if (r.conflict !== null) message = logRecordFields(r).message!;
+      break;
+    case 'st2':
+      txn = r.txn.bytes;
+      decision = DECISION[r.decision];
+      view = r.view;
+      logShard = r.logShard;
+      break;
+    case 'writeback':
+      if (r.writeback.txn === null) txn = r.txn.bytes;
+      message = encodeMessage(r.writeback);
+      break;
+  }
+  let size = 1 + varintSize(kind);
+  if (txn !== undefined && txn.length > 0) size += 1 + varintSize(txn.length) + txn.length;
+  if (decision !== 0) size += 1 + varintSize(decision);
+  if (view !== 0) size += 1 + varintSize(view);
+  if (logShard !== 0) size += 1 + varintSize(logShard);
+  if (message !== undefined && message.length > 0) size += 1 + varintSize(message.length) + message.length;
+  const b = Buffer.allocUnsafe(size);
+  b[0] = 8;
+  let at = putVarint(b, 1, kind);
+  if (txn !== undefined && txn.length > 0) {
+    b[at++] = 18;
+    at = putVarint(b, at, txn.length);
+    b.set(txn, at);
+    at += txn.length;
+  }
+  if (decision !== 0) {
+    b[at++] = 24;
+    at = putVarint(b, at, decision);
+  }
+  if (view !== 0) {
+    b[at++] = 32;
+    at = putVarint(b, at, view);
+  }
+  if (logShard !== 0) {
+    b[at++] = 40;
+    at = putVarint(b, at, logShard);
+  }
+  if (message !== undefined && message.length > 0) {
+    b[at++] = 50;
+    at = putVarint(b, at, message.length);
+    b.set(message, at);
+  }
+  return b;
 }
 
 function decisionIn(d: pesto.Decision | null | undefined): VoteDecision | null {
@@ -65,8 +149,14 @@ export function decodeLogRecord(bytes: Uint8Array): Result<LogRecord, string> {
   if (decision === null) return fail('bad-decision');
   if (p.kind === KIND.writeback) {
     const m = decodeMessage(p.message ?? new Uint8Array(0));
-    if (!m.ok || m.value.kind !== 'writeback' || m.value.txn === null) return fail(m.ok ? 'not-a-writeback' : m.reason);
-    return ok({ kind: 'writeback', writeback: m.value });
+    if (!m.ok || m.value.kind !== 'writeback') return fail(m.ok ? 'not-a-writeback' : m.reason);
+    const wb = m.value;
+    if (wb.txn !== null) return ok({ kind: 'writeback', writeback: wb, txn: wb.txn });
+    // Logged without the transaction inside: it is beside it (and must be the one named).
+    const txn = decodeTxn(p.txn ?? new Uint8Array(0));
+    if (!txn.ok) return fail(txn.reason);
+    if (txn.value.key !== digestKey(wb.digest)) return fail('digest-mismatch');
+    return ok({ kind: 'writeback', writeback: wb, txn: txn.value });
   }
   const txn = decodeTxn(p.txn ?? new Uint8Array(0));
   if (!txn.ok) return fail(txn.reason);

@@ -118,7 +118,13 @@ export type Certificate =
 export interface CommittedRead {
   readonly version: Timestamp;
   readonly value: Uint8Array | null;
-  readonly proof: CommittedTxn;
+  /** Digest of the transaction that wrote this version. */
+  readonly digest: TxnDigest;
+  /**
+   * The writer's commit proof, only when the request asked for it (decision 0010). Without it the
+   * client accepts the version only when f+1 replies report it identically (a correct replica vouches).
+   */
+  readonly proof: CommittedTxn | null;
 }
 
 export interface PreparedRead {
@@ -132,6 +138,8 @@ export interface ReadRequest {
   readonly req: number;
   readonly key: Key;
   readonly ts: Timestamp;
+  /** Send the committed version's commit proof with the reply (decision 0010). */
+  readonly proof: boolean;
 }
 
 export interface ReadReply {

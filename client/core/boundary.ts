@@ -21,11 +21,12 @@ const VERIFIED_COMMITS_MAX = 100_000;
 export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message): string | null {
   switch (msg.kind) {
     case 'readReply': {
-      const c = msg.committed;
-      if (c === null) return null;
-      const key = c.proof.txn.key;
+      // A committed version without its proof is accepted only if f+1 replies report it (point-read.ts).
+      const proof = msg.committed?.proof ?? null;
+      if (proof === null) return null;
+      const key = proof.txn.key;
       if (b.verifiedCommits.has(key)) return null;
-      const r = b.verifier.verifyCommitted(c.proof);
+      const r = b.verifier.verifyCommitted(proof);
       if (!r.ok) return `read-proof-${r.reason}`;
       if (b.verifiedCommits.size >= VERIFIED_COMMITS_MAX) b.verifiedCommits.clear();
       b.verifiedCommits.add(key);

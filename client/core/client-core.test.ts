@@ -187,7 +187,12 @@ void describe('ClientCore commit (PROTOCOL §6)', () => {
 
 function committedReply(req: ReadRequest, at: Timestamp, value: Uint8Array): ReadReply {
   const writer = encodeTxn({ ts: at, shards: [shardOfKey(req.key, SHARDS)], reads: [], writes: [{ key: req.key, value }], deps: [], predicates: [], meta: new Uint8Array(0) });
-  return { kind: 'readReply', req: req.req, key: req.key, committed: { version: at, value, proof: { txn: writer, cert: { kind: 'votes', votes: { decision: 'commit', shards: [] } } } }, prepared: null };
+  return { kind: 'readReply', req: req.req, key: req.key, committed: { version: at, value, digest: writer.digest, proof: { txn: writer, cert: { kind: 'votes', votes: { decision: 'commit', shards: [] } } } }, prepared: null };
+}
+
+function bareReply(req: ReadRequest, at: Timestamp, value: Uint8Array): ReadReply {
+  const r = committedReply(req, at, value);
+  return { ...r, committed: { ...r.committed!, proof: null } };
 }
 
 void describe('ClientCore reads (PROTOCOL §3, §4.1)', () => {
@@ -229,6 +234,41 @@ void describe('ClientCore reads (PROTOCOL §3, §4.1)', () => {
     client.handle(reqs[0]!.to, bad);
     assert.equal(client.stats.badReplies['wrong-key'], 1);
     assert.equal(sentOf(client.takeEffects(), 'read').length, N - Q.read);
+  });
+
+  void it('reads a version without its proof when f+1 replicas report it (decision 0010)', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.read(id, KEY0, 1);
+    const reqs = sentOf(client.takeEffects(), 'read');
+    assert.ok(reqs.every((r) => !r.msg.proof), 'the first round asks for no proof');
+    for (const r of reqs) client.handle(r.to, bareReply(r.msg, ts(1_000, 3), new Uint8Array([4])));
+    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([4]), version: ts(1_000, 3) } }]);
+    assert.equal(client.stats.readProofRequests, 0);
+  });
+
+  void it('never reads a forged version: asks for its proof, and stops believing a replica that has none', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.read(id, KEY0, 1);
+    const first = client.takeEffects();
+    const [forger, honest] = sentOf(first, 'read');
+    const readTimer = timers(first)[0]!.id;
+    // The forger claims a fresher committed value, with no proof; the honest replica reports the real one.
+    client.handle(forger!.to, bareReply(forger!.msg, ts(2_000, 9), new Uint8Array([66])));
+    client.handle(honest!.to, bareReply(honest!.msg, ts(1_000, 3), new Uint8Array([4])));
+    const ask = sentOf(client.takeEffects(), 'read');
+    assert.deepEqual(ask.map((a) => [a.to, a.msg.proof]), [[forger!.to, true]], 'the fresher version needs its proof');
+    // The forger answers again without a proof: it is not believed.
+    client.handle(forger!.to, bareReply(ask[0]!.msg, ts(2_000, 9), new Uint8Array([66])));
+    assert.deepEqual(dones(client.takeEffects()), []);
+    // On the retry timer the honest replica's version needs its own proof, which it has.
+    client.onTimer(readTimer);
+    const next = sentOf(client.takeEffects(), 'read');
+    const proofAsk = next.find((a) => a.msg.proof);
+    assert.deepEqual(proofAsk?.to, honest!.to);
+    client.handle(honest!.to, committedReply(proofAsk!.msg, ts(1_000, 3), new Uint8Array([4])));
+    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([4]), version: ts(1_000, 3) } }]);
   });
 });
 

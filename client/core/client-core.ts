@@ -17,8 +17,9 @@ import { shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, tsEquals, type Timestamp } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
-import { checkReadReply, PointRead } from './point-read.ts';
+import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
+import { RoundTrip } from './latency.ts';
 
 export interface ClientCoreOptions {
   readonly clientId: ClientId;
@@ -58,6 +59,10 @@ export interface ClientStats {
   slowCommits: number;
   reads: number;
   readRetries: number;
+  /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
+  readProofRequests: number;
+  /** ST1 and ST2 messages of finished transactions sent again to replicas that had not answered. */
+  resends: number;
   badReplies: Record<string, number>;
   recoveries: number;
   queries: number;
@@ -69,6 +74,12 @@ export interface ClientStats {
 interface ActiveTxn {
   readonly id: number;
   readonly ts: Timestamp;
+  /**
+   * Where this transaction's point reads start in each shard's replica list: one random draw per
+   * transaction, so its concurrent reads ask the same f+1 replicas and travel in the same stream
+   * writes (load still spreads across transactions).
+   */
+  readonly readStart: number;
   /** `value` undefined: read by a range read (the value lives in its result). */
   readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
   readonly predicates: Predicate[];
@@ -103,14 +114,20 @@ interface ReadOp {
   readonly read: PointRead;
   readonly req: number;
   retryTimer: number;
-  /** Timeouts so far: the next wait doubles, up to 16x readRetryMs (a busy machine is no reason to flood it). */
+  /** Timeouts so far: the next wait doubles, up to 16x (a busy machine is no reason to flood it). */
   retries: number;
+  /** When the first requests left (µs), to whom, and which of those answered already. */
+  readonly startedUs: number;
+  first: readonly number[];
+  sampled: number;
 }
 
 /** Timer target of the pending recoveries of blocking transactions. */
 const RECOVERY = Symbol('recovery');
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
+/** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
+const RETRY_CAP_MS = 10_000;
 
 export class ClientCore {
   readonly q: Quorums;
@@ -123,6 +140,8 @@ export class ClientCore {
     slowCommits: 0,
     reads: 0,
     readRetries: 0,
+    readProofRequests: 0,
+    resends: 0,
     badReplies: {},
     recoveries: 0,
     queries: 0,
@@ -147,6 +166,9 @@ export class ClientCore {
   #recoveryTimer = -1;
   /** When each replica (shard * n + index) last voted, for the fast-path wait. */
   readonly #lastVoteMicros: number[] = [];
+  /** Round trips of point reads (until decided) and of ST1/ST2 replies, for the retry timers. */
+  readonly #readRtt = new RoundTrip();
+  readonly #voteRtt = new RoundTrip();
   #nextTxn = 1;
 
   constructor(
@@ -167,6 +189,7 @@ export class ClientCore {
     this.#txns.set(id, {
       id,
       ts: this.#ts.next(this.env.nowMicros()),
+      readStart: this.env.random(),
       reads: new Map(),
       writes: new Map(),
       deps: new Map(),
@@ -200,10 +223,11 @@ export class ClientCore {
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
-    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, retries: 0 };
+    const first = read.firstTargets(txn.readStart);
+    const r: ReadOp = { op, txn, read, req: this.#out.req(), retryTimer: -1, retries: 0, startedUs: this.env.nowMicros(), first, sampled: 0 };
     this.#reads.set(r.req, r);
-    this.#sendRead(r, read.firstTargets(this.env.random()));
-    r.retryTimer = this.#timer(this.opts.readRetryMs, r);
+    this.#sendRead(r, first);
+    r.retryTimer = this.#timer(this.#readRetryMs(), r);
   }
 
   /**
@@ -270,6 +294,7 @@ export class ClientCore {
     const encoded = encodeTxn(body);
     const fin = new Finisher(encoded, this.q, this.#finisherTimeouts(), this.#out, this.#router, (r) => {
       txn.state = 'done';
+      this.stats.resends += fin.resends;
       this.#txns.delete(txnId);
       if (r.outcome === 'commit') {
         this.stats.committed++;
@@ -302,22 +327,14 @@ export class ClientCore {
       case 'readReply': {
         const r = this.#reads.get(msg.req);
         if (r === undefined || from.shard !== r.read.shard || !r.read.asked.has(from.index)) return;
+        this.#sampleRead(r, from.index);
         const check = checkReadReply(msg, r.read.key, r.read.ts);
         if (check !== 'ok') {
           this.#bad(check);
           this.#sendRead(r, r.read.moreTargets());
           return;
         }
-        const outcome = r.read.add(from.index, msg);
-        if (outcome === null) return;
-        this.#reads.delete(msg.req);
-        this.#byTimer.delete(r.retryTimer);
-        const txn = r.txn;
-        if (txn.state !== 'active') return;
-        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
-        txn.shards.add(r.read.shard);
-        if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
-        this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
+        this.#readStep(r, r.read.add(from.index, msg));
         return;
       }
       case 'prepareReply': {
@@ -389,11 +406,16 @@ export class ClientCore {
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
       this.stats.readRetries++;
-      // Ask whoever has not been asked; once everyone was, ask again whoever has not answered.
+      // Replicas that still owe a proof are not believed any more: decide without them if possible.
+      this.#readStep(target, target.read.retry());
+      if (!this.#reads.has(target.req)) return;
+      // Ask f replicas not asked yet (enough to replace f silent ones; a slow one answers later anyway);
+      // once everyone was, ask again whoever has not answered.
       const more = target.read.moreTargets();
-      this.#sendRead(target, more.length > 0 ? more : target.read.silentTargets());
+      if (more.length === 0) target.sampled = -1; // asked again: later replies are no clean samples
+      this.#sendRead(target, more.length > 0 ? more.slice(0, this.q.f) : target.read.silentTargets());
       target.retries++;
-      target.retryTimer = this.#timer(this.opts.readRetryMs * 2 ** Math.min(target.retries, 4), target);
+      target.retryTimer = this.#timer(this.#readRetryMs() * 2 ** Math.min(target.retries, 4), target);
     } else {
       this.#recoverRelayed(target);
     }
@@ -410,10 +432,53 @@ export class ClientCore {
     return txn;
   }
 
-  #sendRead(r: ReadOp, targets: readonly number[]): void {
+  #readStep(r: ReadOp, step: ReadStep): void {
+    switch (step.k) {
+      case 'wait':
+        return;
+      case 'proofs':
+        // The freshest committed version reported lacks f+1 matching reports: ask for its proof.
+        this.stats.readProofRequests += step.targets.length;
+        this.#sendRead(r, step.targets, true);
+        return;
+      case 'done': {
+        const outcome = step.outcome;
+        this.#reads.delete(r.req);
+        this.#byTimer.delete(r.retryTimer);
+        const txn = r.txn;
+        if (txn.state !== 'active') return;
+        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
+        txn.shards.add(r.read.shard);
+        if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
+        this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
+        return;
+      }
+    }
+  }
+
+  /**
+   * A first reply from a replica asked in the first round: its round trip is a sample for the retry
+   * timer. Replies of slow reads count too (a retry asks other replicas, so these are unambiguous);
+   * leaving them out would teach the timer only the fast ones and make it retry the slow ones.
+   */
+  #sampleRead(r: ReadOp, index: number): void {
+    const at = r.first.indexOf(index);
+    if (at < 0 || (r.sampled & (1 << at)) !== 0) return;
+    r.sampled |= 1 << at;
+    this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000);
+  }
+
+  /** The read retry timer: the configured time, or longer when reads have lately taken longer. */
+  #readRetryMs(): number {
+    return this.#readRtt.timeout(this.opts.readRetryMs, RETRY_CAP_MS);
+  }
+
+  #sendRead(r: ReadOp, targets: readonly number[], proof = false): void {
+    // One message object for every target: the shell encodes it once.
+    const msg: Message = { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts, proof };
     for (const i of targets) {
       r.read.asked.add(i);
-      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, { kind: 'read', req: r.req, key: r.read.key, ts: r.read.ts });
+      this.#out.send({ shard: r.read.shard, index: i as ReplicaRef['index'] }, msg);
     }
   }
 
@@ -513,6 +578,8 @@ export class ClientCore {
     noteVote: (shard, index) => {
       this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
     },
+    noteReplyMs: (ms) => this.#voteRtt.sample(ms),
+    replyTimeoutMs: (floorMs) => this.#voteRtt.timeout(floorMs, RETRY_CAP_MS),
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);
       this.#byTimer.set(id, fin);

@@ -43,7 +43,7 @@ function harness(live = true, txn: Txn = TXN): Harness {
     Q,
     { fastPathWaitMs: 5, fastPathWaitMaxMs: 20, resendMs: 1_000 },
     out,
-    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined },
+    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteReplyMs: () => undefined, replyTimeoutMs: (floor) => floor },
     (r) => results.push(r),
   );
   return Object.assign(h, { fin, out, results });

@@ -38,6 +38,10 @@ export interface FinisherRouter {
   votedRecently(shard: ShardId, index: number): boolean;
   /** Records that a replica voted. */
   noteVote(shard: ShardId, index: number): void;
+  /** A reply to a request that was not sent again arrived `ms` after it left (latency.ts). */
+  noteReplyMs(ms: number): void;
+  /** How long replies lately take to arrive, at least `floorMs` (adaptive resend and fast-path timers). */
+  replyTimeoutMs(floorMs: number): number;
 }
 
 export interface FinishResult {
@@ -48,6 +52,9 @@ export interface FinishResult {
 
 type Phase = 'st1' | 'st2' | 'done';
 
+/** Longest wait before ST1 or ST2 goes out again, however slow replies were and however many views. */
+const RESEND_MAX_MS = 10_000;
+
 export class Finisher {
   readonly tallies = new Map<ShardId, VoteTally>();
   phase: Phase = 'st1';
@@ -56,6 +63,8 @@ export class Finisher {
   readonly blockers = new Map<DigestKey, Txn>();
   /** Request ids of this finisher's messages (the core routes replies by them). */
   readonly reqs: number[] = [];
+  /** ST1 and ST2 messages sent again to replicas that had not answered (for metrics). */
+  resends = 0;
   #fastTimer = -1;
   #resendTimer = -1;
   #st2: {
@@ -85,6 +94,9 @@ export class Finisher {
   }
 
   #startedMs = 0;
+  /** ST1 sent again this many times (for the resend backoff), and to which replicas (bit per index). */
+  #st1Rounds = 0;
+  #resentTo = 0;
 
   start(): void {
     this.#startedMs = this.router.nowMs();
@@ -100,6 +112,9 @@ export class Finisher {
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     this.router.noteVote(from.shard, from.index);
+    // A round trip sample unless ST1 went to this replica again (then the reply may answer either:
+    // Karn's rule); the resend timer is long, so only the slowest replies go unsampled.
+    if ((this.#resentTo & (1 << from.index)) === 0) this.router.noteReplyMs(this.router.nowMs() - this.#startedMs);
     if (m.conflictPrepared !== null && m.conflictPrepared.key !== this.txn.key) this.blockers.set(m.conflictPrepared.key, m.conflictPrepared);
     if (m.decision === 'abort') tally.conflict = m.conflict;
     else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);
@@ -237,7 +252,9 @@ export class Finisher {
     if (tentative && !timerFired) {
       if (this.#fastTimer < 0) {
         const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
-        const waitMs = this.#missingAreLive() ? Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, 2 * (this.router.nowMs() - this.#startedMs))) : fastPathWaitMs;
+        // As long again as the 3f+1 votes took, or until votes lately all arrive, whichever is later.
+        const elapsed = this.router.nowMs() - this.#startedMs;
+        const waitMs = this.#missingAreLive() ? Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, 2 * elapsed, this.router.replyTimeoutMs(0) - elapsed)) : fastPathWaitMs;
         this.#fastTimer = this.router.newTimer(this, waitMs);
       }
       return;
@@ -262,14 +279,19 @@ export class Finisher {
   }
 
   #sendPrepare(resend: boolean): void {
+    if (resend) this.#st1Rounds++;
     const req = this.router.newReq(this);
     for (const [shard, tally] of this.tallies) {
       for (let i = 0; i < this.q.n; i++) {
         if (resend && tally.hasVoted(i)) continue;
+        if (resend) {
+          this.resends++;
+          this.#resentTo |= 1 << i;
+        }
         this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'prepare', req, txn: this.txn });
       }
     }
-    this.#armResend();
+    this.#armResend(this.#st1Rounds);
   }
 
   #sendDecide(resend: boolean): void {
@@ -277,6 +299,7 @@ export class Finisher {
     const msg = this.#decideMessage(this.router.newReq(this));
     for (let i = 0; i < this.q.n; i++) {
       if (resend && st2.replies.has(i)) continue;
+      if (resend) this.resends++;
       this.out.send({ shard: st2.logShard, index: i as ReplicaRef['index'] }, msg);
     }
     this.#armResend();
@@ -287,9 +310,16 @@ export class Finisher {
     return { kind: 'decide', req, digest: this.txn.digest, decision: st2.decision, view: 0, logShard: st2.logShard, justification: st2.justification, txn: this.txn };
   }
 
-  /** Arms the resend timer; `backoff` doubles the wait per step (views of the fallback), capped. */
+  /**
+   * Arms the resend timer: the configured time, or three times as long as replies lately take,
+   * whichever is longer. Links are ordered streams that queue across reconnects, so a late reply is
+   * nearly always queued behind others, not lost, and a resend to a slow replica only adds to its
+   * queue (an ST1 it answers again). `backoff` doubles the wait per step (resends of ST1, views of
+   * the fallback), capped.
+   */
   #armResend(backoff = 0): void {
-    this.#resendTimer = this.router.newTimer(this, this.timeouts.resendMs * 2 ** Math.min(backoff, 6));
+    const ms = Math.max(this.timeouts.resendMs, 3 * this.router.replyTimeoutMs(0)) * 2 ** Math.min(backoff, 6);
+    this.#resendTimer = this.router.newTimer(this, Math.min(ms, RESEND_MAX_MS));
   }
 
   /** Reports the outcome, then writes it back to every replica of every involved shard. */
@@ -300,11 +330,13 @@ export class Finisher {
     this.result = { outcome, path, cause: outcome === 'abort' ? (cause ?? 'abstained') : null };
     this.onDone(this.result);
     const digest = this.txn.digest;
+    // One message object per variant, so the shell encodes each once for the whole fan-out.
+    const bare: Writeback = { kind: 'writeback', digest, cert, txn: null };
+    const full: Writeback = { kind: 'writeback', digest, cert, txn: this.txn };
     for (const [shard, tally] of this.tallies) {
       for (let i = 0; i < this.q.n; i++) {
         // Replicas that voted hold the transaction; the others get it with the certificate.
-        const txn = forwarded === null && tally.hasVoted(i) ? null : this.txn;
-        this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'writeback', digest, cert, txn });
+        this.out.send({ shard, index: i as ReplicaRef['index'] }, forwarded === null && tally.hasVoted(i) ? bare : full);
       }
     }
   }

@@ -5,7 +5,7 @@ import type { ShardId } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, PreparedRead, ReadReply, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums } from '../../protocol/quorum.ts';
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
-import { checkReadReply, PointRead, type ReadOutcome, type ReplyCheck } from './point-read.ts';
+import { checkReadReply, PointRead, type ReadOutcome, type ReadStep, type ReplyCheck } from './point-read.ts';
 
 const SHARD = 0 as ShardId;
 const T = ts(1_000, 1);
@@ -20,8 +20,20 @@ function proofOf(t: Txn): CommittedTxn {
   return { txn: t, cert: { kind: 'votes', votes: { decision: 'commit', shards: [] } } };
 }
 
+/** A committed version with its writer's proof. */
 function committed(key: Key, at: Timestamp, value: number): ReadReply['committed'] {
-  return { version: at, value: bytes(value), proof: proofOf(writer(at, [{ key, value: bytes(value) }])) };
+  const w = writer(at, [{ key, value: bytes(value) }]);
+  return { version: at, value: bytes(value), digest: w.digest, proof: proofOf(w) };
+}
+
+/** The same committed version as `committed`, reported without its proof. */
+function bare(key: Key, at: Timestamp, value: number): ReadReply['committed'] {
+  return { ...committed(key, at, value)!, proof: null };
+}
+
+/** A committed read of `k` whose proof is `t`'s (for the mismatch checks). */
+function claimed(at: Timestamp, value: Uint8Array | null, t: Txn): ReadReply['committed'] {
+  return { version: at, value, digest: t.digest, proof: proofOf(t) };
 }
 
 const P700 = writer(ts(700, 2), [{ key: 'k', value: bytes(7) }]);
@@ -32,9 +44,11 @@ function reply(committedPart: ReadReply['committed'], preparedPart: PreparedRead
   return { kind: 'readReply', req: 1, key, committed: committedPart, prepared: preparedPart };
 }
 
+const outcomeOf = (step: ReadStep): ReadOutcome | null => (step.k === 'done' ? step.outcome : null);
+
 function decide(f: number, replies: ReadReply[]): (ReadOutcome | null)[] {
   const pr = new PointRead('k', SHARD, T, quorums(f));
-  return replies.map((r, i) => pr.add(i, r));
+  return replies.map((r, i) => outcomeOf(pr.add(i, r)));
 }
 
 void describe('PointRead (PROTOCOL §4.1)', () => {
@@ -96,10 +110,49 @@ void describe('PointRead (PROTOCOL §4.1)', () => {
 
   void it('counts a replica once and ignores replies after the decision', () => {
     const pr = new PointRead('k', SHARD, T, quorums(1));
-    assert.equal(pr.add(3, reply(null)), null);
-    assert.equal(pr.add(3, reply(committed('k', ts(500, 2), 5))), null);
-    assert.notEqual(pr.add(4, reply(null)), null);
-    assert.equal(pr.add(5, reply(null)), null);
+    assert.equal(pr.add(3, reply(null)).k, 'wait');
+    assert.equal(pr.add(3, reply(committed('k', ts(500, 2), 5))).k, 'wait');
+    assert.equal(pr.add(4, reply(null)).k, 'done');
+    assert.equal(pr.add(5, reply(null)).k, 'wait');
+  });
+
+  void it('accepts a committed version without proof that f+1 replicas report identically', () => {
+    const outs = decide(1, [reply(bare('k', ts(500, 2), 5)), reply(bare('k', ts(500, 2), 5))]);
+    assert.deepEqual(outs[1], { version: ts(500, 2), value: bytes(5), dep: null });
+  });
+
+  const unmatched: { name: string; second: ReadReply['committed'] }[] = [
+    { name: 'the other replica reports an older version', second: bare('k', ts(400, 2), 4) },
+    { name: 'the other replica reports another value', second: { ...bare('k', ts(500, 2), 5)!, value: bytes(6) } },
+    { name: 'the other replica reports another writer', second: { ...bare('k', ts(500, 2), 5)!, digest: P800.digest } },
+    { name: 'the other replica reports no row', second: null },
+  ];
+  for (const c of unmatched) {
+    void it(`asks for the proof of the freshest committed version when ${c.name}`, () => {
+      const pr = new PointRead('k', SHARD, T, quorums(1));
+      assert.equal(pr.add(0, reply(bare('k', ts(500, 2), 5))).k, 'wait');
+      assert.deepEqual(pr.add(1, reply(c.second)), { k: 'proofs', targets: [0] });
+      // The proof arrives: the version is vouched for.
+      const done = pr.add(0, reply(committed('k', ts(500, 2), 5)));
+      assert.deepEqual(outcomeOf(done), { version: ts(500, 2), value: bytes(5), dep: null });
+    });
+  }
+
+  void it('does not believe a replica that owes a proof, and falls back to what others vouch for', () => {
+    const pr = new PointRead('k', SHARD, T, quorums(1));
+    pr.add(0, reply(bare('k', ts(900, 2), 9)));
+    assert.deepEqual(pr.add(1, reply(bare('k', ts(500, 2), 5))), { k: 'proofs', targets: [0] });
+    // Replica 0 answers again without the proof: ignored, still owed.
+    assert.equal(pr.add(0, reply(bare('k', ts(900, 2), 9))).k, 'wait');
+    // Timeout: replica 0 is no longer believed; replica 1's version needs its proof in turn.
+    assert.deepEqual(pr.retry(), { k: 'proofs', targets: [1] });
+    const done = pr.add(1, reply(committed('k', ts(500, 2), 5)));
+    assert.deepEqual(outcomeOf(done), { version: ts(500, 2), value: bytes(5), dep: null });
+  });
+
+  void it('needs no proof when the unmatched version is older than a vouched one', () => {
+    const outs = decide(1, [reply(committed('k', ts(500, 2), 5)), reply(bare('k', ts(400, 2), 4))]);
+    assert.deepEqual(outs[1], { version: ts(500, 2), value: bytes(5), dep: null });
   });
 
   void it('asks f+1 distinct replicas first and the rest later', () => {
@@ -115,24 +168,30 @@ void describe('checkReadReply', () => {
   const table: { name: string; r: ReadReply; expect: ReplyCheck }[] = [
     { name: 'accepts a committed value its proof wrote', r: reply(committed('k', ts(500, 2), 5)), expect: 'ok' },
     { name: 'accepts an empty reply', r: reply(null), expect: 'ok' },
+    { name: 'accepts a committed value without proof (f+1 matching replies vouch for it)', r: reply(bare('k', ts(500, 2), 5)), expect: 'ok' },
+    {
+      name: 'rejects a proof of another transaction than the named writer',
+      r: reply({ ...committed('k', ts(500, 2), 5)!, digest: P800.digest }),
+      expect: 'bad-proof',
+    },
     {
       name: 'rejects a proof whose transaction wrote another value',
-      r: reply({ version: ts(500, 2), value: bytes(6), proof: proofOf(writer(ts(500, 2), [{ key: 'k', value: bytes(5) }])) }),
+      r: reply(claimed(ts(500, 2), bytes(6), writer(ts(500, 2), [{ key: 'k', value: bytes(5) }]))),
       expect: 'bad-proof',
     },
     {
       name: 'rejects a proof whose transaction did not write the key',
-      r: reply({ version: ts(500, 2), value: bytes(5), proof: proofOf(writer(ts(500, 2), [{ key: 'j', value: bytes(5) }])) }),
+      r: reply(claimed(ts(500, 2), bytes(5), writer(ts(500, 2), [{ key: 'j', value: bytes(5) }]))),
       expect: 'bad-proof',
     },
     {
       name: 'rejects a proof whose transaction has another timestamp',
-      r: reply({ version: ts(500, 2), value: bytes(5), proof: proofOf(writer(ts(400, 2), [{ key: 'k', value: bytes(5) }])) }),
+      r: reply(claimed(ts(500, 2), bytes(5), writer(ts(400, 2), [{ key: 'k', value: bytes(5) }]))),
       expect: 'bad-proof',
     },
     {
       name: 'rejects a deletion claimed by a proof that wrote a value',
-      r: reply({ version: ts(500, 2), value: null, proof: proofOf(writer(ts(500, 2), [{ key: 'k', value: bytes(5) }])) }),
+      r: reply(claimed(ts(500, 2), null, writer(ts(500, 2), [{ key: 'k', value: bytes(5) }]))),
       expect: 'bad-proof',
     },
     { name: 'rejects a committed version equal to T', r: reply(committed('k', T, 5)), expect: 'version-not-below-ts' },
@@ -141,7 +200,7 @@ void describe('checkReadReply', () => {
     { name: 'rejects a reply for another key', r: reply(committed('j', ts(500, 2), 5), null, 'j'), expect: 'wrong-key' },
     {
       name: 'finds the key among several writes of the proof',
-      r: reply({ version: ts(500, 2), value: bytes(5), proof: proofOf(writer(ts(500, 2), ['a', 'c', 'k', 'x', 'z'].map((key) => ({ key, value: bytes(key === 'k' ? 5 : 0) })))) }),
+      r: reply(claimed(ts(500, 2), bytes(5), writer(ts(500, 2), ['a', 'c', 'k', 'x', 'z'].map((key) => ({ key, value: bytes(key === 'k' ? 5 : 0) }))))),
       expect: 'ok',
     },
   ];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createKeyed } from 'blake3-jit';
+import { createKeyed, hash as jitHash } from 'blake3-jit';
 import { keyedHash } from 'blake3-wasm';
 import { blake3, blake3Into, hashNode, MERKLE_NODE_KEY } from './blake3.ts';
 
@@ -16,6 +16,18 @@ void describe('blake3', () => {
   void it('matches the official vectors for the empty string and "abc"', () => {
     assert.equal(hex(blake3(new Uint8Array(0))), 'af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
     assert.equal(hex(blake3(enc('abc'))), '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85');
+  });
+
+  void it('equals blake3-jit at every length of one chunk and beyond (our one-chunk compression chain)', () => {
+    let x = 7;
+    for (let len = 0; len <= 1100; len++) {
+      const data = new Uint8Array(len);
+      for (let i = 0; i < len; i++) data[i] = x = (x * 1103515245 + 12345) & 0xff;
+      assert.equal(hex(blake3(data)), hex(jitHash(data)), `length ${len}`);
+      const out = new Uint8Array(40);
+      blake3Into(data, out, 3);
+      assert.equal(hex(out.subarray(3, 35)), hex(jitHash(data)), `length ${len} at an offset`);
+    }
   });
 
   void it('writes into a caller buffer at any offset without touching the bytes around it', () => {

@@ -2,9 +2,10 @@
  * BLAKE3 for Pesto: transaction digests, vote leaves and Merkle inner nodes.
  *
  * Guarantees:
- * - `blake3` / `blake3Into` are plain BLAKE3-256 (blake3-jit, decision 0002), bit-exact with the
- *   official test vectors; `blake3Into` writes into the caller's buffer (no output array; blake3-jit
- *   itself still makes a small typed-array view per call).
+ * - `blake3` / `blake3Into` are plain BLAKE3-256, bit-exact with the official test vectors: inputs of
+ *   at most one chunk (1 KiB: transactions of the commit path, statements, MAC inputs) through our own
+ *   chain of compressions with no allocation (`blake3Into` writes into the caller's buffer), longer
+ *   ones through blake3-jit (decision 0002).
  * - `hashNode` is BLAKE3 *keyed* mode under `MERKLE_NODE_KEY` over the 64 bytes `left ‖ right`.
  *   A 64-byte keyed input is exactly one BLAKE3 compression, so it is computed here by a dedicated
  *   compression with no allocation and no per-call setup (measured 2-3x blake3-jit's `hashInto`, see
@@ -12,8 +13,8 @@
  *   can never equal a plain-mode digest: this is the leaf/node domain separation of merkle.ts, bought
  *   without a prefix byte (a 65-byte input would cost a second compression).
  *
- * Caveat: the dedicated compression is checked against blake3-jit's keyed hasher in blake3.test.ts;
- * change it only with that test green.
+ * Caveat: the compression is checked against blake3-jit (plain and keyed) and blake3-wasm in
+ * blake3.test.ts; change it only with that test green.
  */
 import { createDeriveKey, hashInto } from 'blake3-jit';
 
@@ -27,12 +28,14 @@ const scratchOut = new Uint8Array(BLAKE3_BYTES);
 /** Plain BLAKE3-256 of `data` in a fresh 32-byte array. */
 export function blake3(data: Uint8Array): Uint8Array {
   const out = new Uint8Array(BLAKE3_BYTES);
-  hashInto(data, out);
+  if (data.length <= CHUNK_BYTES) hashChunk(data, out, 0);
+  else hashInto(data, out);
   return out;
 }
 
 /** Plain BLAKE3-256 of `data` into `out[offset..offset+32)`, through a module scratch when offset > 0. */
 export function blake3Into(data: Uint8Array, out: Uint8Array, offset = 0): void {
+  if (data.length <= CHUNK_BYTES) return hashChunk(data, out, offset);
   if (offset === 0 && out.length >= BLAKE3_BYTES) {
     hashInto(data, out);
     return;
@@ -79,12 +82,29 @@ export function hashNode(left: Uint8Array, right: Uint8Array, out: Uint8Array, o
  * `subarray` views. `out` may alias either input: all input is read before anything is written.
  */
 export function hashNodeAt(a: Uint8Array, ao: number, b: Uint8Array, bo: number, out: Uint8Array, oo: number): void {
-  const m0 = w(a, ao), m1 = w(a, ao + 4), m2 = w(a, ao + 8), m3 = w(a, ao + 12);
-  const m4 = w(a, ao + 16), m5 = w(a, ao + 20), m6 = w(a, ao + 24), m7 = w(a, ao + 28);
-  const m8 = w(b, bo), m9 = w(b, bo + 4), m10 = w(b, bo + 8), m11 = w(b, bo + 12);
-  const m12 = w(b, bo + 16), m13 = w(b, bo + 20), m14 = w(b, bo + 24), m15 = w(b, bo + 28);
-  let v0 = K0, v1 = K1, v2 = K2, v3 = K3, v4 = K4, v5 = K5, v6 = K6, v7 = K7;
-  let v8 = IV0, v9 = IV1, v10 = IV2, v11 = IV3, v12 = 0, v13 = 0, v14 = 64, v15 = NODE_FLAGS;
+  const m = M;
+  for (let i = 0; i < 8; i++) m[i] = w(a, ao + 4 * i);
+  for (let i = 0; i < 8; i++) m[8 + i] = w(b, bo + 4 * i);
+  const cv = CV;
+  cv[0] = K0; cv[1] = K1; cv[2] = K2; cv[3] = K3; cv[4] = K4; cv[5] = K5; cv[6] = K6; cv[7] = K7;
+  compress(64, NODE_FLAGS);
+  for (let i = 0; i < 8; i++) put(out, oo + 4 * i, cv[i]!);
+}
+
+/** Message words and chaining value of `compress` (module scratch: nothing here yields). */
+const M = new Int32Array(16);
+const CV = new Int32Array(8);
+
+/**
+ * One BLAKE3 compression of the block in `M` (`blockLen` bytes of it, counter 0) under the chaining
+ * value in `CV`, with `flags`; the new chaining value replaces `CV`. Unrolled: 7 rounds of the G
+ * function with the standard message permutation.
+ */
+function compress(blockLen: number, flags: number): void {
+  const m0 = M[0]!, m1 = M[1]!, m2 = M[2]!, m3 = M[3]!, m4 = M[4]!, m5 = M[5]!, m6 = M[6]!, m7 = M[7]!;
+  const m8 = M[8]!, m9 = M[9]!, m10 = M[10]!, m11 = M[11]!, m12 = M[12]!, m13 = M[13]!, m14 = M[14]!, m15 = M[15]!;
+  let v0 = CV[0]!, v1 = CV[1]!, v2 = CV[2]!, v3 = CV[3]!, v4 = CV[4]!, v5 = CV[5]!, v6 = CV[6]!, v7 = CV[7]!;
+  let v8 = IV0, v9 = IV1, v10 = IV2, v11 = IV3, v12 = 0, v13 = 0, v14 = blockLen, v15 = flags;
   // Round 1.
   v0 = (v0 + v4 + m0) | 0; v12 ^= v0; v12 = (v12 >>> 16) | (v12 << 16); v8 = (v8 + v12) | 0; v4 ^= v8; v4 = (v4 >>> 12) | (v4 << 20);
   v0 = (v0 + v4 + m1) | 0; v12 ^= v0; v12 = (v12 >>> 8) | (v12 << 24); v8 = (v8 + v12) | 0; v4 ^= v8; v4 = (v4 >>> 7) | (v4 << 25);
@@ -205,6 +225,38 @@ export function hashNodeAt(a: Uint8Array, ao: number, b: Uint8Array, bo: number,
   v3 = (v3 + v4 + m7) | 0; v14 ^= v3; v14 = (v14 >>> 16) | (v14 << 16); v9 = (v9 + v14) | 0; v4 ^= v9; v4 = (v4 >>> 12) | (v4 << 20);
   v3 = (v3 + v4 + m13) | 0; v14 ^= v3; v14 = (v14 >>> 8) | (v14 << 24); v9 = (v9 + v14) | 0; v4 ^= v9; v4 = (v4 >>> 7) | (v4 << 25);
 
-  put(out, oo, v0 ^ v8); put(out, oo + 4, v1 ^ v9); put(out, oo + 8, v2 ^ v10); put(out, oo + 12, v3 ^ v11);
-  put(out, oo + 16, v4 ^ v12); put(out, oo + 20, v5 ^ v13); put(out, oo + 24, v6 ^ v14); put(out, oo + 28, v7 ^ v15);
+  CV[0] = v0 ^ v8; CV[1] = v1 ^ v9; CV[2] = v2 ^ v10; CV[3] = v3 ^ v11;
+  CV[4] = v4 ^ v12; CV[5] = v5 ^ v13; CV[6] = v6 ^ v14; CV[7] = v7 ^ v15;
+}
+
+const IV4 = 0x510e527f, IV5 = 0x9b05688c | 0, IV6 = 0x1f83d9ab, IV7 = 0x5be0cd19;
+const CHUNK_BYTES = 1024;
+
+/**
+ * Plain BLAKE3-256 of `data` (at most one chunk, 1 KiB) into `out[offset..offset+32)`, with no
+ * allocation: the one-chunk case of the BLAKE3 tree is a chain of compressions. Transactions of the
+ * commit path (~300 B), statements and MAC inputs are all this short.
+ */
+function hashChunk(data: Uint8Array, out: Uint8Array, offset: number): void {
+  const len = data.length;
+  const cv = CV;
+  cv[0] = IV0; cv[1] = IV1; cv[2] = IV2; cv[3] = IV3; cv[4] = IV4; cv[5] = IV5; cv[6] = IV6; cv[7] = IV7;
+  const m = M;
+  let pos = 0;
+  let flags = CHUNK_START;
+  for (;;) {
+    const blockLen = len - pos > 64 ? 64 : len - pos;
+    if (blockLen === 64) {
+      for (let i = 0; i < 16; i++) m[i] = w(data, pos + 4 * i);
+    } else {
+      m.fill(0);
+      for (let i = 0; i < blockLen; i++) m[i >> 2] = m[i >> 2]! | (data[pos + i]! << ((i & 3) * 8));
+    }
+    pos += blockLen;
+    const last = pos >= len;
+    compress(blockLen, last ? flags | CHUNK_END | ROOT : flags);
+    if (last) break;
+    flags = 0;
+  }
+  for (let i = 0; i < 8; i++) put(out, offset + 4 * i, cv[i]!);
 }

@@ -75,9 +75,10 @@ export class PairwiseMacs {
   /** The vector a signer attaches to a vote: one MAC per replica of the shard, by index. */
   vector(leaf: Uint8Array): Uint8Array {
     const out = new Uint8Array(this.#keys.length * MAC_BYTES);
+    const d = this.#digest;
     for (let j = 0; j < this.#keys.length; j++) {
       this.#mac(this.#keys[j]!, leaf);
-      out.set(this.#digest.subarray(0, MAC_BYTES), j * MAC_BYTES);
+      for (let b = 0, at = j * MAC_BYTES; b < MAC_BYTES; b++) out[at + b] = d[b]!;
     }
     return out;
   }

@@ -988,6 +988,9 @@ export namespace pesto {
         /** ReadRequest ts. */
         ts?: (pesto.Ts.$Properties|null);
 
+        /** ReadRequest proof. */
+        proof: boolean;
+
         /**
          * Encodes the specified ReadRequest message. Does not implicitly {@link pesto.ReadRequest.verify|verify} messages.
          * @param message ReadRequest message or plain object to encode
@@ -1027,6 +1030,9 @@ export namespace pesto {
 
             /** ReadRequest ts */
             ts?: (pesto.Ts.$Properties|null);
+
+            /** ReadRequest proof */
+            proof?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -1072,6 +1078,9 @@ export namespace pesto {
 
         /** ReadReply committedProof. */
         committedProof?: (pesto.CommittedTxn.$Properties|null);
+
+        /** ReadReply committedDigest. */
+        committedDigest: Uint8Array;
 
         /** ReadReply preparedVersion. */
         preparedVersion?: (pesto.Ts.$Properties|null);
@@ -1133,6 +1142,9 @@ export namespace pesto {
 
             /** ReadReply committedProof */
             committedProof?: (pesto.CommittedTxn.$Properties|null);
+
+            /** ReadReply committedDigest */
+            committedDigest?: (Uint8Array|null);
 
             /** ReadReply preparedVersion */
             preparedVersion?: (pesto.Ts.$Properties|null);

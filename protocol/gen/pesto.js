@@ -2392,6 +2392,7 @@ export const pesto = $root.pesto = (() => {
          * @property {number|null} [req] ReadRequest req
          * @property {Uint8Array|null} [key] ReadRequest key
          * @property {pesto.Ts.$Properties|null} [ts] ReadRequest ts
+         * @property {boolean|null} [proof] ReadRequest proof
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -2448,6 +2449,14 @@ export const pesto = $root.pesto = (() => {
         ReadRequest.prototype.ts = null;
 
         /**
+         * ReadRequest proof.
+         * @member {boolean} proof
+         * @memberof pesto.ReadRequest
+         * @instance
+         */
+        ReadRequest.prototype.proof = false;
+
+        /**
          * Encodes the specified ReadRequest message. Does not implicitly {@link pesto.ReadRequest.verify|verify} messages.
          * @function encode
          * @memberof pesto.ReadRequest
@@ -2469,6 +2478,8 @@ export const pesto = $root.pesto = (() => {
                 writer.uint32(/* id 2, wireType 2 =*/18).bytes(message.key);
             if (message.ts != null && $Object.hasOwnProperty.call(message, "ts"))
                 $root.pesto.Ts.encode(message.ts, writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.proof != null && $Object.hasOwnProperty.call(message, "proof") && message.proof !== false)
+                writer.uint32(/* id 4, wireType 0 =*/32).bool(message.proof);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -2537,6 +2548,15 @@ export const pesto = $root.pesto = (() => {
                         message.ts = $root.pesto.Ts.decode(reader, reader.size(), $undefined, _depth + 1, message.ts);
                         continue;
                     }
+                case 4: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.proof = value;
+                        else
+                            delete message.proof;
+                        continue;
+                    }
                 }
                 reader.skipType(wireType, _depth, tag);
                 if (!reader.discardUnknown) {
@@ -2582,6 +2602,7 @@ export const pesto = $root.pesto = (() => {
          * @property {Uint8Array|null} [committedValue] ReadReply committedValue
          * @property {boolean|null} [committedDeleted] ReadReply committedDeleted
          * @property {pesto.CommittedTxn.$Properties|null} [committedProof] ReadReply committedProof
+         * @property {Uint8Array|null} [committedDigest] ReadReply committedDigest
          * @property {pesto.Ts.$Properties|null} [preparedVersion] ReadReply preparedVersion
          * @property {Uint8Array|null} [preparedValue] ReadReply preparedValue
          * @property {boolean|null} [preparedDeleted] ReadReply preparedDeleted
@@ -2666,6 +2687,14 @@ export const pesto = $root.pesto = (() => {
         ReadReply.prototype.committedProof = null;
 
         /**
+         * ReadReply committedDigest.
+         * @member {Uint8Array} committedDigest
+         * @memberof pesto.ReadReply
+         * @instance
+         */
+        ReadReply.prototype.committedDigest = $util.newBuffer([]);
+
+        /**
          * ReadReply preparedVersion.
          * @member {pesto.Ts.$Properties|null|undefined} preparedVersion
          * @memberof pesto.ReadReply
@@ -2733,6 +2762,8 @@ export const pesto = $root.pesto = (() => {
                 writer.uint32(/* id 9, wireType 0 =*/72).bool(message.preparedDeleted);
             if (message.preparedDigest != null && $Object.hasOwnProperty.call(message, "preparedDigest") && message.preparedDigest.length)
                 writer.uint32(/* id 10, wireType 2 =*/82).bytes(message.preparedDigest);
+            if (message.committedDigest != null && $Object.hasOwnProperty.call(message, "committedDigest") && message.committedDigest.length)
+                writer.uint32(/* id 11, wireType 2 =*/90).bytes(message.committedDigest);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -2823,6 +2854,15 @@ export const pesto = $root.pesto = (() => {
                         if (wireType !== 2)
                             break;
                         message.committedProof = $root.pesto.CommittedTxn.decode(reader, reader.size(), $undefined, _depth + 1, message.committedProof);
+                        continue;
+                    }
+                case 11: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.committedDigest = value;
+                        else
+                            delete message.committedDigest;
                         continue;
                     }
                 case 7: {

@@ -46,7 +46,7 @@ export function restoreFrom(records: Iterable<LogRecord>, t: ReplayTarget): void
         break;
       }
       case 'writeback':
-        t.writeback(r.writeback);
+        t.writeback(r.writeback.txn === null ? { ...r.writeback, txn: r.txn } : r.writeback);
         break;
       default:
         assertNever(r, 'log record');
@@ -60,7 +60,7 @@ export function checkpointOf(t: ReplayTarget): LogRecord[] {
   const proof = (p: CommittedTxn | null): void => {
     if (p === null || emitted.has(p.txn.key)) return;
     emitted.add(p.txn.key);
-    out.push({ kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn } });
+    out.push({ kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn }, txn: p.txn });
   };
   for (const ks of t.store.values()) {
     for (const v of ks.committed) proof(v.proof);
@@ -71,7 +71,7 @@ export function checkpointOf(t: ReplayTarget): LogRecord[] {
     const txn = rec.txn;
     if (txn === null || emitted.has(key)) continue;
     if (rec.decided !== null) {
-      if (!tsLess(txn.body.ts, wm)) out.push({ kind: 'writeback', writeback: { ...rec.decided, txn } });
+      if (!tsLess(txn.body.ts, wm)) out.push({ kind: 'writeback', writeback: rec.decided, txn });
       continue;
     }
     if (rec.vote !== null) out.push({ kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null });

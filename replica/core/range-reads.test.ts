@@ -118,7 +118,7 @@ function drain(core: ReplicaCore): ReplicaEffect[] {
 function loadedCore(index = 0, over: Parameters<typeof newCore>[1] = {}): ReplicaCore {
   const core = newCore(index, over);
   if (over.applyFault !== undefined) {
-    core.restore([DDL_TXN, LOAD_TXN].map((t) => ({ kind: 'writeback', writeback: committed(t) })));
+    core.restore([DDL_TXN, LOAD_TXN].map((t) => ({ kind: 'writeback', writeback: committed(t), txn: t })));
     return core;
   }
   core.handle(1, committed(DDL_TXN));
@@ -412,7 +412,7 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
       [2, acctRow(1, 2)[3]],
     ]);
     assert.ok(!eager.snapshotPrepared.some((d) => digestKey(d) === against.key));
-    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 2)), ts: Q_TS });
+    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 2)), ts: Q_TS, proof: false });
     const read = sent(drain(a))[0]!;
     assert.ok(read.kind === 'readReply' && read.prepared === null);
     const other = ask(a, sync(bal12, [{ digest: prepared.digest, holders: [2] }]));
@@ -511,7 +511,7 @@ void describe('ReplicaCore apply fault (issue 4)', () => {
     const stale = ask(a, query(bal11));
     assert.notDeepEqual(stale.result, ask(b, query(bal11)).result, 'eager results disagree');
     assert.ok(!stale.snapshotCommitted.some((d) => digestKey(d) === UPDATE_11.key));
-    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 1)), ts: Q_TS });
+    a.handle(50, { kind: 'read', req: 3, key: keyOf(acct, acctRow(1, 1)), ts: Q_TS, proof: false });
     const read = sent(drain(a))[0]!;
     assert.ok(read.kind === 'readReply' && read.committed !== null);
     assert.deepEqual(read.committed.version, UPDATE_11.body.ts, 'point reads see the write');

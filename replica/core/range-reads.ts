@@ -248,7 +248,7 @@ export class RangeReads {
       seen.add(key);
       const rec = h.record(key);
       if (rec === undefined || rec.txn === null) continue;
-      if (rec.decided !== null) decided.push({ ...rec.decided, txn: rec.txn });
+      if (rec.decided !== null) decided.push({ kind: 'writeback', digest: rec.decided.digest, cert: rec.decided.cert, txn: rec.txn });
       else prepared.push(rec.txn);
     }
     h.send(from, { kind: 'fetchReply', req: msg.req, decided, prepared });

@@ -60,8 +60,8 @@ function drain(core: ReplicaCore): ReplicaEffect[] {
   return all;
 }
 
-function readAt(core: ReplicaCore, key: Key, at: Timestamp): ReadReply {
-  core.handle(99, { kind: 'read', req: 1, key, ts: at });
+function readAt(core: ReplicaCore, key: Key, at: Timestamp, proof = true): ReadReply {
+  core.handle(99, { kind: 'read', req: 1, key, ts: at, proof });
   const out = sends(core.takeEffects());
   assert.equal(out.length, 1);
   const m = out[0]!.msg;
@@ -89,8 +89,11 @@ void describe('ReplicaCore point reads (PROTOCOL §4.1)', () => {
     const r = readAt(core, 'k', tsAt(35));
     assert.deepEqual(r.committed?.version, tsAt(20));
     assert.deepEqual(r.committed?.value, new Uint8Array([2]));
-    assert.equal(r.committed?.proof.txn, c2);
+    assert.equal(r.committed?.proof?.txn, c2);
     assert.deepEqual(r.prepared, { version: tsAt(30), value: new Uint8Array([3]), digest: p3.digest });
+
+    const bare = readAt(core, 'k', tsAt(35), false);
+    assert.deepEqual(bare.committed, { version: tsAt(20), value: new Uint8Array([2]), digest: c2.digest, proof: null }, 'the proof only when asked (decision 0010)');
 
     const below = readAt(core, 'k', tsAt(25));
     assert.deepEqual(below.committed?.version, tsAt(20));
@@ -109,7 +112,7 @@ void describe('ReplicaCore point reads (PROTOCOL §4.1)', () => {
 
   void it('refuses reads below the low watermark', () => {
     const core = newCore();
-    core.handle(1, { kind: 'read', req: 1, key: 'k', ts: ts(1, 1) });
+    core.handle(1, { kind: 'read', req: 1, key: 'k', ts: ts(1, 1), proof: false });
     assert.equal(core.takeEffects().length, 0);
     assert.equal(core.stats.readsRefused, 1);
   });
@@ -213,7 +216,7 @@ void describe('ReplicaCore prepared versions and writeback (PROTOCOL §6, §9)',
     const r = readAt(core, 'a', tsAt(20));
     assert.equal(r.prepared, null);
     assert.deepEqual(r.committed?.version, tsAt(10));
-    assert.equal(r.committed?.proof.txn, t);
+    assert.equal(r.committed?.proof?.txn, t);
     const reads = core.store.get('r');
     assert.equal(reads?.preparedReads.length, 0);
     assert.equal(reads?.committedReads.length, 1);
@@ -365,7 +368,7 @@ void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => 
     assert.equal(fresh.takeEffects().length, 0, 'restoring logs nothing again');
     const a = readAt(fresh, 'a', ts(NOW, 9));
     assert.deepEqual(a.committed?.value, new Uint8Array([1]));
-    assert.equal(a.committed?.proof.txn.key, committed.key);
+    assert.equal(a.committed?.proof?.txn.key, committed.key);
     const c = readAt(fresh, 'c', ts(NOW, 9));
     assert.equal(c.prepared?.digest.length, 32, 'the pending COMMIT vote prepared its write again');
     fresh.handle(3, { kind: 'prepare', req: 3, txn: pending });

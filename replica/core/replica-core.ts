@@ -5,8 +5,8 @@
  * never touches sockets, files, clocks or randomness; time comes from the injected environment.
  *
  * Protocol steps (PROTOCOL §4-7):
- * - point reads return the newest committed version below T with its commit proof, and the newest
- *   prepared version above it;
+ * - point reads return the newest committed version below T with its writer's digest (and its commit
+ *   proof when asked), and the newest prepared version above it;
  * - ST1 validates once per transaction (validation.ts), prepares the writes as visible prepared
  *   versions, waits for undecided dependencies (telling the client which, §7), then votes; the vote
  *   is signed in a Merkle batch by the shell and stored for every later ST1 of the same transaction;
@@ -33,9 +33,10 @@ import type {
   VoteDecision,
   Writeback,
 } from '../../protocol/messages.ts';
-import { certificateOutcome, withoutMacs } from '../../protocol/messages.ts';
+import { certificateOutcome } from '../../protocol/messages.ts';
+import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
 import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
-import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
@@ -55,10 +56,12 @@ import {
 } from './semantic-cc.ts';
 import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
-import { TxnRecord, type Waiter } from './txn-record.ts';
-import { validate, type AbortReason, type AbstainReason } from './validation.ts';
+import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
+import { validate, type AbortReason, type AbstainReason, type ValidationContext } from './validation.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Opaque handle of the link a message came from; replies go back to it. */
 export type PeerHandle = number;
@@ -259,7 +262,7 @@ export class ReplicaCore {
     } else if (rec.st2 !== null && rec.st2.view === ref.view) {
       rec.st2.sig = sig;
       const waiters = rec.st2Waiters;
-      rec.st2Waiters = [];
+      rec.st2Waiters = NONE;
       for (const w of waiters) this.#sendDecideReply(rec, w);
     }
   }
@@ -325,7 +328,8 @@ export class ReplicaCore {
       kind: 'readReply',
       req: msg.req,
       key: msg.key,
-      committed: c === undefined || c.proof === null ? null : { version: c.ts, value: c.value, proof: c.proof },
+      // The writer's proof only when asked (decision 0010): clients accept f+1 matching reports without it.
+      committed: c === undefined || c.proof === null ? null : { version: c.ts, value: c.value, digest: c.proof.txn.digest, proof: msg.proof ? c.proof : null },
       prepared: p === undefined ? null : { version: p.ts, value: p.value, digest: this.#txns.get(p.txn)!.txn!.digest },
     });
   }
@@ -352,32 +356,25 @@ export class ReplicaCore {
       if (waiter === null) return;
       if (rec.vote === 'abort' || rec.voteSig !== null) this.#sendPrepareReply(rec, waiter);
       else {
-        rec.voteWaiters.push(waiter);
+        rec.voteWaiters = appended(rec.voteWaiters, waiter);
         if (!rec.voteSigning) this.#signVote(rec, rec.vote);
       }
       return;
     }
-    if (waiter !== null) rec.voteWaiters.push(waiter);
+    if (waiter !== null) rec.voteWaiters = appended(rec.voteWaiters, waiter);
     if (rec.state === 'waiting') {
       if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
       return;
     }
     this.stats.prepares++;
     const body = txn.body;
-    const depKeys = body.deps.map((d) => digestKey(d.digest));
-    const verdict = validate(
-      {
-        ...this.#semantic(),
-        shard: this.opts.shard,
-        txnStatus: this.#txnStatus,
-        nowMicros: this.env.nowMicros(),
-        clockSkewMaxMicros: this.opts.clockSkewMaxMicros,
-        lowWatermark: this.#lowWatermark(),
-        self: rec.key,
-      },
-      body,
-      depKeys,
-    );
+    const depKeys: readonly DigestKey[] = body.deps.length === 0 ? NONE : body.deps.map((d) => digestKey(d.digest));
+    // One context object for every validation (validate is synchronous): only these fields change.
+    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key });
+    ctx.nowMicros = this.env.nowMicros();
+    ctx.lowWatermark = this.#lowWatermark();
+    ctx.self = rec.key;
+    const verdict = validate(ctx, body, depKeys);
     switch (verdict.kind) {
       case 'abort':
         this.stats.abortReasons[verdict.reason] = (this.stats.abortReasons[verdict.reason] ?? 0) + 1;
@@ -404,7 +401,7 @@ export class ReplicaCore {
         continue;
       }
       rec.undecidedDeps++;
-      dep.dependents.push(rec.key);
+      dep.dependents = appended(dep.dependents, rec.key);
     }
     if (rec.undecidedDeps === 0) {
       this.#finalizeVote(rec, 'commit');
@@ -413,6 +410,8 @@ export class ReplicaCore {
       if (waiter !== null) this.#relayUndecidedDeps(rec, waiter);
     }
   }
+
+  #validation: Mutable<ValidationContext> | null = null;
 
   /** A dependency's state for validation step 6: decided, prepared here, or unknown. */
   readonly #txnStatus = (k: DigestKey): 'prepared' | 'committed' | 'aborted' | 'unknown' => {
@@ -450,7 +449,7 @@ export class ReplicaCore {
 
   #flushVoteWaiters(rec: TxnRecord): void {
     const waiters = rec.voteWaiters;
-    rec.voteWaiters = [];
+    rec.voteWaiters = NONE;
     for (const w of waiters) this.#sendPrepareReply(rec, w);
   }
 
@@ -569,7 +568,7 @@ export class ReplicaCore {
   #answerSt2(rec: TxnRecord, waiter: Waiter): void {
     const st2 = rec.st2!;
     if (st2.sig !== null) return this.#sendDecideReply(rec, waiter);
-    rec.st2Waiters.push(waiter);
+    rec.st2Waiters = appended(rec.st2Waiters, waiter);
     if (!st2.signing) {
       st2.signing = true;
       this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn!.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key, view: st2.view } });
@@ -636,11 +635,12 @@ export class ReplicaCore {
       this.#reject('writeback-shards-mismatch');
       return;
     }
-    const decided: Writeback = msg.txn === null ? msg : { ...msg, txn: null };
+    // Kept as its bytes (protocol/stored.ts): decoded certificates were most of what a replica retained.
+    const decided = new StoredWriteback(msg);
     rec.decided = decided;
-    this.#persist({ kind: 'writeback', writeback: msg.txn === null ? { ...msg, txn } : msg });
+    this.#persist({ kind: 'writeback', writeback: msg, txn });
     const committed = certificateOutcome(msg.cert) === 'commit';
-    if (committed) this.#commit(rec, txn, msg);
+    if (committed) this.#commit(rec, txn, decided);
     else this.#abort(rec);
     // Anyone still waiting for this replica's vote learns the outcome instead.
     this.#flushVoteWaiters(rec);
@@ -648,11 +648,9 @@ export class ReplicaCore {
     if (!this.#restoring) this.range.decided(key, committed);
   }
 
-  #commit(rec: TxnRecord, txn: Txn, wb: Writeback): void {
-    const cert = wb.cert;
-    // The proof point reads return: clients check signatures, never MACs, so those stay out of it.
-    const proof: CommittedTxn =
-      cert.kind === 'votes' ? { txn, cert: { kind: 'votes', votes: withoutMacs(cert.votes) } } : cert.kind === 'st2' ? { txn, cert: { kind: 'st2', st2: cert.st2 } } : assertNever(cert as never, 'commit certificate');
+  #commit(rec: TxnRecord, txn: Txn, decided: StoredWriteback): void {
+    // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
+    const proof: CommittedTxn = new StoredProof(txn, decided);
     rec.proof = proof;
     const { owns } = this.opts;
     const body = txn.body;
@@ -691,7 +689,7 @@ export class ReplicaCore {
 
   #wakeDependents(rec: TxnRecord): void {
     const deps = rec.dependents;
-    rec.dependents = [];
+    rec.dependents = NONE;
     for (const k of deps) {
       const t = this.#txns.get(k);
       if (t === undefined || t.state !== 'waiting') continue;

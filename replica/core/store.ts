@@ -68,11 +68,19 @@ export function newestBelow(chain: readonly Version[], t: Timestamp): Version | 
 export function insertVersion(chain: Version[], v: Version): void {
   let i = chain.length;
   while (i > 0 && tsLess(v.ts, chain[i - 1]!.ts)) i--;
-  chain.splice(i, 0, v);
+  // No splice: it allocates the (empty) array of removed elements on every call.
+  chain.push(v);
+  for (let j = chain.length - 1; j > i; j--) chain[j] = chain[j - 1]!;
+  chain[i] = v;
 }
 
 export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], txn: DigestKey): void {
-  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.txn === txn) list.splice(i, 1);
+  let w = 0;
+  for (let r = 0; r < list.length; r++) {
+    const x = list[r]!;
+    if (x.txn !== txn) list[w++] = x;
+  }
+  list.length = w;
 }
 
 export class Store {

@@ -21,6 +21,19 @@ export interface Waiter {
 
 export type TxnState = 'new' | 'waiting' | 'voted' | 'committed' | 'aborted';
 
+/**
+ * The empty list every record starts with (and returns to): most transactions never wait for anything,
+ * and a replica holds a record per transaction of its history window. Never mutated; `appended` copies.
+ */
+export const NONE: readonly never[] = Object.freeze([]);
+
+/** `list` with `x` added: a fresh array the first time, in place after that. */
+export function appended<T>(list: readonly T[], x: T): readonly T[] {
+  if (list === NONE) return [x];
+  (list as T[]).push(x);
+  return list;
+}
+
 export interface St2State {
   readonly decision: Outcome;
   readonly view: number;
@@ -40,15 +53,15 @@ export class TxnRecord {
   conflict: CommittedTxn | null = null;
   /** With an ABSTAIN vote: the prepared transaction that conflicted (sent while it is undecided). */
   abstainedFor: DigestKey | null = null;
-  voteWaiters: Waiter[] = [];
+  voteWaiters: readonly Waiter[] = NONE;
   /** Dependencies of this shard not yet decided here. */
   undecidedDeps = 0;
   /** Transactions waiting for this one to be decided. */
-  dependents: DigestKey[] = [];
+  dependents: readonly DigestKey[] = NONE;
   st2: St2State | null = null;
   /** Highest fallback view this replica moved to (it elects at most once per view). */
   currentView = 0;
-  st2Waiters: Waiter[] = [];
+  st2Waiters: readonly Waiter[] = NONE;
   /** The certificate that decided it. */
   decided: Writeback | null = null;
   /** Commit proof, once committed. */

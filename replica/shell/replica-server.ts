@@ -208,8 +208,8 @@ export class ReplicaServer {
    */
   #drain(): void {
     const effects = this.core.takeEffects();
-    let lastMsg: Message | null = null;
-    let lastBytes: Uint8Array | null = null;
+    // A message sent to several peers is encoded once.
+    const encoded = this.#encoded;
     for (const e of effects) {
       switch (e.kind) {
         case 'persist': {
@@ -239,18 +239,22 @@ export class ReplicaServer {
         case 'sendReplica': {
           const link = e.kind === 'send' ? this.#links.get(e.to) : this.#replicaLink(e.index);
           if (link === undefined) break;
-          if (e.msg !== lastMsg) {
-            lastMsg = e.msg;
-            lastBytes = encodeMessage(e.msg);
+          let bytes = encoded.get(e.msg);
+          if (bytes === undefined) {
+            bytes = encodeMessage(e.msg);
+            encoded.set(e.msg, bytes);
           }
           // Nothing leaves while a log record of this or an earlier turn is not yet durable.
-          if (this.#syncing || this.#wal?.urgent === true) this.#held.push(link, lastBytes!);
-          else link.send(lastBytes!);
+          if (this.#syncing || this.#wal?.urgent === true) this.#held.push(link, bytes);
+          else link.send(bytes);
           break;
         }
       }
     }
+    encoded.clear();
   }
+
+  readonly #encoded = new Map<Message, Uint8Array>();
 
   #scheduleEndOfTurn(): void {
     if (this.#endScheduled) return;

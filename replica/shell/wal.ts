@@ -17,7 +17,8 @@ const HEADER = 8;
 
 export class Wal {
   #fd: number;
-  #pending: Uint8Array[] = [];
+  /** Framed records appended since the last write, in one buffer reused from write to write. */
+  #buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   #pendingBytes = 0;
   flushes = 0;
   bytesWritten = 0;
@@ -64,7 +65,7 @@ export class Wal {
 
   /** Something appended is not written yet. */
   get pending(): boolean {
-    return this.#pending.length > 0;
+    return this.#pendingBytes > 0;
   }
 
   /** A record that must be durable before the replica acts on it is waiting (votes, ST2 decisions). */
@@ -80,9 +81,17 @@ export class Wal {
    * along with the next sync or a periodic one.
    */
   append(record: Uint8Array, urgent = true): void {
-    const f = frame(record);
-    this.#pending.push(f);
-    this.#pendingBytes += f.length;
+    const need = this.#pendingBytes + HEADER + record.length;
+    if (need > this.#buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.#buf.length));
+      this.#buf.copy(grown, 0, 0, this.#pendingBytes);
+      this.#buf = grown;
+    }
+    const at = this.#pendingBytes;
+    this.#buf.writeUInt32LE(record.length, at);
+    this.#buf.writeUInt32LE(crc32(record), at + 4);
+    this.#buf.set(record, at + HEADER);
+    this.#pendingBytes = need;
     if (urgent) this.#urgent = true;
   }
 
@@ -108,15 +117,15 @@ export class Wal {
   /** Writes what is pending (not yet durable); false when there was nothing. */
   write(): boolean {
     this.#urgent = false;
-    if (this.#pending.length === 0) return false;
-    const all = this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending, this.#pendingBytes);
-    this.#pending = [];
-    this.#pendingBytes = 0;
+    const n = this.#pendingBytes;
+    if (n === 0) return false;
+    // writeSync copies into the page cache, so the buffer is free for the next records at once.
     let off = 0;
-    while (off < all.length) off += writeSync(this.#fd, all, off, all.length - off);
+    while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off);
+    this.#pendingBytes = 0;
     this.flushes++;
-    this.bytesWritten += all.length;
-    this.#size += all.length;
+    this.bytesWritten += n;
+    this.#size += n;
     return true;
   }
 

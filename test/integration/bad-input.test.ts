@@ -294,7 +294,7 @@ void describe('well-framed messages that do not decode', () => {
   const cases: { name: string; reason: string; bytes: () => Uint8Array }[] = [
     { name: 'random bytes', reason: 'malformed', bytes: () => new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f]) },
     { name: 'an envelope with no known body', reason: 'unknown-kind', bytes: () => new Uint8Array([0x78, 0x01]) },
-    { name: 'a read cut short', reason: 'malformed', bytes: () => encodeMessage({ kind: 'read', req: 1, key: 'bad/k', ts: { micros: Date.now() * 1000, clientId: tc.clientId } }).subarray(0, 6) },
+    { name: 'a read cut short', reason: 'malformed', bytes: () => encodeMessage({ kind: 'read', req: 1, key: 'bad/k', ts: { micros: Date.now() * 1000, clientId: tc.clientId }, proof: false }).subarray(0, 6) },
     { name: 'a read with a negative timestamp', reason: 'bad-timestamp', bytes: () => pesto.Envelope.encode({ read: { req: 1, key: Buffer.from('bad/k'), ts: { micros: -5, client: 1 } } }).finish() },
     { name: 'a prepare without its transaction', reason: 'missing-field', bytes: () => pesto.Envelope.encode({ prepare: { req: 1 } }).finish() },
     {

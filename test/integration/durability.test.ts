@@ -78,10 +78,10 @@ void describe('durability of one replica across a crash', () => {
     await tc.cluster.restart(0, VICTIM);
     await dialVictim();
 
-    const reply: ReadReply = await ask({ kind: 'read', req: 902, key: toKey('dur/3'), ts: { micros: Date.now() * 1000, clientId: tc.clientId } }, 'readReply', 902);
+    const reply: ReadReply = await ask({ kind: 'read', req: 902, key: toKey('dur/3'), ts: { micros: Date.now() * 1000, clientId: tc.clientId }, proof: true }, 'readReply', 902);
     assert.ok(reply.committed !== null, 'the restarted replica lost a committed version');
     assert.equal(Buffer.from(reply.committed.value!).toString(), 'value-3');
-    assert.ok(tc.clients[0]!.verifier.verifyCommitted(reply.committed.proof).ok, 'the restored proof verifies');
+    assert.ok(reply.committed.proof !== null && tc.clients[0]!.verifier.verifyCommitted(reply.committed.proof).ok, 'the restored proof verifies');
 
     const again: PrepareReply = await ask({ kind: 'prepare', req: 903, txn: pending }, 'prepareReply', 903);
     assert.equal(again.decision, before.decision, 'the restarted replica changed its vote');
