@@ -78,6 +78,9 @@ interface MetricsSnapshot {
   cpu: number;
   signatures: number;
   verifications: number;
+  framesWritten: number;
+  framesReceived: number;
+  walSyncs: number;
 }
 
 async function scrape(address: string): Promise<MetricsSnapshot> {
@@ -86,7 +89,14 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
     const line = text.split('\n').find((l) => l.startsWith(name + '{') || l.startsWith(name + ' '));
     return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
   };
-  return { cpu: value('process_cpu_seconds_total'), signatures: value('pesto_signatures_total'), verifications: value('pesto_verifications_total') };
+  return {
+    cpu: value('process_cpu_seconds_total'),
+    signatures: value('pesto_signatures_total'),
+    verifications: value('pesto_verifications_total'),
+    framesWritten: value('pesto_transport_frames_written_total'),
+    framesReceived: value('pesto_transport_frames_received_total'),
+    walSyncs: value('pesto_wal_syncs_total'),
+  };
 }
 
 function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS: number, sigs: number, verifs: number): Record<string, number | string> {
@@ -172,16 +182,23 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let cpu = clientCpu;
     let sigs = clientSigs;
     let verifs = clientVerifs;
+    let replicaFrames = 0;
+    let walSyncs = 0;
     after.forEach((a, i) => {
       const b = before[i]!;
       cpu += a.cpu - b.cpu;
       sigs += a.signatures - b.signatures;
       verifs += a.verifications - b.verifications;
+      replicaFrames += a.framesWritten - b.framesWritten + (a.framesReceived - b.framesReceived);
+      walSyncs += a.walSyncs - b.walSyncs;
     });
     const out = report('pesto', opts, w, elapsedS, cpu, sigs, verifs);
     out['clientCpuUsPerTx'] = w.committed === 0 ? 0 : round((clientCpu * 1e6) / w.committed, 1);
     out['clientWritesPerTx'] = w.committed === 0 ? 0 : round(framesPerTx / w.committed, 2);
     out['clientMessagesPerWrite'] = round(msgsPerFrame, 2);
+    // Stream writes and reads of all replicas together, and their log syncs (group commits).
+    out['replicaFramesPerTx'] = w.committed === 0 ? 0 : round(replicaFrames / w.committed, 2);
+    out['walSyncsPerTx'] = w.committed === 0 ? 0 : round(walSyncs / w.committed, 2);
     for (const c of counters) out[`${c}PerTx`] = w.committed === 0 ? 0 : round((coreDelta[c] ?? 0) / w.committed, 3);
     await client.close();
     return out;

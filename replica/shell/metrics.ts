@@ -56,6 +56,9 @@ export function replicaMetrics(server: ReplicaServer): Registry {
   counter(registry, 'pesto_signed_statements_total', 'Statements signed (votes and ST2 decisions).', [], (set) => set({}, server.signer.signed));
   counter(registry, 'pesto_transport_frames_written_total', 'Coalesced stream writes.', [], (set) => set({}, transportStats.framesWritten));
   counter(registry, 'pesto_transport_messages_sent_total', 'Messages sent.', [], (set) => set({}, transportStats.messagesSent));
+  counter(registry, 'pesto_transport_frames_received_total', 'Stream reads handed over as frames.', [], (set) => set({}, transportStats.framesReceived));
+  counter(registry, 'pesto_sign_batches_total', 'Merkle batches signed (one signature each).', [], (set) => set({}, server.signer.batches));
+  counter(registry, 'pesto_wal_syncs_total', 'Log writes made durable (one fdatasync each, group commit).', [], (set) => set({}, server.walSyncs));
   new Gauge({
     name: 'pesto_replica_transactions',
     help: 'Transactions this replica keeps state for.',

@@ -68,6 +68,8 @@ export class ReplicaServer {
   /** Log size that triggers the next compaction (at least twice what the last one left). */
   #compactBytes: number;
   #server: TransportServer | null = null;
+  /** Log syncs started (group commits), for metrics. */
+  walSyncs = 0;
   #tick: NodeJS.Timeout | null = null;
 
   constructor(readonly opts: ReplicaServerOptions) {
@@ -272,6 +274,7 @@ export class ReplicaServer {
     const wal = this.#wal;
     if (wal === null || !wal.urgent) return this.#release(held, toSign);
     this.#syncing = true;
+    this.walSyncs++;
     // The event loop keeps serving while the thread pool makes the log durable.
     wal.flushAsync(() => {
       this.#syncing = false;
@@ -293,6 +296,7 @@ export class ReplicaServer {
       const wal = this.#wal;
       if (wal === null || !wal.pending || this.#syncing) return;
       this.#syncing = true;
+      this.walSyncs++;
       wal.flushAsync(() => {
         this.#syncing = false;
         if (this.#held.length > 0 || this.signer.pending > 0 || wal.urgent) this.#scheduleEndOfTurn();
