@@ -299,6 +299,23 @@ void describe('Finisher (PROTOCOL §6)', () => {
     assert.ok(wbs.every((w) => w.msg.txn === TXN && w.msg.cert === cert));
   });
 
+  void it('takes a forwarded certificate in the ST2 phase and in a fallback view too (sim seeds 17, 72)', () => {
+    const h = harness();
+    h.fin.start();
+    votes(h, 0, range(0, 4), 'commit');
+    votes(h, 1, range(0, 4), 'commit');
+    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
+    h.out.take();
+    // Every replica of the logging shard answers, with decisions that cannot reach 4f+1: a fallback view starts.
+    for (const i of range(0, N)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, i < 3 ? 'commit' : 'abort'));
+    assert.ok(h.out.take().some((e) => e.kind === 'send' && e.msg.kind === 'elect'), 'the fallback started');
+    assert.equal(h.results.length, 0);
+    const cert = { kind: 'conflict' as const, conflict: CONFLICT };
+    h.fin.onPrepareReply(ref(LOG, 1), { kind: 'prepareReply', req: 9, digest: TXN.digest, shard: LOG, decision: 'abstain', sig: null, conflict: null, decided: { kind: 'writeback', digest: TXN.digest, cert, txn: null }, conflictPrepared: null });
+    assert.deepEqual(h.results, [{ outcome: 'abort', path: 'slow', cause: 'abstained' }], 'the certified outcome ends the fallback');
+    assert.equal(writebacks(h.out.take()).length, 2 * N);
+  });
+
   void it('resends ST1 only to replicas that have not voted', () => {
     const h = harness();
     h.fin.start();

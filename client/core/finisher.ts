@@ -104,11 +104,14 @@ export class Finisher {
   }
 
   onPrepareReply(from: ReplicaRef, m: PrepareReply): void {
-    if (this.phase !== 'st1') return;
+    if (this.phase === 'done') return;
+    // The certified outcome, from any replica that applied it: the answer to a repeated ST1, and to ST2
+    // or fallback messages for a transaction already decided (views cannot change it, PROTOCOL §7).
     if (m.decided !== null) {
-      this.#finish(m.decided.cert, 'fast', null, m.decided);
+      this.#finish(m.decided.cert, this.phase === 'st1' ? 'fast' : 'slow', null, m.decided);
       return;
     }
+    if (this.phase !== 'st1') return;
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     this.router.noteVote(from.shard, from.index);

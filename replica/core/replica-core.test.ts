@@ -5,6 +5,7 @@ import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
 import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
 import type { Certificate, Dependency, Key, Message, Outcome, ReadReply, ReadEntry, SigProof, Txn, TxnBody, WriteEntry, Writeback } from '../../protocol/messages.ts';
+import { certificateOutcome } from '../../protocol/messages.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
@@ -414,5 +415,24 @@ void describe('ReplicaCore fallback views (PROTOCOL §7)', () => {
     core.handle(3, fb(2, 'commit', 3));
     const [again] = sends(drain(core)).map((x) => x.msg);
     assert.equal(again?.kind === 'decideReply' ? `${again.decision}@${again.view}` : '', 'abort@3');
+  });
+
+  void it('answers ST2, elect and fallback decisions for a transaction it applied with the certified outcome (sim seeds 17, 72)', () => {
+    const core = newCore();
+    const t = txnOf(tsAt(40), { writes: [wr('a', 1)] });
+    core.handle(1, writeback(t, commitCert(t)));
+    drain(core);
+    const elect: Message = { kind: 'elect', req: 2, view: 3, decide: decide(t, 'abort', 2) as Extract<Message, { kind: 'decide' }> };
+    const fb: Message = { kind: 'decisionFb', req: 3, digest: t.digest, decision: 'abort', view: 4, logShard: s(0), elects: [], txn: t };
+    for (const [req, msg] of [[1, decide(t, 'abort', 1)], [2, elect], [3, fb]] as const) {
+      core.handle(2, msg);
+      const effects = drain(core);
+      const replies = sends(effects).map((x) => x.msg);
+      assert.equal(replies.length, 1, `${msg.kind}: one reply`);
+      const [reply] = replies;
+      assert.ok(reply?.kind === 'prepareReply' && reply.req === req && reply.decided !== null, `${msg.kind}: answered with the certificate`);
+      assert.equal(certificateOutcome(reply.decided.cert), 'commit');
+      assert.equal(effects.filter((e) => e.kind === 'persist' || e.kind === 'sign').length, 0, `${msg.kind}: no new decision logged or signed`);
+    }
   });
 });

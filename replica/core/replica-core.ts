@@ -554,6 +554,7 @@ export class ReplicaCore {
     const rec = this.#record(digestKey(msg.digest));
     rec.txn ??= msg.txn;
     const waiter = { peer: from, req: msg.req };
+    if (rec.decided !== null) return this.#sendPrepareReply(rec, waiter);
     if (rec.st2 === null) {
       // A decided transaction logs its certified outcome; otherwise the first valid ST2 wins.
       const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : msg.decision;
@@ -585,6 +586,8 @@ export class ReplicaCore {
     const decide = msg.decide;
     const rec = this.#record(digestKey(decide.digest));
     rec.txn ??= decide.txn;
+    // Decided here already: the certificate ends the fallback (views cannot change a certified outcome).
+    if (rec.decided !== null) return this.#sendPrepareReply(rec, { peer: from, req: msg.req });
     if (rec.st2 === null) {
       const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : decide.decision;
       rec.st2 = { decision, view: 0, logShard: decide.logShard, sig: null, signing: false };
@@ -605,6 +608,7 @@ export class ReplicaCore {
   #onDecisionFb(from: PeerHandle, msg: DecisionFb): void {
     const rec = this.#record(digestKey(msg.digest));
     rec.txn ??= msg.txn;
+    if (rec.decided !== null) return this.#sendPrepareReply(rec, { peer: from, req: msg.req });
     if (msg.view >= rec.currentView && (rec.st2 === null || msg.view > rec.st2.view)) {
       rec.currentView = msg.view;
       rec.st2 = { decision: msg.decision, view: msg.view, logShard: msg.logShard, sig: null, signing: false };
