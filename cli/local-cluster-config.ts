@@ -4,8 +4,9 @@
  * `prepareLocalCluster` makes sure `<data>/cluster.yaml` describes the requested cluster (f, shards, base
  * port) and that every key file it relies on exists and matches the configured public key:
  * - nothing there yet: generate a trust authority (`keys/authority.key`), one key per replica
- *   (`keys/s<S>r<I>.key`), one client key for local tools (`keys/client-1.key`, client id 1, used by the
- *   gateway and benchmarks), certify them all with the authority, and write `cluster.yaml`;
+ *   (`keys/s<S>r<I>.key`), client keys for local tools (`keys/client-<id>.key`, client ids 1 to
+ *   LOCAL_CLIENT_COUNT: the gateway, `pesto kv`, benchmarks), certify them all with the authority, and
+ *   write `cluster.yaml`;
  * - a valid config of the requested shape with matching keys: reuse it untouched;
  * - otherwise (other f, shard count or ports; a missing or mismatched key): regenerate the config and say
  *   why. Existing key files are reused (certificates are re-issued), missing ones are generated. Replica
@@ -15,6 +16,7 @@
  * A config that does not parse is never overwritten: the error names the file so the user can fix or
  * delete it. Replicas listen on 127.0.0.1, replica I of shard S at `basePort + S * n + I`.
  */
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
@@ -37,8 +39,14 @@ import { quorums } from '../protocol/quorum.ts';
 import { keyPath, loadOrCreateKeyFile, readKeyFile, type KeyOwner } from './keys.ts';
 
 export const LOCAL_CLUSTER_NAME = 'local';
-export const LOCAL_CLIENT_ID = 1;
-export const LOCAL_CLIENT_NAME = 'local-tools';
+/**
+ * Client identities the local configuration issues (ids 1 to this). A timestamp is (micros, client id),
+ * so two processes running transactions under one id could give two transactions the same timestamp:
+ * each process claims an identity of its own (`loadLocalClient`).
+ */
+export const LOCAL_CLIENT_COUNT = 8;
+const LOCAL_CLIENT_IDS = Array.from({ length: LOCAL_CLIENT_COUNT }, (_, i) => i + 1);
+const localClientName = (id: number): string => `local-tools-${id}`;
 export const DEFAULT_F = 1;
 export const DEFAULT_SHARDS = 1;
 export const DEFAULT_BASE_PORT = 7100;
@@ -101,13 +109,78 @@ export async function prepareLocalCluster(request: LocalClusterRequest): Promise
   return { config, configPath, dataDir, generated: why };
 }
 
-/** The client identity and key pair local tools (gateway, benchmarks) use against the local cluster. */
+/**
+ * A client identity and key pair for a local tool (gateway, `pesto kv`, benchmarks), claimed for this
+ * process: the first of the local identities no other live process holds (a lock file
+ * `keys/client-<id>.lock` with the holder's pid, removed when the process exits; a dead holder's lock is
+ * taken over). Every call in one process gets the same identity (its clients share one timestamp
+ * allocator, client/pesto-client.ts).
+ */
 export async function loadLocalClient(dataDir: string): Promise<{ readonly config: ClusterConfig; readonly configPath: string; readonly clientId: number; readonly keyPair: KeyPair }> {
   const configPath = configPathOf(dataDir);
   const config = await readExisting(configPath);
   if (config === undefined) throw new ConfigFileError(`no cluster configuration at ${configPath}: run \`pesto start\` first`);
-  const keyPair = await readKeyFile(keyPath(resolve(dataDir), { kind: 'client', id: LOCAL_CLIENT_ID }));
-  return { config, configPath, clientId: LOCAL_CLIENT_ID, keyPair };
+  const id = claimLocalClient(resolve(dataDir), config);
+  const keyPair = await readKeyFile(keyPath(resolve(dataDir), { kind: 'client', id }));
+  return { config, configPath, clientId: id, keyPair };
+}
+
+const claimed = new Map<string, number>();
+
+function claimLocalClient(dataDir: string, config: ClusterConfig): number {
+  const mine = claimed.get(dataDir);
+  if (mine !== undefined) return mine;
+  const issued = LOCAL_CLIENT_IDS.filter((id) => config.clients.some((c) => c.id === id));
+  for (const id of issued) {
+    const lock = keyPath(dataDir, { kind: 'client', id }).replace(/\.key$/, '.lock');
+    if (!tryLock(lock)) continue;
+    claimed.set(dataDir, id);
+    process.once('exit', () => {
+      try {
+        unlinkSync(lock);
+      } catch {
+        // already gone
+      }
+    });
+    return id;
+  }
+  throw new ConfigFileError(`all ${issued.length} local client identities of ${dataDir} are held by running processes (keys/client-*.lock); stop one of them`);
+}
+
+/** Creates `path` holding this pid; takes it over from a process that no longer runs. */
+function tryLock(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(path, 'utf8').trim());
+    } catch {
+      continue; // removed meanwhile: try again
+    }
+    if (holder === process.pid || (Number.isSafeInteger(holder) && holder > 0 && isAlive(holder))) return false;
+    try {
+      unlinkSync(path);
+    } catch {
+      // another process took it over first
+    }
+  }
+  return false;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function readExisting(configPath: string): Promise<ClusterConfig | undefined> {
@@ -141,14 +214,15 @@ function shapeMismatch(config: ClusterConfig, f: number, shards: number, basePor
       if (r.address !== localAddress(basePort, n, s.id, r.index)) return `replica s${s.id}r${r.index} is at ${r.address}, base port ${basePort} puts it at ${localAddress(basePort, n, s.id, r.index)}`;
     }
   }
-  if (!config.clients.some((c) => c.id === LOCAL_CLIENT_ID)) return `it has no client ${LOCAL_CLIENT_ID} for local tools`;
+  const missing = LOCAL_CLIENT_IDS.find((id) => !config.clients.some((c) => c.id === id));
+  if (missing !== undefined) return `it has no client ${missing} for local tools (ids 1 to ${LOCAL_CLIENT_COUNT})`;
   return undefined;
 }
 
 async function keyMismatch(config: ClusterConfig, dataDir: string): Promise<string | undefined> {
   const expected: { owner: KeyOwner; publicKey: Uint8Array }[] = [];
   for (const s of config.shards) for (const r of s.replicas) expected.push({ owner: { kind: 'replica', shard: s.id, index: r.index }, publicKey: r.publicKey });
-  for (const c of config.clients) if (c.id === LOCAL_CLIENT_ID) expected.push({ owner: { kind: 'client', id: c.id }, publicKey: c.publicKey });
+  for (const c of config.clients) if (LOCAL_CLIENT_IDS.includes(c.id)) expected.push({ owner: { kind: 'client', id: c.id }, publicKey: c.publicKey });
   for (const { owner, publicKey } of expected) {
     const path = keyPath(dataDir, owner);
     let keyPair: KeyPair;
@@ -179,21 +253,18 @@ async function generate(dataDir: string, f: number, shardCount: number, basePort
     }
     shards.push({ id: shardId(s), replicas });
   }
-  const client = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'client', id: LOCAL_CLIENT_ID }))).keyPair;
+  const clients = [];
+  for (const id of LOCAL_CLIENT_IDS) {
+    const { publicKey } = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'client', id }))).keyPair;
+    const name = localClientName(id);
+    clients.push({ id: clientId(id), name, publicKey, issuedBy: 'local-authority', certificate: certifyClient(authority.secretKey, LOCAL_CLUSTER_NAME, id, name, publicKey) });
+  }
   const config: ClusterConfig = {
     name: LOCAL_CLUSTER_NAME,
     f,
     authorities: [{ name: 'local-authority', publicKey: authority.publicKey }],
     shards,
-    clients: [
-      {
-        id: clientId(LOCAL_CLIENT_ID),
-        name: LOCAL_CLIENT_NAME,
-        publicKey: client.publicKey,
-        issuedBy: 'local-authority',
-        certificate: certifyClient(authority.secretKey, LOCAL_CLUSTER_NAME, LOCAL_CLIENT_ID, LOCAL_CLIENT_NAME, client.publicKey),
-      },
-    ],
+    clients,
     timeouts: DEFAULT_TIMEOUTS,
     batching: DEFAULT_BATCHING,
     grace: DEFAULT_GRACE,

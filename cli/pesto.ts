@@ -25,7 +25,7 @@ import { parseClusterConfig, toHex } from '../protocol/config.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import type { ClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
-import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_ID, loadLocalClient } from './local-cluster-config.ts';
+import { DEFAULT_BASE_PORT, DEFAULT_DATA_DIR, DEFAULT_F, DEFAULT_SHARDS, LOCAL_CLIENT_COUNT, loadLocalClient } from './local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster, type SupervisorEvent } from './supervisor.ts';
 import { kvCommand } from './kv-command.ts';
 
@@ -196,7 +196,7 @@ async function start(args: readonly string[]): Promise<number> {
     ...config.shards.map((s) => `  shard ${s.id}: ${s.replicas.map((r) => `s${s.id}r${r.index} ${r.address}`).join(', ')}`),
     '',
     `  configuration  ${show(cluster.configPath)}`,
-    `  secret keys    ${data}/keys/ (client key for local tools: keys/client-${LOCAL_CLIENT_ID}.key, client id ${LOCAL_CLIENT_ID})`,
+    `  secret keys    ${data}/keys/ (local tools take client ids 1 to ${LOCAL_CLIENT_COUNT}, keys/client-<id>.key, one per process)`,
     `  replica logs   ${data}/logs/`,
     '',
   ];

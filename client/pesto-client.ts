@@ -16,7 +16,7 @@ import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
-import type { Timestamp } from '../protocol/timestamp.ts';
+import { TimestampAllocator, type Timestamp } from '../protocol/timestamp.ts';
 import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
 import { TimerQueue } from './timer-queue.ts';
@@ -39,6 +39,14 @@ export interface ConnectOptions {
  * than ST2 (a round of signed decisions), and a crashed replica is not waited for (finisher.ts).
  */
 const FAST_PATH_WAIT_MAX_MS = 1000;
+
+/** One timestamp allocator per client id in this process: clients of one id never share a timestamp. */
+const allocators = new Map<number, TimestampAllocator>();
+function timestampsOf(id: number): TimestampAllocator {
+  let a = allocators.get(id);
+  if (a === undefined) allocators.set(id, (a = new TimestampAllocator(toClientId(id))));
+  return a;
+}
 
 export type KeyLike = string | Uint8Array;
 export type ValueLike = string | Uint8Array;
@@ -84,6 +92,7 @@ export class PestoClient {
         forceSyncQueries: opts.forceSyncQueries === true,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
+      timestampsOf(opts.clientId),
     );
     this.#limits = codecLimitsOf(config);
     this.verifier = new CertificateVerifier({

@@ -8,7 +8,7 @@ import type { Decide, DecideReply, Key, Message, Outcome, Prepare, PrepareReply,
 import { quorums } from '../../protocol/quorum.ts';
 import { logShardOf, shardOfKey } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
-import { ts, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, ts, type Timestamp } from '../../protocol/timestamp.ts';
 import { ClientCore, type ClientCoreOptions } from './client-core.ts';
 import type { ClientEffect } from './effects.ts';
 import type { OpResult } from './results.ts';
@@ -386,5 +386,16 @@ void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
       }
     }
     assert.equal(client.stats.queriesFailed, 1);
+  });
+});
+
+void describe('ClientCore timestamps', () => {
+  void it('gives distinct timestamps to transactions of two cores of one client id that share an allocator, at the same clock reading', () => {
+    const shared = new TimestampAllocator(OPTS.clientId);
+    const a = new ClientCore(OPTS, { nowMicros: () => NOW, random: seeded(1) }, shared);
+    const b = new ClientCore(OPTS, { nowMicros: () => NOW, random: seeded(2) }, shared);
+    const stamps = [a.begin(), b.begin(), a.begin(), b.begin()].map((id, i) => (i % 2 === 0 ? a : b).timestampOf(id)!);
+    assert.equal(new Set(stamps.map((t) => `${t.micros}.${t.clientId}`)).size, 4);
+    assert.throws(() => new ClientCore({ ...OPTS, clientId: 9 as ClientId }, { nowMicros: () => NOW, random: seeded(3) }, shared), /allocator of client/);
   });
 });

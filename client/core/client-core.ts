@@ -171,12 +171,18 @@ export class ClientCore {
   readonly #voteRtt = new RoundTrip();
   #nextTxn = 1;
 
+  /**
+   * `timestamps`: the allocator every core of this client id in the process shares (two cores with one
+   * id and their own allocators would give two transactions the same timestamp within a millisecond).
+   */
   constructor(
     readonly opts: ClientCoreOptions,
     readonly env: ClientEnv,
+    timestamps: TimestampAllocator = new TimestampAllocator(opts.clientId),
   ) {
+    if (timestamps.clientId !== opts.clientId) throw new RangeError(`timestamp allocator of client ${timestamps.clientId} given to client ${opts.clientId}`);
     this.q = quorums(opts.f);
-    this.#ts = new TimestampAllocator(opts.clientId);
+    this.#ts = timestamps;
   }
 
   takeEffects(): ClientEffect[] {
