@@ -333,6 +333,11 @@ export class SqlSession {
     }
   }
 
+  /** The catalog this session's statements see now: the open transaction's, else the client's. */
+  async catalog(): Promise<CatalogVersion> {
+    return this.#txn?.catalog ?? (await this.#peekCatalog());
+  }
+
   /** Runs one statement given as text. */
   async execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecResult> {
     const p = await this.prepare(sql);
