@@ -1,13 +1,15 @@
 // The sqllogictest report command: runs .slt files against a backend and prints per-file
 // pass/fail/skip counts (and, with --verbose, every failing record with expected and actual output).
 //
-//   node --import tsx scripts/slt-report.ts [--backend pesto|postgresql|gateway] [--verbose] [files...]
+//   node --import tsx scripts/slt-report.ts [--backend pesto|postgresql|gateway|cluster] [--verbose] [files...]
 //   node --import tsx scripts/slt-report.ts --backend postgresql --complete test/sql/new.slt
 //   node --import tsx scripts/slt-report.ts --backend pesto --write-known-failures
 //   node --import tsx scripts/slt-report.ts --backend postgresql --start-postgres
 //
 // The gateway backend runs each file through the PostgreSQL wire gateway (client/gateway/) over a fresh
-// single-node engine, with the node `pg` driver's simple query protocol.
+// single-node engine, with the node `pg` driver's simple query protocol. The cluster backend starts one
+// local cluster of six replica processes (ports 7800-7805) with the gateway over it for the whole run,
+// and empties the database before each file (test/sql/cluster-database.ts).
 // Files default to the whole corpus (test/sql/*.slt). The postgresql backend connects with the libpq
 // environment variables (PGHOST, PGPORT, PGUSER) and needs the right to create databases;
 // --start-postgres instead starts a throwaway server from PG_BIN (default /usr/lib/postgresql/15/bin)
@@ -21,6 +23,7 @@ import { relative, resolve } from 'node:path';
 import { completeSlt } from '../sql/slt/complete-slt.ts';
 import type { SltReport } from '../sql/slt/run-slt.ts';
 import { openPostgresDatabase } from '../test/sql/postgres-database.ts';
+import type { SltCluster } from '../test/sql/cluster-database.ts';
 import type { OpenedDatabase } from '../test/sql/slt-files.ts';
 import { startThrowawayPostgres } from '../test/sql/throwaway-postgres.ts';
 import {
@@ -36,7 +39,14 @@ const backends: Record<string, () => Promise<OpenedDatabase>> = {
   pesto: async () => (await import('../test/sql/pesto-database.ts')).openPestoDatabase(),
   postgresql: openPostgresDatabase,
   gateway: async () => (await import('../test/sql/gateway-database.ts')).openGatewayDatabase(),
+  cluster: async () => {
+    cluster ??= (await import('../test/sql/cluster-database.ts')).startSltCluster('slt-report', 7800);
+    return (await cluster).open();
+  },
 };
+
+/** The cluster backend's cluster, started by the first file that needs it and stopped at the end. */
+let cluster: Promise<SltCluster> | undefined;
 
 type Options = {
   backend: string;
@@ -74,12 +84,13 @@ function parseArgs(argv: readonly string[]): Options {
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   const open = backends[options.backend];
-  if (open === undefined) throw new Error(`unknown backend ${options.backend} (pesto, postgresql or gateway)`);
+  if (open === undefined) throw new Error(`unknown backend ${options.backend} (pesto, postgresql, gateway or cluster)`);
   const server = options.startPostgres ? await startThrowawayPostgres() : null;
   try {
     return await report(options, open);
   } finally {
     server?.stop();
+    if (cluster !== undefined) await (await cluster).stop();
   }
 }
 

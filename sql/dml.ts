@@ -102,15 +102,14 @@ function findConflict(ctx: ExecContext, table: TableDef, row: Row, key: string, 
   for (const idx of table.indexes) {
     if (!idx.unique || idx.columns.some((c) => row[c] === null)) continue;
     const prefix = indexEntryPrefix(idx, row);
+    const predicate = andOf(idx.columns.map((c, j) => ({
+      k: 'cmp', op: '=', ct: idx.types[j] ?? 'text', t: 'bool',
+      l: { k: 'col', i: c, t: idx.types[j] ?? 'text' }, r: { k: 'const', v: row[c] ?? null, t: idx.types[j] ?? 'text' },
+    }) satisfies Expr));
     // The probe is a predicate read: a concurrent insert of the same unique value must conflict with it.
-    ctx.recorder?.predicates.push({
-      tableId: table.id, indexId: idx.id, lo: prefix, hi: prefixEnd(prefix),
-      predicate: andOf(idx.columns.map((c, j) => ({
-        k: 'cmp', op: '=', ct: idx.types[j] ?? 'text', t: 'bool',
-        l: { k: 'col', i: c, t: idx.types[j] ?? 'text' }, r: { k: 'const', v: row[c] ?? null, t: idx.types[j] ?? 'text' },
-      }) satisfies Expr)),
-    });
-    for (const r of ctx.source.scan({ table, index: idx, lo: prefix, hi: prefixEnd(prefix), predicate: null, mode: 'read', reverse: false })) {
+    ctx.recorder?.predicates.push({ tableId: table.id, indexId: idx.id, lo: prefix, hi: prefixEnd(prefix), predicate });
+    // The source gets the predicate too: a client that fetches the probe from replicas asks for it.
+    for (const r of ctx.source.scan({ table, index: idx, lo: prefix, hi: prefixEnd(prefix), predicate, mode: 'read', reverse: false })) {
       if (ctx.recorder !== null && !r.own) ctx.recorder.reads.push({ tableId: table.id, key: r.key, version: r.version });
       if (r.key !== selfKey && r.key !== key) return { existing: r, cols: idx.columns, constraint: idx.name };
     }

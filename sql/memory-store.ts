@@ -37,6 +37,13 @@ export function primaryKeyOf(table: TableDef, row: Row): string {
   return encodeKey(pk.map((c) => row[c] ?? null), table.pkTypes);
 }
 
+/** 23505 for a unique index (null: the primary key) built over rows that repeat a key. */
+export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null): SqlError {
+  const name = idx === null ? `${def.name}_pkey` : idx.name;
+  const cols = idx === null ? def.pk : idx.columns;
+  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${cols.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
+}
+
 export class MemoryStore implements RowSource {
   private readonly tables = new Map<number, TableData>();
   /** Version of the last applied write set. */
@@ -74,10 +81,7 @@ export class MemoryStore implements RowSource {
         if (!r) continue;
         const prefix = indexEntryPrefix(idx, r.row);
         if (idx.unique && !idx.columns.some((c) => r.row[c] === null)) {
-          if (seen.has(prefix)) {
-            throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${idx.name}"`,
-              `Key (${idx.columns.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
-          }
+          if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx);
           seen.set(prefix, key);
         }
         const entry = prefix + key;
@@ -100,10 +104,7 @@ export class MemoryStore implements RowSource {
       for (const r0 of old.rows.values()) {
         const row = transform(r0.row);
         const key = primaryKeyOf(def, row);
-        if (t.rows.has(key)) {
-          throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${def.name}_pkey"`,
-            `Key (${def.pk.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
-        }
+        if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null);
         t.rows.set(key, { key, row, version: r0.version, own: false });
         t.keys.insert(key);
       }

@@ -14,11 +14,13 @@
  *
  * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
  * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
- * rows are keyed or laid out) and `truncate`; the client performs them inside the same transaction
- * (reads every row, writes them back in the new layout, or deletes them).
+ * rows are keyed or laid out), `truncate`, and `unique` (CREATE UNIQUE INDEX or ADD UNIQUE on a table
+ * that may hold rows); the client performs them inside the same transaction (reads every row, writes
+ * them back in the new layout, deletes them, or checks that no two repeat the new unique key).
+ * A rewrite or a unique check that finds repeated keys fails with 23505, as in the single-node engine.
  */
 import type { Node } from 'libpg-query';
-import { Catalog, type TableDef } from './catalog.ts';
+import { Catalog, type IndexDef, type TableDef } from './catalog.ts';
 import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome, type DdlStorage } from './ddl.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
@@ -28,7 +30,8 @@ export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
 
 export type DdlDataAction =
   | { readonly k: 'rewrite'; readonly before: TableDef; readonly after: TableDef; readonly transform: (row: Row) => Row }
-  | { readonly k: 'truncate'; readonly table: TableDef };
+  | { readonly k: 'truncate'; readonly table: TableDef }
+  | { readonly k: 'unique'; readonly table: TableDef; readonly index: IndexDef };
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -41,7 +44,13 @@ export class CatalogDecodeError extends Error {
 class ReplicatedDdl implements DdlStorage {
   readonly actions: DdlDataAction[] = [];
   constructor(private readonly catalog: Catalog) {}
-  ensureTable(): void {}
+  ensureTable(def: TableDef): void {
+    const before = this.catalog.getById(def.id);
+    if (before === undefined) return; // a new table has no rows
+    for (const index of def.indexes) {
+      if (index.unique && !before.indexes.some((i) => i.id === index.id)) this.actions.push({ k: 'unique', table: def, index });
+    }
+  }
   dropTable(): void {}
   rekeyTable(def: TableDef, transform?: (row: Row) => Row): void {
     const before = this.catalog.getById(def.id);

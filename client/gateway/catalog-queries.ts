@@ -6,11 +6,13 @@
 // Recognised today: current_setting(name [, missing_ok]), set_config(name, value, is_local),
 // pg_backend_pid(), pg_is_in_recovery(), and pgbench's partition probe (GetTableInfo in pgbench.c:
 // pg_class x pg_namespace x pg_partitioned_table x pg_inherits for one relname), answered with one
-// unpartitioned row when the table exists and no row otherwise.
+// unpartitioned row when the table exists and no row otherwise; and psql's `\d`, `\dt`, `\d table`
+// (psql-describe.ts).
 
 import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { GatewayState } from './protocol-error.ts';
+import { recognisePsqlDescribe } from './psql-describe.ts';
 
 export interface CatalogContext {
   readonly settings: SessionSettings;
@@ -99,5 +101,5 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
       },
     };
   }
-  return null;
+  return recognisePsqlDescribe(sql);
 }

@@ -2,6 +2,7 @@
 // session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
+import type { TableDef } from '../../sql/catalog.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
@@ -21,7 +22,7 @@ export class EngineBackend implements SqlBackend {
   ) {}
 
   openSession(_user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session()) });
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(), this.engine) });
   }
 }
 
@@ -67,7 +68,10 @@ export function outcomeOf(r: ExecResult): BackendOutcome {
 class EngineBackendSession implements BackendSession {
   private nextId = 0;
 
-  constructor(private readonly session: Session) {}
+  constructor(
+    private readonly session: Session,
+    private readonly engine: Engine,
+  ) {}
 
   execute(sql: string): Promise<BackendResult> {
     return Promise.resolve(resultOf(this.session.execute(sql)));
@@ -114,5 +118,9 @@ class EngineBackendSession implements BackendSession {
   close(): Promise<void> {
     if (this.session.inTransaction) this.session.execute('ROLLBACK');
     return Promise.resolve();
+  }
+
+  tables(): Promise<readonly TableDef[]> {
+    return Promise.resolve(this.engine.catalog.list());
   }
 }

@@ -13,6 +13,7 @@
 //   for everything else itself), so a backend need not track the aborted state.
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
+import type { TableDef } from '../../sql/catalog.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -76,6 +77,8 @@ export interface BackendSession {
   commit(): Promise<BackendOutcome>;
   rollback(): Promise<void>;
   close(): Promise<void>;
+  /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */
+  tables(): Promise<readonly TableDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

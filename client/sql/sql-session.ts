@@ -36,7 +36,7 @@ import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo
 import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
 import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
-import { primaryKeyOf } from '../../sql/memory-store.ts';
+import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { CATALOG_KEY, CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
@@ -47,6 +47,7 @@ import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
+import { quoteIdent, scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
@@ -161,10 +162,20 @@ export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepare
 /** The rows a transaction has point-read, by store key (null = absent). */
 type FetchedRows = Map<Key, Row | null>;
 
-/** The executor's view of fetched rows: a row not fetched yet is recorded as missing and reads as absent. */
+/** Rows of scans fetched by reconnaissance reads (client/sql/scan-fetch.ts), by `ScanFetch.cacheKey`. */
+type FetchedScans = Map<string, readonly Row[]>;
+
+/**
+ * The executor's view of fetched rows: a row or scan not fetched yet is recorded as missing and reads
+ * as absent (the statement runs again once it is fetched).
+ */
 class FetchingSource implements RowSource {
   readonly missing = new Map<Key, TableDef>();
-  constructor(private readonly rows: FetchedRows) {}
+  readonly missingScans = new Map<string, ScanFetch>();
+  constructor(
+    private readonly rows: FetchedRows,
+    private readonly scans: FetchedScans,
+  ) {}
 
   get(table: TableDef, key: string): ScannedRow | null {
     // Hidden row ids are unique by construction: inserting into a table without a primary key is blind.
@@ -179,13 +190,20 @@ class FetchingSource implements RowSource {
   }
 
   scan(req: ScanRequest): Iterable<ScannedRow> {
-    throw new SqlError(SqlState.featureNotSupported, `a range scan of "${req.table.name}" inside this statement is not supported on a replicated table (unique secondary indexes are not checked at the client)`);
+    const f = scanFetchOf(req);
+    const rows = this.scans.get(f.cacheKey);
+    if (rows === undefined) {
+      this.missingScans.set(f.cacheKey, f);
+      return [];
+    }
+    return scanFetchedRows(req, rows);
   }
 }
 
 class SqlTxn {
   readonly writes = new WriteBuffer();
   readonly rows: FetchedRows = new Map();
+  scans: FetchedScans = new Map();
   /** Buffered writes by store key, as shipped with range reads. */
   readonly ownWrites = new Map<Key, Uint8Array | null>();
   /** Last SERIAL values this transaction knows (read or handed out), by counter key. */
@@ -315,6 +333,11 @@ export class SqlSession {
     }
   }
 
+  /** The catalog this session's statements see now: the open transaction's, else the client's. */
+  async catalog(): Promise<CatalogVersion> {
+    return this.#txn?.catalog ?? (await this.#peekCatalog());
+  }
+
   /** Runs one statement given as text. */
   async execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecResult> {
     const p = await this.prepare(sql);
@@ -442,12 +465,13 @@ export class SqlSession {
   async #runLocal(txn: SqlTxn, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     this.sql.stats.pointStatements++;
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
-      const source = new FetchingSource(txn.rows);
+      const source = new FetchingSource(txn.rows, txn.scans);
       const statementWrites = new WriteBuffer();
       const serials = new Map(txn.serials);
       const missingSerials = new Set<Key>();
       const ctx: ExecContext = {
-        source: new OverlaySource(source, [txn.writes]),
+        // The statement's own earlier rows too: a multi-row INSERT that repeats a key is a duplicate.
+        source: new OverlaySource(source, [txn.writes, statementWrites]),
         writes: statementWrites,
         recorder: null,
         now: new SqlTimestamp(txn.ts.micros),
@@ -469,8 +493,8 @@ export class SqlSession {
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
-      if (source.missing.size > 0 || missingSerials.size > 0) {
-        await Promise.all([this.#fetch(txn, source.missing), this.#fetchSerials(txn, missingSerials)]);
+      if (source.missing.size > 0 || missingSerials.size > 0 || source.missingScans.size > 0) {
+        await Promise.all([this.#fetch(txn, source.missing), this.#fetchSerials(txn, missingSerials), this.#fetchScans(txn, source.missingScans)]);
         continue;
       }
       if (r.ok) {
@@ -489,6 +513,16 @@ export class SqlSession {
       [...missing].map(async ([key, table]) => {
         const r = await txn.tx.read(key);
         txn.rows.set(key, r.value === null ? null : decodeRow(table, r.value));
+      }),
+    );
+  }
+
+  async #fetchScans(txn: SqlTxn, scans: ReadonlyMap<string, ScanFetch>): Promise<void> {
+    await Promise.all(
+      [...scans].map(async ([key, f]) => {
+        const o = await this.#rangeRead(txn, f.sql, f.params, true, f.table);
+        if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
+        txn.scans.set(key, o.rows);
       }),
     );
   }
@@ -549,6 +583,7 @@ export class SqlSession {
     const { next, outcome, actions } = txn.catalog.apply(node);
     for (const a of actions) await this.#runDataAction(txn, a);
     if (next !== null) {
+      txn.scans = new Map(); // fetched under the old table definitions
       txn.catalog = next;
       txn.catalogWritten = true;
       txn.put(CATALOG_KEY, next.value());
@@ -556,25 +591,35 @@ export class SqlSession {
     return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
   }
 
-  /** Rewrites or deletes every row of a table, inside the DDL's transaction. */
+  /** Rewrites, deletes or checks every row of a table, inside the DDL's transaction. */
   async #runDataAction(txn: SqlTxn, a: DdlDataAction): Promise<void> {
     const before = a.k === 'rewrite' ? a.before : a.table;
     const o = await this.#rangeRead(txn, `DELETE FROM ${quoteIdent(before.name)}`, [], true, before);
     if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
+    if (a.k === 'unique') {
+      const seen = new Set<string>();
+      for (const row of o.rows) {
+        if (a.index.columns.some((c) => row[c] === null)) continue;
+        const k = indexEntryPrefix(a.index, row);
+        if (seen.has(k)) throw uniqueIndexDuplicated(a.table, a.index);
+        seen.add(k);
+      }
+      return;
+    }
     for (const row of o.rows) {
       txn.put(rowKey(before.id, primaryKeyOf(before, row)), null);
     }
     if (a.k === 'rewrite') {
+      const keys = new Set<string>();
       for (const row of o.rows) {
         const next = a.transform(row);
-        txn.put(rowKey(a.after.id, primaryKeyOf(a.after, next)), encodeRow(a.after, next));
+        const key = primaryKeyOf(a.after, next);
+        if (keys.has(key)) throw uniqueIndexDuplicated(a.after, null);
+        keys.add(key);
+        txn.put(rowKey(a.after.id, key), encodeRow(a.after, next));
       }
     }
   }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 const scans = new WeakMap<Plan, boolean>();

@@ -238,6 +238,14 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     assert.deepEqual(reply.result, expected);
     for (const w of ownWrites) assert.equal(reply.reads.find((r) => r.key === w.key), undefined, 'own writes stay out of the read set');
     assert.ok(reply.reads.some((r) => r.key === keyOf(acct, acctRow(1, 3))), 'other rows are read');
+    // The scan saw the transaction's own version of those rows: its predicate names them with the rows
+    // it read, so SemanticCC does not take their earlier writes for phantoms (the statements that wrote
+    // them read them: MVTSO protects them).
+    const scanKeys = decodePredicate(reply.predicates[0]!.expr)!.keys!;
+    for (const w of ownWrites) assert.ok(scanKeys.has(w.key.slice(4)), 'own writes are named by the predicate');
+    assert.ok(scanKeys.has(keyOf(acct, acctRow(1, 3)).slice(4)));
+    const listed = JSON.parse(new TextDecoder().decode(reply.predicates[0]!.expr)) as { k: string[] };
+    assert.deepEqual(listed.k, [...new Set(listed.k)].sort(), 'sorted and distinct');
     const point = ask(core, query('SELECT * FROM acct WHERE w = 1 AND id = 2', [], { ownWrites }));
     assert.deepEqual(rowsOf(point), []);
     assert.equal(point.reads.find((r) => r.key === keyOf(acct, deleted)), undefined, 'an own deletion is not read either');

@@ -51,6 +51,7 @@ class RecordingBackend implements SqlBackend {
         return s.run(st, params);
       },
       release: (st) => s.release(st),
+      tables: () => s.tables(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

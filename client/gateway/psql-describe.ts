@@ -1,0 +1,201 @@
+// psql's describe commands (`\d`, `\dt`, `\d table`) answered from the catalog the session sees: psql 15
+// turns each into a few pg_catalog queries (describe.c: listTables, describeTableDetails,
+// describeOneTableDetails) that the engine, having no pg_catalog, cannot run. Each query psql sends for
+// these commands is recognised by its shape and answered with the columns psql reads:
+//
+//   - the relation list (`\d`, `\dt`, with an optional name pattern): schema, name, type, owner;
+//   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
+//   - the table's flags (no checks, rules, triggers, row security, partitions: psql asks no more);
+//   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
+//   - its indexes: the primary key, UNIQUE constraints and indexes, plain indexes, as pg_get_indexdef
+//     and pg_get_constraintdef would print them;
+//   - policies, extended statistics, publications, inheritance and partitions: none.
+//
+// Everything is in schema `public`, owned by the session's user. Tables only: views, sequences and
+// indexes are not relations psql can describe here (SERIAL counters are hidden rows, not sequences).
+// Column defaults print constants and SERIAL's nextval(...) as PostgreSQL does; other expressions print
+// as `(expression)`. The verbose forms (`\d+`, `\dt+`) are not recognised and fail like any unknown
+// catalog query.
+
+import type { IndexDef, TableDef } from '../../sql/catalog.ts';
+import type { Expr } from '../../sql/expr.ts';
+import { formatText } from '../../sql/value-text.ts';
+import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
+import type { BackendColumn, BackendResult } from './sql-backend.ts';
+import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
+
+/** The first oid PostgreSQL hands out to user objects; our relation oids are this plus the catalog id. */
+export const OID_BASE = 16384;
+
+const col = (name: string, type: SqlType = 'text'): BackendColumn => ({ name, type, typmod: -1 });
+
+function rows(columns: readonly BackendColumn[], values: SqlValue[][]): BackendResult {
+  return { ok: true, tag: `SELECT ${values.length}`, returnsRows: true, columns, rows: values, notices: [] };
+}
+
+/** `OPERATOR(pg_catalog.~) '^(pattern)$'` conditions psql writes for a name pattern, as a JS regex. */
+function patternOf(where: string, column: string): RegExp | null {
+  const m = new RegExp(String.raw`${column.replace('.', '\\.')} OPERATOR\(pg_catalog\.~\) '((?:[^']|'')*)'`).exec(where);
+  if (m === null) return null;
+  try {
+    return new RegExp((m[1] as string).replace(/''/g, "'"));
+  } catch {
+    return /$^/; // a pattern JavaScript cannot read matches nothing
+  }
+}
+
+/** Tables whose name (and schema `public`) match the patterns in `where`, by name. */
+function matching(tables: readonly TableDef[], where: string): TableDef[] {
+  const name = patternOf(where, 'c.relname');
+  const schema = patternOf(where, 'n.nspname');
+  if (schema !== null && !schema.test('public')) return [];
+  return tables.filter((t) => name === null || name.test(t.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | undefined> {
+  const tables = await ctx.backend.tables();
+  return tables.find((t) => OID_BASE + t.id === Number(oid));
+}
+
+const quoteIdent = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
+
+function columnList(t: TableDef, cols: readonly number[]): string {
+  return cols.map((c) => quoteIdent(t.columns[c]?.name ?? '?')).join(', ');
+}
+
+function defaultText(t: TableDef, i: number): string | null {
+  const c = t.columns[i];
+  if (c === undefined || c.default === null) return null;
+  if (c.serial) return `nextval('${t.name}_${c.name}_seq'::regclass)`;
+  return exprText(c.default);
+}
+
+function exprText(e: Expr): string {
+  if (e.k === 'cast' && !e.explicit) return exprText(e.e);
+  if (e.k === 'func' && e.args.length === 0) return `${e.fn}()`;
+  if (e.k !== 'const') return '(expression)';
+  if (e.v === null) return 'NULL';
+  if (typeof e.v === 'boolean') return e.v ? 'true' : 'false';
+  const text = formatText(e.v, e.t);
+  if (e.t === 'int2' || e.t === 'int4' || e.t === 'int8' || e.t === 'numeric') return text;
+  return `'${text.replace(/'/g, "''")}'::${e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t]}`;
+}
+
+interface IndexRow {
+  readonly name: string;
+  readonly primary: boolean;
+  readonly unique: boolean;
+  readonly cols: readonly number[];
+  /** 'p' primary key, 'u' unique constraint, null a plain or unique index. */
+  readonly contype: 'p' | 'u' | null;
+}
+
+function indexRows(t: TableDef): IndexRow[] {
+  const out: IndexRow[] = t.indexes.map((i: IndexDef) => ({ name: i.name, primary: false, unique: i.unique, cols: i.columns, contype: i.constraint ? 'u' : null }));
+  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!t.hiddenPk) out.unshift({ name: `${t.name}_pkey`, primary: true, unique: true, cols: t.pk, contype: 'p' });
+  return out;
+}
+
+const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
+const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
+const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, '', c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
+const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
+const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
+
+/** Queries of `\d table` that have no rows here, by a distinctive part and their column count. */
+const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
+  { re: /^\s*SELECT pol\.polname, pol\.polpermissive,[\s\S]*FROM pg_catalog\.pg_policy pol\s+WHERE pol\.polrelid = '\d+' ORDER BY 1;?\s*$/, width: 6 },
+  { re: /^\s*SELECT oid, stxrelid::pg_catalog\.regclass,[\s\S]*FROM pg_catalog\.pg_statistic_ext\s+WHERE stxrelid = '\d+'\s+ORDER BY nsp, stxname;?\s*$/, width: 9 },
+  { re: /^\s*SELECT pubname\s*, NULL\s*, NULL\s+FROM pg_catalog\.pg_publication p\s[\s\S]*pg_catalog\.pg_relation_is_publishable\('\d+'\)\s+ORDER BY 1;?\s*$/, width: 3 },
+  { re: /^\s*SELECT c\.oid::pg_catalog\.regclass\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhparent AND i\.inhrelid = '\d+'[\s\S]*ORDER BY inhseqno;?\s*$/, width: 1 },
+  { re: /^\s*SELECT c\.oid::pg_catalog\.regclass, c\.relkind, inhdetachpending, pg_catalog\.pg_get_expr\(c\.relpartbound, c\.oid\)\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhrelid AND i\.inhparent = '\d+'[\s\S]*;?\s*$/, width: 4 },
+];
+
+export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
+  let m = LIST.exec(sql);
+  if (m !== null) {
+    const kinds = (m[1] as string).split(',').map((k) => k.trim().replace(/'/g, ''));
+    const where = m[2] as string;
+    const columns = [col('Schema'), col('Name'), col('Type'), col('Owner')];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const owner = ctx.settings.get('session_authorization') ?? '';
+        const found = kinds.includes('r') ? matching(await ctx.backend.tables(), where) : [];
+        return rows(columns, found.map((t) => ['public', t.name, 'table', owner]));
+      },
+    };
+  }
+  m = LOOKUP.exec(sql);
+  if (m !== null) {
+    const where = m[1] as string;
+    const columns = [col('oid', 'int8'), col('nspname'), col('relname')];
+    return {
+      columns,
+      answer: async (ctx) => rows(columns, matching(await ctx.backend.tables(), where).map((t) => [OID_BASE + t.id, 'public', t.name])),
+    };
+  }
+  m = FLAGS.exec(sql);
+  if (m !== null) {
+    const oid = m[1] as string;
+    const columns = [
+      col('relchecks', 'int2'), col('relkind'), col('relhasindex', 'bool'), col('relhasrules', 'bool'), col('relhastriggers', 'bool'),
+      col('relrowsecurity', 'bool'), col('relforcerowsecurity', 'bool'), col('relhasoids', 'bool'), col('relispartition', 'bool'),
+      col('?column?'), col('reltablespace', 'int8'), col('reloftype'), col('relpersistence'), col('relreplident'), col('amname'),
+    ];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const t = await tableByOid(ctx, oid);
+        if (t === undefined) return rows(columns, []);
+        return rows(columns, [[0, 'r', indexRows(t).length > 0, false, false, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+      },
+    };
+  }
+  m = ATTRS.exec(sql);
+  if (m !== null) {
+    const oid = m[1] as string;
+    const columns = [col('attname'), col('format_type'), col('pg_get_expr'), col('attnotnull', 'bool'), col('attcollation'), col('attidentity'), col('attgenerated')];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const t = await tableByOid(ctx, oid);
+        if (t === undefined) return rows(columns, []);
+        const out: SqlValue[][] = [];
+        t.columns.forEach((c, i) => {
+          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i), c.notNull, null, '', '']);
+        });
+        return rows(columns, out);
+      },
+    };
+  }
+  m = INDEXES.exec(sql);
+  if (m !== null) {
+    const oid = m[1] as string;
+    const columns = [
+      col('relname'), col('indisprimary', 'bool'), col('indisunique', 'bool'), col('indisclustered', 'bool'), col('indisvalid', 'bool'),
+      col('pg_get_indexdef'), col('pg_get_constraintdef'), col('contype'), col('condeferrable', 'bool'), col('condeferred', 'bool'),
+      col('indisreplident', 'bool'), col('reltablespace', 'int8'),
+    ];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const t = await tableByOid(ctx, oid);
+        if (t === undefined) return rows(columns, []);
+        return rows(columns, indexRows(t).map((i) => {
+          const list = columnList(t, i.cols);
+          const def = `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(i.name)} ON public.${quoteIdent(t.name)} USING btree (${list})`;
+          const constraint = i.contype === 'p' ? `PRIMARY KEY (${list})` : i.contype === 'u' ? `UNIQUE (${list})` : null;
+          return [i.name, i.primary, i.unique, false, true, def, constraint, i.contype, i.contype === null ? null : false, i.contype === null ? null : false, false, 0];
+        }));
+      },
+    };
+  }
+  for (const e of EMPTY) {
+    if (!e.re.test(sql)) continue;
+    const columns = Array.from({ length: e.width }, (_, i) => col(`column${i + 1}`));
+    return { columns, answer: () => Promise.resolve(rows(columns, [])) };
+  }
+  return null;
+}

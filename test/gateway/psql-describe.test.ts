@@ -1,0 +1,108 @@
+/**
+ * psql 15's describe commands through the gateway (client/gateway/psql-describe.ts): `\dt`, `\dt
+ * pattern`, `\d table` (columns with types, NOT NULL and defaults, the primary key, UNIQUE constraints
+ * and indexes) and `\d` of a missing name. The expected outputs are what psql prints against PostgreSQL
+ * 15 for the same DDL (a database with the C collation, connected as the same user), byte for byte.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { DATABASE, PASSWORD, startTestGateway } from './gateway-fixture.ts';
+
+const BIN = '/usr/lib/postgresql/15/bin';
+const USER = 'postgres';
+
+function psql(port: number, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE, ...args], {
+      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
+      timeout: 60_000,
+    }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+const DDL = [
+  "CREATE TABLE demo (id int primary key, name text not null, v numeric(10,2) default 0, s serial, e varchar(20) unique, t timestamp default now(), c char(3) default 'ab', d date default '2024-01-02', f boolean default true)",
+  'CREATE INDEX demo_name ON demo (name)',
+  'create table nopk (a int)',
+  'create table "Mixed Case" (k int, j int, primary key (k, j))',
+];
+
+const LIST = `           List of relations
+ Schema |    Name    | Type  |  Owner   
+--------+------------+-------+----------
+ public | Mixed Case | table | postgres
+ public | demo       | table | postgres
+ public | nopk       | table | postgres
+(3 rows)
+
+`;
+
+const LIST_DEMO = `        List of relations
+ Schema | Name | Type  |  Owner   
+--------+------+-------+----------
+ public | demo | table | postgres
+(1 row)
+
+`;
+
+const DEMO = `                                      Table "public.demo"
+ Column |            Type             | Collation | Nullable |             Default             
+--------+-----------------------------+-----------+----------+---------------------------------
+ id     | integer                     |           | not null | 
+ name   | text                        |           | not null | 
+ v      | numeric(10,2)               |           |          | 0
+ s      | integer                     |           | not null | nextval('demo_s_seq'::regclass)
+ e      | character varying(20)       |           |          | 
+ t      | timestamp without time zone |           |          | now()
+ c      | character(3)                |           |          | 'ab'::bpchar
+ d      | date                        |           |          | '2024-01-02'::date
+ f      | boolean                     |           |          | true
+Indexes:
+    "demo_pkey" PRIMARY KEY, btree (id)
+    "demo_e_key" UNIQUE CONSTRAINT, btree (e)
+    "demo_name" btree (name)
+
+`;
+
+const NOPK = `                Table "public.nopk"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ a      | integer |           |          | 
+
+`;
+
+const MIXED = `             Table "public.Mixed Case"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ k      | integer |           | not null | 
+ j      | integer |           | not null | 
+Indexes:
+    "Mixed Case_pkey" PRIMARY KEY, btree (k, j)
+
+`;
+
+void test('psql \\d, \\dt and \\d table print what they print against PostgreSQL 15', async () => {
+  const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
+  try {
+    const empty = await psql(gw.port, '-c', '\\dt');
+    assert.equal(empty.code, 0, empty.stderr);
+    assert.equal(empty.stderr, 'Did not find any relations.\n');
+    const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...DDL.flatMap((s) => ['-c', s]));
+    assert.equal(ddl.code, 0, ddl.stderr);
+    for (const [command, expected] of [['\\d', LIST], ['\\dt', LIST], ['\\dt demo*', LIST_DEMO], ['\\d demo', DEMO], ['\\d nopk', NOPK], ['\\d "Mixed Case"', MIXED]] as const) {
+      const r = await psql(gw.port, '-c', command);
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      assert.equal(r.stdout, expected, command);
+    }
+    const missing = await psql(gw.port, '-c', '\\d nothere');
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'Did not find any relation named "nothere".\n');
+  } finally {
+    await gw.close();
+  }
+});

@@ -1,0 +1,77 @@
+// The full cluster as a sqllogictest backend (issue 5): six replica processes over gRPC, the wire
+// gateway over them as one Pesto client (client/gateway/cluster-gateway.ts), and one node `pg`
+// connection per script (SCRAM, simple query protocol, cells as the text the gateway wrote), exactly
+// as a PostgreSQL client takes it. One cluster serves the whole corpus; each script starts on an empty
+// database: before it runs, every table the catalog holds is dropped through the gateway (replicated
+// DDL like any other), and its session is a fresh connection (settings back to their defaults).
+import pg from 'pg';
+
+import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
+import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import type { SltDatabase } from '../../sql/slt/slt-database.ts';
+import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
+import { executeOn } from './postgres-database.ts';
+import type { OpenedDatabase } from './slt-files.ts';
+
+const USER = 'pesto';
+const PASSWORD = 'pesto';
+const DATABASE = 'pesto';
+
+export interface SltCluster {
+  /** A backend for one script: an emptied database and a new connection. */
+  open(): Promise<OpenedDatabase>;
+  stop(): Promise<void>;
+}
+
+export async function startSltCluster(name: string, basePort: number): Promise<SltCluster> {
+  const tc: TestCluster = await startTestCluster(name, basePort);
+  let gw: ClusterGateway;
+  try {
+    gw = await startClusterGateway({
+      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
+      port: 0,
+      users: [{ name: USER, password: PASSWORD }],
+      databases: [DATABASE],
+    });
+  } catch (e) {
+    await tc.stop();
+    throw e;
+  }
+  const connect = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ host: gw.gateway.host, port: gw.gateway.port, user: USER, password: PASSWORD, database: DATABASE });
+    await client.connect();
+    client.on('notice', () => undefined);
+    return client;
+  };
+  return {
+    open: async () => {
+      const client = await connect();
+      try {
+        await dropEverything(gw, client);
+      } catch (e) {
+        await client.end();
+        throw e;
+      }
+      const db: SltDatabase = { labels: ['pesto'], execute: (sql) => executeOn(client, sql) };
+      return { db, close: () => client.end() };
+    },
+    stop: async () => {
+      await gw.close();
+      await tc.stop();
+    },
+  };
+}
+
+/** Drops every table of the current catalog (read at a fresh timestamp), through the gateway. */
+async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<void> {
+  const tx = gw.client.session().begin();
+  let names: string[];
+  try {
+    const r = await tx.read(CATALOG_KEY);
+    names = CatalogVersion.fromValue(r.value).catalog.list().map((t) => t.name);
+  } finally {
+    tx.abort();
+  }
+  if (names.length === 0) return;
+  await client.query(`DROP TABLE ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ')}`);
+}
