@@ -81,6 +81,7 @@ interface MetricsSnapshot {
   framesWritten: number;
   framesReceived: number;
   walSyncs: number;
+  abstains: Record<string, number>;
 }
 
 async function scrape(address: string): Promise<MetricsSnapshot> {
@@ -96,6 +97,12 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
     framesWritten: value('pesto_transport_frames_written_total'),
     framesReceived: value('pesto_transport_frames_received_total'),
     walSyncs: value('pesto_wal_syncs_total'),
+    abstains: Object.fromEntries(
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('pesto_replica_abstains_total{'))
+        .map((l) => [/reason="([^"]*)"/.exec(l)?.[1] ?? '?', Number(l.slice(l.lastIndexOf(' ') + 1))]),
+    ),
   };
 }
 
@@ -138,7 +145,9 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let framesPerTx = 0;
     let msgsPerFrame = 0;
     // Client core counters over the window: retries and resends cost CPU everywhere.
-    const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits'] as const;
+    const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits', 'slowByAbstain', 'slowByLate'] as const;
+    let late0: number[] = [];
+    let lateVoters: number[] = [];
     let core0: Record<(typeof counters)[number], number> = { ...client.core.stats };
     const coreDelta: Record<string, number> = {};
     const { w, elapsedS } = await closedLoop(
@@ -166,8 +175,10 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
           frames0 = transportStats.framesWritten;
           msgs0 = transportStats.messagesSent;
           core0 = { ...client.core.stats };
+          late0 = [...client.core.stats.lateVoters];
         } else {
           for (const c of counters) coreDelta[c] = client.core.stats[c] - core0[c];
+          lateVoters = client.core.stats.lateVoters.map((v, i) => v - (late0[i] ?? 0));
           const d = process.cpuUsage(clientCpu0);
           clientCpu = (d.user + d.system) / 1e6;
           clientSigs = cryptoStats.signatures - crypto0.signatures;
@@ -184,8 +195,10 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let verifs = clientVerifs;
     let replicaFrames = 0;
     let walSyncs = 0;
+    const abstains: Record<string, number> = {};
     after.forEach((a, i) => {
       const b = before[i]!;
+      for (const [r, v] of Object.entries(a.abstains)) abstains[r] = (abstains[r] ?? 0) + v - (b.abstains[r] ?? 0);
       cpu += a.cpu - b.cpu;
       sigs += a.signatures - b.signatures;
       verifs += a.verifications - b.verifications;
@@ -199,6 +212,9 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     // Stream writes and reads of all replicas together, and their log syncs (group commits).
     out['replicaFramesPerTx'] = w.committed === 0 ? 0 : round(replicaFrames / w.committed, 2);
     out['walSyncsPerTx'] = w.committed === 0 ? 0 : round(walSyncs / w.committed, 2);
+    // Which replica had not voted when a commit went slow (by index), and why replicas abstained.
+    out['lateVoters'] = lateVoters.join(',');
+    out['abstains'] = Object.entries(abstains).map(([r, v]) => `${r}:${v}`).join(',');
     for (const c of counters) out[`${c}PerTx`] = w.committed === 0 ? 0 : round((coreDelta[c] ?? 0) / w.committed, 3);
     await client.close();
     return out;

@@ -57,6 +57,11 @@ export interface ClientStats {
   abandoned: number;
   fastCommits: number;
   slowCommits: number;
+  /** Commits that went slow because a replica abstained, or because the last votes came too late. */
+  slowByAbstain: number;
+  slowByLate: number;
+  /** Per replica index (shard-major: shard * n + index): times it had not voted when a commit went slow. */
+  lateVoters: number[];
   reads: number;
   readRetries: number;
   /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
@@ -138,6 +143,9 @@ export class ClientCore {
     abandoned: 0,
     fastCommits: 0,
     slowCommits: 0,
+    slowByAbstain: 0,
+    slowByLate: 0,
+    lateVoters: [],
     reads: 0,
     readRetries: 0,
     readProofRequests: 0,
@@ -583,6 +591,16 @@ export class ClientCore {
     votedRecently: (shard, index) => this.env.nowMicros() - (this.#lastVoteMicros[shard * this.q.n + index] ?? -Infinity) < RECENT_VOTE_MICROS,
     noteVote: (shard, index) => {
       this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
+    },
+    noteSlowCommit: (cause, late) => {
+      if (cause === 'abstain') this.stats.slowByAbstain++;
+      else this.stats.slowByLate++;
+      const counts = this.stats.lateVoters;
+      for (const r of late) {
+        const i = r.shard * this.q.n + r.index;
+        while (counts.length <= i) counts.push(0);
+        counts[i]!++;
+      }
     },
     noteReplyMs: (ms) => this.#voteRtt.sample(ms),
     replyTimeoutMs: (floorMs) => this.#voteRtt.timeout(floorMs, RETRY_CAP_MS),

@@ -31,22 +31,25 @@ interface Harness {
   readonly fin: Finisher;
   readonly out: Outbox;
   readonly results: FinishResult[];
+  /** What noteSlowCommit was told: cause and the silent replicas as "shard:index". */
+  readonly slow: string[];
   now: number;
 }
 
 function harness(live = true, txn: Txn = TXN): Harness {
   const out = new Outbox();
   const results: FinishResult[] = [];
+  const slow: string[] = [];
   const h: { now: number } = { now: 0 };
   const fin = new Finisher(
     txn,
     Q,
     { fastPathWaitMs: 5, fastPathWaitMaxMs: 20, resendMs: 1_000 },
     out,
-    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteReplyMs: () => undefined, replyTimeoutMs: (floor) => floor },
+    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteSlowCommit: (cause, late) => slow.push(`${cause} ${late.map((r) => `${r.shard}:${r.index}`).join(' ')}`), noteReplyMs: () => undefined, replyTimeoutMs: (floor) => floor },
     (r) => results.push(r),
   );
-  return Object.assign(h, { fin, out, results });
+  return Object.assign(h, { fin, out, results, slow });
 }
 
 function vote(shard: number, index: number, decision: 'commit' | 'abstain', txn: Txn = TXN): PrepareReply {
@@ -150,6 +153,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     assert.equal(timer?.afterMs, 5);
     h.fin.onTimer(timer.id);
     assert.equal(h.fin.phase, 'st2');
+    assert.deepEqual(h.slow, ['late 0:0 1:4 1:5'], 'the replicas still silent when the wait ran out');
     const ds = decides(h.out.take());
     assert.equal(ds.length, N);
     assert.ok(ds.every((d) => d.to.shard === LOG && d.msg.logShard === LOG && d.msg.decision === 'commit' && d.msg.view === 0));
@@ -346,6 +350,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
       votes(h, 0, [4], 'abstain');
       votes(h, 1, [4], 'abstain'); // slow-commit on both shards now: ST2 starts before the timer fires
       assert.equal(decides(h.out.take()).length, N);
+      assert.deepEqual(h.slow, ['abstain 0:5 1:5']);
       for (const i of range(0, 3)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, 'commit'));
       h.fin.onTimer(fastTimer!.id);
       assert.equal(decides(h.out.take()).length, 0, 'no second ST2 round');

@@ -38,6 +38,11 @@ export interface FinisherRouter {
   votedRecently(shard: ShardId, index: number): boolean;
   /** Records that a replica voted. */
   noteVote(shard: ShardId, index: number): void;
+  /**
+   * A commit went to the slow path: because a replica abstained, or because the fast-path wait ran
+   * out with these replicas (bit per index, per shard) still silent (for metrics: who is late).
+   */
+  noteSlowCommit(cause: 'abstain' | 'late', lateReplicas: readonly { readonly shard: ShardId; readonly index: number }[]): void;
   /** A reply to a request that was not sent again arrived `ms` after it left (latency.ts). */
   noteReplyMs(ms: number): void;
   /** How long replies lately take to arrive, at least `floorMs` (adaptive resend and fast-path timers). */
@@ -263,8 +268,19 @@ export class Finisher {
       return;
     }
     // Every shard has 3f+1 COMMIT votes: log the commit on the slow path.
+    this.#noteSlowCommit();
     const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.commitSlow) }));
     this.#startSt2('commit', { decision: 'commit', shards });
+  }
+
+  #noteSlowCommit(): void {
+    const late: { shard: ShardId; index: number }[] = [];
+    let abstained = false;
+    for (const [shard, tally] of this.tallies) {
+      if (tally.abstains.size > 0) abstained = true;
+      for (let i = 0; i < this.q.n; i++) if (!tally.hasVoted(i)) late.push({ shard, index: i });
+    }
+    this.router.noteSlowCommit(abstained ? 'abstain' : 'late', late);
   }
 
   #missingAreLive(): boolean {

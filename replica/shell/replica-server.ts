@@ -59,11 +59,19 @@ export class ReplicaServer {
   readonly #limits: CodecLimits;
   #nextHandle = 1;
   readonly #wal: Wal | null;
-  /** Sends waiting for the log flush at the end of this turn: link, bytes, link, bytes, ... */
-  #held: (Link | Uint8Array)[] = [];
+  /**
+   * Sends waiting for the log, in order: log position they need durable, link, bytes, ... Invariant:
+   * positions are non-decreasing, so releasing from the head while the log is durable far enough keeps
+   * every link's messages in order.
+   */
+  #held: (number | Link | Uint8Array)[] = [];
+  /** Index in `#held` of the first entry not yet released. */
+  #heldFrom = 0;
   #endScheduled = false;
-  /** A log sync is in flight. */
+  /** A group-commit sync (votes, decisions) is in flight; the next waits for it. */
   #syncing = false;
+  /** A periodic sync of outcomes alone is in flight (it holds nothing back). */
+  #lazySyncing = false;
   #lazyTimer: NodeJS.Timeout | null = null;
   /** Log size that triggers the next compaction (at least twice what the last one left). */
   #compactBytes: number;
@@ -246,8 +254,12 @@ export class ReplicaServer {
             bytes = encodeMessage(e.msg);
             encoded.set(e.msg, bytes);
           }
-          // Nothing leaves while a log record of this or an earlier turn is not yet durable.
-          if (this.#syncing || this.#wal?.urgent === true) this.#held.push(link, bytes);
+          // Nothing leaves before the votes and decisions logged so far are durable, except point-read
+          // replies: they carry no vote, and a replica that crashes before its vote is durable may
+          // validate the transaction again, so a reply reporting a prepared version commits it to nothing.
+          const wal = this.#wal;
+          const need = wal === null ? 0 : wal.urgentEnd;
+          if (e.msg.kind !== 'readReply' && wal !== null && (need > wal.durable || this.#held.length > this.#heldFrom)) this.#held.push(need, link, bytes);
           else link.send(bytes);
           break;
         }
@@ -264,28 +276,35 @@ export class ReplicaServer {
     setImmediate(this.#endOfTurn);
   }
 
+  /**
+   * End of a turn: the log records of this turn go to disk in one write and one fdatasync for all of
+   * them (group commit; one sync at a time, what comes meanwhile goes with the next), and the votes
+   * and decisions asked for are signed at once, while the sync runs on the thread pool: their
+   * messages wait in `#held` until the records they depend on are durable.
+   */
   readonly #endOfTurn = (): void => {
     this.#endScheduled = false;
-    // One sync at a time; what accumulates meanwhile goes with the next one (group commit).
-    if (this.#syncing) return;
-    const held = this.#held;
-    const toSign = this.signer.take();
-    this.#held = [];
     const wal = this.#wal;
-    if (wal === null || !wal.urgent) return this.#release(held, toSign);
-    this.#syncing = true;
-    this.walSyncs++;
-    // The event loop keeps serving while the thread pool makes the log durable.
-    wal.flushAsync(() => {
-      this.#syncing = false;
-      // Compaction: when the log has grown past the limit, rewrite it from the state it recreates.
-      if (wal.size > this.#compactBytes) {
-        wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
-        this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
-      }
-      this.#release(held, toSign);
-      if (this.#held.length > 0 || this.signer.pending > 0 || wal.urgent) this.#scheduleEndOfTurn();
-    });
+    if (wal !== null && wal.urgent && !this.#syncing) {
+      this.#syncing = true;
+      this.walSyncs++;
+      wal.flushAsync(this.#synced);
+    }
+    if (this.signer.pending > 0) this.signer.sign(this.signer.take());
+  };
+
+  readonly #synced = (): void => {
+    this.#syncing = false;
+    const wal = this.#wal!;
+    // Compaction: when the log has grown past the limit, rewrite it from the state it recreates (not
+    // while a periodic sync still uses the file).
+    if (wal.size > this.#compactBytes && !this.#lazySyncing) {
+      wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
+      this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
+    }
+    this.#releaseHeld();
+    if (wal.urgent) this.#scheduleEndOfTurn();
+    else if (wal.pending) this.#scheduleLazySync();
   };
 
   /** Outcomes alone are synced at most every `LAZY_SYNC_MS` (when no urgent sync took them along). */
@@ -294,21 +313,38 @@ export class ReplicaServer {
     this.#lazyTimer = setTimeout(() => {
       this.#lazyTimer = null;
       const wal = this.#wal;
-      if (wal === null || !wal.pending || this.#syncing) return;
-      this.#syncing = true;
+      if (wal === null || !wal.pending || this.#lazySyncing) return;
+      // A group commit in flight: outcomes appended since go with the next one or the next period.
+      if (this.#syncing) return this.#scheduleLazySync();
+      this.#lazySyncing = true;
       this.walSyncs++;
       wal.flushAsync(() => {
-        this.#syncing = false;
-        if (this.#held.length > 0 || this.signer.pending > 0 || wal.urgent) this.#scheduleEndOfTurn();
+        this.#lazySyncing = false;
+        // It wrote (and made durable) whatever was pending, urgent records of this turn included.
+        this.#releaseHeld();
+        if (wal.urgent) this.#scheduleEndOfTurn();
       });
     }, LAZY_SYNC_MS);
     this.#lazyTimer.unref();
   }
 
-  /** Sends what waited for the log, then signs the statements whose records are now durable. */
-  #release(held: (Link | Uint8Array)[], toSign: ReturnType<BatchSigner<SignRef>['take']>): void {
-    for (let i = 0; i < held.length; i += 2) (held[i] as Link).send(held[i + 1] as Uint8Array);
-    this.signer.sign(toSign);
+  /** Sends the held messages whose log records are now durable, in order. */
+  #releaseHeld(): void {
+    const held = this.#held;
+    const durable = this.#wal?.durable ?? Infinity;
+    let i = this.#heldFrom;
+    while (i < held.length && (held[i] as number) <= durable) {
+      (held[i + 1] as Link).send(held[i + 2] as Uint8Array);
+      i += 3;
+    }
+    if (i === held.length) {
+      held.length = 0;
+      this.#heldFrom = 0;
+    } else if (i > 3 * 1024 && 2 * i > held.length) {
+      // Under steady load the queue may never empty: drop the released head now and then.
+      held.splice(0, i);
+      this.#heldFrom = 0;
+    } else this.#heldFrom = i;
   }
 
   #reject(reason: string): void {

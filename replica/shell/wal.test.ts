@@ -73,4 +73,35 @@ void describe('Wal', () => {
       wal.close();
       assert.deepEqual(Wal.open(path, 'none').records, [bytes(42), bytes(43)]);
     }));
+
+  void it('reports an urgent record durable only once a sync that wrote it completes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+    try {
+      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
+      wal.append(bytes(1), false);
+      assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
+      wal.append(bytes(2, 3));
+      const first = wal.urgentEnd;
+      assert.equal(first, 8 + 1 + 8 + 2);
+      assert.ok(wal.durable < first);
+      const synced = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      // Appended while that sync runs: not covered by it.
+      wal.append(bytes(4));
+      const second = wal.urgentEnd;
+      assert.ok(wal.durable < first, 'nothing is durable before the sync completes');
+      await synced;
+      assert.equal(wal.durable, first);
+      assert.ok(wal.durable < second);
+      // Two syncs in flight (a periodic one and a group commit): durable only grows.
+      const a = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      const b = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      await Promise.all([a, b]);
+      assert.equal(wal.durable, second);
+      wal.append(bytes(5));
+      wal.close();
+      assert.equal(wal.durable, wal.urgentEnd, 'close makes everything durable');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

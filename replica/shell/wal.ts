@@ -20,6 +20,15 @@ export class Wal {
   /** Framed records appended since the last write, in one buffer reused from write to write. */
   #buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   #pendingBytes = 0;
+  /**
+   * Log positions in bytes appended since open (never reset, not file offsets): the end of the last
+   * record appended, the end of the last urgent one, the end of what was written, and the end of
+   * what a completed sync made durable. Invariant: durable <= written <= appended, urgentEnd <= appended.
+   */
+  #appended = 0;
+  #urgentEnd = 0;
+  #written = 0;
+  #durable = 0;
   flushes = 0;
   bytesWritten = 0;
 
@@ -75,6 +84,16 @@ export class Wal {
 
   #urgent = false;
 
+  /** Position just after the last urgent record appended: sends that depend on it wait until `durable` reaches it. */
+  get urgentEnd(): number {
+    return this.#urgentEnd;
+  }
+
+  /** Position up to which records are durable (a sync covering them completed). */
+  get durable(): number {
+    return this.#durable;
+  }
+
   /**
    * Queues a record. `urgent` records (a vote, a decision) must be durable before anything that
    * depends on them leaves the process; the others (applied outcomes, which peers can resend) ride
@@ -92,24 +111,40 @@ export class Wal {
     this.#buf.writeUInt32LE(crc32(record), at + 4);
     this.#buf.set(record, at + HEADER);
     this.#pendingBytes = need;
-    if (urgent) this.#urgent = true;
+    this.#appended += HEADER + record.length;
+    if (urgent) {
+      this.#urgent = true;
+      this.#urgentEnd = this.#appended;
+    }
   }
 
   /** Writes everything appended since the last flush and makes it durable. */
   flush(): void {
-    if (!this.write()) return;
-    if (this.sync === 'fdatasync') fdatasyncSync(this.#fd);
+    this.write();
+    // Also what an asynchronous sync still in flight was to cover.
+    if (this.sync === 'fdatasync' && this.#written > this.#durable) fdatasyncSync(this.#fd);
+    this.#durable = this.#written;
   }
 
   /**
    * Group commit without blocking the event loop: writes what is pending now, then makes it durable on
-   * the thread pool and calls `done` (at once with `sync: 'none'`). Errors are fatal to the replica.
+   * the thread pool and calls `done` (at once with `sync: 'none'`). Several may be in flight: each
+   * covers what was written before it started, and `durable` only grows. Errors are fatal to the replica.
    */
   flushAsync(done: () => void): void {
     this.write();
-    if (this.sync === 'none') return done();
+    const target = this.#written;
+    if (this.sync === 'none') {
+      this.#durable = Math.max(this.#durable, target);
+      return done();
+    }
     fdatasync(this.#fd, (err) => {
-      if (err !== null) throw err;
+      if (err !== null) {
+        // A sync still in flight when the log was closed (the replica stopping) no longer matters.
+        if (this.#closed) return;
+        throw err;
+      }
+      this.#durable = Math.max(this.#durable, target);
       done();
     });
   }
@@ -123,6 +158,7 @@ export class Wal {
     let off = 0;
     while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off);
     this.#pendingBytes = 0;
+    this.#written = this.#appended;
     this.flushes++;
     this.bytesWritten += n;
     this.#size += n;
@@ -153,8 +189,11 @@ export class Wal {
 
   compactions = 0;
 
+  #closed = false;
+
   close(): void {
     this.flush();
+    this.#closed = true;
     closeSync(this.#fd);
   }
 }
