@@ -44,6 +44,9 @@ export interface ReplicaServerOptions {
 }
 
 const DEFAULT_WAL_COMPACT_BYTES = 64 << 20;
+
+/** Replies that may leave before the log is durable (#drain). */
+const answersRead = (m: Message): boolean => m.kind === 'readReply' || m.kind === 'queryReply';
 const LAZY_SYNC_MS = 20;
 
 export class ReplicaServer {
@@ -246,8 +249,13 @@ export class ReplicaServer {
             bytes = encodeMessage(e.msg);
             encoded.set(e.msg, bytes);
           }
-          // Nothing leaves while a log record of this or an earlier turn is not yet durable.
-          if (this.#syncing || this.#wal?.urgent === true) this.#held.push(link, bytes);
+          // Nothing leaves while a log record of this or an earlier turn is not yet durable, except
+          // read and query replies: they depend on nothing logged (reads log nothing; a prepared
+          // version they show is a dependency the reader's transaction waits on; a committed one is
+          // certified). Held, they waited out every fdatasync in flight: a 10-row scan answered in
+          // 0.8 ms of CPU took ~160 ms on a loaded machine, mostly behind the lazy sync of the
+          // previous transaction's writeback (decision 0015).
+          if ((this.#syncing || this.#wal?.urgent === true) && !answersRead(e.msg)) this.#held.push(link, bytes);
           else link.send(bytes);
           break;
         }
