@@ -11,7 +11,6 @@ const cases: Record<string, () => Promise<(args: string[]) => Promise<void>>> = 
   pgbench: async () => (await import('./pgbench.ts')).runPgbenchBench,
   scan: async () => (await import('./scan.ts')).runScanBench,
   ycsb: async () => (await import('./ycsb.ts')).runYcsbBench,
-  'micro-scan': async () => (await import('./micro-scan.ts')).runMicroScanBench,
 };
 
 async function main(): Promise<void> {

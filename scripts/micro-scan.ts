@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- micro-scan`: CPU cost of one range read's pieces, in one process, without a
+ * `node --import tsx scripts/micro-scan.ts`: CPU cost of one range read's pieces, in one process, without a
  * cluster (a loaded machine makes cluster runs noisy; CPU time of these steps is steadier). The table
  * and queries are bench/scan.ts's: `scan_t(id int primary key, cat int, pad text)` with `cat = id % 100`,
  * loaded as committed transactions of `--batch` (10) rows into a real ReplicaCore with the SQL engine.
+ * (A script, not a bench case: benchmarks may not import replica internals, test/architecture.test.ts.)
  *
  * Steps, each in CPU ms per range read (median of `--reps` runs after a warm-up):
  * - `replicaMs`: the replica core answers the Query (execution, read set, predicates, snapshot vote);
@@ -27,7 +28,7 @@ import { CATALOG_KEY, CatalogVersion } from '../sql/replicated-catalog.ts';
 import { encodeRow } from '../sql/row-codec.ts';
 import { rowKey } from '../sql/row-key.ts';
 import { decodeOutcome, encodeParams } from '../sql/wire-values.ts';
-import { median, parseFlags, round } from './stats.ts';
+import { median, parseFlags, round } from '../bench/stats.ts';
 
 const S0 = 0 as ShardId;
 const N = 6;
@@ -47,7 +48,7 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
   return { value, ms: cpuMs() - t };
 }
 
-export async function runMicroScanBench(args: readonly string[]): Promise<void> {
+async function main(args: readonly string[]): Promise<void> {
   const flags = parseFlags(args);
   const ranges = (flags.get('ranges') ?? '10,100,1000,10000').split(',').map(Number);
   const batch = Number(flags.get('batch') ?? 10);
@@ -150,3 +151,5 @@ export async function runMicroScanBench(args: readonly string[]): Promise<void> 
     }
   }
 }
+
+await main(process.argv.slice(2));
