@@ -21,7 +21,7 @@
  */
 import { pesto } from './gen/pesto.js';
 import { MAC_BYTES } from './crypto/mac.ts';
-import { fastDecode, fastEncode } from './codec-fast.ts';
+import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
 import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import {
@@ -467,7 +467,7 @@ export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_C
   if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };
   try {
     // The commit path's messages the hand-written way (codec-fast.ts); anything it does not take, generically.
-    const m = fastDecode(bytes, limits) ?? envelopeIn(pesto.Envelope.decode(bytes), limits);
+    const m = fastDecode(bytes, limits) ?? fastDecodeQueryReply(bytes, limits) ?? envelopeIn(pesto.Envelope.decode(bytes), limits);
     if (m.kind === 'writeback') received.set(m, bytes);
     return ok(m);
   } catch (e) {
@@ -589,5 +589,6 @@ export function encodeMessage(m: Message): Uint8Array {
     const bytes = received.get(m);
     if (bytes !== undefined) return bytes;
   }
+  if (m.kind === 'queryReply') return fastEncodeQueryReply(m);
   return fastEncode(m) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
 }

@@ -13,7 +13,7 @@
  */
 import type { TableDef } from './catalog.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
-import { formatBinary, parseBinary } from './value-binary.ts';
+import { formatBinary, readBinary } from './value-binary.ts';
 
 const FORMAT = 1;
 
@@ -49,49 +49,6 @@ export function encodeRow(table: TableDef, row: Row): Uint8Array {
   return out;
 }
 
-/** Decodes one non-null value: the common types inline (the scan hot path), the rest through parseBinary. */
-function decodeValue(bytes: Uint8Array, dv: DataView, at: number, len: number, type: SqlType): SqlValue {
-  switch (type) {
-    case 'int4':
-      if (len === 4) return dv.getInt32(at);
-      break;
-    case 'int8':
-      if (len === 8) {
-        const hi = dv.getInt32(at);
-        const lo = dv.getUint32(at + 4);
-        // Exact while the high word is within [-2^21, 2^21); a safe integer stays a number (types.ts invariant).
-        const v = hi * 4294967296 + lo;
-        if (hi >= -0x200000 && hi < 0x200000 && Number.isSafeInteger(v)) return v;
-      }
-      break;
-    case 'int2':
-      if (len === 2) return dv.getInt16(at);
-      break;
-    case 'float8':
-      if (len === 8) return dv.getFloat64(at);
-      break;
-    case 'bool':
-      if (len === 1) return bytes[at] !== 0;
-      break;
-    case 'text':
-    case 'varchar':
-    case 'bpchar':
-    case 'unknown': {
-      if (len > 64) break;
-      let ascii = '';
-      for (let i = at; i < at + len; i++) {
-        const c = bytes[i]!;
-        if (c >= 0x80) return parseBinary(bytes.subarray(at, at + len), type);
-        ascii += String.fromCharCode(c);
-      }
-      return ascii;
-    }
-    default:
-      break;
-  }
-  return parseBinary(bytes.subarray(at, at + len), type);
-}
-
 export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
   if (bytes.length < 3 || bytes[0] !== FORMAT) throw new RowCodecError('not a row value');
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -108,7 +65,7 @@ export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
       continue;
     }
     if (len < 0 || at + len > bytes.length) throw new RowCodecError('truncated row value');
-    if (i < cols.length) row[i] = decodeValue(bytes, dv, at, len, cols[i]!.type);
+    if (i < cols.length) row[i] = readBinary(bytes, dv, at, len, cols[i]!.type);
     at += len;
   }
   for (let i = stored; i < cols.length; i++) {

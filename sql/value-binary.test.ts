@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatBinary, parseBinary } from './value-binary.ts';
+import { formatBinary, parseBinary, readBinary, writeBinary } from './value-binary.ts';
 import { parseText, formatText } from './value-text.ts';
 import type { SqlType } from './types.ts';
 
@@ -28,4 +28,29 @@ void test('decodes what it encodes for every type', () => {
     const v = parseText(text, t);
     assert.equal(formatText(parseBinary(formatBinary(v, t), t), t), formatText(v, t), `${t} ${text}`);
   }
+});
+
+void test('the in-place writer and reader agree byte for byte with formatBinary and parseBinary', () => {
+  const cases: [string, SqlType][] = [
+    ['-32768', 'int2'], ['7', 'int2'], ['2147483647', 'int4'], ['-1', 'int4'], ['-1', 'int8'], ['4294967296', 'int8'],
+    ['-9007199254740991', 'int8'], ['9007199254740993', 'int8'], ['-9223372036854775808', 'int8'], ['0.1', 'float8'],
+    ['-0', 'float8'], ['t', 'bool'], ['f', 'bool'], ['', 'text'], ['pad-00000001-xxxx', 'varchar'], ['héllo', 'text'],
+    ['x'.repeat(65), 'text'], ['12.5', 'numeric'], ['1999-12-31', 'date'],
+  ];
+  for (const [text, t] of cases) {
+    const v = parseText(text, t);
+    const want = formatBinary(v, t);
+    const buf = new Uint8Array(4 + 8 + 64 + 3);
+    const dv = new DataView(buf.buffer);
+    const end = writeBinary(buf, dv, 3, v, t);
+    if (end >= 0) {
+      assert.equal(dv.getInt32(3), want.length, `${t} ${text}: length`);
+      assert.equal(hex(buf.subarray(7, end)), hex(want), `${t} ${text}: bytes`);
+    }
+    const framed = new Uint8Array(want.length + 2);
+    framed.set(want, 2);
+    const back = readBinary(framed, new DataView(framed.buffer), 2, want.length, t);
+    assert.equal(formatText(back, t), formatText(parseBinary(want, t), t), `${t} ${text}: read`);
+  }
+  assert.equal(writeBinary(new Uint8Array(80), new DataView(new ArrayBuffer(80)), 0, 'x'.repeat(65), 'text'), -1, 'long text goes to formatBinary');
 });

@@ -12,7 +12,7 @@
  * Decoders throw `WireValueError` on malformed input; callers turn it into a rejection.
  */
 import { sqlTypes, typeOfValue, type Row, type SqlType, type SqlValue } from './types.ts';
-import { formatBinary, parseBinary } from './value-binary.ts';
+import { formatBinary, parseBinary, readBinary, writeBinary } from './value-binary.ts';
 
 export class WireValueError extends Error {
   override readonly name = 'WireValueError';
@@ -79,6 +79,18 @@ class Writer {
     this.#buf.set(b, this.at);
     this.at += b.length;
   }
+  /** A non-null value as its length and binary form (writeBinary, or formatBinary for the rest). */
+  value(v: SqlValue, type: SqlType): void {
+    this.#room(4 + 8 + 64);
+    const end = writeBinary(this.#buf, this.#dv, this.at, v, type);
+    if (end >= 0) {
+      this.at = end;
+      return;
+    }
+    const b = formatBinary(v, type);
+    this.i32(b.length);
+    this.bytes(b);
+  }
   str(s: string): void {
     const b = utf8.encode(s);
     this.u32(b.length);
@@ -125,6 +137,17 @@ class Reader {
     const v = this.b.subarray(this.at, this.at + n);
     this.at += n;
     return v;
+  }
+  /** A value of `len` bytes (readBinary: no subarray per value for the common types). */
+  value(len: number, t: SqlType): SqlValue {
+    this.#need(len);
+    try {
+      const v = readBinary(this.b, this.#dv, this.at, len, t);
+      this.at += len;
+      return v;
+    } catch {
+      throw new WireValueError(`bad ${t} value`);
+    }
   }
   str(): string {
     try {
@@ -217,9 +240,7 @@ export function encodeOutcome(o: StatementOutcome): Uint8Array {
         w.i32(-1);
         continue;
       }
-      const b = formatBinary(v, o.columns[i]!.type);
-      w.i32(b.length);
-      w.bytes(b);
+      w.value(v, o.columns[i]!.type);
     }
   }
   return w.done();
@@ -246,7 +267,7 @@ export function decodeOutcome(bytes: Uint8Array): StatementOutcome {
     const row: SqlValue[] = new Array<SqlValue>(ncols);
     for (let i = 0; i < ncols; i++) {
       const len = r.i32();
-      row[i] = len === -1 ? null : len < 0 ? ((): never => { throw new WireValueError('bad length'); })() : parse(r.bytes(len), columns[i]!.type);
+      row[i] = len === -1 ? null : len < 0 ? ((): never => { throw new WireValueError('bad length'); })() : r.value(len, columns[i]!.type);
     }
     rows.push(row);
   }

@@ -17,11 +17,12 @@
  *
  * `forceSync` (a fault knob of the paper's stress runs) treats every eager round as failed.
  */
+import { bytesEqual } from '../../protocol/codec.ts';
 import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
-import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { consecutiveReplicas } from './point-read.ts';
 
 export interface RangeReadSuccess {
@@ -40,26 +41,32 @@ export type RangeReadStep =
   | { readonly k: 'sync'; readonly retry: number; readonly snapshot: readonly SnapshotEntry[] }
   | { readonly k: 'failed'; readonly reason: 'no-match' };
 
-const latin1 = (b: Uint8Array): string => {
-  let s = '';
-  for (let i = 0; i < b.length; i += 4096) s += String.fromCharCode(...b.subarray(i, Math.min(b.length, i + 4096)));
-  return s;
-};
-
-/** The part of a reply 3f+1 replicas must agree on. */
-export function matchKey(r: QueryReply): string {
-  let k = latin1(r.result) + '\u0001';
-  for (const e of r.reads) k += e.key + '\u0002' + e.version.micros + ':' + e.version.clientId + '\u0003';
-  k += '\u0001';
-  for (const p of r.predicates) k += p.table + '\u0002' + latin1(p.expr) + '\u0003';
-  return k;
+/**
+ * Whether two replies agree on what 3f+1 must agree on: result bytes, read set, and predicates without
+ * their table versions. Compared in place: building a key string of each reply cost ~55 ms per
+ * 10,000-row reply (decision 0015); this walks the arrays once and allocates nothing.
+ */
+export function repliesMatch(a: QueryReply, b: QueryReply): boolean {
+  if (a.reads.length !== b.reads.length || a.predicates.length !== b.predicates.length || !bytesEqual(a.result, b.result)) return false;
+  for (let i = 0; i < a.reads.length; i++) {
+    const x = a.reads[i]!;
+    const y = b.reads[i]!;
+    if (x.key !== y.key || !tsEquals(x.version, y.version)) return false;
+  }
+  for (let i = 0; i < a.predicates.length; i++) {
+    const x = a.predicates[i]!;
+    const y = b.predicates[i]!;
+    if (x.table !== y.table || !bytesEqual(x.expr, y.expr)) return false;
+  }
+  return true;
 }
 
 export class RangeRead {
   retry = 0;
   readonly asked = new Set<number>();
   #replies = new Map<number, QueryReply>();
-  #groups = new Map<string, number[]>();
+  /** Replies of this round grouped by `repliesMatch` (the first member stands for its group). */
+  #groups: number[][] = [];
   done = false;
 
   constructor(
@@ -104,18 +111,20 @@ export class RangeRead {
     if (this.done || r.retry !== this.retry || this.#replies.has(from)) return { k: 'wait' };
     if (!readsSorted(r.reads) || r.reads.some((e) => !tsLess(e.version, this.ts))) return { k: 'wait' };
     this.#replies.set(from, r);
-    const key = matchKey(r);
-    let g = this.#groups.get(key);
-    if (g === undefined) {
-      g = [];
-      this.#groups.set(key, g);
+    let g: number[] | undefined;
+    for (const members of this.#groups) {
+      if (repliesMatch(this.#replies.get(members[0]!)!, r)) {
+        g = members;
+        break;
+      }
     }
+    if (g === undefined) this.#groups.push((g = []));
     g.push(from);
     if (g.length >= this.q.commitSlow && !(this.forceSync && this.retry === 0)) return this.#succeed(g);
     // Can any group still reach 3f+1 with the replicas that have not answered?
     const outstanding = this.asked.size - this.#replies.size;
     let best = 0;
-    for (const members of this.#groups.values()) best = Math.max(best, members.length);
+    for (const members of this.#groups) best = Math.max(best, members.length);
     if (best + outstanding < this.q.commitSlow || (this.forceSync && this.retry === 0 && outstanding === 0)) return this.#nextRound();
     return { k: 'wait' };
   }
@@ -182,7 +191,7 @@ export class RangeRead {
     this.retry++;
     this.asked.clear();
     this.#replies = new Map();
-    this.#groups = new Map();
+    this.#groups = [];
     return { k: 'sync', retry: this.retry, snapshot };
   }
 }

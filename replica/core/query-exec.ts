@@ -160,21 +160,41 @@ export function executeAt(
   }
   if (!result.ok) return result;
 
-  // Active read set and dependencies.
-  const readsByKey = new Map<Key, Timestamp>();
+  // Active read set and dependencies. A scan records its reads in ascending key order: then the read
+  // set is that list as it is, and the map (for repeats and other orders) is built only when needed.
+  let readsByKey: Map<Key, Timestamp> | null = null;
+  let reads: ReadEntry[] = [];
   const deps = new Map<DigestKey, Timestamp>();
   const readTop = new Map<number, Timestamp>();
+  let topTable = -1;
+  let top = ZERO_TS;
   for (const r of recorder.reads) {
     // The version carries its store key (a flat, already hashed string); only absent rows need rowKey.
     const key = r.version === null ? rowKey(r.tableId, r.key) : (r.version as ReplicaRowVersion).key;
     const v = r.version === null ? source.pointVersions.get(key) ?? null : (r.version as ReplicaRowVersion);
     const version = v === null ? ZERO_TS : v.version.ts;
-    const prev = readsByKey.get(key);
-    if (prev !== undefined && !tsEquals(prev, version)) throw new InvariantError('one execution read two versions of a key');
-    readsByKey.set(key, version);
+    if (readsByKey === null && (reads.length === 0 || reads[reads.length - 1]!.key < key)) {
+      reads.push({ key, version });
+    } else {
+      readsByKey ??= new Map(reads.map((e) => [e.key, e.version]));
+      const prev = readsByKey.get(key);
+      if (prev !== undefined && !tsEquals(prev, version)) throw new InvariantError('one execution read two versions of a key');
+      readsByKey.set(key, version);
+    }
     if (v !== null && v.prepared) deps.set(v.version.txn, v.version.ts);
-    readTop.set(r.tableId, maxTs(readTop.get(r.tableId) ?? ZERO_TS, version));
+    if (r.tableId !== topTable) {
+      if (topTable !== -1) readTop.set(topTable, maxTs(readTop.get(topTable) ?? ZERO_TS, top));
+      topTable = r.tableId;
+      top = readTop.get(topTable) ?? ZERO_TS;
+    }
+    if (tsLess(top, version)) top = version;
   }
+  if (topTable !== -1) readTop.set(topTable, maxTs(readTop.get(topTable) ?? ZERO_TS, top));
+  if (readsByKey !== null) {
+    reads = [...readsByKey].map(([key, version]) => ({ key, version }));
+    reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+  const wasRead = (key: Key): boolean => (readsByKey !== null ? readsByKey.has(key) : sortedHas(reads, key));
   // Shadowing prepared versions (PROTOCOL §5 step 7, at query time): a prepared version the execution
   // saw but did not record (a deletion, or a row the filter rejected) that hides an older version which
   // satisfies a scan. The result holds only if that writer commits, so it is a dependency: should the
@@ -182,15 +202,16 @@ export function executeAt(
   // writer's table-write entry is gone, and the row's own write may be older than the predicate's table
   // version minus the grace period).
   if (recorder.predicates.length > 0) {
-    for (const [key, ks] of source.touched) {
-      if (readsByKey.has(key)) continue;
+    for (let i = 0; i < source.touchedKeys.length; i++) {
+      const ks = source.touchedStates[i]!;
+      if (ks.prepared.length === 0 && ks.forced === null) continue; // nothing prepared to hide behind
+      const key = source.touchedKeys[i]!;
+      if (wasRead(key)) continue;
       const v = visibleVersion(ks, at, mode, readable, undefined, committedVisible);
       if (v === undefined || !v.prepared) continue;
       if (hidesMatch(ks, v.version, key, at, committedVisible, recorder.predicates, catalog)) deps.set(v.version.txn, v.version.ts);
     }
   }
-  const reads: ReadEntry[] = [...readsByKey].map(([key, version]) => ({ key, version }));
-  reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 
   // Predicates with table versions.
   const tableVersions = new Map<number, Timestamp>();
@@ -207,7 +228,7 @@ export function executeAt(
   const predicates: QueryPredicate[] = [];
   for (const p of recorder.predicates) {
     if (p.hi === '' || (p.hi !== null && p.lo >= p.hi)) continue; // empty range: nothing to protect
-    if (p.indexId === null && p.hi === p.lo + '\xff' && readsByKey.has(rowKey(p.tableId, p.lo))) continue; // implicit point read
+    if (p.indexId === null && p.hi === p.lo + '\xff' && wasRead(rowKey(p.tableId, p.lo))) continue; // implicit point read
     predicates.push({ tableId: p.tableId, indexId: p.indexId, lo: p.lo, hi: p.hi, predicate: p.predicate, tableVersion: tableVersion(p.tableId) });
   }
 
@@ -218,7 +239,7 @@ export function executeAt(
     reads,
     predicates,
     deps: [...deps].map(([txn, ts]) => ({ txn, ts })).sort((a, b) => compareTs(a.ts, b.ts) || (a.txn < b.txn ? -1 : a.txn > b.txn ? 1 : 0)),
-    snapshot: snapshotVote(source.touched.values(), at, readable, committedVisible),
+    snapshot: snapshotVote(source.touchedStates, at, readable, committedVisible),
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
   };
@@ -260,6 +281,20 @@ function hidesMatch(
     } catch {
       return true;
     }
+  }
+  return false;
+}
+
+/** Whether `reads` (sorted by key, distinct) holds `key`. */
+function sortedHas(reads: readonly ReadEntry[], key: Key): boolean {
+  let lo = 0;
+  let hi = reads.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = reads[mid]!.key;
+    if (k === key) return true;
+    if (k < key) lo = mid + 1;
+    else hi = mid;
   }
   return false;
 }

@@ -111,8 +111,13 @@ export class ReplicaRowSource implements RowSource {
   readonly #mode: ReadMode;
   readonly #readable: (v: Version) => boolean;
   readonly #committedVisible: ((v: Version) => boolean) | undefined;
-  /** Every version chain a scan or lookup walked, by store key (for the snapshot vote). */
-  readonly touched = new Map<Key, KeyState>();
+  /**
+   * Every version chain a scan or lookup walked (for the snapshot vote): store keys and their states at
+   * the same positions, a chain walked twice listed twice (cheaper than a Map per scanned row; the
+   * users ignore repeats).
+   */
+  readonly touchedKeys: Key[] = [];
+  readonly touchedStates: KeyState[] = [];
   /** What each point lookup saw, a deletion included (the executor only learns "no row"). */
   readonly pointVersions = new Map<Key, ReplicaRowVersion | null>();
   /** Snapshot mode: the oldest prepared version skipped because its transaction was not proposed. */
@@ -138,10 +143,19 @@ export class ReplicaRowSource implements RowSource {
   visible(key: Key): ReplicaRowVersion | null {
     const ks = this.#store.get(key);
     if (ks === undefined) return null;
+    // The common chain (committed versions only) without visibleVersion's intermediate object.
+    if (ks.prepared.length === 0 && ks.forced === null) {
+      const c = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
+      if (c === undefined) return null;
+      this.touchedKeys.push(key);
+      this.touchedStates.push(ks);
+      return { key, version: c, prepared: false };
+    }
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
     if (v === undefined) return null;
-    this.touched.set(key, ks);
+    this.touchedKeys.push(key);
+    this.touchedStates.push(ks);
     return { key, version: v.version, prepared: v.prepared };
   }
 

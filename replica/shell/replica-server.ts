@@ -44,6 +44,9 @@ export interface ReplicaServerOptions {
 }
 
 const DEFAULT_WAL_COMPACT_BYTES = 64 << 20;
+
+/** Replies that may leave before the log is durable (#drain). */
+const answersRead = (m: Message): boolean => m.kind === 'readReply' || m.kind === 'queryReply';
 const LAZY_SYNC_MS = 20;
 
 export class ReplicaServer {
@@ -254,12 +257,14 @@ export class ReplicaServer {
             bytes = encodeMessage(e.msg);
             encoded.set(e.msg, bytes);
           }
-          // Nothing leaves before the votes and decisions logged so far are durable, except point-read
-          // replies: they carry no vote, and a replica that crashes before its vote is durable may
-          // validate the transaction again, so a reply reporting a prepared version commits it to nothing.
+          // Nothing leaves before the votes and decisions logged so far are durable, except read and query
+          // replies: they carry no vote and depend on nothing logged (a prepared version they show is a
+          // dependency the reader's transaction waits on; a committed one is certified), and a replica that
+          // crashes before its vote is durable may validate the transaction again. Held, a 10-row scan
+          // answered in 0.8 ms of CPU took ~160 ms on a loaded machine behind the previous writeback's sync.
           const wal = this.#wal;
           const need = wal === null ? 0 : wal.urgentEnd;
-          if (e.msg.kind !== 'readReply' && wal !== null && (need > wal.durable || this.#held.length > this.#heldFrom)) this.#held.push(need, link, bytes);
+          if (!answersRead(e.msg) && wal !== null && (need > wal.durable || this.#held.length > this.#heldFrom)) this.#held.push(need, link, bytes);
           else link.send(bytes);
           break;
         }

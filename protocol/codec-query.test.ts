@@ -1,0 +1,121 @@
+/**
+ * The hand-written range read reply codec (codec-fast.ts `fastEncodeQueryReply`, `fastDecodeQueryReply`)
+ * against protobufjs: the same bytes out, the same messages in, and never an acceptance where the
+ * generic path refuses (the contract of decision 0011, applied by decision 0015).
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeGeneric, decodeMessage, encodeGeneric, encodeMessage } from './codec.ts';
+import { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-fast.ts';
+import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
+import type { ShardId, TxnDigest } from './ids.ts';
+import type { QueryReply } from './messages.ts';
+import type { Timestamp } from './timestamp.ts';
+
+/** A reply drawn from `seed` (xorshift32), zeros and empty fields included (proto3 leaves them out). */
+function reply(seed: number): QueryReply {
+  let s = seed * 2654435761 + 1;
+  const int = (n: number): number => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) % n;
+  };
+  const bytes = (n: number): Uint8Array => Uint8Array.from({ length: n }, () => int(256));
+  const ts = (): Timestamp => ({ micros: int(3) === 0 ? 0 : 1_760_000_000_000_000 + int(1e9), clientId: int(3) === 0 ? 0 : int(1 << 20) });
+  const keys = new Set<string>();
+  for (let i = int(40); i > 0; i--) keys.add(String.fromCharCode(...bytes(int(3) === 0 ? 0 : 1 + int(20))));
+  return {
+    kind: 'queryReply',
+    req: int(4) === 0 ? 0 : int(1 << 30),
+    retry: int(3),
+    result: bytes(1 + int(300)),
+    reads: [...keys].sort().map((key) => ({ key, version: ts() })),
+    predicates: Array.from({ length: int(3) }, () => ({ table: int(3) === 0 ? 0 : int(1000), tableVersion: ts(), expr: bytes(int(40)) })),
+    deps: Array.from({ length: int(3) }, () => ({ digest: bytes(32) as TxnDigest, shard: int(3) as ShardId, ts: ts() })),
+    snapshotCommitted: Array.from({ length: int(5) }, () => bytes(32) as TxnDigest),
+    snapshotPrepared: Array.from({ length: int(3) }, () => bytes(32) as TxnDigest),
+  };
+}
+
+/** Buffers and Uint8Arrays with the same bytes compare equal; everything else structurally. */
+function normal(v: unknown): unknown {
+  if (v instanceof Uint8Array) return Array.from(v);
+  if (Array.isArray(v)) return v.map(normal);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normal(x)]));
+  return v;
+}
+
+const LIMITS: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6, entriesMax: 30 };
+
+void describe('range read reply codec against protobufjs', () => {
+  void it('encodes replies to the same bytes', () => {
+    for (let i = 0; i < 2000; i++) {
+      const m = reply(i);
+      assert.deepEqual(Array.from(fastEncodeQueryReply(m)), Array.from(encodeGeneric(m)), `reply ${i}`);
+    }
+  });
+
+  void it('decodes them to the same replies, and refuses only what the generic path refuses or leaves to it', () => {
+    let fast = 0;
+    for (let i = 0; i < 2000; i++) {
+      const bytes = encodeGeneric(reply(i));
+      for (const limits of [DEFAULT_CODEC_LIMITS, LIMITS]) {
+        const generic = decodeGeneric(bytes, limits);
+        const f = fastDecodeQueryReply(bytes, limits);
+        if (f === undefined) {
+          assert.ok(!generic.ok, `reply ${i}: the fast path refused a reply the generic path took`);
+          continue;
+        }
+        fast++;
+        assert.ok(generic.ok, `reply ${i}: accepted what the generic path refuses`);
+        assert.deepEqual(normal(f), normal(generic.value), `reply ${i}`);
+      }
+    }
+    assert.ok(fast > 2000, `only ${fast} took the fast path`);
+  });
+
+  void it('never accepts a mutated encoding the generic path refuses, and agrees when both accept', () => {
+    let both = 0;
+    let refusedByBoth = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const bytes = new Uint8Array(encodeGeneric(reply(i)));
+      const at = (i * 7919) % bytes.length;
+      let mutated: Uint8Array;
+      switch (i % 4) {
+        case 0:
+          mutated = bytes.subarray(0, at);
+          break;
+        case 1:
+          mutated = bytes.slice();
+          mutated[at] = (mutated[at]! + 1 + (i % 255)) & 0xff;
+          break;
+        case 2:
+          mutated = bytes.slice();
+          mutated[at] = mutated[at]! ^ (1 << (i % 8));
+          break;
+        default:
+          mutated = new Uint8Array([...bytes, 0x08 + 8 * (i % 12), i % 128]);
+      }
+      const generic = decodeGeneric(mutated, LIMITS);
+      const f = fastDecodeQueryReply(mutated, LIMITS);
+      if (f === undefined) {
+        if (!generic.ok) refusedByBoth++;
+        continue;
+      }
+      assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses (${generic.ok ? '' : generic.reason})`);
+      assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+      both++;
+    }
+    assert.ok(both > 1000 && refusedByBoth > 1000, `both ${both}, refused ${refusedByBoth}`);
+  });
+
+  void it('is what decodeMessage and encodeMessage use', () => {
+    for (let i = 0; i < 200; i++) {
+      const m = reply(i);
+      const bytes = encodeMessage(m);
+      assert.deepEqual(Array.from(bytes), Array.from(encodeGeneric(m)));
+      assert.deepEqual(normal(decodeMessage(bytes, LIMITS)), normal(decodeGeneric(bytes, LIMITS)));
+    }
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * `node --import tsx scripts/micro-scan.ts`: CPU cost of one range read's pieces, in one process, without a
+ * cluster (a loaded machine makes cluster runs noisy; CPU time of these steps is steadier). The table
+ * and queries are bench/scan.ts's: `scan_t(id int primary key, cat int, pad text)` with `cat = id % 100`,
+ * loaded as committed transactions of `--batch` (10) rows into a real ReplicaCore with the SQL engine.
+ * (A script, not a bench case: benchmarks may not import replica internals, test/architecture.test.ts.)
+ *
+ * Steps, each in CPU ms per range read (median of `--reps` runs after a warm-up):
+ * - `replicaMs`: the replica core answers the Query (execution, read set, predicates, snapshot vote);
+ * - `encodeMs`: the reply's wire encoding (once per target);
+ * - `decodeMs`: the client decodes one reply;
+ * - `matchMs`: the client's matching of 3f+1 replies (RangeRead.add for 4 equal replies);
+ * and the reply's size. Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --json
+ */
+import { decodeMessage, encodeMessage, encodeTxn } from '../protocol/codec.ts';
+import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
+import { signBatch } from '../protocol/crypto/signed.ts';
+import type { ReplicaIndex, ShardId } from '../protocol/ids.ts';
+import type { Certificate, Message, Query, QueryReply, Txn } from '../protocol/messages.ts';
+import { quorums } from '../protocol/quorum.ts';
+import { voteLeaf } from '../protocol/statements.ts';
+import { ts, type Timestamp } from '../protocol/timestamp.ts';
+import { RangeRead } from '../client/core/range-read.ts';
+import { ReplicaCore } from '../replica/core/replica-core.ts';
+import { Engine } from '../sql/engine.ts';
+import { primaryKeyOf } from '../sql/memory-store.ts';
+import { CATALOG_KEY, CatalogVersion } from '../sql/replicated-catalog.ts';
+import { encodeRow } from '../sql/row-codec.ts';
+import { rowKey } from '../sql/row-key.ts';
+import { decodeOutcome, encodeParams } from '../sql/wire-values.ts';
+import { median, parseFlags, round } from '../bench/stats.ts';
+
+const S0 = 0 as ShardId;
+const N = 6;
+const NOW = 1_000_000_000;
+const CATEGORIES = 100;
+const RANGE_SQL = 'SELECT * FROM scan_t WHERE id >= $1 AND id < $2';
+const RANGE_FILTERED_SQL = 'SELECT * FROM scan_t WHERE id >= $1 AND id < $2 AND cat = 0';
+
+function cpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const t = cpuMs();
+  const value = fn();
+  return { value, ms: cpuMs() - t };
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const flags = parseFlags(args);
+  const ranges = (flags.get('ranges') ?? '10,100,1000,10000').split(',').map(Number);
+  const batch = Number(flags.get('batch') ?? 10);
+  const reps = Number(flags.get('reps') ?? 5);
+  const rows = Math.max(...ranges) + 500;
+  const json = flags.has('json');
+  const replicaOnly = flags.get('only') === 'replica';
+
+  const engine = await Engine.create();
+  const ddl = engine.parse('CREATE TABLE scan_t (id int PRIMARY KEY, cat int NOT NULL, pad text NOT NULL)').stmts[0]!;
+  const catalog = CatalogVersion.empty.apply(ddl).next!;
+  const table = catalog.catalog.require('scan_t');
+  const keys = Array.from({ length: N }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
+  const core = new ReplicaCore(
+    {
+      shard: S0,
+      index: 0 as ReplicaIndex,
+      f: 1,
+      owns: () => true,
+      clockSkewMaxMicros: 1_000_000,
+      gcWindowMicros: 500_000_000,
+      engine,
+      limits: { txnKeysMax: 4 * rows, messageBytesMax: 64 << 20 },
+    },
+    { nowMicros: () => NOW },
+  );
+  const commitCert = (t: Txn): Certificate => ({
+    kind: 'votes',
+    votes: { decision: 'commit', shards: [{ shard: S0, sigs: keys.map((k, i) => signBatch([voteLeaf(t.digest, S0, 'commit')], k.secretKey, i)[0]!) }] },
+  });
+  const apply = (at: Timestamp, writes: { key: string; value: Uint8Array | null }[]): void => {
+    writes.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const t = encodeTxn({ ts: at, shards: [S0], reads: [], deps: [], predicates: [], meta: new Uint8Array(0), writes });
+    core.handle(1, { kind: 'writeback', digest: t.digest, cert: commitCert(t), txn: t });
+    core.takeEffects();
+  };
+  apply(ts(NOW - 100_000_000, 1), [{ key: CATALOG_KEY, value: catalog.value() }]);
+  for (let from = 0, i = 0; from < rows; from += batch, i++) {
+    const writes: { key: string; value: Uint8Array | null }[] = [];
+    for (let id = from; id < Math.min(rows, from + batch); id++) {
+      const row = [id, id % CATEGORIES, `pad-${String(id).padStart(8, '0')}-xxxxxxxxxxxx`];
+      writes.push({ key: rowKey(table.id, primaryKeyOf(table, row)), value: encodeRow(table, row) });
+    }
+    apply(ts(NOW - 90_000_000 + i, 2), writes);
+  }
+
+  const q = quorums(1);
+  let req = 1;
+  const measureOnce = (size: number, filtered: boolean): Record<string, number> => {
+    const start = Math.floor(Math.random() * (rows - size + 1));
+    const query: Query = {
+      kind: 'query',
+      req: req++,
+      ts: ts(NOW - 1000, 9),
+      sql: filtered ? RANGE_FILTERED_SQL : RANGE_SQL,
+      params: encodeParams([start, start + size]),
+      ownWrites: [],
+      recon: false,
+      retry: 0,
+      snapshot: [],
+    };
+    const replica = timed(() => {
+      core.handle(50, query);
+      const out: Message[] = [];
+      for (const e of core.takeEffects()) if (e.kind === 'send') out.push(e.msg);
+      return out[0] as QueryReply;
+    });
+    if (replicaOnly) return { replicaMs: replica.ms, reads: replica.value.reads.length };
+    const enc = timed(() => encodeMessage(replica.value));
+    const dec = timed(() => {
+      const d = decodeMessage(enc.value);
+      if (!d.ok) throw new Error(`reply does not decode: ${d.reason}`);
+      return d.value as QueryReply;
+    });
+    const replies = [dec.value, ...[1, 2, 3].map(() => decodeMessage(enc.value)).map((d) => (d.ok ? (d.value as QueryReply) : dec.value))];
+    const match = timed(() => {
+      const rr = new RangeRead(S0, query.ts, q, 3, false);
+      for (let i = 0; i < 5; i++) rr.asked.add(i);
+      let step = rr.add(0, replies[0]!);
+      for (let i = 1; i < 4; i++) step = rr.add(i, replies[i]!);
+      if (step.k !== 'done') throw new Error('4 equal replies did not match');
+      return step.ok;
+    });
+    const result = timed(() => decodeOutcome(match.value.result));
+    const o = result.value;
+    const want = filtered ? Math.ceil((start + size) / CATEGORIES) - Math.ceil(start / CATEGORIES) : size;
+    if (!o.ok || o.rows.length !== want) throw new Error(`expected ${want} rows`);
+    return { replicaMs: replica.ms, encodeMs: enc.ms, decodeMs: dec.ms, matchMs: match.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length };
+  };
+
+  for (const size of ranges) {
+    for (const filtered of [false, true]) {
+      measureOnce(size, filtered);
+      const runs = Array.from({ length: reps }, () => measureOnce(size, filtered));
+      const line: Record<string, number> = { rows: size, selectivity: filtered ? 1 / CATEGORIES : 1 };
+      for (const k of Object.keys(runs[0]!)) line[k] = round(median(runs.map((r) => r[k]!)), 3);
+      if (!replicaOnly) line['clientMs'] = round(line['decodeMs']! * 4 + line['matchMs']! + line['resultDecodeMs']!, 3);
+      if (json) process.stdout.write(`${JSON.stringify(line)}\n`);
+      else process.stderr.write(`${Object.entries(line).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);
+    }
+  }
+}
+
+await main(process.argv.slice(2));
