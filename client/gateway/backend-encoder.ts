@@ -26,6 +26,8 @@ export interface ErrorFields {
 }
 
 const INITIAL_BYTES = 16 * 1024;
+/** Below this size `Buffer.allocUnsafe` slices Node's shared pool (half of `Buffer.poolSize`). */
+const POOLED_BYTES_MAX = Buffer.poolSize >>> 1;
 
 export class BackendWriter {
   private buf = Buffer.allocUnsafe(INITIAL_BYTES);
@@ -36,11 +38,22 @@ export class BackendWriter {
     return this.pos;
   }
 
-  /** Hands over everything written so far and starts a fresh buffer. */
+  /**
+   * Hands over everything written so far. A small batch (the replies to one statement) is copied into
+   * Node's shared buffer pool and this buffer is kept: a fresh 16 KiB buffer per ReadyForQuery was an
+   * allocation outside the pool per statement. A large one (a big result) is handed over whole and a
+   * fresh buffer started, so it is never copied.
+   */
   take(): Buffer {
-    const out = this.buf.subarray(0, this.pos);
-    this.buf = Buffer.allocUnsafe(Math.max(INITIAL_BYTES, Math.min(this.buf.length, 1 << 20)));
+    const n = this.pos;
     this.pos = 0;
+    if (n < POOLED_BYTES_MAX) {
+      const out = Buffer.allocUnsafe(n);
+      this.buf.copy(out, 0, 0, n);
+      return out;
+    }
+    const out = this.buf.subarray(0, n);
+    this.buf = Buffer.allocUnsafe(Math.max(INITIAL_BYTES, Math.min(this.buf.length, 1 << 20)));
     return out;
   }
 

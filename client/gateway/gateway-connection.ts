@@ -136,16 +136,19 @@ export class GatewayConnection {
   }
 
   private nextFrame(): Promise<Frame | null> {
-    const f = this.frames.shift();
-    if (f !== undefined) {
-      if (this.paused && this.frames.length < QUEUE_LOW) {
-        this.paused = false;
-        this.stream.resume();
-      }
-      return Promise.resolve(f);
-    }
+    if (this.frames.length > 0) return Promise.resolve(this.nextQueuedFrame());
     if (this.ended) return Promise.resolve(null);
     return new Promise((resolve) => (this.waiter = resolve));
+  }
+
+  /** The first queued frame (the queue must not be empty); resumes a paused socket once it drains. */
+  private nextQueuedFrame(): Frame {
+    const f = this.frames.shift() as Frame;
+    if (this.paused && this.frames.length < QUEUE_LOW) {
+      this.paused = false;
+      this.stream.resume();
+    }
+    return f;
   }
 
   private readonly nextMessage = async (): Promise<FrontendMessage | null> => {
@@ -214,10 +217,15 @@ export class GatewayConnection {
     this.out.backendKeyData(this.processId, secretKey);
     this.out.readyForQuery('I');
     this.flush();
+    // Frames already queued (pgbench and drivers send Bind, Describe, Execute and Sync in one packet)
+    // are handled without a promise each; only handlers that wait for the backend are awaited.
     for (;;) {
-      const m = await this.nextMessage();
-      if (m === null || m.kind === 'terminate') return;
-      await this.session.handle(m);
+      const f = this.frames.length > 0 ? this.nextQueuedFrame() : await this.nextFrame();
+      if (f === null) return;
+      const m = decodeFrontend(f.type, f.body);
+      if (m.kind === 'terminate') return;
+      const pending = this.session.handle(m);
+      if (pending !== undefined) await pending;
     }
   }
 

@@ -95,7 +95,8 @@ export class GatewaySession {
     if (this.busy) this.cancelRequested = true;
   }
 
-  async handle(m: FrontendMessage): Promise<void> {
+  /** Handles one message; returns a promise only when the reply needs the backend (the rest is synchronous). */
+  handle(m: FrontendMessage): Promise<void> | undefined {
     this.busy = true;
     if (this.skipUntilSync && m.kind !== 'sync') return;
     switch (m.kind) {
@@ -104,13 +105,16 @@ export class GatewaySession {
       case 'parse':
         return this.parse(m.name, m.sql, m.paramTypeOids);
       case 'bind':
-        return this.bind(m);
+        this.bind(m);
+        return;
       case 'describe':
-        return this.describe(m.target, m.name);
+        this.describe(m.target, m.name);
+        return;
       case 'execute':
         return this.execute(m.portal, m.maxRows);
       case 'close':
-        return this.close(m.target, m.name);
+        this.close(m.target, m.name);
+        return;
       case 'sync':
         this.skipUntilSync = false;
         if (this.status === 'I') this.portals.clear();

@@ -113,13 +113,26 @@ export class SqlClient {
     return normInt8(BigInt(this.#rowIdSlot) * 65536n + BigInt((this.client.opts.clientId & 63) * 1024 + this.#rowIdCount++));
   };
 
-  /** @internal The catalog for a new transaction: noted from the cache, or read at T. */
+  /** @internal The cached catalog when no read is needed to trust it (for Parse outside a transaction), else null. */
+  get currentCatalog(): CatalogVersion | null {
+    return this.#catalog !== null && (!this.#stale || this.#refreshing) ? this.#catalog.cv : null;
+  }
+
+  /**
+   * @internal The catalog for a new transaction: noted from the cache, or read at T. While a refresh
+   * after an abort is in flight (`refreshAfterAbort`), transactions note the cached version: validation aborts
+   * them if DDL committed in between, and by their retry the refresh has landed.
+   */
   async catalogFor(tx: Transaction): Promise<CatalogVersion> {
     const c = this.#catalog;
-    if (c !== null && !this.#stale) {
+    if (c !== null && (!this.#stale || this.#refreshing)) {
       tx.noteRead(CATALOG_KEY, c.version, c.value);
       return c.cv;
     }
+    return this.#readCatalog(tx);
+  }
+
+  async #readCatalog(tx: Transaction): Promise<CatalogVersion> {
     const r = await tx.read(CATALOG_KEY);
     // The version we already hold (the usual case after an abort marked the cache stale): keep its
     // catalog object, so prepared statements lowered against it stay valid (no replay, no re-lowering).
@@ -142,10 +155,31 @@ export class SqlClient {
     }
   }
 
-  /** @internal */
+  /** @internal After a catalog miss: the next transaction reads the catalog before its first statement. */
   markStale(): void {
     this.#stale = true;
   }
+
+  /**
+   * @internal After an abort (DDL may have committed in between): the catalog is read again in a
+   * throwaway transaction in the background, instead of by the next transaction before its first
+   * statement (a round trip on the critical path of every retry). If the refresh fails, the next
+   * transaction reads the catalog itself.
+   */
+  refreshAfterAbort(): void {
+    this.#stale = true;
+    if (this.#refreshing) return;
+    this.#refreshing = true;
+    const tx = this.client.session().begin();
+    this.#readCatalog(tx)
+      .catch(() => undefined)
+      .finally(() => {
+        this.#refreshing = false;
+        tx.abort();
+      });
+  }
+
+  #refreshing = false;
 }
 
 export interface SqlPrepared {
@@ -404,6 +438,8 @@ export class SqlSession {
 
   /** The catalog outside a transaction (for Parse): the cached one, else read in a throwaway transaction. */
   async #peekCatalog(): Promise<CatalogVersion> {
+    const cached = this.sql.currentCatalog;
+    if (cached !== null) return cached;
     const tx = this.sql.client.session().begin();
     try {
       return await this.sql.catalogFor(tx);
@@ -424,7 +460,7 @@ export class SqlSession {
       if (txn.catalogWritten) this.sql.learn(txn.ts, txn.catalog.value(), txn.catalog);
       return null;
     }
-    this.sql.markStale();
+    this.sql.refreshAfterAbort();
     return serializationFailure(`could not serialize access due to concurrent update (Pesto ${r.path} abort: ${r.cause})`);
   }
 
