@@ -164,6 +164,7 @@ class MeteredBackend implements SqlBackend {
       prepare: (sql, hints) => s.prepare(sql, hints),
       run: (statement, params) => s.run(statement, params),
       release: (statement) => s.release(statement),
+      tables: () => s.tables(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),
