@@ -148,6 +148,9 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits', 'slowByAbstain', 'slowByLate'] as const;
     let late0: number[] = [];
     let lateVoters: number[] = [];
+    // Latency of a committed transaction split into its reads and its commit (ST1 to the outcome).
+    const readMs: number[] = [];
+    const commitMs: number[] = [];
     let core0: Record<(typeof counters)[number], number> = { ...client.core.stats };
     const coreDelta: Record<string, number> = {};
     const { w, elapsedS } = await closedLoop(
@@ -157,6 +160,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         const tx = session.begin();
         const [a, b] = twoKeys(opts.keys);
         await Promise.all([tx.get(`k${a}`), tx.get(`k${b}`)]);
+        const t1 = performance.now();
         tx.put(`k${a}`, valueOf(a));
         tx.put(`k${b}`, valueOf(b));
         const r = await tx.commit();
@@ -164,7 +168,10 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         if (r.outcome === 'commit') {
           win.committed++;
           if (r.path === 'fast') win.fast++;
-          win.latenciesMs.push(performance.now() - t0);
+          const t2 = performance.now();
+          win.latenciesMs.push(t2 - t0);
+          readMs.push(t1 - t0);
+          commitMs.push(t2 - t1);
         } else win.aborted++;
       },
       async (phase) => {
@@ -212,6 +219,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     // Stream writes and reads of all replicas together, and their log syncs (group commits).
     out['replicaFramesPerTx'] = w.committed === 0 ? 0 : round(replicaFrames / w.committed, 2);
     out['walSyncsPerTx'] = w.committed === 0 ? 0 : round(walSyncs / w.committed, 2);
+    out['readP50Ms'] = round(percentile(readMs.sort((x, y) => x - y), 50));
+    out['commitP50Ms'] = round(percentile(commitMs.sort((x, y) => x - y), 50));
     // Which replica had not voted when a commit went slow (by index), and why replicas abstained.
     out['lateVoters'] = lateVoters.join(',');
     out['abstains'] = Object.entries(abstains).map(([r, v]) => `${r}:${v}`).join(',');
