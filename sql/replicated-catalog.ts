@@ -14,8 +14,11 @@
  *
  * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
  * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
- * rows are keyed or laid out) and `truncate`; the client performs them inside the same transaction
- * (reads every row, writes them back in the new layout, or deletes them).
+ * rows are keyed or laid out) and `truncate`. The client performs them by moving the table to a fresh
+ * storage id (docs/decisions/0012): the log then holds a `switch` entry after the statement,
+ * `{"PestoStorage":{"relname":..., "id":...}}`, which replay applies with `Catalog.switchStorage` (so
+ * every replica agrees on where the table's rows live); a truncated table's new storage is empty, a
+ * rewritten one's rows are copied into it by the client.
  */
 import type { Node } from 'libpg-query';
 import { Catalog, type TableDef } from './catalog.ts';
@@ -25,6 +28,16 @@ import type { Row } from './types.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
+/**
+ * The count of fresh storage ids handed out so far (decimal text, table 0 like the catalog): a client
+ * takes the next one in a small transaction of its own, so no two loads ever write under one id.
+ */
+export const STORAGE_COUNTER_KEY = '\x00\x00\x00\x00storage-next';
+
+/** A catalog log entry that is not a parse tree: table `relname` moves to storage `id`. */
+interface StorageSwitch {
+  readonly PestoStorage: { readonly relname: string; readonly id: number };
+}
 
 export type DdlDataAction =
   | { readonly k: 'rewrite'; readonly before: TableDef; readonly after: TableDef; readonly transform: (row: Row) => Row }
@@ -56,7 +69,13 @@ class ReplicatedDdl implements DdlStorage {
   }
 }
 
-function runDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome {
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch): DdlOutcome {
+  if ('PestoStorage' in n) {
+    const s = n.PestoStorage as Partial<StorageSwitch['PestoStorage']> | null;
+    if (typeof s !== 'object' || s === null || typeof s.relname !== 'string' || typeof s.id !== 'number') throw new SqlError(SqlState.invalidParameterValue, 'malformed storage switch');
+    catalog.switchStorage(s.relname, s.id);
+    return { tag: 'ALTER TABLE', touched: [] };
+  }
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
@@ -87,7 +106,7 @@ export class CatalogVersion {
     const catalog = new Catalog();
     for (const s of log as string[]) {
       try {
-        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node);
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node | StorageSwitch);
       } catch (e) {
         throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -108,6 +127,14 @@ export class CatalogVersion {
     const outcome = runDdl(copy, storage, node);
     if (copy.version === before && storage.actions.length === 0) return { next: null, outcome, actions: [] };
     return { next: new CatalogVersion([...this.log, JSON.stringify(node)], copy), outcome, actions: storage.actions };
+  }
+
+  /** This version with table `name` moved to the fresh storage `id` (Catalog.switchStorage; throws SqlError). */
+  withStorage(name: string, id: number): CatalogVersion {
+    const entry: StorageSwitch = { PestoStorage: { relname: name, id } };
+    const copy = CatalogVersion.fromValue(this.value()).catalog;
+    runDdl(copy, new ReplicatedDdl(copy), entry);
+    return new CatalogVersion([...this.log, JSON.stringify(entry)], copy);
   }
 
   value(): Uint8Array | null {
