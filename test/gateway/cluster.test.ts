@@ -5,6 +5,10 @@
  * the `pg` driver sends unnamed and named parameterised statements and sees 40001 for a lost race, and
  * pgbench runs a TPC-B-like custom script in the simple, extended and prepared protocols with several
  * clients: every error other than a retried 40001 fails the test, and the balances it leaves must add up.
+ * Bulk loads (docs/decisions/0012): unmodified `pgbench -i` (scale 1, several minutes on a loaded
+ * machine) and its built-in tpcb-like run, and atomicity: a rolled-back or failed load leaves nothing,
+ * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
+ * serializable.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -271,7 +275,7 @@ SELECT count(*) FROM acct WHERE id = 3;
     );
   });
 
-  void it('ADD PRIMARY KEY and TRUNCATE with concurrent writers to the old storage end serializable', async () => {
+  void it('ADD PRIMARY KEY and TRUNCATE with concurrent writers to the old storage end serializable', async (t) => {
     await psqlOk('-c', 'CREATE TABLE rekey (k INT, v INT)', '-c', `\\copy rekey from '${file('rekey.txt', Array.from({ length: 6000 }, (_, i) => `${i + 1}\t0\n`).join(''))}'`,
       '-c', 'CREATE TABLE trunc (id INT PRIMARY KEY)', '-c', 'CREATE TABLE ctr (id INT PRIMARY KEY, n INT NOT NULL)', '-c', 'INSERT INTO ctr VALUES (1, 0)');
     // Writer: inserts keys 10001.. into rekey while ADD PRIMARY KEY copies it (each insert commits or fails with 40001).
@@ -295,6 +299,7 @@ SELECT count(*) FROM acct WHERE id = 3;
     assert.ok(altered! === 'no error' || altered! === '40001', altered!);
     // Every committed insert is in the table, whichever side of the swap it was serialized on.
     assert.equal(await psqlOk('-c', 'SELECT count(*) FROM rekey WHERE k <= 5000', '-c', 'SELECT count(*), sum(v) FROM rekey WHERE k > 5000'), `5000\n${1000 + inserted}|${inserted}\n`);
+    t.diagnostic(`ADD PRIMARY KEY: ${altered!}, concurrent inserts committed: ${inserted}`);
     if (altered! === 'no error') assert.match((await psql('-c', 'INSERT INTO rekey VALUES (1, 0)')).stderr, /duplicate key value/);
     // TRUNCATE: writers insert a row and count it in one transaction; the truncating transaction reads
     // the count. In a serial order the rows left are exactly those counted after the truncation.
@@ -322,6 +327,7 @@ SELECT count(*) FROM acct WHERE id = 3;
       }),
     );
     const [left, total] = (await psqlOk('-c', 'SELECT count(*) FROM trunc', '-c', 'SELECT n FROM ctr WHERE id = 1')).trim().split('\n').map(Number);
+    t.diagnostic(`TRUNCATE saw the count at ${seenAtTruncate} (-1: it aborted), ${counted} counted inserts committed, ${left} rows left`);
     assert.equal(total, counted);
     assert.equal(left, seenAtTruncate < 0 ? counted : counted - seenAtTruncate);
   });
