@@ -275,6 +275,20 @@ export class Transaction {
     this.client.core.noteRead(this.id, key, version, value);
   }
 
+  /** Moves the transaction to a fresh timestamp, later than any this client began so far (ClientCore.advance). */
+  advance(): Timestamp {
+    this.#check();
+    const ts = this.client.core.advance(this.id);
+    if (ts === undefined) throw new TransactionStateError('transaction is not active');
+    return ts;
+  }
+
+  /** Reads and predicates under this key prefix need no validation (ClientCore.markPrivate). */
+  markPrivate(prefix: Key): void {
+    this.#check();
+    this.client.core.markPrivate(this.id, prefix);
+  }
+
   /** This transaction's timestamp T. */
   get timestamp(): Timestamp {
     return this.client.core.timestampOf(this.id)!;

@@ -46,15 +46,49 @@ export interface TableDef {
 
 export const HIDDEN_ROWID = 'ctid_rowid';
 
+/**
+ * Storage ids (docs/decisions/0012): a table's id is also where its rows live (sql/row-key.ts). Ids
+ * below STORAGE_ID_BASE come from the DDL-order counter; ids in [STORAGE_ID_BASE, STORAGE_ID_END) are
+ * fresh storages a client allocated for one load (TRUNCATE, ADD PRIMARY KEY, a table created in the
+ * transaction) and that a catalog version names from its `switch` on. STORAGE_ID_END keeps every table
+ * id's first key byte 0 (the replicas' SQL key space: semantic-cc.ts, table-writes.ts).
+ */
+export const STORAGE_ID_BASE = 1 << 23;
+export const STORAGE_ID_END = 1 << 24;
+
 export class Catalog {
   private readonly tables = new Map<string, TableDef>();
   private readonly byId = new Map<number, TableDef>();
+  /** Storage ids a table used before a switch, with the definition it had: never named again. */
+  private readonly retired = new Map<number, TableDef>();
   private nextId = 1;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
 
   allocateId(): number {
+    if (this.nextId >= STORAGE_ID_BASE) throw new SqlError(SqlState.programLimitExceeded, 'too many tables and indexes created in this database');
     return this.nextId++;
+  }
+
+  /**
+   * Moves table `name` to the fresh storage `id` (its rows are then read and written there; the old id
+   * is retired). Refuses an id outside the fresh range or one any table of this catalog ever used, so a
+   * catalog can never make one table's rows appear in another. Bumps `version` (plans bind the id).
+   */
+  switchStorage(name: string, id: number): TableDef {
+    const t = this.require(name);
+    if (!Number.isInteger(id) || id < STORAGE_ID_BASE || id >= STORAGE_ID_END) throw new SqlError(SqlState.invalidParameterValue, `storage id ${id} is outside the range of fresh storages`);
+    if (this.byId.has(id) || this.retired.has(id)) throw new SqlError(SqlState.invalidParameterValue, `storage id ${id} is already in use`);
+    const next: TableDef = { ...t, id, indexes: t.indexes.map((i) => ({ ...i, tableId: id })) };
+    this.byId.delete(t.id);
+    this.retired.set(t.id, t);
+    this.put(next);
+    return next;
+  }
+
+  /** The definition rows under storage `id` were written with: the current table, or a retired storage's. */
+  storageDef(id: number): TableDef | undefined {
+    return this.byId.get(id) ?? this.retired.get(id);
   }
 
   get(name: string): TableDef | undefined {

@@ -15,9 +15,13 @@
  * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
  * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
  * rows are keyed or laid out), `truncate`, and `unique` (CREATE UNIQUE INDEX or ADD UNIQUE on a table
- * that may hold rows); the client performs them inside the same transaction (reads every row, writes
- * them back in the new layout, deletes them, or checks that no two repeat the new unique key).
- * A rewrite or a unique check that finds repeated keys fails with 23505, as in the single-node engine.
+ * that may hold rows). The client performs rewrites and truncations by moving the table to a fresh
+ * storage id (docs/decisions/0012): the log then holds a `switch` entry,
+ * `{"PestoStorage":{"relname":..., "id":...}}`, which replay applies with `Catalog.switchStorage` (so
+ * every replica agrees on where the table's rows live); a truncated table's new storage is empty, a
+ * rewritten one's rows are copied into it by the client. A unique check reads every row inside the same
+ * transaction and checks that no two repeat the new key. A rewrite or a unique check that finds repeated
+ * keys fails with 23505, as in the single-node engine.
  */
 import type { Node } from 'libpg-query';
 import { Catalog, type IndexDef, type TableDef } from './catalog.ts';
@@ -27,6 +31,16 @@ import type { Row } from './types.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
+/**
+ * The count of fresh storage ids handed out so far (decimal text, table 0 like the catalog): a client
+ * takes the next one in a small transaction of its own, so no two loads ever write under one id.
+ */
+export const STORAGE_COUNTER_KEY = '\x00\x00\x00\x00storage-next';
+
+/** A catalog log entry that is not a parse tree: table `relname` moves to storage `id`. */
+interface StorageSwitch {
+  readonly PestoStorage: { readonly relname: string; readonly id: number };
+}
 
 export type DdlDataAction =
   | { readonly k: 'rewrite'; readonly before: TableDef; readonly after: TableDef; readonly transform: (row: Row) => Row }
@@ -65,7 +79,13 @@ class ReplicatedDdl implements DdlStorage {
   }
 }
 
-function runDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome {
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch): DdlOutcome {
+  if ('PestoStorage' in n) {
+    const s = n.PestoStorage as Partial<StorageSwitch['PestoStorage']> | null;
+    if (typeof s !== 'object' || s === null || typeof s.relname !== 'string' || typeof s.id !== 'number') throw new SqlError(SqlState.invalidParameterValue, 'malformed storage switch');
+    catalog.switchStorage(s.relname, s.id);
+    return { tag: 'ALTER TABLE', touched: [] };
+  }
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
@@ -96,7 +116,7 @@ export class CatalogVersion {
     const catalog = new Catalog();
     for (const s of log as string[]) {
       try {
-        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node);
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node | StorageSwitch);
       } catch (e) {
         throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -117,6 +137,14 @@ export class CatalogVersion {
     const outcome = runDdl(copy, storage, node);
     if (copy.version === before && storage.actions.length === 0) return { next: null, outcome, actions: [] };
     return { next: new CatalogVersion([...this.log, JSON.stringify(node)], copy), outcome, actions: storage.actions };
+  }
+
+  /** This version with table `name` moved to the fresh storage `id` (Catalog.switchStorage; throws SqlError). */
+  withStorage(name: string, id: number): CatalogVersion {
+    const entry: StorageSwitch = { PestoStorage: { relname: name, id } };
+    const copy = CatalogVersion.fromValue(this.value()).catalog;
+    runDdl(copy, new ReplicatedDdl(copy), entry);
+    return new CatalogVersion([...this.log, JSON.stringify(entry)], copy);
   }
 
   value(): Uint8Array | null {

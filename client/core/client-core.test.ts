@@ -4,12 +4,13 @@ import { encodeTxn } from '../../protocol/codec.ts';
 import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
 import type { ClientId, ReplicaIndex, ReplicaRef, ShardId } from '../../protocol/ids.ts';
-import type { Decide, DecideReply, Key, Message, Outcome, Prepare, PrepareReply, ReadReply, ReadRequest, SigProof, Txn, Writeback } from '../../protocol/messages.ts';
+import type { Decide, DecideReply, Key, Message, Outcome, Prepare, PrepareReply, ReadEntry, ReadReply, ReadRequest, SigProof, Txn, TxnBody, Writeback } from '../../protocol/messages.ts';
 import { quorums } from '../../protocol/quorum.ts';
 import { logShardOf, shardOfKey } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
-import { TimestampAllocator, ts, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, ts, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { ClientCore, type ClientCoreOptions } from './client-core.ts';
+import { rowKey, tablePrefix } from '../../sql/row-key.ts';
 import type { ClientEffect } from './effects.ts';
 import type { OpResult } from './results.ts';
 
@@ -397,5 +398,65 @@ void describe('ClientCore timestamps', () => {
     const stamps = [a.begin(), b.begin(), a.begin(), b.begin()].map((id, i) => (i % 2 === 0 ? a : b).timestampOf(id)!);
     assert.equal(new Set(stamps.map((t) => `${t.micros}.${t.clientId}`)).size, 4);
     assert.throws(() => new ClientCore({ ...OPTS, clientId: 9 as ClientId }, { nowMicros: () => NOW, random: seeded(3) }, shared), /allocator of client/);
+  });
+});
+
+void describe('ClientCore for bulk loads (decision 0012)', () => {
+  const T5 = 5;
+  const privateKey = rowKey(T5, 'row');
+  type QueryMsg = Sent<Extract<Message, { kind: 'query' }>>;
+  const replyWith = (q: QueryMsg, reads: ReadEntry[], tableVersion: Timestamp, table = 9): Message => ({
+    kind: 'queryReply', req: q.msg.req, retry: q.msg.retry, result: new Uint8Array([1]),
+    reads, predicates: [{ table, tableVersion, expr: new Uint8Array([7]) }], deps: [], snapshotCommitted: [], snapshotPrepared: [],
+  });
+  /** Runs one range read of transaction `id` to completion with identical replies. */
+  function rangeRead(client: ClientCore, id: number, reply: (q: QueryMsg) => Message, readsAsPredicates?: number): void {
+    client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) }, 1);
+    for (const q of sentOf(client.takeEffects(), 'query').slice(0, Q.commitSlow)) client.handle(q.to, reply(q));
+    assert.equal(dones(client.takeEffects())[0]?.result.kind, 'query');
+  }
+  function bodyOf(client: ClientCore, id: number): TxnBody {
+    client.write(id, KEY0, new Uint8Array([1]));
+    client.commit(id, 2);
+    return sentOf(client.takeEffects(), 'prepare')[0]!.msg.txn.body;
+  }
+
+  void it('moves a transaction past every transaction begun since, keeps its read versions, and caps predicate versions at the read timestamp', () => {
+    let now = NOW;
+    const client = new ClientCore(OPTS, { nowMicros: () => now, random: seeded(1) });
+    const id = client.begin();
+    const t = client.timestampOf(id)!;
+    // The replicas report a table version above T (a later reader raised the high-water mark).
+    rangeRead(client, id, (q) => replyWith(q, [{ key: KEY1, version: ts(NOW - 10, 3) }], ts(NOW + 500, 3)));
+    now += 100;
+    const batch = client.begin();
+    const moved = client.advance(id)!;
+    assert.ok(tsLess(client.timestampOf(batch)!, moved) && tsLess(t, moved));
+    // A statement after the move reports its own version, capped at its own (new) timestamp only.
+    rangeRead(client, id, (q) => replyWith(q, [], ts(NOW + 50, 3), 8));
+    const body = bodyOf(client, id);
+    assert.deepEqual(body.ts, moved);
+    assert.deepEqual(body.reads, [{ key: KEY1, version: ts(NOW - 10, 3) }]);
+    assert.deepEqual(body.predicates.map((p) => [p.table, p.tableVersion]), [[9, t], [8, ts(NOW + 50, 3)]]);
+  });
+
+  void it('records no reads or predicates on a private storage', () => {
+    const client = newClient();
+    const id = client.begin();
+    client.markPrivate(id, tablePrefix(T5));
+    rangeRead(client, id, (q) => replyWith(q, [{ key: KEY1, version: ts(10, 3) }, { key: privateKey, version: ts(11, 3) }].sort((a, b) => (a.key < b.key ? -1 : 1)), ts(9, 3), T5));
+    const body = bodyOf(client, id);
+    assert.deepEqual(body.reads, [{ key: KEY1, version: ts(10, 3) }]);
+    assert.deepEqual(body.predicates, []);
+  });
+
+  void it('with readsAsPredicates keeps only read-set entries within the window below the table version', () => {
+    const client = newClient();
+    const id = client.begin();
+    const [old, recent] = [keyOn(0, 'old'), keyOn(0, 'new')];
+    rangeRead(client, id, (q) => replyWith(q, [{ key: old, version: ts(NOW - 5000, 3) }, { key: recent, version: ts(NOW - 1500, 3) }].sort((a, b) => (a.key < b.key ? -1 : 1)), ts(NOW - 1000, 3)), 1000);
+    const body = bodyOf(client, id);
+    assert.deepEqual(body.reads, [{ key: recent, version: ts(NOW - 1500, 3) }]);
+    assert.equal(body.predicates.length, 1);
   });
 });

@@ -14,7 +14,8 @@ import { digestKey, type ClientId, type DigestKey, type ReplicaRef, type ShardId
 import type { Dependency, Key, Message, Predicate, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { TimestampAllocator, tsEquals, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -46,6 +47,15 @@ export interface QuerySpec {
   /** The transaction's buffered writes the statement may see, sorted by key. */
   readonly ownWrites: readonly WriteEntry[];
   readonly recon: boolean;
+  /**
+   * Set (a window in µs, at least the cluster's grace1 + grace2): the rows the statement reads join
+   * the transaction's read set only through its predicates (a copy of a whole table in chunks,
+   * decision 0012), so SemanticCC and write monotonicity protect them as they protect the rows a scan
+   * read but did not match, without a read-set entry per row. Rows read at versions within the window
+   * below the predicates' table version keep their entries: the predicate check walks the table's
+   * writes down to that far below the version, and would take their own writes for phantoms.
+   */
+  readonly readsAsPredicates?: number;
 }
 
 export interface ClientStats {
@@ -78,7 +88,13 @@ export interface ClientStats {
 
 interface ActiveTxn {
   readonly id: number;
-  readonly ts: Timestamp;
+  /** T; moved later by `advance` (decision 0012). */
+  ts: Timestamp;
+  /**
+   * Key prefixes of storage only this transaction can name (a fresh storage id its catalog write
+   * introduces, decision 0012): reads and predicates there are not recorded and need no validation.
+   */
+  readonly private: Set<string>;
   /**
    * Where this transaction's point reads start in each shard's replica list: one random draw per
    * transaction, so its concurrent reads ask the same f+1 replicas and travel in the same stream
@@ -103,6 +119,8 @@ interface ActiveTxn {
 interface QueryOp {
   readonly op: number;
   readonly txn: ActiveTxn;
+  /** The timestamp the statement executes at (the transaction's T when it started). */
+  readonly ts: Timestamp;
   readonly spec: QuerySpec;
   readonly read: RangeRead;
   readonly req: number;
@@ -125,6 +143,15 @@ interface ReadOp {
   readonly startedUs: number;
   first: readonly number[];
   sampled: number;
+}
+
+function isPrivate(txn: ActiveTxn, key: Key): boolean {
+  return txn.private.size > 0 && txn.private.has(key.slice(0, TABLE_PREFIX_BYTES));
+}
+
+/** The predicate with its table version at most `ts` (see ClientCore.advance). */
+function capTableVersion(p: Predicate, ts: Timestamp): Predicate {
+  return tsLess(ts, p.tableVersion) ? { ...p, tableVersion: ts } : p;
 }
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -203,6 +230,7 @@ export class ClientCore {
     this.#txns.set(id, {
       id,
       ts: this.#ts.next(this.env.nowMicros()),
+      private: new Set(),
       readStart: this.env.random(),
       reads: new Map(),
       writes: new Map(),
@@ -225,6 +253,28 @@ export class ClientCore {
 
   timestampOf(txnId: number): Timestamp | undefined {
     return this.#txns.get(txnId)?.ts;
+  }
+
+  /**
+   * Moves an active transaction to a fresh timestamp T' (later than every transaction this client
+   * began so far) and returns it (decision 0012: a load commits after its batches). Reads keep their
+   * versions, and validation at T' checks that nothing they read changed below T' (PROTOCOL §5 steps
+   * 3-4, 7). A predicate's table version is capped at the timestamp its statement executed at: the
+   * execution may report a version above that (the table's high-water mark), and writes between the
+   * execution's timestamp and that version, invisible to it, must not be skipped by the check at T'.
+   */
+  advance(txnId: number): Timestamp | undefined {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') return undefined;
+    const old = txn.ts;
+    txn.ts = this.#ts.next(this.env.nowMicros());
+    for (let i = 0; i < txn.predicates.length; i++) txn.predicates[i] = capTableVersion(txn.predicates[i]!, old);
+    return txn.ts;
+  }
+
+  /** Declares `prefix` (a fresh storage's row-key prefix) private to the transaction (ActiveTxn.private). */
+  markPrivate(txnId: number, prefix: Key): void {
+    this.#txns.get(txnId)?.private.add(prefix);
   }
 
   /** Reads `key` in transaction `txnId`; the result arrives as a `done` effect for `op`. */
@@ -262,7 +312,7 @@ export class ClientCore {
     if (txn === null) return;
     this.stats.queries++;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
-    const qo: QueryOp = { op, txn, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
+    const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
     this.#sendQuery(qo, read.eagerTargets(this.env.random()));
     qo.timer = this.#timer(this.#queryRoundMs, qo);
@@ -294,7 +344,7 @@ export class ClientCore {
       return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
     }
     const byKey = (a: { key: Key }, b: { key: Key }): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-    const reads: ReadEntry[] = [...txn.reads.values()].map((r) => ({ key: r.key, version: r.version })).sort(byKey);
+    const reads: ReadEntry[] = [...txn.reads.values()].filter((r) => !isPrivate(txn, r.key)).map((r) => ({ key: r.key, version: r.version })).sort(byKey);
     const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
     const body = {
       ts: txn.ts,
@@ -302,7 +352,7 @@ export class ClientCore {
       reads,
       writes,
       deps: [...txn.deps.values()],
-      predicates: txn.predicates,
+      predicates: txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))),
       meta: new Uint8Array(0),
     };
     const encoded = encodeTxn(body);
@@ -505,7 +555,7 @@ export class ClientCore {
     const msg: Message = {
       kind: 'query',
       req: qo.req,
-      ts: qo.txn.ts,
+      ts: qo.ts,
       sql: spec.sql,
       params: spec.params,
       ownWrites: spec.ownWrites,
@@ -540,11 +590,23 @@ export class ClientCore {
         if (step.ok.syncRounds === 0) this.stats.queriesEager++;
         const txn = qo.txn;
         if (txn.state !== 'active') return this.#out.done(qo.op, { kind: 'failed', reason: 'transaction is not active' });
+        const window = qo.spec.readsAsPredicates;
+        let floorMicros = -Infinity;
+        if (window !== undefined && step.ok.predicates.length > 0) {
+          let v = qo.ts;
+          for (const p of step.ok.predicates) if (tsLess(p.tableVersion, v)) v = p.tableVersion;
+          floorMicros = v.micros - window;
+        }
         for (const e of step.ok.reads) {
+          if (isPrivate(txn, e.key) || e.version.micros < floorMicros) continue;
           this.#mergeRead(txn, e, undefined);
           txn.shards.add(shardOfKey(e.key, this.opts.shardCount));
         }
-        for (const p of step.ok.predicates) txn.predicates.push(p);
+        const moved = tsLess(qo.ts, txn.ts);
+        for (const p of step.ok.predicates) {
+          if (txn.private.size > 0 && txn.private.has(tablePrefix(p.table))) continue;
+          txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
+        }
         for (const d of step.ok.deps) txn.deps.set(digestKey(d.digest), d);
         txn.shards.add(qo.read.shard);
         this.#out.done(qo.op, { kind: 'query', result: step.ok.result, syncRounds: step.ok.syncRounds });

@@ -20,16 +20,17 @@
  *   reconnaissance range read, which returns the source rows; the client then computes the new rows
  *   with the shared evaluator and buffers them.
  * - DDL reads the catalog, applies the statement to a copy, and writes the new catalog; DDL that
- *   changes how rows are stored (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN, TRUNCATE) reads every
- *   row of the table and rewrites or deletes it in the same transaction.
+ *   changes how rows are stored (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN, TRUNCATE) moves the
+ *   table to a fresh storage id: truncated it starts empty, rewritten its rows are copied in chunks
+ *   (docs/decisions/0012). Rows written into a fresh storage leave in load batches
+ *   (load-batches.ts), and the transaction then commits at a timestamp after them.
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import type { Node } from 'libpg-query';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import type { LimitsConfig } from '../../protocol/config.ts';
-import type { Key, WriteEntry } from '../../protocol/messages.ts';
-import type { TableDef } from '../../sql/catalog.ts';
+import type { Key } from '../../protocol/messages.ts';
+import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import { classify } from '../../sql/classify.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
@@ -40,21 +41,20 @@ import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { CATALOG_KEY, CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
-import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
 import { normInt8, type Row, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
-import { quoteIdent, scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
+import { quoteIdent, type ScanFetch } from './scan-fetch.ts';
+import { allocateStorage } from './load-batches.ts';
+import { FetchingSource, SqlTxn } from './sql-txn.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
 /** A statement that keeps finding rows it has not fetched gives up after this many passes (never in practice). */
 const FETCH_PASSES_MAX = 16;
-/** Per-entry framing of a write inside an encoded transaction (tags, lengths), for the size estimate. */
-const WRITE_ENTRY_BYTES = 8;
 /** Hidden row ids: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ 10-bit counter. */
 const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
 
@@ -192,106 +192,6 @@ export interface SqlPrepared {
 }
 
 export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
-
-/** The rows a transaction has point-read, by store key (null = absent). */
-type FetchedRows = Map<Key, Row | null>;
-
-/** Rows of scans fetched by reconnaissance reads (client/sql/scan-fetch.ts), by `ScanFetch.cacheKey`. */
-type FetchedScans = Map<string, readonly Row[]>;
-
-/**
- * The executor's view of fetched rows: a row or scan not fetched yet is recorded as missing and reads
- * as absent (the statement runs again once it is fetched).
- */
-class FetchingSource implements RowSource {
-  readonly missing = new Map<Key, TableDef>();
-  readonly missingScans = new Map<string, ScanFetch>();
-  constructor(
-    private readonly rows: FetchedRows,
-    private readonly scans: FetchedScans,
-  ) {}
-
-  get(table: TableDef, key: string): ScannedRow | null {
-    // Hidden row ids are unique by construction: inserting into a table without a primary key is blind.
-    if (table.hiddenPk) return null;
-    const k = rowKey(table.id, key);
-    const r = this.rows.get(k);
-    if (r === undefined) {
-      this.missing.set(k, table);
-      return null;
-    }
-    return r === null ? null : { key, row: r, version: null, own: false };
-  }
-
-  scan(req: ScanRequest): Iterable<ScannedRow> {
-    const f = scanFetchOf(req);
-    const rows = this.scans.get(f.cacheKey);
-    if (rows === undefined) {
-      this.missingScans.set(f.cacheKey, f);
-      return [];
-    }
-    return scanFetchedRows(req, rows);
-  }
-}
-
-class SqlTxn {
-  readonly writes = new WriteBuffer();
-  readonly rows: FetchedRows = new Map();
-  scans: FetchedScans = new Map();
-  /** Buffered writes by store key, as shipped with range reads. */
-  readonly ownWrites = new Map<Key, Uint8Array | null>();
-  /** Last SERIAL values this transaction knows (read or handed out), by counter key. */
-  serials = new Map<Key, number>();
-  catalogWritten = false;
-  /** T (kept: the client core forgets the transaction once it is decided). */
-  readonly ts: Timestamp;
-
-  /** Encoded size of the buffered writes (keys, values, a few bytes per entry). */
-  #writeBytes = 0;
-
-  constructor(
-    readonly tx: Transaction,
-    public catalog: CatalogVersion,
-    /** The client's hidden row id allocator (`SqlClient.nextRowId`). */
-    private readonly rowIds: (ts: Timestamp) => SqlValue,
-    private readonly limits: LimitsConfig,
-  ) {
-    this.ts = tx.timestamp;
-  }
-
-  nextRowId(): SqlValue {
-    return this.rowIds(this.ts);
-  }
-
-  /**
-   * Buffers one write. A transaction travels to every replica as one message, validated whole, so it
-   * must stay within the cluster's limits (limits.txnKeysMax writes, limits.messageBytesMax bytes with
-   * room for its reads): the statement that would cross them fails with 54000 at once, rather than a
-   * commit that replicas refuse and the client keeps resending (docs/decisions/0009-bulk-loads.md).
-   */
-  put(key: Key, value: Uint8Array | null): void {
-    const old = this.ownWrites.get(key);
-    if (old === undefined) this.#writeBytes += key.length + WRITE_ENTRY_BYTES;
-    else if (old !== null) this.#writeBytes -= old.length;
-    if (value !== null) this.#writeBytes += value.length;
-    const bytesMax = this.limits.messageBytesMax - Math.max(64 * 1024, this.limits.messageBytesMax >> 3);
-    if (this.ownWrites.size + (old === undefined ? 1 : 0) > this.limits.txnKeysMax || this.#writeBytes > bytesMax) {
-      const what = this.#writeBytes > bytesMax
-        ? `about ${Math.ceil(this.#writeBytes / 1024)} KiB of writes (the cluster takes at most ${Math.floor(bytesMax / 1024)} KiB per transaction: limits.messageBytesMax)`
-        : `more than ${this.limits.txnKeysMax} rows (limits.txnKeysMax)`;
-      throw new SqlError(SqlState.programLimitExceeded, `transaction too large for the cluster: it writes ${what}`, 'Split the load into several transactions (autocommit INSERTs or COPYs of a few thousand rows each).');
-    }
-    this.ownWrites.set(key, value);
-    this.tx.writeKey(key, value);
-  }
-
-  ownWriteEntries(): WriteEntry[] {
-    const out: WriteEntry[] = [];
-    for (const [key, value] of this.ownWrites) out.push({ key, value });
-    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return out;
-  }
-}
 
 /**
  * SERIAL columns: one counter row per (table, column) under table 0 (next to the catalog), holding the
@@ -432,7 +332,7 @@ export class SqlSession {
   async #startTxn(): Promise<SqlTxn> {
     const tx = this.sql.client.session().begin();
     const catalog = await this.sql.catalogFor(tx);
-    this.#txn = new SqlTxn(tx, catalog, this.sql.nextRowId, this.sql.client.opts.config.limits);
+    this.#txn = new SqlTxn(tx, catalog, this.sql.nextRowId, this.sql.client);
     return this.#txn;
   }
 
@@ -455,9 +355,19 @@ export class SqlSession {
   }
 
   async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
+    if (txn.load !== null) {
+      try {
+        await txn.load.beforeCommit();
+      } catch (e) {
+        txn.tx.abort();
+        this.sql.markStale();
+        return toSqlError(e);
+      }
+    }
+    const at = txn.tx.timestamp;
     const r = await txn.tx.commit();
     if (r.outcome === 'commit') {
-      if (txn.catalogWritten) this.sql.learn(txn.ts, txn.catalog.value(), txn.catalog);
+      if (txn.catalogWritten) this.sql.learn(at, txn.catalog.value(), txn.catalog);
       return null;
     }
     this.sql.refreshAfterAbort();
@@ -479,6 +389,8 @@ export class SqlSession {
     }
     const s = l.stmt;
     if (s.k === 'ddl') return this.#runDdl(txn, s.node);
+    // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
+    if (s.k === 'noop') return ok(s.tag, s.tag);
     if (s.k !== 'query' && s.k !== 'dml') {
       return { ok: false, error: new SqlError(SqlState.featureNotSupported, `${s.k} statements are handled by the session, not inside a cluster transaction`) };
     }
@@ -501,7 +413,7 @@ export class SqlSession {
   async #runLocal(txn: SqlTxn, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     this.sql.stats.pointStatements++;
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
-      const source = new FetchingSource(txn.rows, txn.scans);
+      const source = new FetchingSource(txn.rows, txn.scans, txn.load);
       const statementWrites = new WriteBuffer();
       const serials = new Map(txn.serials);
       const missingSerials = new Set<Key>();
@@ -537,6 +449,7 @@ export class SqlSession {
         this.#buffer(txn, statementWrites);
         for (const [k, v] of serials) if (txn.serials.get(k) !== v) txn.put(k, new TextEncoder().encode(String(v)));
         txn.serials = serials;
+        await txn.settle();
       }
       return r;
     }
@@ -545,6 +458,7 @@ export class SqlSession {
 
   async #fetch(txn: SqlTxn, missing: ReadonlyMap<Key, TableDef>): Promise<void> {
     this.sql.stats.rowFetches += missing.size;
+    await txn.beforeRead();
     await Promise.all(
       [...missing].map(async ([key, table]) => {
         const r = await txn.tx.read(key);
@@ -564,6 +478,7 @@ export class SqlSession {
   }
 
   async #fetchSerials(txn: SqlTxn, keys: ReadonlySet<Key>): Promise<void> {
+    await txn.beforeRead();
     await Promise.all(
       [...keys].map(async (k) => {
         const r = await txn.tx.read(k);
@@ -583,12 +498,13 @@ export class SqlSession {
   }
 
   /** A range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
-  async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null): Promise<StatementOutcome> {
+  async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number): Promise<StatementOutcome> {
     const s = this.sql.stats;
     if (recon) s.reconReads++;
     else s.rangeReads++;
+    await txn.beforeRead();
     const shard = table === null ? 0 : shardOfKey(rowKey(table.id, ''), this.sql.client.opts.config.shards.length);
-    const r = await txn.tx.rangeRead({ shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon });
+    const r = await txn.tx.rangeRead({ shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) });
     if (r === null) {
       s.rangeReadsFailed++;
       throw serializationFailure('could not serialize access: replicas did not agree on a query result');
@@ -616,44 +532,107 @@ export class SqlSession {
   }
 
   async #runDdl(txn: SqlTxn, node: Node): Promise<ExecResult> {
-    const { next, outcome, actions } = txn.catalog.apply(node);
-    for (const a of actions) await this.#runDataAction(txn, a);
-    if (next !== null) {
+    let { next, outcome, actions } = txn.catalog.apply(node);
+    if (actions.some((a) => a.k !== 'unique')) ({ next, outcome, actions } = await this.#onFreshStorage(txn, node, actions));
+    for (const a of actions) {
+      // The old storage as the statement found it (the rows' layout `transform` expects).
+      if (a.k === 'rewrite') await this.#copyRows(txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
+      else if (a.k === 'unique') await this.#checkUnique(txn, a.table, a.index);
+    }
+    let cv = next;
+    // A table created inside a transaction gets a fresh storage at once: a load into it may then leave
+    // in batches (autocommit CREATE TABLE has no rows to load and keeps its catalog id).
+    const created = 'CreateStmt' in node ? node.CreateStmt.relation?.relname : undefined;
+    if (cv !== null && this.#explicit && created !== undefined && txn.catalog.catalog.get(created) === undefined) {
+      const id = await allocateStorage(this.sql.client);
+      cv = cv.withStorage(created, id);
+      txn.addFresh(id);
+    }
+    if (cv !== null) {
       txn.scans = new Map(); // fetched under the old table definitions
-      txn.catalog = next;
+      txn.catalog = cv;
       txn.catalogWritten = true;
-      txn.put(CATALOG_KEY, next.value());
+      txn.put(CATALOG_KEY, cv.value());
     }
     return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
   }
 
-  /** Rewrites, deletes or checks every row of a table, inside the DDL's transaction. */
-  async #runDataAction(txn: SqlTxn, a: DdlDataAction): Promise<void> {
-    const before = a.k === 'rewrite' ? a.before : a.table;
-    const o = await this.#rangeRead(txn, `DELETE FROM ${quoteIdent(before.name)}`, [], true, before);
+  /** A new unique index on a table that may hold rows: no two rows may repeat its key (23505 as the engine says). */
+  async #checkUnique(txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
+    const o = await this.#rangeRead(txn, `DELETE FROM ${quoteIdent(table.name)}`, [], true, table);
     if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
-    if (a.k === 'unique') {
-      const seen = new Set<string>();
-      for (const row of o.rows) {
-        if (a.index.columns.some((c) => row[c] === null)) continue;
-        const k = indexEntryPrefix(a.index, row);
-        if (seen.has(k)) throw uniqueIndexDuplicated(a.table, a.index);
-        seen.add(k);
-      }
-      return;
-    }
+    const seen = new Set<string>();
     for (const row of o.rows) {
-      txn.put(rowKey(before.id, primaryKeyOf(before, row)), null);
+      if (index.columns.some((c) => row[c] === null)) continue;
+      const k = indexEntryPrefix(index, row);
+      if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
+      seen.add(k);
     }
-    if (a.k === 'rewrite') {
-      const keys = new Set<string>();
-      for (const row of o.rows) {
-        const next = a.transform(row);
-        const key = primaryKeyOf(a.after, next);
-        if (keys.has(key)) throw uniqueIndexDuplicated(a.after, null);
-        keys.add(key);
-        txn.put(rowKey(a.after.id, key), encodeRow(a.after, next));
+  }
+
+  /**
+   * TRUNCATE and row rewrites (ADD PRIMARY KEY, ADD COLUMN) move each table they touch to a fresh
+   * storage (docs/decisions/0012), switched before the statement in the catalog log: the old storage
+   * keeps the definition its rows were written with, the new one starts empty (truncated: no reads,
+   * no deletes) and gets the statement's layout. Returns the statement applied after the switches.
+   */
+  async #onFreshStorage(txn: SqlTxn, node: Node, actions: readonly DdlDataAction[]): Promise<ReturnType<CatalogVersion['apply']>> {
+    if (actions.filter((a) => a.k === 'rewrite').length > 1) {
+      throw new SqlError(SqlState.featureNotSupported, 'one ALTER TABLE statement may rewrite a table once on the cluster: split the subcommands into several statements');
+    }
+    let cv = txn.catalog;
+    const names = new Set(actions.flatMap((a) => (a.k === 'truncate' ? [a.table.name] : a.k === 'rewrite' ? [a.after.name] : [])));
+    for (const name of names) {
+      const id = await allocateStorage(this.sql.client);
+      cv = cv.withStorage(name, id);
+      txn.addFresh(id);
+    }
+    return cv.apply(node);
+  }
+
+  /**
+   * Copies every row of `before` (its old storage) through `transform` into `after` (the fresh one).
+   * The old storage is read in chunks by primary key, each a range read whose rows join the read set
+   * only through its predicates (readsAsPredicates: a writer of the old storage conflicts with them,
+   * SemanticCC and write monotonicity), and the copies leave in load batches. Two rows with one new
+   * primary key fail the statement with 23505, as PostgreSQL's index build does.
+   */
+  async #copyRows(txn: SqlTxn, before: TableDef, after: TableDef, transform: (row: Row) => Row): Promise<void> {
+    const cols = before.columns.map((c) => quoteIdent(c.name)).join(', ');
+    const pkCol = before.pk.length === 1 ? quoteIdent(before.columns[before.pk[0]!]!.name) : null;
+    let chunk = Math.max(16, Math.min(5000, txn.limits.txnKeysMax >> 1));
+    let last: SqlValue | undefined;
+    const seen = new Set<string>();
+    // Rows read within twice the grace periods below the table version keep read-set entries (QuerySpec.readsAsPredicates).
+    const { monotonicityMs, nonMonotonicityMs } = this.sql.client.opts.config.grace;
+    const window = 2000 * (monotonicityMs + nonMonotonicityMs);
+    for (;;) {
+      const sql = pkCol === null
+        ? `SELECT ${cols} FROM ${quoteIdent(before.name)}`
+        : `SELECT ${cols} FROM ${quoteIdent(before.name)}${last === undefined ? '' : ` WHERE ${pkCol} > $1`} LIMIT ${chunk}`;
+      const o = await this.#rangeRead(txn, sql, last === undefined ? [] : [last], false, before, window);
+      if (!o.ok) {
+        // A chunk whose read set or result would not fit a message: smaller chunks.
+        if (o.code === SqlState.programLimitExceeded && pkCol !== null && chunk > 16) {
+          chunk >>= 1;
+          continue;
+        }
+        throw new SqlError(o.code, o.message, o.detail);
       }
+      for (const raw of o.rows) {
+        const row = transform(raw as Row);
+        const pk = primaryKeyOf(after, row);
+        if (seen.has(pk)) {
+          const names = after.pk.map((i) => after.columns[i]!.name);
+          throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${after.name}_pkey"`, `Key (${names.join(', ')})=(${after.pk.map((i) => String(row[i])).join(', ')}) is duplicated.`);
+        }
+        seen.add(pk);
+        txn.put(rowKey(after.id, pk), encodeRow(after, row));
+        txn.writes.put(after, pk, row);
+      }
+      await txn.settle();
+      if (pkCol === null || o.rows.length < chunk) return;
+      last = (o.rows[o.rows.length - 1] as SqlValue[])[before.pk[0]!];
     }
   }
 }

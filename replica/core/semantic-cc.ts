@@ -253,7 +253,7 @@ function resolveOne(p: Predicate, catalog: () => CatalogVersion | null): Resolve
   const scan = decodePredicate(p.expr);
   if (scan === null) return { ok: false, reason: 'predicate-malformed' };
   const cv = catalog();
-  const def = cv?.catalog.getById(p.table);
+  const def = cv?.catalog.storageDef(p.table);
   if (def === undefined) return { ok: false, reason: 'predicate-unknown-table' };
   let index: IndexDef | null = null;
   if (scan.indexId !== null) {

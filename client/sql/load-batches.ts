@@ -1,0 +1,178 @@
+/**
+ * Bulk loads over the cluster (docs/decisions/0012): rows a SQL transaction writes into a storage it
+ * made fresh (TRUNCATE, ALTER TABLE ... ADD PRIMARY KEY, CREATE TABLE inside a transaction) are
+ * invisible to everyone else until the transaction's catalog write names that storage, so they need
+ * not wait for the transaction's one Prepare message: past a batch size they are committed in load
+ * batches, ordinary blind-write transactions of their own, several in flight.
+ *
+ * - A fresh storage id comes from `allocateStorage`: a small transaction that increments the shared
+ *   counter `STORAGE_COUNTER_KEY`, so no two loads (of any client, before or after a restart) write
+ *   under one id, and an aborted load's rows stay unreferenced forever.
+ * - Every key goes into at most one batch: a key written again after its batch left stays with the
+ *   user's transaction, whose final commit is later than every batch. Batches therefore commute and
+ *   may be retried at a fresh timestamp.
+ * - The user's transaction commits at a timestamp later than every batch (`ClientCore.advance`), so
+ *   no reader can see the new catalog without the rows; reads after a batch also move it forward (they
+ *   must see the batches' rows).
+ *
+ * Caveat: rows of batches whose load then aborts or rolls back, and the old storage of a table after a
+ * switch, are never collected (no catalog version names them; they only take space).
+ */
+import { SqlError, SqlState } from '../../sql/errors.ts';
+import type { LimitsConfig } from '../../protocol/config.ts';
+import type { Key, WriteEntry } from '../../protocol/messages.ts';
+import { STORAGE_ID_BASE, STORAGE_ID_END } from '../../sql/catalog.ts';
+import { STORAGE_COUNTER_KEY } from '../../sql/replicated-catalog.ts';
+import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
+import type { PestoClient, Transaction } from '../pesto-client.ts';
+
+/** Load batches committing at once; more make the statement that fills the next one wait. */
+const BATCHES_IN_FLIGHT_MAX = 4;
+/** A batch (or an allocation) that keeps aborting gives up after this many attempts. */
+const ATTEMPTS_MAX = 6;
+const BATCH_ROWS_MAX = 2000;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** Takes the next fresh storage id in a transaction of its own. */
+export async function allocateStorage(client: PestoClient): Promise<number> {
+  for (let attempt = 0; attempt < ATTEMPTS_MAX; attempt++) {
+    const tx = client.session().begin();
+    const r = await tx.read(STORAGE_COUNTER_KEY);
+    const n = r.value === null ? 0 : Number(fromUtf8.decode(r.value));
+    if (!Number.isSafeInteger(n) || n < 0) {
+      tx.abort();
+      throw new SqlError(SqlState.internalError, 'the storage counter holds an invalid value');
+    }
+    if (STORAGE_ID_BASE + n >= STORAGE_ID_END) {
+      tx.abort();
+      throw new SqlError(SqlState.programLimitExceeded, 'no fresh storage ids left for TRUNCATE, ADD PRIMARY KEY or a load');
+    }
+    tx.writeKey(STORAGE_COUNTER_KEY, utf8.encode(String(n + 1)));
+    if ((await tx.commit()).outcome === 'commit') return STORAGE_ID_BASE + n;
+  }
+  throw new SqlError(SqlState.serializationFailure, 'could not serialize access: allocating a fresh storage kept aborting');
+}
+
+/** The fresh storages of one SQL transaction and the load batches of their rows. */
+export class LoadBatches {
+  /** Row-key prefixes of the transaction's fresh storages. */
+  readonly #fresh = new Set<string>();
+  /** Keys some batch carries (committed or in flight). */
+  readonly #batched = new Set<Key>();
+  #pending = new Map<Key, Uint8Array | null>();
+  #pendingBytes = 0;
+  readonly #inFlight = new Set<Promise<void>>();
+  #failure: SqlError | null = null;
+  /** Batches begun since the user's transaction last moved its timestamp. */
+  #sinceAdvance = 0;
+  batches = 0;
+  rows = 0;
+
+  readonly #rowsMax: number;
+  readonly #bytesMax: number;
+
+  constructor(
+    private readonly client: PestoClient,
+    private readonly tx: Transaction,
+    limits: LimitsConfig,
+  ) {
+    this.#rowsMax = Math.max(1, Math.min(BATCH_ROWS_MAX, limits.txnKeysMax >> 1));
+    this.#bytesMax = Math.max(64 * 1024, limits.messageBytesMax >> 2);
+  }
+
+  /** Storage `id` is fresh in this transaction: nobody else can name it before the commit. */
+  addFresh(id: number): void {
+    const p = tablePrefix(id);
+    this.#fresh.add(p);
+    this.tx.markPrivate(p);
+  }
+
+  isFresh(id: number): boolean {
+    return this.#fresh.has(tablePrefix(id));
+  }
+
+  /**
+   * Takes a write if it belongs to a fresh storage and no batch carries its key yet (true), starting a
+   * batch when enough rows are waiting; false: the write stays with the user's transaction.
+   */
+  take(key: Key, value: Uint8Array | null): boolean {
+    if (this.#fresh.size === 0 || !this.#fresh.has(key.slice(0, TABLE_PREFIX_BYTES)) || this.#batched.has(key)) return false;
+    const old = this.#pending.get(key);
+    if (old !== undefined && old !== null) this.#pendingBytes -= old.length;
+    if (old === undefined) this.#pendingBytes += key.length + 8;
+    if (value !== null) this.#pendingBytes += value.length;
+    this.#pending.set(key, value);
+    if (this.#pending.size >= this.#rowsMax || this.#pendingBytes >= this.#bytesMax) this.#launch();
+    return true;
+  }
+
+  /** Writes taken but not in a batch yet (the transaction's range reads must see them). */
+  pendingEntries(): Iterable<[Key, Uint8Array | null]> {
+    return this.#pending.entries();
+  }
+
+  /** Waits until at most `max` batches are in flight; throws the first batch failure. */
+  async settle(max = BATCHES_IN_FLIGHT_MAX - 1): Promise<void> {
+    while (this.#inFlight.size > max && this.#failure === null) await Promise.race(this.#inFlight);
+    if (this.#failure !== null) throw this.#failure;
+  }
+
+  /**
+   * Before a read: batches that left since the last move must be committed and the transaction's
+   * timestamp moved past them, so the read sees their rows.
+   */
+  async beforeRead(): Promise<void> {
+    if (this.#sinceAdvance === 0) return;
+    await this.settle(0);
+    this.tx.advance();
+    this.#sinceAdvance = 0;
+  }
+
+  /**
+   * Before the commit: without batches, the waiting rows simply join the transaction; otherwise they
+   * leave as a last batch, every batch must commit, and the transaction moves past them all.
+   */
+  async beforeCommit(): Promise<void> {
+    if (this.batches === 0) {
+      for (const [key, value] of this.#pending) this.tx.writeKey(key, value);
+      this.#pending.clear();
+      return;
+    }
+    if (this.#pending.size > 0) this.#launch();
+    await this.settle(0);
+    this.tx.advance();
+    this.#sinceAdvance = 0;
+  }
+
+  #launch(): void {
+    const writes: WriteEntry[] = [];
+    for (const [key, value] of this.#pending) {
+      writes.push({ key, value });
+      this.#batched.add(key);
+    }
+    this.#pending = new Map();
+    this.#pendingBytes = 0;
+    this.batches++;
+    this.rows += writes.length;
+    this.#sinceAdvance++;
+    const p: Promise<void> = this.#commitBatch(writes).then(
+      () => void this.#inFlight.delete(p),
+      (e: unknown) => {
+        this.#inFlight.delete(p);
+        this.#failure ??= e instanceof SqlError ? e : new SqlError(SqlState.serializationFailure, `a load batch failed: ${String(e)}`);
+      },
+    );
+    this.#inFlight.add(p);
+  }
+
+  async #commitBatch(writes: readonly WriteEntry[]): Promise<void> {
+    for (let attempt = 0; attempt < ATTEMPTS_MAX; attempt++) {
+      const tx = this.client.session().begin();
+      for (const w of writes) tx.writeKey(w.key, w.value);
+      if ((await tx.commit()).outcome === 'commit') return;
+    }
+    throw new SqlError(SqlState.serializationFailure, `could not serialize access: a load batch of ${writes.length} rows kept aborting`);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * One SQL transaction over the cluster (client/sql/sql-session.ts runs statements in it): the Pesto
+ * transaction, the catalog version its statements bind against, the rows it point-read, and its
+ * buffered writes, both as rows (the overlay later statements read) and as encoded store writes (what
+ * commit and range reads ship). Writes into a storage the transaction made fresh go to load batches
+ * instead (load-batches.ts, docs/decisions/0012); every other write counts against the cluster's
+ * transaction limits (docs/decisions/0009).
+ */
+import type { LimitsConfig } from '../../protocol/config.ts';
+import type { Key, WriteEntry } from '../../protocol/messages.ts';
+import type { Timestamp } from '../../protocol/timestamp.ts';
+import type { TableDef } from '../../sql/catalog.ts';
+import { SqlError, SqlState } from '../../sql/errors.ts';
+import type { CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { rowKey } from '../../sql/row-key.ts';
+import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
+import type { Row, SqlValue } from '../../sql/types.ts';
+import { WriteBuffer } from '../../sql/write-buffer.ts';
+import type { PestoClient, Transaction } from '../pesto-client.ts';
+import { LoadBatches } from './load-batches.ts';
+import { scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
+
+/** Per-entry framing of a write inside an encoded transaction (tags, lengths), for the size estimate. */
+const WRITE_ENTRY_BYTES = 8;
+
+/** The rows a transaction has point-read, by store key (null = absent). */
+export type FetchedRows = Map<Key, Row | null>;
+
+/** Rows of scans fetched by reconnaissance reads (client/sql/scan-fetch.ts), by `ScanFetch.cacheKey`. */
+export type FetchedScans = Map<string, readonly Row[]>;
+
+/**
+ * The executor's view of fetched rows: a row or scan not fetched yet is recorded as missing and reads
+ * as absent (the statement runs again once it is fetched).
+ */
+export class FetchingSource implements RowSource {
+  readonly missing = new Map<Key, TableDef>();
+  readonly missingScans = new Map<string, ScanFetch>();
+  constructor(
+    private readonly rows: FetchedRows,
+    private readonly scans: FetchedScans,
+    private readonly load: LoadBatches | null,
+  ) {}
+
+  get(table: TableDef, key: string): ScannedRow | null {
+    // Hidden row ids are unique by construction: inserting into a table without a primary key is blind.
+    // A fresh storage holds only this transaction's rows, all in its overlay: nothing to fetch.
+    if (table.hiddenPk || (this.load !== null && this.load.isFresh(table.id))) return null;
+    const k = rowKey(table.id, key);
+    const r = this.rows.get(k);
+    if (r === undefined) {
+      this.missing.set(k, table);
+      return null;
+    }
+    return r === null ? null : { key, row: r, version: null, own: false };
+  }
+
+  scan(req: ScanRequest): Iterable<ScannedRow> {
+    const f = scanFetchOf(req);
+    const rows = this.scans.get(f.cacheKey);
+    if (rows === undefined) {
+      this.missingScans.set(f.cacheKey, f);
+      return [];
+    }
+    return scanFetchedRows(req, rows);
+  }
+}
+
+export class SqlTxn {
+  readonly writes = new WriteBuffer();
+  readonly rows: FetchedRows = new Map();
+  scans: FetchedScans = new Map();
+  /** Buffered writes by store key, as shipped with range reads (load batches hold the rest). */
+  readonly ownWrites = new Map<Key, Uint8Array | null>();
+  /** Last SERIAL values this transaction knows (read or handed out), by counter key. */
+  serials = new Map<Key, number>();
+  catalogWritten = false;
+  /** T at begin (now(), hidden row ids); the commit may happen later (LoadBatches.beforeCommit). */
+  readonly ts: Timestamp;
+  /** Created with the first fresh storage. */
+  load: LoadBatches | null = null;
+
+  /** Encoded size of the buffered writes (keys, values, a few bytes per entry). */
+  #writeBytes = 0;
+
+  constructor(
+    readonly tx: Transaction,
+    public catalog: CatalogVersion,
+    /** The client's hidden row id allocator (`SqlClient.nextRowId`). */
+    private readonly rowIds: (ts: Timestamp) => SqlValue,
+    private readonly client: PestoClient,
+  ) {
+    this.ts = tx.timestamp;
+  }
+
+  get limits(): LimitsConfig {
+    return this.client.opts.config.limits;
+  }
+
+  nextRowId(): SqlValue {
+    return this.rowIds(this.ts);
+  }
+
+  /** Storage `id` is fresh in this transaction: its rows may leave in load batches. */
+  addFresh(id: number): void {
+    this.load ??= new LoadBatches(this.client, this.tx, this.limits);
+    this.load.addFresh(id);
+  }
+
+  /** Before any read at the replicas: batches that left are committed and visible to it. */
+  async beforeRead(): Promise<void> {
+    if (this.load !== null) await this.load.beforeRead();
+  }
+
+  /** After a statement: at most a few batches in flight (throws a batch's failure). */
+  async settle(): Promise<void> {
+    if (this.load !== null) await this.load.settle();
+  }
+
+  /**
+   * Buffers one write. A transaction travels to every replica as one message, validated whole, so it
+   * must stay within the cluster's limits (limits.txnKeysMax writes, limits.messageBytesMax bytes with
+   * room for its reads): the statement that would cross them fails with 54000 at once, rather than a
+   * commit that replicas refuse and the client keeps resending (docs/decisions/0009-bulk-loads.md).
+   * Writes into a fresh storage are not counted: they leave in load batches (decision 0012).
+   */
+  put(key: Key, value: Uint8Array | null): void {
+    if (this.load !== null && this.load.take(key, value)) return;
+    const old = this.ownWrites.get(key);
+    let bytes = this.#writeBytes;
+    if (old === undefined) bytes += key.length + WRITE_ENTRY_BYTES;
+    else if (old !== null) bytes -= old.length;
+    if (value !== null) bytes += value.length;
+    const limits = this.limits;
+    const bytesMax = limits.messageBytesMax - Math.max(64 * 1024, limits.messageBytesMax >> 3);
+    if (this.ownWrites.size + (old === undefined ? 1 : 0) > limits.txnKeysMax || bytes > bytesMax) {
+      const what = bytes > bytesMax
+        ? `about ${Math.ceil(bytes / 1024)} KiB of writes (the cluster takes at most ${Math.floor(bytesMax / 1024)} KiB per transaction: limits.messageBytesMax)`
+        : `more than ${limits.txnKeysMax} rows (limits.txnKeysMax)`;
+      throw new SqlError(SqlState.programLimitExceeded, `transaction too large for the cluster: it writes ${what}`,
+        'Only a load into a table created, truncated or given its primary key in the same transaction is split into batches (TRUNCATE it first in this transaction); otherwise split the load into several transactions.');
+    }
+    this.#writeBytes = bytes;
+    this.ownWrites.set(key, value);
+    this.tx.writeKey(key, value);
+  }
+
+  ownWriteEntries(): WriteEntry[] {
+    const out: WriteEntry[] = [];
+    for (const [key, value] of this.ownWrites) out.push({ key, value });
+    if (this.load !== null) for (const [key, value] of this.load.pendingEntries()) out.push({ key, value });
+    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return out;
+  }
+}
