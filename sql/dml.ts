@@ -69,7 +69,7 @@ function pointGet(ctx: ExecContext, table: TableDef, key: string): ScannedRow | 
   const rec = ctx.recorder;
   if (rec !== null && (r === null ? ctx.source.ownWrite?.(table, key) !== true : !r.own)) {
     rec.reads.push({ tableId: table.id, key, version: r === null ? null : r.version });
-    if (r !== null) rec.scanned.push({ tableId: table.id, key, version: r.version });
+    if (r !== null && rec.keepScanned) rec.scanned.push({ tableId: table.id, key, version: r.version });
   }
   return r;
 }

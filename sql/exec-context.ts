@@ -34,7 +34,11 @@ export interface PredicateRecord {
 export class ReadRecorder {
   readonly reads: ReadRecord[] = [];
   readonly predicates: PredicateRecord[] = [];
+  /** Every row version a scan looked at (for checking that reads and predicates cover them), when kept. */
   readonly scanned: ReadRecord[] = [];
+
+  /** `keepScanned` false: `scanned` stays empty (replicas answering queries; one object less per row). */
+  constructor(readonly keepScanned = true) {}
 }
 
 export interface ExecContext {

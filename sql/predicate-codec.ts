@@ -3,10 +3,12 @@
  * range and the bound filter of one scan, as UTF-8 JSON
  *
  *     { "i": index id or null (primary key), "lo": range start, "hi": range end or null, "f": filter or null,
- *       "k": [primary keys of the table the query read] }
+ *       "kx": [primary keys of the table the query read, in lowercase hex] }
  *
  * with the filter in the JSON form of sql/expr.ts (`exprToJson`) and `lo`/`hi` the key encodings as
- * latin1 strings (JSON escapes any byte). Replicas produce the bytes from identical scans identically,
+ * latin1 strings (JSON escapes any byte). The keys were latin1 strings too (`"k"`, still decoded, e.g.
+ * from an older log); JSON escapes most key bytes as six characters, so 10,000 keys took 474 KB and
+ * 11 ms to encode, in every reply and again in the transaction (decision 0015). Replicas produce the bytes from identical scans identically,
  * so 3f+1 matching replies carry identical predicate bytes; the table and table version travel beside
  * them in the `Predicate` message. Bytes from a transaction are untrusted (a Byzantine client wrote
  * them): `decodePredicate` returns null for anything malformed, and evaluation must still catch
@@ -41,8 +43,56 @@ const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
   const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };
-  if (p.keys !== null) j['k'] = p.keys;
+  if (p.keys !== null) j['kx'] = p.keys.map(hexOf);
   return utf8.encode(JSON.stringify(j));
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+
+/** A latin1 key as lowercase hex. */
+function hexOf(key: string): string {
+  let s = '';
+  for (let i = 0; i < key.length; i++) s += HEX[key.charCodeAt(i)]!;
+  return s;
+}
+
+/** Lowercase hex back to a latin1 key; null unless canonical (even length, lowercase digits). */
+function keyOfHex(hex: string): string | null {
+  if (hex.length % 2 !== 0) return null;
+  let s = '';
+  for (let i = 0; i < hex.length; i += 2) {
+    const hi = hexDigit(hex.charCodeAt(i));
+    const lo = hexDigit(hex.charCodeAt(i + 1));
+    if (hi < 0 || lo < 0) return null;
+    s += String.fromCharCode(hi * 16 + lo);
+  }
+  return s;
+}
+
+function hexDigit(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  return -1;
+}
+
+/** The excused keys of a decoded predicate: `"kx"` (hex) or the older `"k"` (latin1), not both; undefined when malformed. */
+function keysOf(o: Record<string, unknown>): ReadonlySet<string> | null | undefined {
+  const k = o['k'];
+  const kx = o['kx'];
+  if (k !== undefined && kx !== undefined) return undefined;
+  if (kx !== undefined) {
+    if (!Array.isArray(kx)) return undefined;
+    const keys = new Set<string>();
+    for (const x of kx) {
+      const key = typeof x === 'string' ? keyOfHex(x) : null;
+      if (key === null) return undefined;
+      keys.add(key);
+    }
+    return keys;
+  }
+  if (k === undefined) return null;
+  if (!(Array.isArray(k) && k.every((x) => typeof x === 'string'))) return undefined;
+  return new Set(k as string[]);
 }
 
 export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
@@ -57,9 +107,9 @@ export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
     if (!(i === null || (typeof i === 'number' && Number.isInteger(i) && i >= 0))) return null;
     if (typeof lo !== 'string' || !(hi === null || typeof hi === 'string')) return null;
     if (!(f === null || (typeof f === 'object' && !Array.isArray(f)))) return null;
-    const k = o['k'];
-    if (!(k === undefined || (Array.isArray(k) && k.every((x) => typeof x === 'string')))) return null;
-    return { indexId: i, lo, hi, filter: f === null ? null : exprFromJson(f), keys: k === undefined ? null : new Set(k as string[]) };
+    const keys = keysOf(o);
+    if (keys === undefined) return null;
+    return { indexId: i, lo, hi, filter: f === null ? null : exprFromJson(f), keys };
   } catch {
     return null;
   }

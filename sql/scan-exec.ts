@@ -102,7 +102,7 @@ export function runScan(s: ScanNode, env: Env): Row[] {
     const r = ctx.source.get(s.table, lo);
     const ok = r !== null && (residual === null || evalExpr(residual, r.row, env) === true);
     if (rec !== null && (r === null ? ctx.source.ownWrite?.(s.table, lo) !== true : !r.own)) {
-      if (r !== null) rec.scanned.push({ tableId: s.table.id, key: lo, version: r.version });
+      if (r !== null && rec.keepScanned) rec.scanned.push({ tableId: s.table.id, key: lo, version: r.version });
       rec.reads.push({ tableId: s.table.id, key: lo, version: r === null ? null : r.version });
     }
     record(lo, hi);
@@ -125,7 +125,7 @@ export function runScan(s: ScanNode, env: Env): Row[] {
   for (const r of rows) {
     const ok = residual === null || evalExpr(residual, r.row, env) === true;
     if (rec !== null && !r.own) {
-      rec.scanned.push({ tableId, key: r.key, version: r.version });
+      if (rec.keepScanned) rec.scanned.push({ tableId, key: r.key, version: r.version });
       if (ok) rec.reads.push({ tableId, key: r.key, version: r.version });
     }
     if (ok) {

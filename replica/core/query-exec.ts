@@ -103,6 +103,8 @@ export interface ExecuteAtOptions {
   readonly ownWrites?: WriteBuffer;
   /** A DML statement runs only its read part and returns those rows (module comment). */
   readonly recon?: boolean;
+  /** Keep every scanned row version in `recorder.scanned` (default true; tests check coverage with it). */
+  readonly keepScanned?: boolean;
 }
 
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
@@ -137,7 +139,7 @@ export function executeAt(
   const readable = options.readable ?? ((): boolean => true);
   const committedVisible = options.committedVisible;
   const source = new ReplicaRowSource({ store, at, mode, readable, ...(committedVisible === undefined ? {} : { committedVisible }) });
-  const recorder = new ReadRecorder();
+  const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
   try {
     const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement) : statement;

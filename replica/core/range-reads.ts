@@ -430,6 +430,7 @@ export class RangeReads {
       exec = executeAt(engine, msg.sql, params, msg.ts, h.store, catalog, {
         mode,
         recon: msg.recon,
+        keepScanned: false,
         ...(ownWrites === undefined ? {} : { ownWrites }),
         ...(committedVisible === undefined ? {} : { committedVisible }),
       });
