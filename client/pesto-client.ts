@@ -108,7 +108,13 @@ export class PestoClient {
   static async connect(opts: ConnectOptions): Promise<PestoClient> {
     const client = new PestoClient(opts);
     client.#dialAll();
-    await client.#waitUp();
+    try {
+      await client.#waitUp();
+    } catch (e) {
+      // Its links keep redialling (and the process alive) until closed.
+      await client.close();
+      throw e;
+    }
     return client;
   }
 

@@ -263,10 +263,29 @@ export class BackendWriter {
   }
 
   copyInResponse(columnCount: number, binary: boolean): void {
-    this.begin('G');
+    this.copyResponse('G', columnCount, binary);
+  }
+
+  copyOutResponse(columnCount: number): void {
+    this.copyResponse('H', columnCount, false);
+  }
+
+  private copyResponse(type: 'G' | 'H', columnCount: number, binary: boolean): void {
+    this.begin(type);
     this.byte(binary ? 1 : 0);
     this.int16(columnCount);
     for (let i = 0; i < columnCount; i++) this.int16(binary ? 1 : 0);
+    this.end();
+  }
+
+  copyData(data: Uint8Array): void {
+    this.begin('d');
+    this.bytes(data);
+    this.end();
+  }
+
+  copyDone(): void {
+    this.begin('c');
     this.end();
   }
 }

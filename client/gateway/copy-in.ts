@@ -3,8 +3,8 @@
 // NULL, backslash escapes, a `\.` line ends the data) and `csv` (quotes, unquoted empty = NULL, optional
 // header). Rows become multi-row INSERTs with parameters through the backend, in batches, so a cluster
 // backend sees a few hundred statements per 100,000 rows instead of one per row. The caller wraps the
-// whole COPY in one transaction. COPY TO, COPY FROM a file or program, and the binary format are
-// refused with 0A000.
+// whole COPY in one transaction. COPY FROM a file or program and the binary format are refused with
+// 0A000; COPY TO STDOUT is copy-out.ts.
 
 import { StringDecoder } from 'node:string_decoder';
 import type { CopyStmt, Node } from 'libpg-query';
@@ -43,11 +43,11 @@ function optionText(arg: Node | undefined): string | null {
 
 const truthy = (v: string | null): boolean => v === null || /^(true|on|1|yes|match)$/i.test(v);
 
-export function copySpecOf(c: CopyStmt): CopyCommand {
-  if (c.is_from !== true) return { k: 'unsupported', message: 'COPY TO is not supported' };
-  if (c.filename !== undefined || c.is_program === true) return { k: 'unsupported', message: 'COPY FROM a file or program is not supported; use COPY FROM STDIN (psql \\copy)' };
-  if (c.relation?.relname === undefined) return { k: 'unsupported', message: 'COPY FROM needs a table' };
-  if (c.whereClause !== undefined) return { k: 'unsupported', message: 'COPY FROM ... WHERE is not supported' };
+/** How COPY data is written (shared with COPY TO, copy-out.ts). */
+export type CopyFormat = Omit<CopySpec, 'table' | 'columns'>;
+
+/** The format options of a COPY statement, with PostgreSQL's defaults per format. */
+export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format: CopyFormat } | { readonly ok: false; readonly message: string } {
   let format: 'text' | 'csv' = 'text';
   let delimiter: string | null = null;
   let nullString: string | null = null;
@@ -61,7 +61,7 @@ export function copySpecOf(c: CopyStmt): CopyCommand {
     switch (name) {
       case 'format':
         if (v === 'csv' || v === 'text') format = v;
-        else return { k: 'unsupported', message: `COPY format "${v ?? ''}" is not supported` };
+        else return { ok: false, message: `COPY format "${v ?? ''}" is not supported` };
         break;
       case 'delimiter': delimiter = v; break;
       case 'null': nullString = v; break;
@@ -72,16 +72,13 @@ export function copySpecOf(c: CopyStmt): CopyCommand {
       case 'encoding':
         break;
       default:
-        return { k: 'unsupported', message: `COPY option "${name}" is not supported` };
+        return { ok: false, message: `COPY option "${name}" is not supported` };
     }
   }
-  if (delimiter !== null && delimiter.length !== 1) return { k: 'unsupported', message: 'COPY delimiter must be a single one-byte character' };
-  const columns = c.attlist === undefined ? null : c.attlist.map((n) => ('String' in n ? n.String.sval ?? '' : ''));
+  if (delimiter !== null && delimiter.length !== 1) return { ok: false, message: 'COPY delimiter must be a single one-byte character' };
   return {
-    k: 'copyFrom',
-    spec: {
-      table: c.relation.relname,
-      columns,
+    ok: true,
+    format: {
       format,
       delimiter: delimiter ?? (format === 'csv' ? ',' : '\t'),
       nullString: nullString ?? (format === 'csv' ? '' : '\\N'),
@@ -90,6 +87,17 @@ export function copySpecOf(c: CopyStmt): CopyCommand {
       escape: escape ?? quote,
     },
   };
+}
+
+export function copySpecOf(c: CopyStmt): CopyCommand {
+  if (c.is_from !== true) return { k: 'unsupported', message: 'COPY TO is not supported' };
+  if (c.filename !== undefined || c.is_program === true) return { k: 'unsupported', message: 'COPY FROM a file or program is not supported; use COPY FROM STDIN (psql \\copy)' };
+  if (c.relation?.relname === undefined) return { k: 'unsupported', message: 'COPY FROM needs a table' };
+  if (c.whereClause !== undefined) return { k: 'unsupported', message: 'COPY FROM ... WHERE is not supported' };
+  const f = copyFormatOf(c);
+  if (!f.ok) return { k: 'unsupported', message: f.message };
+  const columns = c.attlist === undefined ? null : c.attlist.map((n) => ('String' in n ? n.String.sval ?? '' : ''));
+  return { k: 'copyFrom', spec: { table: c.relation.relname, columns, ...f.format } };
 }
 
 const ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
@@ -231,7 +239,7 @@ export class CopyRowParser {
   }
 }
 
-const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 export type CopyOutcome = { readonly ok: true; readonly count: number } | { readonly ok: false; readonly error: BackendError };
 

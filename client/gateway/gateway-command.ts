@@ -9,6 +9,7 @@ import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
 import { copySpecOf, type CopySpec } from './copy-in.ts';
+import { copyOutSpecOf, type CopyOutSpec } from './copy-out.ts';
 
 export type GatewayCommand =
   | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
@@ -20,6 +21,7 @@ export type GatewayCommand =
   | { readonly k: 'setIgnored' }
   | { readonly k: 'show'; readonly name: string }
   | { readonly k: 'copyFrom'; readonly spec: CopySpec }
+  | { readonly k: 'copyTo'; readonly spec: CopyOutSpec }
   | { readonly k: 'unsupported'; readonly message: string }
   | { readonly k: 'catalog'; readonly query: CatalogQuery }
   | { readonly k: 'backend' };
@@ -102,7 +104,7 @@ function classifyUtility(sql: string): GatewayCommand {
     }
   }
   if ('VariableShowStmt' in node) return { k: 'show', name: node.VariableShowStmt.name ?? '' };
-  if ('CopyStmt' in node) return copySpecOf(node.CopyStmt);
+  if ('CopyStmt' in node) return node.CopyStmt.is_from === true ? copySpecOf(node.CopyStmt) : copyOutSpecOf(node.CopyStmt, sql);
   return BACKEND;
 }
 

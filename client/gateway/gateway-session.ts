@@ -18,6 +18,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
+import { copyHeader, copyLine, type CopyOutSpec } from './copy-out.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
@@ -56,6 +57,7 @@ type TxnStatus = 'I' | 'T' | 'E';
 
 const err = (code: string, message: string): { ok: false; error: BackendError } => ({ ok: false, error: { code, message } });
 const done = (tag: string, notices: BackendRows['notices'] = []): BackendRows => ({ ok: true, tag, returnsRows: false, columns: [], rows: [], notices });
+const BACKEND_COMMAND: GatewayCommand = { k: 'backend' };
 const textColumn = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
 const SHOW_ALL_COLUMNS = [textColumn('name'), textColumn('setting'), textColumn('description')];
 
@@ -233,6 +235,8 @@ export class GatewaySession {
         return this.failed(err(GatewayState.featureNotSupported, cmd.message));
       case 'copyFrom':
         return this.failed(err(GatewayState.featureNotSupported, 'COPY FROM STDIN is only supported in the simple query protocol'));
+      case 'copyTo':
+        return this.failed(err(GatewayState.featureNotSupported, 'COPY TO STDOUT is only supported in the simple query protocol'));
       case 'catalog':
         return this.failed(await cmd.query.answer(this.catalogContext));
       case 'backend':
@@ -283,7 +287,7 @@ export class GatewaySession {
     const multi = stmts.length > 1;
     for (const text of stmts) {
       const cmd = classify(text);
-      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom')) {
+      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo')) {
         const b = await this.backend.begin();
         if (!b.ok) {
           this.writeError(b.error);
@@ -292,7 +296,9 @@ export class GatewaySession {
         this.status = 'T';
         this.implicitBlock = true;
       }
-      const r = cmd.k === 'copyFrom' ? await this.copyFrom(cmd.spec) : await this.run(cmd, () => this.backend.execute(text));
+      const r = cmd.k === 'copyFrom' ? await this.copyFrom(cmd.spec)
+        : cmd.k === 'copyTo' ? await this.copyTo(cmd.spec)
+        : await this.run(cmd, () => this.backend.execute(text));
       if (!r.ok) {
         this.writeError(r.error);
         if (this.implicitBlock) {
@@ -316,6 +322,21 @@ export class GatewaySession {
       if (!c.ok) this.writeError(c.error);
     }
     this.readyForQuery();
+  }
+
+  /** COPY ... TO STDOUT: the query's rows, one CopyData per row (copy-out.ts). */
+  private async copyTo(spec: CopyOutSpec): Promise<BackendResult> {
+    const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(spec.query));
+    if (!r.ok) return r;
+    const out = this.io.out;
+    const utf8 = new TextEncoder();
+    const types = r.columns.map((c) => c.type);
+    out.copyOutResponse(r.columns.length);
+    const header = copyHeader(r.columns.map((c) => c.name), spec);
+    if (header !== null) out.copyData(utf8.encode(header));
+    for (const row of r.rows) out.copyData(utf8.encode(copyLine(row, types, spec)));
+    out.copyDone();
+    return done(`COPY ${r.rows.length}`);
   }
 
   private async copyFrom(spec: CopySpec): Promise<BackendResult> {

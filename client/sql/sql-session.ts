@@ -155,6 +155,11 @@ export class SqlClient {
     }
   }
 
+  /** @internal The version (DDL commit timestamp) of a catalog this client cached, if it is the cached one. */
+  versionOf(cv: CatalogVersion): Timestamp | null {
+    return this.#catalog !== null && this.#catalog.cv === cv ? this.#catalog.version : null;
+  }
+
   /** @internal After a catalog miss: the next transaction reads the catalog before its first statement. */
   markStale(): void {
     this.#stale = true;
@@ -257,14 +262,43 @@ export class SqlSession {
   // ---- statements ----
 
   /** Parses and binds one statement against the current catalog (for Parse/Describe). */
-  async prepare(sql: string, hints: readonly SqlType[] = []): Promise<PrepareOutcome> {
+  async prepare(sql: string, hints: readonly SqlType[] = [], retryStale = true): Promise<PrepareOutcome> {
+    const inTxn = this.#txn !== null;
+    let catalog: CatalogVersion | undefined;
     try {
-      const catalog = this.#txn?.catalog ?? (await this.#peekCatalog());
+      catalog = this.#txn?.catalog ?? (await this.#peekCatalog());
       const lowered = this.#lower(sql, catalog, hints);
       return { ok: true, statement: { sql, info: describe(lowered), hints, lowered, catalog } };
     } catch (e) {
-      return { ok: false, error: toSqlError(e) };
+      const err = catalog === undefined ? toSqlError(e) : await this.#catalogMiss(toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null);
+      // Outside a transaction the fresher catalog simply replaces the stale one.
+      if (err.code === SqlState.serializationFailure && !inTxn && retryStale) return this.prepare(sql, hints, false);
+      return { ok: false, error: err };
     }
+  }
+
+  /**
+   * A statement that names a relation or column the catalog it was bound against lacks (42P01, 42703)
+   * may come right after another client's DDL, which this client's cached catalog has not seen yet
+   * (issue 4). The catalog is read again at a fresh timestamp: if the statement binds against that
+   * version and that version is older than the transaction (`at`; null: no transaction yet), the
+   * failure is 40001 (the transaction read a stale catalog; a retry reads the fresh one: autocommit
+   * statements retry by themselves), otherwise the original error stands (DDL after T is not visible
+   * at T).
+   */
+  async #catalogMiss(err: SqlError, sql: string, catalog: CatalogVersion, hints: readonly SqlType[], at: Timestamp | null): Promise<SqlError> {
+    if (err.code !== SqlState.undefinedTable && err.code !== SqlState.undefinedColumn) return err;
+    this.sql.markStale();
+    const fresh = await this.#peekCatalog();
+    if (fresh === catalog) return err;
+    const version = this.sql.versionOf(fresh);
+    if (at !== null && (version === null || !tsLess(version, at))) return err;
+    try {
+      this.#lower(sql, fresh, hints);
+    } catch {
+      return err;
+    }
+    return serializationFailure('could not serialize access: the statement names a relation or column newer than the catalog this transaction read (another client\'s DDL); retry');
   }
 
   /** The catalog this session's statements see now: the open transaction's, else the client's. */
@@ -380,9 +414,8 @@ export class SqlSession {
       try {
         l = this.#lower(stmt.sql, txn.catalog, stmt.hints);
       } catch (e) {
-        const err = toSqlError(e);
-        if (err.code === SqlState.undefinedTable || err.code === SqlState.undefinedColumn) this.sql.markStale();
-        return { ok: false, error: err };
+        // Autocommit: the transaction was opened for this statement, its T is no reason to refuse.
+        return { ok: false, error: await this.#catalogMiss(toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null) };
       }
       stmt.lowered = l;
       stmt.catalog = txn.catalog;

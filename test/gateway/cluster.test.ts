@@ -9,6 +9,7 @@
  * machine) and its built-in tpcb-like run, and atomicity: a rolled-back or failed load leaves nothing,
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
+ * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -343,6 +344,19 @@ UPDATE tel SET bal = bal + :delta WHERE id = :tid;
 INSERT INTO hist (tid, aid, delta) VALUES (:tid, :aid, :delta);
 END;
 `;
+
+  void it("answers psql's \\dt and \\d table, and \\copy ... to stdout in text and CSV", async () => {
+    await psqlOk('-c', "CREATE TABLE descr (id INT PRIMARY KEY, name VARCHAR(20) NOT NULL UNIQUE, note TEXT DEFAULT 'none')",
+      '-c', "INSERT INTO descr VALUES (1, 'a', E'tab\\there'), (2, 'b', NULL), (3, 'c, d', 'say \"hi\"')");
+    assert.equal(await psqlOk('-c', '\\dt descr*'), 'public|descr|table|pesto\n');
+    // -At: the column rows only (what psql prints against PostgreSQL 15 for the same table).
+    assert.equal(await psqlOk('-c', '\\d descr'), "id|integer||not null|\nname|character varying(20)||not null|\nnote|text|||'none'::text\n");
+    const indexes = await psql('-c', '\\d descr', '-P', 'tuples_only=off');
+    assert.match(indexes.stdout, /"descr_pkey" PRIMARY KEY, btree \(id\)\n\s+"descr_name_key" UNIQUE CONSTRAINT, btree \(name\)/);
+    assert.equal(await psqlOk('-c', '\\copy descr to stdout'), '1\ta\ttab\\there\n2\tb\t\\N\n3\tc, d\tsay "hi"\n');
+    assert.equal(await psqlOk('-c', '\\copy (SELECT id, name, note FROM descr WHERE id > 1 ORDER BY id DESC) to stdout with (format csv, header)'),
+      'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
+  });
 
   void it('runs a TPC-B-like pgbench script with -M simple, extended and prepared: no failures, balances add up', async () => {
     const rows = (n: number): string => Array.from({ length: n }, (_, i) => `(${i + 1}, 0)`).join(', ');

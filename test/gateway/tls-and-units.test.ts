@@ -87,7 +87,7 @@ void test('splits multi-statement strings and recognises the statements the gate
     ['BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY', 'begin'], ['END', 'commit'], ['commit;', 'commit'],
     ['ABORT', 'rollback'], ['ROLLBACK WORK', 'rollback'], ['SET x.y = 1', 'set'], [`SET TIME ZONE 'UTC'`, 'set'],
     ['RESET ALL', 'resetAll'], ['SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'setIgnored'],
-    ['SHOW search_path', 'show'], ['COPY t FROM STDIN', 'copyFrom'], ['COPY t TO STDOUT', 'unsupported'],
+    ['SHOW search_path', 'show'], ['COPY t FROM STDIN', 'copyFrom'], ['COPY t TO STDOUT', 'copyTo'], ['COPY (SELECT 1) TO STDOUT', 'copyTo'], ["COPY t TO '/tmp/f'", 'unsupported'],
     [`SELECT current_setting('search_path')`, 'catalog'], ['SELECT 1', 'backend'], ['BEGINNING', 'backend'],
     ['ROLLBACK TO SAVEPOINT a', 'backend'],
   ];

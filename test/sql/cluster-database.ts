@@ -18,6 +18,8 @@ const PASSWORD = 'pesto';
 const DATABASE = 'pesto';
 
 export interface SltCluster {
+  readonly cluster: TestCluster;
+  readonly gateway: ClusterGateway;
   /** A backend for one script: an emptied database and a new connection. */
   open(): Promise<OpenedDatabase>;
   stop(): Promise<void>;
@@ -44,6 +46,8 @@ export async function startSltCluster(name: string, basePort: number): Promise<S
     return client;
   };
   return {
+    cluster: tc,
+    gateway: gw,
     open: async () => {
       const client = await connect();
       try {

@@ -1,0 +1,99 @@
+// COPY ... TO STDOUT (what psql's `\copy ... to` sends): `COPY table [(columns)] TO STDOUT` and
+// `COPY (query) TO STDOUT`, in PostgreSQL's `text` format (tab-separated, \N for NULL, backslash
+// escapes) or `csv` (quoted where needed, empty for NULL, optional header line). The rows come from the
+// backend as one query (a table becomes `SELECT columns FROM table`), so on a cluster a COPY TO is one
+// range read at one timestamp; the gateway then streams CopyOutResponse, one CopyData per row and
+// CopyDone. Values are written with the engine's text output, as in query results. COPY TO a file or
+// program and the binary format are refused with 0A000.
+
+import type { CopyStmt } from 'libpg-query';
+import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { copyFormatOf, quoteIdent, type CopyFormat } from './copy-in.ts';
+
+export interface CopyOutSpec extends CopyFormat {
+  /** The query whose rows are copied. */
+  readonly query: string;
+}
+
+type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | { readonly k: 'unsupported'; readonly message: string };
+
+/**
+ * The text of `(query)` right after COPY in `sql`: from the opening parenthesis to its match, skipping
+ * quoted literals, identifiers and comments. null when the statement does not start that way.
+ */
+function parenthesisedQuery(sql: string): string | null {
+  const m = /^\s*copy\s*\(/i.exec(sql);
+  if (m === null) return null;
+  let depth = 1;
+  for (let i = m[0].length; i < sql.length; i++) {
+    const ch = sql[i];
+    if (ch === "'" || ch === '"') {
+      const end = sql.indexOf(ch, i + 1);
+      if (end < 0) return null;
+      i = end; // a doubled quote closes and reopens: the scan continues inside the literal
+      continue;
+    }
+    if (ch === '-' && sql[i + 1] === '-') {
+      const nl = sql.indexOf('\n', i);
+      if (nl < 0) return null;
+      i = nl;
+      continue;
+    }
+    if (ch === '/' && sql[i + 1] === '*') {
+      const end = sql.indexOf('*/', i + 2);
+      if (end < 0) return null;
+      i = end + 1;
+      continue;
+    }
+    if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return sql.slice(m[0].length, i).trim();
+  }
+  return null;
+}
+
+export function copyOutSpecOf(c: CopyStmt, sql: string): CopyOutCommand {
+  if (c.filename !== undefined || c.is_program === true) return { k: 'unsupported', message: 'COPY TO a file or program is not supported; use COPY TO STDOUT (psql \\copy ... to)' };
+  const f = copyFormatOf(c);
+  if (!f.ok) return { k: 'unsupported', message: f.message };
+  let query: string | null;
+  if (c.relation?.relname !== undefined) {
+    const cols = c.attlist === undefined ? '*' : c.attlist.map((n) => quoteIdent('String' in n ? n.String.sval ?? '' : '')).join(', ');
+    query = `SELECT ${cols} FROM ${quoteIdent(c.relation.relname)}`;
+  } else {
+    query = c.query === undefined ? null : parenthesisedQuery(sql);
+  }
+  if (query === null) return { k: 'unsupported', message: 'COPY TO needs a table or a parenthesised query' };
+  return { k: 'copyTo', spec: { query, ...f.format } };
+}
+
+const TEXT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
+
+function textField(v: string, spec: CopyFormat): string {
+  let out = '';
+  for (const ch of v) out += TEXT_ESCAPES[ch] ?? (ch === spec.delimiter ? `\\${ch}` : ch);
+  return out;
+}
+
+function csvField(v: string, spec: CopyFormat): string {
+  const needsQuotes = v === spec.nullString || v === '\\.' || v.includes(spec.delimiter) || v.includes(spec.quote) || v.includes('\n') || v.includes('\r');
+  if (!needsQuotes) return v;
+  let out = spec.quote;
+  for (const ch of v) out += ch === spec.quote || ch === spec.escape ? spec.escape + ch : ch;
+  return out + spec.quote;
+}
+
+/** One line (with its newline) of COPY output for a row of values of `types`. */
+export function copyLine(row: readonly SqlValue[], types: readonly SqlType[], spec: CopyFormat): string {
+  const fields = row.map((v, i) => {
+    if (v === null) return spec.nullString;
+    const text = typeof v === 'string' ? v : formatText(v, types[i] ?? 'text');
+    return spec.format === 'csv' ? csvField(text, spec) : textField(text, spec);
+  });
+  return `${fields.join(spec.delimiter)}\n`;
+}
+
+/** The header line (column names; PostgreSQL 15 writes one in both formats), or null when there is none. */
+export function copyHeader(names: readonly string[], spec: CopyFormat): string | null {
+  if (!spec.header) return null;
+  return `${names.map((n) => (spec.format === 'csv' ? csvField(n, spec) : textField(n, spec))).join(spec.delimiter)}\n`;
+}
