@@ -244,8 +244,8 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     const scanKeys = decodePredicate(reply.predicates[0]!.expr)!.keys!;
     for (const w of ownWrites) assert.ok(scanKeys.has(w.key.slice(4)), 'own writes are named by the predicate');
     assert.ok(scanKeys.has(keyOf(acct, acctRow(1, 3)).slice(4)));
-    const listed = JSON.parse(new TextDecoder().decode(reply.predicates[0]!.expr)) as { k: string[] };
-    assert.deepEqual(listed.k, [...new Set(listed.k)].sort(), 'sorted and distinct');
+    const listed = JSON.parse(new TextDecoder().decode(reply.predicates[0]!.expr)) as { kx: string[] };
+    assert.deepEqual(listed.kx, [...new Set(listed.kx)].sort(), 'sorted and distinct (hex keys, decision 0015)');
     const point = ask(core, query('SELECT * FROM acct WHERE w = 1 AND id = 2', [], { ownWrites }));
     assert.deepEqual(rowsOf(point), []);
     assert.equal(point.reads.find((r) => r.key === keyOf(acct, deleted)), undefined, 'an own deletion is not read either');
