@@ -16,6 +16,7 @@ import { connect as connectTcp } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { openRawStream, replicaAddressOf, signedBy, votes, writeback, type RawStream } from './bad-input-tools.ts';
 import { keyPath, readKeyFile } from '../../cli/keys.ts';
+import { LOCAL_CLIENT_COUNT } from '../../cli/local-cluster-config.ts';
 import type { PestoClient } from '../../client/pesto-client.ts';
 import { grpcTransport, STREAM_PATH, type DialedLink, type PeerIdentity } from '../../net/index.ts';
 import { singleMessageFrame } from '../../net/frame.ts';
@@ -551,7 +552,9 @@ void describe('timestamps far in the future', () => {
   });
 
   void it("aborts a client's transaction whose clock runs an hour ahead", async () => {
-    const ahead = await tc.connect({ fastPathWaitMs: 60_000 });
+    // Another client identity: clients of one id in a process share their timestamps, so a clock an
+    // hour ahead here would move every later transaction of this process an hour ahead too.
+    const ahead = await tc.connect({ fastPathWaitMs: 60_000, as: LOCAL_CLIENT_COUNT });
     const realNow = Date.now;
     let tx;
     try {

@@ -11,6 +11,7 @@ import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { keyPath, readKeyFile } from '../../cli/keys.ts';
 import { loadLocalClient } from '../../cli/local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster } from '../../cli/supervisor.ts';
 import { PestoClient, type Transaction } from '../../client/pesto-client.ts';
@@ -25,8 +26,12 @@ export interface TestCluster {
   readonly clientId: number;
   readonly keyPair: KeyPair;
   readonly clients: PestoClient[];
-  /** Connects one more client with the local identity (close it, or let `stop` do it). */
-  connect(options?: { readonly fastPathWaitMs?: number }): Promise<PestoClient>;
+  /**
+   * Connects one more client with the local identity (close it, or let `stop` do it); `as` another of
+   * the local client ids (1 to LOCAL_CLIENT_COUNT) stands for another client process: clients of one id
+   * in this process share one timestamp allocator.
+   */
+  connect(options?: { readonly fastPathWaitMs?: number; readonly as?: number }): Promise<PestoClient>;
   /** Every replica of shard 0 by index. */
   readonly indexes: readonly number[];
   stop(): Promise<void>;
@@ -53,8 +58,9 @@ export async function startTestCluster(name: string, basePort: number): Promise<
     keyPair: local.keyPair,
     clients,
     indexes: Array.from({ length: n }, (_, i) => i),
-    connect: async (options = {}) => {
-      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...options });
+    connect: async ({ as, ...options } = {}) => {
+      const identity = as === undefined ? local : { clientId: as, keyPair: await readKeyFile(keyPath(dataDir, { kind: 'client', id: as })) };
+      const client = await PestoClient.connect({ config: local.config, clientId: identity.clientId, keyPair: identity.keyPair, ...options });
       clients.push(client);
       return client;
     },
