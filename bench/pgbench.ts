@@ -8,10 +8,9 @@
  * folder, and the gateway over it in this process (client/gateway/cluster-gateway.ts), as `pesto start`
  * runs them. Both sides are loaded the same way through their wire protocol with the `pg` driver: the
  * four pgbench tables with their primary keys, 1 branch, 10 tellers and `--accounts` accounts (default
- * 5,000: `pgbench -i -s 1`'s 100,000 accounts go in one transaction, which the cluster's limits refuse,
- * docs/decisions/0009-bulk-loads.md; loading with a primary-key check per row takes minutes for tens of
- * thousands; the script's contention is on the single branch row either way), in autocommit INSERTs of
- * 250 rows from 4 connections.
+ * 5,000: quicker to set up than `pgbench -i -s 1`'s 100,000 accounts, which load on the cluster since
+ * docs/decisions/0012 but take about a minute; the script's contention is on the single branch row either
+ * way), in autocommit INSERTs of 250 rows from 4 connections.
  * `--target engine`: the gateway over the single-node SQL engine, both sides loaded with `pgbench -i -s 1`.
  *
  * PostgreSQL runs SERIALIZABLE with fsync and synchronous_commit off. `pgbench -n -f script.sql -c N -j 1
