@@ -33,7 +33,7 @@
  * of the per-pair ratios.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -43,10 +43,11 @@ import { startClusterGateway, type ClusterGateway } from '../client/gateway/clus
 import { EngineBackend } from '../client/gateway/engine-backend.ts';
 import { ClusterBackend } from '../client/gateway/cluster-backend.ts';
 import { startGateway, type Gateway } from '../client/gateway/gateway-server.ts';
-import type { BackendSession, OpenSessionResult, SqlBackend } from '../client/gateway/sql-backend.ts';
+import type { SqlBackend } from '../client/gateway/sql-backend.ts';
 import type { SqlClient } from '../client/sql/sql-session.ts';
 import { Engine, type Session } from '../sql/engine.ts';
-import { PG_BIN, freePort, processCpuSeconds, startPostgres, type PostgresServer } from './postgres-server.ts';
+import { MeteredBackend, selfCpuSeconds } from './metered-backend.ts';
+import { PG_BIN, freePort, postgresCpuSeconds, processCpuSeconds, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { median, parseFlags, round } from './stats.ts';
 
 const MODES = ['simple', 'extended', 'prepared'] as const;
@@ -138,71 +139,6 @@ function parsePgbench(r: ToolResult, label: string): Omit<PgbenchRun, 'cpuUsPerT
     failed: numberAfter(r.stdout, /^number of failed transactions: (\d+)/m) ?? 0,
     retried: numberAfter(r.stdout, /^number of transactions retried: (\d+)/m) ?? 0,
   };
-}
-
-function selfCpuSeconds(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-}
-
-/**
- * A backend that adds up this process's CPU seconds while its sessions are open (from openSession to
- * close), so the gateway figure leaves out starting and reaping the pgbench process.
- */
-class MeteredBackend implements SqlBackend {
-  cpuSeconds = 0;
-  constructor(private readonly inner: SqlBackend) {}
-
-  async openSession(user: string, database: string): Promise<OpenSessionResult> {
-    const start = selfCpuSeconds();
-    const r = await this.inner.openSession(user, database);
-    if (!r.ok) return r;
-    const s = r.session;
-    const session: BackendSession = {
-      execute: (sql) => s.execute(sql),
-      prepare: (sql, hints) => s.prepare(sql, hints),
-      run: (statement, params) => s.run(statement, params),
-      release: (statement) => s.release(statement),
-      tables: () => s.tables(),
-      begin: () => s.begin(),
-      commit: () => s.commit(),
-      rollback: () => s.rollback(),
-      close: async () => {
-        await s.close();
-        this.cpuSeconds += selfCpuSeconds() - start;
-      },
-    };
-    return { ok: true, session };
-  }
-}
-
-const TICKS_PER_SECOND = 100;
-
-function statFields(pid: number | string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/**
- * CPU seconds of the postmaster, its live children, and the children it has already reaped (cutime +
- * cstime): pgbench's backends exit when pgbench does, before the run's CPU is read.
- */
-function postgresCpuSeconds(server: PostgresServer): number {
-  const pid = Number(readFileSync(join(server.dataDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
-  const own = statFields(pid);
-  if (own === null) return 0;
-  // Fields from 3 (state): utime 14, stime 15, cutime 16, cstime 17.
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const f = statFields(entry);
-    if (f !== null && Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
-  }
-  return ticks / TICKS_PER_SECOND;
 }
 
 async function pgbench(t: Target, script: string, mode: Mode, clients: number, seconds: number, accounts: number, cpu: () => number, label: string): Promise<PgbenchRun> {

@@ -72,32 +72,43 @@ export function startPostgres(port: number, settings: Readonly<Record<string, st
 
 const TICKS_PER_SECOND = 100;
 
-/** utime + stime of one process, in seconds (0 if it is gone). */
-export function processCpuSeconds(pid: number): number {
+/** Fields of /proc/<pid>/stat from field 3 (state) on: [1] ppid, [11] utime, [12] stime, [13] cutime, [14] cstime; null if gone. */
+function statFields(pid: number | string): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // fields[0] is state (field 3); utime and stime are fields 14 and 15.
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return 0;
+    return null;
   }
 }
 
-/** CPU seconds of `pid` and all its children (PostgreSQL backends are children of the postmaster). */
-export function treeCpuSeconds(pid: number): number {
-  let total = processCpuSeconds(pid);
+/** utime + stime of one process, in seconds (0 if it is gone). */
+export function processCpuSeconds(pid: number): number {
+  const f = statFields(pid);
+  return f === null ? 0 : (Number(f[11]) + Number(f[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of `pid` and its live children (PostgreSQL backends are children of the postmaster);
+ * with `reaped`, also of the children it has already reaped (cutime + cstime: pgbench's backends exit
+ * when pgbench does, before the run's CPU is read).
+ */
+export function treeCpuSeconds(pid: number, reaped = false): number {
+  const own = statFields(pid);
+  if (own === null) return 0;
+  let ticks = Number(own[11]) + Number(own[12]) + (reaped ? Number(own[13]) + Number(own[14]) : 0);
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) total += processCpuSeconds(Number(entry));
-    } catch {
-      // the process ended while we looked
-    }
+    const f = statFields(entry);
+    if (f !== null && Number(f[1]) === pid) ticks += Number(f[11]) + Number(f[12]);
   }
-  return total;
+  return ticks / TICKS_PER_SECOND;
+}
+
+/** CPU seconds of a server's postmaster, its live backends and the backends it has reaped. */
+export function postgresCpuSeconds(server: PostgresServer): number {
+  const pid = Number(readFileSync(join(server.dataDir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  return treeCpuSeconds(pid, true);
 }
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
