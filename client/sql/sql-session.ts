@@ -22,33 +22,34 @@
  * - DDL reads the catalog, applies the statement to a copy, and writes the new catalog; DDL that
  *   changes how rows are stored (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN, TRUNCATE) moves the
  *   table to a fresh storage id: truncated it starts empty, rewritten its rows are copied in chunks
- *   (docs/decisions/0012). Rows written into a fresh storage leave in load batches
+ *   (docs/decisions/0012; ddl-storage.ts). Rows written into a fresh storage leave in load batches
  *   (load-batches.ts), and the transaction then commits at a timestamp after them.
+ * - SERIAL columns draw from transactional counter rows (serial-counters.ts).
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import type { Node } from 'libpg-query';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
-import type { IndexDef, TableDef } from '../../sql/catalog.ts';
+import type { TableDef } from '../../sql/catalog.ts';
 import { classify } from '../../sql/classify.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
 import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
 import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
-import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
-import { CATALOG_KEY, CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
-import { normInt8, type Row, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
-import { quoteIdent, type ScanFetch } from './scan-fetch.ts';
-import { allocateStorage } from './load-batches.ts';
+import type { ScanFetch } from './scan-fetch.ts';
+import { runDdl } from './ddl-storage.ts';
+import { fetchSerials, serialKey } from './serial-counters.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
@@ -197,16 +198,6 @@ export interface SqlPrepared {
 }
 
 export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
-
-/**
- * SERIAL columns: one counter row per (table, column) under table 0 (next to the catalog), holding the
- * last value handed out as decimal text. Transactional (a rolled-back insert gives its value back), so
- * concurrent inserts into one table conflict on the counter: fine for loading, as PostgreSQL users do
- * with explicit ids under load.
- */
-function serialKey(tableId: number, column: number): Key {
-  return `\x00\x00\x00\x00serial:${tableId}:${column}`;
-}
 
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
 function serializationFailure(message: string): SqlError {
@@ -421,7 +412,11 @@ export class SqlSession {
       stmt.catalog = txn.catalog;
     }
     const s = l.stmt;
-    if (s.k === 'ddl') return this.#runDdl(txn, s.node);
+    if (s.k === 'ddl') {
+      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this) };
+      const outcome = await runDdl(env, txn, s.node);
+      return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
+    }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
     if (s.k === 'noop') return ok(s.tag, s.tag);
     if (s.k !== 'query' && s.k !== 'dml') {
@@ -475,7 +470,7 @@ export class SqlSession {
         r = { ok: false, error: toSqlError(e) };
       }
       if (source.missing.size > 0 || missingSerials.size > 0 || source.missingScans.size > 0) {
-        await Promise.all([this.#fetch(txn, source.missing), this.#fetchSerials(txn, missingSerials), this.#fetchScans(txn, source.missingScans)]);
+        await Promise.all([this.#fetch(txn, source.missing), fetchSerials(txn, missingSerials), this.#fetchScans(txn, source.missingScans)]);
         continue;
       }
       if (r.ok) {
@@ -506,18 +501,6 @@ export class SqlSession {
         const o = await this.#rangeRead(txn, f.sql, f.params, true, f.table);
         if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
         txn.scans.set(key, o.rows);
-      }),
-    );
-  }
-
-  async #fetchSerials(txn: SqlTxn, keys: ReadonlySet<Key>): Promise<void> {
-    await txn.beforeRead();
-    await Promise.all(
-      [...keys].map(async (k) => {
-        const r = await txn.tx.read(k);
-        const v = r.value === null ? 0 : Number(new TextDecoder().decode(r.value));
-        if (!Number.isSafeInteger(v) || v < 0) throw new SqlError(SqlState.internalError, `sequence counter ${k.slice(4)} holds an invalid value`);
-        txn.serials.set(k, v);
       }),
     );
   }
@@ -562,111 +545,6 @@ export class SqlSession {
     const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };
     const withRows: LoweredStatement = { ...l, stmt: { ...s, plan: { ...s.plan, source } } };
     return this.#runLocal(txn, withRows, params);
-  }
-
-  async #runDdl(txn: SqlTxn, node: Node): Promise<ExecResult> {
-    let { next, outcome, actions } = txn.catalog.apply(node);
-    if (actions.some((a) => a.k !== 'unique')) ({ next, outcome, actions } = await this.#onFreshStorage(txn, node, actions));
-    for (const a of actions) {
-      // The old storage as the statement found it (the rows' layout `transform` expects).
-      if (a.k === 'rewrite') await this.#copyRows(txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
-      else if (a.k === 'unique') await this.#checkUnique(txn, a.table, a.index);
-    }
-    let cv = next;
-    // A table created inside a transaction gets a fresh storage at once: a load into it may then leave
-    // in batches (autocommit CREATE TABLE has no rows to load and keeps its catalog id).
-    const created = 'CreateStmt' in node ? node.CreateStmt.relation?.relname : undefined;
-    if (cv !== null && this.#explicit && created !== undefined && txn.catalog.catalog.get(created) === undefined) {
-      const id = await allocateStorage(this.sql.client);
-      cv = cv.withStorage(created, id);
-      txn.addFresh(id);
-    }
-    if (cv !== null) {
-      txn.scans = new Map(); // fetched under the old table definitions
-      txn.catalog = cv;
-      txn.catalogWritten = true;
-      txn.put(CATALOG_KEY, cv.value());
-    }
-    return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
-  }
-
-  /** A new unique index on a table that may hold rows: no two rows may repeat its key (23505 as the engine says). */
-  async #checkUnique(txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
-    const o = await this.#rangeRead(txn, `DELETE FROM ${quoteIdent(table.name)}`, [], true, table);
-    if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
-    const seen = new Set<string>();
-    for (const row of o.rows) {
-      if (index.columns.some((c) => row[c] === null)) continue;
-      const k = indexEntryPrefix(index, row);
-      if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
-      seen.add(k);
-    }
-  }
-
-  /**
-   * TRUNCATE and row rewrites (ADD PRIMARY KEY, ADD COLUMN) move each table they touch to a fresh
-   * storage (docs/decisions/0012), switched before the statement in the catalog log: the old storage
-   * keeps the definition its rows were written with, the new one starts empty (truncated: no reads,
-   * no deletes) and gets the statement's layout. Returns the statement applied after the switches.
-   */
-  async #onFreshStorage(txn: SqlTxn, node: Node, actions: readonly DdlDataAction[]): Promise<ReturnType<CatalogVersion['apply']>> {
-    if (actions.filter((a) => a.k === 'rewrite').length > 1) {
-      throw new SqlError(SqlState.featureNotSupported, 'one ALTER TABLE statement may rewrite a table once on the cluster: split the subcommands into several statements');
-    }
-    let cv = txn.catalog;
-    const names = new Set(actions.flatMap((a) => (a.k === 'truncate' ? [a.table.name] : a.k === 'rewrite' ? [a.after.name] : [])));
-    for (const name of names) {
-      const id = await allocateStorage(this.sql.client);
-      cv = cv.withStorage(name, id);
-      txn.addFresh(id);
-    }
-    return cv.apply(node);
-  }
-
-  /**
-   * Copies every row of `before` (its old storage) through `transform` into `after` (the fresh one).
-   * The old storage is read in chunks by primary key, each a range read whose rows join the read set
-   * only through its predicates (readsAsPredicates: a writer of the old storage conflicts with them,
-   * SemanticCC and write monotonicity), and the copies leave in load batches. Two rows with one new
-   * primary key fail the statement with 23505, as PostgreSQL's index build does.
-   */
-  async #copyRows(txn: SqlTxn, before: TableDef, after: TableDef, transform: (row: Row) => Row): Promise<void> {
-    const cols = before.columns.map((c) => quoteIdent(c.name)).join(', ');
-    const pkCol = before.pk.length === 1 ? quoteIdent(before.columns[before.pk[0]!]!.name) : null;
-    let chunk = Math.max(16, Math.min(5000, txn.limits.txnKeysMax >> 1));
-    let last: SqlValue | undefined;
-    const seen = new Set<string>();
-    // Rows read within twice the grace periods below the table version keep read-set entries (QuerySpec.readsAsPredicates).
-    const { monotonicityMs, nonMonotonicityMs } = this.sql.client.opts.config.grace;
-    const window = 2000 * (monotonicityMs + nonMonotonicityMs);
-    for (;;) {
-      const sql = pkCol === null
-        ? `SELECT ${cols} FROM ${quoteIdent(before.name)}`
-        : `SELECT ${cols} FROM ${quoteIdent(before.name)}${last === undefined ? '' : ` WHERE ${pkCol} > $1`} LIMIT ${chunk}`;
-      const o = await this.#rangeRead(txn, sql, last === undefined ? [] : [last], false, before, window);
-      if (!o.ok) {
-        // A chunk whose read set or result would not fit a message: smaller chunks.
-        if (o.code === SqlState.programLimitExceeded && pkCol !== null && chunk > 16) {
-          chunk >>= 1;
-          continue;
-        }
-        throw new SqlError(o.code, o.message, o.detail);
-      }
-      for (const raw of o.rows) {
-        const row = transform(raw as Row);
-        const pk = primaryKeyOf(after, row);
-        if (seen.has(pk)) {
-          const names = after.pk.map((i) => after.columns[i]!.name);
-          throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${after.name}_pkey"`, `Key (${names.join(', ')})=(${after.pk.map((i) => String(row[i])).join(', ')}) is duplicated.`);
-        }
-        seen.add(pk);
-        txn.put(rowKey(after.id, pk), encodeRow(after, row));
-        txn.writes.put(after, pk, row);
-      }
-      await txn.settle();
-      if (pkCol === null || o.rows.length < chunk) return;
-      last = (o.rows[o.rows.length - 1] as SqlValue[])[before.pk[0]!];
-    }
   }
 }
 

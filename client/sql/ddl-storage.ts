@@ -1,0 +1,137 @@
+/**
+ * Instance DDL on the cluster (issue 4, docs/decisions/0012): the catalog change a DDL statement
+ * writes, and the storage moves it needs. TRUNCATE and row rewrites (ALTER TABLE ... ADD PRIMARY KEY /
+ * ADD COLUMN) move a table to a fresh storage id; rewritten rows are copied in chunks of range reads
+ * and leave in load batches (load-batches.ts); a new unique index is checked against the table's rows.
+ * The session (sql-session.ts) calls `runDdl` and lends it its range read.
+ */
+import type { Node } from 'libpg-query';
+import type { IndexDef, TableDef } from '../../sql/catalog.ts';
+import { SqlError, SqlState } from '../../sql/errors.ts';
+import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
+import { CATALOG_KEY, type CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
+import type { Row, SqlValue } from '../../sql/types.ts';
+import type { StatementOutcome } from '../../sql/wire-values.ts';
+import { encodeRow } from '../../sql/row-codec.ts';
+import { rowKey } from '../../sql/row-key.ts';
+import type { PestoClient } from '../pesto-client.ts';
+import { quoteIdent } from './scan-fetch.ts';
+import { allocateStorage } from './load-batches.ts';
+import type { SqlTxn } from './sql-txn.ts';
+
+/** The session's range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
+export type RangeRead = (txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number) => Promise<StatementOutcome>;
+
+/** What `runDdl` needs from the session running it. */
+export interface DdlEnv {
+  readonly client: PestoClient;
+  /** Whether an explicit transaction is open (BEGIN ... COMMIT/ROLLBACK), asked when the statement needs it. */
+  readonly explicit: () => boolean;
+  readonly rangeRead: RangeRead;
+}
+
+/** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
+export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<ReturnType<CatalogVersion['apply']>['outcome']> {
+  let { next, outcome, actions } = txn.catalog.apply(node);
+  if (actions.some((a) => a.k !== 'unique')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
+  for (const a of actions) {
+    // The old storage as the statement found it (the rows' layout `transform` expects).
+    if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
+    else if (a.k === 'unique') await checkUnique(env, txn, a.table, a.index);
+  }
+  let cv = next;
+  // A table created inside a transaction gets a fresh storage at once: a load into it may then leave
+  // in batches (autocommit CREATE TABLE has no rows to load and keeps its catalog id).
+  const created = 'CreateStmt' in node ? node.CreateStmt.relation?.relname : undefined;
+  if (cv !== null && env.explicit() && created !== undefined && txn.catalog.catalog.get(created) === undefined) {
+    const id = await allocateStorage(env.client);
+    cv = cv.withStorage(created, id);
+    txn.addFresh(id);
+  }
+  if (cv !== null) {
+    txn.scans = new Map(); // fetched under the old table definitions
+    txn.catalog = cv;
+    txn.catalogWritten = true;
+    txn.put(CATALOG_KEY, cv.value());
+  }
+  return outcome;
+}
+
+/** A new unique index on a table that may hold rows: no two rows may repeat its key (23505 as the engine says). */
+async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
+  const o = await env.rangeRead(txn, `DELETE FROM ${quoteIdent(table.name)}`, [], true, table);
+  if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
+  const seen = new Set<string>();
+  for (const row of o.rows) {
+    if (index.columns.some((c) => row[c] === null)) continue;
+    const k = indexEntryPrefix(index, row);
+    if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
+    seen.add(k);
+  }
+}
+
+/**
+ * TRUNCATE and row rewrites (ADD PRIMARY KEY, ADD COLUMN) move each table they touch to a fresh
+ * storage (docs/decisions/0012), switched before the statement in the catalog log: the old storage
+ * keeps the definition its rows were written with, the new one starts empty (truncated: no reads,
+ * no deletes) and gets the statement's layout. Returns the statement applied after the switches.
+ */
+async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: readonly DdlDataAction[]): Promise<ReturnType<CatalogVersion['apply']>> {
+  if (actions.filter((a) => a.k === 'rewrite').length > 1) {
+    throw new SqlError(SqlState.featureNotSupported, 'one ALTER TABLE statement may rewrite a table once on the cluster: split the subcommands into several statements');
+  }
+  let cv = txn.catalog;
+  const names = new Set(actions.flatMap((a) => (a.k === 'truncate' ? [a.table.name] : a.k === 'rewrite' ? [a.after.name] : [])));
+  for (const name of names) {
+    const id = await allocateStorage(env.client);
+    cv = cv.withStorage(name, id);
+    txn.addFresh(id);
+  }
+  return cv.apply(node);
+}
+
+/**
+ * Copies every row of `before` (its old storage) through `transform` into `after` (the fresh one).
+ * The old storage is read in chunks by primary key, each a range read whose rows join the read set
+ * only through its predicates (readsAsPredicates: a writer of the old storage conflicts with them,
+ * SemanticCC and write monotonicity), and the copies leave in load batches. Two rows with one new
+ * primary key fail the statement with 23505, as PostgreSQL's index build does.
+ */
+async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: TableDef, transform: (row: Row) => Row): Promise<void> {
+  const cols = before.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const pkCol = before.pk.length === 1 ? quoteIdent(before.columns[before.pk[0]!]!.name) : null;
+  let chunk = Math.max(16, Math.min(5000, txn.limits.txnKeysMax >> 1));
+  let last: SqlValue | undefined;
+  const seen = new Set<string>();
+  // Rows read within twice the grace periods below the table version keep read-set entries (QuerySpec.readsAsPredicates).
+  const { monotonicityMs, nonMonotonicityMs } = env.client.opts.config.grace;
+  const window = 2000 * (monotonicityMs + nonMonotonicityMs);
+  for (;;) {
+    const sql = pkCol === null
+      ? `SELECT ${cols} FROM ${quoteIdent(before.name)}`
+      : `SELECT ${cols} FROM ${quoteIdent(before.name)}${last === undefined ? '' : ` WHERE ${pkCol} > $1`} LIMIT ${chunk}`;
+    const o = await env.rangeRead(txn, sql, last === undefined ? [] : [last], false, before, window);
+    if (!o.ok) {
+      // A chunk whose read set or result would not fit a message: smaller chunks.
+      if (o.code === SqlState.programLimitExceeded && pkCol !== null && chunk > 16) {
+        chunk >>= 1;
+        continue;
+      }
+      throw new SqlError(o.code, o.message, o.detail);
+    }
+    for (const raw of o.rows) {
+      const row = transform(raw as Row);
+      const pk = primaryKeyOf(after, row);
+      if (seen.has(pk)) {
+        const names = after.pk.map((i) => after.columns[i]!.name);
+        throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${after.name}_pkey"`, `Key (${names.join(', ')})=(${after.pk.map((i) => String(row[i])).join(', ')}) is duplicated.`);
+      }
+      seen.add(pk);
+      txn.put(rowKey(after.id, pk), encodeRow(after, row));
+      txn.writes.put(after, pk, row);
+    }
+    await txn.settle();
+    if (pkCol === null || o.rows.length < chunk) return;
+    last = (o.rows[o.rows.length - 1] as SqlValue[])[before.pk[0]!];
+  }
+}
