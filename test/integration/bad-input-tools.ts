@@ -13,6 +13,13 @@ import type { ShardId } from '../../protocol/ids.ts';
 import type { Certificate, Message, SigProof, Txn, VoteCert } from '../../protocol/messages.ts';
 
 /** Real signatures of replicas `signers` over one leaf, each in its own batch of one. */
+/** Messages a replica's boundary rejected, over every reason (its /metrics scraped). */
+export function totalRejected(m: ReadonlyMap<string, number>): number {
+  let sum = 0;
+  for (const [k, v] of m) if (k.startsWith('pesto_rejected_messages_total{')) sum += v;
+  return sum;
+}
+
 export function signedBy(keys: readonly KeyPair[], leaf: Uint8Array, signers: readonly number[]): SigProof[] {
   return signers.map((i) => signBatch([leaf], keys[i]!.secretKey, i)[0]!);
 }

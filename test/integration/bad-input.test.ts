@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { connect as connectHttp2, constants as http2 } from 'node:http2';
 import { connect as connectTcp } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { openRawStream, replicaAddressOf, signedBy, votes, writeback, type RawStream } from './bad-input-tools.ts';
+import { openRawStream, replicaAddressOf, signedBy, totalRejected, votes, writeback, type RawStream } from './bad-input-tools.ts';
 import { keyPath, readKeyFile } from '../../cli/keys.ts';
 import { LOCAL_CLIENT_COUNT } from '../../cli/local-cluster-config.ts';
 import type { PestoClient } from '../../client/pesto-client.ts';
@@ -75,12 +75,6 @@ function sendToAll(bytes: Uint8Array): void {
 
 async function scrapeAll(indexes: readonly number[]): Promise<Metrics[]> {
   return Promise.all(indexes.map((i) => scrape(tc.cluster, 0, i)));
-}
-
-function totalRejected(m: Metrics): number {
-  let sum = 0;
-  for (const [k, v] of m) if (k.startsWith('pesto_rejected_messages_total{')) sum += v;
-  return sum;
 }
 
 /** Every replica still runs, and a normal transaction commits on the fast path. */
