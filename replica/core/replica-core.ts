@@ -10,41 +10,23 @@
  * - ST1 validates once per transaction (validation.ts), prepares the writes as visible prepared
  *   versions, waits for undecided dependencies (telling the client which, §7), then votes; the vote
  *   is signed in a Merkle batch by the shell and stored for every later ST1 of the same transaction;
- * - ST2 adopts the first valid decision and always answers with it;
+ * - ST2 adopts the first valid decision and always answers with it; the fallback's views resolve
+ *   diverged ones (st2-fallback.ts);
  * - writeback applies a certified outcome: commit turns prepared versions into committed ones,
- *   abort purges them; either wakes dependents;
+ *   abort purges them; either wakes dependents (writeback.ts);
  * - range reads (queries), the sync round's fetches between replicas and force materialization are
  *   in range-reads.ts.
  */
 import { digestKey, type DigestKey, type ReplicaIndex, type ShardId } from '../../protocol/ids.ts';
-import type {
-  CommittedTxn,
-  Decide,
-  DecisionFb,
-  Elect,
-  Key,
-  Message,
-  Outcome,
-  Prepare,
-  PrepareReply,
-  ReadRequest,
-  SigProof,
-  Txn,
-  VoteDecision,
-  Writeback,
-} from '../../protocol/messages.ts';
-import { certificateOutcome } from '../../protocol/messages.ts';
-import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
-import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
+import type { Key, Message, Outcome, Prepare, PrepareReply, ReadRequest, SigProof, Txn, VoteDecision } from '../../protocol/messages.ts';
+import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
-import { certCoversShards } from './boundary.ts';
 import { DEFAULT_GRACE, DEFAULT_LIMITS, type GraceConfig, type LimitsConfig } from '../../protocol/config.ts';
 import {
   CatalogLookup,
-  commitPredicates,
   dropPredicates,
   graceMicros,
   isNonMonotonic,
@@ -60,6 +42,8 @@ import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbortReason, type AbstainReason, type ValidationContext } from './validation.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
+import { onDecide, onDecisionFb, onElect, sendDecideReply, type St2Host } from './st2-fallback.ts';
+import { onWriteback, type WritebackHost } from './writeback.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -179,7 +163,7 @@ export class ReplicaCore {
         this.#prepareTxn(txn, null);
         this.range.txnChanged(txn.key);
       },
-      writeback: (wb) => this.#onWriteback(wb),
+      writeback: (wb) => onWriteback(this.#decisions, wb),
       send: (to, msg) => this.#send(to, msg),
       sendReplica: (index, msg) => this.#out.push({ kind: 'sendReplica', shard: opts.shard, index, msg }),
       setTimer: (afterMs, fire) => {
@@ -223,13 +207,13 @@ export class ReplicaCore {
       case 'prepare':
         return this.#onPrepare(from, msg);
       case 'decide':
-        return this.#onDecide(from, msg);
+        return onDecide(this.#decisions, from, msg);
       case 'elect':
-        return this.#onElect(from, msg);
+        return onElect(this.#decisions, from, msg);
       case 'decisionFb':
-        return this.#onDecisionFb(from, msg);
+        return onDecisionFb(this.#decisions, from, msg);
       case 'writeback':
-        return this.#onWriteback(msg);
+        return onWriteback(this.#decisions, msg);
       case 'readReply':
       case 'prepareReply':
       case 'decideReply':
@@ -263,7 +247,7 @@ export class ReplicaCore {
       rec.st2.sig = sig;
       const waiters = rec.st2Waiters;
       rec.st2Waiters = NONE;
-      for (const w of waiters) this.#sendDecideReply(rec, w);
+      for (const w of waiters) sendDecideReply(this.#decisions, rec, w);
     }
   }
 
@@ -291,7 +275,7 @@ export class ReplicaCore {
     record: (key) => this.#record(key),
     records: () => this.#txns,
     applyPrepared: (rec, txn) => this.#applyPrepared(rec, txn),
-    writeback: (wb) => this.#onWriteback(wb),
+    writeback: (wb) => onWriteback(this.#decisions, wb),
     lowWatermark: () => this.#lowWatermark(),
   };
 
@@ -548,167 +532,29 @@ export class ReplicaCore {
 
   readonly #writesOf = (k: DigestKey): Txn['body']['writes'] | null => this.#txns.get(k)?.txn?.body.writes ?? null;
 
-  // ---- ST2 (PROTOCOL §6, slow path) ----
-
-  #onDecide(from: PeerHandle, msg: Decide): void {
-    const rec = this.#record(digestKey(msg.digest));
-    rec.txn ??= msg.txn;
-    const waiter = { peer: from, req: msg.req };
-    if (rec.decided !== null) return this.#sendPrepareReply(rec, waiter);
-    if (rec.st2 === null) {
-      // A decided transaction logs its certified outcome; otherwise the first valid ST2 wins.
-      const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : msg.decision;
-      rec.st2 = { decision, view: msg.view, logShard: msg.logShard, sig: null, signing: false };
-      this.stats.st2Adopted++;
-      this.#persist({ kind: 'st2', txn: rec.txn, decision, view: msg.view, logShard: msg.logShard });
-    }
-    this.#answerSt2(rec, waiter);
-  }
-
-  /** Replies with the stored ST2 decision, signing it first if needed. */
-  #answerSt2(rec: TxnRecord, waiter: Waiter): void {
-    const st2 = rec.st2!;
-    if (st2.sig !== null) return this.#sendDecideReply(rec, waiter);
-    rec.st2Waiters = appended(rec.st2Waiters, waiter);
-    if (!st2.signing) {
-      st2.signing = true;
-      this.#out.push({ kind: 'sign', leaf: st2Leaf(rec.txn!.digest, st2.logShard, st2.decision, st2.view), ref: { kind: 'st2', txn: rec.key, view: st2.view } });
-    }
-  }
-
-  // ---- fallback (PROTOCOL §7): views resolve ST2 decisions that diverged ----
-
-  /**
-   * Moves the transaction to view `msg.view` (only forward) and answers with one signed elect of the
-   * current decision for that view. A replica without a decision first adopts the client's ST2.
-   */
-  #onElect(from: PeerHandle, msg: Elect): void {
-    const decide = msg.decide;
-    const rec = this.#record(digestKey(decide.digest));
-    rec.txn ??= decide.txn;
-    // Decided here already: the certificate ends the fallback (views cannot change a certified outcome).
-    if (rec.decided !== null) return this.#sendPrepareReply(rec, { peer: from, req: msg.req });
-    if (rec.st2 === null) {
-      const decision: Outcome = rec.state === 'committed' ? 'commit' : rec.state === 'aborted' ? 'abort' : decide.decision;
-      rec.st2 = { decision, view: 0, logShard: decide.logShard, sig: null, signing: false };
-      this.stats.st2Adopted++;
-      this.#persist({ kind: 'st2', txn: rec.txn, decision, view: 0, logShard: decide.logShard });
-    }
-    if (msg.view <= rec.currentView) return;
-    rec.currentView = msg.view;
-    const st2 = rec.st2;
-    this.#out.push({
-      kind: 'sign',
-      leaf: electLeaf(rec.txn.digest, st2.logShard, st2.decision, msg.view),
-      ref: { kind: 'elect', txn: rec.key, view: msg.view, decision: st2.decision, peer: from, req: msg.req },
-    });
-  }
-
-  /** Adopts a decision 2f+1 replicas elected in a view not older than this replica's. */
-  #onDecisionFb(from: PeerHandle, msg: DecisionFb): void {
-    const rec = this.#record(digestKey(msg.digest));
-    rec.txn ??= msg.txn;
-    if (rec.decided !== null) return this.#sendPrepareReply(rec, { peer: from, req: msg.req });
-    if (msg.view >= rec.currentView && (rec.st2 === null || msg.view > rec.st2.view)) {
-      rec.currentView = msg.view;
-      rec.st2 = { decision: msg.decision, view: msg.view, logShard: msg.logShard, sig: null, signing: false };
-      this.stats.st2Adopted++;
-      this.#persist({ kind: 'st2', txn: rec.txn, decision: msg.decision, view: msg.view, logShard: msg.logShard });
-    }
-    if (rec.st2 !== null) this.#answerSt2(rec, { peer: from, req: msg.req });
-  }
-
-  #sendDecideReply(rec: TxnRecord, w: Waiter): void {
-    const st2 = rec.st2!;
-    this.#send(w.peer, { kind: 'decideReply', req: w.req, digest: rec.txn!.digest, decision: st2.decision, view: st2.view, logShard: st2.logShard, sig: st2.sig! });
-  }
-
-  // ---- writeback (PROTOCOL §6) ----
-
-  #onWriteback(msg: Writeback): void {
-    const key = digestKey(msg.digest);
-    const rec = this.#record(key);
-    if (rec.isDecided) return;
-    rec.txn ??= msg.txn;
-    const txn = rec.txn;
-    if (txn === null) {
-      this.#reject('writeback-unknown-txn');
-      return;
-    }
-    if (!certCoversShards(msg, txn)) {
-      this.#reject('writeback-shards-mismatch');
-      return;
-    }
-    // Kept as its bytes (protocol/stored.ts): decoded certificates were most of what a replica retained.
-    const decided = new StoredWriteback(msg);
-    rec.decided = decided;
-    this.#persist({ kind: 'writeback', writeback: msg, txn });
-    const committed = certificateOutcome(msg.cert) === 'commit';
-    if (committed) this.#commit(rec, txn, decided);
-    else this.#abort(rec);
-    // Anyone still waiting for this replica's vote learns the outcome instead.
-    this.#flushVoteWaiters(rec);
-    // Range reads: forced versions go, the apply fault may withhold the writes, waiting queries wake.
-    if (!this.#restoring) this.range.decided(key, committed);
-  }
-
-  #commit(rec: TxnRecord, txn: Txn, decided: StoredWriteback): void {
-    // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
-    const proof: CommittedTxn = new StoredProof(txn, decided);
-    rec.proof = proof;
-    const { owns } = this.opts;
-    const body = txn.body;
-    const wm = this.#lowWatermark();
-    // Prepared versions become committed in place of being purged, so the table histories keep their
-    // entries (and non-monotonic flags); a transaction never prepared here enters them now.
-    const wasPrepared = rec.prepared;
-    if (wasPrepared) this.#removePreparedReads(rec.key, body);
-    let lastTable = -1;
-    for (const w of body.writes) {
-      if (!owns(w.key)) continue;
-      this.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && this.#nonMonotonic(w.key, body.ts));
-      this.store.collect(this.store.get(w.key)!, wm);
-      const id = sqlTableOfKey(w.key);
-      if (id !== null && id !== lastTable) this.store.table(id).collect(wm);
-      lastTable = id ?? lastTable;
-    }
-    for (const r of body.reads) {
-      if (!owns(r.key)) continue;
-      this.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof });
-    }
-    if (wasPrepared) commitPredicates(this.store, rec.key, body, owns);
-    else recordPredicates(this.store, rec.key, body, resolvePredicatesLeniently(this.#semantic(), body), true, wm);
-    rec.prepared = false;
-    rec.state = 'committed';
-    this.stats.commits++;
-    this.#wakeDependents(rec);
-  }
-
-  #abort(rec: TxnRecord): void {
-    this.#removePrepared(rec);
-    rec.state = 'aborted';
-    this.stats.aborts++;
-    this.#wakeDependents(rec);
-  }
-
-  #wakeDependents(rec: TxnRecord): void {
-    const deps = rec.dependents;
-    rec.dependents = NONE;
-    for (const k of deps) {
-      const t = this.#txns.get(k);
-      if (t === undefined || t.state !== 'waiting') continue;
-      if (rec.state === 'aborted') {
-        this.#abstain(t, 'dependency-aborted');
-        continue;
-      }
-      const claimed = t.txn!.body.deps.find((d) => digestKey(d.digest) === rec.key);
-      if (claimed === undefined || !tsEquals(claimed.ts, rec.txn!.body.ts) || !tsLess(rec.txn!.body.ts, t.txn!.body.ts)) {
-        this.#abstain(t, 'dependency-late');
-        continue;
-      }
-      if (--t.undecidedDeps === 0) this.#finalizeVote(t, 'commit');
-    }
-  }
+  /** What ST2, the fallback (st2-fallback.ts) and writeback (writeback.ts) use of this replica. */
+  readonly #decisions: St2Host & WritebackHost = {
+    store: this.store,
+    stats: this.stats,
+    owns: (key) => this.opts.owns(key),
+    restoring: () => this.#restoring,
+    lowWatermark: () => this.#lowWatermark(),
+    txn: (key) => this.#txns.get(key),
+    record: (key) => this.#record(key),
+    reject: (reason) => this.#reject(reason),
+    persist: (record) => this.#persist(record),
+    sign: (leaf, ref) => this.#out.push({ kind: 'sign', leaf, ref }),
+    send: (to, msg) => this.#send(to, msg),
+    semantic: () => this.#semantic(),
+    nonMonotonic: (key, at) => this.#nonMonotonic(key, at),
+    removePrepared: (rec) => this.#removePrepared(rec),
+    removePreparedReads: (txn, body) => this.#removePreparedReads(txn, body),
+    sendPrepareReply: (rec, w) => this.#sendPrepareReply(rec, w),
+    flushVoteWaiters: (rec) => this.#flushVoteWaiters(rec),
+    abstain: (rec, reason) => this.#abstain(rec, reason),
+    finalizeVote: (rec, decision) => this.#finalizeVote(rec, decision),
+    rangeDecided: (key, committed) => this.range.decided(key, committed),
+  };
 
   // ---- helpers ----
 

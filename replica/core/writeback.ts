@@ -1,0 +1,131 @@
+/**
+ * Writeback (PROTOCOL §6), driven by ReplicaCore: applying a certified outcome. The certificate was
+ * verified at the boundary; here it must cover exactly the transaction's shards.
+ *
+ * - Commit turns the transaction's prepared versions, reads and predicates into committed ones (a
+ *   transaction never prepared here enters the store and its tables' histories now) and keeps the
+ *   commit proof point reads return.
+ * - Abort purges its prepared versions.
+ * - Either wakes the transactions waiting for it (PROTOCOL §5 step 10): an abort makes them abstain, a
+ *   commit at the timestamp they claimed counts one dependency down, and at zero they vote commit.
+ *
+ * A transaction is decided at most once; later writebacks for it are ignored.
+ */
+import { digestKey, type DigestKey } from '../../protocol/ids.ts';
+import type { CommittedTxn, Key, Txn, VoteDecision, Writeback } from '../../protocol/messages.ts';
+import { certificateOutcome } from '../../protocol/messages.ts';
+import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import type { LogRecord } from '../../protocol/log-record.ts';
+import { certCoversShards } from './boundary.ts';
+import { commitPredicates, recordPredicates, resolvePredicatesLeniently, type SemanticContext } from './semantic-cc.ts';
+import type { Store } from './store.ts';
+import { sqlTableOfKey } from './table-writes.ts';
+import { NONE, type TxnRecord } from './txn-record.ts';
+import type { AbstainReason } from './validation.ts';
+
+/** What applying a writeback needs from the replica core. */
+export interface WritebackHost {
+  readonly store: Store;
+  readonly stats: { commits: number; aborts: number };
+  owns(key: Key): boolean;
+  restoring(): boolean;
+  lowWatermark(): Timestamp;
+  txn(key: DigestKey): TxnRecord | undefined;
+  record(key: DigestKey): TxnRecord;
+  reject(reason: string): void;
+  persist(record: LogRecord): void;
+  semantic(): SemanticContext;
+  nonMonotonic(key: Key, at: Timestamp): boolean;
+  removePrepared(rec: TxnRecord): void;
+  removePreparedReads(txn: DigestKey, body: Txn['body']): void;
+  flushVoteWaiters(rec: TxnRecord): void;
+  abstain(rec: TxnRecord, reason: AbstainReason): void;
+  finalizeVote(rec: TxnRecord, decision: VoteDecision): void;
+  rangeDecided(key: DigestKey, committed: boolean): void;
+}
+
+export function onWriteback(h: WritebackHost, msg: Writeback): void {
+  const key = digestKey(msg.digest);
+  const rec = h.record(key);
+  if (rec.isDecided) return;
+  rec.txn ??= msg.txn;
+  const txn = rec.txn;
+  if (txn === null) {
+    h.reject('writeback-unknown-txn');
+    return;
+  }
+  if (!certCoversShards(msg, txn)) {
+    h.reject('writeback-shards-mismatch');
+    return;
+  }
+  // Kept as its bytes (protocol/stored.ts): decoded certificates were most of what a replica retained.
+  const decided = new StoredWriteback(msg);
+  rec.decided = decided;
+  h.persist({ kind: 'writeback', writeback: msg, txn });
+  const committed = certificateOutcome(msg.cert) === 'commit';
+  if (committed) commit(h, rec, txn, decided);
+  else abort(h, rec);
+  // Anyone still waiting for this replica's vote learns the outcome instead.
+  h.flushVoteWaiters(rec);
+  // Range reads: forced versions go, the apply fault may withhold the writes, waiting queries wake.
+  if (!h.restoring()) h.rangeDecided(key, committed);
+}
+
+function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, decided: StoredWriteback): void {
+  // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
+  const proof: CommittedTxn = new StoredProof(txn, decided);
+  rec.proof = proof;
+  const owns = (key: Key): boolean => h.owns(key);
+  const body = txn.body;
+  const wm = h.lowWatermark();
+  // Prepared versions become committed in place of being purged, so the table histories keep their
+  // entries (and non-monotonic flags); a transaction never prepared here enters them now.
+  const wasPrepared = rec.prepared;
+  if (wasPrepared) h.removePreparedReads(rec.key, body);
+  let lastTable = -1;
+  for (const w of body.writes) {
+    if (!owns(w.key)) continue;
+    h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
+    h.store.collect(h.store.get(w.key)!, wm);
+    const id = sqlTableOfKey(w.key);
+    if (id !== null && id !== lastTable) h.store.table(id).collect(wm);
+    lastTable = id ?? lastTable;
+  }
+  for (const r of body.reads) {
+    if (!owns(r.key)) continue;
+    h.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof });
+  }
+  if (wasPrepared) commitPredicates(h.store, rec.key, body, owns);
+  else recordPredicates(h.store, rec.key, body, resolvePredicatesLeniently(h.semantic(), body), true, wm);
+  rec.prepared = false;
+  rec.state = 'committed';
+  h.stats.commits++;
+  wakeDependents(h, rec);
+}
+
+function abort(h: WritebackHost, rec: TxnRecord): void {
+  h.removePrepared(rec);
+  rec.state = 'aborted';
+  h.stats.aborts++;
+  wakeDependents(h, rec);
+}
+
+function wakeDependents(h: WritebackHost, rec: TxnRecord): void {
+  const deps = rec.dependents;
+  rec.dependents = NONE;
+  for (const k of deps) {
+    const t = h.txn(k);
+    if (t === undefined || t.state !== 'waiting') continue;
+    if (rec.state === 'aborted') {
+      h.abstain(t, 'dependency-aborted');
+      continue;
+    }
+    const claimed = t.txn!.body.deps.find((d) => digestKey(d.digest) === rec.key);
+    if (claimed === undefined || !tsEquals(claimed.ts, rec.txn!.body.ts) || !tsLess(rec.txn!.body.ts, t.txn!.body.ts)) {
+      h.abstain(t, 'dependency-late');
+      continue;
+    }
+    if (--t.undecidedDeps === 0) h.finalizeVote(t, 'commit');
+  }
+}
