@@ -20,7 +20,8 @@ import { TimestampAllocator, type Timestamp } from '../protocol/timestamp.ts';
 import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
 import { TimerQueue } from './timer-queue.ts';
-import { ClientCore, type QuerySpec } from './core/client-core.ts';
+import { ClientCore } from './core/client-core.ts';
+import type { QuerySpec } from './core/client-options.ts';
 import type { CommitResult, OpResult } from './core/results.ts';
 
 export interface ConnectOptions {

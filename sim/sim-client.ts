@@ -18,7 +18,8 @@ import { clientId, digestKey, type DigestKey, type ReplicaRef, replicaIndex, sha
 import type { Key, Message, Txn } from '../protocol/messages.ts';
 import { formatTs, type Timestamp } from '../protocol/timestamp.ts';
 import { checkAtClient, type ClientBoundary } from '../client/core/boundary.ts';
-import { ClientCore, type QuerySpec } from '../client/core/client-core.ts';
+import { ClientCore } from '../client/core/client-core.ts';
+import type { QuerySpec } from '../client/core/client-options.ts';
 import type { OpResult } from '../client/core/results.ts';
 import { CLIENT_BEHAVIORS, type ClientBehaviorName, type FaultyTxnContext, type FaultyTxnHandler } from './client-behavior.ts';
 import type { NodeId, SimNetwork } from './network.ts';

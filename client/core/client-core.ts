@@ -10,149 +10,19 @@
  * finishes the dependency itself (PROTOCOL §7), which unblocks the replicas.
  */
 import { encodeTxn } from '../../protocol/codec.ts';
-import { digestKey, type ClientId, type DigestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts';
-import type { Dependency, Key, Message, Predicate, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
+import { digestKey, type DigestKey, type ReplicaRef } from '../../protocol/ids.ts';
+import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { TimestampAllocator, tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
+import { TimestampAllocator, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tablePrefix } from '../../sql/row-key.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { RoundTrip } from './latency.ts';
-
-export interface ClientCoreOptions {
-  readonly clientId: ClientId;
-  readonly f: number;
-  readonly shardCount: number;
-  readonly fastPathWaitMs: number;
-  readonly fastPathWaitMaxMs: number;
-  readonly resendMs: number;
-  readonly readRetryMs: number;
-  readonly relayWaitMs: number;
-  /** Sync rounds a range read may take before it gives up (PROTOCOL §4.2 step 6). */
-  readonly queryRetriesMax?: number;
-  /** How long a range-read round waits before asking more replicas or moving on. */
-  readonly queryRoundMs?: number;
-  /** Fault knob (the paper's stress runs): treat every eager round as failed. */
-  readonly forceSyncQueries?: boolean;
-}
-
-/** A range read as the caller describes it (PROTOCOL §4.2 step 1). */
-export interface QuerySpec {
-  readonly shard: ShardId;
-  readonly sql: string;
-  readonly params: Uint8Array;
-  /** The transaction's buffered writes the statement may see, sorted by key. */
-  readonly ownWrites: readonly WriteEntry[];
-  readonly recon: boolean;
-  /**
-   * Set (a window in µs, at least the cluster's grace1 + grace2): the rows the statement reads join
-   * the transaction's read set only through its predicates (a copy of a whole table in chunks,
-   * decision 0012), so SemanticCC and write monotonicity protect them as they protect the rows a scan
-   * read but did not match, without a read-set entry per row. Rows read at versions within the window
-   * below the predicates' table version keep their entries: the predicate check walks the table's
-   * writes down to that far below the version, and would take their own writes for phantoms.
-   */
-  readonly readsAsPredicates?: number;
-}
-
-export interface ClientStats {
-  begun: number;
-  committed: number;
-  /** Transactions that committed with an abort outcome (validation). */
-  aborted: number;
-  /** Transactions the caller abandoned before commit (`abort`: a ROLLBACK, a failed statement). */
-  abandoned: number;
-  fastCommits: number;
-  slowCommits: number;
-  /** Commits that went slow because a replica abstained, or because the last votes came too late. */
-  slowByAbstain: number;
-  slowByLate: number;
-  /** Per replica index (shard-major: shard * n + index): times it had not voted when a commit went slow. */
-  lateVoters: number[];
-  reads: number;
-  readRetries: number;
-  /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
-  readProofRequests: number;
-  /** ST1 and ST2 messages of finished transactions sent again to replicas that had not answered. */
-  resends: number;
-  badReplies: Record<string, number>;
-  recoveries: number;
-  queries: number;
-  queriesEager: number;
-  querySyncRounds: number;
-  queriesFailed: number;
-}
-
-interface ActiveTxn {
-  readonly id: number;
-  /** T; moved later by `advance` (decision 0012). */
-  ts: Timestamp;
-  /**
-   * Key prefixes of storage only this transaction can name (a fresh storage id its catalog write
-   * introduces, decision 0012): reads and predicates there are not recorded and need no validation.
-   */
-  readonly private: Set<string>;
-  /**
-   * Where this transaction's point reads start in each shard's replica list: one random draw per
-   * transaction, so its concurrent reads ask the same f+1 replicas and travel in the same stream
-   * writes (load still spreads across transactions).
-   */
-  readonly readStart: number;
-  /** `value` undefined: read by a range read (the value lives in its result). */
-  readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
-  readonly predicates: Predicate[];
-  /** Set when two reads of the transaction saw different versions of a key: it cannot commit. */
-  doomed: string | null;
-  readonly writes: Map<Key, Uint8Array | null>;
-  readonly deps: Map<DigestKey, Dependency>;
-  readonly shards: Set<ShardId>;
-  state: 'active' | 'committing' | 'done';
-  finisher: Finisher | null;
-  /** Dependencies replicas told us about, finished by us if we are still waiting later. */
-  readonly relayed: Map<DigestKey, Txn>;
-  relayTimer: number;
-}
-
-interface QueryOp {
-  readonly op: number;
-  readonly txn: ActiveTxn;
-  /** The timestamp the statement executes at (the transaction's T when it started). */
-  readonly ts: Timestamp;
-  readonly spec: QuerySpec;
-  readonly read: RangeRead;
-  readonly req: number;
-  snapshot: QueryMessageSnapshot;
-  timer: number;
-  timeouts: number;
-}
-
-type QueryMessageSnapshot = Extract<Message, { kind: 'query' }>['snapshot'];
-
-interface ReadOp {
-  readonly op: number;
-  readonly txn: ActiveTxn;
-  readonly read: PointRead;
-  readonly req: number;
-  retryTimer: number;
-  /** Timeouts so far: the next wait doubles, up to 16x (a busy machine is no reason to flood it). */
-  retries: number;
-  /** When the first requests left (µs), to whom, and which of those answered already. */
-  readonly startedUs: number;
-  first: readonly number[];
-  sampled: number;
-}
-
-function isPrivate(txn: ActiveTxn, key: Key): boolean {
-  return txn.private.size > 0 && txn.private.has(key.slice(0, TABLE_PREFIX_BYTES));
-}
-
-/** The predicate with its table version at most `ts` (see ClientCore.advance). */
-function capTableVersion(p: Predicate, ts: Timestamp): Predicate {
-  return tsLess(ts, p.tableVersion) ? { ...p, tableVersion: ts } : p;
-}
+import { capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** Timer target of the pending recoveries of blocking transactions. */
 const RECOVERY = Symbol('recovery');
@@ -163,27 +33,7 @@ const RETRY_CAP_MS = 10_000;
 
 export class ClientCore {
   readonly q: Quorums;
-  readonly stats: ClientStats = {
-    begun: 0,
-    committed: 0,
-    aborted: 0,
-    abandoned: 0,
-    fastCommits: 0,
-    slowCommits: 0,
-    slowByAbstain: 0,
-    slowByLate: 0,
-    lateVoters: [],
-    reads: 0,
-    readRetries: 0,
-    readProofRequests: 0,
-    resends: 0,
-    badReplies: {},
-    recoveries: 0,
-    queries: 0,
-    queriesEager: 0,
-    querySyncRounds: 0,
-    queriesFailed: 0,
-  };
+  readonly stats: ClientStats = newClientStats();
   readonly #out = new Outbox();
   readonly #ts: TimestampAllocator;
   readonly #txns = new Map<number, ActiveTxn>();
@@ -302,7 +152,7 @@ export class ClientCore {
   noteRead(txnId: number, key: Key, version: Timestamp, value: Uint8Array | null): void {
     const txn = this.#txns.get(txnId);
     if (txn === undefined || txn.state !== 'active') return;
-    this.#mergeRead(txn, { key, version }, value);
+    mergeRead(txn, { key, version }, value);
     txn.shards.add(shardOfKey(key, this.opts.shardCount));
   }
 
@@ -511,7 +361,7 @@ export class ClientCore {
         this.#byTimer.delete(r.retryTimer);
         const txn = r.txn;
         if (txn.state !== 'active') return;
-        this.#mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
+        mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
         txn.shards.add(r.read.shard);
         if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
         this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
@@ -599,7 +449,7 @@ export class ClientCore {
         }
         for (const e of step.ok.reads) {
           if (isPrivate(txn, e.key) || e.version.micros < floorMicros) continue;
-          this.#mergeRead(txn, e, undefined);
+          mergeRead(txn, e, undefined);
           txn.shards.add(shardOfKey(e.key, this.opts.shardCount));
         }
         const moved = tsLess(qo.ts, txn.ts);
@@ -613,17 +463,6 @@ export class ClientCore {
         return;
       }
     }
-  }
-
-  /** Records a read; a second read of a key at another version dooms the transaction (it cannot be serialized). */
-  #mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null | undefined): void {
-    const prior = txn.reads.get(e.key);
-    if (prior !== undefined) {
-      if (!tsEquals(prior.version, e.version)) txn.doomed ??= 'two reads saw different versions of a key';
-      else if (prior.value === undefined && value !== undefined) txn.reads.set(e.key, { key: e.key, version: e.version, value });
-      return;
-    }
-    txn.reads.set(e.key, { key: e.key, version: e.version, value });
   }
 
   #finisherTimeouts(): FinisherTimeouts {

@@ -1,0 +1,92 @@
+/**
+ * A transaction's state inside the client core while it runs (ActiveTxn), the point and range reads
+ * it has in flight (ReadOp, QueryOp), and the rules for its read set: which keys are private to it,
+ * how a moved timestamp caps a predicate's table version, and how a second read of a key is merged.
+ */
+import type { DigestKey, ShardId } from '../../protocol/ids.ts';
+import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { TABLE_PREFIX_BYTES } from '../../sql/row-key.ts';
+import type { Finisher } from './finisher.ts';
+import type { PointRead } from './point-read.ts';
+import type { RangeRead } from './range-read.ts';
+import type { QuerySpec } from './client-options.ts';
+
+export interface ActiveTxn {
+  readonly id: number;
+  /** T; moved later by `advance` (decision 0012). */
+  ts: Timestamp;
+  /**
+   * Key prefixes of storage only this transaction can name (a fresh storage id its catalog write
+   * introduces, decision 0012): reads and predicates there are not recorded and need no validation.
+   */
+  readonly private: Set<string>;
+  /**
+   * Where this transaction's point reads start in each shard's replica list: one random draw per
+   * transaction, so its concurrent reads ask the same f+1 replicas and travel in the same stream
+   * writes (load still spreads across transactions).
+   */
+  readonly readStart: number;
+  /** `value` undefined: read by a range read (the value lives in its result). */
+  readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
+  readonly predicates: Predicate[];
+  /** Set when two reads of the transaction saw different versions of a key: it cannot commit. */
+  doomed: string | null;
+  readonly writes: Map<Key, Uint8Array | null>;
+  readonly deps: Map<DigestKey, Dependency>;
+  readonly shards: Set<ShardId>;
+  state: 'active' | 'committing' | 'done';
+  finisher: Finisher | null;
+  /** Dependencies replicas told us about, finished by us if we are still waiting later. */
+  readonly relayed: Map<DigestKey, Txn>;
+  relayTimer: number;
+}
+
+export interface QueryOp {
+  readonly op: number;
+  readonly txn: ActiveTxn;
+  /** The timestamp the statement executes at (the transaction's T when it started). */
+  readonly ts: Timestamp;
+  readonly spec: QuerySpec;
+  readonly read: RangeRead;
+  readonly req: number;
+  snapshot: QueryMessageSnapshot;
+  timer: number;
+  timeouts: number;
+}
+
+export type QueryMessageSnapshot = Extract<Message, { kind: 'query' }>['snapshot'];
+
+export interface ReadOp {
+  readonly op: number;
+  readonly txn: ActiveTxn;
+  readonly read: PointRead;
+  readonly req: number;
+  retryTimer: number;
+  /** Timeouts so far: the next wait doubles, up to 16x (a busy machine is no reason to flood it). */
+  retries: number;
+  /** When the first requests left (µs), to whom, and which of those answered already. */
+  readonly startedUs: number;
+  first: readonly number[];
+  sampled: number;
+}
+
+export function isPrivate(txn: ActiveTxn, key: Key): boolean {
+  return txn.private.size > 0 && txn.private.has(key.slice(0, TABLE_PREFIX_BYTES));
+}
+
+/** The predicate with its table version at most `ts` (see ClientCore.advance). */
+export function capTableVersion(p: Predicate, ts: Timestamp): Predicate {
+  return tsLess(ts, p.tableVersion) ? { ...p, tableVersion: ts } : p;
+}
+
+/** Records a read; a second read of a key at another version dooms the transaction (it cannot be serialized). */
+export function mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null | undefined): void {
+  const prior = txn.reads.get(e.key);
+  if (prior !== undefined) {
+    if (!tsEquals(prior.version, e.version)) txn.doomed ??= 'two reads saw different versions of a key';
+    else if (prior.value === undefined && value !== undefined) txn.reads.set(e.key, { key: e.key, version: e.version, value });
+    return;
+  }
+  txn.reads.set(e.key, { key: e.key, version: e.version, value });
+}

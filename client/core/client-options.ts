@@ -1,0 +1,95 @@
+/**
+ * The records the client core exchanges with its shell: the options it runs with, the description of
+ * a range read a caller hands it (PROTOCOL §4.2), and the counters it reports (ClientCore.stats).
+ */
+import type { ClientId, ShardId } from '../../protocol/ids.ts';
+import type { WriteEntry } from '../../protocol/messages.ts';
+
+export interface ClientCoreOptions {
+  readonly clientId: ClientId;
+  readonly f: number;
+  readonly shardCount: number;
+  readonly fastPathWaitMs: number;
+  readonly fastPathWaitMaxMs: number;
+  readonly resendMs: number;
+  readonly readRetryMs: number;
+  readonly relayWaitMs: number;
+  /** Sync rounds a range read may take before it gives up (PROTOCOL §4.2 step 6). */
+  readonly queryRetriesMax?: number;
+  /** How long a range-read round waits before asking more replicas or moving on. */
+  readonly queryRoundMs?: number;
+  /** Fault knob (the paper's stress runs): treat every eager round as failed. */
+  readonly forceSyncQueries?: boolean;
+}
+
+/** A range read as the caller describes it (PROTOCOL §4.2 step 1). */
+export interface QuerySpec {
+  readonly shard: ShardId;
+  readonly sql: string;
+  readonly params: Uint8Array;
+  /** The transaction's buffered writes the statement may see, sorted by key. */
+  readonly ownWrites: readonly WriteEntry[];
+  readonly recon: boolean;
+  /**
+   * Set (a window in µs, at least the cluster's grace1 + grace2): the rows the statement reads join
+   * the transaction's read set only through its predicates (a copy of a whole table in chunks,
+   * decision 0012), so SemanticCC and write monotonicity protect them as they protect the rows a scan
+   * read but did not match, without a read-set entry per row. Rows read at versions within the window
+   * below the predicates' table version keep their entries: the predicate check walks the table's
+   * writes down to that far below the version, and would take their own writes for phantoms.
+   */
+  readonly readsAsPredicates?: number;
+}
+
+export interface ClientStats {
+  begun: number;
+  committed: number;
+  /** Transactions that committed with an abort outcome (validation). */
+  aborted: number;
+  /** Transactions the caller abandoned before commit (`abort`: a ROLLBACK, a failed statement). */
+  abandoned: number;
+  fastCommits: number;
+  slowCommits: number;
+  /** Commits that went slow because a replica abstained, or because the last votes came too late. */
+  slowByAbstain: number;
+  slowByLate: number;
+  /** Per replica index (shard-major: shard * n + index): times it had not voted when a commit went slow. */
+  lateVoters: number[];
+  reads: number;
+  readRetries: number;
+  /** Replicas asked for a committed version's proof (its report had no f+1 matching ones). */
+  readProofRequests: number;
+  /** ST1 and ST2 messages of finished transactions sent again to replicas that had not answered. */
+  resends: number;
+  badReplies: Record<string, number>;
+  recoveries: number;
+  queries: number;
+  queriesEager: number;
+  querySyncRounds: number;
+  queriesFailed: number;
+}
+
+/** Every counter at zero: a fresh core's stats. */
+export function newClientStats(): ClientStats {
+  return {
+    begun: 0,
+    committed: 0,
+    aborted: 0,
+    abandoned: 0,
+    fastCommits: 0,
+    slowCommits: 0,
+    slowByAbstain: 0,
+    slowByLate: 0,
+    lateVoters: [],
+    reads: 0,
+    readRetries: 0,
+    readProofRequests: 0,
+    resends: 0,
+    badReplies: {},
+    recoveries: 0,
+    queries: 0,
+    queriesEager: 0,
+    querySyncRounds: 0,
+    queriesFailed: 0,
+  };
+}
