@@ -15,7 +15,7 @@
  */
 import { pesto } from './gen/pesto.js';
 import { blake3 } from './crypto/blake3.ts';
-import { fastDecodeTxn, fastEncodeBody } from './codec-fast.ts';
+import { fastDecodeTxn, fastEncodeBody } from './codec-fast-txn.ts';
 import { InvariantError, fail, ok, type Result } from './errors.ts';
 import { DIGEST_BYTES, digestKey, type ShardId, type TxnDigest } from './ids.ts';
 import { isValidTimestamp, type Timestamp } from './timestamp.ts';

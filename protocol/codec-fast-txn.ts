@@ -1,0 +1,265 @@
+/**
+ * Transaction bodies the hand-written way (codec-fast.ts's contract, decision 0011): `TxnBody` bytes
+ * decoded, validated and digested as codec-txn.ts `txnIn` does, and written as protobufjs writes them
+ * for `encodeTxn`. The read, dependency and predicate entries are shared with range read replies
+ * (codec-query.ts).
+ */
+import { blake3 } from './crypto/blake3.ts';
+import type { CodecLimits } from './codec-txn.ts';
+import {
+  BAIL,
+  bail,
+  bytesLimited,
+  digestIn,
+  EMPTY,
+  encodeWith,
+  keyIn,
+  lenField,
+  Reader,
+  skip,
+  sub,
+  tagOf,
+  tsIn,
+  tsSize,
+  tsWrite,
+  valueOf,
+  valueSize,
+  varintSize,
+} from './codec-fast-wire.ts';
+import { digestKey, type ShardId, type TxnDigest } from './ids.ts';
+import type { Dependency, Predicate, ReadEntry, Txn, TxnBody, WriteEntry } from './messages.ts';
+import type { Timestamp } from './timestamp.ts';
+
+// ---- transactions ----
+
+export function readEntryIn(r: Reader): ReadEntry {
+  const limits = r.limits;
+  let key: Uint8Array | undefined;
+  let version: Timestamp | undefined;
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    if (tag === 10) {
+      if (key !== undefined) bail();
+      key = r.bytes();
+    } else if (tag === 18) {
+      if (version !== undefined) bail();
+      version = sub(r, tsIn);
+    } else skip(r, tag);
+  }
+  if (version === undefined) bail();
+  return { key: key === undefined ? '' : keyIn(key, limits), version };
+}
+
+function writeEntryIn(r: Reader): WriteEntry {
+  const limits = r.limits;
+  let key: Uint8Array | undefined;
+  let value: Uint8Array | undefined;
+  let deleted: boolean | undefined;
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    if (tag === 10) {
+      if (key !== undefined) bail();
+      key = r.bytes();
+    } else if (tag === 18) {
+      if (value !== undefined) bail();
+      value = r.bytes();
+    } else if (tag === 24) {
+      if (deleted !== undefined) bail();
+      deleted = r.bool();
+    } else skip(r, tag);
+  }
+  return { key: key === undefined ? '' : keyIn(key, limits), value: valueOf(value, deleted === true, limits) };
+}
+
+export function depIn(r: Reader): Dependency {
+  const limits = r.limits;
+  let digest: Uint8Array | undefined;
+  let shard: number | undefined;
+  let ts: Timestamp | undefined;
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    if (tag === 10) {
+      if (digest !== undefined) bail();
+      digest = r.bytes();
+    } else if (tag === 16) {
+      if (shard !== undefined) bail();
+      shard = r.uint32();
+    } else if (tag === 26) {
+      if (ts !== undefined) bail();
+      ts = sub(r, tsIn);
+    } else skip(r, tag);
+  }
+  if (digest === undefined || ts === undefined) bail();
+  const s = shard ?? 0;
+  if (s >= limits.shardCount) bail();
+  return { digest: digestIn(digest), shard: s as ShardId, ts };
+}
+
+export function predicateIn(r: Reader): Predicate {
+  const limits = r.limits;
+  let table: number | undefined;
+  let tableVersion: Timestamp | undefined;
+  let expr: Uint8Array | undefined;
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    if (tag === 8) {
+      if (table !== undefined) bail();
+      table = r.uint32();
+    } else if (tag === 18) {
+      if (tableVersion !== undefined) bail();
+      tableVersion = sub(r, tsIn);
+    } else if (tag === 26) {
+      if (expr !== undefined) bail();
+      expr = r.bytes();
+    } else skip(r, tag);
+  }
+  if (tableVersion === undefined) bail();
+  return { table: table ?? 0, tableVersion, expr: expr === undefined ? EMPTY : bytesLimited(expr, limits) };
+}
+
+function bodyIn(r: Reader): TxnBody {
+  const limits = r.limits;
+  let ts: Timestamp | undefined;
+  const shards: ShardId[] = [];
+  const reads: ReadEntry[] = [];
+  const writes: WriteEntry[] = [];
+  const deps: Dependency[] = [];
+  const predicates: Predicate[] = [];
+  let meta: Uint8Array | undefined;
+  const max = limits.entriesMax;
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    switch (tag) {
+      case 10:
+        if (ts !== undefined) bail();
+        ts = sub(r, tsIn);
+        break;
+      case 18: {
+        // packed shards
+        const end = r.delimited();
+        while (r.pos < end) {
+          const outer = r.end;
+          r.end = end;
+          shards.push(r.uint32() as ShardId);
+          r.end = outer;
+        }
+        break;
+      }
+      case 16:
+        shards.push(r.uint32() as ShardId);
+        break;
+      case 26:
+        reads.push(sub(r, readEntryIn));
+        break;
+      case 34:
+        writes.push(sub(r, writeEntryIn));
+        break;
+      case 42:
+        deps.push(sub(r, depIn));
+        break;
+      case 50:
+        predicates.push(sub(r, predicateIn));
+        break;
+      case 58:
+        if (meta !== undefined) bail();
+        meta = r.bytes();
+        break;
+      default:
+        skip(r, tag);
+    }
+    if (shards.length > max || reads.length > max || writes.length > max || deps.length > max || predicates.length > max) bail();
+  }
+  if (ts === undefined || shards.length === 0) bail();
+  let prevShard = -1;
+  for (const s of shards) {
+    if (s >= limits.shardCount || s <= prevShard) bail();
+    prevShard = s;
+  }
+  for (let i = 1; i < reads.length; i++) if (!(reads[i - 1]!.key < reads[i]!.key)) bail();
+  for (let i = 1; i < writes.length; i++) if (!(writes[i - 1]!.key < writes[i]!.key)) bail();
+  return { ts, shards, reads, writes, deps, predicates, meta: meta === undefined ? EMPTY : bytesLimited(meta, limits) };
+}
+
+/** A transaction's bytes: decoded, validated and digested (codec-txn.ts `txnIn`). */
+export function txnOf(bytes: Uint8Array, limits: CodecLimits): Txn {
+  if (bytes.length === 0 || bytes.length > limits.messageBytesMax) bail();
+  const body = bodyIn(new Reader(bytes, limits));
+  const digest = blake3(bytes) as TxnDigest;
+  return { body, bytes, digest, key: digestKey(digest) };
+}
+
+export function txnField(r: Reader): Txn {
+  return txnOf(r.bytes(), r.limits);
+}
+
+/** A transaction's bytes, decoded the fast way, or undefined for the generic path. */
+export function fastDecodeTxn(bytes: Uint8Array, limits: CodecLimits): Txn | undefined {
+  try {
+    return txnOf(bytes, limits);
+  } catch (e) {
+    if (e === BAIL) return undefined;
+    throw e;
+  }
+}
+
+// ---- transaction bodies (encodeTxn) ----
+
+function entrySize(key: Uint8Array, rest: number): number {
+  return (key.length > 0 ? lenField(key.length) : 0) + rest;
+}
+
+/** The bytes protobufjs writes for a `TxnBody` (the caller has checked it is canonical). */
+export function fastEncodeBody(b: TxnBody): Uint8Array {
+  const readKeys = b.reads.map((r) => Buffer.from(r.key, 'latin1'));
+  const writeKeys = b.writes.map((x) => Buffer.from(x.key, 'latin1'));
+  let shardsLen = 0;
+  for (const s of b.shards) shardsLen += varintSize(s);
+  const readSizes = b.reads.map((r, i) => entrySize(readKeys[i]!, lenField(tsSize(r.version))));
+  const writeSizes = b.writes.map((x, i) => entrySize(writeKeys[i]!, valueSize(x.value)));
+  const depSizes = b.deps.map((d) => (d.digest.length > 0 ? lenField(d.digest.length) : 0) + (d.shard !== 0 ? 1 + varintSize(d.shard) : 0) + lenField(tsSize(d.ts)));
+  const predSizes = b.predicates.map((q) => (q.table !== 0 ? 1 + varintSize(q.table) : 0) + lenField(tsSize(q.tableVersion)) + (q.expr.length > 0 ? lenField(q.expr.length) : 0));
+  let size = lenField(tsSize(b.ts)) + (b.shards.length > 0 ? lenField(shardsLen) : 0) + (b.meta.length > 0 ? lenField(b.meta.length) : 0);
+  for (const n of readSizes) size += lenField(n);
+  for (const n of writeSizes) size += lenField(n);
+  for (const n of depSizes) size += lenField(n);
+  for (const n of predSizes) size += lenField(n);
+  return encodeWith(size, (w) => {
+    tsWrite(w, 10, b.ts);
+    if (b.shards.length > 0) {
+      w.open(18, shardsLen);
+      for (const s of b.shards) w.varint(s);
+    }
+    b.reads.forEach((r, i) => {
+      w.open(26, readSizes[i]!);
+      if (readKeys[i]!.length > 0) w.bytesField(10, readKeys[i]!);
+      tsWrite(w, 18, r.version);
+    });
+    b.writes.forEach((x, i) => {
+      w.open(34, writeSizes[i]!);
+      if (writeKeys[i]!.length > 0) w.bytesField(10, writeKeys[i]!);
+      if (x.value === null) {
+        w.buf[w.pos++] = 24;
+        w.buf[w.pos++] = 1;
+      } else if (x.value.length > 0) w.bytesField(18, x.value);
+    });
+    b.deps.forEach((d, i) => {
+      w.open(42, depSizes[i]!);
+      if (d.digest.length > 0) w.bytesField(10, d.digest);
+      if (d.shard !== 0) {
+        w.buf[w.pos++] = 16;
+        w.varint(d.shard);
+      }
+      tsWrite(w, 26, d.ts);
+    });
+    b.predicates.forEach((q, i) => {
+      w.open(50, predSizes[i]!);
+      if (q.table !== 0) {
+        w.buf[w.pos++] = 8;
+        w.varint(q.table);
+      }
+      tsWrite(w, 18, q.tableVersion);
+      if (q.expr.length > 0) w.bytesField(26, q.expr);
+    });
+    if (b.meta.length > 0) w.bytesField(58, b.meta);
+  });
+}

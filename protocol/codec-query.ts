@@ -1,0 +1,131 @@
+/**
+ * Range read replies (`QueryReply`) the hand-written way (decision 0015), under codec-fast.ts's
+ * contract: a 10,000-row scan's reply holds 10,000 read entries; protobufjs built two objects per entry
+ * each way, then codec.ts a third. codec.ts calls these (through codec-fast.ts) after fastDecode/fastEncode.
+ */
+import type { CodecLimits } from './codec-txn.ts';
+import { depIn, predicateIn, readEntryIn } from './codec-fast-txn.ts';
+import { BAIL, bail, digestIn, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
+import type { TxnDigest } from './ids.ts';
+import type { Dependency, Message, Predicate, ReadEntry } from './messages.ts';
+
+const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
+
+function queryReplyIn(r: Reader): Message {
+  const limits = r.limits;
+  let req: number | undefined;
+  let retry: number | undefined;
+  let result: Uint8Array | undefined;
+  const reads: ReadEntry[] = [];
+  const predicates: Predicate[] = [];
+  const deps: Dependency[] = [];
+  const snapshotCommitted: TxnDigest[] = [];
+  const snapshotPrepared: TxnDigest[] = [];
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    switch (tag) {
+      case 8:
+        if (req !== undefined) bail();
+        req = r.uint32();
+        break;
+      case 16:
+        if (retry !== undefined) bail();
+        retry = r.uint32();
+        break;
+      case 26:
+        if (result !== undefined) bail();
+        result = r.bytes();
+        break;
+      case 34: {
+        const e = sub(r, readEntryIn);
+        // Sorted by key and distinct (codec-txn.ts readsIn).
+        if (reads.length > 0 && !(reads[reads.length - 1]!.key < e.key)) bail();
+        reads.push(e);
+        break;
+      }
+      case 42:
+        predicates.push(sub(r, predicateIn));
+        break;
+      case 50:
+        deps.push(sub(r, depIn));
+        break;
+      case 58:
+        snapshotCommitted.push(digestIn(r.bytes()));
+        break;
+      case 66:
+        snapshotPrepared.push(digestIn(r.bytes()));
+        break;
+      default:
+        skip(r, tag);
+    }
+  }
+  const max = limits.entriesMax;
+  if (result === undefined || result.length === 0) bail();
+  if (reads.length > max || predicates.length > max || deps.length > max || snapshotCommitted.length > max || snapshotPrepared.length > max) bail();
+  return { kind: 'queryReply', req: req ?? 0, retry: retry ?? 0, result, reads, predicates, deps, snapshotCommitted, snapshotPrepared };
+}
+
+/** A `QueryReply` envelope decoded the fast way, or undefined for the generic path. Never throws. */
+export function fastDecodeQueryReply(bytes: Uint8Array, limits: CodecLimits): Message | undefined {
+  try {
+    const r = new Reader(bytes, limits);
+    if (r.end === 0 || tagOf(r) !== QUERY_REPLY_TAG) return undefined;
+    const m = sub(r, queryReplyIn);
+    return r.pos === r.end ? m : undefined;
+  } catch (e) {
+    if (e === BAIL) return undefined;
+    throw e;
+  }
+}
+
+/** The envelope bytes protobufjs writes for a `QueryReply`. */
+export function fastEncodeQueryReply(m: Extract<Message, { kind: 'queryReply' }>): Uint8Array {
+  // Keys are latin1 strings, one byte per char: sized and written without a Buffer per key.
+  const readSizes = m.reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
+  const depSizes = m.deps.map((d) => (d.digest.length > 0 ? lenField(d.digest.length) : 0) + (d.shard !== 0 ? 1 + varintSize(d.shard) : 0) + lenField(tsSize(d.ts)));
+  const predSizes = m.predicates.map((q) => (q.table !== 0 ? 1 + varintSize(q.table) : 0) + lenField(tsSize(q.tableVersion)) + (q.expr.length > 0 ? lenField(q.expr.length) : 0));
+  let inner = reqSize(m.req) + (m.retry !== 0 ? 1 + varintSize(m.retry) : 0) + (m.result.length > 0 ? lenField(m.result.length) : 0);
+  for (const n of readSizes) inner += lenField(n);
+  for (const n of predSizes) inner += lenField(n);
+  for (const n of depSizes) inner += lenField(n);
+  for (const d of m.snapshotCommitted) inner += lenField(d.length);
+  for (const d of m.snapshotPrepared) inner += lenField(d.length);
+  return encodeWith(lenField(inner), (w) => {
+    w.open(QUERY_REPLY_TAG, inner);
+    writeReq(w, m.req);
+    if (m.retry !== 0) {
+      w.buf[w.pos++] = 16;
+      w.varint(m.retry);
+    }
+    if (m.result.length > 0) w.bytesField(26, m.result);
+    for (let i = 0; i < m.reads.length; i++) {
+      const e = m.reads[i]!;
+      w.open(34, readSizes[i]!);
+      if (e.key.length > 0) {
+        w.open(10, e.key.length);
+        w.pos += w.buf.write(e.key, w.pos, 'latin1');
+      }
+      tsWrite(w, 18, e.version);
+    }
+    m.predicates.forEach((q, i) => {
+      w.open(42, predSizes[i]!);
+      if (q.table !== 0) {
+        w.buf[w.pos++] = 8;
+        w.varint(q.table);
+      }
+      tsWrite(w, 18, q.tableVersion);
+      if (q.expr.length > 0) w.bytesField(26, q.expr);
+    });
+    m.deps.forEach((d, i) => {
+      w.open(50, depSizes[i]!);
+      if (d.digest.length > 0) w.bytesField(10, d.digest);
+      if (d.shard !== 0) {
+        w.buf[w.pos++] = 16;
+        w.varint(d.shard);
+      }
+      tsWrite(w, 26, d.ts);
+    });
+    for (const d of m.snapshotCommitted) w.bytesField(58, d);
+    for (const d of m.snapshotPrepared) w.bytesField(66, d);
+  });
+}
