@@ -24,7 +24,7 @@ import type { TableDef } from '../sql/catalog.ts';
 import { tablePrefix } from '../sql/row-key.ts';
 import type { SqlValue } from '../sql/types.ts';
 import { decodeOutcome } from '../sql/wire-values.ts';
-import { checkAgreement, checkLiveness, checkOneVote } from './checker.ts';
+import { checkProtocol, collectViolations } from './checker.ts';
 import type { SimClient } from './sim-client.ts';
 import type { SimReplica } from './sim-replica.ts';
 import { auditTotals, decodeAcct, type AcctRow, type SqlQueryName, type SqlTxnLog } from './workload-sql.ts';
@@ -76,20 +76,14 @@ function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
 }
 
 export function checkSqlRun(input: SqlCheckInput): string[] {
-  const out: string[] = [];
-  const max = input.violationsMax ?? 20;
-  const add = (s: string): void => {
-    if (out.length < max) out.push(s);
-  };
-  checkConservation(input, add);
-  checkSerialReplay(input, add);
-  checkAgreement(input.history, input.clients, input.correctReplicas, add);
-  checkOneVote(input.correctReplicas, add);
-  checkLiveness(input.history, input.targetReached, input.audit !== null, input.healAtUs, add);
-  if (input.queryFailuresJudged && input.queryFailuresAfterHeal > 0) {
-    add(`liveness: ${input.queryFailuresAfterHeal} range reads gave up after the faults healed, with no replica lying about queries`);
-  }
-  return out;
+  return collectViolations(input.violationsMax, (add) => {
+    checkConservation(input, add);
+    checkSerialReplay(input, add);
+    checkProtocol(input, add);
+    if (input.queryFailuresJudged && input.queryFailuresAfterHeal > 0) {
+      add(`liveness: ${input.queryFailuresAfterHeal} range reads gave up after the faults healed, with no replica lying about queries`);
+    }
+  });
 }
 
 function checkConservation(input: SqlCheckInput, add: (s: string) => void): void {

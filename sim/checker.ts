@@ -39,17 +39,31 @@ export interface CheckInput {
 }
 
 export function checkRun(input: CheckInput): string[] {
+  return collectViolations(input.violationsMax, (add) => {
+    checkConservation(input, add);
+    checkSerialReplay(input, add);
+    checkProtocol(input, add);
+  });
+}
+
+/** Runs `checks`, keeping the first `max` (20) violations they report. */
+export function collectViolations(max: number | undefined, checks: (add: (s: string) => void) => void): string[] {
   const out: string[] = [];
-  const max = input.violationsMax ?? 20;
-  const add = (s: string): void => {
-    if (out.length < max) out.push(s);
-  };
-  checkConservation(input, add);
-  checkSerialReplay(input, add);
+  const limit = max ?? 20;
+  checks((s) => {
+    if (out.length < limit) out.push(s);
+  });
+  return out;
+}
+
+/** The checks of every workload: agreement, one vote per replica, liveness. */
+export function checkProtocol(
+  input: { readonly history: readonly HistoryEntry[]; readonly clients: readonly SimClient[]; readonly correctReplicas: readonly SimReplica[]; readonly targetReached: boolean; readonly audit: unknown; readonly healAtUs: number },
+  add: (s: string) => void,
+): void {
   checkAgreement(input.history, input.clients, input.correctReplicas, add);
   checkOneVote(input.correctReplicas, add);
   checkLiveness(input.history, input.targetReached, input.audit !== null, input.healAtUs, add);
-  return out;
 }
 
 function checkConservation(input: CheckInput, add: (s: string) => void): void {
