@@ -77,6 +77,9 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
   const emit = options.onEvent ?? ((): void => undefined);
   let stopping = false;
 
+  // Extra node flags for every replica, e.g. PESTO_REPLICA_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof"
+  // (node refuses --cpu-prof in NODE_OPTIONS).
+  const nodeFlags = (process.env['PESTO_REPLICA_NODE_FLAGS'] ?? '').split(' ').filter((a) => a !== '');
   const slots: Slot[] = [];
   for (const shard of config.shards) {
     for (const replica of shard.replicas) {
@@ -84,7 +87,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
       const child = new ManagedChild({
         name,
         command: process.execPath,
-        args: ['--import', 'tsx', entry, '--config', configPath, '--shard', String(shard.id), '--index', String(replica.index), '--data', replicaDataDir(dataDir, shard.id, replica.index)],
+        args: [...nodeFlags, '--import', 'tsx', entry, '--config', configPath, '--shard', String(shard.id), '--index', String(replica.index), '--data', replicaDataDir(dataDir, shard.id, replica.index)],
         cwd: REPO_ROOT,
         env: { ...process.env, ...options.env, PESTO_SUPERVISOR_PID: String(process.pid), PESTO_KEY_FILE: keyPath(dataDir, { kind: 'replica', shard: shard.id, index: replica.index }) },
         logPath: join(dataDir, 'logs', `${name}.log`),
