@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- pgbench [--target cluster|engine] [--seconds 10] [--clients 4] [--json]
- * [--mode simple|extended|prepared] [--runs 3] [--warmup 3] [--overhead-seconds 5] [--accounts N]
+ * [--mode simple|extended|prepared] [--runs 3] [--warmup 3] [--overhead-seconds 5] [--overhead-only] [--accounts N]
  * [--base-port 7260]`: one TPC-B-like pgbench custom script against the PostgreSQL wire gateway and
  * against a throwaway local PostgreSQL 15 (issue 5).
  *
@@ -440,6 +440,49 @@ async function engineSide(): Promise<PestoSide> {
   };
 }
 
+interface Overhead {
+  readonly direct: readonly DirectRun[];
+  readonly viaGateway: readonly DirectRun[];
+}
+
+/**
+ * Gateway overhead: the same backend (same data), one session called directly vs pgbench -M prepared -c 1
+ * through a second gateway over the same backend whose sessions are metered.
+ */
+async function measureOverhead(side: PestoSide, pesto: Target, script: string, runs: number, overheadSeconds: number, accounts: number, log: (s: string) => void): Promise<Overhead> {
+  log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway, ${overheadSeconds} s each, CPU of this process, alternating order`);
+  const metered = new MeteredBackend(side.backend);
+  const meteredGateway = await startGateway({ port: 0, backend: metered, users: [{ name: USER, password: PASSWORD }] });
+  const direct: DirectRun[] = [];
+  const viaGateway: DirectRun[] = [];
+  try {
+    const overTarget: Target = { ...pesto, port: meteredGateway.port };
+    const throughGateway = async (): Promise<DirectRun> => {
+      const cpu0 = metered.cpuSeconds;
+      const g = await pgbench(overTarget, script, 'prepared', 1, overheadSeconds, accounts, selfCpuSeconds, 'pesto overhead');
+      if (g.transactions === 0) throw new Error('pesto overhead: no transaction through the gateway');
+      return { cpuUsPerStatement: ((metered.cpuSeconds - cpu0) * 1e6) / (g.transactions * STATEMENTS_PER_TX), msPerTx: g.latencyMs };
+    };
+    for (let i = 0; i < runs; i++) {
+      let d: DirectRun;
+      let g: DirectRun;
+      if (i % 2 === 0) {
+        d = await side.direct(overheadSeconds);
+        g = await throughGateway();
+      } else {
+        g = await throughGateway();
+        d = await side.direct(overheadSeconds);
+      }
+      direct.push(d);
+      viaGateway.push(g);
+      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${((g.cpuUsPerStatement / d.cpuUsPerStatement - 1) * 100).toFixed(1)}%)`);
+    }
+  } finally {
+    await meteredGateway.close();
+  }
+  return { direct, viaGateway };
+}
+
 export async function runPgbenchBench(args: string[]): Promise<void> {
   const flags = parseFlags(args);
   const json = flags.has('json');
@@ -454,6 +497,8 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
   if (target === 'engine' && flags.has('accounts')) throw new Error('--accounts applies to --target cluster (the engine target loads pgbench -i -s 1)');
   const basePort = intArg(flags, 'base-port', 7260, 1024);
   const mode = parseMode(flags.get('mode'));
+  // Only the gateway-overhead pairs: no PostgreSQL, no tps runs (quicker when working on the gateway).
+  const overheadOnly = flags.has('overhead-only');
   const log = (s: string): void => {
     if (!json) process.stdout.write(s + '\n');
   };
@@ -466,112 +511,20 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
   let server: PostgresServer | undefined;
   try {
     const pesto: Target = { port: side.gateway.port, user: USER, password: PASSWORD, database: DATABASE };
-    server = startPostgres(await freePort(), { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
-    const pgServer = server;
-    const postgres: Target = { port: pgServer.port, user: pgServer.user, password: '', database: pgServer.database };
-    const postgresCpu = (): number => postgresCpuSeconds(pgServer);
-
     log(`pesto: ${side.description}`);
-    log('postgres: local PostgreSQL 15, SERIALIZABLE, fsync and synchronous_commit off');
-    for (const [label, t] of [['pesto', pesto], ['postgres', postgres]] as const) {
-      const t0 = performance.now();
-      if (label === 'pesto') await side.load(t, accounts);
-      else if (target === 'engine') {
-        const init = await tool('pgbench', ['-i', '-s', '1', '-q'], t);
-        if (init.code !== 0) throw new Error(`postgres: pgbench -i failed: ${init.stderr}`);
-      } else await loadTables(t, accounts, 'postgres');
-      log(`${label}: loaded 1 branch, 10 tellers, ${accounts} accounts in ${round((performance.now() - t0) / 1000, 1)} s`);
+    const t0 = performance.now();
+    await side.load(pesto, accounts);
+    log(`pesto: loaded 1 branch, 10 tellers, ${accounts} accounts in ${round((performance.now() - t0) / 1000, 1)} s`);
+    let comparison: Record<string, number | string> = {};
+    if (!overheadOnly) {
+      server = startPostgres(await freePort(), { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
+      comparison = await compareWithPostgres({ side, pesto, server, target, script, mode, clients, seconds, runs, warmup, accounts, log });
     }
-
-    if (warmup > 0) {
-      // Not counted: the first seconds of the gateway run at a fraction of its speed (JIT, caches).
-      await pgbench(pesto, script, mode, clients, warmup, accounts, side.cpuSeconds, 'pesto warmup');
-      await pgbench(postgres, script, mode, clients, warmup, accounts, postgresCpu, 'postgres warmup');
-    }
-    log(`pgbench -n -f script.sql -c ${clients} -j 1 -T ${seconds} -M ${mode} --max-tries=10, ${runs} runs each after ${warmup} s warmup, interleaved`);
-    const p: PgbenchRun[] = [];
-    const q: PgbenchRun[] = [];
-    for (let i = 0; i < runs; i++) {
-      const a = await pgbench(pesto, script, mode, clients, seconds, accounts, side.cpuSeconds, 'pesto');
-      p.push(a);
-      log(`  run ${i + 1} pesto:    ${a.tps.toFixed(1)} tps, ${a.latencyMs} ms, ${a.failed} failed, ${a.retried} retried, ${a.cpuUsPerTx.toFixed(0)} cpu us/tx`);
-      const b = await pgbench(postgres, script, mode, clients, seconds, accounts, postgresCpu, 'postgres');
-      q.push(b);
-      log(`  run ${i + 1} postgres: ${b.tps.toFixed(1)} tps, ${b.latencyMs} ms, ${b.failed} failed, ${b.retried} retried, ${b.cpuUsPerTx.toFixed(0)} cpu us/tx`);
-    }
-    const pestoHistory = await checkConserved(pesto, accounts, 'pesto');
-    const postgresHistory = await checkConserved(postgres, accounts, 'postgres');
-
-    // Gateway overhead: the same backend (same data), one session called directly vs pgbench -M prepared
-    // -c 1 through a second gateway over the same backend whose sessions are metered.
-    log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway, ${overheadSeconds} s each, CPU of this process, alternating order`);
-    const metered = new MeteredBackend(side.backend);
-    const meteredGateway = await startGateway({ port: 0, backend: metered, users: [{ name: USER, password: PASSWORD }] });
-    const direct: DirectRun[] = [];
-    const viaGateway: DirectRun[] = [];
-    try {
-      const overTarget: Target = { ...pesto, port: meteredGateway.port };
-      const throughGateway = async (): Promise<DirectRun> => {
-        const cpu0 = metered.cpuSeconds;
-        const g = await pgbench(overTarget, script, 'prepared', 1, overheadSeconds, accounts, selfCpuSeconds, 'pesto overhead');
-        if (g.transactions === 0) throw new Error('pesto overhead: no transaction through the gateway');
-        return { cpuUsPerStatement: ((metered.cpuSeconds - cpu0) * 1e6) / (g.transactions * STATEMENTS_PER_TX), msPerTx: g.latencyMs };
-      };
-      for (let i = 0; i < runs; i++) {
-        let d: DirectRun;
-        let g: DirectRun;
-        if (i % 2 === 0) {
-          d = await side.direct(overheadSeconds);
-          g = await throughGateway();
-        } else {
-          g = await throughGateway();
-          d = await side.direct(overheadSeconds);
-        }
-        direct.push(d);
-        viaGateway.push(g);
-        log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${((g.cpuUsPerStatement / d.cpuUsPerStatement - 1) * 100).toFixed(1)}%)`);
-      }
-    } finally {
-      await meteredGateway.close();
-    }
+    const overhead = await measureOverhead(side, pesto, script, runs, overheadSeconds, accounts, log);
     await checkConserved(pesto, accounts, 'pesto after overhead runs');
-
-    const med = (xs: readonly PgbenchRun[], k: keyof PgbenchRun): number => median(xs.map((x) => x[k]));
-    const directUs = median(direct.map((d) => d.cpuUsPerStatement));
-    const gatewayUs = median(viaGateway.map((d) => d.cpuUsPerStatement));
-    const directMs = median(direct.map((d) => d.msPerTx));
-    const gatewayMs = median(viaGateway.map((d) => d.msPerTx));
-    const result = {
-      target,
-      backend: side.description,
-      mode, clients, seconds, runs, accounts,
-      pestoTps: round(med(p, 'tps'), 1),
-      postgresTps: round(med(q, 'tps'), 1),
-      ratio: round(med(p, 'tps') / med(q, 'tps'), 3),
-      pestoLatencyMs: round(med(p, 'latencyMs'), 3),
-      postgresLatencyMs: round(med(q, 'latencyMs'), 3),
-      pestoFailures: med(p, 'failed'),
-      postgresFailures: med(q, 'failed'),
-      pestoRetried: med(p, 'retried'),
-      postgresRetried: med(q, 'retried'),
-      pestoCpuUsPerTx: round(med(p, 'cpuUsPerTx'), 1),
-      postgresCpuUsPerTx: round(med(q, 'cpuUsPerTx'), 1),
-      pestoHistoryRows: pestoHistory,
-      postgresHistoryRows: postgresHistory,
-      directCpuUsPerStatement: round(directUs, 2),
-      gatewayCpuUsPerStatement: round(gatewayUs, 2),
-      gatewayOverheadPct: round(((gatewayUs - directUs) / directUs) * 100, 1),
-      gatewayOverheadPctPaired: round((median(viaGateway.map((g, i) => g.cpuUsPerStatement / direct[i]!.cpuUsPerStatement)) - 1) * 100, 1),
-      directMsPerTx: round(directMs, 3),
-      gatewayMsPerTx: round(gatewayMs, 3),
-      gatewayLatencyOverheadPct: round(((gatewayMs - directMs) / directMs) * 100, 1),
-    };
+    const result = { target, backend: side.description, mode, clients, seconds, runs, accounts, ...comparison, ...overheadFigures(overhead) };
     if (json) process.stdout.write(JSON.stringify(result) + '\n');
     else {
-      log(`median of ${runs}:      tps   latency ms   failed   retried   server cpu us/tx`);
-      log(`pesto      ${String(result.pestoTps).padStart(10)} ${String(result.pestoLatencyMs).padStart(12)} ${String(result.pestoFailures).padStart(8)} ${String(result.pestoRetried).padStart(9)} ${String(result.pestoCpuUsPerTx).padStart(18)}`);
-      log(`postgres   ${String(result.postgresTps).padStart(10)} ${String(result.postgresLatencyMs).padStart(12)} ${String(result.postgresFailures).padStart(8)} ${String(result.postgresRetried).padStart(9)} ${String(result.postgresCpuUsPerTx).padStart(18)}`);
-      log(`ratio pesto/postgres (tps): ${result.ratio}`);
       log(`gateway overhead per statement: ${result.directCpuUsPerStatement} cpu us direct, ${result.gatewayCpuUsPerStatement} through the gateway: ${result.gatewayOverheadPct}% (target < 15%; median of the pairs ${result.gatewayOverheadPctPaired}%)`);
       log(`  latency per transaction: ${result.directMsPerTx} ms direct, ${result.gatewayMsPerTx} ms through the gateway: ${result.gatewayLatencyOverheadPct}%`);
     }
@@ -580,6 +533,92 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
     server?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+interface Comparison {
+  readonly side: PestoSide;
+  readonly pesto: Target;
+  readonly server: PostgresServer;
+  readonly target: string;
+  readonly script: string;
+  readonly mode: Mode;
+  readonly clients: number;
+  readonly seconds: number;
+  readonly runs: number;
+  readonly warmup: number;
+  readonly accounts: number;
+  readonly log: (s: string) => void;
+}
+
+/** The same pgbench script against the gateway and against PostgreSQL, interleaved; medians and the ratio. */
+async function compareWithPostgres(c: Comparison): Promise<Record<string, number>> {
+  const { side, pesto, script, mode, clients, seconds, runs, warmup, accounts, log } = c;
+  const pgServer = c.server;
+  const postgres: Target = { port: pgServer.port, user: pgServer.user, password: '', database: pgServer.database };
+  const postgresCpu = (): number => postgresCpuSeconds(pgServer);
+  log('postgres: local PostgreSQL 15, SERIALIZABLE, fsync and synchronous_commit off');
+  const t0 = performance.now();
+  if (c.target === 'engine') {
+    const init = await tool('pgbench', ['-i', '-s', '1', '-q'], postgres);
+    if (init.code !== 0) throw new Error(`postgres: pgbench -i failed: ${init.stderr}`);
+  } else await loadTables(postgres, accounts, 'postgres');
+  log(`postgres: loaded 1 branch, 10 tellers, ${accounts} accounts in ${round((performance.now() - t0) / 1000, 1)} s`);
+
+  if (warmup > 0) {
+    // Not counted: the first seconds of the gateway run at a fraction of its speed (JIT, caches).
+    await pgbench(pesto, script, mode, clients, warmup, accounts, side.cpuSeconds, 'pesto warmup');
+    await pgbench(postgres, script, mode, clients, warmup, accounts, postgresCpu, 'postgres warmup');
+  }
+  log(`pgbench -n -f script.sql -c ${clients} -j 1 -T ${seconds} -M ${mode} --max-tries=10, ${runs} runs each after ${warmup} s warmup, interleaved`);
+  const p: PgbenchRun[] = [];
+  const q: PgbenchRun[] = [];
+  for (let i = 0; i < runs; i++) {
+    const a = await pgbench(pesto, script, mode, clients, seconds, accounts, side.cpuSeconds, 'pesto');
+    p.push(a);
+    log(`  run ${i + 1} pesto:    ${a.tps.toFixed(1)} tps, ${a.latencyMs} ms, ${a.failed} failed, ${a.retried} retried, ${a.cpuUsPerTx.toFixed(0)} cpu us/tx`);
+    const b = await pgbench(postgres, script, mode, clients, seconds, accounts, postgresCpu, 'postgres');
+    q.push(b);
+    log(`  run ${i + 1} postgres: ${b.tps.toFixed(1)} tps, ${b.latencyMs} ms, ${b.failed} failed, ${b.retried} retried, ${b.cpuUsPerTx.toFixed(0)} cpu us/tx`);
+  }
+  const pestoHistoryRows = await checkConserved(pesto, accounts, 'pesto');
+  const postgresHistoryRows = await checkConserved(postgres, accounts, 'postgres');
+  const med = (xs: readonly PgbenchRun[], k: keyof PgbenchRun): number => median(xs.map((x) => x[k]));
+  const r = {
+    pestoTps: round(med(p, 'tps'), 1),
+    postgresTps: round(med(q, 'tps'), 1),
+    ratio: round(med(p, 'tps') / med(q, 'tps'), 3),
+    pestoLatencyMs: round(med(p, 'latencyMs'), 3),
+    postgresLatencyMs: round(med(q, 'latencyMs'), 3),
+    pestoFailures: med(p, 'failed'),
+    postgresFailures: med(q, 'failed'),
+    pestoRetried: med(p, 'retried'),
+    postgresRetried: med(q, 'retried'),
+    pestoCpuUsPerTx: round(med(p, 'cpuUsPerTx'), 1),
+    postgresCpuUsPerTx: round(med(q, 'cpuUsPerTx'), 1),
+    pestoHistoryRows,
+    postgresHistoryRows,
+  };
+  log(`median of ${runs}:      tps   latency ms   failed   retried   server cpu us/tx`);
+  log(`pesto      ${String(r.pestoTps).padStart(10)} ${String(r.pestoLatencyMs).padStart(12)} ${String(r.pestoFailures).padStart(8)} ${String(r.pestoRetried).padStart(9)} ${String(r.pestoCpuUsPerTx).padStart(18)}`);
+  log(`postgres   ${String(r.postgresTps).padStart(10)} ${String(r.postgresLatencyMs).padStart(12)} ${String(r.postgresFailures).padStart(8)} ${String(r.postgresRetried).padStart(9)} ${String(r.postgresCpuUsPerTx).padStart(18)}`);
+  log(`ratio pesto/postgres (tps): ${r.ratio}`);
+  return r;
+}
+
+function overheadFigures(o: Overhead): { directCpuUsPerStatement: number; gatewayCpuUsPerStatement: number; gatewayOverheadPct: number; gatewayOverheadPctPaired: number; directMsPerTx: number; gatewayMsPerTx: number; gatewayLatencyOverheadPct: number } {
+  const directUs = median(o.direct.map((d) => d.cpuUsPerStatement));
+  const gatewayUs = median(o.viaGateway.map((d) => d.cpuUsPerStatement));
+  const directMs = median(o.direct.map((d) => d.msPerTx));
+  const gatewayMs = median(o.viaGateway.map((d) => d.msPerTx));
+  return {
+    directCpuUsPerStatement: round(directUs, 2),
+    gatewayCpuUsPerStatement: round(gatewayUs, 2),
+    gatewayOverheadPct: round(((gatewayUs - directUs) / directUs) * 100, 1),
+    gatewayOverheadPctPaired: round((median(o.viaGateway.map((g, i) => g.cpuUsPerStatement / o.direct[i]!.cpuUsPerStatement)) - 1) * 100, 1),
+    directMsPerTx: round(directMs, 3),
+    gatewayMsPerTx: round(gatewayMs, 3),
+    gatewayLatencyOverheadPct: round(((gatewayMs - directMs) / directMs) * 100, 1),
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1] ?? ''}`) {
