@@ -46,6 +46,7 @@ import { startGateway, type Gateway } from '../client/gateway/gateway-server.ts'
 import type { SqlBackend } from '../client/gateway/sql-backend.ts';
 import type { SqlClient } from '../client/sql/sql-session.ts';
 import { Engine, type Session } from '../sql/engine.ts';
+import { transportStats } from '../net/index.ts';
 import { MeteredBackend, selfCpuSeconds } from './metered-backend.ts';
 import { PG_BIN, freePort, postgresCpuSeconds, processCpuSeconds, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { median, parseFlags, round } from './stats.ts';
@@ -268,11 +269,25 @@ const rand = (lo: number, hi: number): number => lo + Math.floor(Math.random() *
 interface DirectRun {
   readonly cpuUsPerStatement: number;
   readonly msPerTx: number;
+  /** Stream writes to replicas and frames received from them per statement (cluster only, else 0). */
+  readonly framesOutPerStatement: number;
+  readonly framesInPerStatement: number;
+}
+
+/** Counts this process's replica stream frames over a run (the cluster's client library is in this process). */
+function frameMeter(): (statements: number) => { framesOutPerStatement: number; framesInPerStatement: number } {
+  const out0 = transportStats.framesWritten;
+  const in0 = transportStats.framesReceived;
+  return (statements) => ({
+    framesOutPerStatement: statements === 0 ? 0 : (transportStats.framesWritten - out0) / statements,
+    framesInPerStatement: statements === 0 ? 0 : (transportStats.framesReceived - in0) / statements,
+  });
 }
 
 /** The script run directly on an engine session for `seconds`. */
 function directEngine(session: Session, seconds: number): DirectRun {
   const cpu0 = selfCpuSeconds();
+  const frames = frameMeter();
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   let txs = 0;
@@ -294,7 +309,7 @@ function directEngine(session: Session, seconds: number): DirectRun {
       txs++;
     }
   }
-  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs };
+  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs, ...frames(txs * STATEMENTS_PER_TX) };
 }
 
 /**
@@ -311,6 +326,7 @@ async function directCluster(sql: SqlClient, accounts: number, seconds: number):
     prepared.push({ ...s, statement: p.statement });
   }
   const cpu0 = selfCpuSeconds();
+  const frames = frameMeter();
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   let txs = 0;
@@ -345,7 +361,7 @@ async function directCluster(sql: SqlClient, accounts: number, seconds: number):
   await session.close();
   if (txs === 0) throw new Error('direct: no transaction committed');
   // Per statement of a committed transaction, like the gateway figure (pgbench counts committed ones).
-  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs };
+  return { cpuUsPerStatement: ((selfCpuSeconds() - cpu0) * 1e6) / (txs * STATEMENTS_PER_TX), msPerTx: (performance.now() - t0) / txs, ...frames(txs * STATEMENTS_PER_TX) };
 }
 
 function parseMode(v: string | undefined): Mode {
@@ -459,9 +475,10 @@ async function measureOverhead(side: PestoSide, pesto: Target, script: string, r
     const overTarget: Target = { ...pesto, port: meteredGateway.port };
     const throughGateway = async (): Promise<DirectRun> => {
       const cpu0 = metered.cpuSeconds;
+      const frames = frameMeter();
       const g = await pgbench(overTarget, script, 'prepared', 1, overheadSeconds, accounts, selfCpuSeconds, 'pesto overhead');
       if (g.transactions === 0) throw new Error('pesto overhead: no transaction through the gateway');
-      return { cpuUsPerStatement: ((metered.cpuSeconds - cpu0) * 1e6) / (g.transactions * STATEMENTS_PER_TX), msPerTx: g.latencyMs };
+      return { cpuUsPerStatement: ((metered.cpuSeconds - cpu0) * 1e6) / (g.transactions * STATEMENTS_PER_TX), msPerTx: g.latencyMs, ...frames(g.transactions * STATEMENTS_PER_TX) };
     };
     for (let i = 0; i < runs; i++) {
       let d: DirectRun;
@@ -475,7 +492,7 @@ async function measureOverhead(side: PestoSide, pesto: Target, script: string, r
       }
       direct.push(d);
       viaGateway.push(g);
-      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${((g.cpuUsPerStatement / d.cpuUsPerStatement - 1) * 100).toFixed(1)}%)`);
+      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${((g.cpuUsPerStatement / d.cpuUsPerStatement - 1) * 100).toFixed(1)}%); replica frames out/in per statement ${d.framesOutPerStatement.toFixed(2)}/${d.framesInPerStatement.toFixed(2)} direct, ${g.framesOutPerStatement.toFixed(2)}/${g.framesInPerStatement.toFixed(2)} gateway`);
     }
   } finally {
     await meteredGateway.close();
