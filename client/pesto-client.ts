@@ -33,7 +33,14 @@ export interface ConnectOptions {
   readonly fastPathWaitMs?: number;
   /** Fault knob (issue 4 stress runs): every range read skips its eager round and syncs. */
   readonly forceSyncQueries?: boolean;
+  /**
+   * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
+   * loaded machine the handshakes of a freshly started cluster took longer than 10 s).
+   */
+  readonly connectTimeoutMs?: number;
 }
+
+const CONNECT_TIMEOUT_MS = 30_000;
 
 /**
  * Longest wait for the last ST1 votes of a live replica before the slow path: waiting is far cheaper
@@ -110,7 +117,7 @@ export class PestoClient {
     const client = new PestoClient(opts);
     client.#dialAll();
     try {
-      await client.#waitUp();
+      await client.#waitUp(opts.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
     } catch (e) {
       // Its links keep redialling (and the process alive) until closed.
       await client.close();
@@ -207,7 +214,7 @@ export class PestoClient {
   }
 
   /** Resolves once at least n - f replicas of every shard are connected (or after a timeout). */
-  async #waitUp(timeoutMs = 10_000): Promise<void> {
+  async #waitUp(timeoutMs: number): Promise<void> {
     const need = this.core.q.n - this.core.q.f;
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {

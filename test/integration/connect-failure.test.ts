@@ -23,7 +23,7 @@ void test('connect rejects when no replica answers, and leaves nothing running',
       import { PestoClient } from './client/pesto-client.ts';
       const local = await loadLocalClient(${JSON.stringify(dataDir)});
       try {
-        await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair });
+        await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, connectTimeoutMs: 2000 });
         console.log('connected');
       } catch (e) {
         console.log('rejected: ' + (e instanceof Error ? e.message : String(e)));
