@@ -61,7 +61,22 @@ export type ValueLike = string | Uint8Array;
 
 /** Thrown by transaction methods used after the transaction finished. */
 export class TransactionStateError extends Error {
-  override readonly name = 'TransactionStateError';
+  override readonly name: string = 'TransactionStateError';
+}
+
+/**
+ * The transaction's timestamp fell behind the replicas' history window (ClientCoreOptions.staleAfterMicros):
+ * it can only abort, and the same work at a fresh timestamp may succeed (`retryable`; SQL maps it to 40001).
+ */
+export class TransactionTooOldError extends TransactionStateError {
+  override readonly name = 'TransactionTooOldError';
+  readonly retryable = true;
+}
+
+function failure(r: OpResult): TransactionStateError {
+  if (r.kind !== 'failed') return new TransactionStateError('unexpected result');
+  if (r.reason === 'too-old') return new TransactionTooOldError(`transaction too old: its timestamp is behind the replicas' history window; retry it`);
+  return new TransactionStateError(r.reason);
 }
 
 export function toKey(k: KeyLike): Key {
@@ -98,6 +113,7 @@ export class PestoClient {
         relayWaitMs: config.timeouts.dependencyRelayMs,
         queryRetriesMax: config.limits.queryRetriesMax,
         forceSyncQueries: opts.forceSyncQueries === true,
+        staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
       timestampsOf(opts.clientId),
@@ -267,7 +283,7 @@ export class Transaction {
     this.#check();
     const r = await this.client.run((op) => this.client.core.read(this.id, key, op));
     if (r.kind === 'read') return { value: r.value, version: r.version };
-    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+    throw failure(r);
   }
 
   /**
@@ -280,7 +296,7 @@ export class Transaction {
     const r = await this.client.run((op) => this.client.core.query(this.id, spec, op));
     if (r.kind === 'query') return { result: r.result, syncRounds: r.syncRounds };
     if (r.kind === 'failed' && r.reason === 'query-unresolved') return null;
-    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+    throw failure(r);
   }
 
   /** Adds a read the caller already holds (a cached version) to the read set; validation checks it. */
@@ -334,7 +350,7 @@ export class Transaction {
     this.#finished = true;
     const r = await this.client.run((op) => this.client.core.commit(this.id, op));
     if (r.kind === 'commit') return r;
-    throw new TransactionStateError(r.kind === 'failed' ? r.reason : 'unexpected result');
+    throw failure(r);
   }
 
   abort(): void {

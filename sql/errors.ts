@@ -83,6 +83,9 @@ export function assertNever(value: never, what = 'value'): never {
 export function toSqlError(e: unknown): SqlError {
   if (e instanceof SqlError) return e;
   if (e instanceof InvariantError) return new SqlError(SqlState.internalError, `internal error: ${e.message}`);
+  // A lower layer's failure that a retry of the whole transaction may not meet again (e.g. a
+  // transaction older than the replicas' history window) is what SQL calls a serialization failure.
+  if (e instanceof Error && (e as { retryable?: unknown }).retryable === true) return new SqlError(SqlState.serializationFailure, e.message);
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new SqlError(SqlState.programLimitExceeded, 'stack depth limit exceeded');
   }

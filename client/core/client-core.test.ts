@@ -461,3 +461,67 @@ void describe('ClientCore for bulk loads (decision 0012)', () => {
     assert.equal(body.predicates.length, 1);
   });
 });
+
+void describe('ClientCore and the replicas\' history window', () => {
+  // Replicas refuse reads below their low watermark without answering: a transaction older than the
+  // window must fail its reads instead of retrying them forever.
+  const WINDOW = 15_000_000;
+  const clocked = (): { client: ClientCore; clock: { now: number } } => {
+    const clock = { now: NOW };
+    return { client: new ClientCore({ ...OPTS, staleAfterMicros: WINDOW }, { nowMicros: () => clock.now, random: seeded(7) }), clock };
+  };
+  const spec = { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false };
+
+  void it('a read or range read of a transaction older than the window fails with too-old, and its commit aborts locally', () => {
+    const { client, clock } = clocked();
+    const id = client.begin();
+    clock.now += WINDOW + 1;
+    client.read(id, KEY0, 1);
+    client.query(id, spec, 2);
+    const effects = client.takeEffects();
+    assert.equal(sentOf(effects, 'read').length + sentOf(effects, 'query').length, 0, 'nothing is sent for it');
+    assert.deepEqual(dones(effects), [
+      { op: 1, result: { kind: 'failed', reason: 'too-old' } },
+      { op: 2, result: { kind: 'failed', reason: 'too-old' } },
+    ]);
+    assert.equal(client.stats.tooOld, 2);
+    client.commit(id, 3);
+    assert.deepEqual(dones(client.takeEffects()), [{ op: 3, result: { kind: 'commit', outcome: 'abort', path: 'local', cause: 'conflict' } }]);
+  });
+
+  void it('a read still unanswered when the transaction falls behind the window fails at its next retry', () => {
+    const { client, clock } = clocked();
+    const id = client.begin();
+    clock.now += WINDOW - 1_000;
+    client.read(id, KEY0, 1);
+    const first = client.takeEffects();
+    assert.equal(sentOf(first, 'read').length, Q.read, 'still young enough: asked');
+    const [timer] = timers(first);
+    clock.now += 2_000;
+    client.onTimer(timer!.id);
+    const effects = client.takeEffects();
+    assert.equal(sentOf(effects, 'read').length, 0, 'not asked again');
+    assert.deepEqual(dones(effects), [{ op: 1, result: { kind: 'failed', reason: 'too-old' } }]);
+  });
+
+  void it('a range read still unresolved when the transaction falls behind the window fails at its next round', () => {
+    const { client, clock } = clocked();
+    const id = client.begin();
+    client.query(id, spec, 1);
+    const [timer] = timers(client.takeEffects());
+    clock.now += WINDOW + 1;
+    client.onTimer(timer!.id);
+    const effects = client.takeEffects();
+    assert.equal(sentOf(effects, 'query').length, 0);
+    assert.deepEqual(dones(effects), [{ op: 1, result: { kind: 'failed', reason: 'too-old' } }]);
+  });
+
+  void it('a young transaction reads as before', () => {
+    const { client, clock } = clocked();
+    const id = client.begin();
+    clock.now += WINDOW;
+    client.read(id, KEY0, 1);
+    assert.equal(sentOf(client.takeEffects(), 'read').length, Q.read);
+    assert.equal(client.stats.tooOld, 0);
+  });
+});

@@ -134,6 +134,7 @@ export class ClientCore {
     if (txn.writes.has(key)) return this.#out.done(op, { kind: 'read', value: txn.writes.get(key)!, version: txn.ts });
     const prior = txn.reads.get(key);
     if (prior !== undefined && prior.value !== undefined) return this.#out.done(op, { kind: 'read', value: prior.value, version: prior.version });
+    if (this.#tooOld(txn, op)) return;
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);
     const read = new PointRead(key, shard, txn.ts, this.q);
@@ -159,7 +160,7 @@ export class ClientCore {
   /** Runs a range read (PROTOCOL §4.2); the result arrives as a `query` done effect for `op`. */
   query(txnId: number, spec: QuerySpec, op: number): void {
     const txn = this.#active(txnId, op);
-    if (txn === null) return;
+    if (txn === null || this.#tooOld(txn, op)) return;
     this.stats.queries++;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
@@ -305,6 +306,10 @@ export class ClientCore {
       this.#recover(txns);
     } else if ('spec' in target) {
       if (!this.#queries.has(target.req)) return;
+      if (this.#tooOld(target.txn, target.op)) {
+        this.#queries.delete(target.req);
+        return;
+      }
       const step = target.read.onTimeout();
       if (step.k === 'wait') {
         // Not enough replies: ask whoever has not been asked; links are reliable streams, so the silent
@@ -319,6 +324,10 @@ export class ClientCore {
       }
     } else if ('read' in target) {
       if (!this.#reads.has(target.req)) return;
+      if (this.#tooOld(target.txn, target.op)) {
+        this.#reads.delete(target.req);
+        return;
+      }
       this.stats.readRetries++;
       // Replicas that still owe a proof are not believed any more: decide without them if possible.
       this.#readStep(target, target.read.retry());
@@ -344,6 +353,19 @@ export class ClientCore {
       return null;
     }
     return txn;
+  }
+
+  /**
+   * True (and `op` failed with 'too-old', the transaction doomed) when the transaction's timestamp has
+   * fallen behind what replicas still serve (ClientCoreOptions.staleAfterMicros).
+   */
+  #tooOld(txn: ActiveTxn, op: number): boolean {
+    const limit = this.opts.staleAfterMicros;
+    if (limit === undefined || this.env.nowMicros() - txn.ts.micros <= limit) return false;
+    this.stats.tooOld++;
+    txn.doomed ??= 'the transaction is older than the replicas\' history window';
+    this.#out.done(op, { kind: 'failed', reason: 'too-old' });
+    return true;
   }
 
   #readStep(r: ReadOp, step: ReadStep): void {

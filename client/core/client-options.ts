@@ -20,6 +20,14 @@ export interface ClientCoreOptions {
   readonly queryRoundMs?: number;
   /** Fault knob (the paper's stress runs): treat every eager round as failed. */
   readonly forceSyncQueries?: boolean;
+  /**
+   * A transaction whose timestamp is older than this (µs behind the client's clock) can no longer
+   * read: replicas refuse reads below their low watermark (the history window) without answering, so
+   * such a read would be retried forever. The shell sets it to the history window less the allowed
+   * clock skew; reads and commits of an older transaction fail with 'too-old' (the caller retries the
+   * transaction at a fresh timestamp). Unset: no limit.
+   */
+  readonly staleAfterMicros?: number;
 }
 
 /** A range read as the caller describes it (PROTOCOL §4.2 step 1). */
@@ -67,6 +75,8 @@ export interface ClientStats {
   queriesEager: number;
   querySyncRounds: number;
   queriesFailed: number;
+  /** Reads and range reads refused at the client because the transaction fell behind the history window. */
+  tooOld: number;
 }
 
 /** Every counter at zero: a fresh core's stats. */
@@ -91,5 +101,6 @@ export function newClientStats(): ClientStats {
     queriesEager: 0,
     querySyncRounds: 0,
     queriesFailed: 0,
+    tooOld: 0,
   };
 }
