@@ -28,7 +28,10 @@
  * first, then gateway first, ...) so a drift of the host's speed does not favour either side. The
  * gateway's CPU is counted from the moment its backend session opens to the moment it closes (a second
  * gateway over the same backend, metered): starting and reaping the pgbench process costs this
- * process 10-25 ms of CPU (fork of a large process), which is not the gateway's. `gatewayOverheadPct` =
+ * process 10-25 ms of CPU (fork of a large process), which is not the gateway's. On the cluster a third side
+ * runs the direct script with one loopback round trip to an echo process after each statement
+ * (bench/echo-peer.ts): what any wire protocol costs this process per statement, without the gateway's
+ * own work (`directWireCpuUsPerStatement`, `gatewayOverWirePctPaired`; docs/decisions/0020). `gatewayOverheadPct` =
  * (gateway - direct) / direct of the medians in CPU per statement; `gatewayOverheadPctPaired` the median
  * of the per-pair ratios.
  */
@@ -47,6 +50,7 @@ import type { SqlBackend } from '../client/gateway/sql-backend.ts';
 import type { SqlClient } from '../client/sql/sql-session.ts';
 import { Engine, type Session } from '../sql/engine.ts';
 import { transportStats } from '../net/index.ts';
+import { EchoPeer } from './echo-peer.ts';
 import { MeteredBackend, selfCpuSeconds } from './metered-backend.ts';
 import { PG_BIN, freePort, postgresCpuSeconds, processCpuSeconds, startPostgres, type PostgresServer } from './postgres-server.ts';
 import { median, parseFlags, round } from './stats.ts';
@@ -317,7 +321,7 @@ function directEngine(session: Session, seconds: number): DirectRun {
  * prepared once, like pgbench -M prepared); a transaction that fails with 40001 is retried, and only
  * committed transactions count, as pgbench counts them.
  */
-async function directCluster(sql: SqlClient, accounts: number, seconds: number): Promise<DirectRun> {
+async function directCluster(sql: SqlClient, accounts: number, seconds: number, peer: EchoPeer | null): Promise<DirectRun> {
   const session = sql.session();
   const prepared = [];
   for (const s of DIRECT) {
@@ -331,16 +335,21 @@ async function directCluster(sql: SqlClient, accounts: number, seconds: number):
   const deadline = t0 + seconds * 1000;
   let txs = 0;
   let statements = 0;
+  // With a peer: one loopback round trip after each statement, as a client on the wire would cost.
+  const statementDone = async (): Promise<void> => {
+    statements++;
+    if (peer !== null) await peer.roundTrip();
+  };
   while (performance.now() < deadline) {
     const aid = rand(1, accounts);
     const tid = rand(1, 10);
     const delta = rand(-5000, 5000);
     await session.begin();
-    statements++;
+    await statementDone();
     let failed = false;
     for (const s of prepared) {
       const r = await session.run(s.statement, s.params(aid, 1, tid, delta));
-      statements++;
+      await statementDone();
       if (!r.ok) {
         if (r.error.code !== '40001') throw new Error(`direct ${s.name}: ${r.error.code} ${r.error.message}`);
         failed = true;
@@ -350,11 +359,11 @@ async function directCluster(sql: SqlClient, accounts: number, seconds: number):
     }
     if (failed) {
       await session.rollback();
-      statements++;
+      await statementDone();
       continue;
     }
     const c = await session.commit();
-    statements++;
+    await statementDone();
     if (c.ok) txs++;
     else if (c.error.code !== '40001') throw new Error(`direct COMMIT: ${c.error.code} ${c.error.message}`);
   }
@@ -386,8 +395,13 @@ interface PestoSide {
   readonly backend: SqlBackend;
   /** CPU seconds of every Pesto process (this one, and the replicas). */
   cpuSeconds(): number;
-  /** The script on the backend called directly, for the overhead figure. */
-  direct(seconds: number): Promise<DirectRun>;
+  /**
+   * The script on the backend called directly, for the overhead figure; with a peer (cluster only), one
+   * loopback round trip to it after each statement.
+   */
+  direct(seconds: number, peer: EchoPeer | null): Promise<DirectRun>;
+  /** Whether `direct` takes a peer. */
+  readonly wireControl: boolean;
   load(target: Target, accounts: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -422,7 +436,8 @@ async function clusterSide(basePort: number, accounts: number): Promise<PestoSid
     gateway: g.gateway,
     backend: new ClusterBackend(g.sql, { databases: [DATABASE] }),
     cpuSeconds: () => selfCpuSeconds() + replicaPids.reduce((sum, pid) => sum + processCpuSeconds(pid), 0),
-    direct: (seconds) => directCluster(g.sql, accounts, seconds),
+    direct: (seconds, peer) => directCluster(g.sql, accounts, seconds, peer),
+    wireControl: true,
     load: (target, n) => loadTables(target, n, 'pesto'),
     stop,
   };
@@ -438,6 +453,7 @@ async function engineSide(): Promise<PestoSide> {
     gateway,
     backend,
     cpuSeconds: selfCpuSeconds,
+    wireControl: false,
     direct: (seconds) => {
       if (session === undefined) {
         session = engine.session();
@@ -459,18 +475,24 @@ async function engineSide(): Promise<PestoSide> {
 interface Overhead {
   readonly direct: readonly DirectRun[];
   readonly viaGateway: readonly DirectRun[];
+  /** The direct script with one loopback round trip per statement (empty without a wire control). */
+  readonly directWire: readonly DirectRun[];
 }
 
 /**
  * Gateway overhead: the same backend (same data), one session called directly vs pgbench -M prepared -c 1
- * through a second gateway over the same backend whose sessions are metered.
+ * through a second gateway over the same backend whose sessions are metered; on the cluster also the
+ * direct session with one loopback round trip per statement (bench/echo-peer.ts), the part of the
+ * overhead any wire protocol costs. Each round runs the sides in a rotated order.
  */
 async function measureOverhead(side: PestoSide, pesto: Target, script: string, runs: number, overheadSeconds: number, accounts: number, log: (s: string) => void): Promise<Overhead> {
-  log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway, ${overheadSeconds} s each, CPU of this process, alternating order`);
+  log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway${side.wireControl ? ' vs directly with one loopback round trip per statement' : ''}, ${overheadSeconds} s each, CPU of this process, rotating order`);
   const metered = new MeteredBackend(side.backend);
   const meteredGateway = await startGateway({ port: 0, backend: metered, users: [{ name: USER, password: PASSWORD }] });
+  const peer = side.wireControl ? await EchoPeer.start() : null;
   const direct: DirectRun[] = [];
   const viaGateway: DirectRun[] = [];
+  const directWire: DirectRun[] = [];
   try {
     const overTarget: Target = { ...pesto, port: meteredGateway.port };
     const throughGateway = async (): Promise<DirectRun> => {
@@ -480,24 +502,26 @@ async function measureOverhead(side: PestoSide, pesto: Target, script: string, r
       if (g.transactions === 0) throw new Error('pesto overhead: no transaction through the gateway');
       return { cpuUsPerStatement: ((metered.cpuSeconds - cpu0) * 1e6) / (g.transactions * STATEMENTS_PER_TX), msPerTx: g.latencyMs, ...frames(g.transactions * STATEMENTS_PER_TX) };
     };
+    const sides: (() => Promise<void>)[] = [
+      async () => void direct.push(await side.direct(overheadSeconds, null)),
+      async () => void viaGateway.push(await throughGateway()),
+      ...(peer === null ? [] : [async () => void directWire.push(await side.direct(overheadSeconds, peer))]),
+    ];
     for (let i = 0; i < runs; i++) {
-      let d: DirectRun;
-      let g: DirectRun;
-      if (i % 2 === 0) {
-        d = await side.direct(overheadSeconds);
-        g = await throughGateway();
-      } else {
-        g = await throughGateway();
-        d = await side.direct(overheadSeconds);
-      }
-      direct.push(d);
-      viaGateway.push(g);
-      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${((g.cpuUsPerStatement / d.cpuUsPerStatement - 1) * 100).toFixed(1)}%); replica frames out/in per statement ${d.framesOutPerStatement.toFixed(2)}/${d.framesInPerStatement.toFixed(2)} direct, ${g.framesOutPerStatement.toFixed(2)}/${g.framesInPerStatement.toFixed(2)} gateway`);
+      for (let k = 0; k < sides.length; k++) await sides[(i + k) % sides.length]!();
+      const d = direct[i]!;
+      const g = viaGateway[i]!;
+      const w = directWire[i];
+      const pct = (a: DirectRun, b: DirectRun): string => `${((a.cpuUsPerStatement / b.cpuUsPerStatement - 1) * 100).toFixed(1)}%`;
+      log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${pct(g, d)})` +
+        (w === undefined ? '' : `; direct + round trip ${w.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${w.msPerTx.toFixed(2)} ms/tx (gateway vs it ${pct(g, w)})`) +
+        `; replica frames out/in per statement ${d.framesOutPerStatement.toFixed(2)}/${d.framesInPerStatement.toFixed(2)} direct, ${g.framesOutPerStatement.toFixed(2)}/${g.framesInPerStatement.toFixed(2)} gateway`);
     }
   } finally {
+    peer?.close();
     await meteredGateway.close();
   }
-  return { direct, viaGateway };
+  return { direct, viaGateway, directWire };
 }
 
 export async function runPgbenchBench(args: string[]): Promise<void> {
@@ -544,6 +568,8 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
     else {
       log(`gateway overhead per statement: ${result.directCpuUsPerStatement} cpu us direct, ${result.gatewayCpuUsPerStatement} through the gateway: ${result.gatewayOverheadPct}% (target < 15%; median of the pairs ${result.gatewayOverheadPctPaired}%)`);
       log(`  latency per transaction: ${result.directMsPerTx} ms direct, ${result.gatewayMsPerTx} ms through the gateway: ${result.gatewayLatencyOverheadPct}%`);
+      const wire = result as { directWireCpuUsPerStatement?: number; gatewayOverWirePctPaired?: number };
+      if (wire.directWireCpuUsPerStatement !== undefined) log(`  direct with one loopback round trip per statement: ${wire.directWireCpuUsPerStatement} cpu us; the gateway against it: ${wire.gatewayOverWirePctPaired}% (median of the pairs)`);
     }
   } finally {
     await side.stop();
@@ -635,6 +661,12 @@ function overheadFigures(o: Overhead): { directCpuUsPerStatement: number; gatewa
     directMsPerTx: round(directMs, 3),
     gatewayMsPerTx: round(gatewayMs, 3),
     gatewayLatencyOverheadPct: round(((gatewayMs - directMs) / directMs) * 100, 1),
+    ...(o.directWire.length === 0
+      ? {}
+      : {
+          directWireCpuUsPerStatement: round(median(o.directWire.map((d) => d.cpuUsPerStatement)), 2),
+          gatewayOverWirePctPaired: round((median(o.viaGateway.map((g, i) => g.cpuUsPerStatement / o.directWire[i]!.cpuUsPerStatement)) - 1) * 100, 1),
+        }),
   };
 }
 
