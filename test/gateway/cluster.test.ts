@@ -377,4 +377,19 @@ END;
       assert.equal(sums, `t|t|${total}\n`, `-M ${mode}`);
     }
   });
+
+  void it('runs the TPC-B-like script in pgbench pipeline mode (statements sent together, replies at the Sync): no failures, balances add up', async () => {
+    const rows = (n: number): string => Array.from({ length: n }, (_, i) => `(${i + 1}, 0)`).join(', ');
+    await psqlOk('-c', 'CREATE TABLE pacc (id INT PRIMARY KEY, bal INT NOT NULL)', '-c', 'CREATE TABLE ptel (id INT PRIMARY KEY, bal INT NOT NULL)',
+      '-c', 'CREATE TABLE phist (tid INT, aid INT, delta INT)', '-c', `INSERT INTO pacc VALUES ${rows(50)}`, '-c', `INSERT INTO ptel VALUES ${rows(5)}`);
+    const body = TPCB.replace(/\bacc\b/g, 'pacc').replace(/\btel\b/g, 'ptel').replace(/\bhist\b/g, 'phist').replace('BEGIN;', '\\startpipeline\nBEGIN;').replace('END;', 'END;\n\\endpipeline');
+    const script = file('tpcb-pipeline.sql', body);
+    const b = await run('pgbench', ['-n', '-f', script, '-M', 'prepared', '-c', '2', '-j', '1', '-t', '8', '--max-tries=50', DATABASE]);
+    assert.equal(b.code, 0, `${b.stderr}${b.stdout}`);
+    assert.match(b.stdout, /number of transactions actually processed: 16\/16/, b.stdout);
+    assert.match(b.stdout, /number of failed transactions: 0 /, b.stdout);
+    assert.doesNotMatch(b.stderr.replace(/.*could not serialize access.*\n?/g, ''), /error|ERROR/, b.stderr);
+    const sums = await psqlOk('-c', 'SELECT (SELECT sum(bal) FROM pacc) = (SELECT sum(bal) FROM ptel), (SELECT sum(delta) FROM phist) = (SELECT sum(bal) FROM ptel), (SELECT count(*) FROM phist)');
+    assert.equal(sums, 't|t|16\n');
+  });
 });
