@@ -95,7 +95,10 @@ void describe('startLocalCluster (with the fake replica)', () => {
         [0, 1, 2, 3, 4, 5].map((i) => `127.0.0.1:${opts.basePort! + i}`),
       );
       for (const pid of pids) assert.ok(alive(pid));
-      assert.match(readFileSync(cluster.logPath(0, 3), 'utf8'), /s0r3 stderr \| fake-replica s0r3: listening on 127\.0\.0\.1:\d+/);
+      // stderr and the ready line on stdout are separate pipes: the stderr line may be logged just after ready.
+      const listening = /s0r3 stderr \| fake-replica s0r3: listening on 127\.0\.0\.1:\d+/;
+      for (let i = 0; i < 200 && !listening.test(readFileSync(cluster.logPath(0, 3), 'utf8')); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(readFileSync(cluster.logPath(0, 3), 'utf8'), listening);
     } finally {
       await cluster.stop();
     }
