@@ -7,16 +7,17 @@
  *
  * Each test file picks its own base port in 7400-7999 so two files can run at the same time.
  */
-import { readFile, mkdtemp, rm } from 'node:fs/promises';
+import { readFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyPath, readKeyFile } from '../../cli/keys.ts';
-import { loadLocalClient } from '../../cli/local-cluster-config.ts';
+import { parseDocument } from 'yaml';
+import { loadLocalClient, prepareLocalCluster } from '../../cli/local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster } from '../../cli/supervisor.ts';
 import { PestoClient, type Transaction } from '../../client/pesto-client.ts';
 import type { CommitResult } from '../../client/core/results.ts';
-import type { ClusterConfig } from '../../protocol/config.ts';
+import type { ClusterConfig, LimitsConfig } from '../../protocol/config.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 
 export interface TestCluster {
@@ -37,10 +38,17 @@ export interface TestCluster {
   stop(): Promise<void>;
 }
 
-export async function startTestCluster(name: string, basePort: number): Promise<TestCluster> {
+/** `limits`: written into the generated cluster.yaml before the replicas start (e.g. a short history window). */
+export async function startTestCluster(name: string, basePort: number, options: { readonly limits?: Partial<LimitsConfig> } = {}): Promise<TestCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), `pesto-it-${name}-`));
   let cluster: LocalCluster;
   try {
+    if (options.limits !== undefined) {
+      const { configPath } = await prepareLocalCluster({ dataDir, basePort, f: 1, shards: 1 });
+      const doc = parseDocument(await readFile(configPath, 'utf8'));
+      for (const [k, v] of Object.entries(options.limits)) doc.setIn(['limits', k], v);
+      await writeFile(configPath, doc.toString());
+    }
     cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards: 1, readyTimeoutMs: 90_000, stopGraceMs: 5000 });
   } catch (e) {
     await rm(dataDir, { recursive: true, force: true });
