@@ -67,8 +67,18 @@ export class StorageGc {
   readonly #unpublished = new Set<number>();
   /** Decoded catalog values (the store keeps the same arrays); null: does not decode. */
   readonly #decoded = new WeakMap<Uint8Array, Catalog | null>();
-  /** Set when a storage was dropped: the shell compacts its log so the rows leave the disk too. */
-  compactionWanted = false;
+  /** Keys were dropped since the shell last compacted its log. */
+  #droppedKeys = false;
+
+  /**
+   * Whether keys were dropped since the last call and the last storage is done (the shell then compacts
+   * its log, so the rows leave the disk too); false resets nothing.
+   */
+  takeCompactionWanted(): boolean {
+    if (!this.#droppedKeys || this.#queue.length > 0) return false;
+    this.#droppedKeys = false;
+    return true;
+  }
 
   constructor(
     private readonly store: Store,
@@ -123,11 +133,12 @@ export class StorageGc {
       }
       const n = this.store.deleteRange(tablePrefix(s), tablePrefix(s + 1), budget);
       this.stats.rowsCollected += n;
+      if (n > 0) this.#droppedKeys = true;
       budget -= n;
       if (budget === 0) break; // maybe more keys of s: the next slice looks again
       this.store.dropTable(s);
       this.stats.storagesCollected++;
-      this.compactionWanted = true;
+      this.#droppedKeys = true;
       this.#queue.shift();
     }
     return this.#queue.length > 0;

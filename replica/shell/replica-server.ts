@@ -163,13 +163,12 @@ export class ReplicaServer {
     if (gc.pending) {
       this.#gcImmediate ??= setImmediate(() => {
         this.#gcImmediate = null;
-        gc.step(STORAGE_GC_SLICE_KEYS, Date.now() * 1000);
+        gc.step(STORAGE_GC_SLICE_KEYS, this.core.env.nowMicros());
         this.#storageGcSlices();
       });
       return;
     }
-    if (gc.compactionWanted && this.#wal !== null && !this.#syncing && !this.#lazySyncing) {
-      gc.compactionWanted = false;
+    if (this.#wal !== null && !this.#syncing && !this.#lazySyncing && gc.takeCompactionWanted()) {
       this.#compact(this.#wal);
       // The rewrite flushed whatever was pending: messages held for it may leave.
       this.#releaseHeld();
@@ -341,9 +340,10 @@ export class ReplicaServer {
     const wal = this.#wal!;
     // Compaction: when the log has grown past the limit, rewrite it from the state it recreates (not
     // while a periodic sync still uses the file).
-    if ((wal.size > this.#compactBytes || this.core.storageGc.compactionWanted) && !this.#lazySyncing && !this.core.storageGc.pending) {
-      this.core.storageGc.compactionWanted = false;
-      this.#compact(wal);
+    // Also once collected storages are gone (storage-gc.ts), so their rows leave the disk.
+    if (!this.#lazySyncing) {
+      const collected = this.core.storageGc.takeCompactionWanted();
+      if (collected || wal.size > this.#compactBytes) this.#compact(wal);
     }
     this.#releaseHeld();
     if (wal.urgent) this.#scheduleEndOfTurn();
