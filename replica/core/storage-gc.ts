@@ -12,9 +12,10 @@
  *     refused here (reads, range reads and prepares below the watermark are).
  * (b) Never published: no catalog version names the id, and its newest write (prepared or committed,
  *     by timestamp) is older than `LOAD_IDLE_WINDOWS` history windows. A correct loader writes to every
- *     fresh storage holding rows at least once per history window, and publishes it no later than one
- *     window after its last write (client/sql/load-batches.ts), so its load is dead; a load that
- *     aborted or rolled back simply stops writing.
+ *     fresh storage holding rows at least once per two history windows (a heartbeat every quarter
+ *     window), and publishes it no later than one window after its last write
+ *     (client/sql/load-batches.ts), so its load is dead; a load that aborted or rolled back simply
+ *     stops writing.
  *
  * In both cases the id must not be named by any catalog version a reader at or above the watermark
  * could use: the newest committed version below it, every committed version above it, and every
@@ -24,7 +25,7 @@
  * Every replica decides alone, from its own store and clock: correct replicas that received the same
  * transactions reach the same verdict once their clocks pass the same bound. The rule (b) trusts time
  * (like the history window itself): a correct load's writes must reach this replica within the
- * `LOAD_IDLE_WINDOWS - 1` windows of slack. A catalog naming a storage this replica collected under (b)
+ * `LOAD_IDLE_WINDOWS - 2` windows of slack. A catalog naming a storage this replica collected under (b)
  * would mean the assumption broke; it is counted (`latePublications`), never silent.
  *
  * Work is done in slices (`step`), so dropping a 100,000-row storage never holds the event loop for
