@@ -29,7 +29,9 @@
  * would mean the assumption broke; it is counted (`latePublications`), never silent.
  *
  * Work is done in slices (`step`), so dropping a 100,000-row storage never holds the event loop for
- * long: `onTick` plans and the shell calls `step` until nothing remains.
+ * long: `onTick` plans and the shell calls `step` until nothing remains. Rule (b) applies only once the
+ * replica has been up for the idle bound: after a restart it has missed the heartbeats of running
+ * loads (the next one reaches it within a quarter window of its return).
  */
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
@@ -86,6 +88,9 @@ export class StorageGc {
     private readonly windowMicros: number,
   ) {}
 
+  /** The clock at the first round: rule (b) waits until the replica has been up for the idle bound. */
+  #since: number | null = null;
+
   /** Whether dropping is under way (the shell keeps calling `step`). */
   get pending(): boolean {
     return this.#queue.length > 0;
@@ -101,13 +106,17 @@ export class StorageGc {
       if (this.#unpublished.delete(s)) this.stats.latePublications++;
     }
     const idleBefore = nowMicros - LOAD_IDLE_WINDOWS * this.windowMicros;
+    // A replica that just started (or restarted) missed the heartbeats of loads running meanwhile; the
+    // next one reaches it within a quarter window, so (b) waits until it has been up for the bound.
+    this.#since ??= nowMicros;
+    const judgeLoads = this.#since <= idleBefore;
     for (const s of this.#storages()) {
       if (view.named.has(s)) continue;
       if (view.base !== null && view.base.getById(s) === undefined && view.base.storageDef(s) !== undefined) {
         this.#queue.push(s); // (a) retired below the watermark
         continue;
       }
-      if (s < STORAGE_ID_BASE) continue; // a table of the DDL counter: published by the DDL that made it
+      if (s < STORAGE_ID_BASE || !judgeLoads) continue; // DDL counter ids: published by the DDL that made them
       const newest = this.#newestWrite(s);
       if (newest === null || newest.micros < idleBefore) {
         this.#queue.push(s); // (b) never published, its load long idle
