@@ -9,6 +9,7 @@
  */
 import { cpuUsage } from 'node:process';
 import { encodeTxn } from '../protocol/codec.ts';
+import { encodeLogRecord } from '../protocol/log-record.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import { signBatch } from '../protocol/crypto/signed.ts';
 import type { ReplicaIndex, ShardId } from '../protocol/ids.ts';
@@ -81,6 +82,10 @@ async function run(): Promise<Record<string, number>> {
   apply(publish);
   apply(truncate);
   const keysLoaded = core.store.size;
+  // What a log compaction of this store costs (the shell compacts after collecting).
+  const ckptStart = cpuMs();
+  const ckptBytes = core.checkpoint().map(encodeLogRecord).reduce((n, b) => n + b.length, 0);
+  const checkpointCpuMs = cpuMs() - ckptStart;
   // What the replica keeps of the load (its rows, and the batches as commit proofs), nothing of this script's.
   batches.length = 0;
   certs.length = 0;
@@ -96,6 +101,8 @@ async function run(): Promise<Record<string, number>> {
   return {
     keysLoaded,
     keysCollected: core.store.size,
+    checkpointCpuMs,
+    checkpointMb: ckptBytes / (1 << 20),
     heapBeforeMb: heapBefore,
     heapLoadedMb: heapLoaded,
     heapCollectedMb: heapCollected,

@@ -230,6 +230,24 @@ void describe('storage collection (docs/decisions/0017)', () => {
     assert.equal(r.keysOf(S2), 0);
     assert.equal(r.core.storageGc.stats.storagesCollected, 1);
     assert.equal(r.core.storageGc.stats.rowsCollected, 12_000);
+    assert.equal(r.core.storageGc.takeCompactionWanted(), true, 'far more dropped than left: compact the log');
+    assert.equal(r.core.storageGc.takeCompactionWanted(), false, 'once');
+  });
+
+  void it('asks for a log compaction only when it dropped at least a quarter of what the store still holds', () => {
+    const r = new Replica();
+    r.core.onTick(); // up since second 1
+    r.commit(history.ddl);
+    r.commit(txnOf(at(1.1), Array.from({ length: 2000 }, (_, i) => ({ key: `kv/${i}`, value: new Uint8Array([1]) }))));
+    r.commit(txnOf(at(1.2, 3), rowsFor(defOf(S2), 1, 120, 'rolled-back')));
+    r.tick(25);
+    assert.equal(r.keysOf(S2), 0);
+    assert.equal(r.core.storageGc.takeCompactionWanted(), false, '120 keys dropped, 2,001 left: not worth a rewrite yet');
+    r.commit(txnOf(at(26, 3), rowsFor(defOf(S3), 1, 400, 'rolled-back')));
+    r.tick(50);
+    assert.equal(r.keysOf(S3), 0);
+    assert.equal(r.core.storageGc.takeCompactionWanted(), true, '520 dropped since the last compaction');
+    assert.equal(r.core.storageGc.takeCompactionWanted(), false, 'once');
   });
 
   void it('after a restart from the log or from a checkpoint, collected rows stay gone and live rows stay', () => {

@@ -181,6 +181,7 @@ export class ReplicaServer {
   /** Rewrites the log from the state it recreates (log-replay.ts checkpointOf). Not while a sync uses the file. */
   #compact(wal: Wal): void {
     wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
+    this.core.storageGc.compacted();
     this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
   }
 
