@@ -246,7 +246,7 @@ export class LoadBatches {
     for (const [p, times] of this.#written) {
       times.sort((a, b) => a - b);
       for (let i = 1; i < times.length; i++) {
-        if (times[i]! - times[i - 1]! > 2 * this.#windowMicros) throw new SqlError(SqlState.serializationFailure, 'could not serialize access: the load paused longer than the history window, replicas may have collected its rows');
+        if (times[i]! - times[i - 1]! > 2 * this.#windowMicros) throw new SqlError(SqlState.serializationFailure, 'could not serialize access: the load paused for more than two history windows, replicas may have collected its rows');
       }
       if (commitAt - times[times.length - 1]! > this.#windowMicros) stale.push(p);
     }
