@@ -5,7 +5,8 @@
  *
  *   node --import tsx scripts/storage-gc-pgbench.ts [runs] [base port]
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { startClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { metric, scrape, sleep, startTestCluster } from '../test/integration/cluster-harness.ts';
 
@@ -16,7 +17,8 @@ const keys = async (): Promise<number[]> => Promise.all(tc.indexes.map(async (i)
 try {
   for (let r = 1; r <= runs; r++) {
     const t = Date.now();
-    execFileSync('/usr/lib/postgresql/15/bin/pgbench', ['-i', '-s', '1', '-h', '127.0.0.1', '-p', String(gw.gateway.port), '-U', 'pesto', 'pesto'], { env: { ...process.env, PGPASSWORD: 'pesto' }, stdio: 'ignore' });
+    // Not execFileSync: the gateway serving pgbench runs in this process.
+    await promisify(execFile)('/usr/lib/postgresql/15/bin/pgbench', ['-i', '-s', '1', '-h', '127.0.0.1', '-p', String(gw.gateway.port), '-U', 'pesto', 'pesto'], { env: { ...process.env, PGPASSWORD: 'pesto' } });
     process.stdout.write(`run ${r}: ${Math.round((Date.now() - t) / 1000)} s, store keys per replica ${(await keys()).join(' ')}\n`);
   }
   const window = tc.config.limits.historyWindowMs;
