@@ -15,8 +15,15 @@
  *   no reader can see the new catalog without the rows; reads after a batch also move it forward (they
  *   must see the batches' rows).
  *
- * Caveat: rows of batches whose load then aborts or rolls back, and the old storage of a table after a
- * switch, are never collected (no catalog version names them; they only take space).
+ * - Liveness (docs/decisions/0017): replicas collect a storage no catalog names once its newest write
+ *   is older than a few history windows (replica/core/storage-gc.ts), which is how the rows of a load
+ *   that aborted, rolled back or whose client died go away. So while batched rows wait for their
+ *   commit, every storage holding some keeps being written: a heartbeat batch writes a deletion of
+ *   the storage's bare prefix key (never a row) every W/4 (W the history window), and the transaction
+ *   commits at most W after the newest write of each (else it first sends one more). Consecutive
+ *   writes of a storage further apart than 2 W (the process was suspended, the cluster stalled) mean
+ *   replicas may have collected it already: the commit then fails with 40001 rather than publish rows
+ *   that may be gone.
  */
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { LimitsConfig } from '../../protocol/config.ts';
@@ -69,9 +76,18 @@ export class LoadBatches {
   #sinceAdvance = 0;
   batches = 0;
   rows = 0;
+  /** Heartbeat batches sent (liveness, above). */
+  heartbeats = 0;
+  /** Per fresh storage prefix: timestamp (µs) of the newest batch begun writing it. */
+  readonly #begun = new Map<string, number>();
+  /** Per fresh storage prefix: timestamps (µs) of the batches that committed writing it. */
+  readonly #written = new Map<string, number[]>();
+  #heartbeat: NodeJS.Timeout | null = null;
+  #heartbeatsInFlight = 0;
 
   readonly #rowsMax: number;
   readonly #bytesMax: number;
+  readonly #windowMicros: number;
 
   constructor(
     private readonly client: PestoClient,
@@ -80,6 +96,7 @@ export class LoadBatches {
   ) {
     this.#rowsMax = Math.max(1, Math.min(BATCH_ROWS_MAX, limits.txnKeysMax >> 1));
     this.#bytesMax = Math.max(64 * 1024, limits.messageBytesMax >> 2);
+    this.#windowMicros = limits.historyWindowMs * 1000;
   }
 
   /** Storage `id` is fresh in this transaction: nobody else can name it before the commit. */
@@ -142,8 +159,35 @@ export class LoadBatches {
     }
     if (this.#pending.size > 0) this.#launch();
     await this.settle(0);
-    this.tx.advance();
-    this.#sinceAdvance = 0;
+    // At most W between each storage's newest write and the commit (replicas keep the storage alive that long).
+    for (let attempt = 0; ; attempt++) {
+      const at = this.tx.advance();
+      this.#sinceAdvance = 0;
+      const stale = this.#staleAt(at.micros);
+      if (stale.length === 0) break;
+      if (attempt >= ATTEMPTS_MAX) throw new SqlError(SqlState.serializationFailure, 'could not serialize access: the load could not commit within a history window of its last batch');
+      this.#track(this.#commitBatch(stale.map((key) => ({ key, value: null }))));
+      await this.settle(0);
+    }
+    this.#stopHeartbeat();
+  }
+
+  /** Sends a heartbeat batch for the storages whose newest write is W/4 old (see the module comment). */
+  readonly #beat = (): void => {
+    if (this.client.core.timestampOf(this.tx.id) === undefined) return this.#stopHeartbeat(); // committed or rolled back
+    if (this.#heartbeatsInFlight >= BATCHES_IN_FLIGHT_MAX || this.#failure !== null) return;
+    const now = Date.now() * 1000;
+    const due = [...this.#begun].filter(([, t]) => now - t >= this.#windowMicros >> 2).map(([p]) => p);
+    if (due.length === 0) return;
+    this.heartbeats++;
+    // Not waiting for the previous one: a slow commit must not leave a gap in the storages' write times.
+    this.#heartbeatsInFlight++;
+    this.#track(this.#commitBatch(due.map((key) => ({ key, value: null }))).finally(() => this.#heartbeatsInFlight--));
+  };
+
+  #stopHeartbeat(): void {
+    if (this.#heartbeat !== null) clearInterval(this.#heartbeat);
+    this.#heartbeat = null;
   }
 
   #launch(): void {
@@ -157,7 +201,16 @@ export class LoadBatches {
     this.batches++;
     this.rows += writes.length;
     this.#sinceAdvance++;
-    const p: Promise<void> = this.#commitBatch(writes).then(
+    this.#track(this.#commitBatch(writes));
+    if (this.#heartbeat === null) {
+      this.#heartbeat = setInterval(this.#beat, Math.max(1, this.#windowMicros / 4000));
+      this.#heartbeat.unref();
+    }
+  }
+
+  /** Counts a batch in flight until it settles; its failure fails the load. */
+  #track(batch: Promise<void>): void {
+    const p: Promise<void> = batch.then(
       () => void this.#inFlight.delete(p),
       (e: unknown) => {
         this.#inFlight.delete(p);
@@ -167,12 +220,36 @@ export class LoadBatches {
     this.#inFlight.add(p);
   }
 
+  /** Commits `writes` in a transaction of its own (retried at fresh timestamps) and notes its storages' write time. */
   async #commitBatch(writes: readonly WriteEntry[]): Promise<void> {
     for (let attempt = 0; attempt < ATTEMPTS_MAX; attempt++) {
       const tx = this.client.session().begin();
       for (const w of writes) tx.writeKey(w.key, w.value);
-      if ((await tx.commit()).outcome === 'commit') return;
+      const at = tx.timestamp.micros;
+      const prefixes = new Set(writes.map((w) => w.key.slice(0, TABLE_PREFIX_BYTES)));
+      for (const p of prefixes) this.#begun.set(p, Math.max(at, this.#begun.get(p) ?? 0));
+      if ((await tx.commit()).outcome === 'commit') {
+        for (const p of prefixes) (this.#written.get(p) ?? this.#written.set(p, []).get(p)!).push(at);
+        return;
+      }
     }
     throw new SqlError(SqlState.serializationFailure, `could not serialize access: a load batch of ${writes.length} rows kept aborting`);
+  }
+
+  /**
+   * The storages whose newest committed write is more than W before `commitAt` (they need one more write
+   * first). Throws 40001 when two committed writes of a storage lie further apart than 2 W: replicas may
+   * have collected its rows in between.
+   */
+  #staleAt(commitAt: number): string[] {
+    const stale: string[] = [];
+    for (const [p, times] of this.#written) {
+      times.sort((a, b) => a - b);
+      for (let i = 1; i < times.length; i++) {
+        if (times[i]! - times[i - 1]! > 2 * this.#windowMicros) throw new SqlError(SqlState.serializationFailure, 'could not serialize access: the load paused for more than two history windows, replicas may have collected its rows');
+      }
+      if (commitAt - times[times.length - 1]! > this.#windowMicros) stale.push(p);
+    }
+    return stale;
   }
 }

@@ -69,3 +69,49 @@ void describe('OrderedKeys', () => {
     assert.deepEqual([...ok.range('a', 'b', true)], []);
   });
 });
+
+void describe('OrderedKeys.deleteRange', () => {
+  const next = lcg(11);
+  const keys: string[] = [];
+  for (let i = 0; i < 4000; i++) keys.push(randomKey(next));
+  const all = [...new Set(keys)].sort(byteOrder);
+  const ranges: [string, string | null, number][] = [
+    ['', null, Infinity],
+    ['\x10', '\x80', Infinity],
+    ['\x10', '\x80', 300],
+    ['\x80', null, 7],
+    ['\x50\x50', '\x50\x51', Infinity],
+    ['\xff', null, 1000],
+    ['\x00', '\x00', 5],
+  ];
+  for (const [lo, hi, max] of ranges) {
+    void it(`removes at most ${max} keys of [${JSON.stringify(lo)}, ${JSON.stringify(hi)}), the lowest first, and keeps the rest in order`, () => {
+      const ok = new OrderedKeys();
+      for (const k of keys) ok.insert(k);
+      const inRange = all.filter((k) => k >= lo && (hi === null || k < hi));
+      const expectGone = inRange.slice(0, Math.min(max, inRange.length));
+      const gone = ok.deleteRange(lo, hi, max);
+      assert.deepEqual(gone, expectGone);
+      const left = all.filter((k) => !expectGone.includes(k));
+      assert.equal(ok.size, left.length);
+      assert.deepEqual([...ok.keys()], left);
+      assert.deepEqual([...ok.range(lo, hi, true)], inRange.slice(expectGone.length).reverse(), 'reverse walks still work');
+      for (const k of expectGone.slice(0, 20)) assert.equal(ok.has(k), false);
+      ok.insert(expectGone[0] ?? 'x');
+      assert.equal(ok.has(expectGone[0] ?? 'x'), true, 'inserts work after a delete');
+    });
+  }
+
+  void it('deletes in slices until the range is empty', () => {
+    const ok = new OrderedKeys();
+    for (const k of keys) ok.insert(k);
+    const inRange = all.filter((k) => k >= '\x20' && k < '\xf0');
+    const gone: string[] = [];
+    for (let slice = ok.deleteRange('\x20', '\xf0', 97); slice.length > 0; slice = ok.deleteRange('\x20', '\xf0', 97)) {
+      assert.ok(slice.length <= 97);
+      gone.push(...slice);
+    }
+    assert.deepEqual(gone, inRange);
+    assert.deepEqual([...ok.keys()], all.filter((k) => k < '\x20' || k >= '\xf0'));
+  });
+});

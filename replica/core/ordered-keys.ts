@@ -13,9 +13,9 @@
  * moves half the array). A deeper B+tree would only pay off well beyond a few million keys per replica.
  *
  * Invariants: chunks are non-empty and sorted; every key of a chunk is below every key of the next one;
- * keys are distinct. Keys are never removed (the store keeps a key's state once created). Iterators are
- * invalidated by inserts: walks run inside one synchronous execution, during which the store does not
- * change.
+ * keys are distinct. Keys are removed only by whole ranges (`deleteRange`: the storage collector,
+ * storage-gc.ts, dropping a storage nobody can read). Iterators are invalidated by inserts and deletes:
+ * walks run inside one synchronous execution, during which the store does not change.
  */
 
 const CHUNK_MAX = 512;
@@ -120,6 +120,33 @@ export class OrderedKeys {
       i = c[ci]!.length - 1;
     }
     return new KeyRangeIterator(c, ci, i, lo, hi, true);
+  }
+
+  /**
+   * Removes up to `max` keys k with lo <= k < hi (hi null = to the end), the lowest first, and returns
+   * them. Chunks emptied on the way are dropped; a chunk cut at one end keeps its other keys.
+   */
+  deleteRange(lo: string, hi: string | null, max: number): string[] {
+    const removed: string[] = [];
+    const c = this.#chunks;
+    let ci = lo === '' ? 0 : this.#chunkFor(lo);
+    while (ci < c.length && removed.length < max) {
+      const ch = c[ci]!;
+      const from = lo === '' ? 0 : lowerBound(ch, lo);
+      let to = hi === null ? ch.length : lowerBound(ch, hi);
+      to = Math.min(to, from + (max - removed.length));
+      if (from >= to) break;
+      for (let i = from; i < to; i++) removed.push(ch[i]!);
+      if (from === 0 && to === ch.length) {
+        c.splice(ci, 1);
+        continue;
+      }
+      ch.splice(from, to - from);
+      if (to < ch.length + (to - from)) break; // stopped inside this chunk: hi or max reached
+      ci++;
+    }
+    this.#count -= removed.length;
+    return removed;
   }
 
   /** Every key in order. */

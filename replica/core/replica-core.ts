@@ -44,6 +44,7 @@ import type { Engine } from '../../sql/engine.ts';
 import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
 import { onDecide, onDecisionFb, onElect, sendDecideReply, type St2Host } from './st2-fallback.ts';
 import { onWriteback, type WritebackHost } from './writeback.ts';
+import { StorageGc } from './storage-gc.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -72,6 +73,8 @@ export type ReplicaEffect =
   | { readonly kind: 'persist'; readonly record: LogRecord };
 
 const DEFAULT_FETCH_TIMEOUT_MS = 200;
+/** Keys the storage collector drops per tick (the shell runs further slices between other work). */
+export const STORAGE_GC_SLICE_KEYS = 4096;
 
 export interface ReplicaEnv {
   nowMicros(): number;
@@ -139,11 +142,14 @@ export class ReplicaCore {
   readonly #timers = new Map<number, () => void>();
   #nextTimer = 1;
   readonly range: RangeReads;
+  /** Collects retired and abandoned storages (storage-gc.ts); the shell runs its further slices. */
+  readonly storageGc: StorageGc;
 
   constructor(
     readonly opts: ReplicaCoreOptions,
     readonly env: ReplicaEnv,
   ) {
+    this.storageGc = new StorageGc(this.store, opts.gcWindowMicros);
     this.range = new RangeReads({
       store: this.store,
       shard: opts.shard,
@@ -259,6 +265,8 @@ export class ReplicaCore {
     this.#restoring = true;
     try {
       restoreFrom(records, this.#replay);
+      // What the log brings back of collected storages goes again before the replica serves.
+      this.storageGc.collectAll(this.env.nowMicros());
     } finally {
       this.#restoring = false;
       this.#out = [];
@@ -286,6 +294,8 @@ export class ReplicaCore {
       if (rec.isDecided && rec.txn !== null && tsLess(rec.txn.body.ts, wm)) this.#txns.delete(key);
     }
     this.range.onTick();
+    this.storageGc.plan(this.env.nowMicros());
+    this.storageGc.step(STORAGE_GC_SLICE_KEYS, this.env.nowMicros());
   }
 
   /** A timer asked for by a `timer` effect fired. */

@@ -154,6 +154,32 @@ export class Store {
     return this.#keys.size;
   }
 
+  /** Ids of the tables that have a write history, predicates or a high-water mark here. */
+  tableIds(): IterableIterator<number> {
+    return this.#tables.keys();
+  }
+
+  /** The table's state if it has one (unlike `table`, creates nothing). */
+  tableIfAny(tableId: number): TableState | undefined {
+    return this.#tables.get(tableId);
+  }
+
+  /**
+   * Forgets up to `max` keys in `[lo, hi)` with their whole state (versions, reads, forced versions),
+   * the lowest first; returns how many went. Only the storage collector (storage-gc.ts) calls it, for
+   * a storage no reader can name any more.
+   */
+  deleteRange(lo: Key, hi: Key | null, max: number): number {
+    const gone = this.#ordered.deleteRange(lo, hi, max);
+    for (const k of gone) this.#keys.delete(k);
+    return gone.length;
+  }
+
+  /** Forgets a table's write history, predicates and high-water mark (storage-gc.ts). */
+  dropTable(tableId: number): void {
+    this.#tables.delete(tableId);
+  }
+
   /**
    * Drops history below `watermark`: committed versions older than the newest one below it, and
    * committed read records of readers below it. Reads and prepares below the watermark are refused

@@ -68,6 +68,17 @@ export function replicaMetrics(server: ReplicaServer): Registry {
   counter(registry, 'pesto_transport_frames_received_total', 'Stream reads handed over as frames.', [], (set) => set({}, transportStats.framesReceived));
   counter(registry, 'pesto_sign_batches_total', 'Merkle batches signed (one signature each).', [], (set) => set({}, server.signer.batches));
   counter(registry, 'pesto_wal_syncs_total', 'Log writes made durable (one fdatasync each, group commit).', [], (set) => set({}, server.walSyncs));
+  counter(registry, 'pesto_replica_storages_collected_total', 'Retired or abandoned storages whose rows were dropped (storage-gc.ts).', [], (set) => set({}, core.storageGc.stats.storagesCollected));
+  counter(registry, 'pesto_replica_storage_rows_collected_total', 'Keys dropped with collected storages.', [], (set) => set({}, core.storageGc.stats.rowsCollected));
+  counter(registry, 'pesto_replica_storage_late_publications_total', 'Catalogs naming a storage already collected as abandoned (should stay 0).', [], (set) => set({}, core.storageGc.stats.latePublications));
+  new Gauge({
+    name: 'pesto_replica_store_keys',
+    help: 'Keys (rows and raw keys) in the multi-version store.',
+    registers: [registry],
+    collect() {
+      this.set(core.store.size);
+    },
+  });
   new Gauge({
     name: 'pesto_replica_transactions',
     help: 'Transactions this replica keeps state for.',

@@ -19,7 +19,7 @@ import type { Engine } from '../../sql/engine.ts';
 import type { ApplyFault } from '../core/range-reads.ts';
 import { encodeLogRecord } from '../../protocol/log-record.ts';
 import { checkAtReplica } from '../core/boundary.ts';
-import { ReplicaCore, type PeerHandle, type SignRef } from '../core/replica-core.ts';
+import { ReplicaCore, STORAGE_GC_SLICE_KEYS, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
 import type { Wal } from './wal.ts';
 
@@ -144,12 +144,50 @@ export class ReplicaServer {
       limits: { maxMessageBytes: config.limits.messageBytesMax },
       onLink: (link) => this.#accept(link),
     });
-    this.#tick = setInterval(() => this.core.onTick(), 1000);
+    this.#tick = setInterval(() => {
+      this.core.onTick();
+      this.#storageGcSlices();
+    }, 1000);
     this.#tick.unref();
     return this.#server.port;
   }
 
+  /**
+   * Storage collection (storage-gc.ts) beyond the tick's first slice: one slice per event-loop turn, so
+   * messages keep being served in between; once storages were dropped the log is compacted, so their
+   * rows leave the disk and a restart does not bring them back.
+   */
+  #storageGcSlices(): void {
+    const gc = this.core.storageGc;
+    if (this.#stopped) return;
+    if (gc.pending) {
+      this.#gcImmediate ??= setImmediate(() => {
+        this.#gcImmediate = null;
+        gc.step(STORAGE_GC_SLICE_KEYS, this.core.env.nowMicros());
+        this.#storageGcSlices();
+      });
+      return;
+    }
+    if (this.#wal !== null && !this.#syncing && !this.#lazySyncing && gc.takeCompactionWanted()) {
+      this.#compact(this.#wal);
+      // The rewrite flushed whatever was pending: messages held for it may leave.
+      this.#releaseHeld();
+    }
+  }
+
+  #gcImmediate: NodeJS.Immediate | null = null;
+  #stopped = false;
+
+  /** Rewrites the log from the state it recreates (log-replay.ts checkpointOf). Not while a sync uses the file. */
+  #compact(wal: Wal): void {
+    wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
+    this.core.storageGc.compacted();
+    this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
+  }
+
   async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#gcImmediate !== null) clearImmediate(this.#gcImmediate);
     if (this.#tick !== null) clearInterval(this.#tick);
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
@@ -303,9 +341,10 @@ export class ReplicaServer {
     const wal = this.#wal!;
     // Compaction: when the log has grown past the limit, rewrite it from the state it recreates (not
     // while a periodic sync still uses the file).
-    if (wal.size > this.#compactBytes && !this.#lazySyncing) {
-      wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
-      this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
+    // Also once collected storages are gone (storage-gc.ts), so their rows leave the disk.
+    if (!this.#lazySyncing) {
+      const collected = this.core.storageGc.takeCompactionWanted();
+      if (collected || wal.size > this.#compactBytes) this.#compact(wal);
     }
     this.#releaseHeld();
     if (wal.urgent) this.#scheduleEndOfTurn();
