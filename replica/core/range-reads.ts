@@ -457,28 +457,12 @@ export class RangeReads {
       return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
     }
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
-    // Each predicate names the rows of its table this query read: SemanticCC excuses only those. The
-    // transaction's own writes shipped with the query count as read too: the scans saw the
-    // transaction's own version of those rows, whatever another writer did to them (and the statement
-    // that wrote each one read it, so MVTSO protects it). Without them a transaction that updates a
-    // row and then scans its table abstains on the row's previous write as a phantom.
-    const keysOf = new Map<number, string[]>();
-    const addKey = (key: Key): void => {
-      const id = tableIdOfKey(key);
-      if (id === null) return;
-      let list = keysOf.get(id);
-      if (list === undefined) keysOf.set(id, (list = []));
-      list.push(pkOfRowKey(key));
-    };
-    for (const r of exec.reads) addKey(r.key);
-    if (ownWrites !== undefined) {
-      for (const w of msg.ownWrites) if (w.key !== CATALOG_KEY) addKey(w.key);
-      for (const [id, list] of keysOf) keysOf.set(id, [...new Set(list)].sort());
-    }
+    // Predicates go out without the rows they excuse: the client names them from the matched read set
+    // and its own writes (sql/predicate-codec.ts `excusedKeys`, decision 0019).
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
       tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
-      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: keysOf.get(p.tableId) ?? [] }),
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: null }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));
