@@ -54,8 +54,8 @@ export class KeyState {
    */
   forced: Version[] | null = null;
   /**
-   * The row a scan last built from this chain (replica-row-source.ts, decision 0019): a cache tied to
-   * one version, never protocol state; null until a scan fills it.
+   * The row a scan last built from this chain, or the version it last scanned (replica-row-source.ts,
+   * decision 0019): a cache tied to one version, never protocol state; null until a scan fills it.
    */
   scanned: unknown = null;
 }
