@@ -25,10 +25,8 @@
  * A version's value never changes, so the scanned row built for it (decoded row, primary key,
  * `ReplicaRowVersion` with its read entry) is kept on its chain (`KeyState.scanned`, one per chain) and
  * reused by later scans that see the same version under the same table definition (decision 0019).
- * Only from the second scan of a version on: the first notes the version alone, so rows scanned once
- * are not retained (keeping every row a scan builds made a first scan up to 2x dearer in CPU, the
- * retained rows being promoted by the garbage collector). A new visible version replaces it; deleting
- * the chain frees it.
+ * Only from the second scan of a version on: the first notes the version alone, so data scanned once
+ * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
  * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
  *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
