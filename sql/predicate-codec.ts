@@ -8,7 +8,9 @@
  * with the filter in the JSON form of sql/expr.ts (`exprToJson`) and `lo`/`hi` the key encodings as
  * latin1 strings (JSON escapes any byte). The keys were latin1 strings too (`"k"`, still decoded, e.g.
  * from an older log); JSON escapes most key bytes as six characters, so 10,000 keys took 474 KB and
- * 11 ms to encode, in every reply and again in the transaction (decision 0015). Replicas produce the bytes from identical scans identically,
+ * 11 ms to encode, in every reply and again in the transaction (decision 0015). Replicas send predicates
+ * without keys and the client adds them from the matched read set (`excusedKeys`, `withExcusedKeys`,
+ * decision 0019): 210 KB less in each of a 10,000-row read's replies. Replicas produce the bytes from identical scans identically,
  * so 3f+1 matching replies carry identical predicate bytes; the table and table version travel beside
  * them in the `Predicate` message. Bytes from a transaction are untrusted (a Byzantine client wrote
  * them): `decodePredicate` returns null for anything malformed, and evaluation must still catch
@@ -19,7 +21,7 @@ import { evalPredicate } from './eval.ts';
 import { exprFromJson, exprToJson, type Expr } from './expr.ts';
 import { indexEntryPrefix } from './memory-store.ts';
 import { decodeRow } from './row-codec.ts';
-import { TABLE_PREFIX_BYTES } from './row-key.ts';
+import { TABLE_PREFIX_BYTES, tableIdOfKey } from './row-key.ts';
 
 export interface ScanPredicate {
   /** null: a primary-key range; otherwise the secondary index id. */
@@ -44,6 +46,46 @@ const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
 export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
   const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };
   if (p.keys !== null) j['kx'] = p.keys.map(hexOf);
+  return utf8.encode(JSON.stringify(j));
+}
+
+/**
+ * The rows each table's predicates excuse, by table id: the primary keys of that table among a query's
+ * reads and among the transaction's own writes shipped with it (the query saw the transaction's own
+ * version of those rows, decision 0013), sorted and distinct. Replicas send predicates without keys;
+ * the client names them from the matched read set (decision 0019), as every correct replica would.
+ */
+export function excusedKeys(tables: ReadonlySet<number>, reads: Iterable<{ readonly key: string }>, ownWrites: Iterable<{ readonly key: string }>): Map<number, string[]> {
+  const byTable = new Map<number, string[]>();
+  let own = false;
+  const add = (key: string): void => {
+    if (key.length < TABLE_PREFIX_BYTES) return;
+    const list = byTable.get(tableIdOfKey(key)!);
+    if (list !== undefined) list.push(key.slice(TABLE_PREFIX_BYTES));
+  };
+  for (const t of tables) byTable.set(t, []);
+  for (const r of reads) add(r.key);
+  for (const w of ownWrites) {
+    own = true;
+    add(w.key);
+  }
+  // Reads come sorted by key and distinct; own writes may repeat them.
+  if (own) for (const [t, list] of byTable) byTable.set(t, [...new Set(list)].sort());
+  return byTable;
+}
+
+/** A predicate as replicas send it, naming `keys` as the rows its query read (`"kx"`); unchanged when malformed. */
+export function withExcusedKeys(bytes: Uint8Array, keys: readonly string[]): Uint8Array {
+  let o: unknown;
+  try {
+    o = JSON.parse(fromUtf8.decode(bytes));
+  } catch {
+    return bytes;
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) return bytes;
+  const j = o as Record<string, unknown>;
+  delete j['k'];
+  j['kx'] = keys.map(hexOf);
   return utf8.encode(JSON.stringify(j));
 }
 

@@ -16,6 +16,7 @@ import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
+import { excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -475,8 +476,11 @@ export class ClientCore {
           txn.shards.add(shardOfKey(e.key, this.opts.shardCount));
         }
         const moved = tsLess(qo.ts, txn.ts);
-        for (const p of step.ok.predicates) {
-          if (txn.private.size > 0 && txn.private.has(tablePrefix(p.table))) continue;
+        // Replicas send predicates without the rows they excuse: name them here (decision 0019).
+        const excused = step.ok.predicates.length === 0 ? null : excusedKeys(new Set(step.ok.predicates.map((p) => p.table)), step.ok.reads, qo.spec.ownWrites);
+        for (const sent of step.ok.predicates) {
+          if (txn.private.size > 0 && txn.private.has(tablePrefix(sent.table))) continue;
+          const p = { ...sent, expr: withExcusedKeys(sent.expr, excused?.get(sent.table) ?? []) };
           txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
         }
         for (const d of step.ok.deps) txn.deps.set(digestKey(d.digest), d);

@@ -294,6 +294,56 @@ void describe('table versions', () => {
   });
 });
 
+void describe('rows kept for later scans (decision 0019)', () => {
+  // Scanned twice each time: a replica keeps a version's row from its second scan on.
+  const scanItems = (store: Store, at: Timestamp, cat = catalog): Extract<QueryExecution, { ok: true }> => {
+    const once = executeAt(engine, 'SELECT * FROM item WHERE id >= 2 AND id < 5', [], at, store, cat, { observeTableVersions: false });
+    const exec = executeAt(engine, 'SELECT * FROM item WHERE id >= 2 AND id < 5', [], at, store, cat, { observeTableVersions: false });
+    assert.ok(once.ok && exec.ok);
+    assert.deepEqual(exec.rows, once.rows);
+    return exec;
+  };
+
+  void it('shows a newer committed version, not the row kept from an earlier scan', () => {
+    const store = loadedStore();
+    assert.deepEqual(scanItems(store, T).rows[1], [3, 'item3', 4.5, 3]);
+    const k = rowKey(item.id, encodeKey([3], item.pkTypes));
+    store.commitWrite(k, version(ts(900, 1), encodeRow(item, [3, 'new', 1, 3]), txn('w')));
+    const exec = scanItems(store, T);
+    assert.deepEqual(exec.rows[1], [3, 'new', 1, 3]);
+    assert.deepEqual(exec.reads.find((r) => r.key === k)?.version, ts(900, 1));
+    // An older reader still sees the older version (the kept row is per version).
+    assert.deepEqual(scanItems(store, ts(800, 1)).rows[1], [3, 'item3', 4.5, 3]);
+  });
+
+  void it('records a version that was read prepared and is now committed as committed', () => {
+    const store = loadedStore();
+    const k = rowKey(item.id, encodeKey([3], item.pkTypes));
+    const v = version(ts(900, 1), encodeRow(item, [3, 'p', 1, 3]), txn('p'));
+    store.prepareWrite(k, v);
+    assert.deepEqual(scanItems(store, T).deps.map((d) => d.txn), [txn('p')]);
+    store.commitWrite(k, v);
+    const exec = scanItems(store, T);
+    assert.deepEqual(exec.rows[1], [3, 'p', 1, 3]);
+    assert.deepEqual(exec.deps, []);
+  });
+
+  void it('decodes again under a new table definition (a column added with a default)', async () => {
+    const store = loadedStore();
+    assert.equal(scanItems(store, T).rows[0]!.length, 4);
+    const altered = await Engine.create();
+    const s2 = altered.session();
+    s2.execute('CREATE TABLE acct (w int, id int, bal numeric(10,2), tag text, PRIMARY KEY (w, id))');
+    s2.execute('CREATE TABLE item (id int PRIMARY KEY, name text, price float8, cat int)');
+    s2.execute("ALTER TABLE item ADD COLUMN extra text DEFAULT 'dflt'");
+    assert.equal(altered.catalog.require('item').id, item.id);
+    const exec = executeAt(altered, 'SELECT * FROM item WHERE id >= 2 AND id < 5', [], T, store, altered.catalog, { observeTableVersions: false });
+    assert.ok(exec.ok);
+    assert.deepEqual(exec.rows[0], [2, 'item2', 3, 2, 'dflt']);
+    assert.equal(scanItems(store, T).rows[0]!.length, 4);
+  });
+});
+
 void describe('executeAt refuses', () => {
   void it('writes, with a feature-not-supported error', () => {
     const exec = executeAt(engine, 'DELETE FROM item WHERE id = 1', [], T, loadedStore(), catalog);

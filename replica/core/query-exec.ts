@@ -176,7 +176,7 @@ export function executeAt(
     const v = r.version === null ? source.pointVersions.get(key) ?? null : (r.version as ReplicaRowVersion);
     const version = v === null ? ZERO_TS : v.version.ts;
     if (readsByKey === null && (reads.length === 0 || reads[reads.length - 1]!.key < key)) {
-      reads.push({ key, version });
+      reads.push(v === null ? { key, version } : v.read);
     } else {
       readsByKey ??= new Map(reads.map((e) => [e.key, e.version]));
       const prev = readsByKey.get(key);

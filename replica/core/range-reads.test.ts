@@ -13,7 +13,7 @@ import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { primaryKeyOf } from '../../sql/memory-store.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeOutcome, encodeParams } from '../../sql/wire-values.ts';
-import { decodePredicate } from '../../sql/predicate-codec.ts';
+import { decodePredicate, excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
 import { parseApplyFault, type ApplyFault } from './range-reads.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
 import { encodeRow } from '../../sql/row-codec.ts';
@@ -241,10 +241,16 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     // The scan saw the transaction's own version of those rows: its predicate names them with the rows
     // it read, so SemanticCC does not take their earlier writes for phantoms (the statements that wrote
     // them read them: MVTSO protects them).
-    const scanKeys = decodePredicate(reply.predicates[0]!.expr)!.keys!;
+    // The replica sends the predicate without those rows; the client names them from the matched
+    // reply and its own writes (decision 0019).
+    assert.equal(decodePredicate(reply.predicates[0]!.expr)!.keys, null, 'replies carry no excused keys');
+    const excused = excusedKeys(new Set([acct.id]), reply.reads, ownWrites).get(acct.id)!;
+    const named = withExcusedKeys(reply.predicates[0]!.expr, excused);
+    const scanKeys = decodePredicate(named)!.keys!;
     for (const w of ownWrites) assert.ok(scanKeys.has(w.key.slice(4)), 'own writes are named by the predicate');
     assert.ok(scanKeys.has(keyOf(acct, acctRow(1, 3)).slice(4)));
-    const listed = JSON.parse(new TextDecoder().decode(reply.predicates[0]!.expr)) as { kx: string[] };
+    assert.equal(scanKeys.size, reply.reads.filter((r) => r.key.startsWith(keyOf(acct, acctRow(1, 3)).slice(0, 4))).length + ownWrites.length, 'the rows read plus the own writes (never read)');
+    const listed = JSON.parse(new TextDecoder().decode(named)) as { kx: string[] };
     assert.deepEqual(listed.kx, [...new Set(listed.kx)].sort(), 'sorted and distinct (hex keys, decision 0015)');
     const point = ask(core, query('SELECT * FROM acct WHERE w = 1 AND id = 2', [], { ownWrites }));
     assert.deepEqual(rowsOf(point), []);

@@ -34,7 +34,7 @@
  * Everything here is deterministic: identical state and query give identical reply bytes. Bad input
  * never throws: SQL errors, malformed parameters, rows or catalogs become error outcomes.
  */
-import { CLIENT_ID_MAX, digestFromKey, digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
+import { CLIENT_ID_MAX, digestFromKey, digestKey, type DigestKey, type ShardId, type TxnDigest } from '../../protocol/ids.ts';
 import type { Dependency, FetchReply, Fetch, Key, Message, Predicate, Query, QueryReply, ReadEntry, Txn, Writeback } from '../../protocol/messages.ts';
 import { tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { LimitsConfig } from '../../protocol/config.ts';
@@ -457,28 +457,12 @@ export class RangeReads {
       return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
     }
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
-    // Each predicate names the rows of its table this query read: SemanticCC excuses only those. The
-    // transaction's own writes shipped with the query count as read too: the scans saw the
-    // transaction's own version of those rows, whatever another writer did to them (and the statement
-    // that wrote each one read it, so MVTSO protects it). Without them a transaction that updates a
-    // row and then scans its table abstains on the row's previous write as a phantom.
-    const keysOf = new Map<number, string[]>();
-    const addKey = (key: Key): void => {
-      const id = tableIdOfKey(key);
-      if (id === null) return;
-      let list = keysOf.get(id);
-      if (list === undefined) keysOf.set(id, (list = []));
-      list.push(pkOfRowKey(key));
-    };
-    for (const r of exec.reads) addKey(r.key);
-    if (ownWrites !== undefined) {
-      for (const w of msg.ownWrites) if (w.key !== CATALOG_KEY) addKey(w.key);
-      for (const [id, list] of keysOf) keysOf.set(id, [...new Set(list)].sort());
-    }
+    // Predicates go out without the rows they excuse: the client names them from the matched read set
+    // and its own writes (sql/predicate-codec.ts `excusedKeys`, decision 0019).
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
       tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
-      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: keysOf.get(p.tableId) ?? [] }),
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: null }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));
@@ -492,7 +476,14 @@ export class RangeReads {
     // Committed transactions whose records were collected (older than the history window) are settled
     // everywhere: naming them would only send sync rounds fetching what nobody keeps, then waiting out
     // the fetch timeout. Snapshot executions read committed versions whether named or not.
-    committed = committed.filter((k) => h.record(k) !== undefined);
+    // A record's transaction carries its digest bytes: no hex conversion per named transaction (a
+    // 10,000-row scan names about 1,000).
+    const snapshotCommitted: TxnDigest[] = [];
+    for (const k of committed) {
+      const rec = h.record(k);
+      if (rec !== undefined) snapshotCommitted.push(rec.txn?.digest ?? digestFromKey(k));
+    }
+    const snapshotPrepared = prepared.map((k) => h.record(k)?.txn?.digest ?? digestFromKey(k));
     return {
       kind: 'queryReply',
       req: msg.req,
@@ -501,8 +492,8 @@ export class RangeReads {
       reads,
       predicates,
       deps,
-      snapshotCommitted: committed.map(digestFromKey),
-      snapshotPrepared: prepared.map(digestFromKey),
+      snapshotCommitted,
+      snapshotPrepared,
     };
   }
 

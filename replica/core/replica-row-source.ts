@@ -22,6 +22,12 @@
  *
  * Rows are decoded from version values (row-codec.ts). Scanned rows carry the encoded primary key
  * (without the table prefix, as the executor expects) and a `ReplicaRowVersion` as their version.
+ * A version's value never changes, so the scanned row built for it (decoded row, primary key,
+ * `ReplicaRowVersion` with its read entry) is kept on its chain (`KeyState.scanned`, one per chain) and
+ * reused by later scans that see the same version under the same table definition (decision 0019).
+ * Only from the second scan of a version on: the first notes the version alone, so data scanned once
+ * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
+ * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
  *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
  * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
@@ -29,7 +35,7 @@
  * as touched.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
-import type { Key } from '../../protocol/messages.ts';
+import type { Key, ReadEntry } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
@@ -49,6 +55,22 @@ export interface ReplicaRowVersion {
   readonly key: Key;
   readonly version: Version;
   readonly prepared: boolean;
+  /** The read-set entry for this version: `{ key, version: version.ts }`. */
+  readonly read: ReadEntry;
+}
+
+function rowVersion(key: Key, version: Version, prepared: boolean): ReplicaRowVersion {
+  return { key, version, prepared, read: { key, version: version.ts } };
+}
+
+/** A version's scanned row, kept on its chain for later scans (module comment). */
+class CachedRow {
+  constructor(
+    readonly version: Version,
+    readonly prepared: boolean,
+    readonly table: TableDef,
+    readonly row: ScannedRow,
+  ) {}
 }
 
 export interface ReplicaRowSourceOptions {
@@ -149,14 +171,46 @@ export class ReplicaRowSource implements RowSource {
       if (c === undefined) return null;
       this.touchedKeys.push(key);
       this.touchedStates.push(ks);
-      return { key, version: c, prepared: false };
+      return rowVersion(key, c, false);
     }
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
     if (v === undefined) return null;
     this.touchedKeys.push(key);
     this.touchedStates.push(ks);
-    return { key, version: v.version, prepared: v.prepared };
+    return rowVersion(key, v.version, v.prepared);
+  }
+
+  /**
+   * The scanned row a key shows (touching its chain, as `visible`), or null when no version is visible
+   * or the visible one is a deletion. Reuses the row cached for that version (module comment).
+   */
+  scannedRow(table: TableDef, key: Key): ScannedRow | null {
+    const ks = this.#store.get(key);
+    if (ks === undefined) return null;
+    let version: Version | undefined;
+    let prepared = false;
+    if (ks.prepared.length === 0 && ks.forced === null) {
+      version = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
+    } else {
+      const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
+      const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
+      if (v !== undefined) {
+        version = v.version;
+        prepared = v.prepared;
+      }
+    }
+    if (version === undefined) return null;
+    this.touchedKeys.push(key);
+    this.touchedStates.push(ks);
+    const value = version.value;
+    if (value === null) return null;
+    const hit = ks.scanned;
+    if (hit instanceof CachedRow && hit.version === version && hit.table === table && hit.prepared === prepared) return hit.row;
+    const row: ScannedRow = { key: pkOfRowKey(key), row: decodeRow(table, value), version: rowVersion(key, version, prepared), own: false };
+    // The first scan of a version only notes it; the second keeps its row (module comment).
+    ks.scanned = hit === version || (hit instanceof CachedRow && hit.version === version) ? new CachedRow(version, prepared, table, row) : version;
+    return row;
   }
 
   readonly #skipped = (v: Version): void => {
@@ -223,9 +277,7 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
     for (;;) {
       const k = this.keys.next();
       if (k.done === true) return { done: true, value: undefined };
-      const v = this.source.visible(k.value);
-      if (v === null) continue;
-      const row = this.source.rowOf(this.table, v);
+      const row = this.source.scannedRow(this.table, k.value);
       if (row !== null) return { done: false, value: row };
     }
   }

@@ -53,6 +53,11 @@ export class KeyState {
    * invisible to eager and point reads, to validation and to snapshot votes. Null until first used.
    */
   forced: Version[] | null = null;
+  /**
+   * The row a scan last built from this chain, or the version it last scanned (replica-row-source.ts,
+   * decision 0019): a cache tied to one version, never protocol state; null until a scan fills it.
+   */
+  scanned: unknown = null;
 }
 
 /** Newest version in `chain` with timestamp strictly below `t`. */
