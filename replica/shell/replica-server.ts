@@ -302,8 +302,8 @@ export class ReplicaServer {
     this.#syncing = false;
     const wal = this.#wal!;
     // Compaction: when the log has grown past the limit, rewrite it from the state it recreates (not
-    // while a periodic sync still uses the file).
-    if (wal.size > this.#compactBytes && !this.#lazySyncing) {
+    // while a periodic sync or another write still uses the file).
+    if (wal.size > this.#compactBytes && !this.#lazySyncing && wal.idle) {
       wal.rewrite(this.core.checkpoint().map(encodeLogRecord));
       this.#compactBytes = Math.max(this.opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES, 2 * wal.size);
     }
