@@ -200,9 +200,12 @@ export class ReplicaServer {
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array, replica: number | undefined): void {
     // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
-    // from a private copy (`new Uint8Array(view)` copies; Buffer#slice would not) so what it keeps does
-    // not pin the whole received frame.
-    const decoded = decodeMessage(new Uint8Array(bytes), this.#limits);
+    // from a private copy so what it keeps does not pin the whole received frame. The copy comes from
+    // Buffer's shared pool (messages under 4 KiB): `new Uint8Array(view)` gave every message an
+    // ArrayBuffer of its own, about 1.2 µs against 0.35 (decision 0018).
+    const copy = Buffer.allocUnsafe(bytes.length);
+    copy.set(bytes);
+    const decoded = decodeMessage(copy, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     // Only the other replicas of this shard fetch and supply transactions (PROTOCOL §4.2 step 5).
