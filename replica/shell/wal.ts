@@ -1,23 +1,21 @@
 /**
  * A replica's write-ahead log: an append-only file of framed records (`u32 length, u32 crc32,
  * bytes`, little-endian) with group commit. Records appended during one event-loop turn are
- * written and made durable with one synchronized write (`flushAsync`), before anything that depends
- * on them leaves the process (the replica server orders this). On open, the log is read
+ * written with one `write` and made durable with one `fdatasync` (`flushAsync`), before anything
+ * that depends on them leaves the process (the replica server orders this). On open, the log is read
  * back up to the first torn or damaged frame (a crash in the middle of a write), and the file is cut
  * there.
  *
- * The write runs on the thread pool, one group at a time, each group at its own file offset
- * (positional writes, in order), while the event loop keeps appending into a second buffer. With
- * `fdatasync` the file is opened O_DSYNC, so that one write is also the sync (one trip to the thread
- * pool per group instead of a write and then an fdatasync). A `writeSync` on the event loop blocked
- * it for 5-25 ms whenever the file system was busy committing its journal for the six replicas'
- * syncs (strace under `bench kv`), and every read and vote of that replica waited with it
- * (decision 0018).
+ * The write and the sync both run on the thread pool, one group at a time, each group at its own file
+ * offset (positional writes, in order), while the event loop keeps appending into a second buffer.
+ * A `writeSync` on the event loop blocked it for 5-25 ms whenever the file system was busy committing
+ * its journal for the six replicas' syncs (strace under `bench kv`), and every read and vote of that
+ * replica waited with it (decision 0018).
  *
- * `sync: 'none'` writes without O_DSYNC (for measurements and tests; a crash of the machine, not of the
+ * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
-import { closeSync, constants, existsSync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, write, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, write, writeSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 
 export type WalSync = 'fdatasync' | 'none';
@@ -26,8 +24,6 @@ const HEADER = 8;
 const INITIAL_BUFFER_BYTES = 64 * 1024;
 /** Read-write, created when missing, not O_APPEND: every write names its offset (positional writes ignore it with O_APPEND). */
 const OPEN_FLAGS = constants.O_RDWR | constants.O_CREAT;
-/** `fdatasync`: every write returns once its data is durable (O_DSYNC), so a completed write needs no fdatasync. */
-const flagsFor = (sync: WalSync): number => (sync === 'fdatasync' ? OPEN_FLAGS | constants.O_DSYNC : OPEN_FLAGS);
 
 export class Wal {
   #fd: number;
@@ -94,7 +90,7 @@ export class Wal {
         valid = end;
       }
     }
-    const fd = openSync(path, flagsFor(sync), 0o644);
+    const fd = openSync(path, OPEN_FLAGS, 0o644);
     if (valid < size) ftruncateSync(fd, valid);
     return { wal: new Wal(fd, path, sync), records, discardedBytes: size - valid };
   }
@@ -158,7 +154,7 @@ export class Wal {
       while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off, this.#size + off);
       this.#wrote(n);
     }
-    // Written through an O_DSYNC descriptor: durable once written.
+    if (this.sync === 'fdatasync' && this.#written > this.#durable) fdatasyncSync(this.#fd);
     this.#durable = this.#written;
   }
 
@@ -179,8 +175,7 @@ export class Wal {
   #startGroup(callbacks: readonly (() => void)[]): void {
     this.#urgent = false;
     const n = this.#pendingBytes;
-    if (n === 0) {
-      // Nothing in flight (callers check) and every completed write is durable.
+    if (n === 0 && (this.sync === 'none' || this.#written <= this.#durable)) {
       this.#durable = this.#written;
       for (const cb of callbacks) cb();
       return;
@@ -192,7 +187,8 @@ export class Wal {
     this.#wrote(n);
     const target = this.#written;
     this.#inflight = true;
-    const durable = (): void => {
+    const synced = (err: NodeJS.ErrnoException | null): void => {
+      if (err !== null) return this.#failed(err);
       this.#durable = Math.max(this.#durable, target);
       this.#inflight = false;
       for (const cb of callbacks) cb();
@@ -203,14 +199,19 @@ export class Wal {
         this.#startGroup(next);
       }
     };
+    const written = (): void => {
+      if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
+      else synced(null);
+    };
     let off = 0;
     const more = (err: NodeJS.ErrnoException | null, bytes: number): void => {
       if (err !== null) return this.#failed(err);
       off += bytes;
       if (off < n) write(this.#fd, buf, off, n - off, at + off, more);
-      else durable();
+      else written();
     };
-    write(this.#fd, buf, 0, n, at, more);
+    if (n > 0) write(this.#fd, buf, 0, n, at, more);
+    else written();
   }
 
   /** Accounts `n` pending bytes as handed to a write at the current end of the file. */
@@ -246,7 +247,7 @@ export class Wal {
     closeSync(fd);
     renameSync(tmp, this.path);
     closeSync(this.#fd);
-    this.#fd = openSync(this.path, flagsFor(this.sync), 0o644);
+    this.#fd = openSync(this.path, OPEN_FLAGS, 0o644);
     this.#size = all.length;
     this.compactions++;
   }
