@@ -6,11 +6,14 @@
  * back up to the first torn or damaged frame (a crash in the middle of a write), and the file is cut
  * there.
  *
- * The write and the sync both run on the thread pool, one group at a time, each group at its own file
- * offset (positional writes, in order), while the event loop keeps appending into a second buffer.
- * A `writeSync` on the event loop blocked it for 5-25 ms whenever the file system was busy committing
- * its journal for the six replicas' syncs (strace under `bench kv`), and every read and vote of that
- * replica waited with it (decision 0018).
+ * The sync runs on the thread pool, one group at a time, each group written at its own file offset
+ * (positional writes, in order) while the event loop keeps appending into a second buffer. The write
+ * itself runs on the event loop while the disk takes it at once (it only copies into the page cache),
+ * and on the thread pool for a second after one took longer than `WRITE_STALL_MS`: `writeSync`
+ * blocked replicas for 5-25 ms per write whenever the file system was committing its journal for
+ * the six replicas' syncs (strace under `bench kv`, 64 clients), and every read and vote of that
+ * replica waited with it; always writing on the thread pool instead cost an extra trip through it per
+ * group, which showed at 4 clients (decision 0018).
  *
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
@@ -22,6 +25,16 @@ export type WalSync = 'fdatasync' | 'none';
 
 const HEADER = 8;
 const INITIAL_BUFFER_BYTES = 64 * 1024;
+/** A write on the event loop that took longer than this moves writes to the thread pool... */
+const WRITE_STALL_MS = 2;
+/** ...for this long (then the event loop tries again). */
+const POOL_WRITES_AFTER_STALL_MS = 1000;
+
+export interface WalOptions {
+  /** Always write on the thread pool (tests of that path); default: adaptive, see above. */
+  readonly writeOnPool?: boolean;
+}
+
 /** Read-write, created when missing, not O_APPEND: every write names its offset (positional writes ignore it with O_APPEND). */
 const OPEN_FLAGS = constants.O_RDWR | constants.O_CREAT;
 
@@ -46,13 +59,18 @@ export class Wal {
   /** Callbacks of `flushAsync` calls made while a write was in flight: the next group covers them. */
   #next: (() => void)[] = [];
   #closing = false;
+  /** Until this time (performance.now ms) group writes go to the thread pool (after a stall). */
+  #poolWritesUntilMs = 0;
   flushes = 0;
   bytesWritten = 0;
+  /** Writes on the event loop that took longer than WRITE_STALL_MS. */
+  writeStalls = 0;
 
   private constructor(
     fd: number,
     readonly path: string,
     readonly sync: WalSync,
+    readonly options: WalOptions,
   ) {
     this.#fd = fd;
     this.#size = fstatSync(fd).size;
@@ -72,7 +90,7 @@ export class Wal {
   }
 
   /** Opens (creating) the log at `path`; returns it with the intact records, in order. */
-  static open(path: string, sync: WalSync): { wal: Wal; records: Uint8Array[]; discardedBytes: number } {
+  static open(path: string, sync: WalSync, options: WalOptions = {}): { wal: Wal; records: Uint8Array[]; discardedBytes: number } {
     const records: Uint8Array[] = [];
     let valid = 0;
     let size = 0;
@@ -92,7 +110,7 @@ export class Wal {
     }
     const fd = openSync(path, OPEN_FLAGS, 0o644);
     if (valid < size) ftruncateSync(fd, valid);
-    return { wal: new Wal(fd, path, sync), records, discardedBytes: size - valid };
+    return { wal: new Wal(fd, path, sync, options), records, discardedBytes: size - valid };
   }
 
   /** Something appended is not written yet. */
@@ -159,8 +177,8 @@ export class Wal {
   }
 
   /**
-   * Group commit without blocking the event loop: what is pending now is written and made durable on
-   * the thread pool, then `done` is called. A call made while a group is in flight waits for it and
+   * Group commit without waiting for the disk on the event loop: what is pending now is written (see
+   * above) and made durable on the thread pool, then `done` is called. A call made while a group is in flight waits for it and
    * then starts the next group, which covers everything appended until it starts; `durable` only
    * grows. Errors are fatal to the replica.
    */
@@ -203,6 +221,18 @@ export class Wal {
       if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
       else synced(null);
     };
+    if (n === 0) return written();
+    const startMs = performance.now();
+    if (this.options.writeOnPool !== true && startMs >= this.#poolWritesUntilMs) {
+      let done = 0;
+      while (done < n) done += writeSync(this.#fd, buf, done, n - done, at + done);
+      const tookMs = performance.now() - startMs;
+      if (tookMs > WRITE_STALL_MS) {
+        this.writeStalls++;
+        this.#poolWritesUntilMs = startMs + tookMs + POOL_WRITES_AFTER_STALL_MS;
+      }
+      return written();
+    }
     let off = 0;
     const more = (err: NodeJS.ErrnoException | null, bytes: number): void => {
       if (err !== null) return this.#failed(err);
@@ -210,8 +240,7 @@ export class Wal {
       if (off < n) write(this.#fd, buf, off, n - off, at + off, more);
       else written();
     };
-    if (n > 0) write(this.#fd, buf, 0, n, at, more);
-    else written();
+    write(this.#fd, buf, 0, n, at, more);
   }
 
   /** Accounts `n` pending bytes as handed to a write at the current end of the file. */
