@@ -33,6 +33,8 @@ interface Harness {
   readonly results: FinishResult[];
   /** What noteSlowCommit was told: cause and the silent replicas as "shard:index". */
   readonly slow: string[];
+  /** Round trips noteReplyMs was told, in ms. */
+  readonly replyMs: number[];
   now: number;
 }
 
@@ -40,16 +42,17 @@ function harness(live = true, txn: Txn = TXN): Harness {
   const out = new Outbox();
   const results: FinishResult[] = [];
   const slow: string[] = [];
+  const replyMs: number[] = [];
   const h: { now: number } = { now: 0 };
   const fin = new Finisher(
     txn,
     Q,
     { fastPathWaitMs: 5, fastPathWaitMaxMs: 20, resendMs: 1_000 },
     out,
-    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteSlowCommit: (cause, late) => slow.push(`${cause} ${late.map((r) => `${r.shard}:${r.index}`).join(' ')}`), noteReplyMs: () => undefined, replyTimeoutMs: (floor) => floor },
+    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteSlowCommit: (cause, late) => slow.push(`${cause} ${late.map((r) => `${r.shard}:${r.index}`).join(' ')}`), noteReplyMs: (ms) => replyMs.push(ms), replyTimeoutMs: (floor) => floor },
     (r) => results.push(r),
   );
-  return Object.assign(h, { fin, out, results, slow });
+  return Object.assign(h, { fin, out, results, slow, replyMs });
 }
 
 function vote(shard: number, index: number, decision: 'commit' | 'abstain', txn: Txn = TXN): PrepareReply {
@@ -200,6 +203,22 @@ void describe('Finisher (PROTOCOL §6)', () => {
       votes(h, 1, range(0, 4), 'commit');
       assert.equal(timers(h.out.take())[0]?.afterMs, c.waitMs);
     }
+  });
+
+  void it('samples the round trip of a vote that arrives after the fast-path wait gave up, once', () => {
+    const h = harness();
+    h.fin.start();
+    h.out.take();
+    h.now = 4;
+    votes(h, 0, range(0, 4), 'commit');
+    votes(h, 1, range(0, 5), 'commit');
+    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 8)!.id);
+    assert.equal(decides(h.out.take()).length, N, 'the wait ran out: ST2');
+    assert.deepEqual(h.replyMs, Array(9).fill(4));
+    h.now = 30;
+    votes(h, 0, [4, 4], 'commit');
+    assert.deepEqual(h.replyMs, [...Array(9).fill(4), 30], 'the late vote teaches the wait how late votes get');
+    assert.equal(h.results.length, 0, 'ST2 decides now, not the late vote');
   });
 
   void it('logs the commit at once when 3f+1 COMMIT and an ABSTAIN are in', () => {

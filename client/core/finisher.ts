@@ -102,6 +102,8 @@ export class Finisher {
   /** ST1 sent again this many times (for the resend backoff), and to which replicas (bit per index). */
   #st1Rounds = 0;
   #resentTo = 0;
+  /** Replicas whose vote arrived after ST1's phase and was sampled (bit per index). */
+  #sampledLate = 0;
 
   start(): void {
     this.#startedMs = this.router.nowMs();
@@ -116,13 +118,19 @@ export class Finisher {
       this.#finish(m.decided.cert, this.phase === 'st1' ? 'fast' : 'slow', null, m.decided);
       return;
     }
-    if (this.phase !== 'st1') return;
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     this.router.noteVote(from.shard, from.index);
     // A round trip sample unless ST1 went to this replica again (then the reply may answer either:
-    // Karn's rule); the resend timer is long, so only the slowest replies go unsampled.
-    if ((this.#resentTo & (1 << from.index)) === 0) this.router.noteReplyMs(this.router.nowMs() - this.#startedMs);
+    // Karn's rule); the resend timer is long, so only the slowest replies go unsampled. Votes that
+    // come after the fast-path wait gave up count too (once per replica): without them the wait
+    // never learns how late the last votes get, and under load it kept giving up on them.
+    const bit = 1 << from.index;
+    if ((this.#resentTo & bit) === 0 && (this.#sampledLate & bit) === 0) {
+      this.router.noteReplyMs(this.router.nowMs() - this.#startedMs);
+      if (this.phase !== 'st1') this.#sampledLate |= bit;
+    }
+    if (this.phase !== 'st1') return;
     if (m.conflictPrepared !== null && m.conflictPrepared.key !== this.txn.key) this.blockers.set(m.conflictPrepared.key, m.conflictPrepared);
     if (m.decision === 'abort') tally.conflict = m.conflict;
     else if (m.sig !== null) (m.decision === 'commit' ? tally.commits : tally.abstains).set(from.index, m.sig);

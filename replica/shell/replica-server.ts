@@ -238,9 +238,12 @@ export class ReplicaServer {
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array, replica: number | undefined): void {
     // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
-    // from a private copy (`new Uint8Array(view)` copies; Buffer#slice would not) so what it keeps does
-    // not pin the whole received frame.
-    const decoded = decodeMessage(new Uint8Array(bytes), this.#limits);
+    // from a private copy so what it keeps does not pin the whole received frame. The copy comes from
+    // Buffer's shared pool (messages under 4 KiB): `new Uint8Array(view)` gave every message an
+    // ArrayBuffer of its own, about 1.2 µs against 0.35 (decision 0018).
+    const copy = Buffer.allocUnsafe(bytes.length);
+    copy.set(bytes);
+    const decoded = decodeMessage(copy, this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     // Only the other replicas of this shard fetch and supply transactions (PROTOCOL §4.2 step 5).
@@ -340,9 +343,9 @@ export class ReplicaServer {
     this.#syncing = false;
     const wal = this.#wal!;
     // Compaction: when the log has grown past the limit, rewrite it from the state it recreates (not
-    // while a periodic sync still uses the file).
+    // while a periodic sync or another write still uses the file).
     // Also once collected storages are gone (storage-gc.ts), so their rows leave the disk.
-    if (!this.#lazySyncing) {
+    if (!this.#lazySyncing && wal.idle) {
       const collected = this.core.storageGc.takeCompactionWanted();
       if (collected || wal.size > this.#compactBytes) this.#compact(wal);
     }

@@ -104,4 +104,55 @@ void describe('Wal', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  for (const writeOnPool of [false, true]) {
+    void it(`keeps records in append order when groups are written ${writeOnPool ? 'on the thread pool' : 'adaptively'} while more are appended`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+      try {
+        const path = join(dir, 'wal.log');
+        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
+        const expected: Uint8Array[] = [];
+        const groups: Promise<void>[] = [];
+        for (let g = 0; g < 20; g++) {
+          // Big enough to need the buffers to grow while a group is in flight.
+          for (let i = 0; i < 5; i++) {
+            const r = new Uint8Array(1 + ((g * 7919 + i * 104729) % 40_000)).fill(g * 5 + i);
+            expected.push(r);
+            wal.append(r, i % 2 === 0);
+          }
+          groups.push(new Promise<void>((resolve) => wal.flushAsync(resolve)));
+          assert.equal(wal.idle, false, 'a group is in flight');
+        }
+        await Promise.all(groups);
+        assert.equal(wal.idle, true);
+        assert.equal(wal.durable, wal.urgentEnd);
+        wal.close();
+        const again = Wal.open(path, 'none');
+        assert.equal(again.discardedBytes, 0);
+        assert.deepEqual(again.records, expected);
+        again.wal.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  void it('closes after the group in flight and writes what was appended meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+    try {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      const first = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      wal.append(bytes(2));
+      const second = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      wal.append(bytes(3));
+      wal.close();
+      await Promise.all([first, second]);
+      assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,0 +1,270 @@
+/**
+ * `node --import tsx scripts/micro-kv.ts`: the kv benchmark's transaction (bench/kv.ts: 2 point reads
+ * and 2 writes, keys uniform over 100k) run against six real `ReplicaServer`s and one real
+ * `PestoClient`, all in this one process, over an in-memory transport: the real links (FramedLink
+ * coalescing, Session framing checks, the ed25519 handshake), with each frame handed to the peer's
+ * session in a later event-loop turn instead of through gRPC and a socket. Signatures,
+ * certificates, MACs, the codec, validation and (optionally) the write-ahead log are all real.
+ *
+ * What it answers: how much of the CPU per committed transaction of a real cluster run is the cores
+ * and shells themselves, and how much is the transport and the process boundaries (gRPC, sockets,
+ * seven event loops). Everything runs on one core here, so CPU per transaction is
+ * `process.cpuUsage()` over the window divided by the commits; the time spent handling received
+ * frames is split by the role that received them (replicas, client).
+ * (A script, not a bench case: benchmarks may not import replica internals, test/architecture.test.ts.)
+ *
+ * `--transport grpc|tcp` runs the same over the real transports on loopback (ports 9190-9195), still in
+ * one process: the difference to `memory` is what the transport costs.
+ *
+ * Usage: --clients 64 --seconds 5 --warmup 2 --wal none|fdatasync|off --transport memory|grpc|tcp --runs 3 --json
+ * Profile with `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/micro-kv.ts ...`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { prepareLocalCluster, replicaDataDir } from '../cli/local-cluster-config.ts';
+import { readKeyFile, keyPath } from '../cli/keys.ts';
+import { PestoClient } from '../client/pesto-client.ts';
+import { cryptoStats } from '../protocol/crypto/signed.ts';
+import { FramedLink } from '../net/framed-link.ts';
+import { DialerHandshake, ServerHandshake } from '../net/handshake.ts';
+import { Session, type Wire } from '../net/session.ts';
+import { resolveLimits, type DialedLink, type DialOptions, type ListenOptions, type Transport, type TransportServer } from '../net/transport.ts';
+import { grpcTransport, tcpTransport, transportStats } from '../net/index.ts';
+import { ReplicaServer } from '../replica/shell/replica-server.ts';
+import { Wal, type WalSync } from '../replica/shell/wal.ts';
+import { hostProbe, median, parseFlags, percentile, round } from '../bench/stats.ts';
+import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
+
+const probeKeys = keyPairFromSeed(new Uint8Array(32).fill(7));
+const probeMessage = new Uint8Array(32).fill(1);
+const probeSignature = sign(probeMessage, probeKeys.secretKey);
+/** Host speed (single-thread ed25519 verifications/s), as bench/kv.ts reports it. */
+const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage, probeKeys.publicKey));
+
+/** Where received-frame handling CPU time goes, by the role of the receiving end (getrusage: ~1 µs per frame of its own). */
+const handling = { replicaMs: 0, clientMs: 0 };
+
+/** One direction of an in-memory stream: frames reach the other end's session in a later turn. */
+class MemoryWire implements Wire {
+  readonly headerBytes = 0;
+  peer: Session | undefined;
+  #done = false;
+  readonly #queue: Buffer[] = [];
+  #scheduled = false;
+  constructor(readonly receiverIsReplica: boolean) {}
+  write(frame: Buffer): boolean {
+    if (this.#done) return true;
+    this.#queue.push(frame);
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(this.#deliver);
+    }
+    return true;
+  }
+  readonly #deliver = (): void => {
+    this.#scheduled = false;
+    const t0 = process.cpuUsage();
+    const frames = this.#queue.splice(0);
+    for (const f of frames) this.peer?.receiveFrame(f);
+    const d = process.cpuUsage(t0);
+    const ms = (d.user + d.system) / 1000;
+    if (this.receiverIsReplica) handling.replicaMs += ms;
+    else handling.clientMs += ms;
+  };
+  onceDrain(callback: () => void): void {
+    setImmediate(callback);
+  }
+  close(): void {
+    if (this.#done) return;
+    this.#done = true;
+    const peer = this.peer;
+    setImmediate(() => peer?.ended());
+  }
+}
+
+/** The transport: servers by port, each dial opens a pair of sessions joined by two wires. */
+function memoryTransport(): Transport {
+  const servers = new Map<number, ListenOptions>();
+  return {
+    name: 'tcp',
+    listen: (options: ListenOptions): Promise<TransportServer> => {
+      const port = options.port ?? 0;
+      servers.set(port, options);
+      return Promise.resolve({ port, linkCount: 0, close: () => Promise.resolve(void servers.delete(port)) });
+    },
+    dial: (options: DialOptions): DialedLink => {
+      const limits = resolveLimits(options.limits);
+      const connect = (link: FramedLink): void => {
+        const server = servers.get(options.port);
+        if (server === undefined) throw new Error(`nothing listens on ${options.port}`);
+        const toServer = new MemoryWire(server.identity.kind === 'replica');
+        const toDialer = new MemoryWire(options.identity.kind === 'replica');
+        const dialerSession = new Session(toServer, link, new DialerHandshake(options, options.peer), limits);
+        link.adopt(dialerSession);
+        const serverLimits = resolveLimits(server.limits);
+        const serverLink = new FramedLink(serverLimits, { onOpened: (l) => server.onLink(l) }, undefined);
+        const handshake = new ServerHandshake(server);
+        const serverSession = new Session(toDialer, serverLink, handshake, serverLimits);
+        serverLink.adopt(serverSession);
+        toServer.peer = serverSession;
+        toDialer.peer = dialerSession;
+        dialerSession.start(undefined);
+        serverSession.start(handshake.hello());
+      };
+      const link = new FramedLink(limits, { connect, backoff: { initialMs: 50, maxMs: 1000 } }, options.peer);
+      link.start();
+      return link;
+    },
+  };
+}
+
+function valueOf(n: number): Buffer {
+  const b = Buffer.alloc(100, 0x61);
+  b.writeUInt32LE(n >>> 0, 0);
+  return b;
+}
+
+interface RunResult {
+  readonly committed: number;
+  readonly txPerSec: number;
+  readonly cpuUsPerTx: number;
+  readonly replicaHandlingUsPerTx: number;
+  readonly clientHandlingUsPerTx: number;
+  readonly otherUsPerTx: number;
+  readonly fastPathRate: number;
+  readonly p50Ms: number;
+  readonly signaturesPerTx: number;
+  readonly verificationsPerTx: number;
+  readonly framesPerTx: number;
+  readonly walSyncsPerTx: number;
+  readonly hostProbe: number;
+}
+
+interface Options {
+  readonly clients: number;
+  readonly seconds: number;
+  readonly warmup: number;
+  readonly wal: WalSync | 'off';
+  readonly keys: number;
+  /** memory (the in-process transport above), or the real grpc or tcp transport over loopback. */
+  readonly transport: 'memory' | 'grpc' | 'tcp';
+}
+
+async function runOnce(opts: Options): Promise<RunResult> {
+  const probeBefore = probe();
+  const dataDir = mkdtempSync(join(tmpdir(), 'pesto-micro-kv-'));
+  const transport = opts.transport === 'memory' ? memoryTransport() : opts.transport === 'grpc' ? grpcTransport : tcpTransport;
+  const servers: ReplicaServer[] = [];
+  try {
+    const { config } = await prepareLocalCluster({ dataDir, basePort: 9190 });
+    for (const r of config.shards[0]!.replicas) {
+      const keyPair = await readKeyFile(keyPath(dataDir, { kind: 'replica', shard: 0, index: r.index }));
+      let wal: Wal | undefined;
+      if (opts.wal !== 'off') {
+        const dir = replicaDataDir(dataDir, 0, r.index);
+        await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
+        wal = Wal.open(join(dir, 'wal.log'), opts.wal).wal;
+      }
+      const server = new ReplicaServer({ config, shard: 0, index: r.index, keyPair, port: Number(r.address.split(':')[1]), transport, ...(wal === undefined ? {} : { wal }) });
+      await server.start();
+      servers.push(server);
+    }
+    const clientId = config.clients[0]!.id;
+    const keyPair = await readKeyFile(keyPath(dataDir, { kind: 'client', id: clientId }));
+    const client = await PestoClient.connect({ config, clientId, keyPair, transport });
+    const session = client.session();
+    let running = true;
+    let measuring = false;
+    let committed = 0;
+    let fast = 0;
+    const lat: number[] = [];
+    const loops = Array.from({ length: opts.clients }, async () => {
+      while (running) {
+        const t0 = performance.now();
+        const tx = session.begin();
+        const a = Math.floor(Math.random() * opts.keys);
+        let b = Math.floor(Math.random() * (opts.keys - 1));
+        if (b >= a) b++;
+        await Promise.all([tx.get(`k${a}`), tx.get(`k${b}`)]);
+        tx.put(`k${a}`, valueOf(a));
+        tx.put(`k${b}`, valueOf(b));
+        const r = await tx.commit();
+        if (measuring && r.outcome === 'commit') {
+          committed++;
+          if (r.path === 'fast') fast++;
+          lat.push(performance.now() - t0);
+        }
+      }
+    });
+    await new Promise((r) => setTimeout(r, opts.warmup * 1000));
+    const cpu0 = process.cpuUsage();
+    const crypto0 = { ...cryptoStats };
+    const frames0 = transportStats.framesWritten;
+    const syncs0 = servers.reduce((s, x) => s + x.walSyncs, 0);
+    handling.replicaMs = 0;
+    handling.clientMs = 0;
+    measuring = true;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, opts.seconds * 1000));
+    measuring = false;
+    const elapsedS = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuUs = cpu.user + cpu.system;
+    const { replicaMs, clientMs } = handling;
+    const frames = transportStats.framesWritten - frames0;
+    const syncs = servers.reduce((s, x) => s + x.walSyncs, 0) - syncs0;
+    running = false;
+    await Promise.all(loops);
+    await client.close();
+    const per = (x: number): number => (committed === 0 ? 0 : round(x / committed, 2));
+    lat.sort((x, y) => x - y);
+    return {
+      committed,
+      txPerSec: round(committed / elapsedS, 1),
+      cpuUsPerTx: per(cpuUs),
+      replicaHandlingUsPerTx: per(replicaMs * 1000),
+      clientHandlingUsPerTx: per(clientMs * 1000),
+      otherUsPerTx: per(cpuUs - (replicaMs + clientMs) * 1000),
+      fastPathRate: committed === 0 ? 0 : round(fast / committed, 4),
+      p50Ms: round(percentile(lat, 50)),
+      signaturesPerTx: per(cryptoStats.signatures - crypto0.signatures),
+      verificationsPerTx: per(cryptoStats.verifications - crypto0.verifications),
+      framesPerTx: per(frames),
+      walSyncsPerTx: per(syncs),
+      hostProbe: Math.round((probeBefore + probe()) / 2),
+    };
+  } finally {
+    for (const s of servers) await s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(args: readonly string[]): Promise<void> {
+  const flags = parseFlags(args);
+  const wal = (flags.get('wal') ?? 'none') as WalSync | 'off';
+  if (wal !== 'none' && wal !== 'fdatasync' && wal !== 'off') throw new Error(`--wal must be none, fdatasync or off, got ${wal}`);
+  const transport = flags.get('transport') ?? 'memory';
+  if (transport !== 'memory' && transport !== 'grpc' && transport !== 'tcp') throw new Error(`--transport must be memory, grpc or tcp, got ${transport}`);
+  const opts: Options = {
+    transport,
+    clients: Number(flags.get('clients') ?? 64),
+    seconds: Number(flags.get('seconds') ?? 5),
+    warmup: Number(flags.get('warmup') ?? 2),
+    keys: Number(flags.get('keys') ?? 100_000),
+    wal,
+  };
+  const runs = Number(flags.get('runs') ?? 3);
+  const results: RunResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await runOnce(opts);
+    results.push(r);
+    if (flags.has('json')) process.stdout.write(`${JSON.stringify({ run: i, ...opts, ...r })}\n`);
+    else process.stdout.write(`run ${i}: ${JSON.stringify(r)}\n`);
+  }
+  const med = (k: keyof RunResult): number => median(results.map((r) => r[k]));
+  const summary = Object.fromEntries((Object.keys(results[0]!) as (keyof RunResult)[]).map((k) => [k, med(k)]));
+  process.stdout.write(`${JSON.stringify({ median: true, clients: opts.clients, wal, transport, ...summary })}\n`);
+}
+
+await main(process.argv.slice(2));
