@@ -168,7 +168,7 @@ export class ReplicaServer {
       });
       return;
     }
-    if (this.#wal !== null && !this.#syncing && !this.#lazySyncing && gc.takeCompactionWanted()) {
+    if (this.#wal !== null && !this.#syncing && !this.#lazySyncing && this.#wal.idle && gc.takeCompactionWanted()) {
       this.#compact(this.#wal);
       // The rewrite flushed whatever was pending: messages held for it may leave.
       this.#releaseHeld();
