@@ -65,6 +65,11 @@ export class Catalog {
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
 
+  /** Whether DDL of this catalog's history has handed out `id` from the DDL-order counter (a table or index made, maybe since dropped). */
+  allocated(id: number): boolean {
+    return id >= 1 && id < this.nextId;
+  }
+
   allocateId(): number {
     if (this.nextId >= STORAGE_ID_BASE) throw new SqlError(SqlState.programLimitExceeded, 'too many tables and indexes created in this database');
     return this.nextId++;

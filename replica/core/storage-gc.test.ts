@@ -214,6 +214,31 @@ void describe('storage collection (docs/decisions/0017)', () => {
     assert.equal(r.core.storageGc.stats.latePublications, 0);
   });
 
+  void it('collects a table dropped below the low watermark (its DDL counter id), and only then', () => {
+    const CU = C1.apply(engine.parse('CREATE TABLE u (id int PRIMARY KEY, v text)').stmts[0]!).next!;
+    const U = CU.catalog.require('u');
+    const CD = CU.apply(engine.parse('DROP TABLE u').stmts[0]!).next!;
+    assert.ok(U.id < STORAGE_ID_BASE && U.id !== T0.id);
+    const feed = (r: Replica): Replica => {
+      r.core.onTick();
+      r.now = 2.5 * SEC;
+      for (const t of [txnOf(at(1), [catalogWrite(C1)]), txnOf(at(1.1), rowsFor(T0, 1, 10, 't')), txnOf(at(1.2), [catalogWrite(CU)]), txnOf(at(1.5), rowsFor(U, 1, 40, 'u')), txnOf(at(2), [catalogWrite(CD)])]) r.commit(t);
+      return r;
+    };
+    const r = feed(new Replica());
+    const twin = feed(new Replica());
+    r.tick(6.9);
+    assert.equal(r.keysOf(U.id), 40, 'the DROP (second 2) is inside the window until second 7');
+    r.tick(7.5);
+    assert.equal(r.keysOf(U.id), 0, 'dropped below the watermark');
+    assert.equal(r.core.store.tableIfAny(U.id), undefined);
+    assert.equal(r.keysOf(T0.id), 10, 'the live table stays');
+    assert.deepEqual(r.core.storageGc.stats, { storagesCollected: 1, rowsCollected: 40, latePublications: 0 });
+    twin.now = r.now;
+    const q = (x: Replica): unknown => x.query('SELECT id, v FROM t ORDER BY id', at(2.6, 9)).result;
+    assert.deepEqual(q(r), q(twin));
+  });
+
   void it('drops a large storage in bounded slices', () => {
     const r = new Replica();
     r.now = 2 * SEC;

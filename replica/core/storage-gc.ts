@@ -10,6 +10,10 @@
  *     counter once it was truncated or re-keyed). The switch committed below the
  *     watermark, so every reader or validator that could still resolve the id runs below it and is
  *     refused here (reads, range reads and prepares below the watermark are).
+ * (c) Dropped: an id below STORAGE_ID_BASE that the newest committed catalog below the watermark has
+ *     handed out from the DDL counter (`Catalog.allocated`) and that no catalog a reader may use names
+ *     (as a table or an index): DROP TABLE (or DROP INDEX) committed below the watermark. Tables on
+ *     fresh storages that were dropped fall under (b) once their last write is old enough.
  * (b) Never published: no catalog version names the id, and its newest write (prepared or committed,
  *     by timestamp) is older than `LOAD_IDLE_WINDOWS` history windows. A correct loader writes to every
  *     fresh storage holding rows at least once per two history windows (a heartbeat every quarter
@@ -123,7 +127,13 @@ export class StorageGc {
         this.#queue.push(s); // (a) retired below the watermark
         continue;
       }
-      if (s < STORAGE_ID_BASE || !judgeLoads) continue; // DDL counter ids: published by the DDL that made them
+      if (s < STORAGE_ID_BASE) {
+        // (c) A DDL counter id the base catalog handed out but no catalog a reader may use names: its
+        // table or index was dropped by DDL that committed below the watermark.
+        if (view.base !== null && view.base.allocated(s)) this.#queue.push(s);
+        continue;
+      }
+      if (!judgeLoads) continue;
       const newest = this.#newestWrite(s);
       if (newest === null || newest.micros < idleBefore) {
         this.#queue.push(s); // (b) never published, its load long idle
@@ -203,7 +213,10 @@ export class StorageGc {
     for (const v of versions) {
       const c = this.#decode(v.value);
       if (c === null) return null;
-      for (const t of c.list()) named.add(t.id);
+      for (const t of c.list()) {
+        named.add(t.id);
+        for (const i of t.indexes) named.add(i.id);
+      }
       if (v === below) base = c;
     }
     return { named, base };
