@@ -178,4 +178,20 @@ void describe('storage collection on a 6-replica cluster', () => {
     }
     assert.deepEqual(await everyReplica('pesto_replica_storage_late_publications_total'), [0, 0, 0, 0, 0, 0]);
   });
+
+  void it('collects a dropped table (its original storage) one window after the DROP, and nothing else', async () => {
+    await psql('CREATE TABLE dropme (id int PRIMARY KEY, v text);');
+    await psql(`INSERT INTO dropme VALUES ${Array.from({ length: 500 }, (_, i) => `(${i + 1}, 'd${i + 1}')`).join(', ')};`);
+    await psql('CREATE TABLE keepme (id int PRIMARY KEY);');
+    await psql('INSERT INTO keepme VALUES (1), (2), (3);');
+    const before = await everyReplica('pesto_replica_storage_rows_collected_total');
+    await psql('DROP TABLE dropme;');
+    await until('every replica to drop the dropped table', async () => {
+      const now = await everyReplica('pesto_replica_storage_rows_collected_total');
+      return now.every((n, i) => n >= before[i]! + 500);
+    });
+    const after = await everyReplica('pesto_replica_storage_rows_collected_total');
+    assert.deepEqual(after.map((n, i) => n - before[i]!), [500, 500, 500, 500, 500, 500], 'exactly the dropped rows');
+    assert.equal(await psql('SELECT count(*) FROM keepme;'), '3\n');
+  });
 });
