@@ -82,6 +82,12 @@ function waitFor(events: SupervisorEvent[], match: (e: SupervisorEvent) => boole
   });
 }
 
+/** Asserts that the log at `path` matches `re`, waiting up to 10 s for lines still being written. */
+async function logMatches(path: string, re: RegExp): Promise<void> {
+  for (let i = 0; i < 200 && !re.test(readFileSync(path, 'utf8')); i++) await new Promise((r) => setTimeout(r, 50));
+  assert.match(readFileSync(path, 'utf8'), re);
+}
+
 void describe('startLocalCluster (with the fake replica)', () => {
   void it('starts six replicas of f = 1, waits until all are ready, logs each to its own file, and stops them all', async () => {
     const opts = await options({ f: 1 });
@@ -96,14 +102,13 @@ void describe('startLocalCluster (with the fake replica)', () => {
       );
       for (const pid of pids) assert.ok(alive(pid));
       // stderr and the ready line on stdout are separate pipes: the stderr line may be logged just after ready.
-      const listening = /s0r3 stderr \| fake-replica s0r3: listening on 127\.0\.0\.1:\d+/;
-      for (let i = 0; i < 200 && !listening.test(readFileSync(cluster.logPath(0, 3), 'utf8')); i++) await new Promise((r) => setTimeout(r, 50));
-      assert.match(readFileSync(cluster.logPath(0, 3), 'utf8'), listening);
+      await logMatches(cluster.logPath(0, 3), /s0r3 stderr \| fake-replica s0r3: listening on 127\.0\.0\.1:\d+/);
     } finally {
       await cluster.stop();
     }
     for (const pid of pids) assert.equal(alive(pid), false);
-    assert.match(readFileSync(cluster.logPath(0, 3), 'utf8'), /SIGTERM: stopping[\s\S]*exited with code 0/);
+    // The log file is written asynchronously: the exit line may land just after stop resolves.
+    await logMatches(cluster.logPath(0, 3), /SIGTERM: stopping[\s\S]*exited with code 0/);
   });
 
   void it('reuses the configuration and keys on a second start', async () => {
