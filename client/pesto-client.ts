@@ -33,6 +33,8 @@ export interface ConnectOptions {
   readonly fastPathWaitMs?: number;
   /** Fault knob (issue 4 stress runs): every range read skips its eager round and syncs. */
   readonly forceSyncQueries?: boolean;
+  /** Leave replicas that lately disagreed out of eager range-read rounds (default true; ClientCoreOptions). */
+  readonly learnQueryTargets?: boolean;
   /**
    * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
    * loaded machine the handshakes of a freshly started cluster took longer than 10 s).
@@ -113,6 +115,7 @@ export class PestoClient {
         relayWaitMs: config.timeouts.dependencyRelayMs,
         queryRetriesMax: config.limits.queryRetriesMax,
         forceSyncQueries: opts.forceSyncQueries === true,
+        learnQueryTargets: opts.learnQueryTargets !== false,
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },

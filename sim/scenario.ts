@@ -126,6 +126,8 @@ export function sqlScenarioFor(seed: number, readsAfterScans = false): SimOption
   const clientFaults = clientFaultsFor(seed ^ 0x51, clients);
   const restarts = restartsFor(seed ^ 0x51, f, indexes);
   const afterScans = readsAfterScans || new Prng(seed ^ 0x4a5).chance(0.75);
+  // Half the scenarios keep one client asking faulty replicas as often as healthy ones.
+  const randomTargets = new Prng(seed ^ 0x7a9).chance(0.5) ? [1] : [];
   return {
     seed,
     workload: 'sql',
@@ -139,6 +141,7 @@ export function sqlScenarioFor(seed: number, readsAfterScans = false): SimOption
     replicaFaults: faults,
     ...(applyFaults.length === 0 ? {} : { applyFaults }),
     ...(forceSync.length === 0 ? {} : { forceSyncClients: forceSync }),
+    ...(randomTargets.length === 0 ? {} : { randomTargetClients: randomTargets }),
     ...(partition === undefined ? {} : { partitionReplica: partition }),
     ...(clientFaults.length === 0 ? {} : { clientFaults }),
     ...(restarts.length === 0 ? {} : { restarts }),

@@ -40,6 +40,8 @@ export const SIM_CLIENT_TIMEOUTS: SimClientTimeouts = Object.freeze({ fastPathWa
 export interface SimClientQueryOptions {
   /** The paper's stress knob: every eager round of a range read is treated as failed. */
   readonly forceSyncQueries?: boolean;
+  /** False: eager rounds start at a random offset instead of leaving out replicas that disagreed. */
+  readonly learnQueryTargets?: boolean;
 }
 
 /** A Byzantine or crashing client: `behavior` applies to every `every`-th transaction it commits. */
@@ -118,7 +120,7 @@ export class SimClient {
   ) {
     this.node = clientNode(id);
     this.core = new ClientCore(
-      { clientId: clientId(id), f: cluster.f, shardCount: cluster.shardCount, ...timeouts, ...(queryOptions.forceSyncQueries === true ? { forceSyncQueries: true } : {}) },
+      { clientId: clientId(id), f: cluster.f, shardCount: cluster.shardCount, ...timeouts, ...(queryOptions.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(queryOptions.learnQueryTargets === false ? { learnQueryTargets: false } : {}) },
       { nowMicros: () => net.nowMicros, random: () => prng.float() },
     );
     this.verifier = new CertificateVerifier({

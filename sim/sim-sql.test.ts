@@ -39,7 +39,7 @@ void test('SQL: the same seed gives the same report, byte for byte', () => {
 });
 
 void test('SQL: a replica that lies about queries in every way, under loss, duplication and reordering', () => {
-  const r = expectOk({ seed: 4, transactions: 15, lossRate: 0.05, dupRate: 0.05, reorderRate: 0.05, healAtMs: 300, replicaFaults: [{ index: 1, behavior: 'query-liar' }], sqlReadsAfterScans: true });
+  const r = expectOk({ seed: 4, transactions: 15, lossRate: 0.05, dupRate: 0.05, reorderRate: 0.05, healAtMs: 300, replicaFaults: [{ index: 1, behavior: 'query-liar' }], sqlReadsAfterScans: true, randomTargetClients: [1, 2] });
   for (const lie of ['query-wrong-result', 'query-wrong-reads', 'query-omit-predicates', 'query-inflate-versions', 'query-fake-snapshot', 'query-withhold']) {
     assert.ok((r.replicaFaultEvents[lie] ?? 0) > 0, `the liar never did ${lie}`);
   }
@@ -47,7 +47,8 @@ void test('SQL: a replica that lies about queries in every way, under loss, dupl
 });
 
 void test('SQL: a third of the replicas withhold committed writes from range reads, and a Byzantine supplier answers fetches with wrong and forged transactions', () => {
-  const r = expectOk({ seed: 3, transactions: 15, replicaFaults: [{ index: 2, behavior: 'fetch-bad-supplier' }], applyFaults: [{ index: 0, omit: true }, { index: 4, delayMs: 20 }] });
+  // Every client keeps asking the faulty replicas (random eager targets), so the faults bite often enough.
+  const r = expectOk({ seed: 3, transactions: 25, replicaFaults: [{ index: 2, behavior: 'fetch-bad-supplier' }], applyFaults: [{ index: 0, omit: true }, { index: 4, delayMs: 20 }], randomTargetClients: [1, 2, 3, 4] });
   assert.ok(r.queries.syncRounds > 0, 'no sync round: the apply fault did not bite');
   assert.ok(r.replicaQueries.fetchSupplies > 0, 'nothing was fetched');
   assert.ok((r.replicaFaultEvents['fetch-forged-decided'] ?? 0) > 0 && (r.replicaFaultEvents['fetch-wrong-txn'] ?? 0) > 0);
@@ -61,7 +62,7 @@ void test('SQL: a client whose range reads always take the sync path, with a rep
 });
 
 void test('SQL: f = 2 with a query liar, a replica that withholds every query reply and an apply-fault replica', () => {
-  const r = expectOk({ seed: 3, f: 2, clients: 3, transactions: 10, replicaFaults: [{ index: 1, behavior: 'query-liar' }, { index: 7, behavior: 'query-withhold' }], applyFaults: [{ index: 4, omit: true }] });
+  const r = expectOk({ seed: 3, f: 2, clients: 3, transactions: 10, replicaFaults: [{ index: 1, behavior: 'query-liar' }, { index: 7, behavior: 'query-withhold' }], applyFaults: [{ index: 4, omit: true }], randomTargetClients: [1, 2] });
   assert.ok(r.replicaQueries.fetchSupplies > 0);
 });
 

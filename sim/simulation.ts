@@ -106,6 +106,11 @@ export interface SimOptions {
   readonly applyFaults?: readonly ApplyFaultSpec[];
   /** SQL workload: clients whose range reads skip the eager round (the paper's stress knob). */
   readonly forceSyncClients?: readonly number[];
+  /**
+   * SQL workload: clients that pick eager-round replicas at random instead of leaving out those that
+   * lately disagreed (ClientCoreOptions.learnQueryTargets), so faulty replicas keep being asked.
+   */
+  readonly randomTargetClients?: readonly number[];
   /** SQL workload: transactions read after range reads (SqlWorkloadOptions.readsAfterScans); default false. */
   readonly sqlReadsAfterScans?: boolean;
 }
@@ -227,9 +232,10 @@ export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
     clientFaults.set(cf.client, cf);
   }
   const forceSync = new Set(o.forceSyncClients ?? []);
+  const randomTargets = new Set(o.randomTargetClients ?? []);
   const clients = Array.from({ length: o.clients ?? 4 }, (_, i) => {
     const cf = clientFaults.get(i + 1);
-    return new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts, cf === undefined ? null : { behavior: cf.behavior, every: cf.every }, { forceSyncQueries: forceSync.has(i + 1) });
+    return new SimClient(net, cluster, i + 1, clientRng.fork(), timeouts, cf === undefined ? null : { behavior: cf.behavior, every: cf.every }, { forceSyncQueries: forceSync.has(i + 1), learnQueryTargets: !randomTargets.has(i + 1) });
   });
   const accounts = o.accounts ?? 8;
   const initialBalance = o.initialBalance ?? 100;
@@ -351,7 +357,8 @@ export function runSimulation(o: SimOptions, engine?: Engine): SimReport {
       .concat([...clientFaults.values()].map((cf) => `c${cf.client}:${cf.behavior}/${cf.every}`))
       .concat((o.restarts ?? []).map((rs) => `${replicaNode(rs.shard ?? 0, rs.index)}:restart@${rs.crashAtMs}-${rs.restartAtMs}ms/${rs.log ?? 'intact'}`))
       .concat([...applyFaultOf.entries()].map(([node, af]) => `${node}:apply-${af.kind === 'omit' ? 'omit' : `delay${af.ms}ms`}`))
-      .concat([...forceSync].map((c) => `c${c}:force-sync`)),
+      .concat([...forceSync].map((c) => `c${c}:force-sync`))
+      .concat([...randomTargets].map((c) => `c${c}:random-targets`)),
     committed: history.filter((t) => t.outcome === 'commit').length,
     aborted: history.filter((t) => t.outcome === 'abort').length,
     failed: history.filter((t) => t.outcome === 'failed').length,

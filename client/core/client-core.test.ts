@@ -369,24 +369,32 @@ void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
     assert.ok(d?.result.kind === 'commit' && d.result.outcome === 'abort' && d.result.path === 'local');
   });
 
-  void it('mismatching eager replies lead to a sync round to all n, and an unresolvable read fails the operation', () => {
+  void it('mismatching eager replies lead to a sync round to 3f+1, widened to all n once they disagree, and an unresolvable read fails the operation', () => {
     const client = newClient();
     const id = client.begin();
     client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
     const eager = sentOf(client.takeEffects(), 'query');
     eager.forEach((q, i) => client.handle(q.to, reply(q, { result: new Uint8Array([i]) })));
     let round = sentOf(client.takeEffects(), 'query');
+    let outcome: unknown;
     for (let retry = 1; round.length > 0; retry++) {
-      assert.equal(round.length, Q.n);
-      assert.ok(round.every((q) => q.msg.retry === retry));
-      round.forEach((q, i) => client.handle(q.to, reply(q, { result: new Uint8Array([i]) })));
-      const effects = client.takeEffects();
-      round = sentOf(effects, 'query');
-      if (round.length === 0) {
-        const [d] = dones(effects);
-        assert.deepEqual(d?.result, { kind: 'failed', reason: 'query-unresolved' });
+      assert.equal(round.length, Q.commitSlow);
+      // Answer every query of this round, each differently, including those the client adds.
+      const pending = [...round];
+      const asked = new Set<number>();
+      round = [];
+      for (let i = 0; pending.length > 0; i++) {
+        const q = pending.shift()!;
+        assert.equal(q.msg.retry, retry);
+        asked.add(q.to.index);
+        client.handle(q.to, reply(q, { result: new Uint8Array([i]) }));
+        const effects = client.takeEffects();
+        for (const s of sentOf(effects, 'query')) (s.msg.retry === retry ? pending : round).push(s);
+        outcome ??= dones(effects)[0]?.result;
       }
+      assert.equal(asked.size, Q.n);
     }
+    assert.deepEqual(outcome, { kind: 'failed', reason: 'query-unresolved' });
     assert.equal(client.stats.queriesFailed, 1);
   });
 });

@@ -21,6 +21,7 @@ import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
+import { QueryTargets } from './query-targets.ts';
 import { RoundTrip } from './latency.ts';
 import { capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
@@ -55,6 +56,8 @@ export class ClientCore {
   /** Round trips of point reads (until decided) and of ST1/ST2 replies, for the retry timers. */
   readonly #readRtt = new RoundTrip();
   readonly #voteRtt = new RoundTrip();
+  /** Which replicas range-read rounds ask, learned from how they answered. */
+  readonly #queryTargets: QueryTargets;
   #nextTxn = 1;
 
   /**
@@ -69,6 +72,7 @@ export class ClientCore {
     if (timestamps.clientId !== opts.clientId) throw new RangeError(`timestamp allocator of client ${timestamps.clientId} given to client ${opts.clientId}`);
     this.q = quorums(opts.f);
     this.#ts = timestamps;
+    this.#queryTargets = new QueryTargets(this.q, opts.learnQueryTargets !== false);
   }
 
   takeEffects(): ClientEffect[] {
@@ -166,7 +170,7 @@ export class ClientCore {
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
-    this.#sendQuery(qo, read.eagerTargets(this.env.random()));
+    this.#sendQuery(qo, this.#queryTargets.eager(spec.shard, this.env.random()));
     qo.timer = this.#timer(this.#queryRoundMs, qo);
   }
 
@@ -316,6 +320,7 @@ export class ClientCore {
         // Not enough replies: ask whoever has not been asked; links are reliable streams, so the silent
         // ones are asked again only now and then (a big scan may just be slow).
         const more = target.read.moreTargets();
+        this.#queryTargets.blame(target.read.shard, target.read.silentTargets());
         target.timeouts++;
         if (more.length > 0) this.#sendQuery(target, more);
         else if (target.timeouts % 5 === 0) this.#sendQuery(target, target.read.silentTargets());
@@ -443,13 +448,19 @@ export class ClientCore {
   }
 
   #queryStep(qo: QueryOp, step: RangeReadStep): void {
+    if (step.k === 'sync' || step.k === 'done' || step.k === 'failed') this.#queryTargets.noteRound(qo.read.shard, qo.read.roundOutliers);
     switch (step.k) {
       case 'wait':
+        return;
+      case 'more':
+        this.#sendQuery(qo, step.targets);
         return;
       case 'sync':
         this.stats.querySyncRounds++;
         qo.snapshot = step.snapshot;
-        this.#sendQuery(qo, qo.read.allTargets());
+        // The eager round's timer must not cut the sync round short (it would widen it at once).
+        this.#byTimer.delete(qo.timer);
+        this.#sendQuery(qo, this.#queryTargets.sync(qo.read.shard, step.current, this.env.random()));
         qo.timer = this.#timer(this.#queryRoundMs, qo);
         return;
       case 'failed':

@@ -21,6 +21,12 @@ export interface ClientCoreOptions {
   /** Fault knob (the paper's stress runs): treat every eager round as failed. */
   readonly forceSyncQueries?: boolean;
   /**
+   * Leave the replicas whose range-read replies lately disagreed with the matching group (or stayed
+   * silent) out of eager rounds (query-targets.ts; default true). A performance heuristic only: any
+   * 3f+1 matching replies still decide. False: the 4f+1 start at a random offset.
+   */
+  readonly learnQueryTargets?: boolean;
+  /**
    * A transaction whose timestamp is older than this (µs behind the client's clock) can no longer
    * read: replicas refuse reads below their low watermark (the history window) without answering, so
    * such a read would be retried forever. The shell sets it to the history window less the allowed

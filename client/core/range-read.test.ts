@@ -86,6 +86,50 @@ void describe('RangeRead', () => {
     if (done.k === 'done') assert.equal(done.ok.syncRounds, 1);
   });
 
+  void it('names the replicas whose votes hold the whole proposal, and the ones that replied outside the largest group', () => {
+    const r = fresh();
+    r.add(0, reply({ result: 'x', committed: [1, 2] }));
+    r.add(1, reply({ result: 'x', committed: [1, 2] }));
+    r.add(2, reply({ result: 'x', committed: [1, 2] }));
+    const step = r.add(3, reply({ result: 'stale', committed: [1] }));
+    assert.equal(step.k, 'wait');
+    const sync = r.add(4, reply({ result: 'stale', committed: [2] }));
+    assert.equal(sync.k, 'sync');
+    if (sync.k !== 'sync') return;
+    assert.deepEqual([...sync.current], [0, 1, 2]);
+    assert.deepEqual([...r.roundOutliers].sort(), [3, 4]);
+  });
+
+  void it('names every replica current when the proposal is empty, and no outliers when the largest group is tied', () => {
+    const r = fresh();
+    r.add(0, reply({ result: 'a' }));
+    r.add(1, reply({ result: 'a' }));
+    r.add(2, reply({ result: 'b' }));
+    const sync = r.add(3, reply({ result: 'b' }));
+    assert.equal(sync.k, 'sync');
+    if (sync.k !== 'sync') return;
+    assert.equal(sync.current.length, q.n);
+    assert.deepEqual(r.roundOutliers, []);
+  });
+
+  void it('widens a sync round asked of 3f+1 once they can no longer agree, and decides with the widened replies', () => {
+    const r = fresh();
+    for (let i = 0; i < 4; i++) r.add(i, reply({ result: `r${i}` }));
+    assert.equal(r.retry, 1);
+    for (const i of [0, 1, 2, 3]) r.asked.add(i);
+    assert.equal(r.add(0, reply({ retry: 1, result: 'good' })).k, 'wait');
+    const more = r.add(1, reply({ retry: 1, result: 'bad' }));
+    assert.equal(more.k, 'more');
+    if (more.k !== 'more') return;
+    assert.deepEqual([...more.targets], [4, 5]);
+    for (const i of more.targets) r.asked.add(i);
+    assert.equal(r.add(2, reply({ retry: 1, result: 'good' })).k, 'wait');
+    assert.equal(r.add(4, reply({ retry: 1, result: 'good' })).k, 'wait');
+    const done = r.add(5, reply({ retry: 1, result: 'good' }));
+    assert.equal(done.k, 'done');
+    assert.deepEqual(r.roundOutliers, [1]);
+  });
+
   void it('gives up after the retry limit', () => {
     const r = new RangeRead(0 as ShardId, T, q, 1, false);
     for (const i of r.eagerTargets(0)) r.asked.add(i);

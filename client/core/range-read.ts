@@ -2,7 +2,8 @@
  * One range read (PROTOCOL §4.2): a SQL statement executed by the replicas of one shard at T.
  *
  * Rounds. Round 0 (eager) goes to 4f+1 replicas; every later round k re-executes on a snapshot
- * proposal and goes to all n. A round succeeds when 3f+1 replies agree on (result, read set,
+ * proposal and goes to 3f+1 (which ones: query-targets.ts), widened to the rest as soon as the asked
+ * ones can no longer reach 3f+1 matching replies (or on timeout). A round succeeds when 3f+1 replies agree on (result, read set,
  * predicates without their table versions); replies differing only in table versions still match,
  * and each predicate then carries the minimum version among the matching replies (the conservative
  * one: SemanticCC checks writes down to it). A round fails once no group can reach 3f+1 any more
@@ -37,8 +38,13 @@ export interface RangeReadSuccess {
 export type RangeReadStep =
   | { readonly k: 'wait' }
   | { readonly k: 'done'; readonly ok: RangeReadSuccess }
-  /** Start round `retry` with this proposal, sent to every replica. */
-  | { readonly k: 'sync'; readonly retry: number; readonly snapshot: readonly SnapshotEntry[] }
+  /**
+   * Start round `retry` with this proposal. `current`: replicas whose votes named every proposed
+   * transaction (they re-execute without fetching anything first).
+   */
+  | { readonly k: 'sync'; readonly retry: number; readonly snapshot: readonly SnapshotEntry[]; readonly current: readonly ReplicaIndex[] }
+  /** The replicas asked in this sync round can no longer agree: ask these too. */
+  | { readonly k: 'more'; readonly targets: readonly ReplicaIndex[] }
   | { readonly k: 'failed'; readonly reason: 'no-match' };
 
 /**
@@ -68,6 +74,11 @@ export class RangeRead {
   /** Replies of this round grouped by `repliesMatch` (the first member stands for its group). */
   #groups: number[][] = [];
   done = false;
+  /**
+   * Set when a round ends (decided, failed, or moved to a sync round): the replicas that replied
+   * outside its matching group, or without one outside its single largest group (query-targets.ts).
+   */
+  roundOutliers: readonly number[] = [];
 
   constructor(
     readonly shard: ShardId,
@@ -125,7 +136,12 @@ export class RangeRead {
     const outstanding = this.asked.size - this.#replies.size;
     let best = 0;
     for (const members of this.#groups) best = Math.max(best, members.length);
-    if (best + outstanding < this.q.commitSlow || (this.forceSync && this.retry === 0 && outstanding === 0)) return this.#nextRound();
+    if (this.forceSync && this.retry === 0 && outstanding === 0) return this.#nextRound();
+    if (best + outstanding < this.q.commitSlow) {
+      // A sync round asked only 3f+1: widen before giving up on it (an eager round moves on to sync).
+      if (this.retry > 0 && this.asked.size < this.q.n) return { k: 'more', targets: this.moreTargets() };
+      return this.#nextRound();
+    }
     return { k: 'wait' };
   }
 
@@ -136,8 +152,21 @@ export class RangeRead {
     return { k: 'wait' };
   }
 
+  /** The replicas that replied outside `members` (or outside the single largest group). */
+  #closeRound(members: readonly number[] | null): void {
+    let main = members;
+    if (main === null) {
+      const sizes = this.#groups.map((g) => g.length).sort((a, b) => b - a);
+      main = sizes.length > 0 && sizes[0] !== sizes[1] ? this.#groups.find((g) => g.length === sizes[0])! : null;
+    }
+    const out: number[] = [];
+    if (main !== null) for (const i of this.#replies.keys()) if (!main.includes(i)) out.push(i);
+    this.roundOutliers = out;
+  }
+
   #succeed(members: readonly number[]): RangeReadStep {
     this.done = true;
+    this.#closeRound(members);
     const replies = members.map((i) => this.#replies.get(i)!);
     const first = replies[0]!;
     const predicates = first.predicates.map((p, i) => {
@@ -165,6 +194,7 @@ export class RangeRead {
   }
 
   #nextRound(): RangeReadStep {
+    this.#closeRound(null);
     if (this.retry >= this.retriesMax) {
       this.done = true;
       return { k: 'failed', reason: 'no-match' };
@@ -188,11 +218,16 @@ export class RangeRead {
       .filter(([, e]) => e.holders.length >= this.q.snapshotInclude)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([, e]) => ({ digest: e.digest, holders: e.holders.sort((a, b) => a - b) }));
+    // Voters named in every entry hold the whole proposal (all of them, when it is empty).
+    const named = new Map<number, number>();
+    for (const e of snapshot) for (const h of e.holders) named.set(h, (named.get(h) ?? 0) + 1);
+    const current: ReplicaIndex[] = [];
+    for (let i = 0; i < this.q.n; i++) if (snapshot.length === 0 || named.get(i) === snapshot.length) current.push(i as ReplicaIndex);
     this.retry++;
     this.asked.clear();
     this.#replies = new Map();
     this.#groups = [];
-    return { k: 'sync', retry: this.retry, snapshot };
+    return { k: 'sync', retry: this.retry, snapshot, current };
   }
 }
 

@@ -1,0 +1,89 @@
+/**
+ * Which replicas a range-read round asks (PROTOCOL §4.2; decision 0021). A performance heuristic only:
+ * whatever it picks, a round still decides on 3f+1 matching replies and widens to the rest when the
+ * asked set can no longer reach them, so a Byzantine replica can at worst make itself preferred or
+ * avoided, never change an outcome.
+ *
+ * Eager rounds go to 4f+1 of the n = 5f+1 replicas, so f are left out. The client remembers, per
+ * shard, which replicas lately disagreed with a round's matching group (or, without one, with its
+ * largest group) or stayed silent until the round's timer fired: each such event adds 1 to the
+ * replica's score, and every round that ends on the shard multiplies all scores by DECAY first. The f
+ * replicas with the highest scores are left out (like Basil's clients preferring close replicas). A
+ * replica that is left out is not observed, so its score only decays: it comes back after a few dozen
+ * rounds, or as soon as another replica scores higher. Ties (all zero, the usual healthy case) are
+ * broken by a random rotation, which gives exactly the old pick of 4f+1 consecutive replicas from a
+ * random offset.
+ *
+ * Sync rounds go to 3f+1 replicas, preferring those whose snapshot votes named every proposed
+ * transaction (they need no fetch before re-executing), then the best-scored others. Every replica
+ * re-executing a sync round costs as much as an eager execution plus its fetches; n of them did that
+ * before (decision 0021 measures it).
+ */
+import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
+import type { Quorums } from '../../protocol/quorum.ts';
+
+/** Factor applied to every score of a shard when one of its rounds ends. */
+const DECAY = 0.9;
+/** Scores below this are zero again (ties, broken at random). */
+const FORGET = 0.01;
+
+export class QueryTargets {
+  /** Per shard, one score per replica index. Invariant: every score is 0 or at least FORGET * DECAY. */
+  readonly #scores = new Map<ShardId, number[]>();
+
+  /** `learn` false: scores stay zero, every eager round starts at a random offset. */
+  constructor(
+    readonly q: Quorums,
+    readonly learn: boolean,
+  ) {}
+
+  /** Replicas for an eager round: all but the f with the highest scores; ties by a rotation from `random`. */
+  eager(shard: ShardId, random: number): ReplicaIndex[] {
+    return this.#ranked(shard, random).slice(0, this.q.queryFanout);
+  }
+
+  /**
+   * Replicas for a sync round: 3f+1, first those in `current` (their votes named every proposed
+   * transaction), best-scored first, then the best-scored others.
+   */
+  sync(shard: ShardId, current: readonly number[], random: number): ReplicaIndex[] {
+    const order = this.#ranked(shard, random);
+    const first = order.filter((i) => current.includes(i));
+    const rest = order.filter((i) => !current.includes(i));
+    return [...first, ...rest].slice(0, this.q.commitSlow);
+  }
+
+  /** A round on `shard` ended; `blamed` replied outside its matching (or largest) group. */
+  noteRound(shard: ShardId, blamed: readonly number[]): void {
+    if (!this.learn) return;
+    const s = this.#scores.get(shard);
+    if (s !== undefined) for (let i = 0; i < s.length; i++) s[i] = s[i]! * DECAY < FORGET ? 0 : s[i]! * DECAY;
+    this.blame(shard, blamed);
+  }
+
+  /** `replicas` misbehaved (silent when a round's timer fired) without the round ending. */
+  blame(shard: ShardId, replicas: readonly number[]): void {
+    if (!this.learn || replicas.length === 0) return;
+    let s = this.#scores.get(shard);
+    if (s === undefined) this.#scores.set(shard, (s = new Array<number>(this.q.n).fill(0)));
+    for (const i of replicas) if (i >= 0 && i < s.length) s[i]! += 1;
+  }
+
+  /** A replica's current score on `shard` (tests, diagnostics). */
+  score(shard: ShardId, index: number): number {
+    return this.#scores.get(shard)?.[index] ?? 0;
+  }
+
+  /** Every replica, lowest score first; equal scores in rotated order from a random offset. */
+  #ranked(shard: ShardId, random: number): ReplicaIndex[] {
+    const n = this.q.n;
+    const start = Math.floor(random * n) % n;
+    // All scores equal, the first 4f+1 are the consecutive ones from the offset (point-read.ts).
+    const order: ReplicaIndex[] = [];
+    for (let k = 0; k < n; k++) order.push(((start + k) % n) as ReplicaIndex);
+    const s = this.#scores.get(shard);
+    if (s === undefined) return order;
+    // A stable sort keeps the rotation among equal scores.
+    return order.sort((a, b) => s[a]! - s[b]!);
+  }
+}
