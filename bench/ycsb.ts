@@ -27,8 +27,12 @@
  *   incon       a third of the replicas (s0r4, s0r5) run with PESTO_FAULT_APPLY=<--fault> (omit by
  *               default; `delay:<ms>`): their range reads do not see committed writes until a sync
  *               round fetches them ("Incon");
- *   all         the three, ideal and fail-eager on one cluster, incon on a second one, and the losses
- *               as ratios to the ideal run (paper: 9% and 5% uniform, 32% and 48% Zipfian).
+ *   all         the three: a healthy cluster (ideal, fail-eager) and an incon one (at --base-port + 10)
+ *               started and loaded together, then `--rounds` (1) paired rounds of ideal, incon,
+ *               fail-eager, so host drift hits every mode alike; the losses are ratios to the same
+ *               round's ideal run, medians over the rounds (paper: 9% and 5% uniform, 32% and 48% Zipfian).
+ * `--targets learned|random` (learned): whether clients leave the replicas that lately disagreed out of
+ * eager rounds (ClientCoreOptions.learnQueryTargets), or pick the 4f+1 from a random offset.
  * Flags: --json (one object per mode, then one summary object with --mode all), --base-port 7240,
  * --load-batch 500, --history-window-ms N (the cluster's limits.historyWindowMs, default 15 s: replicas
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
@@ -41,7 +45,7 @@ import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
 import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, type BenchCluster } from './bench-cluster.ts';
-import { hostProbe, parseFlags, percentile, round } from './stats.ts';
+import { hostProbe, median, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
 type Mode = 'ideal' | 'fail-eager' | 'incon';
@@ -63,12 +67,18 @@ interface YcsbOptions {
   readonly basePort: number;
   /** The cluster's limits.historyWindowMs when given (how long replicas keep decided transactions). */
   readonly historyWindowMs: number | undefined;
+  /** Paired rounds of `--mode all`. */
+  readonly rounds: number;
+  /** Whether clients learn which replicas to leave out of eager rounds (ClientCoreOptions.learnQueryTargets). */
+  readonly learnQueryTargets: boolean;
   readonly json: boolean;
 }
 
 /** Replicas of shard 0 that misbehave in `incon` mode: a third of n = 6. */
 const FAULTY = 's0r4,s0r5';
 const ATTEMPTS_MAX = 100;
+/** The incon cluster of `--mode all` listens this far above `--base-port`. */
+const CLUSTER_PORT_GAP = 10;
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -197,7 +207,7 @@ const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage,
 type Result = Record<string, number | string>;
 
 async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Promise<Result> {
-  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager' });
+  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: opts.learnQueryTargets });
   const sessions = Array.from({ length: opts.clients }, () => new SqlClient(sql.client, sql.engine).session());
   const stmts = await Promise.all(sessions.map((s) => prepareAll(s, opts)));
   const nextKey = keyGenerator(opts);
@@ -268,10 +278,11 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   return result;
 }
 
-async function withCluster<T>(opts: YcsbOptions, name: string, env: Readonly<Record<string, string>> | undefined, body: (c: BenchCluster) => Promise<T>): Promise<T> {
+/** A fresh local shard of six replicas at `basePort`, loaded with the tables (stopped by the caller). */
+async function startLoaded(opts: YcsbOptions, name: string, basePort: number, env: Readonly<Record<string, string>> | undefined): Promise<BenchCluster> {
   const cluster = await startBenchCluster({
     name,
-    basePort: opts.basePort,
+    basePort,
     ...(env === undefined ? {} : { env }),
     ...(opts.historyWindowMs === undefined ? {} : { limits: { historyWindowMs: opts.historyWindowMs } }),
   });
@@ -280,9 +291,10 @@ async function withCluster<T>(opts: YcsbOptions, name: string, env: Readonly<Rec
     const t = performance.now();
     await load(loader, opts);
     log(`${name}: loaded ${opts.tables} x ${opts.keys} rows in ${round((performance.now() - t) / 1000, 1)} s`);
-    return await body(cluster);
-  } finally {
+    return cluster;
+  } catch (e) {
     await cluster.stop();
+    throw e;
   }
 }
 
@@ -301,6 +313,8 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
   const dist = flags.get('dist') ?? 'uniform';
   if (dist !== 'uniform' && dist !== 'zipf') throw new RangeError(`--dist uniform|zipf, got ${dist}`);
   const mode = flags.get('mode') ?? 'ideal';
+  const targets = flags.get('targets') ?? 'learned';
+  if (targets !== 'learned' && targets !== 'random') throw new RangeError(`--targets learned|random, got ${targets}`);
   if (!['ideal', 'fail-eager', 'incon', 'all'].includes(mode)) throw new RangeError(`--mode ideal|fail-eager|incon|all, got ${mode}`);
   const opts: YcsbOptions = {
     tables: Number(flags.get('tables') ?? 4),
@@ -318,40 +332,73 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     loadBatch: Number(flags.get('load-batch') ?? 500),
     basePort: Number(flags.get('base-port') ?? 7240),
     historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
+    rounds: Number(flags.get('rounds') ?? 1),
+    learnQueryTargets: (flags.get('targets') ?? 'learned') === 'learned',
     json: flags.has('json'),
   };
   const inconEnv = { PESTO_FAULT_APPLY: `${opts.fault}@${FAULTY}` };
-  const results = new Map<Mode, Result>();
-  const run = async (c: BenchCluster, m: Mode): Promise<void> => {
+  const run = async (c: BenchCluster, m: Mode): Promise<Result> => {
     log(`running ${m} (${opts.warmup} s warm-up, ${opts.seconds} s measured)`);
     const r = await runMode(c, m, opts);
-    results.set(m, r);
     print(opts, r);
+    return r;
   };
-  if (mode === 'all') {
-    await withCluster(opts, 'ycsb', undefined, async (c) => {
-      await run(c, 'ideal');
-      await run(c, 'fail-eager');
-    });
-    await withCluster(opts, 'ycsb-incon', inconEnv, (c) => run(c, 'incon'));
-    const ideal = results.get('ideal')!;
-    const ratio = (m: Mode, k: string): number => round(Number(results.get(m)![k]) / Number(ideal[k]), 3);
-    const summary: Result = {
-      summary: 'ratios to ideal',
-      dist: ideal['dist'] as string,
-      failEagerTput: ratio('fail-eager', 'txPerSec'),
-      inconTput: ratio('incon', 'txPerSec'),
-      failEagerLoss: round(1 - ratio('fail-eager', 'txPerSec'), 3),
-      inconLoss: round(1 - ratio('incon', 'txPerSec'), 3),
-      failEagerP50: ratio('fail-eager', 'p50Ms'),
-      inconP50: ratio('incon', 'p50Ms'),
-      failEagerCpu: ratio('fail-eager', 'cpuUsPerTx'),
-      inconCpu: ratio('incon', 'cpuUsPerTx'),
-      paperLoss: opts.dist === 'zipf' ? 'fail-eager 0.32, incon 0.48' : 'fail-eager 0.09, incon 0.05',
-      targetLossMax: opts.dist === 'zipf' ? 'fail-eager 0.16, incon 0.24' : 'fail-eager 0.045, incon 0.025',
-    };
-    print(opts, summary);
+  if (mode !== 'all') {
+    const c = await startLoaded(opts, mode === 'incon' ? 'ycsb-incon' : 'ycsb', opts.basePort, mode === 'incon' ? inconEnv : undefined);
+    try {
+      await run(c, mode as Mode);
+    } finally {
+      await c.stop();
+    }
     return;
   }
-  await withCluster(opts, mode === 'incon' ? 'ycsb-incon' : 'ycsb', mode === 'incon' ? inconEnv : undefined, (c) => run(c, mode as Mode));
+  // Both clusters run side by side for the whole comparison and the modes alternate round by round
+  // (ideal, incon, fail-eager), so a drift of the host's speed hits every mode alike.
+  const healthy = await startLoaded(opts, 'ycsb', opts.basePort, undefined);
+  const rounds: Map<Mode, Result>[] = [];
+  try {
+    const incon = await startLoaded(opts, 'ycsb-incon', opts.basePort + CLUSTER_PORT_GAP, inconEnv);
+    try {
+      for (let i = 0; i < opts.rounds; i++) {
+        const results = new Map<Mode, Result>();
+        results.set('ideal', await run(healthy, 'ideal'));
+        results.set('incon', await run(incon, 'incon'));
+        results.set('fail-eager', await run(healthy, 'fail-eager'));
+        rounds.push(results);
+      }
+    } finally {
+      await incon.stop();
+    }
+  } finally {
+    await healthy.stop();
+  }
+  print(opts, summarize(opts, rounds));
+}
+
+/** Each round's ratios to its own ideal run, and their medians over the rounds. */
+function summarize(opts: YcsbOptions, rounds: readonly ReadonlyMap<Mode, Result>[]): Result {
+  const ratios = (m: Mode, k: string): number[] => rounds.map((r) => round(Number(r.get(m)![k]) / Number(r.get('ideal')![k]), 3));
+  const med = (m: Mode, k: string): number => median(ratios(m, k));
+  const each = (m: Mode, k: string): string => ratios(m, k).join(' ');
+  return {
+    summary: `ratios to ideal, median of ${rounds.length} paired round${rounds.length === 1 ? '' : 's'}`,
+    dist: rounds[0]!.get('ideal')!['dist'] as string,
+    learnQueryTargets: String(opts.learnQueryTargets),
+    idealTxPerSec: rounds.map((r) => r.get('ideal')!['txPerSec']).join(' '),
+    failEagerTput: med('fail-eager', 'txPerSec'),
+    inconTput: med('incon', 'txPerSec'),
+    failEagerLoss: round(1 - med('fail-eager', 'txPerSec'), 3),
+    inconLoss: round(1 - med('incon', 'txPerSec'), 3),
+    failEagerTputEach: each('fail-eager', 'txPerSec'),
+    inconTputEach: each('incon', 'txPerSec'),
+    failEagerP50: med('fail-eager', 'p50Ms'),
+    inconP50: med('incon', 'p50Ms'),
+    failEagerCpu: med('fail-eager', 'cpuUsPerTx'),
+    inconCpu: med('incon', 'cpuUsPerTx'),
+    failEagerCpuEach: each('fail-eager', 'cpuUsPerTx'),
+    inconCpuEach: each('incon', 'cpuUsPerTx'),
+    inconEagerHitRate: median(rounds.map((r) => Number(r.get('incon')!['eagerHitRate']))),
+    paperLoss: opts.dist === 'zipf' ? 'fail-eager 0.32, incon 0.48' : 'fail-eager 0.09, incon 0.05',
+    targetLossMax: opts.dist === 'zipf' ? 'fail-eager 0.16, incon 0.24' : 'fail-eager 0.045, incon 0.025',
+  };
 }
