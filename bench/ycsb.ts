@@ -31,8 +31,9 @@
  *               started and loaded together, then `--rounds` (1) paired rounds of ideal, incon,
  *               fail-eager, so host drift hits every mode alike; the losses are ratios to the same
  *               round's ideal run, medians over the rounds (paper: 9% and 5% uniform, 32% and 48% Zipfian).
- * `--targets learned|random` (learned): whether clients leave the replicas that lately disagreed out of
- * eager rounds (ClientCoreOptions.learnQueryTargets), or pick the 4f+1 from a random offset.
+ * `--targets learned|random|both` (learned): whether clients leave the replicas that lately disagreed out
+ * of eager rounds (ClientCoreOptions.learnQueryTargets), or pick the 4f+1 from a random offset; `both`
+ * adds an incon run with random targets to every round (order swapped each round) and its loss.
  * Flags: --json (one object per mode, then one summary object with --mode all), --base-port 7240,
  * --load-batch 500, --history-window-ms N (the cluster's limits.historyWindowMs, default 15 s: replicas
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
@@ -48,7 +49,8 @@ import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster
 import { hostProbe, median, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
-type Mode = 'ideal' | 'fail-eager' | 'incon';
+/** `incon-random`: incon with clients that pick eager targets at random (`--targets both`). */
+type Mode = 'ideal' | 'fail-eager' | 'incon' | 'incon-random';
 
 interface YcsbOptions {
   readonly tables: number;
@@ -69,8 +71,11 @@ interface YcsbOptions {
   readonly historyWindowMs: number | undefined;
   /** Paired rounds of `--mode all`. */
   readonly rounds: number;
-  /** Whether clients learn which replicas to leave out of eager rounds (ClientCoreOptions.learnQueryTargets). */
-  readonly learnQueryTargets: boolean;
+  /**
+   * Whether clients learn which replicas to leave out of eager rounds (ClientCoreOptions.learnQueryTargets);
+   * `both`: learned, and each round of `--mode all` also runs incon with random targets.
+   */
+  readonly targets: 'learned' | 'random' | 'both';
   readonly json: boolean;
 }
 
@@ -207,7 +212,7 @@ const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage,
 type Result = Record<string, number | string>;
 
 async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Promise<Result> {
-  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: opts.learnQueryTargets });
+  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: mode !== 'incon-random' && opts.targets !== 'random' });
   const sessions = Array.from({ length: opts.clients }, () => new SqlClient(sql.client, sql.engine).session());
   const stmts = await Promise.all(sessions.map((s) => prepareAll(s, opts)));
   const nextKey = keyGenerator(opts);
@@ -314,7 +319,7 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
   if (dist !== 'uniform' && dist !== 'zipf') throw new RangeError(`--dist uniform|zipf, got ${dist}`);
   const mode = flags.get('mode') ?? 'ideal';
   const targets = flags.get('targets') ?? 'learned';
-  if (targets !== 'learned' && targets !== 'random') throw new RangeError(`--targets learned|random, got ${targets}`);
+  if (targets !== 'learned' && targets !== 'random' && targets !== 'both') throw new RangeError(`--targets learned|random|both, got ${targets}`);
   if (!['ideal', 'fail-eager', 'incon', 'all'].includes(mode)) throw new RangeError(`--mode ideal|fail-eager|incon|all, got ${mode}`);
   const opts: YcsbOptions = {
     tables: Number(flags.get('tables') ?? 4),
@@ -333,7 +338,7 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     basePort: Number(flags.get('base-port') ?? 7240),
     historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
     rounds: Number(flags.get('rounds') ?? 1),
-    learnQueryTargets: (flags.get('targets') ?? 'learned') === 'learned',
+    targets,
     json: flags.has('json'),
   };
   const inconEnv = { PESTO_FAULT_APPLY: `${opts.fault}@${FAULTY}` };
@@ -362,7 +367,9 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
       for (let i = 0; i < opts.rounds; i++) {
         const results = new Map<Mode, Result>();
         results.set('ideal', await run(healthy, 'ideal'));
-        results.set('incon', await run(incon, 'incon'));
+        // With both, the two incon runs swap places every round (staleness grows over a run).
+        const incons: Mode[] = opts.targets !== 'both' ? ['incon'] : i % 2 === 0 ? ['incon', 'incon-random'] : ['incon-random', 'incon'];
+        for (const m of incons) results.set(m, await run(incon, m));
         results.set('fail-eager', await run(healthy, 'fail-eager'));
         rounds.push(results);
       }
@@ -383,7 +390,7 @@ function summarize(opts: YcsbOptions, rounds: readonly ReadonlyMap<Mode, Result>
   return {
     summary: `ratios to ideal, median of ${rounds.length} paired round${rounds.length === 1 ? '' : 's'}`,
     dist: rounds[0]!.get('ideal')!['dist'] as string,
-    learnQueryTargets: String(opts.learnQueryTargets),
+    targets: opts.targets,
     idealTxPerSec: rounds.map((r) => r.get('ideal')!['txPerSec']).join(' '),
     failEagerTput: med('fail-eager', 'txPerSec'),
     inconTput: med('incon', 'txPerSec'),
@@ -398,6 +405,15 @@ function summarize(opts: YcsbOptions, rounds: readonly ReadonlyMap<Mode, Result>
     failEagerCpuEach: each('fail-eager', 'cpuUsPerTx'),
     inconCpuEach: each('incon', 'cpuUsPerTx'),
     inconEagerHitRate: median(rounds.map((r) => Number(r.get('incon')!['eagerHitRate']))),
+    ...(opts.targets !== 'both'
+      ? {}
+      : {
+          inconRandomLoss: round(1 - med('incon-random', 'txPerSec'), 3),
+          inconRandomTputEach: each('incon-random', 'txPerSec'),
+          inconRandomCpu: med('incon-random', 'cpuUsPerTx'),
+          inconRandomCpuEach: each('incon-random', 'cpuUsPerTx'),
+          inconRandomEagerHitRate: median(rounds.map((r) => Number(r.get('incon-random')!['eagerHitRate']))),
+        }),
     paperLoss: opts.dist === 'zipf' ? 'fail-eager 0.32, incon 0.48' : 'fail-eager 0.09, incon 0.05',
     targetLossMax: opts.dist === 'zipf' ? 'fail-eager 0.16, incon 0.24' : 'fail-eager 0.045, incon 0.025',
   };

@@ -16,7 +16,8 @@
  * matching replies report it; with fewer, at least f+1 of them saw that very version committed
  * (the read sets match), so some correct replica has it committed.
  *
- * `forceSync` (a fault knob of the paper's stress runs) treats every eager round as failed.
+ * `forceSync` (a fault knob of the paper's stress runs) treats every eager round as failed: it moves
+ * to the sync round with the first 3f+1 replies, as a round that failed to match would.
  */
 import { bytesEqual } from '../../protocol/codec.ts';
 import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
@@ -136,7 +137,7 @@ export class RangeRead {
     const outstanding = this.asked.size - this.#replies.size;
     let best = 0;
     for (const members of this.#groups) best = Math.max(best, members.length);
-    if (this.forceSync && this.retry === 0 && outstanding === 0) return this.#nextRound();
+    if (this.forceSync && this.retry === 0 && this.#replies.size >= this.q.commitSlow) return this.#nextRound();
     if (best + outstanding < this.q.commitSlow) {
       // A sync round asked only 3f+1: widen before giving up on it (an eager round moves on to sync).
       if (this.retry > 0 && this.asked.size < this.q.n) return { k: 'more', targets: this.moreTargets() };
