@@ -25,7 +25,6 @@ import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { consecutiveReplicas } from './point-read.ts';
 
 export interface RangeReadSuccess {
   readonly result: Uint8Array;
@@ -88,17 +87,6 @@ export class RangeRead {
     readonly retriesMax: number,
     readonly forceSync: boolean,
   ) {}
-
-  /** 4f+1 replicas for the eager round, from a random offset. */
-  eagerTargets(random: number): ReplicaIndex[] {
-    return consecutiveReplicas(random, this.q.queryFanout, this.q.n);
-  }
-
-  allTargets(): ReplicaIndex[] {
-    const out: ReplicaIndex[] = [];
-    for (let i = 0; i < this.q.n; i++) out.push(i as ReplicaIndex);
-    return out;
-  }
 
   /** Asked replicas that have not answered this round. */
   silentTargets(): ReplicaIndex[] {
