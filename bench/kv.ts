@@ -10,9 +10,10 @@
  * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
  * for the cluster it starts otherwise.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
 import { startLocalCluster } from '../cli/supervisor.ts';
 import { loadLocalClient } from '../cli/local-cluster-config.ts';
@@ -81,7 +82,18 @@ interface MetricsSnapshot {
   framesWritten: number;
   framesReceived: number;
   walSyncs: number;
+  rssBytes: number;
+  /** Seconds spent in garbage collection and collections run (prom-client's GC histogram, all kinds). */
+  gcSeconds: number;
+  gcCount: number;
   abstains: Record<string, number>;
+}
+
+/** Sum of the values of every sample line starting with `prefix` (a metric over all its labels). */
+function sumOf(text: string, prefix: string): number {
+  let sum = 0;
+  for (const l of text.split('\n')) if (l.startsWith(prefix)) sum += Number(l.slice(l.lastIndexOf(' ') + 1));
+  return sum;
 }
 
 async function scrape(address: string): Promise<MetricsSnapshot> {
@@ -97,6 +109,9 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
     framesWritten: value('pesto_transport_frames_written_total'),
     framesReceived: value('pesto_transport_frames_received_total'),
     walSyncs: value('pesto_wal_syncs_total'),
+    rssBytes: value('process_resident_memory_bytes'),
+    gcSeconds: sumOf(text, 'nodejs_gc_duration_seconds_sum{'),
+    gcCount: sumOf(text, 'nodejs_gc_duration_seconds_count{'),
     abstains: Object.fromEntries(
       text
         .split('\n')
@@ -104,6 +119,21 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
         .map((l) => [/reason="([^"]*)"/.exec(l)?.[1] ?? '?', Number(l.slice(l.lastIndexOf(' ') + 1))]),
     ),
   };
+}
+
+/**
+ * Context switches of a process's main thread (its event loop): each voluntary one is the loop going
+ * to sleep in epoll and being woken again, so their count is the process's wakeups. 0 when unreadable.
+ */
+function wakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
+  if (pid === undefined) return { voluntary: 0, involuntary: 0 };
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return { voluntary: field('voluntary_ctxt_switches'), involuntary: field('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
 }
 
 function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS: number, sigs: number, verifs: number): Record<string, number | string> {
@@ -133,6 +163,23 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     const client = await PestoClient.connect({ config, clientId, keyPair });
     const session = client.session();
     const metricsAddrs = config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
+    // Replica processes we started (for their wakeups), by index; none when running against --data.
+    const replicaPids = cluster === null ? [] : config.shards.flatMap((sh) => sh.replicas.map((r) => cluster.pid(sh.id, r.index)));
+    let wake0 = { replicas: 0, client: 0, preempted: 0 };
+    const wakeTotals = (): typeof wake0 => {
+      const reps = replicaPids.map(wakeups);
+      const own = wakeups(process.pid);
+      return { replicas: reps.reduce((a, w) => a + w.voluntary, 0), client: own.voluntary, preempted: reps.reduce((a, w) => a + w.involuntary, own.involuntary) };
+    };
+    let wakeDelta = wake0;
+    // The client's own garbage collection time (ms), counted from GC performance entries.
+    let clientGcMs = 0;
+    let clientGc0 = 0;
+    let clientGcWindow = 0;
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) clientGcMs += e.duration;
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     let before: MetricsSnapshot[] = [];
     let after: MetricsSnapshot[] = [];
     let clientCpu0 = process.cpuUsage();
@@ -178,6 +225,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         if (phase === 'start') {
           before = await Promise.all(metricsAddrs.map(scrape));
           clientCpu0 = process.cpuUsage();
+          wake0 = wakeTotals();
+          clientGc0 = clientGcMs;
           crypto0 = { ...cryptoStats };
           frames0 = transportStats.framesWritten;
           msgs0 = transportStats.messagesSent;
@@ -186,6 +235,9 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         } else {
           for (const c of counters) coreDelta[c] = client.core.stats[c] - core0[c];
           lateVoters = client.core.stats.lateVoters.map((v, i) => v - (late0[i] ?? 0));
+          const wake1 = wakeTotals();
+          clientGcWindow = clientGcMs - clientGc0;
+          wakeDelta = { replicas: wake1.replicas - wake0.replicas, client: wake1.client - wake0.client, preempted: wake1.preempted - wake0.preempted };
           const d = process.cpuUsage(clientCpu0);
           clientCpu = (d.user + d.system) / 1e6;
           clientSigs = cryptoStats.signatures - crypto0.signatures;
@@ -202,6 +254,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let verifs = clientVerifs;
     let replicaFrames = 0;
     let walSyncs = 0;
+    let gcSeconds = 0;
+    let gcCount = 0;
     const abstains: Record<string, number> = {};
     after.forEach((a, i) => {
       const b = before[i]!;
@@ -211,6 +265,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
       verifs += a.verifications - b.verifications;
       replicaFrames += a.framesWritten - b.framesWritten + (a.framesReceived - b.framesReceived);
       walSyncs += a.walSyncs - b.walSyncs;
+      gcSeconds += a.gcSeconds - b.gcSeconds;
+      gcCount += a.gcCount - b.gcCount;
     });
     const out = report('pesto', opts, w, elapsedS, cpu, sigs, verifs);
     out['clientCpuUsPerTx'] = w.committed === 0 ? 0 : round((clientCpu * 1e6) / w.committed, 1);
@@ -219,6 +275,20 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     // Stream writes and reads of all replicas together, and their log syncs (group commits).
     out['replicaFramesPerTx'] = w.committed === 0 ? 0 : round(replicaFrames / w.committed, 2);
     out['walSyncsPerTx'] = w.committed === 0 ? 0 : round(walSyncs / w.committed, 2);
+    // Garbage collection of all replicas together, per transaction (time and collections).
+    out['replicaGcUsPerTx'] = w.committed === 0 ? 0 : round((gcSeconds * 1e6) / w.committed, 1);
+    out['clientGcUsPerTx'] = w.committed === 0 ? 0 : round((clientGcWindow * 1000) / w.committed, 1);
+    gcObserver.disconnect();
+    out['replicaGcsPerTx'] = w.committed === 0 ? 0 : round(gcCount / w.committed, 3);
+    // Event-loop wakeups per transaction (all replicas together, the client), and preemptions of all.
+    if (replicaPids.length > 0 && w.committed > 0) {
+      out['replicaWakeupsPerTx'] = round(wakeDelta.replicas / w.committed, 2);
+      out['clientWakeupsPerTx'] = round(wakeDelta.client / w.committed, 2);
+      out['preemptionsPerTx'] = round(wakeDelta.preempted / w.committed, 2);
+    }
+    // Memory at the end of the window: the largest replica's resident set, and the client's.
+    out['replicaRssMbMax'] = round(Math.max(...after.map((a) => a.rssBytes)) / 2 ** 20, 1);
+    out['clientRssMb'] = round(process.memoryUsage().rss / 2 ** 20, 1);
     out['readP50Ms'] = round(percentile(readMs.sort((x, y) => x - y), 50));
     out['commitP50Ms'] = round(percentile(commitMs.sort((x, y) => x - y), 50));
     // Which replica had not voted when a commit went slow (by index), and why replicas abstained.
