@@ -29,8 +29,8 @@
  * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
  * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
  * A scan offered a filter (`ScanRequest.prefilter`, when the execution keeps no list of every scanned
- * row: replicas answering queries) decodes only the filter's columns of a row not kept, and builds,
- * keeps and notes nothing for a row that fails it (decision 0022); its chain still counts as touched.
+ * row: replicas answering queries) decodes only the filter's columns of a row not kept, and builds
+ * nothing for a row that fails it, only notes its version (decision 0022); its chain counts as touched.
  *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
  * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
@@ -213,11 +213,15 @@ export class ReplicaRowSource implements RowSource {
     if (value === null) return null;
     const hit = ks.scanned;
     if (hit instanceof CachedRow && hit.version === version && hit.table === table && hit.prepared === prepared) return hit.row;
-    // A row failing the scan's filter on the filter's own columns is not built, kept or noted (its chain
-    // is touched above): the executor would drop it anyway (sql/row-source.ts RowPrefilter).
+    // A row failing the scan's filter on the filter's own columns is not built (its chain is touched
+    // above): the executor would drop it anyway (sql/row-source.ts RowPrefilter). Its version is noted as
+    // scanned, so the next scan of it keeps its row as after any first scan.
     if (filter !== undefined && scratch !== undefined) {
       decodeColumns(table, value, filter.columns, scratch);
-      if (!filter.accepts(scratch)) return null;
+      if (!filter.accepts(scratch)) {
+        if (hit !== version && !(hit instanceof CachedRow && hit.version === version)) ks.scanned = version;
+        return null;
+      }
     }
     const row: ScannedRow = { key: pkOfRowKey(key), row: decodeRow(table, value), version: rowVersion(key, version, prepared), own: false };
     // The first scan of a version only notes it; the second keeps its row (module comment).
