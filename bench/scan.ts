@@ -48,13 +48,18 @@
  * the same measure over an empty window (3 per size, median, right after the previous size's last
  * commit): what the scrapes themselves cost plus the work still running then (writebacks).
  *
+ * `--settle` waits before each timed read (outside the timed part, both sides alike) until the replicas
+ * are nearly idle: their CPU over a 100 ms window below 25 ms (the scrapes cost about 8 ms), at most 3 s.
+ * Without it a read overlaps the work the replicas still do for the previous transaction's commit
+ * (writeback of its read set, the log), which on 2 cores lengthens short reads most (decision 0022).
+ *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
 import type { SqlValue } from '../sql/types.ts';
-import { CpuMeter, must, startBenchCluster } from './bench-cluster.ts';
+import { CpuMeter, must, sleep, startBenchCluster } from './bench-cluster.ts';
 import { median, parseFlags, round } from './stats.ts';
 
 interface ScanOptions {
@@ -72,6 +77,8 @@ interface ScanOptions {
   readonly only: 'range' | 'points' | undefined;
   /** Measures every process's CPU around each timed read (module comment), when set (once the cluster runs). */
   readCpu: CpuMeter | undefined;
+  /** Waits for nearly idle replicas before each timed read (module comment), when set. */
+  settle: CpuMeter | undefined;
 }
 
 const CATEGORIES = 100;
@@ -142,6 +149,15 @@ async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   }
 }
 
+/** With `--settle`: returns once the replicas used under 25 ms of CPU in 100 ms (at most 30 tries). */
+async function settle(opts: ScanOptions): Promise<void> {
+  for (let i = 0; opts.settle !== undefined && i < 30; i++) {
+    await opts.settle.start();
+    await sleep(100);
+    if ((await opts.settle.stop()).replicas < 0.025) return;
+  }
+}
+
 /** CPU ms of every process since `readCpu.start()` (0 without `--cpu-per-read`). */
 async function readCpuMs(opts: ScanOptions): Promise<number> {
   if (opts.readCpu === undefined) return 0;
@@ -158,6 +174,7 @@ async function commitTimed(s: SqlSession, sample: Sample, opts: ScanOptions): Pr
 }
 
 async function rangeOnce(s: SqlSession, start: number, size: number, filtered: boolean, opts: ScanOptions): Promise<Sample> {
+  await settle(opts);
   await s.begin();
   must(await s.execute('SELECT 1'), 'open the transaction');
   const what = `range read of [${start}, ${start + size})${filtered ? ' cat = 0' : ''}`;
@@ -172,6 +189,7 @@ async function rangeOnce(s: SqlSession, start: number, size: number, filtered: b
 }
 
 async function pointsOnce(s: SqlSession, stmt: SqlPrepared, start: number, size: number, opts: ScanOptions): Promise<Sample> {
+  await settle(opts);
   await s.begin();
   must(await s.execute('SELECT 1'), 'open the transaction');
   const what = `${size} point reads from ${start}`;
@@ -221,6 +239,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     readRetryMs: flags.has('read-retry-ms') ? Number(flags.get('read-retry-ms')) : undefined,
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
+    settle: undefined,
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
@@ -241,6 +260,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     const core = sql.client.core.stats;
     const cpu = new CpuMeter(cluster.metrics);
     if (flags.has('cpu-per-read')) opts.readCpu = new CpuMeter(cluster.metrics);
+    if (flags.has('settle')) opts.settle = new CpuMeter(cluster.metrics);
     const doRanges = opts.only !== 'points';
     const doPoints = opts.only !== 'range';
     const someStart = (size: number): number => Math.floor(Math.random() * (opts.rows - size + 1));
