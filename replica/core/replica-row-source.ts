@@ -29,8 +29,9 @@
  * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
  * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
  * A scan offered a filter (`ScanRequest.prefilter`, when the execution keeps no list of every scanned
- * row: replicas answering queries) decodes only the filter's columns of a row not kept, and builds
- * nothing for a row that fails it, only notes its version (decision 0022); its chain counts as touched.
+ * row: replicas answering queries) decodes only the filter's columns on the first scan of a version,
+ * and builds nothing for a row that fails it, only notes its version (decision 0022); its chain counts
+ * as touched. The second scan of a version builds and keeps its row as without a filter.
  *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
  * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
@@ -188,8 +189,8 @@ export class ReplicaRowSource implements RowSource {
   /**
    * The scanned row a key shows (touching its chain, as `visible`), or null when no version is visible
    * or the visible one is a deletion. Reuses the row cached for that version (module comment). With a
-   * `filter`, also null for a row not cached that fails it (`scratch`: a row-sized array to decode the
-   * filter's columns into).
+   * `filter`, also null on the version's first scan for a row that fails it (`scratch`: a row-sized
+   * array to decode the filter's columns into).
    */
   scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[]): ScannedRow | null {
     const ks = this.#store.get(key);
@@ -213,13 +214,14 @@ export class ReplicaRowSource implements RowSource {
     if (value === null) return null;
     const hit = ks.scanned;
     if (hit instanceof CachedRow && hit.version === version && hit.table === table && hit.prepared === prepared) return hit.row;
-    // A row failing the scan's filter on the filter's own columns is not built (its chain is touched
-    // above): the executor would drop it anyway (sql/row-source.ts RowPrefilter). Its version is noted as
-    // scanned, so the next scan of it keeps its row as after any first scan.
-    if (filter !== undefined && scratch !== undefined) {
+    // On the first scan of a version, a row failing the scan's filter on the filter's own columns is not
+    // built (its chain is touched above): the executor would drop it anyway (sql/row-source.ts
+    // RowPrefilter). Its version is noted as any first scan's is. A second scan builds and keeps the row
+    // whatever the filter says, as before: later scans of it, filtered or not, then reuse it.
+    if (filter !== undefined && scratch !== undefined && hit !== version && !(hit instanceof CachedRow && hit.version === version)) {
       decodeColumns(table, value, filter.columns, scratch);
       if (!filter.accepts(scratch)) {
-        if (hit !== version && !(hit instanceof CachedRow && hit.version === version)) ks.scanned = version;
+        ks.scanned = version;
         return null;
       }
     }
