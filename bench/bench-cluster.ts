@@ -90,7 +90,10 @@ function metricValue(text: string, name: string): number {
 }
 
 async function replicaCpuSeconds(address: string): Promise<number> {
-  const text = await (await fetch(`http://${address}/metrics`)).text();
+  // Asked again once: a kept-alive connection idle past the server's keep-alive timeout (a read of
+  // several seconds between two scrapes) can be closed just as it is reused ("other side closed").
+  const scrape = async (): Promise<string> => (await fetch(`http://${address}/metrics`)).text();
+  const text = await scrape().catch(scrape);
   return metricValue(text, 'process_cpu_seconds_total');
 }
 

@@ -40,13 +40,26 @@
  * flight outlast it and are asked again, which multiplies the replies to decode. `--read-retry-ms`
  * sets that timeout in the benchmark's cluster.
  *
+ * `--cpu-per-read` adds `rangeCpuMs` and `pointCpuMs`: CPU of every process (client and replicas, from
+ * their metrics) between just before a read is issued and just after its last row, median over the reps:
+ * steadier than wall time on a loaded host, and, against the wall time, shows how much of a read's
+ * window its processes spend computing (work left over from the previous commit included). The metrics
+ * are scraped outside the timed part, before and after each read, on both sides alike. `idleCpuMs` is
+ * the same measure over an empty window (3 per size, median, right after the previous size's last
+ * commit): what the scrapes themselves cost plus the work still running then (writebacks).
+ *
+ * `--settle` waits before each timed read (outside the timed part, both sides alike) until the replicas
+ * are nearly idle: their CPU over a 100 ms window below 25 ms (the scrapes cost about 8 ms), at most 3 s.
+ * Without it a read overlaps the work the replicas still do for the previous transaction's commit
+ * (writeback of its read set, the log), which on 2 cores lengthens short reads most (decision 0022).
+ *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
 import type { SqlValue } from '../sql/types.ts';
-import { CpuMeter, must, startBenchCluster } from './bench-cluster.ts';
+import { CpuMeter, must, sleep, startBenchCluster } from './bench-cluster.ts';
 import { median, parseFlags, round } from './stats.ts';
 
 interface ScanOptions {
@@ -62,6 +75,10 @@ interface ScanOptions {
   readonly readRetryMs: number | undefined;
   /** Which variants run: both (default), or only range reads or only point reads (for diagnosis). */
   readonly only: 'range' | 'points' | undefined;
+  /** Measures every process's CPU around each timed read (module comment), when set (once the cluster runs). */
+  readCpu: CpuMeter | undefined;
+  /** Waits for nearly idle replicas before each timed read (module comment), when set. */
+  settle: CpuMeter | undefined;
 }
 
 const CATEGORIES = 100;
@@ -105,6 +122,8 @@ async function load(sql: SqlClient, opts: ScanOptions, parallel = 8): Promise<vo
 
 interface Sample {
   readMs: number;
+  /** CPU ms of all processes in the read's window (`--cpu-per-read`), else 0. */
+  cpuMs: number;
   commitMs: number;
   committed: boolean;
   commitError?: string;
@@ -130,6 +149,22 @@ async function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   }
 }
 
+/** With `--settle`: returns once the replicas used under 25 ms of CPU in 100 ms (at most 30 tries). */
+async function settle(opts: ScanOptions): Promise<void> {
+  for (let i = 0; opts.settle !== undefined && i < 30; i++) {
+    await opts.settle.start();
+    await sleep(100);
+    if ((await opts.settle.stop()).replicas < 0.025) return;
+  }
+}
+
+/** CPU ms of every process since `readCpu.start()` (0 without `--cpu-per-read`). */
+async function readCpuMs(opts: ScanOptions): Promise<number> {
+  if (opts.readCpu === undefined) return 0;
+  const used = await opts.readCpu.stop();
+  return (used.client + used.replicas) * 1000;
+}
+
 async function commitTimed(s: SqlSession, sample: Sample, opts: ScanOptions): Promise<void> {
   const t = performance.now();
   const c = await within(s.commit(), opts.timeoutMs, 'commit');
@@ -139,12 +174,14 @@ async function commitTimed(s: SqlSession, sample: Sample, opts: ScanOptions): Pr
 }
 
 async function rangeOnce(s: SqlSession, start: number, size: number, filtered: boolean, opts: ScanOptions): Promise<Sample> {
+  await settle(opts);
   await s.begin();
   must(await s.execute('SELECT 1'), 'open the transaction');
   const what = `range read of [${start}, ${start + size})${filtered ? ' cat = 0' : ''}`;
+  await opts.readCpu?.start();
   const t0 = performance.now();
   const r = must(await within(s.execute(filtered ? RANGE_FILTERED_SQL : RANGE_SQL, [start, start + size]), opts.timeoutMs, what), what);
-  const sample: Sample = { readMs: performance.now() - t0, commitMs: 0, committed: false };
+  const sample: Sample = { readMs: performance.now() - t0, cpuMs: await readCpuMs(opts), commitMs: 0, committed: false };
   const want = expectedRows(start, size, filtered);
   if (r.rowCount !== want) throw new Error(`${what}: ${r.rowCount} rows, expected ${want}`);
   await commitTimed(s, sample, opts);
@@ -152,9 +189,11 @@ async function rangeOnce(s: SqlSession, start: number, size: number, filtered: b
 }
 
 async function pointsOnce(s: SqlSession, stmt: SqlPrepared, start: number, size: number, opts: ScanOptions): Promise<Sample> {
+  await settle(opts);
   await s.begin();
   must(await s.execute('SELECT 1'), 'open the transaction');
   const what = `${size} point reads from ${start}`;
+  await opts.readCpu?.start();
   const t0 = performance.now();
   const ids: number[] = [];
   for (let id = start; id < start + size; id++) ids.push(id);
@@ -167,7 +206,7 @@ async function pointsOnce(s: SqlSession, stmt: SqlPrepared, start: number, size:
       if (row[1] === 0) matching.push(row); // the client applies the filter
     }
   }
-  const sample: Sample = { readMs: performance.now() - t0, commitMs: 0, committed: false };
+  const sample: Sample = { readMs: performance.now() - t0, cpuMs: await readCpuMs(opts), commitMs: 0, committed: false };
   if (all.length !== size || matching.length !== expectedRows(start, size, true)) {
     throw new Error(`${what}: ${all.length} rows (${matching.length} with cat = 0), expected ${size} (${expectedRows(start, size, true)})`);
   }
@@ -199,6 +238,8 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     timeoutMs: Number(flags.get('timeout-s') ?? 300) * 1000,
     readRetryMs: flags.has('read-retry-ms') ? Number(flags.get('read-retry-ms')) : undefined,
     only: only === 'range' || only === 'points' ? only : undefined,
+    readCpu: undefined,
+    settle: undefined,
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
@@ -218,6 +259,8 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     const point = p.statement;
     const core = sql.client.core.stats;
     const cpu = new CpuMeter(cluster.metrics);
+    if (flags.has('cpu-per-read')) opts.readCpu = new CpuMeter(cluster.metrics);
+    if (flags.has('settle')) opts.settle = new CpuMeter(cluster.metrics);
     const doRanges = opts.only !== 'points';
     const doPoints = opts.only !== 'range';
     const someStart = (size: number): number => Math.floor(Math.random() * (opts.rows - size + 1));
@@ -232,6 +275,11 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
       ];
       const points: Sample[] = [];
       const retries0 = core.readRetries;
+      const idle: number[] = [];
+      for (let i = 0; opts.readCpu !== undefined && i < 3; i++) {
+        await opts.readCpu.start();
+        idle.push(await readCpuMs(opts));
+      }
       await cpu.start();
       const timedRange = async (line: Line, start: number, filtered: boolean): Promise<void> => {
         const c0 = { ...core };
@@ -273,6 +321,13 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
           rangeReadMs: round(rangeMs, 3),
           pointReadsMs: round(pointMs, 3),
           speedup: rangeMs > 0 ? round(pointMs / rangeMs, 2) : 0,
+          ...(opts.readCpu === undefined
+            ? {}
+            : {
+                rangeCpuMs: round(median(line.range.map((s) => s.cpuMs)), 1),
+                pointCpuMs: round(median(points.map((s) => s.cpuMs)), 1),
+                idleCpuMs: round(median(idle), 1),
+              }),
           eagerSuccessRate: line.queries === 0 ? 0 : round(line.eager / line.queries, 4),
           rangeReads: line.queries,
           syncRounds: line.syncRounds,

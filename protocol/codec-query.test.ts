@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeGeneric, decodeMessage, encodeGeneric, encodeMessage } from './codec.ts';
 import { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-fast.ts';
+import { holdsAt } from './codec-query.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { QueryReply } from './messages.ts';
@@ -117,5 +118,79 @@ void describe('range read reply codec against protobufjs', () => {
       assert.deepEqual(Array.from(bytes), Array.from(encodeGeneric(m)));
       assert.deepEqual(normal(decodeMessage(bytes, LIMITS)), normal(decodeGeneric(bytes, LIMITS)));
     }
+  });
+});
+
+void describe('range read reply codec, large read sets', () => {
+  /** A reply with `n` read entries (sorted keys) and the rest of `reply(seed)`. */
+  const large = (seed: number, n: number, change?: (reads: { key: string; version: Timestamp }[]) => void): QueryReply => {
+    const reads = Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(6, '0')}`, version: { micros: 1_760_000_000_000_000 + i, clientId: i % 7 } }));
+    change?.(reads);
+    return { ...reply(seed), reads };
+  };
+  const BIG: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6, entriesMax: 5000 };
+  const fastDecode = (m: QueryReply | Uint8Array): QueryReply => {
+    const f = fastDecodeQueryReply(m instanceof Uint8Array ? m : encodeGeneric(m), BIG);
+    assert.ok(f !== undefined && f.kind === 'queryReply');
+    return f;
+  };
+
+  void it('gives replies with the same read entry bytes one shared read array, and others their own', () => {
+    const a = fastDecode(large(1, 1000));
+    const same = fastDecode(large(2, 1000)); // other result, predicates, votes; same reads
+    assert.equal(same.reads, a.reads);
+    const variants: [string, QueryReply][] = [
+      ['a version changed in the middle', large(3, 1000, (r) => (r[500]!.version = { micros: 5, clientId: 0 }))],
+      ['one read more at the end', large(4, 1001)],
+      ['one read fewer', large(5, 999)],
+      ['a key changed at the start', large(6, 1000, (r) => (r[0]!.key = 'a'))],
+    ];
+    for (const [name, m] of variants) {
+      const f = fastDecode(m);
+      assert.notEqual(f.reads, a.reads, name);
+      const generic = decodeGeneric(encodeGeneric(m), BIG);
+      assert.ok(generic.ok);
+      assert.deepEqual(normal(f), normal(generic.value), name);
+      // The reply before it still decodes to its own entries after the kept set changed.
+      assert.deepEqual(normal(fastDecode(large(1, 1000)).reads), normal(a.reads), `after ${name}`);
+    }
+  });
+
+  void it('agrees with the generic path on mutated encodings while a read set is kept', () => {
+    const original = new Uint8Array(encodeGeneric(large(7, 600)));
+    let both = 0;
+    for (let i = 0; i < 3000; i++) {
+      fastDecode(original); // keeps the original's read set
+      const at = (i * 7919) % original.length;
+      const mutated = original.slice();
+      if (i % 2 === 0) mutated[at] = (mutated[at]! + 1 + (i % 255)) & 0xff;
+      else mutated[at] = mutated[at]! ^ (1 << (i % 8));
+      const generic = decodeGeneric(mutated, BIG);
+      const f = fastDecodeQueryReply(mutated, BIG);
+      if (f === undefined) continue;
+      assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses`);
+      assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+      both++;
+    }
+    assert.ok(both > 1000, `both ${both}`);
+  });
+});
+
+void describe('holdsAt', () => {
+  void it('agrees with a byte-by-byte comparison at every offset and length, unaligned views included', () => {
+    const buf = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff);
+    for (let at = 0; at < 20; at++) {
+      for (let n = 0; n < 23; n++) {
+        const copy = new Uint8Array(n + 3).subarray(3); // unaligned
+        copy.set(buf.subarray(at, at + n));
+        assert.equal(holdsAt(buf, at, copy), true, `${at}/${n}`);
+        for (let k = 0; k < n; k++) {
+          copy[k]! ^= 1;
+          assert.equal(holdsAt(buf, at, copy), false, `${at}/${n} differs at ${k}`);
+          copy[k]! ^= 1;
+        }
+      }
+    }
+    assert.equal(holdsAt(buf, 60, buf.subarray(0, 8)), false, 'past the end');
   });
 });

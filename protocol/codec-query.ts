@@ -2,6 +2,13 @@
  * Range read replies (`QueryReply`) the hand-written way (decision 0015), under codec-fast.ts's
  * contract: a 10,000-row scan's reply holds 10,000 read entries; protobufjs built two objects per entry
  * each way, then codec.ts a third. codec.ts calls these (through codec-fast.ts) after fastDecode/fastEncode.
+ *
+ * A client decodes 3f+1 replies to one range read, and correct replicas send the same read set, byte for
+ * byte. The decoder keeps the last large read set it decoded with a copy of its bytes (`lastReads`);
+ * a reply whose read entries are those very bytes gets that same (readonly) array without decoding
+ * them again (decision 0022): decoding is a function of the bytes alone, so the result is what a fresh
+ * decode would give, and matching (client/core/range-read.ts) then compares the arrays by identity.
+ * Memory: one read set and its bytes, replaced by the next large one.
  */
 import type { CodecLimits } from './codec-txn.ts';
 import { depIn, predicateIn, readEntryIn } from './codec-fast-txn.ts';
@@ -10,18 +17,45 @@ import type { TxnDigest } from './ids.ts';
 import type { Dependency, Message, Predicate, ReadEntry } from './messages.ts';
 
 const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
+const READ_TAG = 34; // QueryReply field 4, length-delimited
+/** Read sets of at least this many entries are kept for reuse (smaller ones decode in microseconds). */
+const READS_KEPT_MIN = 256;
+
+/** The last large read set decoded: its entries, their bytes (a copy) and the limits they were checked under. */
+let lastReads: { readonly bytes: Uint8Array; readonly reads: readonly ReadEntry[]; readonly limits: CodecLimits } | null = null;
+
+/**
+ * Whether `buf` holds `span` at `at`: four bytes per step through DataViews (a byte loop over a
+ * 10,000-row reply's 440 KB result or 340 KB of read entries costs a few ms; no node:buffer here).
+ */
+export function holdsAt(buf: Uint8Array, at: number, span: Uint8Array): boolean {
+  const n = span.length;
+  if (at < 0 || at + n > buf.length) return false;
+  const a = new DataView(buf.buffer, buf.byteOffset + at, n);
+  const b = new DataView(span.buffer, span.byteOffset, n);
+  const words = n - (n % 4);
+  for (let i = 0; i < words; i += 4) if (a.getUint32(i) !== b.getUint32(i)) return false;
+  for (let i = words; i < n; i++) if (buf[at + i] !== span[i]) return false;
+  return true;
+}
 
 function queryReplyIn(r: Reader): Message {
   const limits = r.limits;
   let req: number | undefined;
   let retry: number | undefined;
   let result: Uint8Array | undefined;
-  const reads: ReadEntry[] = [];
+  let reads: ReadEntry[] = [];
+  /** Where the read entries start and end (-1: none yet; they are contiguous as written, else not kept). */
+  let readsStart = -1;
+  let readsEnd = -1;
+  let readsContiguous = true;
+  let readsReused = false;
   const predicates: Predicate[] = [];
   const deps: Dependency[] = [];
   const snapshotCommitted: TxnDigest[] = [];
   const snapshotPrepared: TxnDigest[] = [];
   while (r.pos < r.end) {
+    const at = r.pos;
     const tag = tagOf(r);
     switch (tag) {
       case 8:
@@ -36,11 +70,24 @@ function queryReplyIn(r: Reader): Message {
         if (result !== undefined) bail();
         result = r.bytes();
         break;
-      case 34: {
+      case READ_TAG: {
+        if (readsReused) bail(); // entries after the reused run: not as written (the generic path decides)
+        if (readsStart === -1) {
+          readsStart = at;
+          const kept = lastReads;
+          const end = kept === null ? -1 : at + kept.bytes.length;
+          if (kept !== null && kept.limits === limits && end <= r.end && (end === r.end || r.buf[end] !== READ_TAG) && holdsAt(r.buf, at, kept.bytes)) {
+            reads = kept.reads as ReadEntry[]; // shared, never written: readonly in the message
+            readsReused = true;
+            r.pos = end;
+            break;
+          }
+        } else if (readsEnd !== at) readsContiguous = false;
         const e = sub(r, readEntryIn);
         // Sorted by key and distinct (codec-txn.ts readsIn).
         if (reads.length > 0 && !(reads[reads.length - 1]!.key < e.key)) bail();
         reads.push(e);
+        readsEnd = r.pos;
         break;
       }
       case 42:
@@ -62,6 +109,7 @@ function queryReplyIn(r: Reader): Message {
   const max = limits.entriesMax;
   if (result === undefined || result.length === 0) bail();
   if (reads.length > max || predicates.length > max || deps.length > max || snapshotCommitted.length > max || snapshotPrepared.length > max) bail();
+  if (!readsReused && readsContiguous && reads.length >= READS_KEPT_MIN) lastReads = { bytes: r.buf.slice(readsStart, readsEnd), reads, limits };
   return { kind: 'queryReply', req: req ?? 0, retry: retry ?? 0, result, reads, predicates, deps, snapshotCommitted, snapshotPrepared };
 }
 

@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Engine } from './engine.ts';
 import { Numeric, SqlDate, SqlTimestamp, type Row } from './types.ts';
-import { decodeRow, encodeRow } from './row-codec.ts';
+import { decodeColumns, decodeRow, encodeRow, RowCodecError } from './row-codec.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey, tableKeyRange, tablePrefix } from './row-key.ts';
 
 const engine = await Engine.create();
@@ -21,11 +21,27 @@ void describe('row values', () => {
     for (const row of rows) assert.deepEqual(decodeRow(every, encodeRow(every, row)), row);
   });
 
+  void it('decode the columns asked for alone, as decodeRow does, and leave the others untouched', () => {
+    const row: Row = [-3, 7, 1, Numeric.parse('2.5'), null, 0.5, 'héllo', 'abc', null, true, new SqlDate(19000), null];
+    const bytes = encodeRow(every, row);
+    for (const columns of [[], [1], [0, 6], [4, 8, 11], [2, 3, 9, 10]]) {
+      const into = new Array<unknown>(row.length).fill('untouched') as Row;
+      decodeColumns(every, bytes, columns, into);
+      into.forEach((v, i) => assert.deepEqual(v, columns.includes(i) ? row[i] : 'untouched', `column ${i} of [${columns.join(', ')}]`));
+    }
+    // Framing is checked although later values are not parsed.
+    assert.throws(() => decodeColumns(every, bytes.subarray(0, bytes.length - 1), [0], [...row]), RowCodecError);
+    assert.throws(() => decodeColumns(every, new Uint8Array([2, 0, 0]), [0], [...row]), RowCodecError);
+  });
+
   void it('fill columns added after the row was written with their constant default', () => {
     const before = encodeRow(every, [1, 2, 3, null, null, null, 'x', null, null, false, null, null]);
     s.execute("ALTER TABLE every ADD COLUMN extra text DEFAULT 'dflt'");
     const after = engine.catalog.require('every');
     assert.deepEqual(decodeRow(after, before).slice(-2), [null, 'dflt']);
+    const into = new Array<unknown>(13).fill('untouched') as Row;
+    decodeColumns(after, before, [1, 12], into);
+    assert.deepEqual([into[1], into[12]], [2, 'dflt']);
   });
 });
 

@@ -74,3 +74,45 @@ export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
   }
   return row;
 }
+
+/** The big-endian int32 at `at` (framing lengths; no DataView per row). */
+function int32At(b: Uint8Array, at: number): number {
+  return (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+}
+
+/**
+ * Decodes only the columns at `columns` (ascending table positions) of a row value into `into`, leaving
+ * the other positions as they are: for evaluating a filter before deciding to build the row. The
+ * framing of every column is checked (lengths, truncation) as `decodeRow` does; values of other columns
+ * are not parsed.
+ */
+export function decodeColumns(table: TableDef, bytes: Uint8Array, columns: readonly number[], into: SqlValue[]): void {
+  const size = bytes.length;
+  if (size < 3 || bytes[0] !== FORMAT) throw new RowCodecError('not a row value');
+  const stored = (bytes[1]! << 8) | bytes[2]!;
+  const cols = table.columns;
+  let dv: DataView | undefined;
+  let next = 0;
+  let want = columns.length > 0 ? columns[0]! : -1;
+  let at = 3;
+  for (let i = 0; i < stored; i++) {
+    if (at + 4 > size) throw new RowCodecError('truncated row value');
+    const len = int32At(bytes, at);
+    at += 4;
+    if (len < -1 || (len > 0 && at + len > size)) throw new RowCodecError('truncated row value');
+    if (i === want) {
+      const type = cols[i]!.type;
+      if (len === -1) into[i] = null;
+      else if (len === 4 && type === 'int4') into[i] = int32At(bytes, at);
+      else into[i] = readBinary(bytes, (dv ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)), at, len, type);
+      want = ++next < columns.length ? columns[next]! : -1;
+    }
+    if (len > 0) at += len;
+  }
+  // Columns the row predates (ADD COLUMN): their constant default, as decodeRow.
+  for (; next < columns.length; next++) {
+    const c = columns[next]!;
+    const d = cols[c]?.default ?? null;
+    into[c] = d !== null && d.k === 'const' ? d.v : null;
+  }
+}

@@ -10,6 +10,19 @@ import type { Expr } from './expr.ts';
 import type { IndexDef, TableDef } from './catalog.ts';
 import type { Row } from './types.ts';
 
+/**
+ * A scan's residual filter offered to the source, so it can leave out rows that fail it without
+ * building them: `accepts` evaluates the filter with the SQL evaluator on a row of which only `columns`
+ * (table column positions) need hold values. A source may apply it or ignore it; the executor re-checks
+ * every row it gets, so applying it changes which rows a scan yields, never what it returns. Offered
+ * only when nothing needs every scanned row (the recorder's `scanned` list is off).
+ */
+export interface RowPrefilter {
+  readonly columns: readonly number[];
+  /** The filter's verdict; throws what the evaluator throws (the same error the executor would raise). */
+  accepts(row: Row): boolean;
+}
+
 /** Opaque to the SQL layer; a replica uses its (timestamp, client) versions, the memory store numbers. */
 export type RowVersion = unknown;
 
@@ -25,6 +38,8 @@ export interface ScanRequest {
   readonly hi: string | null;
   /** The scan's bound filter over table rows (informational for sources; null = all rows). */
   readonly predicate: Expr | null;
+  /** The residual filter a source may apply itself (RowPrefilter); absent = yield every row. */
+  readonly prefilter?: RowPrefilter;
   readonly mode: ScanMode;
   /** Descending key order. */
   readonly reverse: boolean;

@@ -8,10 +8,10 @@
 import type { ScanNode } from './plan.ts';
 import type { Env } from './eval.ts';
 import { evalExpr } from './eval.ts';
-import { mapExpr, type Expr } from './expr.ts';
+import { mapExpr, someExpr, type Expr } from './expr.ts';
 import { encodeKey, encodeKeyValue, prefixEnd } from './key-encoding.ts';
 import type { Row, SqlValue } from './types.ts';
-import type { ScannedRow } from './row-source.ts';
+import type { RowPrefilter, ScannedRow } from './row-source.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { castValue } from './cast.ts';
 import { indexEntryPrefix } from './memory-store.ts';
@@ -39,6 +39,16 @@ function limitValue(e: Expr | null, env: Env): number {
   const n = Number(castValue(v, e.t, 'int8'));
   if (n < 0) throw new SqlError(SqlState.invalidRowCountInLimit, 'LIMIT must not be negative');
   return n;
+}
+
+/** The residual as a RowPrefilter over the table columns it reads. */
+function prefilterOf(residual: Expr, env: Env): RowPrefilter {
+  const columns = new Set<number>();
+  someExpr(residual, (x) => {
+    if (x.k === 'col') columns.add(x.i);
+    return false;
+  });
+  return { columns: [...columns].sort((a, b) => a - b), accepts: (row) => evalExpr(residual, row, env) === true };
 }
 
 export function runScan(s: ScanNode, env: Env): Row[] {
@@ -118,8 +128,12 @@ export function runScan(s: ScanNode, env: Env): Row[] {
     record('', '');
     return out;
   }
+  // Rows failing the residual may be left out by the source (no row built for them) unless the recorder
+  // keeps every scanned row.
+  const prefilter = residual !== null && (rec === null || !rec.keepScanned) ? prefilterOf(residual, env) : undefined;
   const rows: Iterable<ScannedRow> = ctx.source.scan({
     table: s.table, index: s.index, lo, hi, predicate: null, mode: s.mode, reverse: s.reverse,
+    ...(prefilter === undefined ? {} : { prefilter }),
   });
   const tableId = s.table.id;
   for (const r of rows) {

@@ -42,9 +42,15 @@ export function wireTypeOf(v: Exclude<SqlValue, null>): SqlType {
 }
 
 class Writer {
-  #buf = new Uint8Array(256);
-  #dv = new DataView(this.#buf.buffer);
+  #buf: Uint8Array;
+  #dv: DataView;
   at = 0;
+
+  /** `size`: the expected length (a large result grown by doubling from 256 bytes copies itself ~12 times). */
+  constructor(size = 256) {
+    this.#buf = new Uint8Array(size);
+    this.#dv = new DataView(this.#buf.buffer);
+  }
 
   #room(n: number): void {
     if (this.at + n <= this.#buf.length) return;
@@ -96,8 +102,9 @@ class Writer {
     this.u32(b.length);
     this.bytes(b);
   }
+  /** The bytes written: a view when they fill at least half the buffer (no copy of a large result), else a copy. */
   done(): Uint8Array {
-    return this.#buf.slice(0, this.at);
+    return this.at >= this.#buf.length >> 1 ? this.#buf.subarray(0, this.at) : this.#buf.slice(0, this.at);
   }
 }
 
@@ -216,8 +223,11 @@ export function decodeParams(bytes: Uint8Array): SqlValue[] {
   return out;
 }
 
+/** Bytes reserved per result value: an int4 takes 8, a short text 4 + its length. */
+const VALUE_BYTES_EXPECTED = 16;
+
 export function encodeOutcome(o: StatementOutcome): Uint8Array {
-  const w = new Writer();
+  const w = new Writer(o.ok ? Math.min(64 + o.rows.length * o.columns.length * VALUE_BYTES_EXPECTED, 1 << 24) : 256);
   if (!o.ok) {
     w.u8(ERROR);
     w.str(o.code);

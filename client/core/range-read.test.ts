@@ -154,6 +154,22 @@ void describe('RangeRead', () => {
     assert.equal(r.replyCount, 0);
   });
 
+  void it('matches replies sharing one decoded read set, and still checks a shared set that is unsorted or not below T', () => {
+    const shared: ReadEntry[] = [{ key: 'a', version: ts(10) }, { key: 'b', version: ts(20) }];
+    const r = fresh();
+    for (let i = 0; i < 3; i++) assert.equal(r.add(i, reply({ reads: shared })).k, 'wait');
+    // A reply with its own, different array still joins no group it does not match.
+    assert.equal(r.add(4, reply({ reads: [{ key: 'a', version: ts(10) }, { key: 'b', version: ts(21) }] })).k, 'wait');
+    const step = r.add(3, reply({ reads: shared }));
+    assert.equal(step.k, 'done');
+    if (step.k === 'done') assert.equal(step.ok.reads, shared);
+    const bad: ReadEntry[] = [{ key: 'b', version: ts(10) }, { key: 'a', version: ts(20) }];
+    const late: ReadEntry[] = [{ key: 'a', version: T }];
+    const r2 = fresh();
+    for (let i = 0; i < 5; i++) assert.equal(r2.add(i, reply({ reads: i % 2 === 0 ? bad : late })).k, 'wait');
+    assert.equal(r2.replyCount, 0);
+  });
+
   void it('moves on at a timeout only with 3f+1 replies in', () => {
     const r = fresh();
     r.add(0, reply({ result: 'a' }));

@@ -20,6 +20,7 @@
  * to the sync round with the first 3f+1 replies, as a round that failed to match would.
  */
 import { bytesEqual } from '../../protocol/codec.ts';
+import { holdsAt } from '../../protocol/codec-query.ts';
 import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
@@ -53,8 +54,10 @@ export type RangeReadStep =
  * 10,000-row reply (decision 0015); this walks the arrays once and allocates nothing.
  */
 export function repliesMatch(a: QueryReply, b: QueryReply): boolean {
-  if (a.reads.length !== b.reads.length || a.predicates.length !== b.predicates.length || !bytesEqual(a.result, b.result)) return false;
-  for (let i = 0; i < a.reads.length; i++) {
+  if (a.reads.length !== b.reads.length || a.predicates.length !== b.predicates.length) return false;
+  if (a.result !== b.result && (a.result.length !== b.result.length || !holdsAt(a.result, 0, b.result))) return false;
+  // Replies whose read entries were the same bytes share one decoded array (protocol/codec-query.ts).
+  for (let i = 0; a.reads !== b.reads && i < a.reads.length; i++) {
     const x = a.reads[i]!;
     const y = b.reads[i]!;
     if (x.key !== y.key || !tsEquals(x.version, y.version)) return false;
@@ -73,6 +76,8 @@ export class RangeRead {
   #replies = new Map<number, QueryReply>();
   /** Replies of this round grouped by `repliesMatch` (the first member stands for its group). */
   #groups: number[][] = [];
+  /** The last read set found sorted and below T (replies with the same bytes share one array). */
+  #readsChecked: readonly ReadEntry[] | null = null;
   done = false;
   /**
    * Set when a round ends (decided, failed, or moved to a sync round): the replicas that replied
@@ -109,7 +114,10 @@ export class RangeRead {
   /** A reply of the current round (the caller routes by request id and checks the sender was asked). */
   add(from: number, r: QueryReply): RangeReadStep {
     if (this.done || r.retry !== this.retry || this.#replies.has(from)) return { k: 'wait' };
-    if (!readsSorted(r.reads) || r.reads.some((e) => !tsLess(e.version, this.ts))) return { k: 'wait' };
+    if (r.reads !== this.#readsChecked) {
+      if (!readsSorted(r.reads) || r.reads.some((e) => !tsLess(e.version, this.ts))) return { k: 'wait' };
+      this.#readsChecked = r.reads;
+    }
     this.#replies.set(from, r);
     let g: number[] | undefined;
     for (const members of this.#groups) {

@@ -28,6 +28,10 @@
  * Only from the second scan of a version on: the first notes the version alone, so data scanned once
  * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
  * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
+ * A scan offered a filter (`ScanRequest.prefilter`, when the execution keeps no list of every scanned
+ * row: replicas answering queries) decodes only the filter's columns on the first scan of a version,
+ * and builds nothing for a row that fails it, only notes its version (decision 0022); its chain counts
+ * as touched. The second scan of a version builds and keeps its row as without a filter.
  *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
  * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
@@ -39,8 +43,9 @@ import type { Key, ReadEntry } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
-import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
-import { decodeRow } from '../../sql/row-codec.ts';
+import type { RowPrefilter, RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
+import { decodeColumns, decodeRow } from '../../sql/row-codec.ts';
+import type { SqlValue } from '../../sql/types.ts';
 import { pkOfRowKey, rowKey, tableKeyRange } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
 
@@ -183,9 +188,11 @@ export class ReplicaRowSource implements RowSource {
 
   /**
    * The scanned row a key shows (touching its chain, as `visible`), or null when no version is visible
-   * or the visible one is a deletion. Reuses the row cached for that version (module comment).
+   * or the visible one is a deletion. Reuses the row cached for that version (module comment). With a
+   * `filter`, also null on the version's first scan for a row that fails it (`scratch`: a row-sized
+   * array to decode the filter's columns into).
    */
-  scannedRow(table: TableDef, key: Key): ScannedRow | null {
+  scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[]): ScannedRow | null {
     const ks = this.#store.get(key);
     if (ks === undefined) return null;
     let version: Version | undefined;
@@ -207,6 +214,17 @@ export class ReplicaRowSource implements RowSource {
     if (value === null) return null;
     const hit = ks.scanned;
     if (hit instanceof CachedRow && hit.version === version && hit.table === table && hit.prepared === prepared) return hit.row;
+    // On the first scan of a version, a row failing the scan's filter on the filter's own columns is not
+    // built (its chain is touched above): the executor would drop it anyway (sql/row-source.ts
+    // RowPrefilter). Its version is noted as any first scan's is. A second scan builds and keeps the row
+    // whatever the filter says, as before: later scans of it, filtered or not, then reuse it.
+    if (filter !== undefined && scratch !== undefined && hit !== version && !(hit instanceof CachedRow && hit.version === version)) {
+      decodeColumns(table, value, filter.columns, scratch);
+      if (!filter.accepts(scratch)) {
+        ks.scanned = version;
+        return null;
+      }
+    }
     const row: ScannedRow = { key: pkOfRowKey(key), row: decodeRow(table, value), version: rowVersion(key, version, prepared), own: false };
     // The first scan of a version only notes it; the second keeps its row (module comment).
     ks.scanned = hit === version || (hit instanceof CachedRow && hit.version === version) ? new CachedRow(version, prepared, table, row) : version;
@@ -234,7 +252,7 @@ export class ReplicaRowSource implements RowSource {
   scan(req: ScanRequest): Iterable<ScannedRow> {
     if (req.index !== null) return this.#indexScan(req);
     const r = tableKeyRange(req.table.id, req.lo, req.hi);
-    return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse));
+    return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse), req.prefilter);
   }
 
   #indexScan(req: ScanRequest): ScannedRow[] {
@@ -263,11 +281,16 @@ export class ReplicaRowSource implements RowSource {
 
 /** Lazily walks a store key range (a LIMIT that stops the executor stops the walk). */
 class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> {
+  readonly #scratch: SqlValue[] | undefined;
+
   constructor(
     private readonly source: ReplicaRowSource,
     private readonly table: TableDef,
     private readonly keys: Iterator<string>,
-  ) {}
+    private readonly filter: RowPrefilter | undefined,
+  ) {
+    this.#scratch = filter === undefined ? undefined : new Array<SqlValue>(table.columns.length).fill(null);
+  }
 
   [Symbol.iterator](): Iterator<ScannedRow> {
     return this;
@@ -277,7 +300,7 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
     for (;;) {
       const k = this.keys.next();
       if (k.done === true) return { done: true, value: undefined };
-      const row = this.source.scannedRow(this.table, k.value);
+      const row = this.source.scannedRow(this.table, k.value, this.filter, this.#scratch);
       if (row !== null) return { done: false, value: row };
     }
   }
