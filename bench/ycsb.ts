@@ -238,6 +238,10 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   const replicas = counterDelta(replicas0, await replicaCounters(cluster.metrics));
   running = false;
   await Promise.all(loops);
+  // Let the last commits' writebacks leave, then close this mode's client: the next mode (and round)
+  // connects its own, and an idle client left connected kept costing the replicas in later rounds.
+  await sleep(500);
+  await sql.client.close();
   const sorted = (xs: number[]): number[] => [...xs].sort((x, y) => x - y);
   const lat = sorted(w.latenciesMs);
   const attempts = w.committed + w.abortedAttempts;
