@@ -3,13 +3,15 @@
  * it has in flight (ReadOp, QueryOp), and the rules for its read set: which keys are private to it,
  * how a moved timestamp caps a predicate's table version, and how a second read of a key is merged.
  */
-import type { DigestKey, ShardId } from '../../protocol/ids.ts';
+import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { TABLE_PREFIX_BYTES } from '../../sql/row-key.ts';
+import { shardOfKey } from '../../protocol/sharding.ts';
+import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
+import { excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
-import type { RangeRead } from './range-read.ts';
+import type { RangeRead, RangeReadSuccess } from './range-read.ts';
 import type { QuerySpec } from './client-options.ts';
 
 export interface ActiveTxn {
@@ -89,4 +91,35 @@ export function mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null
     return;
   }
   txn.reads.set(e.key, { key: e.key, version: e.version, value });
+}
+
+/**
+ * What a finished range read adds to its transaction: its read set (rows in private storage left out,
+ * and with `readsAsPredicates` those read further below the predicates' table version than its window,
+ * which the predicates protect), its predicates with the keys they excuse named here (replicas do not
+ * send them, decision 0019; capped when T moved since the read), its dependencies and its shard.
+ */
+export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSuccess, shardCount: number): void {
+  const window = qo.spec.readsAsPredicates;
+  let floorMicros = -Infinity;
+  if (window !== undefined && ok.predicates.length > 0) {
+    let v = qo.ts;
+    for (const p of ok.predicates) if (tsLess(p.tableVersion, v)) v = p.tableVersion;
+    floorMicros = v.micros - window;
+  }
+  for (const e of ok.reads) {
+    if (isPrivate(txn, e.key) || e.version.micros < floorMicros) continue;
+    mergeRead(txn, e, undefined);
+    txn.shards.add(shardOfKey(e.key, shardCount));
+  }
+  const moved = tsLess(qo.ts, txn.ts);
+  // Replicas send predicates without the rows they excuse: name them here (decision 0019).
+  const excused = ok.predicates.length === 0 ? null : excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, qo.spec.ownWrites);
+  for (const sent of ok.predicates) {
+    if (txn.private.size > 0 && txn.private.has(tablePrefix(sent.table))) continue;
+    const p = { ...sent, expr: withExcusedKeys(sent.expr, excused?.get(sent.table) ?? []) };
+    txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
+  }
+  for (const d of ok.deps) txn.deps.set(digestKey(d.digest), d);
+  txn.shards.add(qo.read.shard);
 }

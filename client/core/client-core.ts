@@ -14,16 +14,15 @@ import { digestKey, type DigestKey, type ReplicaRef } from '../../protocol/ids.t
 import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { TimestampAllocator, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
-import { excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
 import { RoundTrip } from './latency.ts';
-import { capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -474,28 +473,7 @@ export class ClientCore {
         if (step.ok.syncRounds === 0) this.stats.queriesEager++;
         const txn = qo.txn;
         if (txn.state !== 'active') return this.#out.done(qo.op, { kind: 'failed', reason: 'transaction is not active' });
-        const window = qo.spec.readsAsPredicates;
-        let floorMicros = -Infinity;
-        if (window !== undefined && step.ok.predicates.length > 0) {
-          let v = qo.ts;
-          for (const p of step.ok.predicates) if (tsLess(p.tableVersion, v)) v = p.tableVersion;
-          floorMicros = v.micros - window;
-        }
-        for (const e of step.ok.reads) {
-          if (isPrivate(txn, e.key) || e.version.micros < floorMicros) continue;
-          mergeRead(txn, e, undefined);
-          txn.shards.add(shardOfKey(e.key, this.opts.shardCount));
-        }
-        const moved = tsLess(qo.ts, txn.ts);
-        // Replicas send predicates without the rows they excuse: name them here (decision 0019).
-        const excused = step.ok.predicates.length === 0 ? null : excusedKeys(new Set(step.ok.predicates.map((p) => p.table)), step.ok.reads, qo.spec.ownWrites);
-        for (const sent of step.ok.predicates) {
-          if (txn.private.size > 0 && txn.private.has(tablePrefix(sent.table))) continue;
-          const p = { ...sent, expr: withExcusedKeys(sent.expr, excused?.get(sent.table) ?? []) };
-          txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
-        }
-        for (const d of step.ok.deps) txn.deps.set(digestKey(d.digest), d);
-        txn.shards.add(qo.read.shard);
+        absorbRangeRead(txn, qo, step.ok, this.opts.shardCount);
         this.#out.done(qo.op, { kind: 'query', result: step.ok.result, syncRounds: step.ok.syncRounds });
         return;
       }
