@@ -462,6 +462,14 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
  */
 const received = new WeakMap<Message, Uint8Array>();
 
+/**
+ * Declares `bytes` the encoding of writeback `m` (a `StoredWriteback` over the bytes it was built from):
+ * `encodeMessage(m)` returns them. Only for bytes that decode to exactly `m`.
+ */
+export function rememberEncoding(m: Writeback, bytes: Uint8Array): void {
+  received.set(m, bytes);
+}
+
 /** Decodes and validates one envelope. Never throws. */
 export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_CODEC_LIMITS): Result<Message, DecodeReason> {
   if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };

@@ -8,6 +8,7 @@ import { pesto } from './gen/pesto.js';
 import { decodeMessage, decodeTxn, encodeMessage } from './codec.ts';
 import { fail, ok, type Result } from './errors.ts';
 import { digestKey, type ShardId } from './ids.ts';
+import { StoredWriteback } from './stored.ts';
 import type { CommittedTxn, Outcome, Txn, VoteDecision, Writeback } from './messages.ts';
 
 export type LogRecord =
@@ -41,11 +42,16 @@ export function logRecordFields(r: LogRecord): pesto.LogRecord.$Properties {
       p.logShard = r.logShard;
       break;
     case 'writeback':
-      if (r.writeback.txn === null) p.txn = r.txn.bytes;
+      if (!carriesTxn(r.writeback)) p.txn = r.txn.bytes;
       p.message = encodeMessage(r.writeback);
       break;
   }
   return p;
+}
+
+/** The writeback's encoding embeds its transaction (a stored one has `txn` null but may carry it in its bytes). */
+function carriesTxn(wb: Writeback): boolean {
+  return wb instanceof StoredWriteback ? wb.carriesTxn : wb.txn !== null;
 }
 
 function varintSize(v: number): number {
@@ -86,7 +92,7 @@ export function encodeLogRecord(r: LogRecord): Uint8Array {
       logShard = r.logShard;
       break;
     case 'writeback':
-      if (r.writeback.txn === null) txn = r.txn.bytes;
+      if (!carriesTxn(r.writeback)) txn = r.txn.bytes;
       message = encodeMessage(r.writeback);
       break;
   }

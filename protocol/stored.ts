@@ -9,7 +9,7 @@
  * Both classes satisfy the plain message interfaces, so the rest of the code reads them like any
  * decoded message. Spread (`{ ...stored }`) does not copy the prototype getter: name `cert` explicitly.
  */
-import { decodeMessage, encodeMessage } from './codec.ts';
+import { decodeMessage, encodeMessage, rememberEncoding } from './codec.ts';
 import { InvariantError } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import { withoutMacs, type Certificate, type CommittedTxn, type Txn, type Writeback } from './messages.ts';
@@ -19,14 +19,20 @@ export class StoredWriteback implements Writeback {
   readonly kind = 'writeback';
   readonly txn = null;
   readonly digest: TxnDigest;
-  /** The writeback's envelope (it may carry the transaction too). */
+  /** The writeback's envelope (it may carry the transaction too: `carriesTxn`). */
   readonly bytes: Uint8Array;
+  /** `bytes` embed the transaction (so a log record of this writeback need not add it). */
+  readonly carriesTxn: boolean;
   #cert: Certificate | undefined;
 
   constructor(wb: Writeback) {
     this.digest = wb.digest;
     // A received writeback encodes to the bytes it came in (codec.ts); only our own are encoded here.
     this.bytes = encodeMessage(wb);
+    this.carriesTxn = wb.txn !== null;
+    // Logging this writeback again (a log compaction's checkpoint) copies these bytes instead of
+    // decoding and re-encoding its certificate.
+    rememberEncoding(this, this.bytes);
   }
 
   get cert(): Certificate {

@@ -10,6 +10,7 @@ import { assertNever } from '../../protocol/errors.ts';
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import type { CommittedTxn, Txn, Writeback } from '../../protocol/messages.ts';
+import { StoredProof } from '../../protocol/stored.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Store } from './store.ts';
 import type { TxnRecord } from './txn-record.ts';
@@ -46,7 +47,8 @@ export function restoreFrom(records: Iterable<LogRecord>, t: ReplayTarget): void
         break;
       }
       case 'writeback':
-        t.writeback(r.writeback.txn === null ? { ...r.writeback, txn: r.txn } : r.writeback);
+        // Not a spread: a stored writeback's `cert` is a getter (protocol/stored.ts).
+        t.writeback(r.writeback.txn === null ? { kind: 'writeback', digest: r.writeback.digest, cert: r.writeback.cert, txn: r.txn } : r.writeback);
         break;
       default:
         assertNever(r, 'log record');
@@ -54,28 +56,60 @@ export function restoreFrom(records: Iterable<LogRecord>, t: ReplayTarget): void
   }
 }
 
+/** Every how many keys or records `checkpointRecords` offers a pause (a `null`). */
+export const CHECKPOINT_PAUSE_EVERY = 1024;
+
 export function checkpointOf(t: ReplayTarget): LogRecord[] {
   const out: LogRecord[] = [];
+  for (const r of checkpointRecords(t)) if (r !== null) out.push(r);
+  return out;
+}
+
+/**
+ * `checkpointOf`'s records one at a time, with a `null` every `CHECKPOINT_PAUSE_EVERY` keys or
+ * records, where the caller may pause and serve messages before it goes on (an incremental log
+ * compaction, replica-server.ts). Maps are iterated live, so records from before and after such pauses
+ * mix states of different moments: the compaction keeps the log's records appended since it started
+ * after these, and replaying both gives the state (replay is idempotent: a transaction is decided once,
+ * a vote is stored once, the highest ST2 view wins).
+ *
+ * A commit proof the replica keeps as its writeback's bytes is logged with those bytes (no decoding and
+ * re-encoding of its certificate).
+ */
+export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null, void, undefined> {
   const emitted = new Set<DigestKey>();
-  const proof = (p: CommittedTxn | null): void => {
-    if (p === null || emitted.has(p.txn.key)) return;
+  let visited = 0;
+  const proof = (p: CommittedTxn | null): LogRecord | null => {
+    if (p === null || emitted.has(p.txn.key)) return null;
     emitted.add(p.txn.key);
-    out.push({ kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn }, txn: p.txn });
+    const writeback: Writeback = p instanceof StoredProof ? p.stored : { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn };
+    return { kind: 'writeback', writeback, txn: p.txn };
   };
   for (const ks of t.store.values()) {
-    for (const v of ks.committed) proof(v.proof);
-    for (const r of ks.committedReads) proof(r.proof);
+    if (++visited % CHECKPOINT_PAUSE_EVERY === 0) yield null;
+    for (const v of ks.committed) {
+      const r = proof(v.proof);
+      if (r !== null) yield r;
+    }
+    for (const c of ks.committedReads) {
+      const r = proof(c.proof);
+      if (r !== null) yield r;
+    }
   }
-  const wm = t.lowWatermark();
+  // The watermark of now, again after each pause (it only rises).
+  let wm = t.lowWatermark();
   for (const [key, rec] of t.records()) {
+    if (++visited % CHECKPOINT_PAUSE_EVERY === 0) {
+      yield null;
+      wm = t.lowWatermark();
+    }
     const txn = rec.txn;
     if (txn === null || emitted.has(key)) continue;
     if (rec.decided !== null) {
-      if (!tsLess(txn.body.ts, wm)) out.push({ kind: 'writeback', writeback: rec.decided, txn });
+      if (!tsLess(txn.body.ts, wm)) yield { kind: 'writeback', writeback: rec.decided, txn };
       continue;
     }
-    if (rec.vote !== null) out.push({ kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null });
-    if (rec.st2 !== null) out.push({ kind: 'st2', txn, decision: rec.st2.decision, view: rec.st2.view, logShard: rec.st2.logShard });
+    if (rec.vote !== null) yield { kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null };
+    if (rec.st2 !== null) yield { kind: 'st2', txn, decision: rec.st2.decision, view: rec.st2.view, logShard: rec.st2.logShard };
   }
-  return out;
 }

@@ -10,6 +10,9 @@ import { logShardOf } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
+import { encodeMessage } from '../../protocol/codec.ts';
+import { decodeLogRecord, encodeLogRecord, type LogRecord } from '../../protocol/log-record.ts';
+import { StoredWriteback } from '../../protocol/stored.ts';
 
 // f = 1: n = 6. The core trusts the shell to have verified signatures; we still sign for real.
 const N = 6;
@@ -378,6 +381,73 @@ void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => 
     assert.equal(again?.decision, 'commit', 'the same vote, signed anew');
     assert.equal(fresh.stats.prepares, 0, 'no second validation');
     assert.equal(effects.filter((e) => e.kind === 'persist').length, 0, 'nothing new to log');
+  });
+  void it('checkpoints incrementally while it keeps working: the checkpoint and the records of the meantime replay to its state', () => {
+    const core = newCore();
+    const committedTxn = (i: number, keysOf: readonly Key[], byte: number, withTxn: boolean): Txn => {
+      const t = txnOf(tsAt(1_000 + i), { writes: keysOf.map((k) => wr(k, byte)) });
+      if (!withTxn) {
+        core.handle(1, { kind: 'prepare', req: 1, txn: t });
+        drain(core);
+      }
+      core.handle(1, writeback(t, commitCert(t), withTxn));
+      drain(core);
+      return t;
+    };
+    // More keys than one pause point (CHECKPOINT_PAUSE_EVERY = 1,024), half of the writebacks with their transaction.
+    const all: Key[] = [];
+    for (let i = 0; i < 120; i++) {
+      const ks = Array.from({ length: 10 }, (_, j) => `k${i}-${j}`);
+      all.push(...ks);
+      committedTxn(i, ks, 1, i % 2 === 0);
+    }
+    const pending1 = txnOf(tsAt(5_000), { writes: [wr('p1', 1)] });
+    core.handle(2, { kind: 'prepare', req: 2, txn: pending1 });
+    drain(core);
+
+    const records = core.checkpointRecords();
+    const checkpoint: LogRecord[] = [];
+    for (let r = records.next(); r.done !== true && r.value !== null; r = records.next()) checkpoint.push(r.value);
+    assert.ok(checkpoint.length > 0 && checkpoint.length < 120, 'paused part-way');
+    // Meanwhile: new versions of keys the checkpoint already passed and of keys it has not reached,
+    // the pending transaction decided, another one prepared. The log takes their records.
+    const tail: LogRecord[] = [];
+    const persisted = (effects: ReplicaEffect[]): void => {
+      for (const e of effects) if (e.kind === 'persist') tail.push(e.record);
+    };
+    const late = txnOf(tsAt(6_000), { writes: [wr('k0-0', 2), wr('k119-9', 2), wr('new', 2)] });
+    core.handle(1, writeback(late, commitCert(late)));
+    persisted(drain(core));
+    core.handle(1, writeback(pending1, commitCert(pending1), false));
+    persisted(drain(core));
+    const pending2 = txnOf(tsAt(7_000), { writes: [wr('p2', 3)] });
+    core.handle(2, { kind: 'prepare', req: 3, txn: pending2 });
+    persisted(drain(core));
+    for (let r = records.next(); r.done !== true; r = records.next()) if (r.value !== null) checkpoint.push(r.value);
+    for (const r of checkpoint) {
+      if (r.kind === 'writeback' && r.writeback instanceof StoredWriteback) assert.equal(encodeMessage(r.writeback), r.writeback.bytes, 'a stored proof is logged with its bytes');
+    }
+
+    // Through the log's bytes, as a restart reads them.
+    const log = [...checkpoint, ...tail].map((r) => {
+      const d = decodeLogRecord(encodeLogRecord(r));
+      assert.ok(d.ok);
+      return d.value;
+    });
+    const fresh = newCore();
+    fresh.restore(log);
+    const at = tsAt(9_000, 9);
+    for (const k of [...all, 'new', 'p1', 'p2']) {
+      const want = readAt(core, k, at);
+      const got = readAt(fresh, k, at);
+      const bytesOf = (b: Uint8Array | null | undefined): number[] | null => (b == null ? null : [...b]);
+      assert.deepEqual(bytesOf(got.committed?.value), bytesOf(want.committed?.value), k);
+      assert.equal(got.committed?.proof?.txn.key, want.committed?.proof?.txn.key, k);
+      assert.deepEqual(bytesOf(got.prepared?.digest), bytesOf(want.prepared?.digest), k);
+    }
+    assert.deepEqual([...(readAt(fresh, 'k0-0', at).committed?.value ?? [])], [2]);
+    assert.deepEqual([...(readAt(fresh, 'p1', at).committed?.value ?? [])], [1]);
+    assert.equal(readAt(fresh, 'p2', at).prepared?.digest.length, 32, 'the vote of the meantime came back');
   });
 });
 

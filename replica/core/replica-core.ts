@@ -23,7 +23,7 @@ import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
-import { checkpointOf, restoreFrom, type ReplayTarget } from './log-replay.ts';
+import { checkpointOf, checkpointRecords, restoreFrom, type ReplayTarget } from './log-replay.ts';
 import { DEFAULT_GRACE, DEFAULT_LIMITS, type GraceConfig, type LimitsConfig } from '../../protocol/config.ts';
 import {
   CatalogLookup,
@@ -276,6 +276,11 @@ export class ReplicaCore {
   /** The log records that recreate what this replica must keep, for log compaction (log-replay.ts). */
   checkpoint(): LogRecord[] {
     return checkpointOf(this.#replay);
+  }
+
+  /** The same records one at a time, with pause points (`null`), for an incremental compaction. */
+  checkpointRecords(): Generator<LogRecord | null, void, undefined> {
+    return checkpointRecords(this.#replay);
   }
 
   readonly #replay: ReplayTarget = {

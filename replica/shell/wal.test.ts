@@ -1,9 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Wal } from './wal.ts';
+import { frames, Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
 
@@ -59,19 +59,111 @@ void describe('Wal', () => {
       assert.deepEqual(Wal.open(join(dir, 'copy.log'), 'none').records, []);
     }));
 
-  void it('replaces the log by a compacted one and keeps appending to it', () =>
-    withDir((dir) => {
+  void it('replaces the log by a compacted one, keeps what was appended meanwhile, and keeps appending', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+    try {
       const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'none');
+      const { wal } = Wal.open(path, 'fdatasync');
       for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
       wal.flush();
       const before = statSync(path).size;
-      wal.rewrite([bytes(42)]);
+      wal.startCompaction();
+      assert.ok(wal.compacting);
+      // Appended after the start, before the checkpoint is written: the tail.
+      wal.append(bytes(7));
+      await new Promise<void>((resolve) => wal.flushAsync(resolve));
+      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(42), bytes(4, 2)]), resolve));
+      wal.append(bytes(8), false);
+      const finished = new Promise<void>((resolve) => wal.finishCompaction(resolve));
+      // A group asked for while the compaction finishes waits for the switch, then lands in the new file.
+      wal.append(bytes(9));
+      const group = new Promise<void>((resolve) => wal.flushAsync(resolve));
+      await Promise.all([finished, group]);
+      assert.equal(wal.compacting, false);
+      assert.equal(wal.compactions, 1);
+      assert.equal(wal.durable, wal.urgentEnd);
       assert.ok(statSync(path).size < before);
       assert.equal(wal.size, statSync(path).size);
-      wal.append(bytes(43));
+      assert.equal(existsSync(`${path}.compact`), false);
+      wal.append(bytes(10));
       wal.close();
-      assert.deepEqual(Wal.open(path, 'none').records, [bytes(42), bytes(43)]);
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(42), bytes(4, 2), bytes(7), bytes(8), bytes(9), bytes(10)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  for (const writeOnPool of [false, true]) {
+    void it(`copies a long tail in rounds while groups keep coming (${writeOnPool ? 'writes on the thread pool' : 'adaptive writes'})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+      try {
+        const path = join(dir, 'wal.log');
+        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
+        wal.append(bytes(1));
+        wal.flush();
+        wal.startCompaction();
+        const expected: Uint8Array[] = [bytes(0)];
+        let appending = true;
+        let g = 0;
+        // Groups of ~100 KB back to back for as long as the compaction runs (past the catch-up threshold).
+        const pump = async (): Promise<void> => {
+          while (appending || g < 10) {
+            const r = new Uint8Array(100_000).fill(g++ % 251);
+            expected.push(r);
+            wal.append(r);
+            await new Promise<void>((resolve) => wal.flushAsync(resolve));
+          }
+        };
+        const pumped = pump();
+        await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(0)]), resolve));
+        // A tail past the catch-up threshold (256 KB) before finishing, so it is copied in rounds.
+        while (g < 5) await new Promise<void>((resolve) => setTimeout(resolve, 5));
+        await new Promise<void>((resolve) => wal.finishCompaction(resolve));
+        appending = false;
+        await pumped;
+        wal.close();
+        const again = Wal.open(path, 'none');
+        assert.equal(again.discardedBytes, 0);
+        assert.deepEqual(again.records, expected);
+        again.wal.close();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+
+  void it('abandons a compaction the log is closed during, keeping the old log whole', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
+    try {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      wal.flush();
+      wal.startCompaction();
+      let wrote = false;
+      wal.compactionWrite(frames([bytes(42)]), () => (wrote = true));
+      wal.append(bytes(2));
+      wal.close();
+      await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      assert.equal(wrote, false, 'the compaction does not go on after close');
+      assert.equal(existsSync(`${path}.compact`), false);
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2)]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  void it('ignores and removes the file of a compaction a crash interrupted', () =>
+    withDir((dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'none');
+      wal.append(bytes(1));
+      wal.close();
+      writeFileSync(`${path}.compact`, frames([bytes(42)]));
+      const again = Wal.open(path, 'none');
+      assert.deepEqual(again.records, [bytes(1)]);
+      assert.equal(existsSync(`${path}.compact`), false);
+      again.wal.close();
     }));
 
   void it('reports an urgent record durable only once a sync that wrote it completes', async () => {

@@ -15,10 +15,19 @@
  * replica waited with it; always writing on the thread pool instead cost an extra trip through it per
  * group, which showed at 4 clients (decision 0018).
  *
+ * Compaction (`startCompaction`, `compactionWrite`, `finishCompaction`; replica-server.ts drives it)
+ * never blocks the event loop: the caller writes a checkpoint of its state into a new file in slices,
+ * on the thread pool, while the log goes on taking records. The new file gets the records the log
+ * took since the compaction started (its tail, copied over in rounds while the log goes on), then,
+ * with group commits held back for one short step (the last bit of the tail, an fdatasync, the rename
+ * and a sync of the directory), it replaces the log. A crash at any point leaves the old log or the
+ * new one, each complete.
+ *
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
-import { closeSync, constants, existsSync, fdatasync, fdatasyncSync, fstatSync, ftruncateSync, openSync, readFileSync, renameSync, write, writeSync } from 'node:fs';
+import { close, closeSync, constants, existsSync, fdatasync, fdatasyncSync, fstatSync, fsync, ftruncateSync, open, openSync, read, readFileSync, rename, rmSync, write, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { crc32 } from 'node:zlib';
 
 export type WalSync = 'fdatasync' | 'none';
@@ -33,6 +42,24 @@ const POOL_WRITES_AFTER_STALL_MS = 1000;
 export interface WalOptions {
   /** Always write on the thread pool (tests of that path); default: adaptive, see above. */
   readonly writeOnPool?: boolean;
+}
+
+/** Compaction copies the log's tail in rounds until less than this is left for its final step. */
+const TAIL_CATCH_UP_BYTES = 256 * 1024;
+/** At most this many such rounds (the log may grow as fast as it is copied). */
+const TAIL_CATCH_UP_ROUNDS = 8;
+const COPY_CHUNK_BYTES = 1 << 20;
+
+/** A compaction in progress: the new file, and how much of the old log's tail it has. */
+interface Compaction {
+  readonly fd: number;
+  readonly path: string;
+  /** Bytes in the new file so far. */
+  size: number;
+  /** Offset in the old file up to which its records are in the new file (from the start: the tail). */
+  copied: number;
+  /** An asynchronous step (a write, a copy, a sync) is on the thread pool. */
+  busy: boolean;
 }
 
 /** Read-write, created when missing, not O_APPEND: every write names its offset (positional writes ignore it with O_APPEND). */
@@ -59,6 +86,11 @@ export class Wal {
   /** Callbacks of `flushAsync` calls made while a write was in flight: the next group covers them. */
   #next: (() => void)[] = [];
   #closing = false;
+  /** File offset up to which every write handed out has completed (the tail a compaction may copy). */
+  #completeEnd = 0;
+  #compaction: Compaction | null = null;
+  /** A step that needs the file to itself (a compaction's switch), waiting for the group in flight. */
+  #exclusiveWaiting: (() => void) | null = null;
   /** Until this time (performance.now ms) group writes go to the thread pool (after a stall). */
   #poolWritesUntilMs = 0;
   flushes = 0;
@@ -74,6 +106,7 @@ export class Wal {
   ) {
     this.#fd = fd;
     this.#size = fstatSync(fd).size;
+    this.#completeEnd = this.#size;
   }
 
   /** File size once every write handed out so far completes (the offset of the next write). */
@@ -84,7 +117,7 @@ export class Wal {
     return this.#size;
   }
 
-  /** No write or sync is in flight (compaction swaps the file only then). */
+  /** No write or sync is in flight. */
   get idle(): boolean {
     return !this.#inflight;
   }
@@ -110,6 +143,8 @@ export class Wal {
     }
     const fd = openSync(path, OPEN_FLAGS, 0o644);
     if (valid < size) ftruncateSync(fd, valid);
+    // A compaction the process did not finish: the old log is the log.
+    rmSync(compactionPath(path), { force: true });
     return { wal: new Wal(fd, path, sync, options), records, discardedBytes: size - valid };
   }
 
@@ -171,6 +206,7 @@ export class Wal {
       let off = 0;
       while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off, this.#size + off);
       this.#wrote(n);
+      this.#completeEnd = this.#size;
     }
     if (this.sync === 'fdatasync' && this.#written > this.#durable) fdatasyncSync(this.#fd);
     this.#durable = this.#written;
@@ -210,14 +246,10 @@ export class Wal {
       this.#durable = Math.max(this.#durable, target);
       this.#inflight = false;
       for (const cb of callbacks) cb();
-      const next = this.#next;
-      if (this.#closing) return this.#closeNow();
-      if (next.length > 0) {
-        this.#next = [];
-        this.#startGroup(next);
-      }
+      if (!this.#inflight) this.#afterInflight();
     };
     const written = (): void => {
+      this.#completeEnd = at + n;
       if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
       else synced(null);
     };
@@ -243,6 +275,22 @@ export class Wal {
     write(this.#fd, buf, 0, n, at, more);
   }
 
+  /** The file is free again: a waiting exclusive step, else close, else the next group. */
+  #afterInflight(): void {
+    const exclusive = this.#exclusiveWaiting;
+    if (exclusive !== null) {
+      this.#exclusiveWaiting = null;
+      this.#inflight = true;
+      return exclusive();
+    }
+    if (this.#closing) return this.#maybeCloseNow();
+    const next = this.#next;
+    if (next.length > 0) {
+      this.#next = [];
+      this.#startGroup(next);
+    }
+  }
+
   /** Accounts `n` pending bytes as handed to a write at the current end of the file. */
   #wrote(n: number): void {
     this.#pendingBytes = 0;
@@ -259,26 +307,144 @@ export class Wal {
     throw err;
   }
 
+  /** A compaction is in progress. */
+  get compacting(): boolean {
+    return this.#compaction !== null;
+  }
+
   /**
-   * Replaces the whole log by `records` (compaction): written to a temporary file, made durable, then
-   * renamed over the log, so a crash at any point leaves either the old log or the new one.
+   * Starts a compaction: a new file the caller fills with `compactionWrite` (records that recreate its
+   * state as of now or later), then `finishCompaction`. The records appended from now on stay in the
+   * log and follow the caller's in the new file. One at a time.
    */
-  rewrite(records: readonly Uint8Array[]): void {
-    this.flush();
-    const tmp = `${this.path}.compact`;
-    const fd = openSync(tmp, 'w');
-    const frames: Uint8Array[] = [];
-    for (const r of records) frames.push(frame(r));
-    const all = Buffer.concat(frames);
-    let off = 0;
-    while (off < all.length) off += writeSync(fd, all, off, all.length - off);
-    fdatasyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, this.path);
-    closeSync(this.#fd);
-    this.#fd = openSync(this.path, OPEN_FLAGS, 0o644);
-    this.#size = all.length;
-    this.compactions++;
+  startCompaction(): void {
+    if (this.#compaction !== null) throw new Error('Wal.startCompaction while a compaction is in progress');
+    if (this.#closed || this.#closing) throw new Error('Wal.startCompaction on a closed log');
+    const path = compactionPath(this.path);
+    // Records appended before now and not written yet are written at or after this offset: in the tail.
+    this.#compaction = { fd: openSync(path, 'w', 0o644), path, size: 0, copied: this.#size, busy: false };
+  }
+
+  /** Appends framed records (`Wal.frames`) to the compaction's file on the thread pool; then `done`. */
+  compactionWrite(frames: Uint8Array, done: () => void): void {
+    const c = this.#activeCompaction();
+    this.#compactionStep(c, (next) => writeAll(c.fd, frames, c.size, (err) => {
+      if (err !== null) return this.#failed(err);
+      c.size += frames.length;
+      next();
+    }), done);
+  }
+
+  /**
+   * Completes the compaction: the caller's records are made durable, the log's tail is copied after
+   * them (in rounds, while the log goes on), and the new file replaces the log (group commits wait for
+   * that last step only). Then `done`.
+   */
+  finishCompaction(done: () => void): void {
+    const c = this.#activeCompaction();
+    let rounds = 0;
+    const catchUp = (): void => {
+      if (rounds++ < TAIL_CATCH_UP_ROUNDS && this.#completeEnd - c.copied > TAIL_CATCH_UP_BYTES) {
+        const end = this.#completeEnd;
+        return this.#compactionStep(c, (next) => this.#copyTail(c, end, next), catchUp);
+      }
+      // The last of the tail and the switch, with the file to ourselves (a close waits for it).
+      this.#exclusive(() => {
+        c.busy = true;
+        this.#switchTo(c, () => {
+          c.busy = false;
+          this.#inflight = false;
+          done();
+          if (!this.#inflight) this.#afterInflight();
+        });
+      });
+    };
+    this.#compactionStep(c, (next) => fdatasync(c.fd, (err) => (err !== null ? this.#failed(err) : next())), catchUp);
+  }
+
+  #activeCompaction(): Compaction {
+    const c = this.#compaction;
+    if (c === null || c.busy) throw new Error('Wal: no compaction in progress, or one step of it is already running');
+    return c;
+  }
+
+  /**
+   * Runs one asynchronous step of compaction `c`; `then` runs after it unless the log was closed
+   * meanwhile (the compaction is then abandoned: its file goes, the old log stays).
+   */
+  #compactionStep(c: Compaction, step: (next: () => void) => void, then: () => void): void {
+    c.busy = true;
+    step(() => {
+      c.busy = false;
+      if (this.#closing || this.#closed) {
+        this.#abandonCompaction();
+        return this.#maybeCloseNow();
+      }
+      then();
+    });
+  }
+
+  /** Runs `op` once no group is in flight, holding later groups back until it clears `#inflight`. */
+  #exclusive(op: () => void): void {
+    if (this.#inflight) {
+      this.#exclusiveWaiting = op;
+      return;
+    }
+    this.#inflight = true;
+    op();
+  }
+
+  /** Copies the old log's bytes from `c.copied` to `end` into the compaction's file. */
+  #copyTail(c: Compaction, end: number, next: () => void): void {
+    const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(1, end - c.copied)));
+    const more = (): void => {
+      if (c.copied >= end) return next();
+      const n = Math.min(buf.length, end - c.copied);
+      read(this.#fd, buf, 0, n, c.copied, (err, got) => {
+        if (err !== null) return this.#failed(err);
+        if (got === 0) return this.#failed(new Error(`Wal: the log ended at ${c.copied} while copying its tail to ${end}`));
+        writeAll(c.fd, buf.subarray(0, got), c.size, (werr) => {
+          if (werr !== null) return this.#failed(werr);
+          c.size += got;
+          c.copied += got;
+          more();
+        });
+      });
+    };
+    more();
+  }
+
+  /** With the file to ourselves: the rest of the tail, fdatasync, rename over the log, sync the directory, switch. */
+  #switchTo(c: Compaction, next: () => void): void {
+    this.#copyTail(c, this.#size, () =>
+      fdatasync(c.fd, (err) => {
+        if (err !== null) return this.#failed(err);
+        rename(c.path, this.path, (rerr) => {
+          if (rerr !== null) return this.#failed(rerr);
+          // Until the directory is durable a crash could bring the old name back: nothing is appended
+          // to the new file before.
+          syncDirectory(dirname(this.path), (derr) => {
+            if (derr !== null) return this.#failed(derr);
+            const old = this.#fd;
+            this.#fd = c.fd;
+            this.#size = c.size;
+            this.#completeEnd = c.size;
+            this.#compaction = null;
+            this.compactions++;
+            close(old, () => next());
+          });
+        });
+      }),
+    );
+  }
+
+  /** Drops an unfinished compaction (the log was closed): its file goes. */
+  #abandonCompaction(): void {
+    const c = this.#compaction;
+    if (c === null || c.busy) return;
+    this.#compaction = null;
+    closeSync(c.fd);
+    rmSync(c.path, { force: true });
   }
 
   compactions = 0;
@@ -292,14 +458,19 @@ export class Wal {
    */
   close(): void {
     if (this.#closed || this.#closing) return;
-    if (this.#inflight) {
-      this.#closing = true;
-      return;
-    }
+    this.#closing = true;
+    this.#maybeCloseNow();
+  }
+
+  /** Closes once nothing is in flight on either file (a compaction in progress is abandoned). */
+  #maybeCloseNow(): void {
+    if (this.#closed || !this.#closing || this.#inflight || this.#compaction?.busy === true) return;
+    this.#abandonCompaction();
     this.#closeNow();
   }
 
   #closeNow(): void {
+    this.#closing = false;
     this.flush();
     for (const cb of this.#next.splice(0)) cb();
     this.#closed = true;
@@ -307,10 +478,41 @@ export class Wal {
   }
 }
 
-function frame(record: Uint8Array): Buffer {
-  const f = Buffer.allocUnsafe(HEADER + record.length);
-  f.writeUInt32LE(record.length, 0);
-  f.writeUInt32LE(crc32(record), 4);
-  f.set(record, HEADER);
-  return f;
+/** Records framed as the log stores them, in one buffer (what `compactionWrite` takes). */
+export function frames(records: readonly Uint8Array[]): Buffer {
+  let total = 0;
+  for (const r of records) total += HEADER + r.length;
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const r of records) {
+    out.writeUInt32LE(r.length, at);
+    out.writeUInt32LE(crc32(r), at + 4);
+    out.set(r, at + HEADER);
+    at += HEADER + r.length;
+  }
+  return out;
+}
+
+function compactionPath(path: string): string {
+  return `${path}.compact`;
+}
+
+/** Writes all of `bytes` at `position` on the thread pool. */
+function writeAll(fd: number, bytes: Uint8Array, position: number, done: (err: NodeJS.ErrnoException | null) => void): void {
+  let off = 0;
+  const more = (err: NodeJS.ErrnoException | null, n: number): void => {
+    if (err !== null) return done(err);
+    off += n;
+    if (off < bytes.length) write(fd, bytes, off, bytes.length - off, position + off, more);
+    else done(null);
+  };
+  write(fd, bytes, 0, bytes.length, position, more);
+}
+
+/** fsync of a directory, so a rename in it survives a crash of the machine. */
+function syncDirectory(dir: string, done: (err: NodeJS.ErrnoException | null) => void): void {
+  open(dir, constants.O_RDONLY, (err, fd) => {
+    if (err !== null) return done(err);
+    fsync(fd, (serr) => close(fd, () => done(serr)));
+  });
 }
