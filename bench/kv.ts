@@ -147,6 +147,8 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
     txPerSec: round(w.committed / elapsedS, 1),
     p50Ms: round(percentile(lat, 50)),
     p99Ms: round(percentile(lat, 99)),
+    p999Ms: round(percentile(lat, 99.9)),
+    maxMs: round(lat.length === 0 ? 0 : lat[lat.length - 1]!),
     fastPathRate: w.committed === 0 ? 0 : round(w.fast / w.committed, 4),
     signaturesPerTx: w.committed === 0 ? 0 : round(sigs / w.committed, 3),
     verificationsPerTx: w.committed === 0 ? 0 : round(verifs / w.committed, 3),

@@ -86,8 +86,19 @@ void describe('Wal', () => {
       assert.equal(wal.size, statSync(path).size);
       assert.equal(existsSync(`${path}.compact`), false);
       wal.append(bytes(10));
+      // A second compaction reads its tail back from the file the first one made.
+      wal.startCompaction();
+      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(43)]), resolve));
+      for (let i = 0; i < 4; i++) {
+        wal.append(new Uint8Array(100_000).fill(i));
+        await new Promise<void>((resolve) => wal.flushAsync(resolve));
+      }
+      await new Promise<void>((resolve) => wal.finishCompaction(resolve));
+      assert.equal(wal.compactions, 2);
+      wal.append(bytes(11));
       wal.close();
-      assert.deepEqual(Wal.open(path, 'none').records, [bytes(42), bytes(4, 2), bytes(7), bytes(8), bytes(9), bytes(10)]);
+      const tail = [0, 1, 2, 3].map((i) => new Uint8Array(100_000).fill(i));
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(43), bytes(10), ...tail, bytes(11)]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

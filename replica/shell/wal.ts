@@ -322,7 +322,8 @@ export class Wal {
     if (this.#closed || this.#closing) throw new Error('Wal.startCompaction on a closed log');
     const path = compactionPath(this.path);
     // Records appended before now and not written yet are written at or after this offset: in the tail.
-    this.#compaction = { fd: openSync(path, 'w', 0o644), path, size: 0, copied: this.#size, busy: false };
+    // Read-write like the log it becomes (a later compaction reads its tail back).
+    this.#compaction = { fd: openSync(path, OPEN_FLAGS | constants.O_TRUNC, 0o644), path, size: 0, copied: this.#size, busy: false };
   }
 
   /** Appends framed records (`Wal.frames`) to the compaction's file on the thread pool; then `done`. */
