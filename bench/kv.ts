@@ -82,6 +82,7 @@ interface MetricsSnapshot {
   framesWritten: number;
   framesReceived: number;
   walSyncs: number;
+  walCompactions: number;
   rssBytes: number;
   /** Seconds spent in garbage collection and collections run (prom-client's GC histogram, all kinds). */
   gcSeconds: number;
@@ -109,6 +110,7 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
     framesWritten: value('pesto_transport_frames_written_total'),
     framesReceived: value('pesto_transport_frames_received_total'),
     walSyncs: value('pesto_wal_syncs_total'),
+    walCompactions: value('pesto_wal_compactions_total'),
     rssBytes: value('process_resident_memory_bytes'),
     gcSeconds: sumOf(text, 'nodejs_gc_duration_seconds_sum{'),
     gcCount: sumOf(text, 'nodejs_gc_duration_seconds_count{'),
@@ -256,6 +258,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let verifs = clientVerifs;
     let replicaFrames = 0;
     let walSyncs = 0;
+    let walCompactions = 0;
     let gcSeconds = 0;
     let gcCount = 0;
     const abstains: Record<string, number> = {};
@@ -267,6 +270,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
       verifs += a.verifications - b.verifications;
       replicaFrames += a.framesWritten - b.framesWritten + (a.framesReceived - b.framesReceived);
       walSyncs += a.walSyncs - b.walSyncs;
+      walCompactions += a.walCompactions - b.walCompactions;
       gcSeconds += a.gcSeconds - b.gcSeconds;
       gcCount += a.gcCount - b.gcCount;
     });
@@ -277,6 +281,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     // Stream writes and reads of all replicas together, and their log syncs (group commits).
     out['replicaFramesPerTx'] = w.committed === 0 ? 0 : round(replicaFrames / w.committed, 2);
     out['walSyncsPerTx'] = w.committed === 0 ? 0 : round(walSyncs / w.committed, 2);
+    // Log compactions completed in the window, all replicas together.
+    out['walCompactions'] = walCompactions;
     // Garbage collection of all replicas together, per transaction (time and collections).
     out['replicaGcUsPerTx'] = w.committed === 0 ? 0 : round((gcSeconds * 1e6) / w.committed, 1);
     out['clientGcUsPerTx'] = w.committed === 0 ? 0 : round((clientGcWindow * 1000) / w.committed, 1);

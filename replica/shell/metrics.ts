@@ -68,6 +68,7 @@ export function replicaMetrics(server: ReplicaServer): Registry {
   counter(registry, 'pesto_transport_frames_received_total', 'Stream reads handed over as frames.', [], (set) => set({}, transportStats.framesReceived));
   counter(registry, 'pesto_sign_batches_total', 'Merkle batches signed (one signature each).', [], (set) => set({}, server.signer.batches));
   counter(registry, 'pesto_wal_syncs_total', 'Log writes made durable (one fdatasync each, group commit).', [], (set) => set({}, server.walSyncs));
+  counter(registry, 'pesto_wal_compactions_total', 'Log compactions completed (the log replaced by a checkpoint and its tail).', [], (set) => set({}, server.compactionsDone));
   counter(registry, 'pesto_replica_storages_collected_total', 'Retired or abandoned storages whose rows were dropped (storage-gc.ts).', [], (set) => set({}, core.storageGc.stats.storagesCollected));
   counter(registry, 'pesto_replica_storage_rows_collected_total', 'Keys dropped with collected storages.', [], (set) => set({}, core.storageGc.stats.rowsCollected));
   counter(registry, 'pesto_replica_storage_late_publications_total', 'Catalogs naming a storage already collected as abandoned (should stay 0).', [], (set) => set({}, core.storageGc.stats.latePublications));
