@@ -27,7 +27,7 @@ import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
 import { Wal } from './shell/wal.ts';
 import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
-import { transportFromEnv, transportStats } from '../net/index.ts';
+import { clusterTransport, transportStats } from '../net/index.ts';
 import { Engine } from '../sql/engine.ts';
 import { parseApplyFault } from './core/range-reads.ts';
 
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     keyPair,
     host: addr.host,
     port: addr.port,
-    transport: transportFromEnv(),
+    transport: clusterTransport(config, { kind: 'replica', shard, index }, keyPair.secretKey),
     ...(wal === undefined ? {} : { wal }),
     ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
     engine,
