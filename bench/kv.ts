@@ -161,7 +161,7 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
 async function runPesto(opts: KvOptions, existingDataDir: string | undefined): Promise<Record<string, number | string>> {
   // Against a running cluster (`pesto start`) when given its data folder, else a fresh one of our own.
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
-  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport }) : null;
+  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, readyTimeoutMs: 120_000 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
     const client = await PestoClient.connect({ config, clientId, keyPair });

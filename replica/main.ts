@@ -5,6 +5,8 @@
  *
  * Environment:
  * - PESTO_SYNC=fdatasync|none: log durability (default fdatasync; none for measurements).
+ * - PESTO_TRANSPORT=grpc|tcp: overrides the configuration's `transport.wire` (measurements); TLS
+ *   follows `transport.tls` (net/cluster-transport.ts).
  * - PESTO_WAL_COMPACT_BYTES=N: compact the log past N bytes.
  * - PESTO_FETCH_TIMEOUT_MS=N: how long a sync-round query waits for transactions fetched from other
  *   replicas (default 200).
