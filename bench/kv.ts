@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- kv`: the foundation's key-value benchmark (issue 2). Closed-loop clients run
  * transactions of 2 point reads and 2 writes, keys uniform over `--keys` (100k), against a local
- * shard of n = 6 (f = 1) real replica processes over gRPC, everything on this machine. Reports
+ * shard of n = 6 (f = 1) real replica processes (TCP by default), everything on this machine. Reports
  * committed and aborted counts, tx/s, latency percentiles, the fast-path rate, signatures and
  * verifications per committed transaction, and CPU microseconds per committed transaction summed
  * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).

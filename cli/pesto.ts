@@ -44,7 +44,7 @@ Usage:
       --data DIR               data folder: cluster.yaml, keys/, logs/, replicas/ (default ${DEFAULT_DATA_DIR})
       --base-port P            replica k listens on 127.0.0.1:P+k (default ${DEFAULT_BASE_PORT}, or the existing config's)
       --restart-crashed        restart replicas that crash (default: report them and leave them down)
-      --transport grpc|tcp     the wire between processes (default: the existing config's, else grpc; decision 0026)
+      --transport grpc|tcp     the wire between processes (default: the existing config's, else tcp; decision 0026)
       --tls, --no-tls          mutual TLS on every link, certificates from the local authority (default: the existing config's, else off)
       --host H                 the gateway listens on H (default ${DEFAULT_GATEWAY_HOST})
       --port P                 the gateway's port (default ${DEFAULT_GATEWAY_PORT})

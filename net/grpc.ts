@@ -1,5 +1,5 @@
 /**
- * The default transport: one long-lived gRPC bidi stream (`/pesto.Peer/Stream`) per link, each
+ * The gRPC transport (the default until decision 0026; `transport.wire: grpc`): one long-lived gRPC bidi stream (`/pesto.Peer/Stream`) per link, each
  * stream message one frame (frame.ts), identity serializers (bytes in, bytes out: the protocol
  * encodes its own messages). Channel options follow the measured model: channelz off, a 16 MiB
  * HTTP/2 flow-control window. Without a `TlsEndpoint` the credentials are insecure (local clusters,

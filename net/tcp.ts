@@ -1,5 +1,5 @@
 /**
- * Plain TCP framing behind the same Link interface (DESIGN §3, decisions 0003 and 0026): one
+ * TCP framing behind the Link interface, the default wire (DESIGN §3, decisions 0003 and 0026): one
  * connection per link, NODELAY, each frame prefixed by its body length as a u32 little-endian, the
  * same frame bodies and the same handshake as the gRPC transport. With a `TlsEndpoint` every
  * connection is node:tls (TLS 1.3, mutual, pinned as net/tls.ts describes) and the handshake runs

@@ -188,8 +188,8 @@ void describe('TLS settings and certificates (decision 0026)', () => {
     for (const c of t.clients) c['tlsCertificate'] = toHex(certifyMemberTls(signer, 'test', 'root', { kind: 'client', id: c['id'] as number }, fromHex(c['publicKey'] as string)!));
   }
 
-  void it('defaults to gRPC without TLS', () => {
-    assert.deepEqual(mustParse(validYaml()).transport, { wire: 'grpc', tls: false });
+  void it('defaults to TCP without TLS', () => {
+    assert.deepEqual(mustParse(validYaml()).transport, { wire: 'tcp', tls: false });
   });
 
   void it('accepts TLS with every certificate issued, and renders it back identically', () => {

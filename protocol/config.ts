@@ -154,7 +154,8 @@ export const DEFAULT_BATCHING: BatchingConfig = Object.freeze({ signBatchMax: 32
 
 export const DEFAULT_GRACE: GraceConfig = Object.freeze({ monotonicityMs: 5, nonMonotonicityMs: 20 });
 
-export const DEFAULT_TRANSPORT: TransportConfig = Object.freeze({ wire: 'grpc', tls: false });
+/** TCP framing: cheaper than gRPC per committed transaction in paired kv runs, with or without TLS (decision 0026). */
+export const DEFAULT_TRANSPORT: TransportConfig = Object.freeze({ wire: 'tcp', tls: false });
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000, historyWindowMs: 15_000 });
 

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the integration tests: a real local cluster (six replica processes over gRPC, see
+ * Shared pieces of the integration tests: a real local cluster (six replica processes over the configured wire, see
  * cli/supervisor.ts) in a fresh temporary data folder, a connected `PestoClient`, and the two ways to
  * observe a replica from outside: its Prometheus `/metrics` (replica/shell/metrics.ts; the address is
  * in the ready line the supervisor copies into the replica's log) and the counters it prints on stderr
