@@ -21,7 +21,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseClusterConfig, toHex, type TransportConfig } from '../protocol/config.ts';
+import { DEFAULT_TRANSPORT, parseClusterConfig, toHex, type TransportConfig } from '../protocol/config.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import type { ClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
@@ -287,7 +287,7 @@ async function configCommand(args: readonly string[]): Promise<number> {
     return 1;
   }
   const c = parsed.value;
-  process.stdout.write(`${file}: valid. Cluster "${c.name}", f = ${c.f}, ${c.shards.length} shard(s) of ${5 * c.f + 1} replicas, ${c.clients.length} client(s), authorities: ${c.authorities.map((a) => a.name).join(', ')}\n`);
+  process.stdout.write(`${file}: valid. Cluster "${c.name}", f = ${c.f}, ${c.shards.length} shard(s) of ${5 * c.f + 1} replicas, ${c.clients.length} client(s), authorities: ${c.authorities.map((a) => a.name).join(', ')}, wire ${(c.transport ?? DEFAULT_TRANSPORT).wire}${(c.transport ?? DEFAULT_TRANSPORT).tls ? ' with TLS' : ''}\n`);
   return 0;
 }
 
