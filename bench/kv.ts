@@ -1,14 +1,15 @@
 /**
  * `npm run bench -- kv`: the foundation's key-value benchmark (issue 2). Closed-loop clients run
  * transactions of 2 point reads and 2 writes, keys uniform over `--keys` (100k), against a local
- * shard of n = 6 (f = 1) real replica processes over gRPC, everything on this machine. Reports
+ * shard of n = 6 (f = 1) real replica processes (TCP by default), everything on this machine. Reports
  * committed and aborted counts, tx/s, latency percentiles, the fast-path rate, signatures and
  * verifications per committed transaction, and CPU microseconds per committed transaction summed
  * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).
  * `--baseline postgres` runs the same transactions against a local PostgreSQL (SERIALIZABLE) through
  * the `pg` driver instead. Flags: --seconds 20 --warmup 3 --clients 64 --keys 100000 --json, and
  * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
- * for the cluster it starts otherwise.
+ * for the cluster it starts otherwise, whose wire --transport grpc|tcp and --tls or --no-tls choose (default:
+ * the configuration's defaults; decision 0026).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ import { transportStats } from '../net/index.ts';
 import { startPostgres } from './postgres-server.ts';
 import { hostProbe, parseFlags, percentile, round } from './stats.ts';
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
+import type { TransportConfig } from '../protocol/config.ts';
 
 interface KvOptions {
   readonly seconds: number;
@@ -32,6 +34,8 @@ interface KvOptions {
   readonly json: boolean;
   /** First replica port of the cluster the benchmark starts (metrics on port + 1000). */
   readonly basePort: number;
+  /** The wire and TLS of the cluster the benchmark starts. */
+  readonly transport: Partial<TransportConfig>;
 }
 
 interface Window {
@@ -161,7 +165,7 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
 async function runPesto(opts: KvOptions, existingDataDir: string | undefined): Promise<Record<string, number | string>> {
   // Against a running cluster (`pesto start`) when given its data folder, else a fresh one of our own.
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
-  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort }) : null;
+  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, readyTimeoutMs: 120_000 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
     const client = await PestoClient.connect({ config, clientId, keyPair });
@@ -377,6 +381,11 @@ const probeMessage = new Uint8Array(32).fill(1);
 const probeSignature = sign(probeMessage, probeKeys.secretKey);
 const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage, probeKeys.publicKey));
 
+function transportFlags(wire: string | undefined, tls: boolean | undefined): Partial<TransportConfig> {
+  if (wire !== undefined && wire !== 'grpc' && wire !== 'tcp') throw new Error(`--transport must be grpc or tcp, got ${wire}`);
+  return { ...(wire === undefined ? {} : { wire }), ...(tls === undefined ? {} : { tls }) };
+}
+
 export async function runKvBench(args: readonly string[]): Promise<void> {
   const flags = parseFlags(args);
   const opts: KvOptions = {
@@ -386,6 +395,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     keys: Number(flags.get('keys') ?? 100_000),
     json: flags.has('json'),
     basePort: Number(flags.get('base-port') ?? 7200),
+    transport: transportFlags(flags.get('transport'), flags.has('tls') ? true : flags.has('no-tls') ? false : undefined),
   };
   const baseline = flags.get('baseline');
   const probeBefore = probe();

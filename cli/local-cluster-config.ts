@@ -15,23 +15,33 @@
  *
  * A config that does not parse is never overwritten: the error names the file so the user can fix or
  * delete it. Replicas listen on 127.0.0.1, replica I of shard S at `basePort + S * n + I`.
+ *
+ * TLS (decision 0026): the authority also issues every TLS certificate (`tlsCertificate`, derived from
+ * the same keys), so a local cluster can switch TLS on and off. `transport` (wire and TLS) is taken
+ * from the request, else the existing config, else the defaults; changing it, or adding certificates
+ * a config written before TLS lacks, rewrites the configuration but keeps the replicas' state (same
+ * cluster, same keys).
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
+  certifyAuthorityTls,
   certifyClient,
+  certifyMemberTls,
   certifyReplica,
   DEFAULT_BATCHING,
   DEFAULT_GRACE,
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
+  DEFAULT_TRANSPORT,
   parseClusterConfig,
   renderClusterConfig,
   splitAddress,
   validateClusterConfig,
   type ClusterConfig,
   type ReplicaConfig,
+  type TransportConfig,
 } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { clientId, replicaIndex, shardId } from '../protocol/ids.ts';
@@ -62,6 +72,8 @@ export interface LocalClusterRequest {
   readonly f?: number;
   readonly shards?: number;
   readonly basePort?: number;
+  /** The wire and TLS setting to write into the configuration (unset fields: the existing config's). */
+  readonly transport?: Partial<TransportConfig>;
 }
 
 export interface PreparedCluster {
@@ -94,17 +106,25 @@ export async function prepareLocalCluster(request: LocalClusterRequest): Promise
   if (!Number.isInteger(shards) || shards < 1 || shards > 64) throw new RangeError(`shards must be an integer in [1, 64], got ${shards}`);
   const n = quorums(f).n;
   if (!Number.isInteger(basePort) || basePort < 1 || basePort + shards * n - 1 > 65535) throw new RangeError(`base port ${basePort} leaves no room for ${shards * n} replicas`);
+  const transport: TransportConfig = { ...DEFAULT_TRANSPORT, ...existing?.transport, ...request.transport };
 
   let why: string;
   if (existing === undefined) {
     why = `no configuration in ${dataDir} yet: generated one`;
   } else {
     const mismatch = shapeMismatch(existing, f, shards, basePort) ?? (await keyMismatch(existing, dataDir));
-    if (mismatch === undefined) return { config: existing, configPath, dataDir, generated: undefined };
-    why = `regenerated ${configPath}: ${mismatch}`;
-    await retireReplicaState(dataDir);
+    if (mismatch === undefined) {
+      const update = transportMismatch(existing, transport);
+      if (update === undefined) return { config: existing, configPath, dataDir, generated: undefined };
+      why = `rewrote ${configPath}: ${update}`;
+    } else {
+      why = `regenerated ${configPath}: ${mismatch}`;
+      await retireReplicaState(dataDir);
+    }
   }
-  const config = await generate(dataDir, f, shards, basePort);
+  const generated = await generate(dataDir, f, shards, basePort, transport);
+  // A transport-only rewrite keeps the tuning sections someone may have edited.
+  const config = existing === undefined || why.startsWith('regenerated') ? generated : { ...generated, timeouts: existing.timeouts, batching: existing.batching, grace: existing.grace, limits: existing.limits };
   await writeConfig(configPath, config);
   return { config, configPath, dataDir, generated: why };
 }
@@ -219,6 +239,15 @@ function shapeMismatch(config: ClusterConfig, f: number, shards: number, basePor
   return undefined;
 }
 
+/** Why the transport section or the TLS certificates need rewriting (same cluster, same keys), if they do. */
+function transportMismatch(config: ClusterConfig, transport: TransportConfig): string | undefined {
+  const current = config.transport ?? DEFAULT_TRANSPORT;
+  if (current.wire !== transport.wire || current.tls !== transport.tls) return `transport ${current.wire}${current.tls ? '+tls' : ''} -> ${transport.wire}${transport.tls ? '+tls' : ''}`;
+  const members = [...config.authorities, ...config.shards.flatMap((s) => s.replicas), ...config.clients];
+  if (members.some((m) => m.tlsCertificate === undefined)) return 'issued the TLS certificates it lacked';
+  return undefined;
+}
+
 async function keyMismatch(config: ClusterConfig, dataDir: string): Promise<string | undefined> {
   const expected: { owner: KeyOwner; publicKey: Uint8Array }[] = [];
   for (const s of config.shards) for (const r of s.replicas) expected.push({ owner: { kind: 'replica', shard: s.id, index: r.index }, publicKey: r.publicKey });
@@ -236,13 +265,15 @@ async function keyMismatch(config: ClusterConfig, dataDir: string): Promise<stri
   return undefined;
 }
 
-async function generate(dataDir: string, f: number, shardCount: number, basePort: number): Promise<ClusterConfig> {
+async function generate(dataDir: string, f: number, shardCount: number, basePort: number, transport: TransportConfig): Promise<ClusterConfig> {
   const n = quorums(f).n;
   const authority = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'authority' }))).keyPair;
+  const issuer = 'local-authority';
   const issue = (r: Omit<ReplicaConfig, 'certificate' | 'issuedBy'>, s: number): ReplicaConfig => ({
     ...r,
-    issuedBy: 'local-authority',
+    issuedBy: issuer,
     certificate: certifyReplica(authority.secretKey, LOCAL_CLUSTER_NAME, s, r.index, r.publicKey),
+    tlsCertificate: certifyMemberTls(authority, LOCAL_CLUSTER_NAME, issuer, { kind: 'replica', shard: s, index: r.index }, r.publicKey),
   });
   const shards = [];
   for (let s = 0; s < shardCount; s++) {
@@ -257,18 +288,26 @@ async function generate(dataDir: string, f: number, shardCount: number, basePort
   for (const id of LOCAL_CLIENT_IDS) {
     const { publicKey } = (await loadOrCreateKeyFile(keyPath(dataDir, { kind: 'client', id }))).keyPair;
     const name = localClientName(id);
-    clients.push({ id: clientId(id), name, publicKey, issuedBy: 'local-authority', certificate: certifyClient(authority.secretKey, LOCAL_CLUSTER_NAME, id, name, publicKey) });
+    clients.push({
+      id: clientId(id),
+      name,
+      publicKey,
+      issuedBy: issuer,
+      certificate: certifyClient(authority.secretKey, LOCAL_CLUSTER_NAME, id, name, publicKey),
+      tlsCertificate: certifyMemberTls(authority, LOCAL_CLUSTER_NAME, issuer, { kind: 'client', id }, publicKey),
+    });
   }
   const config: ClusterConfig = {
     name: LOCAL_CLUSTER_NAME,
     f,
-    authorities: [{ name: 'local-authority', publicKey: authority.publicKey }],
+    authorities: [{ name: issuer, publicKey: authority.publicKey, tlsCertificate: certifyAuthorityTls(authority, LOCAL_CLUSTER_NAME, issuer) }],
     shards,
     clients,
     timeouts: DEFAULT_TIMEOUTS,
     batching: DEFAULT_BATCHING,
     grace: DEFAULT_GRACE,
     limits: DEFAULT_LIMITS,
+    transport,
   };
   const checked = validateClusterConfig(config);
   if (!checked.ok) throw new ConfigFileError(`generated an invalid configuration (${checked.reason}: ${checked.detail ?? ''}); this is a bug`);

@@ -1,7 +1,7 @@
 /**
  * The `pesto` command (`npm start` runs `pesto start`).
  *
- *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed]
+ *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed] [--transport grpc|tcp] [--tls|--no-tls]
  *               [--host H] [--port P] [--user U] [--password W] [--no-gateway]
  *   pesto kv get KEY | put KEY VALUE | del KEY [--data DIR]   one-shot transactions on a running cluster
  *   pesto config check FILE      validate a cluster configuration, print a summary
@@ -21,7 +21,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseClusterConfig, toHex } from '../protocol/config.ts';
+import { DEFAULT_TRANSPORT, parseClusterConfig, toHex, type TransportConfig } from '../protocol/config.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import type { ClusterGateway } from '../client/gateway/cluster-gateway.ts';
 import { newSeed, readKeyFile, writeKeyFile } from './keys.ts';
@@ -44,6 +44,8 @@ Usage:
       --data DIR               data folder: cluster.yaml, keys/, logs/, replicas/ (default ${DEFAULT_DATA_DIR})
       --base-port P            replica k listens on 127.0.0.1:P+k (default ${DEFAULT_BASE_PORT}, or the existing config's)
       --restart-crashed        restart replicas that crash (default: report them and leave them down)
+      --transport grpc|tcp     the wire between processes (default: the existing config's, else tcp; decision 0026)
+      --tls, --no-tls          mutual TLS on every link, certificates from the local authority (default: the existing config's, else off)
       --host H                 the gateway listens on H (default ${DEFAULT_GATEWAY_HOST})
       --port P                 the gateway's port (default ${DEFAULT_GATEWAY_PORT})
       --user U, --password W   the gateway's one user (default ${DEFAULT_GATEWAY_USER}/${DEFAULT_GATEWAY_PASSWORD}: local development only;
@@ -100,6 +102,9 @@ async function start(args: readonly string[]): Promise<number> {
       data: { type: 'string' },
       'base-port': { type: 'string' },
       'restart-crashed': { type: 'boolean' },
+      transport: { type: 'string' },
+      tls: { type: 'boolean' },
+      'no-tls': { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string' },
       user: { type: 'string' },
@@ -112,6 +117,11 @@ async function start(args: readonly string[]): Promise<number> {
   const f = intFlag(values.f, '--f');
   const shards = intFlag(values.shards, '--shards');
   const basePort = intFlag(values['base-port'], '--base-port');
+  const wire = values.transport;
+  if (wire !== undefined && wire !== 'grpc' && wire !== 'tcp') throw new UsageError(`--transport must be grpc or tcp, got ${JSON.stringify(wire)}`);
+  if (values.tls === true && values['no-tls'] === true) throw new UsageError('--tls and --no-tls contradict each other');
+  const tls = values.tls === true ? true : values['no-tls'] === true ? false : undefined;
+  const transport: Partial<TransportConfig> = { ...(wire === undefined ? {} : { wire: wire as TransportConfig['wire'] }), ...(tls === undefined ? {} : { tls }) };
   const withGateway = values['no-gateway'] !== true;
   const gatewayPort = intFlag(values.port, '--port') ?? DEFAULT_GATEWAY_PORT;
   if (gatewayPort > 65535) throw new UsageError(`--port must be at most 65535, got ${gatewayPort}`);
@@ -150,6 +160,7 @@ async function start(args: readonly string[]): Promise<number> {
       ...(f === undefined ? {} : { f }),
       ...(shards === undefined ? {} : { shards }),
       ...(basePort === undefined ? {} : { basePort }),
+      transport,
       restartCrashed: values['restart-crashed'] ?? false,
       onEvent: (e) => report(e, show),
     });
@@ -276,7 +287,7 @@ async function configCommand(args: readonly string[]): Promise<number> {
     return 1;
   }
   const c = parsed.value;
-  process.stdout.write(`${file}: valid. Cluster "${c.name}", f = ${c.f}, ${c.shards.length} shard(s) of ${5 * c.f + 1} replicas, ${c.clients.length} client(s), authorities: ${c.authorities.map((a) => a.name).join(', ')}\n`);
+  process.stdout.write(`${file}: valid. Cluster "${c.name}", f = ${c.f}, ${c.shards.length} shard(s) of ${5 * c.f + 1} replicas, ${c.clients.length} client(s), authorities: ${c.authorities.map((a) => a.name).join(', ')}, wire ${(c.transport ?? DEFAULT_TRANSPORT).wire}${(c.transport ?? DEFAULT_TRANSPORT).tls ? ' with TLS' : ''}\n`);
   return 0;
 }
 

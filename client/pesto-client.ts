@@ -17,7 +17,7 @@ import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
 import { TimestampAllocator, type Timestamp } from '../protocol/timestamp.ts';
-import { transportFromEnv, type DialedLink, type Transport } from '../net/index.ts';
+import { clusterTransport, type DialedLink, type Transport } from '../net/index.ts';
 import { checkAtClient, type ClientBoundary } from './core/boundary.ts';
 import { TimerQueue } from './timer-queue.ts';
 import { ClientCore } from './core/client-core.ts';
@@ -209,7 +209,7 @@ export class PestoClient {
 
   #dialAll(): void {
     const { config } = this.opts;
-    const transport = this.opts.transport ?? transportFromEnv();
+    const transport = this.opts.transport ?? clusterTransport(config, { kind: 'client', id: this.opts.clientId }, this.opts.keyPair.secretKey);
     for (const shard of config.shards) {
       const row: DialedLink[] = [];
       for (const r of shard.replicas) {

@@ -1,14 +1,16 @@
 /**
- * The default transport: one long-lived gRPC bidi stream (`/pesto.Peer/Stream`) per link, each
+ * The gRPC transport (the default until decision 0026; `transport.wire: grpc`): one long-lived gRPC bidi stream (`/pesto.Peer/Stream`) per link, each
  * stream message one frame (frame.ts), identity serializers (bytes in, bytes out: the protocol
  * encodes its own messages). Channel options follow the measured model: channelz off, a 16 MiB
- * HTTP/2 flow-control window. Credentials default to insecure, which is the local development mode;
- * the handshake authenticates both ends either way (decision 0003).
+ * HTTP/2 flow-control window. Without a `TlsEndpoint` the credentials are insecure (local clusters,
+ * measurements); with one, grpc-js's SSL credentials run mutual TLS pinned as net/tls.ts describes
+ * (decision 0026). The handshake authenticates both ends either way (decision 0003).
  */
 import * as grpc from '@grpc/grpc-js';
 import { FramedLink } from './framed-link.ts';
 import { DialerHandshake, ServerHandshake } from './handshake.ts';
 import { Session, type Wire } from './session.ts';
+import { certificateKey, NO_CHANNEL_KEY, pinServer, TLS_SERVER_NAME, type TlsEndpoint } from './tls.ts';
 import {
   DEFAULT_BACKOFF,
   resolveLimits,
@@ -43,14 +45,15 @@ export const peerService: grpc.ServiceDefinition = {
   },
 };
 
-export interface GrpcCredentialOptions {
-  /** Default: insecure (local development). */
-  readonly serverCredentials?: grpc.ServerCredentials;
-  readonly channelCredentials?: grpc.ChannelCredentials;
+export interface GrpcTransportOptions {
+  /** Mutual TLS on every connection; absent: insecure credentials. */
+  readonly tls?: TlsEndpoint;
 }
 
-function channelOptions(maxFrameBytes: number, backoffMaxMs: number): grpc.ChannelOptions {
+function channelOptions(maxFrameBytes: number, backoffMaxMs: number, secure: boolean): grpc.ChannelOptions {
   return {
+    // Certificates are pinned by key (net/tls.ts); a fixed SNI name keeps IP addresses out of it.
+    ...(secure ? { 'grpc.ssl_target_name_override': TLS_SERVER_NAME } : {}),
     'grpc.enable_channelz': 0,
     'grpc-node.flow_control_window': FLOW_CONTROL_WINDOW,
     'grpc.max_receive_message_length': maxFrameBytes + GRPC_SLACK_BYTES,
@@ -110,20 +113,32 @@ class ClientCallWire implements Wire {
   }
 }
 
-export function createGrpcTransport(credentials: GrpcCredentialOptions = {}): Transport {
+export function createGrpcTransport(transportOptions: GrpcTransportOptions = {}): Transport {
+  const endpoint = transportOptions.tls;
   return {
     name: 'grpc',
-    listen: (options) => listenGrpc(options, credentials),
-    dial: (options) => dialGrpc(options, credentials),
+    listen: (options) => listenGrpc(options, endpoint),
+    dial: (options) => dialGrpc(options, endpoint),
   };
+}
+
+function serverCredentials(endpoint: TlsEndpoint | undefined): grpc.ServerCredentials {
+  if (endpoint === undefined) return grpc.ServerCredentials.createInsecure();
+  return grpc.ServerCredentials.createSsl(Buffer.from(endpoint.ca), [{ private_key: Buffer.from(endpoint.privateKey), cert_chain: Buffer.from(endpoint.certificate) }], true);
+}
+
+/** The TLS client certificate's key of a call (TLS on), or undefined (insecure). */
+function channelKeyOf(call: grpc.ServerDuplexStream<Buffer, Buffer>, endpoint: TlsEndpoint | undefined): Uint8Array | undefined {
+  if (endpoint === undefined) return undefined;
+  return certificateKey(call.getAuthContext().sslPeerCertificate?.raw) ?? NO_CHANNEL_KEY;
 }
 
 /** gRPC with insecure channel credentials plus the handshake (local development, benchmarks). */
 export const grpcTransport: Transport = createGrpcTransport();
 
-async function listenGrpc(options: ListenOptions, credentials: GrpcCredentialOptions): Promise<TransportServer> {
+async function listenGrpc(options: ListenOptions, endpoint: TlsEndpoint | undefined): Promise<TransportServer> {
   const limits = resolveLimits(options.limits);
-  const server = new grpc.Server(channelOptions(limits.maxFrameBytes, DEFAULT_BACKOFF.maxMs));
+  const server = new grpc.Server(channelOptions(limits.maxFrameBytes, DEFAULT_BACKOFF.maxMs, false));
   const sessions = new Set<Session>();
   const links = new Set<FramedLink>();
   let closing = false;
@@ -139,7 +154,7 @@ async function listenGrpc(options: ListenOptions, credentials: GrpcCredentialOpt
         links.delete(l);
       },
     }, undefined);
-    const handshake = new ServerHandshake(options);
+    const handshake = new ServerHandshake(options, channelKeyOf(call, endpoint));
     const session = new Session(wire, link, handshake, limits);
     link.adopt(session);
     if (closing) return session.close();
@@ -156,7 +171,7 @@ async function listenGrpc(options: ListenOptions, credentials: GrpcCredentialOpt
 
   const host = options.host ?? '127.0.0.1';
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${host}:${options.port ?? 0}`, credentials.serverCredentials ?? grpc.ServerCredentials.createInsecure(), (err, bound) => {
+    server.bindAsync(`${host}:${options.port ?? 0}`, serverCredentials(endpoint), (err, bound) => {
       if (err !== null) reject(err);
       else resolve(bound);
     });
@@ -182,14 +197,16 @@ async function listenGrpc(options: ListenOptions, credentials: GrpcCredentialOpt
   };
 }
 
-function dialGrpc(options: DialOptions, credentials: GrpcCredentialOptions): DialedLink {
+function dialGrpc(options: DialOptions, endpoint: TlsEndpoint | undefined): DialedLink {
   const limits = resolveLimits(options.limits);
   const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
-  const client = new grpc.Client(
-    `${options.host}:${options.port}`,
-    credentials.channelCredentials ?? grpc.credentials.createInsecure(),
-    channelOptions(limits.maxFrameBytes, backoff.maxMs),
-  );
+  const credentials =
+    endpoint === undefined
+      ? grpc.credentials.createInsecure()
+      : grpc.credentials.createSsl(Buffer.from(endpoint.ca), Buffer.from(endpoint.privateKey), Buffer.from(endpoint.certificate), {
+          checkServerIdentity: pinServer(options.publicKeyOf(options.peer)),
+        });
+  const client = new grpc.Client(`${options.host}:${options.port}`, credentials, channelOptions(limits.maxFrameBytes, backoff.maxMs, endpoint !== undefined));
   const connect = (link: FramedLink): void => {
     const call = client.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, identity, identity, new grpc.Metadata());
     const session = new Session(new ClientCallWire(call), link, new DialerHandshake(options, options.peer), limits);

@@ -13,11 +13,13 @@
  * reason (counted by the caller) instead of throwing.
  *
  * Caveat: without TLS this proves who opened the stream, not that an on-path attacker cannot take
- * it over afterwards; run TLS (grpc credentials) where the network is not trusted.
+ * it over afterwards; run TLS (`transport.tls` in the configuration, net/tls.ts) where the network
+ * is not trusted.
  */
 import sodium from 'sodium-native';
 import type { RejectReason } from './transport-stats.ts';
 import { encodePeer, readPeer, samePeer, type PeerIdentity } from './peer-identity.ts';
+import { sameKey } from './tls.ts';
 
 export const HANDSHAKE_VERSION = 1;
 const T_HELLO = 1;
@@ -73,7 +75,15 @@ export class ServerHandshake {
   private readonly selfBytes: Uint8Array;
   private done = false;
 
-  constructor(private readonly keys: EndpointKeys) {
+  /**
+   * `channelKey`: on a TLS link, the ed25519 key of the dialer's TLS certificate (NO_CHANNEL_KEY
+   * when it had none usable); the dialer must authenticate as the identity of that very key, so a
+   * member cannot relay another's handshake through its own TLS session (net/tls.ts).
+   */
+  constructor(
+    private readonly keys: EndpointKeys,
+    private readonly channelKey?: Uint8Array,
+  ) {
     this.selfBytes = encodePeer(keys.identity);
   }
 
@@ -94,6 +104,7 @@ export class ServerHandshake {
     const publicKey = this.keys.publicKeyOf(id.peer);
     if (publicKey === undefined) return reject('auth-unknown-peer');
     if (!verify(publicKey, sig, TAG_DIALER, this.challenge, this.selfBytes, dialerBytes)) return reject('auth-bad-signature');
+    if (this.channelKey !== undefined && !sameKey(this.channelKey, publicKey)) return reject('tls-wrong-peer');
     this.done = true;
     const proof = sign(this.keys, TAG_SERVER, challengeD, dialerBytes, this.selfBytes);
     return { ok: true, reply: Buffer.concat([Buffer.from([T_PROOF]), proof]), peer: id.peer };

@@ -1,10 +1,13 @@
 /**
- * The transport shared by the replica shell, the client shell and the benchmarks (decision 0003).
- * Import from here: `grpcTransport` (default) or `tcpTransport` (measured alternative), the `Link` interface, identities
- * and the process-wide counters.
+ * The transport shared by the replica shell, the client shell and the benchmarks (decisions 0003,
+ * 0026). Import from here: `clusterTransport` (what a cluster's configuration asks for: the wire and
+ * TLS), the plaintext `grpcTransport` and `tcpTransport`, the `Link` interface, identities and the
+ * process-wide counters.
  */
-export { tcpTransport } from './tcp.ts';
-export { grpcTransport, createGrpcTransport, peerService, STREAM_PATH, type GrpcCredentialOptions } from './grpc.ts';
+export { clusterTransport, wireOf } from './cluster-transport.ts';
+export { createTcpTransport, tcpTransport, type TcpTransportOptions } from './tcp.ts';
+export { grpcTransport, createGrpcTransport, peerService, STREAM_PATH, type GrpcTransportOptions } from './grpc.ts';
+export { tlsEndpointOf, TlsConfigError, type TlsEndpoint } from './tls.ts';
 export type { EndpointKeys } from './handshake.ts';
 export { clientPeer, peerKey, replicaPeer, samePeer, type PeerIdentity } from './peer-identity.ts';
 export {
@@ -26,11 +29,3 @@ export {
 } from './transport.ts';
 export { DROP_REASONS, REJECT_REASONS, transportStats, type DropReason, type RejectReason, type TransportStats } from './transport-stats.ts';
 
-import { grpcTransport as grpcDefault } from './grpc.ts';
-import { tcpTransport as tcpAlternative } from './tcp.ts';
-import type { Transport as AnyTransport } from './transport.ts';
-
-/** gRPC (the default), or plain TCP framing when `PESTO_TRANSPORT=tcp` (for measurements, decision 0003). */
-export function transportFromEnv(): AnyTransport {
-  return process.env['PESTO_TRANSPORT'] === 'tcp' ? tcpAlternative : grpcDefault;
-}

@@ -1,14 +1,18 @@
 /**
- * Plain TCP framing behind the same Link interface, for measuring against gRPC (DESIGN §3): one
+ * TCP framing behind the Link interface, the default wire (DESIGN §3, decisions 0003 and 0026): one
  * connection per link, NODELAY, each frame prefixed by its body length as a u32 little-endian, the
- * same frame bodies and the same handshake as the gRPC transport. No TLS here; decision 0003 says
- * when this would be worth adding.
+ * same frame bodies and the same handshake as the gRPC transport. With a `TlsEndpoint` every
+ * connection is node:tls (TLS 1.3, mutual, pinned as net/tls.ts describes) and the handshake runs
+ * inside it; a peer that fails TLS is refused and counted ('tls-handshake', 'tls-wrong-peer').
  */
 import * as net from 'node:net';
+import * as tls from 'node:tls';
 import { FramedLink } from './framed-link.ts';
 import { LENGTH_BYTES } from './frame.ts';
 import { DialerHandshake, ServerHandshake } from './handshake.ts';
 import { Session, type Wire } from './session.ts';
+import { certificateKey, NO_CHANNEL_KEY, pinServer, TLS_SERVER_NAME, TlsWrongPeerError, type TlsEndpoint } from './tls.ts';
+import { transportStats } from './transport-stats.ts';
 import {
   DEFAULT_BACKOFF,
   resolveLimits,
@@ -105,22 +109,35 @@ function attach(socket: net.Socket, session: Session, limits: TransportLimits): 
   socket.on('close', () => session.ended());
 }
 
-export const tcpTransport: Transport = {
-  name: 'tcp',
-  listen: listenTcp,
-  dial: dialTcp,
-};
+export interface TcpTransportOptions {
+  /** Mutual TLS on every connection; absent: plaintext. */
+  readonly tls?: TlsEndpoint;
+}
 
-async function listenTcp(options: ListenOptions): Promise<TransportServer> {
+export function createTcpTransport(transportOptions: TcpTransportOptions = {}): Transport {
+  const endpoint = transportOptions.tls;
+  return {
+    name: 'tcp',
+    listen: (options) => listenTcp(options, endpoint),
+    dial: (options) => dialTcp(options, endpoint),
+  };
+}
+
+/** Plaintext TCP framing (local clusters, measurements). */
+export const tcpTransport: Transport = createTcpTransport();
+
+function tlsContextOptions(endpoint: TlsEndpoint): tls.SecureContextOptions {
+  return { key: endpoint.privateKey, cert: endpoint.certificate, ca: endpoint.ca, minVersion: 'TLSv1.3' };
+}
+
+async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefined): Promise<TransportServer> {
   const limits = resolveLimits(options.limits);
   const sessions = new Set<Session>();
   const sockets = new Set<net.Socket>();
   const links = new Set<FramedLink>();
   let closing = false;
 
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  const onSocket = (socket: net.Socket, channelKey: Uint8Array | undefined): void => {
     const link = new FramedLink(limits, {
       onOpened: (l) => {
         links.add(l);
@@ -130,7 +147,7 @@ async function listenTcp(options: ListenOptions): Promise<TransportServer> {
         links.delete(l);
       },
     }, undefined);
-    const handshake = new ServerHandshake(options);
+    const handshake = new ServerHandshake(options, channelKey);
     const session = new Session(new SocketWire(socket), link, handshake, limits);
     link.adopt(session);
     attach(socket, session, limits);
@@ -138,6 +155,22 @@ async function listenTcp(options: ListenOptions): Promise<TransportServer> {
     sessions.add(session);
     link.onClose(() => sessions.delete(session));
     session.start(handshake.hello());
+  };
+  const server =
+    endpoint === undefined
+      ? net.createServer((socket) => onSocket(socket, undefined))
+      : tls.createServer({ ...tlsContextOptions(endpoint), requestCert: true, rejectUnauthorized: true, handshakeTimeout: limits.handshakeTimeoutMs }, (socket) =>
+          onSocket(socket, certificateKey(socket.getPeerCertificate().raw) ?? NO_CHANNEL_KEY),
+        );
+  // Every accepted connection, TLS or not yet, so close() can cut the ones that hang.
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A plaintext peer, a certificate the authorities did not issue, none at all, or a stalled TLS handshake.
+  server.on('tlsClientError', (_err: Error, socket: tls.TLSSocket) => {
+    transportStats.rejected['tls-handshake']++;
+    socket.destroy();
   });
 
   const port = await new Promise<number>((resolve, reject) => {
@@ -168,11 +201,25 @@ async function listenTcp(options: ListenOptions): Promise<TransportServer> {
   };
 }
 
-function dialTcp(options: DialOptions): DialedLink {
+function dialTcp(options: DialOptions, endpoint: TlsEndpoint | undefined): DialedLink {
   const limits = resolveLimits(options.limits);
   const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
+  const secureContext = endpoint === undefined ? undefined : tls.createSecureContext(tlsContextOptions(endpoint));
   const connect = (link: FramedLink): void => {
-    const socket = net.connect({ host: options.host, port: options.port, noDelay: true });
+    let socket: net.Socket;
+    if (secureContext === undefined) {
+      socket = net.connect({ host: options.host, port: options.port, noDelay: true });
+    } else {
+      const tlsSocket = tls.connect({
+        host: options.host,
+        port: options.port,
+        secureContext,
+        servername: TLS_SERVER_NAME,
+        checkServerIdentity: pinServer(options.publicKeyOf(options.peer)),
+      });
+      countTlsFailure(tlsSocket);
+      socket = tlsSocket;
+    }
     const session = new Session(new SocketWire(socket), link, new DialerHandshake(options, options.peer), limits);
     link.adopt(session);
     attach(socket, session, limits);
@@ -181,4 +228,15 @@ function dialTcp(options: DialOptions): DialedLink {
   const link = new FramedLink(limits, { connect, backoff }, options.peer);
   link.start();
   return link;
+}
+
+/** Counts a dialed connection that reached the server but failed TLS (the pin counts its own refusals). */
+function countTlsFailure(socket: tls.TLSSocket): void {
+  let reached = false;
+  let secured = false;
+  socket.once('connect', () => (reached = true));
+  socket.once('secureConnect', () => (secured = true));
+  socket.once('error', (err: unknown) => {
+    if (reached && !secured && !(err instanceof TlsWrongPeerError)) transportStats.rejected['tls-handshake']++;
+  });
 }

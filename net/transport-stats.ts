@@ -20,6 +20,10 @@ export const REJECT_REASONS = [
   'auth-unknown-peer',
   'auth-wrong-peer',
   'auth-bad-signature',
+  /** TLS refused before the handshake: a plaintext peer, an untrusted or missing certificate (decision 0026). */
+  'tls-handshake',
+  /** A TLS certificate whose key is not the configured key of the peer dialed or authenticated. */
+  'tls-wrong-peer',
 ] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 

@@ -3,11 +3,16 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { after, describe, test } from 'node:test';
+import * as tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
 import sodium from 'sodium-native';
-import { grpcTransport, STREAM_PATH } from './grpc.ts';
+import { certifyAuthorityTls, certifyMemberTls } from '../protocol/config.ts';
+import type { PublicKey } from '../protocol/crypto/ed25519.ts';
+import { authorityTbs, certificateDer, memberTbs } from '../protocol/x509.ts';
+import { createGrpcTransport, grpcTransport, STREAM_PATH } from './grpc.ts';
 import { clientPeer, peerKey, replicaPeer, type PeerIdentity } from './peer-identity.ts';
-import { tcpTransport } from './tcp.ts';
+import { createTcpTransport, tcpTransport } from './tcp.ts';
+import { TLS_SERVER_NAME, tlsEndpoint, type TlsEndpoint } from './tls.ts';
 import type { DialedLink, Link, Transport, TransportLimits, TransportServer } from './transport.ts';
 import { transportStats, type RejectReason } from './transport-stats.ts';
 
@@ -288,6 +293,134 @@ for (const transport of [grpcTransport, tcpTransport]) {
       const closed = new Promise<string>((resolve) => link.onClose((reason) => resolve(reason)));
       link.send(Buffer.from('boom'));
       assert.equal(await closed, 'handler-error');
+    });
+  });
+}
+
+// ---- TLS (decision 0026) ----
+
+/** A trust authority and the TLS endpoints it issues for members' keys. */
+function tlsAuthority(name: string): { endpointFor(member: PeerIdentity, keys: KeyPair): TlsEndpoint } {
+  const authority = keyPair();
+  const pair = { publicKey: authority.publicKey as Uint8Array as PublicKey, secretKey: authority.secretKey };
+  const ca = certificateDer(authorityTbs('test', name, authority.publicKey), certifyAuthorityTls(pair, 'test', name));
+  return {
+    endpointFor: (member, memberKeys) =>
+      tlsEndpoint([ca], certificateDer(memberTbs('test', name, authority.publicKey, member, memberKeys.publicKey), certifyMemberTls(pair, 'test', name, member, memberKeys.publicKey)), memberKeys.secretKey),
+  };
+}
+
+const trusted = tlsAuthority('trusted');
+const foreign = tlsAuthority('foreign');
+const keysOf = (p: PeerIdentity): KeyPair => keys.get(peerKey(p))!;
+const TLS_WIRES = [
+  { name: 'grpc', make: (tls: TlsEndpoint): Transport => createGrpcTransport({ tls }), plain: grpcTransport },
+  { name: 'tcp', make: (tls: TlsEndpoint): Transport => createTcpTransport({ tls }), plain: tcpTransport },
+] as const;
+
+/** Resolves once `link` has failed `n` more connection attempts (its redials), having never come up. */
+async function failedAttempts(link: DialedLink, n: number): Promise<void> {
+  const before = transportStats.reconnects;
+  await until(() => transportStats.reconnects >= before + n);
+  assert.equal(link.up, false);
+}
+
+/** Raw frame bodies over a TLS connection with a valid certificate that never authenticates. */
+function rawTlsTcp(port: number, endpoint: TlsEndpoint, bytes: Buffer[]): () => void {
+  const socket = tls.connect({ host: '127.0.0.1', port, key: endpoint.privateKey, cert: endpoint.certificate, ca: endpoint.ca, servername: TLS_SERVER_NAME, checkServerIdentity: () => undefined });
+  socket.on('error', () => undefined);
+  socket.once('secureConnect', () => {
+    for (const b of bytes) socket.write(b);
+  });
+  return () => socket.destroy();
+}
+
+function rawTlsGrpc(port: number, endpoint: TlsEndpoint, frames: Buffer[]): () => void {
+  const credentials = grpc.credentials.createSsl(Buffer.from(endpoint.ca), Buffer.from(endpoint.privateKey), Buffer.from(endpoint.certificate), { checkServerIdentity: () => undefined });
+  const client = new grpc.Client(`127.0.0.1:${port}`, credentials, { 'grpc.ssl_target_name_override': TLS_SERVER_NAME });
+  const call = client.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, (b) => b, (b) => b, new grpc.Metadata());
+  call.on('error', () => undefined);
+  call.on('data', () => undefined);
+  for (const f of frames) call.write(f);
+  return () => {
+    call.cancel();
+    client.close();
+  };
+}
+
+for (const wire of TLS_WIRES) {
+  const serverTls = wire.make(trusted.endpointFor(SERVER, keysOf(SERVER)));
+  const dialerTls = wire.make(trusted.endpointFor(DIALER, keysOf(DIALER)));
+  void describe(`${wire.name} transport over TLS`, () => {
+    void test('delivers messages both ways over mutual TLS, after the handshake', async () => {
+      const server = await echoServer(serverTls);
+      const link = dial(dialerTls, server.port);
+      const got = collect(link);
+      for (let i = 0; i < 100; i++) link.send(Buffer.from(`t${i}`));
+      await until(() => got.length === 100);
+      assert.deepEqual(got, Array.from({ length: 100 }, (_, i) => `t${i}`));
+      assert.deepEqual(server.links[0]?.peer, DIALER);
+      assert.deepEqual(link.peer, SERVER);
+    });
+
+    void test('refuses a dialer whose certificate another authority issued', async () => {
+      const server = await echoServer(serverTls);
+      const link = dial(wire.make(foreign.endpointFor(DIALER, keysOf(DIALER))), server.port);
+      if (wire.name === 'tcp') await rejectedBy('tls-handshake', () => undefined);
+      await failedAttempts(link, 2);
+      assert.equal(server.linkCount, 0);
+      link.close();
+    });
+
+    void test('refuses a plaintext dialer', async () => {
+      // The TLS server waits for a ClientHello that never comes: short handshake timeouts on both ends.
+      const server = await echoServer(serverTls, { handshakeTimeoutMs: 200 });
+      const link = dial(wire.plain, server.port, { limits: { handshakeTimeoutMs: 200 } });
+      if (wire.name === 'tcp') await rejectedBy('tls-handshake', () => undefined);
+      await failedAttempts(link, 2);
+      assert.equal(server.linkCount, 0);
+      link.close();
+    });
+
+    void test('refuses a server whose certificate is another member\'s key', async () => {
+      // The server answers the handshake as SERVER but presents OTHER's (validly issued) certificate.
+      const server = await echoServer(wire.make(trusted.endpointFor(OTHER, keysOf(OTHER))));
+      let link: DialedLink | undefined;
+      await rejectedBy('tls-wrong-peer', () => void (link = dial(dialerTls, server.port)));
+      assert.equal(link?.up, false);
+      assert.equal(server.linkCount, 0);
+      link?.close();
+    });
+
+    void test('refuses a dialer whose handshake identity is not its certificate\'s', async () => {
+      // OTHER's TLS session carrying DIALER's handshake: a member relaying another's identity.
+      const server = await echoServer(serverTls);
+      let link: DialedLink | undefined;
+      await rejectedBy('tls-wrong-peer', () => void (link = dial(wire.make(trusted.endpointFor(OTHER, keysOf(OTHER))), server.port)));
+      assert.equal(server.linkCount, 0);
+      link?.close();
+    });
+
+    void test('rejects and counts bad frames from an authenticated-by-TLS raw client', async () => {
+      const server = await echoServer(serverTls, { maxMessageBytes: 1024, maxFrameBytes: 64 * 1024 });
+      const good = dial(dialerTls, server.port);
+      const goodGot = collect(good);
+      await waitUp(good);
+      const rawEndpoint = trusted.endpointFor(OTHER, keysOf(OTHER));
+      if (wire.name === 'grpc') {
+        await rejectedBy('frame-truncated', () => void toClose.push({ close: rawTlsGrpc(server.port, rawEndpoint, [truncatedBody]) }));
+        await rejectedBy('frame-empty', () => void toClose.push({ close: rawTlsGrpc(server.port, rawEndpoint, [Buffer.alloc(0)]) }));
+        await rejectedBy('handshake-malformed', () => void toClose.push({ close: rawTlsGrpc(server.port, rawEndpoint, [garbageMessage]) }));
+      } else {
+        const frame = (body: Buffer): Buffer => Buffer.concat([u32(body.length), body]);
+        await rejectedBy('frame-truncated', () => void toClose.push({ close: rawTlsTcp(server.port, rawEndpoint, [frame(truncatedBody)]) }));
+        await rejectedBy('frame-too-large', () => void toClose.push({ close: rawTlsTcp(server.port, rawEndpoint, [u32(0xffff_fff0)]) }));
+        await rejectedBy('handshake-malformed', () => void toClose.push({ close: rawTlsTcp(server.port, rawEndpoint, [frame(garbageMessage)]) }));
+        // Plaintext bytes at a TLS port are not a TLS handshake.
+        await rejectedBy('tls-handshake', () => void toClose.push({ close: rawTcp(server.port, [frame(garbageMessage)], false) }));
+      }
+      good.send(Buffer.from('still fine'));
+      await until(() => goodGot.includes('still fine'));
     });
   });
 }

@@ -1,7 +1,8 @@
 /**
  * The transport interface the replica and client shells code against (DESIGN §3): authenticated
- * links to peers that carry opaque protocol messages, with two implementations to measure against
- * each other, gRPC bidi streams (grpc.ts, the default) and plain TCP framing (tcp.ts).
+ * links to peers that carry opaque protocol messages, with two implementations: TCP framing
+ * (tcp.ts, the default since decision 0026) and gRPC bidi streams (grpc.ts), each optionally over
+ * mutual TLS (tls.ts).
  *
  * Guarantees of a link: messages arrive in the order they were sent, whole, at most once, and only
  * after both ends authenticated each other (handshake.ts); the shell never sees bytes from an

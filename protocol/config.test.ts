@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parse, stringify } from 'yaml';
 import {
+  certifyAuthorityTls,
   certifyClient,
+  certifyMemberTls,
   certifyReplica,
   DEFAULT_GRACE,
   DEFAULT_TIMEOUTS,
@@ -12,6 +15,7 @@ import {
   publicKeyOf,
   renderClusterConfig,
   splitAddress,
+  tlsCertificatesOf,
   toHex,
   validateClusterConfig,
   type ClusterConfig,
@@ -167,5 +171,72 @@ void describe('lookups', () => {
     assert.deepEqual(splitAddress('[::1]:7100'), { host: '::1', port: 7100 });
     assert.equal(splitAddress('::1:7100'), undefined);
     assert.equal(splitAddress('host:0'), undefined);
+  });
+});
+
+void describe('TLS settings and certificates (decision 0026)', () => {
+  /** The valid tree with every TLS certificate issued by `signer` (default: the real authority). */
+  function withTls(t: Tree, signer = authority): void {
+    const authorities = t['authorities'] as Record<string, unknown>[];
+    authorities[0]!['tlsCertificate'] = toHex(certifyAuthorityTls(signer, 'test', 'root'));
+    for (const s of t.shards) {
+      for (const r of s.replicas) {
+        const key = fromHex(r['publicKey'] as string)!;
+        r['tlsCertificate'] = toHex(certifyMemberTls(signer, 'test', 'root', { kind: 'replica', shard: s.id as number, index: r['index'] as number }, key));
+      }
+    }
+    for (const c of t.clients) c['tlsCertificate'] = toHex(certifyMemberTls(signer, 'test', 'root', { kind: 'client', id: c['id'] as number }, fromHex(c['publicKey'] as string)!));
+  }
+
+  void it('defaults to TCP without TLS', () => {
+    assert.deepEqual(mustParse(validYaml()).transport, { wire: 'tcp', tls: false });
+  });
+
+  void it('accepts TLS with every certificate issued, and renders it back identically', () => {
+    const r = mutated((t) => {
+      withTls(t);
+      t['transport'] = { wire: 'tcp', tls: true };
+    });
+    assert.ok(r.ok, r.ok ? '' : r.detail);
+    assert.deepEqual(r.value.transport, { wire: 'tcp', tls: true });
+    const again = parseClusterConfig(renderClusterConfig(r.value));
+    assert.ok(again.ok);
+    assert.deepEqual(again.value.shards[1]!.replicas[2]!.tlsCertificate, r.value.shards[1]!.replicas[2]!.tlsCertificate);
+  });
+
+  const refusals: [string, (t: Tree) => void, ConfigReason][] = [
+    ['TLS on without certificates', (t) => void (t['transport'] = { tls: true }), 'missing-tls-certificate'],
+    ['TLS on with one replica certificate missing', (t) => {
+      withTls(t);
+      delete t.shards[0]!.replicas[3]!['tlsCertificate'];
+      t['transport'] = { tls: true };
+    }, 'missing-tls-certificate'],
+    ['a TLS certificate another key signed', (t) => withTls(t, rogue), 'bad-certificate'],
+    ['a TLS certificate moved to another replica', (t) => {
+      withTls(t);
+      t.shards[0]!.replicas[1]!['tlsCertificate'] = t.shards[0]!.replicas[2]!['tlsCertificate'];
+    }, 'bad-certificate'],
+    ['an unknown wire', (t) => void (t['transport'] = { wire: 'quic' }), 'bad-field'],
+    ['a misspelt transport field', (t) => void (t['transport'] = { tsl: true }), 'unknown-field'],
+  ];
+  for (const [what, edit, reason] of refusals) {
+    void it(`refuses ${what} (${reason})`, () => {
+      const r = mutated(edit);
+      assert.equal(r.ok, false);
+      if (!r.ok) assert.equal(r.reason, reason);
+    });
+  }
+
+  void it('rebuilds X.509 certificates that chain to the authority and carry the member key', () => {
+    const r = mutated((t) => withTls(t));
+    assert.ok(r.ok);
+    const { authorities, own } = tlsCertificatesOf(r.value, { kind: 'replica', shard: 1, index: 4 });
+    const ca = new X509Certificate(Buffer.from(authorities[0]!));
+    const leaf = new X509Certificate(Buffer.from(own!));
+    assert.equal(ca.ca, true);
+    assert.equal(leaf.checkIssued(ca), true);
+    assert.equal(leaf.verify(ca.publicKey), true);
+    assert.equal(leaf.subjectAltName, 'URI:pesto://test/replica/s1r4');
+    assert.deepEqual(new Uint8Array(leaf.publicKey.export({ format: 'der', type: 'spki' }).subarray(-32)), r.value.shards[1]!.replicas[4]!.publicKey);
   });
 });

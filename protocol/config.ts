@@ -23,14 +23,17 @@
  */
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import { parse, stringify } from 'yaml';
-import { checkPublicKey, PUBLIC_KEY_BYTES, sign, SIGNATURE_BYTES, verify, type PublicKey } from './crypto/ed25519.ts';
+import { checkPublicKey, PUBLIC_KEY_BYTES, sign, SIGNATURE_BYTES, verify, type KeyPair, type PublicKey } from './crypto/ed25519.ts';
 import { fail, ok, type Result } from './errors.ts';
 import { CLIENT_ID_MAX, clientId, replicaIndex, shardId, type ClientId, type ReplicaIndex, type ShardId } from './ids.ts';
 import { quorums } from './quorum.ts';
+import { authorityTbs, certificateDer, memberTbs, type CertifiedMember } from './x509.ts';
 
 export interface AuthorityConfig {
   readonly name: string;
   readonly publicKey: PublicKey;
+  /** Self-signature over `authorityTbs(cluster, name, publicKey)`: this authority as a TLS CA (protocol/x509.ts). */
+  readonly tlsCertificate?: Uint8Array;
 }
 
 export interface ReplicaConfig {
@@ -42,6 +45,8 @@ export interface ReplicaConfig {
   readonly issuedBy: string;
   /** ed25519 signature by `issuedBy` over `replicaCertificateBytes(cluster, shard, index, publicKey)`. */
   readonly certificate: Uint8Array;
+  /** Signature by `issuedBy` over `memberTbs(...)`: this key's TLS certificate (required when `transport.tls`). */
+  readonly tlsCertificate?: Uint8Array;
 }
 
 export interface ShardConfig {
@@ -58,6 +63,8 @@ export interface ClientConfig {
   readonly issuedBy: string;
   /** ed25519 signature by `issuedBy` over `clientCertificateBytes(cluster, id, name, publicKey)`. */
   readonly certificate: Uint8Array;
+  /** As for replicas. */
+  readonly tlsCertificate?: Uint8Array;
 }
 
 export interface TimeoutsConfig {
@@ -104,6 +111,19 @@ export interface LimitsConfig {
   readonly historyWindowMs: number;
 }
 
+/**
+ * The wire between processes (decisions 0003, 0026). Every process of a cluster must use the same
+ * wire and TLS setting; `PESTO_TRANSPORT=grpc|tcp` overrides `wire` in one process (measurements).
+ */
+export interface TransportConfig {
+  readonly wire: 'grpc' | 'tcp';
+  /**
+   * Mutual TLS on every link, with the authorities as CAs and each member's `tlsCertificate`; the
+   * ed25519 handshake runs inside it either way. Off: plaintext (local clusters, measurements).
+   */
+  readonly tls: boolean;
+}
+
 export interface ClusterConfig {
   readonly name: string;
   /** Faults tolerated per shard; every shard has n = 5f+1 replicas. */
@@ -116,6 +136,8 @@ export interface ClusterConfig {
   readonly batching: BatchingConfig;
   readonly grace: GraceConfig;
   readonly limits: LimitsConfig;
+  /** Always set by `parseClusterConfig`; a config built in code may leave it out (DEFAULT_TRANSPORT). */
+  readonly transport?: TransportConfig;
 }
 
 export const DEFAULT_TIMEOUTS: TimeoutsConfig = Object.freeze({
@@ -131,6 +153,9 @@ export const DEFAULT_TIMEOUTS: TimeoutsConfig = Object.freeze({
 export const DEFAULT_BATCHING: BatchingConfig = Object.freeze({ signBatchMax: 32, frameBytesMax: 1 << 20 });
 
 export const DEFAULT_GRACE: GraceConfig = Object.freeze({ monotonicityMs: 5, nonMonotonicityMs: 20 });
+
+/** TCP framing: cheaper than gRPC per committed transaction in paired kv runs, with or without TLS (decision 0026). */
+export const DEFAULT_TRANSPORT: TransportConfig = Object.freeze({ wire: 'tcp', tls: false });
 
 export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000, historyWindowMs: 15_000 });
 
@@ -157,6 +182,7 @@ export type ConfigReason =
   | 'duplicate-public-key'
   | 'unknown-authority'
   | 'bad-certificate'
+  | 'missing-tls-certificate'
   | 'duplicate-id'
   | 'duplicate-name';
 
@@ -187,6 +213,31 @@ export function certifyReplica(authoritySecretKey: Uint8Array, cluster: string, 
 
 export function certifyClient(authoritySecretKey: Uint8Array, cluster: string, id: number, name: string, publicKey: Uint8Array): Uint8Array {
   return sign(clientCertificateBytes(cluster, id, name, publicKey), authoritySecretKey);
+}
+
+/** An authority's TLS CA self-signature (`AuthorityConfig.tlsCertificate`). */
+export function certifyAuthorityTls(authority: KeyPair, cluster: string, authorityName: string): Uint8Array {
+  return sign(authorityTbs(cluster, authorityName, authority.publicKey), authority.secretKey);
+}
+
+/** A member's TLS certificate signature (`tlsCertificate` of a replica or client). */
+export function certifyMemberTls(authority: KeyPair, cluster: string, authorityName: string, member: CertifiedMember, memberKey: Uint8Array): Uint8Array {
+  return sign(memberTbs(cluster, authorityName, authority.publicKey, member, memberKey), authority.secretKey);
+}
+
+/**
+ * The DER TLS certificates of a cluster, rebuilt from a parsed configuration: every authority's CA
+ * certificate, and `self`'s own leaf certificate. Undefined where the configuration has none.
+ */
+export function tlsCertificatesOf(config: ClusterConfig, self: PeerIdentity): { readonly authorities: readonly Uint8Array[]; readonly own: Uint8Array | undefined } {
+  const authorities = config.authorities.flatMap((a) => (a.tlsCertificate === undefined ? [] : [certificateDer(authorityTbs(config.name, a.name, a.publicKey), a.tlsCertificate)]));
+  const member = self.kind === 'replica' ? config.shards[self.shard]?.replicas[self.index] : config.clients.find((c) => c.id === self.id);
+  const authority = config.authorities.find((a) => a.name === member?.issuedBy);
+  const own =
+    member?.tlsCertificate === undefined || authority === undefined
+      ? undefined
+      : certificateDer(memberTbs(config.name, authority.name, authority.publicKey, self, member.publicKey), member.tlsCertificate);
+  return { authorities, own };
 }
 
 function ascii(s: string): Uint8Array {
@@ -263,7 +314,7 @@ export function renderClusterConfig(config: ClusterConfig): string {
   const doc = {
     name: config.name,
     f: config.f,
-    authorities: config.authorities.map((a) => ({ name: a.name, publicKey: toHex(a.publicKey) })),
+    authorities: config.authorities.map((a) => ({ name: a.name, publicKey: toHex(a.publicKey), ...tlsField(a) })),
     shards: config.shards.map((s) => ({
       id: s.id,
       replicas: s.replicas.map((r) => ({
@@ -272,15 +323,21 @@ export function renderClusterConfig(config: ClusterConfig): string {
         publicKey: toHex(r.publicKey),
         issuedBy: r.issuedBy,
         certificate: toHex(r.certificate),
+        ...tlsField(r),
       })),
     })),
-    clients: config.clients.map((c) => ({ id: c.id, name: c.name, publicKey: toHex(c.publicKey), issuedBy: c.issuedBy, certificate: toHex(c.certificate) })),
+    clients: config.clients.map((c) => ({ id: c.id, name: c.name, publicKey: toHex(c.publicKey), issuedBy: c.issuedBy, certificate: toHex(c.certificate), ...tlsField(c) })),
     timeouts: { ...config.timeouts },
     batching: { ...config.batching },
     grace: { ...config.grace },
     limits: { ...config.limits },
+    transport: { ...(config.transport ?? DEFAULT_TRANSPORT) },
   };
   return stringify(doc, { lineWidth: 0 });
+}
+
+function tlsField(o: { readonly tlsCertificate?: Uint8Array }): { tlsCertificate?: string } {
+  return o.tlsCertificate === undefined ? {} : { tlsCertificate: toHex(o.tlsCertificate) };
 }
 
 /** Checks a config built in code (by the CLI or the operator) exactly as if it had been loaded. */
@@ -390,7 +447,7 @@ function section<T extends object>(v: unknown, path: string, defaults: T, minimu
 const ZERO_ALLOWED = new Set(['fastPathWaitMs', 'monotonicityMs', 'nonMonotonicityMs', 'queryRetriesMax']);
 
 function readCluster(tree: unknown): ClusterConfig {
-  const o = object(tree, '', ['name', 'f', 'authorities', 'shards', 'clients', 'timeouts', 'batching', 'grace', 'limits']);
+  const o = object(tree, '', ['name', 'f', 'authorities', 'shards', 'clients', 'timeouts', 'batching', 'grace', 'limits', 'transport']);
   const clusterName = name(required(o, 'name', ''), 'name');
   const f = integer(required(o, 'f', ''), 'f', 0, 20);
   const n = quorums(f).n;
@@ -399,8 +456,11 @@ function readCluster(tree: unknown): ClusterConfig {
   const authorities = new Map<string, AuthorityConfig>();
   list(required(o, 'authorities', ''), 'authorities').forEach((a, i) => {
     const path = `authorities[${i}]`;
-    const ao = object(a, path, ['name', 'publicKey']);
-    const authority: AuthorityConfig = { name: name(required(ao, 'name', `${path}.`), `${path}.name`), publicKey: keys.add(required(ao, 'publicKey', `${path}.`), `${path}.publicKey`) };
+    const ao = object(a, path, ['name', 'publicKey', 'tlsCertificate']);
+    const authorityName = name(required(ao, 'name', `${path}.`), `${path}.name`);
+    const publicKey = keys.add(required(ao, 'publicKey', `${path}.`), `${path}.publicKey`);
+    const tls = tlsSignature(ao, path, publicKey, authorityTbs(clusterName, authorityName, publicKey));
+    const authority: AuthorityConfig = { name: authorityName, publicKey, ...tls };
     if (authorities.has(authority.name)) throw problem('duplicate-name', `${path}.name`, `authority ${authority.name} is listed twice`);
     authorities.set(authority.name, authority);
   });
@@ -415,6 +475,11 @@ function readCluster(tree: unknown): ClusterConfig {
       throw problem('bad-certificate', `${path}.certificate`, `not a valid signature by authority ${issuedBy} over this key and position`);
     }
     return { issuedBy, certificate };
+  };
+  /** The member's `tlsCertificate`, checked against its issuing authority (absent: {}). */
+  const memberTls = (o2: Obj, path: string, issuedBy: string, member: CertifiedMember, publicKey: Uint8Array): { tlsCertificate?: Uint8Array } => {
+    const authority = authorities.get(issuedBy)!;
+    return tlsSignature(o2, path, authority.publicKey, memberTbs(clusterName, issuedBy, authority.publicKey, member, publicKey));
   };
 
   const addresses = new Map<string, string>();
@@ -431,7 +496,7 @@ function readCluster(tree: unknown): ClusterConfig {
     const replicas: ReplicaConfig[] = [];
     replicaList.forEach((r, ri) => {
       const rpath = `${path}.replicas[${ri}]`;
-      const ro = object(r, rpath, ['index', 'address', 'publicKey', 'issuedBy', 'certificate']);
+      const ro = object(r, rpath, ['index', 'address', 'publicKey', 'issuedBy', 'certificate', 'tlsCertificate']);
       const index = integer(required(ro, 'index', `${rpath}.`), `${rpath}.index`, 0, Number.MAX_SAFE_INTEGER);
       if (index >= n) throw problem('duplicate-index', `${rpath}.index`, `index ${index} is out of range: indexes must be 0..${n - 1}`);
       if (replicas[index] !== undefined) throw problem('duplicate-index', `${rpath}.index`, `index ${index} is used twice in shard ${id}`);
@@ -442,7 +507,8 @@ function readCluster(tree: unknown): ClusterConfig {
       addresses.set(address, rpath);
       const publicKey = keys.add(required(ro, 'publicKey', `${rpath}.`), `${rpath}.publicKey`);
       const cert = certified(ro, rpath, replicaCertificateBytes(clusterName, id, index, publicKey));
-      replicas[index] = { index: replicaIndex(index), address, publicKey, ...cert };
+      const tls = memberTls(ro, rpath, cert.issuedBy, { kind: 'replica', shard: id, index }, publicKey);
+      replicas[index] = { index: replicaIndex(index), address, publicKey, ...cert, ...tls };
     });
     shards[id] = { id: shardId(id), replicas };
   });
@@ -451,7 +517,7 @@ function readCluster(tree: unknown): ClusterConfig {
   const clientNames = new Set<string>();
   list(o['clients'] ?? [], 'clients').forEach((c, ci) => {
     const path = `clients[${ci}]`;
-    const co = object(c, path, ['id', 'name', 'publicKey', 'issuedBy', 'certificate']);
+    const co = object(c, path, ['id', 'name', 'publicKey', 'issuedBy', 'certificate', 'tlsCertificate']);
     const id = integer(required(co, 'id', `${path}.`), `${path}.id`, 1, CLIENT_ID_MAX);
     if (clients.some((x) => x.id === id)) throw problem('duplicate-id', `${path}.id`, `client id ${id} is used twice`);
     const clientName = name(required(co, 'name', `${path}.`), `${path}.name`);
@@ -459,7 +525,8 @@ function readCluster(tree: unknown): ClusterConfig {
     clientNames.add(clientName);
     const publicKey = keys.add(required(co, 'publicKey', `${path}.`), `${path}.publicKey`);
     const cert = certified(co, path, clientCertificateBytes(clusterName, id, clientName, publicKey));
-    clients.push({ id: clientId(id), name: clientName, publicKey, ...cert });
+    const tls = memberTls(co, path, cert.issuedBy, { kind: 'client', id }, publicKey);
+    clients.push({ id: clientId(id), name: clientName, publicKey, ...cert, ...tls });
   });
 
   const timeouts = section(o['timeouts'], 'timeouts', DEFAULT_TIMEOUTS, (k) => (ZERO_ALLOWED.has(k) ? 0 : 1));
@@ -467,7 +534,33 @@ function readCluster(tree: unknown): ClusterConfig {
   const grace = section(o['grace'], 'grace', DEFAULT_GRACE, (k) => (ZERO_ALLOWED.has(k) ? 0 : 1));
   const limits = section(o['limits'], 'limits', DEFAULT_LIMITS, (k) => (ZERO_ALLOWED.has(k) ? 0 : 1));
 
-  return { name: clusterName, f, authorities: [...authorities.values()], shards, clients, timeouts, batching, grace, limits };
+  const transport = readTransport(o['transport']);
+  if (transport.tls) {
+    const missing =
+      shards.flatMap((s) => s.replicas.filter((r) => r.tlsCertificate === undefined || authorities.get(r.issuedBy)?.tlsCertificate === undefined).map((r) => `replica s${s.id}r${r.index}`))[0] ??
+      clients.filter((c) => c.tlsCertificate === undefined || authorities.get(c.issuedBy)?.tlsCertificate === undefined).map((c) => `client ${c.id}`)[0];
+    if (missing !== undefined) throw problem('missing-tls-certificate', 'transport.tls', `TLS is on but ${missing} or its authority has no tlsCertificate`);
+  }
+
+  return { name: clusterName, f, authorities: [...authorities.values()], shards, clients, timeouts, batching, grace, limits, transport };
+}
+
+/** An optional `tlsCertificate`: a signature by `signerKey` over `tbsBytes` (protocol/x509.ts). */
+function tlsSignature(o: Obj, path: string, signerKey: Uint8Array, tbsBytes: Uint8Array): { tlsCertificate?: Uint8Array } {
+  if (o['tlsCertificate'] === undefined) return {};
+  const signature = bytes(o['tlsCertificate'], `${path}.tlsCertificate`, SIGNATURE_BYTES, 'bad-certificate');
+  if (!verify(signature, tbsBytes, signerKey)) throw problem('bad-certificate', `${path}.tlsCertificate`, 'not a valid signature by the issuing authority over this TLS certificate');
+  return { tlsCertificate: signature };
+}
+
+function readTransport(v: unknown): TransportConfig {
+  if (v === undefined || v === null) return { ...DEFAULT_TRANSPORT };
+  const o = object(v, 'transport', ['wire', 'tls']);
+  const wire = o['wire'] ?? DEFAULT_TRANSPORT.wire;
+  if (wire !== 'grpc' && wire !== 'tcp') throw problem('bad-field', 'transport.wire', `expected grpc or tcp, got ${JSON.stringify(wire)}`);
+  const tls = o['tls'] ?? DEFAULT_TRANSPORT.tls;
+  if (typeof tls !== 'boolean') throw problem('bad-field', 'transport.tls', `expected true or false, got ${JSON.stringify(tls)}`);
+  return { wire, tls };
 }
 
 /** Decodes public keys, refuses weak ones (`checkPublicKey`) and keeps every key in the cluster distinct. */

@@ -5,6 +5,8 @@
  *
  * Environment:
  * - PESTO_SYNC=fdatasync|none: log durability (default fdatasync; none for measurements).
+ * - PESTO_TRANSPORT=grpc|tcp: overrides the configuration's `transport.wire` (measurements); TLS
+ *   follows `transport.tls` (net/cluster-transport.ts).
  * - PESTO_WAL_COMPACT_BYTES=N: compact the log past N bytes.
  * - PESTO_FETCH_TIMEOUT_MS=N: how long a sync-round query waits for transactions fetched from other
  *   replicas (default 200).
@@ -27,7 +29,7 @@ import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
 import { Wal } from './shell/wal.ts';
 import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
-import { transportFromEnv, transportStats } from '../net/index.ts';
+import { clusterTransport, transportStats } from '../net/index.ts';
 import { Engine } from '../sql/engine.ts';
 import { parseApplyFault } from './core/range-reads.ts';
 
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
     keyPair,
     host: addr.host,
     port: addr.port,
-    transport: transportFromEnv(),
+    transport: clusterTransport(config, { kind: 'replica', shard, index }, keyPair.secretKey),
     ...(wal === undefined ? {} : { wal }),
     ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
     engine,

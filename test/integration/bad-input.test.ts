@@ -149,7 +149,8 @@ async function sendRawFrame(index: number, frame: Buffer, authenticated: boolean
 // ---- the cluster ----
 
 before(async () => {
-  tc = await startTestCluster('bad-input', BASE_PORT);
+  // The raw streams below speak gRPC, so this cluster runs the gRPC wire whatever the default.
+  tc = await startTestCluster('bad-input', BASE_PORT, { transport: { wire: 'grpc' } });
   client = await tc.connect({ fastPathWaitMs: 60_000 });
   for (const i of tc.indexes) replicaKeys.push(await readKeyFile(keyPath(tc.dataDir, { kind: 'replica', shard: 0, index: i })));
   for (const i of tc.indexes) {

@@ -1,5 +1,5 @@
 /**
- * Shared pieces of the integration tests: a real local cluster (six replica processes over gRPC, see
+ * Shared pieces of the integration tests: a real local cluster (six replica processes over the configured wire, see
  * cli/supervisor.ts) in a fresh temporary data folder, a connected `PestoClient`, and the two ways to
  * observe a replica from outside: its Prometheus `/metrics` (replica/shell/metrics.ts; the address is
  * in the ready line the supervisor copies into the replica's log) and the counters it prints on stderr
@@ -16,7 +16,7 @@ import { loadLocalClient, prepareLocalCluster } from '../../cli/local-cluster-co
 import { startLocalCluster, type LocalCluster } from '../../cli/supervisor.ts';
 import { PestoClient, type Transaction } from '../../client/pesto-client.ts';
 import type { CommitResult } from '../../client/core/results.ts';
-import type { ClusterConfig, LimitsConfig } from '../../protocol/config.ts';
+import type { ClusterConfig, LimitsConfig, TransportConfig } from '../../protocol/config.ts';
 import { parseDocument } from 'yaml';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 
@@ -41,6 +41,8 @@ export interface TestCluster {
 export interface TestClusterOptions {
   /** Limits written into the fresh cluster's configuration (e.g. a short history window). */
   readonly limits?: Partial<LimitsConfig>;
+  /** The wire and TLS of the fresh cluster (default: the configuration's defaults). */
+  readonly transport?: Partial<TransportConfig>;
 }
 
 export async function startTestCluster(name: string, basePort: number, options: TestClusterOptions = {}): Promise<TestCluster> {
@@ -53,7 +55,8 @@ export async function startTestCluster(name: string, basePort: number, options: 
       for (const [k, v] of Object.entries(options.limits)) doc.setIn(['limits', k], v);
       await writeFile(configPath, doc.toString());
     }
-    cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards: 1, readyTimeoutMs: 90_000, stopGraceMs: 5000 });
+    const transport = options.transport === undefined ? {} : { transport: options.transport };
+    cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards: 1, readyTimeoutMs: 90_000, stopGraceMs: 5000, ...transport });
   } catch (e) {
     await rm(dataDir, { recursive: true, force: true });
     throw e;

@@ -9,7 +9,7 @@ import { decodeMessage, encodeMessage, encodeTxn } from '../../protocol/codec.ts
 import { publicKeyOf, splitAddress } from '../../protocol/config.ts';
 import type { Message, ReadReply, PrepareReply } from '../../protocol/messages.ts';
 import { shardId } from '../../protocol/ids.ts';
-import { grpcTransport, type DialedLink } from '../../net/index.ts';
+import { clusterTransport, type DialedLink } from '../../net/index.ts';
 import { toKey } from '../../client/pesto-client.ts';
 import { runTxn, sleep, startTestCluster, type TestCluster } from './cluster-harness.ts';
 
@@ -23,7 +23,7 @@ void describe('durability of one replica across a crash', () => {
 
   async function dialVictim(): Promise<void> {
     const addr = splitAddress(tc.config.shards[0]!.replicas[VICTIM]!.address)!;
-    link = grpcTransport.dial({
+    link = clusterTransport(tc.config, { kind: 'client', id: tc.clientId }, tc.keyPair.secretKey).dial({
       host: addr.host,
       port: addr.port,
       peer: { kind: 'replica', shard: 0, index: VICTIM },

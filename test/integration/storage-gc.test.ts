@@ -17,7 +17,7 @@ import { decodeMessage, encodeMessage } from '../../protocol/codec.ts';
 import { publicKeyOf, splitAddress } from '../../protocol/config.ts';
 import type { Message, ReadReply } from '../../protocol/messages.ts';
 import { decodeLogRecord } from '../../protocol/log-record.ts';
-import { grpcTransport } from '../../net/index.ts';
+import { clusterTransport } from '../../net/index.ts';
 import { primaryKeyOf } from '../../sql/memory-store.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
@@ -66,7 +66,7 @@ async function until(what: string, ok: () => Promise<boolean>, boundMs = 240_000
 /** Point reads of `keys` at one replica over its own link, as a client would send them. */
 async function readAt(index: number, keys: readonly string[]): Promise<ReadReply[]> {
   const addr = splitAddress(tc.config.shards[0]!.replicas[index]!.address)!;
-  const link = grpcTransport.dial({ host: addr.host, port: addr.port, peer: { kind: 'replica', shard: 0, index }, identity: { kind: 'client', id: tc.clientId }, secretKey: tc.keyPair.secretKey, publicKeyOf: (p) => publicKeyOf(tc.config, p) });
+  const link = clusterTransport(tc.config, { kind: 'client', id: tc.clientId }, tc.keyPair.secretKey).dial({ host: addr.host, port: addr.port, peer: { kind: 'replica', shard: 0, index }, identity: { kind: 'client', id: tc.clientId }, secretKey: tc.keyPair.secretKey, publicKeyOf: (p) => publicKeyOf(tc.config, p) });
   const replies = new Map<number, ReadReply>();
   link.onMessage((bytes) => {
     const d = decodeMessage(bytes);
