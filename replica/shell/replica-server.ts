@@ -14,7 +14,7 @@ import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { grpcTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
+import { clusterTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
 import type { Engine } from '../../sql/engine.ts';
 import type { ApplyFault } from '../core/range-reads.ts';
 import { encodeLogRecord } from '../../protocol/log-record.ts';
@@ -30,6 +30,7 @@ export interface ReplicaServerOptions {
   readonly keyPair: KeyPair;
   readonly host?: string;
   readonly port: number;
+  /** Default: what the configuration says (net/cluster-transport.ts). */
   readonly transport?: Transport;
   /** The replica's log; without one, nothing survives a restart (tests, measurements). */
   readonly wal?: Wal;
@@ -83,6 +84,7 @@ export class ReplicaServer {
   /** Log size that triggers the next compaction (at least twice what the last one left). */
   #compactBytes: number;
   #server: TransportServer | null = null;
+  readonly #transport: Transport;
   /** Log syncs started (group commits), for metrics. */
   walSyncs = 0;
   #tick: NodeJS.Timeout | null = null;
@@ -133,12 +135,13 @@ export class ReplicaServer {
       false,
     );
     this.#wal = opts.wal ?? null;
+    this.#transport = opts.transport ?? clusterTransport(config, { kind: 'replica', shard: opts.shard, index: opts.index }, opts.keyPair.secretKey);
     this.#compactBytes = opts.walCompactBytes ?? DEFAULT_WAL_COMPACT_BYTES;
   }
 
   async start(): Promise<number> {
     const { config } = this.opts;
-    const transport = this.opts.transport ?? grpcTransport;
+    const transport = this.#transport;
     this.#server = await transport.listen({
       host: this.opts.host ?? '127.0.0.1',
       port: this.opts.port,
@@ -261,7 +264,7 @@ export class ReplicaServer {
     const r = config.shards[this.opts.shard]?.replicas[index];
     const addr = r === undefined ? undefined : splitAddress(r.address);
     if (addr === undefined || index === this.opts.index) return undefined;
-    const transport = this.opts.transport ?? grpcTransport;
+    const transport = this.#transport;
     const link = transport.dial({
       host: addr.host,
       port: addr.port,
