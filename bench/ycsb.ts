@@ -39,7 +39,8 @@
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
  * can answer; see `replicaFetchesPerTx`).
  *
- * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions,
+ * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions (sync
+ * rounds received; `replicaSyncReusesPerTx` of them answered from the eager execution, decision 0025),
  * transaction fetches and refused queries per committed transaction, and ABSTAIN votes by reason.
  */
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -276,6 +277,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   // Replica-side counters over the window, summed over the six replicas, per committed transaction.
   for (const [series, label] of [
     ['pesto_replica_queries_total{round="snapshot"}', 'replicaSyncExecutionsPerTx'],
+    ['pesto_replica_snapshot_reuses_total', 'replicaSyncReusesPerTx'],
     ['pesto_replica_fetches_total{event="sent"}', 'replicaFetchesPerTx'],
     ['pesto_replica_queries_refused_total', 'replicaQueriesRefusedPerTx'],
   ] as const) {
