@@ -14,6 +14,9 @@
  * (A script, not a bench case: benchmarks may not import replica internals, test/architecture.test.ts.)
  *
  * Usage: --tables 4 --keys 5000 --clients 16 --seconds 5 --warmup 2 --pairs 3 --transport memory|grpc|tcp --json
+ * `--windows` prints each measured window on the CPU profiler's clock (`window <mode> <fromUs> <toUs>
+ * <commits>` on stderr): profile with `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/micro-ycsb.ts
+ * --windows` and split the samples by mode.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +74,7 @@ async function main(args: readonly string[]): Promise<void> {
     targets: 'learned',
     json: flags.has('json'),
   };
+  const windows = flags.has('windows');
   const dataDir = mkdtempSync(join(tmpdir(), 'pesto-micro-ycsb-'));
   const servers: ReplicaServer[] = [];
   const clients: PestoClient[] = [];
@@ -114,10 +118,13 @@ async function main(args: readonly string[]): Promise<void> {
       handling.replicaMs = 0;
       handling.clientMs = 0;
       const cpu0 = process.cpuUsage();
+      const hr0 = process.hrtime.bigint();
       w.measuring = true;
       const t0 = performance.now();
       await sleep(opts.seconds * 1000);
       w.measuring = false;
+      // The window on the monotonic clock of CPU profiles (µs), to split a profile by mode.
+      if (windows) process.stderr.write(`window ${mode} ${hr0 / 1000n} ${process.hrtime.bigint() / 1000n} ${w.committed}\n`);
       const elapsedS = (performance.now() - t0) / 1000;
       const cpu = process.cpuUsage(cpu0);
       const { replicaMs, clientMs } = handling;
