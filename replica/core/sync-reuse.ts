@@ -94,6 +94,11 @@ export class SyncReuse {
   readonly #records = new Map<string, EagerRecord>();
   /** Sync rounds answered from a record. */
   reused = 0;
+  /** Set when a check's snapshot mode skipped an unnamed prepared version (one bound callback, no closure per call). */
+  #skipped = false;
+  readonly #onSkip = (): void => {
+    this.#skipped = true;
+  };
 
   constructor(private readonly store: Store) {}
 
@@ -133,21 +138,11 @@ export class SyncReuse {
     if (rec === undefined || rec.from !== from || !sameQuery(rec.msg, msg)) return null;
     const store = this.store;
     const at = msg.ts;
-    let skipped = false;
-    const onSkip = (): void => {
-      skipped = true;
-    };
-    /** Whether `ks` shows exactly `expected` (a committed version, or none) in `mode` now. */
-    const shows = (ks: KeyState | undefined, expected: Version | null): boolean => {
-      const v = ks === undefined ? undefined : visibleVersion(ks, at, mode, allReadable, onSkip, committedVisible);
-      if (skipped) return false;
-      if (v === undefined) return expected === null;
-      return !v.prepared && v.version === expected;
-    };
+    this.#skipped = false;
     let catalogChain: KeyState | undefined;
     if (rec.catalog !== undefined) {
       catalogChain = store.get(CATALOG_KEY);
-      if (!shows(catalogChain, rec.catalog)) return null;
+      if (!this.#shows(catalogChain, rec.catalog, at, mode, committedVisible)) return null;
     }
     const touched: KeyState[] = [];
     for (const w of rec.walks) {
@@ -157,14 +152,14 @@ export class SyncReuse {
         if (k.done === true || k.value !== w.keys[i]) return null;
         const ks = store.get(k.value);
         const expected = w.versions[i]!;
-        if (!shows(ks, expected)) return null;
+        if (!this.#shows(ks, expected, at, mode, committedVisible)) return null;
         if (expected !== null) touched.push(ks!);
       }
       if (w.ended && it.next().done !== true) return null;
     }
     for (const [key, expected] of rec.points) {
       const ks = store.get(key);
-      if (!shows(ks, expected)) return null;
+      if (!this.#shows(ks, expected, at, mode, committedVisible)) return null;
       if (expected !== null) touched.push(ks!);
     }
 
@@ -188,6 +183,14 @@ export class SyncReuse {
     }
     this.reused++;
     return { result: rec.result, reads: rec.reads, predicates, vote };
+  }
+
+  /** Whether `ks` shows exactly `expected` (a committed version, or none) in `mode` now, skipping nothing. */
+  #shows(ks: KeyState | undefined, expected: Version | null, at: Timestamp, mode: ReadMode, committedVisible: ((v: Version) => boolean) | undefined): boolean {
+    const v = ks === undefined ? undefined : visibleVersion(ks, at, mode, allReadable, this.#onSkip, committedVisible);
+    if (this.#skipped) return false;
+    if (v === undefined) return expected === null;
+    return !v.prepared && v.version === expected;
   }
 }
 
