@@ -39,7 +39,8 @@
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
  * can answer; see `replicaFetchesPerTx`).
  *
- * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions,
+ * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions (sync
+ * rounds received; `replicaSyncReusesPerTx` of them answered from the eager execution, decision 0025),
  * transaction fetches and refused queries per committed transaction, and ABSTAIN votes by reason.
  */
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -52,7 +53,7 @@ import { ScrambledZipfian } from './zipf.ts';
 /** `incon-random`: incon with clients that pick eager targets at random (`--targets both`). */
 type Mode = 'ideal' | 'fail-eager' | 'incon' | 'incon-random';
 
-interface YcsbOptions {
+export interface YcsbOptions {
   readonly tables: number;
   readonly keys: number;
   readonly range: number;
@@ -89,7 +90,7 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-async function load(sql: SqlClient, opts: YcsbOptions, parallel = 4): Promise<void> {
+export async function load(sql: SqlClient, opts: YcsbOptions, parallel = 4): Promise<void> {
   const setup = sql.session();
   for (let t = 0; t < opts.tables; t++) must(await setup.execute(`CREATE TABLE t${t} (key int PRIMARY KEY, value int NOT NULL)`), `create t${t}`);
   const batches: { table: number; from: number; to: number }[] = [];
@@ -112,7 +113,7 @@ async function load(sql: SqlClient, opts: YcsbOptions, parallel = 4): Promise<vo
   await Promise.all(Array.from({ length: parallel }, loader));
 }
 
-interface Window {
+export interface Window {
   measuring: boolean;
   committed: number;
   abortedAttempts: number;
@@ -128,12 +129,17 @@ interface Window {
   syncRounds: number;
 }
 
-interface Statements {
+/** A measurement window with nothing counted yet. */
+export function newWindow(): Window {
+  return { measuring: false, committed: 0, abortedAttempts: 0, gaveUp: 0, latenciesMs: [], readLatenciesMs: [], rmwLatenciesMs: [], otherErrors: new Map(), queries: 0, queriesEager: 0, queriesFailed: 0, syncRounds: 0 };
+}
+
+export interface Statements {
   readonly read: SqlPrepared[];
   readonly rmw: SqlPrepared[];
 }
 
-async function prepareAll(s: SqlSession, opts: YcsbOptions): Promise<Statements> {
+export async function prepareAll(s: SqlSession, opts: YcsbOptions): Promise<Statements> {
   const prep = async (sql: string): Promise<SqlPrepared> => {
     const p = await s.prepare(sql);
     if (!p.ok) throw new Error(`prepare ${sql}: ${p.error.message}`);
@@ -149,7 +155,7 @@ async function prepareAll(s: SqlSession, opts: YcsbOptions): Promise<Statements>
 }
 
 /** One transaction to commit (retried with back-off); counted in `w` when it ends inside the window. */
-async function oneTxn(s: SqlSession, stmts: Statements, opts: YcsbOptions, nextKey: () => number, w: Window): Promise<void> {
+export async function oneTxn(s: SqlSession, stmts: Statements, opts: YcsbOptions, nextKey: () => number, w: Window): Promise<void> {
   const isRead = Math.random() < opts.reads;
   const table = Math.floor(Math.random() * opts.tables);
   const a = nextKey();
@@ -197,7 +203,7 @@ async function oneTxn(s: SqlSession, stmts: Statements, opts: YcsbOptions, nextK
   (isRead ? w.readLatenciesMs : w.rmwLatenciesMs).push(ms);
 }
 
-function keyGenerator(opts: YcsbOptions): () => number {
+export function keyGenerator(opts: YcsbOptions): () => number {
   const bases = opts.keys - opts.range + 1;
   if (opts.dist === 'uniform') return () => Math.floor(Math.random() * bases);
   const z = new ScrambledZipfian(bases, opts.theta);
@@ -216,7 +222,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   const sessions = Array.from({ length: opts.clients }, () => new SqlClient(sql.client, sql.engine).session());
   const stmts = await Promise.all(sessions.map((s) => prepareAll(s, opts)));
   const nextKey = keyGenerator(opts);
-  const w: Window = { measuring: false, committed: 0, abortedAttempts: 0, gaveUp: 0, latenciesMs: [], readLatenciesMs: [], rmwLatenciesMs: [], otherErrors: new Map(), queries: 0, queriesEager: 0, queriesFailed: 0, syncRounds: 0 };
+  const w = newWindow();
   const core = sql.client.core.stats;
   const cpu = new CpuMeter(cluster.metrics);
   let running = true;
@@ -276,6 +282,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   // Replica-side counters over the window, summed over the six replicas, per committed transaction.
   for (const [series, label] of [
     ['pesto_replica_queries_total{round="snapshot"}', 'replicaSyncExecutionsPerTx'],
+    ['pesto_replica_snapshot_reuses_total', 'replicaSyncReusesPerTx'],
     ['pesto_replica_fetches_total{event="sent"}', 'replicaFetchesPerTx'],
     ['pesto_replica_queries_refused_total', 'replicaQueriesRefusedPerTx'],
   ] as const) {

@@ -87,6 +87,8 @@ export type QueryExecution =
       readonly lowestSkippedPrepared: Timestamp | null;
       /** What the executor recorded, for checking the coverage invariant. */
       readonly recorder: ReadRecorder;
+      /** The row source it read through (its walks with `recordWalks`, its point lookups). */
+      readonly source: ReplicaRowSource;
     }
   | { readonly ok: false; readonly error: SqlError };
 
@@ -105,6 +107,8 @@ export interface ExecuteAtOptions {
   readonly recon?: boolean;
   /** Keep every scanned row version in `recorder.scanned` (default true; tests check coverage with it). */
   readonly keepScanned?: boolean;
+  /** Have the row source record its scans' walks (replica-row-source.ts `ScanWalk`; default false). */
+  readonly recordWalks?: boolean;
 }
 
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
@@ -138,7 +142,7 @@ export function executeAt(
   const mode = options.mode ?? { kind: 'eager' };
   const readable = options.readable ?? ((): boolean => true);
   const committedVisible = options.committedVisible;
-  const source = new ReplicaRowSource({ store, at, mode, readable, ...(committedVisible === undefined ? {} : { committedVisible }) });
+  const source = new ReplicaRowSource({ store, at, mode, readable, recordWalks: options.recordWalks === true, ...(committedVisible === undefined ? {} : { committedVisible }) });
   const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
   try {
@@ -220,9 +224,7 @@ export function executeAt(
   const tableVersion = (tableId: number): Timestamp => {
     let tv = tableVersions.get(tableId);
     if (tv === undefined) {
-      const t = store.table(tableId);
-      tv = maxTs(maxTs(t.committedVersionBelow(at), readTop.get(tableId) ?? ZERO_TS), t.high);
-      if (options.observeTableVersions !== false) t.observe(tv);
+      tv = tableVersionAt(store, tableId, at, readTop.get(tableId) ?? ZERO_TS, options.observeTableVersions !== false);
       tableVersions.set(tableId, tv);
     }
     return tv;
@@ -244,7 +246,20 @@ export function executeAt(
     snapshot: snapshotVote(source.touchedStates, at, readable, committedVisible),
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
+    source,
   };
+}
+
+/**
+ * A predicate's table version (module comment): the newest committed write to the table below `at`,
+ * raised to `readTop` (the newest version the execution read from the table) and to the table's
+ * high-water mark, which is then raised to it when `observe`.
+ */
+export function tableVersionAt(store: Store, tableId: number, at: Timestamp, readTop: Timestamp, observe: boolean): Timestamp {
+  const t = store.table(tableId);
+  const tv = maxTs(maxTs(t.committedVersionBelow(at), readTop), t.high);
+  if (observe) t.observe(tv);
+  return tv;
 }
 
 /**

@@ -25,6 +25,10 @@
  * version below T; snapshot: a named prepared version may win), unless the transaction's own writes
  * carry one. The catalog version read joins the read set and its chain the snapshot vote.
  *
+ * Cheap sync rounds (decision 0025, sync-reuse.ts): an eager execution that read no prepared version is
+ * kept a few seconds with what it walked; a sync round of the same query is answered from it when the
+ * store still shows the snapshot mode of the proposal exactly the versions it read (else executed).
+ *
  * Fault injection (`applyFault`, issue 4): committed writebacks are applied for concurrency control and
  * point reads as usual (the replica still votes correctly), but range reads do not see their writes:
  * never (`omit`) or only after a delay (`delay`). A sync round treats such a transaction as missing, and a
@@ -47,6 +51,7 @@ import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
 import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
+import { mergeSorted, SyncReuse } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import { pkOfRowKey, tableIdOfKey } from '../../sql/row-key.ts';
@@ -85,6 +90,8 @@ export interface QueryStats {
   fetchSupplies: number;
   /** Supplies that do not match what was asked (Byzantine suppliers), ignored. */
   badSupplies: number;
+  /** Sync rounds answered from the eager execution of the same query (sync-reuse.ts), not executed. */
+  queriesSnapshotReused: number;
 }
 
 export const emptyQueryStats = (): QueryStats => ({
@@ -96,6 +103,7 @@ export const emptyQueryStats = (): QueryStats => ({
   fetchesServed: 0,
   fetchSupplies: 0,
   badSupplies: 0,
+  queriesSnapshotReused: 0,
 });
 
 /** What range reads need from the replica core. */
@@ -163,8 +171,12 @@ export class RangeReads {
   readonly #fetches = new Map<number, FetchRequest>();
   #nextFetch = 1;
   readonly #committedVisible = (v: Version): boolean => !this.#hidden.has(v.txn);
+  /** Eager executions kept for the sync rounds of the same queries. */
+  readonly #reuse: SyncReuse;
 
-  constructor(private readonly host: RangeReadHost) {}
+  constructor(private readonly host: RangeReadHost) {
+    this.#reuse = new SyncReuse(host.store);
+  }
 
   /** Transactions force-materialized here (tests, metrics). */
   get forcedCount(): number {
@@ -191,7 +203,7 @@ export class RangeReads {
     }
     if (msg.retry === 0) {
       h.stats.queriesEager++;
-      h.send(from, this.#execute(msg, EAGER));
+      h.send(from, this.#execute(from, msg, EAGER));
       return;
     }
     for (const e of msg.snapshot) {
@@ -217,7 +229,7 @@ export class RangeReads {
       }
     }
     if (parked.missing.size === 0) {
-      h.send(from, this.#execute(msg, snapshotMode(msg)));
+      h.send(from, this.#sync(from, msg));
       return;
     }
     for (const key of parked.missing) {
@@ -306,6 +318,7 @@ export class RangeReads {
   /** Housekeeping: forget expired fetches and state of transactions the core no longer keeps. */
   onTick(): void {
     const now = this.host.nowMicros();
+    this.#reuse.expire(now);
     for (const [req, f] of this.#fetches) if (f.expiresMicros < now) this.#fetches.delete(req);
     for (const key of this.#hidden) if (this.host.record(key) === undefined) this.#hidden.delete(key);
     for (const key of this.#forced.keys()) {
@@ -366,12 +379,22 @@ export class RangeReads {
       s?.delete(p);
       if (s?.size === 0) this.#waiting.delete(key);
     }
-    this.host.send(p.from, this.#execute(p.msg, snapshotMode(p.msg)));
+    this.host.send(p.from, this.#sync(p.from, p.msg));
   }
 
   // ---- execution ----
 
-  #execute(msg: Query, mode: ReadMode): QueryReply {
+  /** A sync round's reply: from the eager execution of the same query when provably equal, else executed. */
+  #sync(from: number, msg: Query): QueryReply {
+    const mode = snapshotMode(msg);
+    const reused = this.#reuse.answer(from, msg, mode, this.#hidden.size === 0 ? undefined : this.#committedVisible);
+    if (reused === null) return this.#execute(from, msg, mode);
+    this.host.stats.queriesSnapshotReused++;
+    const { snapshotCommitted, snapshotPrepared } = this.#voteDigests(reused.vote.committed, reused.vote.prepared);
+    return { kind: 'queryReply', req: msg.req, retry: msg.retry, result: reused.result, reads: reused.reads, predicates: reused.predicates, deps: [], snapshotCommitted, snapshotPrepared };
+  }
+
+  #execute(from: number, msg: Query, mode: ReadMode): QueryReply {
     const h = this.host;
     const engine = h.engine;
     if (engine === undefined) return this.#error(msg, SqlState.featureNotSupported, 'this replica runs no SQL engine');
@@ -382,6 +405,7 @@ export class RangeReads {
     let catalogRead: ReadEntry | null = null;
     let catalogDep: { txn: DigestKey; ts: Timestamp } | null = null;
     let catalogChain: KeyState | undefined;
+    let catalogVersion: Version | null | undefined;
     const own = msg.ownWrites.find((w) => w.key === CATALOG_KEY);
     try {
       if (own !== undefined) {
@@ -390,6 +414,7 @@ export class RangeReads {
         catalogChain = h.store.get(CATALOG_KEY);
         const v = catalogChain === undefined ? undefined : visibleVersion(catalogChain, msg.ts, mode.kind === 'eager' ? COMMITTED : mode, allReadable, undefined, committedVisible);
         catalog = this.#catalogs.of(v?.version.value ?? null).catalog;
+        catalogVersion = v?.version ?? null;
         catalogRead = { key: CATALOG_KEY, version: v?.version.ts ?? ZERO_TS };
         if (v !== undefined && v.prepared) catalogDep = { txn: v.version.txn, ts: v.version.ts };
       }
@@ -431,6 +456,7 @@ export class RangeReads {
         mode,
         recon: msg.recon,
         keepScanned: false,
+        recordWalks: mode.kind === 'eager',
         ...(ownWrites === undefined ? {} : { ownWrites }),
         ...(committedVisible === undefined ? {} : { committedVisible }),
       });
@@ -473,17 +499,8 @@ export class RangeReads {
       committed = mergeSorted(committed, cv.committed);
       prepared = mergeSorted(prepared, cv.prepared);
     }
-    // Committed transactions whose records were collected (older than the history window) are settled
-    // everywhere: naming them would only send sync rounds fetching what nobody keeps, then waiting out
-    // the fetch timeout. Snapshot executions read committed versions whether named or not.
-    // A record's transaction carries its digest bytes: no hex conversion per named transaction (a
-    // 10,000-row scan names about 1,000).
-    const snapshotCommitted: TxnDigest[] = [];
-    for (const k of committed) {
-      const rec = h.record(k);
-      if (rec !== undefined) snapshotCommitted.push(rec.txn?.digest ?? digestFromKey(k));
-    }
-    const snapshotPrepared = prepared.map((k) => h.record(k)?.txn?.digest ?? digestFromKey(k));
+    if (mode.kind === 'eager' && catalogDep === null) this.#reuse.remember(from, msg, h.nowMicros(), exec, catalogVersion, { result, reads, predicates });
+    const { snapshotCommitted, snapshotPrepared } = this.#voteDigests(committed, prepared);
     return {
       kind: 'queryReply',
       req: msg.req,
@@ -495,6 +512,23 @@ export class RangeReads {
       snapshotCommitted,
       snapshotPrepared,
     };
+  }
+
+  /** A snapshot vote's transactions as digests. */
+  #voteDigests(committed: readonly DigestKey[], prepared: readonly DigestKey[]): { snapshotCommitted: TxnDigest[]; snapshotPrepared: TxnDigest[] } {
+    const h = this.host;
+    // Committed transactions whose records were collected (older than the history window) are settled
+    // everywhere: naming them would only send sync rounds fetching what nobody keeps, then waiting out
+    // the fetch timeout. Snapshot executions read committed versions whether named or not.
+    // A record's transaction carries its digest bytes: no hex conversion per named transaction (a
+    // 10,000-row scan names about 1,000).
+    const snapshotCommitted: TxnDigest[] = [];
+    for (const k of committed) {
+      const rec = h.record(k);
+      if (rec !== undefined) snapshotCommitted.push(rec.txn?.digest ?? digestFromKey(k));
+    }
+    const snapshotPrepared = prepared.map((k) => h.record(k)?.txn?.digest ?? digestFromKey(k));
+    return { snapshotCommitted, snapshotPrepared };
   }
 
   #error(msg: Query, code: string, message: string, detail?: string): QueryReply {
@@ -529,9 +563,4 @@ function withRead(reads: readonly ReadEntry[], extra: ReadEntry): ReadEntry[] {
   while (i < reads.length && reads[i]!.key < extra.key) i++;
   if (i < reads.length && reads[i]!.key === extra.key) return [...reads];
   return [...reads.slice(0, i), extra, ...reads.slice(i)];
-}
-
-function mergeSorted(a: readonly DigestKey[], b: readonly DigestKey[]): readonly DigestKey[] {
-  if (b.length === 0) return a;
-  return [...new Set([...a, ...b])].sort();
 }

@@ -33,6 +33,11 @@
  * and builds nothing for a row that fails it, only notes its version (decision 0022); its chain counts
  * as touched. The second scan of a version builds and keeps its row as without a filter.
  *
+ * With `recordWalks` (replicas' eager executions, decision 0025) the source also keeps, per primary-key
+ * scan, the keys it consumed from the store's key order and the version each showed (`walks`), and
+ * notes whether any shown version was prepared or an index scan ran: what sync-reuse.ts needs to show
+ * that a later snapshot execution would be fed exactly the same rows.
+ *
  * Caveat: secondary indexes are not stored on replicas yet. An index scan walks the whole table,
  * computes each visible row's index entry and returns the entries in `[lo, hi)` in index order: correct
  * results, cost proportional to the table, and only chains whose visible row falls in the range count
@@ -78,6 +83,22 @@ class CachedRow {
   ) {}
 }
 
+/**
+ * One primary-key scan's walk (`recordWalks`): the store keys it consumed in order, each with the version
+ * it showed. Invariant: `keys` and `versions` have equal lengths.
+ */
+export interface ScanWalk {
+  /** Store-key range `[lo, hi)` walked (hi null = to the end), descending when `reverse`. */
+  readonly lo: Key;
+  readonly hi: Key | null;
+  readonly reverse: boolean;
+  readonly keys: Key[];
+  /** The version each key showed (a deletion included), null when none was visible. */
+  readonly versions: (Version | null)[];
+  /** The walk reached the end of its range: the store had no further key in it. */
+  ended: boolean;
+}
+
 export interface ReplicaRowSourceOptions {
   readonly store: Store;
   /** The reading transaction's timestamp: only versions strictly below it are visible. */
@@ -87,6 +108,8 @@ export interface ReplicaRowSourceOptions {
   readonly readable?: (v: Version) => boolean;
   /** Whether a committed version may be read (default: all). */
   readonly committedVisible?: (v: Version) => boolean;
+  /** Keep `walks` and `shownPrepared` (module comment; default false). */
+  readonly recordWalks?: boolean;
 }
 
 const allReadable = (): boolean => true;
@@ -149,6 +172,14 @@ export class ReplicaRowSource implements RowSource {
   readonly pointVersions = new Map<Key, ReplicaRowVersion | null>();
   /** Snapshot mode: the oldest prepared version skipped because its transaction was not proposed. */
   lowestSkippedPrepared: Timestamp | null = null;
+  /** `recordWalks`: each primary-key scan's walk, in the order the scans started; null when not recording. */
+  readonly walks: ScanWalk[] | null;
+  /** `recordWalks`: an index scan ran (its walk covers the whole table and is not recorded). */
+  indexScanned = false;
+  /** Some key showed a prepared (or force-materialized) version. */
+  shownPrepared = false;
+  /** The version the last `scannedRow` call showed (null: none), for its iterator's walk. */
+  lastShown: Version | null = null;
 
   constructor(opts: ReplicaRowSourceOptions) {
     this.#store = opts.store;
@@ -156,6 +187,7 @@ export class ReplicaRowSource implements RowSource {
     this.#mode = opts.mode;
     this.#readable = opts.readable ?? allReadable;
     this.#committedVisible = opts.committedVisible;
+    this.walks = opts.recordWalks === true ? [] : null;
   }
 
   get at(): Timestamp {
@@ -181,6 +213,7 @@ export class ReplicaRowSource implements RowSource {
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
     if (v === undefined) return null;
+    if (v.prepared) this.shownPrepared = true;
     this.touchedKeys.push(key);
     this.touchedStates.push(ks);
     return rowVersion(key, v.version, v.prepared);
@@ -194,6 +227,7 @@ export class ReplicaRowSource implements RowSource {
    */
   scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[]): ScannedRow | null {
     const ks = this.#store.get(key);
+    this.lastShown = null;
     if (ks === undefined) return null;
     let version: Version | undefined;
     let prepared = false;
@@ -205,9 +239,11 @@ export class ReplicaRowSource implements RowSource {
       if (v !== undefined) {
         version = v.version;
         prepared = v.prepared;
+        if (prepared) this.shownPrepared = true;
       }
     }
     if (version === undefined) return null;
+    this.lastShown = version;
     this.touchedKeys.push(key);
     this.touchedStates.push(ks);
     const value = version.value;
@@ -250,9 +286,14 @@ export class ReplicaRowSource implements RowSource {
   }
 
   scan(req: ScanRequest): Iterable<ScannedRow> {
-    if (req.index !== null) return this.#indexScan(req);
+    if (req.index !== null) {
+      this.indexScanned = true;
+      return this.#indexScan(req);
+    }
     const r = tableKeyRange(req.table.id, req.lo, req.hi);
-    return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse), req.prefilter);
+    let walk: ScanWalk | undefined;
+    if (this.walks !== null) this.walks.push((walk = { lo: r.lo, hi: r.hi, reverse: req.reverse, keys: [], versions: [], ended: false }));
+    return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse), req.prefilter, walk);
   }
 
   #indexScan(req: ScanRequest): ScannedRow[] {
@@ -288,6 +329,7 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
     private readonly table: TableDef,
     private readonly keys: Iterator<string>,
     private readonly filter: RowPrefilter | undefined,
+    private readonly walk: ScanWalk | undefined,
   ) {
     this.#scratch = filter === undefined ? undefined : new Array<SqlValue>(table.columns.length).fill(null);
   }
@@ -299,8 +341,16 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
   next(): IteratorResult<ScannedRow> {
     for (;;) {
       const k = this.keys.next();
-      if (k.done === true) return { done: true, value: undefined };
+      const walk = this.walk;
+      if (k.done === true) {
+        if (walk !== undefined) walk.ended = true;
+        return { done: true, value: undefined };
+      }
       const row = this.source.scannedRow(this.table, k.value, this.filter, this.#scratch);
+      if (walk !== undefined) {
+        walk.keys.push(k.value);
+        walk.versions.push(this.source.lastShown);
+      }
       if (row !== null) return { done: false, value: row };
     }
   }

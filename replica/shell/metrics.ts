@@ -45,6 +45,7 @@ export function replicaMetrics(server: ReplicaServer): Registry {
     set({ round: 'eager' }, core.stats.queriesEager);
     set({ round: 'snapshot' }, core.stats.queriesSnapshot);
   });
+  counter(registry, 'pesto_replica_snapshot_reuses_total', 'Sync rounds answered from the eager execution of the same query, without executing (decision 0025).', [], (set) => set({}, core.stats.queriesSnapshotReused));
   counter(registry, 'pesto_replica_queries_refused_total', 'Range reads refused (timestamp below the low watermark or too far ahead).', [], (set) => set({}, core.stats.queriesRefused));
   counter(registry, 'pesto_replica_query_errors_total', 'Range reads answered with an error outcome.', [], (set) => set({}, core.stats.queryErrors));
   counter(registry, 'pesto_replica_fetches_total', 'Transaction fetches between replicas of a shard (sync rounds): sent, served, supplies applied, bad supplies ignored.', ['event'], (set) => {
