@@ -166,7 +166,7 @@ export class ClientCore {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
     this.stats.queries++;
-    const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
+    const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies !== false);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
     this.#sendQuery(qo, this.#queryTargets.eager(spec.shard, this.env.random()));
@@ -325,6 +325,8 @@ export class ClientCore {
         else if (target.timeouts % 5 === 0) this.#sendQuery(target, target.read.silentTargets());
         target.timer = this.#timer(this.#queryRoundMs, target);
       } else {
+        // A 'more' step here asks for a body (range-read.ts): it gets a round timer of its own.
+        if (step.k === 'more') target.timer = this.#timer(this.#queryRoundMs, target);
         this.#queryStep(target, step);
       }
     } else if ('read' in target) {
@@ -440,9 +442,10 @@ export class ClientCore {
       retry: read.retry,
       snapshot: qo.snapshot,
     };
+    let digestOnly: Message | undefined; // all but the designated replica answer with digests (decision 0027)
     for (const i of targets) {
       read.asked.add(i);
-      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, msg);
+      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, read.digestOnly(i) ? (digestOnly ??= { ...msg, digestOnly: true }) : msg);
     }
   }
 

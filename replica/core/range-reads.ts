@@ -46,7 +46,7 @@ import type { SqlValue } from '../../sql/types.ts';
 import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
-import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
+import { executeAt, replyAsAsked, snapshotVote, type QueryExecution } from './query-exec.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import { pkOfRowKey, tableIdOfKey } from '../../sql/row-key.ts';
@@ -191,7 +191,7 @@ export class RangeReads {
     }
     if (msg.retry === 0) {
       h.stats.queriesEager++;
-      h.send(from, this.#execute(msg, EAGER));
+      h.send(from, replyAsAsked(msg, this.#execute(msg, EAGER)));
       return;
     }
     for (const e of msg.snapshot) {
@@ -217,7 +217,7 @@ export class RangeReads {
       }
     }
     if (parked.missing.size === 0) {
-      h.send(from, this.#execute(msg, snapshotMode(msg)));
+      h.send(from, replyAsAsked(msg, this.#execute(msg, snapshotMode(msg))));
       return;
     }
     for (const key of parked.missing) {
@@ -366,7 +366,7 @@ export class RangeReads {
       s?.delete(p);
       if (s?.size === 0) this.#waiting.delete(key);
     }
-    this.host.send(p.from, this.#execute(p.msg, snapshotMode(p.msg)));
+    this.host.send(p.from, replyAsAsked(p.msg, this.#execute(p.msg, snapshotMode(p.msg))));
   }
 
   // ---- execution ----
