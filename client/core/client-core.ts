@@ -316,13 +316,15 @@ export class ClientCore {
       }
       const step = target.read.onTimeout();
       if (step.k === 'wait') {
-        // Not enough replies: ask whoever has not been asked; links are reliable streams, so the silent
-        // ones are asked again only now and then (a big scan may just be slow).
-        const more = target.read.moreTargets();
-        this.#queryTargets.blame(target.read.shard, target.read.silentTargets());
+        // Not enough replies: once the silent ones lag behind their peers (range-read.ts), ask whoever
+        // has not been asked; links are reliable streams, so the silent ones are asked again only now
+        // and then (a big scan may just be slow).
+        const lagging = target.read.laggingAtTimeout();
+        const more = lagging ? target.read.moreTargets() : [];
+        if (lagging) this.#queryTargets.blame(target.read.shard, target.read.silentTargets());
         target.timeouts++;
         if (more.length > 0) this.#sendQuery(target, more);
-        else if (target.timeouts % 5 === 0) this.#sendQuery(target, target.read.silentTargets());
+        else if (target.timeouts % (lagging ? 5 : 25) === 0) this.#sendQuery(target, target.read.silentTargets());
         target.timer = this.#timer(this.#queryRoundMs, target);
       } else {
         // A 'more' step here asks for a body (range-read.ts): it gets a round timer of its own.

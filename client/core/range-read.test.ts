@@ -287,3 +287,14 @@ void describe('RangeRead with digest-only replies', () => {
     assert.deepEqual([0, 1, 2, 3, 4].map((i) => r.digestOnly(i)), [false, false, false, false, false]);
   });
 });
+
+void describe('RangeRead round timer', () => {
+  void it('reports replicas lagging only when some had answered by the previous firing', () => {
+    const r = fresh();
+    assert.equal(r.laggingAtTimeout(), false, 'nobody answered: the host is slow, not some replicas');
+    assert.equal(r.laggingAtTimeout(), false);
+    r.add(0, reply());
+    assert.equal(r.laggingAtTimeout(), false, 'answered within this period');
+    assert.equal(r.laggingAtTimeout(), true, 'a whole period behind a peer');
+  });
+});
