@@ -109,7 +109,7 @@ export class RangeRead {
   #groups: number[][] = [];
   /** The last read set found sorted and below T (replies with the same bytes share one array). */
   #readsChecked: readonly ReadEntry[] | null = null;
-  /** This round's replicas asked for a full reply (the designated one, then any asked for the body). */
+  /** This round's replicas asked for a full reply (the designated ones, then any asked for the body). */
   #fullAsked = new Set<number>();
   /** Of those, the ones whose full reply has not come (a group without a body waits for them). */
   #fullPending = new Set<number>();
@@ -128,13 +128,13 @@ export class RangeRead {
     readonly q: Quorums,
     readonly retriesMax: number,
     readonly forceSync: boolean,
-    /** Ask for digest-only replies from all but one replica per round (decision 0027); else every reply is full. */
+    /** Ask for digest-only replies from all but f+1 replicas per round (decision 0027); else every reply is full. */
     readonly digestReplies = true,
   ) {}
 
   /**
-   * Whether replica `i`, about to be asked in this round, may answer with a digest: the first one asked
-   * in a round is designated to send the full reply, and so is any replica asked for the body since.
+   * Whether replica `i`, about to be asked in this round, may answer with a digest: the first f+1 asked
+   * in a round are designated to send the full reply, and so is any replica asked for the body since.
    */
   digestOnly(i: number): boolean {
     if (!this.digestReplies || this.#fullAsked.has(i)) return false;
