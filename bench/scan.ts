@@ -53,8 +53,11 @@
  * Without it a read overlaps the work the replicas still do for the previous transaction's commit
  * (writeback of its read set, the log), which on 2 cores lengthens short reads most (decision 0022).
  *
+ * `--full-replies` asks every replica for the full range-read reply (no digest-only replies, decision
+ * 0027), to compare both in one build.
+ *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --full-replies --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
@@ -249,7 +252,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     ...(opts.readRetryMs === undefined ? {} : { timeouts: { readRetryMs: opts.readRetryMs } }),
   });
   try {
-    const sql = await cluster.sqlClient();
+    const sql = await cluster.sqlClient(flags.has('full-replies') ? { queryDigestReplies: false } : {});
     const t = performance.now();
     await load(sql, opts);
     log(`loaded ${opts.rows} rows, ${opts.batch} per transaction, in ${round((performance.now() - t) / 1000, 1)} s`);
