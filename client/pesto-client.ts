@@ -14,6 +14,7 @@ import { decodeMessage, encodeMessage, type CodecLimits } from '../protocol/code
 import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
+import { warmUpBlake3 } from '../protocol/crypto/blake3.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
 import { TimestampAllocator, type Timestamp } from '../protocol/timestamp.ts';
@@ -136,6 +137,7 @@ export class PestoClient {
 
   /** Dials every replica; links come up in the background (sends queue until then). */
   static async connect(opts: ConnectOptions): Promise<PestoClient> {
+    warmUpBlake3(); // range reads hash large bodies to check digest-only replies (decision 0027)
     const client = new PestoClient(opts);
     client.#dialAll();
     try {
