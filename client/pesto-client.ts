@@ -36,7 +36,7 @@ export interface ConnectOptions {
   readonly forceSyncQueries?: boolean;
   /** Leave replicas that lately disagreed out of eager range-read rounds (default true; ClientCoreOptions). */
   readonly learnQueryTargets?: boolean;
-  /** Ask all but f+1 replicas for digest-only range-read replies (default true; ClientCoreOptions, decision 0027). */
+  /** Ask all but f+1 replicas for digest-only range-read replies (default false; ClientCoreOptions, decision 0027). */
   readonly queryDigestReplies?: boolean;
   /**
    * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
@@ -119,7 +119,7 @@ export class PestoClient {
         queryRetriesMax: config.limits.queryRetriesMax,
         forceSyncQueries: opts.forceSyncQueries === true,
         learnQueryTargets: opts.learnQueryTargets !== false,
-        queryDigestReplies: opts.queryDigestReplies !== false,
+        queryDigestReplies: opts.queryDigestReplies === true,
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
