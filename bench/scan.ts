@@ -53,8 +53,14 @@
  * Without it a read overlaps the work the replicas still do for the previous transaction's commit
  * (writeback of its read set, the log), which on 2 cores lengthens short reads most (decision 0022).
  *
+ * `--history-window-ms` sets the cluster's limits.historyWindowMs: on a heavily loaded host 10,000 point
+ * reads outlast the default 15 s and their transaction fails as too old.
+ *
+ * `--digest-replies` has the client ask all but f+1 replicas for digest-only range-read replies
+ * (decision 0027; off by default), to compare both in one build.
+ *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --digest-replies --history-window-ms N --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
@@ -73,6 +79,8 @@ interface ScanOptions {
   readonly timeoutMs: number;
   /** The cluster's timeouts.readRetryMs when given (the client re-asks replicas after it). */
   readonly readRetryMs: number | undefined;
+  /** The cluster's limits.historyWindowMs when given (10,000 point reads outlast 15 s on a loaded host). */
+  readonly historyWindowMs: number | undefined;
   /** Which variants run: both (default), or only range reads or only point reads (for diagnosis). */
   readonly only: 'range' | 'points' | undefined;
   /** Measures every process's CPU around each timed read (module comment), when set (once the cluster runs). */
@@ -237,6 +245,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     txnKeysMax: Number(flags.get('txn-keys-max') ?? Math.max(DEFAULT_LIMITS.txnKeysMax, 2 * maxRange)),
     timeoutMs: Number(flags.get('timeout-s') ?? 300) * 1000,
     readRetryMs: flags.has('read-retry-ms') ? Number(flags.get('read-retry-ms')) : undefined,
+    historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
     settle: undefined,
@@ -245,11 +254,11 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
   const cluster = await startBenchCluster({
     name: 'scan',
     basePort: opts.basePort,
-    limits: { txnKeysMax: opts.txnKeysMax },
+    limits: { txnKeysMax: opts.txnKeysMax, ...(opts.historyWindowMs === undefined ? {} : { historyWindowMs: opts.historyWindowMs }) },
     ...(opts.readRetryMs === undefined ? {} : { timeouts: { readRetryMs: opts.readRetryMs } }),
   });
   try {
-    const sql = await cluster.sqlClient();
+    const sql = await cluster.sqlClient(flags.has('digest-replies') ? { queryDigestReplies: true } : {});
     const t = performance.now();
     await load(sql, opts);
     log(`loaded ${opts.rows} rows, ${opts.batch} per transaction, in ${round((performance.now() - t) / 1000, 1)} s`);

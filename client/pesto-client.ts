@@ -14,6 +14,7 @@ import { decodeMessage, encodeMessage, type CodecLimits } from '../protocol/code
 import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
+import { warmUpBlake3 } from '../protocol/crypto/blake3.ts';
 import { clientId as toClientId, replicaIndex, shardId, type ReplicaRef } from '../protocol/ids.ts';
 import type { Key, Message } from '../protocol/messages.ts';
 import { TimestampAllocator, type Timestamp } from '../protocol/timestamp.ts';
@@ -35,6 +36,8 @@ export interface ConnectOptions {
   readonly forceSyncQueries?: boolean;
   /** Leave replicas that lately disagreed out of eager range-read rounds (default true; ClientCoreOptions). */
   readonly learnQueryTargets?: boolean;
+  /** Ask all but f+1 replicas for digest-only range-read replies (default false; ClientCoreOptions, decision 0027). */
+  readonly queryDigestReplies?: boolean;
   /**
    * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
    * loaded machine the handshakes of a freshly started cluster took longer than 10 s).
@@ -116,6 +119,7 @@ export class PestoClient {
         queryRetriesMax: config.limits.queryRetriesMax,
         forceSyncQueries: opts.forceSyncQueries === true,
         learnQueryTargets: opts.learnQueryTargets !== false,
+        queryDigestReplies: opts.queryDigestReplies === true,
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
@@ -133,6 +137,7 @@ export class PestoClient {
 
   /** Dials every replica; links come up in the background (sends queue until then). */
   static async connect(opts: ConnectOptions): Promise<PestoClient> {
+    warmUpBlake3(); // range reads hash large bodies to check digest-only replies (decision 0027)
     const client = new PestoClient(opts);
     client.#dialAll();
     try {

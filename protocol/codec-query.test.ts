@@ -11,6 +11,7 @@ import { holdsAt } from './codec-query.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { QueryReply } from './messages.ts';
+import { queryBodyDigest } from './query-digest.ts';
 import type { Timestamp } from './timestamp.ts';
 
 /** A reply drawn from `seed` (xorshift32), zeros and empty fields included (proto3 leaves them out). */
@@ -36,6 +37,8 @@ function reply(seed: number): QueryReply {
     deps: Array.from({ length: int(3) }, () => ({ digest: bytes(32) as TxnDigest, shard: int(3) as ShardId, ts: ts() })),
     snapshotCommitted: Array.from({ length: int(5) }, () => bytes(32) as TxnDigest),
     snapshotPrepared: Array.from({ length: int(3) }, () => bytes(32) as TxnDigest),
+    // Every fifth a digest-only reply (decision 0027): its result and reads travel as their digest.
+    ...(int(5) === 0 ? { digestOnly: true } : {}),
   };
 }
 
@@ -121,12 +124,88 @@ void describe('range read reply codec against protobufjs', () => {
   });
 });
 
+void describe('digest-only range read replies (decision 0027)', () => {
+  const full = { ...reply(11), digestOnly: false };
+  const digestReply: QueryReply = { ...full, digestOnly: true };
+
+  void it('travel as the digest of the full reply\'s result and read set, predicates and votes intact', () => {
+    const d = decodeMessage(encodeMessage(digestReply), LIMITS);
+    assert.ok(d.ok && d.value.kind === 'queryReply');
+    const m = d.value;
+    assert.deepEqual(Array.from(m.bodyDigest ?? []), Array.from(queryBodyDigest(full.result, full.reads)));
+    assert.equal(m.result.length, 0);
+    assert.equal(m.reads.length, 0);
+    assert.deepEqual(normal(m.predicates), normal(full.predicates));
+    assert.deepEqual(normal(m.snapshotCommitted), normal(full.snapshotCommitted));
+    // Re-encoded, a decoded digest reply gives the same bytes (the digest it carries is not recomputed).
+    assert.deepEqual(Array.from(encodeMessage(m)), Array.from(encodeMessage(digestReply)));
+    assert.ok(encodeMessage(m).length < encodeMessage(full).length);
+  });
+
+  void it('differ whenever the result or any read entry differs', () => {
+    const base = queryBodyDigest(full.result, full.reads);
+    const otherResult = full.result.slice();
+    otherResult[0] = otherResult[0]! ^ 1;
+    const variants: [string, Uint8Array][] = [
+      ['result', queryBodyDigest(otherResult, full.reads)],
+      ['a read version', queryBodyDigest(full.result, full.reads.map((e, i) => (i === 0 ? { key: e.key, version: { micros: e.version.micros + 1, clientId: e.version.clientId } } : e)))],
+      ['a read dropped', queryBodyDigest(full.result, full.reads.slice(1))],
+      ['result bytes moved into the read set', queryBodyDigest(full.result.subarray(1), [{ key: String.fromCharCode(full.result[0]!), version: { micros: 0, clientId: 0 } }, ...full.reads])],
+    ];
+    assert.ok(full.reads.length > 0);
+    for (const [name, d] of variants) assert.notDeepEqual(Array.from(d), Array.from(base), name);
+  });
+
+  void it('are refused beside a result or read entries, and with a digest of the wrong length, by both paths', () => {
+    const withDigest = (extra: Uint8Array): Uint8Array => {
+      const b = encodeGeneric(digestReply);
+      // Envelope field 13: one length varint; rewrite it around the inner message plus `extra`.
+      const inner = decodeLen(b);
+      return envelope(new Uint8Array([...inner, ...extra]));
+    };
+    const cases: [string, Uint8Array][] = [
+      ['a result beside the digest', withDigest(new Uint8Array([26, 1, 7]))],
+      ['a read entry beside the digest', withDigest(new Uint8Array([34, 3, 10, 1, 97]))],
+      ['a digest of 31 bytes', envelope(new Uint8Array([...decodeLen(encodeGeneric({ ...full, result: new Uint8Array(0), reads: [] })), 74, 31, ...new Uint8Array(31)]))],
+      ['neither digest nor result', envelope(decodeLen(encodeGeneric({ ...full, result: new Uint8Array(0), reads: [] })))],
+    ];
+    for (const [name, bytes] of cases) {
+      assert.equal(fastDecodeQueryReply(bytes, LIMITS), undefined, name);
+      assert.ok(!decodeGeneric(bytes, LIMITS).ok, name);
+    }
+  });
+});
+
+/** The inner bytes of a QueryReply envelope (tag 106, then a varint length). */
+function decodeLen(b: Uint8Array): Uint8Array {
+  assert.equal(b[0], 106);
+  let len = 0;
+  let p = 1;
+  for (let shift = 0; ; shift += 7) {
+    const x = b[p++]!;
+    len |= (x & 0x7f) << shift;
+    if (x < 0x80) break;
+  }
+  return b.subarray(p, p + len);
+}
+
+function envelope(inner: Uint8Array): Uint8Array {
+  const len: number[] = [];
+  let v = inner.length;
+  while (v > 0x7f) {
+    len.push((v & 0x7f) | 0x80);
+    v >>>= 7;
+  }
+  len.push(v);
+  return new Uint8Array([106, ...len, ...inner]);
+}
+
 void describe('range read reply codec, large read sets', () => {
   /** A reply with `n` read entries (sorted keys) and the rest of `reply(seed)`. */
   const large = (seed: number, n: number, change?: (reads: { key: string; version: Timestamp }[]) => void): QueryReply => {
     const reads = Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(6, '0')}`, version: { micros: 1_760_000_000_000_000 + i, clientId: i % 7 } }));
     change?.(reads);
-    return { ...reply(seed), reads };
+    return { ...reply(seed), reads, digestOnly: false };
   };
   const BIG: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6, entriesMax: 5000 };
   const fastDecode = (m: QueryReply | Uint8Array): QueryReply => {

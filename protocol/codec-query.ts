@@ -9,15 +9,22 @@
  * them again (decision 0022): decoding is a function of the bytes alone, so the result is what a fresh
  * decode would give, and matching (client/core/range-read.ts) then compares the arrays by identity.
  * Memory: one read set and its bytes, replaced by the next large one.
+ *
+ * Digest-only replies (decision 0027): a reply sent with `digestOnly` carries `body_digest`
+ * (query-digest.ts) and neither result nor read entries; decoded, it has `bodyDigest`, an empty result
+ * and no reads. A reply with both a digest and a result or reads, a digest of the wrong length, or
+ * neither a digest nor a result is refused (the generic path, codec.ts, refuses the same).
  */
 import type { CodecLimits } from './codec-txn.ts';
 import { depIn, predicateIn, readEntryIn } from './codec-fast-txn.ts';
-import { BAIL, bail, digestIn, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
+import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
 import type { TxnDigest } from './ids.ts';
 import type { Dependency, Message, Predicate, ReadEntry } from './messages.ts';
+import { queryBodyDigest, READ_TAG, readEntrySizes, writeReadEntries } from './query-digest.ts';
+import { BLAKE3_BYTES } from './crypto/blake3.ts';
 
 const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
-const READ_TAG = 34; // QueryReply field 4, length-delimited
+const BODY_DIGEST_TAG = 74; // QueryReply field 9, length-delimited
 /** Read sets of at least this many entries are kept for reuse (smaller ones decode in microseconds). */
 const READS_KEPT_MIN = 256;
 
@@ -54,6 +61,7 @@ function queryReplyIn(r: Reader): Message {
   const deps: Dependency[] = [];
   const snapshotCommitted: TxnDigest[] = [];
   const snapshotPrepared: TxnDigest[] = [];
+  let bodyDigest: Uint8Array | undefined;
   while (r.pos < r.end) {
     const at = r.pos;
     const tag = tagOf(r);
@@ -102,15 +110,22 @@ function queryReplyIn(r: Reader): Message {
       case 66:
         snapshotPrepared.push(digestIn(r.bytes()));
         break;
+      case BODY_DIGEST_TAG:
+        if (bodyDigest !== undefined) bail();
+        bodyDigest = r.bytes();
+        break;
       default:
         skip(r, tag);
     }
   }
   const max = limits.entriesMax;
-  if (result === undefined || result.length === 0) bail();
+  if (bodyDigest !== undefined) {
+    if (bodyDigest.length !== BLAKE3_BYTES || result !== undefined || reads.length > 0) bail();
+  } else if (result === undefined || result.length === 0) bail();
   if (reads.length > max || predicates.length > max || deps.length > max || snapshotCommitted.length > max || snapshotPrepared.length > max) bail();
   if (!readsReused && readsContiguous && reads.length >= READS_KEPT_MIN) lastReads = { bytes: r.buf.slice(readsStart, readsEnd), reads, limits };
-  return { kind: 'queryReply', req: req ?? 0, retry: retry ?? 0, result, reads, predicates, deps, snapshotCommitted, snapshotPrepared };
+  const base = { kind: 'queryReply', req: req ?? 0, retry: retry ?? 0, predicates, deps, snapshotCommitted, snapshotPrepared } as const;
+  return bodyDigest === undefined ? { ...base, result: result!, reads } : { ...base, result: EMPTY, reads: [], digestOnly: true, bodyDigest };
 }
 
 /** A `QueryReply` envelope decoded the fast way, or undefined for the generic path. Never throws. */
@@ -127,9 +142,10 @@ export function fastDecodeQueryReply(bytes: Uint8Array, limits: CodecLimits): Me
 }
 
 /** The envelope bytes protobufjs writes for a `QueryReply`. */
-export function fastEncodeQueryReply(m: Extract<Message, { kind: 'queryReply' }>): Uint8Array {
-  // Keys are latin1 strings, one byte per char: sized and written without a Buffer per key.
-  const readSizes = m.reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
+export function fastEncodeQueryReply(full: Extract<Message, { kind: 'queryReply' }>): Uint8Array {
+  const bodyDigest = replyBodyDigest(full);
+  const m = bodyDigest === null ? full : { ...full, result: EMPTY, reads: [] };
+  const readSizes = readEntrySizes(m.reads);
   const depSizes = m.deps.map((d) => (d.digest.length > 0 ? lenField(d.digest.length) : 0) + (d.shard !== 0 ? 1 + varintSize(d.shard) : 0) + lenField(tsSize(d.ts)));
   const predSizes = m.predicates.map((q) => (q.table !== 0 ? 1 + varintSize(q.table) : 0) + lenField(tsSize(q.tableVersion)) + (q.expr.length > 0 ? lenField(q.expr.length) : 0));
   let inner = reqSize(m.req) + (m.retry !== 0 ? 1 + varintSize(m.retry) : 0) + (m.result.length > 0 ? lenField(m.result.length) : 0);
@@ -138,6 +154,7 @@ export function fastEncodeQueryReply(m: Extract<Message, { kind: 'queryReply' }>
   for (const n of depSizes) inner += lenField(n);
   for (const d of m.snapshotCommitted) inner += lenField(d.length);
   for (const d of m.snapshotPrepared) inner += lenField(d.length);
+  if (bodyDigest !== null) inner += lenField(bodyDigest.length);
   return encodeWith(lenField(inner), (w) => {
     w.open(QUERY_REPLY_TAG, inner);
     writeReq(w, m.req);
@@ -146,15 +163,7 @@ export function fastEncodeQueryReply(m: Extract<Message, { kind: 'queryReply' }>
       w.varint(m.retry);
     }
     if (m.result.length > 0) w.bytesField(26, m.result);
-    for (let i = 0; i < m.reads.length; i++) {
-      const e = m.reads[i]!;
-      w.open(34, readSizes[i]!);
-      if (e.key.length > 0) {
-        w.open(10, e.key.length);
-        w.pos += w.buf.write(e.key, w.pos, 'latin1');
-      }
-      tsWrite(w, 18, e.version);
-    }
+    writeReadEntries(w, m.reads, readSizes);
     m.predicates.forEach((q, i) => {
       w.open(42, predSizes[i]!);
       if (q.table !== 0) {
@@ -175,5 +184,15 @@ export function fastEncodeQueryReply(m: Extract<Message, { kind: 'queryReply' }>
     });
     for (const d of m.snapshotCommitted) w.bytesField(58, d);
     for (const d of m.snapshotPrepared) w.bytesField(66, d);
+    if (bodyDigest !== null) w.bytesField(BODY_DIGEST_TAG, bodyDigest);
   });
+}
+
+/**
+ * What a reply sends as its body digest: null for a full reply; for one marked `digestOnly`, the digest
+ * it already carries (a decoded one) or the digest of its result and read set (a replica's).
+ */
+export function replyBodyDigest(m: Extract<Message, { kind: 'queryReply' }>): Uint8Array | null {
+  if (m.digestOnly !== true) return null;
+  return m.bodyDigest ?? queryBodyDigest(m.result, m.reads);
 }

@@ -22,6 +22,8 @@
 import { pesto } from './gen/pesto.js';
 import { MAC_BYTES } from './crypto/mac.ts';
 import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
+import { replyBodyDigest } from './codec-query.ts';
+import { BLAKE3_BYTES } from './crypto/blake3.ts';
 import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import {
@@ -363,23 +365,30 @@ function queryIn(p: pesto.Query.$Properties, limits: CodecLimits): Query {
     recon: p.recon ?? false,
     retry,
     snapshot,
+    ...(p.digestOnly === true ? { digestOnly: true } : {}),
   };
 }
 
 function queryReplyIn(p: pesto.QueryReply.$Properties, limits: CodecLimits): QueryReply {
   const result = p.result;
-  if (result === null || result === undefined || result.length === 0) return reject('missing-field', 'query result');
-  return {
+  const bodyDigest = p.bodyDigest;
+  const base = {
     kind: 'queryReply',
     req: p.req ?? 0,
     retry: p.retry ?? 0,
-    result,
-    reads: readsIn(p.reads, limits),
     predicates: predicatesIn(p.predicates, limits),
     deps: depsIn(p.deps, limits),
     snapshotCommitted: digestsIn(p.snapshotCommitted, limits, 'snapshot committed'),
     snapshotPrepared: digestsIn(p.snapshotPrepared, limits, 'snapshot prepared'),
-  };
+  } as const;
+  // A digest-only reply (decision 0027) carries its body's digest and neither result nor read set.
+  if (bodyDigest !== null && bodyDigest !== undefined && bodyDigest.length > 0) {
+    if (bodyDigest.length !== BLAKE3_BYTES) return reject('bad-digest', 'query body digest');
+    if ((result !== null && result !== undefined && result.length > 0) || (p.reads?.length ?? 0) > 0) return reject('unexpected-field', 'query result beside its digest');
+    return { ...base, result: EMPTY, reads: [], digestOnly: true, bodyDigest };
+  }
+  if (result === null || result === undefined || result.length === 0) return reject('missing-field', 'query result');
+  return { ...base, result, reads: readsIn(p.reads, limits) };
 }
 
 function fetchReplyIn(p: pesto.FetchReply.$Properties, limits: CodecLimits): FetchReply {
@@ -553,21 +562,25 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
           recon: m.recon,
           retry: m.retry,
           snapshot: m.snapshot.map((e) => ({ digest: e.digest, holders: e.holders as number[] })),
+          digestOnly: m.digestOnly === true,
         },
       };
-    case 'queryReply':
+    case 'queryReply': {
+      const bodyDigest = replyBodyDigest(m);
       return {
         queryReply: {
           req: m.req,
           retry: m.retry,
-          result: m.result,
-          reads: readsOut(m.reads),
+          result: bodyDigest === null ? m.result : EMPTY,
+          reads: bodyDigest === null ? readsOut(m.reads) : [],
           predicates: predicatesOut(m.predicates),
           deps: depsOut(m.deps),
           snapshotCommitted: [...m.snapshotCommitted],
           snapshotPrepared: [...m.snapshotPrepared],
+          ...(bodyDigest === null ? {} : { bodyDigest }),
         },
       };
+    }
     case 'fetch':
       return { fetch: { req: m.req, digests: [...m.digests] } };
     case 'fetchReply':

@@ -270,9 +270,18 @@ export interface Query {
   readonly recon: boolean;
   readonly retry: number;
   readonly snapshot: readonly SnapshotEntry[];
+  /** Answer with the digest of the result and read set in place of them (a `QueryReply` with `bodyDigest`). */
+  readonly digestOnly?: boolean;
 }
 
-/** What one execution saw (PROTOCOL §4.3). Reads sorted by key and distinct. */
+/**
+ * What one execution saw (PROTOCOL §4.3). Reads sorted by key and distinct.
+ *
+ * Digest-only replies (docs/decisions/0027): a sender sets `digestOnly` on a full reply and the encoder
+ * writes `queryBodyDigest(result, reads)` (protocol/query-digest.ts) in place of the result and read set.
+ * Decoded, such a reply has `bodyDigest` set (32 bytes), an empty `result` and no `reads`; predicates,
+ * dependencies and the snapshot vote are always there.
+ */
 export interface QueryReply {
   readonly kind: 'queryReply';
   readonly req: number;
@@ -284,6 +293,10 @@ export interface QueryReply {
   readonly deps: readonly Dependency[];
   readonly snapshotCommitted: readonly TxnDigest[];
   readonly snapshotPrepared: readonly TxnDigest[];
+  /** Sending side: encode as a digest-only reply. */
+  readonly digestOnly?: boolean;
+  /** Set exactly on a decoded digest-only reply: BLAKE3 of its result and read set (absent here). */
+  readonly bodyDigest?: Uint8Array;
 }
 
 /** Replica to replica: send me these transactions (PROTOCOL §4.2 step 5). */

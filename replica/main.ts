@@ -31,6 +31,7 @@ import { Wal } from './shell/wal.ts';
 import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
 import { clusterTransport, transportStats } from '../net/index.ts';
 import { Engine } from '../sql/engine.ts';
+import { warmUpBlake3 } from '../protocol/crypto/blake3.ts';
 import { parseApplyFault } from './core/range-reads.ts';
 
 async function main(): Promise<void> {
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   if (fetchTimeout !== undefined && !/^\d+$/.test(fetchTimeout)) throw new Error(`PESTO_FETCH_TIMEOUT_MS must be a number of milliseconds, got ${fetchTimeout}`);
   if (applyFault !== undefined) process.stderr.write(`replica s${shard}r${index}: fault injection PESTO_FAULT_APPLY=${process.env['PESTO_FAULT_APPLY']}\n`);
   const engine = await Engine.create();
+  warmUpBlake3(); // before serving: digest-only range replies hash large bodies (decision 0027)
   const server = new ReplicaServer({
     config,
     shard,

@@ -17,7 +17,12 @@
  * and the reply's size. `--cold` forgets every row replicas kept from earlier scans (decision 0019) before
  * each read, so each read pays what a first scan of its rows costs (the cluster benchmark's random range
  * starts mostly meet rows not scanned before).
- * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --json
+ * `--digest` prices digest-only replies (decision 0027): f+1 = 2 replicas encode the full reply
+ * (`encodeMs`), 3f = 3 a digest-only one (`encodeDigestMs`: the hash of result and read set included);
+ * the client decodes 2 full and 2 digest replies (of the first 3f+1 of 4f+1 replies, 1.6 are full on
+ * average) and matches them (hashing one full reply's body); `allMs` = 5 replicaMs + 2 encodeMs +
+ * 3 encodeDigestMs + clientMs.
+ * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --digest --json
  */
 import { decodeMessage, encodeMessage, encodeTxn } from '../protocol/codec.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
@@ -65,6 +70,7 @@ async function main(args: readonly string[]): Promise<void> {
   const json = flags.has('json');
   const replicaOnly = flags.get('only') === 'replica';
   const cold = flags.has('cold');
+  const digest = flags.has('digest');
 
   const engine = await Engine.create();
   const ddl = engine.parse('CREATE TABLE scan_t (id int PRIMARY KEY, cat int NOT NULL, pad text NOT NULL)').stmts[0]!;
@@ -131,8 +137,9 @@ async function main(args: readonly string[]): Promise<void> {
     });
     if (replicaOnly) return { replicaMs: replica.ms, reads: replica.value.reads.length };
     const enc = timed(() => encodeMessage(replica.value));
+    const encDigest = digest ? timed(() => encodeMessage({ ...replica.value, digestOnly: true })) : null;
     // The client decodes 3f+1 = 4 replies, each its own bytes (equal bytes from correct replicas).
-    const copies = [0, 1, 2, 3].map(() => enc.value.slice());
+    const copies = [0, 1, 2, 3].map((i) => (encDigest !== null && i >= 2 ? encDigest.value : enc.value).slice());
     const dec = timed(() =>
       copies.map((b) => {
         const d = decodeMessage(b);
@@ -142,8 +149,11 @@ async function main(args: readonly string[]): Promise<void> {
     );
     const replies = dec.value;
     const match = timed(() => {
-      const rr = new RangeRead(S0, query.ts, q, 3, false);
-      for (let i = 0; i < 5; i++) rr.asked.add(i);
+      const rr = new RangeRead(S0, query.ts, q, 3, false, digest);
+      for (let i = 0; i < 5; i++) {
+        rr.asked.add(i);
+        rr.digestOnly(i);
+      }
       let step = rr.add(0, replies[0]!);
       for (let i = 1; i < 4; i++) step = rr.add(i, replies[i]!);
       if (step.k !== 'done') throw new Error('4 equal replies did not match');
@@ -160,7 +170,7 @@ async function main(args: readonly string[]): Promise<void> {
     const want = filtered ? Math.ceil((start + size) / CATEGORIES) - Math.ceil(start / CATEGORIES) : size;
     if (!o.ok || o.rows.length !== want) throw new Error(`expected ${want} rows`);
     if (named.value.length !== match.value.predicates.length) throw new Error('predicates lost');
-    return { replicaMs: replica.ms, encodeMs: enc.ms, decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length };
+    return { replicaMs: replica.ms, encodeMs: enc.ms, ...(encDigest === null ? {} : { encodeDigestMs: encDigest.ms, digestReplyBytes: encDigest.value.length }), decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length };
   };
 
   for (const size of ranges) {
@@ -172,7 +182,8 @@ async function main(args: readonly string[]): Promise<void> {
       if (!replicaOnly) {
         line['clientMs'] = round(line['decodesMs']! + line['matchMs']! + line['nameKeysMs']! + line['resultDecodeMs']!, 3);
         // What one range read costs the cluster in CPU: 4f+1 = 5 replicas execute and encode, the client the rest.
-        line['allMs'] = round(5 * (line['replicaMs']! + line['encodeMs']!) + line['clientMs']!, 3);
+        const encodes = digest ? 2 * line['encodeMs']! + 3 * line['encodeDigestMs']! : 5 * line['encodeMs']!;
+        line['allMs'] = round(5 * line['replicaMs']! + encodes + line['clientMs']!, 3);
       }
       if (json) process.stdout.write(`${JSON.stringify(line)}\n`);
       else process.stderr.write(`${Object.entries(line).map(([k, v]) => `${k}=${v}`).join(' ')}\n`);

@@ -166,7 +166,7 @@ export class ClientCore {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
     this.stats.queries++;
-    const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true);
+    const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
     this.#sendQuery(qo, this.#queryTargets.eager(spec.shard, this.env.random()));
@@ -316,15 +316,19 @@ export class ClientCore {
       }
       const step = target.read.onTimeout();
       if (step.k === 'wait') {
-        // Not enough replies: ask whoever has not been asked; links are reliable streams, so the silent
-        // ones are asked again only now and then (a big scan may just be slow).
-        const more = target.read.moreTargets();
-        this.#queryTargets.blame(target.read.shard, target.read.silentTargets());
+        // Not enough replies: once the silent ones lag behind their peers (range-read.ts), ask whoever
+        // has not been asked; links are reliable streams, so the silent ones are asked again only now
+        // and then (a big scan may just be slow).
+        const lagging = target.read.laggingAtTimeout();
+        const more = lagging ? target.read.moreTargets() : [];
+        if (lagging) this.#queryTargets.blame(target.read.shard, target.read.silentTargets());
         target.timeouts++;
         if (more.length > 0) this.#sendQuery(target, more);
-        else if (target.timeouts % 5 === 0) this.#sendQuery(target, target.read.silentTargets());
+        else if (target.timeouts % (lagging ? 5 : 25) === 0) this.#sendQuery(target, target.read.silentTargets());
         target.timer = this.#timer(this.#queryRoundMs, target);
       } else {
+        // A 'more' step here asks for a body (range-read.ts): it gets a round timer of its own.
+        if (step.k === 'more') target.timer = this.#timer(this.#queryRoundMs, target);
         this.#queryStep(target, step);
       }
     } else if ('read' in target) {
@@ -440,9 +444,10 @@ export class ClientCore {
       retry: read.retry,
       snapshot: qo.snapshot,
     };
+    let digestOnly: Message | undefined; // all but the designated replica answer with digests (decision 0027)
     for (const i of targets) {
       read.asked.add(i);
-      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, msg);
+      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, read.digestOnly(i) ? (digestOnly ??= { ...msg, digestOnly: true }) : msg);
     }
   }
 

@@ -21,6 +21,11 @@ export interface ClientCoreOptions {
   /** Fault knob (the paper's stress runs): treat every eager round as failed. */
   readonly forceSyncQueries?: boolean;
   /**
+   * Range reads ask all but f+1 replicas per round for digest-only replies (range-read.ts, decision
+   * 0027). Default false: it did not pay in the cluster benchmark (the decision's measurements).
+   */
+  readonly queryDigestReplies?: boolean;
+  /**
    * Leave the replicas whose range-read replies lately disagreed with the matching group (or stayed
    * silent) out of eager rounds (query-targets.ts; default true). A performance heuristic only: any
    * 3f+1 matching replies still decide. False: the 4f+1 start at a random offset.

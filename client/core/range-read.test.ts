@@ -4,6 +4,7 @@ import type { ShardId, TxnDigest } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry } from '../../protocol/messages.ts';
 import { quorums } from '../../protocol/quorum.ts';
 import type { Timestamp } from '../../protocol/timestamp.ts';
+import { queryBodyDigest } from '../../protocol/query-digest.ts';
 import { RangeRead } from './range-read.ts';
 
 const q = quorums(1); // n = 6, eager fan-out 5, match 4, snapshot f+1 = 2, dependency 2f+1 = 3
@@ -178,5 +179,122 @@ void describe('RangeRead', () => {
     r.add(2, reply({ result: 'c' }));
     r.add(3, reply({ result: 'd' }));
     assert.equal(r.retry, 1); // four distinct results with one outstanding: already synced
+  });
+});
+
+/** `reply(o)` as a digest-only reply: the digest of its result and reads in their place (decision 0027). */
+function digestReply(o: Parameters<typeof reply>[0] = {}): QueryReply {
+  const full = reply(o);
+  return { ...full, result: new Uint8Array(0), reads: [], digestOnly: true, bodyDigest: queryBodyDigest(full.result, full.reads) };
+}
+
+/** A read that designated its full repliers as the client core does: the first f+1 replicas asked (0 and 1). */
+function designated(): RangeRead {
+  const r = new RangeRead(0 as ShardId, T, q, 2, false);
+  const digestOnly = [0, 1, 2, 3, 4].map((i) => {
+    r.asked.add(i);
+    return r.digestOnly(i);
+  });
+  assert.deepEqual(digestOnly, [false, false, true, true, true]);
+  return r;
+}
+
+void describe('RangeRead with digest-only replies', () => {
+  void it('succeeds with a designated full reply and 3f digests of the same body, taking the body from the full reply', () => {
+    const r = designated();
+    const pred = (v: number): Predicate => ({ table: 1, tableVersion: ts(v), expr: bytes('p') });
+    for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good', predicates: [pred(40 + i)] })).k, 'wait');
+    const step = r.add(0, reply({ result: 'good', predicates: [pred(50)] }));
+    assert.equal(step.k, 'done');
+    if (step.k !== 'done') return;
+    assert.deepEqual(step.ok.result, bytes('good'));
+    assert.deepEqual(step.ok.reads, [{ key: 'a', version: ts(10) }]);
+    // Digest replies' predicates count for the table version like any other.
+    assert.deepEqual(step.ok.predicates[0]!.tableVersion, ts(42));
+  });
+
+  void it('never takes a body that does not hash to the digest 3f+1 replicas sent: a lying designated replica is an outlier', () => {
+    const r = designated();
+    assert.equal(r.add(0, reply({ result: 'lie' })).k, 'wait');
+    for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    const step = r.add(1, reply({ result: 'good' }));
+    assert.equal(step.k, 'done');
+    if (step.k !== 'done') return;
+    assert.deepEqual(step.ok.result, bytes('good'));
+    assert.deepEqual([...r.roundOutliers], [0]);
+  });
+
+  void it('does not wait for a silent designated replica: any 3f+1 of the 4f+1 asked include a full reply', () => {
+    const r = designated();
+    for (const i of [2, 3]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    assert.equal(r.add(1, reply({ result: 'good' })).k, 'wait');
+    const step = r.add(4, digestReply({ result: 'good' }));
+    assert.equal(step.k, 'done');
+  });
+
+  void it('asks f+1 members of a bodiless 3f+1 group for the body once no full reply is awaited, and takes only one that hashes to their digest', () => {
+    const r = designated();
+    r.asked.add(5); // widened after a timeout
+    assert.equal(r.digestOnly(5), true);
+    assert.equal(r.add(0, reply({ result: 'lie' })).k, 'wait');
+    for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    // Designated replica 1 is silent: 3f+1 digests agree and a full reply is still awaited.
+    assert.equal(r.add(5, digestReply({ result: 'good' })).k, 'wait');
+    const ask = r.onTimeout();
+    assert.equal(ask.k, 'more');
+    if (ask.k !== 'more') return;
+    assert.deepEqual([...ask.targets], [2, 3]);
+    assert.equal(r.digestOnly(2), false);
+    // A body that does not hash to the group's digest (the state moved, or a lie) is not taken.
+    assert.equal(r.add(3, reply({ result: 'other' })).k, 'wait');
+    const step = r.add(2, reply({ result: 'good' }));
+    assert.equal(step.k, 'done');
+    if (step.k !== 'done') return;
+    assert.deepEqual(step.ok.result, bytes('good'));
+    assert.deepEqual([...r.roundOutliers], [0]);
+  });
+
+  void it('asks for the body at once when the designated replicas answered outside the group', () => {
+    const r = designated();
+    r.asked.add(5);
+    r.digestOnly(5);
+    assert.equal(r.add(0, reply({ result: 'lie' })).k, 'wait');
+    assert.equal(r.add(1, reply({ result: 'stale' })).k, 'wait');
+    for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    const ask = r.add(5, digestReply({ result: 'good' }));
+    assert.equal(ask.k, 'more');
+    if (ask.k === 'more') assert.deepEqual([...ask.targets], [2, 3]);
+  });
+
+  void it('moves to a sync round when 3f+1 digests agree and no replica ever sends their body', () => {
+    const r = designated();
+    r.asked.add(5);
+    r.digestOnly(5);
+    for (const i of [2, 3, 4, 5]) r.add(i, digestReply({ result: 'made up', committed: [i] }));
+    assert.equal(r.onTimeout().k, 'more');
+    // A repeated digest is not a body.
+    assert.equal(r.add(2, digestReply({ result: 'made up' })).k, 'wait');
+    assert.equal(r.onTimeout().k, 'more');
+    const sync = r.onTimeout();
+    assert.equal(sync.k, 'sync');
+    assert.equal(r.retry, 1);
+    // The new round designates anew.
+    assert.deepEqual([3, 0, 1].map((i) => r.digestOnly(i)), [false, false, true]);
+  });
+
+  void it('asks every replica for the full reply when digest replies are off', () => {
+    const r = new RangeRead(0 as ShardId, T, q, 2, false, false);
+    assert.deepEqual([0, 1, 2, 3, 4].map((i) => r.digestOnly(i)), [false, false, false, false, false]);
+  });
+});
+
+void describe('RangeRead round timer', () => {
+  void it('reports replicas lagging only when some had answered by the previous firing', () => {
+    const r = fresh();
+    assert.equal(r.laggingAtTimeout(), false, 'nobody answered: the host is slow, not some replicas');
+    assert.equal(r.laggingAtTimeout(), false);
+    r.add(0, reply());
+    assert.equal(r.laggingAtTimeout(), false, 'answered within this period');
+    assert.equal(r.laggingAtTimeout(), true, 'a whole period behind a peer');
   });
 });

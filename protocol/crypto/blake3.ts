@@ -25,6 +25,16 @@ export const MERKLE_NODE_KEY: Uint8Array = createDeriveKey('pesto 2026-12 merkle
 
 const scratchOut = new Uint8Array(BLAKE3_BYTES);
 
+/**
+ * Runs blake3-jit once over inputs past one chunk, so a process pays its set-up (SIMD detection and the
+ * JIT of its hasher: 25-55 ms of CPU on the first large hash, about 1 ms for 300 KB afterwards) at start,
+ * not on its first large range-read reply digest (decision 0027). Shells call it once.
+ */
+export function warmUpBlake3(): void {
+  const input = new Uint8Array(256 * 1024);
+  for (let i = 0; i < 3; i++) blake3(input);
+}
+
 /** Plain BLAKE3-256 of `data` in a fresh 32-byte array. */
 export function blake3(data: Uint8Array): Uint8Array {
   const out = new Uint8Array(BLAKE3_BYTES);

@@ -1922,6 +1922,9 @@ export namespace pesto {
         /** Query snapshot. */
         snapshot: pesto.SnapshotEntry.$Properties[];
 
+        /** Query digestOnly. */
+        digestOnly: boolean;
+
         /**
          * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
          * @param message Query message or plain object to encode
@@ -1976,6 +1979,9 @@ export namespace pesto {
 
             /** Query snapshot */
             snapshot?: (pesto.SnapshotEntry.$Properties[]|null);
+
+            /** Query digestOnly */
+            digestOnly?: (boolean|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];
@@ -2098,6 +2104,9 @@ export namespace pesto {
         /** QueryReply snapshotPrepared. */
         snapshotPrepared: Uint8Array[];
 
+        /** QueryReply bodyDigest. */
+        bodyDigest: Uint8Array;
+
         /**
          * Encodes the specified QueryReply message. Does not implicitly {@link pesto.QueryReply.verify|verify} messages.
          * @param message QueryReply message or plain object to encode
@@ -2152,6 +2161,9 @@ export namespace pesto {
 
             /** QueryReply snapshotPrepared */
             snapshotPrepared?: (Uint8Array[]|null);
+
+            /** QueryReply bodyDigest */
+            bodyDigest?: (Uint8Array|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];

@@ -4760,6 +4760,7 @@ export const pesto = $root.pesto = (() => {
          * @property {boolean|null} [recon] Query recon
          * @property {number|null} [retry] Query retry
          * @property {Array.<pesto.SnapshotEntry.$Properties>|null} [snapshot] Query snapshot
+         * @property {boolean|null} [digestOnly] Query digestOnly
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -4858,6 +4859,14 @@ export const pesto = $root.pesto = (() => {
         Query.prototype.snapshot = $util.emptyArray;
 
         /**
+         * Query digestOnly.
+         * @member {boolean} digestOnly
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.digestOnly = false;
+
+        /**
          * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
          * @function encode
          * @memberof pesto.Query
@@ -4891,6 +4900,8 @@ export const pesto = $root.pesto = (() => {
             if (message.snapshot != null && message.snapshot.length)
                 for (let i = 0; i < message.snapshot.length; ++i)
                     $root.pesto.SnapshotEntry.encode(message.snapshot[i], writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
+            if (message.digestOnly != null && $Object.hasOwnProperty.call(message, "digestOnly") && message.digestOnly !== false)
+                writer.uint32(/* id 9, wireType 0 =*/72).bool(message.digestOnly);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -5000,6 +5011,15 @@ export const pesto = $root.pesto = (() => {
                         if (!(message.snapshot && message.snapshot.length))
                             message.snapshot = [];
                         message.snapshot.push($root.pesto.SnapshotEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 0)
+                            break;
+                        if (value = reader.bool())
+                            message.digestOnly = value;
+                        else
+                            delete message.digestOnly;
                         continue;
                     }
                 }
@@ -5225,6 +5245,7 @@ export const pesto = $root.pesto = (() => {
          * @property {Array.<pesto.Dependency.$Properties>|null} [deps] QueryReply deps
          * @property {Array.<Uint8Array>|null} [snapshotCommitted] QueryReply snapshotCommitted
          * @property {Array.<Uint8Array>|null} [snapshotPrepared] QueryReply snapshotPrepared
+         * @property {Uint8Array|null} [bodyDigest] QueryReply bodyDigest
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -5326,6 +5347,14 @@ export const pesto = $root.pesto = (() => {
         QueryReply.prototype.snapshotPrepared = $util.emptyArray;
 
         /**
+         * QueryReply bodyDigest.
+         * @member {Uint8Array} bodyDigest
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.bodyDigest = $util.newBuffer([]);
+
+        /**
          * Encodes the specified QueryReply message. Does not implicitly {@link pesto.QueryReply.verify|verify} messages.
          * @function encode
          * @memberof pesto.QueryReply
@@ -5362,6 +5391,8 @@ export const pesto = $root.pesto = (() => {
             if (message.snapshotPrepared != null && message.snapshotPrepared.length)
                 for (let i = 0; i < message.snapshotPrepared.length; ++i)
                     writer.uint32(/* id 8, wireType 2 =*/66).bytes(message.snapshotPrepared[i]);
+            if (message.bodyDigest != null && $Object.hasOwnProperty.call(message, "bodyDigest") && message.bodyDigest.length)
+                writer.uint32(/* id 9, wireType 2 =*/74).bytes(message.bodyDigest);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -5471,6 +5502,15 @@ export const pesto = $root.pesto = (() => {
                         if (!(message.snapshotPrepared && message.snapshotPrepared.length))
                             message.snapshotPrepared = [];
                         message.snapshotPrepared.push(reader.bytes());
+                        continue;
+                    }
+                case 9: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.bytes()).length)
+                            message.bodyDigest = value;
+                        else
+                            delete message.bodyDigest;
                         continue;
                     }
                 }

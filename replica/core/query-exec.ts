@@ -29,7 +29,7 @@
  * them. Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
-import type { Key, ReadEntry } from '../../protocol/messages.ts';
+import type { Key, Query, QueryReply, ReadEntry } from '../../protocol/messages.ts';
 import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
@@ -349,4 +349,22 @@ export function snapshotVote(touched: Iterable<KeyState>, at: Timestamp, readabl
     }
   }
   return { committed: [...committed].sort(), prepared: [...prepared].sort() };
+}
+
+/**
+ * A body (result and read set, estimated at 24 bytes a read entry) at least this large goes out as its
+ * digest when the query asks for a digest-only reply (decision 0027). Below it a digest saves nothing
+ * measurable (a 10,000-row read at 1% selectivity, a 7 KB body, encoded in the same time either way and
+ * its reply stayed 34 KB of snapshot vote) while the client pays for hashing the full body.
+ */
+export const DIGEST_REPLY_BYTES_MIN = 16 * 1024;
+
+/**
+ * The reply in the form the query asked for: marked digest-only (the encoder then sends the digest of
+ * its result and read set in their place, protocol/query-digest.ts) when `digestOnly` was asked and the
+ * body is large enough to be worth it; else full.
+ */
+export function replyAsAsked(msg: Query, reply: QueryReply): QueryReply {
+  if (msg.digestOnly !== true || reply.result.length + 24 * reply.reads.length < DIGEST_REPLY_BYTES_MIN) return reply;
+  return { ...reply, digestOnly: true };
 }

@@ -50,7 +50,7 @@ import type { SqlValue } from '../../sql/types.ts';
 import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
-import { executeAt, snapshotVote, type QueryExecution } from './query-exec.ts';
+import { executeAt, replyAsAsked, snapshotVote, type QueryExecution } from './query-exec.ts';
 import { mergeSorted, SyncReuse } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
@@ -203,7 +203,7 @@ export class RangeReads {
     }
     if (msg.retry === 0) {
       h.stats.queriesEager++;
-      h.send(from, this.#execute(from, msg, EAGER));
+      h.send(from, replyAsAsked(msg, this.#execute(from, msg, EAGER)));
       return;
     }
     for (const e of msg.snapshot) {
@@ -229,7 +229,7 @@ export class RangeReads {
       }
     }
     if (parked.missing.size === 0) {
-      h.send(from, this.#sync(from, msg));
+      h.send(from, replyAsAsked(msg, this.#sync(from, msg)));
       return;
     }
     for (const key of parked.missing) {
@@ -379,7 +379,7 @@ export class RangeReads {
       s?.delete(p);
       if (s?.size === 0) this.#waiting.delete(key);
     }
-    this.host.send(p.from, this.#sync(p.from, p.msg));
+    this.host.send(p.from, replyAsAsked(p.msg, this.#sync(p.from, p.msg)));
   }
 
   // ---- execution ----

@@ -1,0 +1,61 @@
+/**
+ * The digest of a range read reply's body (docs/decisions/0027): what a digest-only `QueryReply`
+ * carries in place of its result and read set.
+ *
+ * `queryBodyDigest(result, reads)` = BLAKE3(BLAKE3(result) ‖ BLAKE3(read entries)), the read entries as
+ * the exact bytes a full reply writes for them (`readsWire`, protobuf field 4 repeated, so one encoding
+ * serves both). Two replies with equal digests have equal results and read sets (BLAKE3's collision
+ * resistance); that is all a client relies on when it counts a digest reply toward 3f+1 and takes the
+ * body from a full reply that hashes to the same digest.
+ *
+ * The read set's half is remembered for the last read-set array hashed (compared by identity): replies
+ * whose read entries decoded to one shared array (codec-query.ts) hash them once.
+ */
+import { blake3, BLAKE3_BYTES } from './crypto/blake3.ts';
+import { encodeWith, lenField, tsSize, tsWrite, type Writer } from './codec-fast-wire.ts';
+import type { ReadEntry } from './messages.ts';
+
+/** QueryReply field 4 (read entries), length-delimited. */
+export const READ_TAG = 34;
+
+/** Bytes of each read entry's body (key, version), as the reply writes it after its tag and length. */
+export function readEntrySizes(reads: readonly ReadEntry[]): number[] {
+  return reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
+}
+
+/** Writes every read entry as field 4 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per key). */
+export function writeReadEntries(w: Writer, reads: readonly ReadEntry[], sizes: readonly number[]): void {
+  for (let i = 0; i < reads.length; i++) {
+    const e = reads[i]!;
+    w.open(READ_TAG, sizes[i]!);
+    if (e.key.length > 0) {
+      w.open(10, e.key.length);
+      w.pos += w.buf.write(e.key, w.pos, 'latin1');
+    }
+    tsWrite(w, 18, e.version);
+  }
+}
+
+/** The read entries' bytes in a full reply. */
+export function readsWire(reads: readonly ReadEntry[]): Uint8Array {
+  const sizes = readEntrySizes(reads);
+  let total = 0;
+  for (const n of sizes) total += lenField(n);
+  return encodeWith(total, (w) => writeReadEntries(w, reads, sizes));
+}
+
+let lastReads: { readonly reads: readonly ReadEntry[]; readonly hash: Uint8Array } | null = null;
+
+/** BLAKE3(BLAKE3(result) ‖ BLAKE3(readsWire(reads))), 32 bytes. */
+export function queryBodyDigest(result: Uint8Array, reads: readonly ReadEntry[]): Uint8Array {
+  let readsHash: Uint8Array;
+  if (lastReads !== null && lastReads.reads === reads) readsHash = lastReads.hash;
+  else {
+    readsHash = blake3(readsWire(reads));
+    lastReads = { reads, hash: readsHash };
+  }
+  const both = new Uint8Array(2 * BLAKE3_BYTES);
+  both.set(blake3(result), 0);
+  both.set(readsHash, BLAKE3_BYTES);
+  return blake3(both);
+}
