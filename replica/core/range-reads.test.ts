@@ -83,7 +83,7 @@ const committed = (t: Txn): Writeback => ({ kind: 'writeback', digest: t.digest,
 const DDL_TXN = txnOf(tsAt(10), { writes: [{ key: CATALOG_KEY, value: CATALOG.value() }] });
 const LOAD_TXN = txnOf(tsAt(20), { writes: [...refRows(acct).map((r) => rowWrite(acct, r)), ...LOG_ROWS.map((r) => rowWrite(logT, r))] });
 
-function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault; txnKeysMax?: number } = {}): ReplicaCore {
+function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault; txnKeysMax?: number; syncReuseBytesMax?: number } = {}): ReplicaCore {
   const e = over.engine === undefined ? engine : over.engine;
   return new ReplicaCore(
     {
@@ -95,6 +95,7 @@ function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFa
       gcWindowMicros: 5_000_000,
       ...(e === null ? {} : { engine: e }),
       ...(over.applyFault === undefined ? {} : { applyFault: over.applyFault }),
+      ...(over.syncReuseBytesMax === undefined ? {} : { syncReuseBytesMax: over.syncReuseBytesMax }),
       ...(over.txnKeysMax === undefined ? {} : { limits: { txnKeysMax: over.txnKeysMax, messageBytesMax: 4 << 20 } }),
     },
     { nowMicros: () => NOW },
@@ -622,6 +623,27 @@ void describe('ReplicaCore cheap sync rounds: a sync round answered from the eag
   const commitRow = (row: Row, at: Timestamp) => (c: ReplicaCore): void => {
     c.handle(1, committed(txnOf(at, { writes: [rowWrite(acct, row)] })));
   };
+
+  void it('keeps eager executions within a byte budget, the oldest going first, and none heavier than a quarter of it', () => {
+    const one = loadedCore(0);
+    ask(one, query(SQL, PARAMS, { req: 1 }));
+    const weight = one.range.reuseKept.bytes;
+    assert.ok(weight > 0, 'an eager execution is kept');
+    // Room for four records of this weight: the fifth and later push the oldest out.
+    const c = loadedCore(0, { syncReuseBytesMax: 4 * weight + 1 });
+    for (let req = 1; req <= 20; req++) ask(c, query(SQL, PARAMS, { req }));
+    assert.deepEqual(c.range.reuseKept, { records: 4, bytes: 4 * weight });
+    // The newest are the ones kept: a sync round of request 20 is answered from its record, one of request 1 is executed.
+    const proposal = proposalOf(ask(c, query(SQL, PARAMS, { req: 21 })));
+    ask(c, query(SQL, PARAMS, { req: 20, retry: 1, snapshot: proposal }));
+    assert.equal(c.stats.queriesSnapshotReused, 1);
+    ask(c, query(SQL, PARAMS, { req: 1, retry: 1, snapshot: proposal }));
+    assert.equal(c.stats.queriesSnapshotReused, 1);
+    // A budget below four times one record keeps none.
+    const small = loadedCore(0, { syncReuseBytesMax: 4 * weight - 1 });
+    ask(small, query(SQL, PARAMS, { req: 1 }));
+    assert.deepEqual(small.range.reuseKept, { records: 0, bytes: 0 });
+  });
 
   void it('reuses the eager execution when nothing the query sees changed', () => {
     const { a, eager, reply } = rounds(() => {});

@@ -115,6 +115,8 @@ export interface RangeReadHost {
   readonly n: number;
   readonly engine: Engine | undefined;
   readonly fetchTimeoutMs: number;
+  /** Bytes the kept eager executions may retain (sync-reuse.ts). */
+  readonly syncReuseBytesMax: number;
   readonly applyFault: ApplyFault | null;
   readonly limits: Pick<LimitsConfig, 'txnKeysMax' | 'messageBytesMax'>;
   readonly clockSkewMaxMicros: number;
@@ -175,7 +177,12 @@ export class RangeReads {
   readonly #reuse: SyncReuse;
 
   constructor(private readonly host: RangeReadHost) {
-    this.#reuse = new SyncReuse(host.store);
+    this.#reuse = new SyncReuse(host.store, host.syncReuseBytesMax);
+  }
+
+  /** Eager executions kept for sync rounds, and the bytes they retain (tests, metrics). */
+  get reuseKept(): { readonly records: number; readonly bytes: number } {
+    return { records: this.#reuse.size, bytes: this.#reuse.weight };
   }
 
   /** Transactions force-materialized here (tests, metrics). */

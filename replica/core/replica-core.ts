@@ -23,6 +23,7 @@ import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
+import { MEMO_BYTES_MAX } from './sync-reuse.ts';
 import { checkpointOf, checkpointRecords, restoreFrom, type ReplayTarget } from './log-replay.ts';
 import { DEFAULT_GRACE, DEFAULT_LIMITS, type GraceConfig, type LimitsConfig } from '../../protocol/config.ts';
 import {
@@ -98,6 +99,8 @@ export interface ReplicaCoreOptions {
   readonly fetchTimeoutMs?: number;
   /** Fault injection: withhold committed writes from range reads (range-reads.ts); default none. */
   readonly applyFault?: ApplyFault;
+  /** Bytes the eager executions kept for sync rounds may retain (sync-reuse.ts; default MEMO_BYTES_MAX). */
+  readonly syncReuseBytesMax?: number;
   /**
    * The cluster's limits (config `limits`): a range read whose read set or result would not fit a
    * transaction or a message is answered with a 54000 error outcome (default DEFAULT_LIMITS).
@@ -158,6 +161,7 @@ export class ReplicaCore {
       engine: opts.engine,
       fetchTimeoutMs: opts.fetchTimeoutMs ?? DEFAULT_FETCH_TIMEOUT_MS,
       applyFault: opts.applyFault ?? null,
+      syncReuseBytesMax: opts.syncReuseBytesMax ?? MEMO_BYTES_MAX,
       limits: opts.limits ?? DEFAULT_LIMITS,
       clockSkewMaxMicros: opts.clockSkewMaxMicros,
       stats: this.stats,

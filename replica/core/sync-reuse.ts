@@ -60,8 +60,23 @@ import type { KeyState, Store, Version } from './store.ts';
 
 /** How long an eager execution is kept for a sync round (the round follows within milliseconds). */
 const MEMO_MICROS = 3_000_000;
-/** At most this many kept (the oldest goes first). */
+/** At most this many kept (the oldest goes first)... */
 const MEMO_MAX = 4096;
+/**
+ * ...and at most about this many bytes retained by them all (`weightOf`; the oldest go first): a
+ * 10,000-row read keeps about 1.3 MB, and a client sending many large eager reads it never syncs must
+ * not make a replica keep thousands of them. One heavier than a quarter of this is not kept.
+ */
+export const MEMO_BYTES_MAX = 64 << 20;
+/** Rough bytes a kept key, version reference or read entry costs (its array slot, key string, objects). */
+const ENTRY_BYTES = 64;
+
+/** Approximate bytes an eager record retains beyond what the store keeps anyway. */
+function weightOf(result: Uint8Array, walks: readonly ScanWalk[], points: number, reads: number): number {
+  let keys = points + reads;
+  for (const w of walks) keys += w.keys.length;
+  return result.length + ENTRY_BYTES * keys;
+}
 
 const allReadable = (): boolean => true;
 
@@ -79,6 +94,8 @@ interface EagerRecord {
   readonly reads: readonly ReadEntry[];
   /** The reply's predicates; their table versions are recomputed. */
   readonly predicates: readonly Predicate[];
+  /** `weightOf` this record. */
+  readonly weight: number;
 }
 
 /** What a sync round gets instead of an execution; the caller names the vote's transactions. */
@@ -100,11 +117,21 @@ export class SyncReuse {
     this.#skipped = true;
   };
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly bytesMax: number = MEMO_BYTES_MAX,
+  ) {}
 
   get size(): number {
     return this.#records.size;
   }
+
+  /** Approximate bytes the kept records retain (at most `bytesMax`). */
+  get weight(): number {
+    return this.#weight;
+  }
+
+  #weight = 0;
 
   /**
    * Keeps a successful eager execution (run with `recordWalks`) for a sync round of the same query.
@@ -116,16 +143,26 @@ export class SyncReuse {
     const points = new Map<Key, Version | null>();
     for (const [k, v] of src.pointVersions) points.set(k, v === null ? null : v.version);
     const id = recordId(from, msg.req);
+    this.#drop(id);
+    const weight = weightOf(reply.result, src.walks, points.size, reply.reads.length);
+    if (4 * weight > this.bytesMax) return;
+    while (this.#records.size > 0 && (this.#records.size >= MEMO_MAX || this.#weight + weight > this.bytesMax)) this.#drop(this.#records.keys().next().value!);
+    this.#records.set(id, { from, msg, atMicros: nowMicros, catalog, walks: src.walks, points, result: reply.result, reads: reply.reads, predicates: reply.predicates, weight });
+    this.#weight += weight;
+  }
+
+  #drop(id: string): void {
+    const r = this.#records.get(id);
+    if (r === undefined) return;
     this.#records.delete(id);
-    if (this.#records.size >= MEMO_MAX) this.#records.delete(this.#records.keys().next().value!);
-    this.#records.set(id, { from, msg, atMicros: nowMicros, catalog, walks: src.walks, points, result: reply.result, reads: reply.reads, predicates: reply.predicates });
+    this.#weight -= r.weight;
   }
 
   /** Drops records older than `MEMO_MICROS`. */
   expire(nowMicros: number): void {
     for (const [id, r] of this.#records) {
       if (nowMicros - r.atMicros <= MEMO_MICROS) break; // insertion order is age order
-      this.#records.delete(id);
+      this.#drop(id);
     }
   }
 
