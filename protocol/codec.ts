@@ -21,7 +21,6 @@
  */
 import { pesto } from './gen/pesto.js';
 import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut, sigIn, sigOut, sigsIn, sigsOut, voteCertIn, voteCertOut, voteDecisionIn, voteDecisionOut, writebackIn, writebackOut } from './codec-cert.ts';
-import { MAC_BYTES } from './crypto/mac.ts';
 import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
 import { replyBodyDigest } from './codec-query.ts';
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
@@ -52,25 +51,7 @@ import {
   writesIn,
   writesOut,
 } from './codec-txn.ts';
-import type {
-  Certificate,
-  CommittedRead,
-  CommittedTxn,
-  FetchReply,
-  Message,
-  Query,
-  QueryReply,
-  SnapshotEntry,
-  Outcome,
-  PreparedRead,
-  SigProof,
-  ShardSigs,
-  St2Cert,
-  Txn,
-  VoteCert,
-  VoteDecision,
-  Writeback,
-} from './messages.ts';
+import type { CommittedRead, CommittedTxn, FetchReply, Message, Query, QueryReply, SnapshotEntry, PreparedRead, SigProof, Txn, Writeback } from './messages.ts';
 
 export { DEFAULT_CODEC_LIMITS, decodeTxn, encodeTxn, keyFromBytes, keyToBytes } from './codec-txn.ts';
 export type { CodecLimits, DecodeReason } from './codec-txn.ts';

@@ -11,7 +11,7 @@ import { decodePredicate, excusedKeys, withExcusedKeys } from '../../sql/predica
 import { parseApplyFault } from './range-reads.ts';
 import type { ReplicaCore} from './replica-core.ts';
 import { type ReplicaEffect } from './replica-core.ts';
-import { S0, NOW, keys, tsAt, Q_TS, engine, DDL, catalogAfter, acct, logT, refSession, keyOf, rowWrite, LOG_ROWS, acctRow, txnOf, abortCert, committed, DDL_TXN, LOAD_TXN, newCore, drain, loadedCore, sent, replies, toReplicas, query, ask, refOutcome, rowsOf, errorOf, balOf } from './range-reads.testkit.ts';
+import { S0, NOW, tsAt, Q_TS, DDL, catalogAfter, acct, logT, refSession, keyOf, rowWrite, LOG_ROWS, acctRow, txnOf, abortCert, committed, DDL_TXN, LOAD_TXN, newCore, drain, loadedCore, sent, replies, toReplicas, query, ask, refOutcome, rowsOf, errorOf, balOf } from './range-reads.testkit.ts';
 
 void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', () => {
   const core = loadedCore();

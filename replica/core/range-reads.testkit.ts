@@ -4,11 +4,11 @@
  * reference, and helpers to ask queries and read replies.
  */
 import assert from 'node:assert/strict';
-import { encodeMessage, encodeTxn } from '../../protocol/codec.ts';
+import { encodeTxn } from '../../protocol/codec.ts';
 import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
-import { digestKey, type ReplicaIndex, type ShardId, type TxnDigest } from '../../protocol/ids.ts';
-import type { Certificate, FetchReply, Key, Message, Query, QueryReply, SnapshotEntry, Txn, TxnBody, WriteEntry, Writeback } from '../../protocol/messages.ts';
+import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
+import type { Certificate, Key, Message, Query, QueryReply, Txn, TxnBody, WriteEntry, Writeback } from '../../protocol/messages.ts';
 import { voteLeaf } from '../../protocol/statements.ts';
 import { ts, type Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
@@ -17,8 +17,7 @@ import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { primaryKeyOf } from '../../sql/memory-store.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { decodeOutcome, encodeOutcome, encodeParams } from '../../sql/wire-values.ts';
-import { decodePredicate, excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
-import { parseApplyFault, type ApplyFault } from './range-reads.ts';
+import type { ApplyFault } from './range-reads.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
 import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';

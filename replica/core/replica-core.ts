@@ -17,15 +17,15 @@
  * - range reads (queries), the sync round's fetches between replicas and force materialization are
  *   in range-reads.ts.
  */
-import { digestKey, type DigestKey, type ReplicaIndex, type ShardId } from '../../protocol/ids.ts';
-import type { Key, Message, Outcome, Prepare, PrepareReply, ReadRequest, SigProof, Txn, VoteDecision } from '../../protocol/messages.ts';
+import { digestKey, type DigestKey } from '../../protocol/ids.ts';
+import type { Key, Message, Prepare, PrepareReply, ReadRequest, SigProof, Txn, VoteDecision } from '../../protocol/messages.ts';
 import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { MEMO_BYTES_MAX } from './sync-reuse.ts';
 import { checkpointOf, checkpointRecords, restoreFrom, type ReplayTarget } from './log-replay.ts';
-import { DEFAULT_GRACE, DEFAULT_LIMITS, type GraceConfig, type LimitsConfig } from '../../protocol/config.ts';
+import { DEFAULT_GRACE, DEFAULT_LIMITS } from '../../protocol/config.ts';
 import {
   CatalogLookup,
   dropPredicates,
@@ -40,86 +40,20 @@ import {
 import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
-import { validate, type AbortReason, type AbstainReason, type ValidationContext } from './validation.ts';
-import type { Engine } from '../../sql/engine.ts';
-import { emptyQueryStats, RangeReads, type ApplyFault, type QueryStats } from './range-reads.ts';
+import { validate, type AbstainReason, type ValidationContext } from './validation.ts';
+import { emptyQueryStats, RangeReads } from './range-reads.ts';
 import { onDecide, onDecisionFb, onElect, sendDecideReply, type St2Host } from './st2-fallback.ts';
 import { onWriteback, type WritebackHost } from './writeback.ts';
 import { StorageGc } from './storage-gc.ts';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
-/** Opaque handle of the link a message came from; replies go back to it. */
-export type PeerHandle = number;
-
-export type SignRef =
-  | { readonly kind: 'vote'; readonly txn: DigestKey }
-  /** An ST2 decision at `view` (a later view may replace it before the signature is back). */
-  | { readonly kind: 'st2'; readonly txn: DigestKey; readonly view: number }
-  /** An elect statement for `view`, owed to `peer` (PROTOCOL §7). */
-  | { readonly kind: 'elect'; readonly txn: DigestKey; readonly view: number; readonly decision: Outcome; readonly peer: PeerHandle; readonly req: number };
-
-export type ReplicaEffect =
-  | { readonly kind: 'send'; readonly to: PeerHandle; readonly msg: Message }
-  /** Send to another replica of this shard (the shell dials it; PROTOCOL §4.2 step 5 fetches). */
-  | { readonly kind: 'sendReplica'; readonly shard: ShardId; readonly index: number; readonly msg: Message }
-  /** Call `onTimer(id)` after `afterMs` (the core ignores timers it no longer needs; never cancelled). */
-  | { readonly kind: 'timer'; readonly id: number; readonly afterMs: number }
-  /** Sign `leaf` (batched by the shell), then call `onSigned(ref, proof)`. */
-  | { readonly kind: 'sign'; readonly leaf: Uint8Array; readonly ref: SignRef }
-  /**
-   * Append to the log. Votes and ST2 decisions are durable before any later effect of the same batch
-   * leaves the replica (PROTOCOL §9); the shell flushes the log first.
-   */
-  | { readonly kind: 'persist'; readonly record: LogRecord };
+export type { PeerHandle, ReplicaCoreOptions, ReplicaEffect, ReplicaEnv, ReplicaStats, SignRef } from './replica-api.ts';
+import type { PeerHandle, ReplicaCoreOptions, ReplicaEffect, ReplicaEnv, ReplicaStats, SignRef } from './replica-api.ts';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 200;
 /** Keys the storage collector drops per tick (the shell runs further slices between other work). */
 export const STORAGE_GC_SLICE_KEYS = 4096;
-
-export interface ReplicaEnv {
-  nowMicros(): number;
-}
-
-export interface ReplicaCoreOptions {
-  readonly shard: ShardId;
-  readonly index: ReplicaIndex;
-  readonly f: number;
-  /** Whether this shard owns a key (validation and applying writes only look at owned keys). */
-  readonly owns: (key: Key) => boolean;
-  /** Replicas refuse timestamps further ahead of their clock than this. */
-  readonly clockSkewMaxMicros: number;
-  /** History older than now minus this is collected; older transactions and reads are refused. */
-  readonly gcWindowMicros: number;
-  /** Write-monotonicity grace periods (PROTOCOL §5 step 2; config `grace`); default DEFAULT_GRACE. */
-  readonly grace?: GraceConfig;
-  /** Parses SQL for range reads (`await Engine.create()`); without it queries get a 0A000 error outcome. */
-  readonly engine?: Engine;
-  /** How long a sync-round query waits for fetched transactions before executing anyway (default 200). */
-  readonly fetchTimeoutMs?: number;
-  /** Fault injection: withhold committed writes from range reads (range-reads.ts); default none. */
-  readonly applyFault?: ApplyFault;
-  /** Bytes the eager executions kept for sync rounds may retain (sync-reuse.ts; default MEMO_BYTES_MAX). */
-  readonly syncReuseBytesMax?: number;
-  /**
-   * The cluster's limits (config `limits`): a range read whose read set or result would not fit a
-   * transaction or a message is answered with a 54000 error outcome (default DEFAULT_LIMITS).
-   */
-  readonly limits?: Pick<LimitsConfig, 'txnKeysMax' | 'messageBytesMax'>;
-}
-
-export interface ReplicaStats extends QueryStats {
-  reads: number;
-  readsRefused: number;
-  prepares: number;
-  votes: Record<VoteDecision, number>;
-  abstainReasons: Partial<Record<AbstainReason, number>>;
-  abortReasons: Partial<Record<AbortReason, number>>;
-  commits: number;
-  aborts: number;
-  st2Adopted: number;
-  rejected: Record<string, number>;
-}
 
 export class ReplicaCore {
   readonly store = new Store();

@@ -2,11 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeMessage } from '../../protocol/codec.ts';
 import type { QueryReply, SnapshotEntry } from '../../protocol/messages.ts';
-import { ts, type Timestamp } from '../../protocol/timestamp.ts';
+import { type Timestamp } from '../../protocol/timestamp.ts';
 import { CATALOG_KEY } from '../../sql/replicated-catalog.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import type { ReplicaCore } from './replica-core.ts';
-import { S0, tsAt, DDL, catalogAfter, acct, keyOf, rowWrite, acctRow, txnOf, abortCert, committed, DDL_TXN, drain, loadedCore, sent, query, ask, rowsOf } from './range-reads.testkit.ts';
+import { S0, tsAt, DDL, catalogAfter, acct, keyOf, rowWrite, acctRow, txnOf, abortCert, committed, DDL_TXN, drain, loadedCore, query, ask, rowsOf } from './range-reads.testkit.ts';
 
 void describe('ReplicaCore cheap sync rounds: a sync round answered from the eager execution (decision 0025)', () => {
   const SQL = 'SELECT id, bal, tag FROM acct WHERE w = $1 AND id BETWEEN $2 AND $3';
