@@ -7,13 +7,21 @@ import { frames, Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
 
-function withDir(fn: (dir: string) => void): void {
+async function withDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
   try {
-    fn(dir);
+    await fn(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The log at `path` reopens whole, with exactly `expected`. */
+function assertReopens(path: string, expected: readonly Uint8Array[]): void {
+  const again = Wal.open(path, 'none');
+  assert.equal(again.discardedBytes, 0);
+  assert.deepEqual(again.records, expected);
+  again.wal.close();
 }
 
 void describe('Wal', () => {
@@ -26,10 +34,7 @@ void describe('Wal', () => {
       wal.flush();
       wal.append(bytes(4));
       wal.close();
-      const again = Wal.open(path, 'none');
-      assert.deepEqual(again.records, [bytes(1, 2, 3), bytes(), bytes(4)]);
-      assert.equal(again.discardedBytes, 0);
-      again.wal.close();
+      assertReopens(path, [bytes(1, 2, 3), bytes(), bytes(4)]);
     }));
 
   void it('cuts a torn or damaged tail and keeps what came before', () =>
@@ -59,110 +64,95 @@ void describe('Wal', () => {
       assert.deepEqual(Wal.open(join(dir, 'copy.log'), 'none').records, []);
     }));
 
-  void it('replaces the log by a compacted one, keeps what was appended meanwhile, and keeps appending', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-    try {
-      const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'fdatasync');
-      for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
-      wal.flush();
-      const before = statSync(path).size;
-      wal.startCompaction();
-      assert.ok(wal.compacting);
-      // Appended after the start, before the checkpoint is written: the tail.
-      wal.append(bytes(7));
+  void it('replaces the log by a compacted one, keeps what was appended meanwhile, and keeps appending', () =>
+    withDir(async (dir) => {
+    const path = join(dir, 'wal.log');
+    const { wal } = Wal.open(path, 'fdatasync');
+    for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
+    wal.flush();
+    const before = statSync(path).size;
+    wal.startCompaction();
+    assert.ok(wal.compacting);
+    // Appended after the start, before the checkpoint is written: the tail.
+    wal.append(bytes(7));
+    await new Promise<void>((resolve) => wal.flushAsync(resolve));
+    await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(42), bytes(4, 2)]), resolve));
+    wal.append(bytes(8), false);
+    const finished = new Promise<void>((resolve) => wal.finishCompaction(resolve));
+    // A group asked for while the compaction finishes waits for the switch, then lands in the new file.
+    wal.append(bytes(9));
+    const group = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    await Promise.all([finished, group]);
+    assert.equal(wal.compacting, false);
+    assert.equal(wal.compactions, 1);
+    assert.equal(wal.durable, wal.urgentEnd);
+    assert.ok(statSync(path).size < before);
+    assert.equal(wal.size, statSync(path).size);
+    assert.equal(existsSync(`${path}.compact`), false);
+    wal.append(bytes(10));
+    // A second compaction reads its tail back from the file the first one made.
+    wal.startCompaction();
+    await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(43)]), resolve));
+    for (let i = 0; i < 4; i++) {
+      wal.append(new Uint8Array(100_000).fill(i));
       await new Promise<void>((resolve) => wal.flushAsync(resolve));
-      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(42), bytes(4, 2)]), resolve));
-      wal.append(bytes(8), false);
-      const finished = new Promise<void>((resolve) => wal.finishCompaction(resolve));
-      // A group asked for while the compaction finishes waits for the switch, then lands in the new file.
-      wal.append(bytes(9));
-      const group = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      await Promise.all([finished, group]);
-      assert.equal(wal.compacting, false);
-      assert.equal(wal.compactions, 1);
-      assert.equal(wal.durable, wal.urgentEnd);
-      assert.ok(statSync(path).size < before);
-      assert.equal(wal.size, statSync(path).size);
-      assert.equal(existsSync(`${path}.compact`), false);
-      wal.append(bytes(10));
-      // A second compaction reads its tail back from the file the first one made.
-      wal.startCompaction();
-      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(43)]), resolve));
-      for (let i = 0; i < 4; i++) {
-        wal.append(new Uint8Array(100_000).fill(i));
-        await new Promise<void>((resolve) => wal.flushAsync(resolve));
-      }
-      await new Promise<void>((resolve) => wal.finishCompaction(resolve));
-      assert.equal(wal.compactions, 2);
-      wal.append(bytes(11));
-      wal.close();
-      const tail = [0, 1, 2, 3].map((i) => new Uint8Array(100_000).fill(i));
-      assert.deepEqual(Wal.open(path, 'none').records, [bytes(43), bytes(10), ...tail, bytes(11)]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
-  });
+    await new Promise<void>((resolve) => wal.finishCompaction(resolve));
+    assert.equal(wal.compactions, 2);
+    wal.append(bytes(11));
+    wal.close();
+    const tail = [0, 1, 2, 3].map((i) => new Uint8Array(100_000).fill(i));
+    assert.deepEqual(Wal.open(path, 'none').records, [bytes(43), bytes(10), ...tail, bytes(11)]);
+    }));
 
   for (const writeOnPool of [false, true]) {
-    void it(`copies a long tail in rounds while groups keep coming (${writeOnPool ? 'writes on the thread pool' : 'adaptive writes'})`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-      try {
-        const path = join(dir, 'wal.log');
-        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
-        wal.append(bytes(1));
-        wal.flush();
-        wal.startCompaction();
-        const expected: Uint8Array[] = [bytes(0)];
-        let appending = true;
-        let g = 0;
-        // Groups of ~100 KB back to back for as long as the compaction runs (past the catch-up threshold).
-        const pump = async (): Promise<void> => {
-          while (appending || g < 10) {
-            const r = new Uint8Array(100_000).fill(g++ % 251);
-            expected.push(r);
-            wal.append(r);
-            await new Promise<void>((resolve) => wal.flushAsync(resolve));
-          }
-        };
-        const pumped = pump();
-        await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(0)]), resolve));
-        // A tail past the catch-up threshold (256 KB) before finishing, so it is copied in rounds.
-        while (g < 5) await new Promise<void>((resolve) => setTimeout(resolve, 5));
-        await new Promise<void>((resolve) => wal.finishCompaction(resolve));
-        appending = false;
-        await pumped;
-        wal.close();
-        const again = Wal.open(path, 'none');
-        assert.equal(again.discardedBytes, 0);
-        assert.deepEqual(again.records, expected);
-        again.wal.close();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
-  }
-
-  void it('abandons a compaction the log is closed during, keeping the old log whole', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-    try {
+    void it(`copies a long tail in rounds while groups keep coming (${writeOnPool ? 'writes on the thread pool' : 'adaptive writes'})`, () =>
+      withDir(async (dir) => {
       const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'fdatasync');
+      const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
       wal.append(bytes(1));
       wal.flush();
       wal.startCompaction();
-      let wrote = false;
-      wal.compactionWrite(frames([bytes(42)]), () => (wrote = true));
-      wal.append(bytes(2));
+      const expected: Uint8Array[] = [bytes(0)];
+      let appending = true;
+      let g = 0;
+      // Groups of ~100 KB back to back for as long as the compaction runs (past the catch-up threshold).
+      const pump = async (): Promise<void> => {
+        while (appending || g < 10) {
+          const r = new Uint8Array(100_000).fill(g++ % 251);
+          expected.push(r);
+          wal.append(r);
+          await new Promise<void>((resolve) => wal.flushAsync(resolve));
+        }
+      };
+      const pumped = pump();
+      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(0)]), resolve));
+      // A tail past the catch-up threshold (256 KB) before finishing, so it is copied in rounds.
+      while (g < 5) await new Promise<void>((resolve) => setTimeout(resolve, 5));
+      await new Promise<void>((resolve) => wal.finishCompaction(resolve));
+      appending = false;
+      await pumped;
       wal.close();
-      await new Promise<void>((resolve) => setTimeout(resolve, 100));
-      assert.equal(wrote, false, 'the compaction does not go on after close');
-      assert.equal(existsSync(`${path}.compact`), false);
-      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2)]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      assertReopens(path, expected);
+      }));
+  }
+
+  void it('abandons a compaction the log is closed during, keeping the old log whole', () =>
+    withDir(async (dir) => {
+    const path = join(dir, 'wal.log');
+    const { wal } = Wal.open(path, 'fdatasync');
+    wal.append(bytes(1));
+    wal.flush();
+    wal.startCompaction();
+    let wrote = false;
+    wal.compactionWrite(frames([bytes(42)]), () => (wrote = true));
+    wal.append(bytes(2));
+    wal.close();
+    await new Promise<void>((resolve) => setTimeout(resolve, 100));
+    assert.equal(wrote, false, 'the compaction does not go on after close');
+    assert.equal(existsSync(`${path}.compact`), false);
+    assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2)]);
+    }));
 
   void it('ignores and removes the file of a compaction a crash interrupted', () =>
     withDir((dir) => {
@@ -177,85 +167,70 @@ void describe('Wal', () => {
       again.wal.close();
     }));
 
-  void it('reports an urgent record durable only once a sync that wrote it completes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-    try {
-      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
-      wal.append(bytes(1), false);
-      assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
-      wal.append(bytes(2, 3));
-      const first = wal.urgentEnd;
-      assert.equal(first, 8 + 1 + 8 + 2);
-      assert.ok(wal.durable < first);
-      const synced = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      // Appended while that sync runs: not covered by it.
-      wal.append(bytes(4));
-      const second = wal.urgentEnd;
-      assert.ok(wal.durable < first, 'nothing is durable before the sync completes');
-      await synced;
-      assert.equal(wal.durable, first);
-      assert.ok(wal.durable < second);
-      // Two syncs in flight (a periodic one and a group commit): durable only grows.
-      const a = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      const b = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      await Promise.all([a, b]);
-      assert.equal(wal.durable, second);
-      wal.append(bytes(5));
-      wal.close();
-      assert.equal(wal.durable, wal.urgentEnd, 'close makes everything durable');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  void it('reports an urgent record durable only once a sync that wrote it completes', () =>
+    withDir(async (dir) => {
+    const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
+    wal.append(bytes(1), false);
+    assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
+    wal.append(bytes(2, 3));
+    const first = wal.urgentEnd;
+    assert.equal(first, 8 + 1 + 8 + 2);
+    assert.ok(wal.durable < first);
+    const synced = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    // Appended while that sync runs: not covered by it.
+    wal.append(bytes(4));
+    const second = wal.urgentEnd;
+    assert.ok(wal.durable < first, 'nothing is durable before the sync completes');
+    await synced;
+    assert.equal(wal.durable, first);
+    assert.ok(wal.durable < second);
+    // Two syncs in flight (a periodic one and a group commit): durable only grows.
+    const a = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    const b = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    await Promise.all([a, b]);
+    assert.equal(wal.durable, second);
+    wal.append(bytes(5));
+    wal.close();
+    assert.equal(wal.durable, wal.urgentEnd, 'close makes everything durable');
+    }));
 
   for (const writeOnPool of [false, true]) {
-    void it(`keeps records in append order when groups are written ${writeOnPool ? 'on the thread pool' : 'adaptively'} while more are appended`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-      try {
-        const path = join(dir, 'wal.log');
-        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
-        const expected: Uint8Array[] = [];
-        const groups: Promise<void>[] = [];
-        for (let g = 0; g < 20; g++) {
-          // Big enough to need the buffers to grow while a group is in flight.
-          for (let i = 0; i < 5; i++) {
-            const r = new Uint8Array(1 + ((g * 7919 + i * 104729) % 40_000)).fill(g * 5 + i);
-            expected.push(r);
-            wal.append(r, i % 2 === 0);
-          }
-          groups.push(new Promise<void>((resolve) => wal.flushAsync(resolve)));
-          assert.equal(wal.idle, false, 'a group is in flight');
+    void it(`keeps records in append order when groups are written ${writeOnPool ? 'on the thread pool' : 'adaptively'} while more are appended`, () =>
+      withDir(async (dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
+      const expected: Uint8Array[] = [];
+      const groups: Promise<void>[] = [];
+      for (let g = 0; g < 20; g++) {
+        // Big enough to need the buffers to grow while a group is in flight.
+        for (let i = 0; i < 5; i++) {
+          const r = new Uint8Array(1 + ((g * 7919 + i * 104729) % 40_000)).fill(g * 5 + i);
+          expected.push(r);
+          wal.append(r, i % 2 === 0);
         }
-        await Promise.all(groups);
-        assert.equal(wal.idle, true);
-        assert.equal(wal.durable, wal.urgentEnd);
-        wal.close();
-        const again = Wal.open(path, 'none');
-        assert.equal(again.discardedBytes, 0);
-        assert.deepEqual(again.records, expected);
-        again.wal.close();
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
+        groups.push(new Promise<void>((resolve) => wal.flushAsync(resolve)));
+        assert.equal(wal.idle, false, 'a group is in flight');
       }
-    });
+      await Promise.all(groups);
+      assert.equal(wal.idle, true);
+      assert.equal(wal.durable, wal.urgentEnd);
+      wal.close();
+      assertReopens(path, expected);
+      }));
   }
 
-  void it('closes after the group in flight and writes what was appended meanwhile', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
-    try {
-      const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'fdatasync');
-      wal.append(bytes(1));
-      const first = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      wal.append(bytes(2));
-      const second = new Promise<void>((resolve) => wal.flushAsync(resolve));
-      wal.append(bytes(3));
-      wal.close();
-      await Promise.all([first, second]);
-      assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
-      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  void it('closes after the group in flight and writes what was appended meanwhile', () =>
+    withDir(async (dir) => {
+    const path = join(dir, 'wal.log');
+    const { wal } = Wal.open(path, 'fdatasync');
+    wal.append(bytes(1));
+    const first = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    wal.append(bytes(2));
+    const second = new Promise<void>((resolve) => wal.flushAsync(resolve));
+    wal.append(bytes(3));
+    wal.close();
+    await Promise.all([first, second]);
+    assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
+    assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
+    }));
 });
