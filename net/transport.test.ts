@@ -102,7 +102,11 @@ async function rejectedBy(reason: RejectReason, act: () => Promise<void> | void)
 
 /** Sends raw frame bodies on a gRPC stream that never authenticates. */
 function rawGrpc(port: number, frames: Buffer[]): () => void {
-  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  return rawGrpcOn(new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure()), frames);
+}
+
+/** Sends raw frame bodies on a stream of `client`; returns what closes both. */
+function rawGrpcOn(client: grpc.Client, frames: Buffer[]): () => void {
   const call = client.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, (b) => b, (b) => b, new grpc.Metadata());
   call.on('error', () => undefined);
   call.on('data', () => undefined);
@@ -337,15 +341,7 @@ function rawTlsTcp(port: number, endpoint: TlsEndpoint, bytes: Buffer[]): () => 
 
 function rawTlsGrpc(port: number, endpoint: TlsEndpoint, frames: Buffer[]): () => void {
   const credentials = grpc.credentials.createSsl(Buffer.from(endpoint.ca), Buffer.from(endpoint.privateKey), Buffer.from(endpoint.certificate), { checkServerIdentity: () => undefined });
-  const client = new grpc.Client(`127.0.0.1:${port}`, credentials, { 'grpc.ssl_target_name_override': TLS_SERVER_NAME });
-  const call = client.makeBidiStreamRequest<Buffer, Buffer>(STREAM_PATH, (b) => b, (b) => b, new grpc.Metadata());
-  call.on('error', () => undefined);
-  call.on('data', () => undefined);
-  for (const f of frames) call.write(f);
-  return () => {
-    call.cancel();
-    client.close();
-  };
+  return rawGrpcOn(new grpc.Client(`127.0.0.1:${port}`, credentials, { 'grpc.ssl_target_name_override': TLS_SERVER_NAME }), frames);
 }
 
 for (const wire of TLS_WIRES) {
