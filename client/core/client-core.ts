@@ -21,7 +21,7 @@ import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
-import { RoundTrip } from './latency.ts';
+import { RoundTrip, VoteLateness } from './latency.ts';
 import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
@@ -29,6 +29,7 @@ import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpe
 const RECOVERY = Symbol('recovery');
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
+
 /** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
 const RETRY_CAP_MS = 10_000;
 
@@ -52,6 +53,8 @@ export class ClientCore {
   #recoveryTimer = -1;
   /** When each replica (shard * n + index) last voted, for the fast-path wait. */
   readonly #lastVoteMicros: number[] = [];
+  /** Per replica (shard * n + index): how often its ST1 votes come late (finisher.ts). */
+  readonly #lateness = new VoteLateness();
   /** Round trips of point reads (until decided) and of ST1/ST2 replies, for the retry timers. */
   readonly #readRtt = new RoundTrip();
   readonly #voteRtt = new RoundTrip();
@@ -510,9 +513,11 @@ export class ClientCore {
     },
     nowMs: () => this.env.nowMicros() / 1000,
     votedRecently: (shard, index) => this.env.nowMicros() - (this.#lastVoteMicros[shard * this.q.n + index] ?? -Infinity) < RECENT_VOTE_MICROS,
-    noteVote: (shard, index) => {
+    noteVote: (shard, index, late) => {
       this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
+      this.#lateness.note(shard * this.q.n + index, late);
     },
+    oftenLate: (shard, index) => this.#lateness.oftenLate(shard * this.q.n + index),
     noteSlowCommit: (cause, late) => {
       if (cause === 'abstain') this.stats.slowByAbstain++;
       else this.stats.slowByLate++;
@@ -521,6 +526,7 @@ export class ClientCore {
         const i = r.shard * this.q.n + r.index;
         while (counts.length <= i) counts.push(0);
         counts[i]!++;
+        if (cause === 'late') this.#lateness.note(i, true);
       }
     },
     noteReplyMs: (ms) => this.#voteRtt.sample(ms),

@@ -35,24 +35,38 @@ interface Harness {
   readonly slow: string[];
   /** Round trips noteReplyMs was told, in ms. */
   readonly replyMs: number[];
+  /** Votes noteVote was told of, as "shard:index" with " late" when it was late. */
+  readonly voted: string[];
   now: number;
 }
 
-function harness(live = true, txn: Txn = TXN): Harness {
+/** `oftenLate`: the replicas ("shard:index") the router reports as often late. */
+function harness(live = true, txn: Txn = TXN, oftenLate: readonly string[] = []): Harness {
   const out = new Outbox();
   const results: FinishResult[] = [];
   const slow: string[] = [];
   const replyMs: number[] = [];
+  const voted: string[] = [];
   const h: { now: number } = { now: 0 };
   const fin = new Finisher(
     txn,
     Q,
-    { fastPathWaitMs: 5, fastPathWaitMaxMs: 20, resendMs: 1_000 },
+    { fastPathWaitMs: 5, fastPathWaitMaxMs: 100, resendMs: 1_000 },
     out,
-    { newReq: () => out.req(), newTimer: (_f, afterMs) => out.timer(afterMs), nowMs: () => h.now, votedRecently: () => live, noteVote: () => undefined, noteSlowCommit: (cause, late) => slow.push(`${cause} ${late.map((r) => `${r.shard}:${r.index}`).join(' ')}`), noteReplyMs: (ms) => replyMs.push(ms), replyTimeoutMs: (floor) => floor },
+    {
+      newReq: () => out.req(),
+      newTimer: (_f, afterMs) => out.timer(afterMs),
+      nowMs: () => h.now,
+      votedRecently: () => live,
+      noteVote: (shard, index, late) => voted.push(`${shard}:${index}${late ? ' late' : ''}`),
+      oftenLate: (shard, index) => oftenLate.includes(`${shard}:${index}`),
+      noteSlowCommit: (cause, late) => slow.push(`${cause} ${late.map((r) => `${r.shard}:${r.index}`).join(' ')}`),
+      noteReplyMs: (ms) => replyMs.push(ms),
+      replyTimeoutMs: (floor) => floor,
+    },
     (r) => results.push(r),
   );
-  return Object.assign(h, { fin, out, results, slow, replyMs });
+  return Object.assign(h, { fin, out, results, slow, replyMs, voted });
 }
 
 function vote(shard: number, index: number, decision: 'commit' | 'abstain', txn: Txn = TXN): PrepareReply {
@@ -187,22 +201,44 @@ void describe('Finisher (PROTOCOL §6)', () => {
     );
   });
 
-  void it('waits twice as long as the votes took, between the minimum and the maximum, and only the minimum for replicas that went quiet', () => {
-    const table: { elapsedMs: number; live: boolean; waitMs: number }[] = [
-      { elapsedMs: 0, live: true, waitMs: 5 },
-      { elapsedMs: 6, live: true, waitMs: 12 },
-      { elapsedMs: 50, live: true, waitMs: 20 },
-      { elapsedMs: 6, live: false, waitMs: 5 },
+  void it('waits eight times as long as the votes took, twice when a missing replica is often late, between the minimum and the maximum, and only the minimum for replicas that went quiet', () => {
+    const table: { elapsedMs: number; live: boolean; oftenLate: string[]; waitMs: number }[] = [
+      { elapsedMs: 0, live: true, oftenLate: [], waitMs: 5 },
+      { elapsedMs: 6, live: true, oftenLate: [], waitMs: 48 },
+      { elapsedMs: 6, live: true, oftenLate: ['1:5'], waitMs: 12 },
+      { elapsedMs: 6, live: true, oftenLate: ['1:3'], waitMs: 48 },
+      { elapsedMs: 50, live: true, oftenLate: [], waitMs: 100 },
+      { elapsedMs: 6, live: false, oftenLate: [], waitMs: 5 },
     ];
     for (const c of table) {
-      const h = harness(c.live);
+      const h = harness(c.live, TXN, c.oftenLate);
       h.fin.start();
       h.out.take();
       h.now = c.elapsedMs;
       votes(h, 0, range(0, 4), 'commit');
       votes(h, 1, range(0, 4), 'commit');
-      assert.equal(timers(h.out.take())[0]?.afterMs, c.waitMs);
+      assert.equal(timers(h.out.take())[0]?.afterMs, c.waitMs, JSON.stringify(c));
     }
+  });
+
+  void it('tells the router which votes came late: more than twice the time to 3f+1 votes after them, or not before the wait gave up', () => {
+    const h = harness();
+    h.fin.start();
+    h.out.take();
+    h.now = 4;
+    votes(h, 0, range(0, 4), 'commit');
+    votes(h, 1, range(0, 4), 'commit');
+    assert.ok(h.voted.every((v) => !v.endsWith('late')), 'the first 3f+1 are never late');
+    h.now = 12;
+    votes(h, 0, [4], 'commit');
+    h.now = 13;
+    votes(h, 1, [4], 'commit');
+    assert.deepEqual(h.voted.slice(-2), ['0:4', '1:4 late'], 'within 3x the 4 ms the quorum took: timely');
+    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 32)!.id);
+    assert.deepEqual(h.slow, ['late 0:5 1:5'], 'still silent when the wait gave up: counted late there');
+    h.now = 40;
+    votes(h, 0, [5], 'commit');
+    assert.equal(h.voted.length, 10, 'a vote after the wait gave up is not counted twice');
   });
 
   void it('samples the round trip of a vote that arrives after the fast-path wait gave up, once', () => {
@@ -212,7 +248,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     h.now = 4;
     votes(h, 0, range(0, 4), 'commit');
     votes(h, 1, range(0, 5), 'commit');
-    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 8)!.id);
+    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 32)!.id);
     assert.equal(decides(h.out.take()).length, N, 'the wait ran out: ST2');
     assert.deepEqual(h.replyMs, Array(9).fill(4));
     h.now = 30;

@@ -43,3 +43,24 @@ export class RoundTrip {
     return this.#srtt;
   }
 }
+
+/**
+ * How often each replica's ST1 votes come late (finisher.ts: the fast-path wait): per replica a moving
+ * average that each vote moves by `LATENESS_WEIGHT` towards 1 (late, or not in before the wait gave
+ * up) or 0. At `OFTEN_LATE` or more a replica counts as often late: two late votes in a row make it so, a
+ * replica late every other vote stays so, and six timely votes undo even a long run of late ones.
+ */
+export class VoteLateness {
+  readonly #avg: number[] = [];
+
+  note(replica: number, late: boolean): void {
+    this.#avg[replica] = (1 - LATENESS_WEIGHT) * (this.#avg[replica] ?? 0) + (late ? LATENESS_WEIGHT : 0);
+  }
+
+  oftenLate(replica: number): boolean {
+    return (this.#avg[replica] ?? 0) >= OFTEN_LATE;
+  }
+}
+
+const LATENESS_WEIGHT = 0.2;
+const OFTEN_LATE = 0.3;
