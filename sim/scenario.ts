@@ -13,7 +13,7 @@ import type { ClientBehaviorName } from './client-behavior.ts';
 import type { ApplyFaultSpec, ClientFault, ReplicaFault, ReplicaRestart, SimOptions } from './simulation.ts';
 import type { ReplicaBehaviorName } from './sim-replica.ts';
 
-const BYZANTINE: readonly ReplicaBehaviorName[] = ['crashed', 'flip-votes', 'garbage-sigs', 'equivocate'];
+const BYZANTINE: readonly ReplicaBehaviorName[] = ['crashed', 'flip-votes', 'garbage-sigs', 'equivocate', 'late-votes'];
 const FAULTY_CLIENTS: readonly ClientBehaviorName[] = ['crash-after-st1', 'partial-st1', 'stall-after-decision'];
 
 /** Up to two faulty clients among clients 2.. (client 1 runs the setup and the audit), in 40% of seeds. */

@@ -56,6 +56,8 @@ export interface ByzantineTools {
   txnState(key: DigestKey): TxnRecord['state'] | 'unknown';
   /** Counts what the behaviour did (reported by the simulation). */
   count(event: string): void;
+  /** Sends `msg` to `to` `afterUs` from now instead of at once (the network's delay comes on top). */
+  sendLater(afterUs: number, to: NodeId, msg: Message): void;
 }
 
 export interface ReplicaBehavior {
@@ -69,6 +71,9 @@ export interface ReplicaBehavior {
 export const CORRECT: ReplicaBehavior = { name: 'correct', alive: true, outgoing: (m) => [m] };
 
 const flip = { commit: 'abstain', abstain: 'commit' } as const;
+
+/** How late the 'late-votes' replica sends its votes: past the simulated clients' 2 ms floor on the fast-path wait, within eight times the calm network's ST1 round trip. */
+const LATE_VOTE_US = 3_000;
 
 /** Example Byzantine replicas (at most f per shard in a run). */
 export const REPLICA_BEHAVIORS = {
@@ -120,6 +125,21 @@ export const REPLICA_BEHAVIORS = {
       }
       if (m.kind === 'readReply' && Number(to.slice(1)) % 2 === 0) return [{ ...m, committed: null, prepared: null }];
       return [m];
+    },
+  },
+  /**
+   * Votes late on purpose: every ST1 vote leaves `LATE_VOTE_US` after the core made it, long after the
+   * other replicas' votes but within the client's long fast-path wait (decision 0030), so that a client
+   * waiting long for every missing vote would wait for this one every time.
+   */
+  'late-votes': {
+    name: 'late-votes',
+    alive: true,
+    outgoing(m, to, t) {
+      if (m.kind !== 'prepareReply' || m.decided !== null) return [m];
+      t.count('late-vote');
+      t.sendLater(LATE_VOTE_US, to, m);
+      return [];
     },
   },
   ...QUERY_BEHAVIORS,
@@ -220,6 +240,12 @@ export class SimReplica {
       txnState: (k) => this.core.txnState(k),
       count: (event) => {
         this.behaviorEvents[event] = (this.behaviorEvents[event] ?? 0) + 1;
+      },
+      sendLater: (afterUs, to, msg) => {
+        const bytes = encodeMessage(msg);
+        net.schedule(afterUs, () => {
+          if (!this.#down) net.send(this.node, to, bytes, msg.kind);
+        });
       },
     };
     net.register(this.node, (from, bytes) => this.#onBytes(from, bytes));

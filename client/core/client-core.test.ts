@@ -311,6 +311,37 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     assert.equal(client.stats.recoveries, 1);
   });
 
+  void it('finishes a relayed dependency after the waiting transaction aborted (replicas that never saw it abstain)', () => {
+    const client = newClient();
+    const xShard = shardOfKey(KEY0, SHARDS);
+    const dep = encodeTxn({ ts: ts(NOW - 1_000, 3), shards: [xShard], reads: [], writes: [{ key: KEY0, value: new Uint8Array([5]) }], deps: [], predicates: [], meta: new Uint8Array(0) });
+    const id = client.begin();
+    client.read(id, KEY0, 1);
+    for (const r of sentOf(client.takeEffects(), 'read')) {
+      client.handle(r.to, { kind: 'readReply', req: r.msg.req, key: KEY0, committed: null, prepared: { version: dep.body.ts, value: new Uint8Array([5]), digest: dep.digest } });
+    }
+    client.write(id, KEY1, new Uint8Array([6]));
+    client.commit(id, 2);
+    const prepares = sentOf(client.takeEffects(), 'prepare');
+    const txn = prepares[0]!.msg.txn;
+    const p = prepares.find((x) => x.to.shard === xShard)!;
+    client.handle(p.to, { kind: 'relay', req: p.msg.req, waitingDigest: txn.digest, txn: dep });
+    client.takeEffects();
+    // The replicas that lack the dependency abstain ('dependency-missing'): 3f+1 ABSTAIN, a fast abort.
+    answer(client, prepares, (x) => (x.to.shard === xShard && x.to.index !== p.to.index && x.to.index <= Q.abortFast ? 'abstain' : null));
+    const effects = client.takeEffects();
+    assert.deepEqual(dones(effects), [{ op: 2, result: { kind: 'commit', outcome: 'abort', path: 'fast', cause: 'abstained' } }]);
+    const recoveryTimer = timers(effects).find((t) => t.afterMs === OPTS.relayWaitMs);
+    assert.ok(recoveryTimer !== undefined, 'the relayed dependency is scheduled for recovery');
+    client.onTimer(recoveryTimer.id);
+    const recovery = sentOf(client.takeEffects(), 'prepare');
+    assert.deepEqual(
+      recovery.map((x) => x.to),
+      range(0, N).map((i) => ref(xShard, i)),
+    );
+    assert.ok(recovery.every((x) => x.msg.txn === dep));
+  });
+
   void it('ignores a relay naming a transaction it does not depend on', () => {
     const client = newClient();
     const { prepares } = committing(client);

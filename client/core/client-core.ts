@@ -226,7 +226,10 @@ export class ClientCore {
       } else {
         this.stats.aborted++;
         this.#out.done(op, { kind: 'commit', outcome: 'abort', path: r.path, cause: r.cause ?? 'abstained' });
+        // Dependencies relayed to us are finished too: replicas that never saw one abstain for it
+        // ('dependency-missing'), so the retry would read from it and abort again until someone does.
         this.#scheduleRecovery(fin.blockers);
+        this.#scheduleRecovery(txn.relayed);
       }
     });
     txn.finisher = fin;
@@ -515,7 +518,7 @@ export class ClientCore {
     votedRecently: (shard, index) => this.env.nowMicros() - (this.#lastVoteMicros[shard * this.q.n + index] ?? -Infinity) < RECENT_VOTE_MICROS,
     noteVote: (shard, index, late) => {
       this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
-      this.#lateness.note(shard * this.q.n + index, late);
+      if (late !== null) this.#lateness.note(shard * this.q.n + index, late);
     },
     oftenLate: (shard, index) => this.#lateness.oftenLate(shard * this.q.n + index),
     noteSlowCommit: (cause, late) => {

@@ -19,11 +19,11 @@ import { VoteTally } from './vote-tally.ts';
 
 export interface FinisherTimeouts {
   /**
-   * How long to wait for the last votes once 3f+1 COMMIT votes are in: `LONG_WAIT_FACTOR` times as
-   * long as those took to arrive when every missing replica is seldom late, twice as long otherwise
-   * (and at least as long as replies lately take), at least `fastPathWaitMs` and at most
-   * `fastPathWaitMaxMs`; only `fastPathWaitMs` when a missing replica has not voted recently (crashed
-   * or partitioned: waiting for it only adds latency).
+   * How long to wait for the last votes once 3f+1 COMMIT votes are in: when every missing replica
+   * is seldom late, `LONG_WAIT_FACTOR` times as long as those took to arrive or as long as replies
+   * lately take, whichever is longer, at most `fastPathWaitMaxMs`; twice as long as the votes took
+   * when a missing replica is often late; at least `fastPathWaitMs`, and only that when a missing
+   * replica has not voted recently (crashed or partitioned: waiting for it only adds latency).
    */
   readonly fastPathWaitMs: number;
   readonly fastPathWaitMaxMs: number;
@@ -38,10 +38,10 @@ export interface FinisherRouter {
   /** Whether a replica voted recently (a crashed one is not worth waiting for). */
   votedRecently(shard: ShardId, index: number): boolean;
   /**
-   * Records that a replica voted, and whether its vote was late (it came more than
-   * `SHORT_WAIT_FACTOR` times the time to 3f+1 votes after them).
+   * Records that a replica voted, and whether its vote was late (it came after the short wait would
+   * have ended; null: already counted).
    */
-  noteVote(shard: ShardId, index: number, late: boolean): void;
+  noteVote(shard: ShardId, index: number, late: boolean | null): void;
   /** Whether a replica's votes lately came late (or not before the wait gave up) often enough not to wait long for it. */
   oftenLate(shard: ShardId, index: number): boolean;
   /**
@@ -67,13 +67,15 @@ type Phase = 'st1' | 'st2' | 'done';
 const RESEND_MAX_MS = 10_000;
 
 /**
- * The fast-path wait (decision 0028): after 3f+1 COMMIT votes took `e` ms, wait up to
- * `LONG_WAIT_FACTOR * e` more for the rest when each missing replica is seldom late, else
- * `SHORT_WAIT_FACTOR * e`. On the 2-core benchmark machine at 64 clients the last votes are late
- * because a replica was not scheduled for a while, evenly over the replicas; waiting for them was
- * cheaper than the ST2 round (fewer CPU µs per transaction, lower p99). A replica that is often late
- * (a Byzantine one voting at the last moment, an overloaded one) only gets the short wait, so it
- * cannot stretch every commit to the long one.
+ * The fast-path wait (decision 0030): after 3f+1 COMMIT votes took `e` ms, the short wait is
+ * `max(fastPathWaitMs, SHORT_WAIT_FACTOR * e)`; the long one `LONG_WAIT_FACTOR * e` (or as long as
+ * replies lately take), used when every missing replica is seldom late. A vote is late when it comes
+ * after the short wait would have ended. On the 2-core benchmark machine at 64 clients the last votes
+ * are late because a replica was not scheduled for a while, evenly over the replicas; waiting for them
+ * was cheaper than the ST2 round (fewer CPU µs per transaction, lower p99). A replica whose votes
+ * often need the long wait (a Byzantine one voting at the last moment, an overloaded one) only gets
+ * the short one, so it cannot stretch every commit, nor the time its prepared versions stay in other
+ * transactions' way (under contention that window is what they abstain on: sim seed 176).
  */
 const LONG_WAIT_FACTOR = 8;
 const SHORT_WAIT_FACTOR = 2;
@@ -117,8 +119,8 @@ export class Finisher {
   }
 
   #startedMs = 0;
-  /** How long the first 3f+1 COMMIT votes took (-1 until the fast-path wait starts). */
-  #quorumMs = -1;
+  /** When (since start) the short fast-path wait would end (-1 until the wait starts): a vote after it is late. */
+  #shortWaitEndMs = -1;
   /** ST1 sent again this many times (for the resend backoff), and to which replicas (bit per index). */
   #st1Rounds = 0;
   #resentTo = 0;
@@ -141,10 +143,8 @@ export class Finisher {
     const tally = this.tallies.get(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     // A vote after the wait gave up was counted late then (noteSlowCommit).
-    if (this.phase === 'st1') {
-      const sinceMs = this.router.nowMs() - this.#startedMs;
-      this.router.noteVote(from.shard, from.index, this.#quorumMs >= 0 && sinceMs > (1 + SHORT_WAIT_FACTOR) * this.#quorumMs);
-    }
+    const sinceMs = this.router.nowMs() - this.#startedMs;
+    this.router.noteVote(from.shard, from.index, this.phase !== 'st1' ? null : this.#shortWaitEndMs >= 0 && sinceMs > this.#shortWaitEndMs);
     // A round trip sample unless ST1 went to this replica again (then the reply may answer either:
     // Karn's rule); the resend timer is long, so only the slowest replies go unsampled. Votes that
     // come after the fast-path wait gave up count too (once per replica): without them the wait
@@ -294,11 +294,13 @@ export class Finisher {
         const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
         // A multiple of what the 3f+1 votes took, or until votes lately all arrive, whichever is later.
         const elapsed = this.router.nowMs() - this.#startedMs;
-        this.#quorumMs = elapsed;
+        const shortWaitMs = Math.max(fastPathWaitMs, SHORT_WAIT_FACTOR * elapsed);
+        this.#shortWaitEndMs = elapsed + shortWaitMs;
         const missing = this.#missing();
-        const factor = missing.some((r) => this.router.oftenLate(r.shard, r.index)) ? SHORT_WAIT_FACTOR : LONG_WAIT_FACTOR;
+        // Replies lately took long when often-late replicas answered late: no reason to wait for them.
+        const oftenLate = missing.some((r) => this.router.oftenLate(r.shard, r.index));
         const live = missing.every((r) => this.router.votedRecently(r.shard, r.index));
-        const waitMs = live ? Math.min(fastPathWaitMaxMs, Math.max(fastPathWaitMs, factor * elapsed, this.router.replyTimeoutMs(0) - elapsed)) : fastPathWaitMs;
+        const waitMs = !live ? fastPathWaitMs : oftenLate ? shortWaitMs : Math.min(fastPathWaitMaxMs, Math.max(shortWaitMs, LONG_WAIT_FACTOR * elapsed, this.router.replyTimeoutMs(0) - elapsed));
         this.#fastTimer = this.router.newTimer(this, waitMs);
       }
       return;
