@@ -89,6 +89,7 @@ const SQL_BYZANTINE: readonly ReplicaBehaviorName[] = [
   'crashed',
   'flip-votes',
   'equivocate',
+  'late-votes',
 ];
 
 /**
