@@ -13,7 +13,6 @@ import {
   digestIn,
   EMPTY,
   encodeWith,
-  keyIn,
   lenField,
   Reader,
   skip,
@@ -33,33 +32,32 @@ import type { Timestamp } from './timestamp.ts';
 // ---- transactions ----
 
 export function readEntryIn(r: Reader): ReadEntry {
-  const limits = r.limits;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let version: Timestamp | undefined;
   while (r.pos < r.end) {
     const tag = tagOf(r);
     if (tag === 10) {
       if (key !== undefined) bail();
-      key = r.bytes();
+      key = r.key();
     } else if (tag === 18) {
       if (version !== undefined) bail();
       version = sub(r, tsIn);
     } else skip(r, tag);
   }
   if (version === undefined) bail();
-  return { key: key === undefined ? '' : keyIn(key, limits), version };
+  return { key: key ?? '', version };
 }
 
 function writeEntryIn(r: Reader): WriteEntry {
   const limits = r.limits;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let value: Uint8Array | undefined;
   let deleted: boolean | undefined;
   while (r.pos < r.end) {
     const tag = tagOf(r);
     if (tag === 10) {
       if (key !== undefined) bail();
-      key = r.bytes();
+      key = r.key();
     } else if (tag === 18) {
       if (value !== undefined) bail();
       value = r.bytes();
@@ -68,7 +66,7 @@ function writeEntryIn(r: Reader): WriteEntry {
       deleted = r.bool();
     } else skip(r, tag);
   }
-  return { key: key === undefined ? '' : keyIn(key, limits), value: valueOf(value, deleted === true, limits) };
+  return { key: key ?? '', value: valueOf(value, deleted === true, limits) };
 }
 
 export function depIn(r: Reader): Dependency {

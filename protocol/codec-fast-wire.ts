@@ -4,7 +4,7 @@
  * running past its message), a `Writer` into a buffer sized beforehand, and the small fields every
  * message shares (timestamps, digests, keys, values, request ids). No message layouts live here.
  */
-import { keyFromBytes, type CodecLimits } from './codec-txn.ts';
+import { keyFromRange, type CodecLimits } from './codec-txn.ts';
 import { DIGEST_BYTES, type TxnDigest } from './ids.ts';
 import type { Timestamp } from './timestamp.ts';
 
@@ -92,6 +92,18 @@ export class Reader {
     this.pos = end;
     return out;
   }
+
+  /**
+   * A key field, as a string read in place: no view of its bytes is made (one object less per key of
+   * every read, transaction and reply decoded). Over `keyBytesMax`: the generic path decides.
+   */
+  key(): string {
+    const end = this.delimited();
+    const start = this.pos;
+    if (end - start > this.limits.keyBytesMax) bail();
+    this.pos = end;
+    return keyFromRange(this.buf, start, end);
+  }
 }
 
 /** A tag; only wire types 0 (varint), 1 (fixed64) and 2 (length-delimited) are expected here. */
@@ -160,11 +172,6 @@ export function tsIn(r: Reader): Timestamp {
 export function digestIn(b: Uint8Array): TxnDigest {
   if (b.length !== DIGEST_BYTES) bail();
   return b as TxnDigest;
-}
-
-export function keyIn(b: Uint8Array, limits: CodecLimits): string {
-  if (b.length > limits.keyBytesMax) bail();
-  return keyFromBytes(b);
 }
 
 export function bytesLimited(b: Uint8Array, limits: CodecLimits): Uint8Array {
