@@ -227,6 +227,17 @@ export class Writer {
     this.pos += b.length;
   }
 
+  /** A key (latin1, one byte per char: codec-txn.ts keyToBytes) as a bytes field, from its string. */
+  keyField(tag: number, key: string): void {
+    const buf = this.buf;
+    buf[this.pos++] = tag;
+    this.varint(key.length);
+    let p = this.pos;
+    if (key.length <= 24) for (let i = 0; i < key.length; i++) buf[p++] = key.charCodeAt(i);
+    else p += buf.write(key, p, key.length, 'latin1');
+    this.pos = p;
+  }
+
   /** Tag and length of a sub-message; its fields follow. */
   open(tag: number, len: number): void {
     this.buf[this.pos++] = tag;
