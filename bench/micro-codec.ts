@@ -56,7 +56,7 @@ async function measure(cases: readonly Case[], ms: number): Promise<Measured[]> 
 }
 
 const s = (n: number): ShardId => n as ShardId;
-const sig = (signer: number): SigProof => ({ signer, rootSignature: fill(64, signer), index: 17, path: fill(5 * 32, signer + 1) });
+const sig = (signer: number): SigProof => ({ signer, rootSignature: fill(64, signer), index: 17, path: fill(5 * 32, signer + 1), macs: undefined });
 
 /** The benchmark transaction: 2 reads, 2 writes of 100 B, one shard. */
 export function benchTxnBody(seed: number): TxnBody {

@@ -62,7 +62,7 @@ export function sigIn(p: pesto.SigProof.$Properties | null | undefined, limits: 
   const path = p.path ?? EMPTY;
   if (path.length % NODE_BYTES !== 0 || path.length > MERKLE_PATH_LEVELS_MAX * NODE_BYTES) reject('bad-path', `path of ${path.length} bytes`);
   const macs = p.macs;
-  if (macs === null || macs === undefined || macs.length === 0) return { signer, rootSignature, index: p.index ?? 0, path };
+  if (macs === null || macs === undefined || macs.length === 0) return { signer, rootSignature, index: p.index ?? 0, path, macs: undefined };
   if (macs.length !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
   if (macs.length % MAC_BYTES !== 0 || macs.length > 256 * MAC_BYTES) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
   return { signer, rootSignature, index: p.index ?? 0, path, macs };

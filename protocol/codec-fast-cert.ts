@@ -55,7 +55,7 @@ export function sigIn(r: Reader): SigProof {
   if (rootSignature === undefined || rootSignature.length !== SIGNATURE_BYTES) bail();
   const p = path ?? EMPTY;
   if (p.length % NODE_BYTES !== 0 || p.length > PATH_LEVELS_MAX * NODE_BYTES) bail();
-  if (macs === undefined || macs.length === 0) return { signer: s, rootSignature, index: index ?? 0, path: p };
+  if (macs === undefined || macs.length === 0) return { signer: s, rootSignature, index: index ?? 0, path: p, macs: undefined };
   if (macs.length !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) bail();
   if (macs.length % MAC_BYTES !== 0 || macs.length > 256 * MAC_BYTES) bail();
   return { signer: s, rootSignature, index: index ?? 0, path: p, macs };

@@ -12,8 +12,6 @@ import {
   bytesLimited,
   digestIn,
   EMPTY,
-  encodeWith,
-  keyIn,
   lenField,
   Reader,
   skip,
@@ -25,6 +23,7 @@ import {
   valueOf,
   valueSize,
   varintSize,
+  Writer,
 } from './codec-fast-wire.ts';
 import { digestKey, type ShardId, type TxnDigest } from './ids.ts';
 import type { Dependency, Predicate, ReadEntry, Txn, TxnBody, WriteEntry } from './messages.ts';
@@ -33,33 +32,32 @@ import type { Timestamp } from './timestamp.ts';
 // ---- transactions ----
 
 export function readEntryIn(r: Reader): ReadEntry {
-  const limits = r.limits;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let version: Timestamp | undefined;
   while (r.pos < r.end) {
     const tag = tagOf(r);
     if (tag === 10) {
       if (key !== undefined) bail();
-      key = r.bytes();
+      key = r.key();
     } else if (tag === 18) {
       if (version !== undefined) bail();
       version = sub(r, tsIn);
     } else skip(r, tag);
   }
   if (version === undefined) bail();
-  return { key: key === undefined ? '' : keyIn(key, limits), version };
+  return { key: key ?? '', version };
 }
 
 function writeEntryIn(r: Reader): WriteEntry {
   const limits = r.limits;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let value: Uint8Array | undefined;
   let deleted: boolean | undefined;
   while (r.pos < r.end) {
     const tag = tagOf(r);
     if (tag === 10) {
       if (key !== undefined) bail();
-      key = r.bytes();
+      key = r.key();
     } else if (tag === 18) {
       if (value !== undefined) bail();
       value = r.bytes();
@@ -68,7 +66,7 @@ function writeEntryIn(r: Reader): WriteEntry {
       deleted = r.bool();
     } else skip(r, tag);
   }
-  return { key: key === undefined ? '' : keyIn(key, limits), value: valueOf(value, deleted === true, limits) };
+  return { key: key ?? '', value: valueOf(value, deleted === true, limits) };
 }
 
 export function depIn(r: Reader): Dependency {
@@ -204,62 +202,77 @@ export function fastDecodeTxn(bytes: Uint8Array, limits: CodecLimits): Txn | und
 
 // ---- transaction bodies (encodeTxn) ----
 
-function entrySize(key: Uint8Array, rest: number): number {
-  return (key.length > 0 ? lenField(key.length) : 0) + rest;
+function keySize(key: string): number {
+  return key.length > 0 ? lenField(key.length) : 0;
 }
 
-/** The bytes protobufjs writes for a `TxnBody` (the caller has checked it is canonical). */
+function readEntrySize(r: ReadEntry): number {
+  return keySize(r.key) + lenField(tsSize(r.version));
+}
+
+function writeEntrySize(x: WriteEntry): number {
+  return keySize(x.key) + valueSize(x.value);
+}
+
+function depSize(d: Dependency): number {
+  return (d.digest.length > 0 ? lenField(d.digest.length) : 0) + (d.shard !== 0 ? 1 + varintSize(d.shard) : 0) + lenField(tsSize(d.ts));
+}
+
+function predicateSize(q: Predicate): number {
+  return (q.table !== 0 ? 1 + varintSize(q.table) : 0) + lenField(tsSize(q.tableVersion)) + (q.expr.length > 0 ? lenField(q.expr.length) : 0);
+}
+
+/**
+ * The bytes protobufjs writes for a `TxnBody` (the caller has checked it is canonical). Entry sizes
+ * are computed again while writing rather than kept in arrays, and keys are written straight from
+ * their strings: no array or Buffer per entry (a client encodes every transaction it commits).
+ */
 export function fastEncodeBody(b: TxnBody): Uint8Array {
-  const readKeys = b.reads.map((r) => Buffer.from(r.key, 'latin1'));
-  const writeKeys = b.writes.map((x) => Buffer.from(x.key, 'latin1'));
   let shardsLen = 0;
   for (const s of b.shards) shardsLen += varintSize(s);
-  const readSizes = b.reads.map((r, i) => entrySize(readKeys[i]!, lenField(tsSize(r.version))));
-  const writeSizes = b.writes.map((x, i) => entrySize(writeKeys[i]!, valueSize(x.value)));
-  const depSizes = b.deps.map((d) => (d.digest.length > 0 ? lenField(d.digest.length) : 0) + (d.shard !== 0 ? 1 + varintSize(d.shard) : 0) + lenField(tsSize(d.ts)));
-  const predSizes = b.predicates.map((q) => (q.table !== 0 ? 1 + varintSize(q.table) : 0) + lenField(tsSize(q.tableVersion)) + (q.expr.length > 0 ? lenField(q.expr.length) : 0));
   let size = lenField(tsSize(b.ts)) + (b.shards.length > 0 ? lenField(shardsLen) : 0) + (b.meta.length > 0 ? lenField(b.meta.length) : 0);
-  for (const n of readSizes) size += lenField(n);
-  for (const n of writeSizes) size += lenField(n);
-  for (const n of depSizes) size += lenField(n);
-  for (const n of predSizes) size += lenField(n);
-  return encodeWith(size, (w) => {
-    tsWrite(w, 10, b.ts);
-    if (b.shards.length > 0) {
-      w.open(18, shardsLen);
-      for (const s of b.shards) w.varint(s);
+  for (const r of b.reads) size += lenField(readEntrySize(r));
+  for (const x of b.writes) size += lenField(writeEntrySize(x));
+  for (const d of b.deps) size += lenField(depSize(d));
+  for (const q of b.predicates) size += lenField(predicateSize(q));
+  const w = new Writer(Buffer.allocUnsafe(size));
+  tsWrite(w, 10, b.ts);
+  if (b.shards.length > 0) {
+    w.open(18, shardsLen);
+    for (const s of b.shards) w.varint(s);
+  }
+  for (const r of b.reads) {
+    w.open(26, readEntrySize(r));
+    if (r.key.length > 0) w.keyField(10, r.key);
+    tsWrite(w, 18, r.version);
+  }
+  for (const x of b.writes) {
+    w.open(34, writeEntrySize(x));
+    if (x.key.length > 0) w.keyField(10, x.key);
+    if (x.value === null) {
+      w.buf[w.pos++] = 24;
+      w.buf[w.pos++] = 1;
+    } else if (x.value.length > 0) w.bytesField(18, x.value);
+  }
+  for (const d of b.deps) {
+    w.open(42, depSize(d));
+    if (d.digest.length > 0) w.bytesField(10, d.digest);
+    if (d.shard !== 0) {
+      w.buf[w.pos++] = 16;
+      w.varint(d.shard);
     }
-    b.reads.forEach((r, i) => {
-      w.open(26, readSizes[i]!);
-      if (readKeys[i]!.length > 0) w.bytesField(10, readKeys[i]!);
-      tsWrite(w, 18, r.version);
-    });
-    b.writes.forEach((x, i) => {
-      w.open(34, writeSizes[i]!);
-      if (writeKeys[i]!.length > 0) w.bytesField(10, writeKeys[i]!);
-      if (x.value === null) {
-        w.buf[w.pos++] = 24;
-        w.buf[w.pos++] = 1;
-      } else if (x.value.length > 0) w.bytesField(18, x.value);
-    });
-    b.deps.forEach((d, i) => {
-      w.open(42, depSizes[i]!);
-      if (d.digest.length > 0) w.bytesField(10, d.digest);
-      if (d.shard !== 0) {
-        w.buf[w.pos++] = 16;
-        w.varint(d.shard);
-      }
-      tsWrite(w, 26, d.ts);
-    });
-    b.predicates.forEach((q, i) => {
-      w.open(50, predSizes[i]!);
-      if (q.table !== 0) {
-        w.buf[w.pos++] = 8;
-        w.varint(q.table);
-      }
-      tsWrite(w, 18, q.tableVersion);
-      if (q.expr.length > 0) w.bytesField(26, q.expr);
-    });
-    if (b.meta.length > 0) w.bytesField(58, b.meta);
-  });
+    tsWrite(w, 26, d.ts);
+  }
+  for (const q of b.predicates) {
+    w.open(50, predicateSize(q));
+    if (q.table !== 0) {
+      w.buf[w.pos++] = 8;
+      w.varint(q.table);
+    }
+    tsWrite(w, 18, q.tableVersion);
+    if (q.expr.length > 0) w.bytesField(26, q.expr);
+  }
+  if (b.meta.length > 0) w.bytesField(58, b.meta);
+  if (w.pos !== size) throw new Error(`fast encoder wrote ${w.pos} of ${size} bytes`);
+  return w.buf;
 }

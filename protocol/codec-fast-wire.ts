@@ -4,7 +4,7 @@
  * running past its message), a `Writer` into a buffer sized beforehand, and the small fields every
  * message shares (timestamps, digests, keys, values, request ids). No message layouts live here.
  */
-import { keyFromBytes, type CodecLimits } from './codec-txn.ts';
+import { keyFromRange, type CodecLimits } from './codec-txn.ts';
 import { DIGEST_BYTES, type TxnDigest } from './ids.ts';
 import type { Timestamp } from './timestamp.ts';
 
@@ -92,6 +92,18 @@ export class Reader {
     this.pos = end;
     return out;
   }
+
+  /**
+   * A key field, as a string read in place: no view of its bytes is made (one object less per key of
+   * every read, transaction and reply decoded). Over `keyBytesMax`: the generic path decides.
+   */
+  key(): string {
+    const end = this.delimited();
+    const start = this.pos;
+    if (end - start > this.limits.keyBytesMax) bail();
+    this.pos = end;
+    return keyFromRange(this.buf, start, end);
+  }
 }
 
 /** A tag; only wire types 0 (varint), 1 (fixed64) and 2 (length-delimited) are expected here. */
@@ -162,11 +174,6 @@ export function digestIn(b: Uint8Array): TxnDigest {
   return b as TxnDigest;
 }
 
-export function keyIn(b: Uint8Array, limits: CodecLimits): string {
-  if (b.length > limits.keyBytesMax) bail();
-  return keyFromBytes(b);
-}
-
 export function bytesLimited(b: Uint8Array, limits: CodecLimits): Uint8Array {
   if (b.length > limits.valueBytesMax) bail();
   return b;
@@ -218,6 +225,17 @@ export class Writer {
     this.varint(b.length);
     this.buf.set(b, this.pos);
     this.pos += b.length;
+  }
+
+  /** A key (latin1, one byte per char: codec-txn.ts keyToBytes) as a bytes field, from its string. */
+  keyField(tag: number, key: string): void {
+    const buf = this.buf;
+    buf[this.pos++] = tag;
+    this.varint(key.length);
+    let p = this.pos;
+    if (key.length <= 24) for (let i = 0; i < key.length; i++) buf[p++] = key.charCodeAt(i);
+    else p += buf.write(key, p, key.length, 'latin1');
+    this.pos = p;
   }
 
   /** Tag and length of a sub-message; its fields follow. */

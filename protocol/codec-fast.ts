@@ -27,7 +27,6 @@ import {
   digestIn,
   EMPTY,
   encodeWith,
-  keyIn,
   lenField,
   Reader,
   reqSize,
@@ -54,9 +53,8 @@ export { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-query.ts';
 // ---- messages ----
 
 function readIn(r: Reader): Message {
-  const limits = r.limits;
   let req: number | undefined;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let ts: Timestamp | undefined;
   let proof: boolean | undefined;
   while (r.pos < r.end) {
@@ -68,7 +66,7 @@ function readIn(r: Reader): Message {
         break;
       case 18:
         if (key !== undefined) bail();
-        key = r.bytes();
+        key = r.key();
         break;
       case 26:
         if (ts !== undefined) bail();
@@ -83,13 +81,13 @@ function readIn(r: Reader): Message {
     }
   }
   if (ts === undefined) bail();
-  return { kind: 'read', req: req ?? 0, key: key === undefined ? '' : keyIn(key, limits), ts, proof: proof ?? false };
+  return { kind: 'read', req: req ?? 0, key: key ?? '', ts, proof: proof ?? false };
 }
 
 function readReplyIn(r: Reader): Message {
   const limits = r.limits;
   let req: number | undefined;
-  let key: Uint8Array | undefined;
+  let key: string | undefined;
   let cVersion: Timestamp | undefined;
   let cValue: Uint8Array | undefined;
   let cDeleted: boolean | undefined;
@@ -108,7 +106,7 @@ function readReplyIn(r: Reader): Message {
         break;
       case 18:
         if (key !== undefined) bail();
-        key = r.bytes();
+        key = r.key();
         break;
       case 26:
         if (cVersion !== undefined) bail();
@@ -163,7 +161,7 @@ function readReplyIn(r: Reader): Message {
     if (pDigest === undefined) bail();
     prepared = { version: pVersion, value: valueOf(pValue, pDeleted === true, limits), digest: digestIn(pDigest) };
   }
-  return { kind: 'readReply', req: req ?? 0, key: key === undefined ? '' : keyIn(key, limits), committed, prepared };
+  return { kind: 'readReply', req: req ?? 0, key: key ?? '', committed, prepared };
 }
 
 function prepareIn(r: Reader): Message {

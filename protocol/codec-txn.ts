@@ -85,13 +85,18 @@ export function failureOf(e: unknown): { readonly ok: false; readonly reason: De
 
 /** Bytes to a key (latin1 binary string, one char per byte). */
 export function keyFromBytes(u8: Uint8Array): Key {
-  const n = u8.length;
+  return keyFromRange(u8, 0, u8.length);
+}
+
+/** Bytes `start..end` of `buf` to a key, read in place (no view of them is made). */
+export function keyFromRange(buf: Uint8Array, start: number, end: number): Key {
+  const n = end - start;
   if (n <= 24) {
     let s = '';
-    for (let i = 0; i < n; i++) s += String.fromCharCode(u8[i]!);
+    for (let i = start; i < end; i++) s += String.fromCharCode(buf[i]!);
     return s;
   }
-  return Buffer.from(u8.buffer, u8.byteOffset, n).toString('latin1');
+  return Buffer.from(buf.buffer, buf.byteOffset + start, n).toString('latin1');
 }
 
 /** A key to its bytes. Invariant: every char code is below 256. */

@@ -31,7 +31,7 @@ function body(over: Partial<TxnBody> = {}): TxnBody {
   };
 }
 
-const sig = (signer: number): SigProof => ({ signer, rootSignature: bytes(64, signer + 1), index: signer, path: bytes(64, 7) });
+const sig = (signer: number): SigProof => ({ signer, rootSignature: bytes(64, signer + 1), index: signer, path: bytes(64, 7), macs: undefined });
 const votes = (decision: 'commit' | 'abstain', shards: number[], count: number): VoteCert => ({
   decision,
   shards: shards.map((shard) => ({ shard: s(shard), sigs: Array.from({ length: count }, (_, i) => sig(i)) })),

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { decodeMessage, encodeMessage, encodeTxn } from './codec.ts';
 import { pesto } from './gen/pesto.js';
 import type { ShardId } from './ids.ts';
-import { decodeLogRecord, encodeLogRecord, logRecordFields, type LogRecord } from './log-record.ts';
+import { decodeLogRecord, encodeLogRecord, LogRecordScratch, logRecordFields, type LogRecord } from './log-record.ts';
 import type { Txn, Writeback } from './messages.ts';
 import { ts } from './timestamp.ts';
 
@@ -57,6 +57,18 @@ void describe('log records', () => {
       { kind: 'writeback', writeback: wbOf(t, true), txn: t },
     ];
     for (const r of records) assert.deepEqual(Array.from(encodeLogRecord(r)), Array.from(pesto.LogRecord.encode(logRecordFields(r)).finish()), r.kind);
+  });
+
+  void it('are the same bytes when written into a reused scratch buffer, records large and small in turn', () => {
+    const scratch = new LogRecordScratch();
+    const big = encodeTxn({ ts: ts(30, 1), shards: [s0], reads: [], writes: [{ key: 'big', value: new Uint8Array(9000).fill(5) }], deps: [], predicates: [], meta: new Uint8Array(0) });
+    const records: LogRecord[] = [
+      { kind: 'vote', txn: txnAt(31), decision: 'commit', conflict: null },
+      { kind: 'writeback', writeback: wbOf(big, true), txn: big },
+      { kind: 'st2', txn: txnAt(32), decision: 'abort', view: 7, logShard: s0 },
+      { kind: 'writeback', writeback: wbOf(txnAt(33), false), txn: txnAt(33) },
+    ];
+    for (const r of records) assert.deepEqual(Array.from(encodeLogRecord(r, scratch)), Array.from(encodeLogRecord(r)), r.kind);
   });
 
   void it('refuse a writeback logged beside another transaction', () => {

@@ -78,9 +78,11 @@ export interface SigProof {
   readonly path: Uint8Array;
   /**
    * ST1 votes only: one MAC per replica of the signer's shard, by index, so replicas can check
-   * certificates without ed25519 (protocol/crypto/mac.ts, decision 0007). Absent elsewhere.
+   * certificates without ed25519 (protocol/crypto/mac.ts, decision 0007). Undefined elsewhere; the
+   * codec and the signer always set the field (undefined when absent), so every proof has one object
+   * shape and the functions that read proofs stay monomorphic (decision 0029).
    */
-  readonly macs?: Uint8Array;
+  readonly macs?: Uint8Array | undefined;
 }
 
 export interface ShardSigs {
@@ -333,6 +335,6 @@ export function certificateOutcome(cert: Certificate): Outcome {
 export function withoutMacs(votes: VoteCert): VoteCert {
   return {
     decision: votes.decision,
-    shards: votes.shards.map((g) => ({ shard: g.shard, sigs: g.sigs.map((p) => ({ signer: p.signer, rootSignature: p.rootSignature, index: p.index, path: p.path })) })),
+    shards: votes.shards.map((g) => ({ shard: g.shard, sigs: g.sigs.map((p) => ({ signer: p.signer, rootSignature: p.rootSignature, index: p.index, path: p.path, macs: undefined })) })),
   };
 }

@@ -84,7 +84,7 @@ async function run(): Promise<Record<string, number>> {
   const keysLoaded = core.store.size;
   // What a log compaction of this store costs (the shell compacts after collecting).
   const ckptStart = cpuMs();
-  const ckptBytes = core.checkpoint().map(encodeLogRecord).reduce((n, b) => n + b.length, 0);
+  const ckptBytes = core.checkpoint().map((r) => encodeLogRecord(r)).reduce((n, b) => n + b.length, 0);
   const checkpointCpuMs = cpuMs() - ckptStart;
   // What the replica keeps of the load (its rows, and the batches as commit proofs), nothing of this script's.
   batches.length = 0;

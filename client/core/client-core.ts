@@ -33,6 +33,14 @@ const RECENT_VOTE_MICROS = 1_000_000;
 /** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
 const RETRY_CAP_MS = 10_000;
 
+/**
+ * Entries in key order (a transaction body's reads and writes are sorted). At module level: a named
+ * closure inside a method costs an `Object.defineProperty` per call under tsx's keepNames (decision 0029).
+ */
+function byKey(a: { readonly key: Key }, b: { readonly key: Key }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 export class ClientCore {
   readonly q: Quorums;
   readonly stats: ClientStats = newClientStats();
@@ -201,7 +209,6 @@ export class ClientCore {
       this.stats.committed++;
       return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
     }
-    const byKey = (a: { key: Key }, b: { key: Key }): number => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
     const reads: ReadEntry[] = [...txn.reads.values()].filter((r) => !isPrivate(txn, r.key)).map((r) => ({ key: r.key, version: r.version })).sort(byKey);
     const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
     const body = {

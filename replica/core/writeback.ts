@@ -28,7 +28,8 @@ import type { AbstainReason } from './validation.ts';
 export interface WritebackHost {
   readonly store: Store;
   readonly stats: { commits: number; aborts: number };
-  owns(key: Key): boolean;
+  /** A function property, not a method: `commit` passes it on unbound. */
+  readonly owns: (key: Key) => boolean;
   restoring(): boolean;
   lowWatermark(): Timestamp;
   txn(key: DigestKey): TxnRecord | undefined;
@@ -76,7 +77,8 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, decided: StoredWrite
   // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
   const proof: CommittedTxn = new StoredProof(txn, decided);
   rec.proof = proof;
-  const owns = (key: Key): boolean => h.owns(key);
+  // The host's own function, not a closure made here (a named closure costs a defineProperty per call under tsx).
+  const owns = h.owns;
   const body = txn.body;
   const wm = h.lowWatermark();
   // Prepared versions become committed in place of being purged, so the table histories keep their

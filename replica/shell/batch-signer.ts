@@ -66,7 +66,9 @@ export class BatchSigner<R> {
       for (let i = start; i < end; i++) {
         const proof = batch.proofs[i - start]!;
         const ref = refs[i]!;
-        this.deliver(ref, this.macs !== null && this.macs.wants(ref) ? { ...proof, macs: this.macs.keys.vector(leaves[i]!) } : proof);
+        // One object shape for every proof, with or without MACs (SigProof's note).
+        const macs = this.macs !== null && this.macs.wants(ref) ? this.macs.keys.vector(leaves[i]!) : undefined;
+        this.deliver(ref, { signer: proof.signer, rootSignature: proof.rootSignature, index: proof.index, path: proof.path, macs });
       }
     }
   }

@@ -17,7 +17,7 @@ import { shardOfKey } from '../../protocol/sharding.ts';
 import { clusterTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
 import type { Engine } from '../../sql/engine.ts';
 import type { ApplyFault } from '../core/range-reads.ts';
-import { encodeLogRecord } from '../../protocol/log-record.ts';
+import { encodeLogRecord, LogRecordScratch } from '../../protocol/log-record.ts';
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, STORAGE_GC_SLICE_KEYS, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
@@ -315,7 +315,7 @@ export class ReplicaServer {
           // Votes and decisions are durable before any later effect leaves; an applied outcome is
           // not urgent (a peer or client can deliver its certificate again) and joins the next sync.
           const urgent = e.record.kind !== 'writeback';
-          this.#wal?.append(encodeLogRecord(e.record), urgent);
+          this.#wal?.append(encodeLogRecord(e.record, this.#logScratch), urgent);
           if (urgent) this.#scheduleEndOfTurn();
           else this.#scheduleLazySync();
           break;
@@ -360,6 +360,8 @@ export class ReplicaServer {
   }
 
   readonly #encoded = new Map<Message, Uint8Array>();
+  /** Log records are encoded here: `Wal.append` copies them at once. */
+  readonly #logScratch = new LogRecordScratch();
 
   #scheduleEndOfTurn(): void {
     if (this.#endScheduled) return;
