@@ -10,7 +10,8 @@
  * - `encodeMs`: the reply's wire encoding (once per target);
  * - `decodesMs`: the client decodes 3f+1 = 4 replies (equal bytes, each its own copy);
  * - `matchMs`: the client's matching of 3f+1 replies (RangeRead.add for 4 equal replies);
- * - `nameKeysMs`: the client names each predicate's excused rows from the matched reads (decision 0019);
+ * - `nameKeysMs`: the client lists each predicate's excused rows from the matched reads (decision 0019; their
+ *   bytes are written at commit, decision 0028, and priced in `txnEncodeMs`);
  * - `resultDecodeMs`: the client decodes the result rows once;
  * - `clientMs` = the 4 decodes + matching + naming + result decode; `allMs` = 5 (replica + encode) + clientMs,
  *   the CPU one range read costs the cluster (4f+1 replicas execute; the client decodes 3f+1 replies);
@@ -23,7 +24,7 @@
  * average) and matches them (hashing one full reply's body); `allMs` = 5 replicaMs + 2 encodeMs +
  * 3 encodeDigestMs + clientMs.
  * `--commit` also prices the read-only transaction that follows each read (bench/scan.ts commits it):
- * `txnEncodeMs` (the client encodes its body and the Prepare), `prepareDecodeMs` (a replica decodes the
+ * `txnEncodeMs` (the client writes its predicates' bytes, encodes its body and the Prepare), `prepareDecodeMs` (a replica decodes the
  * Prepare), `prepareMs` (the core validates and prepares it), `voteLogMs` (the vote's log record encoded),
  * `writebackDecodeMs` and `writebackMs` (a replica decodes and applies the commit certificate),
  * `writebackLogMs` (its log record encoded), `txnBytes`; `commitAllMs` = txnEncodeMs + 6 x the rest,
@@ -35,7 +36,7 @@ import { encodeLogRecord } from '../protocol/log-record.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import { signBatch } from '../protocol/crypto/signed.ts';
 import type { ReplicaIndex, ShardId } from '../protocol/ids.ts';
-import type { Certificate, Message, Predicate, Query, QueryReply, ReadEntry, Txn } from '../protocol/messages.ts';
+import type { Certificate, Message, Query, QueryReply, ReadEntry, Txn } from '../protocol/messages.ts';
 import { quorums } from '../protocol/quorum.ts';
 import { voteLeaf } from '../protocol/statements.ts';
 import { ts, type Timestamp } from '../protocol/timestamp.ts';
@@ -46,7 +47,8 @@ import { primaryKeyOf } from '../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../sql/replicated-catalog.ts';
 import { encodeRow } from '../sql/row-codec.ts';
 import { rowKey, tableKeyRange } from '../sql/row-key.ts';
-import { excusedKeys, withExcusedKeys } from '../sql/predicate-codec.ts';
+import { excusedKeys } from '../sql/predicate-codec.ts';
+import { predicatesToSend, type HeldPredicate } from '../client/core/active-txn.ts';
 import { decodeOutcome, encodeParams } from '../sql/wire-values.ts';
 import { median, parseFlags, round } from '../bench/stats.ts';
 
@@ -123,13 +125,14 @@ async function main(args: readonly string[]): Promise<void> {
   const q = quorums(1);
   let req = 1;
   // The read-only transaction of one read, prepared and committed at the replica (--commit).
-  const commitOnce = (at: Timestamp, reads: readonly ReadEntry[], predicates: readonly Predicate[]): Record<string, number> => {
+  const commitOnce = (at: Timestamp, reads: readonly ReadEntry[], held: readonly HeldPredicate[]): Record<string, number> => {
     const catalogRead = core.store.get(CATALOG_KEY)!.committed.at(-1)!.ts;
     const all = [...reads];
     if (!all.some((r) => r.key === CATALOG_KEY)) all.push({ key: CATALOG_KEY, version: catalogRead });
     all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     const enc = timed(() => {
-      const t = encodeTxn({ ts: at, shards: [S0], reads: all, deps: [], predicates, meta: new Uint8Array(0), writes: [] });
+      // The predicates' bytes are written at commit, over the final read set (client/core/active-txn.ts).
+      const t = encodeTxn({ ts: at, shards: [S0], reads: all, deps: [], predicates: predicatesToSend(held, all), meta: new Uint8Array(0), writes: [] });
       return { t, bytes: encodeMessage({ kind: 'prepare', req: req++, txn: t }) };
     });
     const txn = enc.value.t;
@@ -218,10 +221,10 @@ async function main(args: readonly string[]): Promise<void> {
     const named = timed(() => {
       const ok = match.value;
       const excused = excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, query.ownWrites);
-      return ok.predicates.map((p) => withExcusedKeys(p.expr, excused.get(p.table) ?? []));
+      return ok.predicates.map((p): HeldPredicate => ({ ...p, excused: excused.get(p.table) ?? [] }));
     });
     const result = timed(() => decodeOutcome(match.value.result));
-    const commitCosts = withCommit ? commitOnce(query.ts, match.value.reads, match.value.predicates.map((p, i) => ({ table: p.table, tableVersion: p.tableVersion, expr: named.value[i]! }))) : {};
+    const commitCosts = withCommit ? commitOnce(query.ts, match.value.reads, named.value) : {};
     const o = result.value;
     const want = filtered ? Math.ceil((start + size) / CATEGORIES) - Math.ceil(start / CATEGORIES) : size;
     if (!o.ok || o.rows.length !== want) throw new Error(`expected ${want} rows`);

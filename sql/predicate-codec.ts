@@ -76,6 +76,28 @@ export function excusedKeys(tables: ReadonlySet<number>, reads: Iterable<{ reado
 
 /** A predicate as replicas send it, naming `keys` as the rows its query read (`"kx"`); unchanged when malformed. */
 export function withExcusedKeys(bytes: Uint8Array, keys: readonly string[]): Uint8Array {
+  return rewritten(bytes, (j) => {
+    delete j['k'];
+    j['kx'] = keys.map(hexOf);
+    return true;
+  });
+}
+
+/**
+ * A predicate without a list of excused rows, the form replicas send (excusing every read-set row of its
+ * table, decision 0028); unchanged when malformed or already without one.
+ */
+export function withoutExcusedKeys(bytes: Uint8Array): Uint8Array {
+  return rewritten(bytes, (j) => {
+    if (!('k' in j) && !('kx' in j)) return false;
+    delete j['k'];
+    delete j['kx'];
+    return true;
+  });
+}
+
+/** The predicate's JSON object changed by `edit` and encoded again; the same bytes when malformed or `edit` returns false. */
+function rewritten(bytes: Uint8Array, edit: (j: Record<string, unknown>) => boolean): Uint8Array {
   let o: unknown;
   try {
     o = JSON.parse(fromUtf8.decode(bytes));
@@ -84,8 +106,7 @@ export function withExcusedKeys(bytes: Uint8Array, keys: readonly string[]): Uin
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return bytes;
   const j = o as Record<string, unknown>;
-  delete j['k'];
-  j['kx'] = keys.map(hexOf);
+  if (edit(j) === false) return bytes;
   return utf8.encode(JSON.stringify(j));
 }
 

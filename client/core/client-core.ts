@@ -22,7 +22,7 @@ import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
 import { RoundTrip } from './latency.ts';
-import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -207,7 +207,7 @@ export class ClientCore {
       reads,
       writes,
       deps: [...txn.deps.values()],
-      predicates: txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))),
+      predicates: predicatesToSend(txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))), reads),
       meta: new Uint8Array(0),
     };
     const encoded = encodeTxn(body);
