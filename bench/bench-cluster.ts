@@ -23,7 +23,7 @@ export interface BenchCluster {
   /** Replica metrics addresses (replica port + 1000). */
   readonly metrics: readonly string[];
   /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
-  sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean }): Promise<SqlClient>;
+  sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean; readonly queryEagerQuorum?: boolean }): Promise<SqlClient>;
   stop(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
     dataDir,
     metrics: local.config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`)),
     sqlClient: async (o = {}) => {
-      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }) });
+      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }) });
       clients.push(client);
       return new SqlClient(client, sqlEngine);
     },

@@ -59,8 +59,11 @@
  * `--digest-replies` has the client ask all but f+1 replicas for digest-only range-read replies
  * (decision 0027; off by default), to compare both in one build.
  *
+ * `--eager-quorum` has the client ask 3f+1 replicas in eager rounds, widening to 4f+1 only when needed
+ * (decision 0028; off by default).
+ *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --digest-replies --history-window-ms N --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --digest-replies --eager-quorum --history-window-ms N --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
@@ -258,7 +261,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     ...(opts.readRetryMs === undefined ? {} : { timeouts: { readRetryMs: opts.readRetryMs } }),
   });
   try {
-    const sql = await cluster.sqlClient(flags.has('digest-replies') ? { queryDigestReplies: true } : {});
+    const sql = await cluster.sqlClient({ ...(flags.has('digest-replies') ? { queryDigestReplies: true } : {}), ...(flags.has('eager-quorum') ? { queryEagerQuorum: true } : {}) });
     const t = performance.now();
     await load(sql, opts);
     log(`loaded ${opts.rows} rows, ${opts.batch} per transaction, in ${round((performance.now() - t) / 1000, 1)} s`);

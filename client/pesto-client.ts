@@ -38,6 +38,8 @@ export interface ConnectOptions {
   readonly learnQueryTargets?: boolean;
   /** Ask all but f+1 replicas for digest-only range-read replies (default false; ClientCoreOptions, decision 0027). */
   readonly queryDigestReplies?: boolean;
+  /** Eager range-read rounds ask 3f+1 replicas and widen to 4f+1 when needed (default false; ClientCoreOptions, decision 0028). */
+  readonly queryEagerQuorum?: boolean;
   /**
    * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
    * loaded machine the handshakes of a freshly started cluster took longer than 10 s).
@@ -120,6 +122,7 @@ export class PestoClient {
         forceSyncQueries: opts.forceSyncQueries === true,
         learnQueryTargets: opts.learnQueryTargets !== false,
         queryDigestReplies: opts.queryDigestReplies === true,
+        queryEagerQuorum: opts.queryEagerQuorum === true,
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },

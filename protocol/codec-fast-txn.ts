@@ -45,6 +45,11 @@ export function readEntryIn(r: Reader): ReadEntry {
     } else skip(r, tag);
   }
   if (version === undefined) bail();
+  // Neighbouring entries often hold one version (rows one transaction wrote): share the object
+  // (timestamps are immutable), so a large read set keeps far fewer of them alive.
+  const last = r.lastVersion;
+  if (last !== null && last.micros === version.micros && last.clientId === version.clientId) version = last;
+  else r.lastVersion = version;
   return { key: key ?? '', version };
 }
 

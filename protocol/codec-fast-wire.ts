@@ -28,6 +28,8 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 export class Reader {
   pos = 0;
   end: number;
+  /** The version of the last read entry decoded (codec-fast-txn.ts `readEntryIn` shares equal ones). */
+  lastVersion: Timestamp | null = null;
   constructor(
     readonly buf: Uint8Array,
     readonly limits: CodecLimits,

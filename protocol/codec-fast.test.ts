@@ -224,6 +224,19 @@ void describe('codec-fast against protobufjs', () => {
     }
   });
 
+  void it('shares one timestamp between neighbouring read entries of equal versions, and only then', () => {
+    const v = (micros: number, clientId: number): Timestamp => ({ micros, clientId });
+    const reads = [v(5, 1), v(5, 1), v(5, 2), v(5, 2), v(7, 2), v(5, 2)].map((version, i) => ({ key: `k${i}`, version }));
+    const t = encodeTxn({ ts: v(9, 3), shards: [0 as ShardId], reads, writes: [], deps: [], predicates: [], meta: new Uint8Array(0) });
+    const got = fastDecodeTxn(t.bytes, DEFAULT_CODEC_LIMITS)!.body.reads.map((r) => r.version);
+    assert.deepEqual(got, reads.map((r) => r.version));
+    assert.equal(got[0], got[1]);
+    assert.equal(got[2], got[3]);
+    assert.notEqual(got[1], got[2]);
+    assert.notEqual(got[3], got[4]);
+    assert.notEqual(got[4], got[5]);
+  });
+
   void it('is what decodeMessage and encodeMessage use', () => {
     const g = new Gen(6);
     for (let i = 0; i < 200; i++) {

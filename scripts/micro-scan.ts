@@ -10,7 +10,8 @@
  * - `encodeMs`: the reply's wire encoding (once per target);
  * - `decodesMs`: the client decodes 3f+1 = 4 replies (equal bytes, each its own copy);
  * - `matchMs`: the client's matching of 3f+1 replies (RangeRead.add for 4 equal replies);
- * - `nameKeysMs`: the client names each predicate's excused rows from the matched reads (decision 0019);
+ * - `nameKeysMs`: the client lists each predicate's excused rows from the matched reads (decision 0019; their
+ *   bytes are written at commit, decision 0028, and priced in `txnEncodeMs`);
  * - `resultDecodeMs`: the client decodes the result rows once;
  * - `clientMs` = the 4 decodes + matching + naming + result decode; `allMs` = 5 (replica + encode) + clientMs,
  *   the CPU one range read costs the cluster (4f+1 replicas execute; the client decodes 3f+1 replies);
@@ -22,13 +23,20 @@
  * the client decodes 2 full and 2 digest replies (of the first 3f+1 of 4f+1 replies, 1.6 are full on
  * average) and matches them (hashing one full reply's body); `allMs` = 5 replicaMs + 2 encodeMs +
  * 3 encodeDigestMs + clientMs.
- * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --digest --json
+ * `--commit` also prices the read-only transaction that follows each read (bench/scan.ts commits it):
+ * `txnEncodeMs` (the client writes its predicates' bytes, encodes its body and the Prepare), `prepareDecodeMs` (a replica decodes the
+ * Prepare), `prepareMs` (the core validates and prepares it), `voteLogMs` (the vote's log record encoded),
+ * `writebackDecodeMs` and `writebackMs` (a replica decodes and applies the commit certificate),
+ * `writebackLogMs` (its log record encoded), `txnBytes`; `commitAllMs` = txnEncodeMs + 6 x the rest,
+ * the CPU that commit costs the cluster outside signatures, the transport and the disk.
+ * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --digest --commit --json
  */
 import { decodeMessage, encodeMessage, encodeTxn } from '../protocol/codec.ts';
+import { encodeLogRecord } from '../protocol/log-record.ts';
 import { keyPairFromSeed } from '../protocol/crypto/ed25519.ts';
 import { signBatch } from '../protocol/crypto/signed.ts';
 import type { ReplicaIndex, ShardId } from '../protocol/ids.ts';
-import type { Certificate, Message, Query, QueryReply, Txn } from '../protocol/messages.ts';
+import type { Certificate, Message, Query, QueryReply, ReadEntry, Txn } from '../protocol/messages.ts';
 import { quorums } from '../protocol/quorum.ts';
 import { voteLeaf } from '../protocol/statements.ts';
 import { ts, type Timestamp } from '../protocol/timestamp.ts';
@@ -39,7 +47,8 @@ import { primaryKeyOf } from '../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../sql/replicated-catalog.ts';
 import { encodeRow } from '../sql/row-codec.ts';
 import { rowKey, tableKeyRange } from '../sql/row-key.ts';
-import { excusedKeys, withExcusedKeys } from '../sql/predicate-codec.ts';
+import { excusedKeys } from '../sql/predicate-codec.ts';
+import { predicatesToSend, type HeldPredicate } from '../client/core/active-txn.ts';
 import { decodeOutcome, encodeParams } from '../sql/wire-values.ts';
 import { median, parseFlags, round } from '../bench/stats.ts';
 
@@ -71,6 +80,7 @@ async function main(args: readonly string[]): Promise<void> {
   const replicaOnly = flags.get('only') === 'replica';
   const cold = flags.has('cold');
   const digest = flags.has('digest');
+  const withCommit = flags.has('commit');
 
   const engine = await Engine.create();
   const ddl = engine.parse('CREATE TABLE scan_t (id int PRIMARY KEY, cat int NOT NULL, pad text NOT NULL)').stmts[0]!;
@@ -107,17 +117,65 @@ async function main(args: readonly string[]): Promise<void> {
       const row = [id, id % CATEGORIES, `pad-${String(id).padStart(8, '0')}-xxxxxxxxxxxx`];
       writes.push({ key: rowKey(table.id, primaryKeyOf(table, row)), value: encodeRow(table, row) });
     }
-    apply(ts(NOW - 90_000_000 + i, 2), writes);
+    // 5 ms apart, as a real load commits them (1,050 transactions in ~5 s): SemanticCC walks the writes
+    // within its grace window (25 ms) of a table version, so packing them closer prices a walk no cluster does.
+    apply(ts(NOW - 90_000_000 + 5000 * i, 2), writes);
   }
 
   const q = quorums(1);
   let req = 1;
+  // The read-only transaction of one read, prepared and committed at the replica (--commit).
+  const commitOnce = (at: Timestamp, reads: readonly ReadEntry[], held: readonly HeldPredicate[]): Record<string, number> => {
+    const catalogRead = core.store.get(CATALOG_KEY)!.committed.at(-1)!.ts;
+    const all = [...reads];
+    if (!all.some((r) => r.key === CATALOG_KEY)) all.push({ key: CATALOG_KEY, version: catalogRead });
+    all.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    const enc = timed(() => {
+      // The predicates' bytes are written at commit, over the final read set (client/core/active-txn.ts).
+      const t = encodeTxn({ ts: at, shards: [S0], reads: all, deps: [], predicates: predicatesToSend(held, all), meta: new Uint8Array(0), writes: [] });
+      return { t, bytes: encodeMessage({ kind: 'prepare', req: req++, txn: t }) };
+    });
+    const txn = enc.value.t;
+    const dec = timed(() => decodeMessage(enc.value.bytes.slice()));
+    if (!dec.value.ok) throw new Error(`prepare does not decode: ${dec.value.reason}`);
+    const prepare = dec.value.value;
+    const prep = timed(() => {
+      core.handle(7, prepare);
+      return core.takeEffects();
+    });
+    const vote = prep.value.find((e) => e.kind === 'persist');
+    if (vote?.kind !== 'persist' || vote.record.kind !== 'vote' || vote.record.decision !== 'commit') throw new Error('the read-only transaction did not prepare');
+    const voteLog = timed(() => encodeLogRecord(vote.record));
+    const wbBytes = encodeMessage({ kind: 'writeback', digest: txn.digest, cert: commitCert(txn), txn: null });
+    const wbDec = timed(() => decodeMessage(wbBytes.slice()));
+    if (!wbDec.value.ok) throw new Error(`writeback does not decode: ${wbDec.value.reason}`);
+    const writeback = wbDec.value.value;
+    const wb = timed(() => {
+      core.handle(7, writeback);
+      return core.takeEffects();
+    });
+    const wbRec = wb.value.find((e) => e.kind === 'persist');
+    if (wbRec?.kind !== 'persist') throw new Error('the writeback was not applied');
+    const wbLog = timed(() => encodeLogRecord(wbRec.record));
+    const replicaSide = dec.ms + prep.ms + voteLog.ms + wbDec.ms + wb.ms + wbLog.ms;
+    return {
+      txnEncodeMs: enc.ms,
+      prepareDecodeMs: dec.ms,
+      prepareMs: prep.ms,
+      voteLogMs: voteLog.ms,
+      writebackDecodeMs: wbDec.ms,
+      writebackMs: wb.ms,
+      writebackLogMs: wbLog.ms,
+      txnBytes: txn.bytes.length,
+      commitAllMs: enc.ms + 6 * replicaSide,
+    };
+  };
   const measureOnce = (size: number, filtered: boolean): Record<string, number> => {
     const start = Math.floor(Math.random() * (rows - size + 1));
     const query: Query = {
       kind: 'query',
       req: req++,
-      ts: ts(NOW - 1000, 9),
+      ts: ts(NOW - 100_000 + req, 9), // distinct per read: each read-only transaction (--commit) has its own
       sql: filtered ? RANGE_FILTERED_SQL : RANGE_SQL,
       params: encodeParams([start, start + size]),
       ownWrites: [],
@@ -163,14 +221,15 @@ async function main(args: readonly string[]): Promise<void> {
     const named = timed(() => {
       const ok = match.value;
       const excused = excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, query.ownWrites);
-      return ok.predicates.map((p) => withExcusedKeys(p.expr, excused.get(p.table) ?? []));
+      return ok.predicates.map((p): HeldPredicate => ({ ...p, excused: excused.get(p.table) ?? [] }));
     });
     const result = timed(() => decodeOutcome(match.value.result));
+    const commitCosts = withCommit ? commitOnce(query.ts, match.value.reads, named.value) : {};
     const o = result.value;
     const want = filtered ? Math.ceil((start + size) / CATEGORIES) - Math.ceil(start / CATEGORIES) : size;
     if (!o.ok || o.rows.length !== want) throw new Error(`expected ${want} rows`);
     if (named.value.length !== match.value.predicates.length) throw new Error('predicates lost');
-    return { replicaMs: replica.ms, encodeMs: enc.ms, ...(encDigest === null ? {} : { encodeDigestMs: encDigest.ms, digestReplyBytes: encDigest.value.length }), decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length };
+    return { replicaMs: replica.ms, encodeMs: enc.ms, ...(encDigest === null ? {} : { encodeDigestMs: encDigest.ms, digestReplyBytes: encDigest.value.length }), decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length, ...commitCosts };
   };
 
   for (const size of ranges) {

@@ -76,6 +76,28 @@ export function excusedKeys(tables: ReadonlySet<number>, reads: Iterable<{ reado
 
 /** A predicate as replicas send it, naming `keys` as the rows its query read (`"kx"`); unchanged when malformed. */
 export function withExcusedKeys(bytes: Uint8Array, keys: readonly string[]): Uint8Array {
+  return rewritten(bytes, (j) => {
+    delete j['k'];
+    j['kx'] = keys.map(hexOf);
+    return true;
+  });
+}
+
+/**
+ * A predicate without a list of excused rows, the form replicas send (excusing every read-set row of its
+ * table, decision 0028); unchanged when malformed or already without one.
+ */
+export function withoutExcusedKeys(bytes: Uint8Array): Uint8Array {
+  return rewritten(bytes, (j) => {
+    if (!('k' in j) && !('kx' in j)) return false;
+    delete j['k'];
+    delete j['kx'];
+    return true;
+  });
+}
+
+/** The predicate's JSON object changed by `edit` and encoded again; the same bytes when malformed or `edit` returns false. */
+function rewritten(bytes: Uint8Array, edit: (j: Record<string, unknown>) => boolean): Uint8Array {
   let o: unknown;
   try {
     o = JSON.parse(fromUtf8.decode(bytes));
@@ -84,8 +106,7 @@ export function withExcusedKeys(bytes: Uint8Array, keys: readonly string[]): Uin
   }
   if (typeof o !== 'object' || o === null || Array.isArray(o)) return bytes;
   const j = o as Record<string, unknown>;
-  delete j['k'];
-  j['kx'] = keys.map(hexOf);
+  if (edit(j) === false) return bytes;
   return utf8.encode(JSON.stringify(j));
 }
 
@@ -117,24 +138,32 @@ function hexDigit(c: number): number {
   return -1;
 }
 
-/** The excused keys of a decoded predicate: `"kx"` (hex) or the older `"k"` (latin1), not both; undefined when malformed. */
-function keysOf(o: Record<string, unknown>): ReadonlySet<string> | null | undefined {
+/** Canonical lowercase hex of a key (even length, lowercase digits): what `hexOf` writes. */
+const CANONICAL_HEX = /^(?:[0-9a-f]{2})*$/;
+
+/**
+ * The excused keys of a decoded predicate, as a function that builds their set on first use: `"kx"`
+ * (hex) or the older `"k"` (latin1), not both; null when not given; undefined when malformed. The form
+ * of every key is checked here, so a malformed list still makes the predicate malformed; building the
+ * set (10,000 keys: ~10 ms) waits until SemanticCC asks whether a read-set row is excused, which a
+ * validation meets only when a write lands inside the predicate's window (decision 0028).
+ */
+function keysOf(o: Record<string, unknown>): (() => ReadonlySet<string>) | null | undefined {
   const k = o['k'];
   const kx = o['kx'];
   if (k !== undefined && kx !== undefined) return undefined;
   if (kx !== undefined) {
     if (!Array.isArray(kx)) return undefined;
-    const keys = new Set<string>();
-    for (const x of kx) {
-      const key = typeof x === 'string' ? keyOfHex(x) : null;
-      if (key === null) return undefined;
-      keys.add(key);
-    }
-    return keys;
+    for (const x of kx) if (typeof x !== 'string' || !CANONICAL_HEX.test(x)) return undefined;
+    return () => {
+      const keys = new Set<string>();
+      for (const x of kx as string[]) keys.add(keyOfHex(x)!);
+      return keys;
+    };
   }
   if (k === undefined) return null;
   if (!(Array.isArray(k) && k.every((x) => typeof x === 'string'))) return undefined;
-  return new Set(k as string[]);
+  return () => new Set(k as string[]);
 }
 
 export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
@@ -149,9 +178,21 @@ export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
     if (!(i === null || (typeof i === 'number' && Number.isInteger(i) && i >= 0))) return null;
     if (typeof lo !== 'string' || !(hi === null || typeof hi === 'string')) return null;
     if (!(f === null || (typeof f === 'object' && !Array.isArray(f)))) return null;
-    const keys = keysOf(o);
-    if (keys === undefined) return null;
-    return { indexId: i, lo, hi, filter: f === null ? null : exprFromJson(f), keys };
+    const build = keysOf(o);
+    if (build === undefined) return null;
+    const filter = f === null ? null : exprFromJson(f);
+    if (build === null) return { indexId: i, lo, hi, filter, keys: null };
+    let keys: ReadonlySet<string> | undefined;
+    return {
+      indexId: i,
+      lo,
+      hi,
+      filter,
+      get keys(): ReadonlySet<string> {
+        keys ??= build();
+        return keys;
+      },
+    };
   } catch {
     return null;
   }

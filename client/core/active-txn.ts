@@ -8,7 +8,7 @@ import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
-import { excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
+import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
 import type { RangeRead, RangeReadSuccess } from './range-read.ts';
@@ -31,7 +31,7 @@ export interface ActiveTxn {
   readonly readStart: number;
   /** `value` undefined: read by a range read (the value lives in its result). */
   readonly reads: Map<Key, ReadEntry & { readonly value: Uint8Array | null | undefined }>;
-  readonly predicates: Predicate[];
+  readonly predicates: HeldPredicate[];
   /** Set when two reads of the transaction saw different versions of a key: it cannot commit. */
   doomed: string | null;
   readonly writes: Map<Key, Uint8Array | null>;
@@ -42,6 +42,15 @@ export interface ActiveTxn {
   /** Dependencies replicas told us about, finished by us if we are still waiting later. */
   readonly relayed: Map<DigestKey, Txn>;
   relayTimer: number;
+}
+
+/**
+ * A predicate of the transaction with the rows it excuses from SemanticCC, named when its read succeeded
+ * (decision 0019); its bytes for ST1 are written at commit, over the final read set (`predicatesToSend`).
+ */
+export interface HeldPredicate extends Predicate {
+  /** Primary-key encodings (without the table prefix) of the rows its query read or wrote, sorted, distinct. */
+  readonly excused: readonly string[];
 }
 
 export interface QueryOp {
@@ -78,7 +87,7 @@ export function isPrivate(txn: ActiveTxn, key: Key): boolean {
 }
 
 /** The predicate with its table version at most `ts` (see ClientCore.advance). */
-export function capTableVersion(p: Predicate, ts: Timestamp): Predicate {
+export function capTableVersion<P extends Predicate>(p: P, ts: Timestamp): P {
   return tsLess(ts, p.tableVersion) ? { ...p, tableVersion: ts } : p;
 }
 
@@ -117,9 +126,45 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
   const excused = ok.predicates.length === 0 ? null : excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, qo.spec.ownWrites);
   for (const sent of ok.predicates) {
     if (txn.private.size > 0 && txn.private.has(tablePrefix(sent.table))) continue;
-    const p = { ...sent, expr: withExcusedKeys(sent.expr, excused?.get(sent.table) ?? []) };
+    const p: HeldPredicate = { ...sent, excused: excused?.get(sent.table) ?? [] };
     txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
   }
   for (const d of ok.deps) txn.deps.set(digestKey(d.digest), d);
   txn.shards.add(qo.read.shard);
+}
+
+/**
+ * The predicates as ST1 carries them, over the transaction's final read set `reads` (sorted by key).
+ * SemanticCC excuses a read-set row of a predicate's table when the predicate names it, or when the
+ * predicate names no rows at all (PROTOCOL §4.3, sql/predicate-codec.ts `keys` null), so only the named
+ * rows that are in the read set count. A predicate that names every read-set row of its table therefore
+ * goes without its list: it excuses the same rows, and a 10,000-row read's transaction is ~210 KB
+ * smaller at every replica (decision 0028). Otherwise it names its rows in hex as before.
+ */
+export function predicatesToSend(preds: readonly HeldPredicate[], reads: readonly ReadEntry[]): Predicate[] {
+  return preds.map((p) => {
+    const expr = excusesEveryRead(p, reads) ? withoutExcusedKeys(p.expr) : withExcusedKeys(p.expr, p.excused);
+    return { table: p.table, tableVersion: p.tableVersion, expr };
+  });
+}
+
+/** Whether every key of `reads` in the predicate's table is among its excused rows (both sorted). */
+function excusesEveryRead(p: HeldPredicate, reads: readonly ReadEntry[]): boolean {
+  const lo = tablePrefix(p.table);
+  const hi = tablePrefix(p.table + 1);
+  let i = 0;
+  let j = reads.length;
+  while (i < j) {
+    const mid = (i + j) >>> 1;
+    if (reads[mid]!.key < lo) i = mid + 1;
+    else j = mid;
+  }
+  const excused = p.excused;
+  let x = 0;
+  for (; i < reads.length && reads[i]!.key < hi; i++) {
+    const pk = reads[i]!.key.slice(TABLE_PREFIX_BYTES);
+    while (x < excused.length && excused[x]! < pk) x++;
+    if (x === excused.length || excused[x] !== pk) return false;
+  }
+  return true;
 }

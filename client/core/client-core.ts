@@ -22,7 +22,7 @@ import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
 import { RoundTrip, VoteLateness } from './latency.ts';
-import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** Timer target of the pending recoveries of blocking transactions. */
@@ -177,10 +177,12 @@ export class ClientCore {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
     this.stats.queries++;
+    const eagerQuorum = this.opts.queryEagerQuorum === true;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
-    this.#sendQuery(qo, this.#queryTargets.eager(spec.shard, this.env.random()));
+    const targets = this.#queryTargets.eager(spec.shard, this.env.random());
+    this.#sendQuery(qo, eagerQuorum ? targets.slice(0, this.q.commitSlow) : targets);
     qo.timer = this.#timer(this.#queryRoundMs, qo);
   }
 
@@ -217,7 +219,7 @@ export class ClientCore {
       reads,
       writes,
       deps: [...txn.deps.values()],
-      predicates: txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))),
+      predicates: predicatesToSend(txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))), reads),
       meta: new Uint8Array(0),
     };
     const encoded = encodeTxn(body);

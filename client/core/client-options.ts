@@ -26,6 +26,13 @@ export interface ClientCoreOptions {
    */
   readonly queryDigestReplies?: boolean;
   /**
+   * Eager range-read rounds ask 3f+1 replicas, the matching quorum, instead of 4f+1, and widen to 4f+1
+   * once those can no longer agree (or, on the round timer, once one lags behind its peers): one
+   * execution fewer per read where replicas share CPUs, one more round trip when an asked replica is
+   * faulty or slow (decision 0028). Default false.
+   */
+  readonly queryEagerQuorum?: boolean;
+  /**
    * Leave the replicas whose range-read replies lately disagreed with the matching group (or stayed
    * silent) out of eager rounds (query-targets.ts; default true). A performance heuristic only: any
    * 3f+1 matching replies still decide. False: the 4f+1 start at a random offset.

@@ -131,6 +131,27 @@ void describe('RangeRead', () => {
     assert.deepEqual(r.roundOutliers, [1]);
   });
 
+  void it('widens an eager round asked of 3f+1 up to 4f+1 once they can no longer agree, then moves on to sync (decision 0028)', () => {
+    const r = new RangeRead(0 as ShardId, T, q, 2, false);
+    for (const i of [0, 1, 2, 3]) r.asked.add(i);
+    assert.equal(r.add(0, reply({ result: 'good' })).k, 'wait');
+    const more = r.add(1, reply({ result: 'bad' }));
+    assert.equal(more.k, 'more');
+    if (more.k !== 'more') return;
+    assert.deepEqual([...more.targets], [4], 'only up to 4f+1');
+    r.asked.add(4);
+    for (const i of [2, 3]) assert.equal(r.add(i, reply({ result: 'good' })).k, 'wait');
+    assert.equal(r.add(4, reply({ result: 'good' })).k, 'done');
+    assert.equal(r.retry, 0, 'decided in the eager round');
+
+    const s = new RangeRead(0 as ShardId, T, q, 2, false);
+    for (const i of [0, 1, 2, 3]) s.asked.add(i);
+    s.add(0, reply({ result: 'a' }));
+    assert.equal(s.add(1, reply({ result: 'b' })).k, 'more');
+    s.asked.add(4);
+    assert.equal(s.add(2, reply({ result: 'c' })).k, 'sync', 'at 4f+1 asked an eager round that cannot agree moves on, as before');
+  });
+
   void it('gives up after the retry limit', () => {
     const r = new RangeRead(0 as ShardId, T, q, 1, false);
     for (let i = 0; i < q.queryFanout; i++) r.asked.add(i);

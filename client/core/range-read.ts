@@ -222,8 +222,10 @@ export class RangeRead {
     for (const members of this.#groups) best = Math.max(best, members.length);
     if (this.forceSync && this.retry === 0 && this.#replies.size >= this.q.commitSlow) return this.#nextRound();
     if (best + outstanding < this.q.commitSlow) {
-      // A sync round asked only 3f+1: widen before giving up on it (an eager round moves on to sync).
+      // A sync round asked only 3f+1: widen before giving up on it; so does an eager round that asked
+      // fewer than 4f+1 (ClientCoreOptions.queryEagerQuorum), up to 4f+1; then it moves on to sync.
       if (this.retry > 0 && this.asked.size < this.q.n) return { k: 'more', targets: this.moreTargets() };
+      if (this.retry === 0 && this.asked.size < this.q.queryFanout) return { k: 'more', targets: this.moreTargets().slice(0, this.q.queryFanout - this.asked.size) };
       return this.#nextRound();
     }
     return { k: 'wait' };

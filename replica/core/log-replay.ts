@@ -96,6 +96,12 @@ export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null,
       if (r !== null) yield r;
     }
   }
+  // Committed readers of large read sets (bulk-reads.ts), recorded once per transaction.
+  for (const p of t.store.bulkReads.committedProofs()) {
+    if (++visited % CHECKPOINT_PAUSE_EVERY === 0) yield null;
+    const r = proof(p);
+    if (r !== null) yield r;
+  }
   // The watermark of now, again after each pause (it only rises).
   let wm = t.lowWatermark();
   for (const [key, rec] of t.records()) {

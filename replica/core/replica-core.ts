@@ -37,6 +37,7 @@ import {
   type ResolvedPredicate,
   type SemanticContext,
 } from './semantic-cc.ts';
+import { isBulkReadSet } from './bulk-reads.ts';
 import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
@@ -432,9 +433,12 @@ export class ReplicaCore {
       if (!owns(w.key)) continue;
       this.store.prepareWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts));
     }
-    for (const r of body.reads) {
-      if (!owns(r.key)) continue;
-      this.store.getOrCreate(r.key).preparedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+    if (isBulkReadSet(body)) this.store.bulkReads.addPrepared(rec.key, body);
+    else {
+      for (const r of body.reads) {
+        if (!owns(r.key)) continue;
+        this.store.getOrCreate(r.key).preparedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+      }
     }
     const preds = predicates ?? resolvePredicatesLeniently(this.#semantic(), body);
     recordPredicates(this.store, rec.key, body, preds, false, this.#lowWatermark());
@@ -455,6 +459,10 @@ export class ReplicaCore {
   }
 
   #removePreparedReads(txn: DigestKey, body: Txn['body']): void {
+    if (isBulkReadSet(body)) {
+      this.store.bulkReads.removePrepared(txn);
+      return;
+    }
     const { owns } = this.opts;
     for (const r of body.reads) {
       if (!owns(r.key)) continue;

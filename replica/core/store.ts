@@ -22,6 +22,7 @@
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { BulkReads } from './bulk-reads.ts';
 import { OrderedKeys, type KeyRangeIterator } from './ordered-keys.ts';
 import { sqlTableOfKey, TableState } from './table-writes.ts';
 
@@ -93,6 +94,8 @@ export class Store {
   /** Invariant: holds exactly the keys of `#keys`. */
   readonly #ordered = new OrderedKeys();
   readonly #tables = new Map<number, TableState>();
+  /** Read records of large read sets, one per transaction (bulk-reads.ts, decision 0028). */
+  readonly bulkReads = new BulkReads();
 
   get(key: Key): KeyState | undefined {
     return this.#keys.get(key);

@@ -54,6 +54,23 @@ export interface ValidationContext extends SemanticContext {
 
 const OK: Verdict = { kind: 'ok' };
 
+/**
+ * Step 5 against the readers of large read sets (bulk-reads.ts, decision 0028): what the per-key records
+ * would say, a committed reader's proof first, else the first prepared reader. null: no conflict.
+ */
+function bulkReadVerdict(ctx: ValidationContext, body: TxnBody): Extract<Verdict, { kind: 'abort' }> | { readonly kind: 'abstain'; readonly reason: AbstainReason; readonly prepared: DigestKey } | null {
+  const bulk = ctx.store.bulkReads;
+  let prepared: DigestKey | null = null;
+  for (const w of body.writes) {
+    if (!ctx.owns(w.key)) continue;
+    const c = bulk.conflict(w.key, body.ts);
+    if (c === null) continue;
+    if ('committed' in c) return { kind: 'abort', reason: 'write-committed-read-conflict', conflict: c.committed };
+    prepared ??= c.prepared;
+  }
+  return prepared === null ? null : { kind: 'abstain', reason: 'write-prepared-read-conflict', prepared };
+}
+
 export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonly DigestKey[]): Verdict {
   const t = body.ts;
   // Step 1: timestamp bound, and the Basil rule that every read version is below T.
@@ -95,6 +112,15 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
           break;
         }
       }
+    }
+  }
+  // Step 5 for readers recorded once per transaction (large read sets, bulk-reads.ts).
+  const bulk = bulkReadVerdict(ctx, body);
+  if (bulk !== null) {
+    if (bulk.kind === 'abort') return bulk;
+    if (abstain === null) {
+      abstain = bulk.reason;
+      blocker = bulk.prepared;
     }
   }
   if (abstain !== null) return blocker === undefined ? { kind: 'abstain', reason: abstain } : { kind: 'abstain', reason: abstain, prepared: blocker };

@@ -18,6 +18,7 @@ import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { certCoversShards } from './boundary.ts';
+import { isBulkReadSet } from './bulk-reads.ts';
 import { commitPredicates, recordPredicates, resolvePredicatesLeniently, type SemanticContext } from './semantic-cc.ts';
 import type { Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
@@ -94,16 +95,25 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, decided: StoredWrite
     if (id !== null && id !== lastTable) h.store.table(id).collect(wm);
     lastTable = id ?? lastTable;
   }
-  for (const r of body.reads) {
-    if (!owns(r.key)) continue;
-    h.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof });
-  }
+  recordCommittedReads(h, rec.key, body, proof, wm);
   if (wasPrepared) commitPredicates(h.store, rec.key, body, owns);
   else recordPredicates(h.store, rec.key, body, resolvePredicatesLeniently(h.semantic(), body), true, wm);
   rec.prepared = false;
   rec.state = 'committed';
   h.stats.commits++;
   wakeDependents(h, rec);
+}
+
+/** The reads step 5 checks later writers against: one record for a large read set (bulk-reads.ts), else one per owned key. */
+function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'], proof: CommittedTxn, wm: Timestamp): void {
+  if (isBulkReadSet(body)) {
+    h.store.bulkReads.addCommitted(txn, body, proof, wm);
+    return;
+  }
+  for (const r of body.reads) {
+    if (!h.owns(r.key)) continue;
+    h.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn, proof });
+  }
 }
 
 function abort(h: WritebackHost, rec: TxnRecord): void {
