@@ -21,7 +21,7 @@ import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
-import { RoundTrip, VoteLateness } from './latency.ts';
+import { RoundTrip, VoteTiming } from './latency.ts';
 import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
@@ -59,13 +59,10 @@ export class ClientCore {
   /** Transactions that blocked ours (ABSTAIN with a conflicting prepared one), finished after `relayWaitMs`. */
   readonly #toRecover = new Map<DigestKey, Txn>();
   #recoveryTimer = -1;
-  /** When each replica (shard * n + index) last voted, for the fast-path wait. */
-  readonly #lastVoteMicros: number[] = [];
-  /** Per replica (shard * n + index): how often its ST1 votes come late (finisher.ts). */
-  readonly #lateness = new VoteLateness();
-  /** Round trips of point reads (until decided) and of ST1/ST2 replies, for the retry timers. */
+  /** Each replica's ST1 votes: when it last voted, how often late, how long they take. */
+  readonly #votes = new VoteTiming();
+  /** Round trips of point reads (until decided), for the read retry timer. */
   readonly #readRtt = new RoundTrip();
-  readonly #voteRtt = new RoundTrip();
   /** Which replicas range-read rounds ask, learned from how they answered. */
   readonly #queryTargets: QueryTargets;
   #nextTxn = 1;
@@ -524,25 +521,16 @@ export class ClientCore {
       return req;
     },
     nowMs: () => this.env.nowMicros() / 1000,
-    votedRecently: (shard, index) => this.env.nowMicros() - (this.#lastVoteMicros[shard * this.q.n + index] ?? -Infinity) < RECENT_VOTE_MICROS,
-    noteVote: (shard, index, late) => {
-      this.#lastVoteMicros[shard * this.q.n + index] = this.env.nowMicros();
-      if (late !== null) this.#lateness.note(shard * this.q.n + index, late);
-    },
-    oftenLate: (shard, index) => this.#lateness.oftenLate(shard * this.q.n + index),
+    votedRecently: (shard, index) => this.#votes.votedSince(shard * this.q.n + index, this.env.nowMicros() - RECENT_VOTE_MICROS),
+    noteVote: (shard, index, late) => this.#votes.voted(shard * this.q.n + index, this.env.nowMicros(), late),
+    oftenLate: (shard, index) => this.#votes.oftenLate(shard * this.q.n + index),
     noteSlowCommit: (cause, late) => {
       if (cause === 'abstain') this.stats.slowByAbstain++;
       else this.stats.slowByLate++;
-      const counts = this.stats.lateVoters;
-      for (const r of late) {
-        const i = r.shard * this.q.n + r.index;
-        while (counts.length <= i) counts.push(0);
-        counts[i]!++;
-        if (cause === 'late') this.#lateness.note(i, true);
-      }
+      for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause === 'late');
     },
-    noteReplyMs: (ms) => this.#voteRtt.sample(ms),
-    replyTimeoutMs: (floorMs) => this.#voteRtt.timeout(floorMs, RETRY_CAP_MS),
+    noteReplyMs: (ms) => this.#votes.rtt.sample(ms),
+    replyTimeoutMs: (floorMs) => this.#votes.rtt.timeout(floorMs, RETRY_CAP_MS),
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);
       this.#byTimer.set(id, fin);

@@ -64,3 +64,38 @@ export class VoteLateness {
 
 const LATENESS_WEIGHT = 0.2;
 const OFTEN_LATE = 0.3;
+
+/**
+ * What a client learns about each replica's ST1 votes across transactions (replica = shard * n +
+ * index): when it last voted (a crashed replica is not worth waiting for), how often its votes come
+ * late, and how long votes take (the fast-path and resend timers, finisher.ts).
+ */
+export class VoteTiming {
+  readonly #lastVoteMicros: number[] = [];
+  readonly #lateness = new VoteLateness();
+  readonly rtt = new RoundTrip();
+
+  /** Replica `i` voted at `nowMicros`; `late` as the finisher judged it (null: counted already). */
+  voted(i: number, nowMicros: number, late: boolean | null): void {
+    this.#lastVoteMicros[i] = nowMicros;
+    if (late !== null) this.#lateness.note(i, late);
+  }
+
+  /**
+   * A commit went slow with replica `i` still silent: counted in `lateVoters` (metrics), and as a
+   * late vote when the fast-path wait gave up on it (`waitedFor`; not when a replica abstained).
+   */
+  missed(i: number, lateVoters: number[], waitedFor: boolean): void {
+    while (lateVoters.length <= i) lateVoters.push(0);
+    lateVoters[i]!++;
+    if (waitedFor) this.#lateness.note(i, true);
+  }
+
+  votedSince(i: number, sinceMicros: number): boolean {
+    return (this.#lastVoteMicros[i] ?? -Infinity) > sinceMicros;
+  }
+
+  oftenLate(i: number): boolean {
+    return this.#lateness.oftenLate(i);
+  }
+}
