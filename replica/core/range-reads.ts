@@ -470,7 +470,15 @@ export class RangeReads {
     } catch (e) {
       exec = { ok: false, error: toSqlError(e) };
     }
-    if (!exec.ok) return this.#error(msg, exec.error.code, exec.error.message, exec.error.detail);
+    if (!exec.ok) {
+      // The statement failed on the catalog this replica shows at T (a table it does not know yet, say):
+      // vote the catalog's chain, so a sync round can name a catalog version this replica lacks.
+      const failed = this.#error(msg, exec.error.code, exec.error.message, exec.error.detail);
+      if (catalogChain === undefined) return failed;
+      const cv = snapshotVote([catalogChain], msg.ts, allReadable, committedVisible);
+      const votes = this.#voteDigests(cv.committed, cv.prepared);
+      return { ...failed, snapshotCommitted: votes.snapshotCommitted, snapshotPrepared: votes.snapshotPrepared };
+    }
 
     let result: Uint8Array;
     try {
