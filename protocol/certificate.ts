@@ -29,6 +29,7 @@ import type { ShardId, TxnDigest } from './ids.ts';
 import type { Certificate, CommittedRead, CommittedTxn, Decide, DecideReply, DecisionFb, ElectReply, Key, ReadEntry, SigProof, TxnBody, VoteCert, WriteEntry } from './messages.ts';
 import { quorums, type Quorums } from './quorum.ts';
 import { logShardOf } from './sharding.ts';
+import { entryOfKey } from './sorted-entries.ts';
 import { electLeaf, st2Leaf, voteLeaf } from './statements.ts';
 import { compareTs, tsEquals, tsLess, type Timestamp } from './timestamp.ts';
 
@@ -280,25 +281,10 @@ export function committedReadMismatch(key: Key, read: CommittedRead): string | n
   if (!equalDigests(proof.txn.digest, read.digest)) return 'proof of another transaction';
   const body = proof.txn.body;
   if (!tsEquals(body.ts, read.version)) return 'proof transaction has another timestamp';
-  const write = findWrite(body, key);
+  const write = entryOfKey(body.writes, key);
   if (write === undefined) return 'proof transaction did not write the key';
   const same = write.value === null || read.value === null ? write.value === read.value : equalDigests(write.value, read.value);
   return same ? null : "value differs from the proof transaction's write";
-}
-
-/** The write of `key` in `body` (writes are sorted by key: binary search). */
-function findWrite(body: TxnBody, key: Key): WriteEntry | undefined {
-  const writes = body.writes;
-  let lo = 0;
-  let hi = writes.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const w = writes[mid]!;
-    if (w.key === key) return w;
-    if (w.key < key) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
+import { lowerBoundKey } from '../../protocol/sorted-entries.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
@@ -150,18 +151,10 @@ export function predicatesToSend(preds: readonly HeldPredicate[], reads: readonl
 
 /** Whether every key of `reads` in the predicate's table is among its excused rows (both sorted). */
 function excusesEveryRead(p: HeldPredicate, reads: readonly ReadEntry[]): boolean {
-  const lo = tablePrefix(p.table);
   const hi = tablePrefix(p.table + 1);
-  let i = 0;
-  let j = reads.length;
-  while (i < j) {
-    const mid = (i + j) >>> 1;
-    if (reads[mid]!.key < lo) i = mid + 1;
-    else j = mid;
-  }
   const excused = p.excused;
   let x = 0;
-  for (; i < reads.length && reads[i]!.key < hi; i++) {
+  for (let i = lowerBoundKey(reads, tablePrefix(p.table)); i < reads.length && reads[i]!.key < hi; i++) {
     const pk = reads[i]!.key.slice(TABLE_PREFIX_BYTES);
     while (x < excused.length && excused[x]! < pk) x++;
     if (x === excused.length || excused[x] !== pk) return false;

@@ -22,7 +22,9 @@
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, ReadEntry, TxnBody } from '../../protocol/messages.ts';
+import { entryOfKey } from '../../protocol/sorted-entries.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { firstReaderAbove } from './table-writes.ts';
 
 /** Read sets at least this large are recorded once per transaction (below it, once per key). */
 export const BULK_READS_MIN = 64;
@@ -43,17 +45,10 @@ export interface BulkRead {
 /** Step 5's answer for one written key: a committed reader (ABORT with its proof) or a prepared one (ABSTAIN). */
 export type BulkReadConflict = { readonly committed: CommittedTxn } | { readonly prepared: DigestKey };
 
-/** The version `reads` holds for `key`, or undefined (binary search; `reads` sorted by key). */
-function versionRead(reads: readonly ReadEntry[], key: Key): Timestamp | undefined {
-  let lo = 0;
-  let hi = reads.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (reads[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  const r = reads[lo];
-  return r !== undefined && r.key === key ? r.version : undefined;
+/** Whether the reader read `key` at a version below `t`. */
+function readBelow(r: BulkRead, key: Key, t: Timestamp): boolean {
+  const e = entryOfKey(r.reads, key);
+  return e !== undefined && tsLess(e.version, t);
 }
 
 /** Inserts keeping ascending reader timestamps (appends in the common case). */
@@ -61,18 +56,6 @@ function insertByReaderTs(list: BulkRead[], r: BulkRead): void {
   let i = list.length;
   while (i > 0 && tsLess(r.readerTs, list[i - 1]!.readerTs)) i--;
   list.splice(i, 0, r);
-}
-
-/** The first reader of `list` whose readers from it on all lie above `t`. */
-function firstAbove(list: readonly BulkRead[], t: Timestamp): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (tsLess(t, list[mid]!.readerTs)) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 export class BulkReads {
@@ -101,14 +84,12 @@ export class BulkReads {
   /** Step 5 for a written `key` at `t`: a committed reader above t that read it below t, else a prepared one. */
   conflict(key: Key, t: Timestamp): BulkReadConflict | null {
     const c = this.#committed;
-    for (let i = firstAbove(c, t); i < c.length; i++) {
-      const v = versionRead(c[i]!.reads, key);
-      if (v !== undefined && tsLess(v, t)) return { committed: c[i]!.proof! };
+    for (let i = firstReaderAbove(c, t); i < c.length; i++) {
+      if (readBelow(c[i]!, key, t)) return { committed: c[i]!.proof! };
     }
     const p = this.#prepared;
-    for (let i = firstAbove(p, t); i < p.length; i++) {
-      const v = versionRead(p[i]!.reads, key);
-      if (v !== undefined && tsLess(v, t)) return { prepared: p[i]!.txn };
+    for (let i = firstReaderAbove(p, t); i < p.length; i++) {
+      if (readBelow(p[i]!, key, t)) return { prepared: p[i]!.txn };
     }
     return null;
   }

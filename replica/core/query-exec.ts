@@ -30,6 +30,7 @@
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, Query, QueryReply, ReadEntry } from '../../protocol/messages.ts';
+import { entryOfKey } from '../../protocol/sorted-entries.ts';
 import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
@@ -200,7 +201,7 @@ export function executeAt(
     reads = [...readsByKey].map(([key, version]) => ({ key, version }));
     reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
-  const wasRead = (key: Key): boolean => (readsByKey !== null ? readsByKey.has(key) : sortedHas(reads, key));
+  const wasRead = (key: Key): boolean => (readsByKey !== null ? readsByKey.has(key) : entryOfKey(reads, key) !== undefined);
   // Shadowing prepared versions (PROTOCOL §5 step 7, at query time): a prepared version the execution
   // saw but did not record (a deletion, or a row the filter rejected) that hides an older version which
   // satisfies a scan. The result holds only if that writer commits, so it is a dependency: should the
@@ -302,19 +303,6 @@ function hidesMatch(
   return false;
 }
 
-/** Whether `reads` (sorted by key, distinct) holds `key`. */
-function sortedHas(reads: readonly ReadEntry[], key: Key): boolean {
-  let lo = 0;
-  let hi = reads.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const k = reads[mid]!.key;
-    if (k === key) return true;
-    if (k < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
-}
 
 /** The read part of a DML statement (its reconnaissance read): the rows and their columns. */
 function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {

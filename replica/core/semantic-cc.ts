@@ -54,6 +54,7 @@
 import type { GraceConfig } from '../../protocol/config.ts';
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, Predicate, ReadEntry, TxnBody, WriteEntry } from '../../protocol/messages.ts';
+import { entryOfKey, lowerBoundKey } from '../../protocol/sorted-entries.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
@@ -143,8 +144,8 @@ export class CatalogLookup {
    * 3-4 already refused a reader of an older catalog version). null: the value is malformed.
    */
   forTxn(store: Store, body: TxnBody): CatalogVersion | null {
-    const own = findByKey(body.writes, CATALOG_KEY);
-    if (own >= 0) return this.#decode(body.writes[own]!.value);
+    const own = entryOfKey(body.writes, CATALOG_KEY);
+    if (own !== undefined) return this.#decode(own.value);
     const ks = store.get(CATALOG_KEY);
     if (ks === undefined) return CatalogVersion.empty;
     const c = newestBelow(ks.committed, body.ts);
@@ -167,26 +168,8 @@ export class CatalogLookup {
   }
 }
 
-/** Index of `key` in a list sorted by key, or -1. */
-function findByKey(list: readonly { readonly key: Key }[], key: Key): number {
-  const i = lowerBoundKey(list, key);
-  return i < list.length && list[i]!.key === key ? i : -1;
-}
-
-/** Position of the first entry with key >= `key`. */
-function lowerBoundKey(list: readonly { readonly key: Key }[], key: Key): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 function inReads(reads: readonly ReadEntry[], key: Key): boolean {
-  return findByKey(reads, key) >= 0;
+  return entryOfKey(reads, key) !== undefined;
 }
 
 /** The predicate's table is one this shard validates (false for tables of other shards). */

@@ -64,6 +64,18 @@ export function sqlTableOfKey(key: Key): number | null {
 /** Compaction is worth it once this many dead entries lead the list (or a sixteenth of it). */
 const COMPACT_MIN = 1024;
 
+/** Position of the first entry whose reader timestamp is > t, in a list sorted by it (list.length when none). */
+export function firstReaderAbove(list: readonly { readonly readerTs: Timestamp }[], t: Timestamp): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (tsLess(t, list[mid]!.readerTs)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 export class TableState {
   readonly writes: TableWrite[] = [];
   readonly predicates: TablePredicate[] = [];
@@ -84,15 +96,7 @@ export class TableState {
 
   /** Position of the first predicate whose reader timestamp is > t (predicates.length when none). */
   firstPredicateAbove(t: Timestamp): number {
-    const p = this.predicates;
-    let lo = 0;
-    let hi = p.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (tsLess(t, p[mid]!.readerTs)) hi = mid;
-      else lo = mid + 1;
-    }
-    return lo;
+    return firstReaderAbove(this.predicates, t);
   }
 
   #firstPredicateAtOrAbove(t: Timestamp): number {
