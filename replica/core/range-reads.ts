@@ -50,7 +50,7 @@ import type { SqlValue } from '../../sql/types.ts';
 import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
-import { executeAt, replyAsAsked, snapshotVote, type QueryExecution } from './query-exec.ts';
+import { executeAt, replyAsAsked, snapshotVote, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { mergeSorted, SyncReuse } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
@@ -470,15 +470,10 @@ export class RangeReads {
     } catch (e) {
       exec = { ok: false, error: toSqlError(e) };
     }
-    if (!exec.ok) {
-      // The statement failed on the catalog this replica shows at T (a table it does not know yet, say):
-      // vote the catalog's chain, so a sync round can name a catalog version this replica lacks.
-      const failed = this.#error(msg, exec.error.code, exec.error.message, exec.error.detail);
-      if (catalogChain === undefined) return failed;
-      const cv = snapshotVote([catalogChain], msg.ts, allReadable, committedVisible);
-      const votes = this.#voteDigests(cv.committed, cv.prepared);
-      return { ...failed, snapshotCommitted: votes.snapshotCommitted, snapshotPrepared: votes.snapshotPrepared };
-    }
+    const catalogVote = catalogChain === undefined ? null : snapshotVote([catalogChain], msg.ts, allReadable, committedVisible);
+    // A statement that failed on the catalog this replica shows at T (a table it does not know yet, say)
+    // still votes the catalog's chain, so a sync round can name a catalog version this replica lacks.
+    if (!exec.ok) return this.#error(msg, exec.error.code, exec.error.message, exec.error.detail, catalogVote);
 
     let result: Uint8Array;
     try {
@@ -507,13 +502,8 @@ export class RangeReads {
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));
-    let committed = exec.snapshot.committed;
-    let prepared = exec.snapshot.prepared;
-    if (catalogChain !== undefined) {
-      const cv = snapshotVote([catalogChain], msg.ts, allReadable, committedVisible);
-      committed = mergeSorted(committed, cv.committed);
-      prepared = mergeSorted(prepared, cv.prepared);
-    }
+    const committed = catalogVote === null ? exec.snapshot.committed : mergeSorted(exec.snapshot.committed, catalogVote.committed);
+    const prepared = catalogVote === null ? exec.snapshot.prepared : mergeSorted(exec.snapshot.prepared, catalogVote.prepared);
     if (mode.kind === 'eager' && catalogDep === null) this.#reuse.remember(from, msg, h.nowMicros(), exec, catalogVersion, { result, reads, predicates });
     const { snapshotCommitted, snapshotPrepared } = this.#voteDigests(committed, prepared);
     return {
@@ -546,7 +536,8 @@ export class RangeReads {
     return { snapshotCommitted, snapshotPrepared };
   }
 
-  #error(msg: Query, code: string, message: string, detail?: string): QueryReply {
+  /** An error outcome; `vote`: the snapshot vote of what the statement read before it failed (its catalog). */
+  #error(msg: Query, code: string, message: string, detail?: string, vote: SnapshotVote | null = null): QueryReply {
     this.host.stats.queryErrors++;
     return {
       kind: 'queryReply',
@@ -556,8 +547,7 @@ export class RangeReads {
       reads: [],
       predicates: [],
       deps: [],
-      snapshotCommitted: [],
-      snapshotPrepared: [],
+      ...(vote === null ? { snapshotCommitted: [], snapshotPrepared: [] } : this.#voteDigests(vote.committed, vote.prepared)),
     };
   }
 }
