@@ -290,25 +290,30 @@ export class Finisher {
     }
     if (waiting) return;
     if (tentative && !timerFired) {
-      if (this.#fastTimer < 0) {
-        const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
-        // A multiple of what the 3f+1 votes took, or until votes lately all arrive, whichever is later.
-        const elapsed = this.router.nowMs() - this.#startedMs;
-        const shortWaitMs = Math.max(fastPathWaitMs, SHORT_WAIT_FACTOR * elapsed);
-        this.#shortWaitEndMs = elapsed + shortWaitMs;
-        const missing = this.#missing();
-        // Replies lately took long when often-late replicas answered late: no reason to wait for them.
-        const oftenLate = missing.some((r) => this.router.oftenLate(r.shard, r.index));
-        const live = missing.every((r) => this.router.votedRecently(r.shard, r.index));
-        const waitMs = !live ? fastPathWaitMs : oftenLate ? shortWaitMs : Math.min(fastPathWaitMaxMs, Math.max(shortWaitMs, LONG_WAIT_FACTOR * elapsed, this.router.replyTimeoutMs(0) - elapsed));
-        this.#fastTimer = this.router.newTimer(this, waitMs);
-      }
+      if (this.#fastTimer < 0) this.#fastTimer = this.router.newTimer(this, this.#fastPathWaitMs());
       return;
     }
     // Every shard has 3f+1 COMMIT votes: log the commit on the slow path.
     this.#noteSlowCommit();
     const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.commitSlow) }));
     this.#startSt2('commit', { decision: 'commit', shards });
+  }
+
+  /**
+   * How long to wait for the missing votes once 3f+1 COMMIT votes are in (see LONG_WAIT_FACTOR); sets
+   * when the short wait would end, against which later votes count as late.
+   */
+  #fastPathWaitMs(): number {
+    const { fastPathWaitMs, fastPathWaitMaxMs } = this.timeouts;
+    const elapsed = this.router.nowMs() - this.#startedMs;
+    const shortWaitMs = Math.max(fastPathWaitMs, SHORT_WAIT_FACTOR * elapsed);
+    this.#shortWaitEndMs = elapsed + shortWaitMs;
+    const missing = this.#missing();
+    if (!missing.every((r) => this.router.votedRecently(r.shard, r.index))) return fastPathWaitMs;
+    // Replies lately took long when often-late replicas answered late: no reason to wait for them.
+    if (missing.some((r) => this.router.oftenLate(r.shard, r.index))) return shortWaitMs;
+    // A multiple of what the 3f+1 votes took, or until votes lately all arrive, whichever is later.
+    return Math.min(fastPathWaitMaxMs, Math.max(shortWaitMs, LONG_WAIT_FACTOR * elapsed, this.router.replyTimeoutMs(0) - elapsed));
   }
 
   #noteSlowCommit(): void {
