@@ -275,8 +275,11 @@ void describe('ClientCore reads (PROTOCOL §3, §4.1)', () => {
 });
 
 void describe('ClientCore recovery (PROTOCOL §7)', () => {
-  void it('finishes a relayed dependency itself after the relay timer', () => {
-    const client = newClient();
+  /**
+   * A transaction (op 2) that read KEY0 from a prepared dependency `dep` (op 1) and writes KEY1, its ST1
+   * sent; `p` is its ST1 to a replica of the dependency's shard, which relays `dep`.
+   */
+  function committingOnPrepared(client: ClientCore): { dep: Txn; xShard: ShardId; readDones: ReturnType<typeof dones>; prepares: Sent<Prepare>[]; txn: Txn; p: Sent<Prepare> } {
     const xShard = shardOfKey(KEY0, SHARDS);
     const dep = encodeTxn({ ts: ts(NOW - 1_000, 3), shards: [xShard], reads: [], writes: [{ key: KEY0, value: new Uint8Array([5]) }], deps: [], predicates: [], meta: new Uint8Array(0) });
     const id = client.begin();
@@ -284,14 +287,31 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     for (const r of sentOf(client.takeEffects(), 'read')) {
       client.handle(r.to, { kind: 'readReply', req: r.msg.req, key: KEY0, committed: null, prepared: { version: dep.body.ts, value: new Uint8Array([5]), digest: dep.digest } });
     }
-    assert.deepEqual(dones(client.takeEffects()), [{ op: 1, result: { kind: 'read', value: new Uint8Array([5]), version: dep.body.ts } }]);
+    const readDones = dones(client.takeEffects());
     client.write(id, KEY1, new Uint8Array([6]));
     client.commit(id, 2);
     const prepares = sentOf(client.takeEffects(), 'prepare');
     const txn = prepares[0]!.msg.txn;
+    const p = prepares.find((x) => x.to.shard === xShard)!;
+    return { dep, xShard, readDones, prepares, txn, p };
+  }
+
+  /** The recovery the client runs for `dep`: ST1 with `dep` to every replica of its shard. */
+  function assertRecovers(client: ClientCore, dep: Txn, xShard: ShardId): void {
+    const recovery = sentOf(client.takeEffects(), 'prepare');
+    assert.deepEqual(
+      recovery.map((x) => x.to),
+      range(0, N).map((i) => ref(xShard, i)),
+    );
+    assert.ok(recovery.every((x) => x.msg.txn === dep));
+  }
+
+  void it('finishes a relayed dependency itself after the relay timer', () => {
+    const client = newClient();
+    const { dep, xShard, readDones, txn, p } = committingOnPrepared(client);
+    assert.deepEqual(readDones, [{ op: 1, result: { kind: 'read', value: new Uint8Array([5]), version: dep.body.ts } }]);
     assert.deepEqual(txn.body.deps, [{ digest: dep.digest, shard: xShard, ts: dep.body.ts }]);
 
-    const p = prepares.find((x) => x.to.shard === xShard)!;
     client.handle(p.to, { kind: 'relay', req: p.msg.req, waitingDigest: txn.digest, txn: dep });
     const relayTimers = timers(client.takeEffects());
     assert.deepEqual(
@@ -302,29 +322,13 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     assert.deepEqual(client.takeEffects(), [], 'a repeated relay arms no second timer');
 
     client.onTimer(relayTimers[0]!.id);
-    const recovery = sentOf(client.takeEffects(), 'prepare');
-    assert.deepEqual(
-      recovery.map((x) => x.to),
-      range(0, N).map((i) => ref(xShard, i)),
-    );
-    assert.ok(recovery.every((x) => x.msg.txn === dep));
+    assertRecovers(client, dep, xShard);
     assert.equal(client.stats.recoveries, 1);
   });
 
   void it('finishes a relayed dependency after the waiting transaction aborted (replicas that never saw it abstain)', () => {
     const client = newClient();
-    const xShard = shardOfKey(KEY0, SHARDS);
-    const dep = encodeTxn({ ts: ts(NOW - 1_000, 3), shards: [xShard], reads: [], writes: [{ key: KEY0, value: new Uint8Array([5]) }], deps: [], predicates: [], meta: new Uint8Array(0) });
-    const id = client.begin();
-    client.read(id, KEY0, 1);
-    for (const r of sentOf(client.takeEffects(), 'read')) {
-      client.handle(r.to, { kind: 'readReply', req: r.msg.req, key: KEY0, committed: null, prepared: { version: dep.body.ts, value: new Uint8Array([5]), digest: dep.digest } });
-    }
-    client.write(id, KEY1, new Uint8Array([6]));
-    client.commit(id, 2);
-    const prepares = sentOf(client.takeEffects(), 'prepare');
-    const txn = prepares[0]!.msg.txn;
-    const p = prepares.find((x) => x.to.shard === xShard)!;
+    const { dep, xShard, prepares, txn, p } = committingOnPrepared(client);
     client.handle(p.to, { kind: 'relay', req: p.msg.req, waitingDigest: txn.digest, txn: dep });
     client.takeEffects();
     // The replicas that lack the dependency abstain ('dependency-missing'): 3f+1 ABSTAIN, a fast abort.
@@ -334,12 +338,7 @@ void describe('ClientCore recovery (PROTOCOL §7)', () => {
     const recoveryTimer = timers(effects).find((t) => t.afterMs === OPTS.relayWaitMs);
     assert.ok(recoveryTimer !== undefined, 'the relayed dependency is scheduled for recovery');
     client.onTimer(recoveryTimer.id);
-    const recovery = sentOf(client.takeEffects(), 'prepare');
-    assert.deepEqual(
-      recovery.map((x) => x.to),
-      range(0, N).map((i) => ref(xShard, i)),
-    );
-    assert.ok(recovery.every((x) => x.msg.txn === dep));
+    assertRecovers(client, dep, xShard);
   });
 
   void it('ignores a relay naming a transaction it does not depend on', () => {
