@@ -7,6 +7,10 @@ import { frames, Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
 
+const flushed = (wal: Wal): Promise<void> => new Promise((resolve) => wal.flushAsync(resolve));
+const compactionWritten = (wal: Wal, data: Uint8Array): Promise<void> => new Promise((resolve) => wal.compactionWrite(data, resolve));
+const compactionFinished = (wal: Wal): Promise<void> => new Promise((resolve) => wal.finishCompaction(resolve));
+
 async function withDir(fn: (dir: string) => void | Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'pesto-wal-'));
   try {
@@ -66,92 +70,92 @@ void describe('Wal', () => {
 
   void it('replaces the log by a compacted one, keeps what was appended meanwhile, and keeps appending', () =>
     withDir(async (dir) => {
-    const path = join(dir, 'wal.log');
-    const { wal } = Wal.open(path, 'fdatasync');
-    for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
-    wal.flush();
-    const before = statSync(path).size;
-    wal.startCompaction();
-    assert.ok(wal.compacting);
-    // Appended after the start, before the checkpoint is written: the tail.
-    wal.append(bytes(7));
-    await new Promise<void>((resolve) => wal.flushAsync(resolve));
-    await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(42), bytes(4, 2)]), resolve));
-    wal.append(bytes(8), false);
-    const finished = new Promise<void>((resolve) => wal.finishCompaction(resolve));
-    // A group asked for while the compaction finishes waits for the switch, then lands in the new file.
-    wal.append(bytes(9));
-    const group = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    await Promise.all([finished, group]);
-    assert.equal(wal.compacting, false);
-    assert.equal(wal.compactions, 1);
-    assert.equal(wal.durable, wal.urgentEnd);
-    assert.ok(statSync(path).size < before);
-    assert.equal(wal.size, statSync(path).size);
-    assert.equal(existsSync(`${path}.compact`), false);
-    wal.append(bytes(10));
-    // A second compaction reads its tail back from the file the first one made.
-    wal.startCompaction();
-    await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(43)]), resolve));
-    for (let i = 0; i < 4; i++) {
-      wal.append(new Uint8Array(100_000).fill(i));
-      await new Promise<void>((resolve) => wal.flushAsync(resolve));
-    }
-    await new Promise<void>((resolve) => wal.finishCompaction(resolve));
-    assert.equal(wal.compactions, 2);
-    wal.append(bytes(11));
-    wal.close();
-    const tail = [0, 1, 2, 3].map((i) => new Uint8Array(100_000).fill(i));
-    assert.deepEqual(Wal.open(path, 'none').records, [bytes(43), bytes(10), ...tail, bytes(11)]);
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
+      wal.flush();
+      const before = statSync(path).size;
+      wal.startCompaction();
+      assert.ok(wal.compacting);
+      // Appended after the start, before the checkpoint is written: the tail.
+      wal.append(bytes(7));
+      await flushed(wal);
+      await compactionWritten(wal, frames([bytes(42), bytes(4, 2)]));
+      wal.append(bytes(8), false);
+      const finished = compactionFinished(wal);
+      // A group asked for while the compaction finishes waits for the switch, then lands in the new file.
+      wal.append(bytes(9));
+      const group = flushed(wal);
+      await Promise.all([finished, group]);
+      assert.equal(wal.compacting, false);
+      assert.equal(wal.compactions, 1);
+      assert.equal(wal.durable, wal.urgentEnd);
+      assert.ok(statSync(path).size < before);
+      assert.equal(wal.size, statSync(path).size);
+      assert.equal(existsSync(`${path}.compact`), false);
+      wal.append(bytes(10));
+      // A second compaction reads its tail back from the file the first one made.
+      wal.startCompaction();
+      await compactionWritten(wal, frames([bytes(43)]));
+      for (let i = 0; i < 4; i++) {
+        wal.append(new Uint8Array(100_000).fill(i));
+        await flushed(wal);
+      }
+      await compactionFinished(wal);
+      assert.equal(wal.compactions, 2);
+      wal.append(bytes(11));
+      wal.close();
+      const tail = [0, 1, 2, 3].map((i) => new Uint8Array(100_000).fill(i));
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(43), bytes(10), ...tail, bytes(11)]);
     }));
 
   for (const writeOnPool of [false, true]) {
     void it(`copies a long tail in rounds while groups keep coming (${writeOnPool ? 'writes on the thread pool' : 'adaptive writes'})`, () =>
       withDir(async (dir) => {
-      const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
-      wal.append(bytes(1));
-      wal.flush();
-      wal.startCompaction();
-      const expected: Uint8Array[] = [bytes(0)];
-      let appending = true;
-      let g = 0;
-      // Groups of ~100 KB back to back for as long as the compaction runs (past the catch-up threshold).
-      const pump = async (): Promise<void> => {
-        while (appending || g < 10) {
-          const r = new Uint8Array(100_000).fill(g++ % 251);
-          expected.push(r);
-          wal.append(r);
-          await new Promise<void>((resolve) => wal.flushAsync(resolve));
-        }
-      };
-      const pumped = pump();
-      await new Promise<void>((resolve) => wal.compactionWrite(frames([bytes(0)]), resolve));
-      // A tail past the catch-up threshold (256 KB) before finishing, so it is copied in rounds.
-      while (g < 5) await new Promise<void>((resolve) => setTimeout(resolve, 5));
-      await new Promise<void>((resolve) => wal.finishCompaction(resolve));
-      appending = false;
-      await pumped;
-      wal.close();
-      assertReopens(path, expected);
+        const path = join(dir, 'wal.log');
+        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
+        wal.append(bytes(1));
+        wal.flush();
+        wal.startCompaction();
+        const expected: Uint8Array[] = [bytes(0)];
+        let appending = true;
+        let g = 0;
+        // Groups of ~100 KB back to back for as long as the compaction runs (past the catch-up threshold).
+        const pump = async (): Promise<void> => {
+          while (appending || g < 10) {
+            const r = new Uint8Array(100_000).fill(g++ % 251);
+            expected.push(r);
+            wal.append(r);
+            await flushed(wal);
+          }
+        };
+        const pumped = pump();
+        await compactionWritten(wal, frames([bytes(0)]));
+        // A tail past the catch-up threshold (256 KB) before finishing, so it is copied in rounds.
+        while (g < 5) await new Promise<void>((resolve) => setTimeout(resolve, 5));
+        await compactionFinished(wal);
+        appending = false;
+        await pumped;
+        wal.close();
+        assertReopens(path, expected);
       }));
   }
 
   void it('abandons a compaction the log is closed during, keeping the old log whole', () =>
     withDir(async (dir) => {
-    const path = join(dir, 'wal.log');
-    const { wal } = Wal.open(path, 'fdatasync');
-    wal.append(bytes(1));
-    wal.flush();
-    wal.startCompaction();
-    let wrote = false;
-    wal.compactionWrite(frames([bytes(42)]), () => (wrote = true));
-    wal.append(bytes(2));
-    wal.close();
-    await new Promise<void>((resolve) => setTimeout(resolve, 100));
-    assert.equal(wrote, false, 'the compaction does not go on after close');
-    assert.equal(existsSync(`${path}.compact`), false);
-    assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2)]);
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      wal.flush();
+      wal.startCompaction();
+      let wrote = false;
+      wal.compactionWrite(frames([bytes(42)]), () => (wrote = true));
+      wal.append(bytes(2));
+      wal.close();
+      await new Promise<void>((resolve) => setTimeout(resolve, 100));
+      assert.equal(wrote, false, 'the compaction does not go on after close');
+      assert.equal(existsSync(`${path}.compact`), false);
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2)]);
     }));
 
   void it('ignores and removes the file of a compaction a crash interrupted', () =>
@@ -169,68 +173,68 @@ void describe('Wal', () => {
 
   void it('reports an urgent record durable only once a sync that wrote it completes', () =>
     withDir(async (dir) => {
-    const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
-    wal.append(bytes(1), false);
-    assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
-    wal.append(bytes(2, 3));
-    const first = wal.urgentEnd;
-    assert.equal(first, 8 + 1 + 8 + 2);
-    assert.ok(wal.durable < first);
-    const synced = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    // Appended while that sync runs: not covered by it.
-    wal.append(bytes(4));
-    const second = wal.urgentEnd;
-    assert.ok(wal.durable < first, 'nothing is durable before the sync completes');
-    await synced;
-    assert.equal(wal.durable, first);
-    assert.ok(wal.durable < second);
-    // Two syncs in flight (a periodic one and a group commit): durable only grows.
-    const a = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    const b = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    await Promise.all([a, b]);
-    assert.equal(wal.durable, second);
-    wal.append(bytes(5));
-    wal.close();
-    assert.equal(wal.durable, wal.urgentEnd, 'close makes everything durable');
+      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
+      wal.append(bytes(1), false);
+      assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
+      wal.append(bytes(2, 3));
+      const first = wal.urgentEnd;
+      assert.equal(first, 8 + 1 + 8 + 2);
+      assert.ok(wal.durable < first);
+      const synced = flushed(wal);
+      // Appended while that sync runs: not covered by it.
+      wal.append(bytes(4));
+      const second = wal.urgentEnd;
+      assert.ok(wal.durable < first, 'nothing is durable before the sync completes');
+      await synced;
+      assert.equal(wal.durable, first);
+      assert.ok(wal.durable < second);
+      // Two syncs in flight (a periodic one and a group commit): durable only grows.
+      const a = flushed(wal);
+      const b = flushed(wal);
+      await Promise.all([a, b]);
+      assert.equal(wal.durable, second);
+      wal.append(bytes(5));
+      wal.close();
+      assert.equal(wal.durable, wal.urgentEnd, 'close makes everything durable');
     }));
 
   for (const writeOnPool of [false, true]) {
     void it(`keeps records in append order when groups are written ${writeOnPool ? 'on the thread pool' : 'adaptively'} while more are appended`, () =>
       withDir(async (dir) => {
-      const path = join(dir, 'wal.log');
-      const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
-      const expected: Uint8Array[] = [];
-      const groups: Promise<void>[] = [];
-      for (let g = 0; g < 20; g++) {
-        // Big enough to need the buffers to grow while a group is in flight.
-        for (let i = 0; i < 5; i++) {
-          const r = new Uint8Array(1 + ((g * 7919 + i * 104729) % 40_000)).fill(g * 5 + i);
-          expected.push(r);
-          wal.append(r, i % 2 === 0);
+        const path = join(dir, 'wal.log');
+        const { wal } = Wal.open(path, 'fdatasync', { writeOnPool });
+        const expected: Uint8Array[] = [];
+        const groups: Promise<void>[] = [];
+        for (let g = 0; g < 20; g++) {
+          // Big enough to need the buffers to grow while a group is in flight.
+          for (let i = 0; i < 5; i++) {
+            const r = new Uint8Array(1 + ((g * 7919 + i * 104729) % 40_000)).fill(g * 5 + i);
+            expected.push(r);
+            wal.append(r, i % 2 === 0);
+          }
+          groups.push(flushed(wal));
+          assert.equal(wal.idle, false, 'a group is in flight');
         }
-        groups.push(new Promise<void>((resolve) => wal.flushAsync(resolve)));
-        assert.equal(wal.idle, false, 'a group is in flight');
-      }
-      await Promise.all(groups);
-      assert.equal(wal.idle, true);
-      assert.equal(wal.durable, wal.urgentEnd);
-      wal.close();
-      assertReopens(path, expected);
+        await Promise.all(groups);
+        assert.equal(wal.idle, true);
+        assert.equal(wal.durable, wal.urgentEnd);
+        wal.close();
+        assertReopens(path, expected);
       }));
   }
 
   void it('closes after the group in flight and writes what was appended meanwhile', () =>
     withDir(async (dir) => {
-    const path = join(dir, 'wal.log');
-    const { wal } = Wal.open(path, 'fdatasync');
-    wal.append(bytes(1));
-    const first = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    wal.append(bytes(2));
-    const second = new Promise<void>((resolve) => wal.flushAsync(resolve));
-    wal.append(bytes(3));
-    wal.close();
-    await Promise.all([first, second]);
-    assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
-    assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      const first = flushed(wal);
+      wal.append(bytes(2));
+      const second = flushed(wal);
+      wal.append(bytes(3));
+      wal.close();
+      await Promise.all([first, second]);
+      assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
+      assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
     }));
 });
