@@ -24,6 +24,12 @@ export interface BenchCluster {
   readonly metrics: readonly string[];
   /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
   sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean; readonly queryEagerQuorum?: boolean }): Promise<SqlClient>;
+  /**
+   * Turns the apply fault of shard 0's replicas `indices` on or off (a cluster started with
+   * PESTO_FAULT_APPLY and PESTO_FAULT_APPLY_PAUSED=1; replica/main.ts toggles on SIGUSR2) and resolves
+   * once their metrics show it.
+   */
+  setApplyFault(indices: readonly number[], on: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -72,6 +78,23 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
       const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }) });
       clients.push(client);
       return new SqlClient(client, sqlEngine);
+    },
+    setApplyFault: async (indices, on) => {
+      if (cluster === null) throw new Error('setApplyFault needs a cluster this benchmark started');
+      const started = cluster;
+      const address = (i: number): string => `127.0.0.1:${Number(local.config.shards[0]!.replicas[i]!.address.split(':')[1]) + 1000}`;
+      const active = async (i: number): Promise<boolean> => metricValue(await (await fetch(`http://${address(i)}/metrics`)).text(), 'pesto_replica_apply_fault_active') === 1;
+      for (const i of indices) {
+        if ((await active(i)) === on) continue;
+        const pid = started.pid(0, i);
+        if (pid === undefined) throw new Error(`replica s0r${i} is not running`);
+        process.kill(pid, 'SIGUSR2');
+        const deadline = performance.now() + 10_000;
+        while ((await active(i)) !== on) {
+          if (performance.now() > deadline) throw new Error(`replica s0r${i} did not turn its apply fault ${on ? 'on' : 'off'}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      }
     },
     stop: async () => {
       for (const c of clients) await c.close();

@@ -16,6 +16,8 @@
  *   usual, but its range reads do not see their writes: never (omit) or only <ms> later (delay). Eager
  *   rounds then disagree and queries take the sync path, where fetching the transaction from another
  *   replica makes its writes visible.
+ *   With PESTO_FAULT_APPLY_PAUSED=1 the fault starts off; SIGUSR2 turns it on and off (turning it off
+ *   shows every withheld write), so a benchmark can run faulty and fault-free modes on one cluster.
  * - PESTO_CPU_PROFILE=<dir>: write a CPU profile on stop.
  * - PESTO_SUPERVISOR_PID=<pid> (set by cli/supervisor.ts): stop when that process no longer exists.
  */
@@ -76,7 +78,8 @@ async function main(): Promise<void> {
   const applyFault = parseApplyFault(process.env['PESTO_FAULT_APPLY'], shard, index);
   const fetchTimeout = process.env['PESTO_FETCH_TIMEOUT_MS'];
   if (fetchTimeout !== undefined && !/^\d+$/.test(fetchTimeout)) throw new Error(`PESTO_FETCH_TIMEOUT_MS must be a number of milliseconds, got ${fetchTimeout}`);
-  if (applyFault !== undefined) process.stderr.write(`replica s${shard}r${index}: fault injection PESTO_FAULT_APPLY=${process.env['PESTO_FAULT_APPLY']}\n`);
+  const faultPaused = process.env['PESTO_FAULT_APPLY_PAUSED'] === '1';
+  if (applyFault !== undefined) process.stderr.write(`replica s${shard}r${index}: fault injection PESTO_FAULT_APPLY=${process.env['PESTO_FAULT_APPLY']}${faultPaused ? ' (paused until SIGUSR2)' : ''}\n`);
   const engine = await Engine.create();
   warmUpBlake3(); // before serving: digest-only range replies hash large bodies (decision 0027)
   const server = new ReplicaServer({
@@ -90,7 +93,7 @@ async function main(): Promise<void> {
     ...(wal === undefined ? {} : { wal }),
     ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
     engine,
-    ...(applyFault === undefined ? {} : { applyFault }),
+    ...(applyFault === undefined || faultPaused ? {} : { applyFault }),
     ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),
   });
   server.core.restore(restored);
@@ -123,6 +126,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  if (applyFault !== undefined) {
+    process.on('SIGUSR2', () => {
+      const on = server.core.range.applyFault === null;
+      server.setApplyFault(on ? applyFault : null);
+      process.stderr.write(`replica s${shard}r${index}: apply fault ${on ? 'on' : 'off'}\n`);
+    });
+  }
   // A replica started by `pesto start` stops when its supervisor is gone (killed without a chance to
   // stop its children), instead of living on as an orphan holding its port.
   const supervisor = Number(process.env['PESTO_SUPERVISOR_PID'] ?? 0);

@@ -434,6 +434,19 @@ void describe('ReplicaCore apply fault (issue 4)', () => {
     assert.equal(a.range.hiddenCount, 0);
   });
 
+  void it('the fault turned on and off at run time: off shows every withheld write at once', () => {
+    const a = loadedCore(0);
+    a.range.setApplyFault({ kind: 'omit' });
+    a.handle(1, committed(UPDATE_11));
+    drain(a);
+    assert.deepEqual(balOf(ask(a, query(bal11))), [String(acctRow(1, 1)[2])], 'withheld while on');
+    assert.equal(a.range.hiddenCount, 1);
+    a.range.setApplyFault(null);
+    assert.equal(a.range.applyFault, null);
+    assert.equal(a.range.hiddenCount, 0);
+    assert.deepEqual(rowsOf(ask(a, query(bal11))), [[null]], 'visible once off');
+  });
+
   void it('parses PESTO_FAULT_APPLY', () => {
     assert.equal(parseApplyFault(undefined, 0, 1), undefined);
     assert.deepEqual(parseApplyFault('omit', 0, 1), { kind: 'omit' });

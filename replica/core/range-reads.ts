@@ -167,6 +167,7 @@ export class RangeReads {
   readonly #forced = new Map<DigestKey, Key[]>();
   /** Apply fault: committed transactions whose writes range reads do not see (yet). */
   readonly #hidden = new Set<DigestKey>();
+  #fault: ApplyFault | null;
   /** Parked sync queries by the transactions they wait for. */
   readonly #waiting = new Map<DigestKey, Set<Parked>>();
   /** Outstanding fetches by request id. */
@@ -178,6 +179,7 @@ export class RangeReads {
 
   constructor(private readonly host: RangeReadHost) {
     this.#reuse = new SyncReuse(host.store, host.syncReuseBytesMax);
+    this.#fault = host.applyFault;
   }
 
   /** Eager executions kept for sync rounds, and the bytes they retain (tests, metrics). */
@@ -188,6 +190,23 @@ export class RangeReads {
   /** Transactions force-materialized here (tests, metrics). */
   get forcedCount(): number {
     return this.#forced.size;
+  }
+
+  /** The apply fault in force (null: none). */
+  get applyFault(): ApplyFault | null {
+    return this.#fault;
+  }
+
+  /**
+   * Turns the apply fault on or off at run time (a benchmark runs its fault-free and faulty modes on one
+   * cluster). Turning it off makes every withheld write visible at once, as a fetch of each would.
+   */
+  setApplyFault(fault: ApplyFault | null): void {
+    this.#fault = fault;
+    if (fault !== null) return;
+    const hidden = [...this.#hidden];
+    this.#hidden.clear();
+    for (const key of hidden) this.txnChanged(key);
   }
 
   /** Committed transactions range reads do not see because of the apply fault. */
@@ -310,7 +329,7 @@ export class RangeReads {
   /** A certified outcome was applied: drop forced versions; with the apply fault, withhold committed writes. */
   decided(key: DigestKey, committed: boolean): void {
     this.#dropForced(key);
-    const fault = this.host.applyFault;
+    const fault = this.#fault;
     if (committed && fault !== null) {
       this.#hidden.add(key);
       if (fault.kind === 'delay') {

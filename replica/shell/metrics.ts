@@ -82,6 +82,14 @@ export function replicaMetrics(server: ReplicaServer): Registry {
     },
   });
   new Gauge({
+    name: 'pesto_replica_apply_fault_active',
+    help: 'Whether the apply fault (PESTO_FAULT_APPLY) is in force: range reads do not see committed writes.',
+    registers: [registry],
+    collect() {
+      this.set(core.range.applyFault === null ? 0 : 1);
+    },
+  });
+  new Gauge({
     name: 'pesto_replica_transactions',
     help: 'Transactions this replica keeps state for.',
     registers: [registry],

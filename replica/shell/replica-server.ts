@@ -230,6 +230,12 @@ export class ReplicaServer {
   /** Log compactions completed, for metrics and tests. */
   compactionsDone = 0;
 
+  /** Turns the apply fault on or off (replica/main.ts on SIGUSR2); off shows every withheld write. */
+  setApplyFault(fault: ApplyFault | null): void {
+    this.core.range.setApplyFault(fault);
+    this.#drain();
+  }
+
   async stop(): Promise<void> {
     this.#stopped = true;
     if (this.#gcImmediate !== null) clearImmediate(this.#gcImmediate);

@@ -81,6 +81,24 @@ void describe('range reads with faults (issue 4)', () => {
     assert.equal(c.queriesFailed, 0);
   });
 
+  void it('SIGUSR2 turns the fault off at run time and shows the withheld writes: eager rounds match again', async () => {
+    const s = normal.session();
+    await both(s, 'UPDATE stock SET qty = qty + 1 WHERE w = 2');
+    const faultActive = async (i: number): Promise<number> => {
+      const port = Number(tc.config.shards[0]!.replicas[i]!.address.split(':')[1]) + 1000;
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return Number(/^pesto_replica_apply_fault_active\S* (\d+)$/m.exec(text)?.[1]);
+    };
+    assert.deepEqual(await Promise.all([0, 1, 2].map(faultActive)), [1, 1, 0]);
+    for (const i of [0, 1]) process.kill(tc.cluster.pid(0, i)!, 'SIGUSR2');
+    while ((await faultActive(0)) + (await faultActive(1)) > 0) await new Promise((r) => setTimeout(r, 20));
+    const c = normal.client.core.stats;
+    const syncBefore = c.querySyncRounds;
+    for (const text of QUERIES) await both(s, text);
+    for (const text of QUERIES) await both(s, text);
+    assert.equal(c.querySyncRounds, syncBefore, 'every replica shows the update: no query needed a sync round');
+  });
+
   void it('with every eager round treated as failed, results come from the sync path and are right', async () => {
     const s = forced.session();
     await both(s, 'UPDATE stock SET qty = qty - 1 WHERE w = 0');
