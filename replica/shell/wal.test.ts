@@ -34,11 +34,59 @@ void describe('Wal', () => {
       const path = join(dir, 'wal.log');
       const { wal } = Wal.open(path, 'fdatasync');
       wal.append(bytes(1, 2, 3));
-      wal.append(bytes());
+      wal.append(bytes(0));
       wal.flush();
       wal.append(bytes(4));
+      assert.throws(() => wal.append(bytes()), /empty record/);
       wal.close();
-      assertReopens(path, [bytes(1, 2, 3), bytes(), bytes(4)]);
+      assertReopens(path, [bytes(1, 2, 3), bytes(0), bytes(4)]);
+    }));
+
+  void it('keeps the file zero-filled past the records, and appends after a reopen land at the records\' end', () =>
+    withDir(async (dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1, 2));
+      await flushed(wal);
+      assert.equal(wal.preallocations, 1);
+      assert.equal(wal.size, 8 + 2);
+      assert.ok(statSync(path).size >= 2 << 20, 'zeros written past the records');
+      wal.append(bytes(3));
+      await flushed(wal);
+      assert.equal(wal.preallocations, 1, 'the next group overwrites zeros: no extension');
+      wal.close();
+      const again = Wal.open(path, 'fdatasync');
+      assert.deepEqual(again.records, [bytes(1, 2), bytes(3)]);
+      assert.equal(again.discardedBytes, 0, 'zeros are not a torn tail');
+      assert.equal(again.wal.size, 8 + 2 + 8 + 1);
+      again.wal.append(bytes(4));
+      await flushed(again.wal);
+      assert.equal(again.wal.preallocations, 0, 'the zeros kept from before still cover it');
+      again.wal.close();
+      assertReopens(path, [bytes(1, 2), bytes(3), bytes(4)]);
+    }));
+
+  void it('cuts a torn group in the zeros, so its stale frames never reappear after later groups', () =>
+    withDir(async (dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      await flushed(wal);
+      wal.close();
+      // A torn group: its first frame never reached the disk, a later one did (a whole, valid frame).
+      const stale = frames([bytes(6, 6, 6)]);
+      const data = readFileSync(path);
+      stale.copy(data, 9 + 8 + 3);
+      writeFileSync(path, data);
+      const again = Wal.open(path, 'fdatasync');
+      assert.deepEqual(again.records, [bytes(1)]);
+      assert.ok(again.discardedBytes > 0);
+      assert.equal(statSync(path).size, 9, 'cut at the records\' end');
+      // A later group of exactly the torn frame's length would otherwise end where the stale frame starts.
+      again.wal.append(bytes(2, 2, 2));
+      await flushed(again.wal);
+      again.wal.close();
+      assertReopens(path, [bytes(1), bytes(2, 2, 2)]);
     }));
 
   void it('cuts a torn or damaged tail and keeps what came before', () =>

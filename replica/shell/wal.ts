@@ -23,6 +23,15 @@
  * and a sync of the directory), it replaces the log. A crash at any point leaves the old log or the
  * new one, each complete.
  *
+ * Preallocation (decision 0033): with `fdatasync`, the file is kept zero-filled (written and synced
+ * zeros, not a hole) `PREALLOC_BYTES` past the end of the records, extended in the group whose write
+ * comes within `PREALLOC_LOW_BYTES` of it (that group syncs with `fsync`). A group's write then
+ * overwrites blocks the file already has, below its size, and its `fdatasync` flushes data only:
+ * appending past the end changed the file's size in every group, and every such sync committed the
+ * file system's journal, which the six replicas of a local shard took turns at. The reader stops at a
+ * zero frame header (records are never empty); at open, a tail that is not all zeros (a torn group)
+ * is cut as before, so stale bytes never follow the records a later group writes.
+ *
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
@@ -49,6 +58,11 @@ const TAIL_CATCH_UP_BYTES = 256 * 1024;
 /** At most this many such rounds (the log may grow as fast as it is copied). */
 const TAIL_CATCH_UP_ROUNDS = 8;
 const COPY_CHUNK_BYTES = 1 << 20;
+/** Zero-filled bytes kept past the records' end (see above)... */
+const PREALLOC_BYTES = 2 << 20;
+/** ...extended when a group's write ends closer than this to the end of the zeros. */
+const PREALLOC_LOW_BYTES = 256 << 10;
+let zeros: Buffer | null = null;
 
 /** A compaction in progress: the new file, and how much of the old log's tail it has. */
 interface Compaction {
@@ -95,6 +109,8 @@ export class Wal {
   #poolWritesUntilMs = 0;
   flushes = 0;
   bytesWritten = 0;
+  /** Zero-filled extensions of the file (preallocation). */
+  preallocations = 0;
   /** Writes on the event loop that took longer than WRITE_STALL_MS. */
   writeStalls = 0;
 
@@ -103,11 +119,16 @@ export class Wal {
     readonly path: string,
     readonly sync: WalSync,
     readonly options: WalOptions,
+    end: number,
   ) {
     this.#fd = fd;
-    this.#size = fstatSync(fd).size;
-    this.#completeEnd = this.#size;
+    this.#size = end;
+    this.#completeEnd = end;
+    this.#allocated = fstatSync(fd).size;
   }
+
+  /** Bytes the file has: the records, then written zeros (preallocation, see above). */
+  #allocated: number;
 
   /** File size once every write handed out so far completes (the offset of the next write). */
   #size: number;
@@ -127,11 +148,14 @@ export class Wal {
     const records: Uint8Array[] = [];
     let valid = 0;
     let size = 0;
+    let zeroTail = false;
     if (existsSync(path)) {
       const data = readFileSync(path);
       size = data.length;
       while (valid + HEADER <= data.length) {
         const len = data.readUInt32LE(valid);
+        // A zero header: the preallocated end (a record is never empty, so no frame starts with one).
+        if (len === 0) break;
         const sum = data.readUInt32LE(valid + 4);
         const end = valid + HEADER + len;
         if (end > data.length) break;
@@ -140,12 +164,15 @@ export class Wal {
         records.push(new Uint8Array(body));
         valid = end;
       }
+      zeroTail = data.subarray(valid).every((b) => b === 0);
     }
     const fd = openSync(path, OPEN_FLAGS, 0o644);
-    if (valid < size) ftruncateSync(fd, valid);
+    // Zeros after the records are the preallocated end; anything else there is a torn group, cut so
+    // that no stale byte ever follows what later groups write.
+    if (valid < size && !zeroTail) ftruncateSync(fd, valid);
     // A compaction the process did not finish: the old log is the log.
     rmSync(compactionPath(path), { force: true });
-    return { wal: new Wal(fd, path, sync, options), records, discardedBytes: size - valid };
+    return { wal: new Wal(fd, path, sync, options, valid), records, discardedBytes: zeroTail ? 0 : size - valid };
   }
 
   /** Something appended is not written yet. */
@@ -176,6 +203,7 @@ export class Wal {
    * along with the next sync or a periodic one.
    */
   append(record: Uint8Array, urgent = true): void {
+    if (record.length === 0) throw new RangeError('Wal.append: an empty record (a zero frame header marks the end of the log)');
     const need = this.#pendingBytes + HEADER + record.length;
     if (need > this.#buf.length) {
       const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.#buf.length));
@@ -207,6 +235,7 @@ export class Wal {
       while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off, this.#size + off);
       this.#wrote(n);
       this.#completeEnd = this.#size;
+      this.#allocated = Math.max(this.#allocated, this.#size);
     }
     if (this.sync === 'fdatasync' && this.#written > this.#durable) fdatasyncSync(this.#fd);
     this.#durable = this.#written;
@@ -250,8 +279,17 @@ export class Wal {
     };
     const written = (): void => {
       this.#completeEnd = at + n;
-      if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
-      else synced(null);
+      if (this.sync !== 'fdatasync') return synced(null);
+      if (at + n + PREALLOC_LOW_BYTES <= this.#allocated) return fdatasync(this.#fd, synced);
+      // Extend the zeros past the end; fsync, for the file's new size.
+      const from = Math.max(this.#allocated, at + n);
+      zeros ??= Buffer.alloc(PREALLOC_BYTES);
+      writeAll(this.#fd, zeros, from, (err) => {
+        if (err !== null) return this.#failed(err);
+        this.#allocated = from + PREALLOC_BYTES;
+        this.preallocations++;
+        fsync(this.#fd, synced);
+      });
     };
     if (n === 0) return written();
     const startMs = performance.now();
@@ -430,6 +468,7 @@ export class Wal {
             this.#fd = c.fd;
             this.#size = c.size;
             this.#completeEnd = c.size;
+            this.#allocated = c.size;
             this.#compaction = null;
             this.compactions++;
             close(old, () => next());

@@ -92,7 +92,7 @@ function sqlStoragesInLog(index: number): number[] {
   const ids = new Set<number>();
   for (let at = 0; at + 8 <= data.length; ) {
     const len = data.readUInt32LE(at);
-    if (at + 8 + len > data.length) break;
+    if (len === 0 || at + 8 + len > data.length) break; // a zero header: the log's preallocated end
     const r = decodeLogRecord(new Uint8Array(data.subarray(at + 8, at + 8 + len)));
     at += 8 + len;
     if (!r.ok) continue;
