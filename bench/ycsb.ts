@@ -33,7 +33,7 @@
  *               same round's ideal run, medians over the rounds (paper: 9% and 5% uniform, 32% and 48%
  *               Zipfian). The cluster starts with the fault paused (PESTO_FAULT_APPLY_PAUSED) and turns
  *               it on at s0r4 and s0r5 for each incon run only; turning it off shows the withheld writes.
- *               (Until decision 0033 incon ran on a second cluster, and the ratios compared clusters.)
+ *               (Until decision 0034 incon ran on a second cluster, and the ratios compared clusters.)
  * `--targets learned|random|both` (learned): whether clients leave the replicas that lately disagreed out
  * of eager rounds (ClientCoreOptions.learnQueryTargets), or pick the 4f+1 from a random offset; `both`
  * adds an incon run with random targets to every round (order swapped each round) and its loss.
