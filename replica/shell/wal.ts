@@ -24,13 +24,14 @@
  * new one, each complete.
  *
  * Preallocation (decision 0033): with `fdatasync`, the file is kept zero-filled (written and synced
- * zeros, not a hole) `PREALLOC_BYTES` past the end of the records, extended in the group whose write
- * comes within `PREALLOC_LOW_BYTES` of it (that group syncs with `fsync`). A group's write then
- * overwrites blocks the file already has, below its size, and its `fdatasync` flushes data only:
- * appending past the end changed the file's size in every group, and every such sync committed the
- * file system's journal, which the six replicas of a local shard took turns at. The reader stops at a
- * zero frame header (records are never empty); at open, a tail that is not all zeros (a torn group)
- * is cut as before, so stale bytes never follow the records a later group writes.
+ * zeros, not a hole) past the end of the records: once a group leaves less than `PREALLOC_LOW_BYTES`
+ * of zeros, `PREALLOC_BYTES` more are written and fsynced on the thread pool beside the groups (a
+ * group that would reach them waits for that step; none did at the rates seen, see the decision). A
+ * group's write then overwrites blocks the file already has, below its size, and its `fdatasync`
+ * flushes data only: appending past the end changed the file's size in every group, and every such
+ * sync committed the file system's journal, which the six replicas of a local shard took turns at.
+ * The reader stops at a zero frame header (records are never empty); at open, a tail that is not all
+ * zeros (a torn group) is cut as before, so stale bytes never follow the records a later group writes.
  *
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
@@ -58,10 +59,10 @@ const TAIL_CATCH_UP_BYTES = 256 * 1024;
 /** At most this many such rounds (the log may grow as fast as it is copied). */
 const TAIL_CATCH_UP_ROUNDS = 8;
 const COPY_CHUNK_BYTES = 1 << 20;
-/** Zero-filled bytes kept past the records' end (see above)... */
-const PREALLOC_BYTES = 2 << 20;
-/** ...extended when a group's write ends closer than this to the end of the zeros. */
-const PREALLOC_LOW_BYTES = 256 << 10;
+/** Zeros written past the records' end in one step (writing 2 MiB took 22-35 ms here, 256 KiB 3-5)... */
+const PREALLOC_BYTES = 256 << 10;
+/** ...when a group leaves fewer than this. */
+const PREALLOC_LOW_BYTES = 128 << 10;
 let zeros: Buffer | null = null;
 
 /** A compaction in progress: the new file, and how much of the old log's tail it has. */
@@ -129,6 +130,9 @@ export class Wal {
 
   /** Bytes the file has: the records, then written zeros (preallocation, see above). */
   #allocated: number;
+  /** Zeros are being written from `#fillFrom` (a group reaching that far waits; so do switch and close). */
+  #filling = false;
+  #fillFrom = 0;
 
   /** File size once every write handed out so far completes (the offset of the next write). */
   #size: number;
@@ -138,9 +142,9 @@ export class Wal {
     return this.#size;
   }
 
-  /** No write or sync is in flight. */
+  /** No write or sync is in flight (a group's, or the zeros' step). */
   get idle(): boolean {
-    return !this.#inflight;
+    return !this.#inflight && !this.#filling;
   }
 
   /** Opens (creating) the log at `path`; returns it with the intact records, in order. */
@@ -227,7 +231,7 @@ export class Wal {
    * compaction and close; the replica's group commits use `flushAsync`). Only while idle.
    */
   flush(): void {
-    if (this.#inflight) throw new Error('Wal.flush while an asynchronous write is in flight');
+    if (this.#inflight || this.#filling) throw new Error('Wal.flush while an asynchronous write is in flight');
     this.#urgent = false;
     const n = this.#pendingBytes;
     if (n > 0) {
@@ -256,8 +260,13 @@ export class Wal {
   }
 
   #startGroup(callbacks: readonly (() => void)[]): void {
-    this.#urgent = false;
     const n = this.#pendingBytes;
+    if (this.#filling && this.#size + n > this.#fillFrom) {
+      // It would write where zeros are being written: after that step (#afterFill).
+      this.#next.push(...callbacks);
+      return;
+    }
+    this.#urgent = false;
     if (n === 0 && (this.sync === 'none' || this.#written <= this.#durable)) {
       this.#durable = this.#written;
       for (const cb of callbacks) cb();
@@ -279,17 +288,10 @@ export class Wal {
     };
     const written = (): void => {
       this.#completeEnd = at + n;
-      if (this.sync !== 'fdatasync') return synced(null);
-      if (at + n + PREALLOC_LOW_BYTES <= this.#allocated) return fdatasync(this.#fd, synced);
-      // Extend the zeros past the end; fsync, for the file's new size.
-      const from = Math.max(this.#allocated, at + n);
-      zeros ??= Buffer.alloc(PREALLOC_BYTES);
-      writeAll(this.#fd, zeros, from, (err) => {
-        if (err !== null) return this.#failed(err);
-        this.#allocated = from + PREALLOC_BYTES;
-        this.preallocations++;
-        fsync(this.#fd, synced);
-      });
+      this.#allocated = Math.max(this.#allocated, at + n);
+      if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
+      else synced(null);
+      this.#maybeFill();
     };
     if (n === 0) return written();
     const startMs = performance.now();
@@ -313,10 +315,31 @@ export class Wal {
     write(this.#fd, buf, 0, n, at, more);
   }
 
+  /** Writes more zeros past the end when few are left (see above), beside the groups. */
+  #maybeFill(): void {
+    if (this.#filling || this.sync !== 'fdatasync' || this.#closing || this.#closed || this.#allocated - this.#size >= PREALLOC_LOW_BYTES) return;
+    this.#filling = true;
+    const from = this.#allocated;
+    this.#fillFrom = from;
+    zeros ??= Buffer.alloc(PREALLOC_BYTES);
+    writeAll(this.#fd, zeros, from, (err) => {
+      if (err !== null) return this.#failed(err);
+      // fsync, not fdatasync: the file's size changed.
+      fsync(this.#fd, (serr) => {
+        if (serr !== null) return this.#failed(serr);
+        this.#allocated = Math.max(this.#allocated, from + PREALLOC_BYTES);
+        this.#filling = false;
+        this.preallocations++;
+        if (!this.#inflight) this.#afterInflight();
+      });
+    });
+  }
+
   /** The file is free again: a waiting exclusive step, else close, else the next group. */
   #afterInflight(): void {
     const exclusive = this.#exclusiveWaiting;
     if (exclusive !== null) {
+      if (this.#filling) return; // the zeros' step calls again when it completes
       this.#exclusiveWaiting = null;
       this.#inflight = true;
       return exclusive();
@@ -425,7 +448,7 @@ export class Wal {
 
   /** Runs `op` once no group is in flight, holding later groups back until it clears `#inflight`. */
   #exclusive(op: () => void): void {
-    if (this.#inflight) {
+    if (this.#inflight || this.#filling) {
       this.#exclusiveWaiting = op;
       return;
     }
@@ -504,7 +527,7 @@ export class Wal {
 
   /** Closes once nothing is in flight on either file (a compaction in progress is abandoned). */
   #maybeCloseNow(): void {
-    if (this.#closed || !this.#closing || this.#inflight || this.#compaction?.busy === true) return;
+    if (this.#closed || !this.#closing || this.#inflight || this.#filling || this.#compaction?.busy === true) return;
     this.#abandonCompaction();
     this.#closeNow();
   }
