@@ -26,7 +26,7 @@
  * Preallocation (decision 0033): with `fdatasync`, the file is kept zero-filled (written and synced
  * zeros, not a hole) past the end of the records: once a group leaves less than `PREALLOC_LOW_BYTES`
  * of zeros, `PREALLOC_BYTES` more are written and fsynced on the thread pool beside the groups (a
- * group that would reach them waits for that step; none did at the rates seen, see the decision). A
+ * group that would reach them waits for that step). A
  * group's write then overwrites blocks the file already has, below its size, and its `fdatasync`
  * flushes data only: appending past the end changed the file's size in every group, and every such
  * sync committed the file system's journal, which the six replicas of a local shard took turns at.
@@ -262,7 +262,7 @@ export class Wal {
   #startGroup(callbacks: readonly (() => void)[]): void {
     const n = this.#pendingBytes;
     if (this.#filling && this.#size + n > this.#fillFrom) {
-      // It would write where zeros are being written: after that step (#afterFill).
+      // It would write where zeros are being written: after that step (#maybeFill calls #afterInflight).
       this.#next.push(...callbacks);
       return;
     }
