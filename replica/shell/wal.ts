@@ -26,9 +26,8 @@
  * Preallocation (decision 0033): with `fdatasync`, the file is kept zero-filled (written and synced
  * zeros, not a hole) past the end of the records: once a group leaves less than `PREALLOC_LOW_BYTES`
  * of zeros, `PREALLOC_BYTES` more are written and fsynced on the thread pool beside the groups (a
- * group that would reach them waits for that step). A
- * group's write then overwrites blocks the file already has, below its size, and its `fdatasync`
- * flushes data only: appending past the end changed the file's size in every group, and every such
+ * group that would reach them waits for that step). A group's write then overwrites blocks the file
+ * already has, below its size, and its `fdatasync` flushes data only: appending past the end changed the file's size in every group, and every such
  * sync committed the file system's journal, which the six replicas of a local shard took turns at.
  * The reader stops at a zero frame header (records are never empty); at open, a tail that is not all
  * zeros (a torn group) is cut as before, so stale bytes never follow the records a later group writes.
