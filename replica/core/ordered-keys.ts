@@ -155,10 +155,16 @@ export class OrderedKeys {
   }
 }
 
-/** A walk over a key range without generators (the scan hot path). */
+const DONE: IteratorResult<string> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * A walk over a key range without generators (the scan hot path). Hands out one result object, updated
+ * by each `next` (consumers read it at once), not one per key.
+ */
 export class KeyRangeIterator implements Iterator<string>, Iterable<string> {
   #ci: number;
   #i: number;
+  readonly #result: { done: false; value: string } = { done: false, value: '' };
   constructor(
     private readonly chunks: readonly (readonly string[])[],
     ci: number,
@@ -179,7 +185,7 @@ export class KeyRangeIterator implements Iterator<string>, Iterable<string> {
     const chunks = this.chunks;
     for (;;) {
       const ch = chunks[this.#ci];
-      if (ch === undefined) return { done: true, value: undefined };
+      if (ch === undefined) return DONE;
       if (!this.reverse) {
         if (this.#i >= ch.length) {
           this.#ci++;
@@ -189,9 +195,10 @@ export class KeyRangeIterator implements Iterator<string>, Iterable<string> {
         const k = ch[this.#i++]!;
         if (this.hi !== null && k >= this.hi) {
           this.#ci = chunks.length;
-          return { done: true, value: undefined };
+          return DONE;
         }
-        return { done: false, value: k };
+        this.#result.value = k;
+        return this.#result;
       }
       if (this.#i < 0) {
         this.#ci--;
@@ -201,9 +208,10 @@ export class KeyRangeIterator implements Iterator<string>, Iterable<string> {
       const k = ch[this.#i--]!;
       if (k < this.lo) {
         this.#ci = -1;
-        return { done: true, value: undefined };
+        return DONE;
       }
-      return { done: false, value: k };
+      this.#result.value = k;
+      return this.#result;
     }
   }
 }
