@@ -54,6 +54,7 @@ import { decodeColumns, decodeRow } from '../../sql/row-codec.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { pkOfRowKey, rowKey, tableKeyRange } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
+import type { KeyRangeIterator } from './ordered-keys.ts';
 
 export type ReadMode =
   | { readonly kind: 'eager' }
@@ -246,10 +247,10 @@ export class ReplicaRowSource implements RowSource {
    * The scanned row a key shows (touching its chain, as `visible`), or null when no version is visible
    * or the visible one is a deletion. Reuses the row cached for that version (module comment). With a
    * `filter`, also null on the version's first scan for a row that fails it (`scratch`: a row-sized
-   * array to decode the filter's columns into).
+   * array to decode the filter's columns into). `state`: the key's state when the caller has it (a walk).
    */
-  scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[]): ScannedRow | null {
-    const ks = this.#store.get(key);
+  scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[], state?: KeyState): ScannedRow | null {
+    const ks = state ?? this.#store.get(key);
     this.lastShown = null;
     if (ks === undefined) return null;
     let version: Version | undefined;
@@ -357,7 +358,7 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
   constructor(
     private readonly source: ReplicaRowSource,
     private readonly table: TableDef,
-    private readonly keys: Iterator<string>,
+    private readonly keys: KeyRangeIterator<KeyState>,
     private readonly filter: RowPrefilter | undefined,
     private readonly walk: ScanWalk | undefined,
   ) {
@@ -377,7 +378,7 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
         return DONE;
       }
       const key = k.value;
-      const row = this.source.scannedRow(this.table, key, this.filter, this.#scratch);
+      const row = this.source.scannedRow(this.table, key, this.filter, this.#scratch, this.keys.current);
       if (walk !== undefined) {
         walk.keys.push(key);
         walk.versions.push(this.source.lastShown);

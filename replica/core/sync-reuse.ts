@@ -187,7 +187,7 @@ export class SyncReuse {
       for (let i = 0; i < w.keys.length; i++) {
         const k = it.next();
         if (k.done === true || k.value !== w.keys[i]) return null;
-        const ks = store.get(k.value);
+        const ks = it.current;
         const expected = w.versions[i]!;
         if (!this.#shows(ks, expected, at, mode, committedVisible)) return null;
         if (expected !== null) touched.push(ks!);
