@@ -40,8 +40,15 @@ export function runPlan(p: Plan, env: Env): Row[] {
       const input = runPlan(p.input, env);
       const ex = p.exprs;
       const out: Row[] = new Array<Row>(input.length);
+      const identity = isIdentity(ex);
       for (let j = 0; j < input.length; j++) {
         const r = input[j] as Row;
+        // Rows are never mutated (the scanned-row invariant, row-source.ts), so `SELECT *` hands a row
+        // that already has exactly the projected columns on as it is.
+        if (identity && r.length === ex.length) {
+          out[j] = r;
+          continue;
+        }
         const o: SqlValue[] = new Array<SqlValue>(ex.length);
         for (let i = 0; i < ex.length; i++) o[i] = evalExpr(ex[i] as Expr, r, env);
         out[j] = o;
@@ -170,6 +177,15 @@ export function runPlan(p: Plan, env: Env): Row[] {
     default:
       return assertNever(p, 'plan node');
   }
+}
+
+/** Whether `exprs` are exactly the input's columns 0..n-1 in order (`SELECT *` over one table). */
+function isIdentity(exprs: readonly Expr[]): boolean {
+  for (let i = 0; i < exprs.length; i++) {
+    const e = exprs[i]!;
+    if (e.k !== 'col' || e.i !== i) return false;
+  }
+  return true;
 }
 
 function hashKey(keys: readonly Expr[], types: readonly SqlType[], row: Row, env: Env): string | null {

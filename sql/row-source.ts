@@ -48,6 +48,7 @@ export interface ScanRequest {
 export interface ScannedRow {
   /** Encoded primary key. */
   readonly key: string;
+  /** Invariant: never mutated (sources share rows between scans; `SELECT *` returns them as they are). */
   readonly row: Row;
   readonly version: RowVersion;
   /** The transaction's own buffered write (never recorded in the read set). */

@@ -54,3 +54,20 @@ void test('the in-place writer and reader agree byte for byte with formatBinary 
   }
   assert.equal(writeBinary(new Uint8Array(80), new DataView(new ArrayBuffer(80)), 0, 'x'.repeat(65), 'text'), -1, 'long text goes to formatBinary');
 });
+
+void test('reads text from a plain array or a Buffer view at any offset, ASCII in place and UTF-8 through the decoder', () => {
+  const texts = ['', 'a', 'pad-00000001-xxxxxxxxxxxx', 'x'.repeat(300), 'héllo', 'ascii then é', '\u{1F600}'];
+  for (const s of texts) {
+    const want = formatBinary(s, 'text');
+    const backing = Buffer.alloc(want.length + 11);
+    backing.set(want, 7);
+    const view = backing.subarray(2, 2 + want.length + 9); // a Buffer whose byteOffset is not 0
+    const plain = new Uint8Array(view); // a copy that is not a Buffer
+    for (const b of [view, plain]) {
+      const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+      assert.equal(readBinary(b, dv, 5, want.length, 'text'), s, `${JSON.stringify(s)} from ${b instanceof Buffer ? 'a Buffer' : 'a Uint8Array'}`);
+    }
+  }
+  const bad = new Uint8Array([0x61, 0xff, 0x62]);
+  assert.throws(() => readBinary(bad, new DataView(bad.buffer), 0, 3, 'text'), /invalid byte sequence/);
+});

@@ -63,6 +63,33 @@ void describe('OrderedKeys', () => {
     assert.deepEqual([...ok.range('\x05', '\x05\x03', true)], ['\x05\x02', '\x05\x01', '\x05\x00']);
   });
 
+  void it('hands out each key\'s value with it through inserts, chunk splits, batched inserts and deletions', () => {
+    const ok = new OrderedKeys<{ readonly k: string }>();
+    const valueOf = new Map<string, { readonly k: string }>();
+    const add = (k: string): void => {
+      if (!valueOf.has(k)) valueOf.set(k, { k });
+      ok.insert(k, valueOf.get(k)!);
+    };
+    for (const k of keys.slice(0, 3000)) add(k);
+    const batch = keys.slice(2000);
+    for (const k of batch) if (!valueOf.has(k)) valueOf.set(k, { k });
+    ok.insertMany(batch, batch.map((k) => valueOf.get(k)!));
+    ok.deleteRange('\x40', '\x80', 300);
+    const left = new Set(ok.keys());
+    const check = (it: ReturnType<typeof ok.range>, what: string): number => {
+      let n = 0;
+      for (let r = it.next(); r.done !== true; r = it.next(), n++) assert.equal(it.current, valueOf.get(r.value), `${what}: value of ${JSON.stringify(r.value)}`);
+      assert.equal(it.current, undefined, `${what}: no value after the end`);
+      return n;
+    };
+    assert.equal(check(ok.keys(), 'all'), left.size);
+    for (const [lo, hi] of [['\x10', '\xa0'], ['', '\x41'], ['\x7f', null]] as const) {
+      const want = [...left].filter((k) => k >= lo && (hi === null || k < hi)).length;
+      assert.equal(check(ok.range(lo, hi), `forward ${lo}`), want);
+      assert.equal(check(ok.range(lo, hi, true), `reverse ${lo}`), want);
+    }
+  });
+
   void it('walks nothing in an empty set', () => {
     const ok = new OrderedKeys();
     assert.deepEqual([...ok.range('', null)], []);

@@ -202,8 +202,9 @@ export function executeAt(
     reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
   const wasRead = (key: Key): boolean => (readsByKey !== null ? readsByKey.has(key) : entryOfKey(reads, key) !== undefined);
-  // Shadowing prepared versions (PROTOCOL §5 step 7, at query time): a prepared version the execution
-  // saw but did not record (a deletion, or a row the filter rejected) that hides an older version which
+  // Shadowing prepared versions (PROTOCOL §5 step 7, at query time; the row source lists only the touched
+  // chains holding prepared or force-materialized versions: the others hide nothing): a prepared version
+  // the execution saw but did not record (a deletion, or a row the filter rejected) that hides an older version which
   // satisfies a scan. The result holds only if that writer commits, so it is a dependency: should the
   // writer abort before the reader validates, validation could no longer find the hidden row (the
   // writer's table-write entry is gone, and the row's own write may be older than the predicate's table
@@ -244,7 +245,7 @@ export function executeAt(
     reads,
     predicates,
     deps: [...deps].map(([txn, ts]) => ({ txn, ts })).sort((a, b) => compareTs(a.ts, b.ts) || (a.txn < b.txn ? -1 : a.txn > b.txn ? 1 : 0)),
-    snapshot: snapshotVote(source.touchedStates, at, readable, committedVisible),
+    snapshot: snapshotVote(source.touchedStates, at, readable, committedVisible, source.committedVote),
     lowestSkippedPrepared: source.lowestSkippedPrepared,
     recorder,
     source,
@@ -319,9 +320,19 @@ function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: Exec
   return { ok: true, command: 'SELECT', rowCount: rows.length, columns, rows, tag: `SELECT ${rows.length}` };
 }
 
-/** For each touched chain: the newest committed version below `at` and the newest readable prepared one above it. */
-export function snapshotVote(touched: Iterable<KeyState>, at: Timestamp, readable: (v: Version) => boolean, committedVisible?: (v: Version) => boolean): SnapshotVote {
-  const committed = new Set<DigestKey>();
+/**
+ * For each touched chain: the newest committed version below `at` and the newest readable prepared one
+ * above it. `committedAlso`: committed transactions voted for chains counted elsewhere (the row source's
+ * chains of committed versions only).
+ */
+export function snapshotVote(
+  touched: Iterable<KeyState>,
+  at: Timestamp,
+  readable: (v: Version) => boolean,
+  committedVisible?: (v: Version) => boolean,
+  committedAlso?: ReadonlySet<DigestKey>,
+): SnapshotVote {
+  const committed = new Set<DigestKey>(committedAlso);
   const prepared = new Set<DigestKey>();
   for (const ks of touched) {
     const c = newestVisibleBelow(ks.committed, at, committedVisible);

@@ -27,7 +27,8 @@
  * reused by later scans that see the same version under the same table definition (decision 0019).
  * Only from the second scan of a version on: the first notes the version alone, so data scanned once
  * holds no decoded copy. A new visible version replaces it; deleting the chain frees it.
- * Invariant: nothing mutates a scanned row (the executor builds new rows for projections and writes).
+ * Invariant: nothing mutates a scanned row (the executor builds new rows for writes and for projections
+ * other than `SELECT *`, which hands the row on as it is).
  * A scan offered a filter (`ScanRequest.prefilter`, when the execution keeps no list of every scanned
  * row: replicas answering queries) decodes only the filter's columns on the first scan of a version,
  * and builds nothing for a row that fails it, only notes its version (decision 0022); its chain counts
@@ -53,6 +54,7 @@ import { decodeColumns, decodeRow } from '../../sql/row-codec.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { pkOfRowKey, rowKey, tableKeyRange } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
+import type { KeyRangeIterator } from './ordered-keys.ts';
 
 export type ReadMode =
   | { readonly kind: 'eager' }
@@ -161,10 +163,19 @@ export class ReplicaRowSource implements RowSource {
   readonly #mode: ReadMode;
   readonly #readable: (v: Version) => boolean;
   readonly #committedVisible: ((v: Version) => boolean) | undefined;
+  /** Version chains a scan or lookup walked (a visible version, a deletion included), repeats counted. */
+  touchedCount = 0;
   /**
-   * Every version chain a scan or lookup walked (for the snapshot vote): store keys and their states at
-   * the same positions, a chain walked twice listed twice (cheaper than a Map per scanned row; the
-   * users ignore repeats).
+   * The snapshot vote's committed part for the touched chains that hold only committed versions: the
+   * transaction of the version each showed (= its newest committed version below T), added as the scan
+   * goes (consecutive rows mostly share a writer, so one Set insert per run of them).
+   */
+  readonly committedVote = new Set<DigestKey>();
+  #lastVoted: DigestKey | null = null;
+  /**
+   * The touched chains that hold prepared or force-materialized versions (their vote and the shadowing
+   * check are computed at the end, query-exec.ts): store keys and their states at the same positions,
+   * a chain walked twice listed twice (the users ignore repeats).
    */
   readonly touchedKeys: Key[] = [];
   readonly touchedStates: KeyState[] = [];
@@ -206,32 +217,46 @@ export class ReplicaRowSource implements RowSource {
     if (ks.prepared.length === 0 && ks.forced === null) {
       const c = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
       if (c === undefined) return null;
-      this.touchedKeys.push(key);
-      this.touchedStates.push(ks);
+      this.#touchedCommitted(c);
       return rowVersion(key, c, false);
     }
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
     const v = visibleVersion(ks, this.#at, this.#mode, this.#readable, onSkip, this.#committedVisible);
     if (v === undefined) return null;
     if (v.prepared) this.shownPrepared = true;
+    this.#touchedMixed(key, ks);
+    return rowVersion(key, v.version, v.prepared);
+  }
+
+  /** A chain of committed versions only was touched showing `c`, its newest committed version below T. */
+  #touchedCommitted(c: Version): void {
+    this.touchedCount++;
+    if (c.txn === this.#lastVoted) return;
+    this.#lastVoted = c.txn;
+    this.committedVote.add(c.txn);
+  }
+
+  /** A chain holding prepared or force-materialized versions was touched. */
+  #touchedMixed(key: Key, ks: KeyState): void {
+    this.touchedCount++;
     this.touchedKeys.push(key);
     this.touchedStates.push(ks);
-    return rowVersion(key, v.version, v.prepared);
   }
 
   /**
    * The scanned row a key shows (touching its chain, as `visible`), or null when no version is visible
    * or the visible one is a deletion. Reuses the row cached for that version (module comment). With a
    * `filter`, also null on the version's first scan for a row that fails it (`scratch`: a row-sized
-   * array to decode the filter's columns into).
+   * array to decode the filter's columns into). `state`: the key's state when the caller has it (a walk).
    */
-  scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[]): ScannedRow | null {
-    const ks = this.#store.get(key);
+  scannedRow(table: TableDef, key: Key, filter?: RowPrefilter, scratch?: SqlValue[], state?: KeyState): ScannedRow | null {
+    const ks = state ?? this.#store.get(key);
     this.lastShown = null;
     if (ks === undefined) return null;
     let version: Version | undefined;
     let prepared = false;
-    if (ks.prepared.length === 0 && ks.forced === null) {
+    const plain = ks.prepared.length === 0 && ks.forced === null;
+    if (plain) {
       version = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
     } else {
       const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
@@ -244,8 +269,8 @@ export class ReplicaRowSource implements RowSource {
     }
     if (version === undefined) return null;
     this.lastShown = version;
-    this.touchedKeys.push(key);
-    this.touchedStates.push(ks);
+    if (plain) this.#touchedCommitted(version);
+    else this.#touchedMixed(key, ks);
     const value = version.value;
     if (value === null) return null;
     const hit = ks.scanned;
@@ -320,14 +345,20 @@ export class ReplicaRowSource implements RowSource {
   }
 }
 
-/** Lazily walks a store key range (a LIMIT that stops the executor stops the walk). */
+const DONE: IteratorResult<ScannedRow> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Lazily walks a store key range (a LIMIT that stops the executor stops the walk). Hands out one result
+ * object, updated by each `next` (consumers read it at once: `for ... of`, spreads), not one per row.
+ */
 class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> {
   readonly #scratch: SqlValue[] | undefined;
+  readonly #result: { done: false; value: ScannedRow | null } = { done: false, value: null };
 
   constructor(
     private readonly source: ReplicaRowSource,
     private readonly table: TableDef,
-    private readonly keys: Iterator<string>,
+    private readonly keys: KeyRangeIterator<KeyState>,
     private readonly filter: RowPrefilter | undefined,
     private readonly walk: ScanWalk | undefined,
   ) {
@@ -344,14 +375,19 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
       const walk = this.walk;
       if (k.done === true) {
         if (walk !== undefined) walk.ended = true;
-        return { done: true, value: undefined };
+        return DONE;
       }
-      const row = this.source.scannedRow(this.table, k.value, this.filter, this.#scratch);
+      const key = k.value;
+      const row = this.source.scannedRow(this.table, key, this.filter, this.#scratch, this.keys.current);
       if (walk !== undefined) {
-        walk.keys.push(k.value);
+        walk.keys.push(key);
         walk.versions.push(this.source.lastShown);
       }
-      if (row !== null) return { done: false, value: row };
+      if (row !== null) {
+        const r = this.#result;
+        r.value = row;
+        return r as IteratorResult<ScannedRow>;
+      }
     }
   }
 }

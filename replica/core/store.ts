@@ -92,7 +92,7 @@ export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], tx
 export class Store {
   readonly #keys = new Map<Key, KeyState>();
   /** Invariant: holds exactly the keys of `#keys`. */
-  readonly #ordered = new OrderedKeys();
+  readonly #ordered = new OrderedKeys<KeyState>();
   readonly #tables = new Map<number, TableState>();
   /** Read records of large read sets, one per transaction (bulk-reads.ts, decision 0028). */
   readonly bulkReads = new BulkReads();
@@ -106,7 +106,7 @@ export class Store {
     if (ks === undefined) {
       ks = new KeyState();
       this.#keys.set(key, ks);
-      this.#ordered.insert(key);
+      this.#ordered.insert(key, ks);
     }
     return ks;
   }
@@ -116,8 +116,11 @@ export class Store {
     return this.#keys.values();
   }
 
-  /** Keys k with lo <= k < hi (hi null = to the end) in byte order, descending when `reverse`. */
-  keysInRange(lo: Key, hi: Key | null, reverse = false): KeyRangeIterator {
+  /**
+   * Keys k with lo <= k < hi (hi null = to the end) in byte order, descending when `reverse`; the walk's
+   * `current` is the state of the key it last returned (no `get` per key).
+   */
+  keysInRange(lo: Key, hi: Key | null, reverse = false): KeyRangeIterator<KeyState> {
     return this.#ordered.range(lo, hi, reverse);
   }
 

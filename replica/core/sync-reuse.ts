@@ -187,7 +187,7 @@ export class SyncReuse {
       for (let i = 0; i < w.keys.length; i++) {
         const k = it.next();
         if (k.done === true || k.value !== w.keys[i]) return null;
-        const ks = store.get(k.value);
+        const ks = it.current;
         const expected = w.versions[i]!;
         if (!this.#shows(ks, expected, at, mode, committedVisible)) return null;
         if (expected !== null) touched.push(ks!);
@@ -251,8 +251,29 @@ function sameWrites(a: readonly WriteEntry[], b: readonly WriteEntry[]): boolean
   return true;
 }
 
-/** Sorted distinct union. */
+/** Sorted distinct union of two sorted distinct lists (one linear merge). */
 export function mergeSorted(a: readonly DigestKey[], b: readonly DigestKey[]): readonly DigestKey[] {
   if (b.length === 0) return a;
-  return [...new Set([...a, ...b])].sort();
+  if (a.length === 0) return b;
+  const out: DigestKey[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x < y) {
+      out.push(x);
+      i++;
+    } else if (y < x) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
