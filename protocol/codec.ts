@@ -266,11 +266,16 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
 const received = new WeakMap<Message, Uint8Array>();
 
 /**
- * Declares `bytes` the encoding of writeback `m` (a `StoredWriteback` over the bytes it was built from):
- * `encodeMessage(m)` returns them. Only for bytes that decode to exactly `m`.
+ * A writeback that carries its own encoding under this key (a `StoredWriteback` over the bytes it was
+ * built from): `encodeMessage` returns them. A field, not an entry of `received`: a replica keeps a
+ * stored writeback per committed transaction, and a WeakMap entry (an ephemeron) for each of them is
+ * work for every collection.
  */
-export function rememberEncoding(m: Writeback, bytes: Uint8Array): void {
-  received.set(m, bytes);
+export const ENCODING: unique symbol = Symbol('encoding');
+
+/** A writeback with its encoding attached (see `ENCODING`); only for bytes that decode to exactly it. */
+export interface EncodedWriteback extends Writeback {
+  readonly [ENCODING]: Uint8Array;
 }
 
 /** Decodes and validates one envelope. Never throws. */
@@ -401,7 +406,7 @@ export function encodeGeneric(m: Message): Uint8Array {
 /** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
 export function encodeMessage(m: Message): Uint8Array {
   if (m.kind === 'writeback') {
-    const bytes = received.get(m);
+    const bytes = (m as Partial<EncodedWriteback>)[ENCODING] ?? received.get(m);
     if (bytes !== undefined) return bytes;
   }
   if (m.kind === 'queryReply') return fastEncodeQueryReply(m);
