@@ -403,6 +403,36 @@ export function encodeGeneric(m: Message): Uint8Array {
   return pesto.Envelope.encode(envelopeOut(m)).finish();
 }
 
+/**
+ * Encodes the messages of one fan-out once each: the last two messages encoded are remembered (by
+ * identity), which covers a message sent to every replica and the two variants of a writeback (with
+ * and without its transaction) interleaved. Not a Map: a shell drains effects many times per
+ * transaction, and clearing a Map allocates a new table each time. `reset()` between drains.
+ */
+export class EncodeMemo {
+  #a: Message | null = null;
+  #aBytes: Uint8Array | null = null;
+  #b: Message | null = null;
+  #bBytes: Uint8Array | null = null;
+
+  encode(m: Message): Uint8Array {
+    if (m === this.#a && this.#aBytes !== null) return this.#aBytes;
+    if (m === this.#b && this.#bBytes !== null) return this.#bBytes;
+    const bytes = encodeMessage(m);
+    this.#b = this.#a;
+    this.#bBytes = this.#aBytes;
+    this.#a = m;
+    this.#aBytes = bytes;
+    return bytes;
+  }
+
+  /** Forgets the messages (so they need not outlive the drain). */
+  reset(): void {
+    this.#a = this.#b = null;
+    this.#aBytes = this.#bBytes = null;
+  }
+}
+
 /** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
 export function encodeMessage(m: Message): Uint8Array {
   if (m.kind === 'writeback') {

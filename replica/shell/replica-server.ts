@@ -5,7 +5,7 @@
  * core sees it; what fails is counted by reason and dropped, never thrown.
  */
 import { CertificateVerifier } from '../../protocol/certificate.ts';
-import { decodeMessage, encodeMessage, type CodecLimits } from '../../protocol/codec.ts';
+import { decodeMessage, EncodeMemo, type CodecLimits } from '../../protocol/codec.ts';
 import type { ClusterConfig } from '../../protocol/config.ts';
 import { codecLimitsOf, publicKeyOf, splitAddress } from '../../protocol/config.ts';
 import { PairwiseMacs } from '../../protocol/crypto/mac.ts';
@@ -307,8 +307,8 @@ export class ReplicaServer {
    */
   #drain(): void {
     const effects = this.core.takeEffects();
-    // A message sent to several peers is encoded once.
-    const encoded = this.#encoded;
+    // A message sent to several peers is encoded once (EncodeMemo).
+    const memo = this.#memo;
     for (const e of effects) {
       switch (e.kind) {
         case 'persist': {
@@ -338,11 +338,7 @@ export class ReplicaServer {
         case 'sendReplica': {
           const link = e.kind === 'send' ? this.#links.get(e.to) : this.#replicaLink(e.index);
           if (link === undefined) break;
-          let bytes = encoded.get(e.msg);
-          if (bytes === undefined) {
-            bytes = encodeMessage(e.msg);
-            encoded.set(e.msg, bytes);
-          }
+          const bytes = memo.encode(e.msg);
           // Nothing leaves before the votes and decisions logged so far are durable, except read and query
           // replies: they carry no vote and depend on nothing logged (a prepared version they show is a
           // dependency the reader's transaction waits on; a committed one is certified), and a replica that
@@ -356,10 +352,10 @@ export class ReplicaServer {
         }
       }
     }
-    encoded.clear();
+    memo.reset();
   }
 
-  readonly #encoded = new Map<Message, Uint8Array>();
+  readonly #memo = new EncodeMemo();
   /** Log records are encoded here: `Wal.append` copies them at once. */
   readonly #logScratch = new LogRecordScratch();
 
