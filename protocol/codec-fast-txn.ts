@@ -5,6 +5,7 @@
  * (codec-query.ts).
  */
 import { BLAKE3_BYTES, blake3Into } from './crypto/blake3.ts';
+import { pooledBytes } from './pooled.ts';
 import type { CodecLimits } from './codec-txn.ts';
 import {
   BAIL,
@@ -206,9 +207,7 @@ export function txnOf(bytes: Uint8Array, limits: CodecLimits): Txn {
   const body = bodyIn(new Reader(bytes, limits));
   // The digest lives as long as the transaction, whose bytes (received into Buffer's pool, like these
   // 32) hold a pool slab anyway: no ArrayBuffer of its own to allocate, track and free per transaction.
-  // (A plain Uint8Array over that memory, like every other digest.)
-  const pooled = Buffer.allocUnsafe(BLAKE3_BYTES);
-  const digest = new Uint8Array(pooled.buffer, pooled.byteOffset, BLAKE3_BYTES) as TxnDigest;
+  const digest = pooledBytes(BLAKE3_BYTES) as TxnDigest;
   blake3Into(bytes, digest);
   return { body, bytes, digest, key: digestKey(digest) };
 }
