@@ -10,7 +10,7 @@
  *   const v = await tx.get('alice'); tx.put('alice', '10'); const r = await tx.commit();
  */
 import { CertificateVerifier } from '../protocol/certificate.ts';
-import { decodeMessage, encodeMessage, type CodecLimits } from '../protocol/codec.ts';
+import { decodeMessage, EncodeMemo, encodeMessage, type CodecLimits } from '../protocol/codec.ts';
 import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
@@ -177,18 +177,14 @@ export class PestoClient {
 
   drain(): void {
     const effects = this.core.takeEffects();
-    // A message fanned out to several replicas is encoded once.
-    const encoded = this.#encoded;
+    // A message sent to several peers is encoded once (EncodeMemo).
+    const memo = this.#memo;
     for (const e of effects) {
       switch (e.kind) {
         case 'send': {
           const link = this.#links[e.to.shard]?.[e.to.index];
           if (link === undefined) break;
-          let bytes = encoded.get(e.msg);
-          if (bytes === undefined) {
-            bytes = encodeMessage(e.msg);
-            encoded.set(e.msg, bytes);
-          }
+          const bytes = memo.encode(e.msg);
           link.send(bytes);
           break;
         }
@@ -203,10 +199,10 @@ export class PestoClient {
         }
       }
     }
-    encoded.clear();
+    memo.reset();
   }
 
-  readonly #encoded = new Map<Message, Uint8Array>();
+  readonly #memo = new EncodeMemo();
 
   /** Core timers under one Node timer, fired after the turn's I/O (timer-queue.ts). */
   readonly #timers = new TimerQueue((ids) => {

@@ -4,7 +4,8 @@
  * for `encodeTxn`. The read, dependency and predicate entries are shared with range read replies
  * (codec-query.ts).
  */
-import { blake3 } from './crypto/blake3.ts';
+import { BLAKE3_BYTES, blake3Into } from './crypto/blake3.ts';
+import { pooledBytes } from './pooled.ts';
 import type { CodecLimits } from './codec-txn.ts';
 import {
   BAIL,
@@ -180,14 +181,34 @@ function bodyIn(r: Reader): TxnBody {
   }
   for (let i = 1; i < reads.length; i++) if (!(reads[i - 1]!.key < reads[i]!.key)) bail();
   for (let i = 1; i < writes.length; i++) if (!(writes[i - 1]!.key < writes[i]!.key)) bail();
-  return { ts, shards, reads, writes, deps, predicates, meta: meta === undefined ? EMPTY : bytesLimited(meta, limits) };
+  return {
+    ts,
+    shards: shards.length === 1 && shards[0]! < ONE_SHARD.length ? ONE_SHARD[shards[0]!]! : shards,
+    reads,
+    writes,
+    deps: deps.length === 0 ? NO_DEPS : deps,
+    predicates: predicates.length === 0 ? NO_PREDICATES : predicates,
+    meta: meta === undefined ? EMPTY : bytesLimited(meta, limits),
+  };
 }
+
+/**
+ * Shared by every decoded body they fit (never mutated: bodies are readonly): most transactions name one
+ * shard and carry no dependencies or predicates, and a replica keeps its transactions for its history
+ * window, so three arrays less per transaction are three objects fewer for every scavenge to copy.
+ */
+const ONE_SHARD: readonly (readonly ShardId[])[] = Array.from({ length: 64 }, (_, s) => [s as ShardId]);
+const NO_DEPS: readonly Dependency[] = [];
+const NO_PREDICATES: readonly Predicate[] = [];
 
 /** A transaction's bytes: decoded, validated and digested (codec-txn.ts `txnIn`). */
 export function txnOf(bytes: Uint8Array, limits: CodecLimits): Txn {
   if (bytes.length === 0 || bytes.length > limits.messageBytesMax) bail();
   const body = bodyIn(new Reader(bytes, limits));
-  const digest = blake3(bytes) as TxnDigest;
+  // The digest lives as long as the transaction, whose bytes (received into Buffer's pool, like these
+  // 32) hold a pool slab anyway: no ArrayBuffer of its own to allocate, track and free per transaction.
+  const digest = pooledBytes(BLAKE3_BYTES) as TxnDigest;
+  blake3Into(bytes, digest);
   return { body, bytes, digest, key: digestKey(digest) };
 }
 

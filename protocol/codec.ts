@@ -266,11 +266,16 @@ function envelopeIn(e: pesto.Envelope, limits: CodecLimits): Message {
 const received = new WeakMap<Message, Uint8Array>();
 
 /**
- * Declares `bytes` the encoding of writeback `m` (a `StoredWriteback` over the bytes it was built from):
- * `encodeMessage(m)` returns them. Only for bytes that decode to exactly `m`.
+ * A writeback that carries its own encoding under this key (a `StoredWriteback` over the bytes it was
+ * built from): `encodeMessage` returns them. A field, not an entry of `received`: a replica keeps a
+ * stored writeback per committed transaction, and a WeakMap entry (an ephemeron) for each of them is
+ * work for every collection.
  */
-export function rememberEncoding(m: Writeback, bytes: Uint8Array): void {
-  received.set(m, bytes);
+export const ENCODING: unique symbol = Symbol('encoding');
+
+/** A writeback with its encoding attached (see `ENCODING`); only for bytes that decode to exactly it. */
+export interface EncodedWriteback extends Writeback {
+  readonly [ENCODING]: Uint8Array;
 }
 
 /** Decodes and validates one envelope. Never throws. */
@@ -398,10 +403,40 @@ export function encodeGeneric(m: Message): Uint8Array {
   return pesto.Envelope.encode(envelopeOut(m)).finish();
 }
 
+/**
+ * Encodes the messages of one fan-out once each: the last two messages encoded are remembered (by
+ * identity), which covers a message sent to every replica and the two variants of a writeback (with
+ * and without its transaction) interleaved. Not a Map: a shell drains effects many times per
+ * transaction, and clearing a Map allocates a new table each time. `reset()` between drains.
+ */
+export class EncodeMemo {
+  #a: Message | null = null;
+  #aBytes: Uint8Array | null = null;
+  #b: Message | null = null;
+  #bBytes: Uint8Array | null = null;
+
+  encode(m: Message): Uint8Array {
+    if (m === this.#a && this.#aBytes !== null) return this.#aBytes;
+    if (m === this.#b && this.#bBytes !== null) return this.#bBytes;
+    const bytes = encodeMessage(m);
+    this.#b = this.#a;
+    this.#bBytes = this.#aBytes;
+    this.#a = m;
+    this.#aBytes = bytes;
+    return bytes;
+  }
+
+  /** Forgets the messages (so they need not outlive the drain). */
+  reset(): void {
+    this.#a = this.#b = null;
+    this.#aBytes = this.#bBytes = null;
+  }
+}
+
 /** Encodes one message as an `Envelope`. Embedded transactions are copied as their original bytes. */
 export function encodeMessage(m: Message): Uint8Array {
   if (m.kind === 'writeback') {
-    const bytes = received.get(m);
+    const bytes = (m as Partial<EncodedWriteback>)[ENCODING] ?? received.get(m);
     if (bytes !== undefined) return bytes;
   }
   if (m.kind === 'queryReply') return fastEncodeQueryReply(m);

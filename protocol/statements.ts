@@ -12,7 +12,8 @@
  *
  * Caveat: changing a tag or a layout invalidates every stored signature; bump the version suffix.
  */
-import { blake3 } from './crypto/blake3.ts';
+import { blake3, blake3Into, BLAKE3_BYTES } from './crypto/blake3.ts';
+import { pooledBytes } from './pooled.ts';
 import { InvariantError } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { Outcome } from './messages.ts';
@@ -51,7 +52,7 @@ function putCommon(buf: Uint8Array, digest: TxnDigest, shard: ShardId, decision:
 /** Leaf of an ST1 vote by a replica of `shard`. ABORT votes are not signed (they carry a certificate). */
 export function voteLeaf(digest: TxnDigest, shard: ShardId, decision: 'commit' | 'abstain'): Uint8Array {
   putCommon(voteScratch, digest, shard, decision === 'commit' ? VOTE_COMMIT : VOTE_ABSTAIN);
-  return blake3(voteScratch);
+  return leafOf(voteScratch);
 }
 
 /** Leaf of an ST2 decision logged by a replica of `logShard` at `view`. */
@@ -62,7 +63,14 @@ export function st2Leaf(digest: TxnDigest, logShard: ShardId, decision: Outcome,
   st2Scratch[VIEW_AT + 1] = (view >>> 8) & 0xff;
   st2Scratch[VIEW_AT + 2] = (view >>> 16) & 0xff;
   st2Scratch[VIEW_AT + 3] = (view >>> 24) & 0xff;
-  return blake3(st2Scratch);
+  return leafOf(st2Scratch);
+}
+
+/** A leaf lives until its batch is signed or its vote checked: from Buffer's pool (pooled.ts). */
+function leafOf(statement: Uint8Array): Uint8Array {
+  const leaf = pooledBytes(BLAKE3_BYTES);
+  blake3Into(statement, leaf);
+  return leaf;
 }
 
 /** Leaf of a replica's elect statement: its current decision for `view` of the fallback (PROTOCOL §7). */

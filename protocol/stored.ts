@@ -9,13 +9,15 @@
  * Both classes satisfy the plain message interfaces, so the rest of the code reads them like any
  * decoded message. Spread (`{ ...stored }`) does not copy the prototype getter: name `cert` explicitly.
  */
-import { decodeMessage, encodeMessage, rememberEncoding } from './codec.ts';
+import { decodeMessage, encodeMessage, ENCODING, type EncodedWriteback } from './codec.ts';
+import { txnIn, type CodecLimits } from './codec-txn.ts';
 import { InvariantError } from './errors.ts';
-import type { TxnDigest } from './ids.ts';
-import { withoutMacs, type Certificate, type CommittedTxn, type Txn, type Writeback } from './messages.ts';
+import type { DigestKey, TxnDigest } from './ids.ts';
+import { withoutMacs, type Certificate, type CommittedTxn, type Txn, type TxnBody, type Writeback } from './messages.ts';
+import type { Timestamp } from './timestamp.ts';
 
 /** A certified outcome as the replica received it (its transaction is kept elsewhere: `txn` is null). */
-export class StoredWriteback implements Writeback {
+export class StoredWriteback implements EncodedWriteback {
   readonly kind = 'writeback';
   readonly txn = null;
   readonly digest: TxnDigest;
@@ -25,14 +27,20 @@ export class StoredWriteback implements Writeback {
   readonly carriesTxn: boolean;
   #cert: Certificate | undefined;
 
-  constructor(wb: Writeback) {
-    this.digest = wb.digest;
+  /** `digest`: the transaction's own digest array, equal to `wb.digest` (one array kept instead of two). */
+  constructor(wb: Writeback, digest: TxnDigest = wb.digest) {
+    this.digest = digest;
     // A received writeback encodes to the bytes it came in (codec.ts); only our own are encoded here.
     this.bytes = encodeMessage(wb);
     this.carriesTxn = wb.txn !== null;
-    // Logging this writeback again (a log compaction's checkpoint) copies these bytes instead of
-    // decoding and re-encoding its certificate.
-    rememberEncoding(this, this.bytes);
+  }
+
+  /**
+   * Logging this writeback again (a log compaction's checkpoint) copies these bytes instead of decoding
+   * and re-encoding its certificate.
+   */
+  get [ENCODING](): Uint8Array {
+    return this.bytes;
   }
 
   get cert(): Certificate {
@@ -62,4 +70,50 @@ export class StoredProof implements CommittedTxn {
     else throw new InvariantError('a commit proof over an abort certificate');
     return this.#cert;
   }
+}
+
+/**
+ * Bytes that were validated when they were received: decoding them again needs no limits. (A body
+ * decodes to the same entries under any limits it fits.)
+ */
+const REDECODE_LIMITS: CodecLimits = Object.freeze({
+  messageBytesMax: Number.MAX_SAFE_INTEGER,
+  keyBytesMax: Number.MAX_SAFE_INTEGER,
+  valueBytesMax: Number.MAX_SAFE_INTEGER,
+  entriesMax: Number.MAX_SAFE_INTEGER,
+  shardCount: 2 ** 32,
+  replicasPerShard: 2 ** 32,
+});
+
+/**
+ * A decided transaction as a replica keeps it: its bytes, digest, key and timestamp, with the body
+ * decoded again on first use. A decoded body is some twenty objects (entries, their timestamps and
+ * value views, five arrays); a replica keeps every decided transaction for its history window and
+ * every commit proof a stored version names for longer, so keeping bodies decoded made each of them
+ * survive two scavenges and stay in the old generation. Decided transactions are rarely read whole
+ * (a late ST1, a fetch, a log compaction); the timestamp, digest and bytes cover the rest.
+ */
+export class StoredTxn implements Txn {
+  #body: TxnBody | null = null;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly digest: TxnDigest,
+    readonly key: DigestKey,
+    readonly ts: Timestamp,
+  ) {}
+
+  get body(): TxnBody {
+    return (this.#body ??= txnIn(this.bytes, REDECODE_LIMITS).body);
+  }
+}
+
+/** `txn` as a decided transaction is kept (the same object when it already is one). */
+export function storedTxn(txn: Txn): StoredTxn {
+  return txn instanceof StoredTxn ? txn : new StoredTxn(txn.bytes, txn.digest, txn.key, txn.body.ts);
+}
+
+/** A transaction's timestamp, without decoding a stored transaction's body. */
+export function txnTs(txn: Txn): Timestamp {
+  return txn instanceof StoredTxn ? txn.ts : txn.body.ts;
 }

@@ -17,14 +17,16 @@
  * one process: the difference to `memory` is what the transport costs.
  *
  * Usage: --clients 64 --seconds 5 --warmup 2 --wal none|fdatasync|off --transport memory|grpc|tcp --runs 3 --json
+ * --snapshots DIR (heap snapshots at the window's start and end)
  * Profile with `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/micro-kv.ts ...`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { GCProfiler, writeHeapSnapshot } from 'node:v8';
 import { prepareLocalCluster, replicaDataDir } from '../cli/local-cluster-config.ts';
 import { readKeyFile, keyPath } from '../cli/keys.ts';
-import { PestoClient } from '../client/pesto-client.ts';
+import { PestoClient, TransactionTooOldError } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { handling, memoryTransport } from './memory-transport.ts';
 import { grpcTransport, tcpTransport, transportStats } from '../net/index.ts';
@@ -59,6 +61,55 @@ interface RunResult {
   readonly framesPerTx: number;
   readonly walSyncsPerTx: number;
   readonly hostProbe: number;
+  /** Garbage collection over the window (gcSummary): pause time, bytes allocated and promoted, heap growth. */
+  readonly gcUsPerTx: number;
+  readonly scavengesPerKTx: number;
+  readonly markCompactsPerKTx: number;
+  readonly youngBytesPerTx: number;
+  readonly promotedBytesPerTx: number;
+  readonly heapGrowthBytesPerTx: number;
+}
+
+type GcStats = ReturnType<GCProfiler['stop']>;
+
+function spaceUsed(h: GcStats['statistics'][number]['beforeGC'], space: string): number {
+  return h.heapSpaceStatistics.find((s) => s.spaceName === space)?.spaceUsedSize ?? 0;
+}
+
+/**
+ * Per committed transaction: GC pause time, scavenges and mark-compacts (per thousand), bytes
+ * allocated in the young generation (what each scavenge found there less what the previous one left),
+ * bytes promoted by scavenges (old space after less before), and the growth of the used heap.
+ */
+function gcSummary(stats: GcStats, committed: number): Pick<RunResult, 'gcUsPerTx' | 'scavengesPerKTx' | 'markCompactsPerKTx' | 'youngBytesPerTx' | 'promotedBytesPerTx' | 'heapGrowthBytesPerTx'> {
+  let pauseUs = 0;
+  let scavenges = 0;
+  let markCompacts = 0;
+  let young = 0;
+  let promoted = 0;
+  let youngLeft: number | undefined;
+  for (const g of stats.statistics) {
+    pauseUs += g.cost;
+    const newBefore = spaceUsed(g.beforeGC, 'new_space');
+    young += newBefore - (youngLeft ?? newBefore);
+    youngLeft = spaceUsed(g.afterGC, 'new_space');
+    if (g.gcType === 'Scavenge') {
+      scavenges++;
+      promoted += spaceUsed(g.afterGC, 'old_space') - spaceUsed(g.beforeGC, 'old_space');
+    } else if (g.gcType === 'MarkSweepCompact') markCompacts++;
+  }
+  const first = stats.statistics[0];
+  const last = stats.statistics[stats.statistics.length - 1];
+  const growth = first === undefined || last === undefined ? 0 : last.afterGC.heapStatistics.usedHeapSize - first.afterGC.heapStatistics.usedHeapSize;
+  const per = (x: number, k = 1): number => (committed === 0 ? 0 : round((x * k) / committed, 1));
+  return {
+    gcUsPerTx: per(pauseUs),
+    scavengesPerKTx: per(scavenges, 1000),
+    markCompactsPerKTx: per(markCompacts, 1000),
+    youngBytesPerTx: per(young),
+    promotedBytesPerTx: per(promoted),
+    heapGrowthBytesPerTx: per(growth),
+  };
 }
 
 interface Options {
@@ -69,6 +120,8 @@ interface Options {
   readonly keys: number;
   /** memory (the in-process transport above), or the real grpc or tcp transport over loopback. */
   readonly transport: 'memory' | 'grpc' | 'tcp';
+  /** A folder for heap snapshots at the window's start and end (to diff what the window retained). */
+  readonly snapshots: string | undefined;
 }
 
 async function runOnce(opts: Options): Promise<RunResult> {
@@ -106,7 +159,13 @@ async function runOnce(opts: Options): Promise<RunResult> {
         const a = Math.floor(Math.random() * opts.keys);
         let b = Math.floor(Math.random() * (opts.keys - 1));
         if (b >= a) b++;
-        await Promise.all([tx.get(`k${a}`), tx.get(`k${b}`)]);
+        try {
+          await Promise.all([tx.get(`k${a}`), tx.get(`k${b}`)]);
+        } catch (e: unknown) {
+          // A heap snapshot stops the process for seconds: its transactions fall behind the window.
+          if (e instanceof TransactionTooOldError) continue;
+          throw e;
+        }
         tx.put(`k${a}`, valueOf(a));
         tx.put(`k${b}`, valueOf(b));
         const r = await tx.commit();
@@ -124,12 +183,17 @@ async function runOnce(opts: Options): Promise<RunResult> {
     const syncs0 = servers.reduce((s, x) => s + x.walSyncs, 0);
     handling.replicaMs = 0;
     handling.clientMs = 0;
+    if (opts.snapshots !== undefined) writeHeapSnapshot(join(opts.snapshots, `start-${process.pid}.heapsnapshot`));
+    const gcProfiler = new GCProfiler();
+    gcProfiler.start();
     measuring = true;
     const t0 = performance.now();
     await new Promise((r) => setTimeout(r, opts.seconds * 1000));
     measuring = false;
+    const gcStats = gcProfiler.stop();
     const elapsedS = (performance.now() - t0) / 1000;
     const cpu = process.cpuUsage(cpu0);
+    if (opts.snapshots !== undefined) writeHeapSnapshot(join(opts.snapshots, `end-${process.pid}.heapsnapshot`));
     const cpuUs = cpu.user + cpu.system;
     const { replicaMs, clientMs } = handling;
     const frames = transportStats.framesWritten - frames0;
@@ -153,6 +217,7 @@ async function runOnce(opts: Options): Promise<RunResult> {
       framesPerTx: per(frames),
       walSyncsPerTx: per(syncs),
       hostProbe: Math.round((probeBefore + probe()) / 2),
+      ...gcSummary(gcStats, committed),
     };
   } finally {
     for (const s of servers) await s.stop();
@@ -173,6 +238,7 @@ async function main(args: readonly string[]): Promise<void> {
     warmup: Number(flags.get('warmup') ?? 2),
     keys: Number(flags.get('keys') ?? 100_000),
     wal,
+    snapshots: flags.get('snapshots'),
   };
   const runs = Number(flags.get('runs') ?? 3);
   const results: RunResult[] = [];

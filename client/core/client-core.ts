@@ -37,6 +37,13 @@ const RETRY_CAP_MS = 10_000;
  * Entries in key order (a transaction body's reads and writes are sorted). At module level: a named
  * closure inside a method costs an `Object.defineProperty` per call under tsx's keepNames (decision 0029).
  */
+/** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
+const NO_META = new Uint8Array(0);
+
+function ascending(a: number, b: number): number {
+  return a - b;
+}
+
 function byKey(a: { readonly key: Key }, b: { readonly key: Key }): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
@@ -212,12 +219,12 @@ export class ClientCore {
     const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
     const body = {
       ts: txn.ts,
-      shards: [...txn.shards].sort((a, b) => a - b),
+      shards: [...txn.shards].sort(ascending),
       reads,
       writes,
       deps: [...txn.deps.values()],
       predicates: predicatesToSend(txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))), reads),
-      meta: new Uint8Array(0),
+      meta: NO_META,
     };
     const encoded = encodeTxn(body);
     const fin = new Finisher(encoded, this.q, this.#finisherTimeouts(), this.#out, this.#router, (r) => {

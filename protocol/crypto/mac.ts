@@ -15,6 +15,7 @@
  */
 import sodium from 'sodium-native';
 import { blake3Into } from './blake3.ts';
+import { pooledBytes } from '../pooled.ts';
 
 export const MAC_BYTES = 16;
 
@@ -74,7 +75,8 @@ export class PairwiseMacs {
 
   /** The vector a signer attaches to a vote: one MAC per replica of the shard, by index. */
   vector(leaf: Uint8Array): Uint8Array {
-    const out = new Uint8Array(this.#keys.length * MAC_BYTES);
+    // Lives with its vote's signature until the transaction is decided: from Buffer's pool (pooled.ts).
+    const out = pooledBytes(this.#keys.length * MAC_BYTES);
     const d = this.#digest;
     for (let j = 0; j < this.#keys.length; j++) {
       this.#mac(this.#keys[j]!, leaf);

@@ -10,7 +10,7 @@ import { assertNever } from '../../protocol/errors.ts';
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import type { CommittedTxn, Txn, Writeback } from '../../protocol/messages.ts';
-import { StoredProof } from '../../protocol/stored.ts';
+import { StoredProof, txnTs } from '../../protocol/stored.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Store } from './store.ts';
 import type { TxnRecord } from './txn-record.ts';
@@ -112,7 +112,7 @@ export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null,
     const txn = rec.txn;
     if (txn === null || emitted.has(key)) continue;
     if (rec.decided !== null) {
-      if (!tsLess(txn.body.ts, wm)) yield { kind: 'writeback', writeback: rec.decided, txn };
+      if (!tsLess(txnTs(txn), wm)) yield { kind: 'writeback', writeback: rec.decided, txn };
       continue;
     }
     if (rec.vote !== null) yield { kind: 'vote', txn, decision: rec.vote, conflict: rec.vote === 'abort' ? rec.conflict : null };

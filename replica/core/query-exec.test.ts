@@ -12,7 +12,7 @@ import { executeAt, type QueryExecution } from './query-exec.ts';
 import { ReplicaRowSource, type ReplicaRowVersion } from './replica-row-source.ts';
 import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
-import { insertVersion, Store, type KeyState, type Version } from './store.ts';
+import { Store, type KeyState, type Version } from './store.ts';
 
 const txn = (name: string): DigestKey => name as DigestKey;
 const GENESIS = txn('genesis');
@@ -236,7 +236,7 @@ void describe('executeAt over prepared versions', () => {
   void it('ignores prepared versions older than the newest committed one', () => {
     const store = loadedStore();
     const k = rowKey(item.id, encodeKey([4], item.pkTypes));
-    insertVersion(store.getOrCreate(k).prepared, version(ts(80, 3), encodeRow(item, [4, 'stale', 1, 4]), txn('p3')));
+    store.getOrCreate(k).addPrepared(version(ts(80, 3), encodeRow(item, [4, 'stale', 1, 4]), txn('p3')));
     const exec = run(store, 'SELECT name FROM item WHERE id = 4');
     assert.deepEqual(exec.rows, [['item4']]);
     assert.deepEqual(exec.deps, []);

@@ -228,7 +228,7 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
     assert.deepEqual(f2.digests, [UPDATE_11.digest]);
     const fromB = supply(b, f2, 0);
     assert.equal(fromB.decided.length, 1);
-    assert.equal(fromB.decided[0]!.txn, UPDATE_11);
+    assert.equal(fromB.decided[0]!.txn?.key, UPDATE_11.key);
 
     // Forged supplies: from a replica that was not asked, or with a transaction that was not asked for.
     a.handle(61, fromB, 3);
@@ -368,7 +368,7 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
     a.handle(51, fetch, 4);
     const out = sent(drain(a));
     assert.equal(out.length, 1);
-    assert.ok(out[0]!.kind === 'fetchReply' && out[0].decided.length === 1 && out[0].decided[0]!.txn === DDL_TXN);
+    assert.ok(out[0]!.kind === 'fetchReply' && out[0].decided.length === 1 && out[0].decided[0]!.txn?.key === DDL_TXN.key);
   });
 });
 

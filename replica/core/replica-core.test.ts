@@ -93,7 +93,7 @@ void describe('ReplicaCore point reads (PROTOCOL §4.1)', () => {
     const r = readAt(core, 'k', tsAt(35));
     assert.deepEqual(r.committed?.version, tsAt(20));
     assert.deepEqual(r.committed?.value, new Uint8Array([2]));
-    assert.equal(r.committed?.proof?.txn, c2);
+    assert.equal(r.committed?.proof?.txn.key, c2.key);
     assert.deepEqual(r.prepared, { version: tsAt(30), value: new Uint8Array([3]), digest: p3.digest });
 
     const bare = readAt(core, 'k', tsAt(35), false);
@@ -185,7 +185,7 @@ void describe('ReplicaCore ST1 (PROTOCOL §5)', () => {
     const [reply] = prepareReplies(effects);
     assert.equal(reply?.decision, 'abort');
     assert.equal(reply.sig, null);
-    assert.equal(reply.conflict?.txn, writer);
+    assert.equal(reply.conflict?.txn.key, writer.key);
   });
 });
 
@@ -220,7 +220,7 @@ void describe('ReplicaCore prepared versions and writeback (PROTOCOL §6, §9)',
     const r = readAt(core, 'a', tsAt(20));
     assert.equal(r.prepared, null);
     assert.deepEqual(r.committed?.version, tsAt(10));
-    assert.equal(r.committed?.proof?.txn, t);
+    assert.equal(r.committed?.proof?.txn.key, t.key);
     const reads = core.store.get('r');
     assert.equal(reads?.preparedReads.length, 0);
     assert.equal(reads?.committedReads.length, 1);
@@ -231,7 +231,7 @@ void describe('ReplicaCore prepared versions and writeback (PROTOCOL §6, §9)',
     core.handle(2, { kind: 'prepare', req: 2, txn: late });
     const [reply] = prepareReplies(drain(core));
     assert.equal(reply?.decision, 'abort');
-    assert.equal(reply.conflict?.txn, t);
+    assert.equal(reply.conflict?.txn.key, t.key);
   });
 
   void it('tells a waiting ST1 sender the outcome when the writeback arrives first', () => {
@@ -371,7 +371,7 @@ void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => 
     fresh.restore(records);
     assert.equal(fresh.takeEffects().length, 0, 'restoring logs nothing again');
     const a = readAt(fresh, 'a', ts(NOW, 9));
-    assert.deepEqual(a.committed?.value, new Uint8Array([1]));
+    assert.deepEqual([...(a.committed?.value ?? [])], [1]);
     assert.equal(a.committed?.proof?.txn.key, committed.key);
     const c = readAt(fresh, 'c', ts(NOW, 9));
     assert.equal(c.prepared?.digest.length, 32, 'the pending COMMIT vote prepared its write again');

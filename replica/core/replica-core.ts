@@ -23,6 +23,7 @@ import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { assertNever } from '../../protocol/errors.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
+import { txnTs } from '../../protocol/stored.ts';
 import { MEMO_BYTES_MAX } from './sync-reuse.ts';
 import { checkpointOf, checkpointRecords, restoreFrom, type ReplayTarget } from './log-replay.ts';
 import { DEFAULT_GRACE, DEFAULT_LIMITS } from '../../protocol/config.ts';
@@ -234,8 +235,9 @@ export class ReplicaCore {
   /** Periodic housekeeping: drops decided transactions older than the low watermark. */
   onTick(): void {
     const wm = this.#lowWatermark();
-    for (const [key, rec] of this.#txns) {
-      if (rec.isDecided && rec.txn !== null && tsLess(rec.txn.body.ts, wm)) this.#txns.delete(key);
+    // Over the values (an entries iterator makes a [key, value] array per record, every second).
+    for (const rec of this.#txns.values()) {
+      if (rec.isDecided && rec.txn !== null && tsLess(txnTs(rec.txn), wm)) this.#txns.delete(rec.key);
     }
     this.range.onTick();
     this.storageGc.plan(this.env.nowMicros());
@@ -335,7 +337,7 @@ export class ReplicaCore {
       if (d.shard !== this.opts.shard) continue;
       const dep = this.#txns.get(depKeys[i]!)!;
       if (dep.state === 'committed') {
-        if (!tsEquals(dep.txn!.body.ts, d.ts)) return this.#abstain(rec, 'dependency-late');
+        if (!tsEquals(txnTs(dep.txn!), d.ts)) return this.#abstain(rec, 'dependency-late');
         continue;
       }
       rec.undecidedDeps++;
@@ -437,7 +439,7 @@ export class ReplicaCore {
     else {
       for (const r of body.reads) {
         if (!owns(r.key)) continue;
-        this.store.getOrCreate(r.key).preparedReads.push({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+        this.store.getOrCreate(r.key).addPreparedRead({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
       }
     }
     const preds = predicates ?? resolvePredicatesLeniently(this.#semantic(), body);

@@ -444,10 +444,13 @@ function predicateTables(body: TxnBody, owns: (key: Key) => boolean): Set<number
   return out;
 }
 
+// Both return at once without predicates (key-value transactions): no Set per commit and abort.
 export function commitPredicates(store: Store, txn: DigestKey, body: TxnBody, owns: (key: Key) => boolean): void {
+  if (body.predicates.length === 0) return;
   for (const id of predicateTables(body, owns)) store.table(id).commitPredicates(body.ts, txn);
 }
 
 export function dropPredicates(store: Store, txn: DigestKey, body: TxnBody, owns: (key: Key) => boolean): void {
+  if (body.predicates.length === 0) return;
   for (const id of predicateTables(body, owns)) store.table(id).dropPredicates(body.ts, txn);
 }

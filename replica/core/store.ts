@@ -43,11 +43,27 @@ export interface ReadRecord {
   readonly proof: CommittedTxn | null;
 }
 
+/**
+ * The empty chain and read list every key starts with, shared. Frozen, so that an entry added other
+ * than through `KeyState`'s methods (which replace it with an array of its own) fails at once instead of
+ * landing in every key.
+ */
+const NO_VERSIONS = Object.freeze([]) as readonly Version[] as Version[];
+const NO_READS = Object.freeze([]) as readonly ReadRecord[] as ReadRecord[];
+
+/**
+ * One key's chains. A store holds one per key ever written or read (100,000 and more), each kept for
+ * good: its arrays start shared and empty, and the first entry gets an array of exactly one slot (an
+ * array that grows by `push` from empty reserves 17), so a key with one committed version and one read
+ * record costs two small arrays instead of four with 34 slots.
+ * Invariant: the arrays are only added to through `addCommitted`, `addPrepared`, `addCommittedRead`
+ * and `addPreparedRead`; removing in place (`removeByTxn`, `splice`) is fine.
+ */
 export class KeyState {
-  readonly committed: Version[] = [];
-  readonly prepared: Version[] = [];
-  readonly committedReads: ReadRecord[] = [];
-  readonly preparedReads: ReadRecord[] = [];
+  committed: Version[] = NO_VERSIONS;
+  prepared: Version[] = NO_VERSIONS;
+  committedReads: ReadRecord[] = NO_READS;
+  preparedReads: ReadRecord[] = NO_READS;
   /**
    * Force-materialized versions (PROTOCOL §4.2 step 5): writes of transactions this replica voted
    * against, applied only so snapshot reads that name them can see them. Sorted like `prepared`;
@@ -59,6 +75,26 @@ export class KeyState {
    * decision 0019): a cache tied to one version, never protocol state; null until a scan fills it.
    */
   scanned: unknown = null;
+
+  addCommitted(v: Version): void {
+    if (this.committed.length === 0) this.committed = [v];
+    else insertVersion(this.committed, v);
+  }
+
+  addPrepared(v: Version): void {
+    if (this.prepared.length === 0) this.prepared = [v];
+    else insertVersion(this.prepared, v);
+  }
+
+  addCommittedRead(r: ReadRecord): void {
+    if (this.committedReads.length === 0) this.committedReads = [r];
+    else this.committedReads.push(r);
+  }
+
+  addPreparedRead(r: ReadRecord): void {
+    if (this.preparedReads.length === 0) this.preparedReads = [r];
+    else this.preparedReads.push(r);
+  }
 }
 
 /** Newest version in `chain` with timestamp strictly below `t`. */
@@ -86,7 +122,8 @@ export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], tx
     const x = list[r]!;
     if (x.txn !== txn) list[w++] = x;
   }
-  list.length = w;
+  // (Never on a shared empty list: it is frozen.)
+  if (w !== list.length) list.length = w;
 }
 
 export class Store {
@@ -136,7 +173,7 @@ export class Store {
 
   /** Applies a prepared write as a visible prepared version and notes it in its table's history. */
   prepareWrite(key: Key, v: Version, nonMonotonic = false): void {
-    insertVersion(this.getOrCreate(key).prepared, v);
+    this.getOrCreate(key).addPrepared(v);
     this.#noteTableWrite(key, v, false, nonMonotonic);
   }
 
@@ -144,7 +181,7 @@ export class Store {
   commitWrite(key: Key, v: Version, nonMonotonic = false): void {
     const ks = this.getOrCreate(key);
     removeByTxn(ks.prepared, v.txn);
-    insertVersion(ks.committed, v);
+    ks.addCommitted(v);
     this.#noteTableWrite(key, v, true, nonMonotonic);
   }
 
@@ -212,6 +249,6 @@ export class Store {
       const rec = reads[r]!;
       if (!tsLess(rec.readerTs, watermark)) reads[w++] = rec;
     }
-    reads.length = w;
+    if (w !== reads.length) reads.length = w;
   }
 }

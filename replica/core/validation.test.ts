@@ -6,7 +6,7 @@ import type { CommittedTxn, Dependency, Key, ReadEntry, Txn, TxnBody, WriteEntry
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { DEFAULT_GRACE } from '../../protocol/config.ts';
 import { CatalogLookup, graceMicros } from './semantic-cc.ts';
-import { insertVersion, Store } from './store.ts';
+import { Store } from './store.ts';
 import { validate, type ValidationContext, type Verdict } from './validation.ts';
 
 const s = (n: number): ShardId => n as ShardId;
@@ -48,11 +48,11 @@ interface Case {
 }
 
 function committedWrite(key: Key, at: Timestamp, proof: CommittedTxn) {
-  return (store: Store): void => insertVersion(store.getOrCreate(key).committed, { ts: at, value: new Uint8Array([1]), txn: proof.txn.key, proof });
+  return (store: Store): void => store.getOrCreate(key).addCommitted({ ts: at, value: new Uint8Array([1]), txn: proof.txn.key, proof });
 }
 
 function preparedWrite(key: Key, at: Timestamp) {
-  return (store: Store): void => insertVersion(store.getOrCreate(key).prepared, { ts: at, value: new Uint8Array([2]), txn: 'p' as DigestKey, proof: null });
+  return (store: Store): void => store.getOrCreate(key).addPrepared({ ts: at, value: new Uint8Array([2]), txn: 'p' as DigestKey, proof: null });
 }
 
 const cases: Case[] = [
@@ -79,25 +79,25 @@ const cases: Case[] = [
   {
     name: 'aborts a writer that a committed later reader missed, carrying the reader proof',
     body: { writes: [wr('b')] },
-    setup: (st) => st.getOrCreate('b').committedReads.push({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER }),
+    setup: (st) => st.getOrCreate('b').addCommittedRead({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER }),
     expect: { kind: 'abort', reason: 'write-committed-read-conflict', conflict: READER },
   },
   {
     name: 'ignores a committed later reader that read at or above T',
     body: { writes: [wr('b')] },
-    setup: (st) => st.getOrCreate('b').committedReads.push({ readerTs: ts(1_500, 3), version: ts(1_200, 0), txn: READER.txn.key, proof: READER }),
+    setup: (st) => st.getOrCreate('b').addCommittedRead({ readerTs: ts(1_500, 3), version: ts(1_200, 0), txn: READER.txn.key, proof: READER }),
     expect: { kind: 'ok' },
   },
   {
     name: 'ignores a committed earlier reader',
     body: { writes: [wr('b')] },
-    setup: (st) => st.getOrCreate('b').committedReads.push({ readerTs: ts(800, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER }),
+    setup: (st) => st.getOrCreate('b').addCommittedRead({ readerTs: ts(800, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER }),
     expect: { kind: 'ok' },
   },
   {
     name: 'abstains when a prepared later reader read below T',
     body: { writes: [wr('b')] },
-    setup: (st) => st.getOrCreate('b').preparedReads.push({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: 'r' as DigestKey, proof: null }),
+    setup: (st) => st.getOrCreate('b').addPreparedRead({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: 'r' as DigestKey, proof: null }),
     expect: { kind: 'abstain', reason: 'write-prepared-read-conflict', prepared: 'r' as DigestKey },
   },
   {
@@ -105,7 +105,7 @@ const cases: Case[] = [
     body: { reads: [rd('a', ZERO_TS)], writes: [wr('b')] },
     setup: (st) => {
       preparedWrite('a', ts(700, 5))(st);
-      st.getOrCreate('b').committedReads.push({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER });
+      st.getOrCreate('b').addCommittedRead({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER });
     },
     expect: { kind: 'abort', reason: 'write-committed-read-conflict', conflict: READER },
   },
@@ -127,7 +127,7 @@ const cases: Case[] = [
     body: { shards: [s(0), s(1)], reads: [rd('a', ts(500, 2))], writes: [wr('b')] },
     setup: (st) => {
       committedWrite('a', ts(600, 2), WRITER)(st);
-      st.getOrCreate('b').committedReads.push({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER });
+      st.getOrCreate('b').addCommittedRead({ readerTs: ts(1_500, 3), version: ts(500, 2), txn: READER.txn.key, proof: READER });
     },
     ctx: { owns: (k: Key) => k !== 'a' && k !== 'b' },
     expect: { kind: 'ok' },

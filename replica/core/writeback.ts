@@ -14,7 +14,7 @@
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, Txn, VoteDecision, Writeback } from '../../protocol/messages.ts';
 import { certificateOutcome } from '../../protocol/messages.ts';
-import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
+import { StoredProof, storedTxn, StoredWriteback, txnTs, type StoredTxn } from '../../protocol/stored.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { LogRecord } from '../../protocol/log-record.ts';
 import { certCoversShards } from './boundary.ts';
@@ -62,21 +62,27 @@ export function onWriteback(h: WritebackHost, msg: Writeback): void {
     return;
   }
   // Kept as its bytes (protocol/stored.ts): decoded certificates were most of what a replica retained.
-  const decided = new StoredWriteback(msg);
+  const decided = new StoredWriteback(msg, txn.digest);
   rec.decided = decided;
-  h.persist({ kind: 'writeback', writeback: msg, txn });
+  // Logged as the stored writeback: its bytes are the message's encoding.
+  h.persist({ kind: 'writeback', writeback: decided, txn });
+  // What the record keeps from now on: the transaction without its decoded body (decoded again on
+  // demand), and no vote signature (replies to a late ST1 carry the certificate instead).
+  const kept = storedTxn(txn);
   const committed = certificateOutcome(msg.cert) === 'commit';
-  if (committed) commit(h, rec, txn, decided);
+  if (committed) commit(h, rec, txn, kept, decided);
   else abort(h, rec);
   // Anyone still waiting for this replica's vote learns the outcome instead.
   h.flushVoteWaiters(rec);
   // Range reads: forced versions go, the apply fault may withhold the writes, waiting queries wake.
   if (!h.restoring()) h.rangeDecided(key, committed);
+  rec.txn = kept;
+  rec.voteSig = null;
 }
 
-function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, decided: StoredWriteback): void {
+function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, decided: StoredWriteback): void {
   // The proof point reads return (decoded on demand, without MAC vectors: clients check signatures).
-  const proof: CommittedTxn = new StoredProof(txn, decided);
+  const proof: CommittedTxn = new StoredProof(kept, decided);
   rec.proof = proof;
   // The host's own function, not a closure made here (a named closure costs a defineProperty per call under tsx).
   const owns = h.owns;
@@ -112,7 +118,7 @@ function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'
   }
   for (const r of body.reads) {
     if (!h.owns(r.key)) continue;
-    h.store.getOrCreate(r.key).committedReads.push({ readerTs: body.ts, version: r.version, txn, proof });
+    h.store.getOrCreate(r.key).addCommittedRead({ readerTs: body.ts, version: r.version, txn, proof });
   }
 }
 
@@ -134,7 +140,7 @@ function wakeDependents(h: WritebackHost, rec: TxnRecord): void {
       continue;
     }
     const claimed = t.txn!.body.deps.find((d) => digestKey(d.digest) === rec.key);
-    if (claimed === undefined || !tsEquals(claimed.ts, rec.txn!.body.ts) || !tsLess(rec.txn!.body.ts, t.txn!.body.ts)) {
+    if (claimed === undefined || !tsEquals(claimed.ts, txnTs(rec.txn!)) || !tsLess(txnTs(rec.txn!), t.txn!.body.ts)) {
       h.abstain(t, 'dependency-late');
       continue;
     }
