@@ -10,7 +10,7 @@
  * a timer; the outcome is reported once the certificate exists, then the writeback goes out.
  */
 import type { DigestKey, ReplicaRef, ShardId } from '../../protocol/ids.ts';
-import type { Certificate, Decide, DecideReply, ElectReply, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
+import type { Certificate, Decide, DecideReply, ElectReply, Message, Outcome, PrepareReply, SigProof, St2Cert, Txn, VoteCert, Writeback } from '../../protocol/messages.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
 import type { Outbox } from './effects.ts';
@@ -340,7 +340,8 @@ export class Finisher {
 
   #sendPrepare(resend: boolean): void {
     if (resend) this.#st1Rounds++;
-    const req = this.router.newReq(this);
+    // One message for every replica: the shell's encode memo then encodes it once (decision 0032).
+    const msg: Message = { kind: 'prepare', req: this.router.newReq(this), txn: this.txn };
     for (const [shard, tally] of this.tallies) {
       for (let i = 0; i < this.q.n; i++) {
         if (resend && tally.hasVoted(i)) continue;
@@ -348,7 +349,7 @@ export class Finisher {
           this.resends++;
           this.#resentTo |= 1 << i;
         }
-        this.out.send({ shard, index: i as ReplicaRef['index'] }, { kind: 'prepare', req, txn: this.txn });
+        this.out.send({ shard, index: i as ReplicaRef['index'] }, msg);
       }
     }
     this.#armResend(this.#st1Rounds);
