@@ -32,18 +32,14 @@ const RECENT_VOTE_MICROS = 1_000_000;
 
 /** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
 const RETRY_CAP_MS = 10_000;
+/** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
+const NO_META = new Uint8Array(0);
+const ascending = (a: number, b: number): number => a - b;
 
 /**
  * Entries in key order (a transaction body's reads and writes are sorted). At module level: a named
  * closure inside a method costs an `Object.defineProperty` per call under tsx's keepNames (decision 0029).
  */
-/** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
-const NO_META = new Uint8Array(0);
-
-function ascending(a: number, b: number): number {
-  return a - b;
-}
-
 function byKey(a: { readonly key: Key }, b: { readonly key: Key }): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
