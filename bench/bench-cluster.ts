@@ -70,10 +70,11 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
   const clients: PestoClient[] = [];
   engine ??= Engine.create();
   const sqlEngine = await engine;
+  const metrics = local.config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
   return {
     config: local.config,
     dataDir,
-    metrics: local.config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`)),
+    metrics,
     sqlClient: async (o = {}) => {
       const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }) });
       clients.push(client);
@@ -82,8 +83,8 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
     setApplyFault: async (indices, on) => {
       if (cluster === null) throw new Error('setApplyFault needs a cluster this benchmark started');
       const started = cluster;
-      const address = (i: number): string => `127.0.0.1:${Number(local.config.shards[0]!.replicas[i]!.address.split(':')[1]) + 1000}`;
-      const active = async (i: number): Promise<boolean> => metricValue(await (await fetch(`http://${address(i)}/metrics`)).text(), 'pesto_replica_apply_fault_active') === 1;
+      // Shard 0's replicas come first in `metrics`.
+      const active = async (i: number): Promise<boolean> => (await scrapeMetric(metrics[i]!, 'pesto_replica_apply_fault_active')) === 1;
       for (const i of indices) {
         if ((await active(i)) === on) continue;
         const pid = started.pid(0, i);
@@ -112,12 +113,16 @@ function metricValue(text: string, name: string): number {
   return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
-async function replicaCpuSeconds(address: string): Promise<number> {
+/** One metric of the replica whose metrics endpoint is `address` (see `metricValue`). */
+async function scrapeMetric(address: string, name: string): Promise<number> {
   // Asked again once: a kept-alive connection idle past the server's keep-alive timeout (a read of
   // several seconds between two scrapes) can be closed just as it is reused ("other side closed").
   const scrape = async (): Promise<string> => (await fetch(`http://${address}/metrics`)).text();
-  const text = await scrape().catch(scrape);
-  return metricValue(text, 'process_cpu_seconds_total');
+  return metricValue(await scrape().catch(scrape), name);
+}
+
+function replicaCpuSeconds(address: string): Promise<number> {
+  return scrapeMetric(address, 'process_cpu_seconds_total');
 }
 
 /**
