@@ -27,8 +27,9 @@
  * zeros, not a hole) past the end of the records: once a group leaves less than `PREALLOC_LOW_BYTES`
  * of zeros, `PREALLOC_BYTES` more are written and fsynced on the thread pool beside the groups (a
  * group that would reach them waits for that step). A group's write then overwrites blocks the file
- * already has, below its size, and its `fdatasync` flushes data only: appending past the end changed the file's size in every group, and every such
- * sync committed the file system's journal, which the six replicas of a local shard took turns at.
+ * already has, below its size, and its `fdatasync` flushes data only: appending past the end changed
+ * the file's size in every group, and every such sync committed the file system's journal, which the
+ * six replicas of a local shard took turns at.
  * The reader stops at a zero frame header (records are never empty); at open, a tail that is not all
  * zeros (a torn group) is cut as before, so stale bytes never follow the records a later group writes.
  *
@@ -230,7 +231,7 @@ export class Wal {
    * compaction and close; the replica's group commits use `flushAsync`). Only while idle.
    */
   flush(): void {
-    if (this.#inflight || this.#filling) throw new Error('Wal.flush while an asynchronous write is in flight');
+    if (!this.idle) throw new Error('Wal.flush while an asynchronous write is in flight');
     this.#urgent = false;
     const n = this.#pendingBytes;
     if (n > 0) {
@@ -445,9 +446,9 @@ export class Wal {
     });
   }
 
-  /** Runs `op` once no group is in flight, holding later groups back until it clears `#inflight`. */
+  /** Runs `op` once nothing is in flight (a group or the zeros' step), holding later groups back until it clears `#inflight`. */
   #exclusive(op: () => void): void {
-    if (this.#inflight || this.#filling) {
+    if (!this.idle) {
       this.#exclusiveWaiting = op;
       return;
     }
@@ -526,7 +527,7 @@ export class Wal {
 
   /** Closes once nothing is in flight on either file (a compaction in progress is abandoned). */
   #maybeCloseNow(): void {
-    if (this.#closed || !this.#closing || this.#inflight || this.#filling || this.#compaction?.busy === true) return;
+    if (this.#closed || !this.#closing || !this.idle || this.#compaction?.busy === true) return;
     this.#abandonCompaction();
     this.#closeNow();
   }
