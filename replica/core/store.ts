@@ -77,24 +77,34 @@ export class KeyState {
   scanned: unknown = null;
 
   addCommitted(v: Version): void {
-    if (this.committed.length === 0) this.committed = [v];
-    else insertVersion(this.committed, v);
+    this.committed = withVersion(this.committed, v);
   }
 
   addPrepared(v: Version): void {
-    if (this.prepared.length === 0) this.prepared = [v];
-    else insertVersion(this.prepared, v);
+    this.prepared = withVersion(this.prepared, v);
   }
 
   addCommittedRead(r: ReadRecord): void {
-    if (this.committedReads.length === 0) this.committedReads = [r];
-    else this.committedReads.push(r);
+    this.committedReads = withRead(this.committedReads, r);
   }
 
   addPreparedRead(r: ReadRecord): void {
-    if (this.preparedReads.length === 0) this.preparedReads = [r];
-    else this.preparedReads.push(r);
+    this.preparedReads = withRead(this.preparedReads, r);
   }
+}
+
+/** `chain` with `v` inserted: in place, or a one-slot array instead of the shared empty one. */
+function withVersion(chain: Version[], v: Version): Version[] {
+  if (chain.length === 0) return [v];
+  insertVersion(chain, v);
+  return chain;
+}
+
+/** `reads` with `r` appended: in place, or a one-slot array instead of the shared empty one. */
+function withRead(reads: ReadRecord[], r: ReadRecord): ReadRecord[] {
+  if (reads.length === 0) return [r];
+  reads.push(r);
+  return reads;
 }
 
 /** Newest version in `chain` with timestamp strictly below `t`. */
