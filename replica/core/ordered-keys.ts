@@ -227,10 +227,7 @@ export class KeyRangeIterator<V = undefined> implements Iterator<string>, Iterab
     const chunks = this.chunks;
     for (;;) {
       const ch = chunks[this.#ci];
-      if (ch === undefined) {
-        this.current = undefined;
-        return DONE;
-      }
+      if (ch === undefined) return this.#done();
       if (!this.reverse) {
         if (this.#i >= ch.length) {
           this.#ci++;
@@ -240,8 +237,7 @@ export class KeyRangeIterator<V = undefined> implements Iterator<string>, Iterab
         const k = ch[this.#i]!;
         if (this.hi !== null && k >= this.hi) {
           this.#ci = chunks.length;
-          this.current = undefined;
-          return DONE;
+          return this.#done();
         }
         this.current = this.values[this.#ci]![this.#i++];
         this.#result.value = k;
@@ -255,12 +251,16 @@ export class KeyRangeIterator<V = undefined> implements Iterator<string>, Iterab
       const k = ch[this.#i]!;
       if (k < this.lo) {
         this.#ci = -1;
-        this.current = undefined;
-        return DONE;
+        return this.#done();
       }
       this.current = this.values[this.#ci]![this.#i--];
       this.#result.value = k;
       return this.#result;
     }
+  }
+
+  #done(): IteratorResult<string> {
+    this.current = undefined;
+    return DONE;
   }
 }
