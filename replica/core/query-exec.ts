@@ -304,7 +304,6 @@ function hidesMatch(
   return false;
 }
 
-
 /** The read part of a DML statement (its reconnaissance read): the rows and their columns. */
 function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {
   const stmt = l.stmt;
