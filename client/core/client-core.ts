@@ -425,7 +425,7 @@ export class ClientCore {
     const at = r.first.indexOf(index);
     if (at < 0 || (r.sampled & (1 << at)) !== 0) return;
     r.sampled |= 1 << at;
-    this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000);
+    this.#readRtt.sample((this.env.nowMicros() - r.startedUs) / 1000, this.env.nowMicros() / 1000);
   }
 
   /** The read retry timer: the configured time, or longer when reads have lately taken longer. */
@@ -530,9 +530,9 @@ export class ClientCore {
     noteSlowCommit: (cause, late) => {
       if (cause === 'abstain') this.stats.slowByAbstain++;
       else this.stats.slowByLate++;
-      for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause === 'late');
+      for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause === 'late', this.env.nowMicros());
     },
-    noteReplyMs: (ms) => this.#votes.rtt.sample(ms),
+    noteReplyMs: (ms) => this.#votes.rtt.sample(ms, this.env.nowMicros() / 1000),
     replyTimeoutMs: (floorMs) => this.#votes.rtt.timeout(floorMs, RETRY_CAP_MS),
     newTimer: (fin, afterMs) => {
       const id = this.#out.timer(afterMs);

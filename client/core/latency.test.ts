@@ -1,43 +1,94 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { VoteLateness } from './latency.ts';
+import { RoundTrip, VoteLateness } from './latency.ts';
+
+/** Windows of 10 ms (VoteLateness's windows are as long as the caller says votes lately take). */
+const WINDOW_US = 10_000;
+/** Microseconds of the start of window `w`, plus `us`. */
+const at = (w: number, us = 0): number => w * WINDOW_US + us;
 
 void describe('VoteLateness (the fast-path wait, finisher.ts)', () => {
-  void it('marks a replica often late after two late votes in a row, per replica, undone by one timely vote then, by six after a long run of late ones', () => {
+  void it('counts a stall once per window: dozens of late votes at one moment do not mark a replica', () => {
     const l = new VoteLateness();
-    l.note(3, true);
-    assert.equal(l.oftenLate(3), false, 'one late vote is noise');
-    l.note(3, true);
-    assert.equal(l.oftenLate(3), true);
-    assert.equal(l.oftenLate(2), false, 'other replicas are untouched');
-    let timely = 0;
-    while (l.oftenLate(3)) {
-      l.note(3, false);
-      timely++;
-    }
-    assert.equal(timely, 1, 'from 0.36: one timely vote brings it under 0.3');
-    for (let i = 0; i < 10; i++) l.note(3, true);
-    timely = 0;
-    while (l.oftenLate(3)) {
-      l.note(3, false);
-      timely++;
-    }
-    assert.equal(timely, 6, 'from 0.92: six timely votes');
+    for (let i = 0; i < 64; i++) l.note(3, true, at(5, i * 10), WINDOW_US);
+    assert.equal(l.oftenLate(3), false, 'one late window of 64 late votes is one sample');
+    for (let i = 0; i < 64; i++) l.note(3, true, at(6, i * 10), WINDOW_US);
+    assert.equal(l.oftenLate(3), false, 'two late windows in a row are still below the mark');
+    for (let i = 0; i < 64; i++) l.note(3, true, at(7, i * 10), WINDOW_US);
+    assert.equal(l.oftenLate(3), true, 'a third one marks it');
+    l.note(3, false, at(8), WINDOW_US);
+    l.note(3, false, at(9), WINDOW_US);
+    assert.equal(l.oftenLate(3), false, 'one timely window after it undoes that');
   });
 
-  void it('does not mark a replica that is late now and then (one vote in ten)', () => {
+  void it('marks a replica late in every window after three, per replica, and timely windows undo it', () => {
     const l = new VoteLateness();
-    for (let i = 0; i < 200; i++) {
-      l.note(0, i % 10 === 0);
-      assert.equal(l.oftenLate(0), false);
+    let w = 0;
+    while (!l.oftenLate(3)) l.note(3, true, at(w++), WINDOW_US);
+    assert.equal(w, 3, '1 - 0.8^3 >= 0.4');
+    assert.equal(l.oftenLate(2), false, 'other replicas are untouched');
+    for (; w < 30; w++) l.note(3, true, at(w), WINDOW_US);
+    let timely = 0;
+    while (l.oftenLate(3)) {
+      l.note(3, false, at(w++), WINDOW_US);
+      timely++;
     }
+    assert.equal(timely, 6, 'from nearly 1: the first timely vote closes the last late window, five timely windows then bring it under 0.4');
+  });
+
+  void it('does not mark a replica late in one window of four, and marks one late in every other window', () => {
+    const sometimes = new VoteLateness();
+    for (let w = 0; w < 300; w++) {
+      sometimes.note(0, w % 4 === 0, at(w), WINDOW_US);
+      sometimes.note(0, false, at(w, 5_000), WINDOW_US);
+      assert.equal(sometimes.oftenLate(0), false, `window ${w}`);
+    }
+    const alternating = new VoteLateness();
+    for (let w = 0; w < 60; w++) alternating.note(1, w % 2 === 0, at(w), WINDOW_US);
+    alternating.note(1, true, at(60), WINDOW_US);
+    assert.equal(alternating.oftenLate(1), true, 'late in every other window: it would otherwise stretch half the commits');
+  });
+
+  void it('windows are as long as the caller says votes take, at least 1 ms', () => {
+    const short = new VoteLateness();
+    for (let i = 0; i < 10; i++) short.note(0, true, i * 500, 100);
+    assert.equal(short.oftenLate(0), true, '5 ms of late votes: five 1 ms windows');
+    const long = new VoteLateness();
+    for (let i = 0; i < 10; i++) long.note(0, true, i * 500, 20_000);
+    assert.equal(long.oftenLate(0), false, 'the same votes in one 20 ms window');
+  });
+
+  void it('a late vote in a window of timely ones makes the window late', () => {
+    const l = new VoteLateness();
+    for (let w = 0; w < 10; w++) {
+      l.note(4, false, at(w, 100), WINDOW_US);
+      l.note(4, true, at(w, 200), WINDOW_US);
+      l.note(4, false, at(w, 300), WINDOW_US);
+    }
+    assert.equal(l.oftenLate(4), true);
   });
 });
 
-void it('marks a replica late every other vote (it would otherwise stretch half the commits to the long wait)', () => {
-  const l = new VoteLateness();
-  for (let i = 0; i < 20; i++) l.note(1, i % 2 === 0);
-  assert.equal(l.oftenLate(1), true);
-  l.note(1, true);
-  assert.equal(l.oftenLate(1), true);
+void describe('RoundTrip', () => {
+  void it('waits at least the floor, then as long as the estimate or 1.5 times the recent peak', () => {
+    const r = new RoundTrip();
+    assert.equal(r.timeout(7, 1000), 7, 'no sample yet: the floor');
+    for (let t = 0; t < 100; t++) r.sample(2, t);
+    assert.equal(r.timeout(7, 1000), 7);
+    r.sample(100, 100);
+    assert.equal(r.timeout(7, 1000), 150, 'a stall: 1.5 x its time');
+    assert.equal(r.timeout(7, 120), 120, 'capped');
+  });
+
+  void it('forgets a peak with time, not with the number of samples: half of it after two seconds', () => {
+    const r = new RoundTrip();
+    r.sample(100, 0);
+    for (let i = 0; i < 1000; i++) r.sample(2, 1 + i / 1000);
+    assert.ok(r.timeout(0, 10_000) > 149, 'a thousand quick replies within a millisecond keep the peak');
+    for (let t = 2; t <= 2_000; t++) r.sample(2, t);
+    const left = r.timeout(0, 10_000);
+    assert.ok(left > 70 && left < 80, `two seconds later: 1.5 x 50, got ${left}`);
+    for (let t = 2_001; t <= 20_000; t += 10) r.sample(2, t);
+    assert.ok(r.timeout(0, 10_000) < 10, 'gone after many half-lives');
+  });
 });

@@ -9,16 +9,22 @@
 export class RoundTrip {
   #srtt = -1;
   #rttvar = 0;
-  /** The largest recent sample, decaying by 1% per sample (about the maximum of the last few hundred). */
+  /**
+   * The largest recent sample, halving every `PEAK_HALF_LIFE_MS` (decision 0037: decaying by 1% per
+   * sample, it forgot a 100 ms stall within a few dozen milliseconds at 64 clients, so the fast-path
+   * wait was back to a few times the usual vote time when the next stall came).
+   */
   #peak = 0;
+  #peakAtMs = 0;
 
   /**
    * One measured round trip, in ms. Callers sample every first reply, slow ones included, timed from
-   * the first send (links deliver in order, so the first reply answers the first request).
+   * the first send (links deliver in order, so the first reply answers the first request), at `nowMs`.
    */
-  sample(ms: number): void {
+  sample(ms: number, nowMs: number): void {
     if (!(ms >= 0)) return;
-    this.#peak = Math.max(ms, this.#peak * 0.99);
+    this.#peak = Math.max(ms, this.#peak * 2 ** (-Math.max(0, nowMs - this.#peakAtMs) / PEAK_HALF_LIFE_MS));
+    this.#peakAtMs = nowMs;
     if (this.#srtt < 0) {
       this.#srtt = ms;
       this.#rttvar = ms / 2;
@@ -44,26 +50,52 @@ export class RoundTrip {
   }
 }
 
+const PEAK_HALF_LIFE_MS = 2_000;
+
 /**
- * How often each replica's ST1 votes come late (finisher.ts: the fast-path wait): per replica a moving
- * average that each vote moves by `LATENESS_WEIGHT` towards 1 (late, or not in before the wait gave
- * up) or 0. At `OFTEN_LATE` or more a replica counts as often late: two late votes in a row make it so, a
- * replica late every other vote stays so, and six timely votes undo even a long run of late ones.
+ * How often each replica's ST1 votes come late (finisher.ts: the fast-path wait), measured in time
+ * rather than in votes (decision 0037): each replica's votes are grouped into windows as long as votes
+ * lately take (the smoothed round trip, at least `LATENESS_WINDOW_MIN_MICROS`), and each window is one
+ * sample, late when any of its votes was late (or not in before the wait gave up). Per replica a
+ * moving average moves by `LATENESS_WEIGHT` per sample towards 1 (late) or 0; the window still open
+ * counts as soon as it holds a late vote. At `OFTEN_LATE` or more a replica counts as often late.
+ *
+ * Why windows: a correct replica that the two oversubscribed cores do not schedule for a while is late
+ * for every transaction in flight at once (64 clients: dozens of late votes in a row, then none), and
+ * counting votes marked it within two of them, so the next commits gave up on it after the short wait
+ * and paid ST2 rounds that waiting would have saved (bench kv). Per window such a stall is one or a few
+ * samples. A replica late in every window (a Byzantine one voting at the last moment, an overloaded
+ * one) is marked after three of them and stays marked; one late in every other window is marked too.
+ * Windows scale with the round trip, so that takes three round trips on any network (and in the
+ * simulator's compressed time), not a fixed time.
  */
 export class VoteLateness {
   readonly #avg: number[] = [];
+  /** Per replica: when its open window started, and whether the window holds a late vote. */
+  readonly #windowStartMicros: number[] = [];
+  readonly #lateInWindow: boolean[] = [];
 
-  note(replica: number, late: boolean): void {
-    this.#avg[replica] = (1 - LATENESS_WEIGHT) * (this.#avg[replica] ?? 0) + (late ? LATENESS_WEIGHT : 0);
+  note(replica: number, late: boolean, nowMicros: number, windowMicros: number): void {
+    const start = this.#windowStartMicros[replica];
+    if (start !== undefined && nowMicros < start + Math.max(LATENESS_WINDOW_MIN_MICROS, windowMicros)) {
+      if (late) this.#lateInWindow[replica] = true;
+      return;
+    }
+    if (start !== undefined) this.#avg[replica] = (1 - LATENESS_WEIGHT) * (this.#avg[replica] ?? 0) + (this.#lateInWindow[replica] === true ? LATENESS_WEIGHT : 0);
+    this.#windowStartMicros[replica] = nowMicros;
+    this.#lateInWindow[replica] = late;
   }
 
+  /** The average, with the open window counted when it holds a late vote. */
   oftenLate(replica: number): boolean {
-    return (this.#avg[replica] ?? 0) >= OFTEN_LATE;
+    const avg = this.#avg[replica] ?? 0;
+    return (this.#lateInWindow[replica] === true ? (1 - LATENESS_WEIGHT) * avg + LATENESS_WEIGHT : avg) >= OFTEN_LATE;
   }
 }
 
+const LATENESS_WINDOW_MIN_MICROS = 1_000;
 const LATENESS_WEIGHT = 0.2;
-const OFTEN_LATE = 0.3;
+const OFTEN_LATE = 0.4;
 
 /**
  * What a client learns about each replica's ST1 votes across transactions (replica = shard * n +
@@ -78,17 +110,22 @@ export class VoteTiming {
   /** Replica `i` voted at `nowMicros`; `late` as the finisher judged it (null: counted already). */
   voted(i: number, nowMicros: number, late: boolean | null): void {
     this.#lastVoteMicros[i] = nowMicros;
-    if (late !== null) this.#lateness.note(i, late);
+    if (late !== null) this.#lateness.note(i, late, nowMicros, this.#windowMicros());
   }
 
   /**
    * A commit went slow with replica `i` still silent: counted in `lateVoters` (metrics), and as a
    * late vote when the fast-path wait gave up on it (`waitedFor`; not when a replica abstained).
    */
-  missed(i: number, lateVoters: number[], waitedFor: boolean): void {
+  missed(i: number, lateVoters: number[], waitedFor: boolean, nowMicros: number): void {
     while (lateVoters.length <= i) lateVoters.push(0);
     lateVoters[i]!++;
-    if (waitedFor) this.#lateness.note(i, true);
+    if (waitedFor) this.#lateness.note(i, true, nowMicros, this.#windowMicros());
+  }
+
+  /** Lateness windows: as long as votes lately take. */
+  #windowMicros(): number {
+    return this.rtt.smoothed * 1000;
   }
 
   votedSince(i: number, sinceMicros: number): boolean {
