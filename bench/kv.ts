@@ -204,7 +204,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     let framesPerTx = 0;
     let msgsPerFrame = 0;
     // Client core counters over the window: retries and resends cost CPU everywhere.
-    const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits', 'slowByAbstain', 'slowByLate'] as const;
+    const counters = ['readRetries', 'readProofRequests', 'resends', 'slowCommits', 'slowByAbstain', 'slowByLate', 'slowAfterShortWait', 'slowAfterFloorWait'] as const;
     let late0: number[] = [];
     let lateVoters: number[] = [];
     // Latency of a committed transaction split into its reads and its commit (ST1 to the outcome).

@@ -26,6 +26,12 @@ export function clientMetrics(client: ClientCounters, sql: SqlStats | null): Reg
     set({ path: 'slow' }, s.slowCommits);
     set({ path: 'local' }, s.committed - s.fastCommits - s.slowCommits);
   });
+  counter(registry, 'pesto_client_slow_commits_total', 'Slow commits by cause: a replica abstained, or the last votes missed the long, the short (a missing replica is often late) or the floor wait (a missing replica silent for a second).', ['cause'], (set) => {
+    set({ cause: 'abstain' }, s.slowByAbstain);
+    set({ cause: 'late-long' }, s.slowByLate - s.slowAfterShortWait - s.slowAfterFloorWait);
+    set({ cause: 'late-short' }, s.slowAfterShortWait);
+    set({ cause: 'late-floor' }, s.slowAfterFloorWait);
+  });
   counter(registry, 'pesto_client_aborts_total', 'Transactions that ended aborted: by validation (a commit that aborted), or abandoned by the caller before commit.', ['cause'], (set) => {
     set({ cause: 'validation' }, s.aborted);
     set({ cause: 'abandoned' }, s.abandoned);

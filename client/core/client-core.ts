@@ -529,8 +529,12 @@ export class ClientCore {
     oftenLate: (shard, index) => this.#votes.oftenLate(shard * this.q.n + index),
     noteSlowCommit: (cause, late) => {
       if (cause === 'abstain') this.stats.slowByAbstain++;
-      else this.stats.slowByLate++;
-      for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause === 'late', this.env.nowMicros());
+      else {
+        this.stats.slowByLate++;
+        if (cause === 'late-short') this.stats.slowAfterShortWait++;
+        else if (cause === 'late-floor') this.stats.slowAfterFloorWait++;
+      }
+      for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause !== 'abstain', this.env.nowMicros());
     },
     noteReplyMs: (ms) => this.#votes.rtt.sample(ms, this.env.nowMicros() / 1000),
     replyTimeoutMs: (floorMs) => this.#votes.rtt.timeout(floorMs, RETRY_CAP_MS),

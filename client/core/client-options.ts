@@ -79,6 +79,12 @@ export interface ClientStats {
   /** Commits that went slow because a replica abstained, or because the last votes came too late. */
   slowByAbstain: number;
   slowByLate: number;
+  /**
+   * Of `slowByLate`: the wait was the short one (a missing replica's votes are often late, decision
+   * 0037), or the floor (a missing replica had not voted for a second); the rest waited the long one.
+   */
+  slowAfterShortWait: number;
+  slowAfterFloorWait: number;
   /** Per replica index (shard-major: shard * n + index): times it had not voted when a commit went slow. */
   lateVoters: number[];
   reads: number;
@@ -108,6 +114,8 @@ export function newClientStats(): ClientStats {
     slowCommits: 0,
     slowByAbstain: 0,
     slowByLate: 0,
+    slowAfterShortWait: 0,
+    slowAfterFloorWait: 0,
     lateVoters: [],
     reads: 0,
     readRetries: 0,

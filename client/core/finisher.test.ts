@@ -170,7 +170,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     assert.equal(timer?.afterMs, 5);
     h.fin.onTimer(timer.id);
     assert.equal(h.fin.phase, 'st2');
-    assert.deepEqual(h.slow, ['late 0:0 1:4 1:5'], 'the replicas still silent when the wait ran out');
+    assert.deepEqual(h.slow, ['late-long 0:0 1:4 1:5'], 'the replicas still silent when the wait ran out');
     const ds = decides(h.out.take());
     assert.equal(ds.length, N);
     assert.ok(ds.every((d) => d.to.shard === LOG && d.msg.logShard === LOG && d.msg.decision === 'commit' && d.msg.view === 0));
@@ -202,13 +202,13 @@ void describe('Finisher (PROTOCOL §6)', () => {
   });
 
   void it('waits eight times as long as the votes took, twice when a missing replica is often late, between the minimum and the maximum, and only the minimum for replicas that went quiet', () => {
-    const table: { elapsedMs: number; live: boolean; oftenLate: string[]; waitMs: number }[] = [
-      { elapsedMs: 0, live: true, oftenLate: [], waitMs: 5 },
-      { elapsedMs: 6, live: true, oftenLate: [], waitMs: 48 },
-      { elapsedMs: 6, live: true, oftenLate: ['1:5'], waitMs: 12 },
-      { elapsedMs: 6, live: true, oftenLate: ['1:3'], waitMs: 48 },
-      { elapsedMs: 50, live: true, oftenLate: [], waitMs: 100 },
-      { elapsedMs: 6, live: false, oftenLate: [], waitMs: 5 },
+    const table: { elapsedMs: number; live: boolean; oftenLate: string[]; waitMs: number; cause: string }[] = [
+      { elapsedMs: 0, live: true, oftenLate: [], waitMs: 5, cause: 'late-long' },
+      { elapsedMs: 6, live: true, oftenLate: [], waitMs: 48, cause: 'late-long' },
+      { elapsedMs: 6, live: true, oftenLate: ['1:5'], waitMs: 12, cause: 'late-short' },
+      { elapsedMs: 6, live: true, oftenLate: ['1:3'], waitMs: 48, cause: 'late-long' },
+      { elapsedMs: 50, live: true, oftenLate: [], waitMs: 100, cause: 'late-long' },
+      { elapsedMs: 6, live: false, oftenLate: [], waitMs: 5, cause: 'late-floor' },
     ];
     for (const c of table) {
       const h = harness(c.live, TXN, c.oftenLate);
@@ -217,7 +217,10 @@ void describe('Finisher (PROTOCOL §6)', () => {
       h.now = c.elapsedMs;
       votes(h, 0, range(0, 4), 'commit');
       votes(h, 1, range(0, 4), 'commit');
-      assert.equal(timers(h.out.take())[0]?.afterMs, c.waitMs, JSON.stringify(c));
+      const [timer] = timers(h.out.take());
+      assert.equal(timer?.afterMs, c.waitMs, JSON.stringify(c));
+      h.fin.onTimer(timer.id);
+      assert.deepEqual(h.slow, [`${c.cause} 0:4 0:5 1:4 1:5`], 'the wait that ran out, for metrics');
     }
   });
 
@@ -235,7 +238,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
     votes(h, 1, [4], 'commit');
     assert.deepEqual(h.voted.slice(-2), ['0:4', '1:4 late'], 'until the short wait would have ended (4 + 2 x 4 ms): timely');
     h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 32)!.id);
-    assert.deepEqual(h.slow, ['late 0:5 1:5'], 'still silent when the wait gave up: counted late there');
+    assert.deepEqual(h.slow, ['late-long 0:5 1:5'], 'still silent when the wait gave up: counted late there');
     h.now = 40;
     votes(h, 0, [5], 'commit');
     assert.equal(h.voted.at(-1), '0:5 counted', 'a vote after the wait gave up is not counted twice');

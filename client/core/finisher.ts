@@ -46,9 +46,10 @@ export interface FinisherRouter {
   oftenLate(shard: ShardId, index: number): boolean;
   /**
    * A commit went to the slow path: because a replica abstained, or because the fast-path wait ran
-   * out with these replicas (bit per index, per shard) still silent (for metrics: who is late).
+   * out with these replicas (bit per index, per shard) still silent (for metrics: who is late), and
+   * which wait that was (`SlowCause`).
    */
-  noteSlowCommit(cause: 'abstain' | 'late', lateReplicas: readonly { readonly shard: ShardId; readonly index: number }[]): void;
+  noteSlowCommit(cause: SlowCause, lateReplicas: readonly { readonly shard: ShardId; readonly index: number }[]): void;
   /** A reply to a request that was not sent again arrived `ms` after it left (latency.ts). */
   noteReplyMs(ms: number): void;
   /** How long replies lately take to arrive, at least `floorMs` (adaptive resend and fast-path timers). */
@@ -62,6 +63,13 @@ export interface FinishResult {
 }
 
 type Phase = 'st1' | 'st2' | 'done';
+
+/**
+ * Why a commit went slow: a replica abstained, or the last votes did not come within the wait, which
+ * was the long one, the short one (a missing replica is often late) or the floor (a missing replica
+ * has not voted for a second).
+ */
+export type SlowCause = 'abstain' | 'late-long' | 'late-short' | 'late-floor';
 
 /** Longest wait before ST1 or ST2 goes out again, however slow replies were and however many views. */
 const RESEND_MAX_MS = 10_000;
@@ -121,6 +129,8 @@ export class Finisher {
   #startedMs = 0;
   /** When (since start) the short fast-path wait would end (-1 until the wait starts): a vote after it is late. */
   #shortWaitEndMs = -1;
+  /** Which fast-path wait was armed (for metrics, `SlowCause`). */
+  #wait: SlowCause = 'late-long';
   /** ST1 sent again this many times (for the resend backoff), and to which replicas (bit per index). */
   #st1Rounds = 0;
   #resentTo = 0;
@@ -309,17 +319,24 @@ export class Finisher {
     const shortWaitMs = Math.max(fastPathWaitMs, SHORT_WAIT_FACTOR * elapsed);
     this.#shortWaitEndMs = elapsed + shortWaitMs;
     const missing = this.#missing();
-    if (!missing.every((r) => this.router.votedRecently(r.shard, r.index))) return fastPathWaitMs;
+    if (!missing.every((r) => this.router.votedRecently(r.shard, r.index))) {
+      this.#wait = 'late-floor';
+      return fastPathWaitMs;
+    }
     // Replies lately took long when often-late replicas answered late: no reason to wait for them.
-    if (missing.some((r) => this.router.oftenLate(r.shard, r.index))) return shortWaitMs;
+    if (missing.some((r) => this.router.oftenLate(r.shard, r.index))) {
+      this.#wait = 'late-short';
+      return shortWaitMs;
+    }
     // A multiple of what the 3f+1 votes took, or until votes lately all arrive, whichever is later.
+    this.#wait = 'late-long';
     return Math.min(fastPathWaitMaxMs, Math.max(shortWaitMs, LONG_WAIT_FACTOR * elapsed, this.router.replyTimeoutMs(0) - elapsed));
   }
 
   #noteSlowCommit(): void {
     let abstained = false;
     for (const tally of this.tallies.values()) if (tally.abstains.size > 0) abstained = true;
-    this.router.noteSlowCommit(abstained ? 'abstain' : 'late', this.#missing());
+    this.router.noteSlowCommit(abstained ? 'abstain' : this.#wait, this.#missing());
   }
 
   /** The replicas whose ST1 vote has not arrived. */
