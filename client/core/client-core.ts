@@ -529,11 +529,9 @@ export class ClientCore {
     oftenLate: (shard, index) => this.#votes.oftenLate(shard * this.q.n + index),
     noteSlowCommit: (cause, late) => {
       if (cause === 'abstain') this.stats.slowByAbstain++;
-      else {
-        this.stats.slowByLate++;
-        if (cause === 'late-short') this.stats.slowAfterShortWait++;
-        else if (cause === 'late-floor') this.stats.slowAfterFloorWait++;
-      }
+      else this.stats.slowByLate++;
+      if (cause === 'late-short') this.stats.slowAfterShortWait++;
+      if (cause === 'late-floor') this.stats.slowAfterFloorWait++;
       for (const r of late) this.#votes.missed(r.shard * this.q.n + r.index, this.stats.lateVoters, cause !== 'abstain', this.env.nowMicros());
     },
     noteReplyMs: (ms) => this.#votes.rtt.sample(ms, this.env.nowMicros() / 1000),
