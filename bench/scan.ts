@@ -14,7 +14,9 @@
  *   repetition serves both lines (its rows are checked against both).
  * Each size runs `--reps` times (3) at random range starts, the range reads and the point reads
  * alternating which goes first; the median is reported. One untimed warm-up of every variant runs
- * first. Results are checked (row counts), so a broken path cannot look fast.
+ * first, on a range of 100, and again at each size before its timed reps (`--no-size-warmup` skips
+ * the latter: then the first rep of a size also pays for the processes' buffers and heaps growing to
+ * that size, decision 0035). Results are checked (row counts), so a broken path cannot look fast.
  *
  * What is timed: the read statement(s) only, from issuing them to having every row (`rangeReadMs`,
  * `pointReadsMs`, `speedup`). The commit that follows (read-only transactions validate their read set
@@ -63,7 +65,7 @@
  * (decision 0028; off by default).
  *
  * Flags: --rows 10500 --batch 10 --reps 3 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --digest-replies --eager-quorum --history-window-ms N --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --no-size-warmup --digest-replies --eager-quorum --history-window-ms N --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
@@ -90,6 +92,8 @@ interface ScanOptions {
   readCpu: CpuMeter | undefined;
   /** Waits for nearly idle replicas before each timed read (module comment), when set. */
   settle: CpuMeter | undefined;
+  /** One untimed run of every variant at each size before its timed reps (`--no-size-warmup` turns it off). */
+  readonly sizeWarmup: boolean;
 }
 
 const CATEGORIES = 100;
@@ -252,6 +256,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
     settle: undefined,
+    sizeWarmup: !flags.has('no-size-warmup'),
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
@@ -286,6 +291,12 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
         { range: [], queries: 0, eager: 0, syncRounds: 0, failed: 0 },
       ];
       const points: Sample[] = [];
+      // Warm-up at this size (untimed, module comment): the first read of a new size pays for growing
+      // buffers and heaps in every process, which three reps leave in the median.
+      if (opts.sizeWarmup) {
+        if (doRanges) for (const filtered of [false, true]) await rangeOnce(session, someStart(size), size, filtered, opts);
+        if (doPoints) await pointsOnce(session, point, someStart(size), size, opts);
+      }
       const retries0 = core.readRetries;
       const idle: number[] = [];
       for (let i = 0; opts.readCpu !== undefined && i < 3; i++) {
