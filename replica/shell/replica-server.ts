@@ -21,7 +21,7 @@ import { encodeLogRecord, LogRecordScratch } from '../../protocol/log-record.ts'
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, STORAGE_GC_SLICE_KEYS, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
-import { frames, type Wal } from './wal.ts';
+import { FrameBuffer, type Wal } from './wal.ts';
 
 export interface ReplicaServerOptions {
   readonly config: ClusterConfig;
@@ -195,13 +195,14 @@ export class ReplicaServer {
     this.core.storageGc.compacted();
     wal.startCompaction();
     const records = this.core.checkpointRecords();
+    // One framing buffer for all slices (a slice is written before the next is framed), records
+    // encoded through the log's scratch: no fresh memory per record or slice (decision 0039).
+    const out = new FrameBuffer();
     const slice = (): void => {
       if (this.#stopped) return;
-      const encoded: Uint8Array[] = [];
-      let bytes = 0;
       let pauses = 0;
       let done = false;
-      while (bytes < COMPACTION_SLICE_BYTES && pauses < COMPACTION_SLICE_PAUSES) {
+      while (out.length < COMPACTION_SLICE_BYTES && pauses < COMPACTION_SLICE_PAUSES) {
         const next = records.next();
         if (next.done === true) {
           done = true;
@@ -211,12 +212,10 @@ export class ReplicaServer {
           pauses++;
           continue;
         }
-        const e = encodeLogRecord(next.value);
-        encoded.push(e);
-        bytes += e.length;
+        out.push(encodeLogRecord(next.value, this.#logScratch));
       }
       const then = done ? finish : (): void => void setImmediate(slice);
-      if (encoded.length > 0) wal.compactionWrite(frames(encoded), then);
+      if (out.length > 0) wal.compactionWrite(out.take(), then);
       else then();
     };
     const finish = (): void => {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { frames, Wal } from './wal.ts';
+import { FrameBuffer, frames, Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
 
@@ -87,6 +87,35 @@ void describe('Wal', () => {
       await quiet(wal);
       wal.close();
       assert.ok(wal.preallocations >= 3, `${wal.preallocations} zero steps`);
+      assertReopens(path, expected);
+    }));
+
+  void it('writes a compaction in slices through one reused, growing frame buffer', () =>
+    withDir(async (dir) => {
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.append(bytes(1));
+      await flushed(wal);
+      wal.startCompaction();
+      const out = new FrameBuffer();
+      const scratch = new Uint8Array(5000);
+      const expected: Uint8Array[] = [];
+      // Slices of growing records from one scratch array (overwritten after each push, as the log's
+      // record scratch is), each written before the next is framed.
+      for (let slice = 0; slice < 4; slice++) {
+        for (let r = 0; r < 3; r++) {
+          const len = 1 + slice * 1500 + r;
+          const rec = scratch.subarray(0, len).fill(10 * slice + r);
+          out.push(rec);
+          expected.push(new Uint8Array(len).fill(10 * slice + r));
+        }
+        const framed = out.take();
+        assert.equal(out.length, 0);
+        assert.deepEqual(framed, frames(expected.slice(-3)), `slice ${slice} framed as frames() frames`);
+        await compactionWritten(wal, framed);
+      }
+      await compactionFinished(wal);
+      wal.close();
       assertReopens(path, expected);
     }));
 

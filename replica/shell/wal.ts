@@ -543,17 +543,50 @@ export class Wal {
 
 /** Records framed as the log stores them, in one buffer (what `compactionWrite` takes). */
 export function frames(records: readonly Uint8Array[]): Buffer {
-  let total = 0;
-  for (const r of records) total += HEADER + r.length;
-  const out = Buffer.allocUnsafe(total);
-  let at = 0;
-  for (const r of records) {
-    out.writeUInt32LE(r.length, at);
-    out.writeUInt32LE(crc32(r), at + 4);
-    out.set(r, at + HEADER);
-    at += HEADER + r.length;
+  const out = new FrameBuffer();
+  for (const r of records) out.push(r);
+  return out.take();
+}
+
+/**
+ * Frames records as the log stores them into one buffer that is kept and reused, for a compaction's
+ * slices (replica-server.ts): a slice's records used to get a buffer each plus a fresh buffer for the
+ * framed slice, a quarter MiB of newly mapped memory per slice, and the page faults and garbage were
+ * about half of a compaction's CPU (decision 0039).
+ */
+export class FrameBuffer {
+  #buf: Buffer = Buffer.allocUnsafeSlow(0);
+  #length = 0;
+
+  /** Bytes framed since the last `take`. */
+  get length(): number {
+    return this.#length;
   }
-  return out;
+
+  /** Appends `record` with its header (length and CRC-32); `record` may be overwritten afterwards. */
+  push(record: Uint8Array): void {
+    const need = this.#length + HEADER + record.length;
+    if (need > this.#buf.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.#buf.length, 4096));
+      this.#buf.copy(grown, 0, 0, this.#length);
+      this.#buf = grown;
+    }
+    const at = this.#length;
+    this.#buf.writeUInt32LE(record.length, at);
+    this.#buf.writeUInt32LE(crc32(record), at + 4);
+    this.#buf.set(record, at + HEADER);
+    this.#length = need;
+  }
+
+  /**
+   * The framed bytes so far, as a view of the kept buffer, and starts over: the view is valid until
+   * the next `push` (a compaction slice is written before the next one is framed).
+   */
+  take(): Buffer {
+    const out = this.#buf.subarray(0, this.#length);
+    this.#length = 0;
+    return out;
+  }
 }
 
 function compactionPath(path: string): string {
