@@ -352,6 +352,48 @@ void describe('ReplicaCore ABSTAIN names its blocker (PROTOCOL §7)', () => {
   });
 });
 
+void describe('ReplicaCore forgets decided transactions below the low watermark (onTick)', () => {
+  void it('drops a decided record once its T and its making fall below the window, keeps undecided ones until decided', () => {
+    let now = NOW;
+    const core = new ReplicaCore({ shard: s(0), index: 0 as ReplicaIndex, f: 1, owns: () => true, clockSkewMaxMicros: 1_000_000, gcWindowMicros: 5_000_000 }, { nowMicros: () => now });
+    const a = txnOf(ts(NOW - 1_000_000, 1), { writes: [wr('a', 1)] });
+    const b = txnOf(ts(NOW - 1_000_000, 2), { writes: [wr('b', 1)] });
+    const c = txnOf(ts(NOW + 500_000, 3), { writes: [wr('c', 1)] }); // ahead of the replica's clock, within the skew
+    core.handle(1, writeback(a, commitCert(a)));
+    core.handle(1, { kind: 'prepare', req: 1, txn: b });
+    core.handle(1, writeback(c, commitCert(c)));
+    drain(core);
+    const states = (): string[] => [a, b, c].map((t) => core.txnState(t.key));
+    assert.deepEqual(states(), ['committed', 'voted', 'committed']);
+
+    now = NOW + 3_000_000; // watermark NOW - 2 s: every T is above it
+    core.onTick();
+    assert.deepEqual(states(), ['committed', 'voted', 'committed']);
+
+    now = NOW + 5_500_000; // watermark NOW + 0.5 s: a's T and its making are below it
+    core.onTick();
+    assert.deepEqual(states(), ['unknown', 'voted', 'committed'], 'a goes; b is undecided; c is not below the watermark');
+
+    core.handle(1, writeback(b, commitCert(b)));
+    drain(core);
+    now = NOW + 5_600_000; // watermark NOW + 0.6 s
+    core.onTick();
+    assert.deepEqual(states(), ['unknown', 'unknown', 'unknown'], 'b decided since, c now below: both go from the stragglers');
+    assert.equal(core.txnCount, 0);
+
+    // A record made now waits for its own making to fall below the watermark, then goes.
+    const d = txnOf(ts(NOW + 1_000_000, 4), { writes: [wr('d', 1)] });
+    core.handle(1, writeback(d, commitCert(d)));
+    drain(core);
+    now = NOW + 6_500_000; // watermark NOW + 1.5 s: d's T is below it, its making (NOW + 5.6 s) is not
+    core.onTick();
+    assert.equal(core.txnState(d.key), 'committed');
+    now = NOW + 10_700_000;
+    core.onTick();
+    assert.equal(core.txnState(d.key), 'unknown');
+  });
+});
+
 void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => {
   void it('rebuilds committed versions, proofs and stored votes in a fresh core from its checkpoint', () => {
     const core = newCore();

@@ -41,7 +41,7 @@ import {
 import { isBulkReadSet } from './bulk-reads.ts';
 import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
-import { appended, NONE, TxnRecord, type Waiter } from './txn-record.ts';
+import { appended, NONE, RecordQueue, TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbstainReason, type ValidationContext } from './validation.ts';
 import { emptyQueryStats, RangeReads } from './range-reads.ts';
 import { onDecide, onDecisionFb, onElect, sendDecideReply, type St2Host } from './st2-fallback.ts';
@@ -73,6 +73,10 @@ export class ReplicaCore {
     ...emptyQueryStats(),
   };
   readonly #txns = new Map<DigestKey, TxnRecord>();
+  /** Every record of `#txns` in the order made (onTick looks at those older than the window). */
+  readonly #made = new RecordQueue();
+  /** Records older than the window that could not be dropped yet (undecided, or T not below it). */
+  #stragglers: TxnRecord[] = [];
   /** SemanticCC (semantic-cc.ts): decoded catalogs, and the grace periods in microseconds (set on first use). */
   readonly #catalogs = new CatalogLookup();
   #graceUs: Grace | null = null;
@@ -232,13 +236,23 @@ export class ReplicaCore {
     lowWatermark: () => this.#lowWatermark(),
   };
 
-  /** Periodic housekeeping: drops decided transactions older than the low watermark. */
+  /**
+   * Periodic housekeeping: drops decided transactions older than the low watermark. Only records made
+   * before the watermark's time are looked at (a transaction's T is almost always below the time its
+   * record was made); those that cannot go yet wait among the stragglers, looked at every tick, so
+   * a record goes at most one window later than when its T fell below the watermark.
+   */
   onTick(): void {
     const wm = this.#lowWatermark();
-    // Over the values (an entries iterator makes a [key, value] array per record, every second).
-    for (const rec of this.#txns.values()) {
+    const stay: TxnRecord[] = [];
+    const consider = (rec: TxnRecord): void => {
+      if (this.#txns.get(rec.key) !== rec) return;
       if (rec.isDecided && rec.txn !== null && tsLess(txnTs(rec.txn), wm)) this.#txns.delete(rec.key);
-    }
+      else stay.push(rec);
+    };
+    for (const rec of this.#stragglers) consider(rec);
+    this.#made.takeBefore(wm.micros, consider);
+    this.#stragglers = stay;
     this.range.onTick();
     this.storageGc.plan(this.env.nowMicros());
     this.storageGc.step(STORAGE_GC_SLICE_KEYS, this.env.nowMicros());
@@ -532,6 +546,7 @@ export class ReplicaCore {
     if (rec === undefined) {
       rec = new TxnRecord(key);
       this.#txns.set(key, rec);
+      this.#made.push(rec, this.env.nowMicros());
     }
     return rec;
   }
