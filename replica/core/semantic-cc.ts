@@ -187,8 +187,9 @@ const MAX_FILTER_DEPTH = 256;
 function wellFormedFilter(e: unknown, width: number, depth = 0): boolean {
   if (depth > MAX_FILTER_DEPTH || typeof e !== 'object' || e === null) return false;
   const x = e as Record<string, unknown>;
-  const sub = (v: unknown): boolean => wellFormedFilter(v, width, depth + 1);
-  const all = (v: unknown): boolean => Array.isArray(v) && v.every(sub);
+  // No closures here: this runs for every node of every predicate a prepare carries, and each
+  // closure made per call cost more than the check (tsx's name helper included).
+  const d = depth + 1;
   switch (x['k']) {
     case 'const':
       return true;
@@ -199,21 +200,21 @@ function wellFormedFilter(e: unknown, width: number, depth = 0): boolean {
     case 'arith':
     case 'cmp':
     case 'distinct':
-      return sub(x['l']) && sub(x['r']);
+      return wellFormedFilter(x['l'], width, d) && wellFormedFilter(x['r'], width, d);
     case 'neg':
     case 'not':
     case 'isnull':
     case 'booltest':
     case 'cast':
-      return sub(x['e']);
+      return wellFormedFilter(x['e'], width, d);
     case 'and':
     case 'or':
     case 'func':
-      return all(x['args']);
+      return wellFormedAll(x['args'], width, d);
     case 'in':
-      return sub(x['e']) && all(x['list']);
+      return wellFormedFilter(x['e'], width, d) && wellFormedAll(x['list'], width, d);
     case 'like':
-      return sub(x['e']) && sub(x['pat']);
+      return wellFormedFilter(x['e'], width, d) && wellFormedFilter(x['pat'], width, d);
     case 'case': {
       const whens = x['whens'];
       const els = x['els'];
@@ -221,13 +222,19 @@ function wellFormedFilter(e: unknown, width: number, depth = 0): boolean {
       for (const w of whens as unknown[]) {
         if (typeof w !== 'object' || w === null) return false;
         const cw = w as Record<string, unknown>;
-        if (!sub(cw['when']) || !sub(cw['then'])) return false;
+        if (!wellFormedFilter(cw['when'], width, d) || !wellFormedFilter(cw['then'], width, d)) return false;
       }
-      return els === null || sub(els);
+      return els === null || wellFormedFilter(els, width, d);
     }
     default:
       return false;
   }
+}
+
+function wellFormedAll(v: unknown, width: number, depth: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const y of v as unknown[]) if (!wellFormedFilter(y, width, depth)) return false;
+  return true;
 }
 
 type Resolved = { readonly ok: true; readonly value: ResolvedPredicate } | { readonly ok: false; readonly reason: SemanticAbstainReason };
