@@ -175,7 +175,7 @@ void describe('Wal', () => {
       const { wal } = Wal.open(path, 'fdatasync');
       for (let i = 0; i < 100; i++) wal.append(new Uint8Array(100).fill(i));
       wal.flush();
-      const before = statSync(path).size;
+      const before = wal.size;
       wal.startCompaction();
       assert.ok(wal.compacting);
       // Appended after the start, before the checkpoint is written: the tail.
@@ -191,8 +191,11 @@ void describe('Wal', () => {
       assert.equal(wal.compacting, false);
       assert.equal(wal.compactions, 1);
       assert.equal(wal.durable, wal.urgentEnd);
-      assert.ok(statSync(path).size < before);
-      assert.equal(wal.size, statSync(path).size);
+      // Records' bytes, not the file's: a group after the switch may have the zeros' step
+      // (preallocation, decision 0033) grow the new file past its records, depending on timing.
+      await quiet(wal);
+      assert.ok(wal.size < before, `compacted ${wal.size} bytes of records, before ${before}`);
+      assert.ok(statSync(path).size >= wal.size);
       assert.equal(existsSync(`${path}.compact`), false);
       wal.append(bytes(10));
       // A second compaction reads its tail back from the file the first one made.
