@@ -81,13 +81,10 @@ export class TxnRecord {
  * default 15 s window, 1.7% of a replica's CPU in `bench kv`).
  */
 export class RecordQueue {
-  #recs: TxnRecord[] = [];
+  /** Taken entries are cleared (undefined) until the prefix is dropped. */
+  #recs: (TxnRecord | undefined)[] = [];
   #made: number[] = [];
   #head = 0;
-
-  get length(): number {
-    return this.#recs.length - this.#head;
-  }
 
   push(rec: TxnRecord, madeMicros: number): void {
     this.#recs.push(rec);
@@ -101,7 +98,7 @@ export class RecordQueue {
     let h = this.#head;
     while (h < recs.length && made[h]! < micros) {
       const rec = recs[h]!;
-      recs[h] = undefined as unknown as TxnRecord;
+      recs[h] = undefined;
       h++;
       each(rec);
     }
