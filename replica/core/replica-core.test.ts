@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { encodeTxn } from '../../protocol/codec.ts';
 import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
-import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
+import type { DigestKey, ReplicaIndex, ShardId } from '../../protocol/ids.ts';
 import type { Certificate, Dependency, Key, Message, Outcome, ReadReply, ReadEntry, SigProof, Txn, TxnBody, WriteEntry, Writeback } from '../../protocol/messages.ts';
 import { certificateOutcome } from '../../protocol/messages.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { ts, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
+import { RecordQueue, TxnRecord } from './txn-record.ts';
 import { encodeMessage } from '../../protocol/codec.ts';
 import { decodeLogRecord, encodeLogRecord, type LogRecord } from '../../protocol/log-record.ts';
 import { StoredWriteback } from '../../protocol/stored.ts';
@@ -391,6 +392,20 @@ void describe('ReplicaCore forgets decided transactions below the low watermark 
     now = NOW + 10_700_000;
     core.onTick();
     assert.equal(core.txnState(d.key), 'unknown');
+  });
+});
+
+void describe('RecordQueue', () => {
+  void it('hands out records made before a time, oldest first, across the dropping of its taken prefix', () => {
+    const q = new RecordQueue();
+    const recs = Array.from({ length: 5000 }, (_, i) => new TxnRecord(`r${i}` as DigestKey));
+    recs.forEach((r, i) => q.push(r, 10 * i));
+    const taken: TxnRecord[] = [];
+    for (const before of [0, 5, 10_001, 10_001, 30_000, 49_995, 1e9]) q.takeBefore(before, (r) => taken.push(r));
+    assert.deepEqual(taken, recs, 'each once, in order, none lost when the prefix is dropped (after 1,001 and 3,000)');
+    q.push(recs[0]!, 5);
+    q.takeBefore(6, (r) => taken.push(r));
+    assert.equal(taken.length, 5001, 'pushes after a drop are found');
   });
 });
 
