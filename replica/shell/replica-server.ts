@@ -21,7 +21,8 @@ import { encodeLogRecord, LogRecordScratch } from '../../protocol/log-record.ts'
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, STORAGE_GC_SLICE_KEYS, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
-import { FrameBuffer, type Wal } from './wal.ts';
+import { FrameBuffer } from './wal-frames.ts';
+import type { Wal } from './wal.ts';
 
 export interface ReplicaServerOptions {
   readonly config: ClusterConfig;

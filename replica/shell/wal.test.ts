@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FrameBuffer, frames, Wal } from './wal.ts';
+import { FrameBuffer, frames } from './wal-frames.ts';
+import { Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
 

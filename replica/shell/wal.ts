@@ -1,6 +1,6 @@
 /**
- * A replica's write-ahead log: an append-only file of framed records (`u32 length, u32 crc32,
- * bytes`, little-endian) with group commit. Records appended during one event-loop turn are
+ * A replica's write-ahead log: an append-only file of framed records (wal-frames.ts) with group
+ * commit. Records appended during one event-loop turn are
  * written with one `write` and made durable with one `fdatasync` (`flushAsync`), before anything
  * that depends on them leaves the process (the replica server orders this). On open, the log is read
  * back up to the first torn or damaged frame (a crash in the middle of a write), and the file is cut
@@ -38,11 +38,10 @@
  */
 import { close, closeSync, constants, existsSync, fdatasync, fdatasyncSync, fstatSync, fsync, ftruncateSync, open, openSync, read, readFileSync, rename, rmSync, write, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { crc32 } from 'node:zlib';
+import { FRAME_HEADER, FrameBuffer, readFrames } from './wal-frames.ts';
 
 export type WalSync = 'fdatasync' | 'none';
 
-const HEADER = 8;
 const INITIAL_BUFFER_BYTES = 64 * 1024;
 /** A write on the event loop that took longer than this moves writes to the thread pool... */
 const WRITE_STALL_MS = 2;
@@ -83,10 +82,9 @@ const OPEN_FLAGS = constants.O_RDWR | constants.O_CREAT;
 export class Wal {
   #fd: number;
   /** Framed records appended since the last write started; appends go here while a write is in flight. */
-  #buf: Buffer = Buffer.allocUnsafe(INITIAL_BUFFER_BYTES);
+  #pending = new FrameBuffer(INITIAL_BUFFER_BYTES);
   /** The other buffer: the one being written while a write is in flight, else free for the next swap. */
-  #spare: Buffer = Buffer.allocUnsafe(INITIAL_BUFFER_BYTES);
-  #pendingBytes = 0;
+  #spare = new FrameBuffer(INITIAL_BUFFER_BYTES);
   /**
    * Log positions in bytes appended since open (never reset, not file offsets): the end of the last
    * record appended, the end of the last urgent one, the end of what was handed to a write, and the
@@ -149,25 +147,14 @@ export class Wal {
 
   /** Opens (creating) the log at `path`; returns it with the intact records, in order. */
   static open(path: string, sync: WalSync, options: WalOptions = {}): { wal: Wal; records: Uint8Array[]; discardedBytes: number } {
-    const records: Uint8Array[] = [];
+    let records: Uint8Array[] = [];
     let valid = 0;
     let size = 0;
     let zeroTail = false;
     if (existsSync(path)) {
       const data = readFileSync(path);
       size = data.length;
-      while (valid + HEADER <= data.length) {
-        const len = data.readUInt32LE(valid);
-        // A zero header: the preallocated end (a record is never empty, so no frame starts with one).
-        if (len === 0) break;
-        const sum = data.readUInt32LE(valid + 4);
-        const end = valid + HEADER + len;
-        if (end > data.length) break;
-        const body = data.subarray(valid + HEADER, end);
-        if (crc32(body) !== sum) break;
-        records.push(new Uint8Array(body));
-        valid = end;
-      }
+      ({ records, end: valid } = readFrames(data));
       zeroTail = data.subarray(valid).every((b) => b === 0);
     }
     const fd = openSync(path, OPEN_FLAGS, 0o644);
@@ -181,7 +168,7 @@ export class Wal {
 
   /** Something appended is not written yet. */
   get pending(): boolean {
-    return this.#pendingBytes > 0;
+    return this.#pending.length > 0;
   }
 
   /** A record that must be durable before the replica acts on it is waiting (votes, ST2 decisions). */
@@ -208,18 +195,8 @@ export class Wal {
    */
   append(record: Uint8Array, urgent = true): void {
     if (record.length === 0) throw new RangeError('Wal.append: an empty record (a zero frame header marks the end of the log)');
-    const need = this.#pendingBytes + HEADER + record.length;
-    if (need > this.#buf.length) {
-      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.#buf.length));
-      this.#buf.copy(grown, 0, 0, this.#pendingBytes);
-      this.#buf = grown;
-    }
-    const at = this.#pendingBytes;
-    this.#buf.writeUInt32LE(record.length, at);
-    this.#buf.writeUInt32LE(crc32(record), at + 4);
-    this.#buf.set(record, at + HEADER);
-    this.#pendingBytes = need;
-    this.#appended += HEADER + record.length;
+    this.#pending.push(record);
+    this.#appended += FRAME_HEADER + record.length;
     if (urgent) {
       this.#urgent = true;
       this.#urgentEnd = this.#appended;
@@ -233,10 +210,11 @@ export class Wal {
   flush(): void {
     if (!this.idle) throw new Error('Wal.flush while an asynchronous write is in flight');
     this.#urgent = false;
-    const n = this.#pendingBytes;
+    const buf = this.#pending.take();
+    const n = buf.length;
     if (n > 0) {
       let off = 0;
-      while (off < n) off += writeSync(this.#fd, this.#buf, off, n - off, this.#size + off);
+      while (off < n) off += writeSync(this.#fd, buf, off, n - off, this.#size + off);
       this.#wrote(n);
       this.#completeEnd = this.#size;
       this.#allocated = Math.max(this.#allocated, this.#size);
@@ -260,7 +238,7 @@ export class Wal {
   }
 
   #startGroup(callbacks: readonly (() => void)[]): void {
-    const n = this.#pendingBytes;
+    const n = this.#pending.length;
     if (this.#filling && this.#size + n > this.#fillFrom) {
       // It would write where zeros are being written: after that step (#maybeFill calls #afterInflight).
       this.#next.push(...callbacks);
@@ -272,9 +250,12 @@ export class Wal {
       for (const cb of callbacks) cb();
       return;
     }
-    const buf = this.#buf;
-    this.#buf = this.#spare;
-    this.#spare = buf;
+    // Swap: this group's buffer is written while the next turns append into the other one; it is
+    // framed into again only after the swap back, which waits for this group (one in flight).
+    const group = this.#pending;
+    this.#pending = this.#spare;
+    this.#spare = group;
+    const buf = group.take();
     const at = this.#size;
     this.#wrote(n);
     const target = this.#written;
@@ -352,9 +333,8 @@ export class Wal {
     }
   }
 
-  /** Accounts `n` pending bytes as handed to a write at the current end of the file. */
+  /** Accounts `n` bytes taken from the pending buffer as handed to a write at the current end of the file. */
   #wrote(n: number): void {
-    this.#pendingBytes = 0;
     this.#written = this.#appended;
     if (n === 0) return;
     this.flushes++;
@@ -387,7 +367,7 @@ export class Wal {
     this.#compaction = { fd: openSync(path, OPEN_FLAGS | constants.O_TRUNC, 0o644), path, size: 0, copied: this.#size, busy: false };
   }
 
-  /** Appends framed records (`Wal.frames`) to the compaction's file on the thread pool; then `done`. */
+  /** Appends framed records (wal-frames.ts) to the compaction's file on the thread pool; then `done`. */
   compactionWrite(frames: Uint8Array, done: () => void): void {
     const c = this.#activeCompaction();
     this.#compactionStep(c, (next) => writeAll(c.fd, frames, c.size, (err) => {
@@ -538,54 +518,6 @@ export class Wal {
     for (const cb of this.#next.splice(0)) cb();
     this.#closed = true;
     closeSync(this.#fd);
-  }
-}
-
-/** Records framed as the log stores them, in one buffer (what `compactionWrite` takes). */
-export function frames(records: readonly Uint8Array[]): Buffer {
-  const out = new FrameBuffer();
-  for (const r of records) out.push(r);
-  return out.take();
-}
-
-/**
- * Frames records as the log stores them into one buffer that is kept and reused, for a compaction's
- * slices (replica-server.ts): a slice's records used to get a buffer each plus a fresh buffer for the
- * framed slice, a quarter MiB of newly mapped memory per slice, and the page faults and garbage were
- * about half of a compaction's CPU (decision 0039).
- */
-export class FrameBuffer {
-  #buf: Buffer = Buffer.allocUnsafeSlow(0);
-  #length = 0;
-
-  /** Bytes framed since the last `take`. */
-  get length(): number {
-    return this.#length;
-  }
-
-  /** Appends `record` with its header (length and CRC-32); `record` may be overwritten afterwards. */
-  push(record: Uint8Array): void {
-    const need = this.#length + HEADER + record.length;
-    if (need > this.#buf.length) {
-      const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.#buf.length, 4096));
-      this.#buf.copy(grown, 0, 0, this.#length);
-      this.#buf = grown;
-    }
-    const at = this.#length;
-    this.#buf.writeUInt32LE(record.length, at);
-    this.#buf.writeUInt32LE(crc32(record), at + 4);
-    this.#buf.set(record, at + HEADER);
-    this.#length = need;
-  }
-
-  /**
-   * The framed bytes so far, as a view of the kept buffer, and starts over: the view is valid until
-   * the next `push` (a compaction slice is written before the next one is framed).
-   */
-  take(): Buffer {
-    const out = this.#buf.subarray(0, this.#length);
-    this.#length = 0;
-    return out;
   }
 }
 
