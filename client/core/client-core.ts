@@ -7,10 +7,10 @@
  * digest covers every field any replica checks) and hands it to a Finisher (finisher.ts) for ST1,
  * the fast or slow path, and writeback. A replica that makes the transaction wait for a dependency
  * says so with a Relay; if the transaction is still undecided `relayWaitMs` later, the client
- * finishes the dependency itself (PROTOCOL §7), which unblocks the replicas.
+ * finishes the dependency itself (recovery.ts, PROTOCOL §7), which unblocks the replicas.
  */
 import { encodeTxn } from '../../protocol/codec.ts';
-import { digestKey, type DigestKey, type ReplicaRef } from '../../protocol/ids.ts';
+import { digestKey, type ReplicaRef } from '../../protocol/ids.ts';
 import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
@@ -21,12 +21,11 @@ import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
+import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
 import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
-/** Timer target of the pending recoveries of blocking transactions. */
-const RECOVERY = Symbol('recovery');
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
 
@@ -54,14 +53,16 @@ export class ClientCore {
   readonly #queries = new Map<number, QueryOp>();
   /** Finishers by request id (ST1 and ST2 replies are routed by request). */
   readonly #byReq = new Map<number, Finisher>();
-  readonly #byTimer = new Map<number, Finisher | ReadOp | QueryOp | ActiveTxn | typeof RECOVERY>();
-  /** Recoveries of other clients' transactions in progress. */
-  readonly #recovering = new Map<DigestKey, Finisher>();
+  readonly #byTimer = new Map<number, Finisher | ReadOp | QueryOp | ActiveTxn | Recoveries>();
   /** The own transaction each commit finisher belongs to (recovery finishers have none). */
   readonly #ownerOf = new WeakMap<Finisher, ActiveTxn>();
-  /** Transactions that blocked ours (ABSTAIN with a conflicting prepared one), finished after `relayWaitMs`. */
-  readonly #toRecover = new Map<DigestKey, Txn>();
-  #recoveryTimer = -1;
+  /** Other clients' transactions that blocked ours, finished by us (recovery.ts). */
+  readonly #recoveries: Recoveries = new Recoveries({
+    finish: (txn, done) => new Finisher(txn, this.q, this.#finisherTimeouts(), this.#out, this.#router, done).start(),
+    timer: (afterMs) => this.#timer(afterMs, this.#recoveries),
+    relayWaitMs: () => this.opts.relayWaitMs,
+    started: () => void this.stats.recoveries++,
+  });
   /** Each replica's ST1 votes: when it last voted, how often late, how long they take. */
   readonly #votes = new VoteTiming();
   /** Round trips of point reads (until decided), for the read retry timer. */
@@ -237,13 +238,13 @@ export class ClientCore {
         this.#out.done(op, { kind: 'commit', outcome: 'abort', path: r.path, cause: r.cause ?? 'abstained' });
         // Dependencies relayed to us are finished too: replicas that never saw one abstain for it
         // ('dependency-missing'), so the retry would read from it and abort again until someone does.
-        this.#scheduleRecovery(fin.blockers);
-        this.#scheduleRecovery(txn.relayed);
+        this.#recoveries.schedule(fin.blockers);
+        this.#recoveries.schedule(txn.relayed);
       }
     });
     txn.finisher = fin;
     this.#ownerOf.set(fin, txn);
-    this.#startFinisher(fin);
+    fin.start();
   }
 
   /** Abandons an active transaction: nothing was sent to replicas but reads, so nothing to undo. */
@@ -318,11 +319,8 @@ export class ClientCore {
     if (target instanceof Finisher) {
       target.onTimer(id);
       this.#forgetIfDone(target);
-    } else if (target === RECOVERY) {
-      this.#recoveryTimer = -1;
-      const txns = [...this.#toRecover.values()];
-      this.#toRecover.clear();
-      this.#recover(txns);
+    } else if (target instanceof Recoveries) {
+      target.fire();
     } else if ('spec' in target) {
       if (!this.#queries.has(target.req)) return;
       if (this.#tooOld(target.txn, target.op)) {
@@ -512,10 +510,6 @@ export class ClientCore {
     fin.reqs.length = 0;
   }
 
-  #startFinisher(fin: Finisher): void {
-    fin.start();
-  }
-
   readonly #router: FinisherRouter = {
     newReq: (fin) => {
       const req = this.#out.req();
@@ -543,7 +537,7 @@ export class ClientCore {
     },
   };
 
-  #timer(afterMs: number, target: ReadOp | QueryOp | ActiveTxn | typeof RECOVERY): number {
+  #timer(afterMs: number, target: ReadOp | QueryOp | ActiveTxn | Recoveries): number {
     const id = this.#out.timer(afterMs);
     this.#byTimer.set(id, target);
     return id;
@@ -557,7 +551,7 @@ export class ClientCore {
     if (txn === undefined) {
       // We are finishing someone else's stalled transaction and it waits for a dependency of its
       // own: finish that one first, at once (chains of abandoned transactions, PROTOCOL §7).
-      if (fin.txn.body.deps.some((d) => digestKey(d.digest) === key)) this.#recover([dep]);
+      if (fin.txn.body.deps.some((d) => digestKey(d.digest) === key)) this.#recoveries.now([dep]);
       return;
     }
     if (!txn.deps.has(key) || txn.relayed.has(key)) return;
@@ -569,31 +563,7 @@ export class ClientCore {
   #recoverRelayed(txn: ActiveTxn): void {
     txn.relayTimer = -1;
     if (txn.state === 'done') return;
-    this.#recover(txn.relayed.values());
-  }
-
-  /**
-   * Replicas abstained because of these prepared transactions. Their clients may be gone, or a
-   * replica may have missed their writeback: a little later, finish them (a decided one only needs
-   * its certificate forwarded), so their prepared versions stop blocking the keys.
-   */
-  #scheduleRecovery(blockers: ReadonlyMap<DigestKey, Txn>): void {
-    for (const [key, txn] of blockers) if (!this.#recovering.has(key)) this.#toRecover.set(key, txn);
-    if (this.#toRecover.size > 0 && this.#recoveryTimer < 0) this.#recoveryTimer = this.#timer(this.opts.relayWaitMs, RECOVERY);
-  }
-
-  /** Runs ST1 (and ST2, writeback) for other clients' transactions, at most once at a time each. */
-  #recover(txns: Iterable<Txn>): void {
-    for (const dep of txns) {
-      const key = dep.key;
-      if (this.#recovering.has(key)) continue;
-      this.stats.recoveries++;
-      const fin = new Finisher(dep, this.q, this.#finisherTimeouts(), this.#out, this.#router, () => {
-        this.#recovering.delete(key);
-      });
-      this.#recovering.set(key, fin);
-      this.#startFinisher(fin);
-    }
+    this.#recoveries.now(txn.relayed.values());
   }
 
   #bad(reason: string): void {
