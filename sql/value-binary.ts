@@ -204,31 +204,31 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   switch (type) {
     case 'int2':
-      need(b, 2, type);
+      needLength(b, 2, type);
       return dv.getInt16(0);
     case 'int4':
-      need(b, 4, type);
+      needLength(b, 4, type);
       return dv.getInt32(0);
     case 'int8': {
-      need(b, 8, type);
+      needLength(b, 8, type);
       const v = dv.getBigInt64(0);
       const n = Number(v);
       return Number.isSafeInteger(n) ? n : v;
     }
     case 'float4':
-      need(b, 4, type);
+      needLength(b, 4, type);
       return dv.getFloat32(0);
     case 'float8':
-      need(b, 8, type);
+      needLength(b, 8, type);
       return dv.getFloat64(0);
     case 'bool':
-      need(b, 1, type);
+      needLength(b, 1, type);
       return b[0] !== 0;
     case 'date':
-      need(b, 4, type);
+      needLength(b, 4, type);
       return new SqlDate(dv.getInt32(0) + PG_EPOCH_DAYS);
     case 'timestamp':
-      need(b, 8, type);
+      needLength(b, 8, type);
       return new SqlTimestamp(Number(dv.getBigInt64(0)) + PG_EPOCH_MICROS);
     case 'numeric': {
       if (b.byteLength < 8) throw bad(type);
@@ -257,6 +257,6 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
   }
 }
 
-function need(b: Uint8Array, n: number, type: SqlType): void {
+function needLength(b: Uint8Array, n: number, type: SqlType): void {
   if (b.byteLength !== n) throw bad(type);
 }
