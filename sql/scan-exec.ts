@@ -15,6 +15,7 @@ import type { RowPrefilter, ScannedRow } from './row-source.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { castValue } from './cast.ts';
 import { indexEntryPrefix } from './memory-store.ts';
+import { rowTest, type RowTest } from './row-test.ts';
 
 /** Replaces parameters, outer references and now() with constants: the form a replica stores. */
 export function bindExpr(e: Expr, env: Env): Expr {
@@ -41,14 +42,14 @@ function limitValue(e: Expr | null, env: Env): number {
   return n;
 }
 
-/** The residual as a RowPrefilter over the table columns it reads. */
-function prefilterOf(residual: Expr, env: Env): RowPrefilter {
+/** The residual's test as a RowPrefilter over the table columns it reads. */
+function prefilterOf(residual: Expr, test: RowTest): RowPrefilter {
   const columns = new Set<number>();
   someExpr(residual, (x) => {
     if (x.k === 'col') columns.add(x.i);
     return false;
   });
-  return { columns: [...columns].sort((a, b) => a - b), accepts: (row) => evalExpr(residual, row, env) === true };
+  return { columns: [...columns].sort((a, b) => a - b), accepts: test };
 }
 
 export function runScan(s: ScanNode, env: Env): Row[] {
@@ -130,14 +131,15 @@ export function runScan(s: ScanNode, env: Env): Row[] {
   }
   // Rows failing the residual may be left out by the source (no row built for them) unless the recorder
   // keeps every scanned row.
-  const prefilter = residual !== null && (rec === null || !rec.keepScanned) ? prefilterOf(residual, env) : undefined;
+  const test = residual === null ? null : rowTest(residual, env);
+  const prefilter = residual !== null && test !== null && (rec === null || !rec.keepScanned) ? prefilterOf(residual, test) : undefined;
   const rows: Iterable<ScannedRow> = ctx.source.scan({
     table: s.table, index: s.index, lo, hi, predicate: null, mode: s.mode, reverse: s.reverse,
     ...(prefilter === undefined ? {} : { prefilter }),
   });
   const tableId = s.table.id;
   for (const r of rows) {
-    const ok = residual === null || evalExpr(residual, r.row, env) === true;
+    const ok = test === null || test(r.row);
     if (rec !== null && !r.own) {
       if (rec.keepScanned) rec.scanned.push({ tableId, key: r.key, version: r.version });
       if (ok) rec.reads.push({ tableId, key: r.key, version: r.version });

@@ -68,7 +68,7 @@ export interface QueryDependency {
   readonly ts: Timestamp;
 }
 
-/** Transactions behind the versions the execution touched, each list sorted and distinct. */
+/** Transactions behind the versions the execution touched, each list distinct (in no particular order: a set). */
 export interface SnapshotVote {
   readonly committed: readonly DigestKey[];
   readonly prepared: readonly DigestKey[];
@@ -346,7 +346,7 @@ export function snapshotVote(
       }
     }
   }
-  return { committed: [...committed].sort(), prepared: [...prepared].sort() };
+  return { committed: [...committed], prepared: [...prepared] };
 }
 
 /**

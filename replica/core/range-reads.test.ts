@@ -40,7 +40,7 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
       assert.deepEqual(reply.deps, []);
       const snap = reply.snapshotCommitted.map((d) => digestKey(d));
       assert.ok(snap.includes(DDL_TXN.key) && snap.includes(LOAD_TXN.key), 'the snapshot vote names the catalog and data transactions');
-      assert.deepEqual(snap, [...new Set(snap)].sort());
+      assert.equal(new Set(snap).size, snap.length, 'the snapshot vote is distinct (a set: in no particular order)');
     });
   }
 

@@ -52,7 +52,7 @@ import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
 import { executeAt, replyAsAsked, snapshotVote, type QueryExecution, type SnapshotVote } from './query-exec.ts';
-import { mergeSorted, SyncReuse } from './sync-reuse.ts';
+import { SyncReuse, unionVotes } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import { pkOfRowKey, tableIdOfKey } from '../../sql/row-key.ts';
@@ -522,8 +522,8 @@ export class RangeReads {
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));
-    const committed = catalogVote === null ? exec.snapshot.committed : mergeSorted(exec.snapshot.committed, catalogVote.committed);
-    const prepared = catalogVote === null ? exec.snapshot.prepared : mergeSorted(exec.snapshot.prepared, catalogVote.prepared);
+    const committed = catalogVote === null ? exec.snapshot.committed : unionVotes(exec.snapshot.committed, catalogVote.committed);
+    const prepared = catalogVote === null ? exec.snapshot.prepared : unionVotes(exec.snapshot.prepared, catalogVote.prepared);
     if (mode.kind === 'eager' && catalogDep === null) this.#reuse.remember(from, msg, h.nowMicros(), exec, catalogVersion, { result, reads, predicates });
     const { snapshotCommitted, snapshotPrepared } = this.#voteDigests(committed, prepared);
     return {

@@ -216,7 +216,7 @@ export class SyncReuse {
     let vote = snapshotVote(touched, at, allReadable, committedVisible);
     if (catalogChain !== undefined) {
       const cv = snapshotVote([catalogChain], at, allReadable, committedVisible);
-      vote = { committed: mergeSorted(vote.committed, cv.committed), prepared: mergeSorted(vote.prepared, cv.prepared) };
+      vote = { committed: unionVotes(vote.committed, cv.committed), prepared: unionVotes(vote.prepared, cv.prepared) };
     }
     this.reused++;
     return { result: rec.result, reads: rec.reads, predicates, vote };
@@ -251,29 +251,21 @@ function sameWrites(a: readonly WriteEntry[], b: readonly WriteEntry[]): boolean
   return true;
 }
 
-/** Sorted distinct union of two sorted distinct lists (one linear merge). */
-export function mergeSorted(a: readonly DigestKey[], b: readonly DigestKey[]): readonly DigestKey[] {
+/**
+ * Distinct union of two distinct lists: `a`, then what of `b` it lacks (a snapshot vote and its catalog
+ * vote, which names one or two transactions). Votes are sets: their order means nothing to the client
+ * (client/core/range-read.ts counts them through a set), so none is kept (sorting a 10,000-row scan's
+ * ~1,000 writers took a quarter of a millisecond per execution).
+ */
+export function unionVotes(a: readonly DigestKey[], b: readonly DigestKey[]): readonly DigestKey[] {
   if (b.length === 0) return a;
   if (a.length === 0) return b;
-  const out: DigestKey[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const x = a[i]!;
-    const y = b[j]!;
-    if (x < y) {
-      out.push(x);
-      i++;
-    } else if (y < x) {
-      out.push(y);
-      j++;
-    } else {
-      out.push(x);
-      i++;
-      j++;
-    }
+  const have = new Set(a);
+  const out = [...a];
+  for (const x of b) {
+    if (have.has(x)) continue;
+    have.add(x);
+    out.push(x);
   }
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
   return out;
 }
