@@ -75,14 +75,31 @@ function rowVersion(key: Key, version: Version, prepared: boolean): ReplicaRowVe
   return { key, version, prepared, read: { key, version: version.ts } };
 }
 
-/** A version's scanned row, kept on its chain for later scans (module comment). */
+/**
+ * A version's scanned row, kept on its chain for later scans (module comment). The version's timestamp
+ * and transaction are copied in, so a later scan that finds the row still the chain's newest committed
+ * version decides what it shows without visiting the version (`ReplicaRowSource.scannedRow`).
+ */
 class CachedRow {
+  readonly micros: number;
+  readonly clientId: number;
+  readonly txn: DigestKey;
+
   constructor(
     readonly version: Version,
     readonly prepared: boolean,
     readonly table: TableDef,
     readonly row: ScannedRow,
-  ) {}
+  ) {
+    this.micros = version.ts.micros;
+    this.clientId = version.ts.clientId;
+    this.txn = version.txn;
+  }
+
+  /** Whether the version is strictly below `t` (tsLess without the version's timestamp object). */
+  below(t: Timestamp): boolean {
+    return this.micros < t.micros || (this.micros === t.micros && this.clientId < t.clientId);
+  }
 }
 
 /**
@@ -217,7 +234,7 @@ export class ReplicaRowSource implements RowSource {
     if (ks.prepared.length === 0 && ks.forced === null) {
       const c = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
       if (c === undefined) return null;
-      this.#touchedCommitted(c);
+      this.#touchedCommitted(c.txn);
       return rowVersion(key, c, false);
     }
     const onSkip = this.#mode.kind === 'snapshot' ? this.#skipped : undefined;
@@ -228,12 +245,12 @@ export class ReplicaRowSource implements RowSource {
     return rowVersion(key, v.version, v.prepared);
   }
 
-  /** A chain of committed versions only was touched showing `c`, its newest committed version below T. */
-  #touchedCommitted(c: Version): void {
+  /** A chain of committed versions only was touched showing the version `txn` wrote, its newest committed version below T. */
+  #touchedCommitted(txn: DigestKey): void {
     this.touchedCount++;
-    if (c.txn === this.#lastVoted) return;
-    this.#lastVoted = c.txn;
-    this.committedVote.add(c.txn);
+    if (txn === this.#lastVoted) return;
+    this.#lastVoted = txn;
+    this.committedVote.add(txn);
   }
 
   /** A chain holding prepared or force-materialized versions was touched. */
@@ -253,9 +270,20 @@ export class ReplicaRowSource implements RowSource {
     const ks = state ?? this.#store.get(key);
     this.lastShown = null;
     if (ks === undefined) return null;
+    const plain = ks.prepared.length === 0 && ks.forced === null;
+    const hit = ks.scanned;
+    // The common case of a repeated scan: the cached row is still the newest committed version of a chain
+    // of committed versions, and below T, so it is what the chain shows (as newestVisibleBelow would find).
+    if (plain && hit instanceof CachedRow && hit.table === table && !hit.prepared && this.#committedVisible === undefined && hit.below(this.#at)) {
+      const chain = ks.committed;
+      if (chain[chain.length - 1] === hit.version) {
+        this.lastShown = hit.version;
+        this.#touchedCommitted(hit.txn);
+        return hit.row;
+      }
+    }
     let version: Version | undefined;
     let prepared = false;
-    const plain = ks.prepared.length === 0 && ks.forced === null;
     if (plain) {
       version = newestVisibleBelow(ks.committed, this.#at, this.#committedVisible);
     } else {
@@ -269,11 +297,10 @@ export class ReplicaRowSource implements RowSource {
     }
     if (version === undefined) return null;
     this.lastShown = version;
-    if (plain) this.#touchedCommitted(version);
+    if (plain) this.#touchedCommitted(version.txn);
     else this.#touchedMixed(key, ks);
     const value = version.value;
     if (value === null) return null;
-    const hit = ks.scanned;
     if (hit instanceof CachedRow && hit.version === version && hit.table === table && hit.prepared === prepared) return hit.row;
     // On the first scan of a version, a row failing the scan's filter on the filter's own columns is not
     // built (its chain is touched above): the executor would drop it anyway (sql/row-source.ts
