@@ -103,17 +103,17 @@ class CachedRow {
 }
 
 /**
- * One primary-key scan's walk (`recordWalks`): the store keys it consumed in order, each with the version
- * it showed. Invariant: `keys` and `versions` have equal lengths.
+ * One primary-key scan's walk (`recordWalks`): the chains it consumed in order, each as the version it
+ * showed (a deletion included) or, when none was visible, as the key's state. Either names the key: a
+ * version object lives in one chain, and a key keeps its state while it is in the store's key order.
+ * One entry per key, not a key and a version: recording is on every eager scan's path.
  */
 export interface ScanWalk {
   /** Store-key range `[lo, hi)` walked (hi null = to the end), descending when `reverse`. */
   readonly lo: Key;
   readonly hi: Key | null;
   readonly reverse: boolean;
-  readonly keys: Key[];
-  /** The version each key showed (a deletion included), null when none was visible. */
-  readonly versions: (Version | null)[];
+  readonly seen: (Version | KeyState)[];
   /** The walk reached the end of its range: the store had no further key in it. */
   ended: boolean;
 }
@@ -344,7 +344,7 @@ export class ReplicaRowSource implements RowSource {
     }
     const r = tableKeyRange(req.table.id, req.lo, req.hi);
     let walk: ScanWalk | undefined;
-    if (this.walks !== null) this.walks.push((walk = { lo: r.lo, hi: r.hi, reverse: req.reverse, keys: [], versions: [], ended: false }));
+    if (this.walks !== null) this.walks.push((walk = { lo: r.lo, hi: r.hi, reverse: req.reverse, seen: [], ended: false }));
     return new ReplicaScanIterator(this, req.table, this.#store.keysInRange(r.lo, r.hi, req.reverse), req.prefilter, walk);
   }
 
@@ -404,12 +404,9 @@ class ReplicaScanIterator implements Iterator<ScannedRow>, Iterable<ScannedRow> 
         if (walk !== undefined) walk.ended = true;
         return DONE;
       }
-      const key = k.value;
-      const row = this.source.scannedRow(this.table, key, this.filter, this.#scratch, this.keys.current);
-      if (walk !== undefined) {
-        walk.keys.push(key);
-        walk.versions.push(this.source.lastShown);
-      }
+      const state = this.keys.current;
+      const row = this.source.scannedRow(this.table, k.value, this.filter, this.#scratch, state);
+      if (walk !== undefined) walk.seen.push(this.source.lastShown ?? state!); // the store's key order holds every key's state
       if (row !== null) {
         const r = this.#result;
         r.value = row;

@@ -26,7 +26,8 @@
  *    version the snapshot mode of the proposal shows (the same `visibleVersion` the snapshot execution
  *    calls, with the committed-version filter of now). It demands the same keys in the same order (and
  *    the end of the range where the eager walk hit it: no key added behind), the very same version
- *    object for each, never a prepared one, and no unnamed prepared version skipped; the same for point
+ *    object for each (a version lives in one chain, so it names its key; a key that showed none is
+ *    recorded as its state, which it keeps while it is in the key order), never a prepared one, and no unnamed prepared version skipped; the same for point
  *    lookups and the catalog key. Then by 1-2 the snapshot execution would consume the same keys and be
  *    fed the same rows: same result, reads and predicates (ranges and filters), same touched chains.
  * 4. The parts that depend on more than the rows are recomputed now, by the functions the execution
@@ -56,7 +57,7 @@ import { tableIdOfKey } from '../../sql/row-key.ts';
 import { CATALOG_KEY } from '../../sql/replicated-catalog.ts';
 import { snapshotVote, tableVersionAt, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { visibleVersion, type ReadMode, type ScanWalk } from './replica-row-source.ts';
-import type { KeyState, Store, Version } from './store.ts';
+import { KeyState, type Store, type Version } from './store.ts';
 
 /** How long an eager execution is kept for a sync round (the round follows within milliseconds). */
 const MEMO_MICROS = 3_000_000;
@@ -74,7 +75,7 @@ const ENTRY_BYTES = 64;
 /** Approximate bytes an eager record retains beyond what the store keeps anyway. */
 function weightOf(result: Uint8Array, walks: readonly ScanWalk[], points: number, reads: number): number {
   let keys = points + reads;
-  for (const w of walks) keys += w.keys.length;
+  for (const w of walks) keys += w.seen.length;
   return result.length + ENTRY_BYTES * keys;
 }
 
@@ -184,13 +185,16 @@ export class SyncReuse {
     const touched: KeyState[] = [];
     for (const w of rec.walks) {
       const it = store.keysInRange(w.lo, w.hi, w.reverse);
-      for (let i = 0; i < w.keys.length; i++) {
-        const k = it.next();
-        if (k.done === true || k.value !== w.keys[i]) return null;
+      for (const seen of w.seen) {
+        if (it.next().done === true) return null;
         const ks = it.current;
-        const expected = w.versions[i]!;
-        if (!this.#shows(ks, expected, at, mode, committedVisible)) return null;
-        if (expected !== null) touched.push(ks!);
+        // The same chain showing the same version (which names the chain), or the same chain showing none.
+        if (seen instanceof KeyState) {
+          if (ks !== seen || !this.#shows(ks, null, at, mode, committedVisible)) return null;
+        } else {
+          if (!this.#shows(ks, seen, at, mode, committedVisible)) return null;
+          touched.push(ks!);
+        }
       }
       if (w.ended && it.next().done !== true) return null;
     }
