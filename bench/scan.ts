@@ -45,7 +45,7 @@
  * flight outlast it and are asked again, which multiplies the replies to decode. `--read-retry-ms`
  * sets that timeout in the benchmark's cluster.
  *
- * `--cpu-per-read` adds `rangeCpuMs` and `pointCpuMs`: CPU of every process (client and replicas, from
+ * `--cpu-per-read` adds `rangeCpuMs` and `pointCpuMs` (and `rangeClientCpuMs`, the client's part): CPU of every process (client and replicas, from
  * their metrics) between just before a read is issued and just after its last row, median over the reps:
  * steadier than wall time on a loaded host, and, against the wall time, shows how much of a read's
  * window its processes spend computing (work left over from the previous commit included). The metrics
@@ -142,6 +142,8 @@ interface Sample {
   readMs: number;
   /** CPU ms of all processes in the read's window (`--cpu-per-read`), else 0. */
   cpuMs: number;
+  /** The client process's part of `cpuMs`. */
+  clientCpuMs: number;
   commitMs: number;
   committed: boolean;
   commitError?: string;
@@ -176,11 +178,11 @@ async function settle(opts: ScanOptions): Promise<void> {
   }
 }
 
-/** CPU ms of every process since `readCpu.start()` (0 without `--cpu-per-read`). */
-async function readCpuMs(opts: ScanOptions): Promise<number> {
-  if (opts.readCpu === undefined) return 0;
+/** CPU ms of every process since `readCpu.start()`, and the client's part (0 without `--cpu-per-read`). */
+async function readCpuMs(opts: ScanOptions): Promise<{ cpuMs: number; clientCpuMs: number }> {
+  if (opts.readCpu === undefined) return { cpuMs: 0, clientCpuMs: 0 };
   const used = await opts.readCpu.stop();
-  return (used.client + used.replicas) * 1000;
+  return { cpuMs: (used.client + used.replicas) * 1000, clientCpuMs: used.client * 1000 };
 }
 
 async function commitTimed(s: SqlSession, sample: Sample, opts: ScanOptions): Promise<void> {
@@ -199,7 +201,7 @@ async function rangeOnce(s: SqlSession, start: number, size: number, filtered: b
   await opts.readCpu?.start();
   const t0 = performance.now();
   const r = must(await within(s.execute(filtered ? RANGE_FILTERED_SQL : RANGE_SQL, [start, start + size]), opts.timeoutMs, what), what);
-  const sample: Sample = { readMs: performance.now() - t0, cpuMs: await readCpuMs(opts), commitMs: 0, committed: false };
+  const sample: Sample = { readMs: performance.now() - t0, ...(await readCpuMs(opts)), commitMs: 0, committed: false };
   const want = expectedRows(start, size, filtered);
   if (r.rowCount !== want) throw new Error(`${what}: ${r.rowCount} rows, expected ${want}`);
   await commitTimed(s, sample, opts);
@@ -224,7 +226,7 @@ async function pointsOnce(s: SqlSession, stmt: SqlPrepared, start: number, size:
       if (row[1] === 0) matching.push(row); // the client applies the filter
     }
   }
-  const sample: Sample = { readMs: performance.now() - t0, cpuMs: await readCpuMs(opts), commitMs: 0, committed: false };
+  const sample: Sample = { readMs: performance.now() - t0, ...(await readCpuMs(opts)), commitMs: 0, committed: false };
   if (all.length !== size || matching.length !== expectedRows(start, size, true)) {
     throw new Error(`${what}: ${all.length} rows (${matching.length} with cat = 0), expected ${size} (${expectedRows(start, size, true)})`);
   }
@@ -304,7 +306,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
       const idle: number[] = [];
       for (let i = 0; opts.readCpu !== undefined && i < 3; i++) {
         await opts.readCpu.start();
-        idle.push(await readCpuMs(opts));
+        idle.push((await readCpuMs(opts)).cpuMs);
       }
       await cpu.start();
       const timedRange = async (line: Line, start: number, filtered: boolean): Promise<void> => {
@@ -351,6 +353,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
             ? {}
             : {
                 rangeCpuMs: round(median(line.range.map((s) => s.cpuMs)), 1),
+                rangeClientCpuMs: round(median(line.range.map((s) => s.clientCpuMs)), 1),
                 pointCpuMs: round(median(points.map((s) => s.cpuMs)), 1),
                 idleCpuMs: round(median(idle), 1),
               }),

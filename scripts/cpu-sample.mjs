@@ -1,0 +1,44 @@
+/**
+ * A CPU profile of any Pesto process over a window, not its whole life (`--cpu-prof` profiles from
+ * start to exit, so module loading, cluster start-up and a benchmark's loading phase swamp the part
+ * being studied). Load it first, e.g. for every replica of a benchmark's cluster:
+ *
+ *   PESTO_REPLICA_NODE_FLAGS="--import ./scripts/cpu-sample.mjs" \
+ *     CPU_SAMPLE_START_MS=20000 npm run bench -- scan --ranges 10000 --only range --reps 40
+ *
+ * After `CPU_SAMPLE_START_MS` (25,000) it profiles for `CPU_SAMPLE_MS` (10,000) at
+ * `CPU_SAMPLE_INTERVAL_US` (1,000) and writes `cpu-<pid>.cpuprofile` into `CPU_SAMPLE_DIR`
+ * (tmp/cpu), readable by Chrome DevTools or any `.cpuprofile` tool. Plain JavaScript so that it loads
+ * before tsx's loader; nothing in Pesto imports it. The companion of heap-sample.mjs (decision 0040).
+ */
+import { Session } from 'node:inspector';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.env.CPU_SAMPLE_DIR ?? 'tmp/cpu';
+const startMs = Number(process.env.CPU_SAMPLE_START_MS ?? 25_000);
+const durationMs = Number(process.env.CPU_SAMPLE_MS ?? 10_000);
+const intervalUs = Number(process.env.CPU_SAMPLE_INTERVAL_US ?? 1_000);
+const session = new Session();
+session.connect();
+
+const fail = (what, err) => process.stderr.write(`cpu-sample: ${what}: ${err.message}\n`);
+
+setTimeout(() => {
+  session.post('Profiler.enable', (err) => {
+    if (err) return fail('enable', err);
+    session.post('Profiler.setSamplingInterval', { interval: intervalUs }, (err1) => {
+      if (err1) return fail('setSamplingInterval', err1);
+      session.post('Profiler.start', (err2) => {
+        if (err2) return fail('start', err2);
+        setTimeout(() => {
+          session.post('Profiler.stop', (err3, result) => {
+            if (err3) return fail('stop', err3);
+            mkdirSync(dir, { recursive: true });
+            writeFileSync(join(dir, `cpu-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+          });
+        }, durationMs).unref();
+      });
+    });
+  });
+}, startMs).unref();
