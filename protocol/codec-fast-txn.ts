@@ -13,6 +13,7 @@ import {
   bytesLimited,
   digestIn,
   EMPTY,
+  holdsAt,
   lenField,
   Reader,
   skip,
@@ -121,17 +122,40 @@ export function predicateIn(r: Reader): Predicate {
   return { table: table ?? 0, tableVersion, expr: expr === undefined ? EMPTY : bytesLimited(expr, limits) };
 }
 
+/**
+ * The last large run of read entries this process wrote into a query reply (codec-query.ts), with the
+ * entries it encodes. A replica that answered a range read then receives, in the Prepare of a
+ * transaction whose read set is that reply's, those very bytes (QueryReply and TxnBody carry reads as
+ * the same field, decision 0042): `bodyIn` takes the entries instead of decoding 10,000 of them again,
+ * and the replica's store keys come back as the very strings its maps hold. Decoding is a function of
+ * the bytes, so the result is what a fresh decode would give; `longestKey` keeps the key-size limit.
+ * Memory: one reply's read set and bytes, replaced by the next large one.
+ */
+let keptRun: { readonly bytes: Uint8Array; readonly reads: readonly ReadEntry[]; readonly longestKey: number } | null = null;
+
+/** Runs of fewer entries decode in microseconds: not kept. */
+export const READ_RUN_KEPT_MIN = 256;
+
+/** Notes `bytes` as the encoding of the read-entry run `reads` (at least READ_RUN_KEPT_MIN entries). */
+export function keepReadRun(bytes: Uint8Array, reads: readonly ReadEntry[]): void {
+  let longestKey = 0;
+  for (const e of reads) if (e.key.length > longestKey) longestKey = e.key.length;
+  keptRun = { bytes, reads, longestKey };
+}
+
 function bodyIn(r: Reader): TxnBody {
   const limits = r.limits;
   let ts: Timestamp | undefined;
   const shards: ShardId[] = [];
-  const reads: ReadEntry[] = [];
+  let reads: ReadEntry[] = [];
+  let readsReused = false;
   const writes: WriteEntry[] = [];
   const deps: Dependency[] = [];
   const predicates: Predicate[] = [];
   let meta: Uint8Array | undefined;
   const max = limits.entriesMax;
   while (r.pos < r.end) {
+    const at = r.pos;
     const tag = tagOf(r);
     switch (tag) {
       case 10:
@@ -152,9 +176,19 @@ function bodyIn(r: Reader): TxnBody {
       case 16:
         shards.push(r.uint32() as ShardId);
         break;
-      case 26:
+      case 26: {
+        if (readsReused) bail(); // entries after the reused run: not as written (the generic path decides)
+        const kept = keptRun;
+        const end = kept === null ? -1 : at + kept.bytes.length;
+        if (reads.length === 0 && kept !== null && kept.longestKey <= limits.keyBytesMax && end <= r.end && (end === r.end || r.buf[end] !== 26) && holdsAt(r.buf, at, kept.bytes)) {
+          reads = kept.reads as ReadEntry[]; // shared, never written: readonly in the body
+          readsReused = true;
+          r.pos = end;
+          break;
+        }
         reads.push(sub(r, readEntryIn));
         break;
+      }
       case 34:
         writes.push(sub(r, writeEntryIn));
         break;

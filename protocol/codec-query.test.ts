@@ -7,10 +7,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeGeneric, decodeMessage, encodeGeneric, encodeMessage } from './codec.ts';
 import { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-fast.ts';
-import { holdsAt } from './codec-query.ts';
+import { holdsAt } from './codec-fast-wire.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
-import type { QueryReply } from './messages.ts';
+import type { QueryReply, ReadEntry } from './messages.ts';
+import { encodeTxn } from './codec-txn.ts';
 import { queryBodyDigest } from './query-digest.ts';
 import type { Timestamp } from './timestamp.ts';
 
@@ -165,7 +166,7 @@ void describe('digest-only range read replies (decision 0027)', () => {
     };
     const cases: [string, Uint8Array][] = [
       ['a result beside the digest', withDigest(new Uint8Array([26, 1, 7]))],
-      ['a read entry beside the digest', withDigest(new Uint8Array([34, 3, 10, 1, 97]))],
+      ['a read entry beside the digest', withDigest(new Uint8Array([26, 3, 10, 1, 97]))],
       ['a digest of 31 bytes', envelope(new Uint8Array([...decodeLen(encodeGeneric({ ...full, result: new Uint8Array(0), reads: [] })), 74, 31, ...new Uint8Array(31)]))],
       ['neither digest nor result', envelope(decodeLen(encodeGeneric({ ...full, result: new Uint8Array(0), reads: [] })))],
     ];
@@ -271,5 +272,56 @@ void describe('holdsAt', () => {
       }
     }
     assert.equal(holdsAt(buf, 60, buf.subarray(0, 8)), false, 'past the end');
+  });
+});
+
+void describe("a replica's read set coming back in a Prepare (decision 0042)", () => {
+  const BIG: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6, entriesMax: 5000 };
+  /** `n` sorted read entries; `change` edits a fresh copy. */
+  const readsOf = (n: number, change?: (reads: ReadEntry[]) => void): ReadEntry[] => {
+    const reads = Array.from({ length: n }, (_, i) => ({ key: `k${String(i).padStart(6, '0')}`, version: { micros: 1_760_000_000_000_000 + i, clientId: i % 7 } }));
+    change?.(reads);
+    return reads;
+  };
+  const prepareOf = (reads: readonly ReadEntry[]): Uint8Array =>
+    encodeMessage({ kind: 'prepare', req: 9, txn: encodeTxn({ ts: { micros: 1_770_000_000_000_000, clientId: 3 }, shards: [0 as ShardId], reads, writes: [], deps: [], predicates: [], meta: new Uint8Array(0) }) });
+  const bodyReads = (bytes: Uint8Array, limits = BIG): readonly ReadEntry[] => {
+    const d = decodeMessage(bytes, limits);
+    assert.ok(d.ok && d.value.kind === 'prepare');
+    const g = decodeGeneric(bytes, limits);
+    assert.ok(g.ok && g.value.kind === 'prepare');
+    assert.deepEqual(normal(d.value.txn.body), normal(g.value.txn.body), 'what the generic path decodes');
+    return d.value.txn.body.reads;
+  };
+
+  void it('decodes to the very entries the reply was encoded from', () => {
+    const mine = readsOf(1000);
+    fastEncodeQueryReply({ ...reply(1), reads: mine, digestOnly: false });
+    // The client's copy: other objects, the same entries, so the same bytes.
+    assert.equal(bodyReads(prepareOf(readsOf(1000))), mine);
+  });
+
+  void it('decodes any other run itself, and still reuses the kept one afterwards', () => {
+    const mine = readsOf(1000);
+    fastEncodeQueryReply({ ...reply(2), reads: mine, digestOnly: false });
+    const variants: [string, ReadEntry[]][] = [
+      ['a version changed in the middle', readsOf(1000, (r) => (r[500] = { key: r[500]!.key, version: { micros: 5, clientId: 0 } }))],
+      ['one read more at the end', readsOf(1001)],
+      ['one read fewer', readsOf(999)],
+      ['one read more at the start', [{ key: 'a', version: { micros: 1, clientId: 0 } }, ...readsOf(1000)]],
+    ];
+    for (const [name, reads] of variants) {
+      const got = bodyReads(prepareOf(reads));
+      assert.notEqual(got, mine, name);
+      assert.deepEqual(normal(got), normal(reads), name);
+      assert.equal(bodyReads(prepareOf(readsOf(1000))), mine, `after ${name}`);
+    }
+  });
+
+  void it('keeps the decoding side\'s key-size limit', () => {
+    fastEncodeQueryReply({ ...reply(3), reads: readsOf(1000), digestOnly: false });
+    const small: CodecLimits = { ...BIG, keyBytesMax: 4 };
+    assert.equal(decodeMessage(prepareOf(readsOf(1000)), small).ok, false);
+    assert.equal(decodeGeneric(prepareOf(readsOf(1000)), small).ok, false);
   });
 });

@@ -3,7 +3,7 @@
  * carries in place of its result and read set.
  *
  * `queryBodyDigest(result, reads)` = BLAKE3(BLAKE3(result) ‖ BLAKE3(read entries)), the read entries as
- * the exact bytes a full reply writes for them (`readsWire`, protobuf field 4 repeated, so one encoding
+ * the exact bytes a full reply writes for them (`readsWire`, protobuf field 3 repeated, so one encoding
  * serves both). Two replies with equal digests have equal results and read sets (BLAKE3's collision
  * resistance); that is all a client relies on when it counts a digest reply toward 3f+1 and takes the
  * body from a full reply that hashes to the same digest.
@@ -15,15 +15,15 @@ import { blake3, BLAKE3_BYTES } from './crypto/blake3.ts';
 import { encodeWith, lenField, tsSize, tsWrite, type Writer } from './codec-fast-wire.ts';
 import type { ReadEntry } from './messages.ts';
 
-/** QueryReply field 4 (read entries), length-delimited. */
-export const READ_TAG = 34;
+/** QueryReply field 3 (read entries), length-delimited: TxnBody's field for its reads too (decision 0042). */
+export const READ_TAG = 26;
 
 /** Bytes of each read entry's body (key, version), as the reply writes it after its tag and length. */
 export function readEntrySizes(reads: readonly ReadEntry[]): number[] {
   return reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
 }
 
-/** Writes every read entry as field 4 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per key). */
+/** Writes every read entry as field 3 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per key). */
 export function writeReadEntries(w: Writer, reads: readonly ReadEntry[], sizes: readonly number[]): void {
   for (let i = 0; i < reads.length; i++) {
     const e = reads[i]!;

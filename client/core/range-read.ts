@@ -31,7 +31,7 @@
  * replaces its digest reply only when it hashes to the same digest.
  */
 import { bytesEqual } from '../../protocol/codec.ts';
-import { holdsAt } from '../../protocol/codec-query.ts';
+import { holdsAt } from '../../protocol/codec-fast-wire.ts';
 import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';

@@ -2086,11 +2086,11 @@ export namespace pesto {
         /** QueryReply retry. */
         retry: number;
 
-        /** QueryReply result. */
-        result: Uint8Array;
-
         /** QueryReply reads. */
         reads: pesto.ReadEntry.$Properties[];
+
+        /** QueryReply result. */
+        result: Uint8Array;
 
         /** QueryReply predicates. */
         predicates: pesto.Predicate.$Properties[];
@@ -2144,11 +2144,11 @@ export namespace pesto {
             /** QueryReply retry */
             retry?: (number|null);
 
-            /** QueryReply result */
-            result?: (Uint8Array|null);
-
             /** QueryReply reads */
             reads?: (pesto.ReadEntry.$Properties[]|null);
+
+            /** QueryReply result */
+            result?: (Uint8Array|null);
 
             /** QueryReply predicates */
             predicates?: (pesto.Predicate.$Properties[]|null);

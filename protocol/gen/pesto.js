@@ -5239,8 +5239,8 @@ export const pesto = $root.pesto = (() => {
          * @typedef {Object} pesto.QueryReply.$Properties
          * @property {number|null} [req] QueryReply req
          * @property {number|null} [retry] QueryReply retry
-         * @property {Uint8Array|null} [result] QueryReply result
          * @property {Array.<pesto.ReadEntry.$Properties>|null} [reads] QueryReply reads
+         * @property {Uint8Array|null} [result] QueryReply result
          * @property {Array.<pesto.Predicate.$Properties>|null} [predicates] QueryReply predicates
          * @property {Array.<pesto.Dependency.$Properties>|null} [deps] QueryReply deps
          * @property {Array.<Uint8Array>|null} [snapshotCommitted] QueryReply snapshotCommitted
@@ -5299,20 +5299,20 @@ export const pesto = $root.pesto = (() => {
         QueryReply.prototype.retry = 0;
 
         /**
-         * QueryReply result.
-         * @member {Uint8Array} result
-         * @memberof pesto.QueryReply
-         * @instance
-         */
-        QueryReply.prototype.result = $util.newBuffer([]);
-
-        /**
          * QueryReply reads.
          * @member {Array.<pesto.ReadEntry.$Properties>} reads
          * @memberof pesto.QueryReply
          * @instance
          */
         QueryReply.prototype.reads = $util.emptyArray;
+
+        /**
+         * QueryReply result.
+         * @member {Uint8Array} result
+         * @memberof pesto.QueryReply
+         * @instance
+         */
+        QueryReply.prototype.result = $util.newBuffer([]);
 
         /**
          * QueryReply predicates.
@@ -5374,11 +5374,11 @@ export const pesto = $root.pesto = (() => {
                 writer.uint32(/* id 1, wireType 0 =*/8).uint32(message.req);
             if (message.retry != null && $Object.hasOwnProperty.call(message, "retry") && message.retry !== 0)
                 writer.uint32(/* id 2, wireType 0 =*/16).uint32(message.retry);
-            if (message.result != null && $Object.hasOwnProperty.call(message, "result") && message.result.length)
-                writer.uint32(/* id 3, wireType 2 =*/26).bytes(message.result);
             if (message.reads != null && message.reads.length)
                 for (let i = 0; i < message.reads.length; ++i)
-                    $root.pesto.ReadEntry.encode(message.reads[i], writer.uint32(/* id 4, wireType 2 =*/34).fork(), _depth + 1).ldelim();
+                    $root.pesto.ReadEntry.encode(message.reads[i], writer.uint32(/* id 3, wireType 2 =*/26).fork(), _depth + 1).ldelim();
+            if (message.result != null && $Object.hasOwnProperty.call(message, "result") && message.result.length)
+                writer.uint32(/* id 4, wireType 2 =*/34).bytes(message.result);
             if (message.predicates != null && message.predicates.length)
                 for (let i = 0; i < message.predicates.length; ++i)
                     $root.pesto.Predicate.encode(message.predicates[i], writer.uint32(/* id 5, wireType 2 =*/42).fork(), _depth + 1).ldelim();
@@ -5458,18 +5458,18 @@ export const pesto = $root.pesto = (() => {
                 case 3: {
                         if (wireType !== 2)
                             break;
-                        if ((value = reader.bytes()).length)
-                            message.result = value;
-                        else
-                            delete message.result;
+                        if (!(message.reads && message.reads.length))
+                            message.reads = [];
+                        message.reads.push($root.pesto.ReadEntry.decode(reader, reader.size(), $undefined, _depth + 1));
                         continue;
                     }
                 case 4: {
                         if (wireType !== 2)
                             break;
-                        if (!(message.reads && message.reads.length))
-                            message.reads = [];
-                        message.reads.push($root.pesto.ReadEntry.decode(reader, reader.size(), $undefined, _depth + 1));
+                        if ((value = reader.bytes()).length)
+                            message.result = value;
+                        else
+                            delete message.result;
                         continue;
                     }
                 case 5: {
