@@ -23,15 +23,16 @@ export function readEntrySizes(reads: readonly ReadEntry[]): number[] {
   return reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
 }
 
-/** Writes every read entry as field 3 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per key). */
+/**
+ * Writes every read entry as field 3 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per
+ * key). Keys go through `keyField`'s character loop: node's `Buffer#write` wrapper cost more than the
+ * copy for keys this short (a 10,000-entry reply encoded in 4.6-5.1 ms against 2.5-3.4 ms, decision 0041).
+ */
 export function writeReadEntries(w: Writer, reads: readonly ReadEntry[], sizes: readonly number[]): void {
   for (let i = 0; i < reads.length; i++) {
     const e = reads[i]!;
     w.open(READ_TAG, sizes[i]!);
-    if (e.key.length > 0) {
-      w.open(10, e.key.length);
-      w.pos += w.buf.write(e.key, w.pos, 'latin1');
-    }
+    if (e.key.length > 0) w.keyField(10, e.key);
     tsWrite(w, 18, e.version);
   }
 }
