@@ -29,7 +29,10 @@
  * `writebackDecodeMs` and `writebackMs` (a replica decodes and applies the commit certificate),
  * `writebackLogMs` (its log record encoded), `txnBytes`; `commitAllMs` = txnEncodeMs + 6 x the rest,
  * the CPU that commit costs the cluster outside signatures, the transport and the disk.
- * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --digest --commit --json
+ * `--alloc` adds `replicaAllocKb`, the JavaScript heap's growth over the replica's step: the bytes it
+ * allocated when run with a young generation too large to collect during it (node
+ * --max-semi-space-size=512; the median ignores the odd read a collection cut short).
+ * Usage: --ranges 10,100,1000,10000 --batch 10 --reps 5 --only replica --cold --digest --commit --alloc --json
  */
 import { decodeMessage, encodeMessage, encodeTxn } from '../protocol/codec.ts';
 import { encodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
@@ -81,6 +84,7 @@ async function main(args: readonly string[]): Promise<void> {
   const cold = flags.has('cold');
   const digest = flags.has('digest');
   const withCommit = flags.has('commit');
+  const alloc = flags.has('alloc');
 
   const engine = await Engine.create();
   const ddl = engine.parse('CREATE TABLE scan_t (id int PRIMARY KEY, cat int NOT NULL, pad text NOT NULL)').stmts[0]!;
@@ -183,13 +187,15 @@ async function main(args: readonly string[]): Promise<void> {
       const r = tableKeyRange(table.id, '', null);
       for (const k of core.store.keysInRange(r.lo, r.hi)) core.store.get(k)!.scanned = null;
     }
+    const heapBefore = alloc ? process.memoryUsage().heapUsed : 0;
     const replica = timed(() => {
       core.handle(50, query);
       const out: Message[] = [];
       for (const e of core.takeEffects()) if (e.kind === 'send') out.push(e.msg);
       return out[0] as QueryReply;
     });
-    if (replicaOnly) return { replicaMs: replica.ms, reads: replica.value.reads.length };
+    const allocKb = alloc ? { replicaAllocKb: Math.round((process.memoryUsage().heapUsed - heapBefore) / 1024) } : {};
+    if (replicaOnly) return { replicaMs: replica.ms, reads: replica.value.reads.length, ...allocKb };
     const enc = timed(() => encodeMessage(replica.value));
     const encDigest = digest ? timed(() => encodeMessage({ ...replica.value, digestOnly: true })) : null;
     // The client decodes 3f+1 = 4 replies, each its own bytes (equal bytes from correct replicas).
@@ -225,7 +231,7 @@ async function main(args: readonly string[]): Promise<void> {
     const want = filtered ? Math.ceil((start + size) / CATEGORIES) - Math.ceil(start / CATEGORIES) : size;
     if (!o.ok || o.rows.length !== want) throw new Error(`expected ${want} rows`);
     if (named.value.length !== match.value.predicates.length) throw new Error('predicates lost');
-    return { replicaMs: replica.ms, encodeMs: enc.ms, ...(encDigest === null ? {} : { encodeDigestMs: encDigest.ms, digestReplyBytes: encDigest.value.length }), decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length, ...commitCosts };
+    return { replicaMs: replica.ms, encodeMs: enc.ms, ...(encDigest === null ? {} : { encodeDigestMs: encDigest.ms, digestReplyBytes: encDigest.value.length }), decodesMs: dec.ms, matchMs: match.ms, nameKeysMs: named.ms, resultDecodeMs: result.ms, replyBytes: enc.value.length, reads: replica.value.reads.length, ...allocKb, ...commitCosts };
   };
 
   for (const size of ranges) {

@@ -105,7 +105,7 @@ export class MemoryStore implements RowSource {
         const row = transform(r0.row);
         const key = primaryKeyOf(def, row);
         if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null);
-        t.rows.set(key, { key, row, version: r0.version, own: false });
+        t.rows.set(key, { tableId: def.id, key, row, version: r0.version, own: false });
         t.keys.insert(key);
       }
     }
@@ -164,7 +164,7 @@ export class MemoryStore implements RowSource {
           }
           continue;
         }
-        t.rows.set(key, { key, row, version, own: false });
+        t.rows.set(key, { tableId: t.def.id, key, row, version, own: false });
         if (!old) t.keys.insert(key);
         for (const idx of t.indexes.values()) {
           const entry = indexEntryPrefix(idx.def, row) + key;

@@ -17,7 +17,7 @@ export class OverlaySource implements RowSource {
   private lookup(tableId: number, key: string): ScannedRow | null | undefined {
     for (let i = this.buffers.length - 1; i >= 0; i--) {
       const r = this.buffers[i]?.lookup(tableId, key);
-      if (r !== undefined) return r === null ? null : { key, row: r, version: null, own: true };
+      if (r !== undefined) return r === null ? null : { tableId, key, row: r, version: null, own: true };
     }
     return undefined;
   }
@@ -37,7 +37,7 @@ export class OverlaySource implements RowSource {
     for (const b of this.buffers) {
       const rows = b.rowsOf(req.table.id);
       if (!rows) continue;
-      for (const [key, row] of rows) touched.set(key, row === null ? null : { key, row, version: null, own: true });
+      for (const [key, row] of rows) touched.set(key, row === null ? null : { tableId: req.table.id, key, row, version: null, own: true });
     }
     if (touched.size === 0) return this.base.scan(req);
     const sortKey = (r: ScannedRow): string => (req.index === null ? r.key : indexEntryPrefix(req.index, r.row) + r.key);

@@ -46,6 +46,11 @@ export interface ScanRequest {
 }
 
 export interface ScannedRow {
+  /**
+   * The table's storage id. With `key` and `version` a scanned row is also its own read record
+   * (exec-context.ts ReadRecord): a scan records the rows it returns without an object per row.
+   */
+  readonly tableId: number;
   /** Encoded primary key. */
   readonly key: string;
   /** Invariant: never mutated (sources share rows between scans; `SELECT *` returns them as they are). */

@@ -141,8 +141,10 @@ export function runScan(s: ScanNode, env: Env): Row[] {
   for (const r of rows) {
     const ok = test === null || test(r.row);
     if (rec !== null && !r.own) {
-      if (rec.keepScanned) rec.scanned.push({ tableId, key: r.key, version: r.version });
-      if (ok) rec.reads.push({ tableId, key: r.key, version: r.version });
+      // A scanned row of this table is its own read record (row-source.ts): no object per row.
+      const record = r.tableId === tableId ? r : { tableId, key: r.key, version: r.version };
+      if (rec.keepScanned) rec.scanned.push(record);
+      if (ok) rec.reads.push(record);
     }
     if (ok) {
       out.push(r.row);

@@ -80,7 +80,7 @@ export function scanFetchedRows(req: ScanRequest, rows: readonly Row[]): Scanned
   for (const row of rows) {
     const key = primaryKeyOf(req.table, row);
     const s = req.index === null ? key : indexEntryPrefix(req.index, row) + key;
-    if (s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r: { key, row, version: null, own: false } });
+    if (s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r: { tableId: req.table.id, key, row, version: null, own: false } });
   }
   out.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
   if (req.reverse) out.reverse();

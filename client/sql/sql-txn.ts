@@ -52,7 +52,7 @@ export class FetchingSource implements RowSource {
       this.missing.set(k, table);
       return null;
     }
-    return r === null ? null : { key, row: r, version: null, own: false };
+    return r === null ? null : { tableId: table.id, key, row: r, version: null, own: false };
   }
 
   scan(req: ScanRequest): Iterable<ScannedRow> {

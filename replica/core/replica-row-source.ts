@@ -313,7 +313,7 @@ export class ReplicaRowSource implements RowSource {
         return null;
       }
     }
-    const row: ScannedRow = { key: pkOfRowKey(key), row: decodeRow(table, value), version: rowVersion(key, version, prepared), own: false };
+    const row: ScannedRow = { tableId: table.id, key: pkOfRowKey(key), row: decodeRow(table, value), version: rowVersion(key, version, prepared), own: false };
     // The first scan of a version only notes it; the second keeps its row (module comment).
     ks.scanned = hit === version || (hit instanceof CachedRow && hit.version === version) ? new CachedRow(version, prepared, table, row) : version;
     return row;
@@ -327,7 +327,7 @@ export class ReplicaRowSource implements RowSource {
   rowOf(table: TableDef, v: ReplicaRowVersion): ScannedRow | null {
     const value = v.version.value;
     if (value === null) return null;
-    return { key: pkOfRowKey(v.key), row: decodeRow(table, value), version: v, own: false };
+    return { tableId: table.id, key: pkOfRowKey(v.key), row: decodeRow(table, value), version: v, own: false };
   }
 
   get(table: TableDef, key: string): ScannedRow | null {
@@ -364,7 +364,7 @@ export class ReplicaRowSource implements RowSource {
       if (entry < req.lo || (req.hi !== null && entry >= req.hi)) continue;
       // Touch through `visible` so snapshot-mode bookkeeping sees exactly the rows in range.
       const seen = this.visible(k)!;
-      hits.push({ entry, row: { key: pk, row, version: seen, own: false } });
+      hits.push({ entry, row: { tableId: req.table.id, key: pk, row, version: seen, own: false } });
     }
     hits.sort((a, b) => (a.entry < b.entry ? -1 : a.entry > b.entry ? 1 : 0));
     if (req.reverse) hits.reverse();
