@@ -316,6 +316,38 @@ void describe('rows kept for later scans (decision 0019)', () => {
     assert.deepEqual(scanItems(store, ts(800, 1)).rows[1], [3, 'item3', 4.5, 3]);
   });
 
+  void it('shows the kept row of a chain of committed versions as its newest version below T, voted and read at it', () => {
+    // Chains of committed versions only: from the third scan on, rows come from the kept row without a
+    // visit to the version (decision 0041), which must show, vote and record exactly what the version would.
+    const store = new Store();
+    const key = (id: number): string => rowKey(item.id, encodeKey([id], item.pkTypes));
+    for (const id of [2, 3, 4]) store.commitWrite(key(id), version(ts(100, 1), encodeRow(item, [id, `n${id}`, 1.5, id]), txn(`w${id}`)));
+    const scan = (at: Timestamp): Extract<QueryExecution, { ok: true }> => {
+      const exec = executeAt(engine, 'SELECT * FROM item WHERE id >= 2 AND id < 5', [], at, store, catalog, { observeTableVersions: false });
+      assert.ok(exec.ok);
+      return exec;
+    };
+    const first = scan(T);
+    scan(T);
+    for (let round = 0; round < 2; round++) {
+      const kept = scan(T);
+      assert.deepEqual(kept.rows, first.rows);
+      assert.deepEqual(kept.reads, first.reads);
+      assert.deepEqual([...kept.snapshot.committed].sort(), [txn('w2'), txn('w3'), txn('w4')].sort());
+    }
+    // A newer committed version on one chain: shown, read and voted instead of the kept row's.
+    store.commitWrite(key(3), version(ts(900, 1), encodeRow(item, [3, 'newer', 2, 3]), txn('w3b')));
+    for (let round = 0; round < 3; round++) {
+      const exec = scan(T);
+      assert.deepEqual(exec.rows.map((r) => r[1]), ['n2', 'newer', 'n4']);
+      assert.deepEqual(exec.reads.find((r) => r.key === key(3))?.version, ts(900, 1));
+      assert.deepEqual([...exec.snapshot.committed].sort(), [txn('w2'), txn('w3b'), txn('w4')].sort());
+    }
+    // Readers below the kept versions see what they saw then: the older version, or no row at all.
+    assert.deepEqual(scan(ts(500, 1)).rows.map((r) => r[1]), ['n2', 'n3', 'n4']);
+    assert.deepEqual(scan(ts(100, 1)).rows, []);
+  });
+
   void it('records a version that was read prepared and is now committed as committed', () => {
     const store = loadedStore();
     const k = rowKey(item.id, encodeKey([3], item.pkTypes));
