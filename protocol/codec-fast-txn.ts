@@ -122,25 +122,47 @@ export function predicateIn(r: Reader): Predicate {
   return { table: table ?? 0, tableVersion, expr: expr === undefined ? EMPTY : bytesLimited(expr, limits) };
 }
 
+/** Read entries: TxnBody field 3 and QueryReply field 3 alike (decision 0042), length-delimited. */
+export const READ_TAG = 26;
+
+/** Runs of fewer read entries decode in microseconds: not kept. */
+export const READ_RUN_KEPT_MIN = 256;
+
 /**
- * The last large run of read entries this process wrote into a query reply (codec-query.ts), with the
- * entries it encodes. A replica that answered a range read then receives, in the Prepare of a
- * transaction whose read set is that reply's, those very bytes (QueryReply and TxnBody carry reads as
- * the same field, decision 0042): `bodyIn` takes the entries instead of decoding 10,000 of them again,
- * and the replica's store keys come back as the very strings its maps hold. Decoding is a function of
- * the bytes, so the result is what a fresh decode would give; `longestKey` keeps the key-size limit.
- * Memory: one reply's read set and bytes, replaced by the next large one.
+ * The last large run of read entries this process wrote into a query reply or decoded from one
+ * (codec-query.ts), with the entries it encodes. The same bytes later decode to these entries instead
+ * of being decoded again:
+ * - a client's replies from several replicas carry the same run: they share one array, and matching
+ *   compares them by identity (decision 0022);
+ * - a replica that answered a range read receives, in the Prepare of a transaction whose read set is
+ *   that reply's, those very bytes (decision 0042): its own entries come back, keys being the very
+ *   strings its store's maps hold.
+ * Decoding is a function of the bytes, so the result is what a fresh decode would give: kept runs
+ * have sorted, distinct keys (the decoders accept no other; a replica's read sets are built so,
+ * query-exec.ts), and `longestKey` keeps the key-size limit of whoever decodes. Memory: one run's
+ * entries and bytes, replaced by the next large one.
  */
 let keptRun: { readonly bytes: Uint8Array; readonly reads: readonly ReadEntry[]; readonly longestKey: number } | null = null;
 
-/** Runs of fewer entries decode in microseconds: not kept. */
-export const READ_RUN_KEPT_MIN = 256;
-
-/** Notes `bytes` as the encoding of the read-entry run `reads` (at least READ_RUN_KEPT_MIN entries). */
+/** Notes `bytes` as the encoding of the read-entry run `reads` (sorted, distinct keys), if long enough to keep. */
 export function keepReadRun(bytes: Uint8Array, reads: readonly ReadEntry[]): void {
+  if (reads.length < READ_RUN_KEPT_MIN) return;
   let longestKey = 0;
   for (const e of reads) if (e.key.length > longestKey) longestKey = e.key.length;
   keptRun = { bytes, reads, longestKey };
+}
+
+/**
+ * The kept run's entries when the run of read entries starting at `at` (the first entry's tag) is
+ * exactly its bytes, ending there; `r` then moves past them. Null otherwise (`r` unmoved).
+ */
+export function keptReadRun(r: Reader, at: number): readonly ReadEntry[] | null {
+  const kept = keptRun;
+  if (kept === null || kept.longestKey > r.limits.keyBytesMax) return null;
+  const end = at + kept.bytes.length;
+  if (end > r.end || (end < r.end && r.buf[end] === READ_TAG) || !holdsAt(r.buf, at, kept.bytes)) return null;
+  r.pos = end;
+  return kept.reads;
 }
 
 function bodyIn(r: Reader): TxnBody {
@@ -176,17 +198,13 @@ function bodyIn(r: Reader): TxnBody {
       case 16:
         shards.push(r.uint32() as ShardId);
         break;
-      case 26: {
+      case READ_TAG: {
         if (readsReused) bail(); // entries after the reused run: not as written (the generic path decides)
-        const kept = keptRun;
-        const end = kept === null ? -1 : at + kept.bytes.length;
-        if (reads.length === 0 && kept !== null && kept.longestKey <= limits.keyBytesMax && end <= r.end && (end === r.end || r.buf[end] !== 26) && holdsAt(r.buf, at, kept.bytes)) {
-          reads = kept.reads as ReadEntry[]; // shared, never written: readonly in the body
+        const kept = reads.length === 0 ? keptReadRun(r, at) : null;
+        if (kept !== null) {
+          reads = kept as ReadEntry[]; // shared, never written: readonly in the body
           readsReused = true;
-          r.pos = end;
-          break;
-        }
-        reads.push(sub(r, readEntryIn));
+        } else reads.push(sub(r, readEntryIn));
         break;
       }
       case 34:
@@ -266,8 +284,16 @@ function keySize(key: string): number {
   return key.length > 0 ? lenField(key.length) : 0;
 }
 
-function readEntrySize(r: ReadEntry): number {
+/** Bytes of a read entry's body (key, version), as written after its tag and length. */
+export function readEntrySize(r: ReadEntry): number {
   return keySize(r.key) + lenField(tsSize(r.version));
+}
+
+/** Writes one read entry (TxnBody and QueryReply field 3); `size`: its `readEntrySize`. */
+export function writeReadEntry(w: Writer, e: ReadEntry, size = readEntrySize(e)): void {
+  w.open(READ_TAG, size);
+  if (e.key.length > 0) w.keyField(10, e.key);
+  tsWrite(w, 18, e.version);
 }
 
 function writeEntrySize(x: WriteEntry): number {
@@ -301,11 +327,7 @@ export function fastEncodeBody(b: TxnBody): Uint8Array {
     w.open(18, shardsLen);
     for (const s of b.shards) w.varint(s);
   }
-  for (const r of b.reads) {
-    w.open(26, readEntrySize(r));
-    if (r.key.length > 0) w.keyField(10, r.key);
-    tsWrite(w, 18, r.version);
-  }
+  for (const r of b.reads) writeReadEntry(w, r);
   for (const x of b.writes) {
     w.open(34, writeEntrySize(x));
     if (x.key.length > 0) w.keyField(10, x.key);

@@ -4,11 +4,10 @@
  * each way, then codec.ts a third. codec.ts calls these (through codec-fast.ts) after fastDecode/fastEncode.
  *
  * A client decodes 3f+1 replies to one range read, and correct replicas send the same read set, byte for
- * byte. The decoder keeps the last large read set it decoded with a copy of its bytes (`lastReads`);
- * a reply whose read entries are those very bytes gets that same (readonly) array without decoding
- * them again (decision 0022): decoding is a function of the bytes alone, so the result is what a fresh
- * decode would give, and matching (client/core/range-read.ts) then compares the arrays by identity.
- * Memory: one read set and its bytes, replaced by the next large one.
+ * byte. The decoder keeps the last large read set it decoded with a copy of its bytes, and the encoder
+ * the last one it wrote (codec-fast-txn.ts `keepReadRun`); a reply whose read entries are those very
+ * bytes gets that same (readonly) array without decoding them again (decision 0022), and matching
+ * (client/core/range-read.ts) then compares the arrays by identity.
  *
  * Digest-only replies (decision 0027): a reply sent with `digestOnly` carries `body_digest`
  * (query-digest.ts) and neither result nor read entries; decoded, it has `bodyDigest`, an empty result
@@ -16,21 +15,16 @@
  * neither a digest nor a result is refused (the generic path, codec.ts, refuses the same).
  */
 import type { CodecLimits } from './codec-txn.ts';
-import { depIn, keepReadRun, predicateIn, READ_RUN_KEPT_MIN, readEntryIn } from './codec-fast-txn.ts';
-import { BAIL, bail, digestIn, EMPTY, encodeWith, holdsAt, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
+import { depIn, keepReadRun, keptReadRun, predicateIn, READ_RUN_KEPT_MIN, READ_TAG, readEntryIn } from './codec-fast-txn.ts';
+import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
 import type { TxnDigest } from './ids.ts';
 import type { Dependency, Message, Predicate, ReadEntry } from './messages.ts';
-import { queryBodyDigest, READ_TAG, readEntrySizes, writeReadEntries } from './query-digest.ts';
+import { queryBodyDigest, readEntrySizes, writeReadEntries } from './query-digest.ts';
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
 
 const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
 const BODY_DIGEST_TAG = 74; // QueryReply field 9, length-delimited
 const RESULT_TAG = 34; // QueryReply field 4, length-delimited
-/** Read sets of at least this many entries are kept for reuse (smaller ones decode in microseconds). */
-const READS_KEPT_MIN = 256;
-
-/** The last large read set decoded: its entries, their bytes (a copy) and the limits they were checked under. */
-let lastReads: { readonly bytes: Uint8Array; readonly reads: readonly ReadEntry[]; readonly limits: CodecLimits } | null = null;
 
 function queryReplyIn(r: Reader): Message {
   const limits = r.limits;
@@ -68,12 +62,10 @@ function queryReplyIn(r: Reader): Message {
         if (readsReused) bail(); // entries after the reused run: not as written (the generic path decides)
         if (readsStart === -1) {
           readsStart = at;
-          const kept = lastReads;
-          const end = kept === null ? -1 : at + kept.bytes.length;
-          if (kept !== null && kept.limits === limits && end <= r.end && (end === r.end || r.buf[end] !== READ_TAG) && holdsAt(r.buf, at, kept.bytes)) {
-            reads = kept.reads as ReadEntry[]; // shared, never written: readonly in the message
+          const kept = keptReadRun(r, at);
+          if (kept !== null) {
+            reads = kept as ReadEntry[]; // shared, never written: readonly in the message
             readsReused = true;
-            r.pos = end;
             break;
           }
         } else if (readsEnd !== at) readsContiguous = false;
@@ -109,7 +101,7 @@ function queryReplyIn(r: Reader): Message {
     if (bodyDigest.length !== BLAKE3_BYTES || result !== undefined || reads.length > 0) bail();
   } else if (result === undefined || result.length === 0) bail();
   if (reads.length > max || predicates.length > max || deps.length > max || snapshotCommitted.length > max || snapshotPrepared.length > max) bail();
-  if (!readsReused && readsContiguous && reads.length >= READS_KEPT_MIN) lastReads = { bytes: r.buf.slice(readsStart, readsEnd), reads, limits };
+  if (!readsReused && readsContiguous && reads.length >= READ_RUN_KEPT_MIN) keepReadRun(r.buf.slice(readsStart, readsEnd), reads);
   const base = { kind: 'queryReply', req: req ?? 0, retry: retry ?? 0, predicates, deps, snapshotCommitted, snapshotPrepared } as const;
   return bodyDigest === undefined ? { ...base, result: result!, reads } : { ...base, result: EMPTY, reads: [], digestOnly: true, bodyDigest };
 }
@@ -151,7 +143,7 @@ export function fastEncodeQueryReply(full: Extract<Message, { kind: 'queryReply'
     const runStart = w.pos;
     writeReadEntries(w, m.reads, readSizes);
     // A replica's large read set: the Prepare that may follow carries this very run (codec-fast-txn.ts).
-    if (m.reads.length >= READ_RUN_KEPT_MIN) keepReadRun(w.buf.subarray(runStart, w.pos), m.reads);
+    keepReadRun(w.buf.subarray(runStart, w.pos), m.reads);
     if (m.result.length > 0) w.bytesField(RESULT_TAG, m.result);
     m.predicates.forEach((q, i) => {
       w.open(42, predSizes[i]!);

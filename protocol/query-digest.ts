@@ -12,29 +12,22 @@
  * whose read entries decoded to one shared array (codec-query.ts) hash them once.
  */
 import { blake3, BLAKE3_BYTES } from './crypto/blake3.ts';
-import { encodeWith, lenField, tsSize, tsWrite, type Writer } from './codec-fast-wire.ts';
+import { encodeWith, lenField, type Writer } from './codec-fast-wire.ts';
+import { readEntrySize, writeReadEntry } from './codec-fast-txn.ts';
 import type { ReadEntry } from './messages.ts';
-
-/** QueryReply field 3 (read entries), length-delimited: TxnBody's field for its reads too (decision 0042). */
-export const READ_TAG = 26;
 
 /** Bytes of each read entry's body (key, version), as the reply writes it after its tag and length. */
 export function readEntrySizes(reads: readonly ReadEntry[]): number[] {
-  return reads.map((e) => (e.key.length > 0 ? lenField(e.key.length) : 0) + lenField(tsSize(e.version)));
+  return reads.map((e) => readEntrySize(e));
 }
 
 /**
- * Writes every read entry as field 3 of a QueryReply (keys are latin1 strings: one byte per char, no Buffer per
- * key). Keys go through `keyField`'s character loop: node's `Buffer#write` wrapper cost more than the
- * copy for keys this short (a 10,000-entry reply encoded in 4.6-5.1 ms against 2.5-3.4 ms, decision 0041).
+ * Writes every read entry as field 3 of a QueryReply (codec-fast-txn.ts `writeReadEntry`: keys through
+ * `keyField`'s character loop, which for keys this short cost less than node's `Buffer#write` wrapper;
+ * a 10,000-entry reply encoded in 4.6-5.1 ms against 2.5-3.4 ms, decision 0041).
  */
 export function writeReadEntries(w: Writer, reads: readonly ReadEntry[], sizes: readonly number[]): void {
-  for (let i = 0; i < reads.length; i++) {
-    const e = reads[i]!;
-    w.open(READ_TAG, sizes[i]!);
-    if (e.key.length > 0) w.keyField(10, e.key);
-    tsWrite(w, 18, e.version);
-  }
+  for (let i = 0; i < reads.length; i++) writeReadEntry(w, reads[i]!, sizes[i]!);
 }
 
 /** The read entries' bytes in a full reply. */
