@@ -47,61 +47,29 @@ export function rowTest(e: Expr, env: Env): RowTest {
   }
   // A NULL constant makes the comparison NULL for every row; NaN orders above every number (ops.ts).
   if (c === null) return () => false;
-  if (typeof c === 'number' && !Number.isNaN(c)) return numberTest(col, op, c, slow);
-  if (typeof c === 'string') return stringTest(col, op, c, slow);
+  if ((typeof c === 'number' && !Number.isNaN(c)) || typeof c === 'string') return valueTest(col, HOLDS[op], c, slow);
   return slow;
 }
 
-/** `row[col] op c` for a number row value that is not NaN; anything else through `slow`. */
-function numberTest(col: number, op: CmpOp, c: number, slow: RowTest): RowTest {
-  switch (op) {
-    case '=':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v === c : slow(row);
-      };
-    case '<>':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v !== c : slow(row);
-      };
-    case '<':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v < c : slow(row);
-      };
-    case '<=':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v <= c : slow(row);
-      };
-    case '>':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v > c : slow(row);
-      };
-    case '>=':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'number' && v === v ? v >= c : slow(row);
-      };
-  }
-}
+/**
+ * Each operator on two numbers (neither NaN) or two strings (code-unit order, as ops.ts compares
+ * strings other than bpchar).
+ */
+const HOLDS: Record<CmpOp, (a: number | string, b: number | string) => boolean> = {
+  '=': (a, b) => a === b,
+  '<>': (a, b) => a !== b,
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+};
 
-/** `row[col] op c` for a string row value (code-unit order, as ops.ts compares non-bpchar strings). */
-function stringTest(col: number, op: CmpOp, c: string, slow: RowTest): RowTest {
-  switch (op) {
-    case '=':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'string' ? v === c : slow(row);
-      };
-    case '<>':
-      return (row) => {
-        const v = row[col];
-        return typeof v === 'string' ? v !== c : slow(row);
-      };
-    default:
-      return slow;
-  }
+/** `row[col] holds c` when the row's value is of c's kind and not NaN; anything else through `slow`. */
+function valueTest(col: number, holds: (a: number | string, b: number | string) => boolean, c: number | string, slow: RowTest): RowTest {
+  const kind = typeof c;
+  return (row) => {
+    const v = row[col];
+    // `v === v`: false only for NaN.
+    return typeof v === kind && v === v ? holds(v as number | string, c) : slow(row);
+  };
 }

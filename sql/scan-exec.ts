@@ -131,8 +131,12 @@ export function runScan(s: ScanNode, env: Env): Row[] {
   }
   // Rows failing the residual may be left out by the source (no row built for them) unless the recorder
   // keeps every scanned row.
-  const test = residual === null ? null : rowTest(residual, env);
-  const prefilter = residual !== null && test !== null && (rec === null || !rec.keepScanned) ? prefilterOf(residual, test) : undefined;
+  let test: RowTest | null = null;
+  let prefilter: RowPrefilter | undefined;
+  if (residual !== null) {
+    test = rowTest(residual, env);
+    if (rec === null || !rec.keepScanned) prefilter = prefilterOf(residual, test);
+  }
   const rows: Iterable<ScannedRow> = ctx.source.scan({
     table: s.table, index: s.index, lo, hi, predicate: null, mode: s.mode, reverse: s.reverse,
     ...(prefilter === undefined ? {} : { prefilter }),
