@@ -54,13 +54,6 @@ export class FrameBuffer {
   }
 }
 
-/** Records framed as the log stores them, in one buffer (what `Wal.compactionWrite` takes). */
-export function frames(records: readonly Uint8Array[]): Buffer {
-  const out = new FrameBuffer();
-  for (const r of records) out.push(r);
-  return out.take();
-}
-
 /**
  * The intact records at the start of `data`, each a copy, and where they end: reading stops at a zero
  * header, a frame running past the end, or a checksum mismatch (a torn or damaged write).

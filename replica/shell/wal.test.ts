@@ -3,10 +3,24 @@ import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FrameBuffer, frames } from './wal-frames.ts';
+import { crc32 } from 'node:zlib';
+import { FRAME_HEADER, FrameBuffer } from './wal-frames.ts';
 import { Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
+
+/** Records framed as the log stores them (`u32 length, u32 crc32, bytes`), written out here independently of FrameBuffer. */
+function frames(records: readonly Uint8Array[]): Buffer {
+  const out = Buffer.alloc(records.reduce((n, r) => n + FRAME_HEADER + r.length, 0));
+  let at = 0;
+  for (const r of records) {
+    out.writeUInt32LE(r.length, at);
+    out.writeUInt32LE(crc32(r), at + 4);
+    out.set(r, at + FRAME_HEADER);
+    at += FRAME_HEADER + r.length;
+  }
+  return out;
+}
 
 const flushed = (wal: Wal): Promise<void> => new Promise((resolve) => wal.flushAsync(resolve));
 const compactionWritten = (wal: Wal, data: Uint8Array): Promise<void> => new Promise((resolve) => wal.compactionWrite(data, resolve));
