@@ -11,34 +11,14 @@
  * (tmp/cpu), readable by Chrome DevTools or any `.cpuprofile` tool. Plain JavaScript so that it loads
  * before tsx's loader; nothing in Pesto imports it. The companion of heap-sample.mjs (decision 0040).
  */
-import { Session } from 'node:inspector';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { profileWindow } from './inspector-window.mjs';
 
-const dir = process.env.CPU_SAMPLE_DIR ?? 'tmp/cpu';
-const startMs = Number(process.env.CPU_SAMPLE_START_MS ?? 25_000);
-const durationMs = Number(process.env.CPU_SAMPLE_MS ?? 10_000);
-const intervalUs = Number(process.env.CPU_SAMPLE_INTERVAL_US ?? 1_000);
-const session = new Session();
-session.connect();
-
-const fail = (what, err) => process.stderr.write(`cpu-sample: ${what}: ${err.message}\n`);
-
-setTimeout(() => {
-  session.post('Profiler.enable', (err) => {
-    if (err) return fail('enable', err);
-    session.post('Profiler.setSamplingInterval', { interval: intervalUs }, (err1) => {
-      if (err1) return fail('setSamplingInterval', err1);
-      session.post('Profiler.start', (err2) => {
-        if (err2) return fail('start', err2);
-        setTimeout(() => {
-          session.post('Profiler.stop', (err3, result) => {
-            if (err3) return fail('stop', err3);
-            mkdirSync(dir, { recursive: true });
-            writeFileSync(join(dir, `cpu-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
-          });
-        }, durationMs).unref();
-      });
-    });
-  });
-}, startMs).unref();
+profileWindow({
+  name: 'cpu-sample',
+  dir: process.env.CPU_SAMPLE_DIR ?? 'tmp/cpu',
+  file: `cpu-${process.pid}.cpuprofile`,
+  startMs: Number(process.env.CPU_SAMPLE_START_MS ?? 25_000),
+  durationMs: Number(process.env.CPU_SAMPLE_MS ?? 10_000),
+  start: [['Profiler.enable'], ['Profiler.setSamplingInterval', { interval: Number(process.env.CPU_SAMPLE_INTERVAL_US ?? 1_000) }], ['Profiler.start']],
+  stop: 'Profiler.stop',
+});

@@ -11,31 +11,14 @@
  * `heap-<pid>.heapprofile` into `HEAP_SAMPLE_DIR` (tmp/heap). `scripts/heap-report.ts` sums them up.
  * Plain JavaScript so that it loads before tsx's loader; nothing in Pesto imports it.
  */
-import { Session } from 'node:inspector';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { profileWindow } from './inspector-window.mjs';
 
-const dir = process.env.HEAP_SAMPLE_DIR ?? 'tmp/heap';
-const startMs = Number(process.env.HEAP_SAMPLE_START_MS ?? 25_000);
-const durationMs = Number(process.env.HEAP_SAMPLE_MS ?? 10_000);
-const session = new Session();
-session.connect();
-
-const fail = (what, err) => process.stderr.write(`heap-sample: ${what}: ${err.message}\n`);
-
-setTimeout(() => {
-  session.post('HeapProfiler.enable', (err) => {
-    if (err) return fail('enable', err);
-    const params = { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
-    session.post('HeapProfiler.startSampling', params, (err2) => {
-      if (err2) return fail('startSampling', err2);
-      setTimeout(() => {
-        session.post('HeapProfiler.stopSampling', (err3, result) => {
-          if (err3) return fail('stopSampling', err3);
-          mkdirSync(dir, { recursive: true });
-          writeFileSync(join(dir, `heap-${process.pid}.heapprofile`), JSON.stringify(result.profile));
-        });
-      }, durationMs).unref();
-    });
-  });
-}, startMs).unref();
+profileWindow({
+  name: 'heap-sample',
+  dir: process.env.HEAP_SAMPLE_DIR ?? 'tmp/heap',
+  file: `heap-${process.pid}.heapprofile`,
+  startMs: Number(process.env.HEAP_SAMPLE_START_MS ?? 25_000),
+  durationMs: Number(process.env.HEAP_SAMPLE_MS ?? 10_000),
+  start: [['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }]],
+  stop: 'HeapProfiler.stopSampling',
+});
