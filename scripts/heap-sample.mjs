@@ -7,11 +7,14 @@
  *
  * After `HEAP_SAMPLE_START_MS` (25,000: past a fresh cluster's warm-up) it samples allocations for
  * `HEAP_SAMPLE_MS` (10,000), counting objects the garbage collector has already freed too (what
- * young-generation GC costs is what was allocated, not what survives), and writes
+ * young-generation GC costs is what was allocated, not what survives; `HEAP_SAMPLE_LIVE=1` counts only
+ * what is still alive at the window's end, to find what a process keeps), and writes
  * `heap-<pid>.heapprofile` into `HEAP_SAMPLE_DIR` (tmp/heap). `scripts/heap-report.ts` sums them up.
  * Plain JavaScript so that it loads before tsx's loader; nothing in Pesto imports it.
  */
 import { profileWindow } from './inspector-window.mjs';
+
+const live = process.env.HEAP_SAMPLE_LIVE === '1';
 
 profileWindow({
   name: 'heap-sample',
@@ -19,6 +22,6 @@ profileWindow({
   file: `heap-${process.pid}.heapprofile`,
   startMs: Number(process.env.HEAP_SAMPLE_START_MS ?? 25_000),
   durationMs: Number(process.env.HEAP_SAMPLE_MS ?? 10_000),
-  start: [['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }]],
+  start: [['HeapProfiler.enable'], ['HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: !live, includeObjectsCollectedByMinorGC: !live }]],
   stop: 'HeapProfiler.stopSampling',
 });

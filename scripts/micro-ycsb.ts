@@ -14,6 +14,7 @@
  * (A script, not a bench case: benchmarks may not import replica internals, test/architecture.test.ts.)
  *
  * Usage: --tables 4 --keys 5000 --clients 16 --seconds 5 --warmup 2 --pairs 3 --transport memory|grpc|tcp --json
+ * --history-window-ms N (the cluster's limits.historyWindowMs: how long replicas keep decided transactions)
  * `--windows` prints each measured window on the CPU profiler's clock (`window <mode> <fromUs> <toUs>
  * <commits>` on stderr): profile with `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/micro-ycsb.ts
  * --windows` and split the samples by mode.
@@ -79,7 +80,9 @@ async function main(args: readonly string[]): Promise<void> {
   const servers: ReplicaServer[] = [];
   const clients: PestoClient[] = [];
   try {
-    const { config } = await prepareLocalCluster({ dataDir, basePort: opts.basePort });
+    const prepared = await prepareLocalCluster({ dataDir, basePort: opts.basePort });
+    const historyMs = flags.get('history-window-ms');
+    const config = historyMs === undefined ? prepared.config : { ...prepared.config, limits: { ...prepared.config.limits, historyWindowMs: Number(historyMs) } };
     const engine = await Engine.create();
     for (const r of config.shards[0]!.replicas) {
       const keyPair = await readKeyFile(keyPath(dataDir, { kind: 'replica', shard: 0, index: r.index }));

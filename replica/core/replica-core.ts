@@ -504,10 +504,8 @@ export class ReplicaCore {
 
   /** What SemanticCC reads (validation and recording predicates). */
   #semantic(): SemanticContext {
-    return { store: this.store, owns: this.opts.owns, grace: this.#grace(), catalogs: this.#catalogs, writesOf: this.#writesOf };
+    return { store: this.store, owns: this.opts.owns, grace: this.#grace(), catalogs: this.#catalogs };
   }
-
-  readonly #writesOf = (k: DigestKey): Txn['body']['writes'] | null => this.#txns.get(k)?.txn?.body.writes ?? null;
 
   /** What ST2, the fallback (st2-fallback.ts) and writeback (writeback.ts) use of this replica. */
   readonly #decisions: St2Host & WritebackHost = {

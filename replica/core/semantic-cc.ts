@@ -53,8 +53,8 @@
  */
 import type { GraceConfig } from '../../protocol/config.ts';
 import type { DigestKey } from '../../protocol/ids.ts';
-import type { Key, Predicate, ReadEntry, TxnBody, WriteEntry } from '../../protocol/messages.ts';
-import { entryOfKey, lowerBoundKey } from '../../protocol/sorted-entries.ts';
+import type { Key, Predicate, ReadEntry, TxnBody } from '../../protocol/messages.ts';
+import { entryOfKey } from '../../protocol/sorted-entries.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
@@ -127,8 +127,6 @@ export interface SemanticContext {
   readonly owns: (key: Key) => boolean;
   readonly grace: Grace;
   readonly catalogs: CatalogLookup;
-  /** The writes of a transaction known here (its history entries point to it), or null. */
-  readonly writesOf: (txn: DigestKey) => readonly WriteEntry[] | null;
 }
 
 /**
@@ -328,17 +326,12 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
     const start = tbl.firstWriteAtOrAbove(t);
     if (start === 0) continue;
     const v = effectiveTableVersion(tbl, rp.claimed, t).micros;
-    const lo = tablePrefix(rp.table);
-    const hi = tablePrefix(rp.table + 1);
     const seen = new Set<Key>();
     for (let i = start - 1; i >= 0; i--) {
       const w = writes[i]!;
       if (w.ts.micros + g1 + g2 < v) break;
       if ((w.ts.micros + g1 < v && !w.nonMonotonic) || w.txn === self) continue;
-      const ws = ctx.writesOf(w.txn);
-      if (ws === null) continue;
-      for (let j = lowerBoundKey(ws, lo); j < ws.length && ws[j]!.key < hi; j++) {
-        const key = ws[j]!.key;
+      for (const key of w.keys) {
         if (seen.has(key)) continue;
         seen.add(key);
         if (!ctx.owns(key) || (inReads(body.reads, key) && scanned(rp, key))) continue;

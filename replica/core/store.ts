@@ -205,7 +205,7 @@ export class Store {
 
   #noteTableWrite(key: Key, v: Version, committed: boolean, nonMonotonic: boolean): void {
     const id = sqlTableOfKey(key);
-    if (id !== null) this.table(id).noteWrite(v.ts, v.txn, committed, nonMonotonic);
+    if (id !== null) this.table(id).noteWrite(v.ts, v.txn, key, committed, nonMonotonic);
   }
 
   get size(): number {

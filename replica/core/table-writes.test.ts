@@ -9,21 +9,30 @@ const txn = (name: string): DigestKey => name as DigestKey;
 void describe('TableState', () => {
   void it('keeps one entry per transaction in timestamp order, however many rows it wrote', () => {
     const t = new TableState();
-    t.noteWrite(ts(30, 1), txn('c'), false);
-    t.noteWrite(ts(10, 1), txn('a'), true);
-    t.noteWrite(ts(30, 1), txn('c'), false);
-    t.noteWrite(ts(20, 1), txn('b'), false);
+    t.noteWrite(ts(30, 1), txn('c'), 'k', false);
+    t.noteWrite(ts(10, 1), txn('a'), 'k', true);
+    t.noteWrite(ts(30, 1), txn('c'), 'k', false);
+    t.noteWrite(ts(20, 1), txn('b'), 'k', false);
     assert.deepEqual(t.writes.map((w) => w.txn), [txn('a'), txn('b'), txn('c')]);
-    t.noteWrite(ts(30, 1), txn('c'), true);
+    t.noteWrite(ts(30, 1), txn('c'), 'k', true);
     assert.deepEqual(t.writes.map((w) => w.committed), [true, false, true]);
+  });
+
+  void it('lists the rows each transaction wrote, sorted and once each, across prepare and commit', () => {
+    const t = new TableState();
+    for (const k of ['k1', 'k3', 'k5']) t.noteWrite(ts(10, 1), txn('a'), k, false);
+    t.noteWrite(ts(20, 1), txn('b'), 'k2', true);
+    for (const k of ['k1', 'k3', 'k4', 'k5']) t.noteWrite(ts(10, 1), txn('a'), k, true);
+    t.noteWrite(ts(10, 1), txn('a'), 'k0', true);
+    assert.deepEqual(t.writes.map((w) => [w.txn, w.keys]), [[txn('a'), ['k0', 'k1', 'k3', 'k4', 'k5']], [txn('b'), ['k2']]]);
   });
 
   void it('reports the newest committed write strictly below a timestamp', () => {
     const t = new TableState();
     assert.deepEqual(t.committedVersionBelow(ts(99, 0)), ZERO_TS);
-    t.noteWrite(ts(10, 1), txn('a'), true);
-    t.noteWrite(ts(20, 1), txn('b'), false);
-    t.noteWrite(ts(30, 1), txn('c'), true);
+    t.noteWrite(ts(10, 1), txn('a'), 'k', true);
+    t.noteWrite(ts(20, 1), txn('b'), 'k', false);
+    t.noteWrite(ts(30, 1), txn('c'), 'k', true);
     assert.deepEqual(t.committedVersionBelow(ts(30, 1)), ts(10, 1));
     assert.deepEqual(t.committedVersionBelow(ts(30, 2)), ts(30, 1));
     t.dropWrite(ts(20, 1), txn('b'));
@@ -39,10 +48,10 @@ void describe('TableState', () => {
 
   void it('collects committed entries below the newest committed one under the watermark, keeping prepared ones', () => {
     const t = new TableState();
-    t.noteWrite(ts(10, 1), txn('a'), true);
-    t.noteWrite(ts(15, 1), txn('p'), false);
-    t.noteWrite(ts(20, 1), txn('b'), true);
-    t.noteWrite(ts(40, 1), txn('c'), true);
+    t.noteWrite(ts(10, 1), txn('a'), 'k', true);
+    t.noteWrite(ts(15, 1), txn('p'), 'k', false);
+    t.noteWrite(ts(20, 1), txn('b'), 'k', true);
+    t.noteWrite(ts(40, 1), txn('c'), 'k', true);
     t.collect(ts(30, 0));
     assert.deepEqual(t.writes.map((w) => w.txn), [txn('p'), txn('b'), txn('c')]);
   });
@@ -68,8 +77,8 @@ void describe('TableState', () => {
 
   void it('raises the non-monotonic flag and never lowers it', () => {
     const t = new TableState();
-    t.noteWrite(ts(10, 1), txn('a'), false, true);
-    t.noteWrite(ts(10, 1), txn('a'), true, false);
+    t.noteWrite(ts(10, 1), txn('a'), 'k', false, true);
+    t.noteWrite(ts(10, 1), txn('a'), 'k', true, false);
     assert.deepEqual(t.writes.map((w) => [w.committed, w.nonMonotonic]), [[true, true]]);
   });
 

@@ -31,6 +31,12 @@ import { TABLE_PREFIX_BYTES, tableIdOfKey } from '../../sql/row-key.ts';
 export interface TableWrite {
   readonly ts: Timestamp;
   readonly txn: DigestKey;
+  /**
+   * The rows of this table the transaction wrote here, sorted and distinct: SemanticCC's reader side
+   * walks them without decoding the writer's body (a decided transaction is kept as bytes, and decoding
+   * it for every predicate check kept its whole body alive for the history window).
+   */
+  readonly keys: Key[];
   committed: boolean;
   /** Accepted although older than the table's high-water mark minus grace1 (PROTOCOL §5 step 2). */
   nonMonotonic: boolean;
@@ -59,6 +65,23 @@ export function sqlTableOfKey(key: Key): number | null {
   if (key.length < TABLE_PREFIX_BYTES || key.charCodeAt(0) !== 0) return null;
   const id = tableIdOfKey(key);
   return id === 0 ? null : id;
+}
+
+/** Adds `key` to a sorted list of distinct keys (appends when it sorts last, the common case). */
+function addSorted(keys: Key[], key: Key): void {
+  const last = keys[keys.length - 1]!;
+  if (key > last) {
+    keys.push(key);
+    return;
+  }
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (keys[lo] !== key) keys.splice(lo, 0, key);
 }
 
 /** Compaction is worth it once this many dead entries lead the list (or a sixteenth of it). */
@@ -119,19 +142,20 @@ export class TableState {
   }
 
   /**
-   * Records a write of `txn` at `t` (idempotent: one entry per transaction, however many rows). A
-   * repeated note can only raise `committed` and `nonMonotonic`.
+   * Records `txn`'s write of row `key` at `t`: one entry per transaction, however many rows, listing
+   * them. A repeated note (the commit of a prepared write) can only raise `committed` and
+   * `nonMonotonic`, and adds the row only if it is new.
    */
-  noteWrite(t: Timestamp, txn: DigestKey, committed: boolean, nonMonotonic = false): void {
+  noteWrite(t: Timestamp, txn: DigestKey, key: Key, committed: boolean, nonMonotonic = false): void {
     const i = this.#find(t, txn);
-    if (i >= 0) {
-      const e = this.writes[i]!;
-      if (committed) e.committed = true;
-      if (nonMonotonic) e.nonMonotonic = true;
+    if (i < 0) {
+      this.writes.splice(this.firstWriteAtOrAbove(t), 0, { ts: t, txn, keys: [key], committed, nonMonotonic });
       return;
     }
-    const at = this.firstWriteAtOrAbove(t);
-    this.writes.splice(at, 0, { ts: t, txn, committed, nonMonotonic });
+    const e = this.writes[i]!;
+    if (committed) e.committed = true;
+    if (nonMonotonic) e.nonMonotonic = true;
+    addSorted(e.keys, key);
   }
 
   /** Forgets an aborted transaction's write. */

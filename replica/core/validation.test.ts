@@ -34,8 +34,8 @@ const dep = (at: Timestamp, shard = 0): Dependency => ({ digest: DEP.digest, sha
 type Status = ReturnType<ValidationContext['txnStatus']>;
 
 /** Steps 2, 7 and 8 with nothing to find: no SQL tables in these key-value cases (semantic-cc.test.ts). */
-function semantic(store: Store): Pick<ValidationContext, 'store' | 'owns' | 'grace' | 'catalogs' | 'writesOf'> {
-  return { store, owns: () => true, grace: graceMicros(DEFAULT_GRACE), catalogs: new CatalogLookup(), writesOf: () => null };
+function semantic(store: Store): Pick<ValidationContext, 'store' | 'owns' | 'grace' | 'catalogs'> {
+  return { store, owns: () => true, grace: graceMicros(DEFAULT_GRACE), catalogs: new CatalogLookup() };
 }
 
 interface Case {
