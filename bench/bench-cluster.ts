@@ -30,6 +30,8 @@ export interface BenchCluster {
    * once their metrics show it.
    */
   setApplyFault(indices: readonly number[], on: boolean): Promise<void>;
+  /** Process ids of the replicas this benchmark started (none against an existing cluster's data folder). */
+  replicaPids(): number[];
   stop(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
         }
       }
     },
+    replicaPids: () => (cluster === null ? [] : local.config.shards.flatMap((sh) => sh.replicas.map((r) => cluster?.pid(sh.id, r.index)).filter((p): p is number => p !== undefined))),
     stop: async () => {
       for (const c of clients) await c.close();
       if (cluster !== null) {
@@ -105,6 +108,21 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
       }
     },
   };
+}
+
+/**
+ * Context switches of a process's main thread (its event loop): each voluntary one is the loop going
+ * to sleep in epoll and being woken again, so their count is the process's wakeups. 0 when unreadable.
+ */
+export function processWakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
+  if (pid === undefined) return { voluntary: 0, involuntary: 0 };
+  try {
+    const text = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
+    const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    return { voluntary: field('voluntary_ctxt_switches'), involuntary: field('nonvoluntary_ctxt_switches') };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
 }
 
 /** One value of a Prometheus text exposition (the first sample of `name`; 0 when absent). */

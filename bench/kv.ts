@@ -25,6 +25,7 @@ import { loadLocalClient } from '../cli/local-cluster-config.ts';
 import { PestoClient, type Session } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
+import { processWakeups } from './bench-cluster.ts';
 import { startPostgres } from './postgres-server.ts';
 import { hostProbe, parseFlags, percentile, round } from './stats.ts';
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -168,21 +169,6 @@ async function scrape(address: string): Promise<MetricsSnapshot> {
   };
 }
 
-/**
- * Context switches of a process's main thread (its event loop): each voluntary one is the loop going
- * to sleep in epoll and being woken again, so their count is the process's wakeups. 0 when unreadable.
- */
-function wakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
-  if (pid === undefined) return { voluntary: 0, involuntary: 0 };
-  try {
-    const text = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
-    const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
-    return { voluntary: field('voluntary_ctxt_switches'), involuntary: field('nonvoluntary_ctxt_switches') };
-  } catch {
-    return { voluntary: 0, involuntary: 0 };
-  }
-}
-
 function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS: number, sigs: number, verifs: number): Record<string, number | string> {
   const lat = [...w.latenciesMs].sort((a, b) => a - b);
   return {
@@ -217,8 +203,8 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     const replicaPids = cluster === null ? [] : config.shards.flatMap((sh) => sh.replicas.map((r) => cluster.pid(sh.id, r.index)));
     let wake0 = { replicas: 0, client: 0, preempted: 0 };
     const wakeTotals = (): typeof wake0 => {
-      const reps = replicaPids.map(wakeups);
-      const own = wakeups(process.pid);
+      const reps = replicaPids.map(processWakeups);
+      const own = processWakeups(process.pid);
       return { replicas: reps.reduce((a, w) => a + w.voluntary, 0), client: own.voluntary, preempted: reps.reduce((a, w) => a + w.involuntary, own.involuntary) };
     };
     let wakeDelta = wake0;

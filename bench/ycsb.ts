@@ -49,7 +49,7 @@
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
-import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, type BenchCluster } from './bench-cluster.ts';
+import { counterDelta, CpuMeter, must, processWakeups, replicaCounters, sleep, startBenchCluster, type BenchCluster } from './bench-cluster.ts';
 import { hostProbe, median, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
@@ -234,6 +234,9 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   const probeBefore = probe();
   await sleep(opts.warmup * 1000);
   await cpu.start();
+  const pids = cluster.replicaPids();
+  const wakeTotals = (): { replicas: number; client: number } => ({ replicas: pids.reduce((a, p) => a + processWakeups(p).voluntary, 0), client: processWakeups(process.pid).voluntary });
+  const wake0 = wakeTotals();
   const replicas0 = await replicaCounters(cluster.metrics);
   const c0 = { ...core };
   w.measuring = true;
@@ -242,6 +245,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   w.measuring = false;
   const elapsedS = (performance.now() - t0) / 1000;
   const d = { committed: core.committed - c0.committed, fast: core.fastCommits - c0.fastCommits };
+  const wake1 = wakeTotals();
   const used = await cpu.stop();
   const replicas = counterDelta(replicas0, await replicaCounters(cluster.metrics));
   running = false;
@@ -278,6 +282,9 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
     fastPathRate: d.committed === 0 ? 0 : round(d.fast / d.committed, 4),
     cpuUsPerTx: perTx((used.client + used.replicas) * 1e6),
     clientCpuUsPerTx: perTx(used.client * 1e6),
+    // Event-loop wakeups (voluntary context switches of the main thread) per transaction: all replicas, the client.
+    replicaWakeupsPerTx: w.committed === 0 || pids.length === 0 ? 0 : round((wake1.replicas - wake0.replicas) / w.committed, 2),
+    clientWakeupsPerTx: w.committed === 0 ? 0 : round((wake1.client - wake0.client) / w.committed, 2),
     hostProbeBefore: probeBefore,
     hostProbeAfter: probe(),
   };
