@@ -23,7 +23,7 @@ export interface BenchCluster {
   /** Replica metrics addresses (replica port + 1000). */
   readonly metrics: readonly string[];
   /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
-  sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean; readonly queryEagerQuorum?: boolean }): Promise<SqlClient>;
+  sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean; readonly queryEagerQuorum?: boolean; readonly replicaPreferenceMs?: number }): Promise<SqlClient>;
   /**
    * Turns the apply fault of shard 0's replicas `indices` on or off (a cluster started with
    * PESTO_FAULT_APPLY and PESTO_FAULT_APPLY_PAUSED=1; replica/main.ts toggles on SIGUSR2) and resolves
@@ -78,7 +78,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
     dataDir,
     metrics,
     sqlClient: async (o = {}) => {
-      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }) });
+      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }), ...(o.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: o.replicaPreferenceMs }) });
       clients.push(client);
       return new SqlClient(client, sqlEngine);
     },

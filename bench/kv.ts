@@ -9,7 +9,8 @@
  * the `pg` driver instead. Flags: --seconds 20 --warmup S --clients 64 --keys 100000 --preload --json, and
  * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
  * for the cluster it starts otherwise, whose wire --transport grpc|tcp and --tls or --no-tls choose (default:
- * the configuration's defaults; decision 0026).
+ * the configuration's defaults; decision 0026). --replica-preference-ms N sets how long the client asks
+ * the same replicas first (0: drawn per transaction; default ClientCoreOptions', decision 0043).
  * The warm-up defaults to 15 s when the benchmark starts its own cluster (fresh processes: their hot
  * functions are still being compiled and recompiled for the first tens of seconds at low load; at 4
  * clients a fresh cluster's first 15 s window cost 1.2-1.4x the CPU per transaction of later windows,
@@ -43,6 +44,8 @@ interface KvOptions {
   readonly basePort: number;
   /** The wire and TLS of the cluster the benchmark starts. */
   readonly transport: Partial<TransportConfig>;
+  /** `--replica-preference-ms`: the client's ClientCoreOptions.replicaPreferenceMs (decision 0043), else its default. */
+  readonly replicaPreferenceMs: number | undefined;
 }
 
 interface Window {
@@ -195,7 +198,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
   const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, readyTimeoutMs: 120_000 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
-    const client = await PestoClient.connect({ config, clientId, keyPair });
+    const client = await PestoClient.connect({ config, clientId, keyPair, ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }) });
     const session = client.session();
     if (opts.preload) await preload(session, opts.keys);
     const metricsAddrs = config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
@@ -428,6 +431,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     json: flags.has('json'),
     basePort: Number(flags.get('base-port') ?? 7200),
     transport: transportFlags(flags.get('transport'), flags.has('tls') ? true : flags.has('no-tls') ? false : undefined),
+    replicaPreferenceMs: flags.has('replica-preference-ms') ? Number(flags.get('replica-preference-ms')) : undefined,
   };
   const baseline = flags.get('baseline');
   const probeBefore = probe();

@@ -40,7 +40,8 @@
  * Flags: --json (one object per mode, then one summary object with --mode all), --base-port 7240,
  * --load-batch 500, --history-window-ms N (the cluster's limits.historyWindowMs, default 15 s: replicas
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
- * can answer; see `replicaFetchesPerTx`).
+ * can answer; see `replicaFetchesPerTx`), --replica-preference-ms N (how long the client asks the same
+ * replicas first; 0: drawn per round and transaction; default ClientCoreOptions', decision 0043).
  *
  * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions (sync
  * rounds received; `replicaSyncReusesPerTx` of them answered from the eager execution, decision 0025),
@@ -80,6 +81,8 @@ export interface YcsbOptions {
    * `both`: learned, and each round of `--mode all` also runs incon with random targets.
    */
   readonly targets: 'learned' | 'random' | 'both';
+  /** `--replica-preference-ms`: the client's ClientCoreOptions.replicaPreferenceMs (decision 0043), else its default. */
+  readonly replicaPreferenceMs?: number;
   readonly json: boolean;
 }
 
@@ -220,7 +223,7 @@ const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage,
 type Result = Record<string, number | string>;
 
 async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Promise<Result> {
-  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: mode !== 'incon-random' && opts.targets !== 'random' });
+  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: mode !== 'incon-random' && opts.targets !== 'random', ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }) });
   const sessions = Array.from({ length: opts.clients }, () => new SqlClient(sql.client, sql.engine).session());
   const stmts = await Promise.all(sessions.map((s) => prepareAll(s, opts)));
   const nextKey = keyGenerator(opts);
@@ -359,6 +362,7 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
     rounds: Number(flags.get('rounds') ?? 1),
     targets,
+    ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
     json: flags.has('json'),
   };
   const inconEnv = { PESTO_FAULT_APPLY: `${opts.fault}@${FAULTY}` };

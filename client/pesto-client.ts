@@ -40,6 +40,8 @@ export interface ConnectOptions {
   readonly queryDigestReplies?: boolean;
   /** Eager range-read rounds ask 3f+1 replicas and widen to 4f+1 when needed (default false; ClientCoreOptions, decision 0028). */
   readonly queryEagerQuorum?: boolean;
+  /** How long the client asks the same replicas first (ClientCoreOptions, decision 0043; 0: drawn per transaction). */
+  readonly replicaPreferenceMs?: number;
   /**
    * How long `connect` waits for n - f replicas of every shard before it gives up (default 30 s: on a
    * loaded machine the handshakes of a freshly started cluster took longer than 10 s).
@@ -123,6 +125,7 @@ export class PestoClient {
         learnQueryTargets: opts.learnQueryTargets !== false,
         queryDigestReplies: opts.queryDigestReplies === true,
         queryEagerQuorum: opts.queryEagerQuorum === true,
+        ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }),
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },

@@ -21,10 +21,11 @@ import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
 import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
+import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
 import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
-import { newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
+import { DEFAULT_REPLICA_PREFERENCE_MS, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
@@ -69,6 +70,8 @@ export class ClientCore {
   readonly #readRtt = new RoundTrip();
   /** Which replicas range-read rounds ask, learned from how they answered. */
   readonly #queryTargets: QueryTargets;
+  /** Where point reads and ties among range-read targets start, kept for a while (decision 0043). */
+  readonly #preference: ReplicaPreference;
   #nextTxn = 1;
 
   /**
@@ -84,6 +87,11 @@ export class ClientCore {
     this.q = quorums(opts.f);
     this.#ts = timestamps;
     this.#queryTargets = new QueryTargets(this.q, opts.learnQueryTargets !== false);
+    this.#preference = new ReplicaPreference(opts.replicaPreferenceMs ?? DEFAULT_REPLICA_PREFERENCE_MS);
+  }
+
+  #preferred(): number {
+    return this.#preference.start(this.env);
   }
 
   takeEffects(): ClientEffect[] {
@@ -97,7 +105,7 @@ export class ClientCore {
       id,
       ts: this.#ts.next(this.env.nowMicros()),
       private: new Set(),
-      readStart: this.env.random(),
+      readStart: this.#preferred(),
       reads: new Map(),
       writes: new Map(),
       deps: new Map(),
@@ -182,7 +190,7 @@ export class ClientCore {
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
-    const targets = this.#queryTargets.eager(spec.shard, this.env.random());
+    const targets = this.#queryTargets.eager(spec.shard, this.#preferred());
     this.#sendQuery(qo, eagerQuorum ? targets.slice(0, this.q.commitSlow) : targets);
     qo.timer = this.#timer(this.#queryRoundMs, qo);
   }
@@ -477,7 +485,7 @@ export class ClientCore {
         qo.snapshot = step.snapshot;
         // The eager round's timer must not cut the sync round short (it would widen it at once).
         this.#byTimer.delete(qo.timer);
-        this.#sendQuery(qo, this.#queryTargets.sync(qo.read.shard, step.current, this.env.random()));
+        this.#sendQuery(qo, this.#queryTargets.sync(qo.read.shard, step.current, this.#preferred()));
         qo.timer = this.#timer(this.#queryRoundMs, qo);
         return;
       case 'failed':

@@ -39,6 +39,12 @@ export interface ClientCoreOptions {
    */
   readonly learnQueryTargets?: boolean;
   /**
+   * How long the client keeps asking the same replicas first (point reads' f+1, the rotation among
+   * equally scored range-read targets) before it draws others (replica-preference.ts, decision 0043).
+   * Default DEFAULT_REPLICA_PREFERENCE_MS; 0: drawn afresh for every transaction and round.
+   */
+  readonly replicaPreferenceMs?: number;
+  /**
    * A transaction whose timestamp is older than this (µs behind the client's clock) can no longer
    * read: replicas refuse reads below their low watermark (the history window) without answering, so
    * such a read would be retried forever. The shell sets it to the history window less the allowed
@@ -47,6 +53,8 @@ export interface ClientCoreOptions {
    */
   readonly staleAfterMicros?: number;
 }
+
+export const DEFAULT_REPLICA_PREFERENCE_MS = 1000;
 
 /** A range read as the caller describes it (PROTOCOL §4.2 step 1). */
 export interface QuerySpec {
