@@ -34,6 +34,10 @@
  *               Zipfian). The cluster starts with the fault paused (PESTO_FAULT_APPLY_PAUSED) and turns
  *               it on at s0r4 and s0r5 for each incon run only; turning it off shows the withheld writes.
  *               (Until decision 0034 incon ran on a second cluster, and the ratios compared clusters.)
+ *               The replicas' log compaction is off there unless `--compaction` (or PESTO_WAL_COMPACT_BYTES)
+ *               is given: the six replicas compact at about the same moment, so a compaction landed in
+ *               one mode or another and moved its CPU per transaction by up to 1.5x (decision 0043);
+ *               `walCompactions` counts those completed in each window.
  * `--targets learned|random|both` (learned): whether clients leave the replicas that lately disagreed out
  * of eager rounds (ClientCoreOptions.learnQueryTargets), or pick the 4f+1 from a random offset; `both`
  * adds an incon run with random targets to every round (order swapped each round) and its loss.
@@ -83,6 +87,8 @@ export interface YcsbOptions {
   readonly targets: 'learned' | 'random' | 'both';
   /** `--replica-preference-ms`: the client's ClientCoreOptions.replicaPreferenceMs (decision 0043), else its default. */
   readonly replicaPreferenceMs?: number;
+  /** `--compaction`: keep the replicas' log compaction on in `--mode all` (off there by default). */
+  readonly compaction: boolean;
   readonly json: boolean;
 }
 
@@ -300,6 +306,8 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   ] as const) {
     result[label] = w.committed === 0 ? 0 : round((replicas.get(series) ?? 0) / w.committed, 3);
   }
+  // Log compactions completed in the window, all replicas together (each costs a replica seconds of CPU).
+  result['walCompactions'] = replicas.get('pesto_wal_compactions_total') ?? 0;
   const abstains = [...replicas].filter(([k]) => k.startsWith('pesto_replica_abstains_total')).map(([k, v]) => `${/reason="([^"]*)"/.exec(k)?.[1] ?? k}:${v}`);
   if (abstains.length > 0) result['replicaAbstains'] = abstains.join(' ');
   if (w.otherErrors.size > 0) result['otherErrors'] = [...w.otherErrors].map(([k, v]) => `${v}x ${k}`).join('; ');
@@ -363,6 +371,7 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     rounds: Number(flags.get('rounds') ?? 1),
     targets,
     ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
+    compaction: flags.has('compaction'),
     json: flags.has('json'),
   };
   const inconEnv = { PESTO_FAULT_APPLY: `${opts.fault}@${FAULTY}` };
@@ -384,7 +393,11 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
   // One cluster for every mode, the modes alternating round by round, so a drift of the host's speed
   // and the state the cluster accumulates hit every mode alike; each round starts one mode later
   // (ideal first, then incon first, ...), so no mode always runs first on a cold JIT.
-  const cluster = await startLoaded(opts, 'ycsb', opts.basePort, { ...inconEnv, PESTO_FAULT_APPLY_PAUSED: '1' });
+  // Log compactions off unless asked for (or set by the caller): all six replicas compact at about the
+  // same moment, and whichever mode that lands in used up to 1.5x the CPU per transaction of the others
+  // (decision 0043), for work that does not depend on the mode.
+  const compaction = opts.compaction || process.env['PESTO_WAL_COMPACT_BYTES'] !== undefined ? {} : { PESTO_WAL_COMPACT_BYTES: String(1e11) };
+  const cluster = await startLoaded(opts, 'ycsb', opts.basePort, { ...inconEnv, PESTO_FAULT_APPLY_PAUSED: '1', ...compaction });
   const rounds: Map<Mode, Result>[] = [];
   try {
     for (let i = 0; i < opts.rounds; i++) {

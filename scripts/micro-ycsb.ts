@@ -73,6 +73,7 @@ async function main(args: readonly string[]): Promise<void> {
     historyWindowMs: undefined,
     rounds: Number(flags.get('pairs') ?? 3),
     targets: 'learned',
+    compaction: true,
     json: flags.has('json'),
   };
   const windows = flags.has('windows');
