@@ -53,7 +53,7 @@ export function checkReadReply(r: ReadReply, key: Key, t: Timestamp): ReplyCheck
   return 'ok';
 }
 
-/** `count` consecutive replica indexes (mod n) from a random start: spreads load over the shard. */
+/** `count` consecutive replica indexes (mod n) from the start `random` in [0, 1) gives. */
 export function consecutiveReplicas(random: number, count: number, n: number): ReplicaIndex[] {
   const start = Math.floor(random * n) % n;
   const out: ReplicaIndex[] = [];
@@ -75,7 +75,7 @@ export class PointRead {
     readonly q: Quorums,
   ) {}
 
-  /** f+1 replica indexes to ask first, starting at a random offset to spread load. */
+  /** f+1 replica indexes to ask first, from the client's preferred start (replica-preference.ts, decision 0043). */
   firstTargets(random: number): ReplicaIndex[] {
     return consecutiveReplicas(random, this.q.read, this.q.n);
   }

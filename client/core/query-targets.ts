@@ -11,8 +11,8 @@
  * replicas with the highest scores are left out (like Basil's clients preferring close replicas). A
  * replica that is left out is not observed, so its score only decays: it comes back after a few dozen
  * rounds, or as soon as another replica scores higher. Ties (all zero, the usual healthy case) are
- * broken by a random rotation, which gives exactly the old pick of 4f+1 consecutive replicas from a
- * random offset.
+ * broken by a rotation from the start the caller passes (the client's current preferred replica,
+ * replica-preference.ts, decision 0043), which gives the pick of 4f+1 consecutive replicas from it.
  *
  * Sync rounds go to 3f+1 replicas, preferring those whose snapshot votes named every proposed
  * transaction (they need no fetch before re-executing), then the best-scored others. Every replica
@@ -74,7 +74,7 @@ export class QueryTargets {
     return this.#scores.get(shard)?.[index] ?? 0;
   }
 
-  /** Every replica, lowest score first; equal scores in rotated order from a random offset. */
+  /** Every replica, lowest score first; equal scores in rotated order from the offset `random` gives. */
   #ranked(shard: ShardId, random: number): ReplicaIndex[] {
     const n = this.q.n;
     const start = Math.floor(random * n) % n;
