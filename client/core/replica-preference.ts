@@ -9,7 +9,7 @@
  * on the same cores (this repository's benchmarks), a replica that a read reaches only now and then
  * wakes for it alone, and each wakeup of an idle Node process costs it far more than the message
  * (decision 0020). Asking the same replicas for a while let the others sleep through whole stretches
- * and the asked ones take several reads per wakeup: kv used 0.8x the CPU per transaction, ycsb 0.7x.
+ * and the asked ones take several reads per wakeup: kv used 0.85x the CPU per transaction, ycsb 0.79x.
  *
  * A preference is a performance heuristic only: whatever is asked, reads still need their quorums and
  * widen on silence, so a Byzantine replica in the preferred set costs retries, never a wrong result.
