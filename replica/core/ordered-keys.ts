@@ -23,7 +23,8 @@
 
 const CHUNK_MAX = 512;
 
-function lowerBound(a: readonly string[], k: string): number {
+/** Position of the first key >= `k` in sorted keys `a` (a.length when none). */
+export function lowerBound(a: readonly string[], k: string): number {
   let lo = 0;
   let hi = a.length;
   while (lo < hi) {

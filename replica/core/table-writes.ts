@@ -27,6 +27,7 @@ import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timest
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import type { ScanPredicate } from '../../sql/predicate-codec.ts';
 import { TABLE_PREFIX_BYTES, tableIdOfKey } from '../../sql/row-key.ts';
+import { lowerBound } from './ordered-keys.ts';
 
 export interface TableWrite {
   readonly ts: Timestamp;
@@ -67,21 +68,10 @@ export function sqlTableOfKey(key: Key): number | null {
   return id === 0 ? null : id;
 }
 
-/** Adds `key` to a sorted list of distinct keys (appends when it sorts last, the common case). */
+/** Adds `key` to a sorted list of distinct keys (at the end in the common case: writes arrive sorted). */
 function addSorted(keys: Key[], key: Key): void {
-  const last = keys[keys.length - 1]!;
-  if (key > last) {
-    keys.push(key);
-    return;
-  }
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  if (keys[lo] !== key) keys.splice(lo, 0, key);
+  const i = lowerBound(keys, key);
+  if (keys[i] !== key) keys.splice(i, 0, key);
 }
 
 /** Compaction is worth it once this many dead entries lead the list (or a sixteenth of it). */
