@@ -11,7 +11,7 @@
  *   readers look for it further back (`isNonMonotonic`). Microseconds only, as in the prototype.
  * - Step 7, reader side (`checkPredicates`): for each predicate (table version V), walk the table's
  *   writes below T newest first, down to V - grace1 (flagged writes down to V - grace1 - grace2). For
- *   each row key met (once), not in the reader's read set and owned here, look at the key's newest
+ *   each row key met (once; the history lists rows applied here, hence owned) not in the reader's read set, look at the key's newest
  *   version below T: a row (not a deletion) in the predicate's key range that satisfies its filter is a
  *   phantom ('phantom'; the prepared writer is reported so the client can finish it). A prepared
  *   non-matching version or deletion above an older matching version (down to the newest committed one)
@@ -334,7 +334,8 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
       for (const key of w.keys) {
         if (seen.has(key)) continue;
         seen.add(key);
-        if (!ctx.owns(key) || (inReads(body.reads, key) && scanned(rp, key))) continue;
+        // Rows a history lists were applied here, so they are owned here (table-writes.ts).
+        if (inReads(body.reads, key) && scanned(rp, key)) continue;
         const c = examineKey(ctx.store.get(key), key, t, rp);
         if (c !== null) return c;
       }

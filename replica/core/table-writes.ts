@@ -33,7 +33,8 @@ export interface TableWrite {
   readonly ts: Timestamp;
   readonly txn: DigestKey;
   /**
-   * The rows of this table the transaction wrote here, sorted and distinct: SemanticCC's reader side
+   * The rows of this table the transaction wrote here (so rows this replica owns: the store applies
+   * only those), sorted and distinct: SemanticCC's reader side
    * walks them without decoding the writer's body (a decided transaction is kept as bytes, and decoding
    * it for every predicate check kept its whole body alive for the history window).
    */
