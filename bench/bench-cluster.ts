@@ -99,7 +99,10 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
         }
       }
     },
-    replicaPids: () => (cluster === null ? [] : local.config.shards.flatMap((sh) => sh.replicas.map((r) => cluster?.pid(sh.id, r.index)).filter((p): p is number => p !== undefined))),
+    replicaPids: () => {
+      const started = cluster;
+      return started === null ? [] : local.config.shards.flatMap((sh) => sh.replicas.map((r) => started.pid(sh.id, r.index)).filter((p): p is number => p !== undefined));
+    },
     stop: async () => {
       for (const c of clients) await c.close();
       if (cluster !== null) {
@@ -114,7 +117,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
  * Context switches of a process's main thread (its event loop): each voluntary one is the loop going
  * to sleep in epoll and being woken again, so their count is the process's wakeups. 0 when unreadable.
  */
-export function processWakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
+function processWakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
   if (pid === undefined) return { voluntary: 0, involuntary: 0 };
   try {
     const text = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
@@ -123,6 +126,17 @@ export function processWakeups(pid: number | undefined): { voluntary: number; in
   } catch {
     return { voluntary: 0, involuntary: 0 };
   }
+}
+
+/**
+ * Wakeups so far (voluntary context switches) of the replica processes `replicaPids` together and of
+ * this process (the client), and the preemptions (involuntary ones) of all: a benchmark takes the
+ * difference over its window.
+ */
+export function wakeupTotals(replicaPids: readonly (number | undefined)[]): { replicas: number; client: number; preempted: number } {
+  const reps = replicaPids.map(processWakeups);
+  const own = processWakeups(process.pid);
+  return { replicas: reps.reduce((a, w) => a + w.voluntary, 0), client: own.voluntary, preempted: reps.reduce((a, w) => a + w.involuntary, own.involuntary) };
 }
 
 /** One value of a Prometheus text exposition (the first sample of `name`; 0 when absent). */

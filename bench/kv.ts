@@ -16,7 +16,7 @@
  * clients a fresh cluster's first 15 s window cost 1.2-1.4x the CPU per transaction of later windows,
  * decision 0029), and to 3 s against a running cluster (--data) or PostgreSQL.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
@@ -26,7 +26,7 @@ import { loadLocalClient } from '../cli/local-cluster-config.ts';
 import { PestoClient, type Session } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
-import { processWakeups } from './bench-cluster.ts';
+import { wakeupTotals } from './bench-cluster.ts';
 import { startPostgres } from './postgres-server.ts';
 import { hostProbe, parseFlags, percentile, round } from './stats.ts';
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -205,11 +205,6 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     // Replica processes we started (for their wakeups), by index; none when running against --data.
     const replicaPids = cluster === null ? [] : config.shards.flatMap((sh) => sh.replicas.map((r) => cluster.pid(sh.id, r.index)));
     let wake0 = { replicas: 0, client: 0, preempted: 0 };
-    const wakeTotals = (): typeof wake0 => {
-      const reps = replicaPids.map(processWakeups);
-      const own = processWakeups(process.pid);
-      return { replicas: reps.reduce((a, w) => a + w.voluntary, 0), client: own.voluntary, preempted: reps.reduce((a, w) => a + w.involuntary, own.involuntary) };
-    };
     let wakeDelta = wake0;
     // The client's own garbage collection time (ms), counted from GC performance entries.
     let clientGcMs = 0;
@@ -264,7 +259,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         if (phase === 'start') {
           before = await Promise.all(metricsAddrs.map(scrape));
           clientCpu0 = process.cpuUsage();
-          wake0 = wakeTotals();
+          wake0 = wakeupTotals(replicaPids);
           clientGc0 = clientGcMs;
           crypto0 = { ...cryptoStats };
           frames0 = transportStats.framesWritten;
@@ -274,7 +269,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
         } else {
           for (const c of counters) coreDelta[c] = client.core.stats[c] - core0[c];
           lateVoters = client.core.stats.lateVoters.map((v, i) => v - (late0[i] ?? 0));
-          const wake1 = wakeTotals();
+          const wake1 = wakeupTotals(replicaPids);
           clientGcWindow = clientGcMs - clientGc0;
           wakeDelta = { replicas: wake1.replicas - wake0.replicas, client: wake1.client - wake0.client, preempted: wake1.preempted - wake0.preempted };
           const d = process.cpuUsage(clientCpu0);

@@ -54,7 +54,7 @@
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
-import { counterDelta, CpuMeter, must, processWakeups, replicaCounters, sleep, startBenchCluster, type BenchCluster } from './bench-cluster.ts';
+import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster } from './bench-cluster.ts';
 import { hostProbe, median, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
@@ -244,8 +244,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   await sleep(opts.warmup * 1000);
   await cpu.start();
   const pids = cluster.replicaPids();
-  const wakeTotals = (): { replicas: number; client: number } => ({ replicas: pids.reduce((a, p) => a + processWakeups(p).voluntary, 0), client: processWakeups(process.pid).voluntary });
-  const wake0 = wakeTotals();
+  const wake0 = wakeupTotals(pids);
   const replicas0 = await replicaCounters(cluster.metrics);
   const c0 = { ...core };
   w.measuring = true;
@@ -254,7 +253,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   w.measuring = false;
   const elapsedS = (performance.now() - t0) / 1000;
   const d = { committed: core.committed - c0.committed, fast: core.fastCommits - c0.fastCommits };
-  const wake1 = wakeTotals();
+  const wake1 = wakeupTotals(pids);
   const used = await cpu.stop();
   const replicas = counterDelta(replicas0, await replicaCounters(cluster.metrics));
   running = false;
