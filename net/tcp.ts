@@ -8,7 +8,7 @@
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import { FramedLink } from './framed-link.ts';
-import { LENGTH_BYTES } from './frame.ts';
+import { FrameReader } from './frame-reader.ts';
 import { DialerHandshake, ServerHandshake } from './handshake.ts';
 import { Session, type Wire } from './session.ts';
 import { certificateKey, NO_CHANNEL_KEY, pinServer, TLS_SERVER_NAME, TlsWrongPeerError, type TlsEndpoint } from './tls.ts';
@@ -26,55 +26,6 @@ import {
 } from './transport.ts';
 
 const KEEPALIVE_MS = 10_000;
-
-/** Splits a byte stream into frame bodies; a bad outer header rejects the session. */
-class FrameReader {
-  private chunks: Buffer[] = [];
-  private buffered = 0;
-  /** Bytes needed before the next frame (or header) can be parsed. */
-  private need = LENGTH_BYTES;
-
-  constructor(
-    private readonly session: Session,
-    private readonly limits: TransportLimits,
-  ) {}
-
-  get hasPartialFrame(): boolean {
-    return this.buffered > 0;
-  }
-
-  push(chunk: Buffer): void {
-    let buf = chunk;
-    if (this.buffered > 0) {
-      this.chunks.push(chunk);
-      this.buffered += chunk.length;
-      if (this.buffered < this.need) return;
-      buf = Buffer.concat(this.chunks, this.buffered);
-      this.chunks = [];
-      this.buffered = 0;
-    }
-    const session = this.session;
-    let off = 0;
-    let need = LENGTH_BYTES;
-    while (buf.length - off >= LENGTH_BYTES) {
-      const len = buf.readUInt32LE(off);
-      if (len === 0) return session.fail('frame-empty');
-      if (len > this.limits.maxFrameBytes) return session.fail('frame-too-large');
-      if (buf.length - off - LENGTH_BYTES < len) {
-        need = LENGTH_BYTES + len;
-        break;
-      }
-      session.receiveFrame(buf.subarray(off + LENGTH_BYTES, off + LENGTH_BYTES + len));
-      off += LENGTH_BYTES + len;
-    }
-    if (off < buf.length) {
-      const rest = buf.subarray(off);
-      this.chunks.push(rest);
-      this.buffered = rest.length;
-    }
-    this.need = need;
-  }
-}
 
 class SocketWire implements Wire {
   readonly headerBytes = 4;
@@ -96,10 +47,10 @@ class SocketWire implements Wire {
 }
 
 /** Wires socket events to a session; returns nothing the caller must keep. */
-function attach(socket: net.Socket, session: Session, limits: TransportLimits): void {
+function attach(socket: net.Socket, session: Session, limits: TransportLimits, transientMessages: boolean): void {
   socket.setNoDelay(true);
   socket.setKeepAlive(true, KEEPALIVE_MS);
-  const reader = new FrameReader(session, limits);
+  const reader = new FrameReader(session, limits, transientMessages);
   socket.on('data', (chunk: Buffer) => reader.push(chunk));
   socket.on('end', () => {
     if (reader.hasPartialFrame) session.fail('frame-truncated');
@@ -150,7 +101,7 @@ async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefin
     const handshake = new ServerHandshake(options, channelKey);
     const session = new Session(new SocketWire(socket), link, handshake, limits);
     link.adopt(session);
-    attach(socket, session, limits);
+    attach(socket, session, limits, options.transientMessages === true);
     if (closing) return session.close();
     sessions.add(session);
     link.onClose(() => sessions.delete(session));
@@ -222,7 +173,7 @@ function dialTcp(options: DialOptions, endpoint: TlsEndpoint | undefined): Diale
     }
     const session = new Session(new SocketWire(socket), link, new DialerHandshake(options, options.peer), limits);
     link.adopt(session);
-    attach(socket, session, limits);
+    attach(socket, session, limits, options.transientMessages === true);
     session.start(undefined);
   };
   const link = new FramedLink(limits, { connect, backoff }, options.peer);

@@ -93,6 +93,12 @@ export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 50, maxMs: 2000 };
 
 export interface EndpointOptions extends EndpointKeys {
   readonly limits?: Partial<TransportLimits>;
+  /**
+   * The message handlers copy whatever they keep of a message before returning, so the transport may
+   * reuse the bytes it delivered (TCP: one frame-assembly buffer per connection instead of one per
+   * frame that spans reads; decision 0045). Default false: delivered bytes are never written again.
+   */
+  readonly transientMessages?: boolean;
 }
 
 export interface ListenOptions extends EndpointOptions {

@@ -13,6 +13,7 @@ import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
+import { slabCopy } from '../../protocol/pooled.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { clusterTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
 import type { Engine } from '../../sql/engine.ts';
@@ -152,6 +153,8 @@ export class ReplicaServer {
       secretKey: this.opts.keyPair.secretKey,
       publicKeyOf: (peer) => publicKeyOf(config, peer),
       limits: { maxMessageBytes: config.limits.messageBytesMax },
+      // #onBytes keeps nothing of the bytes it is handed (it decodes from a copy or keeps no view).
+      transientMessages: true,
       onLink: (link) => this.#accept(link),
     });
     this.#tick = setInterval(() => {
@@ -281,6 +284,7 @@ export class ReplicaServer {
       secretKey: this.opts.keyPair.secretKey,
       publicKeyOf: (peer) => publicKeyOf(config, peer),
       limits: { maxMessageBytes: config.limits.messageBytesMax },
+      transientMessages: true,
     });
     const handle = this.#nextHandle++;
     this.#links.set(handle, link);
@@ -291,17 +295,15 @@ export class ReplicaServer {
 
   #onBytes(handle: PeerHandle, bytes: Uint8Array, replica: number | undefined): void {
     // Decoded messages are views into their bytes, and the core keeps transactions for a while: decode
-    // from a private copy so what it keeps does not pin the whole received frame. The copy comes from
-    // Buffer's shared pool (messages under 4 KiB): `new Uint8Array(view)` gave every message an
-    // ArrayBuffer of its own, about 1.2 µs against 0.35 (decision 0018). A point read request (its
-    // envelope starts with field 1's tag) leaves nothing behind in the core (its key is read as a
-    // string): decoded in place.
-    let own = bytes;
-    if (bytes[0] !== READ_REQUEST_TAG) {
-      own = Buffer.allocUnsafe(bytes.length);
-      own.set(bytes);
-    }
-    const decoded = decodeMessage(own, this.#limits);
+    // from a private copy so what it keeps does not pin the whole received frame. The copy is carved
+    // from a slab shared with its neighbours (pooled.ts slabCopy, decisions 0018 and 0045: an
+    // ArrayBuffer per message, or per three writebacks in Buffer's pool, cost microseconds each). A
+    // point read request (its envelope starts with field 1's tag) leaves nothing behind in the core
+    // (its key is read as a string): decoded in place. The bytes are the transport's to reuse once this
+    // returns (transientMessages), so an envelope that starts like a read but decodes as anything else
+    // (a crafted one: the generic decoder lets a later body field win) is decoded again from a copy.
+    let decoded = decodeMessage(bytes[0] === READ_REQUEST_TAG ? bytes : slabCopy(bytes), this.#limits);
+    if (decoded.ok && decoded.value.kind !== 'read' && bytes[0] === READ_REQUEST_TAG) decoded = decodeMessage(slabCopy(bytes), this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     // Only the other replicas of this shard fetch and supply transactions (PROTOCOL §4.2 step 5).

@@ -1,0 +1,99 @@
+import { LENGTH_BYTES } from './frame.ts';
+import type { Session } from './session.ts';
+import type { TransportLimits } from './transport.ts';
+
+/** What a FrameReader hands frames to (a Session). */
+export type FrameSink = Pick<Session, 'receiveFrame' | 'fail'>;
+
+/**
+ * Splits a byte stream into frame bodies; a bad outer header rejects the session. Whole frames inside a
+ * received chunk are delivered as views of it; a frame that spans chunks is assembled by copying each
+ * chunk's part into a buffer as it arrives (one copy, no list of chunks). With `reuse` (the endpoint's
+ * handler copies what it keeps: EndpointOptions.transientMessages) that buffer serves every spanning
+ * frame of the connection; otherwise each spanning frame gets one of its own, since its messages may be
+ * kept as views.
+ */
+export class FrameReader {
+  /** The 4-byte length of a frame whose header spans chunks, as far as received. */
+  private readonly head = Buffer.alloc(LENGTH_BYTES);
+  private headHave = 0;
+  /** Length of the frame being assembled (-1: none, or its header not complete yet). */
+  private len = -1;
+  private body: Buffer | null = null;
+  private bodyHave = 0;
+
+  constructor(
+    private readonly session: FrameSink,
+    private readonly limits: TransportLimits,
+    private readonly reuse: boolean,
+  ) {}
+
+  get hasPartialFrame(): boolean {
+    return this.headHave > 0 || this.len >= 0;
+  }
+
+  push(chunk: Buffer): void {
+    let off = 0;
+    if (this.headHave > 0) {
+      const take = Math.min(LENGTH_BYTES - this.headHave, chunk.length);
+      chunk.copy(this.head, this.headHave, 0, take);
+      this.headHave += take;
+      off = take;
+      if (this.headHave < LENGTH_BYTES) return;
+      this.headHave = 0;
+      if (!this.startBody(this.head.readUInt32LE(0))) return;
+    }
+    if (this.len >= 0) {
+      const body = this.body!;
+      const take = Math.min(this.len - this.bodyHave, chunk.length - off);
+      chunk.copy(body, this.bodyHave, off, off + take);
+      this.bodyHave += take;
+      off += take;
+      if (this.bodyHave < this.len) return;
+      const frame = body.subarray(0, this.len);
+      this.len = -1;
+      this.bodyHave = 0;
+      if (!this.reuse) this.body = null;
+      this.session.receiveFrame(frame);
+    }
+    while (chunk.length - off >= LENGTH_BYTES) {
+      const len = chunk.readUInt32LE(off);
+      if (chunk.length - off - LENGTH_BYTES < len) {
+        if (!this.startBody(len)) return;
+        off += LENGTH_BYTES;
+        chunk.copy(this.body!, 0, off);
+        this.bodyHave = chunk.length - off;
+        return;
+      }
+      if (!this.checkLength(len)) return;
+      this.session.receiveFrame(chunk.subarray(off + LENGTH_BYTES, off + LENGTH_BYTES + len));
+      off += LENGTH_BYTES + len;
+    }
+    if (off < chunk.length) {
+      chunk.copy(this.head, 0, off);
+      this.headHave = chunk.length - off;
+    }
+  }
+
+  private checkLength(len: number): boolean {
+    if (len === 0) this.session.fail('frame-empty');
+    else if (len > this.limits.maxFrameBytes) this.session.fail('frame-too-large');
+    else return true;
+    return false;
+  }
+
+  /** A frame of `len` bytes starts spanning chunks: a buffer to assemble it in. */
+  private startBody(len: number): boolean {
+    if (!this.checkLength(len)) return false;
+    this.len = len;
+    this.bodyHave = 0;
+    if (this.body === null || this.body.length < len) {
+      // Reused: room for the largest frame so far, at least 64 KiB, so a few sizes serve a connection.
+      this.body = Buffer.allocUnsafeSlow(this.reuse ? Math.max(len, REUSED_FRAME_BUFFER_BYTES, Math.min(this.body === null ? 0 : this.body.length * 2, this.limits.maxFrameBytes)) : len);
+    }
+    return true;
+  }
+}
+
+/** Smallest frame-assembly buffer a connection with transient messages keeps. */
+const REUSED_FRAME_BUFFER_BYTES = 64 << 10;
