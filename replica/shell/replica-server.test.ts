@@ -136,6 +136,32 @@ void describe('ReplicaServer range reads between replicas', () => {
     assert.equal(servers[2]!.core.stats.fetchesServed, 1);
   });
 
+  void it('an envelope that starts like a read but carries a writeback keeps nothing of the reused frame buffer', async () => {
+    // Replicas reuse one buffer for frames that span socket reads (transientMessages); what they keep
+    // must come from a copy. Read requests are decoded in place, so a writeback behind a read's field
+    // (the generic decoder lets the later body field win) must be decoded again from a copy.
+    const value = new Uint8Array(64).fill(0x5a);
+    const t = txnOf(base + 40, { writes: [{ key: 'crafted', value }] });
+    const read = encodeMessage({ kind: 'read', req: 9, key: 'crafted', ts: { micros: base + 41, clientId: 1 }, proof: false });
+    const crafted = new Uint8Array(read.length + encodeMessage(committed(t)).length);
+    crafted.set(read);
+    crafted.set(encodeMessage(committed(t)), read.length);
+    const filler = (byte: number): Uint8Array => new Uint8Array(100_000).fill(byte);
+    const rejectedBefore = Object.values(servers[0]!.rejected).reduce((a, b) => a + b, 0);
+    // One frame of about 300 KB (one turn's sends), so it spans socket reads; the crafted message first.
+    for (const m of [crafted, filler(0xff), filler(0xff), filler(0xff)]) links[0]!.send(m);
+    await until('the crafted writeback applied', () => (servers[0]!.core.txnState(t.key) === 'committed' ? true : undefined));
+    // Another spanning frame, fillers first: written over the reused buffer from its start.
+    for (const m of [filler(0xee), filler(0xee), filler(0xee)]) links[0]!.send(m);
+    const rejected = (): number => Object.values(servers[0]!.rejected).reduce((a, b) => a + b, 0);
+    await until('the fillers rejected', () => (rejected() === rejectedBefore + 6 ? true : undefined));
+    links[0]!.send(encodeMessage({ kind: 'read', req: 10, key: 'crafted', ts: { micros: base + 50, clientId: 1 }, proof: false }));
+    const reply = await until('the read reply', () => received[0]!.find((m) => m.kind === 'readReply' && m.req === 10));
+    assert.ok(reply.kind === 'readReply');
+    assert.ok(reply.committed?.value != null);
+    assert.deepEqual([...reply.committed.value], [...value]);
+  });
+
   void it('fetch and fetchReply from a client link are dropped and counted', async () => {
     const before = servers[0]!.rejected['fetch-not-from-replica'] ?? 0;
     const n = received[0]!.length;
