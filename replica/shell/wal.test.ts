@@ -290,35 +290,9 @@ void describe('Wal', () => {
       again.wal.close();
     }));
 
-  void it('syncs a small group on the event loop: durable, and the callback called, before flushAsync returns', () =>
-    withDir(async (dir) => {
-      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
-      wal.append(bytes(1, 2, 3));
-      let called = false;
-      wal.flushAsync(() => (called = true));
-      assert.ok(called || wal.syncStalls > 0 || wal.writeStalls > 0, 'inline unless the disk stalled');
-      if (called) assert.equal(wal.durable, wal.urgentEnd);
-      // A group over the limit syncs on the thread pool.
-      wal.append(new Uint8Array(64 << 10).fill(7));
-      const before = wal.inlineSyncs;
-      let big = false;
-      wal.flushAsync(() => (big = true));
-      assert.equal(big, false);
-      assert.ok(wal.durable < wal.urgentEnd);
-      await new Promise<void>((resolve) => wal.flushAsync(resolve));
-      assert.equal(big, true);
-      assert.equal(wal.inlineSyncs, before);
-      assert.equal(wal.durable, wal.urgentEnd);
-      wal.close();
-      const again = Wal.open(join(dir, 'wal.log'), 'fdatasync');
-      assert.equal(again.records.length, 2);
-      again.wal.close();
-    }));
-
   void it('reports an urgent record durable only once a sync that wrote it completes', () =>
     withDir(async (dir) => {
-      // Syncs on the thread pool only, so one can be caught in flight.
-      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync', { inlineSyncMaxBytes: 0 });
+      const { wal } = Wal.open(join(dir, 'wal.log'), 'fdatasync');
       wal.append(bytes(1), false);
       assert.equal(wal.urgentEnd, 0, 'an outcome is not urgent');
       wal.append(bytes(2, 3));

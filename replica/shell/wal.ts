@@ -48,23 +48,9 @@ const WRITE_STALL_MS = 2;
 /** ...for this long (then the event loop tries again). */
 const POOL_WRITES_AFTER_STALL_MS = 1000;
 
-/**
- * A group written on the event loop and at most this big is also synced there (`fdatasyncSync`), with
- * no trip through the thread pool: at low load a group is a few votes, and the pool's hand-off and the
- * completion's wakeup cost more than the sync itself (decision 0046). Bigger groups (high load) sync
- * on the pool, so the event loop goes on with other messages meanwhile.
- */
-const INLINE_SYNC_MAX_BYTES = 16 << 10;
-/** An inline sync that took longer than this moves syncs to the thread pool... */
-const SYNC_STALL_MS = 4;
-/** ...for this long. */
-const POOL_SYNCS_AFTER_STALL_MS = 1000;
-
 export interface WalOptions {
   /** Always write on the thread pool (tests of that path); default: adaptive, see above. */
   readonly writeOnPool?: boolean;
-  /** Largest group synced on the event loop (default INLINE_SYNC_MAX_BYTES; 0: always on the pool). */
-  readonly inlineSyncMaxBytes?: number;
 }
 
 /** Compaction copies the log's tail in rounds until less than this is left for its final step. */
@@ -120,17 +106,12 @@ export class Wal {
   #exclusiveWaiting: (() => void) | null = null;
   /** Until this time (performance.now ms) group writes go to the thread pool (after a stall). */
   #poolWritesUntilMs = 0;
-  /** Until this time group syncs go to the thread pool (after an inline sync stalled). */
-  #poolSyncsUntilMs = 0;
   flushes = 0;
   bytesWritten = 0;
   /** Zero-filled extensions of the file (preallocation). */
   preallocations = 0;
   /** Writes on the event loop that took longer than WRITE_STALL_MS. */
   writeStalls = 0;
-  /** Groups synced on the event loop, and those syncs that took longer than SYNC_STALL_MS. */
-  inlineSyncs = 0;
-  syncStalls = 0;
 
   private constructor(
     fd: number,
@@ -286,52 +267,33 @@ export class Wal {
       for (const cb of callbacks) cb();
       if (!this.#inflight) this.#afterInflight();
     };
-    const written = (inline: boolean): void => {
+    const written = (): void => {
       this.#completeEnd = at + n;
       this.#allocated = Math.max(this.#allocated, at + n);
-      if (this.sync === 'fdatasync' && inline) this.#syncInline(synced);
-      else if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
+      if (this.sync === 'fdatasync') fdatasync(this.#fd, synced);
       else synced(null);
       this.#maybeFill();
     };
-    if (n === 0) return written(false);
+    if (n === 0) return written();
     const startMs = performance.now();
     if (this.options.writeOnPool !== true && startMs >= this.#poolWritesUntilMs) {
       let done = 0;
       while (done < n) done += writeSync(this.#fd, buf, done, n - done, at + done);
-      const endMs = performance.now();
-      const tookMs = endMs - startMs;
+      const tookMs = performance.now() - startMs;
       if (tookMs > WRITE_STALL_MS) {
         this.writeStalls++;
         this.#poolWritesUntilMs = startMs + tookMs + POOL_WRITES_AFTER_STALL_MS;
       }
-      return written(n <= (this.options.inlineSyncMaxBytes ?? INLINE_SYNC_MAX_BYTES) && tookMs <= WRITE_STALL_MS && endMs >= this.#poolSyncsUntilMs);
+      return written();
     }
     let off = 0;
     const more = (err: NodeJS.ErrnoException | null, bytes: number): void => {
       if (err !== null) return this.#failed(err);
       off += bytes;
       if (off < n) write(this.#fd, buf, off, n - off, at + off, more);
-      else written(false);
+      else written();
     };
     write(this.#fd, buf, 0, n, at, more);
-  }
-
-  /** A small group's fdatasync on the event loop; a slow one sends the next second's syncs to the pool. */
-  #syncInline(synced: (err: NodeJS.ErrnoException | null) => void): void {
-    const startMs = performance.now();
-    try {
-      fdatasyncSync(this.#fd);
-    } catch (err: unknown) {
-      return synced(err as NodeJS.ErrnoException);
-    }
-    const tookMs = performance.now() - startMs;
-    this.inlineSyncs++;
-    if (tookMs > SYNC_STALL_MS) {
-      this.syncStalls++;
-      this.#poolSyncsUntilMs = startMs + tookMs + POOL_SYNCS_AFTER_STALL_MS;
-    }
-    synced(null);
   }
 
   /** Writes more zeros past the end when few are left (see above), beside the groups. */
