@@ -95,8 +95,8 @@ interface ScanOptions {
   readCpu: CpuMeter | undefined;
   /** Waits for nearly idle replicas before each timed read (module comment), when set. */
   settle: CpuMeter | undefined;
-  /** One untimed run of every variant at each size before its timed reps (`--no-size-warmup` turns it off). */
-  readonly sizeWarmup: boolean;
+  /** Untimed runs of every variant at each size before its timed reps (`--size-warmup N`, 1; `--no-size-warmup`: 0). */
+  readonly sizeWarmup: number;
 }
 
 const CATEGORIES = 100;
@@ -261,7 +261,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
     settle: undefined,
-    sizeWarmup: !flags.has('no-size-warmup'),
+    sizeWarmup: flags.has('no-size-warmup') ? 0 : Number(flags.get('size-warmup') ?? 1),
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
@@ -298,7 +298,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
       const points: Sample[] = [];
       // Warm-up at this size (untimed, module comment): the first read of a new size pays for growing
       // buffers and heaps in every process, which would otherwise be one of the timed reps.
-      if (opts.sizeWarmup) {
+      for (let w = 0; w < opts.sizeWarmup; w++) {
         if (doRanges) for (const filtered of [false, true]) await rangeOnce(session, someStart(size), size, filtered, opts);
         if (doPoints) await pointsOnce(session, point, someStart(size), size, opts);
       }

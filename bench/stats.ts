@@ -30,6 +30,13 @@ export function parseFlags(args: readonly string[]): Map<string, string> {
   return out;
 }
 
+/** A flag's on/off value: `--x` or `--x on` is true, `--x off` false; anything else is an error. */
+export function onOff(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === 'true' || value === 'on') return true;
+  if (value === 'off') return false;
+  throw new Error(`--${name}: expected on or off, got ${value}`);
+}
+
 /** ops/s of one timed run of at least `ms` milliseconds by `clock`, calling `fn` in growing chunks. */
 export function timeRun(fn: () => void, ms: number, clock: () => number): number {
   let ops = 0;
