@@ -14,9 +14,12 @@
  *   repetition serves both lines (its rows are checked against both).
  * Each size runs `--reps` times (15) at random range starts, the range reads and the point reads
  * alternating which goes first; the median is reported. One untimed warm-up of every variant runs
- * first, on a range of 100, and again at each size before its timed reps (`--no-size-warmup` skips
- * the latter: then the first rep of a size also pays for the processes' buffers and heaps growing to
- * that size, decision 0035). Fifteen reps, not three: the range read's code in seven processes is
+ * first, on a range of 100, and again `--size-warmup` times (10) at each size before its timed reps
+ * (`--no-size-warmup` skips the latter: then the first rep of a size also pays for the processes'
+ * buffers and heaps growing to that size, decision 0035; ten, not one: the range read's code in the
+ * seven processes is still being compiled and recompiled over the first reps of a size, and a median
+ * of 15 timed reps after one warm-up read 61-92 ms at 10,000 rows where after ten it read 45-62,
+ * decision 0047). Fifteen reps, not three: the range read's code in seven processes is
  * still being optimized by V8 over the first reps of a size, and the median of three measured that
  * (decision 0035: 10,000 rows 53-96 ms at three reps, 34-37 ms at fifteen or forty, point reads far
  * less affected). Results are checked (row counts), so a broken path cannot look fast.
@@ -64,17 +67,17 @@
  * `--digest-replies` has the client ask all but f+1 replicas for digest-only range-read replies
  * (decision 0027; off by default), to compare both in one build.
  *
- * `--eager-quorum` has the client ask 3f+1 replicas in eager rounds, widening to 4f+1 only when needed
- * (decision 0028; off by default).
+ * `--eager-quorum on|off`: whether the client asks 3f+1 replicas in eager rounds, widening to 4f+1 only
+ * when needed (decisions 0028 and 0047; on by default), or 4f+1 from the start.
  *
  * Flags: --rows 10500 --batch 10 --reps 15 --ranges 10,100,1000,10000 --txn-keys-max N --read-retry-ms N
- * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --no-size-warmup --digest-replies --eager-quorum --history-window-ms N --json (one JSON object per configuration line).
+ * --timeout-s 300 --base-port 7220 --only range|points --cpu-per-read --settle --size-warmup N --no-size-warmup --digest-replies --eager-quorum on|off --history-window-ms N --json (one JSON object per configuration line).
  */
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
 import type { SqlValue } from '../sql/types.ts';
 import { CpuMeter, must, sleep, startBenchCluster } from './bench-cluster.ts';
-import { median, parseFlags, round } from './stats.ts';
+import { median, onOff, parseFlags, round } from './stats.ts';
 
 interface ScanOptions {
   readonly rows: number;
@@ -261,7 +264,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
     settle: undefined,
-    sizeWarmup: flags.has('no-size-warmup') ? 0 : Number(flags.get('size-warmup') ?? 1),
+    sizeWarmup: flags.has('no-size-warmup') ? 0 : Number(flags.get('size-warmup') ?? 10),
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
@@ -271,7 +274,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     ...(opts.readRetryMs === undefined ? {} : { timeouts: { readRetryMs: opts.readRetryMs } }),
   });
   try {
-    const sql = await cluster.sqlClient({ ...(flags.has('digest-replies') ? { queryDigestReplies: true } : {}), ...(flags.has('eager-quorum') ? { queryEagerQuorum: true } : {}) });
+    const sql = await cluster.sqlClient({ ...(flags.has('digest-replies') ? { queryDigestReplies: true } : {}), ...(flags.has('eager-quorum') ? { queryEagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}) });
     const t = performance.now();
     await load(sql, opts);
     log(`loaded ${opts.rows} rows, ${opts.batch} per transaction, in ${round((performance.now() - t) / 1000, 1)} s`);

@@ -45,7 +45,9 @@
  * --load-batch 500, --history-window-ms N (the cluster's limits.historyWindowMs, default 15 s: replicas
  * forget decided transactions older than that, and a sync round naming one waits for a fetch nobody
  * can answer; see `replicaFetchesPerTx`), --replica-preference-ms N (how long the client asks the same
- * replicas first; 0: drawn per round and transaction; default ClientCoreOptions', decision 0043).
+ * replicas first; 0: drawn per round and transaction; default ClientCoreOptions', decision 0043),
+ * --eager-quorum on|off (eager rounds ask 3f+1 replicas first, or 4f+1; default ClientCoreOptions', on:
+ * decision 0047).
  *
  * Also reported, from the replicas' metrics over the window: snapshot (sync-round) executions (sync
  * rounds received; `replicaSyncReusesPerTx` of them answered from the eager execution, decision 0025),

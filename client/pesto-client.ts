@@ -38,7 +38,7 @@ export interface ConnectOptions {
   readonly learnQueryTargets?: boolean;
   /** Ask all but f+1 replicas for digest-only range-read replies (default false; ClientCoreOptions, decision 0027). */
   readonly queryDigestReplies?: boolean;
-  /** Eager range-read rounds ask 3f+1 replicas and widen to 4f+1 when needed (default false; ClientCoreOptions, decision 0028). */
+  /** Eager range-read rounds ask 3f+1 replicas and widen to 4f+1 when needed (default true; ClientCoreOptions, decisions 0028 and 0047). */
   readonly queryEagerQuorum?: boolean;
   /** How long the client asks the same replicas first (ClientCoreOptions, decision 0043; 0: drawn per transaction). */
   readonly replicaPreferenceMs?: number;
@@ -124,7 +124,7 @@ export class PestoClient {
         forceSyncQueries: opts.forceSyncQueries === true,
         learnQueryTargets: opts.learnQueryTargets !== false,
         queryDigestReplies: opts.queryDigestReplies === true,
-        queryEagerQuorum: opts.queryEagerQuorum === true,
+        queryEagerQuorum: opts.queryEagerQuorum !== false,
         ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }),
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
       },

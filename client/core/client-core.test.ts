@@ -55,7 +55,7 @@ function seeded(seed: number): () => number {
   };
 }
 
-const newClient = (): ClientCore => new ClientCore(OPTS, { nowMicros: () => NOW, random: seeded(42) });
+const newClient = (opts: Partial<ClientCoreOptions> = {}): ClientCore => new ClientCore({ ...OPTS, ...opts }, { nowMicros: () => NOW, random: seeded(42) });
 
 type Sent<M extends Message> = { to: ReplicaRef; msg: M };
 function sentOf<K extends Message['kind']>(effects: ClientEffect[], kind: K): Sent<Extract<Message, { kind: K }>>[] {
@@ -364,8 +364,25 @@ void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
     snapshotPrepared: [],
   });
 
-  void it('sends the eager round to 4f+1, and with 3f+1 matching replies merges reads and predicates into the transaction', () => {
+  void it('asks 3f+1 replicas first by default, widens to the (4f+1)th when one disagrees, and succeeds with 3f+1 matching (decision 0047)', () => {
     const client = newClient();
+    const id = client.begin();
+    client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
+    const first = sentOf(client.takeEffects(), 'query');
+    assert.equal(first.length, Q.commitSlow);
+    // One of them disagrees: the others can no longer reach 3f+1 alone, so one more replica is asked.
+    first.forEach((q, i) => client.handle(q.to, reply(q, i === 0 ? { result: new Uint8Array([9]) } : {})));
+    const widened = sentOf(client.takeEffects(), 'query');
+    assert.equal(widened.length, Q.queryFanout - Q.commitSlow);
+    assert.ok(widened.every((q) => q.msg.retry === 0 && !first.some((f) => f.to.index === q.to.index)));
+    client.handle(widened[0]!.to, reply(widened[0]!));
+    const [d] = dones(client.takeEffects());
+    assert.equal(d?.result.kind, 'query');
+    assert.equal(client.stats.queriesEager, 1);
+  });
+
+  void it('with queryEagerQuorum off sends the eager round to 4f+1, and with 3f+1 matching replies merges reads and predicates into the transaction', () => {
+    const client = newClient({ queryEagerQuorum: false });
     const id = client.begin();
     client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
     const queries = sentOf(client.takeEffects(), 'query');
@@ -399,8 +416,8 @@ void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
     assert.ok(d?.result.kind === 'commit' && d.result.outcome === 'abort' && d.result.path === 'local');
   });
 
-  void it('mismatching eager replies lead to a sync round to 3f+1, widened to all n once they disagree, and an unresolvable read fails the operation', () => {
-    const client = newClient();
+  void it('mismatching eager replies (4f+1 asked) lead to a sync round to 3f+1, widened to all n once they disagree, and an unresolvable read fails the operation', () => {
+    const client = newClient({ queryEagerQuorum: false });
     const id = client.begin();
     client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
     const eager = sentOf(client.takeEffects(), 'query');

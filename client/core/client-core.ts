@@ -186,7 +186,7 @@ export class ClientCore {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
     this.stats.queries++;
-    const eagerQuorum = this.opts.queryEagerQuorum === true;
+    const eagerQuorum = this.opts.queryEagerQuorum !== false;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);
     const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
     this.#queries.set(qo.req, qo);
