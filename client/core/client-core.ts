@@ -473,7 +473,7 @@ export class ClientCore {
   }
 
   #queryStep(qo: QueryOp, step: RangeReadStep): void {
-    if (step.k === 'sync' || step.k === 'done' || step.k === 'failed') this.#queryTargets.noteRound(qo.read.shard, qo.read.roundOutliers);
+    if (step.k === 'sync' || step.k === 'done' || step.k === 'failed') this.#queryTargets.noteRound(qo.read.shard, qo.read.roundOutliers, this.env.nowMicros());
     switch (step.k) {
       case 'wait':
         return;

@@ -4,15 +4,20 @@
  * asked set can no longer reach them, so a Byzantine replica can at worst make itself preferred or
  * avoided, never change an outcome.
  *
- * Eager rounds go to 4f+1 of the n = 5f+1 replicas, so f are left out. The client remembers, per
- * shard, which replicas lately disagreed with a round's matching group (or, without one, with its
- * largest group) or stayed silent until the round's timer fired: each such event adds 1 to the
- * replica's score, and every round that ends on the shard multiplies all scores by DECAY first. The f
- * replicas with the highest scores are left out (like Basil's clients preferring close replicas). A
- * replica that is left out is not observed, so its score only decays: it comes back after a few dozen
- * rounds, or as soon as another replica scores higher. Ties (all zero, the usual healthy case) are
- * broken by a rotation from the start the caller passes (the client's current preferred replica,
- * replica-preference.ts, decision 0043), which gives the pick of 4f+1 consecutive replicas from it.
+ * Eager rounds go to 4f+1 of the n = 5f+1 replicas, so f are left out (the client asks the first 3f+1
+ * of them first, decision 0047, so f+1). The client remembers, per shard, which replicas lately
+ * disagreed with a round's matching group (or, without one, with its largest group) or stayed silent
+ * until the round's timer fired: each such event adds 1 to the replica's score, and every round that
+ * ends on the shard first multiplies all scores by the larger of DECAY and the time decay since the
+ * previous round (halving every HALF_LIFE_MICROS): the slower of the two, so a left-out replica is
+ * forgotten only after both a few dozen rounds and a few seconds. The replicas with the highest scores
+ * are left out (like Basil's clients preferring close replicas). A replica that is left out is not
+ * observed, so its score only decays: it comes back after that, or as soon as another replica scores
+ * higher. (Decay by rounds alone brought a replica that disagreed on every read back after about 0.1 s
+ * under load, 400 rounds a second, and each return cost a round its widening or a sync round.) Ties
+ * (all zero, the usual healthy case) are broken by a rotation from the start the caller passes (the
+ * client's current preferred replica, replica-preference.ts, decision 0043), which gives the pick of
+ * consecutive replicas from it.
  *
  * Sync rounds go to 3f+1 replicas, preferring those whose snapshot votes named every proposed
  * transaction (they need no fetch before re-executing), then the best-scored others. Every replica
@@ -22,14 +27,18 @@
 import type { ReplicaIndex, ShardId } from '../../protocol/ids.ts';
 import type { Quorums } from '../../protocol/quorum.ts';
 
-/** Factor applied to every score of a shard when one of its rounds ends. */
+/** Factor applied to every score of a shard when one of its rounds ends, unless time decays less... */
 const DECAY = 0.9;
+/** ...with scores halving every this long. */
+const HALF_LIFE_MICROS = 1_000_000;
 /** Scores below this are zero again (ties, broken at random). */
 const FORGET = 0.01;
 
 export class QueryTargets {
   /** Per shard, one score per replica index. Invariant: every score is 0 or at least FORGET * DECAY. */
   readonly #scores = new Map<ShardId, number[]>();
+  /** Per shard, when its scores last decayed (µs of the caller's clock). */
+  readonly #decayedAt = new Map<ShardId, number>();
 
   /** `learn` false: scores stay zero, every eager round starts at a random offset. */
   constructor(
@@ -53,11 +62,16 @@ export class QueryTargets {
     return [...first, ...rest].slice(0, this.q.commitSlow);
   }
 
-  /** A round on `shard` ended; `blamed` replied outside its matching (or largest) group. */
-  noteRound(shard: ShardId, blamed: readonly number[]): void {
+  /** A round on `shard` ended at `nowMicros`; `blamed` replied outside its matching (or largest) group. */
+  noteRound(shard: ShardId, blamed: readonly number[], nowMicros: number): void {
     if (!this.learn) return;
     const s = this.#scores.get(shard);
-    if (s !== undefined) for (let i = 0; i < s.length; i++) s[i] = s[i]! * DECAY < FORGET ? 0 : s[i]! * DECAY;
+    const at = this.#decayedAt.get(shard) ?? nowMicros;
+    this.#decayedAt.set(shard, nowMicros);
+    if (s !== undefined) {
+      const factor = Math.max(DECAY, 0.5 ** (Math.max(0, nowMicros - at) / HALF_LIFE_MICROS));
+      for (let i = 0; i < s.length; i++) s[i] = s[i]! * factor < FORGET ? 0 : s[i]! * factor;
+    }
     this.blame(shard, blamed);
   }
 
