@@ -75,6 +75,20 @@ void describe('FrameReader', () => {
     });
   }
 
+  for (const reuse of [false, true]) {
+    void test(`assembles frames above the upfront size as their bytes arrive (reuse ${reuse})`, () => {
+      const next = rng(3);
+      const frames = [2_500_000, 1_500_000, 3_000_000].map((n) => Buffer.from(Array.from({ length: n }, () => Math.floor(next() * 256))));
+      const sink = new Sink();
+      const reader = new FrameReader(sink, { ...limits, maxFrameBytes: 4 << 20, maxMessageBytes: (4 << 20) - 4 }, reuse);
+      feed(reader, streamOf(frames), () => 65_536);
+      assert.deepEqual(sink.failures, []);
+      assert.equal(sink.copies.length, 3);
+      for (let i = 0; i < 3; i++) assert.ok(sink.copies[i]!.equals(frames[i]!), `frame ${i}`);
+      if (!reuse) for (let i = 0; i < 3; i++) assert.ok(sink.views[i]!.equals(frames[i]!), `kept frame ${i}`);
+    });
+  }
+
   void test('with reuse, frames that span chunks share one assembly buffer', () => {
     const sink = new Sink();
     const reader = new FrameReader(sink, limits, true);

@@ -44,8 +44,8 @@ export class FrameReader {
       if (!this.startBody(this.head.readUInt32LE(0))) return;
     }
     if (this.len >= 0) {
-      const body = this.body!;
       const take = Math.min(this.len - this.bodyHave, chunk.length - off);
+      const body = this.#room(this.bodyHave + take);
       chunk.copy(body, this.bodyHave, off, off + take);
       this.bodyHave += take;
       off += take;
@@ -61,7 +61,7 @@ export class FrameReader {
       if (chunk.length - off - LENGTH_BYTES < len) {
         if (!this.startBody(len)) return;
         off += LENGTH_BYTES;
-        chunk.copy(this.body!, 0, off);
+        chunk.copy(this.#room(chunk.length - off), 0, off);
         this.bodyHave = chunk.length - off;
         return;
       }
@@ -82,18 +82,35 @@ export class FrameReader {
     return false;
   }
 
-  /** A frame of `len` bytes starts spanning chunks: a buffer to assemble it in. */
+  /** A frame of `len` bytes starts spanning chunks (its buffer grows as its bytes arrive: #room). */
   private startBody(len: number): boolean {
     if (!this.checkLength(len)) return false;
     this.len = len;
     this.bodyHave = 0;
-    if (this.body === null || this.body.length < len) {
-      // Reused: room for the largest frame so far, at least 64 KiB, so a few sizes serve a connection.
-      this.body = Buffer.allocUnsafeSlow(this.reuse ? Math.max(len, REUSED_FRAME_BUFFER_BYTES, Math.min(this.body === null ? 0 : this.body.length * 2, this.limits.maxFrameBytes)) : len);
-    }
+    if (!this.reuse) this.body = null;
     return true;
+  }
+
+  /**
+   * The assembly buffer with room for `need` bytes of the current frame (its first `bodyHave` kept).
+   * It is sized to the frame when that is at most UPFRONT_BYTES, else it doubles as bytes arrive, so a
+   * peer that announces a large frame and sends little of it holds little memory. Reused, it keeps at
+   * least REUSED_FRAME_BUFFER_BYTES.
+   */
+  #room(need: number): Buffer {
+    const body = this.body;
+    if (body !== null && body.length >= need) return body;
+    const len = this.len;
+    let size = len <= UPFRONT_BYTES ? len : Math.min(len, Math.max(need, 2 * (body?.length ?? 0), UPFRONT_BYTES));
+    if (this.reuse) size = Math.min(Math.max(size, REUSED_FRAME_BUFFER_BYTES), Math.max(len, REUSED_FRAME_BUFFER_BYTES));
+    const grown = Buffer.allocUnsafeSlow(size);
+    if (body !== null && this.bodyHave > 0) body.copy(grown, 0, 0, this.bodyHave);
+    this.body = grown;
+    return grown;
   }
 }
 
+/** A spanning frame up to this size gets its whole buffer at once; a larger one grows to it. */
+const UPFRONT_BYTES = 1 << 20;
 /** Smallest frame-assembly buffer a connection with transient messages keeps. */
 const REUSED_FRAME_BUFFER_BYTES = 64 << 10;
