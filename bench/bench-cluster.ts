@@ -10,12 +10,15 @@ import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { loadLocalClient, prepareLocalCluster } from '../cli/local-cluster-config.ts';
 import { startLocalCluster, type LocalCluster } from '../cli/supervisor.ts';
-import { PestoClient } from '../client/pesto-client.ts';
+import { PestoClient, type ConnectOptions } from '../client/pesto-client.ts';
 import { SqlClient } from '../client/sql/sql-session.ts';
 import type { ClusterConfig, LimitsConfig, TimeoutsConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { Engine } from '../sql/engine.ts';
 import type { ExecResult } from '../sql/engine.ts';
+
+/** The client options a benchmark may set (ConnectOptions; absent ones keep the client's defaults). */
+export type ClientKnobs = Pick<ConnectOptions, 'forceSyncQueries' | 'learnQueryTargets' | 'queryDigestReplies' | 'queryEagerQuorum' | 'replicaPreferenceMs'>;
 
 export interface BenchCluster {
   readonly config: ClusterConfig;
@@ -23,7 +26,7 @@ export interface BenchCluster {
   /** Replica metrics addresses (replica port + 1000). */
   readonly metrics: readonly string[];
   /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
-  sqlClient(options?: { readonly forceSyncQueries?: boolean; readonly learnQueryTargets?: boolean; readonly queryDigestReplies?: boolean; readonly queryEagerQuorum?: boolean; readonly replicaPreferenceMs?: number }): Promise<SqlClient>;
+  sqlClient(options?: ClientKnobs): Promise<SqlClient>;
   /**
    * Turns the apply fault of shard 0's replicas `indices` on or off (a cluster started with
    * PESTO_FAULT_APPLY and PESTO_FAULT_APPLY_PAUSED=1; replica/main.ts toggles on SIGUSR2) and resolves
@@ -78,7 +81,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
     dataDir,
     metrics,
     sqlClient: async (o = {}) => {
-      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...(o.forceSyncQueries === true ? { forceSyncQueries: true } : {}), ...(o.learnQueryTargets === undefined ? {} : { learnQueryTargets: o.learnQueryTargets }), ...(o.queryDigestReplies === undefined ? {} : { queryDigestReplies: o.queryDigestReplies }), ...(o.queryEagerQuorum === undefined ? {} : { queryEagerQuorum: o.queryEagerQuorum }), ...(o.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: o.replicaPreferenceMs }) });
+      const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...o });
       clients.push(client);
       return new SqlClient(client, sqlEngine);
     },
@@ -99,10 +102,7 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
         }
       }
     },
-    replicaPids: () => {
-      const started = cluster;
-      return started === null ? [] : local.config.shards.flatMap((sh) => sh.replicas.map((r) => started.pid(sh.id, r.index)).filter((p): p is number => p !== undefined));
-    },
+    replicaPids: () => startedReplicaPids(cluster, local.config),
     stop: async () => {
       for (const c of clients) await c.close();
       if (cluster !== null) {
@@ -113,12 +113,17 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
   };
 }
 
+/** Process ids of the replicas of `config` that `cluster` started and runs (none without a cluster). */
+export function startedReplicaPids(cluster: LocalCluster | null, config: ClusterConfig): number[] {
+  if (cluster === null) return [];
+  return config.shards.flatMap((sh) => sh.replicas.map((r) => cluster.pid(sh.id, r.index)).filter((p): p is number => p !== undefined));
+}
+
 /**
  * Context switches of a process's main thread (its event loop): each voluntary one is the loop going
  * to sleep in epoll and being woken again, so their count is the process's wakeups. 0 when unreadable.
  */
-function processWakeups(pid: number | undefined): { voluntary: number; involuntary: number } {
-  if (pid === undefined) return { voluntary: 0, involuntary: 0 };
+function processWakeups(pid: number): { voluntary: number; involuntary: number } {
   try {
     const text = readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8');
     const field = (name: string): number => Number(new RegExp(`^${name}:\\s*(\\d+)`, 'm').exec(text)?.[1] ?? 0);
@@ -133,7 +138,7 @@ function processWakeups(pid: number | undefined): { voluntary: number; involunta
  * this process (the client), and the preemptions (involuntary ones) of all: a benchmark takes the
  * difference over its window.
  */
-export function wakeupTotals(replicaPids: readonly (number | undefined)[]): { replicas: number; client: number; preempted: number } {
+export function wakeupTotals(replicaPids: readonly number[]): { replicas: number; client: number; preempted: number } {
   const reps = replicaPids.map(processWakeups);
   const own = processWakeups(process.pid);
   return { replicas: reps.reduce((a, w) => a + w.voluntary, 0), client: own.voluntary, preempted: reps.reduce((a, w) => a + w.involuntary, own.involuntary) };

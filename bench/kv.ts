@@ -26,7 +26,7 @@ import { loadLocalClient } from '../cli/local-cluster-config.ts';
 import { PestoClient, type Session } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
-import { wakeupTotals } from './bench-cluster.ts';
+import { startedReplicaPids, wakeupTotals } from './bench-cluster.ts';
 import { startPostgres } from './postgres-server.ts';
 import { hostProbe, parseFlags, percentile, round } from './stats.ts';
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -203,7 +203,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     if (opts.preload) await preload(session, opts.keys);
     const metricsAddrs = config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
     // Replica processes we started (for their wakeups), by index; none when running against --data.
-    const replicaPids = cluster === null ? [] : config.shards.flatMap((sh) => sh.replicas.map((r) => cluster.pid(sh.id, r.index)));
+    const replicaPids = startedReplicaPids(cluster, config);
     let wake0 = { replicas: 0, client: 0, preempted: 0 };
     let wakeDelta = wake0;
     // The client's own garbage collection time (ms), counted from GC performance entries.

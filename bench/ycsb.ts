@@ -56,7 +56,7 @@
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
-import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster } from './bench-cluster.ts';
+import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster, type ClientKnobs } from './bench-cluster.ts';
 import { hostProbe, median, onOff, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
@@ -87,10 +87,11 @@ export interface YcsbOptions {
    * `both`: learned, and each round of `--mode all` also runs incon with random targets.
    */
   readonly targets: 'learned' | 'random' | 'both';
-  /** `--replica-preference-ms`: the client's ClientCoreOptions.replicaPreferenceMs (decision 0043), else its default. */
-  readonly replicaPreferenceMs?: number;
-  /** `--eager-quorum on|off`: the client's ClientCoreOptions.queryEagerQuorum, else its default. */
-  readonly eagerQuorum?: boolean;
+  /**
+   * Client options from flags, absent ones left at the client's defaults: `--replica-preference-ms N`
+   * (replicaPreferenceMs, decision 0043) and `--eager-quorum on|off` (queryEagerQuorum, decision 0047).
+   */
+  readonly knobs?: ClientKnobs;
   /** `--compaction`: keep the replicas' log compaction on in `--mode all` (off there by default). */
   readonly compaction: boolean;
   readonly json: boolean;
@@ -233,7 +234,7 @@ const probe = (): number => hostProbe(() => verify(probeSignature, probeMessage,
 type Result = Record<string, number | string>;
 
 async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Promise<Result> {
-  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: mode !== 'incon-random' && opts.targets !== 'random', ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }), ...(opts.eagerQuorum === undefined ? {} : { queryEagerQuorum: opts.eagerQuorum }) });
+  const sql = await cluster.sqlClient({ forceSyncQueries: mode === 'fail-eager', learnQueryTargets: mode !== 'incon-random' && opts.targets !== 'random', ...opts.knobs });
   const sessions = Array.from({ length: opts.clients }, () => new SqlClient(sql.client, sql.engine).session());
   const stmts = await Promise.all(sessions.map((s) => prepareAll(s, opts)));
   const nextKey = keyGenerator(opts);
@@ -373,8 +374,10 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
     rounds: Number(flags.get('rounds') ?? 1),
     targets,
-    ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
-    ...(flags.has('eager-quorum') ? { eagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}),
+    knobs: {
+      ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
+      ...(flags.has('eager-quorum') ? { queryEagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}),
+    },
     compaction: flags.has('compaction'),
     json: flags.has('json'),
   };
