@@ -34,18 +34,36 @@ export class FrameReader {
 
   push(chunk: Buffer): void {
     let off = 0;
-    if (this.headHave > 0) {
-      const take = Math.min(LENGTH_BYTES - this.headHave, chunk.length);
-      chunk.copy(this.head, this.headHave, 0, take);
-      this.headHave += take;
-      off = take;
-      if (this.headHave < LENGTH_BYTES) return;
-      this.headHave = 0;
-      if (!this.startBody(this.head.readUInt32LE(0))) return;
-    }
-    if (this.len >= 0) {
+    while (off < chunk.length) {
+      if (this.len < 0) {
+        let len: number;
+        if (this.headHave === 0 && chunk.length - off >= LENGTH_BYTES) {
+          len = chunk.readUInt32LE(off);
+          off += LENGTH_BYTES;
+          if (!this.checkLength(len)) return;
+          if (chunk.length - off >= len) {
+            // The whole frame is in this chunk: delivered as a view of it.
+            this.session.receiveFrame(chunk.subarray(off, off + len));
+            off += len;
+            continue;
+          }
+        } else {
+          // The length itself spans chunks.
+          const take = Math.min(LENGTH_BYTES - this.headHave, chunk.length - off);
+          chunk.copy(this.head, this.headHave, off, off + take);
+          this.headHave += take;
+          off += take;
+          if (this.headHave < LENGTH_BYTES) return;
+          this.headHave = 0;
+          len = this.head.readUInt32LE(0);
+          if (!this.checkLength(len)) return;
+        }
+        this.len = len;
+        if (off === chunk.length) return;
+      }
+      // The frame spans chunks: this chunk's part goes to the assembly buffer.
       const take = Math.min(this.len - this.bodyHave, chunk.length - off);
-      const body = this.#room(this.bodyHave + take);
+      const body = this.room(this.bodyHave + take);
       chunk.copy(body, this.bodyHave, off, off + take);
       this.bodyHave += take;
       off += take;
@@ -56,23 +74,6 @@ export class FrameReader {
       if (!this.reuse) this.body = null;
       this.session.receiveFrame(frame);
     }
-    while (chunk.length - off >= LENGTH_BYTES) {
-      const len = chunk.readUInt32LE(off);
-      if (chunk.length - off - LENGTH_BYTES < len) {
-        if (!this.startBody(len)) return;
-        off += LENGTH_BYTES;
-        chunk.copy(this.#room(chunk.length - off), 0, off);
-        this.bodyHave = chunk.length - off;
-        return;
-      }
-      if (!this.checkLength(len)) return;
-      this.session.receiveFrame(chunk.subarray(off + LENGTH_BYTES, off + LENGTH_BYTES + len));
-      off += LENGTH_BYTES + len;
-    }
-    if (off < chunk.length) {
-      chunk.copy(this.head, 0, off);
-      this.headHave = chunk.length - off;
-    }
   }
 
   private checkLength(len: number): boolean {
@@ -82,22 +83,13 @@ export class FrameReader {
     return false;
   }
 
-  /** A frame of `len` bytes starts spanning chunks (its buffer grows as its bytes arrive: #room). */
-  private startBody(len: number): boolean {
-    if (!this.checkLength(len)) return false;
-    this.len = len;
-    this.bodyHave = 0;
-    if (!this.reuse) this.body = null;
-    return true;
-  }
-
   /**
    * The assembly buffer with room for `need` bytes of the current frame (its first `bodyHave` kept).
    * It is sized to the frame when that is at most UPFRONT_BYTES, else it doubles as bytes arrive, so a
    * peer that announces a large frame and sends little of it holds little memory. Reused, it keeps at
    * least REUSED_FRAME_BUFFER_BYTES.
    */
-  #room(need: number): Buffer {
+  private room(need: number): Buffer {
     const body = this.body;
     if (body !== null && body.length >= need) return body;
     const len = this.len;

@@ -15,7 +15,7 @@ export function pooledBytes(n: number): Uint8Array {
 }
 
 /** Slab size of `slabCopy`; a message above a quarter of it gets an ArrayBuffer of its own. */
-export const SLAB_BYTES = 64 << 10;
+const SLAB_BYTES = 64 << 10;
 let slab: Buffer | null = null;
 let slabUsed = 0;
 

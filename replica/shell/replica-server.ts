@@ -302,8 +302,9 @@ export class ReplicaServer {
     // (its key is read as a string): decoded in place. The bytes are the transport's to reuse once this
     // returns (transientMessages), so an envelope that starts like a read but decodes as anything else
     // (a crafted one: the generic decoder lets a later body field win) is decoded again from a copy.
-    let decoded = decodeMessage(bytes[0] === READ_REQUEST_TAG ? bytes : slabCopy(bytes), this.#limits);
-    if (decoded.ok && decoded.value.kind !== 'read' && bytes[0] === READ_REQUEST_TAG) decoded = decodeMessage(slabCopy(bytes), this.#limits);
+    const inPlace = bytes[0] === READ_REQUEST_TAG;
+    let decoded = decodeMessage(inPlace ? bytes : slabCopy(bytes), this.#limits);
+    if (inPlace && decoded.ok && decoded.value.kind !== 'read') decoded = decodeMessage(slabCopy(bytes), this.#limits);
     if (!decoded.ok) return this.#reject(`decode-${decoded.reason}`);
     const msg = decoded.value;
     // Only the other replicas of this shard fetch and supply transactions (PROTOCOL §4.2 step 5).
