@@ -35,10 +35,11 @@ const HALF_LIFE_MICROS = 1_000_000;
 const FORGET = 0.01;
 
 export class QueryTargets {
-  /** Per shard, one score per replica index. Invariant: every score is 0 or at least FORGET * DECAY. */
-  readonly #scores = new Map<ShardId, number[]>();
-  /** Per shard, when its scores last decayed (µs of the caller's clock). */
-  readonly #decayedAt = new Map<ShardId, number>();
+  /**
+   * Per shard: one score per replica index (invariant: every score is 0 or at least FORGET * DECAY),
+   * and when the scores last decayed (µs of the caller's clock; null: not yet).
+   */
+  readonly #shards = new Map<ShardId, { readonly scores: number[]; decayedAt: number | null }>();
 
   /** `learn` false: scores stay zero, every eager round starts at a random offset. */
   constructor(
@@ -65,27 +66,30 @@ export class QueryTargets {
   /** A round on `shard` ended at `nowMicros`; `blamed` replied outside its matching (or largest) group. */
   noteRound(shard: ShardId, blamed: readonly number[], nowMicros: number): void {
     if (!this.learn) return;
-    const s = this.#scores.get(shard);
-    const at = this.#decayedAt.get(shard) ?? nowMicros;
-    this.#decayedAt.set(shard, nowMicros);
-    if (s !== undefined) {
-      const factor = Math.max(DECAY, 0.5 ** (Math.max(0, nowMicros - at) / HALF_LIFE_MICROS));
-      for (let i = 0; i < s.length; i++) s[i] = s[i]! * factor < FORGET ? 0 : s[i]! * factor;
-    }
+    const sh = this.#shard(shard);
+    const factor = Math.max(DECAY, 0.5 ** (Math.max(0, nowMicros - (sh.decayedAt ?? nowMicros)) / HALF_LIFE_MICROS));
+    sh.decayedAt = nowMicros;
+    const s = sh.scores;
+    for (let i = 0; i < s.length; i++) s[i] = s[i]! * factor < FORGET ? 0 : s[i]! * factor;
     this.blame(shard, blamed);
   }
 
   /** `replicas` misbehaved (silent when a round's timer fired) without the round ending. */
   blame(shard: ShardId, replicas: readonly number[]): void {
     if (!this.learn || replicas.length === 0) return;
-    let s = this.#scores.get(shard);
-    if (s === undefined) this.#scores.set(shard, (s = new Array<number>(this.q.n).fill(0)));
+    const s = this.#shard(shard).scores;
     for (const i of replicas) if (i >= 0 && i < s.length) s[i]! += 1;
   }
 
   /** A replica's current score on `shard` (tests, diagnostics). */
   score(shard: ShardId, index: number): number {
-    return this.#scores.get(shard)?.[index] ?? 0;
+    return this.#shards.get(shard)?.scores[index] ?? 0;
+  }
+
+  #shard(shard: ShardId): { readonly scores: number[]; decayedAt: number | null } {
+    let sh = this.#shards.get(shard);
+    if (sh === undefined) this.#shards.set(shard, (sh = { scores: new Array<number>(this.q.n).fill(0), decayedAt: null }));
+    return sh;
   }
 
   /** Every replica, lowest score first; equal scores in rotated order from the offset `random` gives. */
@@ -95,7 +99,7 @@ export class QueryTargets {
     // All scores equal, the first 4f+1 are the consecutive ones from the offset (point-read.ts).
     const order: ReplicaIndex[] = [];
     for (let k = 0; k < n; k++) order.push(((start + k) % n) as ReplicaIndex);
-    const s = this.#scores.get(shard);
+    const s = this.#shards.get(shard)?.scores;
     if (s === undefined) return order;
     // A stable sort keeps the rotation among equal scores.
     return order.sort((a, b) => s[a]! - s[b]!);
