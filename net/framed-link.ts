@@ -7,7 +7,8 @@
  * turn writes everything queued as one frame (split at `maxFrameBytes`). When a write reports
  * backpressure the link waits for 'drain' and keeps coalescing meanwhile. The queue survives a
  * broken stream of a dialed link, bounded by `maxQueuedBytes`; frames already written to the broken
- * stream are lost. `send` keeps a reference to the message, so do not mutate it afterwards.
+ * stream are lost. `send` keeps a reference to the message, so do not mutate it afterwards (a large
+ * message is handed to the socket itself and read while the kernel takes it).
  */
 import { encodeFrame, LENGTH_BYTES } from './frame.ts';
 import type { PeerIdentity } from './peer-identity.ts';
@@ -29,6 +30,13 @@ export interface FramedLinkHooks {
 }
 
 const PLACEHOLDER_PEER: PeerIdentity = { kind: 'client', id: 0 };
+
+/**
+ * Messages from this size on are written without being copied into a frame, where the wire can write
+ * pieces: a frame buffer of their size is fresh memory (page faults, and a sweep later) that cost a
+ * replica more than encoding a 10,000-row reply's read set (decision 0048).
+ */
+const DIRECT_BYTES = 16 << 10;
 
 export class FramedLink implements DialedLink {
   readonly stats = { framesWritten: 0, messagesSent: 0, framesReceived: 0, messagesReceived: 0, dropped: 0 };
@@ -206,25 +214,39 @@ export class FramedLink implements DialedLink {
     if (n === 0) return;
     const wire = session.wire;
     const maxBody = this.limits.maxFrameBytes;
+    const direct = wire.writeParts !== undefined;
     let from = 0;
     while (from < n) {
       let to = from;
       let bytes = 0;
-      while (to < n) {
-        const add = LENGTH_BYTES + q[to]!.length;
-        if (bytes + add > maxBody) break;
-        bytes += add;
-        to++;
+      let ok: boolean;
+      if (direct && q[from]!.length >= DIRECT_BYTES) {
+        // A large message goes alone and uncopied: its header, then the message itself (decision 0048).
+        const m = q[from]!;
+        to = from + 1;
+        bytes = LENGTH_BYTES + m.length;
+        const head = Buffer.allocUnsafe(wire.headerBytes + LENGTH_BYTES);
+        if (wire.headerBytes !== 0) head.writeUInt32LE(bytes, 0);
+        head.writeUInt32LE(m.length, wire.headerBytes);
+        ok = wire.writeParts!([head, m]);
+      } else {
+        while (to < n) {
+          const len = q[to]!.length;
+          const add = LENGTH_BYTES + len;
+          if (bytes + add > maxBody || (direct && len >= DIRECT_BYTES)) break;
+          bytes += add;
+          to++;
+        }
+        ok = wire.write(encodeFrame(q, from, to, bytes, wire.headerBytes));
       }
-      const frame = encodeFrame(q, from, to, bytes, wire.headerBytes);
       this.queueBytes -= bytes;
       this.stats.framesWritten++;
       this.stats.messagesSent += to - from;
       transportStats.framesWritten++;
       transportStats.messagesSent += to - from;
-      transportStats.bytesWritten += frame.length;
+      transportStats.bytesWritten += wire.headerBytes + bytes;
       from = to;
-      if (!wire.write(frame)) {
+      if (!ok) {
         this.waitingDrain = true;
         wire.onceDrain(this.drainBound);
         break;

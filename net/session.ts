@@ -18,6 +18,12 @@ export interface Wire {
   readonly headerBytes: 0 | 4;
   /** Writes one frame; false means wait for `onceDrain` before writing more. */
   write(frame: Buffer): boolean;
+  /**
+   * Writes one frame given as consecutive pieces, without joining them (one vectored write); the
+   * pieces must stay unchanged until written. Absent where the stream needs each frame as one buffer
+   * (gRPC messages).
+   */
+  writeParts?(parts: readonly Uint8Array[]): boolean;
   onceDrain(callback: () => void): void;
   /** Ends the stream: gracefully for 'local', otherwise as an error. Idempotent. */
   close(reason: CloseReason): void;

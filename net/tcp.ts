@@ -35,6 +35,15 @@ class SocketWire implements Wire {
     if (this.done) return true;
     return this.socket.write(frame);
   }
+  writeParts(parts: readonly Uint8Array[]): boolean {
+    if (this.done) return true;
+    const socket = this.socket;
+    socket.cork();
+    let ok = true;
+    for (const p of parts) ok = socket.write(p);
+    socket.uncork();
+    return ok;
+  }
   onceDrain(callback: () => void): void {
     this.socket.once('drain', callback);
   }

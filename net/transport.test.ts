@@ -165,6 +165,20 @@ for (const transport of [grpcTransport, tcpTransport]) {
       assert.equal(link.stats.messagesSent, 200);
     });
 
+    void test('writes large messages in order among small ones, uncopied on TCP (a frame each)', async () => {
+      const server = await echoServer(transport);
+      const link = dial(transport, server.port);
+      const got = collect(link);
+      await waitUp(link);
+      const framesBefore = link.stats.framesWritten;
+      const sent = ['a', `big:${'x'.repeat(100_000)}`, 'b', `big:${'y'.repeat(16 << 10)}`, `small:${'z'.repeat((16 << 10) - 7)}`, 'c'];
+      for (const s of sent) link.send(Buffer.from(s));
+      await until(() => got.length === sent.length);
+      assert.deepEqual(got, sent);
+      // TCP: 'a' | the 100 KB message | 'b' | the 16 KiB one | the rest; gRPC frames need one buffer each.
+      assert.equal(link.stats.framesWritten - framesBefore, transport === tcpTransport ? 5 : 1);
+    });
+
     void test('splits a queue larger than the frame limit into several frames', async () => {
       const limits = { maxMessageBytes: 1000, maxFrameBytes: 4096 };
       const server = await echoServer(transport, limits);
