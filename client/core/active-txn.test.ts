@@ -4,7 +4,7 @@ import type { ReadEntry } from '../../protocol/messages.ts';
 import { ts } from '../../protocol/timestamp.ts';
 import { decodePredicate, encodePredicate } from '../../sql/predicate-codec.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
-import { predicatesToSend, type HeldPredicate } from './active-txn.ts';
+import { finalReads, predicatesToSend, type ActiveTxn, type HeldPredicate } from './active-txn.ts';
 
 const T5 = 5;
 const v = ts(100, 1);
@@ -54,4 +54,33 @@ void test('the form sent excuses exactly the read-set rows the named list excuse
     const named = encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: excused });
     assert.deepEqual(excusedReads(p!.expr, T5, all), excusedReads(named, T5, all), `case ${c}`);
   }
+});
+
+/** An active transaction with only what `finalReads` looks at. */
+function txnWith(runs: ReadEntry[][], points: ReadEntry[], privatePrefixes: string[] = []): ActiveTxn {
+  return {
+    reads: new Map(points.map((e) => [e.key, { ...e, value: new Uint8Array(0) }])),
+    readRuns: runs,
+    private: new Set(privatePrefixes),
+  } as unknown as ActiveTxn;
+}
+
+void test('finalReads joins range-read runs and point reads: sorted, each key once, private storage left out', () => {
+  const w = ts(90, 2);
+  const runA = [read(T5, 'a'), read(T5, 'c'), read(T5, 'e')];
+  const runB = [read(T5, 'b'), read(T5, 'c'), { key: tablePrefix(T5) + 'd', version: w }];
+  const points = [read(6, 'x'), read(T5, 'e'), read(0, 'catalog')];
+  const got = finalReads(txnWith([runA, runB], points, [tablePrefix(6)]));
+  assert.deepEqual(
+    got,
+    sorted([read(0, 'catalog'), read(T5, 'a'), read(T5, 'b'), read(T5, 'c'), { key: tablePrefix(T5) + 'd', version: w }, read(T5, 'e')]),
+  );
+  assert.deepEqual(runA, [read(T5, 'a'), read(T5, 'c'), read(T5, 'e')], 'the runs themselves are left as they were');
+});
+
+void test('finalReads refuses a key two reads saw at different versions, wherever the reads came from', () => {
+  const other = (pk: string): ReadEntry => ({ key: tablePrefix(T5) + pk, version: ts(101, 1) });
+  assert.equal(finalReads(txnWith([[read(T5, 'a'), read(T5, 'b')], [other('b')]], [])), null, 'two range reads');
+  assert.equal(finalReads(txnWith([[read(T5, 'a'), read(T5, 'b')]], [other('a')])), null, 'a range read and a point read');
+  assert.notEqual(finalReads(txnWith([[read(T5, 'a')]], [other('a')], [tablePrefix(T5)])), null, 'private storage is not validated');
 });

@@ -24,7 +24,7 @@ import { QueryTargets } from './query-targets.ts';
 import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
-import { absorbRangeRead, capTableVersion, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, byKey, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { DEFAULT_REPLICA_PREFERENCE_MS, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
@@ -35,14 +35,6 @@ const RETRY_CAP_MS = 10_000;
 /** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
 const NO_META = new Uint8Array(0);
 const ascending = (a: number, b: number): number => a - b;
-
-/**
- * Entries in key order (a transaction body's reads and writes are sorted). At module level: a named
- * closure inside a method costs an `Object.defineProperty` per call under tsx's keepNames (decision 0029).
- */
-function byKey(a: { readonly key: Key }, b: { readonly key: Key }): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
 
 export class ClientCore {
   readonly q: Quorums;
@@ -107,6 +99,7 @@ export class ClientCore {
       private: new Set(),
       readStart: this.#preferred(),
       reads: new Map(),
+      readRuns: [],
       writes: new Map(),
       deps: new Map(),
       predicates: [],
@@ -206,7 +199,9 @@ export class ClientCore {
   commit(txnId: number, op: number): void {
     const txn = this.#active(txnId, op);
     if (txn === null) return;
-    if (txn.doomed !== null) {
+    const reads = txn.doomed === null ? finalReads(txn) : null;
+    if (reads === null) {
+      txn.doomed ??= 'two reads saw different versions of a key';
       txn.state = 'done';
       this.#txns.delete(txnId);
       this.stats.aborted++;
@@ -220,7 +215,6 @@ export class ClientCore {
       this.stats.committed++;
       return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
     }
-    const reads: ReadEntry[] = [...txn.reads.values()].filter((r) => !isPrivate(txn, r.key)).map((r) => ({ key: r.key, version: r.version })).sort(byKey);
     const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
     const body = {
       ts: txn.ts,
