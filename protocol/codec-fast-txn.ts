@@ -17,6 +17,7 @@ import {
   lenField,
   Reader,
   skip,
+  sharedTsField,
   sub,
   tagOf,
   tsIn,
@@ -43,15 +44,10 @@ export function readEntryIn(r: Reader): ReadEntry {
       key = r.key();
     } else if (tag === 18) {
       if (version !== undefined) bail();
-      version = sub(r, tsIn);
+      version = sharedTsField(r);
     } else skip(r, tag);
   }
   if (version === undefined) bail();
-  // Neighbouring entries often hold one version (rows one transaction wrote): share the object
-  // (timestamps are immutable), so a large read set keeps far fewer of them alive.
-  const last = r.lastVersion;
-  if (last !== null && last.micros === version.micros && last.clientId === version.clientId) version = last;
-  else r.lastVersion = version;
   return { key: key ?? '', version };
 }
 
