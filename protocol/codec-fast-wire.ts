@@ -189,12 +189,7 @@ export function tsIn(r: Reader): Timestamp {
  * then allocates about a tenth of the timestamps, and keeps no more than that alive (decision 0048).
  */
 export function sharedTsField(r: Reader): Timestamp {
-  const end = r.delimited();
-  const outer = r.end;
-  r.end = end;
-  tsFields(r);
-  if (r.pos !== end) bail();
-  r.end = outer;
+  sub(r, tsFields);
   const last = r.lastVersion;
   if (last !== null && last.micros === tsMicros && last.clientId === tsClient) return last;
   return (r.lastVersion = validTs(tsMicros, tsClient));
