@@ -94,7 +94,7 @@ export class FrameReader {
     if (body !== null && body.length >= need) return body;
     const len = this.len;
     let size = len <= UPFRONT_BYTES ? len : Math.min(len, Math.max(need, 2 * (body?.length ?? 0), UPFRONT_BYTES));
-    if (this.reuse) size = Math.min(Math.max(size, REUSED_FRAME_BUFFER_BYTES), Math.max(len, REUSED_FRAME_BUFFER_BYTES));
+    if (this.reuse) size = Math.max(size, REUSED_FRAME_BUFFER_BYTES);
     const grown = Buffer.allocUnsafeSlow(size);
     if (body !== null && this.bodyHave > 0) body.copy(grown, 0, 0, this.bodyHave);
     this.body = grown;
