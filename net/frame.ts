@@ -43,6 +43,18 @@ export function encodeFrame(messages: readonly Uint8Array[], from: number, to: n
   return out;
 }
 
+/**
+ * What goes in front of `messageBytes` bytes of a message framed alone: the outer length (with
+ * `headerBytes` 4) and the message's length prefix. Written before the message itself, the message is
+ * sent uncopied (a vectored write).
+ */
+export function singleMessageHead(messageBytes: number, headerBytes: number): Buffer {
+  const head = Buffer.allocUnsafe(headerBytes + LENGTH_BYTES);
+  if (headerBytes !== 0) head.writeUInt32LE(LENGTH_BYTES + messageBytes, 0);
+  head.writeUInt32LE(messageBytes, headerBytes);
+  return head;
+}
+
 /** One message alone in a frame (handshake steps). */
 export function singleMessageFrame(message: Uint8Array, headerBytes: number): Buffer {
   return encodeFrame([message], 0, 1, LENGTH_BYTES + message.length, headerBytes);

@@ -10,7 +10,7 @@
  * stream are lost. `send` keeps a reference to the message, so do not mutate it afterwards (a large
  * message is handed to the socket itself and read while the kernel takes it).
  */
-import { encodeFrame, LENGTH_BYTES } from './frame.ts';
+import { encodeFrame, LENGTH_BYTES, singleMessageHead } from './frame.ts';
 import type { PeerIdentity } from './peer-identity.ts';
 import type { Session } from './session.ts';
 import type { BackoffOptions, CloseHandler, CloseReason, DialedLink, MessageHandler, TransportLimits } from './transport.ts';
@@ -225,10 +225,7 @@ export class FramedLink implements DialedLink {
         const m = q[from]!;
         to = from + 1;
         bytes = LENGTH_BYTES + m.length;
-        const head = Buffer.allocUnsafe(wire.headerBytes + LENGTH_BYTES);
-        if (wire.headerBytes !== 0) head.writeUInt32LE(bytes, 0);
-        head.writeUInt32LE(m.length, wire.headerBytes);
-        ok = wire.writeParts!([head, m]);
+        ok = wire.writeParts!([singleMessageHead(m.length, wire.headerBytes), m]);
       } else {
         while (to < n) {
           const len = q[to]!.length;
