@@ -94,6 +94,21 @@ function collect(link: Link): string[] {
   return got;
 }
 
+/**
+ * Sends `messages` in one event-loop turn on a fresh link to an echo server, once the link is up; resolves
+ * when all came back, with what came back and how many frames the sends took.
+ */
+async function echoInOneTurn(transport: Transport, messages: readonly string[]): Promise<{ link: DialedLink; got: string[]; frames: number }> {
+  const server = await echoServer(transport);
+  const link = dial(transport, server.port);
+  const got = collect(link);
+  await waitUp(link);
+  const before = link.stats.framesWritten;
+  for (const m of messages) link.send(Buffer.from(m));
+  await until(() => got.length === messages.length);
+  return { link, got, frames: link.stats.framesWritten - before };
+}
+
 async function rejectedBy(reason: RejectReason, act: () => Promise<void> | void): Promise<void> {
   const before = transportStats.rejected[reason];
   await act();
@@ -154,29 +169,17 @@ for (const transport of [grpcTransport, tcpTransport]) {
     });
 
     void test('coalesces the messages sent in one event-loop turn into one stream write', async () => {
-      const server = await echoServer(transport);
-      const link = dial(transport, server.port);
-      const got = collect(link);
-      await waitUp(link);
-      const framesBefore = link.stats.framesWritten;
-      for (let i = 0; i < 200; i++) link.send(Buffer.from(`x${i}`));
-      await until(() => got.length === 200);
-      assert.equal(link.stats.framesWritten - framesBefore, 1);
+      const { link, frames } = await echoInOneTurn(transport, Array.from({ length: 200 }, (_, i) => `x${i}`));
+      assert.equal(frames, 1);
       assert.equal(link.stats.messagesSent, 200);
     });
 
     void test('writes large messages in order among small ones, uncopied on TCP (a frame each)', async () => {
-      const server = await echoServer(transport);
-      const link = dial(transport, server.port);
-      const got = collect(link);
-      await waitUp(link);
-      const framesBefore = link.stats.framesWritten;
       const sent = ['a', `big:${'x'.repeat(100_000)}`, 'b', `big:${'y'.repeat(16 << 10)}`, `small:${'z'.repeat((16 << 10) - 7)}`, 'c'];
-      for (const s of sent) link.send(Buffer.from(s));
-      await until(() => got.length === sent.length);
+      const { got, frames } = await echoInOneTurn(transport, sent);
       assert.deepEqual(got, sent);
       // TCP: 'a' | the 100 KB message | 'b' | the 16 KiB one | the rest; gRPC frames need one buffer each.
-      assert.equal(link.stats.framesWritten - framesBefore, transport === tcpTransport ? 5 : 1);
+      assert.equal(frames, transport === tcpTransport ? 5 : 1);
     });
 
     void test('splits a queue larger than the frame limit into several frames', async () => {
