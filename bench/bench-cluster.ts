@@ -16,9 +16,23 @@ import type { ClusterConfig, LimitsConfig, TimeoutsConfig } from '../protocol/co
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { Engine } from '../sql/engine.ts';
 import type { ExecResult } from '../sql/engine.ts';
+import { onOff } from './stats.ts';
 
 /** The client options a benchmark may set (ConnectOptions; absent ones keep the client's defaults). */
 export type ClientKnobs = Pick<ConnectOptions, 'forceSyncQueries' | 'learnQueryTargets' | 'queryDigestReplies' | 'queryEagerQuorum' | 'replicaPreferenceMs'>;
+
+/**
+ * The client knobs a benchmark takes as flags, absent ones left at the client's defaults:
+ * `--replica-preference-ms N` (decision 0043), `--eager-quorum on|off` (decision 0047) and
+ * `--digest-replies` (decision 0027).
+ */
+export function clientKnobFlags(flags: ReadonlyMap<string, string>): ClientKnobs {
+  return {
+    ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
+    ...(flags.has('eager-quorum') ? { queryEagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}),
+    ...(flags.has('digest-replies') ? { queryDigestReplies: true } : {}),
+  };
+}
 
 export interface BenchCluster {
   readonly config: ClusterConfig;

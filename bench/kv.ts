@@ -26,7 +26,7 @@ import { loadLocalClient } from '../cli/local-cluster-config.ts';
 import { PestoClient, type Session } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
-import { startedReplicaPids, wakeupTotals } from './bench-cluster.ts';
+import { clientKnobFlags, startedReplicaPids, wakeupTotals, type ClientKnobs } from './bench-cluster.ts';
 import { startPostgres } from './postgres-server.ts';
 import { hostProbe, parseFlags, percentile, round } from './stats.ts';
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
@@ -44,8 +44,8 @@ interface KvOptions {
   readonly basePort: number;
   /** The wire and TLS of the cluster the benchmark starts. */
   readonly transport: Partial<TransportConfig>;
-  /** `--replica-preference-ms`: the client's ClientCoreOptions.replicaPreferenceMs (decision 0043), else its default. */
-  readonly replicaPreferenceMs: number | undefined;
+  /** Client options from flags (`clientKnobFlags`: `--replica-preference-ms N` is the one that matters here), else the client's defaults. */
+  readonly knobs: ClientKnobs;
 }
 
 interface Window {
@@ -198,7 +198,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
   const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, readyTimeoutMs: 120_000 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
-    const client = await PestoClient.connect({ config, clientId, keyPair, ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }) });
+    const client = await PestoClient.connect({ config, clientId, keyPair, ...opts.knobs });
     const session = client.session();
     if (opts.preload) await preload(session, opts.keys);
     const metricsAddrs = config.shards.flatMap((s) => s.replicas.map((r) => `127.0.0.1:${Number(r.address.split(':')[1]) + 1000}`));
@@ -426,7 +426,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     json: flags.has('json'),
     basePort: Number(flags.get('base-port') ?? 7200),
     transport: transportFlags(flags.get('transport'), flags.has('tls') ? true : flags.has('no-tls') ? false : undefined),
-    replicaPreferenceMs: flags.has('replica-preference-ms') ? Number(flags.get('replica-preference-ms')) : undefined,
+    knobs: clientKnobFlags(flags),
   };
   const baseline = flags.get('baseline');
   const probeBefore = probe();

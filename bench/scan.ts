@@ -76,8 +76,8 @@
 import type { SqlClient, SqlPrepared, SqlSession } from '../client/sql/sql-session.ts';
 import { DEFAULT_LIMITS } from '../protocol/config.ts';
 import type { SqlValue } from '../sql/types.ts';
-import { CpuMeter, must, sleep, startBenchCluster } from './bench-cluster.ts';
-import { median, onOff, parseFlags, round } from './stats.ts';
+import { clientKnobFlags, CpuMeter, must, sleep, startBenchCluster } from './bench-cluster.ts';
+import { median, parseFlags, round } from './stats.ts';
 
 interface ScanOptions {
   readonly rows: number;
@@ -274,7 +274,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     ...(opts.readRetryMs === undefined ? {} : { timeouts: { readRetryMs: opts.readRetryMs } }),
   });
   try {
-    const sql = await cluster.sqlClient({ ...(flags.has('digest-replies') ? { queryDigestReplies: true } : {}), ...(flags.has('eager-quorum') ? { queryEagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}) });
+    const sql = await cluster.sqlClient(clientKnobFlags(flags));
     const t = performance.now();
     await load(sql, opts);
     log(`loaded ${opts.rows} rows, ${opts.batch} per transaction, in ${round((performance.now() - t) / 1000, 1)} s`);

@@ -56,8 +56,8 @@
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
-import { counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster, type ClientKnobs } from './bench-cluster.ts';
-import { hostProbe, median, onOff, parseFlags, percentile, round } from './stats.ts';
+import { clientKnobFlags, counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster, type ClientKnobs } from './bench-cluster.ts';
+import { hostProbe, median, parseFlags, percentile, round } from './stats.ts';
 import { ScrambledZipfian } from './zipf.ts';
 
 /** `incon-random`: incon with clients that pick eager targets at random (`--targets both`). */
@@ -88,8 +88,8 @@ export interface YcsbOptions {
    */
   readonly targets: 'learned' | 'random' | 'both';
   /**
-   * Client options from flags, absent ones left at the client's defaults: `--replica-preference-ms N`
-   * (replicaPreferenceMs, decision 0043) and `--eager-quorum on|off` (queryEagerQuorum, decision 0047).
+   * Client options from flags, absent ones left at the client's defaults (`clientKnobFlags`):
+   * `--replica-preference-ms N`, `--eager-quorum on|off`, `--digest-replies`.
    */
   readonly knobs?: ClientKnobs;
   /** `--compaction`: keep the replicas' log compaction on in `--mode all` (off there by default). */
@@ -374,10 +374,7 @@ export async function runYcsbBench(args: readonly string[]): Promise<void> {
     historyWindowMs: flags.has('history-window-ms') ? Number(flags.get('history-window-ms')) : undefined,
     rounds: Number(flags.get('rounds') ?? 1),
     targets,
-    knobs: {
-      ...(flags.has('replica-preference-ms') ? { replicaPreferenceMs: Number(flags.get('replica-preference-ms')) } : {}),
-      ...(flags.has('eager-quorum') ? { queryEagerQuorum: onOff(flags.get('eager-quorum'), 'eager-quorum') } : {}),
-    },
+    knobs: clientKnobFlags(flags),
     compaction: flags.has('compaction'),
     json: flags.has('json'),
   };
