@@ -1,5 +1,6 @@
 // The TCP stream splitter: frames cut at every kind of chunk boundary come out whole and in order, a
-// reused assembly buffer only when asked, and bad lengths fail the session wherever they are cut.
+// reused assembly buffer only when asked, frames kept past delivery intact when the socket reads into one
+// buffer again, and bad lengths fail the session wherever they are cut.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FrameReader, type FrameSink } from './frame-reader.ts';
@@ -38,13 +39,17 @@ class Sink implements FrameSink {
   }
 }
 
-/** Feeds `stream` in chunks whose sizes `cut` draws; chunks are fresh buffers, overwritten once pushed. */
-function feed(reader: FrameReader, stream: Buffer, cut: () => number): void {
+/**
+ * Feeds `stream` in chunks whose sizes `cut` draws: fresh buffers, or with `shared` views of one buffer
+ * that is overwritten with junk once each chunk is pushed (a dialed socket's `onread` buffer).
+ */
+function feed(reader: FrameReader, stream: Buffer, cut: () => number, shared?: Buffer): void {
   for (let off = 0; off < stream.length; ) {
-    const n = Math.min(stream.length - off, Math.max(1, cut()));
-    const chunk = Buffer.from(stream.subarray(off, off + n));
+    const n = Math.min(stream.length - off, Math.max(1, cut()), shared?.length ?? Infinity);
+    const chunk = shared === undefined ? Buffer.from(stream.subarray(off, off + n)) : shared.subarray(0, n);
+    if (shared !== undefined) stream.copy(shared, 0, off, off + n);
     reader.push(chunk);
-    // The socket's buffer is not the reader's to keep unless it said so by handing out a view of it.
+    shared?.fill(0xee);
     off += n;
   }
 }
@@ -52,9 +57,10 @@ function feed(reader: FrameReader, stream: Buffer, cut: () => number): void {
 const limits: TransportLimits = { ...DEFAULT_LIMITS, maxFrameBytes: 1 << 20, maxMessageBytes: (1 << 20) - 4 };
 
 void describe('FrameReader', () => {
-  for (const reuse of [false, true]) {
-    void test(`delivers every frame whole and in order whatever the chunk boundaries (reuse ${reuse})`, () => {
-      const next = rng(reuse ? 7 : 11);
+  for (const [reuse, chunksReused] of [[false, false], [true, false], [false, true], [true, true]] as const) {
+    void test(`delivers every frame whole and in order whatever the chunk boundaries (reuse ${reuse}, chunks reused ${chunksReused})`, () => {
+      const next = rng((reuse ? 7 : 11) + (chunksReused ? 100 : 0));
+      const shared = chunksReused ? Buffer.alloc(300_000) : undefined;
       for (let round = 0; round < 40; round++) {
         const maxChunk = [1, 3, 7, 100, 65_536, 300_000][round % 6]!;
         const frames = Array.from({ length: 1 + Math.floor(next() * 30) }, (_, i) => {
@@ -63,13 +69,14 @@ void describe('FrameReader', () => {
         });
         const stream = streamOf(frames);
         const sink = new Sink();
-        const reader = new FrameReader(sink, limits, reuse);
-        feed(reader, stream, () => Math.floor(next() * maxChunk) + 1);
+        const reader = new FrameReader(sink, limits, reuse, chunksReused);
+        feed(reader, stream, () => Math.floor(next() * maxChunk) + 1, shared);
         assert.deepEqual(sink.failures, []);
         assert.equal(reader.hasPartialFrame, false);
         assert.equal(sink.copies.length, frames.length);
         for (let i = 0; i < frames.length; i++) assert.ok(sink.copies[i]!.equals(frames[i]!), `round ${round} frame ${i}`);
-        // Without reuse a delivered frame is never written again, so views kept past delivery stay true.
+        // Without reuse a delivered frame is never written again (whether or not its chunk is), so views
+        // kept past delivery stay true.
         if (!reuse) for (let i = 0; i < frames.length; i++) assert.ok(sink.views[i]!.equals(frames[i]!), `round ${round} kept frame ${i}`);
       }
     });

@@ -1,3 +1,4 @@
+import { slabCopy } from '../protocol/pooled.ts';
 import { LENGTH_BYTES } from './frame.ts';
 import type { Session } from './session.ts';
 import type { TransportLimits } from './transport.ts';
@@ -12,6 +13,10 @@ export type FrameSink = Pick<Session, 'receiveFrame' | 'fail'>;
  * handler copies what it keeps: EndpointOptions.transientMessages) that buffer serves every spanning
  * frame of the connection; otherwise each spanning frame gets one of its own, since its messages may be
  * kept as views.
+ *
+ * With `chunksReused` the chunks themselves are a buffer the socket reads into again once `push` returns
+ * (tcp.ts, a dialed connection's `onread`): whole frames inside a chunk then reach an endpoint that keeps
+ * messages as a private copy (`slabCopy`), and as views only when it copies what it keeps itself (`reuse`).
  */
 export class FrameReader {
   /** The 4-byte length of a frame whose header spans chunks, as far as received. */
@@ -26,6 +31,7 @@ export class FrameReader {
     private readonly session: FrameSink,
     private readonly limits: TransportLimits,
     private readonly reuse: boolean,
+    private readonly chunksReused = false,
   ) {}
 
   get hasPartialFrame(): boolean {
@@ -42,8 +48,10 @@ export class FrameReader {
           off += LENGTH_BYTES;
           if (!this.checkLength(len)) return;
           if (chunk.length - off >= len) {
-            // The whole frame is in this chunk: delivered as a view of it.
-            this.session.receiveFrame(chunk.subarray(off, off + len));
+            // The whole frame is in this chunk: delivered as a view of it (of a copy, if the chunk is
+            // overwritten after this returns and the endpoint keeps views).
+            const frame = chunk.subarray(off, off + len);
+            this.session.receiveFrame(this.chunksReused && !this.reuse ? slabCopy(frame) : frame);
             off += len;
             continue;
           }
