@@ -83,8 +83,8 @@ let dialReadBuffer: Buffer | null = null;
  * every such connection of the process shares (a read's bytes are handed to `push` and consumed before
  * the next read of any socket), instead of a fresh 64 KiB buffer per read. A 780 KB reply then took
  * about 4 reads and 200 µs of CPU to receive instead of 12 reads and 1,000 µs; a 300-byte ping-pong
- * message 27 µs instead of 33 (bench/transport.ts --read-buffer). Node offers `onread` only where the
- * socket is created, so accepted connections keep the 'data' path.
+ * message 27 µs instead of 33 (a loopback micro-benchmark, decision 0049). Node offers `onread` only
+ * where the socket is created, so accepted connections keep the 'data' path.
  */
 function dialRead(push: (chunk: Buffer) => void): net.OnReadOpts {
   dialReadBuffer ??= Buffer.allocUnsafeSlow(DIAL_READ_BYTES);
