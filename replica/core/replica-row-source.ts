@@ -274,9 +274,9 @@ export class ReplicaRowSource implements RowSource {
     const hit = ks.scanned;
     // The common case of a repeated scan: the cached row is still the newest committed version of a chain
     // of committed versions, and below T, so it is what the chain shows (as newestVisibleBelow would find).
+    // The newest is read from the key's state, not the chain: two cache lines less per row (decision 0050).
     if (plain && hit instanceof CachedRow && hit.table === table && !hit.prepared && this.#committedVisible === undefined && hit.below(this.#at)) {
-      const chain = ks.committed;
-      if (chain[chain.length - 1] === hit.version) {
+      if (ks.committedHead === hit.version) {
         this.lastShown = hit.version;
         this.#touchedCommitted(hit.txn);
         return hit.row;

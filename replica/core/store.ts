@@ -60,10 +60,16 @@ const NO_READS = Object.freeze([]) as readonly ReadRecord[] as ReadRecord[];
  * and `addPreparedRead`; removing in place (`removeByTxn`, `splice`) is fine.
  */
 export class KeyState {
+  // The fields a scan reads for every row come first (decision 0050: a scan's cost in a replica is
+  // mostly the cache lines it touches per row).
   committed: Version[] = NO_VERSIONS;
+  /**
+   * The newest committed version, `committed`'s last entry (undefined while there is none). Set by
+   * `addCommitted`, the only change to a chain's newest entry (`Store.collect` drops older ones only),
+   * so a scan checks its cached row against it without touching the chain (decision 0050).
+   */
+  committedHead: Version | undefined = undefined;
   prepared: Version[] = NO_VERSIONS;
-  committedReads: ReadRecord[] = NO_READS;
-  preparedReads: ReadRecord[] = NO_READS;
   /**
    * Force-materialized versions (PROTOCOL §4.2 step 5): writes of transactions this replica voted
    * against, applied only so snapshot reads that name them can see them. Sorted like `prepared`;
@@ -75,9 +81,13 @@ export class KeyState {
    * decision 0019): a cache tied to one version, never protocol state; null until a scan fills it.
    */
   scanned: unknown = null;
+  committedReads: ReadRecord[] = NO_READS;
+  preparedReads: ReadRecord[] = NO_READS;
 
   addCommitted(v: Version): void {
-    this.committed = withVersion(this.committed, v);
+    const chain = withVersion(this.committed, v);
+    this.committed = chain;
+    this.committedHead = chain[chain.length - 1];
   }
 
   addPrepared(v: Version): void {
