@@ -26,13 +26,17 @@ export class FrameReader {
   private len = -1;
   private body: Buffer | null = null;
   private bodyHave = 0;
+  /** Whether a whole frame inside a chunk is copied before delivery: the chunk is reused, its frames are kept. */
+  private readonly copyWholeFrames: boolean;
 
   constructor(
     private readonly session: FrameSink,
     private readonly limits: TransportLimits,
     private readonly reuse: boolean,
-    private readonly chunksReused = false,
-  ) {}
+    chunksReused = false,
+  ) {
+    this.copyWholeFrames = chunksReused && !reuse;
+  }
 
   get hasPartialFrame(): boolean {
     return this.headHave > 0 || this.len >= 0;
@@ -51,7 +55,7 @@ export class FrameReader {
             // The whole frame is in this chunk: delivered as a view of it (of a copy, if the chunk is
             // overwritten after this returns and the endpoint keeps views).
             const frame = chunk.subarray(off, off + len);
-            this.session.receiveFrame(this.chunksReused && !this.reuse ? slabCopy(frame) : frame);
+            this.session.receiveFrame(this.copyWholeFrames ? slabCopy(frame) : frame);
             off += len;
             continue;
           }

@@ -57,14 +57,14 @@ class SocketWire implements Wire {
 
 /**
  * Wires socket events to a session; returns the frame reader, which the caller keeps only to feed it
- * itself: with `userBuffer` the socket was made with `onread` (dialed plaintext connections, see
- * `dialRead`) and emits no 'data'.
+ * itself: with `chunksReused` the socket was made with `onread` (dialed plaintext connections, see
+ * `dialRead`), reads into one reused buffer and emits no 'data'.
  */
-function attach(socket: net.Socket, session: Session, limits: TransportLimits, transientMessages: boolean, userBuffer = false): FrameReader {
+function attach(socket: net.Socket, session: Session, limits: TransportLimits, transientMessages: boolean, chunksReused = false): FrameReader {
   socket.setNoDelay(true);
   socket.setKeepAlive(true, KEEPALIVE_MS);
-  const reader = new FrameReader(session, limits, transientMessages, userBuffer);
-  if (!userBuffer) socket.on('data', (chunk: Buffer) => reader.push(chunk));
+  const reader = new FrameReader(session, limits, transientMessages, chunksReused);
+  if (!chunksReused) socket.on('data', (chunk: Buffer) => reader.push(chunk));
   socket.on('end', () => {
     if (reader.hasPartialFrame) session.fail('frame-truncated');
     else session.ended();

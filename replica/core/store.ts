@@ -57,7 +57,8 @@ const NO_READS = Object.freeze([]) as readonly ReadRecord[] as ReadRecord[];
  * array that grows by `push` from empty reserves 17), so a key with one committed version and one read
  * record costs two small arrays instead of four with 34 slots.
  * Invariant: the arrays are only added to through `addCommitted`, `addPrepared`, `addCommittedRead`
- * and `addPreparedRead`; removing in place (`removeByTxn`, `splice`) is fine.
+ * and `addPreparedRead`; removing in place (`removeByTxn`, `splice`) is fine, except a committed chain's
+ * newest entry, which `committedHead` mirrors (only older committed versions are ever dropped).
  */
 export class KeyState {
   // The fields a scan reads for every row come first (decision 0050: a scan's cost in a replica is
