@@ -10,8 +10,8 @@
  * - `encodeMs`: the reply's wire encoding (once per target);
  * - `decodesMs`: the client decodes 3f+1 = 4 replies (equal bytes, each its own copy);
  * - `matchMs`: the client's matching of 3f+1 replies (RangeRead.add for 4 equal replies);
- * - `nameKeysMs`: the client lists each predicate's excused rows from the matched reads (decision 0019; their
- *   bytes are written at commit, decision 0028, and priced in `txnEncodeMs`);
+ * - `nameKeysMs`: the client keeps each predicate with the rows it excuses, unnamed (decisions 0019 and 0051: they
+ *   are compared with the final read set and, only when needed, named at commit, priced in `txnEncodeMs`);
  * - `resultDecodeMs`: the client decodes the result rows once;
  * - `clientMs` = the 4 decodes + matching + naming + result decode; `allMs` = 5 (replica + encode) + clientMs,
  *   the CPU one range read costs the cluster (4f+1 replicas execute; the client decodes 3f+1 replies);
@@ -53,8 +53,7 @@ import { primaryKeyOf } from '../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../sql/replicated-catalog.ts';
 import { encodeRow } from '../sql/row-codec.ts';
 import { rowKey, tableKeyRange } from '../sql/row-key.ts';
-import { excusedKeys } from '../sql/predicate-codec.ts';
-import { predicatesToSend, type HeldPredicate } from '../client/core/active-txn.ts';
+import { ExcusedRows, predicatesToSend, type HeldPredicate } from '../client/core/active-txn.ts';
 import { decodeOutcome, encodeParams } from '../sql/wire-values.ts';
 import { median, parseFlags, round } from '../bench/stats.ts';
 
@@ -225,11 +224,10 @@ async function main(args: readonly string[]): Promise<void> {
       if (step.k !== 'done') throw new Error('4 equal replies did not match');
       return step.ok;
     });
-    // The client names each predicate's excused rows from the matched read set (decision 0019).
+    // The client keeps each predicate with the rows it excuses (decision 0019), named only at commit (0051).
     const named = timed(() => {
       const ok = match.value;
-      const excused = excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, query.ownWrites);
-      return ok.predicates.map((p): HeldPredicate => ({ ...p, excused: excused.get(p.table) ?? [] }));
+      return ok.predicates.map((p): HeldPredicate => ({ ...p, excused: new ExcusedRows(p.table, ok.reads, query.ownWrites) }));
     });
     const result = timed(() => decodeOutcome(match.value.result));
     const commitCosts = withCommit ? commitOnce(query.ts, match.value.reads, named.value) : {};

@@ -4,14 +4,16 @@ import type { ReadEntry } from '../../protocol/messages.ts';
 import { ts } from '../../protocol/timestamp.ts';
 import { decodePredicate, encodePredicate } from '../../sql/predicate-codec.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
-import { finalReads, predicatesToSend, type ActiveTxn, type HeldPredicate } from './active-txn.ts';
+import { Prng } from '../../sim/prng.ts';
+import { ExcusedRows, finalReads, predicatesToSend, type ActiveTxn, type HeldPredicate } from './active-txn.ts';
 
 const T5 = 5;
 const v = ts(100, 1);
 const sent = encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: null });
-const held = (excused: string[], table = T5): HeldPredicate => ({ table, tableVersion: v, expr: sent, excused });
 const read = (table: number, pk: string): ReadEntry => ({ key: tablePrefix(table) + pk, version: v });
 const sorted = (reads: ReadEntry[]): ReadEntry[] => [...reads].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+/** A predicate of table `table` whose query read exactly the rows `excused` of it (and wrote none). */
+const held = (excused: string[], table = T5): HeldPredicate => ({ table, tableVersion: v, expr: sent, excused: new ExcusedRows(table, sorted(excused.map((pk) => read(table, pk))), []) });
 
 /** The read-set rows of the predicate's table SemanticCC excuses for these predicate bytes (semantic-cc.ts `scanned`). */
 function excusedReads(expr: Uint8Array, table: number, reads: readonly ReadEntry[]): string[] {
@@ -36,22 +38,31 @@ void test('a predicate keeps its list when another read put a row of its table i
 });
 
 void test('the form sent excuses exactly the read-set rows the named list excuses (random cases)', () => {
-  let seed = 7;
-  const rnd = (n: number): number => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % n;
-  };
+  const prng = new Prng(7);
+  const rnd = (n: number): number => prng.int(n);
   const pk = (i: number): string => String.fromCharCode(0x80, i);
-  for (let c = 0; c < 300; c++) {
+  for (let c = 0; c < 500; c++) {
+    // The final read set: rows of tables 4-6 (the predicate's is 5) and the catalog's short key.
     const reads = new Map<string, ReadEntry>();
     for (let i = rnd(8); i > 0; i--) {
       const r = read(4 + rnd(3), pk(rnd(10)));
       reads.set(r.key, r);
     }
-    const excused = [...new Set(Array.from({ length: rnd(8) }, () => pk(rnd(10))))].sort();
+    if (rnd(2) === 0) reads.set('cat', { key: 'cat', version: v });
+    // The predicate's query: its matched reads (some of other tables) and own writes it shipped.
+    const own = Array.from({ length: rnd(4) }, () => ({ key: tablePrefix(4 + rnd(3)) + pk(rnd(10)), value: null }));
+    const queryReads = new Map<string, ReadEntry>();
+    for (let i = rnd(8); i > 0; i--) {
+      const r = read(4 + rnd(3), pk(rnd(10)));
+      queryReads.set(r.key, r);
+    }
+    const excused = new ExcusedRows(T5, sorted([...queryReads.values()]), own);
+    const prefix = tablePrefix(T5);
+    const want = [...new Set([...queryReads.keys(), ...own.map((w) => w.key)].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length)))].sort();
+    assert.deepEqual(excused.named, want, `case ${c}: the rows named`);
     const all = sorted([...reads.values()]);
-    const [p] = predicatesToSend([held(excused)], all);
-    const named = encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: excused });
+    const [p] = predicatesToSend([{ table: T5, tableVersion: v, expr: sent, excused }], all);
+    const named = encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: want });
     assert.deepEqual(excusedReads(p!.expr, T5, all), excusedReads(named, T5, all), `case ${c}`);
   }
 });

@@ -8,7 +8,7 @@ import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { lowerBoundKey } from '../../protocol/sorted-entries.ts';
-import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
+import { TABLE_ID_MAX, TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
@@ -52,12 +52,55 @@ export interface ActiveTxn {
 }
 
 /**
- * A predicate of the transaction with the rows it excuses from SemanticCC, named when its read succeeded
- * (decision 0019); its bytes for ST1 are written at commit, over the final read set (`predicatesToSend`).
+ * A predicate of the transaction with the rows it excuses from SemanticCC (decision 0019); its bytes for
+ * ST1 are written at commit, over the final read set (`predicatesToSend`).
  */
 export interface HeldPredicate extends Predicate {
-  /** Primary-key encodings (without the table prefix) of the rows its query read or wrote, sorted, distinct. */
-  readonly excused: readonly string[];
+  readonly excused: ExcusedRows;
+}
+
+/**
+ * The rows a held predicate excuses (decision 0019): its table's rows among its query's matched reads
+ * and among the own writes shipped with the query. Kept as those lists and named only when a commit has
+ * to list them: mostly a predicate excuses every read-set row of its table and goes without a list
+ * (decision 0028), and naming the rows when the read succeeded cost a 10,000-row read a fresh string per
+ * row before its rows reached the caller (decision 0051).
+ */
+export class ExcusedRows {
+  #named: readonly string[] | null = null;
+  #own: ReadonlySet<Key> | null = null;
+
+  constructor(
+    readonly table: number,
+    /** The query's matched reads: sorted by key, distinct. */
+    private readonly reads: readonly ReadEntry[],
+    private readonly ownWrites: readonly { readonly key: Key }[],
+  ) {}
+
+  /** Their primary keys (row keys without the table prefix), sorted and distinct: what a predicate names. */
+  get named(): readonly string[] {
+    return (this.#named ??= excusedKeys(new Set([this.table]), this.reads, this.ownWrites).get(this.table) ?? []);
+  }
+
+  /**
+   * Whether every key of `reads` (sorted by key) in this table is one of these rows: a walk beside the
+   * query's own sorted reads, comparing whole keys (same table prefix, so the same rows as `named`).
+   */
+  coverAll(reads: readonly ReadEntry[]): boolean {
+    const mine = this.reads;
+    const lo = tablePrefix(this.table);
+    const hi = this.table === TABLE_ID_MAX ? null : tablePrefix(this.table + 1);
+    let j = lowerBoundKey(mine, lo);
+    for (let i = lowerBoundKey(reads, lo); i < reads.length; i++) {
+      const k = reads[i]!.key;
+      if (hi !== null && k >= hi) break;
+      while (j < mine.length && mine[j]!.key < k) j++;
+      if (j < mine.length && mine[j]!.key === k) continue;
+      this.#own ??= new Set(this.ownWrites.map((w) => w.key));
+      if (!this.#own.has(k)) return false;
+    }
+    return true;
+  }
 }
 
 export interface QueryOp {
@@ -169,11 +212,10 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
   const run = kept ?? reads;
   if (run.length > 0) txn.readRuns.push(run);
   const moved = tsLess(qo.ts, txn.ts);
-  // Replicas send predicates without the rows they excuse: name them here (decision 0019).
-  const excused = ok.predicates.length === 0 ? null : excusedKeys(new Set(ok.predicates.map((p) => p.table)), ok.reads, qo.spec.ownWrites);
+  // Replicas send predicates without the rows they excuse: the client names them (decision 0019), at commit.
   for (const sent of ok.predicates) {
     if (txn.private.size > 0 && txn.private.has(tablePrefix(sent.table))) continue;
-    const p: HeldPredicate = { ...sent, excused: excused?.get(sent.table) ?? [] };
+    const p: HeldPredicate = { ...sent, excused: new ExcusedRows(sent.table, ok.reads, qo.spec.ownWrites) };
     txn.predicates.push(moved ? capTableVersion(p, qo.ts) : p);
   }
   for (const d of ok.deps) txn.deps.set(digestKey(d.digest), d);
@@ -190,20 +232,7 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
  */
 export function predicatesToSend(preds: readonly HeldPredicate[], reads: readonly ReadEntry[]): Predicate[] {
   return preds.map((p) => {
-    const expr = excusesEveryRead(p, reads) ? withoutExcusedKeys(p.expr) : withExcusedKeys(p.expr, p.excused);
+    const expr = p.excused.coverAll(reads) ? withoutExcusedKeys(p.expr) : withExcusedKeys(p.expr, p.excused.named);
     return { table: p.table, tableVersion: p.tableVersion, expr };
   });
-}
-
-/** Whether every key of `reads` in the predicate's table is among its excused rows (both sorted). */
-function excusesEveryRead(p: HeldPredicate, reads: readonly ReadEntry[]): boolean {
-  const hi = tablePrefix(p.table + 1);
-  const excused = p.excused;
-  let x = 0;
-  for (let i = lowerBoundKey(reads, tablePrefix(p.table)); i < reads.length && reads[i]!.key < hi; i++) {
-    const pk = reads[i]!.key.slice(TABLE_PREFIX_BYTES);
-    while (x < excused.length && excused[x]! < pk) x++;
-    if (x === excused.length || excused[x] !== pk) return false;
-  }
-  return true;
 }
