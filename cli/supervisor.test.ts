@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { ChildStartError } from './managed-child.ts';
-import { startLocalCluster, REPO_ROOT, type LocalClusterOptions, type SupervisorEvent } from './supervisor.ts';
+import { MALLOC_HUGE_PAGES, startLocalCluster, REPO_ROOT, withMallocTunables, type LocalClusterOptions, type SupervisorEvent } from './supervisor.ts';
 
 const FAKE = join(REPO_ROOT, 'cli', 'testdata', 'fake-replica.ts');
 const dirs: string[] = [];
@@ -87,6 +87,17 @@ async function logMatches(path: string, re: RegExp): Promise<void> {
   for (let i = 0; i < 200 && !re.test(readFileSync(path, 'utf8')); i++) await new Promise((r) => setTimeout(r, 50));
   assert.match(readFileSync(path, 'utf8'), re);
 }
+
+void describe('withMallocTunables', () => {
+  void it('adds huge-page malloc to the tunables a replica starts with, keeping the others and an explicit choice', () => {
+    assert.equal(withMallocTunables({ PATH: '/bin' })['GLIBC_TUNABLES'], MALLOC_HUGE_PAGES);
+    assert.equal(withMallocTunables({ PATH: '/bin' })['PATH'], '/bin');
+    assert.equal(withMallocTunables({ GLIBC_TUNABLES: '' })['GLIBC_TUNABLES'], MALLOC_HUGE_PAGES);
+    assert.equal(withMallocTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' })['GLIBC_TUNABLES'], `glibc.malloc.arena_max=2:${MALLOC_HUGE_PAGES}`);
+    assert.equal(withMallocTunables({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=0' })['GLIBC_TUNABLES'], 'glibc.malloc.hugetlb=0', "an operator's choice wins");
+    assert.equal(withMallocTunables({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2' })['GLIBC_TUNABLES'], 'glibc.malloc.arena_max=2:glibc.malloc.hugetlb=2');
+  });
+});
 
 void describe('startLocalCluster (with the fake replica)', () => {
   void it('starts six replicas of f = 1, waits until all are ready, logs each to its own file, and stops them all', async () => {

@@ -29,6 +29,26 @@ import { prepareLocalCluster, replicaDataDir, type LocalClusterRequest } from '.
  */
 export const REPLICA_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=8'];
 
+/**
+ * glibc's malloc asks for transparent huge pages on the memory it maps (`madvise(MADV_HUGEPAGE)`), so the
+ * first touch of fresh malloc memory faults once per 2 MiB instead of once per 4 KiB page. Message
+ * buffers (received frames, encoded replies, the slabs received messages are copied into) are malloc
+ * memory, and on this paravirtualized machine a page fault costs ~15 µs: a fresh 780 KB buffer filled by
+ * a copy took 332 µs against 81 (decision 0051). No effect where THP is off or libc is not glibc.
+ */
+export const MALLOC_HUGE_PAGES = 'glibc.malloc.hugetlb=1';
+
+/**
+ * `env` with `MALLOC_HUGE_PAGES` added to its GLIBC_TUNABLES, unless they already choose
+ * `glibc.malloc.hugetlb` (an operator's setting wins). glibc reads them at process start, so this is for
+ * the environment of processes about to be started.
+ */
+export function withMallocTunables(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const tunables = env['GLIBC_TUNABLES'] ?? '';
+  if (tunables.split(':').some((t) => t.startsWith('glibc.malloc.hugetlb='))) return env;
+  return { ...env, GLIBC_TUNABLES: tunables === '' ? MALLOC_HUGE_PAGES : `${tunables}:${MALLOC_HUGE_PAGES}` };
+}
+
 /** Repository root: children run from here so `--import tsx` and relative entry points resolve. */
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const REPLICA_ENTRY = join(REPO_ROOT, 'replica', 'main.ts');
@@ -97,7 +117,7 @@ export async function startLocalCluster(options: LocalClusterOptions): Promise<L
         command: process.execPath,
         args: [...nodeFlags, '--import', 'tsx', entry, '--config', configPath, '--shard', String(shard.id), '--index', String(replica.index), '--data', replicaDataDir(dataDir, shard.id, replica.index)],
         cwd: REPO_ROOT,
-        env: { ...process.env, ...options.env, PESTO_SUPERVISOR_PID: String(process.pid), PESTO_KEY_FILE: keyPath(dataDir, { kind: 'replica', shard: shard.id, index: replica.index }) },
+        env: { ...withMallocTunables({ ...process.env, ...options.env }), PESTO_SUPERVISOR_PID: String(process.pid), PESTO_KEY_FILE: keyPath(dataDir, { kind: 'replica', shard: shard.id, index: replica.index }) },
         logPath: join(dataDir, 'logs', `${name}.log`),
         readyTimeoutMs: options.readyTimeoutMs ?? 60_000,
         isReady: (line) => line['event'] === 'ready' && line['shard'] === shard.id && line['index'] === replica.index,
