@@ -104,6 +104,8 @@ export class PestoClient {
   readonly #links: DialedLink[][] = [];
   readonly #limits: CodecLimits;
   readonly #pending = new Map<number, (r: OpResult) => void>();
+  /** Range reads whose caller takes a result early (QuerySpec.early), by operation. */
+  readonly #early = new Map<number, (result: Uint8Array) => void>();
   readonly #boundary: ClientBoundary;
   #nextOp = 1;
   #closed = false;
@@ -166,13 +168,15 @@ export class PestoClient {
     for (const shard of this.#links) for (const l of shard) l.close();
     for (const resolve of this.#pending.values()) resolve({ kind: 'failed', reason: 'client closed' });
     this.#pending.clear();
+    this.#early.clear();
   }
 
-  /** Runs one core operation and waits for its result. */
-  run(start: (op: number) => void): Promise<OpResult> {
+  /** Runs one core operation and waits for its result; `early` takes a range read's early result (QuerySpec.early). */
+  run(start: (op: number) => void, early?: (result: Uint8Array) => void): Promise<OpResult> {
     if (this.#closed) return Promise.resolve({ kind: 'failed', reason: 'client closed' });
     const op = this.#nextOp++;
     const p = new Promise<OpResult>((resolve) => this.#pending.set(op, resolve));
+    if (early !== undefined) this.#early.set(op, early);
     start(op);
     this.drain();
     return p;
@@ -197,7 +201,18 @@ export class PestoClient {
         case 'done': {
           const resolve = this.#pending.get(e.op);
           this.#pending.delete(e.op);
+          this.#early.delete(e.op);
           resolve?.(e.result);
+          break;
+        }
+        case 'early': {
+          const take = this.#early.get(e.op);
+          this.#early.delete(e.op);
+          try {
+            take?.(e.result);
+          } catch {
+            // A result no replica agreed to yet may be anything; the caller uses the agreed one.
+          }
           break;
         }
       }
@@ -301,9 +316,9 @@ export class Transaction {
    * Resolves with the agreed outcome bytes (sql/wire-values.ts), or null when the replicas could not
    * agree within the retry limit (the transaction can then only abort).
    */
-  async rangeRead(spec: QuerySpec): Promise<{ result: Uint8Array; syncRounds: number } | null> {
+  async rangeRead(spec: QuerySpec, early?: (result: Uint8Array) => void): Promise<{ result: Uint8Array; syncRounds: number } | null> {
     this.#check();
-    const r = await this.client.run((op) => this.client.core.query(this.id, spec, op));
+    const r = await this.client.run((op) => this.client.core.query(this.id, spec, op), early);
     if (r.kind === 'query') return { result: r.result, syncRounds: r.syncRounds };
     if (r.kind === 'failed' && r.reason === 'query-unresolved') return null;
     throw failure(r);

@@ -114,6 +114,8 @@ export interface QueryOp {
   snapshot: QueryMessageSnapshot;
   timer: number;
   timeouts: number;
+  /** A result was handed out early (QuerySpec.early): at most once per range read. */
+  early: boolean;
 }
 
 export type QueryMessageSnapshot = Extract<Message, { kind: 'query' }>['snapshot'];

@@ -10,7 +10,7 @@ import { logShardOf, shardOfKey } from '../../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { TimestampAllocator, ts, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { ClientCore } from './client-core.ts';
-import type { ClientCoreOptions } from './client-options.ts';
+import { EARLY_RESULT_BYTES, type ClientCoreOptions } from './client-options.ts';
 import { rowKey, tablePrefix } from '../../sql/row-key.ts';
 import type { ClientEffect } from './effects.ts';
 import type { OpResult } from './results.ts';
@@ -379,6 +379,31 @@ void describe('ClientCore range reads (PROTOCOL §4.2)', () => {
     const [d] = dones(client.takeEffects());
     assert.equal(d?.result.kind, 'query');
     assert.equal(client.stats.queriesEager, 1);
+  });
+
+  void it('hands the first full reply of a large result out early, once, while more replies are awaited (QuerySpec.early, decision 0052)', () => {
+    const big = new Uint8Array(EARLY_RESULT_BYTES).fill(4);
+    const earlies = (effects: readonly ClientEffect[]): ClientEffect[] => effects.filter((e) => e.kind === 'early');
+    const run = (opts: Parameters<typeof newClient>[0], spec: { early?: boolean }, size: Uint8Array): ClientEffect[][] => {
+      const client = newClient(opts);
+      const id = client.begin();
+      client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false, ...spec }, 1);
+      const queries = sentOf(client.takeEffects(), 'query');
+      const out: ClientEffect[][] = [];
+      for (const q of queries) {
+        client.handle(q.to, reply(q, { result: size }));
+        out.push(client.takeEffects());
+      }
+      return out;
+    };
+    const asked = run({}, { early: true }, big);
+    assert.deepEqual(earlies(asked[0]!), [{ kind: 'early', op: 1, result: big }], 'the first reply');
+    assert.ok(asked.slice(1).every((effects) => earlies(effects).length === 0), 'once');
+    assert.equal(dones(asked.at(-1)!).length, 1, 'the agreed result follows as usual');
+    assert.ok(run({}, {}, big).every((effects) => earlies(effects).length === 0), 'not asked for');
+    assert.ok(run({}, { early: true }, big.subarray(1)).every((effects) => earlies(effects).length === 0), 'a small result');
+    // Every eager round forced to fail: the eager round's replies are not handed out.
+    assert.ok(run({ forceSyncQueries: true }, { early: true }, big).every((effects) => earlies(effects).length === 0), 'forced sync');
   });
 
   void it('with queryEagerQuorum off sends the eager round to 4f+1, and with 3f+1 matching replies merges reads and predicates into the transaction', () => {

@@ -25,7 +25,7 @@ import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
 import { absorbRangeRead, byKey, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
-import { DEFAULT_REPLICA_PREFERENCE_MS, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
+import { DEFAULT_REPLICA_PREFERENCE_MS, EARLY_RESULT_BYTES, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
 const RECENT_VOTE_MICROS = 1_000_000;
@@ -181,7 +181,7 @@ export class ClientCore {
     this.stats.queries++;
     const eagerQuorum = this.opts.queryEagerQuorum !== false;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);
-    const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0 };
+    const qo: QueryOp = { op, txn, ts: txn.ts, spec, read, req: this.#out.req(), snapshot: [], timer: -1, timeouts: 0, early: false };
     this.#queries.set(qo.req, qo);
     const targets = this.#queryTargets.eager(spec.shard, this.#preferred());
     this.#sendQuery(qo, eagerQuorum ? targets.slice(0, this.q.commitSlow) : targets);
@@ -297,7 +297,12 @@ export class ClientCore {
       case 'queryReply': {
         const qo = this.#queries.get(msg.req);
         if (qo === undefined || from.shard !== qo.read.shard || !qo.read.asked.has(from.index)) return;
-        this.#queryStep(qo, qo.read.add(from.index, msg));
+        const step = qo.read.add(from.index, msg);
+        if (step.k === 'wait' && qo.spec.early === true && !qo.early && msg.bodyDigest === undefined && msg.result.length >= EARLY_RESULT_BYTES && msg.retry === qo.read.retry && !(qo.read.forceSync && msg.retry === 0)) {
+          qo.early = true;
+          this.#out.early(qo.op, msg.result);
+        }
+        this.#queryStep(qo, step);
         return;
       }
       case 'query':

@@ -75,7 +75,16 @@ export interface QuerySpec {
    * writes down to that far below the version, and would take their own writes for phantoms.
    */
   readonly readsAsPredicates?: number;
+  /**
+   * Hand the first full reply's result to the caller early (an `early` effect) when it is at least
+   * `EARLY_RESULT_BYTES` and more replies are still awaited, so the caller can decode it while the other
+   * replicas finish; the agreed result still comes with `done`, and only it counts (decision 0052).
+   */
+  readonly early?: boolean;
 }
+
+/** Smallest result a range read hands out early (QuerySpec.early): below it decoding takes microseconds. */
+export const EARLY_RESULT_BYTES = 64 << 10;
 
 export interface ClientStats {
   begun: number;

@@ -10,7 +10,9 @@ import type { OpResult } from './results.ts';
 export type ClientEffect =
   | { readonly kind: 'send'; readonly to: ReplicaRef; readonly msg: Message }
   | { readonly kind: 'timer'; readonly id: number; readonly afterMs: number }
-  | { readonly kind: 'done'; readonly op: number; readonly result: OpResult };
+  | { readonly kind: 'done'; readonly op: number; readonly result: OpResult }
+  /** A range read's result as one replica sent it, before 3f+1 agree (QuerySpec.early); `done` follows. */
+  | { readonly kind: 'early'; readonly op: number; readonly result: Uint8Array };
 
 export interface ClientEnv {
   nowMicros(): number;
@@ -36,6 +38,10 @@ export class Outbox {
 
   done(op: number, result: OpResult): void {
     this.#effects.push({ kind: 'done', op, result });
+  }
+
+  early(op: number, result: Uint8Array): void {
+    this.#effects.push({ kind: 'early', op, result });
   }
 
   req(): number {

@@ -42,7 +42,8 @@ import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { decodeOutcome, encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
+import { encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
+import { EarlyOutcome } from './early-outcome.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
@@ -520,13 +521,16 @@ export class SqlSession {
     else s.rangeReads++;
     await txn.beforeRead();
     const shard = table === null ? 0 : shardOfKey(rowKey(table.id, ''), this.sql.client.opts.config.shards.length);
-    const r = await txn.tx.rangeRead({ shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) });
+    // A large result is decoded from the first full reply while the other replicas finish (decision 0052).
+    const early = new EarlyOutcome();
+    const spec = { shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };
+    const r = await txn.tx.rangeRead(spec, early.offer);
     if (r === null) {
       s.rangeReadsFailed++;
       throw serializationFailure('could not serialize access: replicas did not agree on a query result');
     }
     s.syncRounds += r.syncRounds;
-    return decodeOutcome(r.result);
+    return early.outcome(r.result);
   }
 
   async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[]): Promise<ExecResult> {
