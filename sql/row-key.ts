@@ -15,7 +15,7 @@
 import type { Key } from '../protocol/messages.ts';
 
 export const TABLE_PREFIX_BYTES = 4;
-export const TABLE_ID_MAX = 0xffffffff;
+const TABLE_ID_MAX = 0xffffffff;
 
 /** The 4-byte big-endian prefix of every row key of `tableId`. */
 export function tablePrefix(tableId: number): string {

@@ -8,7 +8,7 @@ import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import { lowerBoundKey } from '../../protocol/sorted-entries.ts';
-import { TABLE_ID_MAX, TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
+import { TABLE_PREFIX_BYTES, tableKeyRange, tablePrefix } from '../../sql/row-key.ts';
 import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
@@ -88,8 +88,7 @@ export class ExcusedRows {
    */
   coverAll(reads: readonly ReadEntry[]): boolean {
     const mine = this.reads;
-    const lo = tablePrefix(this.table);
-    const hi = this.table === TABLE_ID_MAX ? null : tablePrefix(this.table + 1);
+    const { lo, hi } = tableKeyRange(this.table, '', null);
     let j = lowerBoundKey(mine, lo);
     for (let i = lowerBoundKey(reads, lo); i < reads.length; i++) {
       const k = reads[i]!.key;

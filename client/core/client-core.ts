@@ -298,7 +298,7 @@ export class ClientCore {
         const qo = this.#queries.get(msg.req);
         if (qo === undefined || from.shard !== qo.read.shard || !qo.read.asked.has(from.index)) return;
         const step = qo.read.add(from.index, msg);
-        if (step.k === 'wait' && qo.spec.early === true && !qo.early && msg.bodyDigest === undefined && msg.result.length >= EARLY_RESULT_BYTES && msg.retry === qo.read.retry && !(qo.read.forceSync && msg.retry === 0)) {
+        if (step.k === 'wait' && wantsEarly(qo, msg)) {
           qo.early = true;
           this.#out.early(qo.op, msg.result);
         }
@@ -576,4 +576,14 @@ export class ClientCore {
   #bad(reason: string): void {
     this.stats.badReplies[reason] = (this.stats.badReplies[reason] ?? 0) + 1;
   }
+}
+
+/**
+ * Whether a reply's result goes to the caller early (QuerySpec.early, decision 0052): the first full reply
+ * of the current round with a large result, unless the round is an eager one forced to fail (its result
+ * is never the agreed one).
+ */
+function wantsEarly(qo: QueryOp, msg: QueryReply): boolean {
+  if (qo.spec.early !== true || qo.early || msg.bodyDigest !== undefined || msg.result.length < EARLY_RESULT_BYTES) return false;
+  return msg.retry === qo.read.retry && !(qo.read.forceSync && msg.retry === 0);
 }

@@ -5,6 +5,7 @@
  * the early decoding is used when the agreed result is the very same bytes, otherwise the agreed bytes are
  * decoded as before (a Byzantine replica's early reply costs one wasted decoding, never a wrong row).
  */
+import { holdsAt } from '../../protocol/codec-fast-wire.ts';
 import { decodeOutcome, type StatementOutcome } from '../../sql/wire-values.ts';
 
 export class EarlyOutcome {
@@ -28,12 +29,8 @@ export class EarlyOutcome {
     const outcome = this.#outcome;
     this.#bytes = null;
     this.#outcome = null;
-    if (early !== null && outcome !== null && sameBytes(early, agreed)) return outcome;
+    // The same array when the first reply was the agreed one, else one native comparison.
+    if (early !== null && outcome !== null && (early === agreed || (early.length === agreed.length && holdsAt(agreed, 0, early)))) return outcome;
     return decodeOutcome(agreed);
   }
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a === b) return true;
-  return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.length).equals(b);
 }
