@@ -464,10 +464,10 @@ export class ClientCore {
       retry: read.retry,
       snapshot: qo.snapshot,
     };
-    let digestOnly: Message | undefined; // all but the designated replica answer with digests (decision 0027)
-    for (const i of targets) {
-      read.asked.add(i);
-      this.#out.send({ shard: read.shard, index: i as ReplicaRef['index'] }, read.digestOnly(i) ? (digestOnly ??= { ...msg, digestOnly: true }) : msg);
+    let digestOnly: Message | undefined; // all but the designated replicas answer with digests (decision 0027)
+    const digests = read.ask(targets);
+    for (let k = 0; k < targets.length; k++) {
+      this.#out.send({ shard: read.shard, index: targets[k] as ReplicaRef['index'] }, digests[k] === true ? (digestOnly ??= { ...msg, digestOnly: true }) : msg);
     }
   }
 

@@ -209,14 +209,10 @@ function digestReply(o: Parameters<typeof reply>[0] = {}): QueryReply {
   return { ...full, result: new Uint8Array(0), reads: [], digestOnly: true, bodyDigest: queryBodyDigest(full.result, full.reads) };
 }
 
-/** A read that designated its full repliers as the client core does: the first f+1 replicas asked (0 and 1). */
+/** A read asked of 4f+1 replicas (ClientCoreOptions.queryEagerQuorum off): the first f+1 (0 and 1) are designated. */
 function designated(): RangeRead {
   const r = new RangeRead(0 as ShardId, T, q, 2, false);
-  const digestOnly = [0, 1, 2, 3, 4].map((i) => {
-    r.asked.add(i);
-    return r.digestOnly(i);
-  });
-  assert.deepEqual(digestOnly, [false, false, true, true, true]);
+  assert.deepEqual(r.ask([0, 1, 2, 3, 4]), [false, false, true, true, true]);
   return r;
 }
 
@@ -232,6 +228,26 @@ void describe('RangeRead with digest-only replies', () => {
     assert.deepEqual(step.ok.reads, [{ key: 'a', version: ts(10) }]);
     // Digest replies' predicates count for the table version like any other.
     assert.deepEqual(step.ok.predicates[0]!.tableVersion, ts(42));
+  });
+
+  void it('designates one of 3f+1 asked (every reply is needed anyway) and succeeds with its body', () => {
+    const r = new RangeRead(0 as ShardId, T, q, 2, false);
+    assert.deepEqual(r.ask([3, 0, 1, 2]), [false, true, true, true]);
+    for (const i of [0, 1, 2]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    const step = r.add(3, reply({ result: 'good' }));
+    assert.equal(step.k, 'done');
+    if (step.k === 'done') assert.deepEqual(step.ok.result, bytes('good'));
+  });
+
+  void it('asks a replica added while the designated one is silent for the full reply, and succeeds without the silent one', () => {
+    const r = new RangeRead(0 as ShardId, T, q, 2, false);
+    assert.deepEqual(r.ask([0, 1, 2, 3]), [false, true, true, true]);
+    for (const i of [1, 2, 3]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
+    assert.equal(r.onTimeout().k, 'wait');
+    assert.deepEqual(r.ask([4]), [false], 'widened while designated replica 0 has not answered');
+    const step = r.add(4, reply({ result: 'good' }));
+    assert.equal(step.k, 'done');
+    if (step.k === 'done') assert.deepEqual(step.ok.result, bytes('good'));
   });
 
   void it('never takes a body that does not hash to the digest 3f+1 replicas sent: a lying designated replica is an outlier', () => {
@@ -253,44 +269,40 @@ void describe('RangeRead with digest-only replies', () => {
     assert.equal(step.k, 'done');
   });
 
-  void it('asks f+1 members of a bodiless 3f+1 group for the body once no full reply is awaited, and takes only one that hashes to their digest', () => {
+  void it('asks f+1 members of a bodiless 3f+1 group for the body at once when the designated replicas answered outside it, and takes only one that hashes to their digest', () => {
     const r = designated();
-    r.asked.add(5); // widened after a timeout
-    assert.equal(r.digestOnly(5), true);
     assert.equal(r.add(0, reply({ result: 'lie' })).k, 'wait');
+    assert.equal(r.add(1, reply({ result: 'stale' })).k, 'wait');
+    assert.deepEqual(r.ask([5]), [true], 'widened once every designated replica answered: a digest');
     for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
-    // Designated replica 1 is silent: 3f+1 digests agree and a full reply is still awaited.
-    assert.equal(r.add(5, digestReply({ result: 'good' })).k, 'wait');
-    const ask = r.onTimeout();
+    const ask = r.add(5, digestReply({ result: 'good' }));
     assert.equal(ask.k, 'more');
     if (ask.k !== 'more') return;
     assert.deepEqual([...ask.targets], [2, 3]);
-    assert.equal(r.digestOnly(2), false);
+    assert.deepEqual(r.ask([2, 3]), [false, false]);
     // A body that does not hash to the group's digest (the state moved, or a lie) is not taken.
     assert.equal(r.add(3, reply({ result: 'other' })).k, 'wait');
     const step = r.add(2, reply({ result: 'good' }));
     assert.equal(step.k, 'done');
     if (step.k !== 'done') return;
     assert.deepEqual(step.ok.result, bytes('good'));
-    assert.deepEqual([...r.roundOutliers], [0]);
+    assert.deepEqual([...r.roundOutliers], [0, 1]);
   });
 
-  void it('asks for the body at once when the designated replicas answered outside the group', () => {
+  void it('waits for a full reply still awaited before asking for the body, then asks on the round timer', () => {
     const r = designated();
-    r.asked.add(5);
-    r.digestOnly(5);
-    assert.equal(r.add(0, reply({ result: 'lie' })).k, 'wait');
-    assert.equal(r.add(1, reply({ result: 'stale' })).k, 'wait');
     for (const i of [2, 3, 4]) assert.equal(r.add(i, digestReply({ result: 'good' })).k, 'wait');
-    const ask = r.add(5, digestReply({ result: 'good' }));
+    // 0 and 1 silent: 5 is asked for the full reply, but sends a digest.
+    assert.deepEqual(r.ask([5]), [false]);
+    assert.equal(r.add(5, digestReply({ result: 'good' })).k, 'wait');
+    const ask = r.onTimeout();
     assert.equal(ask.k, 'more');
     if (ask.k === 'more') assert.deepEqual([...ask.targets], [2, 3]);
   });
 
   void it('moves to a sync round when 3f+1 digests agree and no replica ever sends their body', () => {
     const r = designated();
-    r.asked.add(5);
-    r.digestOnly(5);
+    assert.deepEqual(r.ask([5]), [false]);
     for (const i of [2, 3, 4, 5]) r.add(i, digestReply({ result: 'made up', committed: [i] }));
     assert.equal(r.onTimeout().k, 'more');
     // A repeated digest is not a body.
@@ -300,12 +312,12 @@ void describe('RangeRead with digest-only replies', () => {
     assert.equal(sync.k, 'sync');
     assert.equal(r.retry, 1);
     // The new round designates anew.
-    assert.deepEqual([3, 0, 1].map((i) => r.digestOnly(i)), [false, false, true]);
+    assert.deepEqual(r.ask([3, 0, 1, 2]), [false, true, true, true]);
   });
 
   void it('asks every replica for the full reply when digest replies are off', () => {
     const r = new RangeRead(0 as ShardId, T, q, 2, false, false);
-    assert.deepEqual([0, 1, 2, 3, 4].map((i) => r.digestOnly(i)), [false, false, false, false, false]);
+    assert.deepEqual(r.ask([0, 1, 2, 3, 4]), [false, false, false, false, false]);
   });
 });
 

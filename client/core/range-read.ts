@@ -19,8 +19,8 @@
  * `forceSync` (a fault knob of the paper's stress runs) treats every eager round as failed: it moves
  * to the sync round with the first 3f+1 replies, as a round that failed to match would.
  *
- * Digest-only replies (decision 0027): in each round the first f+1 replicas asked (`digestOnly`) are
- * designated and send the full reply; the others send the digest of their result and read set
+ * Digest-only replies (decision 0027): in each round the first replicas asked beyond 3f (`ask`: one of
+ * 3f+1, f+1 of 4f+1) are designated and send the full reply; the others send the digest of their result and read set
  * (protocol/query-digest.ts) with predicates, dependencies and snapshot vote in full. A reply counts
  * toward 3f+1 by that digest; a full reply matches a digest reply when its own body hashes to it. A
  * round succeeds only with 3f+1 matching replies of which one is full: the result and read set it
@@ -128,29 +128,31 @@ export class RangeRead {
     readonly q: Quorums,
     readonly retriesMax: number,
     readonly forceSync: boolean,
-    /** Ask for digest-only replies from all but f+1 replicas per round (decision 0027); else every reply is full. */
+    /** Ask for digest-only replies from all but the designated replicas of a round (`ask`); else every reply is full. */
     readonly digestReplies = true,
   ) {}
 
   /**
-   * Whether replica `i`, about to be asked in this round, may answer with a digest: the first f+1 asked
-   * in a round are designated to send the full reply, and so is any replica asked for the body since.
+   * Marks `targets` asked in this round and says, for each, whether it may answer with a digest
+   * (decision 0027, 0053). The first send of a round designates `targets.length - 3f` of them (at least
+   * one) to send the full reply: then any 3f+1 of those asked include a designated replica, so with
+   * every replica correct the first 3f+1 replies carry a body (f+1 of 4f+1; one of 3f+1, where every
+   * reply is needed anyway). A replica added to the round later (widening) sends the full reply while a
+   * designated one has not answered (it may be the faulty one), a digest otherwise; one asked for the
+   * body (a 'more' step of `#askBody`) always sends it.
    */
-  digestOnly(i: number): boolean {
-    if (!this.digestReplies || this.#fullAsked.has(i)) return false;
-    if (this.#fullAsked.size >= this.#designatedCount) return true;
-    this.#fullAsked.add(i);
-    this.#fullPending.add(i);
-    return false;
-  }
-
-  /**
-   * Full repliers designated per round: f+1 = 4f+1 - 3f+1 + 1, so that any 3f+1 of the 4f+1 asked include
-   * one of them: with every replica correct the first 3f+1 replies always carry a body, and waiting for
-   * the slowest replica is never needed (one designated replica was the slowest of five 1 time in 5).
-   */
-  get #designatedCount(): number {
-    return this.q.queryFanout - this.q.commitSlow + 1;
+  ask(targets: readonly number[]): boolean[] {
+    const first = this.asked.size === 0;
+    const designated = first ? Math.max(1, targets.length - this.q.commitSlow + 1) : 0;
+    const widening = !first && this.#fullPending.size > 0;
+    return targets.map((i) => {
+      this.asked.add(i);
+      if (!this.digestReplies || this.#fullAsked.has(i)) return false;
+      if (first ? this.#fullAsked.size >= designated : !widening) return true;
+      this.#fullAsked.add(i);
+      this.#fullPending.add(i);
+      return false;
+    });
   }
 
   /** Asked replicas that have not answered this round. */
