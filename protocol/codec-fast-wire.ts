@@ -326,3 +326,11 @@ export function holdsAt(buf: Uint8Array, at: number, span: Uint8Array): boolean 
   if (at < 0 || at + n > buf.length) return false;
   return Buffer.from(buf.buffer, buf.byteOffset + at, n).equals(span);
 }
+
+/**
+ * Whether two large arrays (results, read runs) hold the same bytes: the same array (replies sharing one
+ * decoded result), else one native comparison. Short ones (digests) compare cheaper with `sameBytes`'s loop.
+ */
+export function bulkEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a === b || (a.length === b.length && holdsAt(a, 0, b));
+}

@@ -31,7 +31,7 @@
  * replaces its digest reply only when it hashes to the same digest.
  */
 import { bytesEqual } from '../../protocol/codec.ts';
-import { holdsAt } from '../../protocol/codec-fast-wire.ts';
+import { bulkEqual } from '../../protocol/codec-fast-wire.ts';
 import type { ReplicaIndex, ShardId, TxnDigest } from '../../protocol/ids.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Dependency, Predicate, QueryReply, ReadEntry, SnapshotEntry } from '../../protocol/messages.ts';
@@ -81,7 +81,7 @@ export function repliesMatch(a: QueryReply, b: QueryReply): boolean {
 /** Whether two full replies carry the same result and read set. */
 function bodiesEqual(a: QueryReply, b: QueryReply): boolean {
   if (a.reads.length !== b.reads.length) return false;
-  if (a.result !== b.result && (a.result.length !== b.result.length || !holdsAt(a.result, 0, b.result))) return false;
+  if (!bulkEqual(a.result, b.result)) return false;
   // Replies whose read entries were the same bytes share one decoded array (protocol/codec-query.ts).
   for (let i = 0; a.reads !== b.reads && i < a.reads.length; i++) {
     const x = a.reads[i]!;
@@ -142,13 +142,13 @@ export class RangeRead {
    * body (a 'more' step of `#askBody`) always sends it.
    */
   ask(targets: readonly number[]): boolean[] {
-    const first = this.asked.size === 0;
-    const designated = first ? Math.max(1, targets.length - this.q.commitSlow + 1) : 0;
-    const widening = !first && this.#fullPending.size > 0;
+    // Full replies still to designate among these targets.
+    let full = this.asked.size === 0 ? Math.max(1, targets.length - this.q.commitSlow + 1) : this.#fullPending.size > 0 ? targets.length : 0;
     return targets.map((i) => {
       this.asked.add(i);
       if (!this.digestReplies || this.#fullAsked.has(i)) return false;
-      if (first ? this.#fullAsked.size >= designated : !widening) return true;
+      if (full === 0) return true;
+      full--;
       this.#fullAsked.add(i);
       this.#fullPending.add(i);
       return false;

@@ -5,7 +5,7 @@
  * the early decoding is used when the agreed result is the very same bytes, otherwise the agreed bytes are
  * decoded as before (a Byzantine replica's early reply costs one wasted decoding, never a wrong row).
  */
-import { holdsAt } from '../../protocol/codec-fast-wire.ts';
+import { bulkEqual } from '../../protocol/codec-fast-wire.ts';
 import { decodeOutcome, type StatementOutcome } from '../../sql/wire-values.ts';
 
 export class EarlyOutcome {
@@ -29,8 +29,7 @@ export class EarlyOutcome {
     const outcome = this.#outcome;
     this.#bytes = null;
     this.#outcome = null;
-    // The same array when the first reply was the agreed one, else one native comparison.
-    if (early !== null && outcome !== null && (early === agreed || (early.length === agreed.length && holdsAt(agreed, 0, early)))) return outcome;
+    if (early !== null && outcome !== null && bulkEqual(early, agreed)) return outcome;
     return decodeOutcome(agreed);
   }
 }
