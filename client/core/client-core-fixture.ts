@@ -9,7 +9,6 @@ import type { ClientId, ReplicaIndex, ReplicaRef, ShardId } from '../../protocol
 import type { Key, Message, SigProof } from '../../protocol/messages.ts';
 import { quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { Prng } from '../../sim/prng.ts';
 import { ClientCore } from './client-core.ts';
 import type { ClientCoreOptions } from './client-options.ts';
 import type { ClientEffect } from './effects.ts';
@@ -43,10 +42,16 @@ export const OPTS: ClientCoreOptions = {
   relayWaitMs: 50,
 };
 
-/** Seeded uniform [0, 1) from the simulator's generator, fixed for the test. */
+/** Seeded uniform [0, 1) (mulberry32): the simulator's kind of randomness, fixed for the test. */
 export function seeded(seed: number): () => number {
-  const prng = new Prng(seed);
-  return () => prng.float();
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
 
 export const newClient = (opts: Partial<ClientCoreOptions> = {}): ClientCore => new ClientCore({ ...OPTS, ...opts }, { nowMicros: () => NOW, random: seeded(42) });
