@@ -47,6 +47,23 @@ void describe('signed batches', () => {
     assert.equal(cryptoStats.verifications, 0);
   });
 
+  void it('keeps its own copy of a verified triple, not a view into the bytes it was received in', () => {
+    const leaves = leavesOf(4);
+    const proofs = signBatch(leaves, alice.secretKey, 0);
+    // As received: the signature and the key are Buffer views into one larger read (Buffer#slice is a view too).
+    const read = Buffer.alloc(4096);
+    read.set(proofs[0]!.rootSignature, 1000);
+    read.set(alice.publicKey, 2000);
+    const signature = read.subarray(1000, 1064);
+    const key = read.subarray(2000, 2032);
+    const cache = new VerifiedRootCache();
+    assert.ok(verifyProof(leaves[0]!, { ...proofs[0]!, rootSignature: signature }, key, cache));
+    read.fill(0); // the read's memory is reused for the next one
+    resetCryptoStats();
+    assert.ok(verifyProof(leaves[1]!, proofs[1]!, alice.publicKey, cache));
+    assert.equal(cryptoStats.verifications, 0, 'the cached triple survived the reuse of the read');
+  });
+
   void it('rejects a tampered leaf, path, index or signature even when the root is cached', () => {
     const leaves = leavesOf(9);
     const proofs = signBatch(leaves, alice.secretKey, 0);

@@ -121,11 +121,23 @@ export class VerifiedRootCache {
     return false;
   }
 
-  /** Records a triple known valid (after a verify, or a signer's own batch). Copies the root and signature. */
+  /**
+   * Records a triple known valid (after a verify, or a signer's own batch). Copies the root and
+   * signature into one array of their own: a received signature is a view into the bytes of the read
+   * that brought it (often tens of KB), and `Buffer#slice` is a view too, so keeping it would pin that
+   * whole read for as long as the entry lives (thousands of entries: hundreds of MB, decision 0054).
+   * The public key is copied with them (one allocation for the three).
+   */
   remember(publicKey: Uint8Array, root: Uint8Array, signature: Uint8Array): void {
     const key = bucketKey(root);
     if (find(this.#young, key, publicKey, root, signature) !== undefined) return;
-    this.#insert(key, publicKey, root.slice(0, BLAKE3_BYTES), signature.slice(0, SIGNATURE_BYTES));
+    const own = new Uint8Array(PUBLIC_KEY_BYTES + BLAKE3_BYTES + SIGNATURE_BYTES);
+    own.set(publicKey.subarray(0, PUBLIC_KEY_BYTES));
+    own.set(root.subarray(0, BLAKE3_BYTES), PUBLIC_KEY_BYTES);
+    own.set(signature.subarray(0, SIGNATURE_BYTES), PUBLIC_KEY_BYTES + BLAKE3_BYTES);
+    const rootAt = PUBLIC_KEY_BYTES;
+    const sigAt = PUBLIC_KEY_BYTES + BLAKE3_BYTES;
+    this.#insert(key, own.subarray(0, rootAt), own.subarray(rootAt, sigAt), own.subarray(sigAt));
   }
 
   get size(): number {
@@ -155,6 +167,6 @@ export function verifyProof(leaf: Uint8Array, proof: SignatureProof, publicKey: 
   if (!foldPath(leaf, proof.index, proof.path, foldedRoot)) return false;
   if (cache.has(publicKey, foldedRoot, signature)) return true;
   if (!verify(signature, foldedRoot, publicKey)) return false;
-  cache.remember(publicKey.slice(), foldedRoot, signature);
+  cache.remember(publicKey, foldedRoot, signature);
   return true;
 }
