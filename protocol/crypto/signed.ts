@@ -131,12 +131,12 @@ export class VerifiedRootCache {
   remember(publicKey: Uint8Array, root: Uint8Array, signature: Uint8Array): void {
     const key = bucketKey(root);
     if (find(this.#young, key, publicKey, root, signature) !== undefined) return;
-    const own = new Uint8Array(PUBLIC_KEY_BYTES + BLAKE3_BYTES + SIGNATURE_BYTES);
-    own.set(publicKey.subarray(0, PUBLIC_KEY_BYTES));
-    own.set(root.subarray(0, BLAKE3_BYTES), PUBLIC_KEY_BYTES);
-    own.set(signature.subarray(0, SIGNATURE_BYTES), PUBLIC_KEY_BYTES + BLAKE3_BYTES);
     const rootAt = PUBLIC_KEY_BYTES;
-    const sigAt = PUBLIC_KEY_BYTES + BLAKE3_BYTES;
+    const sigAt = rootAt + BLAKE3_BYTES;
+    const own = new Uint8Array(sigAt + SIGNATURE_BYTES);
+    own.set(publicKey.subarray(0, PUBLIC_KEY_BYTES));
+    own.set(root.subarray(0, BLAKE3_BYTES), rootAt);
+    own.set(signature.subarray(0, SIGNATURE_BYTES), sigAt);
     this.#insert(key, own.subarray(0, rootAt), own.subarray(rootAt, sigAt), own.subarray(sigAt));
   }
 
