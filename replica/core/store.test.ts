@@ -33,3 +33,23 @@ void describe('KeyState.committedHead', () => {
     assert.ok(keys.every((k) => (store.get(k)?.committed.length ?? 0) > 0), 'every key saw commits');
   });
 });
+
+// Decision 0055: only the SQL key space (first byte 0) is kept in key order; kv keys are looked up alone.
+void describe('Store key order', () => {
+  void test('walks SQL keys in byte order and never a kv key, whose state is still found by itself', () => {
+    const store = new Store();
+    const v = (n: number): Version => ({ ts: ts(n, 1), value: Uint8Array.of(n), txn: `t${n}` as DigestKey, proof: null });
+    const sql = ['\0\0\0\x02b', '\0\0\0\x01z', '\0\0\0\x02a', '\0\0\0\0cat'];
+    const kv = ['k1', 'a', '\x01x', 'zz'];
+    [...sql, ...kv].forEach((k, i) => store.commitWrite(k, v(i + 1)));
+    const walked = (lo: string, hi: string | null, reverse = false): string[] => [...store.keysInRange(lo, hi, reverse)];
+    assert.deepEqual(walked('', null), [...sql].sort());
+    assert.deepEqual(walked('\0\0\0\x02', null), ['\0\0\0\x02a', '\0\0\0\x02b']);
+    assert.deepEqual(walked('\0\0\0\x01', '\0\0\0\x03', true), ['\0\0\0\x02b', '\0\0\0\x02a', '\0\0\0\x01z']);
+    assert.equal(store.size, sql.length + kv.length);
+    for (const k of kv) assert.equal(store.get(k)?.committedHead?.value?.[0], kv.indexOf(k) + sql.length + 1);
+    assert.equal(store.deleteRange('\0\0\0\x02', '\0\0\0\x03', 10), 2);
+    assert.deepEqual(walked('', null), ['\0\0\0\0cat', '\0\0\0\x01z']);
+    assert.equal(store.size, 2 + kv.length);
+  });
+});

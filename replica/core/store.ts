@@ -12,8 +12,12 @@
  * Garbage collection: versions and read records older than the low watermark are dropped when a
  * key is written (`collect`), keeping the newest committed version below the watermark.
  *
- * For SQL queries (PROTOCOL §4.2-4.3) the store also keeps its keys in byte order (`keysInRange`, an
- * OrderedKeys index: every key ever created, so a range scan walks chains in key order) and, per table
+ * For SQL queries (PROTOCOL §4.2-4.3) the store also keeps the keys of the SQL key space in byte order
+ * (`keysInRange`, an OrderedKeys index of every such key ever created, so a range scan walks chains in
+ * key order). The SQL key space is the keys whose first byte is 0: the catalog (table 0) and every table
+ * and index (sql/catalog.ts keeps their ids below 2^24). Raw key-value keys (the kv API's) are never
+ * walked in order, so they stay out of the index: keeping 100,000 of them sorted cost a fifth of the
+ * store's work on the kv commit path (decision 0055). Per table
  * (the 4-byte prefix of row keys, sql/row-key.ts; SQL tables only: `sqlTableOfKey`), the table's write
  * history, predicates and high-water mark (`table`, table-writes.ts). The write history is maintained
  * by `prepareWrite`, `commitWrite` and `abortWrite`; writers that still use the chain functions
@@ -118,6 +122,14 @@ function withRead(reads: ReadRecord[], r: ReadRecord): ReadRecord[] {
   return reads;
 }
 
+/**
+ * Whether `key` is in the SQL key space (first byte 0), whose keys the store keeps in byte order for
+ * range walks; other keys (the kv API's) are only ever looked up by themselves.
+ */
+export function inKeyOrder(key: Key): boolean {
+  return key.charCodeAt(0) === 0;
+}
+
 /** Newest version in `chain` with timestamp strictly below `t`. */
 export function newestBelow(chain: readonly Version[], t: Timestamp): Version | undefined {
   for (let i = chain.length - 1; i >= 0; i--) {
@@ -149,7 +161,7 @@ export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], tx
 
 export class Store {
   readonly #keys = new Map<Key, KeyState>();
-  /** Invariant: holds exactly the keys of `#keys`. */
+  /** Invariant: holds exactly the keys of `#keys` that are in the SQL key space (`inKeyOrder`). */
   readonly #ordered = new OrderedKeys<KeyState>();
   readonly #tables = new Map<number, TableState>();
   /** Read records of large read sets, one per transaction (bulk-reads.ts, decision 0028). */
@@ -164,7 +176,7 @@ export class Store {
     if (ks === undefined) {
       ks = new KeyState();
       this.#keys.set(key, ks);
-      this.#ordered.insert(key, ks);
+      if (inKeyOrder(key)) this.#ordered.insert(key, ks);
     }
     return ks;
   }
@@ -175,8 +187,9 @@ export class Store {
   }
 
   /**
-   * Keys k with lo <= k < hi (hi null = to the end) in byte order, descending when `reverse`; the walk's
-   * `current` is the state of the key it last returned (no `get` per key).
+   * Keys k of the SQL key space (`inKeyOrder`) with lo <= k < hi (hi null = to the end of that space) in
+   * byte order, descending when `reverse`; the walk's `current` is the state of the key it last returned
+   * (no `get` per key). Every caller walks a table's or a storage's range, which lies inside the space.
    */
   keysInRange(lo: Key, hi: Key | null, reverse = false): KeyRangeIterator<KeyState> {
     return this.#ordered.range(lo, hi, reverse);
@@ -234,9 +247,9 @@ export class Store {
   }
 
   /**
-   * Forgets up to `max` keys in `[lo, hi)` with their whole state (versions, reads, forced versions),
-   * the lowest first; returns how many went. Only the storage collector (storage-gc.ts) calls it, for
-   * a storage no reader can name any more.
+   * Forgets up to `max` keys of the SQL key space in `[lo, hi)` with their whole state (versions, reads,
+   * forced versions), the lowest first; returns how many went. Only the storage collector
+   * (storage-gc.ts) calls it, for a storage no reader can name any more.
    */
   deleteRange(lo: Key, hi: Key | null, max: number): number {
     const gone = this.#ordered.deleteRange(lo, hi, max);
