@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createKeyed, hash as jitHash } from 'blake3-jit';
 import { keyedHash } from 'blake3-wasm';
-import { blake3, blake3Into, hashNode, MERKLE_NODE_KEY } from './blake3.ts';
+import { blake3, blake3Into, hashNode, keyedHash32, keyWords, MERKLE_NODE_KEY } from './blake3.ts';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -52,6 +52,24 @@ void describe('blake3', () => {
       assert.equal(hex(out), hex(createKeyed(MERKLE_NODE_KEY).update(both).finalize()));
       assert.equal(hex(out), keyedHash(Buffer.from(MERKLE_NODE_KEY), Buffer.from(both)).toString('hex'));
     }
+  });
+
+  void it('computes keyed BLAKE3 of 32 bytes in one compression, equal to two independent implementations', () => {
+    for (let i = 0; i < 64; i++) {
+      const key = bytes32(3 * i + 7);
+      const msg = new Uint8Array(40);
+      msg.set(bytes32(3 * i + 8), 5);
+      const out = new Uint8Array(36).fill(0xee);
+      keyedHash32(keyWords(key), msg, 5, out, 2, 32);
+      const expected = hex(createKeyed(key).update(msg.subarray(5, 37)).finalize());
+      assert.equal(hex(out.subarray(2, 34)), expected);
+      assert.equal(hex(out.subarray(2, 34)), keyedHash(Buffer.from(key), Buffer.from(msg.subarray(5, 37))).toString('hex'));
+      assert.deepEqual([out[0], out[1], out[34], out[35]], [0xee, 0xee, 0xee, 0xee], 'writes only its output bytes');
+      const short = new Uint8Array(16);
+      keyedHash32(keyWords(key), msg, 5, short, 0, 16);
+      assert.equal(hex(short), expected.slice(0, 32));
+    }
+    assert.throws(() => keyWords(new Uint8Array(31)), /32 bytes/);
   });
 
   void it('lets the node output alias an input', () => {

@@ -101,6 +101,29 @@ export function hashNodeAt(a: Uint8Array, ao: number, b: Uint8Array, bo: number,
   for (let i = 0; i < 8; i++) put(out, oo + 4 * i, cv[i]!);
 }
 
+/** A 32-byte BLAKE3 key as the eight little-endian words `keyedHash32` takes. */
+export function keyWords(key: Uint8Array): Int32Array {
+  if (key.length !== 32) throw new RangeError(`a BLAKE3 key is 32 bytes, got ${key.length}`);
+  const words = new Int32Array(8);
+  for (let i = 0; i < 8; i++) words[i] = w(key, 4 * i);
+  return words;
+}
+
+/**
+ * Keyed BLAKE3 of the 32 bytes `msg[mo..mo+32)` under `key` (from `keyWords`), its first `outBytes`
+ * (a multiple of 4, at most 32) into `out[oo..)`. A 32-byte keyed input is one compression (mac.ts:
+ * a pairwise MAC over a vote leaf; decision 0055); no allocation.
+ */
+export function keyedHash32(key: Int32Array, msg: Uint8Array, mo: number, out: Uint8Array, oo: number, outBytes: number): void {
+  const m = M;
+  for (let i = 0; i < 8; i++) m[i] = w(msg, mo + 4 * i);
+  for (let i = 8; i < 16; i++) m[i] = 0;
+  const cv = CV;
+  for (let i = 0; i < 8; i++) cv[i] = key[i]!;
+  compress(32, NODE_FLAGS);
+  for (let i = 0; i < outBytes >> 2; i++) put(out, oo + 4 * i, cv[i]!);
+}
+
 /** Message words and chaining value of `compress` (module scratch: nothing here yields). */
 const M = new Int32Array(16);
 const CV = new Int32Array(8);
