@@ -39,7 +39,7 @@ import {
   type SemanticContext,
 } from './semantic-cc.ts';
 import { isBulkReadSet } from './bulk-reads.ts';
-import { newestBelow, removeByTxn, Store, type KeyState } from './store.ts';
+import { newestBelow, removeByTxn, Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { appended, NONE, RecordQueue, TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbstainReason, type ValidationContext } from './validation.ts';
@@ -324,7 +324,7 @@ export class ReplicaCore {
     const body = txn.body;
     const depKeys: readonly DigestKey[] = body.deps.length === 0 ? NONE : body.deps.map((d) => digestKey(d.digest));
     // One context object for every validation (validate is synchronous): only these fields change.
-    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key, found: { reads: [], writes: [] } });
+    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key });
     ctx.nowMicros = this.env.nowMicros();
     ctx.lowWatermark = this.#lowWatermark();
     ctx.self = rec.key;
@@ -344,7 +344,7 @@ export class ReplicaCore {
       default:
         assertNever(verdict, 'verdict');
     }
-    this.#applyPrepared(rec, txn, verdict.predicates ?? [], ctx.found);
+    this.#applyPrepared(rec, txn, verdict.predicates ?? []);
     // Step 10: wait for dependencies of this shard that are not decided yet.
     for (let i = 0; i < body.deps.length; i++) {
       const d = body.deps[i]!;
@@ -440,31 +440,22 @@ export class ReplicaCore {
    * Step 9: the transaction's owned writes become prepared versions (noted in their tables' histories,
    * flagged non-monotonic per step 2), its owned reads prepared reads, its predicates are recorded.
    * `predicates`: as validation decoded them; absent when replaying the log, where they are decoded
-   * again, unresolvable ones kept as covering their whole table. `found`: the key states validation
-   * looked up just before (synchronously: nothing changed the store since), else looked up here.
+   * again, unresolvable ones kept as covering their whole table.
    */
-  #applyPrepared(rec: TxnRecord, txn: Txn, predicates?: readonly ResolvedPredicate[], found?: ValidationContext['found']): void {
+  #applyPrepared(rec: TxnRecord, txn: Txn, predicates?: readonly ResolvedPredicate[]): void {
     const { owns } = this.opts;
-    const { store } = this;
     const body = txn.body;
-    const states: KeyState[] = [];
     for (const w of body.writes) {
       if (!owns(w.key)) continue;
-      const ks = found?.writes[states.length] ?? store.getOrCreate(w.key);
-      states.push(ks);
-      store.prepareWriteIn(ks, w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts));
+      this.store.prepareWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts));
     }
-    rec.keyStatesOfWrites = states.length;
-    if (isBulkReadSet(body)) store.bulkReads.addPrepared(rec.key, body);
+    if (isBulkReadSet(body)) this.store.bulkReads.addPrepared(rec.key, body);
     else {
       for (const r of body.reads) {
         if (!owns(r.key)) continue;
-        const ks = found?.reads[states.length - rec.keyStatesOfWrites] ?? store.getOrCreate(r.key);
-        states.push(ks);
-        ks.addPreparedRead({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+        this.store.getOrCreate(r.key).addPreparedRead({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
       }
     }
-    rec.keyStates = states;
     const preds = predicates ?? resolvePredicatesLeniently(this.#semantic(), body);
     recordPredicates(this.store, rec.key, body, preds, false, this.#lowWatermark());
     rec.prepared = true;
@@ -475,26 +466,25 @@ export class ReplicaCore {
     if (!rec.prepared) return;
     const { owns } = this.opts;
     const body = rec.txn!.body;
-    const states = rec.keyStates!;
-    let s = 0;
     for (const w of body.writes) {
-      if (owns(w.key)) this.store.abortWriteIn(states[s++], w.key, rec.key, body.ts);
+      if (owns(w.key)) this.store.abortWrite(w.key, rec.key, body.ts);
     }
-    this.#removePreparedReads(rec, body);
+    this.#removePreparedReads(rec.key, body);
     dropPredicates(this.store, rec.key, body, owns);
     rec.prepared = false;
-    rec.keyStates = null;
   }
 
-  /** Purges a prepared transaction's read records (its key states from `rec.keyStates`). */
-  #removePreparedReads(rec: TxnRecord, body: Txn['body']): void {
+  #removePreparedReads(txn: DigestKey, body: Txn['body']): void {
     if (isBulkReadSet(body)) {
-      this.store.bulkReads.removePrepared(rec.key);
+      this.store.bulkReads.removePrepared(txn);
       return;
     }
-    const states = rec.keyStates!;
-    // A dropped state's records went with it: purging them there is harmless.
-    for (let s = rec.keyStatesOfWrites; s < states.length; s++) removeByTxn(states[s]!.preparedReads, rec.key);
+    const { owns } = this.opts;
+    for (const r of body.reads) {
+      if (!owns(r.key)) continue;
+      const ks = this.store.get(r.key);
+      if (ks !== undefined) removeByTxn(ks.preparedReads, txn);
+    }
   }
 
   /**
@@ -533,7 +523,7 @@ export class ReplicaCore {
     semantic: () => this.#semantic(),
     nonMonotonic: (key, at) => this.#nonMonotonic(key, at),
     removePrepared: (rec) => this.#removePrepared(rec),
-    removePreparedReads: (rec, body) => this.#removePreparedReads(rec, body),
+    removePreparedReads: (txn, body) => this.#removePreparedReads(txn, body),
     sendPrepareReply: (rec, w) => this.#sendPrepareReply(rec, w),
     flushVoteWaiters: (rec) => this.#flushVoteWaiters(rec),
     abstain: (rec, reason) => this.#abstain(rec, reason),

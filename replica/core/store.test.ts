@@ -53,23 +53,3 @@ void describe('Store key order', () => {
     assert.equal(store.size, 2 + kv.length);
   });
 });
-
-void describe('Store.current', () => {
-  void test('is the state a holder resolved, until deleteRange forgets the key; then the key state anew', () => {
-    const store = new Store();
-    const key = '\0\0\0\x05row';
-    const v = (n: number): Version => ({ ts: ts(n, 1), value: Uint8Array.of(n), txn: `t${n}` as DigestKey, proof: null });
-    const held = store.getOrCreate(key);
-    store.prepareWriteIn(held, key, v(1), false);
-    assert.equal(store.current(held, key), held);
-    assert.equal(store.deleteRange('\0\0\0\x05', '\0\0\0\x06', 10), 1);
-    assert.equal(held.dropped, true);
-    assert.equal(store.get(key), undefined);
-    const now = store.current(held, key);
-    assert.notEqual(now, held);
-    assert.equal(store.get(key), now);
-    store.commitWriteIn(now, key, v(1), false);
-    assert.deepEqual([...store.keysInRange('\0\0\0\x05', '\0\0\0\x06')], [key]);
-    assert.equal(store.get(key)!.committedHead?.value?.[0], 1);
-  });
-});

@@ -88,8 +88,6 @@ export class KeyState {
   scanned: unknown = null;
   committedReads: ReadRecord[] = NO_READS;
   preparedReads: ReadRecord[] = NO_READS;
-  /** Set when `Store.deleteRange` forgot the key: a holder of this state must look the key up again. */
-  dropped = false;
 
   addCommitted(v: Version): void {
     const chain = withVersion(this.committed, v);
@@ -207,33 +205,15 @@ export class Store {
     return t;
   }
 
-  /**
-   * The state of `key` that `ks` was when the caller looked it up: `ks` itself, unless `deleteRange`
-   * forgot the key since (then the key's state now, made anew). Lets a transaction resolve its keys
-   * once when it prepares and reuse them when it commits (decision 0055).
-   */
-  current(ks: KeyState, key: Key): KeyState {
-    return ks.dropped ? this.getOrCreate(key) : ks;
-  }
-
   /** Applies a prepared write as a visible prepared version and notes it in its table's history. */
   prepareWrite(key: Key, v: Version, nonMonotonic = false): void {
-    this.prepareWriteIn(this.getOrCreate(key), key, v, nonMonotonic);
-  }
-
-  /** `prepareWrite` into `ks`, the state of `key` (from `getOrCreate`). */
-  prepareWriteIn(ks: KeyState, key: Key, v: Version, nonMonotonic: boolean): void {
-    ks.addPrepared(v);
+    this.getOrCreate(key).addPrepared(v);
     this.#noteTableWrite(key, v, false, nonMonotonic);
   }
 
   /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. */
   commitWrite(key: Key, v: Version, nonMonotonic = false): void {
-    this.commitWriteIn(this.getOrCreate(key), key, v, nonMonotonic);
-  }
-
-  /** `commitWrite` into `ks`, the state of `key` (from `getOrCreate` or `current`). */
-  commitWriteIn(ks: KeyState, key: Key, v: Version, nonMonotonic: boolean): void {
+    const ks = this.getOrCreate(key);
     removeByTxn(ks.prepared, v.txn);
     ks.addCommitted(v);
     this.#noteTableWrite(key, v, true, nonMonotonic);
@@ -241,14 +221,7 @@ export class Store {
 
   /** Purges an aborted transaction's prepared version of the key and its table-history entry. */
   abortWrite(key: Key, txn: DigestKey, at: Timestamp): void {
-    this.abortWriteIn(this.#keys.get(key), key, txn, at);
-  }
-
-  /**
-   * `abortWrite` with the key's state as the transaction found it when it prepared (`ks`; a state
-   * `deleteRange` dropped since holds nothing anyone reads any more, so purging it is harmless).
-   */
-  abortWriteIn(ks: KeyState | undefined, key: Key, txn: DigestKey, at: Timestamp): void {
+    const ks = this.#keys.get(key);
     if (ks !== undefined) removeByTxn(ks.prepared, txn);
     const id = sqlTableOfKey(key);
     if (id !== null) this.#tables.get(id)?.dropWrite(at, txn);
@@ -280,10 +253,7 @@ export class Store {
    */
   deleteRange(lo: Key, hi: Key | null, max: number): number {
     const gone = this.#ordered.deleteRange(lo, hi, max);
-    for (const k of gone) {
-      this.#keys.get(k)!.dropped = true;
-      this.#keys.delete(k);
-    }
+    for (const k of gone) this.#keys.delete(k);
     return gone.length;
   }
 

@@ -12,7 +12,6 @@
  */
 import type { DigestKey, ShardId } from '../../protocol/ids.ts';
 import type { CommittedTxn, Outcome, SigProof, Txn, VoteDecision, Writeback } from '../../protocol/messages.ts';
-import type { KeyState } from './store.ts';
 
 /** Who asked, so a deferred reply can find its way back. */
 export interface Waiter {
@@ -67,15 +66,6 @@ export class TxnRecord {
   decided: Writeback | null = null;
   /** Commit proof, once committed. */
   proof: CommittedTxn | null = null;
-  /**
-   * While `prepared`: the store states of the owned writes (body order), then of the owned reads (body
-   * order; none for a bulk read set), resolved once when the transaction prepared here, so removing or
-   * committing it looks no key up again (decision 0055; `Store.current` for a key dropped since).
-   * Null otherwise.
-   */
-  keyStates: readonly KeyState[] | null = null;
-  /** With `keyStates`: how many of them are the writes' (the reads' start there). */
-  keyStatesOfWrites = 0;
 
   constructor(readonly key: DigestKey) {}
 

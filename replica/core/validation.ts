@@ -14,7 +14,7 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, TxnBody } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { checkPredicates, checkWrites, isLateWriteSet, resolvePredicates, SEMANTIC_ABSTAIN_REASONS, type ResolvedPredicate, type SemanticContext } from './semantic-cc.ts';
-import { newestBelow, type KeyState } from './store.ts';
+import { newestBelow } from './store.ts';
 
 export const ABSTAIN_REASONS = [
   'clock-ahead',
@@ -50,12 +50,6 @@ export interface ValidationContext extends SemanticContext {
   readonly lowWatermark: Timestamp;
   /** The transaction's own key (its writes are never its own conflicts). */
   readonly self?: DigestKey;
-  /**
-   * When given, `validate` leaves here the store state it looked up for each owned read and each owned
-   * write (undefined for a key the store does not have), in body order, so preparing the transaction
-   * right after an `ok` looks no key up again (decision 0055). Emptied at the start of each validation.
-   */
-  readonly found?: { readonly reads: (KeyState | undefined)[]; readonly writes: (KeyState | undefined)[] };
 }
 
 const OK: Verdict = { kind: 'ok' };
@@ -82,11 +76,7 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   // Step 1: timestamp bound, and the Basil rule that every read version is below T.
   if (t.micros > ctx.nowMicros + ctx.clockSkewMaxMicros) return { kind: 'abstain', reason: 'clock-ahead' };
   if (tsLess(t, ctx.lowWatermark)) return { kind: 'abstain', reason: 'too-old' };
-  const { store, owns, found } = ctx;
-  if (found !== undefined) {
-    found.reads.length = 0;
-    found.writes.length = 0;
-  }
+  const { store, owns } = ctx;
   let abstain: AbstainReason | null = null;
   let blocker: DigestKey | undefined;
   // Step 2: write monotonicity (a proven abort below still wins).
@@ -95,7 +85,6 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
     if (!tsLess(r.version, t)) return { kind: 'abstain', reason: 'read-version-not-below-ts' };
     if (!owns(r.key)) continue;
     const ks = store.get(r.key);
-    found?.reads.push(ks);
     if (ks === undefined) continue;
     // Step 3: a committed write between the version read and T proves a conflict.
     const w = newestBelow(ks.committed, t);
@@ -110,7 +99,6 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   for (const w of body.writes) {
     if (!owns(w.key)) continue;
     const ks = store.get(w.key);
-    found?.writes.push(ks);
     if (ks === undefined) continue;
     // Step 5: a later reader that read below T would miss this write.
     for (const cr of ks.committedReads) {

@@ -20,7 +20,7 @@ import type { LogRecord } from '../../protocol/log-record.ts';
 import { certCoversShards } from './boundary.ts';
 import { isBulkReadSet } from './bulk-reads.ts';
 import { commitPredicates, recordPredicates, resolvePredicatesLeniently, type SemanticContext } from './semantic-cc.ts';
-import type { KeyState, Store } from './store.ts';
+import type { Store } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { NONE, type TxnRecord } from './txn-record.ts';
 import type { AbstainReason } from './validation.ts';
@@ -40,8 +40,7 @@ export interface WritebackHost {
   semantic(): SemanticContext;
   nonMonotonic(key: Key, at: Timestamp): boolean;
   removePrepared(rec: TxnRecord): void;
-  /** Purges the read records of a transaction prepared here (`rec.prepared`). */
-  removePreparedReads(rec: TxnRecord, body: Txn['body']): void;
+  removePreparedReads(txn: DigestKey, body: Txn['body']): void;
   flushVoteWaiters(rec: TxnRecord): void;
   abstain(rec: TxnRecord, reason: AbstainReason): void;
   finalizeVote(rec: TxnRecord, decision: VoteDecision): void;
@@ -92,46 +91,34 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, dec
   // Prepared versions become committed in place of being purged, so the table histories keep their
   // entries (and non-monotonic flags); a transaction never prepared here enters them now.
   const wasPrepared = rec.prepared;
-  // The key states the transaction resolved when it prepared here (decision 0055), else none.
-  const states = wasPrepared ? rec.keyStates! : null;
-  if (wasPrepared) h.removePreparedReads(rec, body);
-  const { store } = h;
-  let s = 0;
+  if (wasPrepared) h.removePreparedReads(rec.key, body);
   let lastTable = -1;
   for (const w of body.writes) {
     if (!owns(w.key)) continue;
-    const ks = states === null ? store.getOrCreate(w.key) : store.current(states[s++]!, w.key);
-    store.commitWriteIn(ks, w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
-    store.collect(ks, wm);
+    h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
+    h.store.collect(h.store.get(w.key)!, wm);
     const id = sqlTableOfKey(w.key);
-    if (id !== null && id !== lastTable) store.table(id).collect(wm);
+    if (id !== null && id !== lastTable) h.store.table(id).collect(wm);
     lastTable = id ?? lastTable;
   }
-  recordCommittedReads(h, rec, body, proof, wm, states);
-  if (wasPrepared) commitPredicates(store, rec.key, body, owns);
-  else recordPredicates(store, rec.key, body, resolvePredicatesLeniently(h.semantic(), body), true, wm);
+  recordCommittedReads(h, rec.key, body, proof, wm);
+  if (wasPrepared) commitPredicates(h.store, rec.key, body, owns);
+  else recordPredicates(h.store, rec.key, body, resolvePredicatesLeniently(h.semantic(), body), true, wm);
   rec.prepared = false;
-  rec.keyStates = null;
   rec.state = 'committed';
   h.stats.commits++;
   wakeDependents(h, rec);
 }
 
-/**
- * The reads step 5 checks later writers against: one record for a large read set (bulk-reads.ts), else
- * one per owned key (its state from `states`, the record's `keyStates` when it was prepared here).
- */
-function recordCommittedReads(h: WritebackHost, rec: TxnRecord, body: Txn['body'], proof: CommittedTxn, wm: Timestamp, states: readonly KeyState[] | null): void {
-  const txn = rec.key;
+/** The reads step 5 checks later writers against: one record for a large read set (bulk-reads.ts), else one per owned key. */
+function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'], proof: CommittedTxn, wm: Timestamp): void {
   if (isBulkReadSet(body)) {
     h.store.bulkReads.addCommitted(txn, body, proof, wm);
     return;
   }
-  let s = rec.keyStatesOfWrites;
   for (const r of body.reads) {
     if (!h.owns(r.key)) continue;
-    const ks = states === null ? h.store.getOrCreate(r.key) : h.store.current(states[s++]!, r.key);
-    ks.addCommittedRead({ readerTs: body.ts, version: r.version, txn, proof });
+    h.store.getOrCreate(r.key).addCommittedRead({ readerTs: body.ts, version: r.version, txn, proof });
   }
 }
 
