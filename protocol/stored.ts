@@ -55,6 +55,11 @@ export class StoredWriteback implements EncodedWriteback {
 /** A commit proof (transaction and commit certificate, without MAC vectors) over a stored writeback. */
 export class StoredProof implements CommittedTxn {
   #cert: CommittedTxn['cert'] | undefined;
+  /**
+   * The log checkpoint that last wrote this proof (replica/core/log-replay.ts `checkpointRecords`), so
+   * a checkpoint writes each proof once without a set of the digests it wrote. A mark, not state.
+   */
+  checkpointMark = 0;
 
   constructor(
     readonly txn: Txn,

@@ -76,14 +76,26 @@ export function checkpointOf(t: ReplayTarget): LogRecord[] {
  * A commit proof the replica keeps as its writeback's bytes is logged with those bytes (no decoding and
  * re-encoding of its certificate).
  */
+/** Checkpoints begun in this process: each marks the proofs it writes with its own number. */
+let checkpointsStarted = 0;
+
 export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null, void, undefined> {
+  // Proofs kept as their writeback's bytes (all of a running replica's) are marked as written with this
+  // checkpoint's number (decision 0056: a set of their digests was a third of a compaction's CPU);
+  // others by digest. A proof two checkpoints share (replicas of one process) may be written twice:
+  // replay is idempotent.
+  const mark = ++checkpointsStarted;
   const emitted = new Set<DigestKey>();
+  const written = (p: CommittedTxn): boolean => (p instanceof StoredProof ? p.checkpointMark === mark : emitted.has(p.txn.key));
   let visited = 0;
   const proof = (p: CommittedTxn | null): LogRecord | null => {
-    if (p === null || emitted.has(p.txn.key)) return null;
+    if (p === null || written(p)) return null;
+    if (p instanceof StoredProof) {
+      p.checkpointMark = mark;
+      return { kind: 'writeback', writeback: p.stored, txn: p.txn };
+    }
     emitted.add(p.txn.key);
-    const writeback: Writeback = p instanceof StoredProof ? p.stored : { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn };
-    return { kind: 'writeback', writeback, txn: p.txn };
+    return { kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn }, txn: p.txn };
   };
   for (const ks of t.store.values()) {
     if (++visited % CHECKPOINT_PAUSE_EVERY === 0) yield null;
@@ -110,7 +122,7 @@ export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null,
       wm = t.lowWatermark();
     }
     const txn = rec.txn;
-    if (txn === null || emitted.has(key)) continue;
+    if (txn === null || (rec.proof !== null ? written(rec.proof) : emitted.has(key))) continue;
     if (rec.decided !== null) {
       if (!tsLess(txnTs(txn), wm)) yield { kind: 'writeback', writeback: rec.decided, txn };
       continue;

@@ -508,6 +508,30 @@ void describe('ReplicaCore checkpoint and restore (the write-ahead log)', () => 
   });
 });
 
+void describe('ReplicaCore checkpoints write each proof once', () => {
+  void it('writes one writeback per committed transaction, however many versions and reads name it, and again in the next checkpoint', () => {
+    const core = newCore();
+    // Each writes three keys and reads one: its proof sits on three versions and a committed read.
+    const txns: Txn[] = [];
+    for (let i = 0; i < 40; i++) {
+      const t = txnOf(tsAt(1_000 + i), { reads: [rd(`r${i}`, tsAt(1))], writes: [wr(`a${i}`, 1), wr(`b${i}`, 1), wr(`c${i}`, 1)] });
+      core.handle(1, { kind: 'prepare', req: 1, txn: t });
+      drain(core);
+      core.handle(1, writeback(t, commitCert(t), i % 2 === 0));
+      drain(core);
+      txns.push(t);
+    }
+    const writebacks = (): string[] => {
+      const keys: string[] = [];
+      for (const r of core.checkpointRecords()) if (r !== null && r.kind === 'writeback') keys.push(r.txn.key);
+      return keys.sort();
+    };
+    const expected = txns.map((t) => t.key).sort();
+    assert.deepEqual(writebacks(), expected);
+    assert.deepEqual(writebacks(), expected, 'a second checkpoint writes them all again');
+  });
+});
+
 void describe('ReplicaCore fallback views (PROTOCOL §7)', () => {
   const decide = (t: Txn, decision: Outcome, req: number): Message => ({
     kind: 'decide', req, digest: t.digest, decision, view: 0, logShard: s(0),
