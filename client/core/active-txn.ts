@@ -7,7 +7,7 @@ import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
-import { lowerBoundKey } from '../../protocol/sorted-entries.ts';
+import { lowerBoundKey, sortByKey } from '../../protocol/sorted-entries.ts';
 import { TABLE_PREFIX_BYTES, tableKeyRange, tablePrefix } from '../../sql/row-key.ts';
 import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
 import type { Finisher } from './finisher.ts';
@@ -163,7 +163,7 @@ export function finalReads(txn: ActiveTxn): ReadEntry[] | null {
   const all: ReadEntry[] = [];
   for (const run of txn.readRuns) for (const e of run) all.push(e);
   for (const r of txn.reads.values()) all.push({ key: r.key, version: r.version });
-  all.sort(byKey);
+  sortByKey(all);
   const skipPrivate = txn.private.size > 0;
   let w = 0;
   for (let i = 0; i < all.length; i++) {
@@ -177,11 +177,6 @@ export function finalReads(txn: ActiveTxn): ReadEntry[] | null {
   }
   all.length = w;
   return all;
-}
-
-/** Entries in key order. At module level: a closure in a function costs a defineProperty per call under tsx (decision 0029). */
-export function byKey(a: { readonly key: Key }, b: { readonly key: Key }): number {
-  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
 /**

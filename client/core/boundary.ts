@@ -6,6 +6,7 @@
  * a reply nobody waits for any more, or null.
  */
 import { provesConflict, type CertificateVerifier } from '../../protocol/certificate.ts';
+import { bytesEqual } from '../../protocol/codec.ts';
 import { digestKey, type DigestKey, type ReplicaRef } from '../../protocol/ids.ts';
 import type { Message, Txn } from '../../protocol/messages.ts';
 
@@ -37,7 +38,8 @@ export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message)
       const txn = b.txnOfReq(msg.req);
       // A vote for a transaction already decided (e.g. the sixth after a slow commit) is not needed.
       if (txn === null) return 'late';
-      if (txn.key !== digestKey(msg.digest)) return 'vote-wrong-txn';
+      // Bytes, not `digestKey`: no hex string per vote (decision 0056).
+      if (!bytesEqual(txn.digest, msg.digest)) return 'vote-wrong-txn';
       if (msg.decided !== null) {
         const r = b.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);
         return r.ok ? null : `decided-${r.reason}`;

@@ -14,6 +14,7 @@ import { digestKey, type ReplicaRef } from '../../protocol/ids.ts';
 import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
+import { sortByKey } from '../../protocol/sorted-entries.ts';
 import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
@@ -24,7 +25,7 @@ import { QueryTargets } from './query-targets.ts';
 import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
-import { absorbRangeRead, byKey, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { DEFAULT_REPLICA_PREFERENCE_MS, EARLY_RESULT_BYTES, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
@@ -215,10 +216,12 @@ export class ClientCore {
       this.stats.committed++;
       return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
     }
-    const writes: WriteEntry[] = [...txn.writes.entries()].map(([key, value]) => ({ key, value })).sort(byKey);
+    const writes: WriteEntry[] = [];
+    for (const [key, value] of txn.writes) writes.push({ key, value });
+    sortByKey(writes);
     const body = {
       ts: txn.ts,
-      shards: [...txn.shards].sort(ascending),
+      shards: txn.shards.size === 1 ? [...txn.shards] : [...txn.shards].sort(ascending),
       reads,
       writes,
       deps: [...txn.deps.values()],

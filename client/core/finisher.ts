@@ -90,6 +90,8 @@ const SHORT_WAIT_FACTOR = 2;
 
 export class Finisher {
   readonly tallies = new Map<ShardId, VoteTally>();
+  /** The tallies with their shards, in body order: what `#evaluate` walks on every vote (no Map iterator). */
+  readonly #shardTallies: { readonly shard: ShardId; readonly tally: VoteTally }[] = [];
   phase: Phase = 'st1';
   result: FinishResult | null = null;
   /** Undecided prepared transactions replicas named when they abstained (PROTOCOL §7). */
@@ -123,7 +125,11 @@ export class Finisher {
     /** Called once, when the outcome is certified (before the writeback is sent). */
     readonly onDone: (r: FinishResult) => void,
   ) {
-    for (const s of txn.body.shards) this.tallies.set(s, new VoteTally(q));
+    for (const shard of txn.body.shards) {
+      const tally = new VoteTally(q);
+      this.tallies.set(shard, tally);
+      this.#shardTallies.push({ shard, tally });
+    }
   }
 
   #startedMs = 0;
@@ -253,7 +259,9 @@ export class Finisher {
     let waiting = false;
     let slowAbortShard: ShardId | null = null;
     let tentative = false;
-    for (const [shard, tally] of this.tallies) {
+    const all = this.#shardTallies;
+    for (let i = 0; i < all.length; i++) {
+      const { shard, tally } = all[i]!;
       const s = tally.status();
       switch (s) {
         case 'fast-abort': {
@@ -294,7 +302,7 @@ export class Finisher {
       return;
     }
     if (allFast) {
-      const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.n) }));
+      const shards = all.map(({ shard, tally }) => ({ shard, sigs: tally.take('commit', this.q.n) }));
       this.#finish({ kind: 'votes', votes: { decision: 'commit', shards } }, 'fast', null, null);
       return;
     }
@@ -305,7 +313,7 @@ export class Finisher {
     }
     // Every shard has 3f+1 COMMIT votes: log the commit on the slow path.
     this.#noteSlowCommit();
-    const shards = [...this.tallies.entries()].map(([shard, t]) => ({ shard, sigs: t.take('commit', this.q.commitSlow) }));
+    const shards = all.map(({ shard, tally }) => ({ shard, sigs: tally.take('commit', this.q.commitSlow) }));
     this.#startSt2('commit', { decision: 'commit', shards });
   }
 

@@ -53,6 +53,16 @@ export class VoteTally {
   /** Exactly `count` signatures of one decision, lowest signer indexes first (validators demand exact counts). */
   take(decision: 'commit' | 'abstain', count: number): SigProof[] {
     const from = decision === 'commit' ? this.commits : this.abstains;
-    return [...from.entries()].sort((x, y) => x[0] - y[0]).slice(0, count).map((e) => e[1]);
+    // Signers are replica indexes below n: walk them in order (no entry arrays, no sort; decision 0056).
+    const out: SigProof[] = [];
+    for (let i = 0; i < this.q.n && out.length < count; i++) {
+      const sig = from.get(i);
+      if (sig !== undefined) out.push(sig);
+    }
+    if (out.length < count && from.size > out.length) {
+      // A signer index outside 0..n-1 (nothing adds one; kept exact anyway).
+      return [...from.entries()].sort((x, y) => x[0] - y[0]).slice(0, count).map((e) => e[1]);
+    }
+    return out;
   }
 }
