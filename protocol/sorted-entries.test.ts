@@ -1,4 +1,4 @@
-// sortByKey (decision 0056): the same order as Array.prototype.sort, stable, on both sides of its
+// sortByKey (decision 0055): the same order as Array.prototype.sort, stable, on both sides of its
 // insertion-sort threshold.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

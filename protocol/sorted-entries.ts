@@ -30,7 +30,7 @@ const keyOrder = (a: { readonly key: Key }, b: { readonly key: Key }): number =>
 /**
  * Sorts `list` by key in place (stable) and returns it: an insertion sort for short lists, which
  * allocates nothing, `Array.prototype.sort` beyond. V8's sort sets up about 800 bytes of work space
- * per call even for two elements; a kv transaction's commit sorted two such lists (decision 0056).
+ * per call even for two elements; a kv transaction's commit sorted two such lists (decision 0055).
  */
 export function sortByKey<E extends { readonly key: Key }>(list: E[]): E[] {
   if (list.length > SHORT_SORT) return list.sort(keyOrder);

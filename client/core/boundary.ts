@@ -38,7 +38,7 @@ export function checkAtClient(b: ClientBoundary, from: ReplicaRef, msg: Message)
       const txn = b.txnOfReq(msg.req);
       // A vote for a transaction already decided (e.g. the sixth after a slow commit) is not needed.
       if (txn === null) return 'late';
-      // Bytes, not `digestKey`: no hex string per vote (decision 0056).
+      // Bytes, not `digestKey`: no hex string per vote (decision 0055).
       if (!bytesEqual(txn.digest, msg.digest)) return 'vote-wrong-txn';
       if (msg.decided !== null) {
         const r = b.verifier.verifyCertificate(msg.digest, msg.decided.cert, txn.body.shards, txn.body);

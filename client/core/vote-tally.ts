@@ -53,7 +53,7 @@ export class VoteTally {
   /** Exactly `count` signatures of one decision, lowest signer indexes first (validators demand exact counts). */
   take(decision: 'commit' | 'abstain', count: number): SigProof[] {
     const from = decision === 'commit' ? this.commits : this.abstains;
-    // Signers are replica indexes below n: walk them in order (no entry arrays, no sort; decision 0056).
+    // Signers are replica indexes below n: walk them in order (no entry arrays, no sort; decision 0055).
     const out: SigProof[] = [];
     for (let i = 0; i < this.q.n && out.length < count; i++) {
       const sig = from.get(i);

@@ -81,7 +81,7 @@ let checkpointsStarted = 0;
 
 export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null, void, undefined> {
   // Proofs kept as their writeback's bytes (all of a running replica's) are marked as written with this
-  // checkpoint's number (decision 0056: a set of their digests was a third of a compaction's CPU);
+  // checkpoint's number (decision 0055: a set of their digests was a third of a compaction's CPU);
   // others by digest. A proof two checkpoints share (replicas of one process) may be written twice:
   // replay is idempotent.
   const mark = ++checkpointsStarted;
