@@ -83,6 +83,24 @@ void describe('VoteTally.take', () => {
     assert.equal(t.take('commit', 4).length, 4);
   });
 
+  void it('stays exact with a signer index outside 0..n-1, and gives what there is when too few', () => {
+    const t = new VoteTally(quorums(1));
+    for (const i of [9, 1, 3]) t.commits.set(i, sig(i));
+    assert.deepEqual(
+      t.take('commit', 3).map((p) => p.signer),
+      [1, 3, 9],
+    );
+    assert.deepEqual(
+      t.take('commit', 5).map((p) => p.signer),
+      [1, 3, 9],
+    );
+    t.commits.delete(9);
+    assert.deepEqual(
+      t.take('commit', 4).map((p) => p.signer),
+      [1, 3],
+    );
+  });
+
   void it('takes only signatures of the decision asked for', () => {
     const t = tally(1, 2, 3);
     assert.deepEqual(

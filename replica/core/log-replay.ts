@@ -65,6 +65,9 @@ export function checkpointOf(t: ReplayTarget): LogRecord[] {
   return out;
 }
 
+/** Checkpoints begun in this process: each marks the proofs it writes with its own number. */
+let checkpointsStarted = 0;
+
 /**
  * `checkpointOf`'s records one at a time, with a `null` every `CHECKPOINT_PAUSE_EVERY` keys or
  * records, where the caller may pause and serve messages before it goes on (an incremental log
@@ -76,12 +79,9 @@ export function checkpointOf(t: ReplayTarget): LogRecord[] {
  * A commit proof the replica keeps as its writeback's bytes is logged with those bytes (no decoding and
  * re-encoding of its certificate).
  */
-/** Checkpoints begun in this process: each marks the proofs it writes with its own number. */
-let checkpointsStarted = 0;
-
 export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null, void, undefined> {
   // Proofs kept as their writeback's bytes (all of a running replica's) are marked as written with this
-  // checkpoint's number (decision 0055: a set of their digests was a third of a compaction's CPU);
+  // checkpoint's number (decision 0055: a set of their digests was about a third of a compaction's CPU);
   // others by digest. A proof two checkpoints share (replicas of one process) may be written twice:
   // replay is idempotent.
   const mark = ++checkpointsStarted;

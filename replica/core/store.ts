@@ -16,8 +16,8 @@
  * (`keysInRange`, an OrderedKeys index of every such key ever created, so a range scan walks chains in
  * key order). The SQL key space is the keys whose first byte is 0: the catalog (table 0) and every table
  * and index (sql/catalog.ts keeps their ids below 2^24). Raw key-value keys (the kv API's) are never
- * walked in order, so they stay out of the index: keeping 100,000 of them sorted cost a fifth of the
- * store's work on the kv commit path (decision 0055). Per table
+ * walked in order, so they stay out of the index: keeping 100,000 of them sorted cost about a quarter
+ * of the store's CPU on the kv commit path (decision 0055). Per table
  * (the 4-byte prefix of row keys, sql/row-key.ts; SQL tables only: `sqlTableOfKey`), the table's write
  * history, predicates and high-water mark (`table`, table-writes.ts). The write history is maintained
  * by `prepareWrite`, `commitWrite` and `abortWrite`; writers that still use the chain functions
