@@ -221,7 +221,7 @@ export class ClientCore {
     sortByKey(writes);
     const body = {
       ts: txn.ts,
-      shards: txn.shards.size === 1 ? [...txn.shards] : [...txn.shards].sort(ascending),
+      shards: [...txn.shards].sort(ascending),
       reads,
       writes,
       deps: [...txn.deps.values()],

@@ -89,9 +89,8 @@ const LONG_WAIT_FACTOR = 8;
 const SHORT_WAIT_FACTOR = 2;
 
 export class Finisher {
-  readonly tallies = new Map<ShardId, VoteTally>();
-  /** The tallies with their shards, in body order: what `#evaluate` walks on every vote (no Map iterator). */
-  readonly #shardTallies: { readonly shard: ShardId; readonly tally: VoteTally }[] = [];
+  /** One tally per involved shard, in body order (a transaction involves few: an array, no Map iterator per vote). */
+  readonly #tallies: { readonly shard: ShardId; readonly tally: VoteTally }[] = [];
   phase: Phase = 'st1';
   result: FinishResult | null = null;
   /** Undecided prepared transactions replicas named when they abstained (PROTOCOL §7). */
@@ -125,11 +124,12 @@ export class Finisher {
     /** Called once, when the outcome is certified (before the writeback is sent). */
     readonly onDone: (r: FinishResult) => void,
   ) {
-    for (const shard of txn.body.shards) {
-      const tally = new VoteTally(q);
-      this.tallies.set(shard, tally);
-      this.#shardTallies.push({ shard, tally });
-    }
+    for (const shard of txn.body.shards) this.#tallies.push({ shard, tally: new VoteTally(q) });
+  }
+
+  #tallyOf(shard: ShardId): VoteTally | undefined {
+    for (const t of this.#tallies) if (t.shard === shard) return t.tally;
+    return undefined;
   }
 
   #startedMs = 0;
@@ -156,7 +156,7 @@ export class Finisher {
       this.#finish(m.decided.cert, this.phase === 'st1' ? 'fast' : 'slow', null, m.decided);
       return;
     }
-    const tally = this.tallies.get(from.shard);
+    const tally = this.#tallyOf(from.shard);
     if (tally === undefined || tally.hasVoted(from.index)) return;
     // A vote after the wait gave up was counted late then (noteSlowCommit).
     const sinceMs = this.router.nowMs() - this.#startedMs;
@@ -259,9 +259,8 @@ export class Finisher {
     let waiting = false;
     let slowAbortShard: ShardId | null = null;
     let tentative = false;
-    const all = this.#shardTallies;
-    for (let i = 0; i < all.length; i++) {
-      const { shard, tally } = all[i]!;
+    const all = this.#tallies;
+    for (const { shard, tally } of all) {
       const s = tally.status();
       switch (s) {
         case 'fast-abort': {
@@ -297,7 +296,7 @@ export class Finisher {
       }
     }
     if (slowAbortShard !== null) {
-      const sigs = this.tallies.get(slowAbortShard)!.take('abstain', this.q.abortSlow);
+      const sigs = this.#tallyOf(slowAbortShard)!.take('abstain', this.q.abortSlow);
       this.#startSt2('abort', { decision: 'abstain', shards: [{ shard: slowAbortShard, sigs }] });
       return;
     }
@@ -343,14 +342,14 @@ export class Finisher {
 
   #noteSlowCommit(): void {
     let abstained = false;
-    for (const tally of this.tallies.values()) if (tally.abstains.size > 0) abstained = true;
+    for (const { tally } of this.#tallies) if (tally.abstains.size > 0) abstained = true;
     this.router.noteSlowCommit(abstained ? 'abstain' : this.#wait, this.#missing());
   }
 
   /** The replicas whose ST1 vote has not arrived. */
   #missing(): { shard: ShardId; index: number }[] {
     const missing: { shard: ShardId; index: number }[] = [];
-    for (const [shard, tally] of this.tallies) {
+    for (const { shard, tally } of this.#tallies) {
       for (let i = 0; i < this.q.n; i++) if (!tally.hasVoted(i)) missing.push({ shard, index: i });
     }
     return missing;
@@ -367,7 +366,7 @@ export class Finisher {
     if (resend) this.#st1Rounds++;
     // One message for every replica: the shell's encode memo then encodes it once (decision 0032).
     const msg: Message = { kind: 'prepare', req: this.router.newReq(this), txn: this.txn };
-    for (const [shard, tally] of this.tallies) {
+    for (const { shard, tally } of this.#tallies) {
       for (let i = 0; i < this.q.n; i++) {
         if (resend && tally.hasVoted(i)) continue;
         if (resend) {
@@ -419,7 +418,7 @@ export class Finisher {
     // One message object per variant, so the shell encodes each once for the whole fan-out.
     const bare: Writeback = { kind: 'writeback', digest, cert, txn: null };
     const full: Writeback = { kind: 'writeback', digest, cert, txn: this.txn };
-    for (const [shard, tally] of this.tallies) {
+    for (const { shard, tally } of this.#tallies) {
       for (let i = 0; i < this.q.n; i++) {
         // Replicas that voted hold the transaction; the others get it with the certificate.
         this.out.send({ shard, index: i as ReplicaRef['index'] }, forwarded === null && tally.hasVoted(i) ? bare : full);

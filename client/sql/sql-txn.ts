@@ -8,6 +8,7 @@
  */
 import type { LimitsConfig } from '../../protocol/config.ts';
 import type { Key, WriteEntry } from '../../protocol/messages.ts';
+import { sortByKey } from '../../protocol/sorted-entries.ts';
 import type { Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
@@ -149,7 +150,6 @@ export class SqlTxn {
     const out: WriteEntry[] = [];
     for (const [key, value] of this.ownWrites) out.push({ key, value });
     if (this.load !== null) for (const [key, value] of this.load.pendingEntries()) out.push({ key, value });
-    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return out;
+    return sortByKey(out);
   }
 }

@@ -58,17 +58,16 @@ const IV0 = 0x6a09e667, IV1 = 0xbb67ae85 | 0, IV2 = 0x3c6ef372, IV3 = 0xa54ff53a
 const CHUNK_START = 1, CHUNK_END = 2, ROOT = 8, KEYED_HASH = 16;
 const NODE_FLAGS = CHUNK_START | CHUNK_END | ROOT | KEYED_HASH;
 
-function readWords(bytes: Uint8Array, out: Uint32Array): void {
+function readWords(bytes: Uint8Array, out: Uint32Array | Int32Array): void {
   for (let i = 0; i < out.length; i++) {
     const o = i * 4;
     out[i] = bytes[o]! | (bytes[o + 1]! << 8) | (bytes[o + 2]! << 16) | (bytes[o + 3]! << 24);
   }
 }
 
-const nodeKeyWords = new Uint32Array(8);
-readWords(MERKLE_NODE_KEY, nodeKeyWords);
-const K0 = nodeKeyWords[0]! | 0, K1 = nodeKeyWords[1]! | 0, K2 = nodeKeyWords[2]! | 0, K3 = nodeKeyWords[3]! | 0;
-const K4 = nodeKeyWords[4]! | 0, K5 = nodeKeyWords[5]! | 0, K6 = nodeKeyWords[6]! | 0, K7 = nodeKeyWords[7]! | 0;
+const nodeKeyWords = keyWords(MERKLE_NODE_KEY);
+const K0 = nodeKeyWords[0]!, K1 = nodeKeyWords[1]!, K2 = nodeKeyWords[2]!, K3 = nodeKeyWords[3]!;
+const K4 = nodeKeyWords[4]!, K5 = nodeKeyWords[5]!, K6 = nodeKeyWords[6]!, K7 = nodeKeyWords[7]!;
 
 /** Reads a little-endian 32-bit word. */
 function w(b: Uint8Array, o: number): number {
@@ -105,7 +104,7 @@ export function hashNodeAt(a: Uint8Array, ao: number, b: Uint8Array, bo: number,
 export function keyWords(key: Uint8Array): Int32Array {
   if (key.length !== 32) throw new RangeError(`a BLAKE3 key is 32 bytes, got ${key.length}`);
   const words = new Int32Array(8);
-  for (let i = 0; i < 8; i++) words[i] = w(key, 4 * i);
+  readWords(key, words);
   return words;
 }
 

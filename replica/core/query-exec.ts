@@ -30,7 +30,7 @@
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, Query, QueryReply, ReadEntry } from '../../protocol/messages.ts';
-import { entryOfKey } from '../../protocol/sorted-entries.ts';
+import { entryOfKey, sortByKey } from '../../protocol/sorted-entries.ts';
 import { compareTs, maxTs, tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
@@ -199,7 +199,7 @@ export function executeAt(
   if (topTable !== -1) readTop.set(topTable, maxTs(readTop.get(topTable) ?? ZERO_TS, top));
   if (readsByKey !== null) {
     reads = [...readsByKey].map(([key, version]) => ({ key, version }));
-    reads.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    sortByKey(reads);
   }
   const wasRead = (key: Key): boolean => (readsByKey !== null ? readsByKey.has(key) : entryOfKey(reads, key) !== undefined);
   // Shadowing prepared versions (PROTOCOL §5 step 7, at query time; the row source lists only the touched
