@@ -16,13 +16,66 @@ const PATH_LEVELS_MAX = 32;
 
 // ---- signatures and certificates ----
 
+/**
+ * A signature proof decoded in place: its byte fields stay offsets into the received message until
+ * something reads them, and each is made into a view once, on its first read. A replica that checks a
+ * writeback's certificate by MAC reads only `macs`; the root signature and the Merkle path, two views
+ * of the three per proof that decoding a certificate used to make (decision 0040), are never made.
+ */
+export class WireSigProof implements SigProof {
+  readonly #buf: Uint8Array;
+  readonly #rootAt: number;
+  readonly #pathAt: number;
+  readonly #pathEnd: number;
+  readonly #macsAt: number;
+  readonly #macsEnd: number;
+  #root: Uint8Array | undefined = undefined;
+  #path: Uint8Array | undefined = undefined;
+  #macs: Uint8Array | undefined = undefined;
+
+  constructor(
+    readonly signer: number,
+    readonly index: number,
+    buf: Uint8Array,
+    rootAt: number,
+    pathAt: number,
+    pathEnd: number,
+    macsAt: number,
+    macsEnd: number,
+  ) {
+    this.#buf = buf;
+    this.#rootAt = rootAt;
+    this.#pathAt = pathAt;
+    this.#pathEnd = pathEnd;
+    this.#macsAt = macsAt;
+    this.#macsEnd = macsEnd;
+  }
+
+  get rootSignature(): Uint8Array {
+    return (this.#root ??= this.#buf.subarray(this.#rootAt, this.#rootAt + SIGNATURE_BYTES));
+  }
+
+  get path(): Uint8Array {
+    return (this.#path ??= this.#pathAt === this.#pathEnd ? EMPTY : this.#buf.subarray(this.#pathAt, this.#pathEnd));
+  }
+
+  get macs(): Uint8Array | undefined {
+    if (this.#macsAt === this.#macsEnd) return undefined;
+    return (this.#macs ??= this.#buf.subarray(this.#macsAt, this.#macsEnd));
+  }
+}
+
 export function sigIn(r: Reader): SigProof {
   const limits = r.limits;
   let signer: number | undefined;
-  let rootSignature: Uint8Array | undefined;
   let index: number | undefined;
-  let path: Uint8Array | undefined;
-  let macs: Uint8Array | undefined;
+  // Byte fields as [at, end) in r.buf; at -1: absent.
+  let rootAt = -1;
+  let rootEnd = -1;
+  let pathAt = -1;
+  let pathEnd = -1;
+  let macsAt = -1;
+  let macsEnd = -1;
   while (r.pos < r.end) {
     const tag = tagOf(r);
     switch (tag) {
@@ -31,20 +84,26 @@ export function sigIn(r: Reader): SigProof {
         signer = r.uint32();
         break;
       case 18:
-        if (rootSignature !== undefined) bail();
-        rootSignature = r.bytes();
+        if (rootAt >= 0) bail();
+        rootEnd = r.delimited();
+        rootAt = r.pos;
+        r.pos = rootEnd;
         break;
       case 24:
         if (index !== undefined) bail();
         index = r.uint32();
         break;
       case 34:
-        if (path !== undefined) bail();
-        path = r.bytes();
+        if (pathAt >= 0) bail();
+        pathEnd = r.delimited();
+        pathAt = r.pos;
+        r.pos = pathEnd;
         break;
       case 42:
-        if (macs !== undefined) bail();
-        macs = r.bytes();
+        if (macsAt >= 0) bail();
+        macsEnd = r.delimited();
+        macsAt = r.pos;
+        r.pos = macsEnd;
         break;
       default:
         skip(r, tag);
@@ -52,13 +111,15 @@ export function sigIn(r: Reader): SigProof {
   }
   const s = signer ?? 0;
   if (s >= limits.replicasPerShard) bail();
-  if (rootSignature === undefined || rootSignature.length !== SIGNATURE_BYTES) bail();
-  const p = path ?? EMPTY;
-  if (p.length % NODE_BYTES !== 0 || p.length > PATH_LEVELS_MAX * NODE_BYTES) bail();
-  if (macs === undefined || macs.length === 0) return { signer: s, rootSignature, index: index ?? 0, path: p, macs: undefined };
-  if (macs.length !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) bail();
-  if (macs.length % MAC_BYTES !== 0 || macs.length > 256 * MAC_BYTES) bail();
-  return { signer: s, rootSignature, index: index ?? 0, path: p, macs };
+  if (rootEnd - rootAt !== SIGNATURE_BYTES) bail();
+  const pathBytes = pathEnd - pathAt;
+  if (pathBytes % NODE_BYTES !== 0 || pathBytes > PATH_LEVELS_MAX * NODE_BYTES) bail();
+  const macBytes = macsEnd - macsAt;
+  if (macBytes !== 0) {
+    if (macBytes !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) bail();
+    if (macBytes % MAC_BYTES !== 0 || macBytes > 256 * MAC_BYTES) bail();
+  }
+  return new WireSigProof(s, index ?? 0, r.buf, rootAt, pathAt, pathEnd, macsAt, macsEnd);
 }
 
 export function decisionIn(d: number): VoteDecision {

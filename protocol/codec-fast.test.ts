@@ -12,6 +12,7 @@ import { pesto } from './gen/pesto.js';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { Certificate, CommittedTxn, Message, SigProof, Txn, TxnBody, VoteCert, WriteEntry } from './messages.ts';
 import type { Timestamp } from './timestamp.ts';
+import { plain } from './plain.testkit.ts';
 
 /** mulberry32 */
 function prng(seed: number): () => number {
@@ -131,14 +132,6 @@ class Gen {
   }
 }
 
-/** Buffers and Uint8Arrays with the same bytes compare equal; everything else structurally. */
-function normal(v: unknown): unknown {
-  if (v instanceof Uint8Array) return Array.from(v);
-  if (Array.isArray(v)) return v.map(normal);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normal(x)]));
-  return v;
-}
-
 const LIMITS: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6 };
 
 void describe('codec-fast against protobufjs', () => {
@@ -172,7 +165,7 @@ void describe('codec-fast against protobufjs', () => {
         }
         fast++;
         assert.ok(generic.ok, `message ${i}: fast path accepted what the generic path refuses (${generic.ok ? '' : generic.reason})`);
-        assert.deepEqual(normal(f), normal(generic.value), `message ${i}`);
+        assert.deepEqual(plain(f), plain(generic.value), `message ${i}`);
       }
     }
     assert.ok(fast > 3000, `only ${fast} took the fast path`);
@@ -205,7 +198,7 @@ void describe('codec-fast against protobufjs', () => {
         continue;
       }
       assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses (${generic.ok ? '' : generic.reason})`);
-      assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+      assert.deepEqual(plain(f), plain(generic.value), `mutation ${i}`);
       both++;
     }
     assert.ok(both > 1000 && refusedByBoth > 1000, `both ${both}, refused ${refusedByBoth}`);
@@ -217,7 +210,7 @@ void describe('codec-fast against protobufjs', () => {
       const t = g.txn();
       const f = fastDecodeTxn(t.bytes, DEFAULT_CODEC_LIMITS);
       assert.ok(f !== undefined);
-      assert.deepEqual(normal(f), normal(t));
+      assert.deepEqual(plain(f), plain(t));
       const back = decodeTxn(t.bytes);
       assert.ok(back.ok);
       assert.equal(back.value.key, t.key);
@@ -244,7 +237,7 @@ void describe('codec-fast against protobufjs', () => {
       const bytes = encodeMessage(m);
       const back = decodeMessage(bytes, LIMITS);
       const generic = decodeGeneric(bytes, LIMITS);
-      assert.deepEqual(normal(back), normal(generic));
+      assert.deepEqual(plain(back), plain(generic));
     }
   });
 });

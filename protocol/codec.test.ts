@@ -7,6 +7,7 @@ import { InvariantError } from './errors.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { CommittedTxn, Message, SigProof, TxnBody, VoteCert, Writeback } from './messages.ts';
 import { ZERO_TS, ts } from './timestamp.ts';
+import { plain } from './plain.testkit.ts';
 
 const s = (n: number): ShardId => n as ShardId;
 const bytes = (n: number, fill: number): Uint8Array => new Uint8Array(n).fill(fill);
@@ -74,13 +75,6 @@ const roundTrips: readonly [string, Message][] = [
   ['fallback decision', { kind: 'decisionFb', req: 10, digest: txn.digest, decision: 'commit', view: 2, logShard: s(1), elects: [sig(0), sig(2), sig(4)], txn }],
 ];
 
-/** Structural equality that sees through Buffer vs Uint8Array and drops the derived Txn fields' identity. */
-function plain(v: unknown): unknown {
-  if (v instanceof Uint8Array) return Array.from(v);
-  if (Array.isArray(v)) return v.map(plain);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
-  return v;
-}
 
 for (const [name, m] of roundTrips) {
   void test(`round-trips a ${name}`, () => {

@@ -101,7 +101,7 @@ export const REPLICA_BEHAVIORS = {
     name: 'garbage-sigs',
     alive: true,
     outgoing(m, _to, t) {
-      const garble = (s: SigProof): SigProof => ({ ...s, rootSignature: t.prng.bytes(64) });
+      const garble = (s: SigProof): SigProof => ({ signer: s.signer, rootSignature: t.prng.bytes(64), index: s.index, path: s.path, macs: s.macs });
       switch (m.kind) {
         case 'prepareReply':
           return [{ ...m, sig: m.sig === null ? null : garble(m.sig) }];
