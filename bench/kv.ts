@@ -9,7 +9,7 @@
  * the `pg` driver instead. Flags: --seconds 20 --warmup S --clients 64 --keys 100000 --preload --json, and
  * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
  * for the cluster it starts otherwise, whose wire --transport grpc|tcp and --tls or --no-tls choose (default:
- * the configuration's defaults; decision 0026), and --no-unix-sockets keeps on loopback TCP (decision 0056). --replica-preference-ms N sets how long the client asks
+ * the configuration's defaults; decision 0026). --replica-preference-ms N sets how long the client asks
  * the same replicas first (0: drawn per transaction; default ClientCoreOptions', decision 0043).
  * The warm-up defaults to 15 s when the benchmark starts its own cluster (fresh processes: their hot
  * functions are still being compiled and recompiled for the first tens of seconds at low load; at 4
@@ -44,8 +44,6 @@ interface KvOptions {
   readonly basePort: number;
   /** The wire and TLS of the cluster the benchmark starts. */
   readonly transport: Partial<TransportConfig>;
-  /** Its replicas' Unix sockets (default on; `--no-unix-sockets`: TCP only, decision 0056). */
-  readonly unixSockets: boolean;
   /** Client options from flags (`clientKnobFlags`: `--replica-preference-ms N` is the one that matters here), else the client's defaults. */
   readonly knobs: ClientKnobs;
 }
@@ -197,7 +195,7 @@ function report(name: string, opts: KvOptions, w: Window, elapsedS: number, cpuS
 async function runPesto(opts: KvOptions, existingDataDir: string | undefined): Promise<Record<string, number | string>> {
   // Against a running cluster (`pesto start`) when given its data folder, else a fresh one of our own.
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'pesto-bench-kv-'));
-  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, unixSockets: opts.unixSockets, readyTimeoutMs: 120_000 }) : null;
+  const cluster = existingDataDir === undefined ? await startLocalCluster({ dataDir, basePort: opts.basePort, transport: opts.transport, readyTimeoutMs: 120_000 }) : null;
   try {
     const { config, clientId, keyPair } = await loadLocalClient(dataDir);
     const client = await PestoClient.connect({ config, clientId, keyPair, ...opts.knobs });
@@ -428,7 +426,6 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     json: flags.has('json'),
     basePort: Number(flags.get('base-port') ?? 7200),
     transport: transportFlags(flags.get('transport'), flags.has('tls') ? true : flags.has('no-tls') ? false : undefined),
-    unixSockets: !flags.has('no-unix-sockets'),
     knobs: clientKnobFlags(flags),
   };
   const baseline = flags.get('baseline');

@@ -1,8 +1,7 @@
 /**
- * The local cluster's configuration (cli/local-cluster-config.ts). Client identities: every process
- * using the local cluster claims a client id of its own, so two processes never run transactions under
- * one id (a timestamp is (micros, client id): two transactions could otherwise share one). And where
- * its replicas' Unix sockets are.
+ * Local client identities (cli/local-cluster-config.ts): every process using the local cluster claims a
+ * client id of its own, so two processes never run transactions under one id (a timestamp is
+ * (micros, client id): two transactions could otherwise share one).
  */
 import { describe, it, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +9,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { replicaSocketPath, SOCKET_DIR_MAX } from '../protocol/config.ts';
 import { LOCAL_CLIENT_COUNT, loadLocalClient, prepareLocalCluster } from './local-cluster-config.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pesto-local-ids-'));
@@ -42,32 +40,5 @@ void describe('local client identities', () => {
     for (let id = 2; id <= LOCAL_CLIENT_COUNT; id++) writeFileSync(join(dir, 'keys', `client-${id}.lock`), String(process.ppid));
     assert.throws(() => claimInChild(), /local client identities .* are held by running processes/s);
     for (let id = 2; id <= LOCAL_CLIENT_COUNT; id++) rmSync(join(dir, 'keys', `client-${id}.lock`));
-  });
-});
-
-void describe('Unix sockets of the local cluster (decision 0056)', () => {
-  const data = mkdtempSync(join(tmpdir(), 'pesto-local-uds-'));
-  after(() => rmSync(data, { recursive: true, force: true }));
-
-  void it('puts them in <data>/sockets for a new cluster, switches them off and on, and keeps what the config says', async () => {
-    const first = await prepareLocalCluster({ dataDir: data, basePort: 7970 });
-    assert.equal(first.config.transport?.socketDir, join(data, 'sockets'));
-    assert.equal(replicaSocketPath(first.config.transport, 0, 5), join(data, 'sockets', 's0r5.sock'));
-    const off = await prepareLocalCluster({ dataDir: data, unixSockets: false });
-    assert.equal(off.config.transport?.socketDir, undefined);
-    assert.match(off.generated ?? '', /Unix sockets .* -> off/);
-    assert.equal(off.config.shards[0]!.replicas[3]!.address, first.config.shards[0]!.replicas[3]!.address, 'same cluster');
-    const again = await prepareLocalCluster({ dataDir: data });
-    assert.equal(again.generated, undefined, 'an unchanged request reuses the config');
-    assert.equal(again.config.transport?.socketDir, undefined);
-    const on = await prepareLocalCluster({ dataDir: data, unixSockets: true });
-    assert.equal(on.config.transport?.socketDir, join(data, 'sockets'));
-  });
-
-  void it('leaves them off where the path would not fit a socket address', async () => {
-    const deep = join(data, 'a-data-folder-whose-path-is-long'.repeat(3));
-    const { config } = await prepareLocalCluster({ dataDir: deep, basePort: 7980 });
-    assert.ok(join(deep, 'sockets').length > SOCKET_DIR_MAX);
-    assert.equal(config.transport?.socketDir, undefined);
   });
 });

@@ -37,7 +37,6 @@ import {
   DEFAULT_TRANSPORT,
   parseClusterConfig,
   renderClusterConfig,
-  SOCKET_DIR_MAX,
   splitAddress,
   validateClusterConfig,
   type ClusterConfig,
@@ -74,13 +73,7 @@ export interface LocalClusterRequest {
   readonly shards?: number;
   readonly basePort?: number;
   /** The wire and TLS setting to write into the configuration (unset fields: the existing config's). */
-  readonly transport?: Pick<Partial<TransportConfig>, 'wire' | 'tls'>;
-  /**
-   * Replicas also listen on Unix sockets in `<data>/sockets` and local processes dial them there
-   * (decision 0056). Default: on for a new configuration, else as the existing one has it. Off where
-   * that folder's path is too long for a socket address (`SOCKET_DIR_MAX`).
-   */
-  readonly unixSockets?: boolean;
+  readonly transport?: Partial<TransportConfig>;
 }
 
 export interface PreparedCluster {
@@ -113,10 +106,7 @@ export async function prepareLocalCluster(request: LocalClusterRequest): Promise
   if (!Number.isInteger(shards) || shards < 1 || shards > 64) throw new RangeError(`shards must be an integer in [1, 64], got ${shards}`);
   const n = quorums(f).n;
   if (!Number.isInteger(basePort) || basePort < 1 || basePort + shards * n - 1 > 65535) throw new RangeError(`base port ${basePort} leaves no room for ${shards * n} replicas`);
-  const wire = { ...DEFAULT_TRANSPORT, ...existing?.transport, ...request.transport };
-  const unixSockets = request.unixSockets ?? (existing === undefined || existing.transport?.socketDir !== undefined);
-  const socketDir = join(dataDir, 'sockets');
-  const transport: TransportConfig = { wire: wire.wire, tls: wire.tls, ...(unixSockets && socketDir.length <= SOCKET_DIR_MAX ? { socketDir } : {}) };
+  const transport: TransportConfig = { ...DEFAULT_TRANSPORT, ...existing?.transport, ...request.transport };
 
   let why: string;
   if (existing === undefined) {
@@ -253,7 +243,6 @@ function shapeMismatch(config: ClusterConfig, f: number, shards: number, basePor
 function transportMismatch(config: ClusterConfig, transport: TransportConfig): string | undefined {
   const current = config.transport ?? DEFAULT_TRANSPORT;
   if (current.wire !== transport.wire || current.tls !== transport.tls) return `transport ${current.wire}${current.tls ? '+tls' : ''} -> ${transport.wire}${transport.tls ? '+tls' : ''}`;
-  if (current.socketDir !== transport.socketDir) return `Unix sockets ${current.socketDir ?? 'off'} -> ${transport.socketDir ?? 'off'}`;
   const members = [...config.authorities, ...config.shards.flatMap((s) => s.replicas), ...config.clients];
   if (members.some((m) => m.tlsCertificate === undefined)) return 'issued the TLS certificates it lacked';
   return undefined;

@@ -2,7 +2,7 @@
  * The `pesto` command (`npm start` runs `pesto start`).
  *
  *   pesto start [--f N] [--shards S] [--data DIR] [--base-port P] [--restart-crashed] [--transport grpc|tcp] [--tls|--no-tls]
- *               [--unix-sockets|--no-unix-sockets] [--host H] [--port P] [--user U] [--password W] [--no-gateway]
+ *               [--host H] [--port P] [--user U] [--password W] [--no-gateway]
  *   pesto kv get KEY | put KEY VALUE | del KEY [--data DIR]   one-shot transactions on a running cluster
  *   pesto config check FILE      validate a cluster configuration, print a summary
  *   pesto keys new FILE          write a fresh secret key file (mode 0600), print its public key
@@ -46,9 +46,6 @@ Usage:
       --restart-crashed        restart replicas that crash (default: report them and leave them down)
       --transport grpc|tcp     the wire between processes (default: the existing config's, else tcp; decision 0026)
       --tls, --no-tls          mutual TLS on every link, certificates from the local authority (default: the existing config's, else off)
-      --unix-sockets, --no-unix-sockets
-                               replicas also listen on Unix sockets in DIR/sockets, which local processes dial (tcp wire;
-                               default: the existing config's, else on; decision 0056)
       --host H                 the gateway listens on H (default ${DEFAULT_GATEWAY_HOST})
       --port P                 the gateway's port (default ${DEFAULT_GATEWAY_PORT})
       --user U, --password W   the gateway's one user (default ${DEFAULT_GATEWAY_USER}/${DEFAULT_GATEWAY_PASSWORD}: local development only;
@@ -108,8 +105,6 @@ async function start(args: readonly string[]): Promise<number> {
       transport: { type: 'string' },
       tls: { type: 'boolean' },
       'no-tls': { type: 'boolean' },
-      'unix-sockets': { type: 'boolean' },
-      'no-unix-sockets': { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string' },
       user: { type: 'string' },
@@ -127,8 +122,6 @@ async function start(args: readonly string[]): Promise<number> {
   if (values.tls === true && values['no-tls'] === true) throw new UsageError('--tls and --no-tls contradict each other');
   const tls = values.tls === true ? true : values['no-tls'] === true ? false : undefined;
   const transport: Partial<TransportConfig> = { ...(wire === undefined ? {} : { wire: wire as TransportConfig['wire'] }), ...(tls === undefined ? {} : { tls }) };
-  if (values['unix-sockets'] === true && values['no-unix-sockets'] === true) throw new UsageError('--unix-sockets and --no-unix-sockets contradict each other');
-  const unixSockets = values['unix-sockets'] === true ? true : values['no-unix-sockets'] === true ? false : undefined;
   const withGateway = values['no-gateway'] !== true;
   const gatewayPort = intFlag(values.port, '--port') ?? DEFAULT_GATEWAY_PORT;
   if (gatewayPort > 65535) throw new UsageError(`--port must be at most 65535, got ${gatewayPort}`);
@@ -168,7 +161,6 @@ async function start(args: readonly string[]): Promise<number> {
       ...(shards === undefined ? {} : { shards }),
       ...(basePort === undefined ? {} : { basePort }),
       transport,
-      ...(unixSockets === undefined ? {} : { unixSockets }),
       restartCrashed: values['restart-crashed'] ?? false,
       onEvent: (e) => report(e, show),
     });

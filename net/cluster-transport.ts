@@ -1,10 +1,9 @@
 /**
  * The transport a process of a cluster uses, as its configuration says (decision 0026): the wire
  * (`transport.wire`, grpc or tcp; `PESTO_TRANSPORT` overrides it in one process, for measurements)
- * and mutual TLS (`transport.tls`) with the certificates of `self` (net/tls.ts). On the tcp wire with a
- * `transport.socketDir`, replicas listen on a Unix socket too and everyone dials them there.
+ * and mutual TLS (`transport.tls`) with the certificates of `self` (net/tls.ts).
  */
-import { DEFAULT_TRANSPORT, replicaSocketPath, type ClusterConfig } from '../protocol/config.ts';
+import { DEFAULT_TRANSPORT, type ClusterConfig } from '../protocol/config.ts';
 import { createGrpcTransport } from './grpc.ts';
 import type { PeerIdentity } from './peer-identity.ts';
 import { createTcpTransport } from './tcp.ts';
@@ -23,6 +22,5 @@ export function wireOf(config: ClusterConfig, env: Readonly<Record<string, strin
 export function clusterTransport(config: ClusterConfig, self: PeerIdentity, secretKey: Uint8Array, env: Readonly<Record<string, string | undefined>> = process.env): Transport {
   const tls = (config.transport ?? DEFAULT_TRANSPORT).tls ? tlsEndpointOf(config, self, secretKey) : undefined;
   const options = tls === undefined ? {} : { tls };
-  if (wireOf(config, env) === 'grpc') return createGrpcTransport(options);
-  return createTcpTransport({ ...options, socketPathOf: (who) => (who.kind === 'replica' ? replicaSocketPath(config.transport, who.shard, who.index) : undefined) });
+  return wireOf(config, env) === 'tcp' ? createTcpTransport(options) : createGrpcTransport(options);
 }

@@ -5,13 +5,10 @@
  * connection is node:tls (TLS 1.3, mutual, pinned as net/tls.ts describes) and the handshake runs
  * inside it; a peer that fails TLS is refused and counted ('tls-handshake', 'tls-wrong-peer').
  */
-import { mkdirSync, rmSync } from 'node:fs';
 import * as net from 'node:net';
-import { dirname } from 'node:path';
 import * as tls from 'node:tls';
 import { FramedLink } from './framed-link.ts';
 import { FrameReader } from './frame-reader.ts';
-import type { PeerIdentity } from './peer-identity.ts';
 import { DialerHandshake, ServerHandshake } from './handshake.ts';
 import { Session, type Wire } from './session.ts';
 import { certificateKey, NO_CHANNEL_KEY, pinServer, TLS_SERVER_NAME, TlsWrongPeerError, type TlsEndpoint } from './tls.ts';
@@ -103,20 +100,14 @@ function dialRead(push: (chunk: Buffer) => void): net.OnReadOpts {
 export interface TcpTransportOptions {
   /** Mutual TLS on every connection; absent: plaintext. */
   readonly tls?: TlsEndpoint;
-  /**
-   * The Unix socket a process listens on besides its TCP port, and dials a peer at instead of the
-   * peer's TCP address (single-host clusters, decision 0056); undefined for whoever has none.
-   */
-  readonly socketPathOf?: (who: PeerIdentity) => string | undefined;
 }
 
 export function createTcpTransport(transportOptions: TcpTransportOptions = {}): Transport {
   const endpoint = transportOptions.tls;
-  const socketPathOf = transportOptions.socketPathOf ?? (() => undefined);
   return {
     name: 'tcp',
-    listen: (options) => listenTcp(options, endpoint, socketPathOf(options.identity)),
-    dial: (options) => dialTcp(options, endpoint, socketPathOf(options.peer)),
+    listen: (options) => listenTcp(options, endpoint),
+    dial: (options) => dialTcp(options, endpoint),
   };
 }
 
@@ -127,7 +118,7 @@ function tlsContextOptions(endpoint: TlsEndpoint): tls.SecureContextOptions {
   return { key: endpoint.privateKey, cert: endpoint.certificate, ca: endpoint.ca, minVersion: 'TLSv1.3' };
 }
 
-async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefined, socketPath: string | undefined): Promise<TransportServer> {
+async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefined): Promise<TransportServer> {
   const limits = resolveLimits(options.limits);
   const sessions = new Set<Session>();
   const sockets = new Set<net.Socket>();
@@ -153,49 +144,31 @@ async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefin
     link.onClose(() => sessions.delete(session));
     session.start(handshake.hello());
   };
-  const makeServer = (): net.Server => {
-    const server =
-      endpoint === undefined
-        ? net.createServer((socket) => onSocket(socket, undefined))
-        : tls.createServer({ ...tlsContextOptions(endpoint), requestCert: true, rejectUnauthorized: true, handshakeTimeout: limits.handshakeTimeoutMs }, (socket) =>
-            onSocket(socket, certificateKey(socket.getPeerCertificate().raw) ?? NO_CHANNEL_KEY),
-          );
-    // Every accepted connection, TLS or not yet, so close() can cut the ones that hang.
-    server.on('connection', (socket: net.Socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    // A plaintext peer, a certificate the authorities did not issue, none at all, or a stalled TLS handshake.
-    server.on('tlsClientError', (_err: Error, socket: tls.TLSSocket) => {
-      transportStats.rejected['tls-handshake']++;
-      socket.destroy();
-    });
-    return server;
-  };
-  const listen = (server: net.Server, at: net.ListenOptions): Promise<net.Server> =>
-    new Promise<net.Server>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(at, () => {
-        server.off('error', reject);
-        resolve(server);
-      });
-    });
+  const server =
+    endpoint === undefined
+      ? net.createServer((socket) => onSocket(socket, undefined))
+      : tls.createServer({ ...tlsContextOptions(endpoint), requestCert: true, rejectUnauthorized: true, handshakeTimeout: limits.handshakeTimeoutMs }, (socket) =>
+          onSocket(socket, certificateKey(socket.getPeerCertificate().raw) ?? NO_CHANNEL_KEY),
+        );
+  // Every accepted connection, TLS or not yet, so close() can cut the ones that hang.
+  server.on('connection', (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  // A plaintext peer, a certificate the authorities did not issue, none at all, or a stalled TLS handshake.
+  server.on('tlsClientError', (_err: Error, socket: tls.TLSSocket) => {
+    transportStats.rejected['tls-handshake']++;
+    socket.destroy();
+  });
 
-  const servers = [await listen(makeServer(), { port: options.port ?? 0, host: options.host ?? '127.0.0.1' })];
-  const address = servers[0]!.address();
-  const port = typeof address === 'object' && address !== null ? address.port : 0;
-  if (socketPath !== undefined) {
-    // The TCP port is taken, so no live process of ours holds this path: a socket file left by one
-    // that died is removed (listening would fail on it).
-    mkdirSync(dirname(socketPath), { recursive: true });
-    rmSync(socketPath, { force: true });
-    try {
-      servers.push(await listen(makeServer(), { path: socketPath }));
-    } catch (e) {
-      await new Promise<void>((resolve) => servers[0]!.close(() => resolve()));
-      throw e;
-    }
-  }
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address !== null ? address.port : 0);
+    });
+  });
 
   return {
     port,
@@ -205,16 +178,18 @@ async function listenTcp(options: ListenOptions, endpoint: TlsEndpoint | undefin
     close: async () => {
       closing = true;
       for (const s of [...sessions]) s.close();
-      // Ended sockets whose peer does not answer would hold close() open; cut them.
-      setTimeout(() => {
-        for (const s of sockets) s.destroy();
-      }, 200).unref();
-      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Ended sockets whose peer does not answer would hold close() open; cut them.
+        setTimeout(() => {
+          for (const s of sockets) s.destroy();
+        }, 200).unref();
+      });
     },
   };
 }
 
-function dialTcp(options: DialOptions, endpoint: TlsEndpoint | undefined, socketPath: string | undefined): DialedLink {
+function dialTcp(options: DialOptions, endpoint: TlsEndpoint | undefined): DialedLink {
   const limits = resolveLimits(options.limits);
   const backoff = { ...DEFAULT_BACKOFF, ...options.backoff };
   const secureContext = endpoint === undefined ? undefined : tls.createSecureContext(tlsContextOptions(endpoint));
@@ -222,11 +197,11 @@ function dialTcp(options: DialOptions, endpoint: TlsEndpoint | undefined, socket
     let socket: net.Socket;
     let reader: FrameReader | undefined;
     if (secureContext === undefined) {
-      const onread = dialRead((chunk) => reader!.push(chunk));
-      socket = net.connect(socketPath === undefined ? { host: options.host, port: options.port, noDelay: true, onread } : { path: socketPath, onread });
+      socket = net.connect({ host: options.host, port: options.port, noDelay: true, onread: dialRead((chunk) => reader!.push(chunk)) });
     } else {
       const tlsSocket = tls.connect({
-        ...(socketPath === undefined ? { host: options.host, port: options.port } : { path: socketPath }),
+        host: options.host,
+        port: options.port,
         secureContext,
         servername: TLS_SERVER_NAME,
         checkServerIdentity: pinServer(options.publicKeyOf(options.peer)),

@@ -1,10 +1,7 @@
 // Behaviour of both transports over 127.0.0.1: delivery, coalescing, redial, limits, bad input
 // and authentication. Every case runs against gRPC and TCP; nothing here asserts timing.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import * as tls from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
@@ -440,63 +437,3 @@ for (const wire of TLS_WIRES) {
     });
   });
 }
-
-// ---- Unix sockets (decision 0056) ----
-
-void describe('tcp transport over Unix sockets', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'pesto-uds-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  /** Replicas have sockets in `folder`; clients none. */
-  const socketsIn = (folder: string) => (who: PeerIdentity): string | undefined => (who.kind === 'replica' ? join(dir, folder, `s${who.shard}r${who.index}.sock`) : undefined);
-  /** A TCP port nothing listens on: a dialer that reaches the server did not use it. */
-  const CLOSED_PORT = 1;
-
-  void test('the server listens on its socket too, in a folder it makes, and a dialer reaches it there', async () => {
-    const pathOf = socketsIn('made');
-    const server = await echoServer(createTcpTransport({ socketPathOf: pathOf }));
-    assert.ok(statSync(pathOf(SERVER)!).isSocket());
-    const link = dial(createTcpTransport({ socketPathOf: pathOf }), CLOSED_PORT);
-    const got = collect(link);
-    for (let i = 0; i < 50; i++) link.send(Buffer.from(`u${i}`));
-    await until(() => got.length === 50);
-    assert.deepEqual(got, Array.from({ length: 50 }, (_, i) => `u${i}`));
-    assert.deepEqual(server.links[0]?.peer, DIALER);
-    // Its TCP port still serves dialers without sockets.
-    const tcp = dial(tcpTransport, server.port);
-    const tcpGot = collect(tcp);
-    tcp.send(Buffer.from('over tcp'));
-    await until(() => tcpGot.length === 1);
-    await server.close();
-    assert.equal(existsSync(pathOf(SERVER)!), false);
-  });
-
-  void test('a file a dead server left at the path does not stop the next one', async () => {
-    const pathOf = socketsIn('stale');
-    mkdirSync(join(dir, 'stale'));
-    writeFileSync(pathOf(SERVER)!, 'left behind');
-    await echoServer(createTcpTransport({ socketPathOf: pathOf }));
-    const link = dial(createTcpTransport({ socketPathOf: pathOf }), CLOSED_PORT);
-    const got = collect(link);
-    link.send(Buffer.from('fresh'));
-    await until(() => got.length === 1);
-  });
-
-  void test('authenticates as over TCP: a dialer claiming another identity is refused', async () => {
-    const pathOf = socketsIn('auth');
-    const server = await echoServer(createTcpTransport({ socketPathOf: pathOf }));
-    let link: DialedLink | undefined;
-    await rejectedBy('auth-bad-signature', () => void (link = dial(createTcpTransport({ socketPathOf: pathOf }), CLOSED_PORT, { identity: OTHER, secretKey: strangerKeys.secretKey })));
-    assert.equal(server.linkCount, 0);
-    link?.close();
-  });
-
-  void test('carries mutual TLS when the cluster has it', async () => {
-    const pathOf = socketsIn('tls');
-    const server = await echoServer(createTcpTransport({ tls: trusted.endpointFor(SERVER, keysOf(SERVER)), socketPathOf: pathOf }));
-    const link = dial(createTcpTransport({ tls: trusted.endpointFor(DIALER, keysOf(DIALER)), socketPathOf: pathOf }), CLOSED_PORT);
-    const got = collect(link);
-    link.send(Buffer.from('secret'));
-    await until(() => got.length === 1);
-    assert.deepEqual(server.links[0]?.peer, DIALER);
-  });
-});

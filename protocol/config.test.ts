@@ -14,7 +14,6 @@ import {
   parseClusterConfig,
   publicKeyOf,
   renderClusterConfig,
-  replicaSocketPath,
   splitAddress,
   tlsCertificatesOf,
   toHex,
@@ -205,17 +204,6 @@ void describe('TLS settings and certificates (decision 0026)', () => {
     assert.deepEqual(again.value.shards[1]!.replicas[2]!.tlsCertificate, r.value.shards[1]!.replicas[2]!.tlsCertificate);
   });
 
-  void it('takes a Unix socket folder, names each replica\'s socket in it, and renders it back', () => {
-    const r = mutated((t) => void (t['transport'] = { socketDir: '/run/pesto' }));
-    assert.ok(r.ok, r.ok ? '' : r.detail);
-    assert.deepEqual(r.value.transport, { wire: 'tcp', tls: false, socketDir: '/run/pesto' });
-    assert.equal(replicaSocketPath(r.value.transport, 1, 4), '/run/pesto/s1r4.sock');
-    assert.equal(replicaSocketPath(mustParse(validYaml()).transport, 1, 4), undefined);
-    const again = parseClusterConfig(renderClusterConfig(r.value));
-    assert.ok(again.ok);
-    assert.deepEqual(again.value.transport, r.value.transport);
-  });
-
   const refusals: [string, (t: Tree) => void, ConfigReason][] = [
     ['TLS on without certificates', (t) => void (t['transport'] = { tls: true }), 'missing-tls-certificate'],
     ['TLS on with one replica certificate missing', (t) => {
@@ -229,9 +217,6 @@ void describe('TLS settings and certificates (decision 0026)', () => {
       t.shards[0]!.replicas[1]!['tlsCertificate'] = t.shards[0]!.replicas[2]!['tlsCertificate'];
     }, 'bad-certificate'],
     ['an unknown wire', (t) => void (t['transport'] = { wire: 'quic' }), 'bad-field'],
-    ['a relative socket folder', (t) => void (t['transport'] = { socketDir: 'data/sockets' }), 'bad-field'],
-    ['a socket folder too long for a socket address', (t) => void (t['transport'] = { socketDir: `/${'x'.repeat(80)}` }), 'bad-field'],
-    ['a socket folder that is not a string', (t) => void (t['transport'] = { socketDir: 7 }), 'bad-field'],
     ['a misspelt transport field', (t) => void (t['transport'] = { tsl: true }), 'unknown-field'],
   ];
   for (const [what, edit, reason] of refusals) {

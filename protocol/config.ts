@@ -122,22 +122,6 @@ export interface TransportConfig {
    * ed25519 handshake runs inside it either way. Off: plaintext (local clusters, measurements).
    */
   readonly tls: boolean;
-  /**
-   * Single-host clusters only (the local cluster sets it): every replica also listens on a Unix socket
-   * in this folder (`replicaSocketPath`), and processes dial replicas there instead of their TCP address.
-   * Loopback TCP cost about 1.7-2x the CPU per write of a Unix socket (decision 0056). The tcp wire
-   * only; the grpc wire ignores it.
-   */
-  readonly socketDir?: string;
-}
-
-/** Longest `transport.socketDir`: the socket path must fit a `sockaddr_un` (107 bytes on Linux). */
-export const SOCKET_DIR_MAX = 80;
-
-/** Where replica `index` of `shard` listens when the configuration names a socket folder, else undefined. */
-export function replicaSocketPath(transport: TransportConfig | undefined, shard: number, index: number): string | undefined {
-  const dir = transport?.socketDir;
-  return dir === undefined ? undefined : `${dir}/s${shard}r${index}.sock`;
 }
 
 export interface ClusterConfig {
@@ -571,17 +555,12 @@ function tlsSignature(o: Obj, path: string, signerKey: Uint8Array, tbsBytes: Uin
 
 function readTransport(v: unknown): TransportConfig {
   if (v === undefined || v === null) return { ...DEFAULT_TRANSPORT };
-  const o = object(v, 'transport', ['wire', 'tls', 'socketDir']);
+  const o = object(v, 'transport', ['wire', 'tls']);
   const wire = o['wire'] ?? DEFAULT_TRANSPORT.wire;
   if (wire !== 'grpc' && wire !== 'tcp') throw problem('bad-field', 'transport.wire', `expected grpc or tcp, got ${JSON.stringify(wire)}`);
   const tls = o['tls'] ?? DEFAULT_TRANSPORT.tls;
   if (typeof tls !== 'boolean') throw problem('bad-field', 'transport.tls', `expected true or false, got ${JSON.stringify(tls)}`);
-  const socketDir = o['socketDir'];
-  if (socketDir === undefined || socketDir === null) return { wire, tls };
-  if (typeof socketDir !== 'string' || !socketDir.startsWith('/') || socketDir.length > SOCKET_DIR_MAX || socketDir.includes('\0')) {
-    throw problem('bad-field', 'transport.socketDir', `expected an absolute path of at most ${SOCKET_DIR_MAX} characters, got ${JSON.stringify(socketDir)}`);
-  }
-  return { wire, tls, socketDir };
+  return { wire, tls };
 }
 
 /** Decodes public keys, refuses weak ones (`checkPublicKey`) and keeps every key in the cluster distinct. */
