@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { DigestKey } from '../../protocol/ids.ts';
-import { ts } from '../../protocol/timestamp.ts';
+import { ts, tsLess } from '../../protocol/timestamp.ts';
 import { Prng } from '../../sim/prng.ts';
 import { Store, type Version } from './store.ts';
 
@@ -28,9 +28,30 @@ void describe('KeyState.committedHead', () => {
         const ks = store.get(k);
         if (ks === undefined) continue;
         assert.equal(ks.committedHead, ks.committed[ks.committed.length - 1], `step ${step}, key ${k}`);
+        // Chains stay in timestamp order whether they grow by a new exact-length array or in place.
+        for (const chain of [ks.committed, ks.prepared]) {
+          for (let i = 1; i < chain.length; i++) assert.ok(!tsLess(chain[i]!.ts, chain[i - 1]!.ts), `step ${step}, key ${k}: chain out of order`);
+        }
       }
     }
     assert.ok(keys.every((k) => (store.get(k)?.committed.length ?? 0) > 0), 'every key saw commits');
+  });
+});
+
+void describe('KeyState read lists', () => {
+  void test('keep every record in arrival order, as they grow from the shared empty list past four entries', () => {
+    const store = new Store();
+    const records = Array.from({ length: 9 }, (_, i) => ({ readerTs: ts(100 - i, 1), version: ts(1, 1), txn: `r${i}` as DigestKey, proof: null }));
+    const ks = store.getOrCreate('k');
+    const other = store.getOrCreate('other');
+    for (let i = 0; i < records.length; i++) {
+      ks.addCommittedRead(records[i]!);
+      ks.addPreparedRead(records[records.length - 1 - i]!);
+      assert.deepEqual(ks.committedReads, records.slice(0, i + 1));
+      assert.deepEqual(ks.preparedReads, records.slice(records.length - 1 - i).reverse());
+    }
+    assert.equal(other.committedReads.length, 0, 'the shared empty list stays empty');
+    assert.equal(other.preparedReads.length, 0);
   });
 });
 

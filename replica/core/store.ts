@@ -57,9 +57,9 @@ const NO_READS = Object.freeze([]) as readonly ReadRecord[] as ReadRecord[];
 
 /**
  * One key's chains. A store holds one per key ever written or read (100,000 and more), each kept for
- * good: its arrays start shared and empty, and the first entry gets an array of exactly one slot (an
- * array that grows by `push` from empty reserves 17), so a key with one committed version and one read
- * record costs two small arrays instead of four with 34 slots.
+ * good: its arrays start shared and empty, and up to four entries each is an array of exactly its length
+ * (`appendedExactly`; an array that grows by `push` reserves 17 slots and more), so a key with one
+ * committed version and one read record costs two small arrays instead of four with 34 slots.
  * Invariant: the arrays are only added to through `addCommitted`, `addPrepared`, `addCommittedRead`
  * and `addPreparedRead`; removing in place (`removeByTxn`, `splice`) is fine, except a committed chain's
  * newest entry, which `committedHead` mirrors (only older committed versions are ever dropped).
@@ -100,26 +100,44 @@ export class KeyState {
   }
 
   addCommittedRead(r: ReadRecord): void {
-    this.committedReads = withRead(this.committedReads, r);
+    this.committedReads = appendedExactly(this.committedReads, r);
   }
 
   addPreparedRead(r: ReadRecord): void {
-    this.preparedReads = withRead(this.preparedReads, r);
+    this.preparedReads = appendedExactly(this.preparedReads, r);
   }
 }
 
-/** `chain` with `v` inserted: in place, or a one-slot array instead of the shared empty one. */
-function withVersion(chain: Version[], v: Version): Version[] {
-  if (chain.length === 0) return [v];
-  insertVersion(chain, v);
-  return chain;
+/**
+ * `list` with `x` appended. A key's lists are mostly short (a version or two, a few read records
+ * between collections) and live for the history window, so the young generation's collector copies
+ * each of them twice. `push` grows an array to length + length / 2 + 16 slots (17 for a second entry:
+ * 136 bytes more to copy, per list, per transaction that adds to it), so up to four entries the list
+ * is replaced by a new array of exactly its length; longer ones grow in place (decision 0057).
+ */
+function appendedExactly<T>(list: T[], x: T): T[] {
+  switch (list.length) {
+    case 0:
+      return [x];
+    case 1:
+      return [list[0]!, x];
+    case 2:
+      return [list[0]!, list[1]!, x];
+    case 3:
+      return [list[0]!, list[1]!, list[2]!, x];
+    default:
+      list.push(x);
+      return list;
+  }
 }
 
-/** `reads` with `r` appended: in place, or a one-slot array instead of the shared empty one. */
-function withRead(reads: ReadRecord[], r: ReadRecord): ReadRecord[] {
-  if (reads.length === 0) return [r];
-  reads.push(r);
-  return reads;
+/** `chain` with `v` inserted in timestamp order (`appendedExactly`, then moved down past newer versions). */
+function withVersion(chain: Version[], v: Version): Version[] {
+  const out = appendedExactly(chain, v);
+  let i = out.length - 1;
+  for (; i > 0 && tsLess(v.ts, out[i - 1]!.ts); i--) out[i] = out[i - 1]!;
+  out[i] = v;
+  return out;
 }
 
 /**
