@@ -53,6 +53,17 @@ void describe('KeyState read lists', () => {
     assert.equal(other.committedReads.length, 0, 'the shared empty list stays empty');
     assert.equal(other.preparedReads.length, 0);
   });
+
+  void test('share the timestamp object of the newest committed version they read', () => {
+    const store = new Store();
+    const written = ts(50, 2);
+    store.commitWrite('k', { ts: written, value: Uint8Array.of(1), txn: 'w' as DigestKey, proof: null });
+    const ks = store.get('k')!;
+    assert.equal(ks.versionTs(ts(50, 2)), written, 'an equal timestamp: the kept one');
+    const older = ts(40, 2);
+    assert.equal(ks.versionTs(older), older, 'any other: itself');
+    assert.equal(store.getOrCreate('fresh').versionTs(older), older, 'a key without versions: itself');
+  });
 });
 
 // Decision 0055: only the SQL key space (first byte 0) is kept in key order; kv keys are looked up alone.

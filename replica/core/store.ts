@@ -25,7 +25,7 @@
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key } from '../../protocol/messages.ts';
-import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { BulkReads } from './bulk-reads.ts';
 import { OrderedKeys, type KeyRangeIterator } from './ordered-keys.ts';
 import { sqlTableOfKey, TableState } from './table-writes.ts';
@@ -97,6 +97,16 @@ export class KeyState {
 
   addPrepared(v: Version): void {
     this.prepared = withVersion(this.prepared, v);
+  }
+
+  /**
+   * `t`, or an equal timestamp object the store already keeps: a committed read record is kept for the
+   * history window, and the version it read is usually the key's newest committed one, whose timestamp
+   * it can share instead of keeping the one decoded from the reader's transaction (decision 0057).
+   */
+  versionTs(t: Timestamp): Timestamp {
+    const head = this.committedHead;
+    return head !== undefined && tsEquals(head.ts, t) ? head.ts : t;
   }
 
   addCommittedRead(r: ReadRecord): void {

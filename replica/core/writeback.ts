@@ -118,7 +118,8 @@ function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'
   }
   for (const r of body.reads) {
     if (!h.owns(r.key)) continue;
-    h.store.getOrCreate(r.key).addCommittedRead({ readerTs: body.ts, version: r.version, txn, proof });
+    const ks = h.store.getOrCreate(r.key);
+    ks.addCommittedRead({ readerTs: body.ts, version: ks.versionTs(r.version), txn, proof });
   }
 }
 
