@@ -141,13 +141,18 @@ function appendedExactly<T>(list: T[], x: T): T[] {
   }
 }
 
-/** `chain` with `v` inserted in timestamp order (`appendedExactly`, then moved down past newer versions). */
+/** `chain` with `v` inserted in timestamp order (`appendedExactly`, then `placeNewest`). */
 function withVersion(chain: Version[], v: Version): Version[] {
-  const out = appendedExactly(chain, v);
-  let i = out.length - 1;
-  for (; i > 0 && tsLess(v.ts, out[i - 1]!.ts); i--) out[i] = out[i - 1]!;
-  out[i] = v;
-  return out;
+  return placeNewest(appendedExactly(chain, v));
+}
+
+/** Moves `chain`'s last version down past the versions newer than it (the rest is in order); returns `chain`. */
+function placeNewest(chain: Version[]): Version[] {
+  const v = chain[chain.length - 1]!;
+  let i = chain.length - 1;
+  for (; i > 0 && tsLess(v.ts, chain[i - 1]!.ts); i--) chain[i] = chain[i - 1]!;
+  chain[i] = v;
+  return chain;
 }
 
 /**
@@ -167,14 +172,10 @@ export function newestBelow(chain: readonly Version[], t: Timestamp): Version | 
   return undefined;
 }
 
-/** Inserts keeping ascending timestamp order (appends in the common case). */
+/** Inserts keeping ascending timestamp order (appends in the common case), in place. */
 export function insertVersion(chain: Version[], v: Version): void {
-  let i = chain.length;
-  while (i > 0 && tsLess(v.ts, chain[i - 1]!.ts)) i--;
-  // No splice: it allocates the (empty) array of removed elements on every call.
   chain.push(v);
-  for (let j = chain.length - 1; j > i; j--) chain[j] = chain[j - 1]!;
-  chain[i] = v;
+  placeNewest(chain);
 }
 
 export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], txn: DigestKey): void {
@@ -239,12 +240,13 @@ export class Store {
     this.#noteTableWrite(key, v, false, nonMonotonic);
   }
 
-  /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. */
-  commitWrite(key: Key, v: Version, nonMonotonic = false): void {
+  /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. Returns the key's state. */
+  commitWrite(key: Key, v: Version, nonMonotonic = false): KeyState {
     const ks = this.getOrCreate(key);
     removeByTxn(ks.prepared, v.txn);
     ks.addCommitted(v);
     this.#noteTableWrite(key, v, true, nonMonotonic);
+    return ks;
   }
 
   /** Purges an aborted transaction's prepared version of the key and its table-history entry. */

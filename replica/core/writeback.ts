@@ -95,8 +95,8 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, dec
   let lastTable = -1;
   for (const w of body.writes) {
     if (!owns(w.key)) continue;
-    h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
-    h.store.collect(h.store.get(w.key)!, wm);
+    const ks = h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
+    h.store.collect(ks, wm);
     const id = sqlTableOfKey(w.key);
     if (id !== null && id !== lastTable) h.store.table(id).collect(wm);
     lastTable = id ?? lastTable;
