@@ -80,6 +80,9 @@ async function main(args: readonly string[]): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pesto-micro-ycsb-'));
   const servers: ReplicaServer[] = [];
   const clients: PestoClient[] = [];
+  // The shells' timers are unref'd (in a deployment the sockets keep a process alive); with the
+  // in-memory transport nothing else would, and a transaction waiting on a timer would end the process.
+  const keepAlive = setInterval(() => undefined, 1000);
   try {
     const prepared = await prepareLocalCluster({ dataDir, basePort: opts.basePort });
     const historyMs = flags.get('history-window-ms');
@@ -171,6 +174,7 @@ async function main(args: readonly string[]): Promise<void> {
       `${JSON.stringify({ summary: 'fail-eager against ideal, median of the pairs', transport: transportName, tputRatio: med('tput'), cpuRatio: med('cpu'), cpuRatioEach: ratios.map((r) => round(r.cpu, 3)).join(' '), extraReplicaHandlingUsPerTx: med('replica'), extraClientHandlingUsPerTx: med('client') })}\n`,
     );
   } finally {
+    clearInterval(keepAlive);
     for (const c of clients) await c.close();
     for (const s of servers) await s.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { Engine } from './engine.ts';
 import { Numeric, SqlDate, SqlTimestamp, type Row } from './types.ts';
 import { decodeColumns, decodeRow, encodeRow, RowCodecError } from './row-codec.ts';
+import { formatBinary } from './value-binary.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey, tableKeyRange, tablePrefix } from './row-key.ts';
 
 const engine = await Engine.create();
@@ -19,6 +20,31 @@ void describe('row values', () => {
       [null, null, 1, null, null, null, null, null, null, null, null, null],
     ];
     for (const row of rows) assert.deepEqual(decodeRow(every, encodeRow(every, row)), row);
+  });
+
+  void it('write the documented framing byte for byte, one fresh array per row however large', () => {
+    // The framing spelled out: u8 format, u16 column count, per column i32 length (-1 for NULL) and
+    // the value's binary send form (formatBinary), big-endian.
+    const framed = (row: Row): Uint8Array => {
+      const parts: number[] = [1, row.length >> 8, row.length & 0xff];
+      const i32 = (v: number): void => void parts.push((v >>> 24) & 0xff, (v >>> 16) & 0xff, (v >>> 8) & 0xff, v & 0xff);
+      row.forEach((v, i) => {
+        if (v === null) return i32(-1);
+        const b = formatBinary(v, every.columns[i]!.type);
+        i32(b.length);
+        parts.push(...b);
+      });
+      return Uint8Array.from(parts);
+    };
+    const rows: Row[] = [
+      [-3, 2147483647, 9007199254740993n, Numeric.parse('-12.500'), Math.fround(1.5), -0.125, 'héllo', 'abc', 'ab  ', true, new SqlDate(19000), new SqlTimestamp(1)],
+      [null, -1, -(2 ** 53) + 1, Numeric.parse('0'), -0, Number.NaN, 'x'.repeat(65), '', 'abcd', false, null, null],
+      [1, 2, 3, null, null, null, 'y'.repeat(5000), null, null, null, null, null],
+    ];
+    const out = rows.map((row) => encodeRow(every, row));
+    out.forEach((bytes, i) => assert.deepEqual(bytes, framed(rows[i]!), `row ${i}`));
+    // Each row owns its bytes: encoding another does not change an earlier one.
+    assert.deepEqual(out[0], framed(rows[0]!));
   });
 
   void it('decode the columns asked for alone, as decodeRow does, and leave the others untouched', () => {

@@ -197,10 +197,9 @@ export function encodeParams(values: readonly SqlValue[]): Uint8Array {
       continue;
     }
     const t = wireTypeOf(v);
-    const b = formatBinary(v, t);
     w.u8(typeTag(t));
-    w.u32(b.length);
-    w.bytes(b);
+    // The length as i32 is the same four bytes as the u32 the reader takes (lengths are non-negative).
+    w.value(v, t);
   }
   return w.done();
 }
