@@ -184,14 +184,15 @@ export class PestoClient {
 
   drain(): void {
     const effects = this.core.takeEffects();
-    // A message sent to several peers is encoded once (EncodeMemo).
+    // A message sent to several peers is encoded once (EncodeMemo); a writeback once, then copied per replica.
     const memo = this.#memo;
     for (const e of effects) {
       switch (e.kind) {
         case 'send': {
           const link = this.#links[e.to.shard]?.[e.to.index];
           if (link === undefined) break;
-          const bytes = memo.encode(e.msg);
+          // A writeback's votes go with the recipient's MAC slots only (codec.ts SlottedWriteback).
+          const bytes = memo.encode(e.msg, e.to.index);
           link.send(bytes);
           break;
         }

@@ -7,7 +7,7 @@
  * hand-written codec is codec-fast-cert.ts.
  */
 import type { pesto } from './gen/pesto.js';
-import { MAC_BYTES } from './crypto/mac.ts';
+import { MAC_BYTES, MAC_SLOT_BYTES } from './crypto/mac.ts';
 import { assertNever } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits, digestIn, reject, shardIn, txnIn } from './codec-txn.ts';
@@ -63,6 +63,11 @@ export function sigIn(p: pesto.SigProof.$Properties | null | undefined, limits: 
   if (path.length % NODE_BYTES !== 0 || path.length > MERKLE_PATH_LEVELS_MAX * NODE_BYTES) reject('bad-path', `path of ${path.length} bytes`);
   const macs = p.macs;
   if (macs === null || macs === undefined || macs.length === 0) return { signer, rootSignature, index: p.index ?? 0, path, macs: undefined };
+  // One slot (crypto/mac.ts): the index of a replica of the shard, then its MAC.
+  if (macs.length === MAC_SLOT_BYTES) {
+    if (macs[0]! >= limits.replicasPerShard) reject('bad-signature-length', `MAC slot for replica ${macs[0]}`);
+    return { signer, rootSignature, index: p.index ?? 0, path, macs };
+  }
   if (macs.length !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
   if (macs.length % MAC_BYTES !== 0 || macs.length > 256 * MAC_BYTES) reject('bad-signature-length', `MAC vector of ${macs.length} bytes`);
   return { signer, rootSignature, index: p.index ?? 0, path, macs };

@@ -3,7 +3,7 @@
  * proofs, ST1 vote certificates, ST2 certificates, committed transactions with their proof, and
  * writebacks, decoded with every check of codec.ts and written as protobufjs writes them.
  */
-import { MAC_BYTES } from './crypto/mac.ts';
+import { MAC_BYTES, MAC_SLOT_BYTES } from './crypto/mac.ts';
 import { DEFAULT_CODEC_LIMITS } from './codec-txn.ts';
 import { txnField, txnOf } from './codec-fast-txn.ts';
 import { bail, digestIn, EMPTY, lenField, type Reader, sameBytes, skip, sub, tagOf, varintSize, type Writer } from './codec-fast-wire.ts';
@@ -115,7 +115,9 @@ export function sigIn(r: Reader): SigProof {
   const pathBytes = pathEnd - pathAt;
   if (pathBytes % NODE_BYTES !== 0 || pathBytes > PATH_LEVELS_MAX * NODE_BYTES) bail();
   const macBytes = macsEnd - macsAt;
-  if (macBytes !== 0) {
+  if (macBytes === MAC_SLOT_BYTES) {
+    if (r.buf[macsAt]! >= limits.replicasPerShard) bail();
+  } else if (macBytes !== 0) {
     if (macBytes !== limits.replicasPerShard * MAC_BYTES && limits.replicasPerShard !== DEFAULT_CODEC_LIMITS.replicasPerShard) bail();
     if (macBytes % MAC_BYTES !== 0 || macBytes > 256 * MAC_BYTES) bail();
   }
@@ -294,7 +296,28 @@ export function sigWrite(w: Writer, tag: number, s: SigProof, size: number): voi
     w.varint(s.index);
   }
   if (s.path.length > 0) w.bytesField(34, s.path);
-  if (s.macs !== undefined && s.macs.length > 0) w.bytesField(42, s.macs);
+  if (s.macs !== undefined && s.macs.length > 0) {
+    w.bytesField(42, s.macs);
+    if (slotOffsets !== null && s.macs.length === MAC_SLOT_BYTES) slotOffsets.push(w.pos - MAC_SLOT_BYTES);
+  }
+}
+
+/** Offsets of the single MAC slots `sigWrite` writes while `recordingSlots` runs; null otherwise. */
+let slotOffsets: number[] | null = null;
+
+/**
+ * Runs `encode` (synchronous) and returns its result with the offsets, in its output, of every
+ * single-slot `macs` field it wrote (crypto/mac.ts), in writing order: for a writeback encoded once
+ * and then given each replica's slots in place (codec.ts `SlottedWriteback`).
+ */
+export function recordingSlots<T>(encode: () => T): { readonly value: T; readonly offsets: readonly number[] } {
+  const offsets: number[] = [];
+  slotOffsets = offsets;
+  try {
+    return { value: encode(), offsets };
+  } finally {
+    slotOffsets = null;
+  }
 }
 
 function sigsSize(sigs: readonly SigProof[]): number {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { keyPairFromSeed } from './ed25519.ts';
-import { MAC_BYTES, PairwiseMacs } from './mac.ts';
+import { MAC_BYTES, MAC_SLOT_BYTES, PairwiseMacs, writeSlot } from './mac.ts';
 
 const N = 6;
 const pairs = Array.from({ length: N }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
@@ -43,5 +43,31 @@ void describe('PairwiseMacs', () => {
     assert.equal(checker.check(leaf.subarray(1), 2, vector), false);
     assert.throws(() => signer.vector(leaf.subarray(1)), /32 bytes/);
     assert.equal(checker.mismatched, 4, "malformed inputs are refused before any MAC is computed");
+  });
+
+  void it('checks a single slot that names this replica, and leaves one naming another unchecked', () => {
+    const signer = macsOf(1);
+    const leaf = leafOf(9);
+    const vector = signer.vector(leaf);
+    const slotFor = (i: number): Uint8Array => {
+      const out = new Uint8Array(MAC_SLOT_BYTES);
+      writeSlot(vector, i, out, 0);
+      return out;
+    };
+    for (let i = 0; i < N; i++) {
+      const checker = macsOf(i);
+      assert.equal(checker.check(leaf, 1, slotFor(i)), true, `own slot at ${i}`);
+      assert.deepEqual(slotFor(i).subarray(1), vector.subarray(i * MAC_BYTES, (i + 1) * MAC_BYTES));
+      assert.equal(checker.check(leaf, 1, slotFor((i + 1) % N)), false, `another replica's slot at ${i}`);
+      assert.deepEqual([checker.checked, checker.mismatched], [1, 0], 'a slot for another replica is not checked at all');
+      const flipped = slotFor(i);
+      flipped[MAC_SLOT_BYTES - 1]! ^= 1;
+      assert.equal(checker.check(leaf, 1, flipped), false);
+      assert.equal(checker.mismatched, 1);
+    }
+    // A vector without the asked slot gives one that matches nothing.
+    const short = new Uint8Array(MAC_SLOT_BYTES);
+    writeSlot(vector.subarray(0, 2 * MAC_BYTES), 4, short, 0);
+    assert.equal(macsOf(4).check(leaf, 1, short), false);
   });
 });

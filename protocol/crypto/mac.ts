@@ -8,6 +8,13 @@
  * signature, which is what makes the certificate transferable: clients and other parties never use
  * MACs, so nothing is ever accepted that a signature would refuse.
  *
+ * A vote's `macs` travels in one of two forms. The signer's full vector (n x 16 bytes, by replica
+ * index) is what a replica attaches to its vote for the client. A client writing a certificate back
+ * to replica i sends each vote with only i's slot (`MAC_SLOT_BYTES`: the index byte, then the 16-byte
+ * MAC; `slotOf`): the other n - 1 MACs are of no use to i, and they were a fifth of every writeback a
+ * replica received, logged and kept (decision 0058). A slot names its replica, so one meant for
+ * another replica (a stored certificate supplied to a peer) is simply not used, never a mismatch.
+ *
  * Keys: k_ij = BLAKE3(tag ‖ X25519(i, j) ‖ shard ‖ min(i,j) ‖ max(i,j)), from each side's ed25519
  * key pair converted to X25519 (libsodium), so k_ij = k_ji and only i and j know it. A replica's own
  * slot uses k_ii (X25519 with its own public key), so it checks its own votes like anyone else's.
@@ -20,6 +27,16 @@ import { blake3Into, keyedHash32, keyWords } from './blake3.ts';
 import { pooledBytes } from '../pooled.ts';
 
 export const MAC_BYTES = 16;
+/** A single slot of a vector: the replica's index (one byte), then its MAC. */
+export const MAC_SLOT_BYTES = 1 + MAC_BYTES;
+
+/** Writes replica `index`'s slot of `vector` (`MAC_SLOT_BYTES`) at `at` of `out`; a vector without that slot gives a slot that matches nothing. */
+export function writeSlot(vector: Uint8Array, index: number, out: Uint8Array, at: number): void {
+  out[at] = index;
+  const from = index * MAC_BYTES;
+  if (from + MAC_BYTES <= vector.length) out.set(vector.subarray(from, from + MAC_BYTES), at + 1);
+  else out.fill(0, at + 1, at + MAC_SLOT_BYTES);
+}
 
 interface SodiumX25519 {
   crypto_sign_ed25519_pk_to_curve25519(x25519Pk: Uint8Array, ed25519Pk: Uint8Array): void;
@@ -82,16 +99,24 @@ export class PairwiseMacs {
     return out;
   }
 
-  /** True iff `vector`'s slot for this replica is the MAC `signer` would compute over `leaf`. */
-  check(leaf: Uint8Array, signer: number, vector: Uint8Array): boolean {
+  /**
+   * True iff `macs` holds this replica's slot (the full vector, or the single slot naming this replica)
+   * and it is the MAC `signer` would compute over `leaf`. A single slot for another replica is not
+   * checked (false, not counted as a mismatch).
+   */
+  check(leaf: Uint8Array, signer: number, macs: Uint8Array): boolean {
     const key = this.#keys[signer];
-    if (key === undefined || vector.length !== this.#keys.length * MAC_BYTES || leaf.length !== 32) return false;
+    if (key === undefined || leaf.length !== 32) return false;
+    let at: number;
+    if (macs.length === this.#keys.length * MAC_BYTES) at = this.index * MAC_BYTES;
+    else if (macs.length === MAC_SLOT_BYTES && macs[0] === this.index) at = 1;
+    else return false;
     this.checked++;
     keyedHash32(key, leaf, 0, this.#digest, 0, MAC_BYTES);
-    const at = this.index * MAC_BYTES;
     let diff = 0;
-    for (let b = 0; b < MAC_BYTES; b++) diff |= this.#digest[b]! ^ vector[at + b]!;
+    for (let b = 0; b < MAC_BYTES; b++) diff |= this.#digest[b]! ^ macs[at + b]!;
     if (diff !== 0) this.mismatched++;
     return diff === 0;
   }
+
 }
