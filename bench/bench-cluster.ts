@@ -184,7 +184,7 @@ export async function replicaCounters(addresses: readonly string[]): Promise<Map
   const out = new Map<string, number>();
   for (const text of await Promise.all(addresses.map(async (a) => (await fetch(`http://${a}/metrics`)).text()))) {
     for (const line of text.split('\n')) {
-      if (!line.startsWith('pesto_replica_') && !line.startsWith('pesto_wal_')) continue;
+      if (!line.startsWith('pesto_replica_') && !line.startsWith('pesto_wal_') && !line.startsWith('pesto_signatures_total') && !line.startsWith('pesto_verifications_total')) continue;
       const space = line.lastIndexOf(' ');
       const series = line.slice(0, space).replace(/,?(shard|replica)="[^"]*"/g, '').replace('{,', '{').replace('{}', '');
       out.set(series, (out.get(series) ?? 0) + Number(line.slice(space + 1)));

@@ -54,6 +54,7 @@
  * transaction fetches and refused queries per committed transaction, and ABSTAIN votes by reason.
  */
 import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
+import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { SqlClient, type SqlPrepared, type SqlSession } from '../client/sql/sql-session.ts';
 import { SqlState } from '../sql/errors.ts';
 import { clientKnobFlags, counterDelta, CpuMeter, must, replicaCounters, sleep, startBenchCluster, wakeupTotals, type BenchCluster, type ClientKnobs } from './bench-cluster.ts';
@@ -252,12 +253,14 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   const wake0 = wakeupTotals(pids);
   const replicas0 = await replicaCounters(cluster.metrics);
   const c0 = { ...core };
+  const crypto0 = { signatures: cryptoStats.signatures, verifications: cryptoStats.verifications };
   w.measuring = true;
   const t0 = performance.now();
   await sleep(opts.seconds * 1000);
   w.measuring = false;
   const elapsedS = (performance.now() - t0) / 1000;
   const d = { committed: core.committed - c0.committed, fast: core.fastCommits - c0.fastCommits };
+  const clientCrypto = { signatures: cryptoStats.signatures - crypto0.signatures, verifications: cryptoStats.verifications - crypto0.verifications };
   const wake1 = wakeupTotals(pids);
   const used = await cpu.stop();
   const replicas = counterDelta(replicas0, await replicaCounters(cluster.metrics));
@@ -310,6 +313,10 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
   ] as const) {
     result[label] = w.committed === 0 ? 0 : round((replicas.get(series) ?? 0) / w.committed, 3);
   }
+  // ed25519 over the whole cluster (replicas' batched votes and their checks, the client's checks):
+  // batches shrink when replicas wake for fewer votes at a time.
+  result['signaturesPerTx'] = w.committed === 0 ? 0 : round(((replicas.get('pesto_signatures_total') ?? 0) + clientCrypto.signatures) / w.committed, 3);
+  result['verificationsPerTx'] = w.committed === 0 ? 0 : round(((replicas.get('pesto_verifications_total') ?? 0) + clientCrypto.verifications) / w.committed, 3);
   // Log compactions completed in the window, all replicas together (each costs a replica seconds of CPU).
   result['walCompactions'] = replicas.get('pesto_wal_compactions_total') ?? 0;
   const abstains = [...replicas].filter(([k]) => k.startsWith('pesto_replica_abstains_total')).map(([k, v]) => `${/reason="([^"]*)"/.exec(k)?.[1] ?? k}:${v}`);
