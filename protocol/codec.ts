@@ -426,7 +426,8 @@ export class EncodeMemo {
    * certificate carries full MAC vectors gets only that replica's slots (`SlottedWriteback`).
    */
   encode(m: Message, forReplica = -1): Uint8Array {
-    if (forReplica >= 0 && m.kind === 'writeback') {
+    // A slot names its replica in one byte (crypto/mac.ts); vectors have at most 256 slots (the codecs).
+    if (forReplica >= 0 && forReplica <= 0xff && m.kind === 'writeback') {
       const slotted = this.#slotted(m);
       if (slotted !== null) return slotted.forReplica(forReplica);
     }

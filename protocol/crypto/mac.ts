@@ -11,7 +11,7 @@
  * A vote's `macs` travels in one of two forms. The signer's full vector (n x 16 bytes, by replica
  * index) is what a replica attaches to its vote for the client. A client writing a certificate back
  * to replica i sends each vote with only i's slot (`MAC_SLOT_BYTES`: the index byte, then the 16-byte
- * MAC; `slotOf`): the other n - 1 MACs are of no use to i, and they were a fifth of every writeback a
+ * MAC; `writeSlot`): the other n - 1 MACs are of no use to i, and they were a fifth of every writeback a
  * replica received, logged and kept (decision 0058). A slot names its replica, so one meant for
  * another replica (a stored certificate supplied to a peer) is simply not used, never a mismatch.
  *
