@@ -24,7 +24,6 @@ import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut
 import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
 import { recordingSlots } from './codec-fast-cert.ts';
 import { MAC_SLOT_BYTES, writeSlot } from './crypto/mac.ts';
-import { slabCopy } from './pooled.ts';
 import { replyBodyDigest } from './codec-query.ts';
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
 import { assertNever, InvariantError, ok, type Result } from './errors.ts';
@@ -499,13 +498,10 @@ export class SlottedWriteback {
     return new SlottedWriteback(value, offsets, vectors);
   }
 
-  /**
-   * The bytes replica `index` (of any shard) receives: a copy of the template with its slots. The
-   * copies live until the link's next write, like their neighbours: carved from shared 64 KiB slabs
-   * (pooled.ts) rather than Buffer's 8 KiB pool, which six copies of a writeback outgrew every turn.
-   */
+  /** The bytes replica `index` (of any shard) receives: a copy of the template with its slots. */
   forReplica(index: number): Uint8Array {
-    const out = slabCopy(this.template);
+    const out = Buffer.allocUnsafe(this.template.length);
+    out.set(this.template);
     for (let k = 0; k < this.offsets.length; k++) writeSlot(this.vectors[k]!, index, out, this.offsets[k]!);
     return out;
   }
