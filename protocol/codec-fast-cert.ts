@@ -280,7 +280,7 @@ export function sigSize(s: SigProof): number {
   if (s.rootSignature.length > 0) n += lenField(s.rootSignature.length);
   if (s.index !== 0) n += 1 + varintSize(s.index);
   if (s.path.length > 0) n += lenField(s.path.length);
-  if (s.macs !== undefined && s.macs.length > 0) n += lenField(s.macs.length);
+  if (s.macs !== undefined && s.macs.length > 0) n += lenField(slotting !== null && s.macs.length > MAC_SLOT_BYTES ? MAC_SLOT_BYTES : s.macs.length);
   return n;
 }
 
@@ -296,27 +296,34 @@ export function sigWrite(w: Writer, tag: number, s: SigProof, size: number): voi
     w.varint(s.index);
   }
   if (s.path.length > 0) w.bytesField(34, s.path);
-  if (s.macs !== undefined && s.macs.length > 0) {
-    w.bytesField(42, s.macs);
-    if (slotOffsets !== null && s.macs.length === MAC_SLOT_BYTES) slotOffsets.push(w.pos - MAC_SLOT_BYTES);
-  }
+  const macs = s.macs;
+  if (macs === undefined || macs.length === 0) return;
+  if (slotting === null || macs.length <= MAC_SLOT_BYTES) return w.bytesField(42, macs);
+  // A full vector while slotting: a slot's room, filled in per replica (`writeSlot`).
+  w.buf[w.pos++] = 42;
+  w.varint(MAC_SLOT_BYTES);
+  slotting.offsets.push(w.pos);
+  slotting.vectors.push(macs);
+  w.buf.fill(0, w.pos, w.pos + MAC_SLOT_BYTES);
+  w.pos += MAC_SLOT_BYTES;
 }
 
-/** Offsets of the single MAC slots `sigWrite` writes while `recordingSlots` runs; null otherwise. */
-let slotOffsets: number[] | null = null;
+/** While `slottingVectors` runs: where `sigWrite` left a slot's room for each full MAC vector, and the vectors. */
+let slotting: { readonly offsets: number[]; readonly vectors: Uint8Array[] } | null = null;
 
 /**
- * Runs `encode` (synchronous) and returns its result with the offsets, in its output, of every
- * single-slot `macs` field it wrote (crypto/mac.ts), in writing order: for a writeback encoded once
- * and then given each replica's slots in place (codec.ts `SlottedWriteback`).
+ * Runs `encode` (synchronous) with every full MAC vector written as one slot's room (crypto/mac.ts),
+ * and returns its result with the offsets of those rooms in its output and their vectors, in writing
+ * order: a writeback encoded once and then given each replica's slots in place (codec.ts
+ * `SlottedWriteback`), without a second certificate to encode.
  */
-export function recordingSlots<T>(encode: () => T): { readonly value: T; readonly offsets: readonly number[] } {
-  const offsets: number[] = [];
-  slotOffsets = offsets;
+export function slottingVectors<T>(encode: () => T): { readonly value: T; readonly offsets: readonly number[]; readonly vectors: readonly Uint8Array[] } {
+  const rooms = { offsets: [] as number[], vectors: [] as Uint8Array[] };
+  slotting = rooms;
   try {
-    return { value: encode(), offsets };
+    return { value: encode(), ...rooms };
   } finally {
-    slotOffsets = null;
+    slotting = null;
   }
 }
 

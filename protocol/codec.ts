@@ -22,11 +22,11 @@
 import { pesto } from './gen/pesto.js';
 import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut, sigIn, sigOut, sigsIn, sigsOut, voteCertIn, voteCertOut, voteDecisionIn, voteDecisionOut, writebackIn, writebackOut } from './codec-cert.ts';
 import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
-import { recordingSlots } from './codec-fast-cert.ts';
+import { slottingVectors } from './codec-fast-cert.ts';
 import { MAC_SLOT_BYTES, writeSlot } from './crypto/mac.ts';
 import { replyBodyDigest } from './codec-query.ts';
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
-import { assertNever, InvariantError, ok, type Result } from './errors.ts';
+import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
 import {
   DEFAULT_CODEC_LIMITS,
@@ -53,7 +53,7 @@ import {
   writesIn,
   writesOut,
 } from './codec-txn.ts';
-import type { CommittedRead, CommittedTxn, FetchReply, Message, Query, QueryReply, SnapshotEntry, PreparedRead, SigProof, Txn, Writeback } from './messages.ts';
+import type { CommittedRead, CommittedTxn, FetchReply, Message, Query, QueryReply, SnapshotEntry, PreparedRead, SigProof, Txn, VoteCert, Writeback } from './messages.ts';
 
 export { DEFAULT_CODEC_LIMITS, decodeTxn, encodeTxn, keyFromBytes, keyToBytes } from './codec-txn.ts';
 export type { CodecLimits, DecodeReason } from './codec-txn.ts';
@@ -462,15 +462,19 @@ export class EncodeMemo {
   }
 }
 
-const SLOT_PLACEHOLDER = new Uint8Array(MAC_SLOT_BYTES);
-
 /**
  * A client's writeback as each replica receives it (decision 0058): every vote of its certificate
  * with only the recipient's MAC slot (crypto/mac.ts) instead of the signer's full vector, 79 bytes
  * less per vote, about a fifth of the writeback that every replica receives, logs and keeps. Encoded
- * once with placeholder slots; each replica's bytes are a copy with its slots written in. A replica of
- * another shard gets the same index's slot of these votes, which it never checks (MACs are per shard).
+ * once with a slot's room for each vector (`slottingVectors`); each replica's bytes are a copy with
+ * its slots written in. A replica of another shard gets the same index's slot of these votes, which
+ * it never checks (MACs are per shard).
  */
+function hasFullVector(votes: VoteCert): boolean {
+  for (const g of votes.shards) for (const s of g.sigs) if (s.macs !== undefined && s.macs.length > MAC_SLOT_BYTES) return true;
+  return false;
+}
+
 export class SlottedWriteback {
   private constructor(
     readonly template: Uint8Array,
@@ -480,21 +484,8 @@ export class SlottedWriteback {
 
   /** The template of `m`, or null when it has nothing to trim (already encoded, or no full MAC vector). */
   static of(m: Writeback): SlottedWriteback | null {
-    if (m.cert.kind !== 'votes' || (m as Partial<EncodedWriteback>)[ENCODING] !== undefined || received.has(m)) return null;
-    const vectors: Uint8Array[] = [];
-    const shards = m.cert.votes.shards.map((g) => ({
-      shard: g.shard,
-      sigs: g.sigs.map((s): SigProof => {
-        const v = s.macs;
-        if (v === undefined || v.length <= MAC_SLOT_BYTES) return s;
-        vectors.push(v);
-        return { signer: s.signer, rootSignature: s.rootSignature, index: s.index, path: s.path, macs: SLOT_PLACEHOLDER };
-      }),
-    }));
-    if (vectors.length === 0) return null;
-    const trimmed: Writeback = { kind: 'writeback', digest: m.digest, cert: { kind: 'votes', votes: { decision: m.cert.votes.decision, shards } }, txn: m.txn };
-    const { value, offsets } = recordingSlots(() => encodeMessage(trimmed));
-    if (offsets.length !== vectors.length) throw new InvariantError(`slotted writeback: ${offsets.length} slots written for ${vectors.length} vectors`);
+    if (m.cert.kind !== 'votes' || (m as Partial<EncodedWriteback>)[ENCODING] !== undefined || received.has(m) || !hasFullVector(m.cert.votes)) return null;
+    const { value, offsets, vectors } = slottingVectors(() => encodeMessage(m));
     return new SlottedWriteback(value, offsets, vectors);
   }
 

@@ -74,6 +74,7 @@ void describe('writebacks sent per replica', () => {
         }
       }
       assert.deepEqual(plain(memo.encode(wb, 0)), first, 'later recipients leave earlier bytes and the template alone');
+      assert.deepEqual(plain(encodeMessage(wb)), plain(whole), 'encodings outside the fan-out keep the full vectors');
     }
   });
 

@@ -34,7 +34,8 @@ export const MAC_SLOT_BYTES = 1 + MAC_BYTES;
 export function writeSlot(vector: Uint8Array, index: number, out: Uint8Array, at: number): void {
   out[at] = index;
   const from = index * MAC_BYTES;
-  if (from + MAC_BYTES <= vector.length) out.set(vector.subarray(from, from + MAC_BYTES), at + 1);
+  // Byte by byte: a subarray per slot would be 36 views per six-replica writeback.
+  if (from + MAC_BYTES <= vector.length) for (let b = 0; b < MAC_BYTES; b++) out[at + 1 + b] = vector[from + b]!;
   else out.fill(0, at + 1, at + MAC_SLOT_BYTES);
 }
 
