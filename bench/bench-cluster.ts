@@ -180,11 +180,14 @@ function replicaCpuSeconds(address: string): Promise<number> {
  * The `pesto_replica_*` and `pesto_wal_*` counters of every replica summed by series (labels other than shard and
  * replica kept, e.g. `pesto_replica_fetches_total{event="sent"}`).
  */
+/** The replica series `replicaCounters` keeps. */
+const COUNTER_PREFIXES = ['pesto_replica_', 'pesto_wal_', 'pesto_signatures_total', 'pesto_verifications_total'];
+
 export async function replicaCounters(addresses: readonly string[]): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   for (const text of await Promise.all(addresses.map(async (a) => (await fetch(`http://${a}/metrics`)).text()))) {
     for (const line of text.split('\n')) {
-      if (!line.startsWith('pesto_replica_') && !line.startsWith('pesto_wal_') && !line.startsWith('pesto_signatures_total') && !line.startsWith('pesto_verifications_total')) continue;
+      if (!COUNTER_PREFIXES.some((p) => line.startsWith(p))) continue;
       const space = line.lastIndexOf(' ');
       const series = line.slice(0, space).replace(/,?(shard|replica)="[^"]*"/g, '').replace('{,', '{').replace('{}', '');
       out.set(series, (out.get(series) ?? 0) + Number(line.slice(space + 1)));

@@ -280,7 +280,7 @@ export function sigSize(s: SigProof): number {
   if (s.rootSignature.length > 0) n += lenField(s.rootSignature.length);
   if (s.index !== 0) n += 1 + varintSize(s.index);
   if (s.path.length > 0) n += lenField(s.path.length);
-  if (s.macs !== undefined && s.macs.length > 0) n += lenField(slotting !== null && s.macs.length > MAC_SLOT_BYTES ? MAC_SLOT_BYTES : s.macs.length);
+  if (s.macs !== undefined && s.macs.length > 0) n += lenField(slotRoomsFor(s.macs) !== null ? MAC_SLOT_BYTES : s.macs.length);
   return n;
 }
 
@@ -298,18 +298,25 @@ export function sigWrite(w: Writer, tag: number, s: SigProof, size: number): voi
   if (s.path.length > 0) w.bytesField(34, s.path);
   const macs = s.macs;
   if (macs === undefined || macs.length === 0) return;
-  if (slotting === null || macs.length <= MAC_SLOT_BYTES) return w.bytesField(42, macs);
+  const rooms = slotRoomsFor(macs);
+  if (rooms === null) return w.bytesField(42, macs);
   // A full vector while slotting: a slot's room, filled in per replica (`writeSlot`).
   w.buf[w.pos++] = 42;
   w.varint(MAC_SLOT_BYTES);
-  slotting.offsets.push(w.pos);
-  slotting.vectors.push(macs);
+  rooms.offsets.push(w.pos);
+  rooms.vectors.push(macs);
   w.buf.fill(0, w.pos, w.pos + MAC_SLOT_BYTES);
   w.pos += MAC_SLOT_BYTES;
 }
 
 /** While `slottingVectors` runs: where `sigWrite` left a slot's room for each full MAC vector, and the vectors. */
-let slotting: { readonly offsets: number[]; readonly vectors: Uint8Array[] } | null = null;
+type SlotRooms = { readonly offsets: number[]; readonly vectors: Uint8Array[] };
+let slotting: SlotRooms | null = null;
+
+/** Where `macs` goes as one slot's room (a full vector while slotting), else null: `sigSize` and `sigWrite` agree through it. */
+function slotRoomsFor(macs: Uint8Array): SlotRooms | null {
+  return slotting !== null && macs.length > MAC_SLOT_BYTES ? slotting : null;
+}
 
 /**
  * Runs `encode` (synchronous) with every full MAC vector written as one slot's room (crypto/mac.ts),
@@ -318,7 +325,7 @@ let slotting: { readonly offsets: number[]; readonly vectors: Uint8Array[] } | n
  * `SlottedWriteback`), without a second certificate to encode.
  */
 export function slottingVectors<T>(encode: () => T): { readonly value: T; readonly offsets: readonly number[]; readonly vectors: readonly Uint8Array[] } {
-  const rooms = { offsets: [] as number[], vectors: [] as Uint8Array[] };
+  const rooms: SlotRooms = { offsets: [], vectors: [] };
   slotting = rooms;
   try {
     return { value: encode(), ...rooms };

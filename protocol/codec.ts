@@ -406,60 +406,65 @@ export function encodeGeneric(m: Message): Uint8Array {
 }
 
 /**
- * Encodes the messages of one fan-out once each: the last two messages encoded are remembered (by
- * identity), which covers a message sent to every replica and the two variants of a writeback (with
- * and without its transaction) interleaved. Not a Map: a shell drains effects many times per
- * transaction, and clearing a Map allocates a new table each time. `reset()` between drains.
+ * The values made for the last two keys (by identity): what one drain of a shell sends to several
+ * peers is one message, or the two variants of a writeback (with and without its transaction)
+ * interleaved. Not a Map: a shell drains effects many times per transaction, and clearing a Map
+ * allocates a new table each time.
+ */
+class LastTwo<K extends object, V> {
+  #a: K | null = null;
+  #aValue: V | undefined = undefined;
+  #b: K | null = null;
+  #bValue: V | undefined = undefined;
+
+  get(k: K, make: (k: K) => V): V {
+    if (k === this.#a) return this.#aValue as V;
+    if (k === this.#b) return this.#bValue as V;
+    const v = make(k);
+    this.#b = this.#a;
+    this.#bValue = this.#aValue;
+    this.#a = k;
+    this.#aValue = v;
+    return v;
+  }
+
+  clear(): void {
+    this.#a = this.#b = null;
+    this.#aValue = this.#bValue = undefined;
+  }
+}
+
+/**
+ * Encodes the messages of one fan-out once each (`LastTwo`); a writeback whose certificate carries
+ * full MAC vectors once as a template, copied per replica (`SlottedWriteback`). `reset()` between drains.
  */
 export class EncodeMemo {
-  #a: Message | null = null;
-  #aBytes: Uint8Array | null = null;
-  #b: Message | null = null;
-  #bBytes: Uint8Array | null = null;
-  #slottedA: Writeback | null = null;
-  #slottedAOf: SlottedWriteback | null = null;
-  #slottedB: Writeback | null = null;
-  #slottedBOf: SlottedWriteback | null = null;
+  readonly #bytes = new LastTwo<Message, Uint8Array>();
+  readonly #slotted = new LastTwo<Writeback, SlottedWriteback | null>();
 
   /**
    * `m`'s encoding; with `forReplica` (the recipient's index in its shard), a writeback whose
-   * certificate carries full MAC vectors gets only that replica's slots (`SlottedWriteback`).
+   * certificate carries full MAC vectors gets only that replica's slots.
    */
   encode(m: Message, forReplica = -1): Uint8Array {
     // A slot names its replica in one byte (crypto/mac.ts); vectors have at most 256 slots (the codecs).
     if (forReplica >= 0 && forReplica <= 0xff && m.kind === 'writeback') {
-      const slotted = this.#slotted(m);
+      const slotted = this.#slotted.get(m, SlottedWriteback.of);
       if (slotted !== null) return slotted.forReplica(forReplica);
     }
-    if (m === this.#a && this.#aBytes !== null) return this.#aBytes;
-    if (m === this.#b && this.#bBytes !== null) return this.#bBytes;
-    const bytes = encodeMessage(m);
-    this.#b = this.#a;
-    this.#bBytes = this.#aBytes;
-    this.#a = m;
-    this.#aBytes = bytes;
-    return bytes;
-  }
-
-  /** The writeback's per-replica template, for the last two writebacks (a bare and a full variant go out together). */
-  #slotted(m: Writeback): SlottedWriteback | null {
-    if (m === this.#slottedA) return this.#slottedAOf;
-    if (m === this.#slottedB) return this.#slottedBOf;
-    const made = SlottedWriteback.of(m);
-    this.#slottedB = this.#slottedA;
-    this.#slottedBOf = this.#slottedAOf;
-    this.#slottedA = m;
-    this.#slottedAOf = made;
-    return made;
+    return this.#bytes.get(m, encodeMessage);
   }
 
   /** Forgets the messages (so they need not outlive the drain). */
   reset(): void {
-    this.#a = this.#b = null;
-    this.#aBytes = this.#bBytes = null;
-    this.#slottedA = this.#slottedB = null;
-    this.#slottedAOf = this.#slottedBOf = null;
+    this.#bytes.clear();
+    this.#slotted.clear();
   }
+}
+
+function hasFullVector(votes: VoteCert): boolean {
+  for (const g of votes.shards) for (const s of g.sigs) if (s.macs !== undefined && s.macs.length > MAC_SLOT_BYTES) return true;
+  return false;
 }
 
 /**
@@ -470,11 +475,6 @@ export class EncodeMemo {
  * its slots written in. A replica of another shard gets the same index's slot of these votes, which
  * it never checks (MACs are per shard).
  */
-function hasFullVector(votes: VoteCert): boolean {
-  for (const g of votes.shards) for (const s of g.sigs) if (s.macs !== undefined && s.macs.length > MAC_SLOT_BYTES) return true;
-  return false;
-}
-
 export class SlottedWriteback {
   private constructor(
     readonly template: Uint8Array,
@@ -483,7 +483,7 @@ export class SlottedWriteback {
   ) {}
 
   /** The template of `m`, or null when it has nothing to trim (already encoded, or no full MAC vector). */
-  static of(m: Writeback): SlottedWriteback | null {
+  static of(this: void, m: Writeback): SlottedWriteback | null {
     if (m.cert.kind !== 'votes' || (m as Partial<EncodedWriteback>)[ENCODING] !== undefined || received.has(m) || !hasFullVector(m.cert.votes)) return null;
     const { value, offsets, vectors } = slottingVectors(() => encodeMessage(m));
     return new SlottedWriteback(value, offsets, vectors);

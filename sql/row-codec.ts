@@ -13,7 +13,8 @@
  */
 import type { TableDef } from './catalog.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
-import { formatBinary, readBinary, writeBinary } from './value-binary.ts';
+import { readBinary } from './value-binary.ts';
+import { Writer } from './wire-values.ts';
 
 const FORMAT = 1;
 
@@ -22,52 +23,27 @@ export class RowCodecError extends Error {
 }
 
 /** Where rows are assembled before their exact-length copy (grown on demand, never shrunk). */
-let rowScratch = new Uint8Array(1024);
-let rowScratchView = new DataView(rowScratch.buffer);
-
-/** Room for `n` more bytes after `at` in rowScratch, keeping what is written. */
-function rowRoom(at: number, n: number): void {
-  if (at + n <= rowScratch.length) return;
-  let size = rowScratch.length * 2;
-  while (size < at + n) size *= 2;
-  const next = new Uint8Array(size);
-  next.set(rowScratch.subarray(0, at));
-  rowScratch = next;
-  rowScratchView = new DataView(next.buffer);
-}
+const rowWriter = new Writer(1024);
 
 /**
- * One allocation per row: values are written in place (writeBinary; formatBinary for the rare types)
- * and the row is copied out at its exact length. (A fresh array per value, viewed through a DataView,
- * cost an ArrayBuffer each: 8 -> 164 µs per ycsb transaction as the heap grew, scripts/micro-ycsb.ts.)
+ * One allocation per row: values are written in place (`Writer.value`: writeBinary, formatBinary for
+ * the rare types) and the row is copied out at its exact length. (A fresh array per value, viewed
+ * through a DataView, cost an ArrayBuffer each: 8 -> 164 µs per ycsb transaction as the heap grew,
+ * scripts/micro-ycsb.ts.)
  */
 export function encodeRow(table: TableDef, row: Row): Uint8Array {
   const cols = table.columns;
-  rowRoom(0, 3);
-  rowScratch[0] = FORMAT;
-  rowScratchView.setUint16(1, cols.length);
-  let at = 3;
+  const w = rowWriter;
+  // From the start, also after a row whose value did not encode (formatBinary threw midway).
+  w.at = 0;
+  w.u8(FORMAT);
+  w.u16(cols.length);
   for (let i = 0; i < cols.length; i++) {
     const v = row[i] ?? null;
-    rowRoom(at, 4 + 8 + 64);
-    if (v === null) {
-      rowScratchView.setInt32(at, -1);
-      at += 4;
-      continue;
-    }
-    const type = cols[i]!.type;
-    const end = writeBinary(rowScratch, rowScratchView, at, v, type);
-    if (end >= 0) {
-      at = end;
-      continue;
-    }
-    const b = formatBinary(v, type);
-    rowRoom(at, 4 + b.length);
-    rowScratchView.setInt32(at, b.length);
-    rowScratch.set(b, at + 4);
-    at += 4 + b.length;
+    if (v === null) w.i32(-1);
+    else w.value(v, cols[i]!.type);
   }
-  return rowScratch.slice(0, at);
+  return w.take();
 }
 
 export function decodeRow(table: TableDef, bytes: Uint8Array): Row {

@@ -41,7 +41,8 @@ export function wireTypeOf(v: Exclude<SqlValue, null>): SqlType {
   return t;
 }
 
-class Writer {
+/** A growing big-endian byte writer (query parameters, results, stored rows: sql/row-codec.ts). */
+export class Writer {
   #buf: Uint8Array;
   #dv: DataView;
   at = 0;
@@ -105,6 +106,12 @@ class Writer {
   /** The bytes written: a view when they fill at least half the buffer (no copy of a large result), else a copy. */
   done(): Uint8Array {
     return this.at >= this.#buf.length >> 1 ? this.#buf.subarray(0, this.at) : this.#buf.slice(0, this.at);
+  }
+  /** A copy of exactly the bytes written, then empty again: a writer reused for many small outputs. */
+  take(): Uint8Array {
+    const out = this.#buf.slice(0, this.at);
+    this.at = 0;
+    return out;
   }
 }
 
