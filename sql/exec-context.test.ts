@@ -63,7 +63,21 @@ void test('stores predicates with bound parameters that survive serialisation', 
   const newRow: SqlValue[] = [1, 99, null, 'a'];
   newRow[2] = engine.store.get(acct, encodeKey([1, 3], ['int4', 'int4']))?.row[2] ?? null;
   assert.equal(evalPredicate(revived, newRow), true);
-  assert.equal(evalPredicate(revived, [2, 99, newRow[2] ?? null, 'a']), false);
+  assert.equal(evalPredicate(revived, [1, 99, newRow[2] ?? null, 'b']), false);
+  assert.equal(evalPredicate(revived, [1, 99, engine.store.get(acct, encodeKey([1, 1], ['int4', 'int4']))?.row[2] ?? null, 'a']), false);
+  // `w = $1` became the key range and is left out of the filter: the range excludes other warehouses.
+  const { lo, hi } = rec.predicates[0]!;
+  const w2 = encodeKey([2, 99], ['int4', 'int4']);
+  assert.ok(hi !== null && lo <= encodeKey([1, 99], ['int4', 'int4']) && w2 >= hi);
+  assert.equal(evalPredicate(revived, [2, 99, newRow[2] ?? null, 'a']), true);
+});
+
+void test('a range read records its range and only the residual filter', () => {
+  const { rec } = run('SELECT id FROM acct WHERE w = $1 AND id >= $2 AND id < $3', [1, 2, 9]);
+  const p = rec.predicates[0]!;
+  assert.equal(p.predicate, null);
+  assert.equal(p.lo, encodeKey([1, 2], ['int4', 'int4']));
+  assert.equal(p.hi, encodeKey([1, 9], ['int4', 'int4']));
 });
 
 void test('shows buffered writes through the overlay without recording them', () => {

@@ -27,7 +27,7 @@ export interface PredicateRecord {
   readonly indexId: number | null;
   readonly lo: string;
   readonly hi: string | null;
-  /** The scan's filter with parameters and outer values bound to constants; null = every row. */
+  /** The scan's filter within `[lo, hi)` (its residual) with parameters and outer values bound to constants; null = every row of the range. */
   readonly predicate: Expr | null;
 }
 

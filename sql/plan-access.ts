@@ -1,8 +1,8 @@
 // Access-path selection for one table: given the conjuncts that apply to it (over the table row; they may
 // use parameters and outer references), pick the primary key or a secondary index whose leading columns
 // are pinned by equalities, plus a range on the next column. Conjuncts turned into the key range are
-// dropped from the per-row residual (the range enforces them exactly); all of them stay in the scan's
-// recorded predicate.
+// dropped from the per-row residual (the range enforces them exactly), which with the range is also the
+// scan's recorded predicate (scan-exec.ts).
 
 import type { CmpOp, Expr } from './expr.ts';
 import { andOf, someExpr } from './expr.ts';

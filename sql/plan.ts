@@ -16,8 +16,8 @@ export interface KeyBound {
  * A scan of one table through its primary key (index null) or a secondary index. The key range is an
  * equality prefix `eq` on the key's leading columns plus optional bounds on the next one; all are
  * evaluated at execution (they may use parameters and outer rows). `filter` is the whole predicate over
- * the table row (range conjuncts included), recorded as the scan's predicate; `residual` is what the
- * executor still has to check per row once the key range is applied.
+ * the table row (range conjuncts included); `residual` is what the executor still has to check per row
+ * once the key range is applied, recorded with the range as the scan's predicate.
  */
 export interface ScanNode {
   readonly k: 'scan';

@@ -203,13 +203,17 @@ export type RowMatch = 'yes' | 'no' | 'error';
 /**
  * Whether the row stored under `key` (a row key of the scan's table; `value` its encoded row, null a
  * deletion) lies in the scan's range and satisfies its filter, evaluated by the SQL evaluator itself.
- * An unresolved scan or table matches every row; a row or filter that cannot be evaluated is 'error'.
+ * An unresolved scan or table matches every row; a row or filter that cannot be evaluated is 'error'
+ * (a row in a primary-key range without a filter matches without being decoded).
  */
 export function scanMatchesRow(scan: ScanPredicate | null, def: TableDef | null, index: IndexDef | null, key: string, value: Uint8Array | null): RowMatch {
   if (value === null) return 'no';
   if (scan === null || def === null) return 'yes';
   const pk = key.slice(TABLE_PREFIX_BYTES);
   if (index === null && !inRange(pk, scan)) return 'no';
+  // A primary-key range without a residual filter (the common range read) matches every row in it: no
+  // row to decode.
+  if (index === null && scan.filter === null) return 'yes';
   try {
     const row = decodeRow(def, value);
     if (index !== null && !inRange(indexEntryPrefix(index, row) + pk, scan)) return 'no';

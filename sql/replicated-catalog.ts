@@ -155,7 +155,23 @@ export class CatalogVersion {
 /** Replays catalog values, remembering the last few (replicas and clients see the same versions repeatedly). */
 export class CatalogCache {
   readonly #byValue = new Map<string, CatalogVersion>();
+  /** Versions by the very bytes object of a stored value (`ofStored`), kept while the store keeps them. */
+  readonly #byBytes = new WeakMap<Uint8Array, CatalogVersion>();
   constructor(private readonly max = 16) {}
+
+  /**
+   * `of` for a value whose bytes never change while it is referenced (a stored version's): found again
+   * by the object itself, without decoding its text (every query of a replica reads the catalog).
+   */
+  ofStored(value: Uint8Array | null): CatalogVersion {
+    if (value === null) return CatalogVersion.empty;
+    let v = this.#byBytes.get(value);
+    if (v === undefined) {
+      v = this.of(value);
+      this.#byBytes.set(value, v);
+    }
+    return v;
+  }
 
   of(value: Uint8Array | null): CatalogVersion {
     if (value === null || value.length === 0) return CatalogVersion.empty;

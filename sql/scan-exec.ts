@@ -1,9 +1,12 @@
 // Executes one ScanNode against the context's row source and records what PROTOCOL §4.3 asks for: the
 // key range is computed from the node's equality prefix and bounds (evaluated now, so parameters and
 // outer rows are concrete), rows in the range are checked against the residual predicate, matching rows
-// go to the read set, every scanned version to `scanned`, and the whole filter, bound to constants, to
-// the predicates. A scan that pins the full primary key is a point read: it records the key even when
-// the row is absent or fails the predicate.
+// go to the read set, every scanned version to `scanned`, and the range with the residual filter, bound
+// to constants, to the predicates (the range enforces the conjuncts it came from exactly, plan-access.ts,
+// so within it the residual selects the very rows the whole filter does; a range read's predicate is
+// evaluated again at every replica that validates its transaction, and most have no residual at all).
+// A scan that pins the full primary key is a point read: it records the key even when the row is absent
+// or fails the predicate.
 
 import type { ScanNode } from './plan.ts';
 import type { Env } from './eval.ts';
@@ -100,7 +103,7 @@ export function runScan(s: ScanNode, env: Env): Row[] {
   const record = (from: string, to: string | null): void => {
     rec?.predicates.push({
       tableId: s.table.id, indexId: s.index?.id ?? null, lo: from, hi: to,
-      predicate: s.filter === null ? null : bindExpr(s.filter, env),
+      predicate: s.residual === null ? null : bindExpr(s.residual, env),
     });
   };
   const out: Row[] = [];

@@ -440,7 +440,7 @@ export class RangeReads {
       } else {
         catalogChain = h.store.get(CATALOG_KEY);
         const v = catalogChain === undefined ? undefined : visibleVersion(catalogChain, msg.ts, mode.kind === 'eager' ? COMMITTED : mode, allReadable, undefined, committedVisible);
-        catalog = this.#catalogs.of(v?.version.value ?? null).catalog;
+        catalog = this.#catalogs.ofStored(v?.version.value ?? null).catalog;
         catalogVersion = v?.version ?? null;
         catalogRead = { key: CATALOG_KEY, version: v?.version.ts ?? ZERO_TS };
         if (v !== undefined && v.prepared) catalogDep = { txn: v.version.txn, ts: v.version.ts };
