@@ -98,10 +98,21 @@ export class Writer {
     this.i32(b.length);
     this.bytes(b);
   }
+  /** A string as its UTF-8 length and bytes, written in place (ASCII byte by byte, the rest by encodeInto). */
   str(s: string): void {
-    const b = utf8.encode(s);
-    this.u32(b.length);
-    this.bytes(b);
+    const n = s.length;
+    this.#room(4 + 3 * n); // a UTF-16 code unit takes at most 3 bytes of UTF-8
+    const buf = this.#buf;
+    const start = this.at + 4;
+    let len = 0;
+    while (len < n) {
+      const c = s.charCodeAt(len);
+      if (c >= 0x80) break;
+      buf[start + len++] = c;
+    }
+    if (len < n) len = utf8.encodeInto(s, buf.subarray(start)).written;
+    this.#dv.setUint32(this.at, len);
+    this.at = start + len;
   }
   /** The bytes written: a view when they fill at least half the buffer (no copy of a large result), else a copy. */
   done(): Uint8Array {

@@ -1,0 +1,28 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decodeOutcome, encodeOutcome, decodeParams, encodeParams } from './wire-values.ts';
+
+const NAMES = ['id', '', 'héllo wörld', '日本語', 'a😀b', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300)];
+
+void test('results carry column names, text values and errors in any UTF-8', () => {
+  for (const name of NAMES) {
+    const bytes = encodeOutcome({ ok: true, columns: [{ name, type: 'text', typmod: -1 }], rows: [[name], [null]] });
+    // The name's length prefix is its UTF-8 length.
+    const utf8 = new TextEncoder().encode(name);
+    assert.equal(new DataView(bytes.buffer, bytes.byteOffset).getUint32(3), utf8.length);
+    assert.deepEqual(Array.from(bytes.subarray(7, 7 + utf8.length)), Array.from(utf8));
+    const o = decodeOutcome(bytes);
+    assert.ok(o.ok);
+    assert.equal(o.columns[0]!.name, name);
+    assert.deepEqual(o.rows, [[name], [null]]);
+    const e = decodeOutcome(encodeOutcome({ ok: false, code: '42P01', message: name, detail: name }));
+    assert.ok(!e.ok);
+    assert.equal(e.message, name);
+    assert.equal(e.detail, name === '' ? undefined : name);
+  }
+});
+
+void test('parameters round-trip', () => {
+  const values = [1, 'héllo', null, 2.5, true, '日本語'];
+  assert.deepEqual(decodeParams(encodeParams(values)), values);
+});
