@@ -39,7 +39,7 @@ import {
   type SemanticContext,
 } from './semantic-cc.ts';
 import { isBulkReadSet } from './bulk-reads.ts';
-import { newestBelow, removeByTxn, Store } from './store.ts';
+import { newestBelow, removeByTxn, Store, type KeyState, type TxnKeyStates } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { appended, NONE, RecordQueue, TxnRecord, type Waiter } from './txn-record.ts';
 import { validate, type AbstainReason, type ValidationContext } from './validation.ts';
@@ -344,7 +344,7 @@ export class ReplicaCore {
       default:
         assertNever(verdict, 'verdict');
     }
-    this.#applyPrepared(rec, txn, verdict.predicates ?? []);
+    this.#applyPrepared(rec, txn, verdict.predicates ?? [], verdict.states);
     // Step 10: wait for dependencies of this shard that are not decided yet.
     for (let i = 0; i < body.deps.length; i++) {
       const d = body.deps[i]!;
@@ -439,25 +439,35 @@ export class ReplicaCore {
   /**
    * Step 9: the transaction's owned writes become prepared versions (noted in their tables' histories,
    * flagged non-monotonic per step 2), its owned reads prepared reads, its predicates are recorded.
-   * `predicates`: as validation decoded them; absent when replaying the log, where they are decoded
-   * again, unresolvable ones kept as covering their whole table.
+   * `predicates` and `states`: as validation decoded and found them; absent when replaying the log,
+   * where predicates are decoded again, unresolvable ones kept as covering their whole table. The keys'
+   * states are kept on the record for the commit or abort (store.ts TxnKeyStates).
    */
-  #applyPrepared(rec: TxnRecord, txn: Txn, predicates?: readonly ResolvedPredicate[]): void {
+  #applyPrepared(rec: TxnRecord, txn: Txn, predicates?: readonly ResolvedPredicate[], states?: TxnKeyStates): void {
     const { owns } = this.opts;
     const body = txn.body;
-    for (const w of body.writes) {
+    const writes = body.writes;
+    const writeStates = states?.writes ?? new Array<KeyState | undefined>(writes.length);
+    for (let i = 0; i < writes.length; i++) {
+      const w = writes[i]!;
       if (!owns(w.key)) continue;
-      this.store.prepareWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts));
+      writeStates[i] = this.store.prepareWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof: null }, this.#nonMonotonic(w.key, body.ts), writeStates[i]);
     }
+    let readStates: (KeyState | undefined)[] | null = null;
     if (isBulkReadSet(body)) this.store.bulkReads.addPrepared(rec.key, body);
     else {
-      for (const r of body.reads) {
+      const reads = body.reads;
+      readStates = states?.reads ?? new Array<KeyState | undefined>(reads.length);
+      for (let i = 0; i < reads.length; i++) {
+        const r = reads[i]!;
         if (!owns(r.key)) continue;
-        this.store.getOrCreate(r.key).addPreparedRead({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
+        const ks = (readStates[i] ??= this.store.getOrCreate(r.key));
+        ks.addPreparedRead({ readerTs: body.ts, version: r.version, txn: rec.key, proof: null });
       }
     }
     const preds = predicates ?? resolvePredicatesLeniently(this.#semantic(), body);
     recordPredicates(this.store, rec.key, body, preds, false, this.#lowWatermark());
+    rec.keyStates = { reads: readStates, writes: writeStates };
     rec.prepared = true;
   }
 
@@ -466,23 +476,31 @@ export class ReplicaCore {
     if (!rec.prepared) return;
     const { owns } = this.opts;
     const body = rec.txn!.body;
-    for (const w of body.writes) {
-      if (owns(w.key)) this.store.abortWrite(w.key, rec.key, body.ts);
+    const states = rec.keyStates;
+    const writes = body.writes;
+    for (let i = 0; i < writes.length; i++) {
+      const w = writes[i]!;
+      if (owns(w.key)) this.store.abortWrite(w.key, rec.key, body.ts, states?.writes[i]);
     }
-    this.#removePreparedReads(rec.key, body);
+    this.#removePreparedReads(rec.key, body, states);
     dropPredicates(this.store, rec.key, body, owns);
+    rec.keyStates = null;
     rec.prepared = false;
   }
 
-  #removePreparedReads(txn: DigestKey, body: Txn['body']): void {
+  /** `states`: the transaction's key states kept at prepare (TxnRecord.keyStates), else looked up. */
+  #removePreparedReads(txn: DigestKey, body: Txn['body'], states: TxnKeyStates | null): void {
     if (isBulkReadSet(body)) {
       this.store.bulkReads.removePrepared(txn);
       return;
     }
     const { owns } = this.opts;
-    for (const r of body.reads) {
+    const reads = body.reads;
+    const readStates = states?.reads ?? null;
+    for (let i = 0; i < reads.length; i++) {
+      const r = reads[i]!;
       if (!owns(r.key)) continue;
-      const ks = this.store.get(r.key);
+      const ks = readStates?.[i] ?? this.store.get(r.key);
       if (ks !== undefined) removeByTxn(ks.preparedReads, txn);
     }
   }
@@ -523,7 +541,7 @@ export class ReplicaCore {
     semantic: () => this.#semantic(),
     nonMonotonic: (key, at) => this.#nonMonotonic(key, at),
     removePrepared: (rec) => this.#removePrepared(rec),
-    removePreparedReads: (txn, body) => this.#removePreparedReads(txn, body),
+    removePreparedReads: (txn, body, states) => this.#removePreparedReads(txn, body, states),
     sendPrepareReply: (rec, w) => this.#sendPrepareReply(rec, w),
     flushVoteWaiters: (rec) => this.#flushVoteWaiters(rec),
     abstain: (rec, reason) => this.#abstain(rec, reason),

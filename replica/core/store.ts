@@ -188,6 +188,20 @@ export function removeByTxn<T extends { readonly txn: DigestKey }>(list: T[], tx
   if (w !== list.length) list.length = w;
 }
 
+/**
+ * A transaction's key states, at the positions of its body's reads and writes (undefined: a key this
+ * shard does not own, or one without a state when validation looked). Validation looks each key up once;
+ * prepare, and commit or abort milliseconds later (on a decoded copy of the same body, so fresh key
+ * strings whose hashes are computed again), reuse them: those cold hash-table probes were the largest
+ * single item of a replica's CPU in the ycsb benchmark (decision 0060). A state stays in the store while
+ * its key is in a storage anyone can name (only `deleteRange` removes states).
+ * `reads` null: a large read set recorded once per transaction (bulk-reads.ts).
+ */
+export interface TxnKeyStates {
+  readonly reads: (KeyState | undefined)[] | null;
+  readonly writes: (KeyState | undefined)[];
+}
+
 export class Store {
   readonly #keys = new Map<Key, KeyState>();
   /** Invariant: holds exactly the keys of `#keys` that are in the SQL key space (`inKeyOrder`). */
@@ -234,15 +248,18 @@ export class Store {
     return t;
   }
 
-  /** Applies a prepared write as a visible prepared version and notes it in its table's history. */
-  prepareWrite(key: Key, v: Version, nonMonotonic = false): void {
-    this.getOrCreate(key).addPrepared(v);
+  /**
+   * Applies a prepared write as a visible prepared version and notes it in its table's history. Returns
+   * the key's state (`ks`: the key's state when the caller has it, TxnKeyStates).
+   */
+  prepareWrite(key: Key, v: Version, nonMonotonic = false, ks: KeyState = this.getOrCreate(key)): KeyState {
+    ks.addPrepared(v);
     this.#noteTableWrite(key, v, false, nonMonotonic);
+    return ks;
   }
 
-  /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. Returns the key's state. */
-  commitWrite(key: Key, v: Version, nonMonotonic = false): KeyState {
-    const ks = this.getOrCreate(key);
+  /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. Returns the key's state (`ks`: as `prepareWrite`). */
+  commitWrite(key: Key, v: Version, nonMonotonic = false, ks: KeyState = this.getOrCreate(key)): KeyState {
     removeByTxn(ks.prepared, v.txn);
     ks.addCommitted(v);
     this.#noteTableWrite(key, v, true, nonMonotonic);
@@ -250,8 +267,7 @@ export class Store {
   }
 
   /** Purges an aborted transaction's prepared version of the key and its table-history entry. */
-  abortWrite(key: Key, txn: DigestKey, at: Timestamp): void {
-    const ks = this.#keys.get(key);
+  abortWrite(key: Key, txn: DigestKey, at: Timestamp, ks: KeyState | undefined = this.#keys.get(key)): void {
     if (ks !== undefined) removeByTxn(ks.prepared, txn);
     const id = sqlTableOfKey(key);
     if (id !== null) this.#tables.get(id)?.dropWrite(at, txn);

@@ -8,10 +8,11 @@
  *   PROTOCOL §9); a repeated ST1 gets the stored vote.
  * - `st2` is set at most once: the first valid ST2 is adopted and every later ST2 gets it back.
  * - `prepared` is true exactly while the transaction's writes and reads sit in the store as
- *   prepared entries.
+ *   prepared entries, and `keyStates` is set exactly then.
  */
 import type { DigestKey, ShardId } from '../../protocol/ids.ts';
 import type { CommittedTxn, Outcome, SigProof, Txn, VoteDecision, Writeback } from '../../protocol/messages.ts';
+import type { TxnKeyStates } from './store.ts';
 
 /** Who asked, so a deferred reply can find its way back. */
 export interface Waiter {
@@ -46,6 +47,8 @@ export class TxnRecord {
   txn: Txn | null = null;
   state: TxnState = 'new';
   prepared = false;
+  /** While prepared: the states of the keys it prepared, for its commit or abort (store.ts TxnKeyStates). */
+  keyStates: TxnKeyStates | null = null;
   vote: VoteDecision | null = null;
   voteSig: SigProof | null = null;
   /** A signature of the vote has been asked for (after a restart the stored vote is signed anew). */

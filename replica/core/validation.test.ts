@@ -44,7 +44,8 @@ interface Case {
   readonly setup?: (store: Store) => void;
   readonly ctx?: Partial<Omit<ValidationContext, 'store'>>;
   readonly depStatus?: Status;
-  readonly expect: Verdict;
+  /** An `ok` verdict without its key states (checked for every case against the store). */
+  readonly expect: Exclude<Verdict, { kind: 'ok' }> | Omit<Extract<Verdict, { kind: 'ok' }>, 'states'>;
 }
 
 function committedWrite(key: Key, at: Timestamp, proof: CommittedTxn) {
@@ -157,9 +158,35 @@ void describe('validate (PROTOCOL §5)', () => {
         lowWatermark: ZERO_TS,
         ...c.ctx,
       };
-      assert.deepEqual(validate(ctx, body, depKeys), c.expect);
+      const v = validate(ctx, body, depKeys);
+      if (v.kind !== 'ok') {
+        assert.deepEqual(v, c.expect);
+        return;
+      }
+      const { states, ...rest } = v;
+      assert.deepEqual(rest, c.expect);
+      // The states validation found, at the body's positions, for prepare and commit to reuse.
+      assert.equal(states.reads?.length, body.reads.length);
+      assert.equal(states.writes.length, body.writes.length);
+      body.reads.forEach((r, i) => assert.equal(states.reads![i], ctx.owns(r.key) ? store.get(r.key) : undefined));
+      body.writes.forEach((w, i) => assert.equal(states.writes[i], ctx.owns(w.key) ? store.get(w.key) : undefined));
     });
   }
+
+  void it('leaves keys it does not own without a state', () => {
+    const store = new Store();
+    committedWrite('a', ts(500, 2), proofOf(ts(500, 2), [wr('a')]))(store);
+    committedWrite('b', ts(500, 2), proofOf(ts(500, 2), [wr('b')]))(store);
+    const v = validate(
+      { ...semantic(store), owns: (k) => k !== 'b', shard: s(0), txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
+      txnOf({ reads: [rd('a', ts(500, 2)), rd('b', ts(500, 2))], writes: [wr('b')] }).body,
+      [],
+    );
+    assert.ok(v.kind === 'ok');
+    assert.equal(v.states.reads![0], store.get('a'));
+    assert.equal(v.states.reads![1], undefined);
+    assert.equal(v.states.writes[0], undefined);
+  });
 
   void it('reports the conflicting proof by identity, not a copy', () => {
     const store = new Store();

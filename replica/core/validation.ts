@@ -6,7 +6,7 @@
  * 4 (reads vs prepared writes: ABSTAIN), 5 (writes vs committed reads: ABORT with proof; vs prepared
  * reads: ABSTAIN), 6 (dependencies present), 7 and 8 (SemanticCC reader and writer sides: ABSTAIN;
  * semantic-cc.ts). A proven ABORT wins over an ABSTAIN found by an earlier step. An `ok` verdict carries
- * the transaction's decoded predicates for step 9.
+ * the transaction's decoded predicates and the key states it looked up (store.ts TxnKeyStates) for step 9.
  *
  * Only keys this shard owns are checked (`owns`), while the transaction travels whole.
  */
@@ -14,7 +14,7 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, TxnBody } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { checkPredicates, checkWrites, isLateWriteSet, resolvePredicates, SEMANTIC_ABSTAIN_REASONS, type ResolvedPredicate, type SemanticContext } from './semantic-cc.ts';
-import { newestBelow } from './store.ts';
+import { newestBelow, type KeyState, type TxnKeyStates } from './store.ts';
 
 export const ABSTAIN_REASONS = [
   'clock-ahead',
@@ -33,8 +33,11 @@ export const ABORT_REASONS = ['read-committed-conflict', 'write-committed-read-c
 export type AbortReason = (typeof ABORT_REASONS)[number];
 
 export type Verdict =
-  /** `predicates`: the transaction's predicates on tables of this shard, decoded (absent when none). */
-  | { readonly kind: 'ok'; readonly predicates?: readonly ResolvedPredicate[] }
+  /**
+   * `predicates`: the transaction's predicates on tables of this shard, decoded (absent when none);
+   * `states`: the owned keys' states as validation found them.
+   */
+  | { readonly kind: 'ok'; readonly predicates?: readonly ResolvedPredicate[]; readonly states: TxnKeyStates }
   /** `prepared`: the undecided prepared transaction that conflicted, when there is one. */
   | { readonly kind: 'abstain'; readonly reason: AbstainReason; readonly prepared?: DigestKey }
   /** A committed transaction (`conflict`) proves this one can never commit. */
@@ -51,8 +54,6 @@ export interface ValidationContext extends SemanticContext {
   /** The transaction's own key (its writes are never its own conflicts). */
   readonly self?: DigestKey;
 }
-
-const OK: Verdict = { kind: 'ok' };
 
 /**
  * Step 5 against the readers of large read sets (bulk-reads.ts, decision 0028): what the per-key records
@@ -81,11 +82,15 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   let blocker: DigestKey | undefined;
   // Step 2: write monotonicity (a proven abort below still wins).
   if (isLateWriteSet(ctx, body)) abstain = 'late-writer';
-  for (const r of body.reads) {
+  const reads = body.reads;
+  const readStates = new Array<KeyState | undefined>(reads.length);
+  for (let i = 0; i < reads.length; i++) {
+    const r = reads[i]!;
     if (!tsLess(r.version, t)) return { kind: 'abstain', reason: 'read-version-not-below-ts' };
     if (!owns(r.key)) continue;
     const ks = store.get(r.key);
     if (ks === undefined) continue;
+    readStates[i] = ks;
     // Step 3: a committed write between the version read and T proves a conflict.
     const w = newestBelow(ks.committed, t);
     if (w !== undefined && w.proof !== null && tsLess(r.version, w.ts)) return { kind: 'abort', reason: 'read-committed-conflict', conflict: w.proof };
@@ -96,10 +101,14 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
       blocker = p.txn;
     }
   }
-  for (const w of body.writes) {
+  const writes = body.writes;
+  const writeStates = new Array<KeyState | undefined>(writes.length);
+  for (let i = 0; i < writes.length; i++) {
+    const w = writes[i]!;
     if (!owns(w.key)) continue;
     const ks = store.get(w.key);
     if (ks === undefined) continue;
+    writeStates[i] = ks;
     // Step 5: a later reader that read below T would miss this write.
     for (const cr of ks.committedReads) {
       if (cr.proof !== null && tsLess(t, cr.readerTs) && tsLess(cr.version, t)) return { kind: 'abort', reason: 'write-committed-read-conflict', conflict: cr.proof };
@@ -142,5 +151,6 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   const self = ctx.self ?? null;
   const conflict = checkPredicates(ctx, body, resolved.preds, self) ?? checkWrites(ctx, body, self);
   if (conflict !== null) return conflict.prepared === undefined ? { kind: 'abstain', reason: conflict.reason } : { kind: 'abstain', reason: conflict.reason, prepared: conflict.prepared };
-  return resolved.preds.length === 0 ? OK : { kind: 'ok', predicates: resolved.preds };
+  const states: TxnKeyStates = { reads: readStates, writes: writeStates };
+  return resolved.preds.length === 0 ? { kind: 'ok', states } : { kind: 'ok', predicates: resolved.preds, states };
 }

@@ -20,7 +20,7 @@ import type { LogRecord } from '../../protocol/log-record.ts';
 import { certCoversShards } from './boundary.ts';
 import { isBulkReadSet } from './bulk-reads.ts';
 import { commitPredicates, recordPredicates, resolvePredicatesLeniently, type SemanticContext } from './semantic-cc.ts';
-import type { Store } from './store.ts';
+import type { KeyState, Store, TxnKeyStates } from './store.ts';
 import { sqlTableOfKey } from './table-writes.ts';
 import { NONE, type TxnRecord } from './txn-record.ts';
 import type { AbstainReason } from './validation.ts';
@@ -40,7 +40,7 @@ export interface WritebackHost {
   semantic(): SemanticContext;
   nonMonotonic(key: Key, at: Timestamp): boolean;
   removePrepared(rec: TxnRecord): void;
-  removePreparedReads(txn: DigestKey, body: Txn['body']): void;
+  removePreparedReads(txn: DigestKey, body: Txn['body'], states: TxnKeyStates | null): void;
   flushVoteWaiters(rec: TxnRecord): void;
   abstain(rec: TxnRecord, reason: AbstainReason): void;
   finalizeVote(rec: TxnRecord, decision: VoteDecision): void;
@@ -91,19 +91,25 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, dec
   // Prepared versions become committed in place of being purged, so the table histories keep their
   // entries (and non-monotonic flags); a transaction never prepared here enters them now.
   const wasPrepared = rec.prepared;
-  if (wasPrepared) h.removePreparedReads(rec.key, body);
+  // The key states kept since prepare: the body here is decoded anew, and looking its keys up again
+  // cost a cold probe each (store.ts TxnKeyStates).
+  const states = wasPrepared ? rec.keyStates : null;
+  if (wasPrepared) h.removePreparedReads(rec.key, body, states);
   let lastTable = -1;
-  for (const w of body.writes) {
+  const writes = body.writes;
+  for (let i = 0; i < writes.length; i++) {
+    const w = writes[i]!;
     if (!owns(w.key)) continue;
-    const ks = h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts));
+    const ks = h.store.commitWrite(w.key, { ts: body.ts, value: w.value, txn: rec.key, proof }, !wasPrepared && h.nonMonotonic(w.key, body.ts), states?.writes[i]);
     h.store.collect(ks, wm);
     const id = sqlTableOfKey(w.key);
     if (id !== null && id !== lastTable) h.store.table(id).collect(wm);
     lastTable = id ?? lastTable;
   }
-  recordCommittedReads(h, rec.key, body, proof, wm);
+  recordCommittedReads(h, rec.key, body, proof, wm, states?.reads ?? null);
   if (wasPrepared) commitPredicates(h.store, rec.key, body, owns);
   else recordPredicates(h.store, rec.key, body, resolvePredicatesLeniently(h.semantic(), body), true, wm);
+  rec.keyStates = null;
   rec.prepared = false;
   rec.state = 'committed';
   h.stats.commits++;
@@ -111,14 +117,16 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, dec
 }
 
 /** The reads step 5 checks later writers against: one record for a large read set (bulk-reads.ts), else one per owned key. */
-function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'], proof: CommittedTxn, wm: Timestamp): void {
+function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'], proof: CommittedTxn, wm: Timestamp, states: readonly (KeyState | undefined)[] | null): void {
   if (isBulkReadSet(body)) {
     h.store.bulkReads.addCommitted(txn, body, proof, wm);
     return;
   }
-  for (const r of body.reads) {
+  const reads = body.reads;
+  for (let i = 0; i < reads.length; i++) {
+    const r = reads[i]!;
     if (!h.owns(r.key)) continue;
-    const ks = h.store.getOrCreate(r.key);
+    const ks = states?.[i] ?? h.store.getOrCreate(r.key);
     ks.addCommittedRead({ readerTs: body.ts, version: ks.versionTs(r.version), txn, proof });
   }
 }
