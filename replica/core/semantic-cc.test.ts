@@ -122,6 +122,16 @@ void describe('SemanticCC reader side (PROTOCOL §5 step 7)', () => {
     assert.deepEqual(prepare(core, reader), committedVote);
   });
 
+  void it('a range without a filter (a range read whose WHERE became its key range): every row inside it is a phantom, none outside', () => {
+    const range = { lo: encodeKey([7], T.pkTypes), hi: encodeKey([9], T.pkTypes) };
+    for (const [id, reason] of [[6, null], [7, 'phantom'], [8, 'phantom'], [9, null], [100, null]] as const) {
+      const core = newCore();
+      commit(core, txnOf(at(20 * MS), { writes: [row(id, 1)] }));
+      const reader = txnOf(at(30 * MS), { reads: readsOf(), predicates: [pred(null, GENESIS, range)] });
+      assert.deepEqual(prepare(core, reader), reason === null ? committedVote : { decision: 'abstain', reason, blocker: null }, `row ${id}`);
+    }
+  });
+
   void it('ignores matching rows the reader has in its read set (MVTSO covers them)', () => {
     const core = newCore();
     const w = txnOf(at(20 * MS), { writes: [row(7, 70)] });

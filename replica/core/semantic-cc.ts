@@ -326,12 +326,15 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
     const start = tbl.firstWriteAtOrAbove(t);
     if (start === 0) continue;
     const v = effectiveTableVersion(tbl, rp.claimed, t).micros;
+    const range = storeKeyRange(rp);
     const seen = new Set<Key>();
     for (let i = start - 1; i >= 0; i--) {
       const w = writes[i]!;
       if (w.ts.micros + g1 + g2 < v) break;
       if ((w.ts.micros + g1 < v && !w.nonMonotonic) || w.txn === self) continue;
       for (const key of w.keys) {
+        // A row outside a primary-key range matches in no version (scanMatchesRow): not looked up.
+        if (range !== null && (key < range.lo || (range.hi !== null && key >= range.hi))) continue;
         if (seen.has(key)) continue;
         seen.add(key);
         // Rows a history lists were applied here, so they are owned here (table-writes.ts).
@@ -342,6 +345,17 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
     }
   }
   return null;
+}
+
+/**
+ * A resolved primary-key range predicate's range as store keys (its table's prefix added), so rows of
+ * the table's history are compared without slicing; null for an index or unresolved predicate.
+ */
+function storeKeyRange(rp: ResolvedPredicate): { readonly lo: Key; readonly hi: Key | null } | null {
+  const scan = rp.scan;
+  if (scan === null || rp.def === null || scan.indexId !== null || rp.index !== null) return null;
+  const prefix = tablePrefix(rp.table);
+  return { lo: prefix + scan.lo, hi: scan.hi === null ? null : prefix + scan.hi };
 }
 
 /**
