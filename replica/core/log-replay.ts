@@ -97,14 +97,18 @@ export function* checkpointRecords(t: ReplayTarget): Generator<LogRecord | null,
     emitted.add(p.txn.key);
     return { kind: 'writeback', writeback: { kind: 'writeback', digest: p.txn.digest, cert: p.cert, txn: p.txn }, txn: p.txn };
   };
+  // Index loops over each key's lists: iterating arrays with for-of inside a generator allocated an
+  // iterator and a result per element (about a tenth of what a replica allocated during a compaction).
   for (const ks of t.store.values()) {
     if (++visited % CHECKPOINT_PAUSE_EVERY === 0) yield null;
-    for (const v of ks.committed) {
-      const r = proof(v.proof);
+    const committed = ks.committed;
+    for (let i = 0; i < committed.length; i++) {
+      const r = proof(committed[i]!.proof);
       if (r !== null) yield r;
     }
-    for (const c of ks.committedReads) {
-      const r = proof(c.proof);
+    const reads = ks.committedReads;
+    for (let i = 0; i < reads.length; i++) {
+      const r = proof(reads[i]!.proof);
       if (r !== null) yield r;
     }
   }
