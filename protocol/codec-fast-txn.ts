@@ -51,7 +51,7 @@ export function readEntryIn(r: Reader): ReadEntry {
   return { key: key ?? '', version };
 }
 
-function writeEntryIn(r: Reader): WriteEntry {
+export function writeEntryIn(r: Reader): WriteEntry {
   const limits = r.limits;
   let key: string | undefined;
   let value: Uint8Array | undefined;
@@ -292,8 +292,19 @@ export function writeReadEntry(w: Writer, e: ReadEntry, size = readEntrySize(e))
   tsWrite(w, 18, e.version);
 }
 
-function writeEntrySize(x: WriteEntry): number {
+/** Bytes of a write entry's body (key, value or deletion flag), as written after its tag and length. */
+export function writeEntrySize(x: WriteEntry): number {
   return keySize(x.key) + valueSize(x.value);
+}
+
+/** Writes one write entry (TxnBody field 4, Query field 5) under `tag`. */
+export function writeWriteEntry(w: Writer, tag: number, x: WriteEntry): void {
+  w.open(tag, writeEntrySize(x));
+  if (x.key.length > 0) w.keyField(10, x.key);
+  if (x.value === null) {
+    w.buf[w.pos++] = 24;
+    w.buf[w.pos++] = 1;
+  } else if (x.value.length > 0) w.bytesField(18, x.value);
 }
 
 function depSize(d: Dependency): number {
@@ -324,14 +335,7 @@ export function fastEncodeBody(b: TxnBody): Uint8Array {
     for (const s of b.shards) w.varint(s);
   }
   for (const r of b.reads) writeReadEntry(w, r);
-  for (const x of b.writes) {
-    w.open(34, writeEntrySize(x));
-    if (x.key.length > 0) w.keyField(10, x.key);
-    if (x.value === null) {
-      w.buf[w.pos++] = 24;
-      w.buf[w.pos++] = 1;
-    } else if (x.value.length > 0) w.bytesField(18, x.value);
-  }
+  for (const x of b.writes) writeWriteEntry(w, 34, x);
   for (const d of b.deps) {
     w.open(42, depSize(d));
     if (d.digest.length > 0) w.bytesField(10, d.digest);

@@ -48,7 +48,7 @@ import type { CommittedRead, CommittedTxn, Message, PreparedRead, SigProof, Txn,
 import type { Timestamp } from './timestamp.ts';
 
 export { fastDecodeTxn, fastEncodeBody } from './codec-fast-txn.ts';
-export { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-query.ts';
+export { fastDecodeQuery, fastDecodeQueryReply, fastEncodeQuery, fastEncodeQueryReply } from './codec-query.ts';
 
 // ---- messages ----
 

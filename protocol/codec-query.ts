@@ -1,6 +1,10 @@
 /**
- * Range read replies (`QueryReply`) the hand-written way (decision 0015), under codec-fast.ts's
- * contract: a 10,000-row scan's reply holds 10,000 read entries; protobufjs built two objects per entry
+ * Range reads (`Query`, decision 0060) and their replies (`QueryReply`, decision 0015) the hand-written
+ * way, under codec-fast.ts's contract. A query goes to 3f+1 replicas, twice when its eager round fails
+ * (the sync round carries the snapshot proposal, a digest and holders per transaction), and protobufjs
+ * decoded each into an object per field and entry.
+ *
+ * Replies: a 10,000-row scan's reply holds 10,000 read entries; protobufjs built two objects per entry
  * each way, then codec.ts a third. codec.ts calls these (through codec-fast.ts) after fastDecode/fastEncode.
  *
  * A client decodes 3f+1 replies to one range read, and correct replicas send the same read set, byte for
@@ -15,13 +19,18 @@
  * neither a digest nor a result is refused (the generic path, codec.ts, refuses the same).
  */
 import type { CodecLimits } from './codec-txn.ts';
-import { depIn, keepReadRun, keptReadRun, predicateIn, READ_RUN_KEPT_MIN, READ_TAG, readEntryIn } from './codec-fast-txn.ts';
-import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
+import { depIn, keepReadRun, keptReadRun, predicateIn, READ_RUN_KEPT_MIN, READ_TAG, readEntryIn, writeEntryIn, writeEntrySize, writeWriteEntry } from './codec-fast-txn.ts';
+import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsIn, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
 import type { TxnDigest } from './ids.ts';
-import type { Dependency, Message, Predicate, ReadEntry } from './messages.ts';
+import type { Dependency, Message, Predicate, Query, ReadEntry, SnapshotEntry, WriteEntry } from './messages.ts';
+import type { Timestamp } from './timestamp.ts';
 import { queryBodyDigest, readEntrySizes, writeReadEntries } from './query-digest.ts';
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
 
+/** SQL text of one statement, in UTF-16 code units (a string's length). */
+export const QUERY_SQL_CHARS_MAX = 1024 * 1024;
+
+const QUERY_TAG = 98; // Envelope field 12, length-delimited
 const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
 const BODY_DIGEST_TAG = 74; // QueryReply field 9, length-delimited
 const RESULT_TAG = 34; // QueryReply field 4, length-delimited
@@ -176,4 +185,182 @@ export function fastEncodeQueryReply(full: Extract<Message, { kind: 'queryReply'
 export function replyBodyDigest(m: Extract<Message, { kind: 'queryReply' }>): Uint8Array | null {
   if (m.digestOnly !== true) return null;
   return m.bodyDigest ?? queryBodyDigest(m.result, m.reads);
+}
+
+// ---- queries ----
+
+/** protobufjs keeps a leading byte-order mark in a string; so does this. Malformed UTF-8: the generic path decides. */
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function snapshotEntryIn(r: Reader): SnapshotEntry {
+  const limits = r.limits;
+  let digest: Uint8Array | undefined;
+  const holders: number[] = [];
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    if (tag === 10) {
+      if (digest !== undefined) bail();
+      digest = r.bytes();
+    } else if (tag === 18) {
+      // packed holders (what protobufjs writes); unpacked ones are accepted as protobufjs accepts them
+      const end = r.delimited();
+      const outer = r.end;
+      r.end = end;
+      while (r.pos < end) holders.push(r.uint32());
+      r.end = outer;
+    } else if (tag === 16) holders.push(r.uint32());
+    else skip(r, tag);
+    if (holders.length > limits.entriesMax) bail();
+  }
+  for (const h of holders) if (h >= limits.replicasPerShard) bail();
+  return { digest: digestIn(digest ?? EMPTY), holders };
+}
+
+function queryIn(r: Reader): Query {
+  const limits = r.limits;
+  let req: number | undefined;
+  let ts: Timestamp | undefined;
+  let sql: string | undefined;
+  let params: Uint8Array | undefined;
+  let recon: boolean | undefined;
+  let retry: number | undefined;
+  let digestOnly: boolean | undefined;
+  const ownWrites: WriteEntry[] = [];
+  const snapshot: SnapshotEntry[] = [];
+  while (r.pos < r.end) {
+    const tag = tagOf(r);
+    switch (tag) {
+      case 8:
+        if (req !== undefined) bail();
+        req = r.uint32();
+        break;
+      case 18:
+        if (ts !== undefined) bail();
+        ts = sub(r, tsIn);
+        break;
+      case 26: {
+        if (sql !== undefined) bail();
+        const end = r.delimited();
+        // More bytes than 3 per code unit allowed: longer than the limit whatever they decode to.
+        if (end - r.pos > 3 * QUERY_SQL_CHARS_MAX) bail();
+        try {
+          sql = fromUtf8.decode(r.buf.subarray(r.pos, end));
+        } catch {
+          bail();
+        }
+        r.pos = end;
+        break;
+      }
+      case 34:
+        if (params !== undefined) bail();
+        params = r.bytes();
+        break;
+      case 42:
+        ownWrites.push(sub(r, writeEntryIn));
+        break;
+      case 48:
+        if (recon !== undefined) bail();
+        recon = r.bool();
+        break;
+      case 56:
+        if (retry !== undefined) bail();
+        retry = r.uint32();
+        break;
+      case 66:
+        snapshot.push(sub(r, snapshotEntryIn));
+        break;
+      case 72:
+        if (digestOnly !== undefined) bail();
+        digestOnly = r.bool();
+        break;
+      default:
+        skip(r, tag);
+    }
+    if (ownWrites.length > limits.entriesMax || snapshot.length > limits.entriesMax) bail();
+  }
+  if (ts === undefined || sql === undefined || sql.length === 0 || sql.length > QUERY_SQL_CHARS_MAX) bail();
+  if (params !== undefined && params.length > limits.valueBytesMax) bail();
+  for (let i = 1; i < ownWrites.length; i++) if (!(ownWrites[i - 1]!.key < ownWrites[i]!.key)) bail();
+  if ((retry ?? 0) === 0 && snapshot.length > 0) bail();
+  return {
+    kind: 'query',
+    req: req ?? 0,
+    ts,
+    sql,
+    params: params ?? new Uint8Array(0),
+    ownWrites,
+    recon: recon ?? false,
+    retry: retry ?? 0,
+    snapshot,
+    ...(digestOnly === true ? { digestOnly: true } : {}),
+  };
+}
+
+/** A `Query` envelope decoded the fast way, or undefined for the generic path. Never throws. */
+export function fastDecodeQuery(bytes: Uint8Array, limits: CodecLimits): Message | undefined {
+  try {
+    const r = new Reader(bytes, limits);
+    if (r.end === 0 || tagOf(r) !== QUERY_TAG) return undefined;
+    const m = sub(r, queryIn);
+    return r.pos === r.end ? m : undefined;
+  } catch (e) {
+    if (e === BAIL) return undefined;
+    throw e;
+  }
+}
+
+/** A UTF-16 surrogate without its partner: protobufjs and Buffer encode it differently. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function holdersSize(holders: readonly number[]): number {
+  let n = 0;
+  for (const h of holders) n += varintSize(h);
+  return n;
+}
+
+function snapshotEntrySize(e: SnapshotEntry): number {
+  return (e.digest.length > 0 ? lenField(e.digest.length) : 0) + (e.holders.length > 0 ? lenField(holdersSize(e.holders)) : 0);
+}
+
+/** The envelope bytes protobufjs writes for a `Query`; undefined for SQL text with a lone surrogate (the generic path's). */
+export function fastEncodeQuery(m: Query): Uint8Array | undefined {
+  if (LONE_SURROGATE.test(m.sql)) return undefined;
+  const sqlBytes = Buffer.byteLength(m.sql, 'utf8');
+  let inner = reqSize(m.req) + lenField(tsSize(m.ts)) + (sqlBytes > 0 ? lenField(sqlBytes) : 0) + (m.params.length > 0 ? lenField(m.params.length) : 0);
+  for (const x of m.ownWrites) inner += lenField(writeEntrySize(x));
+  if (m.recon) inner += 2;
+  if (m.retry !== 0) inner += 1 + varintSize(m.retry);
+  for (const e of m.snapshot) inner += lenField(snapshotEntrySize(e));
+  if (m.digestOnly === true) inner += 2;
+  return encodeWith(lenField(inner), (w) => {
+    w.open(QUERY_TAG, inner);
+    writeReq(w, m.req);
+    tsWrite(w, 18, m.ts);
+    if (sqlBytes > 0) {
+      w.open(26, sqlBytes);
+      w.pos += w.buf.write(m.sql, w.pos, sqlBytes, 'utf8');
+    }
+    if (m.params.length > 0) w.bytesField(34, m.params);
+    for (const x of m.ownWrites) writeWriteEntry(w, 42, x);
+    if (m.recon) {
+      w.buf[w.pos++] = 48;
+      w.buf[w.pos++] = 1;
+    }
+    if (m.retry !== 0) {
+      w.buf[w.pos++] = 56;
+      w.varint(m.retry);
+    }
+    for (const e of m.snapshot) {
+      w.open(66, snapshotEntrySize(e));
+      if (e.digest.length > 0) w.bytesField(10, e.digest);
+      if (e.holders.length > 0) {
+        w.open(18, holdersSize(e.holders));
+        for (const h of e.holders) w.varint(h);
+      }
+    }
+    if (m.digestOnly === true) {
+      w.buf[w.pos++] = 72;
+      w.buf[w.pos++] = 1;
+    }
+  });
 }

@@ -21,10 +21,12 @@
  */
 import { pesto } from './gen/pesto.js';
 import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut, sigIn, sigOut, sigsIn, sigsOut, voteCertIn, voteCertOut, voteDecisionIn, voteDecisionOut, writebackIn, writebackOut } from './codec-cert.ts';
-import { fastDecode, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
+import { fastDecode, fastDecodeQuery, fastDecodeQueryReply, fastEncode, fastEncodeQuery, fastEncodeQueryReply } from './codec-fast.ts';
 import { slottingVectors } from './codec-fast-cert.ts';
 import { MAC_SLOT_BYTES, writeSlot } from './crypto/mac.ts';
-import { replyBodyDigest } from './codec-query.ts';
+import { QUERY_SQL_CHARS_MAX, replyBodyDigest } from './codec-query.ts';
+
+export { QUERY_SQL_CHARS_MAX };
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
 import { assertNever, ok, type Result } from './errors.ts';
 import type { TxnDigest } from './ids.ts';
@@ -133,8 +135,6 @@ function signedDecisionIn<K extends 'decideReply' | 'electReply'>(kind: K, p: pe
   } as Message;
 }
 
-/** SQL text of one statement, bytes. */
-export const QUERY_SQL_CHARS_MAX = 1024 * 1024;
 
 function digestsIn(a: Uint8Array[] | null | undefined, limits: CodecLimits, what: string): TxnDigest[] {
   return countIn(a, limits, what).map((d) => digestIn(d, what));
@@ -285,7 +285,7 @@ export function decodeMessage(bytes: Uint8Array, limits: CodecLimits = DEFAULT_C
   if (bytes.length > limits.messageBytesMax) return { ok: false, reason: 'too-large' };
   try {
     // The commit path's messages the hand-written way (codec-fast.ts); anything it does not take, generically.
-    const m = fastDecode(bytes, limits) ?? fastDecodeQueryReply(bytes, limits) ?? envelopeIn(pesto.Envelope.decode(bytes), limits);
+    const m = fastDecode(bytes, limits) ?? fastDecodeQueryReply(bytes, limits) ?? fastDecodeQuery(bytes, limits) ?? envelopeIn(pesto.Envelope.decode(bytes), limits);
     if (m.kind === 'writeback') received.set(m, bytes);
     return ok(m);
   } catch (e) {
@@ -505,5 +505,5 @@ export function encodeMessage(m: Message): Uint8Array {
     if (bytes !== undefined) return bytes;
   }
   if (m.kind === 'queryReply') return fastEncodeQueryReply(m);
-  return fastEncode(m) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
+  return fastEncode(m) ?? (m.kind === 'query' ? fastEncodeQuery(m) : undefined) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
 }
