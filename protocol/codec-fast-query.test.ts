@@ -7,6 +7,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeGeneric, decodeMessage, encodeGeneric, encodeMessage } from './codec.ts';
 import { fastDecodeQuery, fastEncodeQuery } from './codec-fast.ts';
+import { mutationOf } from './mutation.testkit.ts';
+import { plain } from './plain.testkit.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import type { TxnDigest } from './ids.ts';
 import type { Query } from './messages.ts';
@@ -50,14 +52,6 @@ function query(seed: number): Query {
   };
 }
 
-/** Buffers and Uint8Arrays with the same bytes compare equal; everything else structurally. */
-function normal(v: unknown): unknown {
-  if (v instanceof Uint8Array) return Array.from(v);
-  if (Array.isArray(v)) return v.map(normal);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normal(x)]));
-  return v;
-}
-
 const LIMITS: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 5, entriesMax: 3, valueBytesMax: 40 };
 
 void describe('range read codec against protobufjs', () => {
@@ -97,7 +91,7 @@ void describe('range read codec against protobufjs', () => {
         }
         fast++;
         assert.ok(generic.ok, `query ${i}: accepted what the generic path refuses`);
-        assert.deepEqual(normal(f), normal(generic.value), `query ${i}`);
+        assert.deepEqual(plain(f), plain(generic.value), `query ${i}`);
       }
     }
     assert.ok(fast > 2000 && refused > 200, `fast ${fast}, refused by both ${refused}`);
@@ -108,23 +102,7 @@ void describe('range read codec against protobufjs', () => {
     let refusedByBoth = 0;
     for (let i = 0; i < 20_000; i++) {
       const bytes = new Uint8Array(encodeGeneric(query(i)));
-      const at = (i * 7919) % bytes.length;
-      let mutated: Uint8Array;
-      switch (i % 4) {
-        case 0:
-          mutated = bytes.subarray(0, at);
-          break;
-        case 1:
-          mutated = bytes.slice();
-          mutated[at] = (mutated[at]! + 1 + (i % 255)) & 0xff;
-          break;
-        case 2:
-          mutated = bytes.slice();
-          mutated[at] = mutated[at]! ^ (1 << (i % 8));
-          break;
-        default:
-          mutated = new Uint8Array([...bytes, 0x08 + 8 * (i % 12), i % 128]);
-      }
+      const mutated = mutationOf(bytes, i);
       for (const limits of [DEFAULT_CODEC_LIMITS, LIMITS]) {
         const generic = decodeGeneric(mutated, limits);
         const f = fastDecodeQuery(mutated, limits);
@@ -133,7 +111,7 @@ void describe('range read codec against protobufjs', () => {
           continue;
         }
         assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses (${generic.ok ? '' : generic.reason})`);
-        assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+        assert.deepEqual(plain(f), plain(generic.value), `mutation ${i}`);
         both++;
       }
     }
@@ -148,7 +126,7 @@ void describe('range read codec against protobufjs', () => {
       const mutated = bytes.slice();
       mutated[at + 6] = bad;
       assert.equal(fastDecodeQuery(mutated, DEFAULT_CODEC_LIMITS), undefined);
-      assert.deepEqual(normal(decodeMessage(mutated)), normal(decodeGeneric(mutated)));
+      assert.deepEqual(plain(decodeMessage(mutated)), plain(decodeGeneric(mutated)));
     }
     const bom = fastDecodeQuery(encodeGeneric({ ...m, sql: '\uFEFFSELECT 1' }), DEFAULT_CODEC_LIMITS);
     assert.ok(bom?.kind === 'query');
@@ -160,10 +138,10 @@ void describe('range read codec against protobufjs', () => {
       const m = query(i);
       const bytes = encodeMessage(m);
       assert.deepEqual(Array.from(bytes), Array.from(encodeGeneric(m)));
-      assert.deepEqual(normal(decodeMessage(bytes, LIMITS)), normal(decodeGeneric(bytes, LIMITS)));
+      assert.deepEqual(plain(decodeMessage(bytes, LIMITS)), plain(decodeGeneric(bytes, LIMITS)));
       const back = decodeMessage(bytes);
       assert.ok(back.ok);
-      assert.deepEqual(normal(back.value), normal(m), `query ${i} round trip`);
+      assert.deepEqual(plain(back.value), plain(m), `query ${i} round trip`);
     }
   });
 });

@@ -15,6 +15,7 @@ import {
   EMPTY,
   holdsAt,
   lenField,
+  packedUint32s,
   Reader,
   skip,
   sharedTsField,
@@ -180,17 +181,9 @@ function bodyIn(r: Reader): TxnBody {
         if (ts !== undefined) bail();
         ts = sub(r, tsIn);
         break;
-      case 18: {
-        // packed shards
-        const end = r.delimited();
-        while (r.pos < end) {
-          const outer = r.end;
-          r.end = end;
-          shards.push(r.uint32() as ShardId);
-          r.end = outer;
-        }
+      case 18:
+        packedUint32s(r, shards);
         break;
-      }
       case 16:
         shards.push(r.uint32() as ShardId);
         break;

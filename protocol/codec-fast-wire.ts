@@ -108,6 +108,15 @@ export class Reader {
   }
 }
 
+/** A packed repeated uint32 field (after its tag), each value added to `out`. */
+export function packedUint32s(r: Reader, out: number[]): void {
+  const end = r.delimited();
+  const outer = r.end;
+  r.end = end;
+  while (r.pos < end) out.push(r.uint32());
+  r.end = outer;
+}
+
 /** A tag; only wire types 0 (varint), 1 (fixed64) and 2 (length-delimited) are expected here. */
 export function tagOf(r: Reader): number {
   const tag = r.uint32();

@@ -11,7 +11,7 @@
  *   decodes the generic way, which then produces its usual result or refusal reason. So on input it
  *   accepts, it returns what the generic path would return, and it never accepts what that path refuses.
  * - `fastEncode` returns the bytes protobufjs would produce (fields in number order, proto3 defaults
- *   left out), or undefined for kinds it does not handle.
+ *   left out), or undefined for kinds (and the rare query, codec-query.ts) it does not handle.
  * codec-fast.test.ts checks both against protobufjs on generated messages and on every refusal case.
  *
  * This file holds the envelope's commit-path messages and re-exports the rest of the hand-written
@@ -48,6 +48,8 @@ import type { CommittedRead, CommittedTxn, Message, PreparedRead, SigProof, Txn,
 import type { Timestamp } from './timestamp.ts';
 
 export { fastDecodeTxn, fastEncodeBody } from './codec-fast-txn.ts';
+import { fastEncodeQuery } from './codec-query.ts';
+
 export { fastDecodeQuery, fastDecodeQueryReply, fastEncodeQuery, fastEncodeQueryReply } from './codec-query.ts';
 
 // ---- messages ----
@@ -399,6 +401,8 @@ export function fastEncode(m: Message): Uint8Array | undefined {
     }
     case 'writeback':
       return encodeWith(lenField(writebackSize(m)), (w) => writebackWrite(w, 58, m));
+    case 'query':
+      return fastEncodeQuery(m);
     default:
       return undefined;
   }

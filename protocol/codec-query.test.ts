@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { decodeGeneric, decodeMessage, encodeGeneric, encodeMessage } from './codec.ts';
 import { fastDecodeQueryReply, fastEncodeQueryReply } from './codec-fast.ts';
 import { holdsAt } from './codec-fast-wire.ts';
+import { mutationOf } from './mutation.testkit.ts';
+import { plain } from './plain.testkit.ts';
 import { DEFAULT_CODEC_LIMITS, type CodecLimits } from './codec-txn.ts';
 import type { ShardId, TxnDigest } from './ids.ts';
 import type { QueryReply, ReadEntry } from './messages.ts';
@@ -43,14 +45,6 @@ function reply(seed: number): QueryReply {
   };
 }
 
-/** Buffers and Uint8Arrays with the same bytes compare equal; everything else structurally. */
-function normal(v: unknown): unknown {
-  if (v instanceof Uint8Array) return Array.from(v);
-  if (Array.isArray(v)) return v.map(normal);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, normal(x)]));
-  return v;
-}
-
 const LIMITS: CodecLimits = { ...DEFAULT_CODEC_LIMITS, shardCount: 3, replicasPerShard: 6, entriesMax: 30 };
 
 void describe('range read reply codec against protobufjs', () => {
@@ -74,7 +68,7 @@ void describe('range read reply codec against protobufjs', () => {
         }
         fast++;
         assert.ok(generic.ok, `reply ${i}: accepted what the generic path refuses`);
-        assert.deepEqual(normal(f), normal(generic.value), `reply ${i}`);
+        assert.deepEqual(plain(f), plain(generic.value), `reply ${i}`);
       }
     }
     assert.ok(fast > 2000, `only ${fast} took the fast path`);
@@ -85,23 +79,7 @@ void describe('range read reply codec against protobufjs', () => {
     let refusedByBoth = 0;
     for (let i = 0; i < 20_000; i++) {
       const bytes = new Uint8Array(encodeGeneric(reply(i)));
-      const at = (i * 7919) % bytes.length;
-      let mutated: Uint8Array;
-      switch (i % 4) {
-        case 0:
-          mutated = bytes.subarray(0, at);
-          break;
-        case 1:
-          mutated = bytes.slice();
-          mutated[at] = (mutated[at]! + 1 + (i % 255)) & 0xff;
-          break;
-        case 2:
-          mutated = bytes.slice();
-          mutated[at] = mutated[at]! ^ (1 << (i % 8));
-          break;
-        default:
-          mutated = new Uint8Array([...bytes, 0x08 + 8 * (i % 12), i % 128]);
-      }
+      const mutated = mutationOf(bytes, i);
       const generic = decodeGeneric(mutated, LIMITS);
       const f = fastDecodeQueryReply(mutated, LIMITS);
       if (f === undefined) {
@@ -109,7 +87,7 @@ void describe('range read reply codec against protobufjs', () => {
         continue;
       }
       assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses (${generic.ok ? '' : generic.reason})`);
-      assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+      assert.deepEqual(plain(f), plain(generic.value), `mutation ${i}`);
       both++;
     }
     assert.ok(both > 1000 && refusedByBoth > 1000, `both ${both}, refused ${refusedByBoth}`);
@@ -120,7 +98,7 @@ void describe('range read reply codec against protobufjs', () => {
       const m = reply(i);
       const bytes = encodeMessage(m);
       assert.deepEqual(Array.from(bytes), Array.from(encodeGeneric(m)));
-      assert.deepEqual(normal(decodeMessage(bytes, LIMITS)), normal(decodeGeneric(bytes, LIMITS)));
+      assert.deepEqual(plain(decodeMessage(bytes, LIMITS)), plain(decodeGeneric(bytes, LIMITS)));
     }
   });
 });
@@ -136,8 +114,8 @@ void describe('digest-only range read replies (decision 0027)', () => {
     assert.deepEqual(Array.from(m.bodyDigest ?? []), Array.from(queryBodyDigest(full.result, full.reads)));
     assert.equal(m.result.length, 0);
     assert.equal(m.reads.length, 0);
-    assert.deepEqual(normal(m.predicates), normal(full.predicates));
-    assert.deepEqual(normal(m.snapshotCommitted), normal(full.snapshotCommitted));
+    assert.deepEqual(plain(m.predicates), plain(full.predicates));
+    assert.deepEqual(plain(m.snapshotCommitted), plain(full.snapshotCommitted));
     // Re-encoded, a decoded digest reply gives the same bytes (the digest it carries is not recomputed).
     assert.deepEqual(Array.from(encodeMessage(m)), Array.from(encodeMessage(digestReply)));
     assert.ok(encodeMessage(m).length < encodeMessage(full).length);
@@ -230,9 +208,9 @@ void describe('range read reply codec, large read sets', () => {
       assert.notEqual(f.reads, a.reads, name);
       const generic = decodeGeneric(encodeGeneric(m), BIG);
       assert.ok(generic.ok);
-      assert.deepEqual(normal(f), normal(generic.value), name);
+      assert.deepEqual(plain(f), plain(generic.value), name);
       // The reply before it still decodes to its own entries after the kept set changed.
-      assert.deepEqual(normal(fastDecode(large(1, 1000)).reads), normal(a.reads), `after ${name}`);
+      assert.deepEqual(plain(fastDecode(large(1, 1000)).reads), plain(a.reads), `after ${name}`);
     }
   });
 
@@ -249,7 +227,7 @@ void describe('range read reply codec, large read sets', () => {
       const f = fastDecodeQueryReply(mutated, BIG);
       if (f === undefined) continue;
       assert.ok(generic.ok, `mutation ${i}: accepted what the generic path refuses`);
-      assert.deepEqual(normal(f), normal(generic.value), `mutation ${i}`);
+      assert.deepEqual(plain(f), plain(generic.value), `mutation ${i}`);
       both++;
     }
     assert.ok(both > 1000, `both ${both}`);
@@ -290,7 +268,7 @@ void describe("a replica's read set coming back in a Prepare (decision 0042)", (
     assert.ok(d.ok && d.value.kind === 'prepare');
     const g = decodeGeneric(bytes, limits);
     assert.ok(g.ok && g.value.kind === 'prepare');
-    assert.deepEqual(normal(d.value.txn.body), normal(g.value.txn.body), 'what the generic path decodes');
+    assert.deepEqual(plain(d.value.txn.body), plain(g.value.txn.body), 'what the generic path decodes');
     return d.value.txn.body.reads;
   };
 
@@ -313,7 +291,7 @@ void describe("a replica's read set coming back in a Prepare (decision 0042)", (
     for (const [name, reads] of variants) {
       const got = bodyReads(prepareOf(reads));
       assert.notEqual(got, mine, name);
-      assert.deepEqual(normal(got), normal(reads), name);
+      assert.deepEqual(plain(got), plain(reads), name);
       assert.equal(bodyReads(prepareOf(readsOf(1000))), mine, `after ${name}`);
     }
   });

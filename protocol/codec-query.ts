@@ -20,7 +20,7 @@
  */
 import type { CodecLimits } from './codec-txn.ts';
 import { depIn, keepReadRun, keptReadRun, predicateIn, READ_RUN_KEPT_MIN, READ_TAG, readEntryIn, writeEntryIn, writeEntrySize, writeWriteEntry } from './codec-fast-txn.ts';
-import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, Reader, reqSize, skip, sub, tagOf, tsIn, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
+import { BAIL, bail, digestIn, EMPTY, encodeWith, lenField, packedUint32s, Reader, reqSize, skip, sub, tagOf, tsIn, tsSize, tsWrite, varintSize, writeReq } from './codec-fast-wire.ts';
 import type { TxnDigest } from './ids.ts';
 import type { Dependency, Message, Predicate, Query, ReadEntry, SnapshotEntry, WriteEntry } from './messages.ts';
 import type { Timestamp } from './timestamp.ts';
@@ -202,12 +202,7 @@ function snapshotEntryIn(r: Reader): SnapshotEntry {
       if (digest !== undefined) bail();
       digest = r.bytes();
     } else if (tag === 18) {
-      // packed holders (what protobufjs writes); unpacked ones are accepted as protobufjs accepts them
-      const end = r.delimited();
-      const outer = r.end;
-      r.end = end;
-      while (r.pos < end) holders.push(r.uint32());
-      r.end = outer;
+      packedUint32s(r, holders); // what protobufjs writes; unpacked ones are accepted as protobufjs accepts them
     } else if (tag === 16) holders.push(r.uint32());
     else skip(r, tag);
     if (holders.length > limits.entriesMax) bail();

@@ -21,7 +21,7 @@
  */
 import { pesto } from './gen/pesto.js';
 import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut, sigIn, sigOut, sigsIn, sigsOut, voteCertIn, voteCertOut, voteDecisionIn, voteDecisionOut, writebackIn, writebackOut } from './codec-cert.ts';
-import { fastDecode, fastDecodeQuery, fastDecodeQueryReply, fastEncode, fastEncodeQuery, fastEncodeQueryReply } from './codec-fast.ts';
+import { fastDecode, fastDecodeQuery, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
 import { slottingVectors } from './codec-fast-cert.ts';
 import { MAC_SLOT_BYTES, writeSlot } from './crypto/mac.ts';
 import { QUERY_SQL_CHARS_MAX, replyBodyDigest } from './codec-query.ts';
@@ -505,5 +505,5 @@ export function encodeMessage(m: Message): Uint8Array {
     if (bytes !== undefined) return bytes;
   }
   if (m.kind === 'queryReply') return fastEncodeQueryReply(m);
-  return fastEncode(m) ?? (m.kind === 'query' ? fastEncodeQuery(m) : undefined) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
+  return fastEncode(m) ?? pesto.Envelope.encode(envelopeOut(m)).finish();
 }

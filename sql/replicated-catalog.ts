@@ -155,21 +155,28 @@ export class CatalogVersion {
 /** Replays catalog values, remembering the last few (replicas and clients see the same versions repeatedly). */
 export class CatalogCache {
   readonly #byValue = new Map<string, CatalogVersion>();
-  /** Versions by the very bytes object of a stored value (`ofStored`), kept while the store keeps them. */
-  readonly #byBytes = new WeakMap<Uint8Array, CatalogVersion>();
+  /** Versions (or why they do not decode) by the very bytes object of a value (`ofStored`), kept while the value is. */
+  readonly #byBytes = new WeakMap<Uint8Array, CatalogVersion | CatalogDecodeError>();
   constructor(private readonly max = 16) {}
 
   /**
-   * `of` for a value whose bytes never change while it is referenced (a stored version's): found again
-   * by the object itself, without decoding its text (every query of a replica reads the catalog).
+   * `of` for a value whose bytes never change while it is referenced (a stored version's, a decoded
+   * transaction's): found again by the object itself, without decoding its text (every query and every
+   * validation of a replica reads the catalog); a malformed one throws its CatalogDecodeError again.
    */
   ofStored(value: Uint8Array | null): CatalogVersion {
     if (value === null) return CatalogVersion.empty;
     let v = this.#byBytes.get(value);
     if (v === undefined) {
-      v = this.of(value);
+      try {
+        v = this.of(value);
+      } catch (e) {
+        if (!(e instanceof CatalogDecodeError)) throw e;
+        v = e;
+      }
       this.#byBytes.set(value, v);
     }
+    if (v instanceof CatalogDecodeError) throw v;
     return v;
   }
 

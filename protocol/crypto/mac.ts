@@ -119,5 +119,4 @@ export class PairwiseMacs {
     if (diff !== 0) this.mismatched++;
     return diff === 0;
   }
-
 }

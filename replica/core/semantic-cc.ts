@@ -57,7 +57,7 @@ import type { Key, Predicate, ReadEntry, TxnBody } from '../../protocol/messages
 import { entryOfKey } from '../../protocol/sorted-entries.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
-import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { CATALOG_KEY, CatalogCache, CatalogDecodeError, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { decodePredicate, scanMatchesRow, type RowMatch, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
@@ -131,10 +131,10 @@ export interface SemanticContext {
 
 /**
  * Decoded catalogs, cached by the identity of the catalog value's bytes (a version's value is one
- * immutable array shared by its prepared and committed versions).
+ * immutable array shared by its prepared and committed versions; CatalogCache.ofStored).
  */
 export class CatalogLookup {
-  readonly #byValue = new WeakMap<Uint8Array, CatalogVersion | null>();
+  readonly #catalogs = new CatalogCache();
 
   /**
    * The catalog a transaction's statements were bound against: its own write of CATALOG_KEY, else the
@@ -153,16 +153,12 @@ export class CatalogLookup {
   }
 
   #decode(value: Uint8Array | null): CatalogVersion | null {
-    if (value === null) return CatalogVersion.empty;
-    if (this.#byValue.has(value)) return this.#byValue.get(value)!;
-    let cv: CatalogVersion | null;
     try {
-      cv = CatalogVersion.fromValue(value);
-    } catch {
-      cv = null;
+      return this.#catalogs.ofStored(value);
+    } catch (e) {
+      if (e instanceof CatalogDecodeError) return null;
+      throw e;
     }
-    this.#byValue.set(value, cv);
-    return cv;
   }
 }
 

@@ -14,6 +14,7 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key, TxnBody } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { checkPredicates, checkWrites, isLateWriteSet, resolvePredicates, SEMANTIC_ABSTAIN_REASONS, type ResolvedPredicate, type SemanticContext } from './semantic-cc.ts';
+import { isBulkReadSet } from './bulk-reads.ts';
 import { newestBelow, type KeyState, type TxnKeyStates } from './store.ts';
 
 export const ABSTAIN_REASONS = [
@@ -83,14 +84,15 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   // Step 2: write monotonicity (a proven abort below still wins).
   if (isLateWriteSet(ctx, body)) abstain = 'late-writer';
   const reads = body.reads;
-  const readStates = new Array<KeyState | undefined>(reads.length);
+  // A large read set is recorded once per transaction (bulk-reads.ts): its keys' states are not kept.
+  const readStates = isBulkReadSet(body) ? null : new Array<KeyState | undefined>(reads.length);
   for (let i = 0; i < reads.length; i++) {
     const r = reads[i]!;
     if (!tsLess(r.version, t)) return { kind: 'abstain', reason: 'read-version-not-below-ts' };
     if (!owns(r.key)) continue;
     const ks = store.get(r.key);
     if (ks === undefined) continue;
-    readStates[i] = ks;
+    if (readStates !== null) readStates[i] = ks;
     // Step 3: a committed write between the version read and T proves a conflict.
     const w = newestBelow(ks.committed, t);
     if (w !== undefined && w.proof !== null && tsLess(r.version, w.ts)) return { kind: 'abort', reason: 'read-committed-conflict', conflict: w.proof };

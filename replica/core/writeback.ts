@@ -91,9 +91,9 @@ function commit(h: WritebackHost, rec: TxnRecord, txn: Txn, kept: StoredTxn, dec
   // Prepared versions become committed in place of being purged, so the table histories keep their
   // entries (and non-monotonic flags); a transaction never prepared here enters them now.
   const wasPrepared = rec.prepared;
-  // The key states kept since prepare: the body here is decoded anew, and looking its keys up again
-  // cost a cold probe each (store.ts TxnKeyStates).
-  const states = wasPrepared ? rec.keyStates : null;
+  // The key states kept since prepare (null unless prepared): the body here is decoded anew, and looking
+  // its keys up again cost a cold probe each (store.ts TxnKeyStates).
+  const states = rec.keyStates;
   if (wasPrepared) h.removePreparedReads(rec.key, body, states);
   let lastTable = -1;
   const writes = body.writes;
