@@ -5,6 +5,7 @@
  * echo process (the wire control, docs/decisions/0020).
  */
 import { transportStats } from '../net/index.ts';
+import { cryptoStats } from '../protocol/crypto/crypto-stats.ts';
 import type { SqlClient } from '../client/sql/sql-session.ts';
 import type { Session } from '../sql/engine.ts';
 import type { EchoPeer } from './echo-peer.ts';
@@ -33,15 +34,23 @@ export interface DirectRun {
   /** Stream writes to replicas and frames received from them per statement (cluster only, else 0). */
   readonly framesOutPerStatement: number;
   readonly framesInPerStatement: number;
+  /** ed25519 verifications this process ran per statement (verified-root cache hits excluded). */
+  readonly verificationsPerStatement: number;
 }
 
-/** Counts this process's replica stream frames over a run (the cluster's client library is in this process). */
-export function frameMeter(): (statements: number) => { framesOutPerStatement: number; framesInPerStatement: number } {
+/**
+ * Counts this process's replica stream frames and signature verifications over a run (the cluster's
+ * client library is in this process).
+ */
+export function frameMeter(): (statements: number) => { framesOutPerStatement: number; framesInPerStatement: number; verificationsPerStatement: number } {
   const out0 = transportStats.framesWritten;
   const in0 = transportStats.framesReceived;
+  const verifs0 = cryptoStats.verifications;
+  const per = (n: number, statements: number): number => (statements === 0 ? 0 : n / statements);
   return (statements) => ({
-    framesOutPerStatement: statements === 0 ? 0 : (transportStats.framesWritten - out0) / statements,
-    framesInPerStatement: statements === 0 ? 0 : (transportStats.framesReceived - in0) / statements,
+    framesOutPerStatement: per(transportStats.framesWritten - out0, statements),
+    framesInPerStatement: per(transportStats.framesReceived - in0, statements),
+    verificationsPerStatement: per(cryptoStats.verifications - verifs0, statements),
   });
 }
 

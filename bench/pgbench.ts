@@ -396,7 +396,8 @@ async function measureOverhead(side: PestoSide, pesto: Target, script: string, r
       const pct = (a: DirectRun, b: DirectRun): string => `${((a.cpuUsPerStatement / b.cpuUsPerStatement - 1) * 100).toFixed(1)}%`;
       log(`  run ${i + 1}: direct ${d.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${d.msPerTx.toFixed(2)} ms/tx; gateway ${g.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${g.msPerTx} ms/tx (${pct(g, d)})` +
         (w === undefined ? '' : `; direct + round trip ${w.cpuUsPerStatement.toFixed(1)} cpu us/stmt, ${w.msPerTx.toFixed(2)} ms/tx (gateway vs it ${pct(g, w)})`) +
-        `; replica frames out/in per statement ${d.framesOutPerStatement.toFixed(2)}/${d.framesInPerStatement.toFixed(2)} direct, ${g.framesOutPerStatement.toFixed(2)}/${g.framesInPerStatement.toFixed(2)} gateway`);
+        `; replica frames out/in per statement ${d.framesOutPerStatement.toFixed(2)}/${d.framesInPerStatement.toFixed(2)} direct, ${g.framesOutPerStatement.toFixed(2)}/${g.framesInPerStatement.toFixed(2)} gateway` +
+        `; verifications per statement ${d.verificationsPerStatement.toFixed(2)} direct, ${g.verificationsPerStatement.toFixed(2)} gateway`);
     }
   } finally {
     peer?.close();
