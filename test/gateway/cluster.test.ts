@@ -10,6 +10,8 @@
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
  * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows.
+ * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
+ * every replica running and the rows no statement of theirs writes intact.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +21,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
+import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
+import { startGateway } from '../../client/gateway/gateway-server.ts';
 import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
+import { fuzzGateway } from './fuzz-tools.ts';
 
 const BASE_PORT = 7600;
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -376,6 +381,23 @@ END;
       const sums = await psqlOk('-c', 'SELECT (SELECT sum(bal) FROM acc) = (SELECT sum(bal) FROM tel), (SELECT sum(delta) FROM hist) = (SELECT sum(bal) FROM tel), (SELECT count(*) FROM hist)');
       assert.equal(sums, `t|t|${total}\n`, `-M ${mode}`);
     }
+  });
+
+  void it('answers mutated conversations over the cluster in whole messages, closes each, and keeps every replica and row', async () => {
+    const seed = Number(process.env['PESTO_FUZZ_SEED'] ?? Date.now() % 2 ** 31);
+    const cases = Number(process.env['PESTO_FUZZ_CLUSTER_CASES'] ?? 150);
+    await psqlOk('-c', 'CREATE TABLE keep (id INT PRIMARY KEY, v INT NOT NULL)', '-c', 'CREATE TABLE scratch (id INT PRIMARY KEY, t TEXT)',
+      '-c', 'INSERT INTO keep VALUES (0, 0), (1, 10), (2, 20)');
+    // A second gateway over the same cluster client, trusting: the conversations need no SCRAM exchange.
+    const trusting = await startGateway({ port: 0, backend: new ClusterBackend(gw!.sql, { databases: [DATABASE] }), users: 'trust', maxMessageBytes: 256 * 1024 });
+    try {
+      const outcomes = await fuzzGateway(trusting.port, cases, seed);
+      assert.ok((outcomes.get('served') ?? 0) > 0, `seed ${seed}: outcomes ${JSON.stringify([...outcomes])}`);
+    } finally {
+      await trusting.close();
+    }
+    for (const i of tc!.indexes) assert.ok(tc!.cluster.isRunning(0, i), `seed ${seed}: replica ${i} stopped`);
+    assert.equal(await psqlOk('-c', 'SELECT id, v FROM keep ORDER BY id'), '0|0\n1|10\n2|20\n', `seed ${seed}`);
   });
 
   void it('runs the TPC-B-like script in pgbench pipeline mode (statements sent together, replies at the Sync): no failures, balances add up', async () => {
