@@ -12,21 +12,11 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { serialize } from 'pg-protocol';
 import { DATABASE, USER, errorFields } from './gateway-fixture.ts';
+import { Prng } from '../../sim/prng.ts';
 
 /** A conversation that neither closes nor answers within this long has hung (generous: a shared host). */
 const HANG_MS = 15_000;
 
-/** mulberry32: small, seeded, good enough to pick mutations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Statements of the corpus: none writes `keep`. */
 const SQL = [
@@ -178,7 +168,8 @@ async function converse(port: number, bytes: Buffer): Promise<{ types: string; e
  * (`refused`), and the FATAL SQLSTATEs seen.
  */
 export async function fuzzGateway(port: number, cases: number, seed: number): Promise<Map<string, number>> {
-  const rand = prng(seed);
+  const prng = new Prng(seed); // the simulator's seeded generator
+  const rand = (): number => prng.float();
   const outcomes = new Map<string, number>();
   const count = (k: string): void => void outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
   for (let i = 0; i < cases; i++) {

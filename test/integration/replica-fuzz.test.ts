@@ -31,6 +31,7 @@ import { encodeKey } from '../../sql/key-encoding.ts';
 import { encodeParams } from '../../sql/wire-values.ts';
 import { signedBy, totalRejected, votes, writeback } from './bad-input-tools.ts';
 import { downReplicas, runTxn, scrape, sleep, startTestCluster, type TestCluster } from './cluster-harness.ts';
+import { Prng } from '../../sim/prng.ts';
 
 const BASE_PORT = 7900;
 const S0: ShardId = shardId(0);
@@ -46,17 +47,6 @@ let table: TableDef;
 const links: DialedLink[] = [];
 const replicaKeys: KeyPair[] = [];
 
-/** mulberry32: small, seeded, good enough to pick messages and mutations. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 let counter = 0;
 const now = (): number => Date.now() * 1000;
@@ -179,7 +169,8 @@ after(async () => {
 
 void describe('mutated client messages', () => {
   void it(`leave every replica running and serving after ${CASES} of them (seed ${SEED})`, async () => {
-    const rand = prng(SEED);
+    const prng = new Prng(SEED); // the simulator's seeded generator
+    const rand = (): number => prng.float();
     for (let i = 0; i < CASES; i++) {
       const bytes = mutate(encodeMessage(validMessage(rand)), rand);
       links[Math.floor(rand() * links.length)]!.send(bytes);
