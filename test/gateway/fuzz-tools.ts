@@ -41,12 +41,23 @@ const SQL = [
 
 type Pick = <T>(xs: readonly T[]) => T;
 
-/** A conversation's bytes, and where its startup packet ends. */
-function conversation(rand: () => number): { bytes: Buffer; startupEnd: number } {
+/**
+ * A conversation's bytes, and where its startup packet ends. With `scram`, a SCRAM-SHA-256 exchange
+ * follows the startup packet, blind: a client-first message and a client-final one whose nonce and
+ * proof cannot be right (the server's nonce is not known in advance).
+ */
+function conversation(rand: () => number, scram: boolean): { bytes: Buffer; startupEnd: number } {
   const pick: Pick = (xs) => xs[Math.floor(rand() * xs.length)]!;
   const int = (n: number): number => Math.floor(rand() * n);
   const value = (): string | null => pick([String(int(100)), `t${int(1000)}`, '', null, '-1', 'x'.repeat(int(300))]);
   const parts: Buffer[] = [serialize.startup({ user: USER, database: DATABASE })];
+  if (scram) {
+    const nonce = Buffer.from(Array.from({ length: 18 }, () => int(256))).toString('base64');
+    parts.push(
+      serialize.sendSASLInitialResponseMessage('SCRAM-SHA-256', `n,,n=*,r=${nonce}`),
+      serialize.sendSCRAMClientFinalMessage(`c=biws,r=${nonce}${pick(['', 'xyz'])},p=${Buffer.from(Array.from({ length: 32 }, () => int(256))).toString('base64')}`),
+    );
+  }
   const steps = 1 + int(8);
   for (let i = 0; i < steps; i++) {
     switch (int(6)) {
@@ -164,16 +175,17 @@ async function converse(port: number, bytes: Buffer): Promise<{ types: string; e
 
 /**
  * Sends `cases` mutated conversations from the PRNG seeded with `seed`, one connection each, checking
- * every reply (module comment). Returns how many conversations reached ReadyForQuery (`served`) or not
+ * every reply (module comment); with `scram`, each starts with a blind SCRAM exchange (a gateway that
+ * asks for passwords). Returns how many conversations reached ReadyForQuery (`served`) or not
  * (`refused`), and the FATAL SQLSTATEs seen.
  */
-export async function fuzzGateway(port: number, cases: number, seed: number): Promise<Map<string, number>> {
+export async function fuzzGateway(port: number, cases: number, seed: number, options: { readonly scram?: boolean } = {}): Promise<Map<string, number>> {
   const prng = new Prng(seed); // the simulator's seeded generator
   const rand = (): number => prng.float();
   const outcomes = new Map<string, number>();
   const count = (k: string): void => void outcomes.set(k, (outcomes.get(k) ?? 0) + 1);
   for (let i = 0; i < cases; i++) {
-    const c = conversation(rand);
+    const c = conversation(rand, options.scram === true);
     // Most mutations spare the startup packet, so that they reach the session's messages.
     const bytes = mutate(c.bytes, rand() < 0.2 ? 0 : c.startupEnd, rand);
     let r: Awaited<ReturnType<typeof converse>>;
