@@ -7,6 +7,7 @@
  * `fuzzGateway` checks that every reply is a sequence of whole backend messages whose errors carry
  * severity, SQLSTATE and message, and that the gateway closes each connection once the client has
  * finished. The statements read table `keep` and write table `scratch` (the caller creates both).
+ * Against a gateway that asks for passwords, each conversation can open with a blind SCRAM exchange.
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
@@ -16,7 +17,6 @@ import { Prng } from '../../sim/prng.ts';
 
 /** A conversation that neither closes nor answers within this long has hung (generous: a shared host). */
 const HANG_MS = 15_000;
-
 
 /** Statements of the corpus: none writes `keep`. */
 const SQL = [
