@@ -2,8 +2,8 @@
  * Bad input for a PostgreSQL wire gateway, at random (test/gateway/fuzz.test.ts over the single-node
  * engine, test/gateway/cluster.test.ts over a real cluster): valid conversations (startup, then simple
  * and extended queries, COPY, transactions; built with pg-protocol's serializer) with one to four
- * mutations (bits flipped, bytes and int32 fields overwritten, slices cut, repeated or inserted, the
- * stream truncated), most of them after the startup packet, each conversation on its own connection.
+ * mutations (test/fuzz-mutate.ts), most of them after the startup packet, each conversation on its own
+ * connection.
  * `fuzzGateway` checks that every reply is a sequence of whole backend messages whose errors carry
  * severity, SQLSTATE and message, and that the gateway closes each connection once the client has
  * finished. The statements read table `keep` and write table `scratch` (the caller creates both).
@@ -14,6 +14,7 @@ import { connect } from 'node:net';
 import { serialize } from 'pg-protocol';
 import { DATABASE, USER, errorFields } from './gateway-fixture.ts';
 import { Prng } from '../../sim/prng.ts';
+import { mutate } from '../fuzz-mutate.ts';
 
 /** A conversation that neither closes nor answers within this long has hung (generous: a shared host). */
 const HANG_MS = 15_000;
@@ -93,46 +94,6 @@ function conversation(rand: () => number, scram: boolean): { bytes: Buffer; star
   return { bytes: Buffer.concat(parts), startupEnd: parts[0]!.length };
 }
 
-const INTS = [0, -1, 1, 3, 4, 5, 8, 0x7fffffff, -0x80000000, 1 << 20, 65536];
-
-/** `input` with one to four mutations at or after `from`. */
-function mutate(input: Buffer, from: number, rand: () => number): Buffer {
-  const int = (n: number): number => Math.floor(rand() * n);
-  let b = Buffer.from(input);
-  const count = 1 + int(4);
-  for (let m = 0; m < count && b.length > from; m++) {
-    const at = from + int(b.length - from);
-    switch (int(7)) {
-      case 0:
-        b[at] = b[at]! ^ (1 << int(8));
-        break;
-      case 1:
-        b[at] = int(256);
-        break;
-      case 2:
-        if (at + 4 <= b.length) b.writeInt32BE(INTS[int(INTS.length)]! | 0, at);
-        break;
-      case 3:
-        b = b.subarray(0, at);
-        break;
-      case 4:
-        b = Buffer.concat([b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + int(16)))]);
-        break;
-      case 5: {
-        const end = Math.min(b.length, at + 1 + int(64));
-        b = Buffer.concat([b.subarray(0, end), b.subarray(at, end), b.subarray(end)]);
-        break;
-      }
-      default: {
-        const noise = Buffer.alloc(1 + int(12));
-        for (let i = 0; i < noise.length; i++) noise[i] = int(256);
-        b = Buffer.concat([b.subarray(0, at), noise, b.subarray(at)]);
-      }
-    }
-  }
-  return b;
-}
-
 /** Backend message types a PostgreSQL server sends (R S K Z T D C E N I 1 2 3 n t s G H d c A v). */
 const BACKEND_TYPES = new Set('RSKZTDCENI123ntsGHdcAvW');
 
@@ -187,7 +148,7 @@ export async function fuzzGateway(port: number, cases: number, seed: number, opt
   for (let i = 0; i < cases; i++) {
     const c = conversation(rand, options.scram === true);
     // Most mutations spare the startup packet, so that they reach the session's messages.
-    const bytes = mutate(c.bytes, rand() < 0.2 ? 0 : c.startupEnd, rand);
+    const bytes = mutate(c.bytes, rand, { from: rand() < 0.2 ? 0 : c.startupEnd });
     let r: Awaited<ReturnType<typeof converse>>;
     try {
       r = await converse(port, bytes);

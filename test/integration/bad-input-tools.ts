@@ -9,10 +9,10 @@ import { DialerHandshake } from '../../net/handshake.ts';
 import { publicKeyOf, splitAddress, type ClusterConfig } from '../../protocol/config.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
-import type { ShardId } from '../../protocol/ids.ts';
+import { shardId, type ShardId } from '../../protocol/ids.ts';
+import { encodeTxn } from '../../protocol/codec.ts';
 import type { Certificate, Message, SigProof, Txn, VoteCert } from '../../protocol/messages.ts';
 
-/** Real signatures of replicas `signers` over one leaf, each in its own batch of one. */
 /** Messages a replica's boundary rejected, over every reason (its /metrics scraped). */
 export function totalRejected(m: ReadonlyMap<string, number>): number {
   let sum = 0;
@@ -20,6 +20,12 @@ export function totalRejected(m: ReadonlyMap<string, number>): number {
   return sum;
 }
 
+/** A transaction of `clientId` on shard 0 at `tsMicros` that writes one value to `key`, encoded. */
+export function oneWriteTxn(clientId: number, key: string, tsMicros = Date.now() * 1000): Txn {
+  return encodeTxn({ ts: { micros: tsMicros, clientId }, shards: [shardId(0)], reads: [], writes: [{ key, value: Buffer.from('v') }], deps: [], predicates: [], meta: new Uint8Array(0) });
+}
+
+/** Real signatures of replicas `signers` over one leaf, each in its own batch of one. */
 export function signedBy(keys: readonly KeyPair[], leaf: Uint8Array, signers: readonly number[]): SigProof[] {
   return signers.map((i) => signBatch([leaf], keys[i]!.secretKey, i)[0]!);
 }

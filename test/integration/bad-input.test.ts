@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { connect as connectHttp2, constants as http2 } from 'node:http2';
 import { connect as connectTcp } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { openRawStream, replicaAddressOf, signedBy, totalRejected, votes, writeback, type RawStream } from './bad-input-tools.ts';
+import { oneWriteTxn, openRawStream, replicaAddressOf, signedBy, totalRejected, votes, writeback, type RawStream } from './bad-input-tools.ts';
 import { keyPath, readKeyFile } from '../../cli/keys.ts';
 import { LOCAL_CLIENT_COUNT } from '../../cli/local-cluster-config.ts';
 import type { PestoClient } from '../../client/pesto-client.ts';
@@ -58,10 +58,7 @@ let healthyTxns = 0;
 
 // ---- building bad messages ----
 let txnCounter = 0;
-function freshTxn(tsMicros = Date.now() * 1000): Txn {
-  const key = `bad/txn/${txnCounter++}`;
-  return encodeTxn({ ts: { micros: tsMicros, clientId: tc.clientId }, shards: [S0], reads: [], writes: [{ key, value: Buffer.from('v') }], deps: [], predicates: [], meta: new Uint8Array(0) });
-}
+const freshTxn = (tsMicros?: number): Txn => oneWriteTxn(tc.clientId, `bad/txn/${txnCounter++}`, tsMicros);
 
 const sigs = (leaf: Uint8Array, signers: readonly number[]): SigProof[] => signedBy(replicaKeys, leaf, signers);
 

@@ -29,9 +29,10 @@ import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import { encodeKey } from '../../sql/key-encoding.ts';
 import { encodeParams } from '../../sql/wire-values.ts';
-import { signedBy, totalRejected, votes, writeback } from './bad-input-tools.ts';
+import { oneWriteTxn, replicaAddressOf, signedBy, totalRejected, votes, writeback } from './bad-input-tools.ts';
 import { downReplicas, runTxn, scrape, sleep, startTestCluster, type TestCluster } from './cluster-harness.ts';
 import { Prng } from '../../sim/prng.ts';
+import { mutate } from '../fuzz-mutate.ts';
 
 const BASE_PORT = 7900;
 const S0: ShardId = shardId(0);
@@ -49,12 +50,7 @@ const replicaKeys: KeyPair[] = [];
 
 
 let counter = 0;
-const now = (): number => Date.now() * 1000;
-
-function freshTxn(): Txn {
-  const key = `fz/txn/${counter++}`;
-  return encodeTxn({ ts: { micros: now(), clientId: tc.clientId }, shards: [S0], reads: [], writes: [{ key, value: Buffer.from('v') }], deps: [], predicates: [], meta: new Uint8Array(0) });
-}
+const freshTxn = (): Txn => oneWriteTxn(tc.clientId, `fz/txn/${counter++}`);
 
 const commitVotes = (t: Txn, signers: readonly number[]): VoteCert => votes('commit', S0, signedBy(replicaKeys, voteLeaf(t.digest, S0, 'commit'), signers));
 
@@ -62,7 +58,7 @@ const commitVotes = (t: Txn, signers: readonly number[]): VoteCert => votes('com
 function validMessage(rand: () => number): Message {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const req = counter++;
-  const ts = { micros: now(), clientId: tc.clientId };
+  const ts = { micros: Date.now() * 1000, clientId: tc.clientId };
   switch (Math.floor(rand() * 7)) {
     case 0:
       return { kind: 'read', req, key: pick([`fz/txn/${Math.floor(rand() * counter)}`, rowKey(table.id, encodeKey([Math.floor(rand() * ROWS)], ['int4']))]), ts, proof: rand() < 0.3 };
@@ -92,45 +88,6 @@ function validMessage(rand: () => number): Message {
   }
 }
 
-const INTS = [0, 1, 0x7f, 0x80, 0xff];
-
-/** `input` with one to four mutations (never empty: an empty message closes the stream, bad-input.test.ts). */
-function mutate(input: Uint8Array, rand: () => number): Uint8Array {
-  const int = (n: number): number => Math.floor(rand() * n);
-  let b = Buffer.from(input);
-  // Half the inputs get one byte changed in place, which most often still decodes and reaches the core.
-  const light = rand() < 0.5;
-  const count = light ? 1 : 1 + int(4);
-  for (let m = 0; m < count && b.length > 1; m++) {
-    const at = int(b.length);
-    switch (light ? int(2) : int(6)) {
-      case 0:
-        b[at] = b[at]! ^ (1 << int(8));
-        break;
-      case 1:
-        b[at] = INTS[int(INTS.length)]!;
-        break;
-      case 2:
-        b = b.subarray(0, Math.max(1, at));
-        break;
-      case 3:
-        b = Buffer.concat([b.subarray(0, at), b.subarray(Math.min(b.length, at + 1 + int(8)))]);
-        break;
-      case 4: {
-        const end = Math.min(b.length, at + 1 + int(32));
-        b = Buffer.concat([b.subarray(0, end), b.subarray(at, end), b.subarray(end)]);
-        break;
-      }
-      default: {
-        const noise = Buffer.alloc(1 + int(8));
-        for (let i = 0; i < noise.length; i++) noise[i] = int(256);
-        b = Buffer.concat([b.subarray(0, at), noise, b.subarray(at)]);
-      }
-    }
-  }
-  return b.length === 0 ? Buffer.from([0xff]) : b;
-}
-
 before(async () => {
   tc = await startTestCluster('replica-fuzz', BASE_PORT);
   client = await tc.connect({ fastPathWaitMs: 60_000 });
@@ -145,11 +102,8 @@ before(async () => {
   table = def;
   const transport = clusterTransport(tc.config, { kind: 'client', id: tc.clientId }, tc.keyPair.secretKey);
   for (const i of tc.indexes) {
-    const address = tc.config.shards[0]!.replicas[i]!.address;
-    const colon = address.lastIndexOf(':');
     const link = transport.dial({
-      host: address.slice(0, colon),
-      port: Number(address.slice(colon + 1)),
+      ...replicaAddressOf(tc.config, i),
       peer: { kind: 'replica', shard: 0, index: i },
       identity: { kind: 'client', id: tc.clientId },
       secretKey: tc.keyPair.secretKey,
@@ -172,7 +126,8 @@ void describe('mutated client messages', () => {
     const prng = new Prng(SEED); // the simulator's seeded generator
     const rand = (): number => prng.float();
     for (let i = 0; i < CASES; i++) {
-      const bytes = mutate(encodeMessage(validMessage(rand)), rand);
+      // Half of them get one byte changed in place, which most often still decodes and reaches the core.
+      const bytes = mutate(encodeMessage(validMessage(rand)), rand, { light: 0.5 });
       links[Math.floor(rand() * links.length)]!.send(bytes);
       // A pause now and then: the replicas answer as they go, and a dead one shows up early.
       if (i % 100 === 99) {
