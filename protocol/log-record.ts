@@ -70,10 +70,10 @@ function putVarint(b: Buffer, at: number, v: number): number {
 /**
  * One record in the wire format of `LogRecord` (pesto.proto), written directly (the bytes protobufjs
  * writes for `logRecordFields(r)`): a replica logs one or two per transaction, each embedding the
- * transaction or the writeback's bytes. Into a buffer of its own, or, with `scratch`, into the
- * scratch's buffer: then the result is a view that the next call with the same scratch overwrites.
+ * transaction or the writeback's bytes. Into a buffer of its own, or, with `room`, into the room's
+ * buffer: then the result is a view of it.
  */
-export function encodeLogRecord(r: LogRecord, scratch?: LogRecordScratch): Uint8Array {
+export function encodeLogRecord(r: LogRecord, room?: RecordRoom): Uint8Array {
   const kind = KIND[r.kind];
   let txn: Uint8Array | undefined;
   let decision = 0;
@@ -103,7 +103,7 @@ export function encodeLogRecord(r: LogRecord, scratch?: LogRecordScratch): Uint8
   if (view !== 0) size += 1 + varintSize(view);
   if (logShard !== 0) size += 1 + varintSize(logShard);
   if (message !== undefined && message.length > 0) size += 1 + varintSize(message.length) + message.length;
-  const b = scratch === undefined ? Buffer.allocUnsafe(size) : scratch.room(size);
+  const b = room === undefined ? Buffer.allocUnsafe(size) : room.room(size);
   b[0] = 8;
   let at = putVarint(b, 1, kind);
   if (txn !== undefined && txn.length > 0) {
@@ -133,20 +133,12 @@ export function encodeLogRecord(r: LogRecord, scratch?: LogRecordScratch): Uint8
 }
 
 /**
- * A buffer reused by `encodeLogRecord` for records that are copied at once (the log's `append`
- * copies them into its group buffer): one `Buffer` per replica instead of one per record, which
- * otherwise came from Buffer's 8 KiB pool and, a record being up to a writeback's size, made the pool
- * allocate a fresh ArrayBuffer every few transactions (malloc and page faults in a CPU profile,
- * decision 0029). Grows to the largest record seen.
+ * Where `encodeLogRecord` may write: `room(size)` returns a buffer whose first `size` bytes the caller
+ * overwrites. The log's group buffer and a compaction's slice are rooms (replica/shell/wal-frames.ts
+ * `FrameBuffer`): a record is encoded in place where it is framed, not copied there (decisions 0029, 0062).
  */
-export class LogRecordScratch {
-  #buf = Buffer.allocUnsafeSlow(4096);
-
-  /** A buffer of at least `size` bytes whose contents the caller overwrites. */
-  room(size: number): Buffer {
-    if (size > this.#buf.length) this.#buf = Buffer.allocUnsafeSlow(Math.max(size, 2 * this.#buf.length));
-    return this.#buf;
-  }
+export interface RecordRoom {
+  room(size: number): Buffer;
 }
 
 function decisionIn(d: pesto.Decision | null | undefined): VoteDecision | null {

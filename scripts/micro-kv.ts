@@ -18,6 +18,8 @@
  *
  * Usage: --clients 64 --seconds 5 --warmup 2 --wal none|fdatasync|off --transport memory|grpc|tcp --runs 3 --json
  * --snapshots DIR (heap snapshots at the window's start and end)
+ * --checkpoint-reps N (after the run, frame replica 0's whole log checkpoint N times, as a compaction does: its CPU, size, records;
+ *   then replay it into a fresh replica as a restart does: `replayMs`)
  * Profile with `node --cpu-prof --cpu-prof-dir=DIR --import tsx scripts/micro-kv.ts ...`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,8 +34,12 @@ import { handling, memoryTransport } from './memory-transport.ts';
 import { grpcTransport, tcpTransport, transportStats } from '../net/index.ts';
 import { ReplicaServer } from '../replica/shell/replica-server.ts';
 import { Wal, type WalSync } from '../replica/shell/wal.ts';
+import { FrameBuffer, readFrames } from '../replica/shell/wal-frames.ts';
+import { decodeLogRecord } from '../protocol/log-record.ts';
+import type { ReplicaIndex } from '../protocol/ids.ts';
+import { frameLogRecord } from '../replica/shell/replica-server.ts';
 import { hostProbe, median, parseFlags, percentile, round } from '../bench/stats.ts';
-import { keyPairFromSeed, sign, verify } from '../protocol/crypto/ed25519.ts';
+import { keyPairFromSeed, sign, verify, type KeyPair } from '../protocol/crypto/ed25519.ts';
 
 const probeKeys = keyPairFromSeed(new Uint8Array(32).fill(7));
 const probeMessage = new Uint8Array(32).fill(1);
@@ -68,6 +74,12 @@ interface RunResult {
   readonly youngBytesPerTx: number;
   readonly promotedBytesPerTx: number;
   readonly heapGrowthBytesPerTx: number;
+  /** With `--checkpoint-reps N`: one replica's full log checkpoint after the run, framed as a compaction frames it (median CPU of N). */
+  readonly checkpointMs?: number;
+  readonly checkpointMB?: number;
+  readonly checkpointRecords?: number;
+  /** ...and what replaying it costs a fresh replica: frames read, records decoded, the core restored (CPU ms). */
+  readonly replayMs?: number;
 }
 
 type GcStats = ReturnType<GCProfiler['stop']>;
@@ -122,6 +134,49 @@ interface Options {
   readonly transport: 'memory' | 'grpc' | 'tcp';
   /** A folder for heap snapshots at the window's start and end (to diff what the window retained). */
   readonly snapshots: string | undefined;
+  readonly checkpointReps: number;
+}
+
+/**
+ * CPU of writing `server`'s whole checkpoint into frames (what a log compaction does, less the disk),
+ * and of replaying those frames into `fresh`'s core as a restarted replica does (replica/main.ts).
+ */
+function checkpointCost(server: ReplicaServer, fresh: ReplicaServer, reps: number): Pick<RunResult, 'checkpointMs' | 'checkpointMB' | 'checkpointRecords' | 'replayMs'> {
+  const cpuMs = (fn: () => void): number => {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const frame = (keep: Buffer[] | null): number => {
+    const out = new FrameBuffer();
+    let records = 0;
+    for (const r of server.core.checkpointRecords()) {
+      if (r === null) continue;
+      frameLogRecord(out, r);
+      records++;
+      if (out.length >= 256 << 10) {
+        const slice = out.take();
+        keep?.push(Buffer.from(slice));
+      }
+    }
+    keep?.push(Buffer.from(out.take()));
+    return records;
+  };
+  const times: number[] = [];
+  for (let i = 0; i < reps; i++) times.push(cpuMs(() => frame(null)));
+  const slices: Buffer[] = [];
+  const records = frame(slices);
+  const all = Buffer.concat(slices);
+  const replayMs = cpuMs(() => {
+    const decoded = readFrames(all).records.map((bytes) => {
+      const r = decodeLogRecord(bytes);
+      if (!r.ok) throw new Error(`checkpoint record: ${r.reason}`);
+      return r.value;
+    });
+    fresh.core.restore(decoded);
+  });
+  return { checkpointMs: round(median(times), 1), checkpointMB: round(all.length / (1 << 20), 1), checkpointRecords: records, replayMs: round(replayMs, 1) };
 }
 
 async function runOnce(opts: Options): Promise<RunResult> {
@@ -131,15 +186,20 @@ async function runOnce(opts: Options): Promise<RunResult> {
   const servers: ReplicaServer[] = [];
   try {
     const { config } = await prepareLocalCluster({ dataDir, basePort: 9190 });
+    const keyPairs: KeyPair[] = [];
+    // A replica of this cluster (not started unless the caller starts it).
+    const replicaServer = (index: number, port: number, keyPair = keyPairs[index]!, wal?: Wal): ReplicaServer =>
+      new ReplicaServer({ config, shard: 0, index: index as ReplicaIndex, keyPair, port, transport, ...(wal === undefined ? {} : { wal }) });
     for (const r of config.shards[0]!.replicas) {
       const keyPair = await readKeyFile(keyPath(dataDir, { kind: 'replica', shard: 0, index: r.index }));
+      keyPairs.push(keyPair);
       let wal: Wal | undefined;
       if (opts.wal !== 'off') {
         const dir = replicaDataDir(dataDir, 0, r.index);
         await import('node:fs/promises').then((fs) => fs.mkdir(dir, { recursive: true }));
         wal = Wal.open(join(dir, 'wal.log'), opts.wal).wal;
       }
-      const server = new ReplicaServer({ config, shard: 0, index: r.index, keyPair, port: Number(r.address.split(':')[1]), transport, ...(wal === undefined ? {} : { wal }) });
+      const server = replicaServer(r.index, Number(r.address.split(':')[1]), keyPair, wal);
       await server.start();
       servers.push(server);
     }
@@ -201,6 +261,7 @@ async function runOnce(opts: Options): Promise<RunResult> {
     running = false;
     await Promise.all(loops);
     await client.close();
+    const checkpoint = opts.checkpointReps > 0 ? checkpointCost(servers[0]!, replicaServer(0, 0), opts.checkpointReps) : {};
     const per = (x: number): number => (committed === 0 ? 0 : round(x / committed, 2));
     lat.sort((x, y) => x - y);
     return {
@@ -218,6 +279,7 @@ async function runOnce(opts: Options): Promise<RunResult> {
       walSyncsPerTx: per(syncs),
       hostProbe: Math.round((probeBefore + probe()) / 2),
       ...gcSummary(gcStats, committed),
+      ...checkpoint,
     };
   } finally {
     for (const s of servers) await s.stop();
@@ -239,6 +301,7 @@ async function main(args: readonly string[]): Promise<void> {
     keys: Number(flags.get('keys') ?? 100_000),
     wal,
     snapshots: flags.get('snapshots'),
+    checkpointReps: Number(flags.get('checkpoint-reps') ?? 0),
   };
   const runs = Number(flags.get('runs') ?? 3);
   const results: RunResult[] = [];
@@ -248,7 +311,7 @@ async function main(args: readonly string[]): Promise<void> {
     if (flags.has('json')) process.stdout.write(`${JSON.stringify({ run: i, ...opts, ...r })}\n`);
     else process.stdout.write(`run ${i}: ${JSON.stringify(r)}\n`);
   }
-  const med = (k: keyof RunResult): number => median(results.map((r) => r[k]));
+  const med = (k: keyof RunResult): number => median(results.map((r) => r[k] ?? 0));
   const summary = Object.fromEntries((Object.keys(results[0]!) as (keyof RunResult)[]).map((k) => [k, med(k)]));
   process.stdout.write(`${JSON.stringify({ median: true, clients: opts.clients, wal, transport, ...summary })}\n`);
 }

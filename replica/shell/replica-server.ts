@@ -18,7 +18,7 @@ import { shardOfKey } from '../../protocol/sharding.ts';
 import { clusterTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
 import type { Engine } from '../../sql/engine.ts';
 import type { ApplyFault } from '../core/range-reads.ts';
-import { encodeLogRecord, LogRecordScratch } from '../../protocol/log-record.ts';
+import { encodeLogRecord, type LogRecord } from '../../protocol/log-record.ts';
 import { checkAtReplica } from '../core/boundary.ts';
 import { ReplicaCore, STORAGE_GC_SLICE_KEYS, type PeerHandle, type SignRef } from '../core/replica-core.ts';
 import { BatchSigner } from './batch-signer.ts';
@@ -216,7 +216,7 @@ export class ReplicaServer {
           pauses++;
           continue;
         }
-        out.push(encodeLogRecord(next.value, this.#logScratch));
+        frameLogRecord(out, next.value);
       }
       const then = done ? finish : (): void => void setImmediate(slice);
       if (out.length > 0) wal.compactionWrite(out.take(), then);
@@ -331,7 +331,11 @@ export class ReplicaServer {
           // Votes and decisions are durable before any later effect leaves; an applied outcome is
           // not urgent (a peer or client can deliver its certificate again) and joins the next sync.
           const urgent = e.record.kind !== 'writeback';
-          this.#wal?.append(encodeLogRecord(e.record, this.#logScratch), urgent);
+          // Encoded in place into the log's group buffer (decision 0062).
+          if (this.#wal !== null) {
+            encodeLogRecord(e.record, this.#wal);
+            this.#wal.seal(urgent);
+          }
           if (urgent) this.#scheduleEndOfTurn();
           else this.#scheduleLazySync();
           break;
@@ -372,8 +376,6 @@ export class ReplicaServer {
   }
 
   readonly #memo = new EncodeMemo();
-  /** Log records are encoded here: `Wal.append` copies them at once. */
-  readonly #logScratch = new LogRecordScratch();
 
   #scheduleEndOfTurn(): void {
     if (this.#endScheduled) return;
@@ -452,4 +454,10 @@ export class ReplicaServer {
   #reject(reason: string): void {
     this.rejected[reason] = (this.rejected[reason] ?? 0) + 1;
   }
+}
+
+/** Frames one record of a checkpoint into `out` (a log compaction's slice), encoded in place. */
+export function frameLogRecord(out: FrameBuffer, r: LogRecord): void {
+  encodeLogRecord(r, out);
+  out.seal();
 }

@@ -30,17 +30,38 @@ export class FrameBuffer {
 
   /** Appends `record` with its header; `record` may be overwritten afterwards. */
   push(record: Uint8Array): void {
-    const need = this.#length + FRAME_HEADER + record.length;
+    this.room(record.length).set(record);
+    this.seal();
+  }
+
+  /**
+   * Room for the next record's `size` bytes, written in place by the caller, then framed by `seal`:
+   * no copy through a scratch buffer (a log compaction writes the whole state; decision 0062).
+   */
+  room(size: number): Buffer {
+    const need = this.#length + FRAME_HEADER + size;
     if (need > this.#buf.length) {
       const grown = Buffer.allocUnsafeSlow(Math.max(need, 2 * this.#buf.length, 4096));
       this.#buf.copy(grown, 0, 0, this.#length);
       this.#buf = grown;
     }
+    this.#roomSize = size;
+    return this.#buf.subarray(this.#length + FRAME_HEADER, need);
+  }
+
+  #roomSize = -1;
+
+  /** Frames the record written into the last `room`; returns its size. */
+  seal(): number {
+    const size = this.#roomSize;
+    if (size <= 0) throw new RangeError(size === 0 ? 'FrameBuffer: an empty record (a zero frame header marks the end of the log)' : 'FrameBuffer.seal without room');
+    this.#roomSize = -1;
     const at = this.#length;
-    this.#buf.writeUInt32LE(record.length, at);
-    this.#buf.writeUInt32LE(crc32(record), at + 4);
-    this.#buf.set(record, at + FRAME_HEADER);
-    this.#length = need;
+    const body = FRAME_HEADER + at;
+    this.#buf.writeUInt32LE(size, at);
+    this.#buf.writeUInt32LE(crc32(this.#buf.subarray(body, body + size)), at + 4);
+    this.#length = body + size;
+    return size;
   }
 
   /**

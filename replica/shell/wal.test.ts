@@ -134,6 +134,43 @@ void describe('Wal', () => {
       assertReopens(path, expected);
     }));
 
+  void it('frames records written in place (room, then seal) as it frames pushed ones, through growth, and in the log', () =>
+    withDir(async (dir) => {
+      const out = new FrameBuffer(16);
+      const expected: Uint8Array[] = [];
+      for (let r = 0; r < 40; r++) {
+        const len = 1 + ((r * 37) % 300);
+        const rec = new Uint8Array(len).fill(r);
+        expected.push(rec);
+        if (r % 3 === 0) out.push(rec);
+        else {
+          // A room larger than asked for is never handed out: the record is exactly `len` bytes.
+          const room = out.room(len);
+          assert.equal(room.length, len);
+          room.set(rec);
+          assert.equal(out.seal(), len);
+        }
+      }
+      assert.deepEqual(out.take(), frames(expected));
+      assert.throws(() => out.seal(), /without room/);
+      out.room(0);
+      assert.throws(() => out.seal(), /empty record/);
+
+      const path = join(dir, 'wal.log');
+      const { wal } = Wal.open(path, 'fdatasync');
+      wal.room(3).set(bytes(7, 8, 9));
+      wal.seal(false);
+      assert.equal(wal.urgent, false);
+      wal.append(bytes(1));
+      wal.room(2).set(bytes(4, 5));
+      wal.seal();
+      assert.equal(wal.urgent, true);
+      assert.equal(wal.urgentEnd, 3 * FRAME_HEADER + 6);
+      await flushed(wal);
+      wal.close();
+      assertReopens(path, [bytes(7, 8, 9), bytes(1), bytes(4, 5)]);
+    }));
+
   void it('cuts a torn group in the zeros, so its stale frames never reappear after later groups', () =>
     withDir(async (dir) => {
       const path = join(dir, 'wal.log');

@@ -90,7 +90,7 @@ export class Wal {
    * record appended, the end of the last urgent one, the end of what was handed to a write, and the
    * end of what a completed sync made durable. Invariant: durable <= written <= appended, urgentEnd <= appended.
    */
-  #appended = 0;
+  #appendedEnd = 0;
   #urgentEnd = 0;
   #written = 0;
   #durable = 0;
@@ -196,10 +196,23 @@ export class Wal {
   append(record: Uint8Array, urgent = true): void {
     if (record.length === 0) throw new RangeError('Wal.append: an empty record (a zero frame header marks the end of the log)');
     this.#pending.push(record);
-    this.#appended += FRAME_HEADER + record.length;
+    this.#queued(record.length, urgent);
+  }
+
+  /** Room for a record of `size` bytes, written in place and then queued by `seal` (as `append` queues). */
+  room(size: number): Buffer {
+    return this.#pending.room(size);
+  }
+
+  seal(urgent = true): void {
+    this.#queued(this.#pending.seal(), urgent);
+  }
+
+  #queued(size: number, urgent: boolean): void {
+    this.#appendedEnd += FRAME_HEADER + size;
     if (urgent) {
       this.#urgent = true;
-      this.#urgentEnd = this.#appended;
+      this.#urgentEnd = this.#appendedEnd;
     }
   }
 
@@ -335,7 +348,7 @@ export class Wal {
 
   /** Accounts `n` bytes taken from the pending buffer as handed to a write at the current end of the file. */
   #wrote(n: number): void {
-    this.#written = this.#appended;
+    this.#written = this.#appendedEnd;
     if (n === 0) return;
     this.flushes++;
     this.bytesWritten += n;
