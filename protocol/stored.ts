@@ -60,11 +60,22 @@ export class StoredProof implements CommittedTxn {
    * a checkpoint writes each proof once without a set of the digests it wrote. A mark, not state.
    */
   checkpointMark = 0;
+  /**
+   * How many of the store's committed versions and read records name this proof (replica/core/store.ts
+   * counts them): once none does, no checkpoint writes it again, and the log's compaction counts its
+   * bytes as garbage (decision 0062). A count, not state: nothing else reads it.
+   */
+  refs = 0;
 
   constructor(
     readonly txn: Txn,
     readonly stored: StoredWriteback,
   ) {}
+
+  /** About the bytes a log record of this proof takes (its writeback, and its transaction unless embedded). */
+  get logBytes(): number {
+    return this.stored.bytes.length + (this.stored.carriesTxn ? 0 : this.txn.bytes.length);
+  }
 
   get cert(): CommittedTxn['cert'] {
     if (this.#cert !== undefined) return this.#cert;

@@ -7,7 +7,9 @@
  * - PESTO_SYNC=fdatasync|none: log durability (default fdatasync; none for measurements).
  * - PESTO_TRANSPORT=grpc|tcp: overrides the configuration's `transport.wire` (measurements); TLS
  *   follows `transport.tls` (net/cluster-transport.ts).
- * - PESTO_WAL_COMPACT_BYTES=N: compact the log past N bytes.
+ * - PESTO_WAL_COMPACT_BYTES=N: compact the log only past N bytes (default 64 MiB)...
+ * - PESTO_WAL_COMPACT_GARBAGE=S: ...once a share S of it is garbage (default 0.5; 0: on size alone;
+ *   replica-server.ts `compactionDue`).
  * - PESTO_FETCH_TIMEOUT_MS=N: how long a sync-round query waits for transactions fetched from other
  *   replicas (default 200).
  * - PESTO_FAULT_APPLY=omit|delay:<ms>[@s<shard>r<index>,...]: fault injection (issue 4; meant for up to
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
     if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
   }
   const compact = process.env['PESTO_WAL_COMPACT_BYTES'];
+  const garbage = process.env['PESTO_WAL_COMPACT_GARBAGE'];
+  if (garbage !== undefined && !(Number(garbage) >= 0 && Number(garbage) < 1)) throw new Error(`PESTO_WAL_COMPACT_GARBAGE must be a share in [0, 1), got ${garbage}`);
   const applyFault = parseApplyFault(process.env['PESTO_FAULT_APPLY'], shard, index);
   const fetchTimeout = process.env['PESTO_FETCH_TIMEOUT_MS'];
   if (fetchTimeout !== undefined && !/^\d+$/.test(fetchTimeout)) throw new Error(`PESTO_FETCH_TIMEOUT_MS must be a number of milliseconds, got ${fetchTimeout}`);
@@ -92,6 +96,7 @@ async function main(): Promise<void> {
     transport: clusterTransport(config, { kind: 'replica', shard, index }, keyPair.secretKey),
     ...(wal === undefined ? {} : { wal }),
     ...(compact === undefined ? {} : { walCompactBytes: Number(compact) }),
+    ...(garbage === undefined ? {} : { walCompactGarbage: Number(garbage) }),
     engine,
     ...(applyFault === undefined || faultPaused ? {} : { applyFault }),
     ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),

@@ -80,6 +80,8 @@ interface RunResult {
   readonly checkpointRecords?: number;
   /** ...and what replaying it costs a fresh replica: frames read, records decoded, the core restored (CPU ms). */
   readonly replayMs?: number;
+  /** The store's estimate of what the checkpoint writes (`Store.liveProofBytes`, decision 0062). */
+  readonly liveProofMB?: number;
 }
 
 type GcStats = ReturnType<GCProfiler['stop']>;
@@ -141,7 +143,7 @@ interface Options {
  * CPU of writing `server`'s whole checkpoint into frames (what a log compaction does, less the disk),
  * and of replaying those frames into `fresh`'s core as a restarted replica does (replica/main.ts).
  */
-function checkpointCost(server: ReplicaServer, fresh: ReplicaServer, reps: number): Pick<RunResult, 'checkpointMs' | 'checkpointMB' | 'checkpointRecords' | 'replayMs'> {
+function checkpointCost(server: ReplicaServer, fresh: ReplicaServer, reps: number): Pick<RunResult, 'checkpointMs' | 'checkpointMB' | 'checkpointRecords' | 'replayMs' | 'liveProofMB'> {
   const cpuMs = (fn: () => void): number => {
     const c0 = process.cpuUsage();
     fn();
@@ -176,7 +178,7 @@ function checkpointCost(server: ReplicaServer, fresh: ReplicaServer, reps: numbe
     });
     fresh.core.restore(decoded);
   });
-  return { checkpointMs: round(median(times), 1), checkpointMB: round(all.length / (1 << 20), 1), checkpointRecords: records, replayMs: round(replayMs, 1) };
+  return { checkpointMs: round(median(times), 1), checkpointMB: round(all.length / (1 << 20), 1), checkpointRecords: records, replayMs: round(replayMs, 1), liveProofMB: round(server.core.store.liveProofBytes / (1 << 20), 1) };
 }
 
 async function runOnce(opts: Options): Promise<RunResult> {

@@ -2,7 +2,10 @@
 // commits arrive in and whatever history is collected, it is the chain's last entry.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { DigestKey } from '../../protocol/ids.ts';
+import { encodeTxn } from '../../protocol/codec-txn.ts';
+import type { DigestKey, ShardId } from '../../protocol/ids.ts';
+import type { Writeback } from '../../protocol/messages.ts';
+import { StoredProof, StoredWriteback } from '../../protocol/stored.ts';
 import { ts, tsLess } from '../../protocol/timestamp.ts';
 import { Prng } from '../../sim/prng.ts';
 import { Store, type Version } from './store.ts';
@@ -83,5 +86,50 @@ void describe('Store key order', () => {
     assert.equal(store.deleteRange('\0\0\0\x02', '\0\0\0\x03', 10), 2);
     assert.deepEqual(walked('', null), ['\0\0\0\0cat', '\0\0\0\x01z']);
     assert.equal(store.size, 2 + kv.length);
+  });
+});
+
+void describe('Store.liveProofBytes', () => {
+  /** A real commit proof of a transaction writing `keys` (its certificate's votes left out: only its bytes are counted). */
+  function proofOf(n: number, keys: readonly string[], withTxn: boolean): StoredProof {
+    const txn = encodeTxn({ ts: ts(n, 1), shards: [0 as ShardId], reads: [], writes: keys.map((key) => ({ key, value: new Uint8Array(n % 50) })), deps: [], predicates: [], meta: new Uint8Array(0) });
+    const wb: Writeback = { kind: 'writeback', digest: txn.digest, cert: { kind: 'votes', votes: { decision: 'commit', shards: [] } }, txn: withTxn ? txn : null };
+    return new StoredProof(txn, new StoredWriteback(wb));
+  }
+
+  /** The bytes of every distinct proof a committed version or committed read names, found by walking the store. */
+  function named(store: Store): number {
+    const seen = new Set<StoredProof>();
+    for (const ks of store.values()) {
+      for (const v of ks.committed) if (v.proof instanceof StoredProof) seen.add(v.proof);
+      for (const r of ks.committedReads) if (r.proof instanceof StoredProof) seen.add(r.proof);
+    }
+    let bytes = 0;
+    for (const p of seen) bytes += p.logBytes;
+    return bytes;
+  }
+
+  void test('counts each proof the store names once, through commits, reads, collection and dropped ranges', () => {
+    const prng = new Prng(7);
+    const store = new Store();
+    // Kv keys and SQL-space keys (first byte 0: deleteRange walks those).
+    const keys = ['\0t1', '\0t2', '\0t3', 'a', 'b', 'c'];
+    for (let n = 1; n <= 3_000; n++) {
+      const roll = prng.float();
+      if (roll < 0.55) {
+        const writes = keys.filter(() => prng.chance(0.4));
+        const p = proofOf(n, writes.length === 0 ? [keys[prng.int(keys.length)]!] : writes, prng.chance(0.5));
+        for (const w of p.txn.body.writes) store.commitWrite(w.key, { ts: ts(n, 1), value: w.value, txn: p.txn.key, proof: p });
+        if (prng.chance(0.5)) {
+          const ks = store.getOrCreate(keys[prng.int(keys.length)]!);
+          store.addCommittedRead(ks, { readerTs: ts(n, 1), version: ts(n - 1, 1), txn: p.txn.key, proof: p });
+        }
+      } else if (roll < 0.95) {
+        const ks = store.get(keys[prng.int(keys.length)]!);
+        if (ks !== undefined) store.collect(ks, ts(Math.max(0, n - prng.int(200)), 0));
+      } else store.deleteRange('\0t2', '\0t3', 10);
+      assert.equal(store.liveProofBytes, named(store), `step ${n}`);
+    }
+    assert.ok(store.liveProofBytes > 0);
   });
 });

@@ -25,6 +25,7 @@
  */
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { CommittedTxn, Key } from '../../protocol/messages.ts';
+import { StoredProof } from '../../protocol/stored.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { BulkReads } from './bulk-reads.ts';
 import { OrderedKeys, type KeyRangeIterator } from './ordered-keys.ts';
@@ -261,6 +262,7 @@ export class Store {
   /** Commits a write: the transaction's prepared version of the key (if any) becomes committed. Returns the key's state (`ks`: as `prepareWrite`). */
   commitWrite(key: Key, v: Version, nonMonotonic = false, ks: KeyState = this.getOrCreate(key)): KeyState {
     removeByTxn(ks.prepared, v.txn);
+    this.#hold(v.proof);
     ks.addCommitted(v);
     this.#noteTableWrite(key, v, true, nonMonotonic);
     return ks;
@@ -299,13 +301,42 @@ export class Store {
    */
   deleteRange(lo: Key, hi: Key | null, max: number): number {
     const gone = this.#ordered.deleteRange(lo, hi, max);
-    for (const k of gone) this.#keys.delete(k);
+    for (const k of gone) {
+      const ks = this.#keys.get(k);
+      if (ks === undefined) continue;
+      for (const v of ks.committed) this.#release(v.proof);
+      for (const r of ks.committedReads) this.#release(r.proof);
+      this.#keys.delete(k);
+    }
     return gone.length;
   }
 
   /** Forgets a table's write history, predicates and high-water mark (storage-gc.ts). */
   dropTable(tableId: number): void {
     this.#tables.delete(tableId);
+  }
+
+  /**
+   * Bytes of the commit proofs that committed versions and read records name (each proof once, counted
+   * through `StoredProof.refs` as `commitWrite` and `addCommittedRead` add them and `collect` drops
+   * them): about what a log checkpoint writes, so the replica compacts its log once enough of the log is
+   * garbage (replica-server.ts, decision 0062). An estimate: proofs named only by bulk read sets
+   * (bulk-reads.ts) are not counted.
+   */
+  liveProofBytes = 0;
+
+  #hold(proof: CommittedTxn | null): void {
+    if (proof instanceof StoredProof && proof.refs++ === 0) this.liveProofBytes += proof.logBytes;
+  }
+
+  #release(proof: CommittedTxn | null): void {
+    if (proof instanceof StoredProof && --proof.refs === 0) this.liveProofBytes -= proof.logBytes;
+  }
+
+  /** Records a committed read of `ks` (its proof counted in `liveProofBytes`). */
+  addCommittedRead(ks: KeyState, r: ReadRecord): void {
+    this.#hold(r.proof);
+    ks.addCommittedRead(r);
   }
 
   /**
@@ -321,13 +352,17 @@ export class Store {
         break;
       }
     }
-    if (keepFrom > 0) ks.committed.splice(0, keepFrom);
+    if (keepFrom > 0) {
+      for (let i = 0; i < keepFrom; i++) this.#release(ks.committed[i]!.proof);
+      ks.committed.splice(0, keepFrom);
+    }
     // Read records arrive in commit order, not timestamp order: compact in place.
     const reads = ks.committedReads;
     let w = 0;
     for (let r = 0; r < reads.length; r++) {
       const rec = reads[r]!;
       if (!tsLess(rec.readerTs, watermark)) reads[w++] = rec;
+      else this.#release(rec.proof);
     }
     if (w !== reads.length) reads.length = w;
   }

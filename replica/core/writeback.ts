@@ -127,7 +127,7 @@ function recordCommittedReads(h: WritebackHost, txn: DigestKey, body: Txn['body'
     const r = reads[i]!;
     if (!h.owns(r.key)) continue;
     const ks = states?.[i] ?? h.store.getOrCreate(r.key);
-    ks.addCommittedRead({ readerTs: body.ts, version: ks.versionTs(r.version), txn, proof });
+    h.store.addCommittedRead(ks, { readerTs: body.ts, version: ks.versionTs(r.version), txn, proof });
   }
 }
 

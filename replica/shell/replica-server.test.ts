@@ -18,7 +18,7 @@ import { decodeOutcome, encodeParams } from '../../sql/wire-values.ts';
 import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import { encodeKey } from '../../sql/key-encoding.ts';
-import { ReplicaServer } from './replica-server.ts';
+import { compactionDue, ReplicaServer } from './replica-server.ts';
 
 const S0 = shardId(0);
 const keys = Array.from({ length: 6 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
@@ -170,5 +170,21 @@ void describe('ReplicaServer range reads between replicas', () => {
     await until('the rejections', () => ((servers[0]!.rejected['fetch-not-from-replica'] ?? 0) === before + 2 ? true : undefined));
     assert.equal(servers[0]!.core.stats.fetchesServed, 0);
     assert.equal(received[0]!.length, n, 'no reply');
+  });
+});
+
+void describe('compactionDue', () => {
+  const MiB = 1 << 20;
+  void it('waits for the floor, then for half the log to be garbage, and compacts at four floors whatever the estimate', () => {
+    // Below or at the floor: never, however much is garbage.
+    assert.equal(compactionDue(64 * MiB, 64 * MiB, 0, 0.5), false);
+    // Past it: only once the live state is at most half the log.
+    assert.equal(compactionDue(100 * MiB, 64 * MiB, 90 * MiB, 0.5), false);
+    assert.equal(compactionDue(100 * MiB, 64 * MiB, 50 * MiB, 0.5), true);
+    // A log whose garbage the estimate misses is compacted at four times the floor.
+    assert.equal(compactionDue(255 * MiB, 64 * MiB, 255 * MiB, 0.5), false);
+    assert.equal(compactionDue(256 * MiB, 64 * MiB, 255 * MiB, 0.5), true);
+    // Share 0: on size alone (the behaviour before decision 0062).
+    assert.equal(compactionDue(64 * MiB + 1, 64 * MiB, 64 * MiB + 1, 0), true);
   });
 });

@@ -50,8 +50,9 @@ void describe('durability of one replica across a crash', () => {
   }
 
   before(async () => {
-    // A tiny compaction threshold, so the restart below also replays a compacted log.
+    // A tiny compaction threshold on size alone, so the restart below also replays a compacted log.
     process.env['PESTO_WAL_COMPACT_BYTES'] = '4096';
+    process.env['PESTO_WAL_COMPACT_GARBAGE'] = '0';
     tc = await startTestCluster('durability', BASE_PORT);
   });
 
