@@ -32,7 +32,7 @@ import { readKeyFile, replicaKeyPath } from '../cli/keys.ts';
 import { replicaMetrics, serveMetrics } from './shell/metrics.ts';
 import { ReplicaServer } from './shell/replica-server.ts';
 import { Wal } from './shell/wal.ts';
-import { decodeLogRecord, type LogRecord } from '../protocol/log-record.ts';
+import { decodedLogRecords } from '../protocol/log-record.ts';
 import { clusterTransport, transportStats } from '../net/index.ts';
 import { Engine } from '../sql/engine.ts';
 import { warmUpBlake3 } from '../protocol/crypto/blake3.ts';
@@ -64,16 +64,12 @@ async function main(): Promise<void> {
   const sync = values.sync === 'none' ? 'none' : 'fdatasync';
   // The log lives in the replica's data folder; without --data (tests) the replica keeps nothing.
   let wal: Wal | undefined;
-  let restored: LogRecord[] = [];
+  let restored: Uint8Array[] = [];
   if (values.data !== undefined) {
     await mkdir(values.data, { recursive: true });
     const opened = Wal.open(join(values.data, 'wal.log'), sync);
     wal = opened.wal;
-    restored = opened.records.flatMap((bytes) => {
-      const r = decodeLogRecord(bytes);
-      if (!r.ok) throw new Error(`damaged log record in ${values.data}/wal.log: ${r.reason}`);
-      return [r.value];
-    });
+    restored = opened.records;
     if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
   }
   const compact = process.env['PESTO_WAL_COMPACT_BYTES'];
@@ -101,7 +97,7 @@ async function main(): Promise<void> {
     ...(applyFault === undefined || faultPaused ? {} : { applyFault }),
     ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),
   });
-  server.core.restore(restored);
+  server.core.restore(decodedLogRecords(restored, `${values.data ?? ''}/wal.log`));
   if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records\n`);
   const port = await server.start();
   // Metrics on the replica port + 1000 unless told otherwise (0 disables).
