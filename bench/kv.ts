@@ -6,7 +6,7 @@
  * verifications per committed transaction, and CPU microseconds per committed transaction summed
  * over every process (client and replicas; steadier than tx/s on a machine whose speed swings).
  * `--baseline postgres` runs the same transactions against a local PostgreSQL (SERIALIZABLE) through
- * the `pg` driver instead. Flags: --seconds 20 --warmup S --clients 64 --keys 100000 --preload --json, and
+ * the `pg` driver instead. Flags: --seconds 20 --warmup S --clients 64 --keys 100000 --preload --restart --json, and
  * --data DIR to run against a cluster already started with `pesto start --data DIR`, --base-port 7200
  * for the cluster it starts otherwise, whose wire --transport grpc|tcp and --tls or --no-tls choose (default:
  * the configuration's defaults; decision 0026). --replica-preference-ms N sets how long the client asks
@@ -16,13 +16,13 @@
  * clients a fresh cluster's first 15 s window cost 1.2-1.4x the CPU per transaction of later windows,
  * decision 0029), and to 3 s against a running cluster (--data) or PostgreSQL.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import pg from 'pg';
-import { startLocalCluster } from '../cli/supervisor.ts';
-import { loadLocalClient } from '../cli/local-cluster-config.ts';
+import { startLocalCluster, type LocalCluster } from '../cli/supervisor.ts';
+import { loadLocalClient, replicaDataDir } from '../cli/local-cluster-config.ts';
 import { PestoClient, type Session } from '../client/pesto-client.ts';
 import { cryptoStats } from '../protocol/crypto/signed.ts';
 import { transportStats } from '../net/index.ts';
@@ -39,6 +39,8 @@ interface KvOptions {
   readonly keys: number;
   /** Write every key once before the warm-up, as the PostgreSQL side's table is (`--preload`). */
   readonly preload: boolean;
+  /** After the window, stop replica 0 and time its restart (`restartMs`, `restartLogMb`). */
+  readonly restart: boolean;
   readonly json: boolean;
   /** First replica port of the cluster the benchmark starts (metrics on port + 1000). */
   readonly basePort: number;
@@ -77,6 +79,21 @@ function twoKeys(keys: number): [number, number] {
  */
 const PRELOAD_BATCH = 20;
 const PRELOAD_LOADERS = 32;
+
+/**
+ * `--restart`: once the window is over, replica 0 is stopped (SIGTERM) and started again: `restartMs`
+ * is the time until it is ready (the process starting, its log read and replayed), `restartLogMb` the
+ * log it replayed.
+ */
+async function timedRestart(cluster: LocalCluster): Promise<Record<string, number>> {
+  await cluster.kill(0, 0, 'SIGTERM');
+  const log = join(replicaDataDir(cluster.dataDir, 0, 0), 'wal.log');
+  // The file: its records and up to 256 KiB of preallocated zeros after them.
+  const bytes = existsSync(log) ? statSync(log).size : 0;
+  const t0 = performance.now();
+  await cluster.restart(0, 0);
+  return { restartMs: round(performance.now() - t0), restartLogMb: round(bytes / 2 ** 20, 1) };
+}
 
 /**
  * `--preload`: every key written once before the warm-up, by transactions of PRELOAD_BATCH keys,
@@ -334,6 +351,7 @@ async function runPesto(opts: KvOptions, existingDataDir: string | undefined): P
     out['abstains'] = Object.entries(abstains).map(([r, v]) => `${r}:${v}`).join(',');
     for (const c of counters) out[`${c}PerTx`] = w.committed === 0 ? 0 : round((coreDelta[c] ?? 0) / w.committed, 3);
     await client.close();
+    if (opts.restart && cluster !== null) Object.assign(out, await timedRestart(cluster));
     return out;
   } finally {
     if (cluster !== null) {
@@ -423,6 +441,7 @@ export async function runKvBench(args: readonly string[]): Promise<void> {
     clients: Number(flags.get('clients') ?? 64),
     keys: Number(flags.get('keys') ?? 100_000),
     preload: flags.has('preload'),
+    restart: flags.has('restart'),
     json: flags.has('json'),
     basePort: Number(flags.get('base-port') ?? 7200),
     transport: transportFlags(flags.get('transport'), flags.has('tls') ? true : flags.has('no-tls') ? false : undefined),

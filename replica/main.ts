@@ -97,8 +97,9 @@ async function main(): Promise<void> {
     ...(applyFault === undefined || faultPaused ? {} : { applyFault }),
     ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),
   });
+  const restoreStart = performance.now();
   server.core.restore(decodedLogRecords(restored, `${values.data ?? ''}/wal.log`));
-  if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records\n`);
+  if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records in ${Math.round(performance.now() - restoreStart)} ms\n`);
   const port = await server.start();
   // Metrics on the replica port + 1000 unless told otherwise (0 disables).
   const metricsPort = values['metrics-port'] === undefined ? port + 1000 : Number(values['metrics-port']);
