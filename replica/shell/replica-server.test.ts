@@ -1,9 +1,14 @@
 // The replica shell's part of range reads, in process over real TCP links: a sync-round query makes a
 // replica dial another replica of its shard (as itself), fetch a missing transaction and answer; fetch
-// messages from a client link are dropped and counted.
+// messages from a client link are dropped and counted. And the log's compaction policy (decision 0062):
+// `compactionDue` alone, and a replica with a real log that waits while its log is live and compacts
+// once half of it is garbage.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tcpTransport, type DialedLink } from '../../net/index.ts';
 import { decodeMessage, encodeMessage, encodeTxn } from '../../protocol/codec.ts';
 import { DEFAULT_BATCHING, DEFAULT_GRACE, DEFAULT_LIMITS, DEFAULT_TIMEOUTS, publicKeyOf, type ClusterConfig } from '../../protocol/config.ts';
@@ -19,6 +24,7 @@ import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import { encodeKey } from '../../sql/key-encoding.ts';
 import { compactionDue, ReplicaServer } from './replica-server.ts';
+import { Wal } from './wal.ts';
 
 const S0 = shardId(0);
 const keys = Array.from({ length: 6 }, (_, i) => keyPairFromSeed(new Uint8Array(32).fill(i + 1)));
@@ -48,6 +54,42 @@ function committed(t: Txn): Writeback {
   return { kind: 'writeback', digest: t.digest, cert: { kind: 'votes', votes: { decision: 'commit', shards: [{ shard: S0, sigs }] } }, txn: t };
 }
 
+/** One shard of the six `keys` at `ports` on loopback, with client 1 (`clientKey`). */
+function shardConfig(name: string, ports: readonly number[], limits = DEFAULT_LIMITS): ClusterConfig {
+  const cert = { issuedBy: 'test', certificate: new Uint8Array(64) };
+  return {
+    name,
+    f: 1,
+    authorities: [],
+    shards: [{ id: S0, replicas: keys.map((k, i) => ({ index: replicaIndex(i), address: `127.0.0.1:${ports[i]}`, publicKey: k.publicKey, ...cert })) }],
+    clients: [{ id: clientId(1), name: 'test', publicKey: clientKey.publicKey, ...cert }],
+    timeouts: DEFAULT_TIMEOUTS,
+    batching: DEFAULT_BATCHING,
+    grace: DEFAULT_GRACE,
+    limits,
+  };
+}
+
+function dialAsClient(config: ClusterConfig, port: number, index: number): DialedLink {
+  return tcpTransport.dial({
+    host: '127.0.0.1',
+    port,
+    peer: { kind: 'replica', shard: 0, index },
+    identity: { kind: 'client', id: 1 },
+    secretKey: clientKey.secretKey,
+    publicKeyOf: (p) => publicKeyOf(config, p),
+  });
+}
+
+async function until<T>(what: string, f: () => T | undefined): Promise<T> {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    const v = f();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
 void describe('ReplicaServer range reads between replicas', () => {
   const servers: ReplicaServer[] = [];
   const links: DialedLink[] = [];
@@ -57,31 +99,13 @@ void describe('ReplicaServer range reads between replicas', () => {
 
   before(async () => {
     const ports = await Promise.all(keys.map(() => freePort()));
-    const cert = { issuedBy: 'test', certificate: new Uint8Array(64) };
-    config = {
-      name: 'range-read-shell',
-      f: 1,
-      authorities: [],
-      shards: [{ id: S0, replicas: keys.map((k, i) => ({ index: replicaIndex(i), address: `127.0.0.1:${ports[i]}`, publicKey: k.publicKey, ...cert })) }],
-      clients: [{ id: clientId(1), name: 'test', publicKey: clientKey.publicKey, ...cert }],
-      timeouts: DEFAULT_TIMEOUTS,
-      batching: DEFAULT_BATCHING,
-      grace: DEFAULT_GRACE,
-      limits: DEFAULT_LIMITS,
-    };
+    config = shardConfig('range-read-shell', ports);
     for (const index of [0, 2]) {
       // A fetch timeout far beyond the test's: the only way to an answer is the fetch (no timing in the test).
       const s = new ReplicaServer({ config, shard: 0, index, keyPair: keys[index]!, port: ports[index]!, transport: tcpTransport, engine, fetchTimeoutMs: 600_000 });
       await s.start();
       servers[index] = s;
-      const link = tcpTransport.dial({
-        host: '127.0.0.1',
-        port: ports[index]!,
-        peer: { kind: 'replica', shard: 0, index },
-        identity: { kind: 'client', id: 1 },
-        secretKey: clientKey.secretKey,
-        publicKeyOf: (p) => publicKeyOf(config, p),
-      });
+      const link = dialAsClient(config, ports[index]!, index);
       link.onMessage((bytes) => {
         const m = decodeMessage(bytes);
         if (m.ok) received[index]!.push(m.value);
@@ -96,14 +120,6 @@ void describe('ReplicaServer range reads between replicas', () => {
     await Promise.all(servers.map((s) => s?.stop()));
   });
 
-  async function until<T>(what: string, f: () => T | undefined): Promise<T> {
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-      const v = f();
-      if (v !== undefined) return v;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error(`timed out waiting for ${what}`);
-  }
 
   void it('a sync round fetches a missing transaction from another replica over a replica link', async () => {
     const ddl = txnOf(base + 10, { writes: [{ key: CATALOG_KEY, value: catalog.value() }] });
@@ -186,5 +202,48 @@ void describe('compactionDue', () => {
     assert.equal(compactionDue(256 * MiB, 64 * MiB, 255 * MiB, 0.5), true);
     // Share 0: on size alone (the behaviour before decision 0062).
     assert.equal(compactionDue(64 * MiB + 1, 64 * MiB, 64 * MiB + 1, 0), true);
+  });
+});
+
+void describe('ReplicaServer log compaction', () => {
+  void it('waits while the log past its floor is live, and compacts once half of it is garbage', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pesto-compaction-'));
+    const ports = await Promise.all(keys.map(() => freePort()));
+    // A history window of 20 ms: a write of a key lets the store drop its versions older than that.
+    const config = shardConfig('compaction', ports, { ...DEFAULT_LIMITS, historyWindowMs: 20 });
+    const { wal } = Wal.open(join(dir, 'wal.log'), 'none');
+    const floor = 64 << 10;
+    const server = new ReplicaServer({ config, shard: 0, index: 1, keyPair: keys[1]!, port: ports[1]!, transport: tcpTransport, wal, walCompactBytes: floor });
+    await server.start();
+    const link = dialAsClient(config, ports[1]!, 1);
+    try {
+      let req = 0;
+      let micros = 0;
+      const commit = async (key: string): Promise<void> => {
+        micros = Math.max(micros + 1, Date.now() * 1000);
+        const t = txnOf(micros, { writes: [{ key, value: new Uint8Array(100).fill(req & 0xff) }] });
+        link.send(encodeMessage({ kind: 'prepare', req: ++req, txn: t }));
+        link.send(encodeMessage(committed(t)));
+        // The key's newest version (the transaction's record itself leaves with the history window).
+        await until(`transaction ${req} applied`, () => (server.core.store.get(key)?.committedHead?.txn === t.key ? true : undefined));
+      };
+      // Every transaction writes a key of its own: all of the log stays live.
+      while (wal.size < floor + (16 << 10)) await commit(`live/${req}`);
+      await until('the log synced', () => (wal.pending ? undefined : true));
+      assert.equal(server.compactionsDone, 0, 'a live log past its floor was compacted');
+      const live = server.core.store.liveProofBytes;
+      assert.ok(live > wal.size / 2, `live ${live} of ${wal.size}`);
+      // One key written again and again: its older proofs become garbage, and the log is compacted
+      // well before four floors (where it would be whatever the estimate said).
+      while (server.compactionsDone === 0 && wal.bytesWritten < 4 * floor) await commit('hot');
+      await until('the compaction', () => (server.compactionsDone > 0 ? true : undefined));
+      assert.ok(wal.bytesWritten < 4 * floor, `compacted only after ${wal.bytesWritten} bytes: at the cap, not by its garbage`);
+      // The compaction left about the live half (the hot key's garbage went).
+      assert.ok(wal.size < 0.75 * wal.bytesWritten, `the compacted log (${wal.size} bytes) holds most of what was appended (${wal.bytesWritten})`);
+    } finally {
+      link.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

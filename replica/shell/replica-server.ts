@@ -424,13 +424,20 @@ export class ReplicaServer {
   readonly #synced = (): void => {
     this.#syncing = false;
     const wal = this.#wal!;
-    // Compaction: when enough of the log is garbage (compactionDue), and once collected storages are
-    // gone (storage-gc.ts), so their rows leave the disk.
-    if (!wal.compacting && (this.core.storageGc.takeCompactionWanted() || compactionDue(wal.size, this.#compactBytes, this.core.store.liveProofBytes, this.opts.walCompactGarbage ?? DEFAULT_WAL_COMPACT_GARBAGE))) this.#compact(wal);
+    this.#maybeCompact(wal);
     this.#releaseHeld();
     if (wal.urgent) this.#scheduleEndOfTurn();
     else if (wal.pending) this.#scheduleLazySync();
   };
+
+  /**
+   * Compaction, after a sync: when enough of the log is garbage (compactionDue), and once collected
+   * storages are gone (storage-gc.ts), so their rows leave the disk.
+   */
+  #maybeCompact(wal: Wal): void {
+    if (this.#stopped || wal.compacting) return;
+    if (this.core.storageGc.takeCompactionWanted() || compactionDue(wal.size, this.#compactBytes, this.core.store.liveProofBytes, this.opts.walCompactGarbage ?? DEFAULT_WAL_COMPACT_GARBAGE)) this.#compact(wal);
+  }
 
   /** Outcomes alone are synced at most every `LAZY_SYNC_MS` (when no urgent sync took them along). */
   #scheduleLazySync(): void {
@@ -445,6 +452,8 @@ export class ReplicaServer {
       this.walSyncs++;
       wal.flushAsync(() => {
         this.#lazySyncing = false;
+        // A replica that only applies outcomes (it votes on nothing) compacts too.
+        this.#maybeCompact(wal);
         // It wrote (and made durable) whatever was pending, urgent records of this turn included.
         this.#releaseHeld();
         if (wal.urgent) this.#scheduleEndOfTurn();
