@@ -4,6 +4,7 @@
  * after them, decision 0033). Written through `FrameBuffer` (the log's group buffers, a compaction's
  * slices) and read back by `readFrames`.
  */
+import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
 import { slabCopy } from '../../protocol/pooled.ts';
 
@@ -77,24 +78,110 @@ export class FrameBuffer {
 }
 
 /**
+ * The frame at `at` in `buf` (of which `len` bytes are valid): the offset after it, or why there is
+ * none: `end` (a zero header: the end of the records), `short` (it runs past `len`), `bad` (its
+ * checksum does not match: a torn or damaged write).
+ */
+function frameAt(buf: Buffer, at: number, len: number): number | 'end' | 'short' | 'bad' {
+  if (at + FRAME_HEADER > len) return 'short';
+  const size = buf.readUInt32LE(at);
+  if (size === 0) return 'end';
+  const next = at + FRAME_HEADER + size;
+  if (next > len) return 'short';
+  return crc32(buf.subarray(at + FRAME_HEADER, next)) === buf.readUInt32LE(at + 4) ? next : 'bad';
+}
+
+/**
+ * A copy of a record's bytes. The copies share 64 KiB slabs as received messages do
+ * (protocol/pooled.ts): an ArrayBuffer per record was a fifth of a restart's CPU (decision 0062), and a
+ * restored proof keeps a view of its record.
+ */
+function recordCopy(body: Uint8Array): Uint8Array {
+  const copy = slabCopy(body);
+  return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
+}
+
+/**
  * The intact records at the start of `data`, each a copy, and where they end: reading stops at a zero
- * header, a frame running past the end, or a checksum mismatch (a torn or damaged write). The copies
- * share 64 KiB slabs as received messages do (protocol/pooled.ts): an ArrayBuffer per record was a
- * fifth of a restart's CPU (decision 0062), and a restored proof keeps a view of its record.
+ * header, a frame running past the end, or a checksum mismatch (a torn or damaged write).
  */
 export function readFrames(data: Buffer): { records: Uint8Array[]; end: number } {
   const records: Uint8Array[] = [];
   let end = 0;
-  while (end + FRAME_HEADER <= data.length) {
-    const len = data.readUInt32LE(end);
-    if (len === 0) break;
-    const next = end + FRAME_HEADER + len;
-    if (next > data.length) break;
-    const body = data.subarray(end + FRAME_HEADER, next);
-    if (crc32(body) !== data.readUInt32LE(end + 4)) break;
-    const copy = slabCopy(body);
-    records.push(new Uint8Array(copy.buffer, copy.byteOffset, copy.length));
+  for (let next = frameAt(data, 0, data.length); typeof next === 'number'; next = frameAt(data, end, data.length)) {
+    records.push(recordCopy(data.subarray(end + FRAME_HEADER, next)));
     end = next;
   }
   return { records, end };
+}
+
+const ZEROS = Buffer.alloc(64 << 10);
+
+/** Whether `buf[from, to)` is all zeros (compared natively, a 64 KiB piece at a time). */
+function allZeros(buf: Buffer, from: number, to: number): boolean {
+  for (let at = from; at < to; at += ZEROS.length) {
+    const n = Math.min(ZEROS.length, to - at);
+    if (buf.compare(ZEROS, 0, n, at, at + n) !== 0) return false;
+  }
+  return true;
+}
+
+/** Bytes `readLogFile` reads at a time. */
+const READ_CHUNK_BYTES = 16 << 20;
+
+/**
+ * `readFrames` over the first `size` bytes of the file `fd`, read `chunkBytes` at a time (a frame
+ * larger than that is read whole): a log is never in memory at once, so one larger than the 2 GiB
+ * that `readFileSync` refuses (decision 0062) still opens. Also whether everything after the records
+ * is zeros (the preallocated end, decision 0033) rather than a torn group.
+ */
+export function readLogFile(fd: number, size: number, chunkBytes = READ_CHUNK_BYTES): { records: Uint8Array[]; end: number; zeroTail: boolean } {
+  const records: Uint8Array[] = [];
+  let buf = Buffer.allocUnsafe(Math.max(FRAME_HEADER, chunkBytes));
+  /** File offset of `buf[0]`, and how many bytes of `buf` hold file data. */
+  let bufStart = 0;
+  let bufLen = 0;
+  let end = 0;
+  /** Keeps the bytes from file offset `from` on, then reads at least `need` more bytes if the file has them; false at its end. */
+  const more = (from: number, need: number): boolean => {
+    const keep = bufStart + bufLen - from;
+    if (keep + need > buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(keep + need, buf.length));
+      buf.copy(grown, 0, from - bufStart, bufLen);
+      buf = grown;
+    } else buf.copy(buf, 0, from - bufStart, bufLen);
+    bufStart = from;
+    bufLen = keep;
+    let read = 0;
+    while (read < need && bufStart + bufLen < size) {
+      const n = readSync(fd, buf, bufLen, Math.min(buf.length - bufLen, size - bufStart - bufLen), bufStart + bufLen);
+      if (n === 0) break;
+      bufLen += n;
+      read += n;
+    }
+    return read > 0;
+  };
+  for (;;) {
+    const next = frameAt(buf, end - bufStart, bufLen);
+    if (typeof next === 'number') {
+      records.push(recordCopy(buf.subarray(end - bufStart + FRAME_HEADER, next)));
+      end = bufStart + next;
+      continue;
+    }
+    if (next !== 'short') break;
+    // The frame's whole length when its header is in, else a header's.
+    const at = end - bufStart;
+    const want = at + FRAME_HEADER <= bufLen ? FRAME_HEADER + buf.readUInt32LE(at) : FRAME_HEADER;
+    if (end + want > size || !more(end, Math.max(chunkBytes, want - (bufLen - at)))) break;
+  }
+  // The rest of the file, from the records' end: zeros only?
+  let zeroTail = true;
+  let from = end;
+  for (;;) {
+    zeroTail = allZeros(buf, from - bufStart, bufLen);
+    if (!zeroTail || bufStart + bufLen >= size) break;
+    from = bufStart + bufLen;
+    if (!more(from, chunkBytes)) break;
+  }
+  return { records, end, zeroTail };
 }

@@ -1,10 +1,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { FRAME_HEADER, FrameBuffer } from './wal-frames.ts';
+import { FRAME_HEADER, FrameBuffer, readFrames, readLogFile } from './wal-frames.ts';
 import { Wal } from './wal.ts';
 
 const bytes = (...v: number[]): Uint8Array => new Uint8Array(v);
@@ -392,5 +392,46 @@ void describe('Wal', () => {
       await Promise.all([first, second]);
       assert.equal(wal.durable, wal.urgentEnd, 'everything appended before close is durable');
       assert.deepEqual(Wal.open(path, 'none').records, [bytes(1), bytes(2), bytes(3)]);
+    }));
+});
+
+void describe('readLogFile', () => {
+  // Records of many sizes, one far larger than the chunks read.
+  const records = Array.from({ length: 60 }, (_, i) => new Uint8Array(i === 30 ? 5000 : 1 + ((i * 53) % 300)).fill(i + 1));
+  const good = frames(records);
+  const damaged = Buffer.from(frames([bytes(9, 9, 9)]));
+  damaged[FRAME_HEADER] = 8; // its checksum no longer matches
+  const cases: [string, Buffer][] = [
+    ['records and preallocated zeros', Buffer.concat([good, Buffer.alloc(10_000)])],
+    ['records only', good],
+    ['a torn last frame', Buffer.concat([good, frames([new Uint8Array(400).fill(3)]).subarray(0, 200)])],
+    ['a frame whose checksum fails, then more', Buffer.concat([good, damaged, frames([bytes(1)])])],
+    ['zeros with a stray byte far behind', Buffer.concat([good, Buffer.alloc(9_000), bytes(5), Buffer.alloc(100)])],
+    ['a header running past the end', Buffer.concat([good, Buffer.from([0xff, 0xff, 0xff, 0x7f, 0, 0, 0, 0])])],
+    ['nothing', Buffer.alloc(0)],
+    ['fewer bytes than a header', Buffer.from([1, 2, 3])],
+  ];
+
+  void it('reads, chunk by chunk, what readFrames reads from the whole file, and sees whether the rest is zeros', () =>
+    withDir((dir) => {
+      for (const [what, data] of cases) {
+        const path = join(dir, 'log');
+        writeFileSync(path, data);
+        const whole = readFrames(data);
+        for (const chunk of [1, 7, 64, 4096, 1 << 20]) {
+          const fd = openSync(path, 'r');
+          try {
+            const got = readLogFile(fd, data.length, chunk);
+            assert.equal(got.end, whole.end, `${what}, chunks of ${chunk}: end`);
+            assert.deepEqual(got.records, whole.records, `${what}, chunks of ${chunk}: records`);
+            assert.equal(got.zeroTail, data.subarray(whole.end).every((b) => b === 0), `${what}, chunks of ${chunk}: zero tail`);
+          } finally {
+            closeSync(fd);
+          }
+        }
+      }
+      // The cases cover what they claim.
+      assert.equal(readFrames(cases[0]![1]).records.length, records.length);
+      assert.equal(readFrames(cases[3]![1]).records.length, records.length);
     }));
 });

@@ -36,9 +36,9 @@
  * `sync: 'none'` skips the fdatasync (for measurements and tests; a crash of the machine, not of the
  * process, can then lose the last records).
  */
-import { close, closeSync, constants, existsSync, fdatasync, fdatasyncSync, fstatSync, fsync, ftruncateSync, open, openSync, read, readFileSync, rename, rmSync, write, writeSync } from 'node:fs';
+import { close, closeSync, constants, fdatasync, fdatasyncSync, fstatSync, fsync, ftruncateSync, open, openSync, read, rename, rmSync, write, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FRAME_HEADER, FrameBuffer, readFrames } from './wal-frames.ts';
+import { FRAME_HEADER, FrameBuffer, readLogFile } from './wal-frames.ts';
 
 export type WalSync = 'fdatasync' | 'none';
 
@@ -147,17 +147,10 @@ export class Wal {
 
   /** Opens (creating) the log at `path`; returns it with the intact records, in order. */
   static open(path: string, sync: WalSync, options: WalOptions = {}): { wal: Wal; records: Uint8Array[]; discardedBytes: number } {
-    let records: Uint8Array[] = [];
-    let valid = 0;
-    let size = 0;
-    let zeroTail = false;
-    if (existsSync(path)) {
-      const data = readFileSync(path);
-      size = data.length;
-      ({ records, end: valid } = readFrames(data));
-      zeroTail = data.subarray(valid).every((b) => b === 0);
-    }
     const fd = openSync(path, OPEN_FLAGS, 0o644);
+    // Read in chunks, not with readFileSync, which refuses files over 2 GiB (wal-frames.ts).
+    const size = fstatSync(fd).size;
+    const { records, end: valid, zeroTail } = readLogFile(fd, size);
     // Zeros after the records are the preallocated end; anything else there is a torn group, cut so
     // that no stale byte ever follows what later groups write.
     if (valid < size && !zeroTail) ftruncateSync(fd, valid);
