@@ -47,23 +47,24 @@ export class FrameBuffer {
       this.#buf.copy(grown, 0, 0, this.#length);
       this.#buf = grown;
     }
-    this.#roomSize = size;
-    return this.#buf.subarray(this.#length + FRAME_HEADER, need);
+    this.#room = this.#buf.subarray(this.#length + FRAME_HEADER, need);
+    return this.#room;
   }
 
-  #roomSize = -1;
+  /** The view the last `room` handed out (its record's checksum is taken over it), until `seal`. */
+  #room: Buffer | null = null;
 
   /** Frames the record written into the last `room`; returns its size. */
   seal(): number {
-    const size = this.#roomSize;
-    if (size <= 0) throw new RangeError(size === 0 ? 'FrameBuffer: an empty record (a zero frame header marks the end of the log)' : 'FrameBuffer.seal without room');
-    this.#roomSize = -1;
+    const room = this.#room;
+    if (room === null) throw new RangeError('FrameBuffer.seal without room');
+    if (room.length === 0) throw new RangeError('FrameBuffer: an empty record (a zero frame header marks the end of the log)');
+    this.#room = null;
     const at = this.#length;
-    const body = FRAME_HEADER + at;
-    this.#buf.writeUInt32LE(size, at);
-    this.#buf.writeUInt32LE(crc32(this.#buf.subarray(body, body + size)), at + 4);
-    this.#length = body + size;
-    return size;
+    this.#buf.writeUInt32LE(room.length, at);
+    this.#buf.writeUInt32LE(crc32(room), at + 4);
+    this.#length = at + FRAME_HEADER + room.length;
+    return room.length;
   }
 
   /**
