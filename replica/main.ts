@@ -64,12 +64,13 @@ async function main(): Promise<void> {
   const sync = values.sync === 'none' ? 'none' : 'fdatasync';
   // The log lives in the replica's data folder; without --data (tests) the replica keeps nothing.
   let wal: Wal | undefined;
-  let restored: Uint8Array[] = [];
-  if (values.data !== undefined) {
+  const walPath = values.data === undefined ? undefined : join(values.data, 'wal.log');
+  let logRecords: Uint8Array[] = [];
+  if (values.data !== undefined && walPath !== undefined) {
     await mkdir(values.data, { recursive: true });
-    const opened = Wal.open(join(values.data, 'wal.log'), sync);
+    const opened = Wal.open(walPath, sync);
     wal = opened.wal;
-    restored = opened.records;
+    logRecords = opened.records;
     if (opened.discardedBytes > 0) process.stderr.write(`replica s${shard}r${index}: cut ${opened.discardedBytes} bytes of a torn log tail\n`);
   }
   const compact = process.env['PESTO_WAL_COMPACT_BYTES'];
@@ -98,8 +99,8 @@ async function main(): Promise<void> {
     ...(fetchTimeout === undefined ? {} : { fetchTimeoutMs: Number(fetchTimeout) }),
   });
   const restoreStart = performance.now();
-  server.core.restore(decodedLogRecords(restored, `${values.data ?? ''}/wal.log`));
-  if (restored.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${restored.length} log records in ${Math.round(performance.now() - restoreStart)} ms\n`);
+  server.core.restore(decodedLogRecords(logRecords, walPath ?? 'the log'));
+  if (logRecords.length > 0) process.stderr.write(`replica s${shard}r${index}: restored ${logRecords.length} log records in ${Math.round(performance.now() - restoreStart)} ms\n`);
   const port = await server.start();
   // Metrics on the replica port + 1000 unless told otherwise (0 disables).
   const metricsPort = values['metrics-port'] === undefined ? port + 1000 : Number(values['metrics-port']);
