@@ -64,9 +64,10 @@ async function main(): Promise<void> {
   const sync = values.sync === 'none' ? 'none' : 'fdatasync';
   // The log lives in the replica's data folder; without --data (tests) the replica keeps nothing.
   let wal: Wal | undefined;
-  const walPath = values.data === undefined ? undefined : join(values.data, 'wal.log');
+  let walPath: string | undefined;
   let logRecords: Uint8Array[] = [];
-  if (values.data !== undefined && walPath !== undefined) {
+  if (values.data !== undefined) {
+    walPath = join(values.data, 'wal.log');
     await mkdir(values.data, { recursive: true });
     const opened = Wal.open(walPath, sync);
     wal = opened.wal;
