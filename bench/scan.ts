@@ -14,12 +14,14 @@
  *   repetition serves both lines (its rows are checked against both).
  * Each size runs `--reps` times (15) at random range starts, the range reads and the point reads
  * alternating which goes first; the median is reported. One untimed warm-up of every variant runs
- * first, on a range of 100, and again `--size-warmup` times (10) at each size before its timed reps
+ * first, on a range of 100, and again `--size-warmup` times (30) at each size before its timed reps
  * (`--no-size-warmup` skips the latter: then the first rep of a size also pays for the processes'
  * buffers and heaps growing to that size, decision 0035; ten, not one: the range read's code in the
  * seven processes is still being compiled and recompiled over the first reps of a size, and a median
  * of 15 timed reps after one warm-up read 61-92 ms at 10,000 rows where after ten it read 45-62,
- * decision 0047). Fifteen reps, not three: the range read's code in seven processes is
+ * decision 0047; thirty, not ten: run alone (`--ranges 10000`), a 10,000-row read after ten warm-ups
+ * still cost every process together 70-73 ms of CPU and the 1%-filtered one 37-40, after thirty 57-63
+ * and 25-28, where a run of all four sizes reaches after ten, decision 0063). Fifteen reps, not three: the range read's code in seven processes is
  * still being optimized by V8 over the first reps of a size, and the median of three measured that
  * (decision 0035: 10,000 rows 53-96 ms at three reps, 34-37 ms at fifteen or forty, point reads far
  * less affected). Results are checked (row counts), so a broken path cannot look fast.
@@ -98,7 +100,7 @@ interface ScanOptions {
   readCpu: CpuMeter | undefined;
   /** Waits for nearly idle replicas before each timed read (module comment), when set. */
   settle: CpuMeter | undefined;
-  /** Untimed runs of every variant at each size before its timed reps (`--size-warmup N`, 1; `--no-size-warmup`: 0). */
+  /** Untimed runs of every variant at each size before its timed reps (`--size-warmup N`, 30; `--no-size-warmup`: 0). */
   readonly sizeWarmup: number;
 }
 
@@ -264,7 +266,7 @@ export async function runScanBench(args: readonly string[]): Promise<void> {
     only: only === 'range' || only === 'points' ? only : undefined,
     readCpu: undefined,
     settle: undefined,
-    sizeWarmup: flags.has('no-size-warmup') ? 0 : Number(flags.get('size-warmup') ?? 10),
+    sizeWarmup: flags.has('no-size-warmup') ? 0 : Number(flags.get('size-warmup') ?? 30),
   };
   if (maxRange > opts.rows) throw new RangeError(`--rows ${opts.rows} is smaller than the largest range ${maxRange}`);
   const cluster = await startBenchCluster({
