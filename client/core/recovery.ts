@@ -34,10 +34,18 @@ export class Recoveries {
    * Finishes these a little later (`relayWaitMs`), unless already being finished: replicas abstained
    * because of them or relayed them, their clients may be gone or a replica may have missed their
    * writeback (a decided one only needs its certificate forwarded), and until they are decided
-   * everywhere their prepared versions block the keys.
+   * everywhere their prepared versions block the keys. One already waiting is finished now: it
+   * blocked another of our transactions meanwhile (a retry), so its client has had its chance, and
+   * waiting out the timer would only let our retries abort on it again and again.
    */
   schedule(txns: ReadonlyMap<DigestKey, Txn>): void {
-    for (const [key, txn] of txns) if (!this.#running.has(key)) this.#waiting.set(key, txn);
+    const again: Txn[] = [];
+    for (const [key, txn] of txns) {
+      if (this.#running.has(key)) continue;
+      if (this.#waiting.delete(key)) again.push(txn);
+      else this.#waiting.set(key, txn);
+    }
+    if (again.length > 0) this.now(again);
     if (this.#waiting.size > 0 && this.#timer < 0) this.#timer = this.#host.timer(this.#host.relayWaitMs());
   }
 
