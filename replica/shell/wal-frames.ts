@@ -2,7 +2,7 @@
  * The write-ahead log's frames (wal.ts): each record as `u32 length, u32 crc32, bytes`, little-endian.
  * A record is never empty, so a zero header marks the end of the records (the preallocated zeros
  * after them, decision 0033). Written through `FrameBuffer` (the log's group buffers, a compaction's
- * slices) and read back by `readFrames`.
+ * slices) and read back by `readLogFile`.
  */
 import { readSync } from 'node:fs';
 import { crc32 } from 'node:zlib';
@@ -102,20 +102,6 @@ function recordCopy(body: Uint8Array): Uint8Array {
   return new Uint8Array(copy.buffer, copy.byteOffset, copy.length);
 }
 
-/**
- * The intact records at the start of `data`, each a copy, and where they end: reading stops at a zero
- * header, a frame running past the end, or a checksum mismatch (a torn or damaged write).
- */
-export function readFrames(data: Buffer): { records: Uint8Array[]; end: number } {
-  const records: Uint8Array[] = [];
-  let end = 0;
-  for (let next = frameAt(data, 0, data.length); typeof next === 'number'; next = frameAt(data, end, data.length)) {
-    records.push(recordCopy(data.subarray(end + FRAME_HEADER, next)));
-    end = next;
-  }
-  return { records, end };
-}
-
 const ZEROS = Buffer.alloc(64 << 10);
 
 /** Whether `buf[from, to)` is all zeros (compared natively, a 64 KiB piece at a time). */
@@ -130,20 +116,36 @@ function allZeros(buf: Buffer, from: number, to: number): boolean {
 /** Bytes `readLogFile` reads at a time. */
 const READ_CHUNK_BYTES = 16 << 20;
 
+/** Copies up to `len` bytes from offset `pos` of a log into `buf` at `off`; returns how many (0 at its end). */
+type ReadAt = (buf: Buffer, off: number, len: number, pos: number) => number;
+
 /**
- * `readFrames` over the first `size` bytes of the file `fd`, read `chunkBytes` at a time (a frame
- * larger than that is read whole): a log is never in memory at once, so one larger than the 2 GiB
- * that `readFileSync` refuses (decision 0062) still opens. Also whether everything after the records
- * is zeros (the preallocated end, decision 0033) rather than a torn group.
+ * The intact records at the start of the file `fd` (its first `size` bytes), each a copy, and where
+ * they end: reading stops at a zero header, a frame running past the end, or a checksum mismatch (a
+ * torn or damaged write). Also whether everything after the records is zeros (the preallocated end,
+ * decision 0033) rather than a torn group. Read `chunkBytes` at a time (a frame larger than that is
+ * read whole): a log is never in memory at once, so one larger than the 2 GiB that `readFileSync`
+ * refuses (decision 0062) still opens.
  */
 export function readLogFile(fd: number, size: number, chunkBytes = READ_CHUNK_BYTES): { records: Uint8Array[]; end: number; zeroTail: boolean } {
+  return scanLog((buf, off, len, pos) => readSync(fd, buf, off, len, pos), size, chunkBytes);
+}
+
+/** `readLogFile` over a log already in memory (measurements, tests), read as one chunk. */
+export function readFrames(data: Buffer): { records: Uint8Array[]; end: number } {
+  const { records, end } = scanLog((buf, off, len, pos) => data.copy(buf, off, pos, pos + len), data.length, Math.max(FRAME_HEADER, data.length));
+  return { records, end };
+}
+
+/** `readLogFile` over any source of the log's bytes. */
+function scanLog(readAt: ReadAt, size: number, chunkBytes: number): { records: Uint8Array[]; end: number; zeroTail: boolean } {
   const records: Uint8Array[] = [];
   let buf = Buffer.allocUnsafe(Math.max(FRAME_HEADER, chunkBytes));
-  /** File offset of `buf[0]`, and how many bytes of `buf` hold file data. */
+  /** Log offset of `buf[0]`, and how many bytes of `buf` hold log data. */
   let bufStart = 0;
   let bufLen = 0;
   let end = 0;
-  /** Keeps the bytes from file offset `from` on, then reads at least `need` more bytes if the file has them; false at its end. */
+  /** Keeps the bytes from log offset `from` on, then reads at least `need` more bytes if the log has them; false at its end. */
   const more = (from: number, need: number): boolean => {
     const keep = bufStart + bufLen - from;
     if (keep + need > buf.length) {
@@ -155,7 +157,7 @@ export function readLogFile(fd: number, size: number, chunkBytes = READ_CHUNK_BY
     bufLen = keep;
     let read = 0;
     while (read < need && bufStart + bufLen < size) {
-      const n = readSync(fd, buf, bufLen, Math.min(buf.length - bufLen, size - bufStart - bufLen), bufStart + bufLen);
+      const n = readAt(buf, bufLen, Math.min(buf.length - bufLen, size - bufStart - bufLen), bufStart + bufLen);
       if (n === 0) break;
       bufLen += n;
       read += n;
@@ -175,7 +177,7 @@ export function readLogFile(fd: number, size: number, chunkBytes = READ_CHUNK_BY
     const want = at + FRAME_HEADER <= bufLen ? FRAME_HEADER + buf.readUInt32LE(at) : FRAME_HEADER;
     if (end + want > size || !more(end, Math.max(chunkBytes, want - (bufLen - at)))) break;
   }
-  // The rest of the file, from the records' end: zeros only?
+  // The rest of the log, from the records' end: zeros only?
   let zeroTail = true;
   let from = end;
   for (;;) {
