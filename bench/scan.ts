@@ -21,8 +21,9 @@
  * of 15 timed reps after one warm-up read 61-92 ms at 10,000 rows where after ten it read 45-62,
  * decision 0047; thirty, not ten: run alone (`--ranges 10000`), a 10,000-row read after ten warm-ups
  * still cost every process together 70-73 ms of CPU and the 1%-filtered one 37-40, after thirty 57-63
- * and 25-28, where a run of all four sizes reaches after ten, decision 0063). Fifteen reps, not three: the range read's code in seven processes is
- * still being optimized by V8 over the first reps of a size, and the median of three measured that
+ * and 25-28, where a run of all four sizes reaches after ten, decision 0063). Fifteen reps, not
+ * three: the range read's code in seven processes is still being optimized by V8 over the first reps
+ * of a size, and the median of three measured that
  * (decision 0035: 10,000 rows 53-96 ms at three reps, 34-37 ms at fifteen or forty, point reads far
  * less affected). Results are checked (row counts), so a broken path cannot look fast.
  *
