@@ -4,10 +4,10 @@ import { encodeTxn } from '../../protocol/codec.ts';
 import { keyPairFromSeed } from '../../protocol/crypto/ed25519.ts';
 import { signBatch } from '../../protocol/crypto/signed.ts';
 import type { ReplicaIndex, ReplicaRef, ShardId } from '../../protocol/ids.ts';
-import type { CommittedTxn, Decide, DecideReply, Message, Outcome, PrepareReply, SigProof, Txn, Writeback } from '../../protocol/messages.ts';
+import type { CommittedTxn, Decide, DecideReply, ElectReply, Message, Outcome, PrepareReply, SigProof, Txn, Writeback } from '../../protocol/messages.ts';
 import { quorums } from '../../protocol/quorum.ts';
 import { logShardOf } from '../../protocol/sharding.ts';
-import { st2Leaf, voteLeaf } from '../../protocol/statements.ts';
+import { electLeaf, st2Leaf, voteLeaf } from '../../protocol/statements.ts';
 import { ts } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect } from './effects.ts';
 import { Finisher, type FinishResult } from './finisher.ts';
@@ -75,6 +75,10 @@ function vote(shard: number, index: number, decision: 'commit' | 'abstain', txn:
 
 function decideReply(index: number, decision: Outcome, view = 0): DecideReply {
   return { kind: 'decideReply', req: 2, digest: TXN.digest, decision, view, logShard: LOG, sig: sigOf(st2Leaf(TXN.digest, LOG, decision, view), LOG, index) };
+}
+
+function electReply(index: number, decision: Outcome, view: number): ElectReply {
+  return { kind: 'electReply', req: 3, digest: TXN.digest, decision, view, logShard: LOG, sig: sigOf(electLeaf(TXN.digest, LOG, decision, view), LOG, index) };
 }
 
 const sent = (effects: ClientEffect[]): { to: ReplicaRef; msg: Message }[] => effects.flatMap((e) => (e.kind === 'send' ? [{ to: e.to, msg: e.msg }] : []));
@@ -376,6 +380,32 @@ void describe('Finisher (PROTOCOL §6)', () => {
     h.fin.onPrepareReply(ref(LOG, 1), { kind: 'prepareReply', req: 9, digest: TXN.digest, shard: LOG, decision: 'abstain', sig: null, conflict: null, decided: { kind: 'writeback', digest: TXN.digest, cert, txn: null }, conflictPrepared: null });
     assert.deepEqual(h.results, [{ outcome: 'abort', path: 'slow', cause: 'abstained' }], 'the certified outcome ends the fallback');
     assert.equal(writebacks(h.out.take()).length, 2 * N);
+  });
+
+  void it('catches up with a fallback view f+1 replicas report ahead of it, and decides there (sim seed 30192)', () => {
+    const h = harness();
+    h.fin.start();
+    votes(h, 0, range(0, 4), 'commit');
+    votes(h, 1, range(0, 4), 'commit');
+    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
+    h.out.take();
+    for (const i of range(0, N)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, i < 3 ? 'commit' : 'abort'));
+    const electsOf = (effects: ClientEffect[]): number[] => sent(effects).flatMap((x) => (x.msg.kind === 'elect' ? [x.msg.view] : []));
+    assert.deepEqual(electsOf(h.out.take()), Array<number>(N).fill(1), 'view 1 proposed to everyone');
+    // Another finisher moved the shard on: one replica (it may be faulty) claiming a far view moves nothing.
+    h.fin.onElectReply(ref(LOG, 5), electReply(5, 'abort', 1_000));
+    assert.deepEqual(electsOf(h.out.take()), [], 'a single replica ahead is not followed');
+    h.fin.onElectReply(ref(LOG, 0), electReply(0, 'commit', 4));
+    assert.deepEqual(electsOf(h.out.take()), Array<number>(N).fill(4), 'f+1 ahead: the (f+1)-th highest view, 4, proposed to everyone');
+    h.fin.onElectReply(ref(LOG, 1), electReply(1, 'commit', 4));
+    h.fin.onElectReply(ref(LOG, 2), electReply(2, 'abort', 1));
+    assert.equal(sent(h.out.take()).length, 0, 'two elects of view 4 and a stale one: no decision yet');
+    h.fin.onElectReply(ref(LOG, 3), electReply(3, 'commit', 4));
+    const fbs = sent(h.out.take()).flatMap((x) => (x.msg.kind === 'decisionFb' ? [x.msg] : []));
+    assert.equal(fbs.length, N);
+    assert.deepEqual([fbs[0]!.decision, fbs[0]!.view, fbs[0]!.elects.map((e) => e.signer)], ['commit', 4, [0, 1, 3]]);
+    for (const i of range(0, 5)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, 'commit', 4));
+    assert.deepEqual(h.results, [{ outcome: 'commit', path: 'slow', cause: null }]);
   });
 
   void it('resends ST1 only to replicas that have not voted', () => {

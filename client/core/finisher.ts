@@ -74,6 +74,8 @@ export type SlowCause = 'abstain' | 'late-long' | 'late-short' | 'late-floor';
 /** Longest wait before ST1 or ST2 goes out again, however slow replies were and however many views. */
 const RESEND_MAX_MS = 10_000;
 
+const OUTCOMES: readonly Outcome[] = ['commit', 'abort'];
+
 /**
  * The fast-path wait (decision 0030): after 3f+1 COMMIT votes took `e` ms, the short wait is
  * `max(fastPathWaitMs, SHORT_WAIT_FACTOR * e)`; the long one `LONG_WAIT_FACTOR * e` (or as long as
@@ -110,6 +112,8 @@ export class Finisher {
     /** Fallback view this finisher is driving (0: plain ST2), its elects, and whether it sent the decision. */
     view: number;
     elects: Map<number, ElectReply>;
+    /** Elects of replicas already in a later view than `view` (another finisher moved them), latest per replica. */
+    ahead: Map<number, ElectReply>;
     decided: boolean;
     /** Resends so far in this view, for the backoff. */
     rounds: number;
@@ -219,21 +223,63 @@ export class Finisher {
   /** A fallback elect statement for the view this finisher drives (PROTOCOL §7). */
   onElectReply(from: ReplicaRef, m: ElectReply): void {
     const st2 = this.#st2;
-    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard || m.view !== st2.view || st2.decided) return;
+    if (this.phase !== 'st2' || st2 === null || from.shard !== st2.logShard) return;
+    if (m.view > st2.view) return this.#noteAhead(from.index, m);
+    if (m.view !== st2.view || st2.decided) return;
     st2.elects.set(from.index, m);
-    const same = [...st2.elects.entries()].filter(([, e]) => e.decision === m.decision).sort((a, b) => a[0] - b[0]);
-    if (same.length < this.q.elect) return;
-    // 2f+1 replicas elected one decision in this view: any decision certified earlier is that one.
-    st2.decided = true;
-    const req = this.router.newReq(this);
-    const elects = same.slice(0, this.q.elect).map(([, e]) => e.sig);
-    for (let i = 0; i < this.q.n; i++) {
-      this.out.send(
-        { shard: st2.logShard, index: i as ReplicaRef['index'] },
-        { kind: 'decisionFb', req, digest: this.txn.digest, decision: m.decision, view: st2.view, logShard: st2.logShard, elects, txn: this.txn },
-      );
+    this.#electIfQuorum();
+  }
+
+  /**
+   * A replica answered from a later view than ours: another finisher (the transaction's client or a
+   * recoverer) moved it there. Once f+1 replicas are ahead, at least one correct replica is in the
+   * (f+1)-th highest of their views: this finisher moves to that view (asking the others to follow)
+   * rather than proposing views the shard has passed, which replicas would not answer (PROTOCOL §7).
+   */
+  #noteAhead(index: number, m: ElectReply): void {
+    const st2 = this.#st2!;
+    const prior = st2.ahead.get(index);
+    if (prior !== undefined && prior.view >= m.view) return;
+    st2.ahead.set(index, m);
+    const view = this.#caughtUpView();
+    if (view <= st2.view) return;
+    st2.view = view;
+    st2.decided = false;
+    st2.elects.clear();
+    for (const [i, e] of st2.ahead) {
+      if (e.view === view) st2.elects.set(i, e);
+      if (e.view <= view) st2.ahead.delete(i);
     }
-    this.#armResend(st2.rounds++);
+    this.#sendElects(view);
+    this.#electIfQuorum();
+  }
+
+  /** The (f+1)-th highest view replicas reported ahead of this finisher (0 with fewer than f+1). */
+  #caughtUpView(): number {
+    const views = [...this.#st2!.ahead.values()].map((e) => e.view).sort((a, b) => b - a);
+    return views.length > this.q.f ? views[this.q.f]! : 0;
+  }
+
+  /** With 2f+1 elects of one decision in this view, broadcasts that decision (PROTOCOL §7). */
+  #electIfQuorum(): void {
+    const st2 = this.#st2!;
+    if (st2.decided) return;
+    for (const decision of OUTCOMES) {
+      const same = [...st2.elects.entries()].filter(([, e]) => e.decision === decision).sort((a, b) => a[0] - b[0]);
+      if (same.length < this.q.elect) continue;
+      // 2f+1 replicas elected one decision in this view: any decision certified earlier is that one.
+      st2.decided = true;
+      const req = this.router.newReq(this);
+      const elects = same.slice(0, this.q.elect).map(([, e]) => e.sig);
+      for (let i = 0; i < this.q.n; i++) {
+        this.out.send(
+          { shard: st2.logShard, index: i as ReplicaRef['index'] },
+          { kind: 'decisionFb', req, digest: this.txn.digest, decision, view: st2.view, logShard: st2.logShard, elects, txn: this.txn },
+        );
+      }
+      this.#armResend(st2.rounds++);
+      return;
+    }
   }
 
   #maxView(): number {
@@ -248,6 +294,12 @@ export class Finisher {
     st2.view = view;
     st2.elects.clear();
     st2.decided = false;
+    for (const [i, e] of st2.ahead) if (e.view <= view) st2.ahead.delete(i);
+    this.#sendElects(view);
+  }
+
+  #sendElects(view: number): void {
+    const st2 = this.#st2!;
     const req = this.router.newReq(this);
     const decide = this.#decideMessage(req);
     for (let i = 0; i < this.q.n; i++) this.out.send({ shard: st2.logShard, index: i as ReplicaRef['index'] }, { kind: 'elect', req, view, decide });
@@ -358,7 +410,7 @@ export class Finisher {
   #startSt2(decision: Outcome, justification: VoteCert): void {
     this.phase = 'st2';
     this.#fastTimer = -1;
-    this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map(), view: 0, elects: new Map(), decided: false, rounds: 0 };
+    this.#st2 = { decision, logShard: logShardOf(this.txn.digest, this.txn.body.shards), justification, replies: new Map(), view: 0, elects: new Map(), ahead: new Map(), decided: false, rounds: 0 };
     this.#sendDecide(false);
   }
 

@@ -538,7 +538,7 @@ void describe('ReplicaCore fallback views (PROTOCOL §7)', () => {
     justification: { decision: decision === 'commit' ? 'commit' : 'abstain', shards: [] }, txn: t,
   });
 
-  void it('elects its current decision once per view, only moving forward', () => {
+  void it('elects its current decision for each view it moves to, only forward, and answers an elect for a view it passed from where it stands', () => {
     const core = newCore();
     const t = txnOf(tsAt(20), { writes: [wr('a', 1)] });
     core.handle(1, decide(t, 'abort', 1));
@@ -547,9 +547,16 @@ void describe('ReplicaCore fallback views (PROTOCOL §7)', () => {
     core.handle(2, elect(2, 2));
     const replies = sends(drain(core)).map((x) => x.msg).filter((m) => m.kind === 'electReply');
     assert.deepEqual(replies.map((m) => [m.kind === 'electReply' ? m.decision : '', m.kind === 'electReply' ? m.view : -1]), [['abort', 2]], "its own decision, not the client's");
+    const electsNow = (): string[] => sends(drain(core)).map((x) => x.msg).map((m) => (m.kind === 'electReply' ? `${m.decision}@${m.view}` : m.kind === 'decideReply' ? `st2 ${m.decision}@${m.view}` : m.kind));
     core.handle(3, elect(2, 3));
     core.handle(3, elect(1, 4));
-    assert.equal(sends(drain(core)).length, 0, 'no second elect for view 2, none for an older view');
+    assert.deepEqual(electsNow(), ['abort@2', 'abort@2'], 'the same statement for view 2 again, to a finisher still at view 2 or behind it');
+    core.handle(4, { kind: 'decisionFb', req: 5, digest: t.digest, decision: 'commit', view: 5, logShard: s(0), elects: [], txn: t });
+    assert.deepEqual(electsNow(), ['st2 commit@5']);
+    core.handle(3, elect(3, 6));
+    assert.deepEqual(electsNow(), ['st2 commit@5'], 'after adopting a decision of view 5, an elect for an older view gets that decision');
+    core.handle(3, elect(6, 7));
+    assert.deepEqual(electsNow(), ['commit@6'], 'and a newer view is elected with it');
   });
 
   void it('adopts a fallback decision of a newer view and answers with it, and ignores an older one', () => {

@@ -61,7 +61,8 @@ function answerSt2(h: St2Host, rec: TxnRecord, waiter: Waiter): void {
 
 /**
  * Moves the transaction to view `msg.view` (only forward) and answers with one signed elect of the
- * current decision for that view. A replica without a decision first adopts the client's ST2.
+ * current decision for that view. A replica without a decision first adopts the client's ST2. An
+ * elect for a view this replica has reached already is answered with its current view's state.
  */
 export function onElect(h: St2Host, from: PeerHandle, msg: Elect): void {
   const decide = msg.decide;
@@ -75,17 +76,18 @@ export function onElect(h: St2Host, from: PeerHandle, msg: Elect): void {
     h.stats.st2Adopted++;
     h.persist({ kind: 'st2', txn: rec.txn, decision, view: 0, logShard: decide.logShard });
   }
-  if (msg.view <= rec.currentView) return;
-  rec.currentView = msg.view;
   const st2 = rec.st2;
-  h.sign(electLeaf(rec.txn.digest, st2.logShard, st2.decision, msg.view), {
-    kind: 'elect',
-    txn: rec.key,
-    view: msg.view,
-    decision: st2.decision,
-    peer: from,
-    req: msg.req,
-  });
+  if (msg.view <= rec.currentView) {
+    // Another finisher moved the transaction this far already: say where it stands, so this one can
+    // catch up instead of waiting out its timers view after view. The decision elected in the current
+    // view if one was adopted here, else the elect signed on moving to it (the stored decision has not
+    // changed since: only a decision of a view not older than the current one replaces it).
+    if (st2.view >= rec.currentView) return answerSt2(h, rec, { peer: from, req: msg.req });
+  } else {
+    rec.currentView = msg.view;
+  }
+  const view = rec.currentView;
+  h.sign(electLeaf(rec.txn.digest, st2.logShard, st2.decision, view), { kind: 'elect', txn: rec.key, view, decision: st2.decision, peer: from, req: msg.req });
 }
 
 /** Adopts a decision 2f+1 replicas elected in a view not older than this replica's. */
