@@ -109,6 +109,16 @@ export class SimClient {
   /** Made-up transactions of a faulty behaviour: (the faulty transaction's timestamp, the made-up one). */
   onShadow: ((of: Timestamp, shadow: Txn) => void) | null = null;
 
+  /**
+   * 1 when the workload waits for this client's transactions before it ends, else 0. A client that
+   * `forgets` its abandoned transactions sabotages its own later ones (one that read the abandoned
+   * one's prepared writes waits for it, and only other clients' recoveries finish it, which they need
+   * not once the workload's target is reached): a faulty client is owed no liveness.
+   */
+  get awaited(): 0 | 1 {
+    return this.fault !== null && CLIENT_BEHAVIORS[this.fault.behavior].forgets ? 0 : 1;
+  }
+
   constructor(
     readonly net: SimNetwork,
     readonly cluster: SimClusterKeys,

@@ -138,7 +138,7 @@ export class BankWorkload {
       this.#stopping = true;
       return;
     }
-    this.#active++;
+    this.#active += c.awaited;
     const n = this.opts.accounts;
     let intent = retry;
     if (intent === null) {
@@ -155,7 +155,7 @@ export class BankWorkload {
     const fromKey = accountKey(it.from);
     const toKey = accountKey(it.to);
     const again = (): void => {
-      this.#active--;
+      this.#active -= c.awaited;
       this.net.schedule(this.opts.thinkUs, () => this.#next(c, it));
     };
     c.read(txn, fromKey, (ra) => {
@@ -176,7 +176,7 @@ export class BankWorkload {
         }
         c.commit(txn, (r) => {
           this.#end(log, r);
-          this.#active--;
+          this.#active -= c.awaited;
           const fault = c.faultyTxns.get(txn);
           if (fault !== undefined) {
             // A faulty transaction: the replicas decide it; the client goes on with a new transfer.

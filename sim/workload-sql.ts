@@ -388,17 +388,17 @@ export class SqlWorkload {
 
   #next(c: SimClient, retry: Intent | null): void {
     if (this.committedWork >= this.opts.transactions || this.gaveUp) return;
-    this.#active++;
+    this.#active += c.awaited;
     const intent = retry ?? this.#draw();
     const again = (): void => {
-      this.#active--;
+      this.#active -= c.awaited;
       this.net.schedule(this.opts.thinkUs, () => this.#next(c, intent));
     };
     const run = new SqlRun(this, c, intent.k, again);
     run.noteCatalog();
     const finish = (): void =>
       run.commit(() => {
-        this.#active--;
+        this.#active -= c.awaited;
         const fault = c.faultyTxns.get(run.txn);
         if (fault !== undefined) {
           // A faulty transaction: the replicas decide it; the client goes on with a new intent.
