@@ -8,8 +8,12 @@
  * - `shardOfKey`: FNV-1a (32-bit) of the key's bytes modulo the shard count for key-value keys. A SQL
  *   row key (sql/row-key.ts: a 4-byte big-endian table id, first byte 0 for every id below
  *   2^24) lives whole on shard `tableId % shardCount`, so a table's range scans stay on one shard;
- *   table 0 holds the replicated catalog (shard 0). Stable across processes and versions: changing it
- *   moves data.
+ *   table 0 is read from shard 0. Stable across processes and versions: changing it moves data.
+ * - `onEveryShard`: table 0 (the system table: the replicated catalog and the storage counter,
+ *   sql/replicated-catalog.ts) is stored by every shard, so each shard's replicas hold the catalog that
+ *   statements and predicates on its tables are bound against. A write of such a key involves every
+ *   shard (`shardsOfWrite`; replicas refuse a transaction that writes one without listing them all),
+ *   a read goes to shard 0, and every involved shard validates it (`shardOwns`).
  */
 import { InvariantError } from './errors.ts';
 import type { ShardId } from './ids.ts';
@@ -34,4 +38,20 @@ export function shardOfKey(key: Key, shardCount: number): ShardId {
     h = Math.imul(h, 0x01000193);
   }
   return ((h >>> 0) % shardCount) as ShardId;
+}
+
+/** Whether `key` is a key of table 0, which every shard stores (see the module comment). */
+export function onEveryShard(key: Key): boolean {
+  return key.length >= 4 && key.charCodeAt(0) === 0 && key.charCodeAt(1) === 0 && key.charCodeAt(2) === 0 && key.charCodeAt(3) === 0;
+}
+
+/** Whether shard `shard` of `shardCount` stores and validates `key`. */
+export function shardOwns(key: Key, shard: ShardId, shardCount: number): boolean {
+  return shardCount === 1 || onEveryShard(key) || shardOfKey(key, shardCount) === shard;
+}
+
+/** Adds the shards a write of `key` involves to `into`: its own, or every shard for a key of table 0. */
+export function addShardsOfWrite(into: Set<ShardId>, key: Key, shardCount: number): void {
+  if (shardCount > 1 && onEveryShard(key)) for (let s = 0; s < shardCount; s++) into.add(s as ShardId);
+  else into.add(shardOfKey(key, shardCount));
 }

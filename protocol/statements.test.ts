@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ShardId, TxnDigest } from './ids.ts';
-import { logShardOf, shardOfKey } from './sharding.ts';
+import { addShardsOfWrite, logShardOf, onEveryShard, shardOfKey, shardOwns } from './sharding.ts';
 import { st2Leaf, voteLeaf } from './statements.ts';
 
 const s = (n: number): ShardId => n as ShardId;
@@ -52,6 +52,24 @@ void describe('sharding', () => {
     for (const c of counts) assert.ok(c > 800 && c < 1200, `uneven: ${counts.join(',')}`);
     // Pinned values: changing the function moves data, so it must be deliberate.
     assert.deepEqual(['', 'a', 'k000001', '\u00ff\u0000'].map((k) => shardOfKey(k, 7)), PINNED);
+  });
+
+  void it('keeps table 0 (the catalog) on every shard: a write of it involves them all, a read goes to shard 0', () => {
+    const catalog = '\x00\x00\x00\x00catalog';
+    const row = '\x00\x00\x00\x05row'; // table 5
+    assert.ok(onEveryShard(catalog));
+    assert.ok(!onEveryShard(row) && !onEveryShard('\x00\x00\x00') && !onEveryShard('k1'));
+    assert.equal(shardOfKey(catalog, 3), 0);
+    assert.deepEqual([0, 1, 2].map((sh) => shardOwns(catalog, s(sh), 3)), [true, true, true]);
+    assert.deepEqual([0, 1, 2].map((sh) => shardOwns(row, s(sh), 3)), [false, false, true], 'a table lives on shard id % shards');
+    const into = new Set<ReturnType<typeof s>>();
+    addShardsOfWrite(into, row, 3);
+    assert.deepEqual([...into], [2]);
+    addShardsOfWrite(into, catalog, 3);
+    assert.deepEqual([...into].sort(), [0, 1, 2]);
+    const one = new Set<ReturnType<typeof s>>();
+    addShardsOfWrite(one, catalog, 1);
+    assert.deepEqual([...one], [0]);
   });
 });
 

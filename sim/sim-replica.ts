@@ -16,7 +16,7 @@ import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { signBatchWithRoot, VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { digestKey, replicaIndex, shardId, type DigestKey, type ShardId } from '../protocol/ids.ts';
 import type { Key, Message, SigProof, Txn, VoteDecision, Writeback } from '../protocol/messages.ts';
-import { shardOfKey } from '../protocol/sharding.ts';
+import { shardOwns } from '../protocol/sharding.ts';
 import { st2Leaf, voteLeaf } from '../protocol/statements.ts';
 import type { Timestamp } from '../protocol/timestamp.ts';
 import type { LogRecord } from '../protocol/log-record.ts';
@@ -211,13 +211,14 @@ export class SimReplica {
   ) {
     const { f, shardCount } = cluster;
     const sid = shardId(shard);
-    const owns = shardCount === 1 ? (): boolean => true : (key: Key): boolean => shardOfKey(key, shardCount) === sid;
+    const owns = shardCount === 1 ? (): boolean => true : (key: Key): boolean => shardOwns(key, sid, shardCount);
     this.node = replicaNode(shard, index);
     this.#coreOpts = {
       shard: sid,
       index: replicaIndex(index),
       f,
       owns,
+      shardCount,
       clockSkewMaxMicros: opts.clockSkewMaxMicros,
       gcWindowMicros: opts.gcWindowMicros,
       ...(opts.engine === undefined ? {} : { engine: opts.engine }),

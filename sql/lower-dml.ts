@@ -88,9 +88,12 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
     : table.columns.map((c, i) => (c.hidden ? -1 : i)).filter((i) => i >= 0);
   if (!explicitCols && s.selectStmt !== undefined && 'SelectStmt' in s.selectStmt) {
     // Without a column list, fewer values than columns fill the leading columns (the rest take defaults).
-    const first = s.selectStmt.SelectStmt.valuesLists?.[0];
-    const n = first !== undefined && 'List' in first ? (first.List.items ?? []).length : (s.selectStmt.SelectStmt.targetList ?? []).length;
-    if (n < columns.length && !(s.selectStmt.SelectStmt.targetList ?? []).some((t) => 'ResTarget' in t && t.ResTarget.val !== undefined && 'ColumnRef' in t.ResTarget.val && (t.ResTarget.val.ColumnRef.fields ?? []).some((f) => 'A_Star' in f))) {
+    // A UNION (INTERSECT, EXCEPT) has the columns of its leftmost SELECT.
+    let arm = s.selectStmt.SelectStmt;
+    while (arm.op !== undefined && arm.op !== 'SETOP_NONE' && arm.larg !== undefined) arm = arm.larg;
+    const first = arm.valuesLists?.[0];
+    const n = first !== undefined && 'List' in first ? (first.List.items ?? []).length : (arm.targetList ?? []).length;
+    if (n < columns.length && !(arm.targetList ?? []).some((t) => 'ResTarget' in t && t.ResTarget.val !== undefined && 'ColumnRef' in t.ResTarget.val && (t.ResTarget.val.ColumnRef.fields ?? []).some((f) => 'A_Star' in f))) {
       columns = columns.slice(0, n);
     }
   }

@@ -13,7 +13,7 @@ import { encodeTxn } from '../../protocol/codec.ts';
 import { digestKey, type ReplicaRef } from '../../protocol/ids.ts';
 import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
-import { shardOfKey } from '../../protocol/sharding.ts';
+import { addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
 import { sortByKey } from '../../protocol/sorted-entries.ts';
 import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
@@ -193,7 +193,7 @@ export class ClientCore {
     const txn = this.#txns.get(txnId);
     if (txn === undefined || txn.state !== 'active') return;
     txn.writes.set(key, value);
-    txn.shards.add(shardOfKey(key, this.opts.shardCount));
+    addShardsOfWrite(txn.shards, key, this.opts.shardCount);
   }
 
   /** Commits; the result arrives as a `done` effect for `op`. */

@@ -28,7 +28,6 @@
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import type { Node } from 'libpg-query';
-import { shardOfKey } from '../../protocol/sharding.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
 import type { TableDef } from '../../sql/catalog.ts';
@@ -40,6 +39,7 @@ import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
+import { hasScan, shardOfTable, tableOfPlan } from './plan-reads.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
@@ -216,6 +216,10 @@ export class SqlSession {
   #explicit = false;
 
   constructor(readonly sql: SqlClient) {}
+
+  get #shardCount(): number {
+    return this.sql.client.opts.config.shards.length;
+  }
 
   get inTransaction(): boolean {
     return this.#explicit;
@@ -426,7 +430,7 @@ export class SqlSession {
     const c = classify(s);
     if (c.k === 'read' && s.k === 'query') {
       if (c.read === 'point' || !hasScan(s.plan)) return this.#runLocal(txn, l, params);
-      return this.#rangeQuery(txn, stmt.sql, params);
+      return this.#rangeQuery(txn, stmt.sql, params, s.plan);
     }
     if (c.k === 'write') {
       if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
@@ -520,7 +524,7 @@ export class SqlSession {
     if (recon) s.reconReads++;
     else s.rangeReads++;
     await txn.beforeRead();
-    const shard = table === null ? 0 : shardOfKey(rowKey(table.id, ''), this.sql.client.opts.config.shards.length);
+    const shard = table === null ? 0 : shardOfTable(table, this.#shardCount);
     // A large result is decoded from the first full reply while the other replicas finish (decision 0052).
     const early = new EarlyOutcome();
     const spec = { shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };
@@ -533,8 +537,8 @@ export class SqlSession {
     return early.outcome(r.result);
   }
 
-  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[]): Promise<ExecResult> {
-    const o = await this.#rangeRead(txn, sql, params, false, null);
+  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[], plan: Plan): Promise<ExecResult> {
+    const o = await this.#rangeRead(txn, sql, params, false, tableOfPlan(plan, this.#shardCount));
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const rows = o.rows as SqlValue[][];
     return { ok: true, command: 'SELECT', rowCount: rows.length, columns: o.columns, rows, tag: `SELECT ${rows.length}` };
@@ -543,42 +547,11 @@ export class SqlSession {
   /** UPDATE/DELETE/INSERT ... SELECT: replicas return the source rows, the client computes the writes. */
   async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     const s = l.stmt as Extract<Statement, { k: 'dml' }>;
-    const o = await this.#rangeRead(txn, sql, params, true, s.plan.table);
+    const o = await this.#rangeRead(txn, sql, params, true, tableOfPlan(s.plan.source, this.#shardCount) ?? s.plan.table);
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const types = o.columns.map((c) => c.type);
     const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };
     const withRows: LoweredStatement = { ...l, stmt: { ...s, plan: { ...s.plan, source } } };
     return this.#runLocal(txn, withRows, params);
   }
-}
-
-const scans = new WeakMap<Plan, boolean>();
-
-/** Whether a plan reads a table at all (statements without one run at the client). */
-function hasScan(p: Plan): boolean {
-  let known = scans.get(p);
-  if (known === undefined) {
-    known = findScan(p);
-    scans.set(p, known);
-  }
-  return known;
-}
-
-function findScan(p: Plan): boolean {
-  let found = false;
-  const visit = (x: unknown): void => {
-    if (found || typeof x !== 'object' || x === null) return;
-    if (Array.isArray(x)) {
-      for (const y of x) visit(y);
-      return;
-    }
-    const o = x as Record<string, unknown>;
-    if (o['k'] === 'scan' || o['k'] === 'subquery') {
-      found = true;
-      return;
-    }
-    for (const v of Object.values(o)) if (typeof v === 'object' && v !== null && !(v instanceof Uint8Array)) visit(v);
-  };
-  visit(p);
-  return found;
 }

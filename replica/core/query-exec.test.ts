@@ -134,6 +134,16 @@ void describe('executeAt', () => {
     });
   }
 
+  void it("refuses with 0A000 a statement that reads a table of another shard, by scan or by key, instead of reading it as empty", () => {
+    const ownsTable = (id: number): boolean => id === acct.id;
+    for (const sql of ['SELECT count(*) FROM item', 'SELECT name FROM item WHERE id = 1', 'SELECT a.id FROM acct a JOIN item i ON i.id = a.id']) {
+      const exec = executeAt(engine, sql, [], T, store, catalog, { ownsTable });
+      assert.equal(exec.ok ? 'ok' : exec.error.code, '0A000', sql);
+      assert.match(exec.ok ? '' : exec.error.message, /"item" is stored by another shard/);
+    }
+    assert.ok(executeAt(engine, 'SELECT count(*) FROM acct', [], T, store, catalog, { ownsTable }).ok, 'its own tables read as before');
+  });
+
   void it('records a missing pinned key in the read set at version 0, without a predicate', () => {
     const exec = run(store, 'SELECT * FROM acct WHERE w = 1 AND id = 99');
     assert.deepEqual(exec.reads, [{ key: rowKey(acct.id, encodeKey([1, 99], acct.pkTypes)), version: ZERO_TS }]);

@@ -96,6 +96,8 @@ export type QueryExecution =
 export interface ExecuteAtOptions {
   /** Default eager. */
   readonly mode?: ReadMode;
+  /** Whether this shard stores a table's rows (default every table; replica-row-source.ts). */
+  readonly ownsTable?: (tableId: number) => boolean;
   /** Eager mode: which prepared versions may be read (default all). */
   readonly readable?: (v: Version) => boolean;
   /** Raise tables' high-water marks to the reported table versions (default true). */
@@ -143,7 +145,15 @@ export function executeAt(
   const mode = options.mode ?? { kind: 'eager' };
   const readable = options.readable ?? ((): boolean => true);
   const committedVisible = options.committedVisible;
-  const source = new ReplicaRowSource({ store, at, mode, readable, recordWalks: options.recordWalks === true, ...(committedVisible === undefined ? {} : { committedVisible }) });
+  const source = new ReplicaRowSource({
+    store,
+    at,
+    mode,
+    readable,
+    recordWalks: options.recordWalks === true,
+    ...(committedVisible === undefined ? {} : { committedVisible }),
+    ...(options.ownsTable === undefined ? {} : { ownsTable: options.ownsTable }),
+  });
   const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
   try {

@@ -123,6 +123,8 @@ export interface RangeReadHost {
   readonly clockSkewMaxMicros: number;
   readonly stats: QueryStats;
   owns(key: Key): boolean;
+  /** Whether this shard stores a table's rows; undefined with one shard (it stores them all). */
+  readonly ownsTable: ((tableId: number) => boolean) | undefined;
   nowMicros(): number;
   lowWatermark(): Timestamp;
   record(key: DigestKey): TxnRecord | undefined;
@@ -484,6 +486,7 @@ export class RangeReads {
         recon: msg.recon,
         keepScanned: false,
         recordWalks: mode.kind === 'eager',
+        ...(h.ownsTable === undefined ? {} : { ownsTable: h.ownsTable }),
         ...(ownWrites === undefined ? {} : { ownWrites }),
         ...(committedVisible === undefined ? {} : { committedVisible }),
       });

@@ -45,6 +45,11 @@ export interface ReplicaCoreOptions {
   readonly f: number;
   /** Whether this shard owns a key (validation and applying writes only look at owned keys). */
   readonly owns: (key: Key) => boolean;
+  /**
+   * Shards of the cluster (default 1): with more, a transaction that writes a key of table 0, which
+   * every shard stores (protocol/sharding.ts onEveryShard), must involve them all.
+   */
+  readonly shardCount?: number;
   /** Replicas refuse timestamps further ahead of their clock than this. */
   readonly clockSkewMaxMicros: number;
   /** History older than now minus this is collected; older transactions and reads are refused. */

@@ -17,6 +17,7 @@
  * - range reads (queries), the sync round's fetches between replicas and force materialization are
  *   in range-reads.ts.
  */
+import { tablePrefix } from '../../sql/row-key.ts';
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
 import type { Key, Message, Prepare, PrepareReply, ReadRequest, SigProof, Txn, VoteDecision } from '../../protocol/messages.ts';
 import { voteLeaf } from '../../protocol/statements.ts';
@@ -106,6 +107,7 @@ export class ReplicaCore {
       clockSkewMaxMicros: opts.clockSkewMaxMicros,
       stats: this.stats,
       owns: opts.owns,
+      ownsTable: (opts.shardCount ?? 1) > 1 ? (id) => opts.owns(tablePrefix(id)) : undefined,
       nowMicros: () => env.nowMicros(),
       lowWatermark: () => this.#lowWatermark(),
       record: (key) => this.#txns.get(key),
@@ -324,7 +326,7 @@ export class ReplicaCore {
     const body = txn.body;
     const depKeys: readonly DigestKey[] = body.deps.length === 0 ? NONE : body.deps.map((d) => digestKey(d.digest));
     // One context object for every validation (validate is synchronous): only these fields change.
-    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key });
+    const ctx = (this.#validation ??= { ...this.#semantic(), shard: this.opts.shard, shardCount: this.opts.shardCount ?? 1, txnStatus: this.#txnStatus, nowMicros: 0, clockSkewMaxMicros: this.opts.clockSkewMaxMicros, lowWatermark: ZERO_TS, self: rec.key });
     ctx.nowMicros = this.env.nowMicros();
     ctx.lowWatermark = this.#lowWatermark();
     ctx.self = rec.key;

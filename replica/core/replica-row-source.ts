@@ -48,6 +48,7 @@ import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, ReadEntry } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { TableDef } from '../../sql/catalog.ts';
+import { SqlError, SqlState } from '../../sql/errors.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import type { RowPrefilter, RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
 import { decodeColumns, decodeRow } from '../../sql/row-codec.ts';
@@ -129,6 +130,11 @@ export interface ReplicaRowSourceOptions {
   readonly committedVisible?: (v: Version) => boolean;
   /** Keep `walks` and `shownPrepared` (module comment; default false). */
   readonly recordWalks?: boolean;
+  /**
+   * Whether this shard stores a table's rows (default: every table). A statement that reads a table
+   * of another shard fails with 0A000 instead of reading it as empty.
+   */
+  readonly ownsTable?: (tableId: number) => boolean;
 }
 
 const allReadable = (): boolean => true;
@@ -180,6 +186,7 @@ export class ReplicaRowSource implements RowSource {
   readonly #mode: ReadMode;
   readonly #readable: (v: Version) => boolean;
   readonly #committedVisible: ((v: Version) => boolean) | undefined;
+  readonly #ownsTable: ((tableId: number) => boolean) | undefined;
   /** Version chains a scan or lookup walked (a visible version, a deletion included), repeats counted. */
   touchedCount = 0;
   /**
@@ -216,6 +223,13 @@ export class ReplicaRowSource implements RowSource {
     this.#readable = opts.readable ?? allReadable;
     this.#committedVisible = opts.committedVisible;
     this.walks = opts.recordWalks === true ? [] : null;
+    this.#ownsTable = opts.ownsTable;
+  }
+
+  #checkOwned(table: TableDef): void {
+    if (this.#ownsTable !== undefined && !this.#ownsTable(table.id)) {
+      throw new SqlError(SqlState.featureNotSupported, `table "${table.name}" is stored by another shard: a statement reads the tables of one shard only`);
+    }
   }
 
   get at(): Timestamp {
@@ -331,6 +345,7 @@ export class ReplicaRowSource implements RowSource {
   }
 
   get(table: TableDef, key: string): ScannedRow | null {
+    this.#checkOwned(table);
     const k = rowKey(table.id, key);
     const v = this.visible(k);
     this.pointVersions.set(k, v);
@@ -338,6 +353,7 @@ export class ReplicaRowSource implements RowSource {
   }
 
   scan(req: ScanRequest): Iterable<ScannedRow> {
+    this.#checkOwned(req.table);
     if (req.index !== null) {
       this.indexScanned = true;
       return this.#indexScan(req);

@@ -134,6 +134,13 @@ const cases: Case[] = [
     expect: { kind: 'ok' },
   },
   {
+    name: 'abstains on a write of a key every shard stores (the catalog) when a shard is left out',
+    body: { shards: [s(1)], writes: [{ key: '\x00\x00\x00\x00catalog', value: new Uint8Array([1]) }] },
+    ctx: { shardCount: 2 },
+    expect: { kind: 'abstain', reason: 'system-write-not-on-every-shard' },
+  },
+  { name: 'accepts a catalog write that involves every shard', body: { shards: [s(0), s(1)], writes: [{ key: '\x00\x00\x00\x00catalog', value: new Uint8Array([1]) }] }, ctx: { shardCount: 2 }, expect: { kind: 'ok' } },
+  {
     name: 'still checks read versions of keys it does not own',
     body: { shards: [s(0), s(1)], reads: [rd('a', ts(1_000, 5))] },
     ctx: { owns: () => false },
@@ -152,6 +159,7 @@ void describe('validate (PROTOCOL §5)', () => {
         ...semantic(store),
         owns: () => true,
         shard: s(0),
+        shardCount: 1,
         txnStatus: (k) => (k === DEP.key ? (c.depStatus ?? 'unknown') : 'unknown'),
         nowMicros: NOW,
         clockSkewMaxMicros: 0,
@@ -178,7 +186,7 @@ void describe('validate (PROTOCOL §5)', () => {
     committedWrite('a', ts(500, 2), proofOf(ts(500, 2), [wr('a')]))(store);
     committedWrite('b', ts(500, 2), proofOf(ts(500, 2), [wr('b')]))(store);
     const v = validate(
-      { ...semantic(store), owns: (k) => k !== 'b', shard: s(0), txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
+      { ...semantic(store), owns: (k) => k !== 'b', shard: s(0), shardCount: 1, txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
       txnOf({ reads: [rd('a', ts(500, 2)), rd('b', ts(500, 2))], writes: [wr('b')] }).body,
       [],
     );
@@ -192,7 +200,7 @@ void describe('validate (PROTOCOL §5)', () => {
     const store = new Store();
     committedWrite('a', ts(600, 2), WRITER)(store);
     const v = validate(
-      { ...semantic(store), shard: s(0), txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
+      { ...semantic(store), shard: s(0), shardCount: 1, txnStatus: () => 'unknown', nowMicros: NOW, clockSkewMaxMicros: 0, lowWatermark: ZERO_TS },
       txnOf({ reads: [rd('a', ZERO_TS)] }).body,
       [],
     );

@@ -11,6 +11,7 @@
  * Only keys this shard owns are checked (`owns`), while the transaction travels whole.
  */
 import type { DigestKey } from '../../protocol/ids.ts';
+import { onEveryShard } from '../../protocol/sharding.ts';
 import type { CommittedTxn, Key, TxnBody } from '../../protocol/messages.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { checkPredicates, checkWrites, isLateWriteSet, resolvePredicates, SEMANTIC_ABSTAIN_REASONS, type ResolvedPredicate, type SemanticContext } from './semantic-cc.ts';
@@ -26,6 +27,7 @@ export const ABSTAIN_REASONS = [
   'dependency-missing',
   'dependency-aborted',
   'dependency-late',
+  'system-write-not-on-every-shard',
   ...SEMANTIC_ABSTAIN_REASONS,
 ] as const;
 export type AbstainReason = (typeof ABSTAIN_REASONS)[number];
@@ -47,6 +49,8 @@ export type Verdict =
 export interface ValidationContext extends SemanticContext {
   readonly owns: (key: Key) => boolean;
   readonly shard: number;
+  /** Shards of the cluster: a write of a key every shard stores must list them all. */
+  readonly shardCount: number;
   /** State of a dependency's transaction here. */
   readonly txnStatus: (txn: DigestKey) => 'prepared' | 'committed' | 'aborted' | 'unknown';
   readonly nowMicros: number;
@@ -78,6 +82,8 @@ export function validate(ctx: ValidationContext, body: TxnBody, depKeys: readonl
   // Step 1: timestamp bound, and the Basil rule that every read version is below T.
   if (t.micros > ctx.nowMicros + ctx.clockSkewMaxMicros) return { kind: 'abstain', reason: 'clock-ahead' };
   if (tsLess(t, ctx.lowWatermark)) return { kind: 'abstain', reason: 'too-old' };
+  // A write of a key every shard stores (the catalog) that left a shard out would split the catalog.
+  if (body.shards.length < ctx.shardCount && body.writes.some((w) => onEveryShard(w.key))) return { kind: 'abstain', reason: 'system-write-not-on-every-shard' };
   const { store, owns } = ctx;
   let abstain: AbstainReason | null = null;
   let blocker: DigestKey | undefined;

@@ -14,7 +14,7 @@ import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
 import { replicaIndex, shardId, type ShardId } from '../../protocol/ids.ts';
 import type { Message } from '../../protocol/messages.ts';
 import { slabCopy } from '../../protocol/pooled.ts';
-import { shardOfKey } from '../../protocol/sharding.ts';
+import { shardOwns } from '../../protocol/sharding.ts';
 import { clusterTransport, type DialedLink, type Link, type Transport, type TransportServer } from '../../net/index.ts';
 import type { Engine } from '../../sql/engine.ts';
 import type { ApplyFault } from '../core/range-reads.ts';
@@ -123,7 +123,8 @@ export class ReplicaServer {
         shard,
         index: replicaIndex(opts.index),
         f: config.f,
-        owns: shardCount === 1 ? () => true : (key) => shardOfKey(key, shardCount) === shard,
+        shardCount,
+        owns: shardCount === 1 ? () => true : (key) => shardOwns(key, shard, shardCount),
         clockSkewMaxMicros: config.timeouts.clockSkewMaxMs * 1000,
         gcWindowMicros: config.limits.historyWindowMs * 1000,
         grace: config.grace,

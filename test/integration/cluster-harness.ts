@@ -43,20 +43,23 @@ export interface TestClusterOptions {
   readonly limits?: Partial<LimitsConfig>;
   /** The wire and TLS of the fresh cluster (default: the configuration's defaults). */
   readonly transport?: Partial<TransportConfig>;
+  /** Shards of six replicas each (default 1). */
+  readonly shards?: number;
 }
 
 export async function startTestCluster(name: string, basePort: number, options: TestClusterOptions = {}): Promise<TestCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), `pesto-it-${name}-`));
   let cluster: LocalCluster;
+  const shards = options.shards ?? 1;
   try {
     if (options.limits !== undefined) {
-      const { configPath } = await prepareLocalCluster({ dataDir, basePort, f: 1, shards: 1 });
+      const { configPath } = await prepareLocalCluster({ dataDir, basePort, f: 1, shards });
       const doc = parseDocument(await readFile(configPath, 'utf8'));
       for (const [k, v] of Object.entries(options.limits)) doc.setIn(['limits', k], v);
       await writeFile(configPath, doc.toString());
     }
     const transport = options.transport === undefined ? {} : { transport: options.transport };
-    cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards: 1, readyTimeoutMs: 90_000, stopGraceMs: 5000, ...transport });
+    cluster = await startLocalCluster({ dataDir, basePort, f: 1, shards, readyTimeoutMs: 90_000, stopGraceMs: 5000, ...transport });
   } catch (e) {
     await rm(dataDir, { recursive: true, force: true });
     throw e;

@@ -1,0 +1,79 @@
+/**
+ * What a statement's plan reads, for the SQL session: whether it reads a table at all (a statement
+ * without one runs at the client) and which table decides the shard its range read goes to. Replicas
+ * of a shard hold only their own tables' rows (protocol/sharding.ts), so a plan over tables of two
+ * shards is refused here with 0A000; the replicas refuse it too (replica-row-source.ts).
+ */
+import type { ShardId } from '../../protocol/ids.ts';
+import { shardOfKey } from '../../protocol/sharding.ts';
+import type { TableDef } from '../../sql/catalog.ts';
+import { SqlError, SqlState } from '../../sql/errors.ts';
+import type { Plan } from '../../sql/plan.ts';
+import { rowKey } from '../../sql/row-key.ts';
+
+interface PlanReads {
+  /** A scan or a subquery somewhere in the plan. */
+  readonly scans: boolean;
+  /** The tables it scans (storages by id, subqueries included). */
+  readonly tables: readonly TableDef[];
+}
+
+const cache = new WeakMap<Plan, PlanReads>();
+
+function readsOf(p: Plan): PlanReads {
+  let r = cache.get(p);
+  if (r === undefined) {
+    r = collect(p);
+    cache.set(p, r);
+  }
+  return r;
+}
+
+/** Whether a plan reads a table at all (statements without one run at the client). */
+export function hasScan(p: Plan): boolean {
+  return readsOf(p).scans;
+}
+
+/** The shard whose replicas store a table's rows. */
+export function shardOfTable(t: TableDef, shardCount: number): ShardId {
+  return shardOfKey(rowKey(t.id, ''), shardCount);
+}
+
+/**
+ * A table the plan scans, which names the shard its range read goes to (null: it scans none); 0A000
+ * when it scans tables of two shards.
+ */
+export function tableOfPlan(p: Plan, shardCount: number): TableDef | null {
+  const tables = readsOf(p).tables;
+  const first = tables[0];
+  if (first === undefined || shardCount === 1) return first ?? null;
+  const shard = shardOfTable(first, shardCount);
+  for (const t of tables) {
+    if (shardOfTable(t, shardCount) !== shard) {
+      throw new SqlError(SqlState.featureNotSupported, `tables "${first.name}" and "${t.name}" are stored by different shards: a statement reads the tables of one shard only`);
+    }
+  }
+  return first;
+}
+
+function collect(p: Plan): PlanReads {
+  let scans = false;
+  const tables = new Map<number, TableDef>();
+  const visit = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null || x instanceof Uint8Array) return;
+    if (Array.isArray(x)) {
+      for (const y of x) visit(y);
+      return;
+    }
+    const o = x as Record<string, unknown>;
+    if (o['k'] === 'subquery') scans = true;
+    if (o['k'] === 'scan') {
+      scans = true;
+      const t = o['table'] as TableDef;
+      tables.set(t.id, t);
+    }
+    for (const [k, v] of Object.entries(o)) if (k !== 'table' && k !== 'index') visit(v);
+  };
+  visit(p);
+  return { scans, tables: [...tables.values()] };
+}
