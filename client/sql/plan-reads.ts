@@ -1,13 +1,13 @@
 /**
  * What a statement's plan reads, for the SQL session: whether it reads a table at all (a statement
  * without one runs at the client) and which table decides the shard its range read goes to. Replicas
- * of a shard hold only their own tables' rows (protocol/sharding.ts), so a plan over tables of two
- * shards is refused here with 0A000; the replicas refuse it too (replica-row-source.ts).
+ * of a shard hold only their own tables' rows (protocol/sharding.ts) and refuse to read another
+ * shard's table (replica-row-source.ts, 0A000), so the session runs a plan over tables of several
+ * shards itself, fetching each scan from its table's shard (scan-fetch.ts).
  */
 import type { ShardId } from '../../protocol/ids.ts';
 import { shardOfKey } from '../../protocol/sharding.ts';
 import type { TableDef } from '../../sql/catalog.ts';
-import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { rowKey } from '../../sql/row-key.ts';
 
@@ -40,21 +40,20 @@ export function shardOfTable(t: TableDef, shardCount: number): ShardId {
 }
 
 /**
- * A table the plan scans, which names the shard its range read goes to (null: it scans none); 0A000
- * when it scans tables of two shards.
+ * The table whose shard serves a range read of the plan: null when it scans none, `SEVERAL` when it
+ * scans tables of more than one shard (a join across shards: the client runs such a statement itself,
+ * each scan fetched from its own table's shard).
  */
-export function tableOfPlan(p: Plan, shardCount: number): TableDef | null {
+export function tableOfPlan(p: Plan, shardCount: number): TableDef | null | typeof SEVERAL {
   const tables = readsOf(p).tables;
   const first = tables[0];
   if (first === undefined || shardCount === 1) return first ?? null;
   const shard = shardOfTable(first, shardCount);
-  for (const t of tables) {
-    if (shardOfTable(t, shardCount) !== shard) {
-      throw new SqlError(SqlState.featureNotSupported, `tables "${first.name}" and "${t.name}" are stored by different shards: a statement reads the tables of one shard only`);
-    }
-  }
+  for (const t of tables) if (shardOfTable(t, shardCount) !== shard) return SEVERAL;
   return first;
 }
+
+export const SEVERAL = 'several-shards';
 
 function collect(p: Plan): PlanReads {
   let scans = false;

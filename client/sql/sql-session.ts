@@ -39,7 +39,7 @@ import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
-import { hasScan, shardOfTable, tableOfPlan } from './plan-reads.ts';
+import { hasScan, SEVERAL, shardOfTable, tableOfPlan } from './plan-reads.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
@@ -430,12 +430,15 @@ export class SqlSession {
     const c = classify(s);
     if (c.k === 'read' && s.k === 'query') {
       if (c.read === 'point' || !hasScan(s.plan)) return this.#runLocal(txn, l, params);
-      return this.#rangeQuery(txn, stmt.sql, params, s.plan);
+      const table = tableOfPlan(s.plan, this.#shardCount);
+      // Tables of several shards: run here, each scan fetched from its own shard.
+      if (table === SEVERAL) return this.#runLocal(txn, l, params);
+      return this.#rangeQuery(txn, stmt.sql, params, table);
     }
     if (c.k === 'write') {
       if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
       const plan = s.plan;
-      const needsRecon = c.read === 'range' && hasScan(plan.source);
+      const needsRecon = c.read === 'range' && hasScan(plan.source) && tableOfPlan(plan.source, this.#shardCount) !== SEVERAL;
       if (!needsRecon) return this.#runLocal(txn, l, params);
       return this.#runWithRecon(txn, stmt.sql, l, params);
     }
@@ -537,8 +540,8 @@ export class SqlSession {
     return early.outcome(r.result);
   }
 
-  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[], plan: Plan): Promise<ExecResult> {
-    const o = await this.#rangeRead(txn, sql, params, false, tableOfPlan(plan, this.#shardCount));
+  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[], table: TableDef | null): Promise<ExecResult> {
+    const o = await this.#rangeRead(txn, sql, params, false, table);
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const rows = o.rows as SqlValue[][];
     return { ok: true, command: 'SELECT', rowCount: rows.length, columns: o.columns, rows, tag: `SELECT ${rows.length}` };
@@ -547,7 +550,8 @@ export class SqlSession {
   /** UPDATE/DELETE/INSERT ... SELECT: replicas return the source rows, the client computes the writes. */
   async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     const s = l.stmt as Extract<Statement, { k: 'dml' }>;
-    const o = await this.#rangeRead(txn, sql, params, true, tableOfPlan(s.plan.source, this.#shardCount) ?? s.plan.table);
+    const read = tableOfPlan(s.plan.source, this.#shardCount);
+    const o = await this.#rangeRead(txn, sql, params, true, read === SEVERAL ? null : (read ?? s.plan.table));
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const types = o.columns.map((c) => c.type);
     const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };
