@@ -66,6 +66,13 @@ void test('SQL: f = 2 with a query liar, a replica that withholds every query re
   assert.ok(r.replicaQueries.fetchSupplies > 0);
 });
 
+void test('SQL on two shards: the catalog on every shard, the table on shard 1 with a query liar and an apply-fault replica there', () => {
+  // Before every shard stored the catalog, the table's shard abstained on every predicate (predicate-unknown-table)
+  // and the load never committed (decision 0064).
+  const r = expectOk({ seed: 25, transactions: 15, shards: 2, replicaFaults: [{ shard: 1, index: 2, behavior: 'query-liar' }], applyFaults: [{ shard: 1, index: 4, omit: true }], randomTargetClients: [1], sqlReadsAfterScans: true });
+  assert.equal(r.auditTotal, 8 * 100);
+});
+
 // Negative controls: more than f colluding replicas defeat any BFT protocol; the checker must say so.
 const colluders = (behavior: 'collude-wrong-result' | 'collude-no-predicates'): readonly ReplicaFault[] => [0, 1, 2, 3].map((index) => ({ index, behavior }));
 

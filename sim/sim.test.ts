@@ -98,6 +98,11 @@ void test('f = 2 with a crashed replica and a client crashing on every other tra
   expectOk({ seed: 33, f: 2, clients: 3, transactions: 15, clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 2 }], replicaFaults: [{ index: 5, behavior: 'crashed' }] });
 });
 
+void test('two shards: transfers across them commit atomically, with an equivocating replica in shard 1 and a client abandoning transactions', () => {
+  const r = expectOk({ seed: 46, transactions: 30, shards: 2, replicaFaults: [{ shard: 1, index: 3, behavior: 'equivocate' }], clientFaults: [{ client: 2, behavior: 'crash-after-st1', every: 3 }] });
+  assert.ok(r.slowCommits > 0 && r.recoveries > 0);
+});
+
 // Seed 23: the client splits ST2 COMMIT and ABORT across the logging shard (no side reaches 4f+1).
 const EQUIVOCATION: SimOptions = { seed: 23, transactions: 30, clientFaults: [{ client: 2, behavior: 'equivocate-st2', every: 2 }] };
 
