@@ -216,10 +216,10 @@ export class CpuMeter {
   }
 
   /** { client, replicas } CPU seconds since `start`. */
-  async stop(): Promise<{ client: number; replicas: number }> {
+  async stop(): Promise<{ client: number; replicas: number; each: number[] }> {
     const d = process.cpuUsage(this.#client0);
     const after = await Promise.all(this.metrics.map(replicaCpuSeconds));
-    return { client: (d.user + d.system) / 1e6, replicas: after.reduce((s, v, i) => s + v - (this.#replicas0[i] ?? 0), 0) };
+    return { client: (d.user + d.system) / 1e6, replicas: after.reduce((s, v, i) => s + v - (this.#replicas0[i] ?? 0), 0), each: after.map((v, i) => v - (this.#replicas0[i] ?? 0)) };
   }
 }
 

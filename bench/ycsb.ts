@@ -18,7 +18,8 @@
  * finished in the window whose eager round matched, no sync round; from each loop's own SqlClient
  * statistics, so reads in flight at the window's edges do not skew it), abort rate (aborted attempts / attempts), fast-path rate, sync
  * rounds per range read, and CPU microseconds per committed transaction summed over every process
- * (this client and the six replicas, as bench/kv.ts).
+ * (this client and the six replicas, as bench/kv.ts), and each replica's part (`replicaCpuEach`, r0 to
+ * r5: in incon mode the two faulty replicas, left out of eager rounds, show what queries cost).
  *
  * Modes (`--mode`):
  *   ideal       no faults;
@@ -297,6 +298,7 @@ async function runMode(cluster: BenchCluster, mode: Mode, opts: YcsbOptions): Pr
     // Commits on the fast path among the client core's commits in the window.
     fastPathRate: d.committed === 0 ? 0 : round(d.fast / d.committed, 4),
     cpuUsPerTx: perTx((used.client + used.replicas) * 1e6),
+    replicaCpuEach: used.each.map((v) => Math.round(perTx(v * 1e6))).join(' '),
     clientCpuUsPerTx: perTx(used.client * 1e6),
     // Event-loop wakeups (voluntary context switches of the main thread) per transaction: all replicas, the client.
     replicaWakeupsPerTx: w.committed === 0 || pids.length === 0 ? 0 : round((wake1.replicas - wake0.replicas) / w.committed, 2),
