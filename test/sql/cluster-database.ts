@@ -25,8 +25,9 @@ export interface SltCluster {
   stop(): Promise<void>;
 }
 
-export async function startSltCluster(name: string, basePort: number): Promise<SltCluster> {
-  const tc: TestCluster = await startTestCluster(name, basePort);
+/** `shards`: shards of six replicas each (default 1; with more, a script's tables spread over them). */
+export async function startSltCluster(name: string, basePort: number, shards = 1): Promise<SltCluster> {
+  const tc: TestCluster = await startTestCluster(name, basePort, { shards });
   let gw: ClusterGateway;
   try {
     gw = await startClusterGateway({
