@@ -12,8 +12,10 @@
  * - `onEveryShard`: table 0 (the system table: the replicated catalog and the storage counter,
  *   sql/replicated-catalog.ts) is stored by every shard, so each shard's replicas hold the catalog that
  *   statements and predicates on its tables are bound against. A write of such a key involves every
- *   shard (`shardsOfWrite`; replicas refuse a transaction that writes one without listing them all),
- *   a read goes to shard 0, and every involved shard validates it (`shardOwns`).
+ *   shard (`addShardsOfWrite`; replicas refuse a transaction that writes one without listing them all).
+ *   A read goes to shard 0, and whichever shards the transaction involves validate it (`shardOwns`):
+ *   a read of such a key adds no shard (`addShardOfRead`), so a SQL transaction on one table's rows
+ *   involves that table's shard alone (shard 0 when it touched nothing else).
  */
 import { InvariantError } from './errors.ts';
 import type { ShardId } from './ids.ts';
@@ -48,6 +50,15 @@ export function onEveryShard(key: Key): boolean {
 /** Whether shard `shard` of `shardCount` stores and validates `key`. */
 export function shardOwns(key: Key, shard: ShardId, shardCount: number): boolean {
   return shardCount === 1 || onEveryShard(key) || shardOfKey(key, shardCount) === shard;
+}
+
+/**
+ * Adds the shard a read of `key` involves to `into`: its own, or none for a key of table 0, which every
+ * shard stores and validates (the transaction's other shards do; one that involves no other shard is
+ * validated on shard 0, ClientCore.commit).
+ */
+export function addShardOfRead(into: Set<ShardId>, key: Key, shardCount: number): void {
+  if (shardCount === 1 || !onEveryShard(key)) into.add(shardOfKey(key, shardCount));
 }
 
 /** Adds the shards a write of `key` involves to `into`: its own, or every shard for a key of table 0. */

@@ -6,7 +6,7 @@
 import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { shardOfKey } from '../../protocol/sharding.ts';
+import { addShardOfRead } from '../../protocol/sharding.ts';
 import { lowerBoundKey, sortByKey } from '../../protocol/sorted-entries.ts';
 import { TABLE_PREFIX_BYTES, tableKeyRange, tablePrefix } from '../../sql/row-key.ts';
 import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/predicate-codec.ts';
@@ -203,7 +203,7 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
       continue;
     }
     kept?.push(e);
-    if (shardCount > 1) txn.shards.add(shardOfKey(e.key, shardCount));
+    if (shardCount > 1) addShardOfRead(txn.shards, e.key, shardCount);
   }
   const run = kept ?? reads;
   if (run.length > 0) txn.readRuns.push(run);

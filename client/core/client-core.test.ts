@@ -57,6 +57,20 @@ void describe('ClientCore commit (PROTOCOL §6)', () => {
     assert.equal(client.stats.fastCommits, 1);
   });
 
+  void it('involves every shard in a write of the catalog (table 0), and no extra shard for a read of it', () => {
+    const CATALOG = '\x00\x00\x00\x00catalog';
+    const shardsOf = (body: (client: ClientCore, id: number) => void): readonly number[] => {
+      const client = newClient();
+      const id = client.begin();
+      body(client, id);
+      client.commit(id, 100);
+      return sentOf(client.takeEffects(), 'prepare')[0]?.msg.txn.body.shards ?? [];
+    };
+    assert.deepEqual(shardsOf((c, id) => c.write(id, CATALOG, new Uint8Array([1]))), [0, 1]);
+    assert.deepEqual(shardsOf((c, id) => (c.noteRead(id, CATALOG, ts(NOW - 10, 1), new Uint8Array([1])), c.write(id, KEY1, new Uint8Array([2])))), [1], 'shard 1 validates the catalog read too');
+    assert.deepEqual(shardsOf((c, id) => c.noteRead(id, CATALOG, ts(NOW - 10, 1), new Uint8Array([1]))), [0], 'a transaction that read only the catalog is validated on shard 0');
+  });
+
   void it('logs the commit after the fast-path timer with exactly 3f+1 votes per shard, then commits on 4f+1 ST2 replies', () => {
     const client = newClient();
     const { prepares, txn } = committing(client);

@@ -10,10 +10,10 @@
  * finishes the dependency itself (recovery.ts, PROTOCOL §7), which unblocks the replicas.
  */
 import { encodeTxn } from '../../protocol/codec.ts';
-import { digestKey, type ReplicaRef } from '../../protocol/ids.ts';
+import { digestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts';
 import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
-import { addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
+import { addShardOfRead, addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
 import { sortByKey } from '../../protocol/sorted-entries.ts';
 import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
 import { tablePrefix } from '../../sql/row-key.ts';
@@ -172,7 +172,7 @@ export class ClientCore {
     const txn = this.#txns.get(txnId);
     if (txn === undefined || txn.state !== 'active') return;
     mergeRead(txn, { key, version }, value);
-    txn.shards.add(shardOfKey(key, this.opts.shardCount));
+    addShardOfRead(txn.shards, key, this.opts.shardCount);
   }
 
   /** Runs a range read (PROTOCOL §4.2); the result arrives as a `query` done effect for `op`. */
@@ -209,6 +209,8 @@ export class ClientCore {
       return this.#out.done(op, { kind: 'commit', outcome: 'abort', path: 'local', cause: 'conflict' });
     }
     txn.state = 'committing';
+    // Only keys every shard stores were read (the catalog): shard 0 validates them.
+    if (txn.shards.size === 0 && (reads.length > 0 || txn.deps.size > 0)) txn.shards.add(0 as ShardId);
     if (txn.shards.size === 0) {
       // Nothing read or written: nothing to validate.
       txn.state = 'done';
@@ -416,7 +418,7 @@ export class ClientCore {
         const txn = r.txn;
         if (txn.state !== 'active') return;
         mergeRead(txn, { key: r.read.key, version: outcome.version }, outcome.value);
-        txn.shards.add(r.read.shard);
+        addShardOfRead(txn.shards, r.read.key, this.opts.shardCount);
         if (outcome.dep !== null) txn.deps.set(digestKey(outcome.dep.digest), outcome.dep);
         this.#out.done(r.op, { kind: 'read', value: outcome.value, version: outcome.version });
         return;
