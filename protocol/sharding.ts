@@ -8,7 +8,8 @@
  * - `shardOfKey`: FNV-1a (32-bit) of the key's bytes modulo the shard count for key-value keys. A SQL
  *   row key (sql/row-key.ts: a 4-byte big-endian table id, first byte 0 for every id below
  *   2^24) lives whole on shard `tableId % shardCount`, so a table's range scans stay on one shard;
- *   table 0 is read from shard 0. Stable across processes and versions: changing it moves data.
+ *   table 0 is read from shard 0, but for SERIAL counters, which live on their table's shard. Stable
+ *   across processes and versions: changing it moves data.
  * - `onEveryShard`: table 0 (the system table: the replicated catalog and the storage counter,
  *   sql/replicated-catalog.ts) is stored by every shard, so each shard's replicas hold the catalog that
  *   statements and predicates on its tables are bound against. A write of such a key involves every
@@ -32,6 +33,7 @@ export function shardOfKey(key: Key, shardCount: number): ShardId {
   if (shardCount === 1) return 0 as ShardId;
   if (key.length >= 4 && key.charCodeAt(0) === 0) {
     const tableId = (key.charCodeAt(1) << 16) + (key.charCodeAt(2) << 8) + key.charCodeAt(3);
+    if (tableId === 0 && key.startsWith(SERIAL_COUNTER_PREFIX)) return (counterTable(key) % shardCount) as ShardId;
     return (tableId % shardCount) as ShardId;
   }
   let h = 0x811c9dc5;
@@ -42,9 +44,27 @@ export function shardOfKey(key: Key, shardCount: number): ShardId {
   return ((h >>> 0) % shardCount) as ShardId;
 }
 
-/** Whether `key` is a key of table 0, which every shard stores (see the module comment). */
+/**
+ * Table 0's keys that live with a table instead of on every shard: the SERIAL counters
+ * (client/sql/serial-counters.ts), `<prefix><table id>:<column>`, on their table's shard, so an INSERT
+ * that takes a value involves that shard alone.
+ */
+export const SERIAL_COUNTER_PREFIX = '\x00\x00\x00\x00serial:';
+
+/** The table id a SERIAL counter key names (0 when malformed: shard 0). */
+function counterTable(key: Key): number {
+  let id = 0;
+  for (let i = SERIAL_COUNTER_PREFIX.length; i < key.length && i < SERIAL_COUNTER_PREFIX.length + 8; i++) {
+    const c = key.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    id = id * 10 + c;
+  }
+  return id;
+}
+
+/** Whether `key` is a key of table 0 that every shard stores (see the module comment). */
 export function onEveryShard(key: Key): boolean {
-  return key.length >= 4 && key.charCodeAt(0) === 0 && key.charCodeAt(1) === 0 && key.charCodeAt(2) === 0 && key.charCodeAt(3) === 0;
+  return key.length >= 4 && key.charCodeAt(0) === 0 && key.charCodeAt(1) === 0 && key.charCodeAt(2) === 0 && key.charCodeAt(3) === 0 && !key.startsWith(SERIAL_COUNTER_PREFIX);
 }
 
 /** Whether shard `shard` of `shardCount` stores and validates `key`. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ShardId, TxnDigest } from './ids.ts';
-import { addShardsOfWrite, logShardOf, onEveryShard, shardOfKey, shardOwns } from './sharding.ts';
+import { addShardsOfWrite, logShardOf, onEveryShard, SERIAL_COUNTER_PREFIX, shardOfKey, shardOwns } from './sharding.ts';
 import { st2Leaf, voteLeaf } from './statements.ts';
 
 const s = (n: number): ShardId => n as ShardId;
@@ -70,6 +70,15 @@ void describe('sharding', () => {
     const one = new Set<ReturnType<typeof s>>();
     addShardsOfWrite(one, catalog, 1);
     assert.deepEqual([...one], [0]);
+    // A SERIAL counter of table 5 lives with table 5's rows, on one shard.
+    const counter = `${SERIAL_COUNTER_PREFIX}5:2`;
+    assert.ok(!onEveryShard(counter));
+    assert.equal(shardOfKey(counter, 3), shardOfKey(row, 3));
+    assert.equal(shardOfKey(`${SERIAL_COUNTER_PREFIX}1234:0`, 7), 1234 % 7);
+    assert.equal(shardOfKey(`${SERIAL_COUNTER_PREFIX}x:0`, 7), 0, 'a malformed counter key goes to shard 0');
+    const w = new Set<ReturnType<typeof s>>();
+    addShardsOfWrite(w, counter, 3);
+    assert.deepEqual([...w], [2]);
   });
 });
 

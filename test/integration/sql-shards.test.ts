@@ -91,6 +91,19 @@ void describe('SQL over two shards (the catalog on every shard)', () => {
     await q(after, 'DELETE FROM b WHERE id = 3');
   });
 
+  void it('hands out SERIAL values from a counter on the table\'s own shard', async () => {
+    const s = sql.session();
+    await q(s, 'CREATE TABLE c (id serial PRIMARY KEY, v text)');
+    await q(s, "INSERT INTO c (v) VALUES ('a'), ('b')");
+    await s.begin();
+    await q(s, "INSERT INTO c (v) VALUES ('c')");
+    await q(s, 'UPDATE b SET n = n WHERE id = 1'); // and a table of the other shard
+    const done = await s.commit();
+    assert.ok(done.ok, done.ok ? '' : done.error.message);
+    await q(s, "INSERT INTO c (v) VALUES ('d')");
+    assert.equal(rows(await q(s, 'SELECT id, v FROM c ORDER BY id')), '[[1,"a"],[2,"b"],[3,"c"],[4,"d"]]');
+  });
+
   void it('alters a table on the second shard (a rewrite to fresh storage) and keeps its rows', async () => {
     const s = sql.session();
     await q(s, 'ALTER TABLE b ADD COLUMN note text');
