@@ -1,15 +1,17 @@
 /**
  * Long simulation sweeps (DESIGN §9: a fixed set of seeds runs in CI, long sweeps by script):
  *
- *   npm run sim -- --seeds 200 [--from N] [--stop] [--workload bank|sql|mix] [--reads-after-scans] [--shards N [--fault-shard S]]
+ *   npm run sim -- --seeds 200 [--from N] [--stop] [--workload bank|sql|mix] [--reads-after-scans]
+ *                  [--shards N [--fault-shard S]]
  *
  * Runs, for each seed, `scenarioFor(seed)` (bank), `sqlScenarioFor(seed)` (sql), or both (mix, the
  * default); prints one line per failure (with the options to replay it) and a summary. `--stop` ends
  * at the first failure. `--reads-after-scans`: every SQL scenario's transactions read after range
  * reads (by default 75% of them do). `--shards N`: every scenario runs on N shards (transactions span
  * the shards their keys live on; SQL tables and the catalog are on different shards), with the
- * replica faults, apply faults and restarts in shard `--fault-shard` (default 0; a partition stays in 0). Exits 1 when any run failed. Save a failing run's options in
- * sim/seeds.json (bank) or sim/sql-seeds.json (sql) so the tests replay it forever.
+ * replica faults, apply faults and restarts in shard `--fault-shard` (default 0; a partition stays in
+ * shard 0). Exits 1 when any run failed. Save a failing run's options in sim/seeds.json (bank) or
+ * sim/sql-seeds.json (sql) so the tests replay it forever.
  */
 import { scenarioFor, sqlScenarioFor } from './scenario.ts';
 import { simEngine } from './sim-engine.ts';
