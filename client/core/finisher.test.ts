@@ -92,6 +92,27 @@ function votes(h: Harness, shard: number, indexes: number[], decision: 'commit' 
 
 const range = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
 
+/** A finisher past ST1 with 3f+1 COMMIT votes per shard and the fast-path timer: its ST2 has gone out. */
+function logging(): Harness {
+  const h = harness();
+  h.fin.start();
+  votes(h, 0, range(0, 4), 'commit');
+  votes(h, 1, range(0, 4), 'commit');
+  h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
+  h.out.take();
+  return h;
+}
+
+/**
+ * Every replica of the logging shard answered ST2 with decisions that cannot reach 4f+1, so the
+ * finisher started fallback view 1; `started`: what it sent then.
+ */
+function inFallback(): { h: Harness; started: ClientEffect[] } {
+  const h = logging();
+  for (const i of range(0, N)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, i < 3 ? 'commit' : 'abort'));
+  return { h, started: h.out.take() };
+}
+
 void describe('Finisher (PROTOCOL §6)', () => {
   void it('sends ST1 to every replica of every involved shard', () => {
     const h = harness();
@@ -317,12 +338,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
   });
 
   void it('needs 4f+1 ST2 replies matching in decision and view, from the logging shard only', () => {
-    const h = harness();
-    h.fin.start();
-    votes(h, 0, range(0, 4), 'commit');
-    votes(h, 1, range(0, 4), 'commit');
-    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
-    h.out.take();
+    const h = logging();
     const other = LOG === s(0) ? 1 : 0;
     for (const i of range(0, N)) h.fin.onDecideReply(ref(other, i), decideReply(i, 'commit'));
     h.fin.onDecideReply(ref(LOG, 0), decideReply(0, 'commit', 1));
@@ -334,12 +350,7 @@ void describe('Finisher (PROTOCOL §6)', () => {
   });
 
   void it('builds the ST2 certificate from exactly 4f+1 matching replies, lowest signers first', () => {
-    const h = harness();
-    h.fin.start();
-    votes(h, 0, range(0, 4), 'commit');
-    votes(h, 1, range(0, 4), 'commit');
-    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
-    h.out.take();
+    const h = logging();
     h.fin.onDecideReply(ref(LOG, 2), decideReply(2, 'abort'));
     for (const i of [5, 4, 3, 1, 0]) h.fin.onDecideReply(ref(LOG, i), decideReply(i, 'commit'));
     assert.deepEqual(h.results, [{ outcome: 'commit', path: 'slow', cause: null }]);
@@ -366,15 +377,8 @@ void describe('Finisher (PROTOCOL §6)', () => {
   });
 
   void it('takes a forwarded certificate in the ST2 phase and in a fallback view too (sim seeds 17, 72)', () => {
-    const h = harness();
-    h.fin.start();
-    votes(h, 0, range(0, 4), 'commit');
-    votes(h, 1, range(0, 4), 'commit');
-    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
-    h.out.take();
-    // Every replica of the logging shard answers, with decisions that cannot reach 4f+1: a fallback view starts.
-    for (const i of range(0, N)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, i < 3 ? 'commit' : 'abort'));
-    assert.ok(h.out.take().some((e) => e.kind === 'send' && e.msg.kind === 'elect'), 'the fallback started');
+    const { h, started } = inFallback();
+    assert.ok(started.some((e) => e.kind === 'send' && e.msg.kind === 'elect'), 'the fallback started');
     assert.equal(h.results.length, 0);
     const cert = { kind: 'conflict' as const, conflict: CONFLICT };
     h.fin.onPrepareReply(ref(LOG, 1), { kind: 'prepareReply', req: 9, digest: TXN.digest, shard: LOG, decision: 'abstain', sig: null, conflict: null, decided: { kind: 'writeback', digest: TXN.digest, cert, txn: null }, conflictPrepared: null });
@@ -383,15 +387,9 @@ void describe('Finisher (PROTOCOL §6)', () => {
   });
 
   void it('catches up with a fallback view f+1 replicas report ahead of it, and decides there (sim seed 30192)', () => {
-    const h = harness();
-    h.fin.start();
-    votes(h, 0, range(0, 4), 'commit');
-    votes(h, 1, range(0, 4), 'commit');
-    h.fin.onTimer(timers(h.out.take()).find((t) => t.afterMs === 5)!.id);
-    h.out.take();
-    for (const i of range(0, N)) h.fin.onDecideReply(ref(LOG, i), decideReply(i, i < 3 ? 'commit' : 'abort'));
+    const { h, started } = inFallback();
     const electsOf = (effects: ClientEffect[]): number[] => sent(effects).flatMap((x) => (x.msg.kind === 'elect' ? [x.msg.view] : []));
-    assert.deepEqual(electsOf(h.out.take()), Array<number>(N).fill(1), 'view 1 proposed to everyone');
+    assert.deepEqual(electsOf(started), Array<number>(N).fill(1), 'view 1 proposed to everyone');
     // Another finisher moved the shard on: one replica (it may be faulty) claiming a far view moves nothing.
     h.fin.onElectReply(ref(LOG, 5), electReply(5, 'abort', 1_000));
     assert.deepEqual(electsOf(h.out.take()), [], 'a single replica ahead is not followed');
