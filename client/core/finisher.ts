@@ -243,14 +243,7 @@ export class Finisher {
     st2.ahead.set(index, m);
     const view = this.#caughtUpView();
     if (view <= st2.view) return;
-    st2.view = view;
-    st2.decided = false;
-    st2.elects.clear();
-    for (const [i, e] of st2.ahead) {
-      if (e.view === view) st2.elects.set(i, e);
-      if (e.view <= view) st2.ahead.delete(i);
-    }
-    this.#sendElects(view);
+    this.#startFallback(view);
     this.#electIfQuorum();
   }
 
@@ -288,18 +281,19 @@ export class Finisher {
     return v;
   }
 
-  /** Asks the logging shard to move to `view` and elect (PROTOCOL §7); backs off view by view. */
+  /**
+   * Asks the logging shard to move to `view` and elect (PROTOCOL §7); backs off view by view. Elects
+   * replicas already sent from that view count; those of older views are dropped.
+   */
   #startFallback(view: number): void {
     const st2 = this.#st2!;
     st2.view = view;
     st2.elects.clear();
     st2.decided = false;
-    for (const [i, e] of st2.ahead) if (e.view <= view) st2.ahead.delete(i);
-    this.#sendElects(view);
-  }
-
-  #sendElects(view: number): void {
-    const st2 = this.#st2!;
+    for (const [i, e] of st2.ahead) {
+      if (e.view === view) st2.elects.set(i, e);
+      if (e.view <= view) st2.ahead.delete(i);
+    }
     const req = this.router.newReq(this);
     const decide = this.#decideMessage(req);
     for (let i = 0; i < this.q.n; i++) this.out.send({ shard: st2.logShard, index: i as ReplicaRef['index'] }, { kind: 'elect', req, view, decide });
