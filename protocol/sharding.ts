@@ -33,8 +33,7 @@ export function shardOfKey(key: Key, shardCount: number): ShardId {
   if (shardCount === 1) return 0 as ShardId;
   if (key.length >= 4 && key.charCodeAt(0) === 0) {
     const tableId = (key.charCodeAt(1) << 16) + (key.charCodeAt(2) << 8) + key.charCodeAt(3);
-    if (tableId === 0 && key.startsWith(SERIAL_COUNTER_PREFIX)) return (counterTable(key) % shardCount) as ShardId;
-    return (tableId % shardCount) as ShardId;
+    return shardOfTable(tableId === 0 && key.startsWith(SERIAL_COUNTER_PREFIX) ? counterTable(key) : tableId, shardCount);
   }
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
@@ -42,6 +41,11 @@ export function shardOfKey(key: Key, shardCount: number): ShardId {
     h = Math.imul(h, 0x01000193);
   }
   return ((h >>> 0) % shardCount) as ShardId;
+}
+
+/** The shard that stores the rows of the table (storage) `tableId`. */
+export function shardOfTable(tableId: number, shardCount: number): ShardId {
+  return (tableId % shardCount) as ShardId;
 }
 
 /**

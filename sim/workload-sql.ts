@@ -36,7 +36,7 @@
  */
 import type { Node } from 'libpg-query';
 import type { Key, WriteEntry } from '../protocol/messages.ts';
-import { shardOfKey } from '../protocol/sharding.ts';
+import { shardOfTable } from '../protocol/sharding.ts';
 import { formatTs, type Timestamp } from '../protocol/timestamp.ts';
 import type { OpResult } from '../client/core/results.ts';
 import type { TableDef } from '../sql/catalog.ts';
@@ -208,7 +208,7 @@ class SqlRun {
   query(q: SqlQueryName, params: readonly number[], k: (rows: readonly SqlValue[][]) => void): void {
     const spec = SQL_QUERIES[q];
     const ownWrites: WriteEntry[] = [...this.own].map(([key, value]) => ({ key, value })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    const shard = shardOfKey(rowKey(this.w.table.id, ''), this.c.cluster.shardCount);
+    const shard = shardOfTable(this.w.table.id, this.c.cluster.shardCount);
     this.c.query(this.txn, { shard, sql: spec.sql, params: encodeParams(params), ownWrites, recon: spec.recon }, (r) => {
       if (r.kind !== 'query') return this.#fail(r.kind === 'failed' ? r.reason : 'query-unexpected');
       this.log.ops.push({ k: 'query', q, params, result: r.result, syncRounds: r.syncRounds });

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { Engine } from '../../sql/engine.ts';
 import { lowerStatement } from '../../sql/lower-statement.ts';
 import type { Plan } from '../../sql/plan.ts';
-import { hasScan, SEVERAL, shardOfTable, tableOfPlan } from './plan-reads.ts';
+import { shardOfTable } from '../../protocol/sharding.ts';
+import { hasScan, SEVERAL, tableOfPlan } from './plan-reads.ts';
 
 const engine = await Engine.create();
 const session = engine.session();
@@ -31,8 +32,8 @@ void describe('plan-reads', () => {
   const shards = 2;
 
   void it('places the tables of the fixture as the tests assume', () => {
-    assert.equal(shardOfTable(a!, shards), shardOfTable(c!, shards));
-    assert.notEqual(shardOfTable(a!, shards), shardOfTable(b!, shards));
+    assert.equal(shardOfTable(a!.id, shards), shardOfTable(c!.id, shards));
+    assert.notEqual(shardOfTable(a!.id, shards), shardOfTable(b!.id, shards));
   });
 
   void it('names no table for a plan without a scan, and the scanned one otherwise', () => {

@@ -5,11 +5,9 @@
  * shard's table (replica-row-source.ts, 0A000), so the session runs a plan over tables of several
  * shards itself, fetching each scan from its table's shard (scan-fetch.ts).
  */
-import type { ShardId } from '../../protocol/ids.ts';
-import { shardOfKey } from '../../protocol/sharding.ts';
+import { shardOfTable } from '../../protocol/sharding.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import type { Plan } from '../../sql/plan.ts';
-import { rowKey } from '../../sql/row-key.ts';
 
 interface PlanReads {
   /** A scan or a subquery somewhere in the plan. */
@@ -34,11 +32,6 @@ export function hasScan(p: Plan): boolean {
   return readsOf(p).scans;
 }
 
-/** The shard whose replicas store a table's rows. */
-export function shardOfTable(t: TableDef, shardCount: number): ShardId {
-  return shardOfKey(rowKey(t.id, ''), shardCount);
-}
-
 /**
  * The table whose shard serves a range read of the plan: null when it scans none, `SEVERAL` when it
  * scans tables of more than one shard (a join across shards: the client runs such a statement itself,
@@ -48,8 +41,8 @@ export function tableOfPlan(p: Plan, shardCount: number): TableDef | null | type
   const tables = readsOf(p).tables;
   const first = tables[0];
   if (first === undefined || shardCount === 1) return first ?? null;
-  const shard = shardOfTable(first, shardCount);
-  for (const t of tables) if (shardOfTable(t, shardCount) !== shard) return SEVERAL;
+  const shard = shardOfTable(first.id, shardCount);
+  for (const t of tables) if (shardOfTable(t.id, shardCount) !== shard) return SEVERAL;
   return first;
 }
 

@@ -30,6 +30,7 @@
 import type { Node } from 'libpg-query';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
+import { shardOfTable } from '../../protocol/sharding.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { classify } from '../../sql/classify.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
@@ -39,7 +40,7 @@ import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import type { Plan } from '../../sql/plan.ts';
-import { hasScan, SEVERAL, shardOfTable, tableOfPlan } from './plan-reads.ts';
+import { hasScan, SEVERAL, tableOfPlan } from './plan-reads.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
@@ -527,7 +528,7 @@ export class SqlSession {
     if (recon) s.reconReads++;
     else s.rangeReads++;
     await txn.beforeRead();
-    const shard = table === null ? 0 : shardOfTable(table, this.#shardCount);
+    const shard = table === null ? 0 : shardOfTable(table.id, this.#shardCount);
     // A large result is decoded from the first full reply while the other replicas finish (decision 0052).
     const early = new EarlyOutcome();
     const spec = { shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };

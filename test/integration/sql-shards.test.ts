@@ -9,8 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Engine, type ExecResult } from '../../sql/engine.ts';
 import { SqlClient, type SqlSession } from '../../client/sql/sql-session.ts';
-import { shardOfKey } from '../../protocol/sharding.ts';
-import { rowKey } from '../../sql/row-key.ts';
+import { shardOfTable } from '../../protocol/sharding.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
 
 const BASE_PORT = 7760;
@@ -40,7 +39,7 @@ void describe('SQL over two shards (the catalog on every shard)', () => {
     await q(s, 'CREATE TABLE a (id int PRIMARY KEY, v text)');
     await q(s, 'CREATE TABLE b (id int PRIMARY KEY, n int)');
     const catalog = (await s.catalog()).catalog;
-    const shardOf = (name: string): number => shardOfKey(rowKey(catalog.require(name).id, ''), 2);
+    const shardOf = (name: string): number => shardOfTable(catalog.require(name).id, 2);
     assert.notEqual(shardOf('a'), shardOf('b'), 'the two tables live on different shards');
     await q(s, "INSERT INTO a VALUES (1, 'x'), (2, 'y'), (3, 'z')");
     await q(s, 'INSERT INTO b VALUES (1, 10), (2, 20)');
