@@ -439,9 +439,11 @@ export class SqlSession {
     if (c.k === 'write') {
       if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
       const plan = s.plan;
-      const needsRecon = c.read === 'range' && hasScan(plan.source) && tableOfPlan(plan.source, this.#shardCount) !== SEVERAL;
-      if (!needsRecon) return this.#runLocal(txn, l, params);
-      return this.#runWithRecon(txn, stmt.sql, l, params);
+      const needsRecon = c.read === 'range' && hasScan(plan.source);
+      const read = needsRecon ? tableOfPlan(plan.source, this.#shardCount) : null;
+      // Without a scan, or with scans over tables of several shards: run here.
+      if (!needsRecon || read === SEVERAL) return this.#runLocal(txn, l, params);
+      return this.#runWithRecon(txn, stmt.sql, l, params, read ?? plan.table);
     }
     return { ok: false, error: new SqlError(SqlState.featureNotSupported, 'statement not supported on the cluster') };
   }
@@ -548,11 +550,13 @@ export class SqlSession {
     return { ok: true, command: 'SELECT', rowCount: rows.length, columns: o.columns, rows, tag: `SELECT ${rows.length}` };
   }
 
-  /** UPDATE/DELETE/INSERT ... SELECT: replicas return the source rows, the client computes the writes. */
-  async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
+  /**
+   * UPDATE/DELETE/INSERT ... SELECT: replicas return the source rows, the client computes the writes;
+   * `read` names the shard (a table the source scans).
+   */
+  async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[], read: TableDef): Promise<ExecResult> {
     const s = l.stmt as Extract<Statement, { k: 'dml' }>;
-    const read = tableOfPlan(s.plan.source, this.#shardCount);
-    const o = await this.#rangeRead(txn, sql, params, true, read === SEVERAL ? null : (read ?? s.plan.table));
+    const o = await this.#rangeRead(txn, sql, params, true, read);
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const types = o.columns.map((c) => c.type);
     const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };
