@@ -41,7 +41,7 @@ export interface ScanPredicate {
 }
 
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
   const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };

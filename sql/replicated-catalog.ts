@@ -48,7 +48,7 @@ export type DdlDataAction =
   | { readonly k: 'unique'; readonly table: TableDef; readonly index: IndexDef };
 
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export class CatalogDecodeError extends Error {
   override readonly name = 'CatalogDecodeError';

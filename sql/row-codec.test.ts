@@ -18,6 +18,8 @@ void describe('row values', () => {
       [-3, 2147483647, 9007199254740993n, Numeric.parse('-12.500'), Math.fround(1.5), -0.125, 'héllo\u0000x', 'abc', 'ab  ', true,
         new SqlDate(19000), new SqlTimestamp(1_704_067_200_123_456)],
       [null, null, 1, null, null, null, null, null, null, null, null, null],
+      // A leading U+FEFF is a character, not a byte-order mark to drop.
+      [null, null, 2, null, null, null, '\uFEFFbom', '\uFEFF', '\uFEFF   ', null, null, null],
     ];
     for (const row of rows) assert.deepEqual(decodeRow(every, encodeRow(every, row)), row);
   });

@@ -11,7 +11,7 @@ import type { SqlType, SqlValue } from './types.ts';
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const PG_EPOCH_MICROS = 946_684_800_000_000;
 const utf8 = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Scratch for the big-endian forms of one value, copied out by `scratchCopy`: a fresh Uint8Array of up to

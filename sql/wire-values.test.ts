@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeOutcome, encodeOutcome, decodeParams, encodeParams } from './wire-values.ts';
 
-const NAMES = ['id', '', 'héllo wörld', '日本語', 'a😀b', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300)];
+const NAMES = ['id', '', 'héllo wörld', '日本語', 'a😀b', '\uFEFFbom', '\uFEFF', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300)];
 
 void test('results carry column names, text values and errors in any UTF-8', () => {
   for (const name of NAMES) {

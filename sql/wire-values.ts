@@ -32,7 +32,7 @@ const NULL_TAG = 255;
 const ROWS = 1;
 const ERROR = 2;
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The SQL type a caller-supplied parameter value is sent as. */
 export function wireTypeOf(v: Exclude<SqlValue, null>): SqlType {

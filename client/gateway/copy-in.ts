@@ -6,13 +6,13 @@
 // whole COPY in one transaction. COPY FROM a file or program and the binary format are refused with
 // 0A000; COPY TO STDOUT is copy-out.ts.
 
-import { StringDecoder } from 'node:string_decoder';
 import type { CopyStmt, Node } from 'libpg-query';
 import { parseText } from '../../sql/types.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { BackendError, BackendSession, BackendStatement } from './sql-backend.ts';
+import { InvalidTextError, Utf8Stream } from './utf8-text.ts';
 
 export interface CopySpec {
   readonly table: string;
@@ -143,7 +143,7 @@ function textFields(line: string, spec: CopySpec): (string | null)[] {
  * after the last complete record (a record may span CopyData messages, a CSV record may span lines).
  */
 export class CopyRowParser {
-  private readonly decoder = new StringDecoder('utf8');
+  private readonly decoder = new Utf8Stream();
   private pending = '';
   private skipHeader: boolean;
   /** Set once the `\.` end-of-data line was seen; later data is ignored. */
@@ -155,13 +155,13 @@ export class CopyRowParser {
 
   push(data: Buffer): (string | null)[][] {
     if (this.finished) return [];
-    this.pending += this.decoder.write(data);
+    this.pending += this.decoder.push(data);
     return this.drain(false);
   }
 
   end(): (string | null)[][] {
     if (this.finished) return [];
-    this.pending += this.decoder.end();
+    this.decoder.end();
     return this.drain(true);
   }
 
@@ -275,6 +275,16 @@ export async function copyIn(
   let pending: (string | null)[][] = [];
   let count = 0;
   let failure: BackendError | null = null;
+  /** The rows of the data so far; data that is not UTF-8 fails the COPY (22021) instead. */
+  const parse = (rows: () => (string | null)[][]): (string | null)[][] => {
+    try {
+      return rows();
+    } catch (e) {
+      if (!(e instanceof InvalidTextError)) throw e;
+      failure = { code: e.code, message: e.message, detail: `COPY ${spec.table}` };
+      return [];
+    }
+  };
 
   const insert = async (rows: (string | null)[][]): Promise<BackendError | null> => {
     let stmt = statements.get(rows.length);
@@ -329,12 +339,12 @@ export async function copyIn(
     if (failure === null && cancelled()) failure = { code: GatewayState.queryCanceled, message: 'canceling statement due to user request' };
     if (m.kind === 'copyData') {
       if (failure === null) {
-        for (const row of parser.push(m.data)) pending.push(row);
+        for (const row of parse(() => parser.push(m.data))) pending.push(row);
         await flushFull();
       }
     } else if (m.kind === 'copyDone') {
       if (failure === null) {
-        for (const row of parser.end()) pending.push(row);
+        for (const row of parse(() => parser.end())) pending.push(row);
         await flushFull();
         if (failure === null && pending.length > 0) failure = await insert(pending);
       }

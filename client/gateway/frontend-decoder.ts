@@ -9,6 +9,7 @@
 
 import { ProtocolError, GatewayState } from './protocol-error.ts';
 import { WireReader } from './wire-reader.ts';
+import { InvalidTextError } from './utf8-text.ts';
 
 export const PROTOCOL_V3 = 196608;
 export const SSL_REQUEST_CODE = 80877103;
@@ -43,7 +44,12 @@ export type FrontendMessage =
   | { readonly kind: 'copyFail'; readonly message: string }
   /** PasswordMessage, SASLInitialResponse and SASLResponse share the type byte 'p'; auth reads the body. */
   | { readonly kind: 'authResponse'; readonly body: Buffer }
-  | { readonly kind: 'terminate' };
+  | { readonly kind: 'terminate' }
+  /**
+   * A Query, Parse, Bind, Describe, Execute or Close whose text is not well-formed UTF-8: the session
+   * answers it with an ERROR (22021), as PostgreSQL does, and the connection stays (`simple`: a Query).
+   */
+  | { readonly kind: 'invalidText'; readonly simple: boolean; readonly code: string; readonly message: string };
 
 export type FrontendKind = FrontendMessage['kind'];
 
@@ -155,6 +161,15 @@ function target(r: WireReader): 'S' | 'P' {
 }
 
 export function decodeFrontend(type: number, body: Buffer): FrontendMessage {
+  try {
+    return decodeBody(type, body);
+  } catch (e) {
+    if (!(e instanceof InvalidTextError)) throw e;
+    return { kind: 'invalidText', simple: type === 0x51, code: e.code, message: e.message };
+  }
+}
+
+function decodeBody(type: number, body: Buffer): FrontendMessage {
   const r = new WireReader(body);
   let m: FrontendMessage;
   switch (String.fromCharCode(type)) {
@@ -207,7 +222,7 @@ export function decodeFrontend(type: number, body: Buffer): FrontendMessage {
       m = { kind: 'copyDone' };
       break;
     case 'f':
-      m = { kind: 'copyFail', message: r.cstring() };
+      m = { kind: 'copyFail', message: r.cstringLenient() };
       break;
     case 'p':
       return { kind: 'authResponse', body: r.rest() };

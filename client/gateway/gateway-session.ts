@@ -133,6 +133,15 @@ export class GatewaySession {
       case 'terminate':
         this.extendedError({ code: GatewayState.protocolViolation, message: `unexpected message "${m.kind}"` });
         return;
+      case 'invalidText':
+        if (!m.simple) {
+          this.extendedError({ code: m.code, message: m.message });
+          return;
+        }
+        this.failed(err(m.code, m.message));
+        this.writeError({ code: m.code, message: m.message });
+        this.readyForQuery();
+        return;
     }
   }
 

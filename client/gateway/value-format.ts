@@ -8,6 +8,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn } from './sql-backend.ts';
+import { utf8Text } from './utf8-text.ts';
 
 const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
 const PG_EPOCH_MICROS = 946_684_800_000_000;
@@ -188,12 +189,13 @@ function fixed(b: Buffer, n: number, what: string): void {
 }
 
 /**
- * Decodes one Bind parameter to a typed value. Throws ProtocolError (22P03) for bad binary data and the
- * engine's SqlError (22P02, 22003, ...) for bad text; the session reports either as an ERROR.
+ * Decodes one Bind parameter to a typed value. Throws ProtocolError (22P03) for bad binary data,
+ * InvalidTextError (22021) for text that is not UTF-8, and the engine's SqlError (22P02, 22003, ...) for
+ * bad text; the session reports each as an ERROR.
  */
 export function decodeParam(raw: Buffer | null, format: number, type: SqlType): SqlValue {
   if (raw === null) return null;
-  if (format === 0) return parseText(raw.toString('utf8'), type);
+  if (format === 0) return parseText(utf8Text(raw), type);
   if (format !== 1) throw new ProtocolError(`unsupported format code: ${format}`);
   switch (type) {
     case 'int2':
@@ -229,6 +231,6 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'varchar':
     case 'bpchar':
     case 'unknown':
-      return raw.toString('utf8');
+      return utf8Text(raw);
   }
 }

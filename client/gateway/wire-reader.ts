@@ -1,7 +1,9 @@
 // A bounds-checked reader over one message body. Every read past the end, and every C string without
-// its terminating NUL, throws a ProtocolError: a malformed message can never be half-understood.
+// its terminating NUL, throws a ProtocolError: a malformed message can never be half-understood. A C
+// string that is not well-formed UTF-8 throws InvalidTextError (22021, utf8-text.ts).
 
 import { ProtocolError } from './protocol-error.ts';
+import { utf8Text } from './utf8-text.ts';
 
 export class WireReader {
   private pos: number;
@@ -38,6 +40,15 @@ export class WireReader {
   }
 
   cstring(): string {
+    const end = this.buf.indexOf(0, this.pos);
+    if (end < 0) throw new ProtocolError('invalid message format: unterminated string');
+    const s = utf8Text(this.buf, this.pos, end);
+    this.pos = end + 1;
+    return s;
+  }
+
+  /** A C string whose bytes need not be UTF-8 (a CopyFail reason: invalid bytes become U+FFFD). */
+  cstringLenient(): string {
     const end = this.buf.indexOf(0, this.pos);
     if (end < 0) throw new ProtocolError('invalid message format: unterminated string');
     const s = this.buf.toString('utf8', this.pos, end);

@@ -40,7 +40,7 @@ const ATTEMPTS_MAX = 6;
 const BATCH_ROWS_MAX = 2000;
 
 const utf8 = new TextEncoder();
-const fromUtf8 = new TextDecoder();
+const fromUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Takes the next fresh storage id in a transaction of its own. */
 export async function allocateStorage(client: PestoClient): Promise<number> {

@@ -292,3 +292,97 @@ void test('cancels a running COPY when a CancelRequest names the session', async
     await gw.close();
   }
 });
+
+/** A frontend message of `type` with exactly the body bytes given (the pg-protocol serializer only takes strings). */
+function rawFrame(type: string, ...parts: Buffer[]): Buffer {
+  const body = Buffer.concat(parts);
+  const h = Buffer.alloc(5);
+  h.write(type, 0, 'latin1');
+  h.writeInt32BE(body.length + 4, 1);
+  return Buffer.concat([h, body]);
+}
+
+/** Bind of the unnamed statement to the unnamed portal with `values` in one parameter format. */
+function rawBind(values: Buffer[], format: number): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeInt16BE(1, 2); // after two empty names: one format code
+  head.writeInt16BE(format, 4);
+  head.writeInt16BE(values.length, 6);
+  const parts = values.map((v) => {
+    const len = Buffer.alloc(4);
+    len.writeInt32BE(v.length);
+    return Buffer.concat([len, v]);
+  });
+  return rawFrame('B', head, ...parts, Buffer.from([0, 0]));
+}
+
+void test('refuses text that is not UTF-8 with 22021, as PostgreSQL does, and keeps the connection', async () => {
+  const gw = await startTestGateway({ users: 'trust' });
+  const c = await RawClient.connect(gw.port);
+  try {
+    const nul = Buffer.from([0]);
+    const query = Buffer.concat([Buffer.from("SELECT 'caf"), Buffer.from([0xe9]), Buffer.from("'")]);
+    const refused = (ms: readonly { type: string; body: Buffer }[]): string => {
+      const e = ms.find((m) => m.type === 'E');
+      assert.ok(e !== undefined, types(ms));
+      const f = errorFields(e.body);
+      assert.equal(f['C'], '22021');
+      return f['M'] ?? '';
+    };
+    // Simple query: the message PostgreSQL 15 writes (the bytes of the cut-off sequence), then Ready.
+    c.send(rawFrame('Q', query, nul));
+    let ms = await c.untilReady();
+    assert.equal(types(ms), 'EZ');
+    assert.equal(refused(ms), 'invalid byte sequence for encoding "UTF8": 0xe9 0x27');
+    // Parse: the rest is skipped until Sync.
+    c.send(rawFrame('P', nul, query, nul, Buffer.from([0, 0])), serialize.bind({}), serialize.execute(), serialize.sync());
+    ms = await c.untilReady();
+    assert.equal(types(ms), 'EZ');
+    refused(ms);
+    // A text parameter, in text and in binary format.
+    for (const binary of [false, true]) {
+      c.send(
+        serialize.parse({ text: 'SELECT $1::text' }),
+        binary ? rawBind([Buffer.from([0x61, 0xff, 0x62])], 1) : serialize.bind({ values: [Buffer.from([0x61, 0xff, 0x62])] }),
+        serialize.execute(),
+        serialize.sync(),
+      );
+      ms = await c.untilReady();
+      assert.equal(types(ms), '1EZ');
+      assert.equal(refused(ms), 'invalid byte sequence for encoding "UTF8": 0xff');
+    }
+    // Inside a transaction the error fails it, as any other.
+    c.send(serialize.query('BEGIN'));
+    await c.untilReady();
+    c.send(rawFrame('Q', query, nul));
+    ms = await c.untilReady();
+    assert.equal(statusOf(last(ms)), 'E');
+    c.send(serialize.query('ROLLBACK'));
+    await c.untilReady();
+    // COPY data: a character split across CopyData messages loads; bytes that are not UTF-8 fail the COPY.
+    c.send(serialize.query('CREATE TABLE u8 (id INT PRIMARY KEY, t TEXT)'));
+    await c.untilReady();
+    const euro = Buffer.from('€');
+    c.send(serialize.query('COPY u8 FROM STDIN'));
+    await c.until((m) => m.type === 'G');
+    c.send(serialize.copyData(Buffer.concat([Buffer.from('1\t'), euro.subarray(0, 1)])), serialize.copyData(Buffer.concat([euro.subarray(1), Buffer.from('\n')])), serialize.copyDone());
+    assert.equal(cstring(((await c.untilReady())[0] as { body: Buffer }).body), 'COPY 1');
+    c.send(serialize.query('COPY u8 FROM STDIN'));
+    await c.until((m) => m.type === 'G');
+    c.send(serialize.copyData(Buffer.from([0x32, 0x09, 0x61, 0xc0, 0xaf, 0x0a])), serialize.copyDone());
+    ms = await c.untilReady();
+    assert.equal(refused(ms), 'invalid byte sequence for encoding "UTF8": 0xc0 0xaf');
+    c.send(serialize.query('COPY u8 FROM STDIN'));
+    await c.until((m) => m.type === 'G');
+    c.send(serialize.copyData(Buffer.concat([Buffer.from('3\ta'), euro.subarray(0, 2)])), serialize.copyDone());
+    ms = await c.untilReady();
+    refused(ms);
+    c.send(serialize.query('SELECT id, t, length(t) FROM u8 ORDER BY id'));
+    ms = await c.untilReady();
+    assert.equal(types(ms), 'TDCZ');
+    assert.deepEqual(dataRow((ms[1] as { body: Buffer }).body).map((v) => v?.toString('utf8')), ['1', '€', '1']);
+  } finally {
+    c.end();
+    await gw.close();
+  }
+});
