@@ -1,6 +1,8 @@
 // Comparison and arithmetic on values with PostgreSQL semantics: integer overflow raises 22003 with the
 // type's own message ("integer out of range"), division by zero raises 22012, integer division truncates
-// toward zero, NaN sorts above every other float, char(n) compares without trailing spaces. Operands
+// toward zero, NaN sorts above every other float, text compares by code point (the order of its UTF-8
+// bytes: PostgreSQL's C collation, and the order of encoded keys, key-encoding.ts), char(n) compares
+// without trailing spaces. Operands
 // arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
@@ -23,6 +25,28 @@ export function checkInt(v: number, t: 'int2' | 'int4'): number {
   return v;
 }
 
+/**
+ * Code-point order of two strings, -1, 0 or 1. JavaScript's `<` compares UTF-16 code units, which is
+ * the same order except where the first difference is a surrogate (half of a character above U+FFFF)
+ * against a character in U+E000..U+FFFF: '😀' < '\uFFFD' in code units, above it in code points.
+ */
+export function compareText(a: string, b: string): number {
+  const n = a.length < b.length ? a.length : b.length;
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    if (x >= 0xd800 && y >= 0xd800) return codePointRank(x) < codePointRank(y) ? -1 : 1;
+    return x < y ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+/** Code units from U+D800 up ranked in code-point order: surrogates above U+E000..U+FFFF. */
+function codePointRank(u: number): number {
+  return u >= 0xe000 ? u - 0x800 : u + 0x2000;
+}
+
 /** Total order of two non-null values of the same SQL type. */
 export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'number' && typeof b === 'number') {
@@ -38,7 +62,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
       a = a.replace(/ +$/, '');
       b = b.replace(/ +$/, '');
     }
-    return a < b ? -1 : a > b ? 1 : 0;
+    return compareText(a, b);
   }
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
     return a < b ? -1 : a > b ? 1 : 0;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import type { CmpOp, Expr } from './expr.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 import { rowTest } from './row-test.ts';
+import { compareText } from './ops.ts';
 import { Numeric, type Row, type SqlType, type SqlValue } from './types.ts';
 
 const OPS: CmpOp[] = ['=', '<>', '<', '<=', '>', '>='];
@@ -12,7 +13,7 @@ const cmp = (op: CmpOp, l: Expr, r: Expr, ct: SqlType): Expr => ({ k: 'cmp', op,
 
 // Column 0 holds numbers (and what else a row may hold there), column 1 strings.
 const ROWS: Row[] = [];
-for (const n of [-2, 0, 0.5, 1, 3, NaN, -0, null, 5n, Numeric.parse('1.0')]) for (const s of ['', 'a', 'b', 'ab', null]) ROWS.push([n, s]);
+for (const n of [-2, 0, 0.5, 1, 3, NaN, -0, null, 5n, Numeric.parse('1.0')]) for (const s of ['', 'a', 'b', 'ab', '\uFFFD', '😀', 'a😀', null]) ROWS.push([n, s]);
 
 function same(e: Expr, params: SqlValue[] = []): void {
   const env = makeEnv(params, null);
@@ -41,7 +42,7 @@ void describe('rowTest: a compiled residual filter', () => {
 
   void it('agrees with the interpreter on strings, parameters and ANDs', () => {
     for (const op of OPS) {
-      for (const c of ['', 'a', 'ab', 'b']) {
+      for (const c of ['', 'a', 'ab', 'b', '\uFFFD', '😀']) {
         same(cmp(op, col(1, 'text'), lit(c, 'text'), 'text'));
         same(cmp(op, lit(c, 'text'), col(1, 'text'), 'text'));
       }
@@ -59,5 +60,17 @@ void describe('rowTest: a compiled residual filter', () => {
   void it('a missing parameter fails at the first row, as the interpreter does, not before', () => {
     const t = rowTest(cmp('=', col(0, 'int4'), { k: 'param', i: 3, t: 'int4' }, 'int4'), makeEnv([], null));
     assert.throws(() => t([1, 'a']), /no parameter \$4/);
+  });
+});
+
+void describe('text order', () => {
+  void it('is code-point order (the order of UTF-8 bytes), not UTF-16 code-unit order', () => {
+    const words = ['', 'a', 'ab', 'b', '\uD7FF', '\uE000', '\uFFFD', '\uFFFF', '😀', '😁', 'a😀', 'a\uFFFD', '𐀀', 'z'];
+    for (const x of words) {
+      for (const y of words) {
+        const bytes = Math.sign(Buffer.compare(Buffer.from(x, 'utf8'), Buffer.from(y, 'utf8')));
+        assert.equal(compareText(x, y), bytes, `${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
+      }
+    }
   });
 });

@@ -8,6 +8,7 @@
 import type { CmpOp, Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import type { Row, SqlValue } from './types.ts';
+import { compareText } from './ops.ts';
 
 export type RowTest = (row: Row) => boolean;
 
@@ -47,15 +48,15 @@ export function rowTest(e: Expr, env: Env): RowTest {
   }
   // A NULL constant makes the comparison NULL for every row; NaN orders above every number (ops.ts).
   if (c === null) return () => false;
-  if ((typeof c === 'number' && !Number.isNaN(c)) || typeof c === 'string') return valueTest(col, HOLDS[op], c, slow);
+  if (typeof c === 'number' && !Number.isNaN(c)) return valueTest(col, HOLDS[op], c, slow);
+  if (typeof c === 'string') return valueTest(col, TEXT_HOLDS[op], c, slow);
   return slow;
 }
 
-/**
- * Each operator on two numbers (neither NaN) or two strings (code-unit order, as ops.ts compares
- * strings other than bpchar).
- */
-const HOLDS: Record<CmpOp, (a: number | string, b: number | string) => boolean> = {
+type Holds = (a: number | string, b: number | string) => boolean;
+
+/** Each operator on two numbers (neither NaN). */
+const HOLDS: Record<CmpOp, Holds> = {
   '=': (a, b) => a === b,
   '<>': (a, b) => a !== b,
   '<': (a, b) => a < b,
@@ -64,8 +65,18 @@ const HOLDS: Record<CmpOp, (a: number | string, b: number | string) => boolean> 
   '>=': (a, b) => a >= b,
 };
 
+/** Each operator on two strings other than bpchar, in code-point order as ops.ts compares them. */
+const TEXT_HOLDS: Record<CmpOp, Holds> = {
+  '=': (a, b) => a === b,
+  '<>': (a, b) => a !== b,
+  '<': (a, b) => compareText(a as string, b as string) < 0,
+  '<=': (a, b) => compareText(a as string, b as string) <= 0,
+  '>': (a, b) => compareText(a as string, b as string) > 0,
+  '>=': (a, b) => compareText(a as string, b as string) >= 0,
+};
+
 /** `row[col] holds c` when the row's value is of c's kind and not NaN; anything else through `slow`. */
-function valueTest(col: number, holds: (a: number | string, b: number | string) => boolean, c: number | string, slow: RowTest): RowTest {
+function valueTest(col: number, holds: Holds, c: number | string, slow: RowTest): RowTest {
   const kind = typeof c;
   return (row) => {
     const v = row[col];
