@@ -1,7 +1,7 @@
 // What the gateway does with one SQL statement before any backend sees it. Transaction control, SET,
-// RESET, SHOW, COPY and a few catalog queries are the gateway's own business (transaction states belong
-// to the wire protocol; settings are per connection; COPY is a sub-protocol); everything else goes to
-// the backend. Classification is cached per statement text, so a benchmark's repeated statements cost
+// RESET, SHOW, DISCARD, DEALLOCATE, CLOSE, UNLISTEN, COPY and a few catalog queries are the gateway's own
+// business (transaction states belong to the wire protocol; settings and prepared statements are per
+// connection; COPY is a sub-protocol); everything else goes to the backend. Classification is cached per statement text, so a benchmark's repeated statements cost
 // one map lookup. Utility statements are parsed with the real PostgreSQL grammar (libpg-query); the hot
 // BEGIN/COMMIT forms are recognised by pattern.
 
@@ -20,6 +20,14 @@ export type GatewayCommand =
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
   | { readonly k: 'setIgnored' }
   | { readonly k: 'show'; readonly name: string }
+  /** DISCARD ALL resets the session (settings, prepared statements, portals); PLANS, SEQUENCES and TEMP hold nothing here. */
+  | { readonly k: 'discard'; readonly what: 'ALL' | 'PLANS' | 'SEQUENCES' | 'TEMP' }
+  /** DEALLOCATE [PREPARE] name | ALL: the session's prepared statements, protocol-level ones included (one namespace, as in PostgreSQL). */
+  | { readonly k: 'deallocate'; readonly name: string | null }
+  /** CLOSE name | ALL: there are no SQL cursors, so CLOSE ALL closes nothing and a name is unknown. */
+  | { readonly k: 'closeCursor'; readonly name: string | null }
+  /** UNLISTEN: nothing is ever listened to (LISTEN is refused). */
+  | { readonly k: 'unlisten' }
   | { readonly k: 'copyFrom'; readonly spec: CopySpec }
   | { readonly k: 'copyTo'; readonly spec: CopyOutSpec }
   | { readonly k: 'unsupported'; readonly message: string }
@@ -30,7 +38,7 @@ const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatab
 const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]))?([\s\S]*)$/i;
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
-const UTILITY = /^\s*(?:set|reset|show|copy)\b/i;
+const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|close|unlisten)\b/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
@@ -105,6 +113,13 @@ function classifyUtility(sql: string): GatewayCommand {
   }
   if ('VariableShowStmt' in node) return { k: 'show', name: node.VariableShowStmt.name ?? '' };
   if ('CopyStmt' in node) return node.CopyStmt.is_from === true ? copySpecOf(node.CopyStmt) : copyOutSpecOf(node.CopyStmt, sql);
+  if ('DiscardStmt' in node) {
+    const t = node.DiscardStmt.target;
+    return { k: 'discard', what: t === 'DISCARD_PLANS' ? 'PLANS' : t === 'DISCARD_SEQUENCES' ? 'SEQUENCES' : t === 'DISCARD_TEMP' ? 'TEMP' : 'ALL' };
+  }
+  if ('DeallocateStmt' in node) return { k: 'deallocate', name: node.DeallocateStmt.name ?? null };
+  if ('ClosePortalStmt' in node) return { k: 'closeCursor', name: node.ClosePortalStmt.portalname ?? null };
+  if ('UnlistenStmt' in node) return { k: 'unlisten' };
   return BACKEND;
 }
 

@@ -147,8 +147,7 @@ export class GatewaySession {
 
   /** The connection is gone: release everything and roll back an open transaction. */
   async end(): Promise<void> {
-    for (const s of this.statements.values()) if (s.backend !== null) this.backend.release(s.backend);
-    this.statements.clear();
+    this.dropStatements();
     this.portals.clear();
     if (this.status !== 'I') await this.backend.rollback();
     await this.backend.close();
@@ -238,6 +237,25 @@ export class GatewaySession {
         return done('RESET');
       case 'setIgnored':
         return done('SET');
+      case 'discard':
+        if (cmd.what !== 'ALL') return done(`DISCARD ${cmd.what}`);
+        if (this.status !== 'I') return this.failed(err(GatewayState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block'));
+        for (const r of this.settings.resetAll()) this.pendingReports.push(r);
+        this.dropStatements();
+        this.portals.clear();
+        return done('DISCARD ALL');
+      case 'deallocate':
+        if (cmd.name === null) {
+          this.dropStatements();
+          return done('DEALLOCATE ALL');
+        }
+        if (!this.statements.has(cmd.name)) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${cmd.name}" does not exist`));
+        this.dropStatement(cmd.name);
+        return done('DEALLOCATE');
+      case 'closeCursor':
+        return cmd.name === null ? done('CLOSE CURSOR ALL') : this.failed(err(GatewayState.invalidCursorName, `cursor "${cmd.name}" does not exist`));
+      case 'unlisten':
+        return done('UNLISTEN');
       case 'show':
         return this.failed(this.show(cmd.name));
       case 'unsupported':
@@ -381,6 +399,10 @@ export class GatewaySession {
   private extendedError(e: BackendError): void {
     this.writeError(e);
     this.skipUntilSync = true;
+  }
+
+  private dropStatements(): void {
+    for (const name of [...this.statements.keys()]) this.dropStatement(name);
   }
 
   private dropStatement(name: string): void {

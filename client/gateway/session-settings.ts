@@ -37,9 +37,11 @@ const defs: readonly SettingDef[] = [
     name: 'DateStyle', initial: 'ISO, MDY', reported: true,
     check: (v) => {
       const parts = v.split(',').map((p) => p.trim().toUpperCase());
-      if (parts.some((p) => !['ISO', 'MDY', 'DMY', 'YMD', 'US', 'EURO', 'EUROPEAN', 'NONEURO', 'NONEUROPEAN', 'DEFAULT'].includes(p))) {
-        return { error: `invalid value for parameter "DateStyle": "${v}"`, code: GatewayState.featureNotSupported };
+      if (parts.some((p) => !['ISO', 'MDY', 'DMY', 'YMD', 'US', 'EURO', 'EUROPEAN', 'NONEURO', 'NONEUROPEAN', 'DEFAULT', 'SQL', 'POSTGRES', 'GERMAN'].includes(p))) {
+        return { error: `invalid value for parameter "DateStyle": "${v}"` }; // 22023, as PostgreSQL
       }
+      const style = parts.find((p) => p === 'SQL' || p === 'POSTGRES' || p === 'GERMAN');
+      if (style !== undefined) return { error: `DateStyle ${style} is not supported: dates are written in ISO style`, code: GatewayState.featureNotSupported };
       const order = parts.find((p) => p === 'DMY' || p === 'YMD' || p === 'EURO' || p === 'EUROPEAN');
       return `ISO, ${order === 'YMD' ? 'YMD' : order !== undefined ? 'DMY' : 'MDY'}`;
     },

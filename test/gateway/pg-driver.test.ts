@@ -179,6 +179,11 @@ void test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does'
       assert.match((v.rows[0] as { v: string }).v, /^PostgreSQL 15/);
       assert.equal(await sqlState(c.query(`SET client_encoding = 'LATIN1'`)), '0A000');
       assert.equal(await sqlState(c.query('SET no_such_thing = 1')), '42704');
+      // A value PostgreSQL does not know is 22023; one it knows and the gateway does not write, 0A000.
+      assert.equal(await sqlState(c.query(`SET DateStyle = 'nonsense'`)), '22023');
+      assert.equal(await sqlState(c.query(`SET DateStyle = 'SQL, DMY'`)), '0A000');
+      await c.query(`SET DateStyle = 'ISO, DMY'`);
+      assert.deepEqual((await c.query('SHOW DateStyle')).rows, [{ DateStyle: 'ISO, DMY' }]);
     });
   } finally {
     await gw.close();

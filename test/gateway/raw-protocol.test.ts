@@ -386,3 +386,47 @@ void test('refuses text that is not UTF-8 with 22021, as PostgreSQL does, and ke
     await gw.close();
   }
 });
+
+void test('DISCARD ALL and DEALLOCATE drop prepared statements and settings, as poolers and drivers that reuse connections expect', async () => {
+  const gw = await startTestGateway({ users: 'trust' });
+  const c = await RawClient.connect(gw.port);
+  const tags = (ms: readonly { type: string; body: Buffer }[]): string => ms.filter((m) => m.type === 'C').map((m) => cstring(m.body)).join('|');
+  const codes = (ms: readonly { type: string; body: Buffer }[]): string => ms.filter((m) => m.type === 'E').map((m) => errorFields(m.body)['C']).join(',');
+  try {
+    // A pooled connection handed to a new client: the old client's statement names are free again.
+    for (const reset of ['DISCARD ALL', 'DEALLOCATE ALL', 'DEALLOCATE s1', 'DEALLOCATE PREPARE s1']) {
+      c.send(serialize.parse({ name: 's1', text: 'SELECT 1' }), serialize.sync());
+      assert.equal(types(await c.untilReady()), '1Z');
+      c.send(serialize.query(reset));
+      assert.equal(tags(await c.untilReady()), reset.startsWith('DEALLOCATE ALL') ? 'DEALLOCATE ALL' : reset.startsWith('DEALLOCATE') ? 'DEALLOCATE' : 'DISCARD ALL');
+      c.send(serialize.parse({ name: 's1', text: 'SELECT 2' }), serialize.sync());
+      assert.equal(types(await c.untilReady()), '1Z', `after ${reset}`);
+      c.send(serialize.close({ type: 'S', name: 's1' }), serialize.sync());
+      await c.untilReady();
+    }
+    c.send(serialize.query('DEALLOCATE nope'));
+    assert.equal(codes(await c.untilReady()), '26000');
+    // DISCARD ALL resets settings (reported again) and refuses to run inside a transaction block.
+    c.send(serialize.query(`SET application_name = 'old-client'`));
+    await c.untilReady();
+    c.send(serialize.query('DISCARD ALL'));
+    const reset = await c.untilReady();
+    assert.equal(types(reset), 'CSZ');
+    c.send(serialize.query('SHOW application_name'));
+    assert.equal(dataRow(((await c.untilReady())[1] as { body: Buffer }).body)[0]?.toString(), '');
+    c.send(serialize.query('BEGIN'), serialize.query('DISCARD ALL'), serialize.query('ROLLBACK'));
+    await c.untilReady();
+    assert.equal(codes(await c.untilReady()), '25001');
+    await c.untilReady();
+    // The rest of a pooler's reset list: accepted, as PostgreSQL does.
+    for (const [sql, tag] of [['CLOSE ALL', 'CLOSE CURSOR ALL'], ['UNLISTEN *', 'UNLISTEN'], ['DISCARD PLANS', 'DISCARD PLANS'], ['DISCARD TEMP', 'DISCARD TEMP'], ['DISCARD SEQUENCES', 'DISCARD SEQUENCES']]) {
+      c.send(serialize.query(sql!));
+      assert.equal(tags(await c.untilReady()), tag);
+    }
+    c.send(serialize.query('CLOSE some_cursor'));
+    assert.equal(codes(await c.untilReady()), '34000');
+  } finally {
+    c.end();
+    await gw.close();
+  }
+});
