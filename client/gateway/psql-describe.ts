@@ -1,9 +1,15 @@
-// psql's describe commands (`\d`, `\dt`, `\d table`) answered from the catalog the session sees: psql 15
-// turns each into a few pg_catalog queries (describe.c: listTables, describeTableDetails,
-// describeOneTableDetails) that the engine, having no pg_catalog, cannot run. Each query psql sends for
-// these commands is recognised by its shape and answered with the columns psql reads:
+// psql's describe commands (`\d`, `\dt`, `\di`, `\d table`, `\l`, `\dn`, `\du`) answered from the catalog
+// the session sees: psql 15 turns each into a few pg_catalog queries (describe.c: listTables,
+// describeTableDetails, describeOneTableDetails, listAllDbs, listSchemas, describeRoles) that the engine,
+// having no pg_catalog, cannot run. Each query psql sends for these commands is recognised by its shape
+// and answered with the columns psql reads:
 //
-//   - the relation list (`\d`, `\dt`, with an optional name pattern): schema, name, type, owner;
+//   - the relation list (`\d`, `\dt`, `\di`, `\dti`, verbose `\dt+` and `\di+`, with an optional name
+//     pattern): schema, name, type, owner, the indexed table for indexes, and for `+` persistence
+//     (permanent), access method (heap, btree), size (unknown: empty) and description (none);
+//   - the database list (`\l`): the database of the connection, UTF8, C collation;
+//   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); the role list (`\du`):
+//     the session's user, who may do anything (a superuser: there are no privileges);
 //   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
 //   - the table's flags (no checks, rules, triggers, row security, partitions: psql asks no more);
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
@@ -11,11 +17,11 @@
 //     and pg_get_constraintdef would print them;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
-// Everything is in schema `public`, owned by the session's user. Tables only: views, sequences and
-// indexes are not relations psql can describe here (SERIAL counters are hidden rows, not sequences).
-// Column defaults print constants and SERIAL's nextval(...) as PostgreSQL does; other expressions print
-// as `(expression)`. The verbose forms (`\d+`, `\dt+`) are not recognised and fail like any unknown
-// catalog query.
+// Everything is in schema `public`, owned by the session's user. Tables and their indexes only: views
+// and sequences do not exist (SERIAL counters are hidden rows, not sequences), and `\d index` is not
+// recognised. Column defaults print constants and SERIAL's nextval(...) as PostgreSQL does; other
+// expressions print as `(expression)`. `\d+ table` is not recognised and fails like any unknown catalog
+// query.
 
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
@@ -97,7 +103,12 @@ function indexRows(t: TableDef): IndexRow[] {
   return out;
 }
 
-const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
+const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"((?:,\s*[^\n]* as "[^"]+")*)\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
+/** The columns psql adds to the relation list (`\di`: the table; `+`: the verbose ones), each as it reads them. */
+const LIST_EXTRA = new Set(['Table', 'Persistence', 'Access method', 'Size', 'Description']);
+const DATABASES = /^\s*SELECT d\.datname as "Name",\s*pg_catalog\.pg_get_userbyid\(d\.datdba\) as "Owner",\s*pg_catalog\.pg_encoding_to_char\(d\.encoding\) as "Encoding",\s*d\.datcollate as "Collate",\s*d\.datctype as "Ctype",\s*d\.daticulocale as "ICU Locale",\s*CASE d\.datlocprovider [^\n]* END AS "Locale Provider",\s*pg_catalog\.array_to_string\(d\.datacl, E'\\n'\) AS "Access privileges"\s+FROM pg_catalog\.pg_database d\s+(?:WHERE ([\s\S]*))?ORDER BY 1;?\s*$/;
+const SCHEMAS = /^\s*SELECT n\.nspname AS "Name",\s*pg_catalog\.pg_get_userbyid\(n\.nspowner\) AS "Owner"\s+FROM pg_catalog\.pg_namespace n\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
+const ROLES = /^\s*SELECT r\.rolname, r\.rolsuper, r\.rolinherit,\s*r\.rolcreaterole, r\.rolcreatedb, r\.rolcanlogin,\s*r\.rolconnlimit, r\.rolvaliduntil,\s*ARRAY\(SELECT b\.rolname[\s\S]*\) as memberof\s*, r\.rolreplication\s*, r\.rolbypassrls\s+FROM pg_catalog\.pg_roles r\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
 const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
 const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, '', c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
 const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
@@ -112,18 +123,92 @@ const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
   { re: /^\s*SELECT c\.oid::pg_catalog\.regclass, c\.relkind, inhdetachpending, pg_catalog\.pg_get_expr\(c\.relpartbound, c\.oid\)\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhrelid AND i\.inhparent = '\d+'[\s\S]*;?\s*$/, width: 4 },
 ];
 
+/** One line of the relation list: a table, or an index with its table. */
+interface Relation {
+  readonly name: string;
+  readonly table: TableDef;
+  readonly index: boolean;
+}
+
+/** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
+function extraValue(name: string, r: Relation): SqlValue {
+  switch (name) {
+    case 'Table':
+      return r.index ? r.table.name : null;
+    case 'Persistence':
+      return 'permanent';
+    case 'Access method':
+      return r.index ? 'btree' : 'heap';
+    default:
+      return null; // Size (not tracked) and Description (none)
+  }
+}
+
+/** `pattern OPERATOR(pg_catalog.~) ...` conditions on `column` in `where` that `value` fails. */
+function fails(where: string | undefined, column: string, value: string): boolean {
+  const re = where === undefined ? null : patternOf(where, column);
+  return re !== null && !re.test(value);
+}
+
 export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   let m = LIST.exec(sql);
   if (m !== null) {
-    const kinds = (m[1] as string).split(',').map((k) => k.trim().replace(/'/g, ''));
-    const where = m[2] as string;
-    const columns = [col('Schema'), col('Name'), col('Type'), col('Owner')];
+    const extras = [...(m[1] as string).matchAll(/ as "([^"]+)"/g)].map((x) => x[1] as string);
+    if (!extras.every((e) => LIST_EXTRA.has(e))) return null;
+    const kinds = (m[2] as string).split(',').map((k) => k.trim().replace(/'/g, ''));
+    const where = m[3] as string;
+    const columns = [col('Schema'), col('Name'), col('Type'), col('Owner'), ...extras.map((e) => col(e))];
     return {
       columns,
       answer: async (ctx) => {
         const owner = ctx.settings.get('session_authorization') ?? '';
-        const found = kinds.includes('r') ? matching(await ctx.backend.tables(), where) : [];
-        return rows(columns, found.map((t) => ['public', t.name, 'table', owner]));
+        const tables = await ctx.backend.tables();
+        const found: Relation[] = [];
+        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, index: false });
+        if (kinds.includes('i') && !fails(where, 'n.nspname', 'public')) {
+          for (const t of tables) for (const i of indexRows(t)) if (!fails(where, 'c.relname', i.name)) found.push({ name: i.name, table: t, index: true });
+        }
+        found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        return rows(columns, found.map((r) => ['public', r.name, r.index ? 'index' : 'table', owner, ...extras.map((e) => extraValue(e, r))]));
+      },
+    };
+  }
+  m = DATABASES.exec(sql);
+  if (m !== null) {
+    const where = m[1];
+    const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges'].map((c) => col(c));
+    return {
+      columns,
+      answer: (ctx) => {
+        const name = ctx.settings.database;
+        const owner = ctx.settings.get('session_authorization') ?? '';
+        return Promise.resolve(rows(columns, fails(where, 'd.datname', name) ? [] : [[name, owner, 'UTF8', 'C', 'C', null, 'libc', null]]));
+      },
+    };
+  }
+  m = SCHEMAS.exec(sql);
+  if (m !== null) {
+    const where = m[1] as string;
+    const columns = [col('Name'), col('Owner')];
+    return {
+      columns,
+      // PostgreSQL 15's public schema belongs to the role of the database's owner.
+      answer: () => Promise.resolve(rows(columns, fails(where, 'n.nspname', 'public') ? [] : [['public', 'pg_database_owner']])),
+    };
+  }
+  m = ROLES.exec(sql);
+  if (m !== null) {
+    const where = m[1] as string;
+    const columns = [
+      col('rolname'), col('rolsuper', 'bool'), col('rolinherit', 'bool'), col('rolcreaterole', 'bool'), col('rolcreatedb', 'bool'),
+      col('rolcanlogin', 'bool'), col('rolconnlimit', 'int4'), col('rolvaliduntil'), col('memberof'), col('rolreplication', 'bool'), col('rolbypassrls', 'bool'),
+    ];
+    return {
+      columns,
+      answer: (ctx) => {
+        // There are no roles or privileges: every user the gateway admits may do anything (a superuser).
+        const user = ctx.settings.get('session_authorization') ?? '';
+        return Promise.resolve(rows(columns, fails(where, 'r.rolname', user) ? [] : [[user, true, true, false, false, true, -1, null, '{}', false, false]]));
       },
     };
   }

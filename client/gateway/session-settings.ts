@@ -108,8 +108,11 @@ export type SetOutcome =
 export class SessionSettings {
   private readonly values = new Map<string, string>();
   private readonly custom = new Map<string, string>();
+  /** The database the startup packet named (the user's name when it named none, as libpq does). */
+  readonly database: string;
 
   constructor(user: string, startup: ReadonlyMap<string, string>) {
+    this.database = startup.get('database') ?? user;
     this.values.set('session_authorization', user);
     for (const [k, v] of startup) {
       if (k === 'user' || k === 'database' || k === 'options' || k === 'replication') continue;

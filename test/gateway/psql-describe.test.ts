@@ -1,7 +1,7 @@
 /**
  * psql 15's describe commands through the gateway (client/gateway/psql-describe.ts): `\dt`, `\dt
  * pattern`, `\d table` (columns with types, NOT NULL and defaults, the primary key, UNIQUE constraints
- * and indexes) and `\d` of a missing name. The expected outputs are what psql prints against PostgreSQL
+ * and indexes), `\d` of a missing name, `\di`, `\dti`, `\l`, `\dn`, `\dt+` and `\du`. The expected outputs are what psql prints against PostgreSQL
  * 15 for the same DDL (a database with the C collation, connected as the same user), byte for byte.
  */
 import { test } from 'node:test';
@@ -85,6 +85,81 @@ Indexes:
     "Mixed Case_pkey" PRIMARY KEY, btree (k, j)
 
 `;
+
+const INDEXES = `                    List of relations
+ Schema |      Name       | Type  |  Owner   |   Table    
+--------+-----------------+-------+----------+------------
+ public | Mixed Case_pkey | index | postgres | Mixed Case
+ public | demo_e_key      | index | postgres | demo
+ public | demo_name       | index | postgres | demo
+ public | demo_pkey       | index | postgres | demo
+(4 rows)
+
+`;
+
+const TABLES_AND_INDEXES_DEMO = `               List of relations
+ Schema |    Name    | Type  |  Owner   | Table 
+--------+------------+-------+----------+-------
+ public | demo       | table | postgres | 
+ public | demo_e_key | index | postgres | demo
+ public | demo_name  | index | postgres | demo
+ public | demo_pkey  | index | postgres | demo
+(4 rows)
+
+`;
+
+const DATABASE_LIST = `                                        List of databases
+ Name  |  Owner   | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges 
+-------+----------+----------+---------+-------+------------+-----------------+-------------------
+ pesto | postgres | UTF8     | C       | C     |            | libc            | 
+(1 row)
+
+`;
+
+const SCHEMAS = `      List of schemas
+  Name  |       Owner       
+--------+-------------------
+ public | pg_database_owner
+(1 row)
+
+`;
+
+// Not PostgreSQL's output: table sizes are not tracked (PostgreSQL prints 8192 bytes for demo), and the
+// one role is the session's user, a superuser with no other attributes.
+const LIST_VERBOSE = `                                     List of relations
+ Schema |    Name    | Type  |  Owner   | Persistence | Access method | Size | Description 
+--------+------------+-------+----------+-------------+---------------+------+-------------
+ public | Mixed Case | table | postgres | permanent   | heap          |      | 
+ public | demo       | table | postgres | permanent   | heap          |      | 
+ public | nopk       | table | postgres | permanent   | heap          |      | 
+(3 rows)
+
+`;
+
+const ROLES = `           List of roles
+ Role name | Attributes | Member of 
+-----------+------------+-----------
+ postgres  | Superuser  | {}
+
+`;
+
+void test('psql \\di, \\l, \\dn, \\dt+ and \\du list indexes, the database, the schema and the user', async () => {
+  const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
+  try {
+    const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...DDL.flatMap((s) => ['-c', s]));
+    assert.equal(ddl.code, 0, ddl.stderr);
+    const commands = [['\\di', INDEXES], ['\\dti demo*', TABLES_AND_INDEXES_DEMO], ['\\l pesto', DATABASE_LIST], ['\\l', DATABASE_LIST], ['\\dn', SCHEMAS], ['\\dt+', LIST_VERBOSE], ['\\du', ROLES]] as const;
+    for (const [command, expected] of commands) {
+      const r = await psql(gw.port, '-c', command);
+      assert.equal(r.code, 0, `${command}: ${r.stderr}`);
+      assert.equal(r.stdout, expected, command);
+    }
+    const none = await psql(gw.port, '-c', '\\di nothere*');
+    assert.equal(none.stderr, 'Did not find any relation named "nothere*".\n');
+  } finally {
+    await gw.close();
+  }
+});
 
 void test('psql \\d, \\dt and \\d table print what they print against PostgreSQL 15', async () => {
   const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
