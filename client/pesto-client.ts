@@ -356,6 +356,12 @@ export class Transaction {
     this.client.core.write(this.id, key, value);
   }
 
+  /** Forgets a buffered write of a raw key, as if it had never been written. */
+  unwriteKey(key: Key): void {
+    this.#check();
+    this.client.core.unwrite(this.id, key);
+  }
+
   async getString(key: KeyLike): Promise<string | null> {
     const v = await this.get(key);
     return v === null ? null : Buffer.from(v).toString('utf8');

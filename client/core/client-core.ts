@@ -196,6 +196,13 @@ export class ClientCore {
     addShardsOfWrite(txn.shards, key, this.opts.shardCount);
   }
 
+  /** Forgets a buffered write (a SQL savepoint rolled back); the shards it involved stay involved. */
+  unwrite(txnId: number, key: Key): void {
+    const txn = this.#txns.get(txnId);
+    if (txn === undefined || txn.state !== 'active') return;
+    txn.writes.delete(key);
+  }
+
   /** Commits; the result arrives as a `done` effect for `op`. */
   commit(txnId: number, op: number): void {
     const txn = this.#active(txnId, op);

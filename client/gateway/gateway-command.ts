@@ -15,6 +15,8 @@ export type GatewayCommand =
   | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
   | { readonly k: 'commit' }
   | { readonly k: 'rollback' }
+  /** ROLLBACK TO [SAVEPOINT] name: run by the backend, and the one statement besides ROLLBACK a failed transaction accepts. */
+  | { readonly k: 'rollbackTo' }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET' }
   | { readonly k: 'resetAll' }
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
@@ -38,6 +40,7 @@ const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatab
 const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]))?([\s\S]*)$/i;
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
+const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
 const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|close|unlisten)\b/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery/i;
 
@@ -62,6 +65,7 @@ function classifyUncached(sql: string): GatewayCommand {
   }
   if (COMMIT.test(sql)) return { k: 'commit' };
   if (ROLLBACK.test(sql)) return { k: 'rollback' };
+  if (ROLLBACK_TO.test(sql)) return { k: 'rollbackTo' };
   if (UTILITY.test(sql)) return classifyUtility(sql);
   if (CATALOG_HINT.test(sql)) {
     const q = recogniseCatalogQuery(sql);

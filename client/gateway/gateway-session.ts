@@ -193,7 +193,7 @@ export class GatewaySession {
       this.cancelRequested = false;
       return this.failed(err(GatewayState.queryCanceled, 'canceling statement due to user request'));
     }
-    if (this.status === 'E' && cmd.k !== 'commit' && cmd.k !== 'rollback') {
+    if (this.status === 'E' && cmd.k !== 'commit' && cmd.k !== 'rollback' && cmd.k !== 'rollbackTo') {
       return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
     switch (cmd.k) {
@@ -268,6 +268,13 @@ export class GatewaySession {
         return this.failed(await cmd.query.answer(this.catalogContext));
       case 'backend':
         return this.failed(await exec());
+      case 'rollbackTo': {
+        // A failed transaction is usable again from the savepoint on (the backend restored it).
+        const r = await exec();
+        if (!r.ok) return this.failed(r);
+        if (this.status === 'E') this.status = 'T';
+        return r;
+      }
     }
   }
 

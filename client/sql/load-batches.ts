@@ -66,6 +66,8 @@ export async function allocateStorage(client: PestoClient): Promise<number> {
 export class LoadBatches {
   /** Row-key prefixes of the transaction's fresh storages. */
   readonly #fresh = new Set<string>();
+  /** Writes taken per fresh storage (by key prefix): what a savepoint checks it could undo. */
+  readonly #taken = new Map<string, number>();
   /** Keys some batch carries (committed or in flight). */
   readonly #batched = new Set<Key>();
   #pending = new Map<Key, Uint8Array | null>();
@@ -106,6 +108,17 @@ export class LoadBatches {
     this.tx.markPrivate(p);
   }
 
+  /**
+   * Writes taken so far into each storage fresh now. A write may have left in a committed batch, so a
+   * savepoint can undo none of them; a storage made fresh after the savepoint is dropped with the
+   * catalog the savepoint restores, rows and all (the storage collector removes it).
+   */
+  takenCounts(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const p of this.#fresh) out.set(p, this.#taken.get(p) ?? 0);
+    return out;
+  }
+
   isFresh(id: number): boolean {
     return this.#fresh.has(tablePrefix(id));
   }
@@ -115,7 +128,9 @@ export class LoadBatches {
    * batch when enough rows are waiting; false: the write stays with the user's transaction.
    */
   take(key: Key, value: Uint8Array | null): boolean {
-    if (this.#fresh.size === 0 || !this.#fresh.has(key.slice(0, TABLE_PREFIX_BYTES)) || this.#batched.has(key)) return false;
+    const storage = key.slice(0, TABLE_PREFIX_BYTES);
+    if (this.#fresh.size === 0 || !this.#fresh.has(storage) || this.#batched.has(key)) return false;
+    this.#taken.set(storage, (this.#taken.get(storage) ?? 0) + 1);
     const old = this.#pending.get(key);
     if (old !== undefined && old !== null) this.#pendingBytes -= old.length;
     if (old === undefined) this.#pendingBytes += key.length + 8;

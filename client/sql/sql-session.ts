@@ -321,6 +321,11 @@ export class SqlSession {
         return { ok: false, error: toSqlError(e) };
       }
     }
+    const k = stmt.lowered.stmt;
+    if (k.k === 'savepoint') {
+      const what = k.op === 'savepoint' ? 'SAVEPOINT' : k.op === 'release' ? 'RELEASE SAVEPOINT' : 'ROLLBACK TO SAVEPOINT';
+      return { ok: false, error: new SqlError(SqlState.noActiveSqlTransaction, `${what} can only be used in transaction blocks`) };
+    }
     let last: SqlError | null = null;
     for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
       if (attempt > 0) this.sql.stats.autocommitRetries++;
@@ -425,6 +430,13 @@ export class SqlSession {
     }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
     if (s.k === 'noop') return ok(s.tag, s.tag);
+    if (s.k === 'savepoint') {
+      if (s.op === 'savepoint') txn.savepoint(s.name);
+      else if (s.op === 'release') txn.release(s.name);
+      else txn.rollbackTo(s.name);
+      const tag = s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK';
+      return ok(tag, tag);
+    }
     if (s.k !== 'query' && s.k !== 'dml') {
       return { ok: false, error: new SqlError(SqlState.featureNotSupported, `${s.k} statements are handled by the session, not inside a cluster transaction`) };
     }

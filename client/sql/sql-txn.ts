@@ -67,8 +67,22 @@ export class FetchingSource implements RowSource {
   }
 }
 
+/** What ROLLBACK TO SAVEPOINT restores: the buffered writes and catalog when the savepoint was taken. */
+interface Savepoint {
+  readonly name: string;
+  readonly writes: WriteBuffer;
+  readonly ownWrites: Map<Key, Uint8Array | null>;
+  readonly writeBytes: number;
+  readonly catalog: CatalogVersion;
+  readonly catalogWritten: boolean;
+  /** LoadBatches.takenCounts() when the savepoint was taken. */
+  readonly loadTaken: ReadonlyMap<string, number>;
+}
+
 export class SqlTxn {
   readonly writes = new WriteBuffer();
+  /** Open savepoints, innermost last. */
+  readonly #savepoints: Savepoint[] = [];
   readonly rows: FetchedRows = new Map();
   scans: FetchedScans = new Map();
   /** Buffered writes by store key, as shipped with range reads (load batches hold the rest). */
@@ -144,6 +158,55 @@ export class SqlTxn {
     this.#writeBytes = bytes;
     this.ownWrites.set(key, value);
     this.tx.writeKey(key, value);
+  }
+
+  // ---- savepoints (PostgreSQL's, within one Pesto transaction) ----
+  //
+  // A savepoint keeps copies of the buffered writes (rows and encoded), their size and the catalog;
+  // rolling back to it puts them back, here and in the Pesto transaction's write set. Reads stay in the
+  // read set (validation stays conservative, as in the single-node engine), SERIAL values handed out
+  // stay used (sequences are not transactional in PostgreSQL either), and point-read rows stay cached
+  // (a key is fetched only while the transaction has not written it, so they are committed rows).
+
+  savepoint(name: string): void {
+    this.#savepoints.push({
+      name, writes: this.writes.clone(), ownWrites: new Map(this.ownWrites), writeBytes: this.#writeBytes,
+      catalog: this.catalog, catalogWritten: this.catalogWritten, loadTaken: this.load?.takenCounts() ?? new Map(),
+    });
+  }
+
+  /** RELEASE: forgets the savepoint and every later one (3B001 when there is none of that name). */
+  release(name: string): void {
+    this.#savepoints.length = this.#savepointIndex(name);
+  }
+
+  /** ROLLBACK TO: the writes and catalog as they were at the savepoint, which stays (later ones go). */
+  rollbackTo(name: string): void {
+    const i = this.#savepointIndex(name);
+    const sp = this.#savepoints[i]!;
+    const taken = this.load?.takenCounts();
+    for (const [storage, n] of sp.loadTaken) {
+      if (taken?.get(storage) !== n) {
+        throw new SqlError(SqlState.featureNotSupported, 'ROLLBACK TO SAVEPOINT cannot undo rows written, after the savepoint, into a table created, truncated or altered before it in this transaction (they are loaded in batches)',
+          'Roll back the whole transaction instead.');
+      }
+    }
+    for (const key of this.ownWrites.keys()) if (!sp.ownWrites.has(key)) this.tx.unwriteKey(key);
+    for (const [key, value] of sp.ownWrites) if (this.ownWrites.get(key) !== value) this.tx.writeKey(key, value);
+    this.ownWrites.clear();
+    for (const [key, value] of sp.ownWrites) this.ownWrites.set(key, value);
+    this.#writeBytes = sp.writeBytes;
+    this.writes.restore(sp.writes);
+    this.catalog = sp.catalog;
+    this.catalogWritten = sp.catalogWritten;
+    // Fetched scans include the own writes shipped with them, which may be the ones undone here.
+    this.scans = new Map();
+    this.#savepoints.length = i + 1; // the savepoint's copies stay its own: restoring copied from them
+  }
+
+  #savepointIndex(name: string): number {
+    for (let i = this.#savepoints.length - 1; i >= 0; i--) if (this.#savepoints[i]!.name === name) return i;
+    throw new SqlError('3B001', `savepoint "${name}" does not exist`);
   }
 
   ownWriteEntries(): WriteEntry[] {

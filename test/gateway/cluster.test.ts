@@ -186,6 +186,57 @@ SELECT count(*) FROM acct WHERE id = 3;
     );
   });
 
+  void it('rolls back to savepoints through the pg driver: writes, an error, DDL; not rows loaded into a new table', async () => {
+    await withClient(async (c) => {
+      await c.query('CREATE TABLE spx (k INT PRIMARY KEY, v TEXT)');
+      await c.query(`INSERT INTO spx VALUES (1, 'a')`);
+      // An ORM's nested transaction: a failed inner block is rolled back and the outer one commits.
+      await c.query('BEGIN');
+      await c.query(`UPDATE spx SET v = 'outer' WHERE k = 1`);
+      await c.query('SAVEPOINT inner_block');
+      await c.query(`INSERT INTO spx VALUES (2, 'b')`);
+      assert.equal(await sqlState(c.query(`INSERT INTO spx VALUES (1, 'dup')`)), '23505');
+      assert.equal(await sqlState(c.query('SELECT 1')), '25P02');
+      await c.query('ROLLBACK TO SAVEPOINT inner_block');
+      assert.deepEqual((await c.query('SELECT k, v FROM spx WHERE k >= 0 ORDER BY k')).rows, [{ k: 1, v: 'outer' }]);
+      await c.query(`INSERT INTO spx VALUES (3, 'c')`);
+      await c.query('RELEASE SAVEPOINT inner_block');
+      await c.query('COMMIT');
+      assert.deepEqual((await c.query('SELECT k, v FROM spx WHERE k >= 0 ORDER BY k')).rows, [{ k: 1, v: 'outer' }, { k: 3, v: 'c' }]);
+      // DDL after a savepoint goes with it: the table and the column are gone, the commit keeps the rest.
+      await c.query('BEGIN');
+      await c.query('SAVEPOINT d');
+      await c.query('CREATE TABLE spx_new (k INT PRIMARY KEY)');
+      await c.query('ALTER TABLE spx ADD COLUMN extra INT');
+      await c.query(`INSERT INTO spx VALUES (4, 'd', 40)`);
+      await c.query('ROLLBACK TO d');
+      assert.equal(await sqlState(c.query('SELECT * FROM spx_new')), '42P01');
+      await c.query('ROLLBACK TO d');
+      await c.query(`INSERT INTO spx VALUES (5, 'e')`);
+      await c.query('COMMIT');
+      assert.equal(await sqlState(c.query('SELECT * FROM spx_new')), '42P01');
+      assert.deepEqual((await c.query('SELECT * FROM spx WHERE k >= 0 ORDER BY k')).rows, [{ k: 1, v: 'outer' }, { k: 3, v: 'c' }, { k: 5, v: 'e' }]);
+      // A unique-index probe fetched while an undone row was in the transaction is fetched again after it.
+      await c.query('CREATE TABLE spu (k INT PRIMARY KEY, u TEXT UNIQUE)');
+      await c.query('BEGIN');
+      await c.query('SAVEPOINT a');
+      await c.query(`INSERT INTO spu VALUES (1, 'x')`);
+      assert.equal(await sqlState(c.query(`INSERT INTO spu VALUES (3, 'x')`)), '23505');
+      await c.query('ROLLBACK TO a');
+      await c.query(`INSERT INTO spu VALUES (3, 'x')`);
+      await c.query('COMMIT');
+      assert.deepEqual((await c.query('SELECT k, u FROM spu WHERE k >= 0')).rows, [{ k: 3, u: 'x' }]);
+      // Rows written into a table created in the transaction leave in load batches: no savepoint undoes them.
+      await c.query('BEGIN');
+      await c.query('CREATE TABLE spx_load (k INT PRIMARY KEY)');
+      await c.query('SAVEPOINT l');
+      await c.query('INSERT INTO spx_load VALUES (1), (2)');
+      assert.equal(await sqlState(c.query('ROLLBACK TO l')), '0A000');
+      await c.query('ROLLBACK');
+      assert.equal(await sqlState(c.query('SELECT * FROM spx_load')), '42P01');
+    });
+  });
+
   void it('loads 1,200 rows with \\copy into a table without a primary key in one transaction, and again', async () => {
     // Hidden row ids: a counter that wrapped after 1024 rows of one transaction made the 1025th a duplicate key.
     await psqlOk('-c', 'CREATE TABLE events (kind TEXT, n INT)');
