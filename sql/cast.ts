@@ -9,7 +9,7 @@ import { SqlDate, SqlTimestamp, dateToTimestamp, timestampToDate } from './datet
 import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
-import { isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -17,7 +17,7 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   if (from === to || from === 'unknown' || isStringType(to) || isStringType(from)) return true;
   if (numericOrder[from] !== undefined && numericOrder[to] !== undefined) return true;
   if ((from === 'bool' && to === 'int4') || (from === 'int4' && to === 'bool')) return true;
-  if ((from === 'date' && to === 'timestamp') || (from === 'timestamp' && to === 'date')) return true;
+  if (isDateTimeType(from) && isDateTimeType(to)) return true;
   return false;
 }
 
@@ -127,6 +127,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       if (v instanceof SqlDate) return v;
       break;
     case 'timestamp':
+    case 'timestamptz': // the session time zone is UTC: the same microseconds either way
       if (v instanceof SqlDate) return dateToTimestamp(v);
       if (v instanceof SqlTimestamp) return v;
       break;

@@ -7,7 +7,7 @@
 import type { Expr } from './expr.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import type { BindContext } from './bind-context.ts';
 
 const numRank: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
@@ -26,7 +26,7 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
     return ra > rb ? a : b;
   }
   if (isStringType(a) && isStringType(b)) return 'text';
-  if ((a === 'date' && b === 'timestamp') || (a === 'timestamp' && b === 'date')) return 'timestamp';
+  if (isDateTimeType(a) && isDateTimeType(b)) return a === 'timestamptz' || b === 'timestamptz' ? 'timestamptz' : 'timestamp';
   return null;
 }
 

@@ -90,12 +90,17 @@ function daysInMonth(y: number, m: number): number {
 interface Parsed {
   days: number;
   micros: number;
+  /** The trailing time zone's offset east of UTC in seconds (null: none given). */
+  offset: number | null;
 }
 
-function parseDateTime(text: string, type: 'date' | 'timestamp without time zone'): Parsed {
+/** A trailing time zone: +HH, +HHMM, +HH:MM (also with seconds), Z, UTC, GMT. */
+const zoneRe = /^(?:([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?|(Z|UTC|GMT))$/i;
+
+function parseDateTime(text: string, type: 'date' | 'timestamp without time zone' | 'timestamp with time zone'): Parsed {
   const m = dateRe.exec(text) ?? basicDateRe.exec(text);
   if (!m) {
-    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0 };
+    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0, offset: 0 };
     throw badFormat(type, text);
   }
   let y = Number(m[1]);
@@ -119,11 +124,28 @@ function parseDateTime(text: string, type: 'date' | 'timestamp without time zone
     micros = ((h * 60 + mi) * 60 + s) * 1_000_000 + frac;
     rest = rest.slice(t[0].length);
   }
-  // A trailing time zone (e.g. "+02", "Z", "UTC") is ignored for timestamp without time zone, as PostgreSQL does.
-  const tail = rest.trim();
-  if (tail !== '' && !/^(?:[+-]\d{1,2}(?::?\d{2})?|Z|UTC|GMT|BC|AD)$/i.test(tail)) throw badFormat(type, text);
-  if (/^BC$/i.test(tail)) y = 1 - y;
-  return { days: daysFromCivil(y, mo, d), micros };
+  // A trailing time zone (e.g. "+02", "Z", "UTC"), possibly before BC or AD: ignored for timestamp without
+  // time zone, as PostgreSQL does; timestamp with time zone moves the time to UTC by it.
+  let tail = rest.trim();
+  const era = /\s*\b(BC|AD)$/i.exec(tail);
+  if (era !== null) {
+    if (era[1]!.toUpperCase() === 'BC') y = 1 - y;
+    tail = tail.slice(0, era.index);
+  }
+  let offset: number | null = null;
+  if (tail !== '') {
+    const z = zoneRe.exec(tail);
+    if (z === null) throw badFormat(type, text);
+    if (z[5] !== undefined) offset = 0;
+    else {
+      const h = Number(z[2]);
+      const mm = z[3] === undefined ? 0 : Number(z[3]);
+      const ss = z[4] === undefined ? 0 : Number(z[4]);
+      if (h > 15 || mm > 59 || ss > 59) throw new SqlError('22009', `time zone displacement out of range: "${text}"`);
+      offset = (z[1] === '-' ? -1 : 1) * ((h * 60 + mm) * 60 + ss);
+    }
+  }
+  return { days: daysFromCivil(y, mo, d), micros, offset };
 }
 
 export function parseDate(text: string): SqlDate {
@@ -133,6 +155,21 @@ export function parseDate(text: string): SqlDate {
 export function parseTimestamp(text: string): SqlTimestamp {
   const p = parseDateTime(text, 'timestamp without time zone');
   return new SqlTimestamp(p.days * MICROS_PER_DAY + p.micros);
+}
+
+/**
+ * timestamp with time zone: the instant, kept as microseconds of UTC (the only session time zone the
+ * gateway accepts, so text without a zone is UTC too).
+ */
+export function parseTimestampTz(text: string): SqlTimestamp {
+  const p = parseDateTime(text, 'timestamp with time zone');
+  return new SqlTimestamp(p.days * MICROS_PER_DAY + p.micros - (p.offset ?? 0) * 1_000_000);
+}
+
+/** A timestamp with time zone as PostgreSQL writes it with TimeZone UTC: '2020-01-01 03:00:00+00'. */
+export function formatTimestampTz(micros: number): string {
+  const s = formatTimestamp(micros);
+  return s.endsWith(' BC') ? `${s.slice(0, -3)}+00 BC` : `${s}+00`;
 }
 
 export function dateToTimestamp(d: SqlDate): SqlTimestamp {

@@ -105,6 +105,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       if (v instanceof SqlDate) return TAG_VALUE + encodeInt(v.days);
       break;
     case 'timestamp':
+    case 'timestamptz':
       if (v instanceof SqlTimestamp) return TAG_VALUE + encodeInt(Math.round(v.micros));
       break;
     case 'float4':

@@ -479,7 +479,8 @@ export function bindExpr(scope: Scope, n: Node): Expr {
   }
   if ('SQLValueFunction' in n) {
     const op = n.SQLValueFunction.op ?? '';
-    if (op.startsWith('SVFOP_CURRENT_TIMESTAMP') || op.startsWith('SVFOP_LOCALTIMESTAMP')) return bindFunction(scope.ctx, 'now', []);
+    if (op.startsWith('SVFOP_CURRENT_TIMESTAMP')) return bindFunction(scope.ctx, 'now', []);
+    if (op.startsWith('SVFOP_LOCALTIMESTAMP')) return bindFunction(scope.ctx, 'localtimestamp', []);
     if (op === 'SVFOP_CURRENT_DATE') return bindFunction(scope.ctx, 'current_date', []);
     if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);

@@ -6,7 +6,7 @@ import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { isDateTimeType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
 function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
   return { k: 'func', fn: name, args, t };
@@ -37,7 +37,8 @@ const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 
 export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr {
   if (deterministicNow.has(name)) {
     arity(name, args, 0, 0);
-    return fn('now', [], 'timestamp');
+    // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (the session's zone is UTC).
+    return fn('now', [], name === 'localtimestamp' ? 'timestamp' : 'timestamptz');
   }
   switch (name) {
     case 'current_date':
@@ -153,12 +154,14 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       const src = args[1] as Expr;
       const s = src.t === 'unknown' ? coerce(ctx, src, 'timestamp') : src;
-      if (s.t !== 'date' && s.t !== 'timestamp') throw noFunc(name, args);
+      if (!isDateTimeType(s.t)) throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
-    case 'date_trunc':
+    case 'date_trunc': {
       arity(name, args, 2, 2);
-      return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, 'timestamp')], 'timestamp');
+      const t = (args[1] as Expr).t === 'timestamptz' ? 'timestamptz' : 'timestamp';
+      return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, t)], t);
+    }
     default:
       throw noFunc(name, args);
   }

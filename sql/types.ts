@@ -25,7 +25,7 @@ export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
   'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'text', 'varchar', 'bpchar', 'bool', 'date', 'timestamp',
-  'unknown',
+  'unknown', 'timestamptz',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 
@@ -35,13 +35,13 @@ export type Row = SqlValue[];
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
 export const typeOid: Readonly<Record<SqlType, number>> = {
   int2: 21, int4: 23, int8: 20, numeric: 1700, float4: 700, float8: 701, text: 25, varchar: 1043, bpchar: 1042,
-  bool: 16, date: 1082, timestamp: 1114, unknown: 705,
+  bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
 export const typeLen: Readonly<Record<SqlType, number>> = {
   int2: 2, int4: 4, int8: 8, numeric: -1, float4: 4, float8: 8, text: -1, varchar: -1, bpchar: -1,
-  bool: 1, date: 4, timestamp: 8, unknown: -2,
+  bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -53,7 +53,7 @@ export function typeFromOid(oid: number): SqlType | undefined {
 export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   int2: 'smallint', int4: 'integer', int8: 'bigint', numeric: 'numeric', float4: 'real', float8: 'double precision',
   text: 'text', varchar: 'character varying', bpchar: 'character', bool: 'boolean', date: 'date',
-  timestamp: 'timestamp without time zone', unknown: 'unknown',
+  timestamp: 'timestamp without time zone', unknown: 'unknown', timestamptz: 'timestamp with time zone',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -89,6 +89,7 @@ export function formatTypeSpec(spec: TypeSpec): string {
 export const isIntegerType = (t: SqlType): t is 'int2' | 'int4' | 'int8' => t === 'int2' || t === 'int4' || t === 'int8';
 export const isFloatType = (t: SqlType): t is 'float4' | 'float8' => t === 'float4' || t === 'float8';
 export const isNumericType = (t: SqlType): boolean => isIntegerType(t) || isFloatType(t) || t === 'numeric';
+export const isDateTimeType = (t: SqlType): t is 'date' | 'timestamp' | 'timestamptz' => t === 'date' || t === 'timestamp' || t === 'timestamptz';
 export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' => t === 'text' || t === 'varchar' || t === 'bpchar';
 
 export const INT8_MIN = -(2n ** 63n);

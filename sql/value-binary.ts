@@ -88,6 +88,7 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'date':
       return intBytes((v as SqlDate).days - PG_EPOCH_DAYS, 4);
     case 'timestamp':
+    case 'timestamptz':
       return intBytes(BigInt(Math.round((v as SqlTimestamp).micros - PG_EPOCH_MICROS)), 8);
     case 'text':
     case 'varchar':
@@ -239,6 +240,7 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
       needLength(b, 4, type);
       return new SqlDate(dv.getInt32(0) + PG_EPOCH_DAYS);
     case 'timestamp':
+    case 'timestamptz':
       needLength(b, 8, type);
       return new SqlTimestamp(Number(dv.getBigInt64(0)) + PG_EPOCH_MICROS);
     case 'numeric': {

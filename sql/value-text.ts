@@ -5,7 +5,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, formatDate, formatTimestamp } from './datetime.ts';
+import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import type { SqlType, SqlValue } from './types.ts';
 
@@ -66,7 +66,8 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof Numeric) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
-        return type === 'date' ? formatDate(Math.floor(value.micros / 86_400_000_000)) : formatTimestamp(value.micros);
+        if (type === 'date') return formatDate(Math.floor(value.micros / 86_400_000_000));
+        return type === 'timestamptz' ? formatTimestampTz(value.micros) : formatTimestamp(value.micros);
       }
       return String(value);
     default:
@@ -160,5 +161,7 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseDate(text);
     case 'timestamp':
       return parseTimestamp(text);
+    case 'timestamptz':
+      return parseTimestampTz(text);
   }
 }

@@ -27,6 +27,21 @@ const onOff = (v: string): string | { error: string } => {
   return { error: `parameter requires a Boolean value` };
 };
 
+/** The names of UTC (tzdata's aliases), lower-cased, with the spelling SHOW gives back. */
+const UTC_NAMES = new Map(
+  ['UTC', 'Etc/UTC', 'UCT', 'Etc/UCT', 'GMT', 'Etc/GMT', 'GMT0', 'Etc/GMT0', 'GMT+0', 'Etc/GMT+0', 'GMT-0', 'Etc/GMT-0', 'Greenwich', 'Etc/Greenwich',
+    'Universal', 'Etc/Universal', 'Zulu', 'Etc/Zulu', 'Z'].map((n) => [n.toLowerCase(), n]),
+);
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const defs: readonly SettingDef[] = [
   { name: 'application_name', initial: '', reported: true },
   {
@@ -46,7 +61,20 @@ const defs: readonly SettingDef[] = [
       return `ISO, ${order === 'YMD' ? 'YMD' : order !== undefined ? 'DMY' : 'MDY'}`;
     },
   },
-  { name: 'TimeZone', initial: 'UTC', reported: true },
+  {
+    // Timestamps with time zone are shown and read in UTC (sql/datetime.ts), so only UTC's own names are
+    // accepted; a zone PostgreSQL would accept is refused with 0A000 rather than taken and not applied.
+    // (A TimeZone in the startup packet, as JDBC sends the JVM's zone, is left at UTC and reported so.)
+    name: 'TimeZone', initial: 'UTC', reported: true,
+    check: (v) => {
+      const t = v.trim();
+      const utc = UTC_NAMES.get(t.toLowerCase());
+      if (utc !== undefined) return utc;
+      if (/^[+-]?0{1,2}(?::?00)?$/.test(t)) return 'UTC';
+      if (isTimeZone(t)) return { error: `time zone "${t}" is not supported: Pesto sessions show and read timestamps in UTC`, code: GatewayState.featureNotSupported };
+      return { error: `invalid value for parameter "TimeZone": "${v}"` };
+    },
+  },
   { name: 'IntervalStyle', initial: 'postgres', reported: true },
   { name: 'integer_datetimes', initial: 'on', reported: true, readOnly: true },
   { name: 'server_encoding', initial: 'UTF8', reported: true, readOnly: true },

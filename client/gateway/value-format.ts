@@ -109,7 +109,8 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       buf.writeInt32BE(days - PG_EPOCH_DAYS, at + 4);
       return;
     }
-    case 'timestamp': {
+    case 'timestamp':
+    case 'timestamptz': {
       const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? v.days * MICROS_PER_DAY : 0;
       const { buf, at } = w.reserve(12);
       buf.writeInt32BE(8, at);
@@ -223,7 +224,8 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       fixed(raw, 4, 'date');
       return new SqlDate(raw.readInt32BE(0) + PG_EPOCH_DAYS);
     case 'timestamp':
-      fixed(raw, 8, 'timestamp');
+    case 'timestamptz':
+      fixed(raw, 8, type === 'timestamp' ? 'timestamp' : 'timestamp with time zone');
       return new SqlTimestamp(Number(raw.readBigInt64BE(0)) + PG_EPOCH_MICROS);
     case 'numeric':
       return decodeNumeric(raw);

@@ -184,6 +184,19 @@ void test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does'
       assert.equal(await sqlState(c.query(`SET DateStyle = 'SQL, DMY'`)), '0A000');
       await c.query(`SET DateStyle = 'ISO, DMY'`);
       assert.deepEqual((await c.query('SHOW DateStyle')).rows, [{ DateStyle: 'ISO, DMY' }]);
+      // Sessions are in UTC: its other names are accepted, a real other zone is refused, not ignored.
+      await c.query(`SET TIME ZONE 'etc/utc'`);
+      assert.deepEqual((await c.query('SHOW TimeZone')).rows, [{ TimeZone: 'Etc/UTC' }]);
+      assert.equal(await sqlState(c.query(`SET TIME ZONE 'Europe/Paris'`)), '0A000');
+      assert.equal(await sqlState(c.query(`SET TIME ZONE 'Mars/Olympus_Mons'`)), '22023');
+      await c.query('SET TIME ZONE LOCAL');
+      assert.deepEqual((await c.query('SHOW TimeZone')).rows, [{ TimeZone: 'UTC' }]);
+      // timestamptz: the offset given moves the instant; the driver gets type 1184 and a Date.
+      await c.query('CREATE TABLE tzs (k int PRIMARY KEY, t timestamptz)');
+      await c.query(`INSERT INTO tzs VALUES (1, '2020-01-01 00:00:00-03'), (2, $1)`, [new Date(Date.UTC(2021, 5, 1, 12, 0, 0))]);
+      const tz = await c.query('SELECT t FROM tzs ORDER BY k');
+      assert.equal(tz.fields[0]?.dataTypeID, 1184);
+      assert.deepEqual(tz.rows.map((r: { t: Date }) => r.t.toISOString()), ['2020-01-01T03:00:00.000Z', '2021-06-01T12:00:00.000Z']);
     });
   } finally {
     await gw.close();

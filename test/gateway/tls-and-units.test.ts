@@ -89,7 +89,8 @@ void test('splits multi-statement strings and recognises the statements the gate
     ['RESET ALL', 'resetAll'], ['SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'setIgnored'],
     ['SHOW search_path', 'show'], ['COPY t FROM STDIN', 'copyFrom'], ['COPY t TO STDOUT', 'copyTo'], ['COPY (SELECT 1) TO STDOUT', 'copyTo'], ["COPY t TO '/tmp/f'", 'unsupported'],
     [`SELECT current_setting('search_path')`, 'catalog'], ['SELECT 1', 'backend'], ['BEGINNING', 'backend'],
-    ['ROLLBACK TO SAVEPOINT a', 'backend'],
+    ['ROLLBACK TO SAVEPOINT a', 'rollbackTo'], ['rollback work to a', 'rollbackTo'], ['SAVEPOINT a', 'backend'], ['RELEASE a', 'backend'],
+    ['DISCARD ALL', 'discard'], ['DEALLOCATE PREPARE s', 'deallocate'], ['CLOSE ALL', 'closeCursor'], ['UNLISTEN *', 'unlisten'],
   ];
   for (const [sql, k] of kinds) assert.equal(classify(sql).k, k, sql);
 });
