@@ -42,6 +42,13 @@ export interface TableDef {
   /** True when the key is the hidden row id column (always the last column). */
   readonly hiddenPk: boolean;
   readonly indexes: readonly IndexDef[];
+  /** CHECK constraints (CREATE TABLE), each a boolean expression over the row; absent: none. */
+  readonly checks?: readonly CheckDef[];
+}
+
+export interface CheckDef {
+  readonly name: string;
+  readonly expr: Expr;
 }
 
 export const HIDDEN_ROWID = 'ctid_rowid';

@@ -6,13 +6,13 @@
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog} from './catalog.ts';
-import { HIDDEN_ROWID, columnIndex, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
+import { HIDDEN_ROWID, columnIndex, type CheckDef, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
-import { bindExpr, strOf, unsupported } from './lower-expr.ts';
+import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { coerceAssign } from './coerce.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
-import type { Expr } from './expr.ts';
+import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
 import type { Row } from './types.ts';
 
@@ -65,6 +65,8 @@ export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt
     return i;
   };
   const tableConstraints: Constraint[] = [];
+  /** CHECK constraints in written order, with the column they were written on (null: a table constraint). */
+  const checks: { k: Constraint; column: string | null }[] = [];
   for (const e of s.tableElts ?? []) {
     if ('Constraint' in e) {
       tableConstraints.push(e.Constraint);
@@ -90,7 +92,7 @@ export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt
         case 'CONSTR_UNIQUE': uniques.push([idx]); break;
         case 'CONSTR_IDENTITY': serial = true; break;
         case 'CONSTR_FOREIGN': break;
-        case 'CONSTR_CHECK': throw unsupported('CHECK constraints');
+        case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
         default: break;
       }
@@ -110,7 +112,7 @@ export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt
         break;
       case 'CONSTR_UNIQUE': uniques.push(keys); break;
       case 'CONSTR_FOREIGN': break;
-      case 'CONSTR_CHECK': throw unsupported('CHECK constraints');
+      case 'CONSTR_CHECK': checks.push({ k, column: null }); break;
       default: throw unsupported(`constraint ${String(k.contype)}`);
     }
   }
@@ -124,9 +126,46 @@ export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt
   let table: TableDef = { id, name, columns: cols, pk: pkCols, pkTypes: pkCols.map((c) => cols[c]?.type ?? 'int8'), hiddenPk, indexes: [] };
   const indexes = uniques.map((u) => makeIndex(catalog, table, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, u, true, true));
   table = { ...table, indexes };
+  if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
   catalog.put(table);
   storage.ensureTable(table);
   return { tag: 'CREATE TABLE', touched: [] };
+}
+
+/**
+ * CHECK constraints as PostgreSQL binds and names them: a boolean expression over the new row, without
+ * subqueries or aggregates; unnamed ones are `table_column_check` (the column written on, or the one
+ * column a table constraint reads) or `table_check`, numbered from 1 when the name is taken.
+ */
+function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Constraint; column: string | null }[]): CheckDef[] {
+  const out: CheckDef[] = [];
+  const taken = new Set<string>();
+  for (const { k, column } of checks) {
+    if (k.is_no_inherit === true) throw unsupported('NO INHERIT constraints');
+    const scope = new Scope(new BindContext(catalog), null);
+    scope.addRel(table.name, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), table);
+    scope.aggForbidden = 'check constraints';
+    const expr = toBool(scope, bindExpr(scope, k.raw_expr as Node), 'CHECK');
+    if (someExpr(expr, (x) => x.k === 'subquery')) throw new SqlError(SqlState.featureNotSupported, 'cannot use subquery in check constraint');
+    let name = k.conname;
+    if (name === undefined || name === '') {
+      const read = new Set<number>();
+      someExpr(expr, (x) => {
+        if (x.k === 'col') read.add(x.i);
+        return false;
+      });
+      const only = column ?? (read.size === 1 ? table.columns[[...read][0]!]?.name ?? null : null);
+      const base = only === null ? `${table.name}_check` : `${table.name}_${only}_check`;
+      name = base;
+      for (let n = 1; taken.has(name); n++) name = `${base}${n}`;
+    } else if (taken.has(name)) {
+      throw new SqlError(SqlState.duplicateObject, `check constraint "${name}" already exists`);
+    }
+    taken.add(name);
+    out.push({ name, expr });
+  }
+  // Checked in name order, as PostgreSQL does (CheckConstraintFetch): the first failing one is reported.
+  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 export function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {

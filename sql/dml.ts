@@ -37,8 +37,8 @@ function rowText(table: TableDef, row: Row): string {
   }).join(', ');
 }
 
-/** Applies column typmods and NOT NULL; returns the row to store. */
-export function checkRow(table: TableDef, row: Row): Row {
+/** Applies column typmods, NOT NULL and CHECK constraints (NULL passes, as in PostgreSQL); returns the row to store. */
+export function checkRow(table: TableDef, row: Row, env: Env): Row {
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i];
     if (c === undefined) continue;
@@ -52,6 +52,14 @@ export function checkRow(table: TableDef, row: Row): Row {
       continue;
     }
     if (c.typmod >= 0) row[i] = applyTypmod(v, c.type, c.typmod, false);
+  }
+  if (table.checks !== undefined) {
+    for (const k of table.checks) {
+      if (evalExpr(k.expr, row, env) === false) {
+        throw new SqlError(SqlState.checkViolation, `new row for relation "${table.name}" violates check constraint "${k.name}"`,
+          `Failing row contains (${rowText(table, row)}).`);
+      }
+    }
   }
   return row;
 }
@@ -148,7 +156,7 @@ export function buildInsertRow(p: InsertPlan, source: Row, env: Env): Row {
     else row[i] = null;
   }
   for (let j = 0; j < p.columns.length; j++) row[p.columns[j] as number] = source[j] ?? null;
-  return checkRow(table, row);
+  return checkRow(table, row, env);
 }
 
 export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
@@ -181,7 +189,7 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
       if (oc.where !== null && evalExpr(oc.where, both, env) !== true) continue;
       const nw = old.slice();
       for (const a of oc.set) nw[a.col] = evalExpr(a.e, both, env);
-      checkRow(table, nw);
+      checkRow(table, nw, env);
       const oldKey = conflict.existing.key;
       const newKey = primaryKeyOf(table, nw);
       const c2 = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
@@ -209,7 +217,7 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const pkTouched = p.set.some((a) => table.pk.includes(a.col));
   const uniqueTouched = table.indexes.some((i) => i.unique && p.set.some((a) => i.columns.includes(a.col)));
   for (const old of olds) {
-    const nw = checkRow(table, computeUpdatedRow(p.set, old, env));
+    const nw = checkRow(table, computeUpdatedRow(p.set, old, env), env);
     const oldKey = primaryKeyOf(table, old);
     const newKey = pkTouched ? primaryKeyOf(table, nw) : oldKey;
     if (pkTouched || uniqueTouched) {

@@ -43,6 +43,24 @@ void test('reports constraint and runtime errors with SQLSTATEs instead of throw
   assert.equal(errCode(s.execute("SELECT 'abc'::int")), '22P02');
 });
 
+void test('checks CHECK constraints with the names and messages of PostgreSQL 15', () => {
+  const s = engine.session();
+  assert.ok(s.execute('CREATE TABLE eck (id int PRIMARY KEY, a int CHECK (a > 0), b int, c int CHECK (c > 0) CHECK (c < 100), CHECK (a > b), CHECK (b >= 0), CONSTRAINT named CHECK (a < 1000))').ok);
+  // What psql prints against PostgreSQL 15 for the same statements (the first failing constraint by name).
+  const cases: [string, string][] = [
+    ['(2, 0, -5, 50)', 'ck_a_check'], ['(3, 5, 6, 50)', 'ck_check'], ['(4, 5, 1, 100)', 'ck_c_check1'], ['(5, 2000, 1, 5)', 'named'], ['(7, 5, -1, 5)', 'ck_b_check'],
+  ];
+  for (const [values, name] of cases) {
+    const r = s.execute(`INSERT INTO eck VALUES ${values}`);
+    assert.ok(!r.ok);
+    assert.equal(r.error.code, '23514');
+    assert.equal(r.error.message, `new row for relation "eck" violates check constraint "${name.replace(/^ck/, 'eck')}"`);
+    assert.equal(r.error.detail, `Failing row contains ${values}.`);
+  }
+  assert.ok(s.execute('INSERT INTO eck VALUES (8, NULL, NULL, NULL)').ok, 'a NULL check result passes');
+  assert.equal(errCode(s.execute('CREATE TABLE eck2 (id int PRIMARY KEY, CONSTRAINT x CHECK (id > 0), CONSTRAINT x CHECK (id < 9))')), '42710');
+});
+
 void test('buffers transaction writes, shows them to the transaction and applies them at commit', () => {
   const a = engine.session();
   const b = engine.session();
