@@ -131,6 +131,8 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       if (v instanceof SqlDate) return dateToTimestamp(v);
       if (v instanceof SqlTimestamp) return v;
       break;
+    case 'uuid': // only from text (above)
+      break;
   }
   throw cannotCast(from, to);
 }

@@ -125,6 +125,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
     case 'text':
     case 'varchar':
     case 'unknown':
+    case 'uuid': // canonical text: its order is the bytes' order
       if (typeof v === 'string') return TAG_VALUE + encodeText(v);
       break;
   }

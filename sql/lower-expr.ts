@@ -228,6 +228,8 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       case 'min':
       case 'max':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
+        // PostgreSQL 15 has no min or max of uuid or of boolean (bool_and and bool_or instead).
+        if (arg.t === 'uuid' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t;
         break;
       case 'bool_and':

@@ -25,23 +25,24 @@ export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
   'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'text', 'varchar', 'bpchar', 'bool', 'date', 'timestamp',
-  'unknown', 'timestamptz',
+  'unknown', 'timestamptz', 'uuid',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 
+/** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
 export const typeOid: Readonly<Record<SqlType, number>> = {
   int2: 21, int4: 23, int8: 20, numeric: 1700, float4: 700, float8: 701, text: 25, varchar: 1043, bpchar: 1042,
-  bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184,
+  bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184, uuid: 2950,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
 export const typeLen: Readonly<Record<SqlType, number>> = {
   int2: 2, int4: 4, int8: 8, numeric: -1, float4: 4, float8: 8, text: -1, varchar: -1, bpchar: -1,
-  bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8,
+  bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -53,7 +54,7 @@ export function typeFromOid(oid: number): SqlType | undefined {
 export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   int2: 'smallint', int4: 'integer', int8: 'bigint', numeric: 'numeric', float4: 'real', float8: 'double precision',
   text: 'text', varchar: 'character varying', bpchar: 'character', bool: 'boolean', date: 'date',
-  timestamp: 'timestamp without time zone', unknown: 'unknown', timestamptz: 'timestamp with time zone',
+  timestamp: 'timestamp without time zone', unknown: 'unknown', timestamptz: 'timestamp with time zone', uuid: 'uuid',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */

@@ -95,6 +95,8 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'bpchar':
     case 'unknown':
       return utf8.encode(String(v));
+    case 'uuid':
+      return uuidBytes(String(v));
   }
 }
 
@@ -205,6 +207,17 @@ export function writeBinary(buf: Uint8Array, dv: DataView, at: number, v: SqlVal
   }
 }
 
+/** A uuid's 16 bytes (uuid_send) from its canonical text. */
+export function uuidBytes(canonical: string): Uint8Array {
+  return Buffer.from(canonical.replace(/-/g, ''), 'hex');
+}
+
+/** The canonical text of a uuid's 16 bytes. */
+export function uuidText(b: Uint8Array): string {
+  const h = Buffer.from(b.buffer, b.byteOffset, 16).toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
+
 function bad(type: string): SqlError {
   return new SqlError('22P03', `incorrect binary data format in bind parameter (${type})`);
 }
@@ -267,6 +280,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
       } catch {
         throw new SqlError('22021', 'invalid byte sequence for encoding "UTF8"');
       }
+    case 'uuid':
+      needLength(b, 16, type);
+      return uuidText(b);
   }
 }
 

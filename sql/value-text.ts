@@ -163,5 +163,18 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseTimestamp(text);
     case 'timestamptz':
       return parseTimestampTz(text);
+    case 'uuid':
+      return parseUuid(text);
   }
+}
+
+/**
+ * uuid input as PostgreSQL takes it: 32 hex digits, optionally in braces, with a hyphen after any group
+ * of four; the canonical text back.
+ */
+export function parseUuid(text: string): string {
+  const m = /^\s*(\{)?((?:[0-9a-fA-F]{4}-?){7}[0-9a-fA-F]{4})(\})?\s*$/.exec(text);
+  if (m === null || (m[1] === undefined) !== (m[3] === undefined) || m[2]!.endsWith('-')) throw invalid('uuid', text);
+  const h = m[2]!.replace(/-/g, '').toLowerCase();
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }

@@ -8,6 +8,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn } from './sql-backend.ts';
+import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
 import { utf8Text } from './utf8-text.ts';
 
 const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
@@ -129,6 +130,10 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     case 'unknown':
       w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
       return;
+    case 'uuid':
+      w.int32(16);
+      w.bytes(uuidBytes(String(v)));
+      return;
   }
 }
 
@@ -234,5 +239,8 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'bpchar':
     case 'unknown':
       return utf8Text(raw);
+    case 'uuid':
+      fixed(raw, 16, 'uuid');
+      return uuidText(raw);
   }
 }

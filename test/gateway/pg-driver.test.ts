@@ -197,6 +197,12 @@ void test('answers SET, SHOW, current_setting and version as PostgreSQL 15 does'
       const tz = await c.query('SELECT t FROM tzs ORDER BY k');
       assert.equal(tz.fields[0]?.dataTypeID, 1184);
       assert.deepEqual(tz.rows.map((r: { t: Date }) => r.t.toISOString()), ['2020-01-01T03:00:00.000Z', '2021-06-01T12:00:00.000Z']);
+      // uuid: a parameter in any input form, the canonical text back, type 2950.
+      await c.query('CREATE TABLE uids (id uuid PRIMARY KEY, n int)');
+      await c.query('INSERT INTO uids VALUES ($1, 1)', ['{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}']);
+      const u = await c.query('SELECT id FROM uids WHERE id = $1', ['a0eebc999c0b4ef8bb6d6bb9bd380a11']);
+      assert.equal(u.fields[0]?.dataTypeID, 2950);
+      assert.deepEqual(u.rows, [{ id: 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11' }]);
     });
   } finally {
     await gw.close();

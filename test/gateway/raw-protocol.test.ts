@@ -55,6 +55,28 @@ void test('sends binary results for every engine type when Bind asks for them', 
   }
 });
 
+void test('sends and takes uuid in binary format as its 16 bytes', async () => {
+  const gw = await startTestGateway({ users: 'trust' });
+  const c = await RawClient.connect(gw.port);
+  try {
+    const bytes = Buffer.from('a0eebc999c0b4ef8bb6d6bb9bd380a11', 'hex');
+    c.send(
+      serialize.parse({ text: 'SELECT $1::uuid AS u, $1::uuid::text AS t', types: [2950] }),
+      serialize.bind({ values: [bytes], binary: true, valueMapper: undefined }),
+      serialize.execute(),
+      serialize.sync(),
+    );
+    const ms = await c.untilReady();
+    assert.equal(types(ms), '12DCZ');
+    const row = dataRow((ms[2] as { body: Buffer }).body);
+    assert.deepEqual(row[0], bytes);
+    assert.equal(row[1]?.toString(), 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11');
+  } finally {
+    c.end();
+    await gw.close();
+  }
+});
+
 void test('accepts binary parameters of declared types and describes statements with their parameter types', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
