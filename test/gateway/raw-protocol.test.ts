@@ -62,7 +62,7 @@ void test('sends and takes uuid in binary format as its 16 bytes', async () => {
     const bytes = Buffer.from('a0eebc999c0b4ef8bb6d6bb9bd380a11', 'hex');
     c.send(
       serialize.parse({ text: 'SELECT $1::uuid AS u, $1::uuid::text AS t', types: [2950] }),
-      serialize.bind({ values: [bytes], binary: true, valueMapper: undefined }),
+      serialize.bind({ values: [bytes], binary: true }),
       serialize.execute(),
       serialize.sync(),
     );
