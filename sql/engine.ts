@@ -64,6 +64,8 @@ export interface PreparedInfo {
 export interface EngineOptions {
   /** Current time in microseconds since 1970 (read once per transaction). Default: a logical clock. */
   readonly clock?: () => number;
+  /** Random bytes (gen_random_uuid). Default: a seeded generator, the same sequence every run. */
+  readonly random?: (bytes: number) => Uint8Array;
 }
 
 interface CacheEntry {
@@ -74,17 +76,35 @@ interface CacheEntry {
 
 const LOGICAL_EPOCH = 1_704_067_200_000_000; // 2024-01-01 00:00:00
 
+/** A deterministic byte generator (xorshift32): the engine's randomness when none is injected. */
+function seededRandom(seed: number): (bytes: number) => Uint8Array {
+  let x = seed >>> 0 || 1;
+  return (n) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      x >>>= 0;
+      out[i] = x & 0xff;
+    }
+    return out;
+  };
+}
+
 export class Engine {
   readonly catalog = new Catalog();
   readonly store = new MemoryStore();
   private readonly cache = new Map<string, CacheEntry>();
   private readonly clock: () => number;
+  readonly random: (bytes: number) => Uint8Array;
   private logicalTime = LOGICAL_EPOCH;
   private rowIds = 0;
   private readonly serials = new Map<string, number>();
 
   private constructor(options: EngineOptions) {
     this.clock = options.clock ?? ((): number => (this.logicalTime += 1000));
+    this.random = options.random ?? seededRandom(0x9e3779b9);
   }
 
   static async create(options: EngineOptions = {}): Promise<Engine> {
@@ -352,6 +372,7 @@ export class Session {
       source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
       nextSerial: (t, c) => engine.nextSerial(t, c),
+      random: engine.random,
     };
   }
 

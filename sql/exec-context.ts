@@ -52,4 +52,9 @@ export interface ExecContext {
   nextRowId(): SqlValue;
   /** The next value of a SERIAL column, or undefined when serials are unavailable (e.g. under replication). */
   readonly nextSerial: ((tableId: number, column: number) => SqlValue) | undefined;
+  /**
+   * Random bytes from the injected environment (gen_random_uuid); absent where execution must be
+   * deterministic (replicas: every replica must compute the same result).
+   */
+  readonly random?: (bytes: number) => Uint8Array;
 }

@@ -11,6 +11,7 @@ import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
 import { formatText } from './value-text.ts';
+import { uuidText } from './value-binary.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -129,6 +130,15 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return timestampToDate(ctxNow(env));
     case 'version':
       return 'PostgreSQL 15.0 (Pesto)';
+    case 'gen_random_uuid': {
+      const random = env.ctx?.random;
+      if (random === undefined) throw new SqlError(SqlState.featureNotSupported, 'gen_random_uuid() is not available in statements the replicas run: they must all compute one result');
+      // Version 4 (random), RFC 4122 variant.
+      const b = Uint8Array.from(random(16));
+      b[6] = (b[6]! & 0x0f) | 0x40;
+      b[8] = (b[8]! & 0x3f) | 0x80;
+      return uuidText(b);
+    }
     case 'current_database':
       return 'pesto';
     case 'current_schema':

@@ -43,6 +43,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
   switch (name) {
     case 'current_date':
       return fn(name, [], 'date');
+    case 'gen_random_uuid':
+      arity(name, args, 0, 0);
+      return fn(name, [], 'uuid');
     case 'version':
     case 'current_database':
     case 'current_schema':

@@ -3,6 +3,7 @@
 // development only; a real deployment sets its own). Prints a psql command that works; SIGINT/SIGTERM
 // close it cleanly.
 
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { Engine } from '../../sql/engine.ts';
@@ -23,7 +24,7 @@ const { values } = parseArgs({
   },
 });
 
-const engine = await Engine.create({ clock: () => Date.now() * 1000 });
+const engine = await Engine.create({ clock: () => Date.now() * 1000, random: randomBytes });
 const tlsCert = values['tls-cert'];
 const tlsKey = values['tls-key'];
 const gateway = await startGateway({

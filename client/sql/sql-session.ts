@@ -27,6 +27,7 @@
  * - SERIAL columns draw from transactional counter rows (serial-counters.ts).
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
+import { randomBytes } from 'node:crypto';
 import type { Node } from 'libpg-query';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
@@ -463,7 +464,11 @@ export class SqlSession {
   /** Runs a statement at the client over fetched rows, fetching what it misses and running it again. */
   async #runLocal(txn: SqlTxn, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     this.sql.stats.pointStatements++;
+    // Random bytes (gen_random_uuid) drawn in one pass are drawn again in the next: the statement runs
+    // again after a fetch and must write the same rows, whose keys it fetched.
+    const tape: Uint8Array[] = [];
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
+      let draws = 0;
       const source = new FetchingSource(txn.rows, txn.scans, txn.load);
       const statementWrites = new WriteBuffer();
       const serials = new Map(txn.serials);
@@ -475,6 +480,11 @@ export class SqlSession {
         recorder: null,
         now: new SqlTimestamp(txn.ts.micros),
         nextRowId: () => txn.nextRowId(),
+        random: (n) => {
+          const b = tape[draws]?.length === n ? tape[draws]! : (tape[draws] = randomBytes(n));
+          draws++;
+          return b;
+        },
         nextSerial: (tableId, column) => {
           const k = serialKey(tableId, column);
           const last = serials.get(k);
