@@ -29,11 +29,12 @@ void test('finds the first byte where text stops being UTF-8, as PostgreSQL and 
     [[0xf4, 0x90, 0x80, 0x80], 0], // above U+10FFFF
     [[0xf8, 0x88, 0x80, 0x80, 0x80], 0], // five-byte forms do not exist
     [[0xff], 0],
+    [[0x61, 0x00, 0x62], 1], // well-formed, but text holds no NUL
   ];
   for (const [bytes, at] of cases) {
     const b = Buffer.from(bytes);
     assert.equal(invalidUtf8At(b, 0, b.length), at, Buffer.from(bytes).toString('hex'));
-    assert.equal(at === -1, wellFormed(b), Buffer.from(bytes).toString('hex'));
+    assert.equal(at === -1, wellFormed(b) && !b.includes(0), Buffer.from(bytes).toString('hex'));
   }
 });
 
@@ -47,7 +48,7 @@ void test('agrees with the WHATWG decoder on 20,000 random byte strings', () => 
   for (let i = 0; i < 20_000; i++) {
     const b = Buffer.alloc(1 + rand(8));
     for (let k = 0; k < b.length; k++) b[k] = rand(3) === 0 ? rand(256) : interesting[rand(interesting.length)]!;
-    assert.equal(invalidUtf8At(b, 0, b.length) === -1, wellFormed(b), b.toString('hex'));
+    assert.equal(invalidUtf8At(b, 0, b.length) === -1, wellFormed(b) && !b.includes(0), b.toString('hex'));
   }
 });
 

@@ -1,7 +1,7 @@
 // Text from the wire is UTF-8 (the only client_encoding the gateway speaks), checked as PostgreSQL checks
 // it: a query, a name, a text parameter or COPY data with a byte sequence that is not well-formed UTF-8
 // (a stray continuation byte, a cut-off sequence, an overlong form, a surrogate, a code point above
-// U+10FFFF) is refused with 22021 and PostgreSQL's message, never decoded into U+FFFD replacement
+// U+10FFFF), or that holds a NUL byte, is refused with 22021 and PostgreSQL's message, never decoded into U+FFFD replacement
 // characters that would then be stored as if the client had sent them. A leading U+FEFF is a character
 // like any other (Buffer#toString keeps it).
 
@@ -30,13 +30,14 @@ function sequenceLength(lead: number): number {
 
 /**
  * The index of the first byte of `b[from, to)` where it stops being well-formed UTF-8 (a sequence that
- * `to` cuts off included), or -1 when all of it is.
+ * `to` cuts off included) or holds a NUL, or -1 when all of it is text PostgreSQL accepts.
  */
 export function invalidUtf8At(b: Uint8Array, from: number, to: number): number {
   let i = from;
   while (i < to) {
     const c = b[i]!;
     if (c < 0x80) {
+      if (c === 0) return i; // PostgreSQL's text holds no NUL
       i++;
       continue;
     }

@@ -373,6 +373,10 @@ void test('refuses text that is not UTF-8 with 22021, as PostgreSQL does, and ke
       assert.equal(types(ms), '1EZ');
       assert.equal(refused(ms), 'invalid byte sequence for encoding "UTF8": 0xff');
     }
+    // A NUL byte is well-formed UTF-8 but no text PostgreSQL stores.
+    c.send(serialize.parse({ text: 'SELECT $1::text' }), serialize.bind({ values: [Buffer.from([0x61, 0x00, 0x62])] }), serialize.execute(), serialize.sync());
+    ms = await c.untilReady();
+    assert.equal(refused(ms), 'invalid byte sequence for encoding "UTF8": 0x00');
     // Inside a transaction the error fails it, as any other.
     c.send(serialize.query('BEGIN'));
     await c.untilReady();
