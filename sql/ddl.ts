@@ -4,7 +4,7 @@
 // [IF EXISTS], ALTER TABLE ... ADD PRIMARY KEY / ADD UNIQUE, TRUNCATE. Ids come from the catalog's DDL-order
 // counter. DDL is not transactional: it applies immediately, as the single-node engine's simplification.
 
-import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog} from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type CheckDef, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
@@ -243,6 +243,10 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       table = addColumn(catalog, storage, table, cmd.def.ColumnDef, cmd.missing_ok === true);
       continue;
     }
+    if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
+      table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
+      continue;
+    }
     if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
       throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
     }
@@ -274,6 +278,48 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     catalog.put(next);
     table = next;
   }
+  return { tag: 'ALTER TABLE', touched: [] };
+}
+
+/**
+ * ALTER COLUMN ... SET DEFAULT / DROP DEFAULT / DROP NOT NULL: the definition alone changes (rows keep
+ * their values). A new default ends a SERIAL column's own (its counter stays, as a sequence would).
+ */
+function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' | 'AT_DropNotNull', name: string, raw: Node | undefined): TableDef {
+  const i = columnIndex(t, name);
+  const c = t.columns[i]!;
+  let next: ColumnDef;
+  if (subtype === 'AT_DropNotNull') {
+    if (!t.hiddenPk && t.pk.includes(i)) throw new SqlError(SqlState.invalidTableDefinition, `column "${name}" is in a primary key`);
+    next = { ...c, notNull: false };
+  } else {
+    const def = raw === undefined ? null : defaultExpr(catalog, { colname: name }, raw, c.type);
+    next = { ...c, default: def, serial: false };
+  }
+  const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
+  catalog.put(table);
+  return table;
+}
+
+/** ALTER TABLE ... RENAME TO, ALTER TABLE ... RENAME COLUMN: names only (rows and storage stay). */
+export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
+  const name = s.relation?.relname ?? '';
+  const newName = s.newname ?? '';
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  const t = catalog.get(name);
+  if (t === undefined) {
+    if (s.missing_ok === true) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+  }
+  if (s.renameType === 'OBJECT_TABLE') {
+    if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
+    catalog.put({ ...t, name: newName });
+    return { tag: 'ALTER TABLE', touched: [] };
+  }
+  const old = s.subname ?? '';
+  const i = columnIndex(t, old);
+  if (t.columns.some((c, j) => j !== i && c.name === newName)) throw new SqlError(SqlState.duplicateColumn, `column "${newName}" of relation "${name}" already exists`);
+  catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, name: newName } : c)) });
   return { tag: 'ALTER TABLE', touched: [] };
 }
 

@@ -23,7 +23,7 @@ import { readsStillValid } from './occ.ts';
 import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
-import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome } from './ddl.ts';
+import { alterTable, createIndex, createTable, drop, rename, truncate, type DdlOutcome } from './ddl.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate } from './datetime.ts';
@@ -195,6 +195,7 @@ export class Engine {
     if ('IndexStmt' in n) return createIndex(this.catalog, this.store, n.IndexStmt);
     if ('DropStmt' in n) return drop(this.catalog, this.store, n.DropStmt);
     if ('AlterTableStmt' in n) return alterTable(this.catalog, this.store, n.AlterTableStmt);
+    if ('RenameStmt' in n) return rename(this.catalog, n.RenameStmt);
     if ('TruncateStmt' in n) return truncate(this.catalog, this.store, n.TruncateStmt);
     throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
   }

@@ -30,7 +30,7 @@ export interface LoweredStatement {
 }
 
 const ddlTags: Record<string, string> = {
-  CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE',
+  CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
   TruncateStmt: 'TRUNCATE TABLE',
 };
 

@@ -25,7 +25,7 @@
  */
 import type { Node } from 'libpg-query';
 import { Catalog, type IndexDef, type TableDef } from './catalog.ts';
-import { alterTable, createIndex, createTable, drop, truncate, type DdlOutcome, type DdlStorage } from './ddl.ts';
+import { alterTable, createIndex, createTable, drop, rename, truncate, type DdlOutcome, type DdlStorage } from './ddl.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
 
@@ -90,6 +90,7 @@ function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch):
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
   if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
+  if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
   throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
 }
