@@ -15,6 +15,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
 import type { Row } from './types.ts';
+import { evalExpr, makeEnv } from './eval.ts';
 
 /** What DDL needs from storage (the memory store implements it; a replica will too). */
 export interface DdlStorage {
@@ -23,6 +24,8 @@ export interface DdlStorage {
   rekeyTable(def: TableDef, transform?: (row: Row) => Row): void;
   truncate(def: TableDef): void;
   rowCount(def: TableDef): number;
+  /** Every row of the table passes `test` (which throws the constraint's error for one that does not). */
+  validateRows(def: TableDef, test: (row: Row) => void): void;
 }
 
 export interface DdlOutcome {
@@ -137,9 +140,9 @@ export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt
  * subqueries or aggregates; unnamed ones are `table_column_check` (the column written on, or the one
  * column a table constraint reads) or `table_check`, numbered from 1 when the name is taken.
  */
-function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Constraint; column: string | null }[]): CheckDef[] {
+function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Constraint; column: string | null }[], names: readonly string[] = []): CheckDef[] {
   const out: CheckDef[] = [];
-  const taken = new Set<string>();
+  const taken = new Set<string>(names);
   for (const { k, column } of checks) {
     if (k.is_no_inherit === true) throw unsupported('NO INHERIT constraints');
     const scope = new Scope(new BindContext(catalog), null);
@@ -158,6 +161,8 @@ function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Con
       const base = only === null ? `${table.name}_check` : `${table.name}_${only}_check`;
       name = base;
       for (let n = 1; taken.has(name); n++) name = `${base}${n}`;
+    } else if (names.includes(name)) {
+      throw new SqlError(SqlState.duplicateObject, `constraint "${name}" for relation "${table.name}" already exists`);
     } else if (taken.has(name)) {
       throw new SqlError(SqlState.duplicateObject, `check constraint "${name}" already exists`);
     }
@@ -247,6 +252,20 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
       continue;
     }
+    if (cmd.subtype === 'AT_SetNotNull') {
+      const t: TableDef = table;
+      const i = columnIndex(t, cmd.name ?? '');
+      storage.validateRows(t, (row) => {
+        if (row[i] === null) throw new SqlError(SqlState.notNullViolation, `column "${t.columns[i]!.name}" of relation "${t.name}" contains null values`);
+      });
+      table = { ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, notNull: true } : c)) };
+      catalog.put(table);
+      continue;
+    }
+    if (cmd.subtype === 'AT_AddConstraint' && cmd.def !== undefined && 'Constraint' in cmd.def && cmd.def.Constraint.contype === 'CONSTR_CHECK') {
+      table = addCheck(catalog, storage, table, cmd.def.Constraint);
+      continue;
+    }
     if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
       throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
     }
@@ -297,6 +316,21 @@ function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' 
     next = { ...c, default: def, serial: false };
   }
   const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
+  catalog.put(table);
+  return table;
+}
+
+/** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */
+function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constraint): TableDef {
+  const existing = t.checks ?? [];
+  const [check] = bindChecks(catalog, t, [{ k, column: null }], existing.map((c) => c.name));
+  if (k.skip_validation !== true) {
+    const env = makeEnv([], null);
+    storage.validateRows(t, (row) => {
+      if (evalExpr(check!.expr, row, env) === false) throw new SqlError(SqlState.checkViolation, `check constraint "${check!.name}" of relation "${t.name}" is violated by some row`);
+    });
+  }
+  const table: TableDef = { ...t, checks: [...existing, check!].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
   catalog.put(table);
   return table;
 }

@@ -127,6 +127,10 @@ export class MemoryStore implements RowSource {
     return this.tables.get(def.id)?.rows.size ?? 0;
   }
 
+  validateRows(def: TableDef, test: (row: Row) => void): void {
+    for (const r of this.tables.get(def.id)?.rows.values() ?? []) test(r.row);
+  }
+
   get(table: TableDef, key: string): ScannedRow | null {
     return this.tables.get(table.id)?.rows.get(key) ?? null;
   }

@@ -45,7 +45,9 @@ interface StorageSwitch {
 export type DdlDataAction =
   | { readonly k: 'rewrite'; readonly before: TableDef; readonly after: TableDef; readonly transform: (row: Row) => Row }
   | { readonly k: 'truncate'; readonly table: TableDef }
-  | { readonly k: 'unique'; readonly table: TableDef; readonly index: IndexDef };
+  | { readonly k: 'unique'; readonly table: TableDef; readonly index: IndexDef }
+  /** SET NOT NULL, ADD CHECK: every row the table holds must pass `test`. */
+  | { readonly k: 'validate'; readonly table: TableDef; readonly test: (row: Row) => void };
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -76,6 +78,9 @@ class ReplicatedDdl implements DdlStorage {
   }
   rowCount(): number {
     throw new SqlError(SqlState.featureNotSupported, 'ADD COLUMN ... NOT NULL without a DEFAULT is not supported on a replicated table');
+  }
+  validateRows(def: TableDef, test: (row: Row) => void): void {
+    if (this.catalog.getById(def.id) !== undefined) this.actions.push({ k: 'validate', table: def, test });
   }
 }
 

@@ -33,11 +33,12 @@ export interface DdlEnv {
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
 export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<ReturnType<CatalogVersion['apply']>['outcome']> {
   let { next, outcome, actions } = txn.catalog.apply(node);
-  if (actions.some((a) => a.k !== 'unique')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
+  if (actions.some((a) => a.k !== 'unique' && a.k !== 'validate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
   for (const a of actions) {
     // The old storage as the statement found it (the rows' layout `transform` expects).
     if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
     else if (a.k === 'unique') await checkUnique(env, txn, a.table, a.index);
+    else if (a.k === 'validate') for (const row of await allRows(env, txn, a.table)) a.test(row);
   }
   let cv = next;
   // A table created inside a transaction gets a fresh storage at once: a load into it may then leave
@@ -57,12 +58,17 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
   return outcome;
 }
 
-/** A new unique index on a table that may hold rows: no two rows may repeat its key (23505 as the engine says). */
-async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
+/** Every row of the table at T (a reconnaissance read: its predicate makes a concurrent writer conflict). */
+async function allRows(env: DdlEnv, txn: SqlTxn, table: TableDef): Promise<readonly Row[]> {
   const o = await env.rangeRead(txn, `DELETE FROM ${quoteIdent(table.name)}`, [], true, table);
   if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
+  return o.rows;
+}
+
+/** A new unique index on a table that may hold rows: no two rows may repeat its key (23505 as the engine says). */
+async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
   const seen = new Set<string>();
-  for (const row of o.rows) {
+  for (const row of await allRows(env, txn, table)) {
     if (index.columns.some((c) => row[c] === null)) continue;
     const k = indexEntryPrefix(index, row);
     if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
