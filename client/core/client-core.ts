@@ -199,8 +199,7 @@ export class ClientCore {
   /** Forgets a buffered write (a SQL savepoint rolled back); the shards it involved stay involved. */
   unwrite(txnId: number, key: Key): void {
     const txn = this.#txns.get(txnId);
-    if (txn === undefined || txn.state !== 'active') return;
-    txn.writes.delete(key);
+    if (txn !== undefined && txn.state === 'active') txn.writes.delete(key);
   }
 
   /** Commits; the result arrives as a `done` effect for `op`. */
