@@ -20,8 +20,8 @@
 // Everything is in schema `public`, owned by the session's user. Tables and their indexes only: views
 // and sequences do not exist (SERIAL counters are hidden rows, not sequences), and `\d index` is not
 // recognised. Column defaults print constants and SERIAL's nextval(...) as PostgreSQL does; other
-// expressions print as `(expression)`. `\d+ table` is not recognised and fails like any unknown catalog
-// query.
+// expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
+// compression, statistics target or description, and the access method.
 
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
@@ -110,8 +110,14 @@ const DATABASES = /^\s*SELECT d\.datname as "Name",\s*pg_catalog\.pg_get_userbyi
 const SCHEMAS = /^\s*SELECT n\.nspname AS "Name",\s*pg_catalog\.pg_get_userbyid\(n\.nspowner\) AS "Owner"\s+FROM pg_catalog\.pg_namespace n\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
 const ROLES = /^\s*SELECT r\.rolname, r\.rolsuper, r\.rolinherit,\s*r\.rolcreaterole, r\.rolcreatedb, r\.rolcanlogin,\s*r\.rolconnlimit, r\.rolvaliduntil,\s*ARRAY\(SELECT b\.rolname[\s\S]*\) as memberof\s*, r\.rolreplication\s*, r\.rolbypassrls\s+FROM pg_catalog\.pg_roles r\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
 const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
-const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, '', c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
-const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
+// `\d+` asks for the reloptions (none here) where `\d` selects '', and for four more columns per attribute.
+const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, (?:''|pg_catalog\.array_to_string\(c\.reloptions [\s\S]*?\))\s*, c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
+const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated(,\s*a\.attstorage,\s*a\.attcompression AS attcompression,\s*CASE WHEN a\.attstattarget=-1 THEN NULL ELSE a\.attstattarget END AS attstattarget,\s*pg_catalog\.col_description\(a\.attrelid, a\.attnum\))?\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
+
+/** pg_attribute.attstorage of each type's default: plain for fixed-size types, main for numeric, extended for text. */
+function storageOf(t: SqlType): string {
+  return t === 'numeric' ? 'm' : t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'unknown' ? 'x' : 'p';
+}
 const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
 
 /** Queries of `\d table` that have no rows here, by a distinctive part and their column count. */
@@ -240,8 +246,12 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   }
   m = ATTRS.exec(sql);
   if (m !== null) {
-    const oid = m[1] as string;
-    const columns = [col('attname'), col('format_type'), col('pg_get_expr'), col('attnotnull', 'bool'), col('attcollation'), col('attidentity'), col('attgenerated')];
+    const verbose = m[1] !== undefined;
+    const oid = m[2] as string;
+    const columns = [
+      col('attname'), col('format_type'), col('pg_get_expr'), col('attnotnull', 'bool'), col('attcollation'), col('attidentity'), col('attgenerated'),
+      ...(verbose ? [col('attstorage'), col('attcompression'), col('attstattarget', 'int2'), col('col_description')] : []),
+    ];
     return {
       columns,
       answer: async (ctx) => {
@@ -249,7 +259,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         if (t === undefined) return rows(columns, []);
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i), c.notNull, null, '', '']);
+          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i), c.notNull, null, '', '', ...(verbose ? [storageOf(c.type), '', null, null] : [])]);
         });
         return rows(columns, out);
       },

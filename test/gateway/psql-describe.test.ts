@@ -1,8 +1,9 @@
 /**
  * psql 15's describe commands through the gateway (client/gateway/psql-describe.ts): `\dt`, `\dt
  * pattern`, `\d table` (columns with types, NOT NULL and defaults, the primary key, UNIQUE constraints
- * and indexes), `\d` of a missing name, `\di`, `\dti`, `\l`, `\dn`, `\dt+` and `\du`. The expected outputs are what psql prints against PostgreSQL
- * 15 for the same DDL (a database with the C collation, connected as the same user), byte for byte.
+ * and indexes), `\d` of a missing name, `\di`, `\dti`, `\l`, `\dn`, `\dt+`, `\du` and `\d+ table`. The
+ * expected outputs are what psql prints against PostgreSQL 15 for the same DDL (a database with the C
+ * collation, connected as the same user), byte for byte, except where a constant says otherwise.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -124,6 +125,26 @@ const SCHEMAS = `      List of schemas
 
 `;
 
+const DEMO_VERBOSE = `                                                                 Table "public.demo"
+ Column |            Type             | Collation | Nullable |             Default             | Storage  | Compression | Stats target | Description 
+--------+-----------------------------+-----------+----------+---------------------------------+----------+-------------+--------------+-------------
+ id     | integer                     |           | not null |                                 | plain    |             |              | 
+ name   | text                        |           | not null |                                 | extended |             |              | 
+ v      | numeric(10,2)               |           |          | 0                               | main     |             |              | 
+ s      | integer                     |           | not null | nextval('demo_s_seq'::regclass) | plain    |             |              | 
+ e      | character varying(20)       |           |          |                                 | extended |             |              | 
+ t      | timestamp without time zone |           |          | now()                           | plain    |             |              | 
+ c      | character(3)                |           |          | 'ab'::bpchar                    | extended |             |              | 
+ d      | date                        |           |          | '2024-01-02'::date              | plain    |             |              | 
+ f      | boolean                     |           |          | true                            | plain    |             |              | 
+Indexes:
+    "demo_pkey" PRIMARY KEY, btree (id)
+    "demo_e_key" UNIQUE CONSTRAINT, btree (e)
+    "demo_name" btree (name)
+Access method: heap
+
+`;
+
 // Not PostgreSQL's output: table sizes are not tracked (PostgreSQL prints 8192 bytes for demo), and the
 // one role is the session's user, a superuser with no other attributes.
 const LIST_VERBOSE = `                                     List of relations
@@ -143,12 +164,12 @@ const ROLES = `           List of roles
 
 `;
 
-void test('psql \\di, \\l, \\dn, \\dt+ and \\du list indexes, the database, the schema and the user', async () => {
+void test('psql \\di, \\l, \\dn, \\dt+, \\du and \\d+ list indexes, the database, the schema, the user and a table in full', async () => {
   const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
   try {
     const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...DDL.flatMap((s) => ['-c', s]));
     assert.equal(ddl.code, 0, ddl.stderr);
-    const commands = [['\\di', INDEXES], ['\\dti demo*', TABLES_AND_INDEXES_DEMO], ['\\l pesto', DATABASE_LIST], ['\\l', DATABASE_LIST], ['\\dn', SCHEMAS], ['\\dt+', LIST_VERBOSE], ['\\du', ROLES]] as const;
+    const commands = [['\\di', INDEXES], ['\\dti demo*', TABLES_AND_INDEXES_DEMO], ['\\l pesto', DATABASE_LIST], ['\\l', DATABASE_LIST], ['\\dn', SCHEMAS], ['\\dt+', LIST_VERBOSE], ['\\du', ROLES], ['\\d+ demo', DEMO_VERBOSE]] as const;
     for (const [command, expected] of commands) {
       const r = await psql(gw.port, '-c', command);
       assert.equal(r.code, 0, `${command}: ${r.stderr}`);
