@@ -16,7 +16,8 @@ import { MemoryStore } from './memory-store.ts';
 import { WriteBuffer } from './write-buffer.ts';
 import { OverlaySource } from './overlay-source.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
-import { lowerStatement, type LoweredStatement, type Statement } from './lower-statement.ts';
+import { lowerStatement, type LoweredStatement, type SavepointOp, type Statement } from './lower-statement.ts';
+import { Savepoints, savepointOutsideBlock, savepointTag } from './savepoints.ts';
 import { SqlTimestamp } from './datetime.ts';
 import { ReadRecorder, type ExecContext } from './exec-context.ts';
 import { readsStillValid } from './occ.ts';
@@ -253,8 +254,8 @@ interface Txn {
   readonly buffer: WriteBuffer;
   /** What the transaction read, validated at COMMIT (occ.ts). */
   readonly reads: ReadRecorder;
-  /** Open savepoints, innermost last, with the writes buffered when each was taken. */
-  readonly savepoints: { name: string; writes: WriteBuffer }[];
+  /** Open savepoints, each with the writes buffered when it was taken. */
+  readonly savepoints: Savepoints<WriteBuffer>;
   readonly now: SqlTimestamp;
   failed: boolean;
 }
@@ -422,28 +423,20 @@ export class Session {
     }
   }
 
-  /** Savepoints restore the buffered writes; reads stay recorded (validation stays conservative). */
-  private savepoint(op: 'savepoint' | 'release' | 'rollback-to', name: string): ExecResult {
+  /**
+   * Savepoints restore the buffered writes; reads stay recorded (validation stays conservative). An
+   * unknown name fails the transaction, as any error does (`execute`).
+   */
+  private savepoint(op: SavepointOp, name: string): ExecResult {
     const txn = this.txn;
-    const tag = op === 'savepoint' ? 'SAVEPOINT' : op === 'release' ? 'RELEASE' : 'ROLLBACK';
-    if (txn === null) throw new SqlError(SqlState.noActiveSqlTransaction, `${tag} can only be used in transaction blocks`);
-    if (op === 'savepoint') {
-      txn.savepoints.push({ name, writes: txn.buffer.clone() });
-      return ok(tag, tag);
-    }
-    let i = txn.savepoints.length - 1;
-    while (i >= 0 && txn.savepoints[i]?.name !== name) i--;
-    const sp = txn.savepoints[i];
-    if (sp === undefined) {
-      txn.failed = true;
-      throw new SqlError('3B001', `savepoint "${name}" does not exist`);
-    }
-    if (op === 'release') txn.savepoints.length = i;
+    if (txn === null) throw savepointOutsideBlock(op);
+    if (op === 'savepoint') txn.savepoints.take(name, txn.buffer.clone());
+    else if (op === 'release') txn.savepoints.release(name);
     else {
-      txn.savepoints.length = i + 1;
-      txn.buffer.restore(sp.writes);
+      txn.buffer.restore(txn.savepoints.rollbackTo(name));
       txn.failed = false;
     }
+    const tag = savepointTag(op);
     return ok(tag, tag);
   }
 
@@ -452,7 +445,7 @@ export class Session {
     switch (op) {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: [], now: this.engine.now(), failed: false };
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), failed: false };
         return ok('BEGIN', 'BEGIN');
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);

@@ -40,6 +40,7 @@ import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
 import type { ExecContext } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
+import { savepointOutsideBlock, savepointTag } from '../../sql/savepoints.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { hasScan, SEVERAL, tableOfPlan } from './plan-reads.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
@@ -322,11 +323,8 @@ export class SqlSession {
         return { ok: false, error: toSqlError(e) };
       }
     }
-    const k = stmt.lowered.stmt;
-    if (k.k === 'savepoint') {
-      const what = k.op === 'savepoint' ? 'SAVEPOINT' : k.op === 'release' ? 'RELEASE SAVEPOINT' : 'ROLLBACK TO SAVEPOINT';
-      return { ok: false, error: new SqlError(SqlState.noActiveSqlTransaction, `${what} can only be used in transaction blocks`) };
-    }
+    const sp = stmt.lowered.stmt;
+    if (sp.k === 'savepoint') return { ok: false, error: savepointOutsideBlock(sp.op) };
     let last: SqlError | null = null;
     for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
       if (attempt > 0) this.sql.stats.autocommitRetries++;
@@ -435,7 +433,7 @@ export class SqlSession {
       if (s.op === 'savepoint') txn.savepoint(s.name);
       else if (s.op === 'release') txn.release(s.name);
       else txn.rollbackTo(s.name);
-      const tag = s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK';
+      const tag = savepointTag(s.op);
       return ok(tag, tag);
     }
     if (s.k !== 'query' && s.k !== 'dml') {

@@ -17,6 +17,7 @@ import { rowKey } from '../../sql/row-key.ts';
 import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
+import { Savepoints } from '../../sql/savepoints.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import { LoadBatches } from './load-batches.ts';
 import { scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
@@ -68,8 +69,7 @@ export class FetchingSource implements RowSource {
 }
 
 /** What ROLLBACK TO SAVEPOINT restores: the buffered writes and catalog when the savepoint was taken. */
-interface Savepoint {
-  readonly name: string;
+interface SavedState {
   readonly writes: WriteBuffer;
   readonly ownWrites: Map<Key, Uint8Array | null>;
   readonly writeBytes: number;
@@ -81,8 +81,7 @@ interface Savepoint {
 
 export class SqlTxn {
   readonly writes = new WriteBuffer();
-  /** Open savepoints, innermost last. */
-  readonly #savepoints: Savepoint[] = [];
+  readonly #savepoints = new Savepoints<SavedState>();
   readonly rows: FetchedRows = new Map();
   scans: FetchedScans = new Map();
   /** Buffered writes by store key, as shipped with range reads (load batches hold the rest). */
@@ -169,21 +168,20 @@ export class SqlTxn {
   // (a key is fetched only while the transaction has not written it, so they are committed rows).
 
   savepoint(name: string): void {
-    this.#savepoints.push({
-      name, writes: this.writes.clone(), ownWrites: new Map(this.ownWrites), writeBytes: this.#writeBytes,
+    this.#savepoints.take(name, {
+      writes: this.writes.clone(), ownWrites: new Map(this.ownWrites), writeBytes: this.#writeBytes,
       catalog: this.catalog, catalogWritten: this.catalogWritten, loadTaken: this.load?.takenCounts() ?? new Map(),
     });
   }
 
   /** RELEASE: forgets the savepoint and every later one (3B001 when there is none of that name). */
   release(name: string): void {
-    this.#savepoints.length = this.#savepointIndex(name);
+    this.#savepoints.release(name);
   }
 
   /** ROLLBACK TO: the writes and catalog as they were at the savepoint, which stays (later ones go). */
   rollbackTo(name: string): void {
-    const i = this.#savepointIndex(name);
-    const sp = this.#savepoints[i]!;
+    const sp = this.#savepoints.state(name);
     const taken = this.load?.takenCounts();
     for (const [storage, n] of sp.loadTaken) {
       if (taken?.get(storage) !== n) {
@@ -201,12 +199,7 @@ export class SqlTxn {
     this.catalogWritten = sp.catalogWritten;
     // Fetched scans include the own writes shipped with them, which may be the ones undone here.
     this.scans = new Map();
-    this.#savepoints.length = i + 1; // the savepoint's copies stay its own: restoring copied from them
-  }
-
-  #savepointIndex(name: string): number {
-    for (let i = this.#savepoints.length - 1; i >= 0; i--) if (this.#savepoints[i]!.name === name) return i;
-    throw new SqlError('3B001', `savepoint "${name}" does not exist`);
+    this.#savepoints.rollbackTo(name); // the savepoint's copies stay its own: restoring copied from them
   }
 
   ownWriteEntries(): WriteEntry[] {
