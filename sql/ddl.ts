@@ -1,8 +1,10 @@
-// Executes DDL against the catalog and the store: CREATE TABLE (types, PRIMARY KEY including composite,
-// NOT NULL, DEFAULT, UNIQUE, SERIAL/identity; storage options such as WITH (fillfactor=...) are accepted and
-// ignored; FOREIGN KEY constraints are accepted and not enforced), CREATE [UNIQUE] INDEX, DROP TABLE/INDEX
-// [IF EXISTS], ALTER TABLE ... ADD PRIMARY KEY / ADD UNIQUE, TRUNCATE. Ids come from the catalog's DDL-order
-// counter. DDL is not transactional: it applies immediately, as the single-node engine's simplification.
+// Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
+// composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
+// are accepted and ignored; FOREIGN KEY constraints are accepted and not enforced), CREATE [UNIQUE] INDEX,
+// DROP TABLE/INDEX [IF EXISTS], ALTER TABLE ... ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK, ALTER COLUMN
+// SET/DROP DEFAULT and SET/DROP NOT NULL, RENAME TO / RENAME COLUMN, TRUNCATE. Ids come from the catalog's
+// DDL-order counter. In the single-node engine DDL applies immediately (not transactional); the cluster
+// replays the same statements into each catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog} from './catalog.ts';
@@ -45,7 +47,18 @@ function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDe
   return coerceAssign(scope.ctx, bindExpr(scope, raw), type, c.colname ?? '');
 }
 
-export function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlOutcome {
+/** Applies one DDL statement's parse tree to the catalog and storage; null for one not supported here. */
+export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome | null {
+  if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
+  if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
+  if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
+  if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
+  if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
+  if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
+  return null;
+}
+
+function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   if (s.relation?.relpersistence === 't') { /* temporary tables behave like ordinary ones here */ }
   if (s.inhRelations !== undefined && s.inhRelations.length > 0) throw unsupported('table inheritance');
@@ -169,11 +182,15 @@ function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Con
     taken.add(name);
     out.push({ name, expr });
   }
-  // Checked in name order, as PostgreSQL does (CheckConstraintFetch): the first failing one is reported.
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return out.sort(byName);
 }
 
-export function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {
+/** CHECK constraints are checked in name order, as PostgreSQL does (CheckConstraintFetch): the first failing one is reported. */
+function byName(a: CheckDef, b: CheckDef): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
+function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {
   const table = catalog.require(s.relation?.relname ?? '');
   const cols = (s.indexParams ?? []).map((p) => {
     if (!('IndexElem' in p)) throw unsupported('index element');
@@ -193,7 +210,7 @@ export function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt)
   return { tag: 'CREATE INDEX', touched: [] };
 }
 
-export function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
+function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   const names = (s.objects ?? []).map((o) => {
     const items = 'List' in o ? (o.List.items ?? []) : [o];
     return strOf(items[items.length - 1]);
@@ -234,7 +251,7 @@ export function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOut
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }
 
-export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
+function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   let table = catalog.get(name);
   if (table === undefined) {
@@ -330,13 +347,13 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
       if (evalExpr(check!.expr, row, env) === false) throw new SqlError(SqlState.checkViolation, `check constraint "${check!.name}" of relation "${t.name}" is violated by some row`);
     });
   }
-  const table: TableDef = { ...t, checks: [...existing, check!].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
+  const table: TableDef = { ...t, checks: [...existing, check!].sort(byName) };
   catalog.put(table);
   return table;
 }
 
 /** ALTER TABLE ... RENAME TO, ALTER TABLE ... RENAME COLUMN: names only (rows and storage stay). */
-export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
+function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
   if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
@@ -393,7 +410,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   return next;
 }
 
-export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
+function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
   const tables = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
   for (const t of tables) storage.truncate(t);
   return { tag: 'TRUNCATE TABLE', touched: tables.map((t) => t.id) };

@@ -24,7 +24,7 @@ import { readsStillValid } from './occ.ts';
 import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
-import { alterTable, createIndex, createTable, drop, rename, truncate, type DdlOutcome } from './ddl.ts';
+import { applyDdl, type DdlOutcome } from './ddl.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate } from './datetime.ts';
@@ -191,14 +191,9 @@ export class Engine {
 
   /** @internal */
   runDdl(stmt: Extract<Statement, { k: 'ddl' }>): DdlOutcome {
-    const n = stmt.node;
-    if ('CreateStmt' in n) return createTable(this.catalog, this.store, n.CreateStmt);
-    if ('IndexStmt' in n) return createIndex(this.catalog, this.store, n.IndexStmt);
-    if ('DropStmt' in n) return drop(this.catalog, this.store, n.DropStmt);
-    if ('AlterTableStmt' in n) return alterTable(this.catalog, this.store, n.AlterTableStmt);
-    if ('RenameStmt' in n) return rename(this.catalog, n.RenameStmt);
-    if ('TruncateStmt' in n) return truncate(this.catalog, this.store, n.TruncateStmt);
-    throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
+    const out = applyDdl(this.catalog, this.store, stmt.node);
+    if (out === null) throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
+    return out;
   }
 }
 

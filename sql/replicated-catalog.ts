@@ -25,7 +25,7 @@
  */
 import type { Node } from 'libpg-query';
 import { Catalog, type IndexDef, type TableDef } from './catalog.ts';
-import { alterTable, createIndex, createTable, drop, rename, truncate, type DdlOutcome, type DdlStorage } from './ddl.ts';
+import { applyDdl, type DdlOutcome, type DdlStorage } from './ddl.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
 
@@ -91,13 +91,9 @@ function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch):
     catalog.switchStorage(s.relname, s.id);
     return { tag: 'ALTER TABLE', touched: [] };
   }
-  if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
-  if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
-  if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
-  if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
-  if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
-  if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
-  throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
+  const out = applyDdl(catalog, storage, n);
+  if (out === null) throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
+  return out;
 }
 
 /** A catalog version: the log and the catalog it yields. Immutable once built. */
