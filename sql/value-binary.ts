@@ -7,6 +7,7 @@ import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
+import { uuidOfHex } from './value-text.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const PG_EPOCH_MICROS = 946_684_800_000_000;
@@ -214,8 +215,7 @@ export function uuidBytes(canonical: string): Uint8Array {
 
 /** The canonical text of a uuid's 16 bytes. */
 export function uuidText(b: Uint8Array): string {
-  const h = Buffer.from(b.buffer, b.byteOffset, 16).toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  return uuidOfHex(Buffer.from(b.buffer, b.byteOffset, 16).toString('hex'));
 }
 
 function bad(type: string): SqlError {

@@ -174,7 +174,11 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
  */
 export function parseUuid(text: string): string {
   const m = /^\s*(\{)?((?:[0-9a-fA-F]{4}-?){7}[0-9a-fA-F]{4})(\})?\s*$/.exec(text);
-  if (m === null || (m[1] === undefined) !== (m[3] === undefined) || m[2]!.endsWith('-')) throw invalid('uuid', text);
-  const h = m[2]!.replace(/-/g, '').toLowerCase();
+  if (m === null || (m[1] === undefined) !== (m[3] === undefined)) throw invalid('uuid', text);
+  return uuidOfHex(m[2]!.replace(/-/g, '').toLowerCase());
+}
+
+/** The canonical text of a uuid from its 32 lower-case hex digits: 8-4-4-4-12. */
+export function uuidOfHex(h: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
