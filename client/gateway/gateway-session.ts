@@ -133,15 +133,17 @@ export class GatewaySession {
       case 'terminate':
         this.extendedError({ code: GatewayState.protocolViolation, message: `unexpected message "${m.kind}"` });
         return;
-      case 'invalidText':
+      case 'invalidText': {
+        const e = err(m.code, m.message);
         if (!m.simple) {
-          this.extendedError({ code: m.code, message: m.message });
+          this.extendedError(e.error);
           return;
         }
-        this.failed(err(m.code, m.message));
-        this.writeError({ code: m.code, message: m.message });
+        this.failed(e);
+        this.writeError(e.error);
         this.readyForQuery();
         return;
+      }
     }
   }
 

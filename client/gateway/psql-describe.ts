@@ -52,10 +52,19 @@ function patternOf(where: string, column: string): RegExp | null {
 
 /** Tables whose name (and schema `public`) match the patterns in `where`, by name. */
 function matching(tables: readonly TableDef[], where: string): TableDef[] {
-  const name = patternOf(where, 'c.relname');
-  const schema = patternOf(where, 'n.nspname');
-  if (schema !== null && !schema.test('public')) return [];
-  return tables.filter((t) => name === null || name.test(t.name)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (!nameTest(where, 'n.nspname')('public')) return [];
+  const name = nameTest(where, 'c.relname');
+  return tables.filter((t) => name(t.name)).sort(byName);
+}
+
+/** The pattern psql's WHERE puts on `column` (`OPERATOR(pg_catalog.~) ...`) as a test of a name; none passes all. */
+function nameTest(where: string | undefined, column: string): (name: string) => boolean {
+  const re = where === undefined ? null : patternOf(where, column);
+  return re === null ? () => true : (name) => re.test(name);
+}
+
+function byName(a: { readonly name: string }, b: { readonly name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | undefined> {
@@ -98,7 +107,7 @@ interface IndexRow {
 
 function indexRows(t: TableDef): IndexRow[] {
   const out: IndexRow[] = t.indexes.map((i: IndexDef) => ({ name: i.name, primary: false, unique: i.unique, cols: i.columns, contype: i.constraint ? 'u' : null }));
-  out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  out.sort(byName);
   if (!t.hiddenPk) out.unshift({ name: `${t.name}_pkey`, primary: true, unique: true, cols: t.pk, contype: 'p' });
   return out;
 }
@@ -113,12 +122,12 @@ const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\
 // `\d+` asks for the reloptions (none here) where `\d` selects '', and for four more columns per attribute.
 const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, (?:''|pg_catalog\.array_to_string\(c\.reloptions [\s\S]*?\))\s*, c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
 const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated(,\s*a\.attstorage,\s*a\.attcompression AS attcompression,\s*CASE WHEN a\.attstattarget=-1 THEN NULL ELSE a\.attstattarget END AS attstattarget,\s*pg_catalog\.col_description\(a\.attrelid, a\.attnum\))?\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
+const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
 
 /** pg_attribute.attstorage of each type's default: plain for fixed-size types, main for numeric, extended for text. */
 function storageOf(t: SqlType): string {
   return t === 'numeric' ? 'm' : t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'unknown' ? 'x' : 'p';
 }
-const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
 
 /** Queries of `\d table` that have no rows here, by a distinctive part and their column count. */
 const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
@@ -150,12 +159,6 @@ function extraValue(name: string, r: Relation): SqlValue {
   }
 }
 
-/** `pattern OPERATOR(pg_catalog.~) ...` conditions on `column` in `where` that `value` fails. */
-function fails(where: string | undefined, column: string, value: string): boolean {
-  const re = where === undefined ? null : patternOf(where, column);
-  return re !== null && !re.test(value);
-}
-
 export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   let m = LIST.exec(sql);
   if (m !== null) {
@@ -171,10 +174,11 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const tables = await ctx.backend.tables();
         const found: Relation[] = [];
         if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, index: false });
-        if (kinds.includes('i') && !fails(where, 'n.nspname', 'public')) {
-          for (const t of tables) for (const i of indexRows(t)) if (!fails(where, 'c.relname', i.name)) found.push({ name: i.name, table: t, index: true });
+        if (kinds.includes('i') && nameTest(where, 'n.nspname')('public')) {
+          const name = nameTest(where, 'c.relname');
+          for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, index: true });
         }
-        found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        found.sort(byName);
         return rows(columns, found.map((r) => ['public', r.name, r.index ? 'index' : 'table', owner, ...extras.map((e) => extraValue(e, r))]));
       },
     };
@@ -188,7 +192,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       answer: (ctx) => {
         const name = ctx.settings.database;
         const owner = ctx.settings.get('session_authorization') ?? '';
-        return Promise.resolve(rows(columns, fails(where, 'd.datname', name) ? [] : [[name, owner, 'UTF8', 'C', 'C', null, 'libc', null]]));
+        return Promise.resolve(rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', null]] : []));
       },
     };
   }
@@ -199,7 +203,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     return {
       columns,
       // PostgreSQL 15's public schema belongs to the role of the database's owner.
-      answer: () => Promise.resolve(rows(columns, fails(where, 'n.nspname', 'public') ? [] : [['public', 'pg_database_owner']])),
+      answer: () => Promise.resolve(rows(columns, nameTest(where, 'n.nspname')('public') ? [['public', 'pg_database_owner']] : [])),
     };
   }
   m = ROLES.exec(sql);
@@ -214,7 +218,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       answer: (ctx) => {
         // There are no roles or privileges: every user the gateway admits may do anything (a superuser).
         const user = ctx.settings.get('session_authorization') ?? '';
-        return Promise.resolve(rows(columns, fails(where, 'r.rolname', user) ? [] : [[user, true, true, false, false, true, -1, null, '{}', false, false]]));
+        return Promise.resolve(rows(columns, nameTest(where, 'r.rolname')(user) ? [[user, true, true, false, false, true, -1, null, '{}', false, false]] : []));
       },
     };
   }

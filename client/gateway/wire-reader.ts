@@ -5,6 +5,8 @@
 import { ProtocolError } from './protocol-error.ts';
 import { utf8Text } from './utf8-text.ts';
 
+const lenientText = (b: Buffer, from: number, to: number): string => b.toString('utf8', from, to);
+
 export class WireReader {
   private pos: number;
 
@@ -40,18 +42,18 @@ export class WireReader {
   }
 
   cstring(): string {
-    const end = this.buf.indexOf(0, this.pos);
-    if (end < 0) throw new ProtocolError('invalid message format: unterminated string');
-    const s = utf8Text(this.buf, this.pos, end);
-    this.pos = end + 1;
-    return s;
+    return this.#cstring(utf8Text);
   }
 
   /** A C string whose bytes need not be UTF-8 (a CopyFail reason: invalid bytes become U+FFFD). */
   cstringLenient(): string {
+    return this.#cstring(lenientText);
+  }
+
+  #cstring(decode: (b: Buffer, from: number, to: number) => string): string {
     const end = this.buf.indexOf(0, this.pos);
     if (end < 0) throw new ProtocolError('invalid message format: unterminated string');
-    const s = this.buf.toString('utf8', this.pos, end);
+    const s = decode(this.buf, this.pos, end);
     this.pos = end + 1;
     return s;
   }
