@@ -64,10 +64,11 @@ export async function allocateStorage(client: PestoClient): Promise<number> {
 
 /** The fresh storages of one SQL transaction and the load batches of their rows. */
 export class LoadBatches {
-  /** Row-key prefixes of the transaction's fresh storages. */
-  readonly #fresh = new Set<string>();
-  /** Writes taken per fresh storage (by key prefix): what a savepoint checks it could undo. */
-  readonly #taken = new Map<string, number>();
+  /**
+   * Row-key prefixes of the transaction's fresh storages, each with the writes taken into it so far (what
+   * a savepoint checks it could undo).
+   */
+  readonly #fresh = new Map<string, { taken: number }>();
   /** Keys some batch carries (committed or in flight). */
   readonly #batched = new Set<Key>();
   #pending = new Map<Key, Uint8Array | null>();
@@ -104,7 +105,7 @@ export class LoadBatches {
   /** Storage `id` is fresh in this transaction: nobody else can name it before the commit. */
   addFresh(id: number): void {
     const p = tablePrefix(id);
-    this.#fresh.add(p);
+    this.#fresh.set(p, { taken: 0 });
     this.tx.markPrivate(p);
   }
 
@@ -115,7 +116,7 @@ export class LoadBatches {
    */
   takenCounts(): Map<string, number> {
     const out = new Map<string, number>();
-    for (const p of this.#fresh) out.set(p, this.#taken.get(p) ?? 0);
+    for (const [p, f] of this.#fresh) out.set(p, f.taken);
     return out;
   }
 
@@ -128,9 +129,9 @@ export class LoadBatches {
    * batch when enough rows are waiting; false: the write stays with the user's transaction.
    */
   take(key: Key, value: Uint8Array | null): boolean {
-    const storage = key.slice(0, TABLE_PREFIX_BYTES);
-    if (this.#fresh.size === 0 || !this.#fresh.has(storage) || this.#batched.has(key)) return false;
-    this.#taken.set(storage, (this.#taken.get(storage) ?? 0) + 1);
+    const fresh = this.#fresh.size === 0 ? undefined : this.#fresh.get(key.slice(0, TABLE_PREFIX_BYTES));
+    if (fresh === undefined || this.#batched.has(key)) return false;
+    fresh.taken++;
     const old = this.#pending.get(key);
     if (old !== undefined && old !== null) this.#pendingBytes -= old.length;
     if (old === undefined) this.#pendingBytes += key.length + 8;

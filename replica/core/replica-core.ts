@@ -18,6 +18,7 @@
  *   in range-reads.ts.
  */
 import { digestKey, type DigestKey } from '../../protocol/ids.ts';
+import { tablePrefix } from '../../sql/row-key.ts';
 import type { Key, Message, Prepare, PrepareReply, ReadRequest, SigProof, Txn, VoteDecision } from '../../protocol/messages.ts';
 import { voteLeaf } from '../../protocol/statements.ts';
 import { tsEquals, tsLess, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
@@ -52,7 +53,6 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export type { PeerHandle, ReplicaCoreOptions, ReplicaEffect, ReplicaEnv, ReplicaStats, SignRef } from './replica-api.ts';
 import type { PeerHandle, ReplicaCoreOptions, ReplicaEffect, ReplicaEnv, ReplicaStats, SignRef } from './replica-api.ts';
-import { tablePrefix } from '../../sql/row-key.ts';
 
 const DEFAULT_FETCH_TIMEOUT_MS = 200;
 /** Keys the storage collector drops per tick (the shell runs further slices between other work). */
