@@ -12,6 +12,8 @@ export class BindContext {
   private levels = 0;
   /** Common table expressions visible while binding, innermost last. */
   readonly ctes: Map<string, { plan: Plan; columns: readonly OutputColumn[] }>[] = [];
+  /** Set when the statement calls a function only the client can answer (the session's user, random bytes). */
+  atClient = false;
   constructor(
     readonly catalog: Catalog,
     paramTypes: readonly SqlType[] = [],

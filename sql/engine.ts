@@ -19,7 +19,7 @@ import { SqlError, SqlState, toSqlError } from './errors.ts';
 import { lowerStatement, type LoweredStatement, type SavepointOp, type Statement } from './lower-statement.ts';
 import { Savepoints, savepointOutsideBlock, savepointTag } from './savepoints.ts';
 import { SqlTimestamp } from './datetime.ts';
-import { ReadRecorder, type ExecContext } from './exec-context.ts';
+import { DEFAULT_IDENTITY, ReadRecorder, type ExecContext, type SessionIdentity } from './exec-context.ts';
 import { readsStillValid } from './occ.ts';
 import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
@@ -113,8 +113,9 @@ export class Engine {
     return new Engine(options);
   }
 
-  session(): Session {
-    return new Session(this);
+  /** A session; `identity` answers current_user and current_database(). */
+  session(identity: SessionIdentity = DEFAULT_IDENTITY): Session {
+    return new Session(this, identity);
   }
 
   /** Parses and binds without executing: parameter and result types (for the wire protocol's Describe). */
@@ -185,7 +186,7 @@ export class Engine {
   lowerOne(sql: string, paramHints: readonly SqlType[]): LoweredStatement {
     const entry = this.parse(sql);
     if (entry.stmts.length > 1) throw new SqlError(SqlState.syntaxError, 'cannot insert multiple commands into a prepared statement');
-    if (entry.stmts.length === 0) return { stmt: { k: 'noop', tag: '' }, paramTypes: [] };
+    if (entry.stmts.length === 0) return { stmt: { k: 'noop', tag: '' }, paramTypes: [], atClient: false };
     return this.lowerAt(entry, 0, paramHints);
   }
 
@@ -272,7 +273,10 @@ export class Session {
   /** When set, every execution records its read set, predicates and scanned versions here. */
   recorder: ReadRecorder | null = null;
 
-  constructor(private readonly engine: Engine) {}
+  constructor(
+    private readonly engine: Engine,
+    private readonly identity: SessionIdentity,
+  ) {}
 
   get inTransaction(): boolean {
     return this.txn !== null;
@@ -370,6 +374,7 @@ export class Session {
       nextRowId: () => engine.nextRowId(),
       nextSerial: (t, c) => engine.nextSerial(t, c),
       random: engine.random,
+      identity: this.identity,
     };
   }
 

@@ -41,6 +41,15 @@ export class ReadRecorder {
   constructor(readonly keepScanned = true) {}
 }
 
+/** Who runs a session's statements: current_user, session_user and current_database() answer from it. */
+export interface SessionIdentity {
+  readonly user: string;
+  readonly database: string;
+}
+
+/** Sessions opened without a connection (tests, benchmarks, the engine called directly). */
+export const DEFAULT_IDENTITY: SessionIdentity = { user: 'postgres', database: 'pesto' };
+
 export interface ExecContext {
   readonly source: RowSource;
   /** null for read-only execution (DML then fails). */
@@ -57,4 +66,9 @@ export interface ExecContext {
    * deterministic (replicas: every replica must compute the same result).
    */
   readonly random?: (bytes: number) => Uint8Array;
+  /**
+   * The session's user and database; absent where statements of any session run (replicas: the client
+   * runs statements that ask for them itself, lower-statement.ts's `atClient`).
+   */
+  readonly identity?: SessionIdentity;
 }

@@ -140,12 +140,14 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return uuidText(b);
     }
     case 'current_database':
-      return 'pesto';
+    case 'current_user':
+    case 'session_user': {
+      const id = env.ctx?.identity;
+      if (id === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn} is not available in statements the replicas run: the client answers it`);
+      return e.fn === 'current_database' ? id.database : id.user;
+    }
     case 'current_schema':
       return 'public';
-    case 'current_user':
-    case 'session_user':
-      return 'postgres';
     case '__serial': {
       const ctx = env.ctx;
       const tableId = num(evalExpr(a[0] as Expr, row, env));

@@ -45,17 +45,19 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, [], 'date');
     case 'gen_random_uuid':
       arity(name, args, 0, 0);
+      ctx.atClient = true;
       return fn(name, [], 'uuid');
-    case 'version':
     case 'current_database':
-    case 'current_schema':
     case 'current_user':
     case 'session_user':
+      ctx.atClient = true;
+      return fn(name, [], 'text');
+    case 'version':
+    case 'current_schema':
       return fn(name, [], 'text');
     case 'random':
     case 'clock_timestamp':
     case 'timeofday':
-    case 'gen_random_uuid':
       throw new SqlError(SqlState.featureNotSupported, `function ${name}() is not supported: results must be deterministic across replicas`);
     case 'abs': {
       arity(name, args, 1, 1);

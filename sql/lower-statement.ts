@@ -27,6 +27,11 @@ export type Statement =
 export interface LoweredStatement {
   readonly stmt: Statement;
   readonly paramTypes: readonly SqlType[];
+  /**
+   * The statement calls a function only the client can answer (current_user, current_database(),
+   * gen_random_uuid()): on a cluster it runs at the client over rows it reads, never on replicas.
+   */
+  readonly atClient: boolean;
 }
 
 const ddlTags: Record<string, string> = {
@@ -51,7 +56,7 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
   const ctx = new BindContext(catalog, paramHints);
   const stmt = lower(ctx, node);
   const paramTypes = ctx.paramTypes.map((t) => (t === 'unknown' ? 'text' : t));
-  return { stmt, paramTypes };
+  return { stmt, paramTypes, atClient: ctx.atClient };
 }
 
 function lower(ctx: BindContext, node: Node): Statement {

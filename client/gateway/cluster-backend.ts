@@ -20,8 +20,8 @@ export class ClusterBackend implements SqlBackend {
     private readonly options: ClusterBackendOptions = {},
   ) {}
 
-  openSession(_user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session()) });
+  openSession(user: string, database: string): Promise<OpenSessionResult> {
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session({ user, database })) });
   }
 }
 

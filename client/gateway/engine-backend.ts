@@ -21,8 +21,8 @@ export class EngineBackend implements SqlBackend {
     private readonly options: EngineBackendOptions = {},
   ) {}
 
-  openSession(_user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(), this.engine) });
+  openSession(user: string, database: string): Promise<OpenSessionResult> {
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session({ user, database }), this.engine) });
   }
 }
 

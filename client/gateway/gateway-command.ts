@@ -1,5 +1,5 @@
 // What the gateway does with one SQL statement before any backend sees it. Transaction control, SET,
-// RESET, SHOW, DISCARD, DEALLOCATE, CLOSE, UNLISTEN, COPY and a few catalog queries are the gateway's own
+// RESET, SHOW, DISCARD, DEALLOCATE, DECLARE/FETCH/MOVE/CLOSE (cursors), UNLISTEN, COPY and a few catalog queries are the gateway's own
 // business (transaction states belong to the wire protocol; settings and prepared statements are per
 // connection; COPY is a sub-protocol); everything else goes to the backend. Classification is cached per statement text, so a benchmark's repeated statements cost
 // one map lookup. Utility statements are parsed with the real PostgreSQL grammar (libpg-query); the hot
@@ -10,6 +10,7 @@ import type { Node } from 'libpg-query';
 import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
 import { copySpecOf, type CopySpec } from './copy-in.ts';
 import { copyOutSpecOf, type CopyOutSpec } from './copy-out.ts';
+import { declareSpecOf, fetchSpecOf, type DeclareSpec, type FetchSpec } from './sql-cursors.ts';
 
 export type GatewayCommand =
   | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
@@ -26,7 +27,9 @@ export type GatewayCommand =
   | { readonly k: 'discard'; readonly what: 'ALL' | 'PLANS' | 'SEQUENCES' | 'TEMP' }
   /** DEALLOCATE [PREPARE] name | ALL: the session's prepared statements, protocol-level ones included (one namespace, as in PostgreSQL). */
   | { readonly k: 'deallocate'; readonly name: string | null }
-  /** CLOSE name | ALL: there are no SQL cursors, so CLOSE ALL closes nothing and a name is unknown. */
+  /** DECLARE name CURSOR FOR query, FETCH/MOVE, CLOSE name | ALL: the session's SQL cursors (sql-cursors.ts). */
+  | { readonly k: 'declare'; readonly spec: DeclareSpec }
+  | { readonly k: 'fetch'; readonly spec: FetchSpec }
   | { readonly k: 'closeCursor'; readonly name: string | null }
   /** UNLISTEN: nothing is ever listened to (LISTEN is refused). */
   | { readonly k: 'unlisten' }
@@ -41,7 +44,7 @@ const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
-const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|close|unlisten)\b/i;
+const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|close|unlisten|declare|fetch|move)\b/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
@@ -124,6 +127,11 @@ function classifyUtility(sql: string): GatewayCommand {
   if ('DeallocateStmt' in node) return { k: 'deallocate', name: node.DeallocateStmt.name ?? null };
   if ('ClosePortalStmt' in node) return { k: 'closeCursor', name: node.ClosePortalStmt.portalname ?? null };
   if ('UnlistenStmt' in node) return { k: 'unlisten' };
+  if ('DeclareCursorStmt' in node) {
+    const spec = declareSpecOf(node.DeclareCursorStmt, sql);
+    return spec === null ? BACKEND : { k: 'declare', spec };
+  }
+  if ('FetchStmt' in node) return { k: 'fetch', spec: fetchSpecOf(node.FetchStmt) };
   return BACKEND;
 }
 

@@ -23,7 +23,8 @@ import type { FrontendMessage } from './frontend-decoder.ts';
 import { classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { SessionSettings } from './session-settings.ts';
-import type { BackendColumn, BackendError, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
+import { SqlCursors } from './sql-cursors.ts';
+import type { BackendColumn, BackendError, BackendOutcome, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
 import { decodeParam, fieldsOf, formatAt, writeValue } from './value-format.ts';
 
 export interface SessionIo {
@@ -58,6 +59,9 @@ type TxnStatus = 'I' | 'T' | 'E';
 const err = (code: string, message: string): { ok: false; error: BackendError } => ({ ok: false, error: { code, message } });
 const done = (tag: string, notices: BackendRows['notices'] = []): BackendRows => ({ ok: true, tag, returnsRows: false, columns: [], rows: [], notices });
 const BACKEND_COMMAND: GatewayCommand = { k: 'backend' };
+const BINARY = [1];
+/** What a failed transaction ('E') still runs: its end, or a return to a savepoint. */
+const acceptedWhenFailed = (c: GatewayCommand): boolean => c.k === 'commit' || c.k === 'rollback' || c.k === 'rollbackTo';
 const textColumn = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
 const SHOW_ALL_COLUMNS = [textColumn('name'), textColumn('setting'), textColumn('description')];
 
@@ -70,6 +74,7 @@ export class GatewaySession {
   private cancelRequested = false;
   private readonly statements = new Map<string, PreparedStatement>();
   private readonly portals = new Map<string, Portal>();
+  private readonly cursors = new SqlCursors();
   private pendingReports: [string, string][] = [];
   private readonly catalogContext: CatalogContext;
 
@@ -151,6 +156,7 @@ export class GatewaySession {
   async end(): Promise<void> {
     this.dropStatements();
     this.portals.clear();
+    this.cursors.close(null);
     if (this.status !== 'I') await this.backend.rollback();
     await this.backend.close();
   }
@@ -195,7 +201,7 @@ export class GatewaySession {
       this.cancelRequested = false;
       return this.failed(err(GatewayState.queryCanceled, 'canceling statement due to user request'));
     }
-    if (this.status === 'E' && cmd.k !== 'commit' && cmd.k !== 'rollback' && cmd.k !== 'rollbackTo') {
+    if (this.status === 'E' && !acceptedWhenFailed(cmd)) {
       return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
     switch (cmd.k) {
@@ -216,19 +222,16 @@ export class GatewaySession {
         this.implicitBlock = false;
         if (this.status === 'I') return done('COMMIT', [{ severity: 'WARNING', code: GatewayState.noActiveSqlTransaction, message: 'there is no transaction in progress' }]);
         if (this.status === 'E') {
-          await this.backend.rollback();
-          this.status = 'I';
+          await this.rollbackBackend();
           return done('ROLLBACK');
         }
-        const c = await this.backend.commit();
-        this.status = 'I';
+        const c = await this.commitBackend();
         return c.ok ? done('COMMIT') : c;
       }
       case 'rollback':
         this.implicitBlock = false;
         if (this.status === 'I') return done('ROLLBACK', [{ severity: 'WARNING', code: GatewayState.noActiveSqlTransaction, message: 'there is no transaction in progress' }]);
-        await this.backend.rollback();
-        this.status = 'I';
+        await this.rollbackBackend();
         return done('ROLLBACK');
       case 'set': {
         const r = this.applySet(cmd.name, cmd.value);
@@ -245,6 +248,7 @@ export class GatewaySession {
         for (const r of this.settings.resetAll()) this.pendingReports.push(r);
         this.dropStatements();
         this.portals.clear();
+        this.cursors.close(null);
         return done('DISCARD ALL');
       case 'deallocate':
         if (cmd.name === null) {
@@ -254,8 +258,12 @@ export class GatewaySession {
         if (!this.statements.has(cmd.name)) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${cmd.name}" does not exist`));
         this.dropStatement(cmd.name);
         return done('DEALLOCATE');
+      case 'declare':
+        return this.failed(await this.cursors.declare(cmd.spec, this.status === 'T', this.portals.has(cmd.spec.name), exec));
+      case 'fetch':
+        return this.failed(this.cursors.fetch(cmd.spec));
       case 'closeCursor':
-        return cmd.name === null ? done('CLOSE CURSOR ALL') : this.failed(err(GatewayState.invalidCursorName, `cursor "${cmd.name}" does not exist`));
+        return this.failed(this.cursors.close(cmd.name));
       case 'unlisten':
         return done('UNLISTEN');
       case 'show':
@@ -280,6 +288,20 @@ export class GatewaySession {
     }
   }
 
+  /** Ends the transaction block with the backend's COMMIT (40001 when Pesto aborts it). */
+  private async commitBackend(): Promise<BackendOutcome> {
+    const c = await this.backend.commit();
+    this.status = 'I';
+    this.cursors.endTransaction(c.ok);
+    return c;
+  }
+
+  private async rollbackBackend(): Promise<void> {
+    await this.backend.rollback();
+    this.status = 'I';
+    this.cursors.endTransaction(false);
+  }
+
   /** An error inside a transaction aborts it (PostgreSQL's 'E' state). */
   private failed(r: BackendResult): BackendResult {
     if (!r.ok && this.status === 'T') this.status = 'E';
@@ -287,7 +309,7 @@ export class GatewaySession {
   }
 
   private writeError(e: BackendError): void {
-    this.io.out.errorResponse({ severity: 'ERROR', code: e.code, message: e.message, detail: e.detail, position: e.position });
+    this.io.out.errorResponse({ severity: 'ERROR', code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position });
   }
 
   private writeNotices(r: BackendRows): void {
@@ -323,7 +345,7 @@ export class GatewaySession {
     const multi = stmts.length > 1;
     for (const text of stmts) {
       const cmd = classify(text);
-      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo')) {
+      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo' || cmd.k === 'declare')) {
         const b = await this.backend.begin();
         if (!b.ok) {
           this.writeError(b.error);
@@ -334,27 +356,27 @@ export class GatewaySession {
       }
       const r = cmd.k === 'copyFrom' ? await this.copyFrom(cmd.spec)
         : cmd.k === 'copyTo' ? await this.copyTo(cmd.spec)
-        : await this.run(cmd, () => this.backend.execute(text));
+        : await this.run(cmd, () => this.backend.execute(cmd.k === 'declare' ? cmd.spec.query : text));
       if (!r.ok) {
         this.writeError(r.error);
         if (this.implicitBlock) {
           this.implicitBlock = false;
-          await this.backend.rollback();
-          this.status = 'I';
+          await this.rollbackBackend();
         }
         break;
       }
       this.writeNotices(r);
       if (r.returnsRows) {
-        this.io.out.rowDescription(fieldsOf(r.columns, []));
-        this.writeRows(r, [], 0, r.rows.length);
+        // A BINARY cursor's rows are binary even here.
+        const formats = cmd.k === 'fetch' && this.cursors.shape(cmd.spec.name)?.binary === true ? BINARY : [];
+        this.io.out.rowDescription(fieldsOf(r.columns, formats));
+        this.writeRows(r, formats, 0, r.rows.length);
       }
       this.io.out.commandComplete(r.tag);
     }
     if (this.implicitBlock) {
       this.implicitBlock = false;
-      const c = await this.backend.commit();
-      this.status = 'I';
+      const c = await this.commitBackend();
       if (!c.ok) this.writeError(c.error);
     }
     this.readyForQuery();
@@ -434,25 +456,27 @@ export class GatewaySession {
     const text = texts[0] ?? '';
     const hints: (SqlType | null)[] = oids.map((o) => (o === 0 ? null : typeFromOid(o) ?? null));
     const command = text === '' ? ({ k: 'backend' } as const) : classify(text);
-    if (this.status === 'E' && command.k !== 'commit' && command.k !== 'rollback') {
+    if (this.status === 'E' && !acceptedWhenFailed(command)) {
       this.extendedError({ code: GatewayState.inFailedTransaction, message: 'current transaction is aborted, commands ignored until end of transaction block' });
       return;
     }
     let stmt: PreparedStatement;
     if (text === '') {
       stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns: null, backend: null, empty: true };
-    } else if (command.k === 'backend') {
-      const p = await this.backend.prepare(text, hints);
+    } else if (command.k === 'backend' || command.k === 'declare') {
+      // DECLARE prepares its query: Bind gives the query's parameters, Execute declares the cursor.
+      const p = await this.backend.prepare(command.k === 'declare' ? command.spec.query : text, hints);
       if (!p.ok) {
         if (this.status === 'T') this.status = 'E';
         this.extendedError(p.error);
         return;
       }
       const b = p.statement;
-      stmt = { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows ? b.columns : null, backend: b, empty: false };
+      stmt = { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false };
     } else {
       const columns = command.k === 'show' ? (command.name.toLowerCase() === 'all' ? SHOW_ALL_COLUMNS : [textColumn(this.settings.canonicalName(command.name))])
-        : command.k === 'catalog' ? command.query.columns : null;
+        : command.k === 'catalog' ? command.query.columns
+        : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
       stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns, backend: null, empty: false };
     }
     this.dropStatement(name);
@@ -478,11 +502,11 @@ export class GatewaySession {
       this.extendedError({ code: GatewayState.protocolViolation, message: `bind message has ${m.paramFormats.length} parameter formats but ${m.params.length} parameters` });
       return;
     }
-    if (this.status === 'E' && stmt.command.k !== 'commit' && stmt.command.k !== 'rollback') {
+    if (this.status === 'E' && !acceptedWhenFailed(stmt.command)) {
       this.extendedError({ code: GatewayState.inFailedTransaction, message: 'current transaction is aborted, commands ignored until end of transaction block' });
       return;
     }
-    if (m.portal !== '' && this.portals.has(m.portal)) {
+    if (m.portal !== '' && (this.portals.has(m.portal) || this.cursors.has(m.portal))) {
       this.extendedError({ code: GatewayState.duplicateCursor, message: `cursor "${m.portal}" already exists` });
       return;
     }
@@ -516,7 +540,10 @@ export class GatewaySession {
     }
     const portal = this.portals.get(name);
     if (portal === undefined) {
-      this.extendedError({ code: GatewayState.invalidCursorName, message: `portal "${name}" does not exist` });
+      // A declared cursor is a portal too (psycopg describes its server-side cursors so).
+      const cursor = this.cursors.shape(name);
+      if (cursor !== undefined) out.rowDescription(fieldsOf(cursor.columns, cursor.binary ? BINARY : []));
+      else this.extendedError({ code: GatewayState.invalidCursorName, message: `portal "${name}" does not exist` });
       return;
     }
     const cols = portal.statement.columns;
@@ -538,7 +565,9 @@ export class GatewaySession {
     let r = portal.result;
     if (r === null) {
       const backendStmt = stmt.backend;
-      const res = await this.run(stmt.command, () => (backendStmt === null ? Promise.resolve(done('')) : this.backend.run(backendStmt, portal.params)));
+      // ROLLBACK TO has no backend statement (it is parsed here, and may come while the transaction is failed).
+      const res = await this.run(stmt.command, () => (backendStmt !== null ? this.backend.run(backendStmt, portal.params)
+        : stmt.command.k === 'rollbackTo' ? this.backend.execute(stmt.sql) : Promise.resolve(done(''))));
       if (!res.ok) {
         this.extendedError(res.error);
         return;

@@ -23,6 +23,7 @@ export const GatewayState = {
   invalidTextRepresentation: '22P02',
   invalidBinaryRepresentation: '22P03',
   featureNotSupported: '0A000',
+  objectNotInPrerequisiteState: '55000',
   invalidCatalogName: '3D000',
   badCopyFileFormat: '22P04',
   adminShutdown: '57P01',

@@ -27,6 +27,7 @@ export interface BackendError {
   readonly code: string;
   readonly message: string;
   readonly detail?: string | undefined;
+  readonly hint?: string | undefined;
   /** 1-based character position in the statement, when known. */
   readonly position?: number | undefined;
 }

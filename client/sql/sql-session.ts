@@ -37,7 +37,7 @@ import { classify } from '../../sql/classify.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
 import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
-import type { ExecContext } from '../../sql/exec-context.ts';
+import { DEFAULT_IDENTITY, type ExecContext, type SessionIdentity } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import { savepointOutsideBlock, savepointTag } from '../../sql/savepoints.ts';
@@ -92,8 +92,9 @@ export class SqlClient {
     readonly engine: Engine,
   ) {}
 
-  session(): SqlSession {
-    return new SqlSession(this);
+  /** A session; `identity` answers current_user and current_database(). */
+  session(identity: SessionIdentity = DEFAULT_IDENTITY): SqlSession {
+    return new SqlSession(this, identity);
   }
 
   #rowIdSlot = -1;
@@ -218,7 +219,10 @@ export class SqlSession {
   /** An explicit transaction is open (BEGIN ... COMMIT/ROLLBACK). */
   #explicit = false;
 
-  constructor(readonly sql: SqlClient) {}
+  constructor(
+    readonly sql: SqlClient,
+    readonly identity: SessionIdentity = DEFAULT_IDENTITY,
+  ) {}
 
   get #shardCount(): number {
     return this.sql.client.opts.config.shards.length;
@@ -441,7 +445,8 @@ export class SqlSession {
     }
     const c = classify(s);
     if (c.k === 'read' && s.k === 'query') {
-      if (c.read === 'point' || !hasScan(s.plan)) return this.#runLocal(txn, l, params);
+      // A point read, no scan, or a function only this client can answer (current_user): run here.
+      if (c.read === 'point' || !hasScan(s.plan) || l.atClient) return this.#runLocal(txn, l, params);
       const table = tableOfPlan(s.plan, this.#shardCount);
       // Tables of several shards: run here, each scan fetched from its own shard.
       if (table === SEVERAL) return this.#runLocal(txn, l, params);
@@ -452,8 +457,8 @@ export class SqlSession {
       const plan = s.plan;
       const needsRecon = c.read === 'range' && hasScan(plan.source);
       const read = needsRecon ? tableOfPlan(plan.source, this.#shardCount) : null;
-      // Without a scan, or with scans over tables of several shards: run here.
-      if (!needsRecon || read === SEVERAL) return this.#runLocal(txn, l, params);
+      // Without a scan, with scans over tables of several shards, or asking for this client's context: run here.
+      if (!needsRecon || read === SEVERAL || l.atClient) return this.#runLocal(txn, l, params);
       return this.#runWithRecon(txn, stmt.sql, l, params, read ?? plan.table);
     }
     return { ok: false, error: new SqlError(SqlState.featureNotSupported, 'statement not supported on the cluster') };
@@ -477,6 +482,7 @@ export class SqlSession {
         writes: statementWrites,
         recorder: null,
         now: new SqlTimestamp(txn.ts.micros),
+        identity: this.identity,
         nextRowId: () => txn.nextRowId(),
         random: (n) => {
           const b = tape[draws]?.length === n ? tape[draws]! : (tape[draws] = randomBytes(n));
