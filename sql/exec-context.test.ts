@@ -128,3 +128,20 @@ void test('an INSERT records its key probe and unique-index probes', () => {
   assert.equal(evalPredicate(rec.predicates[0]?.predicate ?? null, [2, 'a@x']), true);
   assert.equal(evalPredicate(rec.predicates[0]?.predicate ?? null, [2, 'b@x']), false);
 });
+
+void test("current_user, session_user and current_database() answer the session's identity; only where one is given", () => {
+  const alice = engine.session({ user: 'alice', database: 'books' });
+  const r = alice.execute("SELECT current_user, session_user, current_database(), count(*) FROM acct WHERE tag = 'a'");
+  assert.ok(r.ok);
+  assert.deepEqual(r.rows, [['alice', 'alice', 'books', 3]]);
+  // Statements that ask are marked to run at the client; replicas (no identity in their context) refuse them.
+  const lower = (sql: string): ReturnType<typeof lowerStatement> => lowerStatement(engine.catalog, parseSync(sql).stmts?.[0]?.stmt as Node);
+  for (const sql of ['SELECT current_user FROM acct', 'SELECT id FROM acct WHERE tag = current_database()', "UPDATE acct SET tag = session_user WHERE tag = 'a'", 'SELECT gen_random_uuid() FROM acct']) {
+    assert.equal(lower(sql).atClient, true, sql);
+  }
+  for (const sql of ["SELECT id, now(), version(), current_schema() FROM acct WHERE tag = 'a'", 'UPDATE acct SET bal = bal + 1']) {
+    assert.equal(lower(sql).atClient, false, sql);
+  }
+  const ctx: ExecContext = { source: engine.store, writes: null, recorder: null, now: new SqlTimestamp(0), nextRowId: () => 1, nextSerial: undefined };
+  assert.throws(() => runStatement(lower('SELECT current_user FROM acct'), [], ctx), { code: '0A000' });
+});

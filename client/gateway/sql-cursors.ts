@@ -13,7 +13,9 @@
 // - Positions run from 0 (before the first row) to n + 1 (after the last). NO SCROLL refuses any backward
 //   movement with 55000; without NO SCROLL backward fetches work (the rows are kept).
 // - A BINARY cursor's rows go out in binary format in the simple query protocol.
-// Not kept: ROLLBACK TO a savepoint does not close cursors declared after it.
+// Not kept: ROLLBACK TO a savepoint does not close cursors declared after it; and since the query runs
+// whole at DECLARE, an error in a row (1 / 0) is reported by DECLARE, where PostgreSQL reports it at the
+// FETCH that reaches the row.
 
 import { scanSync } from 'libpg-query';
 import type { DeclareCursorStmt, FetchStmt } from 'libpg-query';

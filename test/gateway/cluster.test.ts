@@ -9,7 +9,8 @@
  * machine) and its built-in tpcb-like run, and atomicity: a rolled-back or failed load leaves nothing,
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
- * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows.
+ * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows; psql's cursors
+ * (testdata/cursors.sql: PostgreSQL 15's output) and the Python drivers' checks (drivers/*.py) run too.
  * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
  * every replica running and the rows no statement of theirs writes intact.
  */
@@ -24,6 +25,7 @@ import { startClusterGateway, type ClusterGateway } from '../../client/gateway/c
 import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
 import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
+import { CURSOR_SCRIPT_OUTPUT, DRIVERS, psqlCursorScript, runDriverChecks } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
 
 const BASE_PORT = 7600;
@@ -413,6 +415,24 @@ END;
     assert.equal(await psqlOk('-c', '\\copy (SELECT id, name, note FROM descr WHERE id > 1 ORDER BY id DESC) to stdout with (format csv, header)'),
       'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
   });
+
+  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT) as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
+    const r = await psqlCursorScript(port, USER, PASSWORD);
+    assert.equal(r.stdout, CURSOR_SCRIPT_OUTPUT.stdout);
+    assert.equal(r.stderr, CURSOR_SCRIPT_OUTPUT.stderr);
+    // A scan with a function only the client answers runs at the client (replicas refuse it).
+    await psqlOk('-c', 'CREATE TABLE whoami (id INT PRIMARY KEY, v TEXT)', '-c', "INSERT INTO whoami VALUES (1, 'a'), (2, 'b')");
+    assert.equal(await psqlOk('-c', "SELECT current_user, current_database(), v FROM whoami WHERE v > '' ORDER BY id"), 'pesto|pesto|a\npesto|pesto|b\n');
+    assert.equal(await psqlOk('-c', "UPDATE whoami SET v = session_user WHERE v > 'a' RETURNING id, v"), '2|pesto\nUPDATE 1\n');
+  });
+
+  for (const driver of ['psycopg2', 'psycopg3'] as const) {
+    void it(`${driver} runs its checks (drivers/*.py) over the cluster`, { skip: DRIVERS[driver].skip }, async () => {
+      const r = await runDriverChecks(driver, port, USER, PASSWORD, `${driver}_checks`);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /^ok \d+ checks$/m);
+    });
+  }
 
   void it('runs a TPC-B-like pgbench script with -M simple, extended and prepared: no failures, balances add up', async () => {
     const rows = (n: number): string => Array.from({ length: n }, (_, i) => `(${i + 1}, 0)`).join(', ');
