@@ -186,3 +186,18 @@ void test('adds a column to a filled table, existing rows taking its default', (
   s.execute('INSERT INTO e12 (id, v) VALUES (3, 3)');
   assert.deepEqual(rows(s.execute('SELECT * FROM e12 ORDER BY id')), [['1', '1', '1.50'], ['3', '3', '1.50']]);
 });
+
+void test('refuses DDL inside a transaction block (it could not be rolled back), and loses nothing', () => {
+  const s = engine.session();
+  assert.ok(s.execute('CREATE TABLE keepme (id int PRIMARY KEY)').ok);
+  assert.ok(s.execute('INSERT INTO keepme VALUES (1), (2)').ok);
+  assert.ok(s.execute('BEGIN').ok);
+  for (const ddl of ['DROP TABLE keepme', 'TRUNCATE keepme', 'ALTER TABLE keepme ADD COLUMN v text', 'CREATE TABLE other (id int PRIMARY KEY)']) {
+    assert.ok(s.execute('ROLLBACK').ok);
+    assert.ok(s.execute('BEGIN').ok);
+    assert.equal(errCode(s.execute(ddl)), '0A000', ddl);
+  }
+  assert.ok(s.execute('ROLLBACK').ok);
+  assert.deepEqual(rows(s.execute('SELECT * FROM keepme ORDER BY id')), [['1'], ['2']]);
+  assert.equal(errCode(s.execute('SELECT * FROM other')), '42P01');
+});

@@ -400,8 +400,13 @@ export class Session {
         return r;
       }
       case 'ddl': {
+        // The engine applies DDL to the shared catalog and rows at once: inside a transaction block it
+        // could neither hide it from other sessions nor undo it on ROLLBACK, so it refuses (the cluster's
+        // DDL is transactional: client/sql/ddl-storage.ts).
+        if (txn !== null) {
+          throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} inside a transaction block is not supported by the single-node engine (it cannot be rolled back); run it outside BEGIN ... COMMIT, or on the cluster`);
+        }
         const out = this.engine.runDdl(stmt);
-        if (txn !== null) for (const id of out.touched) txn.buffer.dropTable(id);
         return ok(out.tag, out.tag, out.notice !== undefined ? [out.notice] : undefined);
       }
       case 'txn':
