@@ -71,6 +71,11 @@ export class Catalog {
   private nextId = 1;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
+  /**
+   * Schemas besides public whose tables this catalog holds, each table named `schema.table` (the
+   * gateway's system catalog: pg_catalog, information_schema). Empty for user databases.
+   */
+  systemSchemas: ReadonlySet<string> = new Set();
 
   /** Whether DDL of this catalog's history has handed out `id` from the DDL-order counter (a table or index made, maybe since dropped). */
   allocated(id: number): boolean {
@@ -114,6 +119,21 @@ export class Catalog {
   require(name: string): TableDef {
     const t = this.tables.get(name);
     if (!t) throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+    return t;
+  }
+
+  /**
+   * The table a FROM item names: `name` or `public.name`, or `schema.name` for a system schema; an
+   * unqualified name not found falls back to pg_catalog, searched implicitly as in PostgreSQL.
+   */
+  resolve(schema: string | undefined, name: string): TableDef {
+    if (schema === undefined || schema === 'public') {
+      const t = this.tables.get(name);
+      if (t !== undefined || schema !== undefined || !this.systemSchemas.has('pg_catalog')) return t ?? this.require(name);
+      return this.tables.get(`pg_catalog.${name}`) ?? this.require(name);
+    }
+    const t = this.systemSchemas.has(schema) ? this.tables.get(`${schema}.${name}`) : undefined;
+    if (t === undefined) throw new SqlError(SqlState.undefinedTable, `relation "${schema}.${name}" does not exist`);
     return t;
   }
 

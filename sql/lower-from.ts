@@ -31,10 +31,7 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
 
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
-  if (rv.schemaname !== undefined && rv.schemaname !== 'public') {
-    throw new SqlError(SqlState.undefinedTable, `relation "${rv.schemaname}.${name}" does not exist`);
-  }
-  const table = scope.ctx.catalog.require(name);
+  const table = scope.ctx.catalog.resolve(rv.schemaname, name);
   const alias = rv.alias?.aliasname ?? name;
   if (scope.rels.some((r) => r.alias === alias)) {
     throw new SqlError('42712', `table name "${alias}" specified more than once`);

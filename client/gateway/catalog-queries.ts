@@ -6,13 +6,15 @@
 // Recognised today: current_setting(name [, missing_ok]), set_config(name, value, is_local),
 // pg_backend_pid(), pg_is_in_recovery(), and pgbench's partition probe (GetTableInfo in pgbench.c:
 // pg_class x pg_namespace x pg_partitioned_table x pg_inherits for one relname), answered with one
-// unpartitioned row when the table exists and no row otherwise; and psql's `\d`, `\dt`, `\d table`
-// (psql-describe.ts).
+// unpartitioned row when the table exists and no row otherwise; psql's `\d`, `\dt`, `\d table`
+// (psql-describe.ts); and any SELECT over the system catalog tables system-catalog.ts keeps.
 
+import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { GatewayState } from './protocol-error.ts';
 import { recognisePsqlDescribe } from './psql-describe.ts';
+import { recogniseSystemQuery } from './system-catalog.ts';
 
 export interface CatalogContext {
   readonly settings: SessionSettings;
@@ -24,7 +26,9 @@ export interface CatalogContext {
 
 export interface CatalogQuery {
   readonly columns: readonly BackendColumn[];
-  answer(ctx: CatalogContext): Promise<BackendResult>;
+  /** Its parameters' types, when it takes any (system-catalog.ts); else the client's hints, as text. */
+  readonly paramTypes?: readonly SqlType[];
+  answer(ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult>;
 }
 
 const text = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
@@ -101,5 +105,5 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
       },
     };
   }
-  return recognisePsqlDescribe(sql);
+  return recognisePsqlDescribe(sql) ?? recogniseSystemQuery(sql);
 }

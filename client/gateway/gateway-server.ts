@@ -12,6 +12,7 @@ import { loadModule } from 'libpg-query';
 import { GatewayConnection, type ConnectionHost } from './gateway-connection.ts';
 import { deriveCredentials, type ScramCredentials } from './scram-auth.ts';
 import type { SqlBackend } from './sql-backend.ts';
+import { loadSystemCatalog } from './system-catalog.ts';
 
 export interface GatewayUser {
   readonly name: string;
@@ -46,6 +47,7 @@ export interface Gateway {
 
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   await loadModule(); // the parser the gateway uses to split statements and read utility commands
+  await loadSystemCatalog();
   const host = options.host ?? '127.0.0.1';
   const maxConnections = options.maxConnections ?? 100;
   const credentials = options.users === 'trust' ? null : new Map<string, ScramCredentials>(options.users.map((u) => [u.name, deriveCredentials(u.password)]));

@@ -195,8 +195,8 @@ export class GatewaySession {
     return { ok: true, tag: 'SHOW', returnsRows: true, columns: [textColumn(this.settings.canonicalName(name))], rows: [[v]], notices: [] };
   }
 
-  /** Runs one statement, keeping the transaction status; `exec` runs a backend statement. */
-  private async run(cmd: GatewayCommand, exec: () => Promise<BackendResult>): Promise<BackendResult> {
+  /** Runs one statement, keeping the transaction status; `exec` runs a backend statement; `params` are a catalog query's. */
+  private async run(cmd: GatewayCommand, exec: () => Promise<BackendResult>, params: readonly SqlValue[] = []): Promise<BackendResult> {
     if (this.cancelRequested) {
       this.cancelRequested = false;
       return this.failed(err(GatewayState.queryCanceled, 'canceling statement due to user request'));
@@ -275,7 +275,7 @@ export class GatewaySession {
       case 'copyTo':
         return this.failed(err(GatewayState.featureNotSupported, 'COPY TO STDOUT is only supported in the simple query protocol'));
       case 'catalog':
-        return this.failed(await cmd.query.answer(this.catalogContext));
+        return this.failed(await cmd.query.answer(this.catalogContext, params));
       case 'backend':
         return this.failed(await exec());
       case 'rollbackTo': {
@@ -427,8 +427,13 @@ export class GatewaySession {
 
   // ---- Extended query protocol --------------------------------------------------------------------
 
+  /**
+   * An error ends the extended-protocol batch until Sync. It is sent at once, as PostgreSQL does: a
+   * client that sent Parse, Describe and Flush (postgres.js) waits for it before it sends the Sync.
+   */
   private extendedError(e: BackendError): void {
     this.writeError(e);
+    this.io.flush();
     this.skipUntilSync = true;
   }
 
@@ -477,7 +482,8 @@ export class GatewaySession {
       const columns = command.k === 'show' ? (command.name.toLowerCase() === 'all' ? SHOW_ALL_COLUMNS : [textColumn(this.settings.canonicalName(command.name))])
         : command.k === 'catalog' ? command.query.columns
         : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
-      stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns, backend: null, empty: false };
+      const paramTypes = command.k === 'catalog' && command.query.paramTypes !== undefined ? command.query.paramTypes : hints.map((h) => h ?? 'text');
+      stmt = { name, sql, command, paramTypes, columns, backend: null, empty: false };
     }
     this.dropStatement(name);
     this.statements.set(name, stmt);
@@ -567,7 +573,7 @@ export class GatewaySession {
       const backendStmt = stmt.backend;
       // ROLLBACK TO has no backend statement (it is parsed here, and may come while the transaction is failed).
       const res = await this.run(stmt.command, () => (backendStmt !== null ? this.backend.run(backendStmt, portal.params)
-        : stmt.command.k === 'rollbackTo' ? this.backend.execute(stmt.sql) : Promise.resolve(done(''))));
+        : stmt.command.k === 'rollbackTo' ? this.backend.execute(stmt.sql) : Promise.resolve(done(''))), portal.params);
       if (!res.ok) {
         this.extendedError(res.error);
         return;

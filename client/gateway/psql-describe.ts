@@ -78,7 +78,8 @@ function columnList(t: TableDef, cols: readonly number[]): string {
   return cols.map((c) => quoteIdent(t.columns[c]?.name ?? '?')).join(', ');
 }
 
-function defaultText(t: TableDef, i: number): string | null {
+/** A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns). */
+export function defaultText(t: TableDef, i: number): string | null {
   const c = t.columns[i];
   if (c === undefined || c.default === null) return null;
   if (c.serial) return `nextval('${t.name}_${c.name}_seq'::regclass)`;

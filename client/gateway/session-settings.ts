@@ -139,7 +139,10 @@ export class SessionSettings {
   /** The database the startup packet named (the user's name when it named none, as libpq does). */
   readonly database: string;
 
-  constructor(user: string, startup: ReadonlyMap<string, string>) {
+  constructor(
+    readonly user: string,
+    startup: ReadonlyMap<string, string>,
+  ) {
     this.database = startup.get('database') ?? user;
     this.values.set('session_authorization', user);
     for (const [k, v] of startup) {

@@ -1,29 +1,32 @@
 // Scripts of real clients run against a gateway by several test files (over the engine, and over a
-// cluster in cluster.test.ts): psql with testdata/cursors.sql, whose expected output is PostgreSQL 15's,
+// cluster in cluster.test.ts): psql with testdata/*.sql, whose expected outputs are PostgreSQL 15's,
 // and the Python drivers psycopg2 and psycopg 3 (Debian's python3-psycopg2 and python3-psycopg, which
 // .ci/run installs) with the checks in drivers/.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DATABASE } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
-/** Runs testdata/cursors.sql with psql against `port`; stdout and stderr (the script's path shortened). */
-export function psqlCursorScript(port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
-  const script = join(TESTDATA, 'cursors.sql');
+/** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
+export function psqlScript(name: 'cursors' | 'system-catalog', port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
+  const script = join(TESTDATA, `${name}.sql`);
   return new Promise((resolve) => {
     execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, '-f', script], {
       env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
       timeout: 120_000,
-    }, (_err, stdout, stderr) => resolve({ stdout, stderr: stderr.split(`psql:${script}:`).join('psql:cursors.sql:') }));
+    }, (_err, stdout, stderr) => resolve({ stdout, stderr: stderr.split(`psql:${script}:`).join(`psql:${name}.sql:`) }));
   });
 }
 
-/** What PostgreSQL 15 prints for testdata/cursors.sql. */
-export const CURSOR_SCRIPT_OUTPUT = { stdout: readFileSync(join(TESTDATA, 'cursors.out'), 'utf8'), stderr: readFileSync(join(TESTDATA, 'cursors.err'), 'utf8') };
+/** What PostgreSQL 15 prints for testdata/NAME.sql (connected as pesto to a database pesto it owns). */
+export function scriptOutput(name: 'cursors' | 'system-catalog'): { stdout: string; stderr: string } {
+  const err = join(TESTDATA, `${name}.err`);
+  return { stdout: readFileSync(join(TESTDATA, `${name}.out`), 'utf8'), stderr: existsSync(err) ? readFileSync(err, 'utf8') : '' };
+}
 
 /** Debian's interpreter: the python3-psycopg packages install into its dist-packages. */
 const PYTHON = '/usr/bin/python3';

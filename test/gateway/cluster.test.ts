@@ -25,7 +25,7 @@ import { startClusterGateway, type ClusterGateway } from '../../client/gateway/c
 import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
 import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
-import { CURSOR_SCRIPT_OUTPUT, DRIVERS, psqlCursorScript, runDriverChecks } from './client-scripts.ts';
+import { DRIVERS, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
 
 const BASE_PORT = 7600;
@@ -416,14 +416,19 @@ END;
       'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
   });
 
-  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT) as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
-    const r = await psqlCursorScript(port, USER, PASSWORD);
-    assert.equal(r.stdout, CURSOR_SCRIPT_OUTPUT.stdout);
-    assert.equal(r.stderr, CURSOR_SCRIPT_OUTPUT.stderr);
+  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT) and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
+    const r = await psqlScript('cursors', port, USER, PASSWORD);
+    assert.equal(r.stdout, scriptOutput('cursors').stdout);
+    assert.equal(r.stderr, scriptOutput('cursors').stderr);
+    const c = await psqlScript('system-catalog', port, USER, PASSWORD);
+    assert.deepEqual(c, scriptOutput('system-catalog'));
     // A scan with a function only the client answers runs at the client (replicas refuse it).
     await psqlOk('-c', 'CREATE TABLE whoami (id INT PRIMARY KEY, v TEXT)', '-c', "INSERT INTO whoami VALUES (1, 'a'), (2, 'b')");
     assert.equal(await psqlOk('-c', "SELECT current_user, current_database(), v FROM whoami WHERE v > '' ORDER BY id"), 'pesto|pesto|a\npesto|pesto|b\n');
     assert.equal(await psqlOk('-c', "UPDATE whoami SET v = session_user WHERE v > 'a' RETURNING id, v"), '2|pesto\nUPDATE 1\n');
+    // The system catalog shows the transaction's tables: a DROP rolled back leaves the table listed.
+    const listed = "SELECT count(*) FROM information_schema.tables WHERE table_name = 'whoami'";
+    assert.equal(await psqlOk('-c', 'BEGIN', '-c', 'DROP TABLE whoami', '-c', listed, '-c', 'ROLLBACK', '-c', listed), 'BEGIN\nDROP TABLE\n0\nROLLBACK\n1\n');
   });
 
   for (const driver of ['psycopg2', 'psycopg3'] as const) {

@@ -11,7 +11,7 @@ import { loadModule } from 'libpg-query';
 import pg from 'pg';
 import { classify } from '../../client/gateway/gateway-command.ts';
 import { cursorStep, stepsBack, type FetchSpec } from '../../client/gateway/sql-cursors.ts';
-import { CURSOR_SCRIPT_OUTPUT, psqlCursorScript } from './client-scripts.ts';
+import { psqlScript, scriptOutput } from './client-scripts.ts';
 import { DATABASE, PASSWORD, USER, startTestGateway } from './gateway-fixture.ts';
 
 function spec(sql: string): FetchSpec {
@@ -69,9 +69,9 @@ void test('cursor positions follow PostgreSQL: 0 before the first row, n + 1 aft
 void test('psql runs DECLARE, FETCH, MOVE and CLOSE (and FETCH_COUNT) through the gateway as against PostgreSQL 15', async () => {
   const gw = await startTestGateway();
   try {
-    const r = await psqlCursorScript(gw.port, USER, PASSWORD);
-    assert.equal(r.stdout, CURSOR_SCRIPT_OUTPUT.stdout);
-    assert.equal(r.stderr, CURSOR_SCRIPT_OUTPUT.stderr);
+    const r = await psqlScript('cursors', gw.port, USER, PASSWORD);
+    assert.equal(r.stdout, scriptOutput('cursors').stdout);
+    assert.equal(r.stderr, scriptOutput('cursors').stderr);
   } finally {
     await gw.close();
   }

@@ -1,0 +1,258 @@
+// The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
+// pg_class, pg_attribute and pg_tables, and information_schema's tables and columns, as tables of a
+// single-node engine in the gateway. A SELECT whose every table is one of these runs there, with all the
+// engine's SQL (joins, grouping, parameters), instead of on the backend, which has no pg_catalog.
+// postgres.js reads pg_type's array types on connect; knex's hasTable/hasColumn read information_schema.
+//
+// pg_type lists the types the engine has (sql/types.ts) and their array types (which drivers look up to
+// parse arrays; array values themselves are not supported). The tables describing the database's own
+// tables (pg_class, pg_attribute, pg_tables, information_schema) are filled from the session's backend
+// (`tables()`, the catalog its transaction sees) before each query; engine calls are synchronous, so no
+// other session's query runs between the filling and the query. Object ids of tables and indexes are
+// psql-describe.ts's (OID_BASE + id). Columns are a subset of PostgreSQL 15's, in its order, with its
+// types mapped to the engine's: oid and regproc as integer and text, name and "char" as text.
+// Not here: regclass/regtype casts, format_type(), pg_index, pg_constraint, pg_attrdef (a query naming
+// them goes to the backend and fails as before).
+
+import { parseSync } from 'libpg-query';
+import type { Node } from 'libpg-query';
+import type { TableDef } from '../../sql/catalog.ts';
+import { Engine } from '../../sql/engine.ts';
+import { sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { resultOf } from './engine-backend.ts';
+import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
+import { OID_BASE, defaultText } from './psql-describe.ts';
+import type { BackendResult } from './sql-backend.ts';
+
+/**
+ * Object ids of what has no catalog id of its own: a primary key's index (its table's id above
+ * PKEY_OID), a SERIAL column's sequence (from its table's id and column; unique below 2^21 tables and
+ * 64 columns).
+ */
+const PKEY_OID = 0x40000000;
+const SEQUENCE_OID = 0x48000000;
+const SEQUENCE_OIDS = 1 << 27;
+const PG_CATALOG = 11;
+const PUBLIC = 2200;
+/** information_schema's oid varies between PostgreSQL installations; this one is free in all of them. */
+const INFORMATION_SCHEMA = 13000;
+
+/** PostgreSQL 15's array type of each base type (pg_type.typarray). */
+const ARRAY_OID: Readonly<Record<string, number>> = {
+  int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
+  bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
+};
+const CATEGORY: Readonly<Record<string, string>> = {
+  int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', unknown: 'X',
+};
+/** Input function names where PostgreSQL's are not `<type>in`. */
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in' };
+const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar']);
+
+interface Table {
+  readonly name: string;
+  readonly columns: string;
+}
+
+// Static tables: filled once.
+const PG_TYPE: Table = {
+  name: 'pg_catalog.pg_type',
+  columns: `oid int4, typname text, typnamespace int4, typowner int4, typlen int2, typbyval bool, typtype text,
+    typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid int4, typsubscript text, typelem int4,
+    typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
+    typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text`,
+};
+const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname text, nspowner int4, nspacl text' };
+const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
+const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel text' };
+// Tables filled from the session's catalog before each query.
+const PG_CLASS: Table = {
+  name: 'pg_catalog.pg_class',
+  columns: `oid int4, relname text, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
+    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool`,
+};
+const PG_ATTRIBUTE: Table = {
+  name: 'pg_catalog.pg_attribute',
+  columns: `attrelid int4, attname text, atttypid int4, attlen int2, attnum int2, atttypmod int4, attndims int2, attnotnull bool,
+    atthasdef bool, attidentity text, attgenerated text, attisdropped bool, attcollation int4`,
+};
+const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
+const IS_TABLES: Table = {
+  name: 'information_schema.tables',
+  columns: `table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text,
+    reference_generation text, user_defined_type_catalog text, user_defined_type_schema text, user_defined_type_name text,
+    is_insertable_into text, is_typed text, commit_action text`,
+};
+const IS_COLUMNS: Table = {
+  name: 'information_schema.columns',
+  columns: `table_catalog text, table_schema text, table_name text, column_name text, ordinal_position int4, column_default text,
+    is_nullable text, data_type text, character_maximum_length int4, character_octet_length int4, numeric_precision int4,
+    numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, udt_catalog text, udt_schema text, udt_name text,
+    is_identity text, is_generated text, is_updatable text`,
+};
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, IS_TABLES, IS_COLUMNS];
+const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
+/** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
+const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
+
+const quote = (s: string): string => `"${s.replace(/"/g, '""')}"`;
+
+function typeRows(): SqlValue[][] {
+  const rows: SqlValue[][] = [];
+  for (const t of sqlTypes) {
+    const oid = typeOid[t];
+    const len = typeLen[t];
+    const array = ARRAY_OID[t] ?? 0;
+    const byval = len === 1 || len === 2 || len === 4 || len === 8;
+    const align = len === 8 ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 ? 'c' : 'i';
+    const collation = COLLATABLE.has(t) ? 100 : 0;
+    const input = INPUT[t] ?? `${t}in`;
+    const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
+    rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
+      `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
+    if (array !== 0) {
+      rows.push([array, `_${t}`, PG_CATALOG, 10, -1, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', oid, 0,
+        'array_in', 'array_out', 'array_recv', 'array_send', len === 8 ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null]);
+    }
+  }
+  return rows;
+}
+
+/** information_schema.columns' type facts of one column. */
+function columnFacts(type: SqlType, typmod: number): { maxLength: number | null; precision: number | null; radix: number | null; scale: number | null; datetime: number | null } {
+  const none = { maxLength: null, precision: null, radix: null, scale: null, datetime: null };
+  switch (type) {
+    case 'int2': return { ...none, precision: 16, radix: 2, scale: 0 };
+    case 'int4': return { ...none, precision: 32, radix: 2, scale: 0 };
+    case 'int8': return { ...none, precision: 64, radix: 2, scale: 0 };
+    case 'float4': return { ...none, precision: 24, radix: 2 };
+    case 'float8': return { ...none, precision: 53, radix: 2 };
+    case 'numeric': return typmod < 0 ? { ...none, radix: 10 } : { ...none, precision: ((typmod - 4) >> 16) & 0xffff, radix: 10, scale: (typmod - 4) & 0xffff };
+    case 'varchar':
+    case 'bpchar': return { ...none, maxLength: typmod < 0 ? null : typmod - 4 };
+    case 'date': return { ...none, datetime: 0 };
+    case 'timestamp':
+    case 'timestamptz': return { ...none, datetime: typmod < 0 ? 6 : typmod };
+    default: return none;
+  }
+}
+
+function sessionRows(tables: readonly TableDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+  const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
+  const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  for (const t of tables) {
+    const oid = OID_BASE + t.id;
+    const visible = t.columns.filter((c) => !c.hidden);
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', visible.length, t.checks?.length ?? 0, false]);
+    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false]);
+    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false]);
+    t.columns.forEach((c, i) => {
+      if (c.serial) push(PG_CLASS, [SEQUENCE_OID + ((t.id * 64 + i) % SEQUENCE_OIDS), `${t.name}_${c.name}_seq`, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false]);
+    });
+    push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
+    push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
+    visible.forEach((c, i) => {
+      const num = t.columns.indexOf(c) + 1;
+      const f = columnFacts(c.type, c.typmod);
+      const def = defaultText(t, t.columns.indexOf(c));
+      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, COLLATABLE.has(c.type) ? 100 : 0]);
+      push(IS_COLUMNS, [database, 'public', t.name, c.name, i + 1, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
+        f.maxLength === null ? (COLLATABLE.has(c.type) ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+        database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
+    });
+  }
+  return out;
+}
+
+let engine: Engine | null = null;
+
+/** Creates the system catalog's engine (once per process): the gateway does before it serves anyone. */
+export async function loadSystemCatalog(): Promise<void> {
+  if (engine !== null) return;
+  // Strictly increasing: the rows filled for a query are written and read within one millisecond.
+  let last = 0;
+  const e = await Engine.create({ clock: () => (last = Math.max(last + 1, Date.now() * 1000)) });
+  e.catalog.systemSchemas = new Set(['pg_catalog', 'information_schema']);
+  const s = e.session();
+  for (const t of ALL) {
+    const r = s.execute(`CREATE TABLE ${quote(t.name)} (${t.columns})`);
+    if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
+  }
+  fill(e, PG_TYPE, typeRows());
+  fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
+  engine = e;
+}
+
+/** Replaces a table's rows. */
+function fill(e: Engine, t: Table, rows: readonly SqlValue[][]): void {
+  const s = e.session();
+  s.execute(`DELETE FROM ${quote(t.name)}`);
+  if (rows.length === 0) return;
+  const width = rows[0]!.length;
+  const r = s.prepare('fill', `INSERT INTO ${quote(t.name)} VALUES (${Array.from({ length: width }, (_, i) => `$${i + 1}`).join(', ')})`);
+  if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
+  for (const row of rows) {
+    const x = s.executePrepared('fill', row);
+    if (!x.ok) throw new Error(`system catalog: ${t.name}: ${x.error.message}`);
+  }
+}
+
+/** Every table the statement reads, and whether it is one SELECT; null when it does not parse. */
+function relationsOf(sql: string): { names: string[]; ctes: Set<string> } | null {
+  let stmts: Node[];
+  try {
+    stmts = (parseSync(sql).stmts ?? []).map((s) => s.stmt).filter((s): s is Node => s !== undefined);
+  } catch {
+    return null;
+  }
+  if (stmts.length !== 1 || !('SelectStmt' in stmts[0]!)) return null;
+  const names: string[] = [];
+  const ctes = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    const rv = o['RangeVar'] as { schemaname?: string; relname?: string } | undefined;
+    if (rv !== undefined) names.push(rv.schemaname === undefined ? (rv.relname ?? '') : `${rv.schemaname}.${rv.relname ?? ''}`);
+    const cte = o['CommonTableExpr'] as { ctename?: string } | undefined;
+    if (cte?.ctename !== undefined) ctes.add(cte.ctename);
+    for (const x of Object.values(o)) walk(x);
+  };
+  walk(stmts[0]);
+  return { names, ctes };
+}
+
+/** A SELECT reading only system catalog tables, prepared on the catalog's engine; else null. */
+export function recogniseSystemQuery(sql: string): CatalogQuery | null {
+  const e = engine;
+  if (e === null) return null;
+  const rels = relationsOf(sql);
+  if (rels === null) return null;
+  const system = rels.names.filter((n) => !rels.ctes.has(n));
+  if (system.length === 0 || !system.every((n) => SYSTEM_NAMES.has(n))) return null;
+  const p = e.prepare(sql);
+  if (!p.ok) return null;
+  const columns = p.info.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
+  const reads = new Set(system.map((n) => (n.includes('.') ? n : `pg_catalog.${n}`)));
+  return {
+    columns,
+    paramTypes: p.info.paramTypes,
+    answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
+      const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
+      const tables = needed.length > 0 ? await ctx.backend.tables() : [];
+      // Synchronous from here: no other session's query sees this session's tables.
+      if (needed.length > 0) {
+        const rows = sessionRows(tables, ctx.settings.database, ctx.settings.user);
+        for (const t of needed) fill(e, t, rows.get(t) ?? []);
+      }
+      const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });
+      const r = s.prepare('q', sql, p.info.paramTypes);
+      if (!r.ok) return { ok: false, error: { code: r.error.code, message: r.error.message } };
+      return resultOf(s.executePrepared('q', params));
+    },
+  };
+}
