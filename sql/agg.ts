@@ -1,6 +1,7 @@
 // Aggregate accumulators with PostgreSQL's result types: count -> bigint, sum(smallint|integer) -> bigint,
 // sum(bigint|numeric) -> numeric, avg over integers or numeric -> numeric (PostgreSQL's division scale),
-// float aggregates in float8 (float4 for sum(real)), min/max in the input type. NULL inputs are skipped;
+// float aggregates in float8 (float4 for sum(real)), min/max in the input type, string_agg of text or of
+// bytea (with a bytea delimiter) in its input type. NULL inputs are skipped;
 // an aggregate over no non-null input is NULL (count is 0). DISTINCT keeps a set of encoded values.
 
 import type { AggSpec } from './plan.ts';
@@ -10,12 +11,14 @@ import { arith, compareValues } from './ops.ts';
 import { encodeKeyValue } from './key-encoding.ts';
 import { normInt8 } from './types.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { concatAllBytes } from './bytea.ts';
 
 export interface AggState {
   count: number;
   acc: SqlValue;
   seen: Set<string> | null;
-  parts: string[] | null;
+  /** string_agg's pieces (values and delimiters), joined at the end: strings, or bytea values. */
+  parts: (string | Uint8Array)[] | null;
 }
 
 export function newAggState(spec: AggSpec): AggState {
@@ -72,10 +75,14 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
       st.acc = st.acc === null ? v : st.acc === true || v === true;
       return;
     case 'string_agg':
-      if (st.parts !== null) {
-        if (st.parts.length > 0) st.parts.push(delim === null ? '' : String(delim));
-        st.parts.push(String(v));
+      if (st.parts === null) return;
+      if (v instanceof Uint8Array) {
+        if (st.parts.length > 0 && delim instanceof Uint8Array) st.parts.push(delim);
+        st.parts.push(v);
+        return;
       }
+      if (st.parts.length > 0) st.parts.push(delim === null ? '' : String(delim));
+      st.parts.push(String(v));
       return;
   }
 }
@@ -99,6 +106,7 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
     case 'bool_or':
       return st.acc;
     case 'string_agg':
-      return st.count === 0 || st.parts === null ? null : st.parts.join('');
+      if (st.count === 0 || st.parts === null) return null;
+      return spec.t === 'bytea' ? concatAllBytes(st.parts as Uint8Array[]) : st.parts.join('');
   }
 }

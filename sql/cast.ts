@@ -132,6 +132,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       if (v instanceof SqlTimestamp) return v;
       break;
     case 'uuid': // only from text (above)
+    case 'bytea':
       break;
   }
   throw cannotCast(from, to);

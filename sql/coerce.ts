@@ -49,7 +49,8 @@ export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Exp
 export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
   if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
   const ok = commonType(e.t, to) !== null || isStringType(to) || canCast(e.t, to);
-  if (!ok || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
+  // PostgreSQL has no assignment cast into bytea (text to bytea is an explicit I/O conversion).
+  if (!ok || to === 'bytea' || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
     throw new SqlError(SqlState.datatypeMismatch,
       `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);
   }

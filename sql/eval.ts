@@ -9,6 +9,7 @@ import type { Row, SqlValue } from './types.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { arith, compareValues, negate } from './ops.ts';
 import { castValue } from './cast.ts';
+import { bytesAsLatin1, concatBytes } from './bytea.ts';
 import { evalFunction } from './functions.ts';
 import { likeMatcher } from './like.ts';
 import type { ExecContext } from './exec-context.ts';
@@ -106,7 +107,11 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       if (l === null) return null;
       const r = evalExpr(e.r, row, env);
       if (r === null) return null;
-      if (e.op === '||') return String(l) + String(r);
+      if (e.op === '||') {
+        if (e.t !== 'bytea') return String(l) + String(r);
+        if (l instanceof Uint8Array && r instanceof Uint8Array) return concatBytes(l, r);
+        throw new InvariantError('bytea || with an operand that is not bytea');
+      }
       return arith(e.op, l, r, e.t);
     }
     case 'neg': {
@@ -144,6 +149,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       if (v === null) return null;
       const p = evalExpr(e.pat, row, env);
       if (p === null) return null;
+      if (v instanceof Uint8Array && p instanceof Uint8Array) return likeMatcher(bytesAsLatin1(p), false)(bytesAsLatin1(v)) !== e.neg;
       return likeMatcher(String(p), e.ci)(String(v)) !== e.neg;
     }
     case 'case': {

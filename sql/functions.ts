@@ -1,6 +1,7 @@
 // Scalar functions with PostgreSQL semantics (string functions count characters, substr clamps like
 // PostgreSQL, round() on numeric rounds half away from zero and on float half to even, now() and
-// CURRENT_DATE come from the execution context). Typing lives in lower-func.ts; this is evaluation only.
+// CURRENT_DATE come from the execution context; bytea's in bytea.ts). Typing lives in lower-func.ts;
+// this is evaluation only.
 
 import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
@@ -12,6 +13,7 @@ import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
 import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
+import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -185,13 +187,16 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'length':
     case 'char_length':
     case 'character_length': {
+      if (v[0] instanceof Uint8Array) return v[0].length;
       const s = (a[0] as Expr).t === 'bpchar' ? s0().replace(/ +$/, '') : s0();
       return chars(s).length;
     }
     case 'octet_length':
+      if (v[0] instanceof Uint8Array) return v[0].length;
       return new TextEncoder().encode(s0()).length;
     case 'substr':
     case 'substring': {
+      if (v[0] instanceof Uint8Array) return substrBytes(v[0], toInt(v[1] ?? 1), v.length < 3 ? undefined : toInt(v[2] ?? 0));
       const cs = chars(s0());
       const from = toInt(v[1] ?? 1);
       if (v.length < 3) return cs.slice(Math.max(from - 1, 0)).join('');
@@ -204,6 +209,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'strpos':
     case 'position': {
+      if (v[0] instanceof Uint8Array && v[1] instanceof Uint8Array) return positionBytes(v[0], v[1]);
       const hay = chars(s0());
       const needle = String(v[1]);
       const idx = s0().indexOf(needle);
@@ -246,6 +252,11 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return chars(s0()).reverse().join('');
     case 'initcap':
       return s0().toLowerCase().replace(/(^|[^a-z0-9])([a-z])/g, (_m, p: string, c: string) => p + c.toUpperCase());
+    case 'encode':
+      if (v[0] instanceof Uint8Array) return encodeBytes(v[0], String(v[1]));
+      throw new InvariantError('encode() of a value that is not bytea');
+    case 'decode':
+      return decodeBytes(s0(), String(v[1]));
     case 'md5':
       throw new SqlError(SqlState.featureNotSupported, 'function md5 is not supported');
     case 'round':

@@ -7,7 +7,8 @@
 //
 // Layout per column: tag 0x02 then the value, or tag 0x03 for NULL. Integers, dates and timestamps are
 // 8 bytes big-endian offset binary; floats are IEEE bits with the sign trick; numerics are sign, decimal
-// exponent and digits; text is UTF-8 with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01. A prefix
+// exponent and digits; text is UTF-8 with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01, bytea
+// its bytes escaped and terminated the same way (so byte-wise order, a proper prefix first). A prefix
 // of columns encodes to a prefix of the full key, so `prefixEnd` gives the exclusive upper bound of a
 // prefix range.
 
@@ -91,6 +92,15 @@ function encodeText(s: string): string {
   return out + '\x00\x01';
 }
 
+/**
+ * A bytea's bytes with 0x00 as 0x00 0xFF, then 0x00 0x01: memcmp order with a proper prefix first (its
+ * terminator 0x00 0x01 sorts below any continuation, 0x00 0xFF or a byte from 0x01), and prefix-free.
+ */
+function encodeBytes(b: Uint8Array): string {
+  const s = Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+  return (b.includes(0) ? s.replaceAll('\x00', '\x00\xff') : s) + '\x00\x01';
+}
+
 /** Encodes one column value (tag included). */
 export function encodeKeyValue(v: SqlValue, type: SqlType): string {
   if (v === null) return TAG_NULL;
@@ -127,6 +137,9 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
     case 'unknown':
     case 'uuid': // canonical text: its order is the bytes' order
       if (typeof v === 'string') return TAG_VALUE + encodeText(v);
+      break;
+    case 'bytea':
+      if (v instanceof Uint8Array) return TAG_VALUE + encodeBytes(v);
       break;
   }
   throw new InvariantError(`cannot encode ${typeof v} as a ${type} key`);

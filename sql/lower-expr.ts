@@ -119,6 +119,10 @@ function bindRowCompare(scope: Scope, opName: string, ls: readonly Node[], rs: r
 function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
   const ctx = scope.ctx;
   if (op === '||') {
+    // bytea || bytea (an untyped literal taken as bytea); bytea with text is text's || (anynonarray).
+    if ((l.t === 'bytea' && (r.t === 'bytea' || r.t === 'unknown')) || (r.t === 'bytea' && l.t === 'unknown')) {
+      return [coerce(ctx, l, 'bytea'), coerce(ctx, r, 'bytea'), 'bytea'];
+    }
     if (isStringType(l.t) || isStringType(r.t) || l.t === 'unknown' || r.t === 'unknown') {
       const txt = (e: Expr): Expr => (e.t === 'unknown' || isStringType(e.t) ? coerce(ctx, e, 'text') : { k: 'cast', e, t: 'text', typmod: -1, explicit: true });
       return [txt(l), txt(r), 'text'];
@@ -228,8 +232,8 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       case 'min':
       case 'max':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
-        // PostgreSQL 15 has no min or max of uuid or of boolean (bool_and and bool_or instead).
-        if (arg.t === 'uuid' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
+        // PostgreSQL 15 has no min or max of uuid, bytea or boolean (bool_and and bool_or instead).
+        if (arg.t === 'uuid' || arg.t === 'bytea' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t;
         break;
       case 'bool_and':
@@ -238,14 +242,18 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
         t = 'bool';
         break;
       case 'string_agg':
-        arg = coerce(scope.ctx, arg, 'text');
-        t = 'text';
+        // string_agg(bytea, bytea) is bytea; anything else is text's.
+        t = arg.t === 'bytea' ? 'bytea' : 'text';
+        if (t === 'bytea' && args[1]!.t !== 'bytea' && args[1]!.t !== 'unknown') {
+          throw new SqlError(SqlState.undefinedFunction, `function string_agg(bytea, ${typeDisplayName[args[1]!.t]}) does not exist`);
+        }
+        arg = coerce(scope.ctx, arg, t);
         break;
       case 'count_star':
         t = 'int8';
         break;
     }
-    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, args[1] as Expr, 'text') : null;
+    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, args[1] as Expr, t) : null;
     const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
     aggs.push({ fn: fnName, arg, arg2, distinct: f.agg_distinct === true, t, filter });
     return { k: 'aggref', i: aggs.length - 1, t };
@@ -377,6 +385,10 @@ function likePattern(scope: Scope, n: Node): Expr {
 }
 
 function bindLike(scope: Scope, l: Expr, r: Expr, neg: boolean, ci: boolean): Expr {
+  // bytea LIKE bytea matches byte by byte (an untyped pattern taken as bytea); there is no bytea ILIKE.
+  if (!ci && ((l.t === 'bytea' && (r.t === 'bytea' || r.t === 'unknown')) || (r.t === 'bytea' && l.t === 'unknown'))) {
+    return { k: 'like', e: coerce(scope.ctx, l, 'bytea'), pat: coerce(scope.ctx, r, 'bytea'), neg, ci, t: 'bool' };
+  }
   const ok = (e: Expr): boolean => isStringType(e.t) || e.t === 'unknown';
   if (!ok(l) || !ok(r)) throw operatorError(ci ? '~~*' : '~~', l.t, r.t);
   const text = (e: Expr): Expr => (e.t === 'bpchar' ? { k: 'cast', e, t: 'text', typmod: -1, explicit: false } : coerce(scope.ctx, e, 'text'));

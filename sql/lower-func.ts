@@ -76,17 +76,37 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'octet_length': {
       arity(name, args, 1, 1);
       const a = args[0] as Expr;
+      // length and octet_length of bytea count bytes; char_length has no bytea form.
+      if (a.t === 'bytea' && (name === 'length' || name === 'octet_length')) return fn(name, [a], 'int4');
       return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a, name, args)], 'int4');
     }
     case 'substr':
-    case 'substring':
+    case 'substring': {
       arity(name, args, 2, 3);
-      return fn('substr', [textArg(ctx, args[0] as Expr, name, args), ...args.slice(1).map((a) => coerce(ctx, a, 'int4'))], 'text');
-    case 'strpos':
-    case 'position':
+      const a = args[0] as Expr;
+      const rest = args.slice(1).map((x) => coerce(ctx, x, 'int4'));
+      if (a.t === 'bytea') return fn('substr', [a, ...rest], 'bytea');
+      return fn('substr', [textArg(ctx, a, name, args), ...rest], 'text');
+    }
+    case 'encode': {
       arity(name, args, 2, 2);
+      const a = args[0] as Expr;
+      if (a.t !== 'bytea' && a.t !== 'unknown') throw noFunc(name, args);
+      return fn(name, [coerce(ctx, a, 'bytea'), textArg(ctx, args[1] as Expr, name, args)], 'text');
+    }
+    case 'decode':
+      arity(name, args, 2, 2);
+      return fn(name, args.map((a) => textArg(ctx, a, name, args)), 'bytea');
+    case 'strpos':
+    case 'position': {
+      arity(name, args, 2, 2);
+      const [s, sub] = args as [Expr, Expr];
+      // position(bytea in bytea), an untyped operand taken as bytea; strpos is text's only.
+      if (name === 'position' && (s.t === 'bytea' || sub.t === 'bytea') && s.t !== sub.t && s.t !== 'unknown' && sub.t !== 'unknown') throw noFunc(name, args);
+      if (name === 'position' && (s.t === 'bytea' || sub.t === 'bytea')) return fn('strpos', [coerce(ctx, s, 'bytea'), coerce(ctx, sub, 'bytea')], 'int4');
       // position(sub IN s) arrives as (s, sub) from the parser; strpos(s, sub) likewise.
-      return fn('strpos', [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args)], 'int4');
+      return fn('strpos', [textArg(ctx, s, name, args), textArg(ctx, sub, name, args)], 'int4');
+    }
     case 'btrim':
     case 'trim':
     case 'ltrim':

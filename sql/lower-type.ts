@@ -23,7 +23,8 @@ const simple: Record<string, SqlType> = {
   int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
-  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', string: 'text', name: 'text',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', string: 'text',
+  name: 'text',
 };
 
 export function resolveTypeName(tn: TypeName): ResolvedType {
@@ -55,6 +56,7 @@ export function resolveTypeName(tn: TypeName): ResolvedType {
     throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);
   }
   let typmod = -1;
+  if (t === 'bytea' && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
   if (t === 'numeric' && mods.length > 0) {
     const p = mods[0] ?? 0;
     const s = mods[1] ?? 0;

@@ -2,12 +2,13 @@
 // type's own message ("integer out of range"), division by zero raises 22012, integer division truncates
 // toward zero, NaN sorts above every other float, text compares by code point (the order of its UTF-8
 // bytes: PostgreSQL's C collation, and the order of encoded keys, key-encoding.ts), char(n) compares
-// without trailing spaces. Operands
+// without trailing spaces, bytea compares byte-wise (memcmp, a proper prefix first). Operands
 // arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { compareBytes } from './bytea.ts';
 import { normInt8, type SqlType, type SqlValue } from './types.ts';
 
 export function divisionByZero(): SqlError {
@@ -72,6 +73,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof SqlDate && b instanceof SqlDate) return a.days - b.days;
   if (a instanceof SqlTimestamp && b instanceof SqlTimestamp) return a.micros < b.micros ? -1 : a.micros > b.micros ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
 

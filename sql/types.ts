@@ -15,6 +15,7 @@
 //   date              SqlDate (days since 1970-01-01)
 //   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
 //                     microsecond within about 285 years of 1970, to whole seconds far beyond)
+//   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -25,24 +26,24 @@ export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
   'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'text', 'varchar', 'bpchar', 'bool', 'date', 'timestamp',
-  'unknown', 'timestamptz', 'uuid',
+  'unknown', 'timestamptz', 'uuid', 'bytea',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
-export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp;
+export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
 export const typeOid: Readonly<Record<SqlType, number>> = {
   int2: 21, int4: 23, int8: 20, numeric: 1700, float4: 700, float8: 701, text: 25, varchar: 1043, bpchar: 1042,
-  bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184, uuid: 2950,
+  bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184, uuid: 2950, bytea: 17,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
 export const typeLen: Readonly<Record<SqlType, number>> = {
   int2: 2, int4: 4, int8: 8, numeric: -1, float4: 4, float8: 8, text: -1, varchar: -1, bpchar: -1,
-  bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16,
+  bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16, bytea: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -55,6 +56,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   int2: 'smallint', int4: 'integer', int8: 'bigint', numeric: 'numeric', float4: 'real', float8: 'double precision',
   text: 'text', varchar: 'character varying', bpchar: 'character', bool: 'boolean', date: 'date',
   timestamp: 'timestamp without time zone', unknown: 'unknown', timestamptz: 'timestamp with time zone', uuid: 'uuid',
+  bytea: 'bytea',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -112,6 +114,9 @@ export function isDate(v: SqlValue): v is SqlDate {
 export function isTimestamp(v: SqlValue): v is SqlTimestamp {
   return v instanceof SqlTimestamp;
 }
+export function isBytes(v: SqlValue): v is Uint8Array {
+  return v instanceof Uint8Array;
+}
 
 /** The SQL type a JS value stands for ('unknown' for anything else): how parameters are typed when sent. */
 export function typeOfValue(v: SqlValue): SqlType {
@@ -122,5 +127,6 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof Numeric) return 'numeric';
   if (v instanceof SqlDate) return 'date';
   if (v instanceof SqlTimestamp) return 'timestamp';
+  if (v instanceof Uint8Array) return 'bytea';
   return 'unknown';
 }

@@ -1,13 +1,15 @@
 // PostgreSQL binary wire format of values (send/recv functions), for drivers that ask for binary
 // results or send binary parameters (sysbench's prepared statements do): big-endian integers and IEEE
 // floats, bool as one byte, text as UTF-8, numeric as base-10000 digit groups with weight, sign and
-// display scale, date as int32 days and timestamp as int64 microseconds since 2000-01-01.
+// display scale, date as int32 days and timestamp as int64 microseconds since 2000-01-01, bytea as its
+// bytes.
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { uuidOfHex } from './value-text.ts';
+import { copyBytes } from './bytea.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const PG_EPOCH_MICROS = 946_684_800_000_000;
@@ -98,6 +100,10 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       return utf8.encode(String(v));
     case 'uuid':
       return uuidBytes(String(v));
+    case 'bytea':
+      // The value itself: callers copy it into their output, and a value is never written to.
+      if (v instanceof Uint8Array) return v;
+      throw new InvariantError(`not a bytea value: ${typeof v}`);
   }
 }
 
@@ -283,6 +289,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'uuid':
       needLength(b, 16, type);
       return uuidText(b);
+    case 'bytea':
+      // A copy: `b` is a view into a message, a stored row or a reused buffer (bytea.ts invariant).
+      return copyBytes(b);
   }
 }
 

@@ -1,12 +1,14 @@
 // PostgreSQL text input and output of values: `formatText` prints exactly what PostgreSQL's output
 // functions print (numeric with its display scale, floats as the shortest round-trip decimal like
 // PostgreSQL 12+, booleans as t/f, ISO dates), and `parseText` reads what its input functions accept,
-// failing with the same SQLSTATEs (22P02 malformed, 22003 out of range, 22007/22008 bad dates).
+// failing with the same SQLSTATEs (22P02 malformed, 22003 out of range, 22007/22008 bad dates; bytea's
+// in bytea.ts).
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
+import { formatBytea, parseBytea } from './bytea.ts';
 import type { SqlType, SqlValue } from './types.ts';
 
 /** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
@@ -64,6 +66,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       return Number.isInteger(value) ? String(value) : formatFloat(value);
     case 'object':
       if (value instanceof Numeric) return value.toString();
+      if (value instanceof Uint8Array) return formatBytea(value);
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
         if (type === 'date') return formatDate(Math.floor(value.micros / 86_400_000_000));
@@ -165,6 +168,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseTimestampTz(text);
     case 'uuid':
       return parseUuid(text);
+    case 'bytea':
+      return parseBytea(text);
   }
 }
 

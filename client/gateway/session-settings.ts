@@ -104,7 +104,16 @@ const defs: readonly SettingDef[] = [
   { name: 'idle_session_timeout', initial: '0' },
   { name: 'synchronous_commit', initial: 'on' },
   { name: 'client_min_messages', initial: 'notice' },
-  { name: 'bytea_output', initial: 'hex' },
+  {
+    // bytea is written in the hex format only (sql/bytea.ts): 'escape' is refused rather than taken and not applied.
+    name: 'bytea_output', initial: 'hex',
+    check: (v) => {
+      const t = v.toLowerCase();
+      if (t === 'hex') return 'hex';
+      if (t === 'escape') return { error: 'bytea_output escape is not supported: bytea values are written in the hex format', code: GatewayState.featureNotSupported };
+      return { error: `invalid value for parameter "bytea_output": "${v}"` };
+    },
+  },
   { name: 'row_security', initial: 'on' },
   { name: 'escape_string_warning', initial: 'on' },
   { name: 'max_identifier_length', initial: '63', readOnly: true },

@@ -1,7 +1,7 @@
 // Values on the wire: PostgreSQL's text and binary formats for the types the engine has. Text goes
 // through the engine's own `formatText`/`parseText` so the gateway and the SQL layer never disagree on
 // a spelling; binary follows PostgreSQL's send/recv functions (big-endian integers and IEEE floats,
-// numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01).
+// numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01, bytea as its bytes).
 
 import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOid, typeLen } from '../../sql/types.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -9,6 +9,7 @@ import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn } from './sql-backend.ts';
 import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
+import { copyBytes } from '../../sql/bytea.ts';
 import { utf8Text } from './utf8-text.ts';
 
 const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
@@ -134,6 +135,11 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.int32(16);
       w.bytes(uuidBytes(String(v)));
       return;
+    case 'bytea':
+      if (!(v instanceof Uint8Array)) throw new ProtocolError(`cannot send ${typeof v} as bytea`, GatewayState.invalidBinaryRepresentation);
+      w.int32(v.length);
+      w.bytes(v);
+      return;
   }
 }
 
@@ -242,5 +248,8 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'uuid':
       fixed(raw, 16, 'uuid');
       return uuidText(raw);
+    case 'bytea':
+      // A copy: `raw` is a view into the connection's receive buffer (sql/bytea.ts invariant).
+      return copyBytes(raw);
   }
 }

@@ -144,6 +144,18 @@ void describe('executeAt', () => {
     assert.ok(executeAt(engine, 'SELECT count(*) FROM acct', [], T, store, catalog, { ownsTable }).ok, 'its own tables read as before');
   });
 
+  void it('types a bytea parameter the query leaves untyped as bytea, as the client that sent it did', () => {
+    const b = Uint8Array.from([0xff, 0x00]);
+    const exec = executeAt(engine, 'SELECT $1 AS b, length($1) AS n, id FROM item WHERE id < 3 ORDER BY id', [b], T, store, catalog);
+    assert.ok(exec.ok, exec.ok ? '' : exec.error.message);
+    assert.deepEqual(exec.columns.map((c) => c.type), ['bytea', 'int4', 'int4']);
+    assert.deepEqual(exec.rows, [[b, 2, 1], [b, 2, 2]]);
+    // The same text with a text parameter is lowered again, not taken from the cache.
+    const text = executeAt(engine, 'SELECT $1 AS b, length($1) AS n, id FROM item WHERE id < 3 ORDER BY id', ['\\xff00'], T, store, catalog);
+    assert.ok(text.ok);
+    assert.deepEqual(text.rows, [['\\xff00', 6, 1], ['\\xff00', 6, 2]]);
+  });
+
   void it('records a missing pinned key in the read set at version 0, without a predicate', () => {
     const exec = run(store, 'SELECT * FROM acct WHERE w = 1 AND id = 99');
     assert.deepEqual(exec.reads, [{ key: rowKey(acct.id, encodeKey([1, 99], acct.pkTypes)), version: ZERO_TS }]);

@@ -46,7 +46,7 @@ import { InvariantError, SqlError, SqlState } from '../../sql/errors.ts';
 import { ReadRecorder, type ExecContext } from '../../sql/exec-context.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
-import type { SqlValue } from '../../sql/types.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { newestVisibleBelow, ReplicaRowSource, visibleVersion, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey } from '../../sql/row-key.ts';
 import type { KeyState, Store, Version } from './store.ts';
@@ -116,20 +116,42 @@ export interface ExecuteAtOptions {
 
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
 
-/** Parses (through the engine's parse cache) and lowers against `catalog`, cached per catalog version. */
-export function lowerQuery(engine: Engine, catalog: Catalog, sql: string): LoweredStatement {
+/**
+ * The parameter types a query is lowered with: bytea for a bytea value, none for the others. A client
+ * sends a Uint8Array only for a parameter its own statement typed bytea (drivers send bytes as type 17),
+ * and a parameter the query leaves untyped (`SELECT $1, ...`, `length($1)`) would be text here: its bytes
+ * would turn into their text form, and the replicas' result would differ from the client's statement.
+ * The JS type of other values does not tell their SQL type (a number is any integer or float type), so
+ * they are inferred from the query as before.
+ */
+function paramHints(params: readonly SqlValue[]): SqlType[] {
+  let hints: SqlType[] | null = null;
+  for (let i = 0; i < params.length; i++) {
+    if (!(params[i] instanceof Uint8Array)) continue;
+    hints ??= new Array<SqlType>(params.length).fill('unknown');
+    hints[i] = 'bytea';
+  }
+  return hints ?? [];
+}
+
+/**
+ * Parses (through the engine's parse cache) and lowers against `catalog` with the parameter types
+ * `hints` (paramHints), cached per catalog version.
+ */
+export function lowerQuery(engine: Engine, catalog: Catalog, sql: string, hints: readonly SqlType[] = []): LoweredStatement {
   let byText = lowered.get(catalog);
   if (byText === undefined) {
     byText = new Map();
     lowered.set(catalog, byText);
   }
-  const hit = byText.get(sql);
+  const key = hints.length === 0 ? sql : `${sql}\u0000${hints.join(',')}`;
+  const hit = byText.get(key);
   if (hit !== undefined && hit.version === catalog.version) return hit.l;
   const stmts = engine.parse(sql).stmts;
   if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, 'a query must be exactly one statement');
-  const l = lowerStatement(catalog, stmts[0]!);
+  const l = lowerStatement(catalog, stmts[0]!, hints);
   if (byText.size > 2000) byText.clear();
-  byText.set(sql, { version: catalog.version, l });
+  byText.set(key, { version: catalog.version, l });
   return l;
 }
 
@@ -157,7 +179,7 @@ export function executeAt(
   const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
   try {
-    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement) : statement;
+    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement, paramHints(params)) : statement;
     const recon = options.recon === true && l.stmt.k === 'dml';
     if (l.stmt.k !== 'query' && !recon) throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
     const ctx: ExecContext = {
