@@ -19,10 +19,39 @@ export interface AggState {
   seen: Set<string> | null;
   /** string_agg's pieces (values and delimiters), joined at the end: strings, or bytea values. */
   parts: (string | Uint8Array)[] | null;
+  /** With ORDER BY: the inputs with their sort keys, fed in order when the aggregate finishes. */
+  pending: { keys: SqlValue[]; v: SqlValue; delim: SqlValue; argType: SqlType }[] | null;
 }
 
 export function newAggState(spec: AggSpec): AggState {
-  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null };
+  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, pending: spec.order === null ? null : [] };
+}
+
+/** Keeps one input of an aggregate with ORDER BY, with its evaluated sort keys. */
+export function defer(st: AggState, keys: SqlValue[], v: SqlValue, argType: SqlType, delim: SqlValue): void {
+  st.pending?.push({ keys, v, delim, argType });
+}
+
+function feedInOrder(spec: AggSpec, st: AggState): void {
+  const order = spec.order;
+  const pending = st.pending;
+  if (order === null || pending === null) return;
+  st.pending = null;
+  pending.sort((a, b) => {
+    for (let i = 0; i < order.length; i++) {
+      const k = order[i]!;
+      const x = a.keys[i] ?? null;
+      const y = b.keys[i] ?? null;
+      if (x === null || y === null) {
+        if (x === y) continue;
+        return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
+      }
+      const c = compareValues(x, y, k.e.t);
+      if (c !== 0) return k.desc ? -c : c;
+    }
+    return 0; // Array.prototype.sort is stable: ties keep input order
+  });
+  for (const p of pending) accumulate(spec, st, p.v, p.argType, p.delim);
 }
 
 function addInt(acc: SqlValue, v: SqlValue): SqlValue {
@@ -88,6 +117,7 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
 }
 
 export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
+  feedInOrder(spec, st);
   switch (spec.fn) {
     case 'count':
     case 'count_star':

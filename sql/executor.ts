@@ -11,7 +11,7 @@ import type { Expr } from './expr.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { compareValues } from './ops.ts';
 import { encodeKey } from './key-encoding.ts';
-import { accumulate, finishAgg, newAggState, type AggState } from './agg.ts';
+import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
 import { SqlError, SqlState, assertNever } from './errors.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -272,7 +272,8 @@ function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly AggSpec[], 
       if (a.filter !== null && evalExpr(a.filter, r, env) !== true) continue;
       const v = a.arg === null ? null : evalExpr(a.arg, r, env);
       const d = a.arg2 === null ? null : evalExpr(a.arg2, r, env);
-      accumulate(a, g.states[i] as AggState, v, a.arg?.t ?? 'int8', d);
+      if (a.order !== null) defer(g.states[i] as AggState, a.order.map((k) => evalExpr(k.e, r, env)), v, a.arg?.t ?? 'int8', d);
+      else accumulate(a, g.states[i] as AggState, v, a.arg?.t ?? 'int8', d);
     }
   }
   if (order.length === 0 && groups.length === 0) order.push({ keys: [], states: aggs.map(newAggState) });

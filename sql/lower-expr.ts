@@ -15,7 +15,7 @@ import { isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlTy
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindSubquery } from './lower-select.ts';
-import type { AggFn } from './plan.ts';
+import type { AggFn, AggOrderKey } from './plan.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -184,6 +184,27 @@ function aggregateOwner(scope: Scope, f: FuncCall): Scope {
   return scope;
 }
 
+/**
+ * An aggregate's ORDER BY: bound for string_agg, whose result depends on it; checked and dropped for the
+ * others, whose results do not. With DISTINCT every key must be an argument, as PostgreSQL requires.
+ */
+function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, args: readonly Expr[]): AggOrderKey[] | null {
+  if (f.agg_order === undefined || f.agg_order.length === 0) return null;
+  const keys: AggOrderKey[] = [];
+  for (const n of f.agg_order) {
+    if (!('SortBy' in n)) continue;
+    const sb = n.SortBy;
+    if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
+    const e = bindExpr(scope, sb.node as Node);
+    if (distinct && !args.some((a) => JSON.stringify(a) === JSON.stringify(e))) {
+      throw new SqlError(SqlState.invalidColumnReference, 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
+    }
+    const desc = sb.sortby_dir === 'SORTBY_DESC';
+    keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
+  }
+  return fnName === 'string_agg' && keys.length > 0 ? keys : null;
+}
+
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   const owner = aggregateOwner(scope, f);
   if (owner !== scope) {
@@ -205,7 +226,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   try {
     if (f.agg_star) {
       const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
-      const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter };
+      const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter, order: null };
       aggs.push(spec);
       return { k: 'aggref', i: aggs.length - 1, t: 'int8' };
     }
@@ -255,7 +276,8 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
     }
     const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, args[1] as Expr, t) : null;
     const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
-    aggs.push({ fn: fnName, arg, arg2, distinct: f.agg_distinct === true, t, filter });
+    const distinct = f.agg_distinct === true;
+    aggs.push({ fn: fnName, arg, arg2, distinct, t, filter, order: aggOrder(scope, f, fnName, distinct, args) });
     return { k: 'aggref', i: aggs.length - 1, t };
   } finally {
     scope.aggForbidden = null;

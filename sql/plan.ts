@@ -57,6 +57,17 @@ export interface AggSpec {
   readonly distinct: boolean;
   readonly t: SqlType;
   readonly filter: Expr | null;
+  /**
+   * `string_agg(x, d ORDER BY ...)`: the order its inputs are fed in (the other aggregates do not depend
+   * on it and ignore it). Null: input order.
+   */
+  readonly order: readonly AggOrderKey[] | null;
+}
+
+export interface AggOrderKey {
+  readonly e: Expr;
+  readonly desc: boolean;
+  readonly nullsFirst: boolean;
 }
 
 export type Plan =
