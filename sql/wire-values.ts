@@ -29,6 +29,8 @@ export type StatementOutcome =
   | { readonly ok: false; readonly code: string; readonly message: string; readonly detail: string | undefined };
 
 const NULL_TAG = 255;
+/** A parameter's tag bit: its type is the one the client's statement declared (encodeParams). */
+const DECLARED = 0x80;
 const ROWS = 1;
 const ERROR = 2;
 const utf8 = new TextEncoder();
@@ -205,17 +207,46 @@ function parse(b: Uint8Array, t: SqlType): SqlValue {
   }
 }
 
-export function encodeParams(values: readonly SqlValue[]): Uint8Array {
+/** Whether `v` is a value of SQL type `t` as the engine represents it (a statement's declared parameter type). */
+function holds(v: Exclude<SqlValue, null>, t: SqlType): boolean {
+  const own = typeOfValue(v);
+  if (own === t) return true;
+  switch (t) {
+    case 'int2':
+    case 'int4':
+    case 'float4':
+    case 'float8':
+      return typeof v === 'number';
+    case 'varchar':
+    case 'bpchar':
+    case 'uuid':
+      return typeof v === 'string';
+    case 'timestamptz':
+      return own === 'timestamp';
+    default:
+      return false;
+  }
+}
+
+/**
+ * A statement's parameters. With `types` (the client's statement's parameter types), each value is
+ * tagged with its declared type, marked DECLARED: replicas lower the statement with those types, so a
+ * parameter the text leaves untyped (`SELECT $1, n FROM t`) has the type the client's statement gave it,
+ * not the one the replica would infer. Without, the tag is the value's own type.
+ */
+export function encodeParams(values: readonly SqlValue[], types?: readonly SqlType[]): Uint8Array {
   if (values.length > 0xffff) throw new WireValueError('too many parameters');
   const w = new Writer();
   w.u16(values.length);
-  for (const v of values) {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] ?? null;
     if (v === null) {
       w.u8(NULL_TAG);
       continue;
     }
-    const t = wireTypeOf(v);
-    w.u8(typeTag(t));
+    const declared = types?.[i];
+    const t = declared !== undefined && holds(v, declared) ? declared : wireTypeOf(v);
+    w.u8(typeTag(t) | (t === declared ? DECLARED : 0));
     // The length as i32 is the same four bytes as the u32 the reader takes (lengths are non-negative).
     w.value(v, t);
   }
@@ -223,21 +254,32 @@ export function encodeParams(values: readonly SqlValue[]): Uint8Array {
 }
 
 export function decodeParams(bytes: Uint8Array): SqlValue[] {
-  if (bytes.length === 0) return [];
+  return decodeTypedParams(bytes).values;
+}
+
+/**
+ * The parameters and the types to lower their statement with: the declared ones, and bytea for a bytea
+ * value (a client sends bytes only for a parameter its statement typed bytea); 'unknown' (infer) else.
+ */
+export function decodeTypedParams(bytes: Uint8Array): { values: SqlValue[]; hints: SqlType[] } {
+  if (bytes.length === 0) return { values: [], hints: [] };
   const r = new Reader(bytes);
   const n = r.u16();
-  const out: SqlValue[] = [];
+  const values: SqlValue[] = [];
+  const hints: SqlType[] = [];
   for (let i = 0; i < n; i++) {
     const tag = r.u8();
     if (tag === NULL_TAG) {
-      out.push(null);
+      values.push(null);
+      hints.push('unknown');
       continue;
     }
-    const t = tagType(tag);
-    out.push(parse(r.bytes(r.u32()), t));
+    const t = tagType(tag & ~DECLARED);
+    values.push(parse(r.bytes(r.u32()), t));
+    hints.push((tag & DECLARED) !== 0 || t === 'bytea' ? t : 'unknown');
   }
   r.end();
-  return out;
+  return { values, hints: hints.every((h) => h === 'unknown') ? [] : hints };
 }
 
 /** Bytes reserved per result value: an int4 takes 8, a short text 4 + its length. */

@@ -450,7 +450,7 @@ export class SqlSession {
       const table = tableOfPlan(s.plan, this.#shardCount);
       // Tables of several shards: run here, each scan fetched from its own shard.
       if (table === SEVERAL) return this.#runLocal(txn, l, params);
-      return this.#rangeQuery(txn, stmt.sql, params, table);
+      return this.#rangeQuery(txn, stmt.sql, l, params, table);
     }
     if (c.k === 'write') {
       if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
@@ -551,7 +551,8 @@ export class SqlSession {
   }
 
   /** A range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
-  async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number): Promise<StatementOutcome> {
+  /** `paramTypes`: the statement's own parameter types, which the replicas then lower it with (wire-values.ts). */
+  async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number, paramTypes?: readonly SqlType[]): Promise<StatementOutcome> {
     const s = this.sql.stats;
     if (recon) s.reconReads++;
     else s.rangeReads++;
@@ -559,7 +560,7 @@ export class SqlSession {
     const shard = table === null ? 0 : shardOfTable(table.id, this.#shardCount);
     // A large result is decoded from the first full reply while the other replicas finish (decision 0052).
     const early = new EarlyOutcome();
-    const spec = { shard: shard as never, sql, params: encodeParams(params), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };
+    const spec = { shard: shard as never, sql, params: encodeParams(params, paramTypes), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };
     const r = await txn.tx.rangeRead(spec, early.offer);
     if (r === null) {
       s.rangeReadsFailed++;
@@ -569,8 +570,8 @@ export class SqlSession {
     return early.outcome(r.result);
   }
 
-  async #rangeQuery(txn: SqlTxn, sql: string, params: readonly SqlValue[], table: TableDef | null): Promise<ExecResult> {
-    const o = await this.#rangeRead(txn, sql, params, false, table);
+  async #rangeQuery(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[], table: TableDef | null): Promise<ExecResult> {
+    const o = await this.#rangeRead(txn, sql, params, false, table, undefined, l.paramTypes);
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const rows = o.rows as SqlValue[][];
     return { ok: true, command: 'SELECT', rowCount: rows.length, columns: o.columns, rows, tag: `SELECT ${rows.length}` };
@@ -582,7 +583,7 @@ export class SqlSession {
    */
   async #runWithRecon(txn: SqlTxn, sql: string, l: LoweredStatement, params: readonly SqlValue[], read: TableDef): Promise<ExecResult> {
     const s = l.stmt as Extract<Statement, { k: 'dml' }>;
-    const o = await this.#rangeRead(txn, sql, params, true, read);
+    const o = await this.#rangeRead(txn, sql, params, true, read, undefined, l.paramTypes);
     if (!o.ok) return { ok: false, error: new SqlError(o.code, o.message, o.detail) };
     const types = o.columns.map((c) => c.type);
     const source: Plan = { k: 'values', rows: o.rows.map((row) => row.map((v, i) => ({ k: 'const' as const, v, t: types[i]! }))) };

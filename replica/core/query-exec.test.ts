@@ -6,7 +6,9 @@ import type { TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
 import { evalPredicate } from '../../sql/eval.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
-import type { Row, SqlValue } from '../../sql/types.ts';
+import type { Row, SqlType, SqlValue } from '../../sql/types.ts';
+import { SqlDate } from '../../sql/datetime.ts';
+import { decodeTypedParams, encodeParams } from '../../sql/wire-values.ts';
 import { encodeKey } from '../../sql/key-encoding.ts';
 import { executeAt, type QueryExecution } from './query-exec.ts';
 import { ReplicaRowSource, type ReplicaRowVersion } from './replica-row-source.ts';
@@ -144,9 +146,11 @@ void describe('executeAt', () => {
     assert.ok(executeAt(engine, 'SELECT count(*) FROM acct', [], T, store, catalog, { ownsTable }).ok, 'its own tables read as before');
   });
 
-  void it('types a bytea parameter the query leaves untyped as bytea, as the client that sent it did', () => {
+  void it('types parameters the query leaves untyped as the client that sent them did (bytea values, declared types)', () => {
     const b = Uint8Array.from([0xff, 0x00]);
-    const exec = executeAt(engine, 'SELECT $1 AS b, length($1) AS n, id FROM item WHERE id < 3 ORDER BY id', [b], T, store, catalog);
+    const wire = (values: SqlValue[], types?: SqlType[]): { values: SqlValue[]; hints: SqlType[] } => decodeTypedParams(encodeParams(values, types));
+    const sent = wire([b]);
+    const exec = executeAt(engine, 'SELECT $1 AS b, length($1) AS n, id FROM item WHERE id < 3 ORDER BY id', sent.values, T, store, catalog, { paramHints: sent.hints });
     assert.ok(exec.ok, exec.ok ? '' : exec.error.message);
     assert.deepEqual(exec.columns.map((c) => c.type), ['bytea', 'int4', 'int4']);
     assert.deepEqual(exec.rows, [[b, 2, 1], [b, 2, 2]]);
@@ -154,6 +158,16 @@ void describe('executeAt', () => {
     const text = executeAt(engine, 'SELECT $1 AS b, length($1) AS n, id FROM item WHERE id < 3 ORDER BY id', ['\\xff00'], T, store, catalog);
     assert.ok(text.ok);
     assert.deepEqual(text.rows, [['\\xff00', 6, 1], ['\\xff00', 6, 2]]);
+    // A statement's declared types travel with the values: an int2 and a date stay so; without them a
+    // replica would lower `$1` as text.
+    const declared = wire([7, new SqlDate(0), null], ['int2', 'date', 'int8']);
+    const typed = executeAt(engine, 'SELECT $1 AS s, $2 AS d, $3 AS n, id FROM item WHERE id < 2', declared.values, T, store, catalog, { paramHints: declared.hints });
+    assert.ok(typed.ok, typed.ok ? '' : typed.error.message);
+    assert.deepEqual(typed.columns.map((c) => c.type), ['int2', 'date', 'text', 'int4']);
+    assert.deepEqual(typed.rows, [[7, new SqlDate(0), null, 1]]);
+    const inferred = executeAt(engine, 'SELECT $1 AS s, id FROM item WHERE id < 2', [7], T, store, catalog);
+    assert.ok(inferred.ok);
+    assert.deepEqual(inferred.columns.map((c) => c.type), ['text', 'int4']);
   });
 
   void it('records a missing pinned key in the read set at version 0, without a predicate', () => {

@@ -96,6 +96,11 @@ export type QueryExecution =
 export interface ExecuteAtOptions {
   /** Default eager. */
   readonly mode?: ReadMode;
+  /**
+   * Types to lower the statement's parameters with ('unknown': infer from the text): the client's
+   * statement's, sent with the parameters (sql/wire-values.ts's decodeTypedParams). Default: all inferred.
+   */
+  readonly paramHints?: readonly SqlType[];
   /** Whether this shard stores a table's rows (default every table; replica-row-source.ts). */
   readonly ownsTable?: (tableId: number) => boolean;
   /** Eager mode: which prepared versions may be read (default all). */
@@ -117,26 +122,8 @@ export interface ExecuteAtOptions {
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
 
 /**
- * The parameter types a query is lowered with: bytea for a bytea value, none for the others. A client
- * sends a Uint8Array only for a parameter its own statement typed bytea (drivers send bytes as type 17),
- * and a parameter the query leaves untyped (`SELECT $1, ...`, `length($1)`) would be text here: its bytes
- * would turn into their text form, and the replicas' result would differ from the client's statement.
- * The JS type of other values does not tell their SQL type (a number is any integer or float type), so
- * they are inferred from the query as before.
- */
-function paramHints(params: readonly SqlValue[]): SqlType[] {
-  let hints: SqlType[] | null = null;
-  for (let i = 0; i < params.length; i++) {
-    if (!(params[i] instanceof Uint8Array)) continue;
-    hints ??= new Array<SqlType>(params.length).fill('unknown');
-    hints[i] = 'bytea';
-  }
-  return hints ?? [];
-}
-
-/**
  * Parses (through the engine's parse cache) and lowers against `catalog` with the parameter types
- * `hints` (paramHints), cached per catalog version.
+ * `hints` (sql/wire-values.ts's decodeTypedParams: the client's statement's), cached per catalog version.
  */
 export function lowerQuery(engine: Engine, catalog: Catalog, sql: string, hints: readonly SqlType[] = []): LoweredStatement {
   let byText = lowered.get(catalog);
@@ -179,7 +166,7 @@ export function executeAt(
   const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
   try {
-    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement, paramHints(params)) : statement;
+    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement, options.paramHints) : statement;
     const recon = options.recon === true && l.stmt.k === 'dml';
     if (l.stmt.k !== 'query' && !recon) throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
     const ctx: ExecContext = {

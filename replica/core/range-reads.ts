@@ -47,8 +47,8 @@ import type { Catalog } from '../../sql/catalog.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { SqlState, toSqlError } from '../../sql/errors.ts';
 import { CATALOG_KEY, CatalogCache, CatalogDecodeError } from '../../sql/replicated-catalog.ts';
-import type { SqlValue } from '../../sql/types.ts';
-import { decodeParams, encodeOutcome } from '../../sql/wire-values.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { decodeTypedParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
 import { executeAt, replyAsAsked, snapshotVote, unionVotes, type QueryExecution, type SnapshotVote } from './query-exec.ts';
@@ -453,8 +453,9 @@ export class RangeReads {
     }
 
     let params: SqlValue[];
+    let paramHints: SqlType[];
     try {
-      params = decodeParams(msg.params);
+      ({ values: params, hints: paramHints } = decodeTypedParams(msg.params));
     } catch (e) {
       return this.#error(msg, SqlState.protocolViolation, `malformed parameters: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -484,6 +485,7 @@ export class RangeReads {
       exec = executeAt(engine, msg.sql, params, msg.ts, h.store, catalog, {
         mode,
         recon: msg.recon,
+        paramHints,
         keepScanned: false,
         recordWalks: mode.kind === 'eager',
         ...(h.ownsTable === undefined ? {} : { ownsTable: h.ownsTable }),

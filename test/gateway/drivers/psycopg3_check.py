@@ -47,6 +47,13 @@ check("select, text results", cur.execute(f"SELECT * FROM {table} WHERE id = %(i
 check("select, binary results", bcur.execute(f"SELECT * FROM {table} WHERE id = %s", (2,)).fetchone(), (2,) + row[1:])
 check("column types", [(d.name, d.type_code) for d in bcur.description],
       [("id", 23), ("name", 25), ("price", 1700), ("ok", 16), ("d", 1082), ("ts", 1114), ("tz", 1184), ("f", 701), ("u", 2950), ("big", 20), ("sm", 21)])
+# Parameters the query leaves untyped keep the types psycopg declares for them (over a scan on a cluster
+# too, where replicas run the query): a date, a timestamp, an int2 and a numeric come back as such.
+untyped = (datetime.date(2024, 5, 6), datetime.datetime(2024, 5, 6, 7, 8, 9), decimal.Decimal("1.25"))
+check("untyped parameters, text results", cur.execute(f"SELECT %s, %s, %s, id FROM {table} WHERE id > 0 ORDER BY id", untyped).fetchall(),
+      [untyped + (1,), untyped + (2,)])
+check("untyped parameters, binary results", bcur.execute(f"SELECT %s, %s, %s, id FROM {table} WHERE id > 0 ORDER BY id", untyped).fetchall(),
+      [untyped + (1,), untyped + (2,)])
 
 # The sixth execution of a query becomes a named prepared statement (_pg3_0).
 names = [cur.execute(f"SELECT name, %s::int FROM {table} WHERE id = %s", (i, 1 + i % 2)).fetchone() for i in range(8)]
