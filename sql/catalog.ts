@@ -63,11 +63,19 @@ export const HIDDEN_ROWID = 'ctid_rowid';
 export const STORAGE_ID_BASE = 1 << 23;
 export const STORAGE_ID_END = 1 << 24;
 
+/** A catalog's definitions at one moment (Catalog.snapshot), to go back to with `restore`. */
+export interface CatalogSnapshot {
+  readonly tables: ReadonlyMap<string, TableDef>;
+  readonly byId: ReadonlyMap<number, TableDef>;
+  readonly retired: ReadonlyMap<number, TableDef>;
+  readonly nextId: number;
+}
+
 export class Catalog {
-  private readonly tables = new Map<string, TableDef>();
-  private readonly byId = new Map<number, TableDef>();
+  private tables = new Map<string, TableDef>();
+  private byId = new Map<number, TableDef>();
   /** Storage ids a table used before a switch, with the definition it had: never named again. */
-  private readonly retired = new Map<number, TableDef>();
+  private retired = new Map<number, TableDef>();
   private nextId = 1;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
@@ -110,6 +118,19 @@ export class Catalog {
 
   get(name: string): TableDef | undefined {
     return this.tables.get(name);
+  }
+
+  snapshot(): CatalogSnapshot {
+    return { tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), nextId: this.nextId };
+  }
+
+  /** Goes back to `s` (which stays usable). `version` moves forward, so plans cached since are stale. */
+  restore(s: CatalogSnapshot): void {
+    this.tables = new Map(s.tables);
+    this.byId = new Map(s.byId);
+    this.retired = new Map(s.retired);
+    this.nextId = s.nextId;
+    this.version++;
   }
 
   getById(id: number): TableDef | undefined {

@@ -187,17 +187,45 @@ void test('adds a column to a filled table, existing rows taking its default', (
   assert.deepEqual(rows(s.execute('SELECT * FROM e12 ORDER BY id')), [['1', '1', '1.50'], ['3', '3', '1.50']]);
 });
 
-void test('refuses DDL inside a transaction block (it could not be rolled back), and loses nothing', () => {
+void test('DDL in a transaction block is undone by ROLLBACK, keeps the writes before it, and holds other sessions off', () => {
   const s = engine.session();
+  const other = engine.session();
   assert.ok(s.execute('CREATE TABLE keepme (id int PRIMARY KEY)').ok);
   assert.ok(s.execute('INSERT INTO keepme VALUES (1), (2)').ok);
-  assert.ok(s.execute('BEGIN').ok);
   for (const ddl of ['DROP TABLE keepme', 'TRUNCATE keepme', 'ALTER TABLE keepme ADD COLUMN v text', 'CREATE TABLE other (id int PRIMARY KEY)']) {
-    assert.ok(s.execute('ROLLBACK').ok);
     assert.ok(s.execute('BEGIN').ok);
-    assert.equal(errCode(s.execute(ddl)), '0A000', ddl);
+    assert.ok(s.execute(ddl).ok, ddl);
+    // Until it ends, other sessions neither see nor build on it.
+    assert.equal(errCode(other.execute('SELECT count(*) FROM keepme')), '40001', ddl);
+    assert.equal(errCode(other.execute('INSERT INTO keepme VALUES (9)')), '40001', ddl);
+    assert.ok(s.execute('ROLLBACK').ok);
+    assert.deepEqual(rows(other.execute('SELECT * FROM keepme ORDER BY id')), [['1'], ['2']], ddl);
   }
-  assert.ok(s.execute('ROLLBACK').ok);
-  assert.deepEqual(rows(s.execute('SELECT * FROM keepme ORDER BY id')), [['1'], ['2']]);
   assert.equal(errCode(s.execute('SELECT * FROM other')), '42P01');
+  // Writes before and after DDL in one transaction commit together; a savepoint after DDL undoes what follows it.
+  assert.ok(s.execute('BEGIN').ok);
+  assert.ok(s.execute('INSERT INTO keepme VALUES (3)').ok);
+  assert.ok(s.execute("ALTER TABLE keepme ADD COLUMN v text DEFAULT 'x'").ok);
+  assert.ok(s.execute("INSERT INTO keepme VALUES (4, 'y')").ok);
+  assert.ok(s.execute('SAVEPOINT a').ok);
+  assert.ok(s.execute('DROP TABLE keepme').ok);
+  assert.ok(s.execute('ROLLBACK TO a').ok);
+  assert.ok(s.execute('COMMIT').ok);
+  assert.deepEqual(rows(other.execute('SELECT * FROM keepme ORDER BY id')), [['1', 'x'], ['2', 'x'], ['3', 'x'], ['4', 'y']]);
+  // A savepoint before the first DDL: rolling back to it undoes the DDL and frees the engine.
+  assert.ok(s.execute('BEGIN').ok);
+  assert.ok(s.execute('INSERT INTO keepme VALUES (5)').ok);
+  assert.ok(s.execute('SAVEPOINT b').ok);
+  assert.ok(s.execute('TRUNCATE keepme').ok);
+  assert.ok(s.execute('ROLLBACK TO b').ok);
+  assert.deepEqual(rows(other.execute('SELECT count(*) FROM keepme')), [['4']]);
+  assert.ok(s.execute('COMMIT').ok);
+  assert.deepEqual(rows(other.execute('SELECT count(*) FROM keepme')), [['5']]);
+  // A failed transaction that ran DDL is undone at COMMIT (which reports ROLLBACK).
+  assert.ok(s.execute('BEGIN').ok);
+  assert.ok(s.execute('DROP TABLE keepme').ok);
+  assert.equal(errCode(s.execute('SELECT 1 / 0')), '22012');
+  const c = s.execute('COMMIT');
+  assert.ok(c.ok && c.tag === 'ROLLBACK');
+  assert.deepEqual(rows(other.execute('SELECT count(*) FROM keepme')), [['5']]);
 });

@@ -11,8 +11,8 @@
 
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { Catalog } from './catalog.ts';
-import { MemoryStore } from './memory-store.ts';
+import { Catalog, type CatalogSnapshot } from './catalog.ts';
+import { MemoryStore, type StoreSnapshot } from './memory-store.ts';
 import { WriteBuffer } from './write-buffer.ts';
 import { OverlaySource } from './overlay-source.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
@@ -93,9 +93,22 @@ function seededRandom(seed: number): (bytes: number) => Uint8Array {
   };
 }
 
+/** The catalog and rows before a transaction's first DDL, to go back to if it does not commit. */
+interface DdlState {
+  readonly catalog: CatalogSnapshot;
+  readonly store: StoreSnapshot;
+}
+
 export class Engine {
   readonly catalog = new Catalog();
   readonly store = new MemoryStore();
+  /**
+   * DDL in a transaction block changes the shared catalog and rows in place, so the transaction that ran
+   * it holds the engine until it ends: every other session's statements fail with 40001 (clients retry)
+   * rather than see or build on changes a ROLLBACK undoes. PostgreSQL blocks them on the tables instead.
+   * @internal
+   */
+  ddlLock: { readonly owner: Session; readonly before: DdlState } | null = null;
   private readonly cache = new Map<string, CacheEntry>();
   private readonly clock: () => number;
   readonly random: (bytes: number) => Uint8Array;
@@ -198,6 +211,11 @@ export class Engine {
   }
 }
 
+function serializationFailure(): SqlError {
+  return new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
+    'Reason code: Canceled on identification as a pivot, during commit attempt.');
+}
+
 export function describe(l: LoweredStatement): PreparedInfo {
   const s = l.stmt;
   const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
@@ -251,7 +269,8 @@ interface Txn {
   /** What the transaction read, validated at COMMIT (occ.ts). */
   readonly reads: ReadRecorder;
   /** Open savepoints, each with the writes buffered when it was taken. */
-  readonly savepoints: Savepoints<WriteBuffer>;
+  /** Open savepoints, each with the writes buffered when it was taken (and, after DDL, the catalog and rows). */
+  readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly ddl: DdlState | null }>;
   readonly now: SqlTimestamp;
   failed: boolean;
 }
@@ -308,6 +327,7 @@ export class Session {
     for (let i = 0; i < entry.stmts.length; i++) {
       let r: ExecResult;
       try {
+        this.heldOff(entry.stmts[i] as Node);
         const l = this.engine.lowerAt(entry, i, []);
         r = this.run(l, params);
       } catch (e) {
@@ -350,6 +370,8 @@ export class Session {
     try {
       let lowered = p.lowered;
       const entry = this.engine.parse(p.sql);
+      const node = entry.stmts[0];
+      if (node !== undefined) this.heldOff(node);
       if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop') {
         lowered = this.engine.lowerOne(p.sql, p.lowered.paramTypes);
         this.prepared.set(name, { sql: p.sql, lowered });
@@ -384,6 +406,7 @@ export class Session {
     if (txn?.failed && !(stmt.k === 'txn' && stmt.op !== 'begin') && !(stmt.k === 'savepoint' && stmt.op === 'rollback-to')) {
       throw new SqlError(SqlState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
     }
+    if (stmt.k === 'txn' && stmt.op === 'commit' && txn !== null && !txn.buffer.isEmpty) this.heldOff(null);
     switch (stmt.k) {
       case 'query':
       case 'dml': {
@@ -400,12 +423,7 @@ export class Session {
         return r;
       }
       case 'ddl': {
-        // The engine applies DDL to the shared catalog and rows at once: inside a transaction block it
-        // could neither hide it from other sessions nor undo it on ROLLBACK, so it refuses (the cluster's
-        // DDL is transactional: client/sql/ddl-storage.ts).
-        if (txn !== null) {
-          throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} inside a transaction block is not supported by the single-node engine (it cannot be rolled back); run it outside BEGIN ... COMMIT, or on the cluster`);
-        }
+        if (txn !== null) this.lockForDdl(txn);
         const out = this.engine.runDdl(stmt);
         return ok(out.tag, out.tag, out.notice !== undefined ? [out.notice] : undefined);
       }
@@ -429,16 +447,64 @@ export class Session {
   }
 
   /**
-   * Savepoints restore the buffered writes; reads stay recorded (validation stays conservative). An
-   * unknown name fails the transaction, as any error does (`execute`).
+   * While another session's transaction has run DDL, this one's statements (bar transaction control and
+   * settings; `node` null: a COMMIT with writes) fail with 40001, before they bind names against a
+   * catalog that transaction may still roll back.
+   */
+  private heldOff(node: Node | null): void {
+    const lock = this.engine.ddlLock;
+    if (lock === null || lock.owner === this) return;
+    if (node !== null && ('TransactionStmt' in node || 'VariableSetStmt' in node || 'VariableShowStmt' in node)) return;
+    throw new SqlError(SqlState.serializationFailure, 'could not serialize access: another transaction has uncommitted DDL');
+  }
+
+  /**
+   * Before a transaction's first DDL: its reads must still hold (no other session commits from here on),
+   * the engine's state is kept to go back to, and its buffered writes go into the store, where DDL
+   * rewrites rows.
+   */
+  private lockForDdl(txn: Txn): void {
+    const engine = this.engine;
+    if (engine.ddlLock === null) {
+      if (!readsStillValid(engine.store, engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) throw serializationFailure();
+      engine.ddlLock = { owner: this, before: { catalog: engine.catalog.snapshot(), store: engine.store.snapshot() } };
+    }
+    if (!txn.buffer.isEmpty) {
+      engine.store.apply(txn.buffer);
+      txn.buffer.restore(new WriteBuffer());
+    }
+  }
+
+  /** The transaction ends: a rolled-back one's DDL is undone and the engine is free again. */
+  private releaseDdl(committed: boolean): void {
+    const lock = this.engine.ddlLock;
+    if (lock === null || lock.owner !== this) return;
+    if (!committed) this.restoreDdl(lock.before);
+    this.engine.ddlLock = null;
+  }
+
+  private restoreDdl(s: DdlState): void {
+    this.engine.catalog.restore(s.catalog);
+    this.engine.store.restore(s.store);
+  }
+
+  /**
+   * Savepoints restore the buffered writes, and after DDL the catalog and rows; reads stay recorded
+   * (validation stays conservative). An unknown name fails the transaction, as any error does (`execute`).
    */
   private savepoint(op: SavepointOp, name: string): ExecResult {
     const txn = this.txn;
     if (txn === null) throw savepointOutsideBlock(op);
-    if (op === 'savepoint') txn.savepoints.take(name, txn.buffer.clone());
-    else if (op === 'release') txn.savepoints.release(name);
+    const locked = this.engine.ddlLock?.owner === this;
+    if (op === 'savepoint') {
+      txn.savepoints.take(name, { buffer: txn.buffer.clone(), ddl: locked ? { catalog: this.engine.catalog.snapshot(), store: this.engine.store.snapshot() } : null });
+    } else if (op === 'release') txn.savepoints.release(name);
     else {
-      txn.buffer.restore(txn.savepoints.rollbackTo(name));
+      const s = txn.savepoints.rollbackTo(name);
+      // Taken before the transaction's first DDL: back to the state before it, and the engine is free.
+      if (s.ddl !== null) this.restoreDdl(s.ddl);
+      else this.releaseDdl(false);
+      txn.buffer.restore(s.buffer);
       txn.failed = false;
     }
     const tag = savepointTag(op);
@@ -455,14 +521,20 @@ export class Session {
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
         this.txn = null;
-        if (txn.failed) return ok('ROLLBACK', 'ROLLBACK');
-        if (!txn.buffer.isEmpty && !readsStillValid(this.engine.store, this.engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) {
-          throw new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
-            'Reason code: Canceled on identification as a pivot, during commit attempt.');
+        if (txn.failed) {
+          this.releaseDdl(false);
+          return ok('ROLLBACK', 'ROLLBACK');
+        }
+        // Holding the DDL lock, nothing was committed since its reads were checked (lockForDdl).
+        if (this.engine.ddlLock?.owner !== this && !txn.buffer.isEmpty
+          && !readsStillValid(this.engine.store, this.engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) {
+          throw serializationFailure();
         }
         this.engine.store.apply(txn.buffer);
+        this.releaseDdl(true);
         return ok('COMMIT', 'COMMIT');
       case 'rollback':
+        this.releaseDdl(false);
         this.txn = null;
         return ok('ROLLBACK', 'ROLLBACK', txn === null ? ['there is no transaction in progress'] : undefined);
     }

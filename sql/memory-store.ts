@@ -44,8 +44,23 @@ export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null): SqlE
   return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${cols.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
 }
 
+/** A store's rows at one moment (MemoryStore.snapshot), to go back to with `restore`. */
+export interface StoreSnapshot {
+  readonly tables: ReadonlyMap<number, TableData>;
+}
+
+function copyTables(from: ReadonlyMap<number, TableData>): Map<number, TableData> {
+  const out = new Map<number, TableData>();
+  for (const [id, t] of from) {
+    const indexes = new Map<number, IndexData>();
+    for (const [i, d] of t.indexes) indexes.set(i, { def: d.def, entries: d.entries.clone(), pkOf: new Map(d.pkOf) });
+    out.set(id, { def: t.def, keys: t.keys.clone(), rows: new Map(t.rows), indexes });
+  }
+  return out;
+}
+
 export class MemoryStore implements RowSource {
-  private readonly tables = new Map<number, TableData>();
+  private tables = new Map<number, TableData>();
   /** Version of the last applied write set. */
   commitVersion = 0;
 
@@ -94,6 +109,16 @@ export class MemoryStore implements RowSource {
 
   dropTable(id: number): void {
     this.tables.delete(id);
+  }
+
+  /** A copy of every table's rows and indexes (rows themselves are immutable and shared). */
+  snapshot(): StoreSnapshot {
+    return { tables: copyTables(this.tables) };
+  }
+
+  /** Goes back to `s` (which stays usable: it is copied again). Versions keep counting up. */
+  restore(s: StoreSnapshot): void {
+    this.tables = copyTables(s.tables);
   }
 
   /** Re-keys a table after its primary key changed (ALTER TABLE ... ADD PRIMARY KEY). */

@@ -14,6 +14,14 @@ export class SortedKeys {
     return this.count;
   }
 
+  /** An independent copy (the keys are shared strings; the arrays are not). */
+  clone(): SortedKeys {
+    const c = new SortedKeys();
+    c.chunks = this.chunks.map((ch) => ch.slice());
+    c.count = this.count;
+    return c;
+  }
+
   /** Index of the first chunk whose last key is >= k (chunks.length if none). */
   private chunkFor(k: string): number {
     const c = this.chunks;
