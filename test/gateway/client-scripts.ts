@@ -1,7 +1,8 @@
 // Scripts of real clients run against a gateway by several test files (over the engine, and over a
 // cluster in cluster.test.ts): psql with testdata/*.sql, whose expected outputs are PostgreSQL 15's,
-// and the Python drivers psycopg2 and psycopg 3 (Debian's python3-psycopg2 and python3-psycopg, which
-// .ci/run installs) with the checks in drivers/.
+// and the drivers psycopg2, psycopg 3 and pgjdbc (Debian's python3-psycopg2, python3-psycopg and
+// libpostgresql-jdbc-java, which .ci/run installs) with the checks in drivers/, which compare values and
+// pass against PostgreSQL 15 too.
 
 import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -30,28 +31,50 @@ export function scriptOutput(name: 'cursors' | 'system-catalog'): { stdout: stri
 
 /** Debian's interpreter: the python3-psycopg packages install into its dist-packages. */
 const PYTHON = '/usr/bin/python3';
+/** Debian's pgjdbc (libpostgresql-jdbc-java); java comes with the machine's image. */
+const PGJDBC_JAR = '/usr/share/java/postgresql.jar';
 
-function missingModule(module: string): string | false {
+function missing(command: string, args: readonly string[], what: string): string | false {
   try {
-    execFileSync(PYTHON, ['-c', `import ${module}`], { stdio: 'pipe' });
+    execFileSync(command, args, { stdio: 'pipe' });
     return false;
   } catch {
-    return `${PYTHON} cannot import ${module} (apt-get install python3-psycopg2 python3-psycopg; .ci/run does)`;
+    return what;
   }
 }
 
-export const DRIVERS = {
-  psycopg2: { script: 'psycopg2_check.py', skip: missingModule('psycopg2') },
-  psycopg3: { script: 'psycopg3_check.py', skip: missingModule('psycopg') },
-} as const;
+interface Driver {
+  readonly skip: string | false;
+  /** The command running the driver's checks, given PORT USER PASSWORD DATABASE TABLE. */
+  readonly command: (args: readonly string[]) => [string, string[]];
+}
+
+const drivers = join(import.meta.dirname, 'drivers');
+
+export const DRIVERS: Readonly<Record<'psycopg2' | 'psycopg3' | 'pgjdbc', Driver>> = {
+  psycopg2: {
+    skip: missing(PYTHON, ['-c', 'import psycopg2'], `${PYTHON} cannot import psycopg2 (apt-get install python3-psycopg2; .ci/run does)`),
+    command: (args) => [PYTHON, [join(drivers, 'psycopg2_check.py'), ...args]],
+  },
+  psycopg3: {
+    skip: missing(PYTHON, ['-c', 'import psycopg'], `${PYTHON} cannot import psycopg (apt-get install python3-psycopg; .ci/run does)`),
+    command: (args) => [PYTHON, [join(drivers, 'psycopg3_check.py'), ...args]],
+  },
+  pgjdbc: {
+    skip: missing('java', ['-version'], 'no java') || (existsSync(PGJDBC_JAR) ? false : `no ${PGJDBC_JAR} (apt-get install libpostgresql-jdbc-java; .ci/run does)`),
+    // A single source file runs without a separate compile (Java 11 and later).
+    command: (args) => ['java', ['-cp', PGJDBC_JAR, join(drivers, 'PgjdbcCheck.java'), ...args]],
+  },
+};
 
 /**
- * Runs one driver's checks against a gateway; they create and drop `table`. Resolves with the script's
- * exit code and output ("ok N checks" on success, the first difference otherwise).
+ * Runs one driver's checks against a gateway; they create and drop `table`. Resolves with the exit code
+ * and output ("ok N checks" on success, the first difference otherwise).
  */
 export function runDriverChecks(driver: keyof typeof DRIVERS, port: number, user: string, password: string, table: string): Promise<{ code: number; output: string }> {
+  const [command, args] = DRIVERS[driver].command([String(port), user, password, DATABASE, table]);
   return new Promise((resolve) => {
-    execFile(PYTHON, [join(import.meta.dirname, 'drivers', DRIVERS[driver].script), String(port), user, password, DATABASE, table], { timeout: 180_000 }, (err, stdout, stderr) => {
+    execFile(command, args, { timeout: 180_000 }, (err, stdout, stderr) => {
       const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
       resolve({ code, output: `${stdout}${stderr}` });
     });

@@ -10,7 +10,7 @@
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
  * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows; psql's cursors
- * (testdata/cursors.sql: PostgreSQL 15's output) and the Python drivers' checks (drivers/*.py) run too.
+ * (testdata/cursors.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) run too.
  * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
  * every replica running and the rows no statement of theirs writes intact.
  */
@@ -431,8 +431,8 @@ END;
     assert.equal(await psqlOk('-c', 'BEGIN', '-c', 'DROP TABLE whoami', '-c', listed, '-c', 'ROLLBACK', '-c', listed), 'BEGIN\nDROP TABLE\n0\nROLLBACK\n1\n');
   });
 
-  for (const driver of ['psycopg2', 'psycopg3'] as const) {
-    void it(`${driver} runs its checks (drivers/*.py) over the cluster`, { skip: DRIVERS[driver].skip }, async () => {
+  for (const driver of ['psycopg2', 'psycopg3', 'pgjdbc'] as const) {
+    void it(`${driver} runs its checks (drivers/) over the cluster`, { skip: DRIVERS[driver].skip }, async () => {
       const r = await runDriverChecks(driver, port, USER, PASSWORD, `${driver}_checks`);
       assert.equal(r.code, 0, r.output);
       assert.match(r.output, /^ok \d+ checks$/m);
