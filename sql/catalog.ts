@@ -19,6 +19,11 @@ export interface ColumnDef {
   readonly hidden: boolean;
   /** A SERIAL / identity column: its default draws from the table's sequence. */
   readonly serial: boolean;
+  /**
+   * Dropped (ALTER TABLE ... DROP COLUMN): still a position in stored rows, hidden under PostgreSQL's
+   * name for it (`........pg.dropped.N........`), NULL in new rows. Absent: false.
+   */
+  readonly dropped?: boolean;
 }
 
 export interface IndexDef {

@@ -258,6 +258,7 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     if (s.missing_ok) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
+  let notice: string | undefined;
   for (const c of s.cmds ?? []) {
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
@@ -267,6 +268,12 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     }
     if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
+      continue;
+    }
+    if (cmd.subtype === 'AT_DropColumn') {
+      const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true);
+      table = r.table;
+      notice = r.notice ?? notice;
       continue;
     }
     if (cmd.subtype === 'AT_SetNotNull') {
@@ -300,7 +307,8 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     }
     if (k.contype !== 'CONSTR_PRIMARY') throw unsupported(`ALTER TABLE ADD ${String(k.contype).replace('CONSTR_', '')}`);
     if (!t.hiddenPk) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${t.name}" are not allowed`);
-    const columns = t.columns.filter((col) => !col.hidden).map((col, i) => (keys.includes(i) ? { ...col, notNull: true } : col));
+    // The hidden row id (the last column) goes; dropped columns keep their positions in the rows.
+    const columns = t.columns.filter((col) => !col.hidden || col.dropped === true).map((col, i) => (keys.includes(i) ? { ...col, notNull: true } : col));
     const next: TableDef = { ...t, columns, pk: keys, pkTypes: keys.map((i) => columns[i]?.type ?? 'text'), hiddenPk: false };
     const width = columns.length;
     storage.rekeyTable(next, (row) => {
@@ -314,7 +322,42 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     catalog.put(next);
     table = next;
   }
-  return { tag: 'ALTER TABLE', touched: [] };
+  return notice === undefined ? { tag: 'ALTER TABLE', touched: [] } : { tag: 'ALTER TABLE', touched: [], notice };
+}
+
+/** Whether an expression reads column `i` of its row. */
+function readsColumn(e: unknown, i: number): boolean {
+  if (Array.isArray(e)) return e.some((x) => readsColumn(x, i));
+  if (e === null || typeof e !== 'object') return false;
+  const o = e as Record<string, unknown>;
+  if (o['k'] === 'col' && o['i'] === i) return true;
+  return Object.values(o).some((x) => readsColumn(x, i));
+}
+
+/**
+ * ALTER TABLE ... DROP COLUMN [IF EXISTS]: as in PostgreSQL, the column stays a position in the rows,
+ * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
+ * go with it. Rows are not rewritten. A primary-key column is refused (every table here has a key).
+ */
+function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
+  const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
+  if (i < 0) {
+    if (missingOk) return { table: t, notice: `column "${name}" of relation "${t.name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);
+  }
+  if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
+  const c = t.columns[i]!;
+  const dropped: ColumnDef = { ...c, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
+  const checks = (t.checks ?? []).filter((k) => !readsColumn(k.expr, i));
+  const next: TableDef = {
+    ...t,
+    columns: t.columns.map((x, j) => (j === i ? dropped : x)),
+    indexes: t.indexes.filter((x) => !x.columns.includes(i)),
+    ...(t.checks === undefined ? {} : { checks }),
+  };
+  catalog.put(next);
+  storage.ensureTable(next); // its indexes over the column go, as DROP INDEX's do
+  return { table: next };
 }
 
 /**

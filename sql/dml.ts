@@ -151,7 +151,8 @@ export function buildInsertRow(p: InsertPlan, source: Row, env: Env): Row {
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i];
     if (c === undefined) continue;
-    if (c.hidden) row[i] = ctx.nextRowId();
+    if (c.dropped === true) row[i] = null;
+    else if (c.hidden) row[i] = ctx.nextRowId();
     else if (!p.columns.includes(i)) row[i] = c.default === null ? null : evalExpr(c.default, [], env);
     else row[i] = null;
   }

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Engine, type ExecResult } from './engine.ts';
 import { formatText } from './types.ts';
+import { encodeKey } from './key-encoding.ts';
 
 const engine = await Engine.create();
 
@@ -228,4 +229,15 @@ void test('DDL in a transaction block is undone by ROLLBACK, keeps the writes be
   const c = s.execute('COMMIT');
   assert.ok(c.ok && c.tag === 'ROLLBACK');
   assert.deepEqual(rows(other.execute('SELECT count(*) FROM keepme')), [['5']]);
+});
+
+void test('DROP COLUMN refuses a primary-key column, and a dropped column is NULL in new rows', () => {
+  const s = engine.session();
+  assert.ok(s.execute('CREATE TABLE dcol (id int PRIMARY KEY, v int NOT NULL, w text)').ok);
+  assert.equal(errCode(s.execute('ALTER TABLE dcol DROP COLUMN id')), '0A000');
+  assert.ok(s.execute('ALTER TABLE dcol DROP COLUMN v').ok);
+  assert.ok(s.execute("INSERT INTO dcol VALUES (1, 'x')").ok);
+  const t = engine.catalog.require('dcol');
+  assert.deepEqual(t.columns.map((c) => [c.name, c.hidden, c.dropped === true]), [['id', false, false], ['........pg.dropped.2........', true, true], ['w', false, false]]);
+  assert.deepEqual(engine.store.get(t, encodeKey([1], t.pkTypes))?.row, [1, null, 'x']);
 });

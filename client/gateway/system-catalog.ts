@@ -143,8 +143,9 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
   for (const t of tables) {
     const oid = OID_BASE + t.id;
-    const visible = t.columns.filter((c) => !c.hidden);
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', visible.length, t.checks?.length ?? 0, false]);
+    // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
+    const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false]);
     for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false]);
     if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false]);
     t.columns.forEach((c, i) => {
@@ -152,12 +153,16 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
     });
     push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
     push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
-    visible.forEach((c, i) => {
-      const num = t.columns.indexOf(c) + 1;
+    attributes.forEach((c, i) => {
+      const num = i + 1;
+      if (c.dropped === true) {
+        push(PG_ATTRIBUTE, [oid, c.name, 0, typeLen[c.type], num, -1, 0, false, false, '', '', true, 0]);
+        return;
+      }
       const f = columnFacts(c.type, c.typmod);
       const def = defaultText(t, t.columns.indexOf(c));
       push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, COLLATABLE.has(c.type) ? 100 : 0]);
-      push(IS_COLUMNS, [database, 'public', t.name, c.name, i + 1, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
+      push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
         f.maxLength === null ? (COLLATABLE.has(c.type) ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
         database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
     });
