@@ -10,7 +10,7 @@
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
  * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows; psql's cursors
- * (testdata/cursors.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) run too.
+ * (testdata/cursors.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) and knex's migrations run too.
  * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
  * every replica running and the rows no statement of theirs writes intact.
  */
@@ -27,6 +27,7 @@ import { startGateway } from '../../client/gateway/gateway-server.ts';
 import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
 import { DRIVERS, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
+import { knexScenario } from './knex-scenario.ts';
 
 const BASE_PORT = 7600;
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -429,6 +430,10 @@ END;
     // The system catalog shows the transaction's tables: a DROP rolled back leaves the table listed.
     const listed = "SELECT count(*) FROM information_schema.tables WHERE table_name = 'whoami'";
     assert.equal(await psqlOk('-c', 'BEGIN', '-c', 'DROP TABLE whoami', '-c', listed, '-c', 'ROLLBACK', '-c', listed), 'BEGIN\nDROP TABLE\n0\nROLLBACK\n1\n');
+  });
+
+  void it('knex migrates up, queries, and rolls every migration back (DROP COLUMN, DROP TABLE)', async () => {
+    await knexScenario(port, USER, PASSWORD, DATABASE);
   });
 
   for (const driver of ['psycopg2', 'psycopg3', 'pgjdbc'] as const) {
