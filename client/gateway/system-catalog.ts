@@ -1,8 +1,10 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute and pg_tables, and information_schema's tables and columns, as tables of a
-// single-node engine in the gateway. A SELECT whose every table is one of these runs there, with all the
-// engine's SQL (joins, grouping, parameters), instead of on the backend, which has no pg_catalog.
-// postgres.js reads pg_type's array types on connect; knex's hasTable/hasColumn read information_schema.
+// pg_class, pg_attribute and pg_tables, and information_schema's tables, columns, table_constraints,
+// key_column_usage and constraint_column_usage, as tables of a single-node engine in the gateway. A
+// SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
+// parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
+// types on connect; knex's hasTable/hasColumn read information_schema; Sequelize's sync reads the
+// constraint tables.
 //
 // pg_type lists the types the engine has (sql/types.ts) and their array types (which drivers look up to
 // parse arrays; array values themselves are not supported). The tables describing the database's own
@@ -91,7 +93,21 @@ const IS_COLUMNS: Table = {
     numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, udt_catalog text, udt_schema text, udt_name text,
     is_identity text, is_generated text, is_updatable text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, IS_TABLES, IS_COLUMNS];
+const IS_TABLE_CONSTRAINTS: Table = {
+  name: 'information_schema.table_constraints',
+  columns: `constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, table_schema text, table_name text,
+    constraint_type text, is_deferrable text, initially_deferred text, enforced text, nulls_distinct text`,
+};
+const IS_KEY_COLUMN_USAGE: Table = {
+  name: 'information_schema.key_column_usage',
+  columns: `constraint_catalog text, constraint_schema text, constraint_name text, table_catalog text, table_schema text, table_name text,
+    column_name text, ordinal_position int4, position_in_unique_constraint int4`,
+};
+const IS_CONSTRAINT_COLUMN_USAGE: Table = {
+  name: 'information_schema.constraint_column_usage',
+  columns: 'table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, constraint_schema text, constraint_name text',
+};
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
@@ -166,8 +182,27 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
         f.maxLength === null ? (COLLATABLE.has(c.type) ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
         database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
     });
+    constraintRows(t, database, push);
   }
   return out;
+}
+
+/**
+ * information_schema's constraint tables: the primary key, UNIQUE constraints and CHECK constraints
+ * (foreign keys are not kept; PostgreSQL's NOT NULL pseudo-constraints are left out).
+ */
+function constraintRows(t: TableDef, database: string, push: (t: Table, row: SqlValue[]) => void): void {
+  const keyed = (name: string, type: string, cols: readonly number[]): void => {
+    push(IS_TABLE_CONSTRAINTS, [database, 'public', name, database, 'public', t.name, type, 'NO', 'NO', 'YES', type === 'UNIQUE' ? 'YES' : null]);
+    cols.forEach((c, i) => {
+      const column = t.columns[c]?.name ?? '';
+      push(IS_KEY_COLUMN_USAGE, [database, 'public', name, database, 'public', t.name, column, i + 1, null]);
+      push(IS_CONSTRAINT_COLUMN_USAGE, [database, 'public', t.name, column, database, 'public', name]);
+    });
+  };
+  if (!t.hiddenPk) keyed(`${t.name}_pkey`, 'PRIMARY KEY', t.pk);
+  for (const i of t.indexes) if (i.constraint && i.unique) keyed(i.name, 'UNIQUE', i.columns);
+  for (const k of t.checks ?? []) push(IS_TABLE_CONSTRAINTS, [database, 'public', k.name, database, 'public', t.name, 'CHECK', 'NO', 'NO', 'YES', null]);
 }
 
 let engine: Engine | null = null;

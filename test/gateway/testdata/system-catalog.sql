@@ -1,4 +1,4 @@
-CREATE TABLE users (id serial PRIMARY KEY, email varchar(100) NOT NULL UNIQUE, score numeric(8,2) DEFAULT 0, created timestamptz DEFAULT now(), note text, born date, flag boolean NOT NULL DEFAULT false, ratio float8, big bigint, code char(3));
+CREATE TABLE users (id serial PRIMARY KEY, email varchar(100) NOT NULL UNIQUE, score numeric(8,2) DEFAULT 0 CHECK (score >= 0), created timestamptz DEFAULT now(), note text, born date, flag boolean NOT NULL DEFAULT false, ratio float8, big bigint, code char(3));
 -- knex: hasTable, hasColumn
 select * from information_schema.tables where table_name = 'users' and table_schema = current_schema();
 select * from information_schema.tables where table_name = 'nosuch' and table_schema = current_schema();
@@ -12,4 +12,9 @@ select oid, typname, typlen, typbyval, typtype, typcategory, typdelim, typelem, 
 select nspname from pg_namespace where nspname in ('public', 'pg_catalog', 'information_schema') order by nspname;
 with t as (select typname from pg_catalog.pg_type where typcategory = 'B') select typname from t;
 select * from pg_catalog.pg_enum;
+-- constraints (Sequelize's sync, schema tools); PostgreSQL's NOT NULL pseudo-constraints are left out
+select constraint_catalog, constraint_schema, constraint_name, table_name, constraint_type, is_deferrable, initially_deferred, enforced, nulls_distinct from information_schema.table_constraints where table_name = 'users' and constraint_name not like '%not_null' order by constraint_name;
+select constraint_name, table_name, column_name, ordinal_position, position_in_unique_constraint from information_schema.key_column_usage where table_name = 'users' order by 1, 4;
+select tc.constraint_name, tc.constraint_type, ccu.column_name from information_schema.table_constraints tc join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name where tc.table_name = 'users' and tc.constraint_type in ('PRIMARY KEY', 'UNIQUE') order by 1, 3;
+select distinct tc.constraint_name from information_schema.table_constraints as tc join information_schema.key_column_usage as kcu on tc.constraint_name = kcu.constraint_name join information_schema.constraint_column_usage as ccu on ccu.constraint_name = tc.constraint_name where constraint_type = 'FOREIGN KEY' and tc.table_name = 'users';
 DROP TABLE users;
