@@ -129,7 +129,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
     case 'timestamp':
     case 'timestamptz': // the session time zone is UTC: the same microseconds either way
       if (v instanceof SqlDate) return dateToTimestamp(v);
-      if (v instanceof SqlTimestamp) return v;
+      if (v instanceof SqlTimestamp) return typmod >= 0 ? applyTypmod(v, to, typmod, explicit) : v;
       break;
     case 'uuid': // only from text (above)
     case 'bytea':

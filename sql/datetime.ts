@@ -17,6 +17,9 @@ export class SqlDate {
   }
 }
 
+/** PostgreSQL's epoch, 2000-01-01 00:00 UTC, in Unix microseconds (its binary forms count from it). */
+export const PG_EPOCH_MICROS = 946_684_800_000_000;
+
 export class SqlTimestamp {
   /** Microseconds since 1970-01-01 00:00:00. */
   readonly micros: number;

@@ -56,8 +56,14 @@ export function resolveTypeName(tn: TypeName): ResolvedType {
     throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);
   }
   let typmod = -1;
-  if (t === 'bytea' && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
-  if (t === 'numeric' && mods.length > 0) {
+  const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz';
+  if (!takesModifier && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
+  if ((t === 'timestamp' || t === 'timestamptz') && mods.length > 0) {
+    // Fractional-second digits kept; above 6 PostgreSQL warns and keeps 6.
+    const p = mods[0] ?? 6;
+    if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIMESTAMP(${String(p)})${t === 'timestamptz' ? ' WITH TIME ZONE' : ''} precision must not be negative`);
+    typmod = Math.min(p, 6);
+  } else if (t === 'numeric' && mods.length > 0) {
     const p = mods[0] ?? 0;
     const s = mods[1] ?? 0;
     if (p === null || p < 1 || p > 1000) throw new SqlError(SqlState.invalidParameterValue, `NUMERIC precision ${String(p)} must be between 1 and 1000`);

@@ -86,6 +86,7 @@ export function formatTypeSpec(spec: TypeSpec): string {
     return ps ? `numeric(${ps.precision},${ps.scale})` : base;
   }
   if (spec.type === 'varchar' || spec.type === 'bpchar') return `${base}(${spec.typmod - 4})`;
+  if (spec.type === 'timestamp' || spec.type === 'timestamptz') return base.replace('timestamp', `timestamp(${spec.typmod})`);
   return base;
 }
 

@@ -1,10 +1,12 @@
 // Coercion of a value to a type modifier: numeric(p,s) rounds to s digits and rejects values that need
 // more than p-s integer digits (22003); varchar(n) and char(n) reject longer strings unless the excess is
-// spaces (22001), and an explicit cast truncates instead; char(n) pads with spaces to n.
+// spaces (22001), and an explicit cast truncates instead; char(n) pads with spaces to n; timestamp(p)
+// rounds to p fractional digits.
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import type { SqlType, SqlValue } from './types.ts';
+import { PG_EPOCH_MICROS } from './datetime.ts';
+import { SqlTimestamp, type SqlType, type SqlValue } from './types.ts';
 
 function strLen(s: string): number {
   let n = 0;
@@ -53,6 +55,14 @@ export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, expl
       if (l < n) s += ' '.repeat(n - l);
     }
     return s;
+  }
+  if ((type === 'timestamp' || type === 'timestamptz') && typmod >= 0 && typmod < 6 && value instanceof SqlTimestamp) {
+    // Rounded to `typmod` fractional digits, half away from PostgreSQL's epoch, 2000-01-01, as its
+    // AdjustTimestampForTypmod does (so a half before 2000 rounds to the earlier value).
+    const scale = 10 ** (6 - typmod);
+    const m = value.micros - PG_EPOCH_MICROS;
+    const r = m >= 0 ? Math.floor((m + scale / 2) / scale) * scale : -Math.floor((-m + scale / 2) / scale) * scale;
+    return r === m ? value : new SqlTimestamp(r + PG_EPOCH_MICROS);
   }
   return value;
 }

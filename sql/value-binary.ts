@@ -6,13 +6,12 @@
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
-import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
-const PG_EPOCH_MICROS = 946_684_800_000_000;
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -163,9 +163,9 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'date':
       return parseDate(text);
     case 'timestamp':
-      return parseTimestamp(text);
+      return typmod >= 0 ? applyTypmod(parseTimestamp(text), type, typmod, false) : parseTimestamp(text);
     case 'timestamptz':
-      return parseTimestampTz(text);
+      return typmod >= 0 ? applyTypmod(parseTimestampTz(text), type, typmod, false) : parseTimestampTz(text);
     case 'uuid':
       return parseUuid(text);
     case 'bytea':
