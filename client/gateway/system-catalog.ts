@@ -1,5 +1,5 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute and pg_tables, and information_schema's tables, columns, table_constraints,
+// pg_class, pg_attribute, pg_tables and pg_database (the session's database), and information_schema's tables, columns, table_constraints,
 // key_column_usage and constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
@@ -35,6 +35,7 @@ const PKEY_OID = 0x40000000;
 const SEQUENCE_OID = 0x48000000;
 const SEQUENCE_OIDS = 1 << 27;
 const PG_CATALOG = 11;
+const DATABASE_OID = 5;
 const PUBLIC = 2200;
 /** information_schema's oid varies between PostgreSQL installations; this one is free in all of them. */
 const INFORMATION_SCHEMA = 13000;
@@ -79,6 +80,11 @@ const PG_ATTRIBUTE: Table = {
   columns: `attrelid int4, attname text, atttypid int4, attlen int2, attnum int2, atttypmod int4, attndims int2, attnotnull bool,
     atthasdef bool, attidentity text, attgenerated text, attisdropped bool, attcollation int4`,
 };
+const PG_DATABASE: Table = {
+  name: 'pg_catalog.pg_database',
+  columns: `oid int4, datname text, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
+    dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text`,
+};
 const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
 const IS_TABLES: Table = {
   name: 'information_schema.tables',
@@ -107,7 +113,7 @@ const IS_CONSTRAINT_COLUMN_USAGE: Table = {
   name: 'information_schema.constraint_column_usage',
   columns: 'table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, constraint_schema text, constraint_name text',
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE];
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
@@ -157,6 +163,8 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
 function sessionRows(tables: readonly TableDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  // The session's own database (UTF8, C collation; the only one it can see).
+  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.

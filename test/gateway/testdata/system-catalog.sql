@@ -17,4 +17,7 @@ select constraint_catalog, constraint_schema, constraint_name, table_name, const
 select constraint_name, table_name, column_name, ordinal_position, position_in_unique_constraint from information_schema.key_column_usage where table_name = 'users' order by 1, 4;
 select tc.constraint_name, tc.constraint_type, ccu.column_name from information_schema.table_constraints tc join information_schema.constraint_column_usage ccu on ccu.constraint_name = tc.constraint_name where tc.table_name = 'users' and tc.constraint_type in ('PRIMARY KEY', 'UNIQUE') order by 1, 3;
 select distinct tc.constraint_name from information_schema.table_constraints as tc join information_schema.key_column_usage as kcu on tc.constraint_name = kcu.constraint_name join information_schema.constraint_column_usage as ccu on ccu.constraint_name = tc.constraint_name where constraint_type = 'FOREIGN KEY' and tc.table_name = 'users';
+-- does the database exist (tools check before CREATE DATABASE)
+select datname, encoding, datlocprovider, datistemplate, datallowconn, datconnlimit, datcollate, datctype from pg_database where datname = current_database();
+select 1 from pg_database where datname = 'nosuch';
 DROP TABLE users;
