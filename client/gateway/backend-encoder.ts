@@ -15,7 +15,7 @@ export interface FieldDescription {
   readonly format: number;
 }
 
-/** Fields of an ErrorResponse or NoticeResponse (PostgreSQL's one-letter codes S, V, C, M, D, H, P). */
+/** Fields of an ErrorResponse or NoticeResponse (PostgreSQL's one-letter codes S, V, C, M, D, H, P, W). */
 export interface ErrorFields {
   readonly severity: 'ERROR' | 'FATAL' | 'PANIC' | 'WARNING' | 'NOTICE' | 'DEBUG' | 'INFO' | 'LOG';
   readonly code: string;
@@ -23,6 +23,8 @@ export interface ErrorFields {
   readonly detail?: string | undefined;
   readonly hint?: string | undefined;
   readonly position?: number | undefined;
+  /** PostgreSQL's W field (CONTEXT). */
+  readonly context?: string | undefined;
 }
 
 const INITIAL_BYTES = 16 * 1024;
@@ -233,6 +235,7 @@ export class BackendWriter {
     if (e.detail !== undefined) put('D', e.detail);
     if (e.hint !== undefined) put('H', e.hint);
     if (e.position !== undefined) put('P', String(e.position));
+    if (e.context !== undefined) put('W', e.context);
     this.byte(0);
     this.end();
   }

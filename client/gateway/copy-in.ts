@@ -281,7 +281,7 @@ export async function copyIn(
       return rows();
     } catch (e) {
       if (!(e instanceof InvalidTextError)) throw e;
-      failure = { code: e.code, message: e.message, detail: `COPY ${spec.table}` };
+      failure = { code: e.code, message: e.message, context: `COPY ${spec.table}` };
       return [];
     }
   };
@@ -302,17 +302,18 @@ export async function copyIn(
     const params: SqlValue[] = [];
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r] as (string | null)[];
-      if (row.length !== ncols) {
-        const what = row.length < ncols ? 'missing data for column' : 'extra data after last expected column';
-        return { code: GatewayState.badCopyFileFormat, message: `${what}`, detail: `COPY ${spec.table}, line ${count + r + 1 + (spec.header ? 1 : 0)}` };
-      }
+      // As PostgreSQL: extra fields first, then each column in order, so a bad value before a missing
+      // one is what is reported. (Its CONTEXT also quotes the line; the fields are all that is kept here.)
+      const line = `COPY ${spec.table}, line ${count + r + 1 + (spec.header ? 1 : 0)}`;
+      if (row.length > ncols) return { code: GatewayState.badCopyFileFormat, message: 'extra data after last expected column', context: line };
       for (let c = 0; c < ncols; c++) {
+        if (c >= row.length) return { code: GatewayState.badCopyFileFormat, message: `missing data for column "${target.columns[c] ?? ''}"`, context: line };
         const v = row[c] ?? null;
         try {
           params.push(v === null ? null : parseText(v, stmt.paramTypes[r * ncols + c] ?? 'text'));
         } catch (e) {
           const err = e as { code?: string; message?: string };
-          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), detail: `COPY ${spec.table}, line ${count + r + 1}, column ${target.columns[c] ?? ''}` };
+          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), context: `${line}, column ${target.columns[c] ?? ''}: "${v}"` };
         }
       }
     }

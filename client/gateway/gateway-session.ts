@@ -309,7 +309,7 @@ export class GatewaySession {
   }
 
   private writeError(e: BackendError): void {
-    this.io.out.errorResponse({ severity: 'ERROR', code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position });
+    this.io.out.errorResponse({ severity: 'ERROR', code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position, context: e.context });
   }
 
   private writeNotices(r: BackendRows): void {

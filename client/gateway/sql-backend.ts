@@ -28,6 +28,8 @@ export interface BackendError {
   readonly message: string;
   readonly detail?: string | undefined;
   readonly hint?: string | undefined;
+  /** Where it happened (PostgreSQL's CONTEXT line), e.g. `COPY t, line 2, column id: "abc"`. */
+  readonly context?: string | undefined;
   /** 1-based character position in the statement, when known. */
   readonly position?: number | undefined;
 }

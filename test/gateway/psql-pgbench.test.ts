@@ -80,6 +80,21 @@ void test('runs psql -c commands and loads a file with \\copy in text and CSV fo
   }
 });
 
+void test('a \\copy with a bad value fails with PostgreSQL 15\'s message and CONTEXT (line and column), and loads nothing', async () => {
+  const gw = await startTestGateway();
+  try {
+    const bad = file('bad.csv', 'id,name,d\n1,one,2024-01-01\nabc,two,2024-01-02\n');
+    const r = await psql(gw.port, '-c', 'CREATE TABLE cb (id INT PRIMARY KEY, name TEXT, d DATE)', '-c', `\\copy cb from '${bad}' with (format csv, header true)`);
+    assert.notEqual(r.code, 0);
+    // What psql prints against PostgreSQL 15 for the same file (the header is line 1).
+    assert.equal(r.stderr, 'ERROR:  invalid input syntax for type integer: "abc"\nCONTEXT:  COPY cb, line 3, column id: "abc"\n');
+    const after = await psql(gw.port, '-c', 'SELECT count(*) FROM cb');
+    assert.equal(after.stdout, '0\n');
+  } finally {
+    await gw.close();
+  }
+});
+
 const TPCB = `\\set aid random(1, 100)
 \\set tid random(1, 10)
 \\set delta random(-500, 500)
