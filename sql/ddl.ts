@@ -1,9 +1,10 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
 // composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
-// are accepted and ignored; FOREIGN KEY constraints are accepted and not enforced), CREATE [UNIQUE] INDEX,
-// DROP TABLE/INDEX [IF EXISTS], ALTER TABLE ... ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK, ALTER COLUMN
-// SET/DROP DEFAULT and SET/DROP NOT NULL, RENAME TO / RENAME COLUMN, TRUNCATE. Ids come from the catalog's
-// DDL-order counter. In the single-node engine DDL applies immediately (not transactional); the cluster
+// are accepted and ignored; FOREIGN KEY constraints are accepted and not enforced, with a NOTICE saying
+// so), CREATE [UNIQUE] INDEX, DROP TABLE/INDEX [IF EXISTS], ALTER TABLE ... ADD COLUMN / PRIMARY KEY /
+// UNIQUE / CHECK, DROP COLUMN, ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL, RENAME TO / RENAME
+// COLUMN, TRUNCATE. Ids come from the catalog's DDL-order counter. The single-node engine applies DDL to
+// its one catalog at once and undoes it if the transaction does not commit (engine.ts); the cluster
 // replays the same statements into each catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
@@ -48,6 +49,9 @@ function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDe
 }
 
 /** Applies one DDL statement's parse tree to the catalog and storage; null for one not supported here. */
+/** FOREIGN KEY constraints are kept nowhere: a row may reference one that does not exist. */
+const FOREIGN_KEYS_NOT_ENFORCED = 'FOREIGN KEY constraints are accepted but not enforced';
+
 export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome | null {
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
@@ -59,6 +63,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
 }
 
 function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlOutcome {
+  let foreignKeys = 0;
   const name = s.relation?.relname ?? '';
   if (s.relation?.relpersistence === 't') { /* temporary tables behave like ordinary ones here */ }
   if (s.inhRelations !== undefined && s.inhRelations.length > 0) throw unsupported('table inheritance');
@@ -107,7 +112,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
         case 'CONSTR_UNIQUE': uniques.push([idx]); break;
         case 'CONSTR_IDENTITY': serial = true; break;
-        case 'CONSTR_FOREIGN': break;
+        case 'CONSTR_FOREIGN': foreignKeys++; break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
         default: break;
@@ -127,7 +132,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         for (const i of keys) cols[i] = { ...(cols[i] as ColumnDef), notNull: true };
         break;
       case 'CONSTR_UNIQUE': uniques.push(keys); break;
-      case 'CONSTR_FOREIGN': break;
+      case 'CONSTR_FOREIGN': foreignKeys++; break;
       case 'CONSTR_CHECK': checks.push({ k, column: null }); break;
       default: throw unsupported(`constraint ${String(k.contype)}`);
     }
@@ -145,7 +150,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
   catalog.put(table);
   storage.ensureTable(table);
-  return { tag: 'CREATE TABLE', touched: [] };
+  return foreignKeys === 0 ? { tag: 'CREATE TABLE', touched: [] } : { tag: 'CREATE TABLE', touched: [], notice: FOREIGN_KEYS_NOT_ENFORCED };
 }
 
 /**
@@ -296,7 +301,10 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     const k = cmd.def.Constraint;
     const t: TableDef = table;
     const keys = (k.keys ?? []).map((n) => columnIndex(t, strOf(n)));
-    if (k.contype === 'CONSTR_FOREIGN') continue;
+    if (k.contype === 'CONSTR_FOREIGN') {
+      notice = FOREIGN_KEYS_NOT_ENFORCED;
+      continue;
+    }
     if (k.contype === 'CONSTR_UNIQUE') {
       const idx = makeIndex(catalog, t, k.conname ?? `${t.name}_${keys.map((i) => t.columns[i]?.name).join('_')}_key`, keys, true, true);
       const next = { ...t, indexes: [...t.indexes, idx] };

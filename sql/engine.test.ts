@@ -241,3 +241,16 @@ void test('DROP COLUMN refuses a primary-key column, and a dropped column is NUL
   assert.deepEqual(t.columns.map((c) => [c.name, c.hidden, c.dropped === true]), [['id', false, false], ['........pg.dropped.2........', true, true], ['w', false, false]]);
   assert.deepEqual(engine.store.get(t, encodeKey([1], t.pkTypes))?.row, [1, null, 'x']);
 });
+
+void test('FOREIGN KEY constraints are accepted with a NOTICE that they are not enforced', () => {
+  const s = engine.session();
+  assert.ok(s.execute('CREATE TABLE fk_parent (id int PRIMARY KEY)').ok);
+  const created = s.execute('CREATE TABLE fk_child (id int PRIMARY KEY, p int REFERENCES fk_parent (id))');
+  assert.ok(created.ok);
+  assert.deepEqual(created.notices, ['FOREIGN KEY constraints are accepted but not enforced']);
+  const altered = s.execute('ALTER TABLE fk_child ADD CONSTRAINT fk_p FOREIGN KEY (p) REFERENCES fk_parent (id)');
+  assert.ok(altered.ok);
+  assert.deepEqual(altered.notices, ['FOREIGN KEY constraints are accepted but not enforced']);
+  assert.equal(s.execute('CREATE TABLE fk_none (id int PRIMARY KEY)').ok && s.execute('SELECT 1').ok, true);
+  assert.equal(s.execute('CREATE TABLE fk_none2 (id int PRIMARY KEY)').notices, undefined);
+});
