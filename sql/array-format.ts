@@ -15,6 +15,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { typeDisplayName, typeFromOid, typeOid } from './types.ts';
 import type { SqlValue } from './types.ts';
 import { formatText, parseText } from './value-text.ts';
+import { applyTypmod } from './typmod.ts';
 import { formatBinary, parseBinary } from './value-binary.ts';
 import { ARRAY_SIZE_MAX, SqlArray, arrayTooLarge, multidimensionalArrays, type ArrayElementType } from './sql-array.ts';
 
@@ -47,7 +48,7 @@ export function parseArrayText(text: string, elementType: ArrayElementType, typm
       const el = readElement(text, i);
       i = el.end;
       if (items.length >= ARRAY_SIZE_MAX) throw arrayTooLarge();
-      items.push(el.value === null ? null : parseText(el.value, elementType, typmod));
+      items.push(el.value === null ? null : parseElement(el.value, elementType, typmod));
       const d = text[i];
       i++;
       if (d === '}') break;
@@ -57,6 +58,12 @@ export function parseArrayText(text: string, elementType: ArrayElementType, typm
   while (isSpace(text[i])) i++;
   if (i < text.length) throw malformed(text, 'Junk after closing right brace.');
   return new SqlArray(elementType, items);
+}
+
+/** An element's text input; a typmod applies as an explicit cast does (truncating character types). */
+function parseElement(text: string, elementType: ArrayElementType, typmod: number): SqlValue {
+  const v = parseText(text, elementType);
+  return typmod >= 0 && v !== null ? applyTypmod(v, elementType, typmod, true) : v;
 }
 
 /**

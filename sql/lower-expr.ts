@@ -14,6 +14,7 @@ import { Numeric } from './numeric.ts';
 import { isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
+import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
 
@@ -373,7 +374,12 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       // x = ANY (ARRAY[...]) and x <> ALL (ARRAY[...]) over a literal array are IN / NOT IN lists.
       const r = a.rexpr;
       const inList = (op === '=' && a.kind === 'AEXPR_OP_ANY') || (op === '<>' && a.kind === 'AEXPR_OP_ALL');
-      if (!inList || r === undefined || !('A_ArrayExpr' in r)) throw unsupported('array comparisons (ANY/ALL over arrays)');
+      if (r === undefined) throw unsupported('ANY/ALL without an array');
+      if (!inList || !('A_ArrayExpr' in r)) {
+        const cop = op === '!=' ? '<>' : op;
+        if (!['=', '<>', '<', '<=', '>', '>='].includes(cop)) throw unsupported(`operator ${op} with ANY/ALL`);
+        return bindAnyArray(scope, cop as CmpOp, a.kind === 'AEXPR_OP_ALL', a.lexpr as Node, r);
+      }
       const e = bindExpr(scope, a.lexpr as Node);
       const list = (r.A_ArrayExpr.elements ?? []).map((n) => bindExpr(scope, n));
       if (list.length === 0) return { k: 'const', v: a.kind === 'AEXPR_OP_ALL', t: 'bool' };
@@ -485,8 +491,11 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
   }
   if ('TypeCast' in n) {
+    const rt = resolveTypeName(n.TypeCast.typeName ?? {}, true);
+    if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
+      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
+    }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    const rt = resolveTypeName(n.TypeCast.typeName ?? {});
     if (e.k === 'param' && e.t === 'unknown') return coerce(scope.ctx, e, rt.type, rt.typmod);
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
     if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
@@ -524,6 +533,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());
   }
   if ('SubLink' in n) return bindSubLink(scope, n.SubLink);
+  if ('A_ArrayExpr' in n) return bindArrayConstructor(scope, n.A_ArrayExpr.elements ?? []);
   if ('SetToDefault' in n) throw new SqlError(SqlState.syntaxError, 'DEFAULT is not allowed in this context');
   throw unsupported(`expression ${nodeKind(n)}`);
 }

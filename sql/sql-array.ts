@@ -10,23 +10,17 @@
 //
 // Multidimensional arrays and lower bounds other than 1 are refused (0A000) where they would come in.
 
-import { SqlError, SqlState } from './errors.ts';
+import { InvariantError, SqlError, SqlState } from './errors.ts';
+import type { CmpOp } from './expr.ts';
 import { compareValues } from './ops.ts';
-import type { SqlType, SqlValue } from './types.ts';
+import { arrayElementType, isArrayType, typeFromOid, type ArrayElementType, type SqlType, type SqlValue } from './types.ts';
 
-/** The element types an array may have: every SqlType but 'unknown'. */
-export type ArrayElementType = Exclude<SqlType, 'unknown'>;
-
-/** pg_type.typarray of each element type: the OID of its array type. */
-export const arrayTypeOid: Readonly<Record<ArrayElementType, number>> = {
-  int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
-  bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-};
+export type { ArrayElementType } from './types.ts';
 
 /** The element type of an array type OID, or undefined when the OID is not one of ours. */
 export function arrayElementTypeFromOid(oid: number): ArrayElementType | undefined {
-  for (const [t, o] of Object.entries(arrayTypeOid)) if (o === oid) return t as ArrayElementType;
-  return undefined;
+  const t = typeFromOid(oid);
+  return t !== undefined && isArrayType(t) ? arrayElementType(t) : undefined;
 }
 
 /** PostgreSQL's MaxArraySize: the most elements an array may have. */
@@ -70,4 +64,38 @@ export function compareArrays(a: SqlArray, b: SqlArray): number {
     if (c !== 0) return c < 0 ? -1 : 1;
   }
   return a.items.length === b.items.length ? 0 : a.items.length < b.items.length ? -1 : 1;
+}
+
+function holds(op: CmpOp, c: number): boolean {
+  switch (op) {
+    case '=': return c === 0;
+    case '<>': return c !== 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    case '>=': return c >= 0;
+  }
+}
+
+/**
+ * `v op ANY (arr)` (`all` false) or `v op ALL (arr)`, as PostgreSQL's ScalarArrayOpExpr: a NULL array is
+ * NULL; an empty array is false for ANY and true for ALL, even when v is NULL; otherwise a NULL v is NULL,
+ * and when no element decides, a NULL element makes the result NULL. `ct` is the comparison type.
+ */
+export function evalAnyArray(op: CmpOp, all: boolean, v: SqlValue, arr: SqlValue, ct: SqlType): boolean | null {
+  if (arr === null) return null;
+  if (!(arr instanceof SqlArray)) throw new InvariantError('ANY/ALL over a value that is not an array');
+  if (arr.items.length === 0) return all;
+  if (v === null) return null;
+  let sawNull = false;
+  for (const w of arr.items) {
+    if (w === null) {
+      sawNull = true;
+      continue;
+    }
+    const ok = holds(op, compareValues(v, w, ct));
+    if (all && !ok) return false;
+    if (!all && ok) return true;
+  }
+  return sawNull ? null : all;
 }
