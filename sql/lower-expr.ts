@@ -11,7 +11,7 @@ import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts'
 import { SqlError, SqlState } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
-import { isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
@@ -153,7 +153,7 @@ function foldConst(e: Expr): Expr {
 
 const aggNames: Record<string, AggFn> = {
   count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
-  every: 'bool_and', string_agg: 'string_agg',
+  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg',
 };
 
 /**
@@ -203,7 +203,7 @@ function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, a
     const desc = sb.sortby_dir === 'SORTBY_DESC';
     keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
   }
-  return fnName === 'string_agg' && keys.length > 0 ? keys : null;
+  return (fnName === 'string_agg' || fnName === 'array_agg') && keys.length > 0 ? keys : null;
 }
 
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
@@ -270,6 +270,12 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
           throw new SqlError(SqlState.undefinedFunction, `function string_agg(bytea, ${typeDisplayName[args[1]!.t]}) does not exist`);
         }
         arg = coerce(scope.ctx, arg, t);
+        break;
+      case 'array_agg':
+        // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
+        if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
+        if (isArrayType(arg.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+        t = arrayTypeOf(arg.t);
         break;
       case 'count_star':
         t = 'int8';

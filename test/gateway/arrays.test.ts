@@ -3,7 +3,7 @@
  * a cluster of six replica processes: node `pg` (JS arrays as text '{...}' parameters of type 0, and
  * `$1::int[]` results parsed back into arrays), postgres.js (typed array parameters, `= ANY(${[...]})`),
  * psycopg 3 (lists as typed array parameters in text and binary, %b, and binary cursors), and Describe
- * reporting int4[] (1007) for `id = ANY($1)`. The expected values are what PostgreSQL 15 answers.
+ * reporting int4[] (1007) for `id = ANY($1)`; array_agg read in text and binary. The expected values are what PostgreSQL 15 answers.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -86,6 +86,9 @@ with psycopg.connect(dsn, autocommit=True) as c:
     cur.execute("SELECT ARRAY[id, NULL], %b::text[], array_length(%b::int[], 1) FROM py_arr WHERE id = ANY(%b) ORDER BY id", (["a b", None], [5, 6, 7], [1, 3]))
     out["types"] = [d.type_code for d in cur.description]
     out["binary_rows"] = cur.fetchall()
+    cur.execute("SELECT array_agg(name ORDER BY id DESC), array_agg(d ORDER BY id) FROM py_arr")
+    out["agg_binary"] = [[a, [None if x is None else x.isoformat() for x in d]] for a, d in cur.fetchall()]
+    out["agg_text"] = c.execute("SELECT array_agg(id ORDER BY id DESC)::text, array_agg(name) FROM py_arr WHERE id > %s", (1,)).fetchall()
     try:
         c.execute("SELECT id FROM py_arr WHERE id = ANY(%t)", (["x"],))
     except psycopg.Error as e:
@@ -109,6 +112,8 @@ async function psycopg(port: number): Promise<void> {
     empty: [[0]],
     types: [1007, 1009, 23],
     binary_rows: [[[1, null], ['a b', null], 3], [[3, null], ['a b', null], 3]],
+    agg_binary: [[['x,y', 'two', 'one'], ['2024-01-01', null, '2024-01-03']]],
+    agg_text: [['{3,2}', ['two', 'x,y']]],
     error: '22P02',
   });
 }
