@@ -9,7 +9,9 @@
 //
 // Binary: int32 number of dimensions (0 for an empty array), int32 flags (1 when a NULL element is
 // present), uint32 element type OID, then per dimension int32 length and int32 lower bound, then each
-// element as an int32 length (-1 for NULL) and its binary form.
+// element as an int32 length (-1 for NULL) and its binary form. Errors as PostgreSQL 15's: 08P01 for a
+// message that ends early, 22P03 for an element length past the end or trailing bytes, 42804 for another
+// element type, 54000 for too many dimensions or elements.
 
 import { SqlError, SqlState } from './errors.ts';
 import { typeDisplayName, typeFromOid, typeOid } from './types.ts';
@@ -182,8 +184,10 @@ function elementName(oid: number): string {
 /** array_recv for one dimension with lower bound 1; `b` may be a view (elements are copied out). */
 export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): SqlArray {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  // Reading a header field or an element's length past the end is pq_getmsgint's 08P01; an element
+  // length past the end is array_recv's own 22P03 (below).
   const need = (at: number, n: number): void => {
-    if (at + n > b.byteLength) throw badBinary('insufficient data left in message');
+    if (at + n > b.byteLength) throw new SqlError(SqlState.protocolViolation, 'insufficient data left in message');
   };
   need(0, 12);
   const ndim = dv.getInt32(0);

@@ -13,7 +13,8 @@ import postgres from 'postgres';
 import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
 import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
-import { DATABASE, PASSWORD, USER, startTestGateway } from './gateway-fixture.ts';
+import { serialize } from 'pg-protocol';
+import { DATABASE, PASSWORD, RawClient, USER, dataRow, errorFields, startTestGateway, types } from './gateway-fixture.ts';
 
 const BASE_PORT = 7680;
 const PYTHON = '/usr/bin/python3';
@@ -130,6 +131,62 @@ void describe('array parameters and results through the gateway over the engine'
   void it('takes node pg arrays (text, type 0) for ANY/ALL and returns typed arrays', () => pgDriver(gw!.port));
   void it('takes postgres.js typed arrays', () => postgresJs(gw!.port));
   void it('takes psycopg 3 lists in text and binary, and returns binary arrays', () => psycopg(gw!.port));
+});
+
+/** An int4[] in array_send's form: ndim 1, flags, element OID, length, lower bound, elements. */
+function int4Array(values: readonly (number | null)[], over: { elemOid?: number; lbound?: number; len?: number } = {}): Buffer {
+  const parts = [Buffer.alloc(20)];
+  parts[0]!.writeInt32BE(1, 0);
+  parts[0]!.writeInt32BE(values.includes(null) ? 1 : 0, 4);
+  parts[0]!.writeInt32BE(over.elemOid ?? 23, 8);
+  parts[0]!.writeInt32BE(over.len ?? values.length, 12);
+  parts[0]!.writeInt32BE(over.lbound ?? 1, 16);
+  for (const v of values) {
+    const b = Buffer.alloc(v === null ? 4 : 8);
+    b.writeInt32BE(v === null ? -1 : 4, 0);
+    if (v !== null) b.writeInt32BE(v, 4);
+    parts.push(b);
+  }
+  return Buffer.concat(parts);
+}
+
+void describe('binary array parameters through the raw protocol', () => {
+  void it('decodes well-formed ones and answers malformed ones with PostgreSQL\'s SQLSTATEs, the session staying usable', async () => {
+    const gw = await startTestGateway({ users: 'trust' });
+    const c = await RawClient.connect(gw.port);
+    const run = async (param: Buffer): Promise<{ code: string | undefined; cells: (Buffer | null)[] | undefined }> => {
+      c.send(
+        serialize.parse({ text: 'SELECT $1::int[]::text, 7 = ANY($1)', types: [1007] }),
+        serialize.bind({ values: [param] }),
+        serialize.execute(),
+        serialize.sync(),
+      );
+      const ms = await c.untilReady();
+      const err = ms.find((m) => m.type === 'E');
+      const row = ms.find((m) => m.type === 'D');
+      return { code: err === undefined ? undefined : errorFields(err.body)['C'], cells: row === undefined ? undefined : dataRow(row.body) };
+    };
+    try {
+      const ok = await run(int4Array([7, null, 9]));
+      assert.deepEqual(ok.cells?.map((b) => b?.toString()), ['{7,NULL,9}', 't']);
+      assert.equal((await run(int4Array([1], { elemOid: 20 }))).code, '42804');
+      assert.equal((await run(int4Array([1], { len: 1000 }))).code, '08P01');
+      assert.equal((await run(int4Array([1], { len: 200_000_000 }))).code, '54000');
+      // PostgreSQL takes other lower bounds; the engine's arrays start at 1.
+      assert.equal((await run(int4Array([1], { lbound: 0 }))).code, '0A000');
+      assert.equal((await run(int4Array([1]).subarray(0, 22))).code, '08P01');
+      // An element's length past the end is array_recv's own 22P03.
+      assert.equal((await run(Buffer.concat([int4Array([1]).subarray(0, 20), Buffer.from([0, 0, 0, 9, 0])]))).code, '22P03');
+      assert.equal((await run(Buffer.concat([int4Array([1]), Buffer.from([0])]))).code, '22P03');
+      assert.equal(types(await (async () => {
+        c.send(serialize.query('SELECT 1'));
+        return c.untilReady();
+      })()), 'TDCZ');
+    } finally {
+      c.end();
+      await gw.close();
+    }
+  });
 });
 
 void describe('array parameters and results through the gateway over a cluster of six replicas', () => {
