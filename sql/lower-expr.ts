@@ -298,7 +298,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
-  if (name === 'generate_series') throw unsupported('generate_series outside FROM');
+  if (name === 'generate_series' || name === 'unnest') throw unsupported(`${name} outside FROM`);
   if (name === 'nextval' || name === 'currval' || name === 'setval') throw unsupported('sequences');
   const args = (f.args ?? []).map((a) => bindExpr(scope, a));
   return bindFunction(scope.ctx, name, args);

@@ -75,6 +75,8 @@ export type Plan =
   | { readonly k: 'one' }
   | { readonly k: 'values'; readonly rows: readonly (readonly Expr[])[] }
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
+  /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
+  | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
   /**
