@@ -49,6 +49,12 @@ async function pgDriver(port: number): Promise<void> {
     assert.deepEqual(arr.rows, [{ a: [2, 7], t: ['x y', null] }]);
     await assert.rejects(c.query('SELECT id FROM pg_arr WHERE id = ANY($1)', [['x']]), { code: '22P02', message: 'invalid input syntax for type integer: "x"' });
     await assert.rejects(c.query('SELECT id FROM pg_arr WHERE id = ANY($1)', ['1,2']), { code: '22P02', message: 'malformed array literal: "1,2"' });
+    // Writes whose WHERE is an ANY over a parameter (a reconnaissance read on the cluster).
+    const upd = await c.query('UPDATE pg_arr SET k = k + 1 WHERE id = ANY($1) RETURNING id, k', [[2, 3]]);
+    assert.deepEqual(upd.rows.sort((a: { id: number }, b: { id: number }) => a.id - b.id), [{ id: 2, k: '21' }, { id: 3, k: '31' }]);
+    const del = await c.query('DELETE FROM pg_arr WHERE name <> ALL($1)', [['one', 'two']]);
+    assert.equal(del.rowCount, 1);
+    assert.deepEqual((await c.query('SELECT array_agg(id ORDER BY id) AS ids FROM pg_arr')).rows, [{ ids: [1, 2, 4] }]);
     await assert.rejects(c.query('CREATE TABLE pg_arr2 (id int PRIMARY KEY, tags text[])'), { code: '0A000' });
   });
 }
