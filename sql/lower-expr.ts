@@ -388,7 +388,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       }
       const e = bindExpr(scope, a.lexpr as Node);
       const list = (r.A_ArrayExpr.elements ?? []).map((n) => bindExpr(scope, n));
-      if (list.length === 0) return { k: 'const', v: a.kind === 'AEXPR_OP_ALL', t: 'bool' };
+      if (list.length === 0) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of empty array');
       const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'ARRAY');
       return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
     }
