@@ -1,15 +1,18 @@
 // Aggregate accumulators with PostgreSQL's result types: count -> bigint, sum(smallint|integer) -> bigint,
 // sum(bigint|numeric) -> numeric, avg over integers or numeric -> numeric (PostgreSQL's division scale),
 // float aggregates in float8 (float4 for sum(real)), min/max in the input type, string_agg of text or of
-// bytea (with a bytea delimiter) in its input type. NULL inputs are skipped;
-// an aggregate over no non-null input is NULL (count is 0). DISTINCT keeps a set of encoded values.
+// bytea (with a bytea delimiter) in its input type, array_agg as the array of its input type. NULL inputs are
+// skipped (but array_agg keeps them as elements); an aggregate over no non-null input is NULL (count is 0;
+// array_agg over no rows is NULL). DISTINCT keeps a set of encoded values; array_agg(DISTINCT x) without
+// ORDER BY is in x's order, NULL last, as PostgreSQL sorts a DISTINCT aggregate's input.
 
 import type { AggSpec } from './plan.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { arith, compareValues } from './ops.ts';
 import { encodeKeyValue } from './key-encoding.ts';
-import { normInt8 } from './types.ts';
+import { arrayElementType, isArrayType, normInt8 } from './types.ts';
+import { SqlArray } from './sql-array.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { concatAllBytes } from './bytea.ts';
 
@@ -19,12 +22,14 @@ export interface AggState {
   seen: Set<string> | null;
   /** string_agg's pieces (values and delimiters), joined at the end: strings, or bytea values. */
   parts: (string | Uint8Array)[] | null;
+  /** array_agg's elements. */
+  items: SqlValue[] | null;
   /** With ORDER BY: the inputs with their sort keys, fed in order when the aggregate finishes. */
   pending: { keys: SqlValue[]; v: SqlValue; delim: SqlValue; argType: SqlType }[] | null;
 }
 
 export function newAggState(spec: AggSpec): AggState {
-  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, pending: spec.order === null ? null : [] };
+  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, items: spec.fn === 'array_agg' ? [] : null, pending: spec.order === null ? null : [] };
 }
 
 /** Keeps one input of an aggregate with ORDER BY, with its evaluated sort keys. */
@@ -73,6 +78,16 @@ function toNumeric(v: SqlValue): Numeric {
 export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: SqlType, delim: SqlValue = null): void {
   if (spec.fn === 'count_star') {
     st.count++;
+    return;
+  }
+  if (spec.fn === 'array_agg') {
+    if (st.seen !== null) {
+      const k = encodeKeyValue(v, argType);
+      if (st.seen.has(k)) return;
+      st.seen.add(k);
+    }
+    st.count++;
+    st.items?.push(v);
     return;
   }
   if (v === null) return;
@@ -138,5 +153,14 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
     case 'string_agg':
       if (st.count === 0 || st.parts === null) return null;
       return spec.t === 'bytea' ? concatAllBytes(st.parts as Uint8Array[]) : st.parts.join('');
+    case 'array_agg': {
+      const t = spec.t;
+      if (st.count === 0 || st.items === null || !isArrayType(t)) return null;
+      const elem = arrayElementType(t);
+      if (spec.distinct && spec.order === null) {
+        st.items.sort((x, y) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : compareValues(x, y, elem)));
+      }
+      return new SqlArray(elem, st.items);
+    }
   }
 }

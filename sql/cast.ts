@@ -9,7 +9,8 @@ import { SqlDate, SqlTimestamp, dateToTimestamp, timestampToDate } from './datet
 import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
-import { isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
+import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -18,6 +19,8 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   if (numericOrder[from] !== undefined && numericOrder[to] !== undefined) return true;
   if ((from === 'bool' && to === 'int4') || (from === 'int4' && to === 'bool')) return true;
   if (isDateTimeType(from) && isDateTimeType(to)) return true;
+  // Array to array element by element (int4[] to int8[]), as PostgreSQL's array coercions.
+  if (isArrayType(from) && isArrayType(to)) return canCast(arrayElementType(from), arrayElementType(to));
   return false;
 }
 
@@ -105,6 +108,10 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
   }
   if (typeof v === 'string') return parseText(from === 'bpchar' ? v.replace(/ +$/, '') : v, to, typmod);
+  if (v instanceof SqlArray && isArrayType(to)) {
+    const te = arrayElementType(to);
+    return new SqlArray(te, v.items.map((x) => castValue(x, v.elementType, te, typmod, explicit)));
+  }
   switch (to) {
     case 'int2':
     case 'int4':
@@ -133,6 +140,8 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
     case 'uuid': // only from text (above)
     case 'bytea':
+      break;
+    default: // arrays: from text or another array (above)
       break;
   }
   throw cannotCast(from, to);

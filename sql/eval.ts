@@ -5,7 +5,8 @@
 // is true. `evalPredicate(pred, row)` evaluates a bound predicate (no parameters, no outer rows).
 
 import type { Expr, SubqueryExpr } from './expr.ts';
-import type { Row, SqlValue } from './types.ts';
+import { arrayElementType, isArrayType, type Row, type SqlValue } from './types.ts';
+import { SqlArray, evalAnyArray } from './sql-array.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { arith, compareValues, negate } from './ops.ts';
 import { castValue } from './cast.ts';
@@ -143,6 +144,13 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
         else if (compareValues(v, w, e.ct) === 0) return !e.neg;
       }
       return sawNull ? null : e.neg;
+    }
+    case 'anyarr':
+      return evalAnyArray(e.op, e.all, evalExpr(e.e, row, env), evalExpr(e.arr, row, env), e.ct);
+    case 'array': {
+      const t = e.t;
+      if (!isArrayType(t)) throw new InvariantError(`ARRAY[] of type ${t}`);
+      return new SqlArray(arrayElementType(t), e.items.map((x) => evalExpr(x, row, env)));
     }
     case 'like': {
       const v = evalExpr(e.e, row, env);

@@ -12,7 +12,8 @@ import type { Row, SqlType, SqlValue } from './types.ts';
 import { compareValues } from './ops.ts';
 import { encodeKey } from './key-encoding.ts';
 import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
-import { SqlError, SqlState, assertNever } from './errors.ts';
+import { InvariantError, SqlError, SqlState, assertNever } from './errors.ts';
+import { SqlArray } from './sql-array.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
 
@@ -30,6 +31,12 @@ export function runPlan(p: Plan, env: Env): Row[] {
       return p.rows.map((r) => r.map((e) => evalExpr(e, [], env)));
     case 'series':
       return runSeries(p.start, p.stop, p.step, p.t, env);
+    case 'unnest': {
+      const a = evalExpr(p.arr, [], env);
+      if (a === null) return [];
+      if (!(a instanceof SqlArray)) throw new InvariantError('unnest of a value that is not an array');
+      return a.items.map((v) => [v]);
+    }
     case 'filter': {
       const input = runPlan(p.input, env);
       const out: Row[] = [];

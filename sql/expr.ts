@@ -33,6 +33,10 @@ export type Expr =
   | { readonly k: 'booltest'; readonly e: Expr; readonly test: 'true' | 'false' | 'unknown'; readonly neg: boolean; readonly t: 'bool' }
   | { readonly k: 'distinct'; readonly l: Expr; readonly r: Expr; readonly neg: boolean; readonly ct: SqlType; readonly t: 'bool' }
   | { readonly k: 'in'; readonly e: Expr; readonly list: readonly Expr[]; readonly neg: boolean; readonly ct: SqlType; readonly t: 'bool' }
+  /** `e op ANY (arr)` / `e op ALL (arr)` over an array value; `ct` is the element comparison type. */
+  | { readonly k: 'anyarr'; readonly e: Expr; readonly arr: Expr; readonly op: CmpOp; readonly all: boolean; readonly ct: SqlType; readonly t: 'bool' }
+  /** ARRAY[...]: the items, coerced to the element type of `t`. */
+  | { readonly k: 'array'; readonly items: readonly Expr[]; readonly t: SqlType }
   | { readonly k: 'like'; readonly e: Expr; readonly pat: Expr; readonly neg: boolean; readonly ci: boolean; readonly t: 'bool' }
   | { readonly k: 'case'; readonly whens: readonly CaseWhen[]; readonly els: Expr | null; readonly t: SqlType }
   | { readonly k: 'func'; readonly fn: string; readonly args: readonly Expr[]; readonly t: SqlType }
@@ -124,6 +128,10 @@ export function mapExpr(e: Expr, f: (e: Expr) => Expr | undefined): Expr {
       return { ...e, e: m(e.e), list: e.list.map(m) };
     case 'like':
       return { ...e, e: m(e.e), pat: m(e.pat) };
+    case 'anyarr':
+      return { ...e, e: m(e.e), arr: m(e.arr) };
+    case 'array':
+      return { ...e, items: e.items.map(m) };
     case 'case':
       return { ...e, whens: e.whens.map((w) => ({ when: m(w.when), then: m(w.then) })), els: e.els === null ? null : m(e.els) };
     case 'subquery':

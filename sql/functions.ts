@@ -3,6 +3,7 @@
 // CURRENT_DATE come from the execution context; bytea's in bytea.ts). Typing lives in lower-func.ts;
 // this is evaluation only.
 
+import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import type { Row, SqlValue } from './types.ts';
@@ -191,6 +192,11 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const s = (a[0] as Expr).t === 'bpchar' ? s0().replace(/ +$/, '') : s0();
       return chars(s).length;
     }
+    case 'array_length':
+      // One dimension: its length, NULL for an empty array or any other dimension.
+      return v[0] instanceof SqlArray && v[0].length > 0 && v[1] === 1 ? v[0].length : null;
+    case 'cardinality':
+      return v[0] instanceof SqlArray ? v[0].length : null;
     case 'octet_length':
       if (v[0] instanceof Uint8Array) return v[0].length;
       return new TextEncoder().encode(s0()).length;

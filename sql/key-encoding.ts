@@ -16,6 +16,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { InvariantError } from './errors.ts';
+import { SqlArray } from './sql-array.ts';
 
 const TAG_VALUE = '\x02';
 const TAG_NULL = '\x03';
@@ -140,6 +141,11 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'bytea':
       if (v instanceof Uint8Array) return TAG_VALUE + encodeBytes(v);
+      break;
+    default:
+      // An array (DISTINCT, set operations; never a stored key): each element as a column, then 0x01,
+      // which sorts below both tags, so a proper prefix comes first and NULL elements last (btarraycmp).
+      if (v instanceof SqlArray) return TAG_VALUE + v.items.map((x) => encodeKeyValue(x, v.elementType)).join('') + '\x01';
       break;
   }
   throw new InvariantError(`cannot encode ${typeof v} as a ${type} key`);

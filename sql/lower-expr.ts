@@ -11,9 +11,10 @@ import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts'
 import { SqlError, SqlState } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
-import { isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
+import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
 
@@ -152,7 +153,7 @@ function foldConst(e: Expr): Expr {
 
 const aggNames: Record<string, AggFn> = {
   count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
-  every: 'bool_and', string_agg: 'string_agg',
+  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg',
 };
 
 /**
@@ -202,7 +203,7 @@ function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, a
     const desc = sb.sortby_dir === 'SORTBY_DESC';
     keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
   }
-  return fnName === 'string_agg' && keys.length > 0 ? keys : null;
+  return (fnName === 'string_agg' || fnName === 'array_agg') && keys.length > 0 ? keys : null;
 }
 
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
@@ -270,6 +271,12 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
         }
         arg = coerce(scope.ctx, arg, t);
         break;
+      case 'array_agg':
+        // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
+        if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
+        if (isArrayType(arg.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+        t = arrayTypeOf(arg.t);
+        break;
       case 'count_star':
         t = 'int8';
         break;
@@ -291,7 +298,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
-  if (name === 'generate_series') throw unsupported('generate_series outside FROM');
+  if (name === 'generate_series' || name === 'unnest') throw unsupported(`${name} outside FROM`);
   if (name === 'nextval' || name === 'currval' || name === 'setval') throw unsupported('sequences');
   const args = (f.args ?? []).map((a) => bindExpr(scope, a));
   return bindFunction(scope.ctx, name, args);
@@ -373,10 +380,15 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       // x = ANY (ARRAY[...]) and x <> ALL (ARRAY[...]) over a literal array are IN / NOT IN lists.
       const r = a.rexpr;
       const inList = (op === '=' && a.kind === 'AEXPR_OP_ANY') || (op === '<>' && a.kind === 'AEXPR_OP_ALL');
-      if (!inList || r === undefined || !('A_ArrayExpr' in r)) throw unsupported('array comparisons (ANY/ALL over arrays)');
+      if (r === undefined) throw unsupported('ANY/ALL without an array');
+      if (!inList || !('A_ArrayExpr' in r)) {
+        const cop = op === '!=' ? '<>' : op;
+        if (!['=', '<>', '<', '<=', '>', '>='].includes(cop)) throw unsupported(`operator ${op} with ANY/ALL`);
+        return bindAnyArray(scope, cop as CmpOp, a.kind === 'AEXPR_OP_ALL', a.lexpr as Node, r);
+      }
       const e = bindExpr(scope, a.lexpr as Node);
       const list = (r.A_ArrayExpr.elements ?? []).map((n) => bindExpr(scope, n));
-      if (list.length === 0) return { k: 'const', v: a.kind === 'AEXPR_OP_ALL', t: 'bool' };
+      if (list.length === 0) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of empty array');
       const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'ARRAY');
       return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
     }
@@ -485,8 +497,11 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
   }
   if ('TypeCast' in n) {
+    const rt = resolveTypeName(n.TypeCast.typeName ?? {}, true);
+    if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
+      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
+    }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    const rt = resolveTypeName(n.TypeCast.typeName ?? {});
     if (e.k === 'param' && e.t === 'unknown') return coerce(scope.ctx, e, rt.type, rt.typmod);
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
     if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
@@ -524,6 +539,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());
   }
   if ('SubLink' in n) return bindSubLink(scope, n.SubLink);
+  if ('A_ArrayExpr' in n) return bindArrayConstructor(scope, n.A_ArrayExpr.elements ?? []);
   if ('SetToDefault' in n) throw new SqlError(SqlState.syntaxError, 'DEFAULT is not allowed in this context');
   throw unsupported(`expression ${nodeKind(n)}`);
 }

@@ -13,7 +13,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { coerce, unifyAll } from './coerce.ts';
-import { isIntegerType } from './types.ts';
+import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 
 export interface FromResult {
   items: FromItem[];
@@ -73,6 +73,20 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
     const call = first !== undefined && 'List' in first ? first.List.items?.[0] : undefined;
     if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
     const fname = strOf(call.FuncCall.funcname?.[call.FuncCall.funcname.length - 1]).toLowerCase();
+    if (rf.ordinality === true || (rf.functions?.length ?? 0) > 1) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM`);
+    if (fname === 'unnest') {
+      const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
+      if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');
+      const arr = args[0] as Expr;
+      if (arr.t === 'unknown') throw new SqlError('42725', 'function unnest(unknown) is not unique');
+      if (!isArrayType(arr.t)) throw new SqlError(SqlState.undefinedFunction, `function unnest(${typeDisplayName[arr.t]}) does not exist`);
+      const t = arrayElementType(arr.t);
+      const alias = rf.alias?.aliasname ?? 'unnest';
+      const cols = aliasColumns(rf.alias, [{ name: alias, type: t, typmod: -1, hidden: false }], `function "${alias}"`);
+      const rel = scope.addRel(alias, cols, null);
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'unnest', arr, t } }, join, on: [] });
+      return;
+    }
     if (fname !== 'generate_series') throw unsupported(`table function ${fname}`);
     const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
     if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');

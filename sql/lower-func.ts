@@ -6,7 +6,7 @@ import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { isDateTimeType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { isArrayType, isDateTimeType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
 function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
   return { k: 'func', fn: name, args, t };
@@ -79,6 +79,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       // length and octet_length of bytea count bytes; char_length has no bytea form.
       if (a.t === 'bytea' && (name === 'length' || name === 'octet_length')) return fn(name, [a], 'int4');
       return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a, name, args)], 'int4');
+    }
+    case 'array_length':
+    case 'cardinality': {
+      arity(name, args, name === 'cardinality' ? 1 : 2, name === 'cardinality' ? 1 : 2);
+      if (!isArrayType((args[0] as Expr).t)) throw noFunc(name, args);
+      return fn(name, [args[0] as Expr, ...args.slice(1).map((x) => coerce(ctx, x, 'int4'))], 'int4');
     }
     case 'substr':
     case 'substring': {

@@ -3,7 +3,7 @@
 
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
-import { numericTypmod, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, numericTypmod, type SqlType } from './types.ts';
 
 export interface ResolvedType {
   readonly type: SqlType;
@@ -27,11 +27,20 @@ const simple: Record<string, SqlType> = {
   name: 'text',
 };
 
-export function resolveTypeName(tn: TypeName): ResolvedType {
+/**
+ * `arrays`: whether an array type (`int[]`, `text[3]`; one dimension whatever the bounds say, as PostgreSQL
+ * ignores them) is allowed here: in casts, not in table columns (0A000).
+ */
+export function resolveTypeName(tn: TypeName, arrays = false): ResolvedType {
   const names = (tn.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
   const name = (names[names.length - 1] ?? '').toLowerCase();
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
-    throw new SqlError(SqlState.featureNotSupported, `array types are not supported`);
+    if (!arrays) throw new SqlError(SqlState.featureNotSupported, `array types are not supported`);
+    if (tn.arrayBounds.length > 1) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+    const elem = resolveTypeName({ ...tn, arrayBounds: [] });
+    if (elem.serial) throw new SqlError(SqlState.undefinedObject, `type "${name}[]" does not exist`);
+    if (elem.type === 'unknown' || isArrayType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
+    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
   }
   const mods = (tn.typmods ?? []).map(intArg);
   switch (name) {

@@ -9,6 +9,7 @@ import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
+import { SqlArray, compareArrays } from './sql-array.ts';
 import { normInt8, type SqlType, type SqlValue } from './types.ts';
 
 export function divisionByZero(): SqlError {
@@ -74,6 +75,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof SqlTimestamp && b instanceof SqlTimestamp) return a.micros < b.micros ? -1 : a.micros > b.micros ? 1 : 0;
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
+  if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
 

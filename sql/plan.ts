@@ -47,7 +47,7 @@ export interface SortKey {
   readonly t: SqlType;
 }
 
-export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg';
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg';
 
 export interface AggSpec {
   readonly fn: AggFn;
@@ -58,7 +58,7 @@ export interface AggSpec {
   readonly t: SqlType;
   readonly filter: Expr | null;
   /**
-   * `string_agg(x, d ORDER BY ...)`: the order its inputs are fed in (the other aggregates do not depend
+   * `string_agg(x, d ORDER BY ...)`, `array_agg(x ORDER BY ...)`: the order its inputs are fed in (the other aggregates do not depend
    * on it and ignore it). Null: input order.
    */
   readonly order: readonly AggOrderKey[] | null;
@@ -75,6 +75,8 @@ export type Plan =
   | { readonly k: 'one' }
   | { readonly k: 'values'; readonly rows: readonly (readonly Expr[])[] }
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
+  /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
+  | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
   /**

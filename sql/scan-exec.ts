@@ -17,13 +17,31 @@ import type { Row, SqlValue } from './types.ts';
 import type { RowPrefilter, ScannedRow } from './row-source.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { castValue } from './cast.ts';
+import { SqlArray } from './sql-array.ts';
 import { indexEntryPrefix } from './memory-store.ts';
 import { rowTest, type RowTest } from './row-test.ts';
 
-/** Replaces parameters, outer references and now() with constants: the form a replica stores. */
+/**
+ * Replaces parameters, outer references and now() with constants: the form a replica stores. `x = ANY
+ * (array)` and `x <> ALL (array)` whose array is then known become the IN / NOT IN list of its elements
+ * (the same truth value, NULL elements included), so SemanticCC checks a writer's row against the list
+ * as it does for a written IN list; an empty or NULL array becomes the constant it evaluates to.
+ */
 export function bindExpr(e: Expr, env: Env): Expr {
   return mapExpr(e, (x) => {
     switch (x.k) {
+      case 'anyarr': {
+        const arr = bindExpr(x.arr, env);
+        const l = bindExpr(x.e, env);
+        if (arr.k !== 'const') return { ...x, e: l, arr };
+        const a = arr.v;
+        if (a === null) return { k: 'const', v: null, t: 'bool' };
+        if (!(a instanceof SqlArray)) throw new InvariantError('ANY/ALL over a value that is not an array');
+        if (a.length === 0) return { k: 'const', v: x.all, t: 'bool' };
+        const inList = (x.op === '=' && !x.all) || (x.op === '<>' && x.all);
+        if (!inList) return { ...x, e: l, arr };
+        return { k: 'in', e: l, list: a.items.map((v) => ({ k: 'const', v, t: a.elementType })), neg: x.all, ct: x.ct, t: 'bool' };
+      }
       case 'param':
       case 'outer':
         return { k: 'const', v: evalExpr(x, [], env), t: x.t };

@@ -16,9 +16,11 @@
 //   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
 //                     microsecond within about 285 years of 1970, to whole seconds far beyond)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
+//   arrays            SqlArray: element type and elements (sql-array.ts); not a SqlType of its own yet
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { SqlArray } from './sql-array.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -27,23 +29,39 @@ export { formatText, parseText } from './value-text.ts';
 export const sqlTypes = [
   'int2', 'int4', 'int8', 'numeric', 'float4', 'float8', 'text', 'varchar', 'bpchar', 'bool', 'date', 'timestamp',
   'unknown', 'timestamptz', 'uuid', 'bytea',
+  // One-dimensional arrays (sql-array.ts), named as pg_type names them; appended so that the tags of the
+  // base types (their index here, wire-values.ts) stay what they were.
+  '_int2', '_int4', '_int8', '_numeric', '_float4', '_float8', '_text', '_varchar', '_bpchar', '_bool', '_date',
+  '_timestamp', '_timestamptz', '_uuid', '_bytea',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
+/** The array types: '_' and their element type. */
+export type ArrayType = Extract<SqlType, `_${string}`>;
+/** The element types an array may have: every base type but 'unknown'. */
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType>;
+export const isArrayType = (t: SqlType): t is ArrayType => t.charCodeAt(0) === 95;
+export const arrayElementType = (t: ArrayType): ArrayElementType => t.slice(1) as ArrayElementType;
+export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
-export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array;
+export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
 export const typeOid: Readonly<Record<SqlType, number>> = {
   int2: 21, int4: 23, int8: 20, numeric: 1700, float4: 700, float8: 701, text: 25, varchar: 1043, bpchar: 1042,
   bool: 16, date: 1082, timestamp: 1114, unknown: 705, timestamptz: 1184, uuid: 2950, bytea: 17,
+  // pg_type.typarray of each element type.
+  _int2: 1005, _int4: 1007, _int8: 1016, _numeric: 1231, _float4: 1021, _float8: 1022, _text: 1009, _varchar: 1015,
+  _bpchar: 1014, _bool: 1000, _date: 1182, _timestamp: 1115, _timestamptz: 1185, _uuid: 2951, _bytea: 1001,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
 export const typeLen: Readonly<Record<SqlType, number>> = {
   int2: 2, int4: 4, int8: 8, numeric: -1, float4: 4, float8: 8, text: -1, varchar: -1, bpchar: -1,
   bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16, bytea: -1,
+  _int2: -1, _int4: -1, _int8: -1, _numeric: -1, _float4: -1, _float8: -1, _text: -1, _varchar: -1, _bpchar: -1,
+  _bool: -1, _date: -1, _timestamp: -1, _timestamptz: -1, _uuid: -1, _bytea: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -57,6 +75,10 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   text: 'text', varchar: 'character varying', bpchar: 'character', bool: 'boolean', date: 'date',
   timestamp: 'timestamp without time zone', unknown: 'unknown', timestamptz: 'timestamp with time zone', uuid: 'uuid',
   bytea: 'bytea',
+  _int2: 'smallint[]', _int4: 'integer[]', _int8: 'bigint[]', _numeric: 'numeric[]', _float4: 'real[]',
+  _float8: 'double precision[]', _text: 'text[]', _varchar: 'character varying[]', _bpchar: 'character[]',
+  _bool: 'boolean[]', _date: 'date[]', _timestamp: 'timestamp without time zone[]',
+  _timestamptz: 'timestamp with time zone[]', _uuid: 'uuid[]', _bytea: 'bytea[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -129,5 +151,6 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlDate) return 'date';
   if (v instanceof SqlTimestamp) return 'timestamp';
   if (v instanceof Uint8Array) return 'bytea';
+  if (v instanceof SqlArray) return arrayTypeOf(v.elementType);
   return 'unknown';
 }

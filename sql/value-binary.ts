@@ -7,7 +7,9 @@
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
 import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
-import type { SqlType, SqlValue } from './types.ts';
+import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
+import { formatArrayBinary, parseArrayBinary } from './array-format.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 
@@ -103,6 +105,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       // The value itself: callers copy it into their output, and a value is never written to.
       if (v instanceof Uint8Array) return v;
       throw new InvariantError(`not a bytea value: ${typeof v}`);
+    default:
+      if (v instanceof SqlArray) return formatArrayBinary(v);
+      throw new InvariantError(`not an array value: ${typeof v}`);
   }
 }
 
@@ -291,6 +296,8 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'bytea':
       // A copy: `b` is a view into a message, a stored row or a reused buffer (bytea.ts invariant).
       return copyBytes(b);
+    default:
+      return parseArrayBinary(b, arrayElementType(type));
   }
 }
 

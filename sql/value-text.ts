@@ -9,7 +9,9 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
-import type { SqlType, SqlValue } from './types.ts';
+import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
+import { formatArrayText, parseArrayText } from './array-format.ts';
 
 /** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
 export function formatFloat(x: number, float4 = false): string {
@@ -67,6 +69,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
     case 'object':
       if (value instanceof Numeric) return value.toString();
       if (value instanceof Uint8Array) return formatBytea(value);
+      if (value instanceof SqlArray) return formatArrayText(value);
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
         if (type === 'date') return formatDate(Math.floor(value.micros / 86_400_000_000));
@@ -170,6 +173,10 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseUuid(text);
     case 'bytea':
       return parseBytea(text);
+    default:
+      // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
+      // (varchar(1)[] truncates).
+      return parseArrayText(text, arrayElementType(type), typmod);
   }
 }
 

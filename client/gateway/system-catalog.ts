@@ -20,7 +20,7 @@ import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import type { TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
-import { sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText } from './psql-describe.ts';
@@ -123,6 +123,8 @@ const quote = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 function typeRows(): SqlValue[][] {
   const rows: SqlValue[][] = [];
   for (const t of sqlTypes) {
+    // An array type's row comes with its element type's, below.
+    if (isArrayType(t)) continue;
     const oid = typeOid[t];
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;

@@ -4,12 +4,14 @@
 // numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01, bytea as its bytes).
 
 import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOid, typeLen } from '../../sql/types.ts';
-import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { arrayElementType, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn } from './sql-backend.ts';
 import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
 import { copyBytes } from '../../sql/bytea.ts';
+import { formatArrayBinary, parseArrayBinary } from '../../sql/array-format.ts';
+import { SqlArray } from '../../sql/sql-array.ts';
 import { utf8Text } from './utf8-text.ts';
 
 const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
@@ -140,6 +142,13 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.int32(v.length);
       w.bytes(v);
       return;
+    default: {
+      if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
+      const b = formatArrayBinary(v);
+      w.int32(b.length);
+      w.bytes(b);
+      return;
+    }
   }
 }
 
@@ -251,5 +260,8 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'bytea':
       // A copy: `raw` is a view into the connection's receive buffer (sql/bytea.ts invariant).
       return copyBytes(raw);
+    default:
+      // Elements are decoded by parseBinary, which copies what a value keeps.
+      return parseArrayBinary(raw, arrayElementType(type));
   }
 }

@@ -10,6 +10,7 @@ import { encodeKey } from '../../sql/key-encoding.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import type { Row } from '../../sql/types.ts';
+import { SqlArray } from '../../sql/sql-array.ts';
 import { encodePredicate, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { executeAt } from './query-exec.ts';
 import { ReplicaCore, type ReplicaEffect } from './replica-core.ts';
@@ -355,6 +356,26 @@ void describe('SemanticCC end to end with a replica execution', () => {
     assert.deepEqual(prepare(core, reader(1)), committedVote);
     commit(core, txnOf(at(30 * MS), { writes: [row(6, 60, 'ab')] }));
     assert.equal(prepare(core, reader(2)).reason, 'phantom');
+  });
+
+  void it('a reader of v = ANY($1) or v > ALL($1) records the bound array: a writer matching it is a phantom, others are not', () => {
+    for (const [sql, matching, other] of [
+      ['SELECT id FROM t WHERE v = ANY($1)', 77, 78],
+      ['SELECT id FROM t WHERE v > ALL($1)', 100, 40],
+    ] as const) {
+      for (const [v, reason] of [[matching, 'phantom'], [other, null]] as const) {
+        const core = newCore();
+        const t = at(40 * MS);
+        const exec = executeAt(engine, sql, [new SqlArray('int4', [77, 50, null].filter((x) => sql.includes('=') || x !== null))], t, core.store, CATALOG.catalog);
+        assert.ok(exec.ok, sql);
+        const reader = txnOf(t, {
+          reads: [catalogRead, ...exec.reads],
+          predicates: exec.predicates.map((p) => ({ table: p.tableId, tableVersion: p.tableVersion, expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: null }) })),
+        });
+        commit(core, txnOf(at(30 * MS), { writes: [row(9, v)] }));
+        assert.equal(prepare(core, reader).reason, reason, `${sql} with a writer of v = ${v}`);
+      }
+    }
   });
 });
 

@@ -207,6 +207,10 @@ function wellFormedFilter(e: unknown, width: number, depth = 0): boolean {
       return wellFormedAll(x['args'], width, d);
     case 'in':
       return wellFormedFilter(x['e'], width, d) && wellFormedAll(x['list'], width, d);
+    case 'anyarr':
+      return wellFormedFilter(x['e'], width, d) && wellFormedFilter(x['arr'], width, d);
+    case 'array':
+      return wellFormedAll(x['items'], width, d);
     case 'like':
       return wellFormedFilter(x['e'], width, d) && wellFormedFilter(x['pat'], width, d);
     case 'case': {

@@ -1,0 +1,242 @@
+// Text and binary forms of one-dimensional arrays (sql-array.ts), as PostgreSQL 15's array_in/array_out
+// and array_recv/array_send have them (utils/adt/arrayfuncs.c).
+//
+// Text: '{1,2,NULL}'. An element is quoted on output when it is empty, is NULL in any case, or holds a
+// brace, a double quote, a comma, a backslash or white space; inside quotes `"` and `\` are escaped with a
+// backslash. On input white space around elements is dropped, a backslash escapes the next character
+// anywhere, and an unquoted, unescaped NULL (any case) is a NULL element. Malformed input is 22P02
+// "malformed array literal" with PostgreSQL's detail; an element's own errors are its type's.
+//
+// Binary: int32 number of dimensions (0 for an empty array), int32 flags (1 when a NULL element is
+// present), uint32 element type OID, then per dimension int32 length and int32 lower bound, then each
+// element as an int32 length (-1 for NULL) and its binary form. Errors as PostgreSQL 15's: 08P01 for a
+// message that ends early, 22P03 for an element length past the end or trailing bytes, 42804 for another
+// element type, 54000 for too many dimensions or elements.
+
+import { SqlError, SqlState } from './errors.ts';
+import { typeDisplayName, typeFromOid, typeOid } from './types.ts';
+import type { SqlValue } from './types.ts';
+import { formatText, parseText } from './value-text.ts';
+import { applyTypmod } from './typmod.ts';
+import { formatBinary, parseBinary } from './value-binary.ts';
+import { ARRAY_SIZE_MAX, SqlArray, arrayTooLarge, multidimensionalArrays, type ArrayElementType } from './sql-array.ts';
+
+/** array_isspace: the white space array input skips. */
+const isSpace = (c: string | undefined): boolean =>
+  c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\v' || c === '\f';
+
+function malformed(text: string, detail: string): SqlError {
+  return new SqlError(SqlState.invalidTextRepresentation, `malformed array literal: "${text}"`, detail);
+}
+
+/** array_in for one dimension: the elements parsed with their type's text input (and typmod). */
+export function parseArrayText(text: string, elementType: ArrayElementType, typmod = -1): SqlArray {
+  let i = 0;
+  while (isSpace(text[i])) i++;
+  if (text[i] === '[') throw multidimensionalArrays();
+  if (text[i] !== '{') throw malformed(text, 'Array value must start with "{" or dimension information.');
+  i++;
+  const items: SqlValue[] = [];
+  while (isSpace(text[i])) i++;
+  if (text[i] === '}') {
+    i++;
+  } else {
+    for (;;) {
+      while (isSpace(text[i])) i++;
+      const c = text[i];
+      if (c === undefined) throw malformed(text, 'Unexpected end of input.');
+      if (c === '{') throw multidimensionalArrays();
+      if (c === ',' || c === '}') throw malformed(text, `Unexpected "${c}" character.`);
+      const el = readElement(text, i);
+      i = el.end;
+      if (items.length >= ARRAY_SIZE_MAX) throw arrayTooLarge();
+      items.push(el.value === null ? null : parseElement(el.value, elementType, typmod));
+      const d = text[i];
+      i++;
+      if (d === '}') break;
+      // readElement stops only at a delimiter or a closing brace.
+    }
+  }
+  while (isSpace(text[i])) i++;
+  if (i < text.length) throw malformed(text, 'Junk after closing right brace.');
+  return new SqlArray(elementType, items);
+}
+
+/** An element's text input; a typmod applies as an explicit cast does (truncating character types). */
+function parseElement(text: string, elementType: ArrayElementType, typmod: number): SqlValue {
+  const v = parseText(text, elementType);
+  return typmod >= 0 && v !== null ? applyTypmod(v, elementType, typmod, true) : v;
+}
+
+/**
+ * One element from `from` (its first non-blank character) up to the ',' or '}' that ends it, which is at
+ * `end`. value is null for an unquoted NULL.
+ */
+function readElement(text: string, from: number): { value: string | null; end: number } {
+  let out = '';
+  let i = from;
+  if (text[i] === '"') {
+    i++;
+    for (;;) {
+      const c = text[i];
+      if (c === undefined) throw malformed(text, 'Unexpected end of input.');
+      i++;
+      if (c === '"') break;
+      if (c === '\\') {
+        const e = text[i];
+        if (e === undefined) throw malformed(text, 'Unexpected end of input.');
+        out += e;
+        i++;
+      } else {
+        out += c;
+      }
+    }
+    while (isSpace(text[i])) i++;
+    const d = text[i];
+    if (d === undefined) throw malformed(text, 'Unexpected end of input.');
+    if (d !== ',' && d !== '}') throw malformed(text, 'Unexpected array element.');
+    return { value: out, end: i };
+  }
+  // Unquoted: trailing white space is dropped unless escaped; `keep` is the length that must stay.
+  let keep = 0;
+  let escaped = false;
+  for (;;) {
+    const c = text[i];
+    if (c === undefined) throw malformed(text, 'Unexpected end of input.');
+    if (c === ',' || c === '}') break;
+    if (c === '"') throw malformed(text, 'Unexpected array element.');
+    if (c === '{') throw malformed(text, 'Unexpected "{" character.');
+    i++;
+    if (c === '\\') {
+      const e = text[i];
+      if (e === undefined) throw malformed(text, 'Unexpected end of input.');
+      out += e;
+      i++;
+      keep = out.length;
+      escaped = true;
+    } else {
+      out += c;
+      if (!isSpace(c)) keep = out.length;
+    }
+  }
+  out = out.slice(0, keep);
+  if (!escaped && out.length === 4 && out.toLowerCase() === 'null') return { value: null, end: i };
+  return { value: out, end: i };
+}
+
+const needsQuotes = /[{}",\\ \t\n\r\v\f]/;
+
+/** array_out: '{' elements in their type's text form, quoted where needed, separated by ',' '}'. */
+export function formatArrayText(a: SqlArray): string {
+  const parts: string[] = [];
+  for (const v of a.items) {
+    if (v === null) {
+      parts.push('NULL');
+      continue;
+    }
+    const s = formatText(v, a.elementType);
+    if (s === '' || needsQuotes.test(s) || s.toLowerCase() === 'null') {
+      parts.push('"' + s.replace(/["\\]/g, '\\$&') + '"');
+    } else {
+      parts.push(s);
+    }
+  }
+  return '{' + parts.join(',') + '}';
+}
+
+/** array_send. */
+export function formatArrayBinary(a: SqlArray): Uint8Array {
+  const elems = a.items.map((v) => (v === null ? null : formatBinary(v, a.elementType)));
+  const header = a.items.length === 0 ? 12 : 20;
+  let size = header;
+  for (const e of elems) size += 4 + (e === null ? 0 : e.byteLength);
+  const out = new Uint8Array(size);
+  const dv = new DataView(out.buffer);
+  dv.setInt32(0, a.items.length === 0 ? 0 : 1);
+  dv.setInt32(4, elems.includes(null) ? 1 : 0);
+  dv.setUint32(8, typeOid[a.elementType]);
+  let at = 12;
+  if (a.items.length > 0) {
+    dv.setInt32(12, a.items.length);
+    dv.setInt32(16, 1);
+    at = 20;
+  }
+  for (const e of elems) {
+    dv.setInt32(at, e === null ? -1 : e.byteLength);
+    at += 4;
+    if (e !== null) {
+      out.set(e, at);
+      at += e.byteLength;
+    }
+  }
+  return out;
+}
+
+function badBinary(message: string): SqlError {
+  return new SqlError('22P03', message);
+}
+
+function elementName(oid: number): string {
+  const t = typeFromOid(oid);
+  return t === undefined ? '???' : typeDisplayName[t];
+}
+
+/** array_recv for one dimension with lower bound 1; `b` may be a view (elements are copied out). */
+export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): SqlArray {
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  // Reading a header field or an element's length past the end is pq_getmsgint's 08P01; an element
+  // length past the end is array_recv's own 22P03 (below).
+  const need = (at: number, n: number): void => {
+    if (at + n > b.byteLength) throw new SqlError(SqlState.protocolViolation, 'insufficient data left in message');
+  };
+  need(0, 12);
+  const ndim = dv.getInt32(0);
+  const flags = dv.getInt32(4);
+  const elemOid = dv.getUint32(8);
+  if (ndim < 0) throw badBinary(`invalid number of dimensions: ${ndim}`);
+  if (ndim > 6) {
+    throw new SqlError(SqlState.programLimitExceeded, `number of array dimensions (${ndim}) exceeds the maximum allowed (6)`);
+  }
+  if (flags !== 0 && flags !== 1) throw badBinary('invalid array flags');
+  if (elemOid !== typeOid[elementType]) {
+    throw new SqlError(
+      SqlState.datatypeMismatch,
+      `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${typeOid[elementType]} (${typeDisplayName[elementType]})`,
+    );
+  }
+  if (ndim > 1) throw multidimensionalArrays();
+  const items: SqlValue[] = [];
+  let at = 12;
+  if (ndim === 1) {
+    need(12, 8);
+    const n = dv.getInt32(12);
+    const lbound = dv.getInt32(16);
+    at = 20;
+    if (n < 0 || n > ARRAY_SIZE_MAX) throw arrayTooLarge();
+    if (n > 0 && lbound !== 1) {
+      throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
+    }
+    // Every element takes at least its 4-byte length: a count the bytes cannot hold is refused before
+    // anything is allocated for it.
+    need(at, 4 * n);
+    for (let k = 0; k < n; k++) {
+      need(at, 4);
+      const len = dv.getInt32(at);
+      at += 4;
+      if (len === -1) {
+        items.push(null);
+        continue;
+      }
+      if (len < -1 || at + len > b.byteLength) throw badBinary('insufficient data left in message');
+      try {
+        items.push(parseBinary(b.subarray(at, at + len), elementType));
+      } catch (e) {
+        if (e instanceof SqlError && e.code === '22P03') throw badBinary(`improper binary format in array element ${k + 1}`);
+        throw e;
+      }
+      at += len;
+    }
+  }
+  if (at !== b.byteLength) throw badBinary('incorrect binary data format in array');
+  return new SqlArray(elementType, items);
+}

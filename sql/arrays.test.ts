@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Engine, type ExecResult } from './engine.ts';
+import { formatText, typeOid } from './types.ts';
+import { SqlArray } from './sql-array.ts';
+
+const engine = await Engine.create();
+
+function rows(r: ExecResult): (string | null)[][] {
+  assert.ok(r.ok, r.ok ? '' : `${r.error.code} ${r.error.message}`);
+  return r.rows.map((row) => row.map((v, i) => (v === null ? null : formatText(v, r.columns[i]?.type ?? 'text'))));
+}
+
+function errOf(r: ExecResult): string {
+  assert.ok(!r.ok, 'expected an error');
+  return `${r.error.code} ${r.error.message}`;
+}
+
+const s = engine.session();
+s.execute('CREATE TABLE arr1 (id int PRIMARY KEY, k bigint, name text, d date)');
+s.execute("INSERT INTO arr1 VALUES (1, 10, 'a', '2024-01-01'), (2, 20, 'b', NULL), (3, 30, NULL, '2024-01-03')");
+
+void test('infers the parameter of x op ANY($1) as the array of x\'s type, as PostgreSQL describes it', () => {
+  const cases: [string, string, number][] = [
+    ['SELECT id FROM arr1 WHERE id = ANY($1)', '_int4', 1007],
+    ['SELECT id FROM arr1 WHERE k < ALL($1)', '_int8', 1016],
+    ['SELECT id FROM arr1 WHERE name <> ALL($1)', '_text', 1009],
+    ['SELECT id FROM arr1 WHERE d = ANY($1)', '_date', 1182],
+    ['SELECT $1::int[]', '_int4', 1007],
+  ];
+  for (const [sql, type, oid] of cases) {
+    const p = engine.prepare(sql);
+    assert.ok(p.ok);
+    assert.deepEqual(p.info.paramTypes, [type], sql);
+    assert.equal(typeOid[p.info.paramTypes[0] ?? 'unknown'], oid);
+  }
+});
+
+void test('evaluates ANY and ALL over array parameters given as text or as array values', () => {
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id = ANY($1) ORDER BY id', ['{1,3,7}'])), [['1'], ['3']]);
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id = ANY($1) ORDER BY id', [new SqlArray('int4', [2, null])])), [['2']]);
+  // An int8 array for an int4[] parameter is cast element by element.
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id = ANY($1)', [new SqlArray('int8', [3])])), [['3']]);
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id = ANY($1)', [new SqlArray('int4', [])])), []);
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id <> ALL($1) ORDER BY id', ['{}'])), [['1'], ['2'], ['3']]);
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE name = ANY($1) ORDER BY id', ['{b,"a"}'])), [['1'], ['2']]);
+  assert.deepEqual(rows(s.execute('SELECT $1 = ANY($2)', [1, '{2,NULL}'])), [[null]]);
+  assert.deepEqual(rows(s.execute('SELECT id FROM arr1 WHERE id = ANY($1)', [null])), []);
+  assert.equal(errOf(s.execute('SELECT id FROM arr1 WHERE id = ANY($1)', ['{1,x}'])), '22P02 invalid input syntax for type integer: "x"');
+  assert.equal(errOf(s.execute('SELECT id FROM arr1 WHERE id = ANY($1)', ['1,2'])), '22P02 malformed array literal: "1,2"');
+});
+
+void test('returns array values with their array types', () => {
+  const r = s.execute("SELECT ARRAY[1,2], '{a,NULL}'::text[], ARRAY[k] FROM arr1 WHERE id = 1");
+  assert.ok(r.ok);
+  assert.deepEqual(r.columns.map((c) => c.type), ['_int4', '_text', '_int8']);
+  assert.deepEqual(rows(r), [['{1,2}', '{a,NULL}', '{10}']]);
+});
+
+void test('keeps array columns in tables out with 0A000', () => {
+  assert.equal(errOf(s.execute('CREATE TABLE arr2 (id int PRIMARY KEY, tags text[])')), '0A000 array types are not supported');
+  assert.equal(errOf(s.execute('ALTER TABLE arr1 ADD COLUMN tags int[]')), '0A000 array types are not supported');
+});
