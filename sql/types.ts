@@ -16,7 +16,7 @@
 //   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
 //                     microsecond within about 285 years of 1970, to whole seconds far beyond)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
-//   arrays            SqlArray: element type and elements (sql-array.ts); not a SqlType of its own yet
+//   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';

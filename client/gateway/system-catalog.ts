@@ -6,8 +6,7 @@
 // types on connect; knex's hasTable/hasColumn read information_schema; Sequelize's sync reads the
 // constraint tables.
 //
-// pg_type lists the types the engine has (sql/types.ts) and their array types (which drivers look up to
-// parse arrays; array values themselves are not supported). The tables describing the database's own
+// pg_type lists the types the engine has (sql/types.ts) and their one-dimensional array types. The tables describing the database's own
 // tables (pg_class, pg_attribute, pg_tables, information_schema) are filled from the session's backend
 // (`tables()`, the catalog its transaction sees) before each query; engine calls are synchronous, so no
 // other session's query runs between the filling and the query. Object ids of tables and indexes are
