@@ -10,6 +10,7 @@ import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
 import { SqlArray } from './sql-array.ts';
+import { SqlInterval } from './interval.ts';
 import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
@@ -140,6 +141,9 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
     case 'uuid': // only from text (above)
     case 'bytea':
+      break;
+    case 'interval':
+      if (v instanceof SqlInterval) return v;
       break;
     default: // arrays: from text or another array (above)
       break;

@@ -4,6 +4,10 @@ import {
   compareIntervals, decodeIntervalBinary, encodeIntervalBinary, formatInterval, parseInterval,
 } from './interval.ts';
 import { SqlError } from './errors.ts';
+import { encodeKey } from './key-encoding.ts';
+import { formatText, parseText } from './value-text.ts';
+import { formatBinary, parseBinary } from './value-binary.ts';
+import { decodeParams, encodeParams } from './wire-values.ts';
 
 function failure(f: () => unknown): string {
   try {
@@ -60,4 +64,28 @@ void test('orders by the 30-day month, 24-hour day span, so 1 mon equals 30 days
   assert.equal(compareIntervals(p('1 mon'), p('29 days 23:59:59.999999')), 1);
   assert.equal(compareIntervals(p('-1 days +02:00'), p('00:00:00')), -1);
   assert.equal(compareIntervals(p('1 year'), p('365 days')), -1);
+});
+
+void test('keys order and collide as the spans compare, also before a second key column', () => {
+  const texts = ['-1 year', '-1 days +02:00', '0', '00:00:00.000001', '1 day', '24:00:00', '1 mon', '30 days', '1 year', '178000000 years'];
+  const values = texts.map((t) => parseInterval(t));
+  for (const a of values) {
+    for (const b of values) {
+      const ka = encodeKey([a, 1], ['interval', 'int4']);
+      const kb = encodeKey([b, 0], ['interval', 'int4']);
+      const byKey = ka < kb ? -1 : ka > kb ? 1 : 0;
+      const bySpan = compareIntervals(a, b);
+      // Equal spans fall through to the second column (1 > 0).
+      assert.equal(byKey, bySpan === 0 ? 1 : bySpan, `${a.toString()} vs ${b.toString()}`);
+    }
+  }
+  assert.equal(encodeKey([parseInterval('1 mon')], ['interval']), encodeKey([parseInterval('30 days')], ['interval']));
+});
+
+void test('text and binary forms round-trip through the value layer and wire values', () => {
+  const v = parseInterval('-1 year +2 mons -3 days +04:05:06.000789');
+  assert.equal(formatText(v, 'interval'), '-10 mons -3 days +04:05:06.000789');
+  assert.deepEqual(parseText(formatText(v, 'interval'), 'interval'), v);
+  assert.deepEqual(parseBinary(formatBinary(v, 'interval'), 'interval'), v);
+  assert.deepEqual(decodeParams(encodeParams([v, null])), [v, null]);
 });

@@ -12,6 +12,7 @@
 // of columns encodes to a prefix of the full key, so `prefixEnd` gives the exclusive upper bound of a
 // prefix range.
 
+import { SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
@@ -102,6 +103,21 @@ function encodeBytes(b: Uint8Array): string {
   return (b.includes(0) ? s.replaceAll('\x00', '\x00\xff') : s) + '\x00\x01';
 }
 
+/**
+ * An interval's span (30-day months, 24-hour days: interval.ts) as 16 bytes of offset binary, so keys
+ * order and collide exactly as PostgreSQL compares intervals ('1 mon' and '30 days' are one key, as they
+ * are one value to a PostgreSQL unique index). The span of any interval fits in 128 bits.
+ */
+function encodeInterval(v: SqlInterval): string {
+  let u = v.span() + (1n << 127n);
+  let out = '';
+  for (let i = 0; i < 16; i++) {
+    out = fc(Number(u & 255n)) + out;
+    u >>= 8n;
+  }
+  return out;
+}
+
 /** Encodes one column value (tag included). */
 export function encodeKeyValue(v: SqlValue, type: SqlType): string {
   if (v === null) return TAG_NULL;
@@ -141,6 +157,9 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'bytea':
       if (v instanceof Uint8Array) return TAG_VALUE + encodeBytes(v);
+      break;
+    case 'interval':
+      if (v instanceof SqlInterval) return TAG_VALUE + encodeInterval(v);
       break;
     default:
       // An array (DISTINCT, set operations; never a stored key): each element as a column, then 0x01,

@@ -23,7 +23,7 @@ const simple: Record<string, SqlType> = {
   int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
-  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', string: 'text',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', string: 'text',
   name: 'text',
 };
 
@@ -66,6 +66,7 @@ export function resolveTypeName(tn: TypeName, arrays = false): ResolvedType {
   }
   let typmod = -1;
   const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz';
+  if (t === 'interval' && mods.length > 0) throw new SqlError(SqlState.featureNotSupported, 'interval fields and precision are not supported');
   if (!takesModifier && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
   if ((t === 'timestamp' || t === 'timestamptz') && mods.length > 0) {
     // Fractional-second digits kept; above 6 PostgreSQL warns and keeps 6.

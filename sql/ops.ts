@@ -9,6 +9,7 @@ import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
+import { SqlInterval, compareIntervals } from './interval.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
 import { normInt8, type SqlType, type SqlValue } from './types.ts';
 
@@ -76,6 +77,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
+  if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
 

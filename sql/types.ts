@@ -16,14 +16,17 @@
 //   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
 //                     microsecond within about 285 years of 1970, to whole seconds far beyond)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
+//   interval          SqlInterval: months, days and microseconds kept apart (interval.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
+import { SqlInterval } from './interval.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
+export { SqlInterval } from './interval.ts';
 export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
@@ -33,6 +36,8 @@ export const sqlTypes = [
   // base types (their index here, wire-values.ts) stay what they were.
   '_int2', '_int4', '_int8', '_numeric', '_float4', '_float8', '_text', '_varchar', '_bpchar', '_bool', '_date',
   '_timestamp', '_timestamptz', '_uuid', '_bytea',
+  // Appended after the arrays for the same reason.
+  'interval', '_interval',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -44,7 +49,8 @@ export const arrayElementType = (t: ArrayType): ArrayElementType => t.slice(1) a
 export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
-export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray;
+export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
+  | SqlInterval;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -54,6 +60,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   // pg_type.typarray of each element type.
   _int2: 1005, _int4: 1007, _int8: 1016, _numeric: 1231, _float4: 1021, _float8: 1022, _text: 1009, _varchar: 1015,
   _bpchar: 1014, _bool: 1000, _date: 1182, _timestamp: 1115, _timestamptz: 1185, _uuid: 2951, _bytea: 1001,
+  interval: 1186, _interval: 1187,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -62,6 +69,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16, bytea: -1,
   _int2: -1, _int4: -1, _int8: -1, _numeric: -1, _float4: -1, _float8: -1, _text: -1, _varchar: -1, _bpchar: -1,
   _bool: -1, _date: -1, _timestamp: -1, _timestamptz: -1, _uuid: -1, _bytea: -1,
+  interval: 16, _interval: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -79,6 +87,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   _float8: 'double precision[]', _text: 'text[]', _varchar: 'character varying[]', _bpchar: 'character[]',
   _bool: 'boolean[]', _date: 'date[]', _timestamp: 'timestamp without time zone[]',
   _timestamptz: 'timestamp with time zone[]', _uuid: 'uuid[]', _bytea: 'bytea[]',
+  interval: 'interval', _interval: 'interval[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -151,6 +160,7 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlDate) return 'date';
   if (v instanceof SqlTimestamp) return 'timestamp';
   if (v instanceof Uint8Array) return 'bytea';
+  if (v instanceof SqlInterval) return 'interval';
   if (v instanceof SqlArray) return arrayTypeOf(v.elementType);
   return 'unknown';
 }

@@ -12,6 +12,7 @@ import { SqlArray } from './sql-array.ts';
 import { formatArrayBinary, parseArrayBinary } from './array-format.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
+import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from './interval.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const utf8 = new TextEncoder();
@@ -105,6 +106,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       // The value itself: callers copy it into their output, and a value is never written to.
       if (v instanceof Uint8Array) return v;
       throw new InvariantError(`not a bytea value: ${typeof v}`);
+    case 'interval':
+      if (v instanceof SqlInterval) return encodeIntervalBinary(v);
+      throw new InvariantError(`not an interval value: ${typeof v}`);
     default:
       if (v instanceof SqlArray) return formatArrayBinary(v);
       throw new InvariantError(`not an array value: ${typeof v}`);
@@ -296,6 +300,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'bytea':
       // A copy: `b` is a view into a message, a stored row or a reused buffer (bytea.ts invariant).
       return copyBytes(b);
+    case 'interval':
+      needLength(b, 16, type);
+      return decodeIntervalBinary(b);
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }

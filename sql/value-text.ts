@@ -9,6 +9,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
+import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
 import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayText, parseArrayText } from './array-format.ts';
@@ -70,6 +71,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof Numeric) return value.toString();
       if (value instanceof Uint8Array) return formatBytea(value);
       if (value instanceof SqlArray) return formatArrayText(value);
+      if (value instanceof SqlInterval) return formatInterval(value);
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
         if (type === 'date') return formatDate(Math.floor(value.micros / 86_400_000_000));
@@ -173,6 +175,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseUuid(text);
     case 'bytea':
       return parseBytea(text);
+    case 'interval':
+      return parseInterval(text);
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

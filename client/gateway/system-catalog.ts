@@ -43,13 +43,14 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
+  interval: 1187,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
-  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', unknown: 'X',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
-const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in' };
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in' };
 const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar']);
 
 interface Table {
@@ -128,7 +129,8 @@ function typeRows(): SqlValue[][] {
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;
     const byval = len === 1 || len === 2 || len === 4 || len === 8;
-    const align = len === 8 ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 ? 'c' : 'i';
+    // interval is 16 bytes aligned as its int64 (PostgreSQL's typalign 'd'); uuid's 16 are bytes.
+    const align = len === 8 || t === 'interval' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 ? 'c' : 'i';
     const collation = COLLATABLE.has(t) ? 100 : 0;
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
@@ -136,7 +138,7 @@ function typeRows(): SqlValue[][] {
       `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
     if (array !== 0) {
       rows.push([array, `_${t}`, PG_CATALOG, 10, -1, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', oid, 0,
-        'array_in', 'array_out', 'array_recv', 'array_send', len === 8 ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null]);
+        'array_in', 'array_out', 'array_recv', 'array_send', align === 'd' ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null]);
     }
   }
   return rows;
@@ -157,6 +159,7 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
     case 'date': return { ...none, datetime: 0 };
     case 'timestamp':
     case 'timestamptz': return { ...none, datetime: typmod < 0 ? 6 : typmod };
+    case 'interval': return { ...none, datetime: 6 };
     default: return none;
   }
 }

@@ -10,6 +10,7 @@ import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn } from './sql-backend.ts';
 import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
 import { copyBytes } from '../../sql/bytea.ts';
+import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from '../../sql/interval.ts';
 import { formatArrayBinary, parseArrayBinary } from '../../sql/array-format.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { utf8Text } from './utf8-text.ts';
@@ -142,6 +143,11 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.int32(v.length);
       w.bytes(v);
       return;
+    case 'interval':
+      if (!(v instanceof SqlInterval)) throw new ProtocolError(`cannot send ${typeof v} as interval`, GatewayState.invalidBinaryRepresentation);
+      w.int32(16);
+      w.bytes(encodeIntervalBinary(v));
+      return;
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
       const b = formatArrayBinary(v);
@@ -260,6 +266,9 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'bytea':
       // A copy: `raw` is a view into the connection's receive buffer (sql/bytea.ts invariant).
       return copyBytes(raw);
+    case 'interval':
+      fixed(raw, 16, 'interval');
+      return decodeIntervalBinary(raw);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.
       return parseArrayBinary(raw, arrayElementType(type));
