@@ -130,6 +130,8 @@ function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, Sql
     }
     throw operatorError(op, l.t, r.t);
   }
+  const withInterval = intervalArithType(scope, op, l, r);
+  if (withInterval !== null) return withInterval;
   // date arithmetic
   if (l.t === 'date' || r.t === 'date') {
     if (l.t === 'date' && (op === '+' || op === '-') && (isIntegerType(r.t) || r.t === 'unknown') ) {
@@ -145,6 +147,44 @@ function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, Sql
   if (t === null || !isNumericType(t)) throw operatorError(op, l.t, r.t);
   if (op === '%' && (t === 'float4' || t === 'float8')) throw operatorError(op, l.t, r.t);
   return [coerce(ctx, l, t), coerce(ctx, r, t), t];
+}
+
+const isTs = (t: SqlType): t is 'timestamp' | 'timestamptz' => t === 'timestamp' || t === 'timestamptz';
+
+/**
+ * The operators PostgreSQL 15 has for intervals and timestamps: timestamp[tz] ± interval, interval +
+ * timestamp[tz], date ± interval (a timestamp), timestamp - timestamp, interval ± interval, interval *
+ * and / a number (as float8), a number * interval. An untyped literal takes the other side's type, except
+ * that timestamp + 'literal' is an interval (there is no timestamp + timestamp). Null when none applies.
+ */
+function intervalArithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] | null {
+  const ctx = scope.ctx;
+  const iv = (e: Expr): Expr => coerce(ctx, e, 'interval');
+  const isIv = (t: SqlType): boolean => t === 'interval';
+  const isIvOrUnknown = (t: SqlType): boolean => t === 'interval' || t === 'unknown';
+  const number = (t: SqlType): boolean => isNumericType(t) || t === 'unknown';
+  if (!isIv(l.t) && !isIv(r.t) && !(isTs(l.t) && (isTs(r.t) || r.t === 'unknown')) && !(isTs(r.t) && l.t === 'unknown')) return null;
+  if (op === '+' || op === '-') {
+    if ((isTs(l.t) || l.t === 'date') && (isIv(r.t) || (op === '+' && r.t === 'unknown'))) {
+      const t = l.t === 'date' ? 'timestamp' : l.t;
+      return [coerce(ctx, l, t), iv(r), t];
+    }
+    if (op === '+' && isIvOrUnknown(l.t) && (isTs(r.t) || r.t === 'date')) {
+      const t = r.t === 'date' ? 'timestamp' : r.t;
+      return [iv(l), coerce(ctx, r, t), t];
+    }
+    if (op === '-' && isTs(l.t) && (isTs(r.t) || r.t === 'unknown')) {
+      const t = l.t === 'timestamptz' || r.t === 'timestamptz' ? 'timestamptz' : 'timestamp';
+      return [coerce(ctx, l, t), coerce(ctx, r, t), 'interval'];
+    }
+    if (op === '-' && l.t === 'unknown' && isTs(r.t)) return [coerce(ctx, l, r.t), r, 'interval'];
+    if (isIvOrUnknown(l.t) && isIvOrUnknown(r.t)) return [iv(l), iv(r), 'interval'];
+  }
+  if (op === '*' || op === '/') {
+    if (isIv(l.t) && number(r.t)) return [l, coerce(ctx, r, 'float8'), 'interval'];
+    if (op === '*' && number(l.t) && isIv(r.t)) return [coerce(ctx, l, 'float8'), r, 'interval'];
+  }
+  throw operatorError(op, l.t, r.t);
 }
 
 function foldConst(e: Expr): Expr {
@@ -322,6 +362,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
           if (v instanceof Numeric) return { k: 'const', v: v.neg(), t: r.t };
         }
         const rr = r.t === 'unknown' ? coerce(scope.ctx, r, 'numeric') : r;
+        if (rr.t === 'interval') return { k: 'neg', e: rr, t: rr.t };
         if (!isNumericType(rr.t)) throw new SqlError(SqlState.undefinedFunction, `operator does not exist: - ${typeDisplayName[rr.t]}`);
         return { k: 'neg', e: rr, t: rr.t };
       }

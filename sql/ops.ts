@@ -10,6 +10,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
 import { SqlInterval, compareIntervals } from './interval.ts';
+import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
 import { normInt8, type SqlType, type SqlValue } from './types.ts';
 
@@ -138,6 +139,7 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
+  if (t === 'interval' || a instanceof SqlInterval || b instanceof SqlInterval) return intervalArith(op, a, b);
   switch (t) {
     case 'int2':
     case 'int4': {
@@ -206,7 +208,24 @@ export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue,
   throw new InvariantError(`bad operands for ${op} at type ${t}: ${String(a)}, ${String(b)}`);
 }
 
+/** The operators lower-expr.ts binds for intervals (intervalArithType): operands already of their types. */
+function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue): SqlValue {
+  if (op === '+' || op === '-') {
+    const sign = op === '+' ? 1 : -1;
+    if (a instanceof SqlTimestamp && b instanceof SqlInterval) return addInterval(a, b, sign);
+    if (a instanceof SqlInterval && b instanceof SqlTimestamp && op === '+') return addInterval(b, a, 1);
+    if (a instanceof SqlTimestamp && b instanceof SqlTimestamp && op === '-') return timestampDiff(a, b);
+    if (a instanceof SqlInterval && b instanceof SqlInterval) return addIntervals(a, b, sign);
+  }
+  if (op === '*' || op === '/') {
+    if (a instanceof SqlInterval && typeof b === 'number') return scaleInterval(a, b, op);
+    if (typeof a === 'number' && b instanceof SqlInterval && op === '*') return scaleInterval(b, a, op);
+  }
+  throw new InvariantError(`bad operands for interval ${op}: ${String(a)}, ${String(b)}`);
+}
+
 export function negate(v: SqlValue, t: SqlType): SqlValue {
+  if (v instanceof SqlInterval) return negateInterval(v);
   if (v instanceof Numeric) return v.neg();
   if (typeof v === 'bigint') return int8Result(-v);
   if (typeof v === 'number') {

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
+import { formatInterval, parseInterval } from './interval.ts';
+import { formatTimestamp, parseTimestamp } from './datetime.ts';
+import { SqlError } from './errors.ts';
+
+const ts = parseTimestamp;
+const iv = parseInterval;
+
+function failure(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SqlError) return `${e.code} ${e.message}`;
+    throw e;
+  }
+  return 'no error';
+}
+
+void test('adds months first with month-end clamping, then days, then time (PostgreSQL 15 answers)', () => {
+  const cases: [string, string, 1 | -1, string][] = [
+    ['2024-01-31', '1 mon', 1, '2024-02-29 00:00:00'],
+    ['2023-01-31', '1 mon', 1, '2023-02-28 00:00:00'],
+    ['2024-03-31 10:00', '1 mon 1 day 01:00', -1, '2024-02-28 09:00:00'],
+    ['2024-01-31', '-1 mon +1 day', 1, '2024-01-01 00:00:00'],
+    ['2024-12-15', '14 mons', 1, '2026-02-15 00:00:00'],
+    ['2024-01-01', '00:00:00.000001', -1, '2023-12-31 23:59:59.999999'],
+  ];
+  for (const [t, i, sign, out] of cases) assert.equal(formatTimestamp(addInterval(ts(t), iv(i), sign).micros), out, `${t} ${sign} ${i}`);
+  assert.equal(failure(() => addInterval(ts('294276-12-31'), iv('1 day'), 1)), '22008 timestamp out of range');
+});
+
+void test('timestamp minus timestamp keeps whole days in the days field with the sign of the difference', () => {
+  assert.equal(formatInterval(timestampDiff(ts('2024-03-01'), ts('2024-01-30 12:00'))), '30 days 12:00:00');
+  assert.equal(formatInterval(timestampDiff(ts('2024-01-01'), ts('2024-01-02 06:30'))), '-1 days -06:30:00');
+});
+
+void test('adds, subtracts and negates field-wise, 22008 past a field width', () => {
+  assert.equal(formatInterval(addIntervals(iv('1 mon'), iv('1 day 01:00'), -1)), '1 mon -1 days -01:00:00');
+  assert.equal(formatInterval(negateInterval(iv('1 year -2 days +03:00'))), '-1 years +2 days -03:00:00');
+  assert.equal(failure(() => addIntervals(iv('2147483647 days'), iv('1 day'), 1)), '22008 interval out of range');
+});
+
+void test('multiplies and divides spilling month fractions into 30-day days and day fractions into time', () => {
+  const cases: [string, number, '*' | '/', string][] = [
+    ['1 mon', 1.5, '*', '1 mon 15 days'], ['1 day', 3, '/', '08:00:00'], ['1 year 1 day', 2, '*', '2 years 2 days'],
+    ['1 mon 1 day', 0.3, '*', '9 days 07:12:00'],
+  ];
+  for (const [i, f, op, out] of cases) assert.equal(formatInterval(scaleInterval(iv(i), f, op)), out, `${i} ${op} ${f}`);
+  assert.equal(failure(() => scaleInterval(iv('1 day'), 0, '/')), '22012 division by zero');
+  assert.equal(failure(() => scaleInterval(iv('1 year'), 1e12, '*')), '22008 interval out of range');
+});
