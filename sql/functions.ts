@@ -15,6 +15,8 @@ import { castValue } from './cast.ts';
 import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
 import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
+import { SqlInterval } from './interval.ts';
+import { extractInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -319,10 +321,12 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return x.divTrunc(y);
     }
     case 'date_part':
+      if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
       return datePart(String(v[0]), v[1] ?? null);
     case 'extract': {
       const field = String(v[0]).toLowerCase();
       const src = v[1] ?? null;
+      if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
         const micros = Math.round(src.micros);
         return new Numeric(BigInt(field === 'epoch' ? micros : ((micros % 60_000_000) + 60_000_000) % 60_000_000), 6);

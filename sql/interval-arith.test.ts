@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
+import { addInterval, addIntervals, extractInterval, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { formatInterval, parseInterval } from './interval.ts';
 import { formatTimestamp, parseTimestamp } from './datetime.ts';
 import { SqlError } from './errors.ts';
@@ -50,4 +50,16 @@ void test('multiplies and divides spilling month fractions into 30-day days and 
   for (const [i, f, op, out] of cases) assert.equal(formatInterval(scaleInterval(iv(i), f, op)), out, `${i} ${op} ${f}`);
   assert.equal(failure(() => scaleInterval(iv('1 day'), 0, '/')), '22012 division by zero');
   assert.equal(failure(() => scaleInterval(iv('1 year'), 1e12, '*')), '22008 interval out of range');
+});
+
+void test('extracts interval fields as PostgreSQL 15 does, with their signs and numeric scales', () => {
+  const i = iv('1 year 14 mons 3 days 25:59:06.5');
+  const fields: [string, string][] = [
+    ['epoch', '68651946.500000'], ['day', '3'], ['hour', '25'], ['minute', '59'], ['second', '6.500000'], ['month', '2'],
+    ['year', '2'], ['milliseconds', '6500.000'], ['microseconds', '6500000'],
+  ];
+  for (const [f, out] of fields) assert.equal(extractInterval(f, i).toString(), out, f);
+  assert.equal(extractInterval('minute', iv('-1 days -02:03:04.25')).toString(), '-3');
+  assert.equal(failure(() => extractInterval('dow', i)), '0A000 unit "dow" not supported for type interval');
+  assert.equal(failure(() => extractInterval('foo', i)), '22023 unit "foo" not recognized for type interval');
 });

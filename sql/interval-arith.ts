@@ -9,6 +9,7 @@
 import { SqlError, SqlState } from './errors.ts';
 import { MICROS_PER_DAY, SqlTimestamp, civilFromDays, daysFromCivil } from './datetime.ts';
 import { makeInterval, outOfRange, type SqlInterval } from './interval.ts';
+import { Numeric } from './numeric.ts';
 
 // PostgreSQL's timestamp range, [4714-11-24 BC, 294277-01-01), in Unix microseconds.
 const timestampMin = -210_866_803_200_000_000;
@@ -78,4 +79,51 @@ export function scaleInterval(iv: SqlInterval, factor: number, op: '*' | '/'): S
   const time = Math.round(apply(Number(iv.micros)) + secRemainder * 1e6);
   if (!Number.isFinite(time) || Math.abs(time) >= 2 ** 63) throw outOfRange();
   return makeInterval(months, days, BigInt(time));
+}
+
+/**
+ * extract(field FROM interval) as PostgreSQL 15's interval_part_common with numeric results: the
+ * months split into years and months, the days field as is, the time split into hours (not capped at
+ * 24), minutes and seconds, all with the sign of their field; epoch counts a year as 365.25 days and a
+ * month as 30. date_part is the same as a float8.
+ */
+export function extractInterval(field: string, iv: SqlInterval): Numeric {
+  const f = field.toLowerCase();
+  const years = Math.trunc(iv.months / 12);
+  const secUs = iv.micros % 60_000_000n;
+  const int = (n: number | bigint): Numeric => Numeric.fromInteger(n);
+  switch (f) {
+    case 'microsecond': case 'microseconds': case 'us': case 'usec': case 'usecs': case 'useconds':
+      return int(secUs);
+    case 'millisecond': case 'milliseconds': case 'ms': case 'msec': case 'msecs': case 'mseconds':
+      return new Numeric(secUs, 3);
+    case 'second': case 'seconds': case 's': case 'sec': case 'secs':
+      return new Numeric(secUs, 6);
+    case 'minute': case 'minutes': case 'm': case 'min': case 'mins':
+      return int((iv.micros / 60_000_000n) % 60n);
+    case 'hour': case 'hours': case 'h': case 'hr': case 'hrs':
+      return int(iv.micros / 3_600_000_000n);
+    case 'day': case 'days': case 'd':
+      return int(iv.days);
+    case 'month': case 'months': case 'mon': case 'mons':
+      return int(iv.months - years * 12 + 0);
+    case 'quarter': case 'qtr':
+      return int(Math.trunc((iv.months - years * 12) / 3) + 1);
+    case 'year': case 'years': case 'y': case 'yr': case 'yrs':
+      return int(years);
+    case 'decade': case 'decades': case 'dec': case 'decs':
+      return int(Math.trunc(years / 10));
+    case 'century': case 'centuries': case 'c': case 'cent':
+      return int(Math.trunc(years / 100));
+    case 'millennium': case 'millennia': case 'mil': case 'mils':
+      return int(Math.trunc(years / 1000));
+    case 'epoch': {
+      const secs = 31_557_600n * BigInt(years) + 2_592_000n * BigInt(iv.months - years * 12) + 86_400n * BigInt(iv.days);
+      return new Numeric(secs * 1_000_000n + iv.micros, 6);
+    }
+    case 'dow': case 'doy': case 'isodow': case 'isoyear': case 'week': case 'timezone': case 'timezone_hour': case 'timezone_minute': case 'julian':
+      throw new SqlError(SqlState.featureNotSupported, `unit "${field}" not supported for type interval`);
+    default:
+      throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type interval`);
+  }
 }

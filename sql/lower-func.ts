@@ -185,7 +185,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       const src = args[1] as Expr;
       const s = src.t === 'unknown' ? coerce(ctx, src, 'timestamp') : src;
-      if (!isDateTimeType(s.t)) throw noFunc(name, args);
+      if (!isDateTimeType(s.t) && s.t !== 'interval') throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
     case 'date_trunc': {
