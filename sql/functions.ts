@@ -16,7 +16,7 @@ import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
 import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
 import { SqlInterval } from './interval.ts';
-import { extractInterval } from './interval-arith.ts';
+import { extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -320,6 +320,12 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       if (y.coef === 0n) throw new SqlError(SqlState.divisionByZero, 'division by zero');
       return x.divTrunc(y);
     }
+    case 'justify_days':
+      return justifyDays(v[0] as SqlInterval);
+    case 'justify_hours':
+      return justifyHours(v[0] as SqlInterval);
+    case 'justify_interval':
+      return justifyInterval(v[0] as SqlInterval);
     case 'date_part':
       if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
       return datePart(String(v[0]), v[1] ?? null);

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addInterval, addIntervals, extractInterval, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
+import {
+  addInterval, addIntervals, extractInterval, justifyDays, justifyHours, justifyInterval, negateInterval, scaleInterval, timestampDiff,
+} from './interval-arith.ts';
 import { formatInterval, parseInterval } from './interval.ts';
 import { formatTimestamp, parseTimestamp } from './datetime.ts';
 import { SqlError } from './errors.ts';
@@ -62,4 +64,13 @@ void test('extracts interval fields as PostgreSQL 15 does, with their signs and 
   assert.equal(extractInterval('minute', iv('-1 days -02:03:04.25')).toString(), '-3');
   assert.equal(failure(() => extractInterval('dow', i)), '0A000 unit "dow" not supported for type interval');
   assert.equal(failure(() => extractInterval('foo', i)), '22023 unit "foo" not recognized for type interval');
+});
+
+void test('justify_days, justify_hours and justify_interval give every field one sign (PostgreSQL 15 answers)', () => {
+  const cases: [(i: ReturnType<typeof iv>) => ReturnType<typeof iv>, string, string][] = [
+    [justifyDays, '65 days 01:00', '2 mons 5 days 01:00:00'], [justifyDays, '1 mon -35 days', '-5 days'],
+    [justifyHours, '50:30:00', '2 days 02:30:00'], [justifyHours, '1 day -50:00', '-1 days -02:00:00'],
+    [justifyInterval, '1 mon -1 hour', '29 days 23:00:00'], [justifyInterval, '-1 mon 61 days -25:00', '29 days 23:00:00'],
+  ];
+  for (const [f, input, out] of cases) assert.equal(formatInterval(f(iv(input))), out, `${f.name}(${input})`);
 });

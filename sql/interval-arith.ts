@@ -127,3 +127,66 @@ export function extractInterval(field: string, iv: SqlInterval): Numeric {
       throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type interval`);
   }
 }
+
+/** justify_hours: whole 24-hour days of the time into the days field, then days and time of one sign. */
+export function justifyHours(iv: SqlInterval): SqlInterval {
+  const wholeDays = iv.micros / usPerDay;
+  let time = iv.micros - wholeDays * usPerDay;
+  let days = iv.days + Number(wholeDays);
+  if (days > 0 && time < 0n) {
+    time += usPerDay;
+    days--;
+  } else if (days < 0 && time > 0n) {
+    time -= usPerDay;
+    days++;
+  }
+  return makeInterval(iv.months, days, time);
+}
+
+/** justify_days: whole 30-day months of the days into the months field, then months and days of one sign. */
+export function justifyDays(iv: SqlInterval): SqlInterval {
+  const wholeMonths = Math.trunc(iv.days / 30);
+  let days = iv.days - wholeMonths * 30;
+  let months = iv.months + wholeMonths;
+  if (months > 0 && days < 0) {
+    days += 30;
+    months--;
+  } else if (months < 0 && days > 0) {
+    days -= 30;
+    months++;
+  }
+  return makeInterval(months, days, iv.micros);
+}
+
+/** justify_interval: both, with every field given one sign (PostgreSQL 15's interval_justify_interval). */
+export function justifyInterval(iv: SqlInterval): SqlInterval {
+  let months = iv.months;
+  let days = iv.days;
+  let time = iv.micros;
+  if ((days > 0 && time > 0n) || (days < 0 && time < 0n)) {
+    const wm = Math.trunc(days / 30);
+    days -= wm * 30;
+    months += wm;
+  }
+  const wd = time / usPerDay;
+  time -= wd * usPerDay;
+  days += Number(wd);
+  const wm = Math.trunc(days / 30);
+  days -= wm * 30;
+  months += wm;
+  if (months > 0 && (days < 0 || (days === 0 && time < 0n))) {
+    days += 30;
+    months--;
+  } else if (months < 0 && (days > 0 || (days === 0 && time > 0n))) {
+    days -= 30;
+    months++;
+  }
+  if (days > 0 && time < 0n) {
+    time += usPerDay;
+    days--;
+  } else if (days < 0 && time > 0n) {
+    time -= usPerDay;
+    days++;
+  }
+  return makeInterval(months, days, time);
+}

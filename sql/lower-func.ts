@@ -188,6 +188,14 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       if (!isDateTimeType(s.t) && s.t !== 'interval') throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
+    case 'justify_days':
+    case 'justify_hours':
+    case 'justify_interval': {
+      arity(name, args, 1, 1);
+      const a = args[0] as Expr;
+      if (a.t !== 'interval' && a.t !== 'unknown') throw noFunc(name, args);
+      return fn(name, [coerce(ctx, a, 'interval')], 'interval');
+    }
     case 'date_trunc': {
       arity(name, args, 2, 2);
       const t = (args[1] as Expr).t === 'timestamptz' ? 'timestamptz' : 'timestamp';
