@@ -6,6 +6,8 @@
 // array_agg over no rows is NULL). DISTINCT keeps a set of encoded values; array_agg(DISTINCT x) without
 // ORDER BY is in x's order, NULL last, as PostgreSQL sorts a DISTINCT aggregate's input.
 
+import { SqlInterval } from './interval.ts';
+import { addIntervals, scaleInterval } from './interval-arith.ts';
 import type { AggSpec } from './plan.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
@@ -102,7 +104,9 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
       return;
     case 'sum':
     case 'avg':
-      if (argType === 'float4' || argType === 'float8') st.acc = st.acc === null ? v : (st.acc as number) + (v as number);
+      // interval: interval_pl, field-wise (avg divides the sum by the count at the end, as PostgreSQL 15).
+      if (v instanceof SqlInterval) st.acc = st.acc === null ? v : addIntervals(st.acc as SqlInterval, v, 1);
+      else if (argType === 'float4' || argType === 'float8') st.acc = st.acc === null ? v : (st.acc as number) + (v as number);
       else if ((argType === 'int2' || argType === 'int4') && spec.fn === 'sum') st.acc = st.acc === null ? v : addInt(st.acc, v);
       else st.acc = st.acc === null ? toNumeric(v) : (st.acc as Numeric).add(toNumeric(v));
       return;
@@ -144,6 +148,7 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
     case 'avg':
       if (st.acc === null) return null;
       if (spec.t === 'float8') return (st.acc as number) / st.count;
+      if (st.acc instanceof SqlInterval) return scaleInterval(st.acc, st.count, '/');
       return arith('/', st.acc, Numeric.fromInteger(st.count), 'numeric');
     case 'min':
     case 'max':

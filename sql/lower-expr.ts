@@ -282,11 +282,13 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
         break;
       case 'sum':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+        if (arg.t === 'interval') { t = 'interval'; break; }
         if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function sum(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t === 'int2' || arg.t === 'int4' ? 'int8' : arg.t === 'int8' ? 'numeric' : arg.t;
         break;
       case 'avg':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+        if (arg.t === 'interval') { t = 'interval'; break; }
         if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function avg(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t === 'float4' || arg.t === 'float8' ? 'float8' : 'numeric';
         if (t === 'float8' && arg.t === 'float4') arg = coerce(scope.ctx, arg, 'float8');
