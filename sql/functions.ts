@@ -16,7 +16,7 @@ import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
 import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
 import { SqlInterval } from './interval.ts';
-import { extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
+import { age, extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -320,6 +320,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       if (y.coef === 0n) throw new SqlError(SqlState.divisionByZero, 'division by zero');
       return x.divTrunc(y);
     }
+    case 'age':
+      return age(v[0] as SqlTimestamp, v[1] as SqlTimestamp);
     case 'justify_days':
       return justifyDays(v[0] as SqlInterval);
     case 'justify_hours':

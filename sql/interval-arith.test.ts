@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  addInterval, addIntervals, extractInterval, justifyDays, justifyHours, justifyInterval, negateInterval, scaleInterval, timestampDiff,
+  addInterval, addIntervals, age, extractInterval, justifyDays, justifyHours, justifyInterval, negateInterval, scaleInterval, timestampDiff,
 } from './interval-arith.ts';
 import { formatInterval, parseInterval } from './interval.ts';
 import { formatTimestamp, parseTimestamp } from './datetime.ts';
@@ -73,4 +73,13 @@ void test('justify_days, justify_hours and justify_interval give every field one
     [justifyInterval, '1 mon -1 hour', '29 days 23:00:00'], [justifyInterval, '-1 mon 61 days -25:00', '29 days 23:00:00'],
   ];
   for (const [f, input, out] of cases) assert.equal(formatInterval(f(iv(input))), out, `${f.name}(${input})`);
+});
+
+void test('age subtracts calendar fields, borrowing the earlier month length for days (PostgreSQL 15 answers)', () => {
+  const cases: [string, string, string][] = [
+    ['2024-03-31', '2024-02-29', '1 mon 2 days'], ['2024-02-29', '2024-03-31', '-1 mons -2 days'],
+    ['2001-04-10', '1957-06-13', '43 years 9 mons 27 days'], ['2024-01-01 00:00:00.5', '2023-12-31 23:59:59.75', '00:00:00.75'],
+    ['2023-01-31 12:00', '2024-03-01', '-1 years -1 mons -12:00:00'],
+  ];
+  for (const [a, b, out] of cases) assert.equal(formatInterval(age(ts(a), ts(b))), out, `age(${a}, ${b})`);
 });

@@ -190,3 +190,34 @@ export function justifyInterval(iv: SqlInterval): SqlInterval {
   }
   return makeInterval(months, days, time);
 }
+
+/**
+ * age(a, b) as PostgreSQL 15's timestamp_age: the calendar fields of a minus those of b, the later
+ * minus the earlier, each negative field borrowing from the next (a day borrows the length of the
+ * earlier timestamp's month), then the sign put back. So age('2024-03-31', '2024-02-29') is 1 mon 2 days.
+ */
+export function age(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
+  const split = (t: SqlTimestamp): number[] => {
+    const micros = Math.round(t.micros);
+    const day = Math.floor(micros / MICROS_PER_DAY);
+    const tod = micros - day * MICROS_PER_DAY;
+    const [y, m, d] = civilFromDays(day);
+    const us = tod % 1_000_000;
+    const s = Math.floor(tod / 1_000_000);
+    return [y, m, d, Math.floor(s / 3600), Math.floor(s / 60) % 60, s % 60, us];
+  };
+  const t1 = split(a);
+  const t2 = split(b);
+  const before = a.micros < b.micros;
+  let [year, mon, mday, hour, min, sec, us] = t1.map((x, i) => (before ? -1 : 1) * (x - (t2[i] ?? 0))) as [number, number, number, number, number, number, number];
+  while (us < 0) { us += 1_000_000; sec--; }
+  while (sec < 0) { sec += 60; min--; }
+  while (min < 0) { min += 60; hour--; }
+  while (hour < 0) { hour += 24; mday--; }
+  const [ry, rm] = before ? [t1[0] ?? 0, t1[1] ?? 1] : [t2[0] ?? 0, t2[1] ?? 1];
+  while (mday < 0) { mday += daysInMonth(ry, rm); mon--; }
+  while (mon < 0) { mon += 12; year--; }
+  const sign = before ? -1 : 1;
+  const time = ((BigInt(hour) * 60n + BigInt(min)) * 60n + BigInt(sec)) * 1_000_000n + BigInt(us);
+  return makeInterval(sign * (year * 12 + mon) + 0, sign * mday + 0, BigInt(sign) * time);
+}

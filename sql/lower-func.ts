@@ -188,6 +188,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       if (!isDateTimeType(s.t) && s.t !== 'interval') throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
+    case 'age': {
+      arity(name, args, 2, 2);
+      const t = args.some((x) => x.t === 'timestamptz') ? 'timestamptz' : 'timestamp';
+      if (!args.every((x) => x.t === 'timestamp' || x.t === 'timestamptz' || x.t === 'date' || x.t === 'unknown')) throw noFunc(name, args);
+      return fn(name, args.map((x) => coerce(ctx, x, t)), 'interval');
+    }
     case 'justify_days':
     case 'justify_hours':
     case 'justify_interval': {
