@@ -218,11 +218,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'strpos':
     case 'position': {
       if (v[0] instanceof Uint8Array && v[1] instanceof Uint8Array) return positionBytes(v[0], v[1]);
-      const hay = chars(s0());
       const needle = String(v[1]);
       const idx = s0().indexOf(needle);
       if (idx < 0) return 0;
-      return chars(s0().slice(0, idx)).length + (hay.length >= 0 ? 1 : 1);
+      return chars(s0().slice(0, idx)).length + 1;
     }
     case 'btrim':
     case 'trim':
@@ -345,7 +344,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'date_trunc': {
       const t = v[1] as SqlTimestamp;
       const days = Math.floor(t.micros / MICROS_PER_DAY);
-      const [y, m] = civilFromDays(days);
+      const [y] = civilFromDays(days);
       const tod = t.micros - days * MICROS_PER_DAY;
       switch (String(v[0]).toLowerCase()) {
         case 'day': return new SqlTimestamp(days * MICROS_PER_DAY);
@@ -353,7 +352,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
         case 'minute': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 60_000_000) * 60_000_000);
         case 'second': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 1_000_000) * 1_000_000);
         case 'month': return new SqlTimestamp((days - civilFromDays(days)[2] + 1) * MICROS_PER_DAY);
-        case 'year': return new SqlTimestamp((days - (days - Date_UTC_days(y))) * MICROS_PER_DAY + 0 * m);
+        case 'year': return new SqlTimestamp(Date_UTC_days(y) * MICROS_PER_DAY);
         default: throw new SqlError(SqlState.invalidParameterValue, `unit "${String(v[0])}" not recognized`);
       }
     }
