@@ -198,6 +198,11 @@ export class Catalog {
   }
 }
 
+/** A name as a quoted SQL identifier, for statements built from catalog names. */
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
 export function columnIndex(t: TableDef, name: string): number {
   const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
   if (i < 0) throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);

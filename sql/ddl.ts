@@ -333,15 +333,6 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
   return notice === undefined ? { tag: 'ALTER TABLE', touched: [] } : { tag: 'ALTER TABLE', touched: [], notice };
 }
 
-/** Whether an expression reads column `i` of its row. */
-function readsColumn(e: unknown, i: number): boolean {
-  if (Array.isArray(e)) return e.some((x) => readsColumn(x, i));
-  if (e === null || typeof e !== 'object') return false;
-  const o = e as Record<string, unknown>;
-  if (o['k'] === 'col' && o['i'] === i) return true;
-  return Object.values(o).some((x) => readsColumn(x, i));
-}
-
 /**
  * ALTER TABLE ... DROP COLUMN [IF EXISTS]: as in PostgreSQL, the column stays a position in the rows,
  * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
@@ -356,7 +347,7 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
   const c = t.columns[i]!;
   const dropped: ColumnDef = { ...c, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
-  const checks = (t.checks ?? []).filter((k) => !readsColumn(k.expr, i));
+  const checks = (t.checks ?? []).filter((k) => !someExpr(k.expr, (x) => x.k === 'col' && x.i === i));
   const next: TableDef = {
     ...t,
     columns: t.columns.map((x, j) => (j === i ? dropped : x)),

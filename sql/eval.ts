@@ -8,7 +8,7 @@ import type { Expr, SubqueryExpr } from './expr.ts';
 import { arrayElementType, isArrayType, type Row, type SqlValue } from './types.ts';
 import { SqlArray, evalAnyArray } from './sql-array.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
-import { arith, compareValues, negate } from './ops.ts';
+import { arith, compareValues, comparisonHolds, negate } from './ops.ts';
 import { castValue } from './cast.ts';
 import { bytesAsLatin1, concatBytes } from './bytea.ts';
 import { evalFunction } from './functions.ts';
@@ -40,18 +40,6 @@ export function evalPredicate(pred: Expr | null, row: Row): boolean {
   return pred === null || evalExpr(pred, row, emptyEnv) === true;
 }
 
-function cmpResult(op: string, c: number): boolean {
-  switch (op) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
-    default: throw new InvariantError(`bad comparison ${op}`);
-  }
-}
-
 export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
   switch (e.k) {
     case 'const':
@@ -79,7 +67,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       if (l === null) return null;
       const r = evalExpr(e.r, row, env);
       if (r === null) return null;
-      return cmpResult(e.op, compareValues(l, r, e.ct));
+      return comparisonHolds(e.op, compareValues(l, r, e.ct));
     }
     case 'and': {
       let sawNull = false;

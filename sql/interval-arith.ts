@@ -128,18 +128,17 @@ export function extractInterval(field: string, iv: SqlInterval): Numeric {
   }
 }
 
+/** Days and time of one sign: a day moved between them where their signs differ. */
+function daysAndTimeOneSign(days: number, time: bigint): [number, bigint] {
+  if (days > 0 && time < 0n) return [days - 1, time + usPerDay];
+  if (days < 0 && time > 0n) return [days + 1, time - usPerDay];
+  return [days, time];
+}
+
 /** justify_hours: whole 24-hour days of the time into the days field, then days and time of one sign. */
 export function justifyHours(iv: SqlInterval): SqlInterval {
   const wholeDays = iv.micros / usPerDay;
-  let time = iv.micros - wholeDays * usPerDay;
-  let days = iv.days + Number(wholeDays);
-  if (days > 0 && time < 0n) {
-    time += usPerDay;
-    days--;
-  } else if (days < 0 && time > 0n) {
-    time -= usPerDay;
-    days++;
-  }
+  const [days, time] = daysAndTimeOneSign(iv.days + Number(wholeDays), iv.micros - wholeDays * usPerDay);
   return makeInterval(iv.months, days, time);
 }
 
@@ -181,13 +180,7 @@ export function justifyInterval(iv: SqlInterval): SqlInterval {
     days -= 30;
     months++;
   }
-  if (days > 0 && time < 0n) {
-    time += usPerDay;
-    days--;
-  } else if (days < 0 && time > 0n) {
-    time -= usPerDay;
-    days++;
-  }
+  [days, time] = daysAndTimeOneSign(days, time);
   return makeInterval(months, days, time);
 }
 

@@ -52,6 +52,19 @@ function codePointRank(u: number): number {
 }
 
 /** Total order of two non-null values of the same SQL type. */
+/** Whether comparison `op` holds for a compareValues result `c`. */
+export function comparisonHolds(op: string, c: number): boolean {
+  switch (op) {
+    case '=': return c === 0;
+    case '<>': return c !== 0;
+    case '<': return c < 0;
+    case '<=': return c <= 0;
+    case '>': return c > 0;
+    case '>=': return c >= 0;
+    default: throw new InvariantError(`bad comparison ${op}`);
+  }
+}
+
 export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'number' && typeof b === 'number') {
     if (a < b) return -1;

@@ -12,7 +12,7 @@
 
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import type { CmpOp } from './expr.ts';
-import { compareValues } from './ops.ts';
+import { compareValues, comparisonHolds } from './ops.ts';
 import { arrayElementType, isArrayType, typeFromOid, type ArrayElementType, type SqlType, type SqlValue } from './types.ts';
 
 export type { ArrayElementType } from './types.ts';
@@ -66,17 +66,6 @@ export function compareArrays(a: SqlArray, b: SqlArray): number {
   return a.items.length === b.items.length ? 0 : a.items.length < b.items.length ? -1 : 1;
 }
 
-function holds(op: CmpOp, c: number): boolean {
-  switch (op) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    case '>=': return c >= 0;
-  }
-}
-
 /**
  * `v op ANY (arr)` (`all` false) or `v op ALL (arr)`, as PostgreSQL's ScalarArrayOpExpr: a NULL array is
  * NULL; an empty array is false for ANY and true for ALL, even when v is NULL; otherwise a NULL v is NULL,
@@ -93,7 +82,7 @@ export function evalAnyArray(op: CmpOp, all: boolean, v: SqlValue, arr: SqlValue
       sawNull = true;
       continue;
     }
-    const ok = holds(op, compareValues(v, w, ct));
+    const ok = comparisonHolds(op, compareValues(v, w, ct));
     if (all && !ok) return false;
     if (!all && ok) return true;
   }

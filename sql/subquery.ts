@@ -5,20 +5,9 @@
 import type { SubqueryExpr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { runPlan } from './executor.ts';
-import { compareValues } from './ops.ts';
+import { compareValues, comparisonHolds } from './ops.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row, SqlValue } from './types.ts';
-
-function cmp(op: string, c: number): boolean {
-  switch (op) {
-    case '=': return c === 0;
-    case '<>': return c !== 0;
-    case '<': return c < 0;
-    case '<=': return c <= 0;
-    case '>': return c > 0;
-    default: return c >= 0;
-  }
-}
 
 export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
   let rows: Row[];
@@ -62,7 +51,7 @@ export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
           sawNull = true;
           continue;
         }
-        const ok = cmp(op, compareValues(v, w, e.ct));
+        const ok = comparisonHolds(op, compareValues(v, w, e.ct));
         if (e.mode === 'all' && !ok) return false;
         if (e.mode !== 'all' && ok) return true;
       }

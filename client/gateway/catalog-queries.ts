@@ -15,6 +15,7 @@ import type { SessionSettings } from './session-settings.ts';
 import { GatewayState } from './protocol-error.ts';
 import { recognisePsqlDescribe } from './psql-describe.ts';
 import { recogniseSystemQuery } from './system-catalog.ts';
+import { quoteIdent } from '../../sql/catalog.ts';
 
 export interface CatalogContext {
   readonly settings: SessionSettings;
@@ -47,7 +48,6 @@ const BACKEND_PID = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_backe
 const IN_RECOVERY = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_is_in_recovery\s*\(\s*\)${END}`, 'i');
 const PGBENCH_PARTITIONS = /pg_catalog\.pg_class\s+as\s+c\b[\s\S]*pg_catalog\.pg_partitioned_table[\s\S]*where\s+c\.relname\s*=\s*'((?:[^']|'')*)'/i;
 
-const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
   let m = CURRENT_SETTING.exec(sql);

@@ -7,6 +7,7 @@
 // 0A000; COPY TO STDOUT is copy-out.ts.
 
 import type { CopyStmt, Node } from 'libpg-query';
+import { quoteIdent } from '../../sql/catalog.ts';
 import { parseText } from '../../sql/types.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
@@ -239,7 +240,6 @@ export class CopyRowParser {
   }
 }
 
-export const quoteIdent = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 export type CopyOutcome = { readonly ok: true; readonly count: number } | { readonly ok: false; readonly error: BackendError };
 

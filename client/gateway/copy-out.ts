@@ -8,7 +8,8 @@
 
 import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { copyFormatOf, quoteIdent, type CopyFormat } from './copy-in.ts';
+import { copyFormatOf, type CopyFormat } from './copy-in.ts';
+import { quoteIdent } from '../../sql/catalog.ts';
 
 export interface CopyOutSpec extends CopyFormat {
   /** The query whose rows are copied. */

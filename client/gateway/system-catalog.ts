@@ -17,7 +17,7 @@
 
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import type { TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
 import { isArrayType, sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
@@ -118,7 +118,6 @@ const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
-const quote = (s: string): string => `"${s.replace(/"/g, '""')}"`;
 
 function typeRows(): SqlValue[][] {
   const rows: SqlValue[][] = [];
@@ -228,7 +227,7 @@ export async function loadSystemCatalog(): Promise<void> {
   e.catalog.systemSchemas = new Set(['pg_catalog', 'information_schema']);
   const s = e.session();
   for (const t of ALL) {
-    const r = s.execute(`CREATE TABLE ${quote(t.name)} (${t.columns})`);
+    const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns})`);
     if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   }
   fill(e, PG_TYPE, typeRows());
@@ -239,10 +238,10 @@ export async function loadSystemCatalog(): Promise<void> {
 /** Replaces a table's rows. */
 function fill(e: Engine, t: Table, rows: readonly SqlValue[][]): void {
   const s = e.session();
-  s.execute(`DELETE FROM ${quote(t.name)}`);
+  s.execute(`DELETE FROM ${quoteIdent(t.name)}`);
   if (rows.length === 0) return;
   const width = rows[0]!.length;
-  const r = s.prepare('fill', `INSERT INTO ${quote(t.name)} VALUES (${Array.from({ length: width }, (_, i) => `$${i + 1}`).join(', ')})`);
+  const r = s.prepare('fill', `INSERT INTO ${quoteIdent(t.name)} VALUES (${Array.from({ length: width }, (_, i) => `$${i + 1}`).join(', ')})`);
   if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   for (const row of rows) {
     const x = s.executePrepared('fill', row);

@@ -6,7 +6,7 @@
  * The session (sql-session.ts) calls `runDdl` and lends it its range read.
  */
 import type { Node } from 'libpg-query';
-import type { IndexDef, TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, type CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
@@ -15,7 +15,6 @@ import type { StatementOutcome } from '../../sql/wire-values.ts';
 import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient } from '../pesto-client.ts';
-import { quoteIdent } from './scan-fetch.ts';
 import { allocateStorage } from './load-batches.ts';
 import type { SqlTxn } from './sql-txn.ts';
 

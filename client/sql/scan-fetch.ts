@@ -17,16 +17,12 @@
  * Results are kept for the rest of the transaction (they are the state at T; the transaction's own
  * later writes are laid over them by OverlaySource), keyed by the statement text and parameters.
  */
-import type { TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { indexEntryPrefix, primaryKeyOf } from '../../sql/memory-store.ts';
 import type { ScanRequest, ScannedRow } from '../../sql/row-source.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { encodeParams } from '../../sql/wire-values.ts';
-
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
 
 /** A scan as a reconnaissance read: its statement, parameters, and the key its result is cached under. */
 export interface ScanFetch {
