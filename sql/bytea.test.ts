@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { compareBytes, decodeBytes, encodeBytes, formatBytea, parseBytea, substrBytes } from './bytea.ts';
 import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { compareValues } from './ops.ts';
-import { SqlError } from './errors.ts';
+import { failure } from './errors.testkit.ts';
 import { formatText, parseText } from './value-text.ts';
 import { formatBinary, parseBinary } from './value-binary.ts';
 import { decodeOutcome, decodeParams, encodeOutcome, encodeParams } from './wire-values.ts';
@@ -12,16 +12,6 @@ import { decodeColumns, decodeRow, encodeRow } from './row-codec.ts';
 
 const bytes = (hex: string): Uint8Array => Uint8Array.from(Buffer.from(hex, 'hex'));
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-
-function failure(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SqlError) return `${e.code} ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 void test('reads the hex format: either case, blanks between digit pairs, empty after \\x', () => {
   // Each input with the bytes PostgreSQL 15 makes of it.

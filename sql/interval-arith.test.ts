@@ -5,20 +5,10 @@ import {
 } from './interval-arith.ts';
 import { formatInterval, parseInterval } from './interval.ts';
 import { formatTimestamp, parseTimestamp } from './datetime.ts';
-import { SqlError } from './errors.ts';
+import { failure } from './errors.testkit.ts';
 
 const ts = parseTimestamp;
 const iv = parseInterval;
-
-function failure(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SqlError) return `${e.code} ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 void test('adds months first with month-end clamping, then days, then time (PostgreSQL 15 answers)', () => {
   const cases: [string, string, 1 | -1, string][] = [

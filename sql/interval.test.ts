@@ -3,21 +3,11 @@ import assert from 'node:assert/strict';
 import {
   compareIntervals, decodeIntervalBinary, encodeIntervalBinary, formatInterval, parseInterval,
 } from './interval.ts';
-import { SqlError } from './errors.ts';
+import { failure } from './errors.testkit.ts';
 import { encodeKey } from './key-encoding.ts';
 import { formatText, parseText } from './value-text.ts';
 import { formatBinary, parseBinary } from './value-binary.ts';
 import { decodeParams, encodeParams } from './wire-values.ts';
-
-function failure(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SqlError) return `${e.code} ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
 
 void test('reads PostgreSQL 15 interval input and prints it in IntervalStyle postgres', () => {
   // Each input with PostgreSQL 15's output for it.

@@ -10,11 +10,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import pg from 'pg';
 import postgres from 'postgres';
-import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
 import { serialize } from 'pg-protocol';
-import { DATABASE, PASSWORD, RawClient, USER, dataRow, errorFields, startTestGateway, types } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, errorFields, PASSWORD, RawClient, startTestGateway, types, USER } from './gateway-fixture.ts';
 
 const BASE_PORT = 7680;
 const PYTHON = '/usr/bin/python3';
@@ -126,17 +124,11 @@ async function psycopg(port: number): Promise<void> {
 }
 
 void describe('array parameters and results through the gateway over the engine', () => {
-  let gw: Gateway | undefined;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(async () => {
-    await gw?.close();
-  });
+  const port = engineGatewayForSuite();
 
-  void it('takes node pg arrays (text, type 0) for ANY/ALL and returns typed arrays', () => pgDriver(gw!.port));
-  void it('takes postgres.js typed arrays', () => postgresJs(gw!.port));
-  void it('takes psycopg 3 lists in text and binary, and returns binary arrays', () => psycopg(gw!.port));
+  void it('takes node pg arrays (text, type 0) for ANY/ALL and returns typed arrays', () => pgDriver(port()));
+  void it('takes postgres.js typed arrays', () => postgresJs(port()));
+  void it('takes psycopg 3 lists in text and binary, and returns binary arrays', () => psycopg(port()));
 });
 
 /** An int4[] in array_send's form: ndim 1, flags, element OID, length, lower bound, elements. */
@@ -196,23 +188,9 @@ void describe('binary array parameters through the raw protocol', () => {
 });
 
 void describe('array parameters and results through the gateway over a cluster of six replicas', () => {
-  let tc: TestCluster | undefined;
-  let gw: ClusterGateway | undefined;
-  before(async () => {
-    tc = await startTestCluster('gw-arrays', BASE_PORT);
-    gw = await startClusterGateway({
-      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
-      port: 0,
-      users: [{ name: USER, password: PASSWORD }],
-      databases: [DATABASE],
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await tc?.stop();
-  });
+  const { port } = clusterGatewayForSuite('gw-arrays', BASE_PORT);
 
-  void it('takes node pg arrays (text, type 0) for ANY/ALL and returns typed arrays', () => pgDriver(gw!.gateway.port));
-  void it('takes postgres.js typed arrays', () => postgresJs(gw!.gateway.port));
-  void it('takes psycopg 3 lists in text and binary, and returns binary arrays', () => psycopg(gw!.gateway.port));
+  void it('takes node pg arrays (text, type 0) for ANY/ALL and returns typed arrays', () => pgDriver(port()));
+  void it('takes postgres.js typed arrays', () => postgresJs(port()));
+  void it('takes psycopg 3 lists in text and binary, and returns binary arrays', () => psycopg(port()));
 });

@@ -13,10 +13,8 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
-import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
-import { DATABASE, PASSWORD, RawClient, USER, dataRow, rowDescription, startTestGateway, types } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, PASSWORD, RawClient, rowDescription, startTestGateway, types, USER } from './gateway-fixture.ts';
 
 const BASE_PORT = 7660;
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -184,17 +182,11 @@ async function psqlCopy(port: number): Promise<void> {
 }
 
 void describe('bytea through the gateway over the engine', () => {
-  let gw: Gateway | undefined;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(async () => {
-    await gw?.close();
-  });
+  const port = engineGatewayForSuite();
 
-  void it('takes Buffers from node pg and gives them back in text and binary', () => pgDriver(gw!.port));
-  void it('takes bytes from psycopg 3 (binary, type 17) and psycopg2', () => psycopg(gw!.port));
-  void it('copies bytea to and from psql as PostgreSQL 15 does', () => psqlCopy(gw!.port));
+  void it('takes Buffers from node pg and gives them back in text and binary', () => pgDriver(port()));
+  void it('takes bytes from psycopg 3 (binary, type 17) and psycopg2', () => psycopg(port()));
+  void it('copies bytea to and from psql as PostgreSQL 15 does', () => psqlCopy(port()));
 
   void it('sends and takes every byte value in binary format through the raw protocol', async () => {
     const trusting = await startTestGateway({ users: 'trust' });
@@ -221,7 +213,7 @@ void describe('bytea through the gateway over the engine', () => {
   });
 
   void it('keeps bytea_output hex: escape is refused (0A000), unknown values are 22023', async () => {
-    await withPg(gw!.port, async (c) => {
+    await withPg(port(), async (c) => {
       await c.query("SET bytea_output = 'HEX'");
       assert.deepEqual((await c.query('SHOW bytea_output')).rows, [{ bytea_output: 'hex' }]);
       await assert.rejects(c.query('SET bytea_output = escape'), { code: '0A000' });
@@ -233,23 +225,9 @@ void describe('bytea through the gateway over the engine', () => {
 });
 
 void describe('bytea through the gateway over a cluster of six replicas', () => {
-  let tc: TestCluster | undefined;
-  let gw: ClusterGateway | undefined;
-  before(async () => {
-    tc = await startTestCluster('gw-bytea', BASE_PORT);
-    gw = await startClusterGateway({
-      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
-      port: 0,
-      users: [{ name: USER, password: PASSWORD }],
-      databases: [DATABASE],
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await tc?.stop();
-  });
+  const { port } = clusterGatewayForSuite('gw-bytea', BASE_PORT);
 
-  void it('takes Buffers from node pg and gives them back in text and binary', () => pgDriver(gw!.gateway.port));
-  void it('takes bytes from psycopg 3 (binary, type 17) and psycopg2', () => psycopg(gw!.gateway.port));
-  void it('copies bytea to and from psql as PostgreSQL 15 does', () => psqlCopy(gw!.gateway.port));
+  void it('takes Buffers from node pg and gives them back in text and binary', () => pgDriver(port()));
+  void it('takes bytes from psycopg 3 (binary, type 17) and psycopg2', () => psycopg(port()));
+  void it('copies bytea to and from psql as PostgreSQL 15 does', () => psqlCopy(port()));
 });

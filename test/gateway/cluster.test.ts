@@ -21,22 +21,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
 import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
-import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
 import { DRIVERS, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
+import { DATABASE, PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
 import { knexScenario } from './knex-scenario.ts';
 
 const BASE_PORT = 7600;
 const BIN = '/usr/lib/postgresql/15/bin';
-const USER = 'pesto';
-const PASSWORD = 'pesto';
-const DATABASE = 'pesto';
 
-let tc: TestCluster | undefined;
-let gw: ClusterGateway | undefined;
 let port = 0;
 const dir = mkdtempSync(join(tmpdir(), 'pesto-gw-cluster-'));
 
@@ -86,21 +80,11 @@ async function sqlState(p: Promise<unknown>): Promise<string> {
 }
 
 void describe('the gateway over a real cluster', () => {
-  before(async () => {
-    tc = await startTestCluster('gateway', BASE_PORT);
-    gw = await startClusterGateway({
-      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
-      port: 0,
-      users: [{ name: USER, password: PASSWORD }],
-      databases: [DATABASE],
-    });
-    port = gw.gateway.port;
+  const suite = clusterGatewayForSuite('gateway', BASE_PORT);
+  before(() => {
+    port = suite.port();
   });
-  after(async () => {
-    await gw?.close();
-    await tc?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
 
   void it('runs a psql -f script: DDL, INSERT, point SELECT, UPDATE by key, COMMIT, and a ROLLBACK that leaves nothing', async () => {
     const script = file('accounts.sql', `
@@ -470,14 +454,14 @@ END;
     await psqlOk('-c', 'CREATE TABLE keep (id INT PRIMARY KEY, v INT NOT NULL)', '-c', 'CREATE TABLE scratch (id INT PRIMARY KEY, t TEXT)',
       '-c', 'INSERT INTO keep VALUES (0, 0), (1, 10), (2, 20)');
     // A second gateway over the same cluster client, trusting: the conversations need no SCRAM exchange.
-    const trusting = await startGateway({ port: 0, backend: new ClusterBackend(gw!.sql, { databases: [DATABASE] }), users: 'trust', maxMessageBytes: 256 * 1024 });
+    const trusting = await startGateway({ port: 0, backend: new ClusterBackend(suite.gateway().sql, { databases: [DATABASE] }), users: 'trust', maxMessageBytes: 256 * 1024 });
     try {
       const outcomes = await fuzzGateway(trusting.port, cases, seed);
       assert.ok((outcomes.get('served') ?? 0) > 0, `seed ${seed}: outcomes ${JSON.stringify([...outcomes])}`);
     } finally {
       await trusting.close();
     }
-    for (const i of tc!.indexes) assert.ok(tc!.cluster.isRunning(0, i), `seed ${seed}: replica ${i} stopped`);
+    for (const i of suite.cluster().indexes) assert.ok(suite.cluster().cluster.isRunning(0, i), `seed ${seed}: replica ${i} stopped`);
     assert.equal(await psqlOk('-c', 'SELECT id, v FROM keep ORDER BY id'), '0|0\n1|10\n2|20\n', `seed ${seed}`);
   });
 

@@ -3,10 +3,13 @@
 // read here, binary DataRows included, which pg-protocol's parser does not decode).
 
 import { connect, type Socket } from 'node:net';
+import { after, before } from 'node:test';
 import { serialize } from 'pg-protocol';
 import { Engine } from '../../sql/engine.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../client/gateway/gateway-server.ts';
+import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
+import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
 
 export const USER = 'pesto';
 export const PASSWORD = 'pesto';
@@ -20,6 +23,38 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     users: [{ name: USER, password: PASSWORD }],
     ...options,
   });
+}
+
+/** A gateway over a fresh engine for the enclosing describe block (started before its tests, closed after); its port. */
+export function engineGatewayForSuite(): () => number {
+  let gw: Gateway | undefined;
+  before(async () => {
+    gw = await startTestGateway();
+  });
+  after(async () => {
+    await gw?.close();
+  });
+  return () => gw!.port;
+}
+
+/** A gateway over a fresh six-replica cluster for the enclosing describe block, as `pesto start` serves one. */
+export function clusterGatewayForSuite(name: string, basePort: number): { port(): number; cluster(): TestCluster; gateway(): ClusterGateway } {
+  let tc: TestCluster | undefined;
+  let gw: ClusterGateway | undefined;
+  before(async () => {
+    tc = await startTestCluster(name, basePort);
+    gw = await startClusterGateway({
+      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
+      port: 0,
+      users: [{ name: USER, password: PASSWORD }],
+      databases: [DATABASE],
+    });
+  });
+  after(async () => {
+    await gw?.close();
+    await tc?.stop();
+  });
+  return { port: () => gw!.gateway.port, cluster: () => tc!, gateway: () => gw! };
 }
 
 export interface BackendMessage {

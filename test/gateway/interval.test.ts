@@ -9,10 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import pg from 'pg';
-import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
-import { DATABASE, PASSWORD, USER, startTestGateway } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, DATABASE, engineGatewayForSuite, PASSWORD, startTestGateway, USER } from './gateway-fixture.ts';
 
 const BASE_PORT = 7740;
 const PYTHON = '/usr/bin/python3';
@@ -87,33 +85,13 @@ async function pgDriver(port: number): Promise<void> {
 }
 
 void describe('interval through the gateway over the engine', () => {
-  let gw: Gateway | undefined;
-  before(async () => {
-    gw = await startTestGateway();
-  });
-  after(async () => {
-    await gw?.close();
-  });
-  void it('round-trips psycopg 3 timedeltas in binary and text', () => psycopg(gw!.port));
-  void it('round-trips node pg interval objects', () => pgDriver(gw!.port));
+  const port = engineGatewayForSuite();
+  void it('round-trips psycopg 3 timedeltas in binary and text', () => psycopg(port()));
+  void it('round-trips node pg interval objects', () => pgDriver(port()));
 });
 
 void describe('interval through the gateway over a cluster of six replicas', () => {
-  let tc: TestCluster | undefined;
-  let gw: ClusterGateway | undefined;
-  before(async () => {
-    tc = await startTestCluster('gw-interval', BASE_PORT);
-    gw = await startClusterGateway({
-      client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
-      port: 0,
-      users: [{ name: USER, password: PASSWORD }],
-      databases: [DATABASE],
-    });
-  });
-  after(async () => {
-    await gw?.close();
-    await tc?.stop();
-  });
-  void it('round-trips psycopg 3 timedeltas in binary and text', () => psycopg(gw!.gateway.port));
-  void it('round-trips node pg interval objects', () => pgDriver(gw!.gateway.port));
+  const { port } = clusterGatewayForSuite('gw-interval', BASE_PORT);
+  void it('round-trips psycopg 3 timedeltas in binary and text', () => psycopg(port()));
+  void it('round-trips node pg interval objects', () => pgDriver(port()));
 });

@@ -12,23 +12,13 @@ Usage: psycopg2_check.py PORT USER PASSWORD DATABASE TABLE
 import datetime
 import decimal
 import io
-import sys
 import uuid
 
 import psycopg2
 import psycopg2.errors
 import psycopg2.extras
 
-port, user, password, database, table = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-checks = 0
-
-
-def check(what, got, want):
-    global checks
-    if got != want:
-        print(f"FAIL {what}: got {got!r}, want {want!r}")
-        sys.exit(1)
-    checks += 1
+from value_checks import DATABASE as database, PASSWORD as password, PORT as port, TABLE as table, USER as user, check, done
 
 
 psycopg2.extras.register_uuid()
@@ -149,4 +139,4 @@ with conn:
     with conn.cursor() as c:
         c.execute(f"DROP TABLE {table}")
 conn.close()
-print(f"ok {checks} checks")
+done()

@@ -10,22 +10,12 @@ Usage: psycopg3_check.py PORT USER PASSWORD DATABASE TABLE
 """
 import datetime
 import decimal
-import sys
 import uuid
 
 import psycopg
 import psycopg.errors
 
-port, user, password, database, table = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
-checks = 0
-
-
-def check(what, got, want):
-    global checks
-    if got != want:
-        print(f"FAIL {what}: got {got!r}, want {want!r}")
-        sys.exit(1)
-    checks += 1
+from value_checks import DATABASE as database, PASSWORD as password, PORT as port, TABLE as table, USER as user, check, done
 
 
 conn = psycopg.connect(host="127.0.0.1", port=port, user=user, password=password, dbname=database)
@@ -134,4 +124,4 @@ conn.read_only = False
 conn.autocommit = True
 conn.execute(f"DROP TABLE {table}")
 conn.close()
-print(f"ok {checks} checks")
+done()
