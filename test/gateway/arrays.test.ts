@@ -12,20 +12,10 @@ import pg from 'pg';
 import postgres from 'postgres';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
 import { serialize } from 'pg-protocol';
-import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, errorFields, PASSWORD, RawClient, startTestGateway, types, USER } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, errorFields, PASSWORD, RawClient, startTestGateway, types, USER, withPg } from './gateway-fixture.ts';
 
 const BASE_PORT = 7680;
 const PYTHON = '/usr/bin/python3';
-
-async function withPg<T>(port: number, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
-}
 
 /** node `pg`: a JS array parameter is sent as text ('{"1","2"}') with type OID 0. */
 async function pgDriver(port: number): Promise<void> {

@@ -11,10 +11,10 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, PASSWORD, RawClient, rowDescription, startTestGateway, types, USER } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, PASSWORD, RawClient, rowDescription, startTestGateway, types, USER, withPg } from './gateway-fixture.ts';
 
 const BASE_PORT = 7660;
 const BIN = '/usr/lib/postgresql/15/bin';
@@ -35,16 +35,6 @@ function exec(file: string, args: readonly string[], input?: string): Promise<{ 
     });
     if (input !== undefined) child.stdin?.end(input);
   });
-}
-
-async function withPg<T>(port: number, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
 }
 
 /** node `pg`: Buffers go as binary parameters; bytea comes back as Buffers (text) or raw (binary). */

@@ -20,12 +20,12 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import type pg from 'pg';
 import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
 import { DRIVERS, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
-import { DATABASE, PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, withPg } from './gateway-fixture.ts';
 import { knexScenario } from './knex-scenario.ts';
 
 const BASE_PORT = 7600;
@@ -60,14 +60,8 @@ async function psqlOk(...args: string[]): Promise<string> {
   return r.stdout;
 }
 
-async function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end();
-  }
+function withClient<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  return withPg(port, fn);
 }
 
 async function sqlState(p: Promise<unknown>): Promise<string> {

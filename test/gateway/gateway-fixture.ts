@@ -4,6 +4,7 @@
 
 import { connect, type Socket } from 'node:net';
 import { after, before } from 'node:test';
+import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import { Engine } from '../../sql/engine.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
@@ -23,6 +24,17 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     users: [{ name: USER, password: PASSWORD }],
     ...options,
   });
+}
+
+/** Runs `fn` with a `pg` client connected to the gateway on `port` as the test user, and ends it. */
+export async function withPg<T>(port: number, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end();
+  }
 }
 
 /** A gateway over a fresh engine for the enclosing describe block (started before its tests, closed after); its port. */
