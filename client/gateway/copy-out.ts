@@ -10,6 +10,8 @@ import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { copyFormatOf, type CopyFormat } from './copy-in.ts';
 import { quoteIdent } from '../../sql/catalog.ts';
+import type { BackendWriter } from './backend-encoder.ts';
+import type { BackendRows } from './sql-backend.ts';
 
 export interface CopyOutSpec extends CopyFormat {
   /** The query whose rows are copied. */
@@ -84,7 +86,7 @@ function csvField(v: string, spec: CopyFormat): string {
 }
 
 /** One line (with its newline) of COPY output for a row of values of `types`. */
-export function copyLine(row: readonly SqlValue[], types: readonly SqlType[], spec: CopyFormat): string {
+function copyLine(row: readonly SqlValue[], types: readonly SqlType[], spec: CopyFormat): string {
   const fields = row.map((v, i) => {
     if (v === null) return spec.nullString;
     const text = typeof v === 'string' ? v : formatText(v, types[i] ?? 'text');
@@ -94,7 +96,19 @@ export function copyLine(row: readonly SqlValue[], types: readonly SqlType[], sp
 }
 
 /** The header line (column names; PostgreSQL 15 writes one in both formats), or null when there is none. */
-export function copyHeader(names: readonly string[], spec: CopyFormat): string | null {
+function copyHeader(names: readonly string[], spec: CopyFormat): string | null {
   if (!spec.header) return null;
   return `${names.map((n) => (spec.format === 'csv' ? csvField(n, spec) : textField(n, spec))).join(spec.delimiter)}\n`;
+}
+
+/** COPY ... TO STDOUT of a query's rows: CopyOutResponse, one CopyData per row, CopyDone; returns the command tag. */
+export function writeCopyOut(out: BackendWriter, r: BackendRows, spec: CopyOutSpec): string {
+  const utf8 = new TextEncoder();
+  const types = r.columns.map((c) => c.type);
+  out.copyOutResponse(r.columns.length);
+  const header = copyHeader(r.columns.map((c) => c.name), spec);
+  if (header !== null) out.copyData(utf8.encode(header));
+  for (const row of r.rows) out.copyData(utf8.encode(copyLine(row, types, spec)));
+  out.copyDone();
+  return `COPY ${r.rows.length}`;
 }

@@ -1,5 +1,5 @@
 // What the gateway does with one SQL statement before any backend sees it. Transaction control, SET,
-// RESET, SHOW, DISCARD, DEALLOCATE, DECLARE/FETCH/MOVE/CLOSE (cursors), UNLISTEN, COPY and a few catalog queries are the gateway's own
+// RESET, SHOW, DISCARD, PREPARE/EXECUTE/DEALLOCATE, DECLARE/FETCH/MOVE/CLOSE (cursors), UNLISTEN, COPY and a few catalog queries are the gateway's own
 // business (transaction states belong to the wire protocol; settings and prepared statements are per
 // connection; COPY is a sub-protocol); everything else goes to the backend. Classification is cached per statement text, so a benchmark's repeated statements cost
 // one map lookup. Utility statements are parsed with the real PostgreSQL grammar (libpg-query); the hot
@@ -11,6 +11,7 @@ import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
 import { copySpecOf, type CopySpec } from './copy-in.ts';
 import { copyOutSpecOf, type CopyOutSpec } from './copy-out.ts';
 import { declareSpecOf, fetchSpecOf, type DeclareSpec, type FetchSpec } from './sql-cursors.ts';
+import { executeSpecOf, prepareSpecOf, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 
 export type GatewayCommand =
   | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
@@ -25,6 +26,9 @@ export type GatewayCommand =
   | { readonly k: 'show'; readonly name: string }
   /** DISCARD ALL resets the session (settings, prepared statements, portals); PLANS, SEQUENCES and TEMP hold nothing here. */
   | { readonly k: 'discard'; readonly what: 'ALL' | 'PLANS' | 'SEQUENCES' | 'TEMP' }
+  /** PREPARE name [(types)] AS statement, EXECUTE name [(args)]: the session's prepared statements (sql-prepare.ts). */
+  | { readonly k: 'prepare'; readonly spec: PrepareSpec }
+  | { readonly k: 'executePrepared'; readonly spec: ExecuteSpec }
   /** DEALLOCATE [PREPARE] name | ALL: the session's prepared statements, protocol-level ones included (one namespace, as in PostgreSQL). */
   | { readonly k: 'deallocate'; readonly name: string | null }
   /** DECLARE name CURSOR FOR query, FETCH/MOVE, CLOSE name | ALL: the session's SQL cursors (sql-cursors.ts). */
@@ -44,7 +48,7 @@ const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
-const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|close|unlisten|declare|fetch|move)\b/i;
+const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery|information_schema|\bpg_/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
@@ -124,6 +128,11 @@ function classifyUtility(sql: string): GatewayCommand {
     const t = node.DiscardStmt.target;
     return { k: 'discard', what: t === 'DISCARD_PLANS' ? 'PLANS' : t === 'DISCARD_SEQUENCES' ? 'SEQUENCES' : t === 'DISCARD_TEMP' ? 'TEMP' : 'ALL' };
   }
+  if ('PrepareStmt' in node) {
+    const spec = prepareSpecOf(node.PrepareStmt, sql);
+    return spec === null ? BACKEND : { k: 'prepare', spec };
+  }
+  if ('ExecuteStmt' in node) return { k: 'executePrepared', spec: executeSpecOf(node.ExecuteStmt, sql) };
   if ('DeallocateStmt' in node) return { k: 'deallocate', name: node.DeallocateStmt.name ?? null };
   if ('ClosePortalStmt' in node) return { k: 'closeCursor', name: node.ClosePortalStmt.portalname ?? null };
   if ('UnlistenStmt' in node) return { k: 'unlisten' };

@@ -18,14 +18,15 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
-import { copyHeader, copyLine, type CopyOutSpec } from './copy-out.ts';
+import { writeCopyOut, type CopyOutSpec } from './copy-out.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { SqlCursors } from './sql-cursors.ts';
+import { declaredTypes, executeArgs, prepareError, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 import type { BackendColumn, BackendError, BackendOutcome, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
-import { decodeParam, fieldsOf, formatAt, writeValue } from './value-format.ts';
+import { decodeParam, fieldsOf, formatAt, writeDataRows } from './value-format.ts';
 
 export interface SessionIo {
   readonly out: BackendWriter;
@@ -62,8 +63,6 @@ const BACKEND_COMMAND: GatewayCommand = { k: 'backend' };
 const BINARY = [1];
 /** What a failed transaction ('E') still runs: its end, or a return to a savepoint. */
 const acceptedWhenFailed = (c: GatewayCommand): boolean => c.k === 'commit' || c.k === 'rollback' || c.k === 'rollbackTo';
-const textColumn = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
-const SHOW_ALL_COLUMNS = [textColumn('name'), textColumn('setting'), textColumn('description')];
 
 export class GatewaySession {
   private status: TxnStatus = 'I';
@@ -185,16 +184,6 @@ export class GatewaySession {
     return done('SET');
   }
 
-  private show(name: string): BackendResult {
-    if (name.toLowerCase() === 'all') {
-      const rows = this.settings.all();
-      return { ok: true, tag: `SHOW`, returnsRows: true, columns: SHOW_ALL_COLUMNS, rows, notices: [] };
-    }
-    const v = this.settings.get(name);
-    if (v === undefined) return err(GatewayState.undefinedObject, `unrecognized configuration parameter "${name}"`);
-    return { ok: true, tag: 'SHOW', returnsRows: true, columns: [textColumn(this.settings.canonicalName(name))], rows: [[v]], notices: [] };
-  }
-
   /** Runs one statement, keeping the transaction status; `exec` runs a backend statement; `params` are a catalog query's. */
   private async run(cmd: GatewayCommand, exec: () => Promise<BackendResult>, params: readonly SqlValue[] = []): Promise<BackendResult> {
     if (this.cancelRequested) {
@@ -258,6 +247,10 @@ export class GatewaySession {
         if (!this.statements.has(cmd.name)) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${cmd.name}" does not exist`));
         this.dropStatement(cmd.name);
         return done('DEALLOCATE');
+      case 'prepare':
+        return this.failed(await this.prepareSql(cmd.spec));
+      case 'executePrepared':
+        return this.executePrepared(cmd.spec);
       case 'declare':
         return this.failed(await this.cursors.declare(cmd.spec, this.status === 'T', this.portals.has(cmd.spec.name), exec));
       case 'fetch':
@@ -267,7 +260,7 @@ export class GatewaySession {
       case 'unlisten':
         return done('UNLISTEN');
       case 'show':
-        return this.failed(this.show(cmd.name));
+        return this.failed(this.settings.show(cmd.name));
       case 'unsupported':
         return this.failed(err(GatewayState.featureNotSupported, cmd.message));
       case 'copyFrom':
@@ -316,21 +309,6 @@ export class GatewaySession {
     for (const n of r.notices) this.io.out.noticeResponse({ severity: n.severity, code: n.code, message: n.message });
   }
 
-  private writeRows(r: BackendRows, formats: readonly number[], from: number, count: number): void {
-    const out = this.io.out;
-    const cols = r.columns;
-    const n = cols.length;
-    const types: SqlType[] = cols.map((c) => c.type);
-    const fmts: number[] = cols.map((_, i) => formatAt(formats, i));
-    for (let i = from; i < from + count; i++) {
-      const row = r.rows[i] as readonly SqlValue[];
-      out.begin('D');
-      out.int16(n);
-      for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c] as SqlType, fmts[c] as number);
-      out.end();
-    }
-  }
-
   // ---- Simple query protocol ----------------------------------------------------------------------
 
   private async simpleQuery(sql: string): Promise<void> {
@@ -345,7 +323,7 @@ export class GatewaySession {
     const multi = stmts.length > 1;
     for (const text of stmts) {
       const cmd = classify(text);
-      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo' || cmd.k === 'declare')) {
+      if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo' || cmd.k === 'declare' || cmd.k === 'executePrepared')) {
         const b = await this.backend.begin();
         if (!b.ok) {
           this.writeError(b.error);
@@ -370,7 +348,7 @@ export class GatewaySession {
         // A BINARY cursor's rows are binary even here.
         const formats = cmd.k === 'fetch' && this.cursors.shape(cmd.spec.name)?.binary === true ? BINARY : [];
         this.io.out.rowDescription(fieldsOf(r.columns, formats));
-        this.writeRows(r, formats, 0, r.rows.length);
+        writeDataRows(this.io.out, r, formats, 0, r.rows.length);
       }
       this.io.out.commandComplete(r.tag);
     }
@@ -385,16 +363,7 @@ export class GatewaySession {
   /** COPY ... TO STDOUT: the query's rows, one CopyData per row (copy-out.ts). */
   private async copyTo(spec: CopyOutSpec): Promise<BackendResult> {
     const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(spec.query));
-    if (!r.ok) return r;
-    const out = this.io.out;
-    const utf8 = new TextEncoder();
-    const types = r.columns.map((c) => c.type);
-    out.copyOutResponse(r.columns.length);
-    const header = copyHeader(r.columns.map((c) => c.name), spec);
-    if (header !== null) out.copyData(utf8.encode(header));
-    for (const row of r.rows) out.copyData(utf8.encode(copyLine(row, types, spec)));
-    out.copyDone();
-    return done(`COPY ${r.rows.length}`);
+    return r.ok ? done(writeCopyOut(this.io.out, r, spec)) : r;
   }
 
   private async copyFrom(spec: CopySpec): Promise<BackendResult> {
@@ -465,29 +434,55 @@ export class GatewaySession {
       this.extendedError({ code: GatewayState.inFailedTransaction, message: 'current transaction is aborted, commands ignored until end of transaction block' });
       return;
     }
-    let stmt: PreparedStatement;
-    if (text === '') {
-      stmt = { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns: null, backend: null, empty: true };
-    } else if (command.k === 'backend' || command.k === 'declare') {
-      // DECLARE prepares its query: Bind gives the query's parameters, Execute declares the cursor.
-      const p = await this.backend.prepare(command.k === 'declare' ? command.spec.query : text, hints);
-      if (!p.ok) {
-        if (this.status === 'T') this.status = 'E';
-        this.extendedError(p.error);
-        return;
-      }
-      const b = p.statement;
-      stmt = { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false };
-    } else {
-      const columns = command.k === 'show' ? (command.name.toLowerCase() === 'all' ? SHOW_ALL_COLUMNS : [textColumn(this.settings.canonicalName(command.name))])
-        : command.k === 'catalog' ? command.query.columns
-        : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
-      const paramTypes = command.k === 'catalog' && command.query.paramTypes !== undefined ? command.query.paramTypes : hints.map((h) => h ?? 'text');
-      stmt = { name, sql, command, paramTypes, columns, backend: null, empty: false };
+    const built = await this.buildStatement(name, sql, text, command, hints);
+    if (!built.ok) {
+      if (this.status === 'T') this.status = 'E';
+      this.extendedError(built.error);
+      return;
     }
     this.dropStatement(name);
-    this.statements.set(name, stmt);
+    this.statements.set(name, built.stmt);
     this.io.out.parseComplete();
+  }
+
+  /** A prepared statement of `text` (Parse, PREPARE): the backend prepares what it runs, the gateway knows the shape of the rest. */
+  private async buildStatement(name: string, sql: string, text: string, command: GatewayCommand, hints: readonly (SqlType | null)[]): Promise<{ ok: true; stmt: PreparedStatement } | { ok: false; error: BackendError }> {
+    if (text === '') return { ok: true, stmt: { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns: null, backend: null, empty: true } };
+    if (command.k === 'backend' || command.k === 'declare') {
+      // DECLARE prepares its query: Bind gives the query's parameters, Execute declares the cursor.
+      const p = await this.backend.prepare(command.k === 'declare' ? command.spec.query : text, hints);
+      if (!p.ok) return p;
+      const b = p.statement;
+      return { ok: true, stmt: { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false } };
+    }
+    const columns = command.k === 'show' ? this.settings.showColumns(command.name)
+      : command.k === 'catalog' ? command.query.columns
+      : command.k === 'executePrepared' ? this.statements.get(command.spec.name)?.columns ?? null
+      : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
+    const paramTypes = command.k === 'catalog' && command.query.paramTypes !== undefined ? command.query.paramTypes : hints.map((h) => h ?? 'text');
+    return { ok: true, stmt: { name, sql, command, paramTypes, columns, backend: null, empty: false } };
+  }
+
+  /** PREPARE: a named statement, as Parse makes one (sql-prepare.ts). */
+  private async prepareSql(spec: PrepareSpec): Promise<BackendResult> {
+    if (this.statements.has(spec.name)) return err(GatewayState.duplicatePreparedStatement, `prepared statement "${spec.name}" already exists`);
+    const types = declaredTypes(spec);
+    if (!types.ok) return types;
+    const built = await this.buildStatement(spec.name, spec.query, spec.query, classify(spec.query), types.types);
+    if (!built.ok) return prepareError(built.error, spec);
+    this.statements.set(spec.name, built.stmt);
+    return done('PREPARE');
+  }
+
+  /** EXECUTE: the named statement with the arguments' values, as Bind and Execute run it. */
+  private async executePrepared(spec: ExecuteSpec): Promise<BackendResult> {
+    const stmt = this.statements.get(spec.name);
+    if (stmt === undefined || stmt.empty) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${spec.name}" does not exist`));
+    if (stmt.command.k === 'executePrepared') return this.failed(err(GatewayState.featureNotSupported, 'EXECUTE of a prepared EXECUTE is not supported'));
+    const args = await executeArgs(spec, stmt.paramTypes, this.backend);
+    if (!args.ok) return this.failed(args);
+    const b = stmt.backend;
+    return this.run(stmt.command, () => (b !== null ? this.backend.run(b, args.params) : Promise.resolve(done(''))), args.params);
   }
 
   private bind(m: Extract<FrontendMessage, { kind: 'bind' }>): void {
@@ -587,7 +582,7 @@ export class GatewaySession {
     }
     const remaining = r.rows.length - portal.offset;
     const n = maxRows > 0 ? Math.min(maxRows, remaining) : remaining;
-    this.writeRows(r, portal.formats, portal.offset, n);
+    writeDataRows(this.io.out, r, portal.formats, portal.offset, n);
     portal.offset += n;
     if (portal.offset < r.rows.length) this.io.out.portalSuspended();
     else this.io.out.commandComplete(r.tag.startsWith('SELECT') ? `SELECT ${n}` : r.tag);

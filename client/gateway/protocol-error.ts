@@ -18,6 +18,7 @@ export const GatewayState = {
   duplicatePreparedStatement: '42P05',
   duplicateCursor: '42P03',
   syntaxError: '42601',
+  datatypeMismatch: '42804',
   undefinedObject: '42704',
   invalidParameterValue: '22023',
   invalidTextRepresentation: '22P02',

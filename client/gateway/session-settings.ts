@@ -5,7 +5,7 @@
 // Settings PostgreSQL reports with ParameterStatus are reported on change too.
 
 import { GatewayState } from './protocol-error.ts';
-import type { BackendError } from './sql-backend.ts';
+import type { BackendColumn, BackendError, BackendResult } from './sql-backend.ts';
 
 export const SERVER_VERSION = '15.0';
 export const SERVER_VERSION_NUM = '150000';
@@ -218,8 +218,21 @@ export class SessionSettings {
     return reports;
   }
 
-  /** SHOW ALL rows: name, setting, description. */
-  all(): [string, string, string][] {
-    return defs.map((d) => [d.name, this.get(d.name) ?? '', '']);
+  /** SHOW's result columns: one named for the setting, or SHOW ALL's name, setting and description. */
+  showColumns(name: string): BackendColumn[] {
+    return name.toLowerCase() === 'all' ? ['name', 'setting', 'description'].map(textColumn) : [textColumn(this.canonicalName(name))];
+  }
+
+  /** SHOW name | ALL. */
+  show(name: string): BackendResult {
+    const columns = this.showColumns(name);
+    if (name.toLowerCase() === 'all') {
+      return { ok: true, tag: 'SHOW', returnsRows: true, columns, rows: defs.map((d) => [d.name, this.get(d.name) ?? '', '']), notices: [] };
+    }
+    const v = this.get(name);
+    if (v === undefined) return { ok: false, error: { code: GatewayState.undefinedObject, message: `unrecognized configuration parameter "${name}"` } };
+    return { ok: true, tag: 'SHOW', returnsRows: true, columns, rows: [[v]], notices: [] };
   }
 }
+
+const textColumn = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });

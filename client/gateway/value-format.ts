@@ -7,7 +7,7 @@ import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOid, typeLen
 import { arrayElementType, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
-import type { BackendColumn } from './sql-backend.ts';
+import type { BackendColumn, BackendRows } from './sql-backend.ts';
 import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
 import { copyBytes } from '../../sql/bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from '../../sql/interval.ts';
@@ -58,6 +58,21 @@ function toNumeric(v: SqlValue): Numeric {
   const n = Numeric.parse(formatText(v, 'numeric'));
   if (n === null) throw new ProtocolError(`cannot send ${String(v)} as numeric`, GatewayState.invalidBinaryRepresentation);
   return n;
+}
+
+/** DataRow messages for rows [from, from + count) of a result, each column in its result format. */
+export function writeDataRows(out: BackendWriter, r: BackendRows, formats: readonly number[], from: number, count: number): void {
+  const cols = r.columns;
+  const n = cols.length;
+  const types: SqlType[] = cols.map((c) => c.type);
+  const fmts: number[] = cols.map((_, i) => formatAt(formats, i));
+  for (let i = from; i < from + count; i++) {
+    const row = r.rows[i] as readonly SqlValue[];
+    out.begin('D');
+    out.int16(n);
+    for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c] as SqlType, fmts[c] as number);
+    out.end();
+  }
 }
 
 /** Appends one DataRow column value (length prefix included) in the requested format. */

@@ -10,7 +10,7 @@
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
  * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows; psql's cursors
- * (testdata/cursors.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) and knex's migrations run too.
+ * and PREPARE/EXECUTE (testdata/cursors.sql, prepare.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) and knex's migrations run too.
  * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
  * every replica running and the rows no statement of theirs writes intact.
  */
@@ -395,10 +395,11 @@ END;
       'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
   });
 
-  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT) and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
+  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT), PREPARE/EXECUTE and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
     const r = await psqlScript('cursors', port, USER, PASSWORD);
     assert.equal(r.stdout, scriptOutput('cursors').stdout);
     assert.equal(r.stderr, scriptOutput('cursors').stderr);
+    assert.deepEqual(await psqlScript('prepare', port, USER, PASSWORD), scriptOutput('prepare'));
     const c = await psqlScript('system-catalog', port, USER, PASSWORD);
     assert.deepEqual(c, scriptOutput('system-catalog'));
     // A scan with a function only the client answers runs at the client (replicas refuse it).
