@@ -269,8 +269,8 @@ export class BackendWriter {
     this.copyResponse('G', columnCount, binary);
   }
 
-  copyOutResponse(columnCount: number): void {
-    this.copyResponse('H', columnCount, false);
+  copyOutResponse(columnCount: number, binary = false): void {
+    this.copyResponse('H', columnCount, binary);
   }
 
   private copyResponse(type: 'G' | 'H', columnCount: number, binary: boolean): void {

@@ -1,15 +1,18 @@
 // COPY ... FROM STDIN: the sub-protocol (CopyInResponse, then CopyData until CopyDone or CopyFail) and
 // the two text formats psql's \copy and pgbench -i send, PostgreSQL's `text` (tab-separated, \N for
 // NULL, backslash escapes, a `\.` line ends the data) and `csv` (quotes, unquoted empty = NULL, optional
-// header). Rows become multi-row INSERTs with parameters through the backend, in batches, so a cluster
-// backend sees a few hundred statements per 100,000 rows instead of one per row. The caller wraps the
-// whole COPY in one transaction. COPY FROM a file or program and the binary format are refused with
-// 0A000; COPY TO STDOUT is copy-out.ts.
+// header), and `binary` (copy-binary.ts: PostgreSQL's signature and header, then per row a field count and
+// each field's length and binary value). Rows become multi-row INSERTs with parameters through the
+// backend, in batches, so a cluster backend sees a few hundred statements per 100,000 rows instead of one
+// per row. The caller wraps the whole COPY in one transaction. COPY FROM a file or program is refused
+// with 0A000; COPY TO STDOUT is copy-out.ts.
 
 import type { CopyStmt, Node } from 'libpg-query';
 import { quoteIdent } from '../../sql/catalog.ts';
 import { parseText } from '../../sql/types.ts';
-import type { SqlValue } from '../../sql/types.ts';
+import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { BinaryCopyParser, CopyFormatError } from './copy-binary.ts';
+import { decodeParam } from './value-format.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { BackendError, BackendSession, BackendStatement } from './sql-backend.ts';
@@ -18,7 +21,7 @@ import { InvalidTextError, Utf8Stream } from './utf8-text.ts';
 export interface CopySpec {
   readonly table: string;
   readonly columns: readonly string[] | null;
-  readonly format: 'text' | 'csv';
+  readonly format: 'text' | 'csv' | 'binary';
   readonly delimiter: string;
   readonly nullString: string;
   readonly header: boolean;
@@ -26,7 +29,9 @@ export interface CopySpec {
   readonly escape: string;
 }
 
-type CopyCommand = { readonly k: 'copyFrom'; readonly spec: CopySpec } | { readonly k: 'unsupported'; readonly message: string };
+/** A COPY the gateway refuses: 0A000 unless `code` says otherwise (PostgreSQL's option errors). */
+export type CopyRefused = { readonly k: 'unsupported'; readonly message: string; readonly code?: string };
+type CopyCommand = { readonly k: 'copyFrom'; readonly spec: CopySpec } | CopyRefused;
 
 function optionText(arg: Node | undefined): string | null {
   if (arg === undefined) return null;
@@ -47,13 +52,15 @@ const truthy = (v: string | null): boolean => v === null || /^(true|on|1|yes|mat
 /** How COPY data is written (shared with COPY TO, copy-out.ts). */
 export type CopyFormat = Omit<CopySpec, 'table' | 'columns'>;
 
-/** The format options of a COPY statement, with PostgreSQL's defaults per format. */
-export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format: CopyFormat } | { readonly ok: false; readonly message: string } {
-  let format: 'text' | 'csv' = 'text';
+/** The format options of a COPY statement, with PostgreSQL's defaults per format and its checks (copy.c ProcessCopyOptions). */
+export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format: CopyFormat } | { readonly ok: false; readonly refused: CopyRefused } {
+  const refuse = (message: string, code?: string): { ok: false; refused: CopyRefused } => ({ ok: false, refused: code === undefined ? { k: 'unsupported', message } : { k: 'unsupported', message, code } });
+  let format: 'text' | 'csv' | 'binary' = 'text';
   let delimiter: string | null = null;
   let nullString: string | null = null;
   let header = false;
-  let quote = '"';
+  let headerGiven = false;
+  let quote: string | null = null;
   let escape: string | null = null;
   for (const o of c.options ?? []) {
     if (!('DefElem' in o)) continue;
@@ -61,22 +68,28 @@ export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format:
     const v = optionText(o.DefElem.arg);
     switch (name) {
       case 'format':
-        if (v === 'csv' || v === 'text') format = v;
-        else return { ok: false, message: `COPY format "${v ?? ''}" is not supported` };
+        if (v === 'csv' || v === 'text' || v === 'binary') format = v;
+        else return refuse(`COPY format "${v ?? ''}" not recognized`, '22023');
         break;
       case 'delimiter': delimiter = v; break;
       case 'null': nullString = v; break;
-      case 'header': header = truthy(v); break;
+      case 'header': header = truthy(v); headerGiven = true; break;
       case 'quote': quote = v ?? '"'; break;
       case 'escape': escape = v; break;
       case 'freeze':
       case 'encoding':
         break;
       default:
-        return { ok: false, message: `COPY option "${name}" is not supported` };
+        return refuse(`COPY option "${name}" is not supported`);
     }
   }
-  if (delimiter !== null && delimiter.length !== 1) return { ok: false, message: 'COPY delimiter must be a single one-byte character' };
+  const binary = format === 'binary';
+  if (binary && delimiter !== null) return refuse('cannot specify DELIMITER in BINARY mode', '42601');
+  if (binary && nullString !== null) return refuse('cannot specify NULL in BINARY mode', '42601');
+  if (delimiter !== null && delimiter.length !== 1) return refuse('COPY delimiter must be a single one-byte character');
+  if (binary && headerGiven) return refuse('cannot specify HEADER in BINARY mode');
+  if (format !== 'csv' && quote !== null) return refuse('COPY quote available only in CSV mode');
+  if (format !== 'csv' && escape !== null) return refuse('COPY escape available only in CSV mode');
   return {
     ok: true,
     format: {
@@ -84,8 +97,8 @@ export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format:
       delimiter: delimiter ?? (format === 'csv' ? ',' : '\t'),
       nullString: nullString ?? (format === 'csv' ? '' : '\\N'),
       header,
-      quote,
-      escape: escape ?? quote,
+      quote: quote ?? '"',
+      escape: escape ?? quote ?? '"',
     },
   };
 }
@@ -96,7 +109,7 @@ export function copySpecOf(c: CopyStmt): CopyCommand {
   if (c.relation?.relname === undefined) return { k: 'unsupported', message: 'COPY FROM needs a table' };
   if (c.whereClause !== undefined) return { k: 'unsupported', message: 'COPY FROM ... WHERE is not supported' };
   const f = copyFormatOf(c);
-  if (!f.ok) return { k: 'unsupported', message: f.message };
+  if (!f.ok) return f.refused;
   const columns = c.attlist === undefined ? null : c.attlist.map((n) => ('String' in n ? n.String.sval ?? '' : ''));
   return { k: 'copyFrom', spec: { table: c.relation.relname, columns, ...f.format } };
 }
@@ -241,6 +254,9 @@ export class CopyRowParser {
 }
 
 
+/** One row's fields as read: text, or raw binary values (null: NULL). */
+type CopyFields = readonly (string | Buffer | null)[];
+
 export type CopyOutcome = { readonly ok: true; readonly count: number } | { readonly ok: false; readonly error: BackendError };
 
 export interface CopyTarget {
@@ -268,25 +284,35 @@ export async function copyIn(
   /** True once a CancelRequest arrived for this session; checked at every CopyData. */
   cancelled: () => boolean = () => false,
 ): Promise<CopyOutcome> {
-  const parser = new CopyRowParser(spec);
   const ncols = target.columns.length;
+  const parser = spec.format === 'binary' ? new BinaryCopyParser(ncols) : new CopyRowParser(spec);
+  // A field is text, or a binary value of its column's type.
+  const valueOf = spec.format === 'binary'
+    ? (v: string | Buffer, type: SqlType): SqlValue => decodeParam(v as Buffer, 1, type)
+    : (v: string | Buffer, type: SqlType): SqlValue => parseText(v as string, type);
   const batchRows = Math.max(1, Math.min(500, Math.floor(2000 / Math.max(1, ncols))));
   const statements = new Map<number, BackendStatement>();
-  let pending: (string | null)[][] = [];
+  let pending: CopyFields[] = [];
   let count = 0;
   let failure: BackendError | null = null;
   /** The rows of the data so far; data that is not UTF-8 fails the COPY (22021) instead. */
-  const parse = (rows: () => (string | null)[][]): (string | null)[][] => {
+  const parse = (rows: () => CopyFields[]): CopyFields[] => {
     try {
       return rows();
     } catch (e) {
+      if (e instanceof CopyFormatError) {
+        // PostgreSQL's CONTEXT: the row, and the column when the error is in one; none for the header.
+        const column = e.column === undefined ? '' : `, column ${target.columns[e.column] ?? ''}`;
+        failure = { code: e.code, message: e.message, context: e.line === undefined ? undefined : `COPY ${spec.table}, line ${e.line}${column}` };
+        return [];
+      }
       if (!(e instanceof InvalidTextError)) throw e;
       failure = { code: e.code, message: e.message, context: `COPY ${spec.table}` };
       return [];
     }
   };
 
-  const insert = async (rows: (string | null)[][]): Promise<BackendError | null> => {
+  const insert = async (rows: CopyFields[]): Promise<BackendError | null> => {
     let stmt = statements.get(rows.length);
     if (stmt === undefined) {
       const cols = target.columns.map(quoteIdent).join(', ');
@@ -301,7 +327,7 @@ export async function copyIn(
     }
     const params: SqlValue[] = [];
     for (let r = 0; r < rows.length; r++) {
-      const row = rows[r] as (string | null)[];
+      const row = rows[r] as CopyFields;
       // As PostgreSQL: extra fields first, then each column in order, so a bad value before a missing
       // one is what is reported. (Its CONTEXT also quotes the line; the fields are all that is kept here.)
       const line = `COPY ${spec.table}, line ${count + r + 1 + (spec.header ? 1 : 0)}`;
@@ -310,10 +336,11 @@ export async function copyIn(
         if (c >= row.length) return { code: GatewayState.badCopyFileFormat, message: `missing data for column "${target.columns[c] ?? ''}"`, context: line };
         const v = row[c] ?? null;
         try {
-          params.push(v === null ? null : parseText(v, stmt.paramTypes[r * ncols + c] ?? 'text'));
+          params.push(v === null ? null : valueOf(v, stmt.paramTypes[r * ncols + c] ?? 'text'));
         } catch (e) {
           const err = e as { code?: string; message?: string };
-          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), context: `${line}, column ${target.columns[c] ?? ''}: "${v}"` };
+          const column = `${line}, column ${target.columns[c] ?? ''}`;
+          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), context: typeof v === 'string' ? `${column}: "${v}"` : column };
         }
       }
     }

@@ -8,9 +8,10 @@
 
 import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { copyFormatOf, type CopyFormat } from './copy-in.ts';
+import { copyFormatOf, type CopyFormat, type CopyRefused } from './copy-in.ts';
 import { quoteIdent } from '../../sql/catalog.ts';
 import type { BackendWriter } from './backend-encoder.ts';
+import { writeBinaryCopy } from './copy-binary.ts';
 import type { BackendRows } from './sql-backend.ts';
 
 export interface CopyOutSpec extends CopyFormat {
@@ -18,7 +19,7 @@ export interface CopyOutSpec extends CopyFormat {
   readonly query: string;
 }
 
-type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | { readonly k: 'unsupported'; readonly message: string };
+type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | CopyRefused;
 
 /**
  * The text of `(query)` right after COPY in `sql`: from the opening parenthesis to its match, skipping
@@ -57,7 +58,7 @@ function parenthesisedQuery(sql: string): string | null {
 export function copyOutSpecOf(c: CopyStmt, sql: string): CopyOutCommand {
   if (c.filename !== undefined || c.is_program === true) return { k: 'unsupported', message: 'COPY TO a file or program is not supported; use COPY TO STDOUT (psql \\copy ... to)' };
   const f = copyFormatOf(c);
-  if (!f.ok) return { k: 'unsupported', message: f.message };
+  if (!f.ok) return f.refused;
   let query: string | null;
   if (c.relation?.relname !== undefined) {
     const cols = c.attlist === undefined ? '*' : c.attlist.map((n) => quoteIdent('String' in n ? n.String.sval ?? '' : '')).join(', ');
@@ -103,6 +104,11 @@ function copyHeader(names: readonly string[], spec: CopyFormat): string | null {
 
 /** COPY ... TO STDOUT of a query's rows: CopyOutResponse, one CopyData per row, CopyDone; returns the command tag. */
 export function writeCopyOut(out: BackendWriter, r: BackendRows, spec: CopyOutSpec): string {
+  if (spec.format === 'binary') {
+    writeBinaryCopy(out, r);
+    out.copyDone();
+    return `COPY ${r.rows.length}`;
+  }
   const utf8 = new TextEncoder();
   const types = r.columns.map((c) => c.type);
   out.copyOutResponse(r.columns.length);

@@ -39,7 +39,8 @@ export type GatewayCommand =
   | { readonly k: 'unlisten' }
   | { readonly k: 'copyFrom'; readonly spec: CopySpec }
   | { readonly k: 'copyTo'; readonly spec: CopyOutSpec }
-  | { readonly k: 'unsupported'; readonly message: string }
+  /** Refused: 0A000 unless `code` says otherwise. */
+  | { readonly k: 'unsupported'; readonly message: string; readonly code?: string }
   | { readonly k: 'catalog'; readonly query: CatalogQuery }
   | { readonly k: 'backend' };
 

@@ -262,7 +262,7 @@ export class GatewaySession {
       case 'show':
         return this.failed(this.settings.show(cmd.name));
       case 'unsupported':
-        return this.failed(err(GatewayState.featureNotSupported, cmd.message));
+        return this.failed(err(cmd.code ?? GatewayState.featureNotSupported, cmd.message));
       case 'copyFrom':
         return this.failed(err(GatewayState.featureNotSupported, 'COPY FROM STDIN is only supported in the simple query protocol'));
       case 'copyTo':
@@ -376,7 +376,7 @@ export class GatewaySession {
       if (!b.ok) return b;
       this.status = 'T';
     }
-    this.io.out.copyInResponse(t.target.columns.length, false);
+    this.io.out.copyInResponse(t.target.columns.length, spec.format === 'binary');
     this.io.flush();
     const r = await copyIn(this.backend, spec, t.target, this.io.next, () => this.cancelRequested);
     if (!r.ok) {

@@ -5,15 +5,17 @@
 // pass against PostgreSQL 15 too.
 
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DATABASE } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
+type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
-export function psqlScript(name: 'cursors' | 'system-catalog' | 'prepare', port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
+export function psqlScript(name: ScriptName, port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
   const script = join(TESTDATA, `${name}.sql`);
   return new Promise((resolve) => {
     execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, '-f', script], {
@@ -24,9 +26,66 @@ export function psqlScript(name: 'cursors' | 'system-catalog' | 'prepare', port:
 }
 
 /** What PostgreSQL 15 prints for testdata/NAME.sql (connected as pesto to a database pesto it owns). */
-export function scriptOutput(name: 'cursors' | 'system-catalog' | 'prepare'): { stdout: string; stderr: string } {
+export function scriptOutput(name: ScriptName): { stdout: string; stderr: string } {
   const err = join(TESTDATA, `${name}.err`);
   return { stdout: readFileSync(join(TESTDATA, `${name}.out`), 'utf8'), stderr: existsSync(err) ? readFileSync(err, 'utf8') : '' };
+}
+
+/** Binary COPY data: the header, rows of fields (a Buffer, or null for NULL), and the end marker unless `marker` is false. */
+function binaryCopy(rows: readonly (readonly (Buffer | null)[])[], opts: { flags?: number; extension?: Buffer; marker?: boolean } = {}): Buffer {
+  const int16 = (v: number): Buffer => Buffer.from([(v >> 8) & 0xff, v & 0xff]);
+  const int32 = (v: number): Buffer => { const b = Buffer.alloc(4); b.writeInt32BE(v); return b; };
+  const parts = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), int32(opts.flags ?? 0), int32(opts.extension?.length ?? 0), opts.extension ?? Buffer.alloc(0)];
+  for (const row of rows) {
+    parts.push(int16(row.length));
+    for (const f of row) parts.push(...(f === null ? [int32(-1)] : [int32(f.length), f]));
+  }
+  if (opts.marker !== false) parts.push(int16(-1));
+  return Buffer.concat(parts);
+}
+
+/** The malformed binary COPY files testdata/copy-binary.sql loads (nine columns of NULL after an int4 id). */
+function badCopyFiles(): Record<string, Buffer> {
+  const id = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; };
+  const row = (n: number): (Buffer | null)[] => [id(n), ...Array<null>(14).fill(null)];
+  const good = binaryCopy([row(8)]);
+  return {
+    'bad-sig.bin': Buffer.concat([Buffer.from('PGCOPZ'), good.subarray(6)]),
+    'bad-count.bin': binaryCopy([[id(7), null]]),
+    'truncated.bin': binaryCopy([row(8)], { marker: false }).subarray(0, -3),
+    'after-eof.bin': Buffer.concat([binaryCopy([row(9)]), Buffer.from('xx')]),
+    'oids.bin': binaryCopy([], { flags: 1 << 16 }),
+    'crit.bin': binaryCopy([], { flags: 1 << 17 }),
+    'ext.bin': binaryCopy([row(11)], { extension: Buffer.from('abcd') }),
+    'nomarker.bin': binaryCopy([row(12)], { marker: false }),
+    'short.bin': Buffer.from('PGCO'),
+    'badsize.bin': Buffer.concat([binaryCopy([], { marker: false }), Buffer.from([0, 15, 0xff, 0xff, 0xff, 0xfb])]),
+  };
+}
+
+/**
+ * Runs testdata/copy-binary.sql with psql in a folder holding testdata/copy-binary.bin (PostgreSQL 15's
+ * binary COPY of a row of every type) and the malformed files above: psql's output and errors and the
+ * bytes the script's `\copy ... to 'out.bin' (format binary)` wrote.
+ */
+export async function binaryCopySession(port: number, user: string, password: string): Promise<{ stdout: string; stderr: string; out: Buffer }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pesto-copy-binary-'));
+  try {
+    copyFileSync(join(TESTDATA, 'copy-binary.bin'), join(dir, 'copy-binary.bin'));
+    for (const [name, data] of Object.entries(badCopyFiles())) writeFileSync(join(dir, name), data);
+    const script = join(TESTDATA, 'copy-binary.sql');
+    const r = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, '-f', script], {
+        cwd: dir,
+        env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
+        timeout: 120_000,
+      }, (_err, stdout, stderr) => resolve({ stdout, stderr: stderr.split(`psql:${script}:`).join('psql:copy-binary.sql:') }));
+    });
+    const out = existsSync(join(dir, 'out.bin')) ? readFileSync(join(dir, 'out.bin')) : Buffer.alloc(0);
+    return { ...r, out };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Debian's interpreter: the python3-psycopg packages install into its dist-packages. */

@@ -10,20 +10,20 @@
  * a concurrent reader sees all of a load or none, writers racing ADD PRIMARY KEY or TRUNCATE stay
  * serializable.
  * psql's \dt, \d table and \copy ... to stdout read the replicated catalog and the rows; psql's cursors
- * and PREPARE/EXECUTE (testdata/cursors.sql, prepare.sql: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) and knex's migrations run too.
+ * and PREPARE/EXECUTE and binary COPY (testdata/cursors.sql, prepare.sql, copy-binary.*: PostgreSQL 15's output) and the drivers' checks (drivers/: psycopg2, psycopg 3, pgjdbc) and knex's migrations run too.
  * Mutated conversations (fuzz-tools.ts) through a second gateway over the same cluster client leave
  * every replica running and the rows no statement of theirs writes intact.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { ClusterBackend } from '../../client/gateway/cluster-backend.ts';
 import { startGateway } from '../../client/gateway/gateway-server.ts';
-import { DRIVERS, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
+import { DRIVERS, binaryCopySession, psqlScript, runDriverChecks, scriptOutput } from './client-scripts.ts';
 import { fuzzGateway } from './fuzz-tools.ts';
 import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, withPg } from './gateway-fixture.ts';
 import { knexScenario } from './knex-scenario.ts';
@@ -395,11 +395,14 @@ END;
       'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
   });
 
-  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT), PREPARE/EXECUTE and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
+  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT), PREPARE/EXECUTE, binary COPY and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
     const r = await psqlScript('cursors', port, USER, PASSWORD);
     assert.equal(r.stdout, scriptOutput('cursors').stdout);
     assert.equal(r.stderr, scriptOutput('cursors').stderr);
     assert.deepEqual(await psqlScript('prepare', port, USER, PASSWORD), scriptOutput('prepare'));
+    const copied = await binaryCopySession(port, USER, PASSWORD);
+    assert.deepEqual({ stdout: copied.stdout, stderr: copied.stderr }, scriptOutput('copy-binary'));
+    assert.ok(copied.out.equals(readFileSync(join(import.meta.dirname, 'testdata', 'copy-binary.bin'))), 'binary COPY TO is PostgreSQL 15 byte for byte');
     const c = await psqlScript('system-catalog', port, USER, PASSWORD);
     assert.deepEqual(c, scriptOutput('system-catalog'));
     // A scan with a function only the client answers runs at the client (replicas refuse it).
