@@ -118,23 +118,29 @@ export class BinaryCopyParser {
   }
 }
 
-/** COPY ... TO STDOUT (FORMAT binary): the header, one CopyData per row, the end marker. */
+/**
+ * COPY ... TO STDOUT (FORMAT binary): one CopyData per row, the header in the first one and the end
+ * marker in a last one of its own, as PostgreSQL sends them (psycopg's reader expects the header and the
+ * first row in one message).
+ */
 export function writeBinaryCopy(out: BackendWriter, r: BackendRows): void {
   const n = r.columns.length;
   const types = r.columns.map((c) => c.type);
   out.copyOutResponse(n, true);
-  out.begin('d');
-  out.bytes(SIGNATURE);
-  out.int32(0); // flags
-  out.int32(0); // header extension length
-  out.end();
-  for (const row of r.rows) {
+  const header = (): void => {
+    out.bytes(SIGNATURE);
+    out.int32(0); // flags
+    out.int32(0); // header extension length
+  };
+  r.rows.forEach((row, i) => {
     out.begin('d');
+    if (i === 0) header();
     out.int16(n);
     for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c]!, 1);
     out.end();
-  }
+  });
   out.begin('d');
+  if (r.rows.length === 0) header();
   out.int16(-1);
   out.end();
 }

@@ -10,8 +10,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BinaryCopyParser, CopyFormatError } from '../../client/gateway/copy-binary.ts';
+import { serialize } from 'pg-protocol';
 import { binaryCopySession, scriptOutput } from './client-scripts.ts';
-import { PASSWORD, USER, engineGatewayForSuite } from './gateway-fixture.ts';
+import { PASSWORD, RawClient, USER, engineGatewayForSuite, startTestGateway, types } from './gateway-fixture.ts';
 
 const GOLDEN = readFileSync(join(import.meta.dirname, 'testdata', 'copy-binary.bin'));
 const COLUMNS = 15;
@@ -59,5 +60,27 @@ void describe('binary COPY through the gateway over the engine', () => {
     const r = await binaryCopySession(port(), USER, PASSWORD);
     assert.deepEqual({ stdout: r.stdout, stderr: r.stderr }, scriptOutput('copy-binary'));
     assert.ok(r.out.equals(GOLDEN), 'COPY TO (FORMAT binary) is PostgreSQL 15 byte for byte');
+  });
+
+  void it('sends the header with the first row and the end marker alone, as PostgreSQL does (psycopg reads them so)', async () => {
+    const gw = await startTestGateway({ users: 'trust' });
+    const c = await RawClient.connect(gw.port);
+    try {
+      const copyOut = async (sql: string): Promise<Buffer[]> => {
+        c.send(serialize.query(sql));
+        const ms = await c.untilReady();
+        assert.equal(types(ms).replace(/d+/, 'd'), 'HdcCZ');
+        assert.equal(ms[0]!.body[0], 1, 'binary overall format');
+        return ms.filter((m) => m.type === 'd').map((m) => m.body);
+      };
+      const rows = await copyOut('COPY (SELECT 7 AS a UNION ALL SELECT 8) TO STDOUT (FORMAT binary)');
+      assert.deepEqual(rows.map((b) => b.length), [19 + 2 + 8, 2 + 8, 2]);
+      assert.ok(rows[0]!.subarray(0, 19).equals(GOLDEN.subarray(0, 19)));
+      const none = await copyOut('COPY (SELECT 1 AS a WHERE false) TO STDOUT (FORMAT binary)');
+      assert.deepEqual(none.map((b) => b.length), [19 + 2]);
+    } finally {
+      c.end();
+      await gw.close();
+    }
   });
 });

@@ -4,7 +4,7 @@ test/gateway/python-drivers.test.ts.
 psycopg 3 binds parameters on the server (extended protocol, BEGIN itself as an unnamed statement),
 prepares a query as a named statement from its sixth execution, asks for binary parameters and
 results on request, pipelines, runs server-side cursors as DECLARE + Describe portal + FETCH, copies
-row by row, and nests transaction() blocks as savepoints. Every check compares values; the script exits
+row by row (text and binary), and nests transaction() blocks as savepoints. Every check compares values; the script exits
 1 at the first difference and prints how many checks passed.
 Usage: psycopg3_check.py PORT USER PASSWORD DATABASE TABLE
 """
@@ -87,6 +87,18 @@ check("copy in", cur.rowcount, 10)
 with cur.copy(f"COPY (SELECT id, name FROM {table} WHERE id >= 100 ORDER BY id) TO STDOUT") as cp:
     rows = list(cp.rows())
 check("copy out", rows[4:6], [("104", "c104"), ("105", None)])
+# Binary COPY: psycopg's own binary dumpers and loaders for every column type.
+types = ["int4", "text", "numeric", "bool", "date", "timestamp", "timestamptz", "float8", "uuid", "int8", "int2"]
+with cur.copy(f"COPY {table} FROM STDIN (FORMAT BINARY)") as cp:
+    cp.set_types(types)
+    cp.write_row((200,) + row[1:])
+    cp.write_row((201,) + (None,) * 10)
+check("binary copy in", cur.rowcount, 2)
+with cur.copy(f"COPY (SELECT * FROM {table} WHERE id >= 200 ORDER BY id) TO STDOUT (FORMAT BINARY)") as cp:
+    cp.set_types(types)
+    binary_rows = list(cp.rows())
+check("binary copy out", binary_rows, [(200,) + row[1:], (201,) + (None,) * 10])
+cur.execute(f"DELETE FROM {table} WHERE id >= 200")
 conn.commit()
 
 with conn.transaction():
