@@ -5,6 +5,7 @@
 import { SqlError, SqlState } from './errors.ts';
 
 export const MICROS_PER_DAY = 86_400_000_000;
+const DAY = 86_400_000_000n;
 
 export class SqlDate {
   /** Days since 1970-01-01. */
@@ -18,17 +19,62 @@ export class SqlDate {
 }
 
 /** PostgreSQL's epoch, 2000-01-01 00:00 UTC, in Unix microseconds (its binary forms count from it). */
-export const PG_EPOCH_MICROS = 946_684_800_000_000;
+export const PG_EPOCH_MICROS = 946_684_800_000_000n;
 
+/**
+ * A timestamp (with or without time zone): microseconds since 1970-01-01 00:00:00, as a bigint. A double
+ * holds microseconds exactly only within about 285 years of 1970 (2^53); PostgreSQL's range reaches
+ * 294276 AD, and '9999-12-31 23:59:59.999999' is a common sentinel.
+ * Invariant: within PostgreSQL's range, [TIMESTAMP_MIN, TIMESTAMP_END).
+ */
 export class SqlTimestamp {
-  /** Microseconds since 1970-01-01 00:00:00. */
-  readonly micros: number;
-  constructor(micros: number) {
+  readonly micros: bigint;
+  constructor(micros: bigint) {
     this.micros = micros;
+  }
+  /** The timestamp at `micros` into day `days` (both integers; micros may exceed a day). */
+  static of(days: number, micros: number): SqlTimestamp {
+    return new SqlTimestamp(BigInt(days) * DAY + BigInt(micros));
+  }
+  /** Days since 1970-01-01 (floored). */
+  get days(): number {
+    return Number(floorDiv(this.micros, DAY));
+  }
+  /** Microseconds since the start of its day, in [0, MICROS_PER_DAY). */
+  get timeOfDay(): number {
+    return Number(this.micros - floorDiv(this.micros, DAY) * DAY);
   }
   toString(): string {
     return formatTimestamp(this.micros);
   }
+}
+
+/** PostgreSQL's timestamp range in Unix microseconds: 4714-11-24 00:00:00 BC up to 294277-01-01 00:00:00 (excluded). */
+export const TIMESTAMP_MIN = -210_866_803_200_000_000n;
+export const TIMESTAMP_END = 9_224_318_016_000_000_000n;
+/** PostgreSQL's date range in days since 1970-01-01: 4714-11-24 BC up to 5874898-01-01 (excluded). */
+export const DATE_MIN = -2_440_588;
+export const DATE_END = 2_145_042_906;
+
+export function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
+}
+
+/** `micros` as a timestamp, or 22008 "timestamp out of range" outside PostgreSQL's range. */
+export function checkedTimestamp(micros: bigint, text?: string): SqlTimestamp {
+  if (micros < TIMESTAMP_MIN || micros >= TIMESTAMP_END) {
+    throw new SqlError(SqlState.datetimeFieldOverflow, text === undefined ? 'timestamp out of range' : `timestamp out of range: "${text}"`);
+  }
+  return new SqlTimestamp(micros);
+}
+
+/** `days` as a date, or 22008 "date out of range" outside PostgreSQL's range. */
+export function checkedDate(days: number, text?: string): SqlDate {
+  if (!(days >= DATE_MIN && days < DATE_END)) {
+    throw new SqlError(SqlState.datetimeFieldOverflow, text === undefined ? 'date out of range' : `date out of range: "${text}"`);
+  }
+  return new SqlDate(days);
 }
 
 /** Days since 1970-01-01 of a civil date (Howard Hinnant's days_from_civil). */
@@ -61,9 +107,10 @@ export function formatDate(days: number): string {
   return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
 }
 
-export function formatTimestamp(micros: number): string {
-  const days = Math.floor(micros / MICROS_PER_DAY);
-  let rest = micros - days * MICROS_PER_DAY;
+export function formatTimestamp(micros: bigint): string {
+  const t = new SqlTimestamp(micros);
+  const days = t.days;
+  let rest = t.timeOfDay;
   const h = Math.floor(rest / 3_600_000_000);
   rest -= h * 3_600_000_000;
   const mi = Math.floor(rest / 60_000_000);
@@ -111,7 +158,8 @@ function parseDateTime(text: string, type: 'date' | 'timestamp without time zone
   const d = Number(m[3]);
   let rest = text.slice(m[0].length);
   if (m[4]?.toUpperCase() === 'BC') y = 1 - y;
-  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
+  // There is no year 0 (1 BC precedes 1 AD).
+  if (Number(m[1]) === 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
     throw new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
   }
   let micros = 0;
@@ -152,12 +200,12 @@ function parseDateTime(text: string, type: 'date' | 'timestamp without time zone
 }
 
 export function parseDate(text: string): SqlDate {
-  return new SqlDate(parseDateTime(text, 'date').days);
+  return checkedDate(parseDateTime(text, 'date').days, text);
 }
 
 export function parseTimestamp(text: string): SqlTimestamp {
   const p = parseDateTime(text, 'timestamp without time zone');
-  return new SqlTimestamp(p.days * MICROS_PER_DAY + p.micros);
+  return checkedTimestamp(SqlTimestamp.of(p.days, p.micros).micros, text);
 }
 
 /**
@@ -166,19 +214,19 @@ export function parseTimestamp(text: string): SqlTimestamp {
  */
 export function parseTimestampTz(text: string): SqlTimestamp {
   const p = parseDateTime(text, 'timestamp with time zone');
-  return new SqlTimestamp(p.days * MICROS_PER_DAY + p.micros - (p.offset ?? 0) * 1_000_000);
+  return checkedTimestamp(SqlTimestamp.of(p.days, p.micros - (p.offset ?? 0) * 1_000_000).micros, text);
 }
 
 /** A timestamp with time zone as PostgreSQL writes it with TimeZone UTC: '2020-01-01 03:00:00+00'. */
-export function formatTimestampTz(micros: number): string {
+export function formatTimestampTz(micros: bigint): string {
   const s = formatTimestamp(micros);
   return s.endsWith(' BC') ? `${s.slice(0, -3)}+00 BC` : `${s}+00`;
 }
 
 export function dateToTimestamp(d: SqlDate): SqlTimestamp {
-  return new SqlTimestamp(d.days * MICROS_PER_DAY);
+  return checkedTimestamp(SqlTimestamp.of(d.days, 0).micros);
 }
 
 export function timestampToDate(t: SqlTimestamp): SqlDate {
-  return new SqlDate(Math.floor(t.micros / MICROS_PER_DAY));
+  return new SqlDate(t.days);
 }

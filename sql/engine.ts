@@ -142,7 +142,7 @@ export class Engine {
   }
 
   now(): SqlTimestamp {
-    return new SqlTimestamp(this.clock());
+    return new SqlTimestamp(BigInt(Math.round(this.clock())));
   }
 
   nextRowId(): number {

@@ -26,7 +26,7 @@ function run(sql: string, params: SqlValue[] = []): { rec: ReadRecorder; rows: S
   const l = lowerStatement(engine.catalog, node);
   const rec = new ReadRecorder();
   const ctx: ExecContext = {
-    source: engine.store, writes: new WriteBuffer(), recorder: rec, now: new SqlTimestamp(0),
+    source: engine.store, writes: new WriteBuffer(), recorder: rec, now: new SqlTimestamp(0n),
     nextRowId: () => 1, nextSerial: undefined,
   };
   const r = runStatement(l, params, ctx);
@@ -87,7 +87,7 @@ void test('shows buffered writes through the overlay without recording them', ()
   const node = parseSync("SELECT id FROM acct WHERE w = 1 AND tag = 'a' ORDER BY id").stmts?.[0]?.stmt as Node;
   const rec = new ReadRecorder();
   const r = runStatement(lowerStatement(engine.catalog, node), [], {
-    source: new OverlaySource(engine.store, [buf]), writes: null, recorder: rec, now: new SqlTimestamp(0),
+    source: new OverlaySource(engine.store, [buf]), writes: null, recorder: rec, now: new SqlTimestamp(0n),
     nextRowId: () => 1, nextSerial: undefined,
   });
   assert.ok(r.ok);
@@ -142,6 +142,6 @@ void test("current_user, session_user and current_database() answer the session'
   for (const sql of ["SELECT id, now(), version(), current_schema() FROM acct WHERE tag = 'a'", 'UPDATE acct SET bal = bal + 1']) {
     assert.equal(lower(sql).atClient, false, sql);
   }
-  const ctx: ExecContext = { source: engine.store, writes: null, recorder: null, now: new SqlTimestamp(0), nextRowId: () => 1, nextSerial: undefined };
+  const ctx: ExecContext = { source: engine.store, writes: null, recorder: null, now: new SqlTimestamp(0n), nextRowId: () => 1, nextSerial: undefined };
   assert.throws(() => runStatement(lower('SELECT current_user FROM acct'), [], ctx), { code: '0A000' });
 });

@@ -8,7 +8,7 @@ import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import type { Row, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, civilFromDays, MICROS_PER_DAY, timestampToDate } from './datetime.ts';
+import { SqlDate, SqlTimestamp, checkedTimestamp, civilFromDays, timestampToDate } from './datetime.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
@@ -43,12 +43,12 @@ function trimChars(s: string, set: string, left: boolean, right: boolean): strin
 }
 
 function datePart(field: string, v: SqlValue): number {
-  let micros: number;
-  if (v instanceof SqlDate) micros = v.days * MICROS_PER_DAY;
-  else if (v instanceof SqlTimestamp) micros = v.micros;
+  let t: SqlTimestamp;
+  if (v instanceof SqlDate) t = SqlTimestamp.of(v.days, 0);
+  else if (v instanceof SqlTimestamp) t = v;
   else throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not supported`);
-  const days = Math.floor(micros / MICROS_PER_DAY);
-  const tod = micros - days * MICROS_PER_DAY;
+  const days = t.days;
+  const tod = t.timeOfDay;
   const [y, m, d] = civilFromDays(days);
   switch (field.toLowerCase()) {
     case 'year': return y;
@@ -57,7 +57,7 @@ function datePart(field: string, v: SqlValue): number {
     case 'hour': return Math.floor(tod / 3_600_000_000);
     case 'minute': return Math.floor(tod / 60_000_000) % 60;
     case 'second': return (tod % 60_000_000) / 1_000_000;
-    case 'epoch': return micros / 1_000_000;
+    case 'epoch': return Number(t.micros) / 1_000_000;
     case 'dow': return (((days + 4) % 7) + 7) % 7;
     case 'doy': return days - Math.floor(Date_UTC_days(y)) + 1;
     case 'quarter': return Math.floor((m - 1) / 3) + 1;
@@ -335,24 +335,23 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const src = v[1] ?? null;
       if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
-        const micros = Math.round(src.micros);
-        return new Numeric(BigInt(field === 'epoch' ? micros : ((micros % 60_000_000) + 60_000_000) % 60_000_000), 6);
+        return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
       }
       const r = datePart(field, src);
       return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
     }
     case 'date_trunc': {
       const t = v[1] as SqlTimestamp;
-      const days = Math.floor(t.micros / MICROS_PER_DAY);
+      const days = t.days;
       const [y] = civilFromDays(days);
-      const tod = t.micros - days * MICROS_PER_DAY;
+      const tod = t.timeOfDay;
       switch (String(v[0]).toLowerCase()) {
-        case 'day': return new SqlTimestamp(days * MICROS_PER_DAY);
-        case 'hour': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 3_600_000_000) * 3_600_000_000);
-        case 'minute': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 60_000_000) * 60_000_000);
-        case 'second': return new SqlTimestamp(days * MICROS_PER_DAY + Math.floor(tod / 1_000_000) * 1_000_000);
-        case 'month': return new SqlTimestamp((days - civilFromDays(days)[2] + 1) * MICROS_PER_DAY);
-        case 'year': return new SqlTimestamp(Date_UTC_days(y) * MICROS_PER_DAY);
+        case 'day': return SqlTimestamp.of(days, 0);
+        case 'hour': return SqlTimestamp.of(days, Math.floor(tod / 3_600_000_000) * 3_600_000_000);
+        case 'minute': return SqlTimestamp.of(days, Math.floor(tod / 60_000_000) * 60_000_000);
+        case 'second': return SqlTimestamp.of(days, Math.floor(tod / 1_000_000) * 1_000_000);
+        case 'month': return SqlTimestamp.of(days - civilFromDays(days)[2] + 1, 0);
+        case 'year': return checkedTimestamp(SqlTimestamp.of(Date_UTC_days(y), 0).micros);
         default: throw new SqlError(SqlState.invalidParameterValue, `unit "${String(v[0])}" not recognized`);
       }
     }

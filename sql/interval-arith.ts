@@ -7,19 +7,11 @@
 // The session time zone is UTC, so timestamptz adds days as 24 hours just as timestamp does.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY, SqlTimestamp, civilFromDays, daysFromCivil } from './datetime.ts';
+import { MICROS_PER_DAY, SqlTimestamp, checkedTimestamp, civilFromDays, daysFromCivil } from './datetime.ts';
 import { makeInterval, outOfRange, type SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
 
-// PostgreSQL's timestamp range, [4714-11-24 BC, 294277-01-01), in Unix microseconds.
-const timestampMin = -210_866_803_200_000_000;
-const timestampEnd = 9_224_318_016_000_000_000;
 const usPerDay = BigInt(MICROS_PER_DAY);
-
-function checkedTimestamp(micros: number): SqlTimestamp {
-  if (!(micros >= timestampMin && micros < timestampEnd)) throw new SqlError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
-  return new SqlTimestamp(micros);
-}
 
 const daysInMonth = (y: number, m: number): number => daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
 
@@ -27,22 +19,21 @@ const daysInMonth = (y: number, m: number): number => daysFromCivil(m === 12 ? y
 export function addInterval(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): SqlTimestamp {
   let micros = ts.micros;
   if (iv.months !== 0) {
-    const day = Math.floor(micros / MICROS_PER_DAY);
-    const time = micros - day * MICROS_PER_DAY;
-    const [y, m, d] = civilFromDays(day);
+    const [y, m, d] = civilFromDays(ts.days);
     const total = y * 12 + (m - 1) + sign * iv.months;
     const ny = Math.floor(total / 12);
     const nm = total - ny * 12 + 1;
-    micros = daysFromCivil(ny, nm, Math.min(d, daysInMonth(ny, nm))) * MICROS_PER_DAY + time;
+    micros = SqlTimestamp.of(daysFromCivil(ny, nm, Math.min(d, daysInMonth(ny, nm))), ts.timeOfDay).micros;
   }
-  micros += sign * iv.days * MICROS_PER_DAY;
-  micros += sign * Number(iv.micros);
+  const s = BigInt(sign);
+  micros += s * BigInt(iv.days) * usPerDay;
+  micros += s * BigInt(iv.micros);
   return checkedTimestamp(micros);
 }
 
 /** timestamp_mi: the microseconds between, whole days in the days field, both with the difference's sign. */
 export function timestampDiff(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
-  const diff = BigInt(Math.round(a.micros)) - BigInt(Math.round(b.micros));
+  const diff = a.micros - b.micros;
   const days = diff / usPerDay;
   return makeInterval(0, Number(days), diff - days * usPerDay);
 }
@@ -191,9 +182,8 @@ export function justifyInterval(iv: SqlInterval): SqlInterval {
  */
 export function age(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
   const split = (t: SqlTimestamp): number[] => {
-    const micros = Math.round(t.micros);
-    const day = Math.floor(micros / MICROS_PER_DAY);
-    const tod = micros - day * MICROS_PER_DAY;
+    const day = t.days;
+    const tod = t.timeOfDay;
     const [y, m, d] = civilFromDays(day);
     const us = tod % 1_000_000;
     const s = Math.floor(tod / 1_000_000);

@@ -133,7 +133,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'timestamp':
     case 'timestamptz':
-      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeInt(Math.round(v.micros));
+      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeBigInt(v.micros);
       break;
     case 'float4':
     case 'float8':

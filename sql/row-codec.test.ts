@@ -16,7 +16,7 @@ void describe('row values', () => {
   void it('round-trip every column type exactly, NULLs included', () => {
     const rows: Row[] = [
       [-3, 2147483647, 9007199254740993n, Numeric.parse('-12.500'), Math.fround(1.5), -0.125, 'héllo\u0000x', 'abc', 'ab  ', true,
-        new SqlDate(19000), new SqlTimestamp(1_704_067_200_123_456)],
+        new SqlDate(19000), new SqlTimestamp(1_704_067_200_123_456n)],
       [null, null, 1, null, null, null, null, null, null, null, null, null],
       // A leading U+FEFF is a character, not a byte-order mark to drop.
       [null, null, 2, null, null, null, '\uFEFFbom', '\uFEFF', '\uFEFF   ', null, null, null],
@@ -39,7 +39,7 @@ void describe('row values', () => {
       return Uint8Array.from(parts);
     };
     const rows: Row[] = [
-      [-3, 2147483647, 9007199254740993n, Numeric.parse('-12.500'), Math.fround(1.5), -0.125, 'héllo', 'abc', 'ab  ', true, new SqlDate(19000), new SqlTimestamp(1)],
+      [-3, 2147483647, 9007199254740993n, Numeric.parse('-12.500'), Math.fround(1.5), -0.125, 'héllo', 'abc', 'ab  ', true, new SqlDate(19000), new SqlTimestamp(1n)],
       [null, -1, -(2 ** 53) + 1, Numeric.parse('0'), -0, Number.NaN, 'x'.repeat(65), '', 'abcd', false, null, null],
       [1, 2, 3, null, null, null, 'y'.repeat(5000), null, null, null, null, null],
     ];

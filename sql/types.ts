@@ -13,8 +13,8 @@
 //   text, varchar     string; bpchar: string padded to its declared length
 //   bool              boolean
 //   date              SqlDate (days since 1970-01-01)
-//   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a float64: exact to the
-//                     microsecond within about 285 years of 1970, to whole seconds far beyond)
+//   timestamp         SqlTimestamp (microseconds since 1970-01-01 as a bigint, within PostgreSQL's
+//                     range 4714-11-24 BC to 294276 AD)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
 //   interval          SqlInterval: months, days and microseconds kept apart (interval.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension

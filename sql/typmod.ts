@@ -5,7 +5,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { PG_EPOCH_MICROS } from './datetime.ts';
+import { PG_EPOCH_MICROS, checkedTimestamp } from './datetime.ts';
 import { SqlTimestamp, type SqlType, type SqlValue } from './types.ts';
 
 function strLen(s: string): number {
@@ -59,10 +59,10 @@ export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, expl
   if ((type === 'timestamp' || type === 'timestamptz') && typmod >= 0 && typmod < 6 && value instanceof SqlTimestamp) {
     // Rounded to `typmod` fractional digits, half away from PostgreSQL's epoch, 2000-01-01, as its
     // AdjustTimestampForTypmod does (so a half before 2000 rounds to the earlier value).
-    const scale = 10 ** (6 - typmod);
+    const scale = 10n ** BigInt(6 - typmod);
     const m = value.micros - PG_EPOCH_MICROS;
-    const r = m >= 0 ? Math.floor((m + scale / 2) / scale) * scale : -Math.floor((-m + scale / 2) / scale) * scale;
-    return r === m ? value : new SqlTimestamp(r + PG_EPOCH_MICROS);
+    const r = m >= 0n ? ((m + scale / 2n) / scale) * scale : -(((-m + scale / 2n) / scale) * scale);
+    return r === m ? value : checkedTimestamp(r + PG_EPOCH_MICROS);
   }
   return value;
 }

@@ -94,7 +94,7 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       return intBytes((v as SqlDate).days - PG_EPOCH_DAYS, 4);
     case 'timestamp':
     case 'timestamptz':
-      return intBytes(BigInt(Math.round((v as SqlTimestamp).micros - PG_EPOCH_MICROS)), 8);
+      return intBytes((v as SqlTimestamp).micros - PG_EPOCH_MICROS, 8);
     case 'text':
     case 'varchar':
     case 'bpchar':
@@ -269,7 +269,7 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'timestamp':
     case 'timestamptz':
       needLength(b, 8, type);
-      return new SqlTimestamp(Number(dv.getBigInt64(0)) + PG_EPOCH_MICROS);
+      return new SqlTimestamp(dv.getBigInt64(0) + PG_EPOCH_MICROS);
     case 'numeric': {
       if (b.byteLength < 8) throw bad(type);
       const ndigits = dv.getInt16(0);

@@ -74,7 +74,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof SqlInterval) return formatInterval(value);
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
-        if (type === 'date') return formatDate(Math.floor(value.micros / 86_400_000_000));
+        if (type === 'date') return formatDate(value.days);
         return type === 'timestamptz' ? formatTimestampTz(value.micros) : formatTimestamp(value.micros);
       }
       return String(value);

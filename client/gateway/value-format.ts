@@ -14,10 +14,9 @@ import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from '../../s
 import { formatArrayBinary, parseArrayBinary } from '../../sql/array-format.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { utf8Text } from './utf8-text.ts';
+import { PG_EPOCH_MICROS, checkedDate, checkedTimestamp } from '../../sql/datetime.ts';
 
 const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
-const PG_EPOCH_MICROS = 946_684_800_000_000;
-const MICROS_PER_DAY = 86_400_000_000;
 const NUMERIC_NEG = 0x4000;
 
 /** RowDescription fields for result columns and the format codes a Bind asked for. */
@@ -123,7 +122,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       return;
     }
     case 'date': {
-      const days = v instanceof SqlDate ? v.days : v instanceof SqlTimestamp ? Math.floor(v.micros / MICROS_PER_DAY) : 0;
+      const days = v instanceof SqlDate ? v.days : v instanceof SqlTimestamp ? v.days : 0;
       const { buf, at } = w.reserve(8);
       buf.writeInt32BE(4, at);
       buf.writeInt32BE(days - PG_EPOCH_DAYS, at + 4);
@@ -131,10 +130,10 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     }
     case 'timestamp':
     case 'timestamptz': {
-      const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? v.days * MICROS_PER_DAY : 0;
+      const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? SqlTimestamp.of(v.days, 0).micros : 0n;
       const { buf, at } = w.reserve(12);
       buf.writeInt32BE(8, at);
-      buf.writeBigInt64BE(BigInt(Math.round(micros - PG_EPOCH_MICROS)), at + 4);
+      buf.writeBigInt64BE(micros - PG_EPOCH_MICROS, at + 4);
       return;
     }
     case 'numeric': {
@@ -263,11 +262,11 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       return raw[0] !== 0;
     case 'date':
       fixed(raw, 4, 'date');
-      return new SqlDate(raw.readInt32BE(0) + PG_EPOCH_DAYS);
+      return checkedDate(raw.readInt32BE(0) + PG_EPOCH_DAYS);
     case 'timestamp':
     case 'timestamptz':
       fixed(raw, 8, type === 'timestamp' ? 'timestamp' : 'timestamp with time zone');
-      return new SqlTimestamp(Number(raw.readBigInt64BE(0)) + PG_EPOCH_MICROS);
+      return checkedTimestamp(raw.readBigInt64BE(0) + PG_EPOCH_MICROS);
     case 'numeric':
       return decodeNumeric(raw);
     case 'text':

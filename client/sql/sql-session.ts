@@ -481,7 +481,7 @@ export class SqlSession {
         source: new OverlaySource(source, [txn.writes, statementWrites]),
         writes: statementWrites,
         recorder: null,
-        now: new SqlTimestamp(txn.ts.micros),
+        now: new SqlTimestamp(BigInt(txn.ts.micros)),
         identity: this.identity,
         nextRowId: () => txn.nextRowId(),
         random: (n) => {
