@@ -173,7 +173,7 @@ export function executeAt(
       source: options.ownWrites === undefined || options.ownWrites.isEmpty ? source : new OverlaySource(source, [options.ownWrites]),
       writes: null,
       recorder,
-      now: new SqlTimestamp(at.micros),
+      now: new SqlTimestamp(BigInt(at.micros)),
       nextRowId: () => {
         throw new SqlError(SqlState.featureNotSupported, 'row ids are not available to queries');
       },
