@@ -8,7 +8,8 @@ import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import type { Row, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, checkedTimestamp, civilFromDays, timestampToDate } from './datetime.ts';
+import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
+import { toChar } from './to-char.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
@@ -66,6 +67,25 @@ function datePart(field: string, v: SqlValue): number {
       throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type timestamp without time zone`);
   }
 }
+
+/** make_date(y, m, d) and make_timestamp(y, m, d, h, mi, s) as PostgreSQL checks them (a negative year is BC). */
+function makeDateTime(v: readonly number[], dateOnly: boolean): SqlDate | SqlTimestamp {
+  const [y0, m, d, h = 0, mi = 0, s = 0] = v as [number, number, number, number?, number?, number?];
+  const shown = `${y0}-${pad2(m)}-${pad2(d)}`;
+  const y = y0 < 0 ? y0 + 1 : y0;
+  if (y0 === 0) throw new SqlError(SqlState.datetimeFieldOverflow, `date field value out of range: ${shown}`);
+  if (m < 1 || m > 12 || d < 1 || d > daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1)) {
+    throw new SqlError(SqlState.datetimeFieldOverflow, `date field value out of range: ${shown}`);
+  }
+  const days = daysFromCivil(y, m, d);
+  if (dateOnly) return checkedDate(days);
+  if (h < 0 || h > 24 || mi < 0 || mi > 59 || !(s >= 0 && s <= 60) || (h === 24 && (mi > 0 || s > 0))) {
+    throw new SqlError(SqlState.datetimeFieldOverflow, `time field value out of range: ${h}:${pad2(mi)}:${pad2(s)}`);
+  }
+  return checkedTimestamp(SqlTimestamp.of(days, ((h * 60 + mi) * 60) * 1_000_000 + Math.round(s * 1_000_000)).micros);
+}
+
+const pad2 = (n: number): string => String(n).padStart(2, '0');
 
 function Date_UTC_days(y: number): number {
   const z = y - 1;
@@ -339,6 +359,17 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       }
       const r = datePart(field, src);
       return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
+    }
+    case 'to_char':
+    case 'to_char_tz':
+      return toChar(v[0] as SqlTimestamp, String(v[1]), e.fn === 'to_char_tz');
+    case 'make_date':
+    case 'make_timestamp':
+      return makeDateTime(v as number[], e.fn === 'make_date');
+    case 'to_timestamp': {
+      const secs = v[0] as number;
+      if (!Number.isFinite(secs)) throw new SqlError(SqlState.featureNotSupported, 'infinite timestamps are not supported');
+      return checkedTimestamp(BigInt(Math.round(secs * 1_000_000)));
     }
     case 'date_trunc': {
       const t = v[1] as SqlTimestamp;

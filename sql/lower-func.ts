@@ -202,6 +202,28 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       if (a.t !== 'interval' && a.t !== 'unknown') throw noFunc(name, args);
       return fn(name, [coerce(ctx, a, 'interval')], 'interval');
     }
+    case 'to_char': {
+      // Dates, timestamps and timestamptz (sql/to-char.ts); the template's zone patterns need to know which.
+      arity(name, args, 2, 2);
+      const a = args[0] as Expr;
+      if (a.t === 'interval' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t]}, text) is not supported`);
+      if (!isDateTimeType(a.t)) throw noFunc(name, args);
+      const tz = a.t === 'timestamptz';
+      return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
+    }
+    case 'make_date':
+    case 'make_timestamp': {
+      const n = name === 'make_date' ? 3 : 6;
+      arity(name, args, n, n);
+      const ints = args.map((x, i) => coerce(ctx, numArg(ctx, x, name, args), i === 5 ? 'float8' : 'int4'));
+      return fn(name, ints, name === 'make_date' ? 'date' : 'timestamp');
+    }
+    case 'to_timestamp': {
+      // The one-argument form: seconds since 1970 (the template form is not supported).
+      if (args.length === 2) throw new SqlError(SqlState.featureNotSupported, 'to_timestamp(text, text) is not supported');
+      arity(name, args, 1, 1);
+      return fn(name, [coerce(ctx, numArg(ctx, args[0] as Expr, name, args), 'float8')], 'timestamptz');
+    }
     case 'date_trunc': {
       arity(name, args, 2, 2);
       const t = (args[1] as Expr).t === 'timestamptz' ? 'timestamptz' : 'timestamp';

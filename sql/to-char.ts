@@ -1,0 +1,192 @@
+// to_char(timestamp | timestamptz | date, template) as PostgreSQL 15's formatting.c writes it in the C
+// locale with TimeZone UTC: template patterns (HH24, MI, SS, MS, US, FF1-FF6, YYYY, MM, Month, Mon, DD,
+// Day, Dy, D, DDD, IW, IYYY, WW, W, Q, CC, J, AM/PM, BC/AD, TZ, OF, ...), the FM prefix (no padding) and
+// the TH/th suffix (ordinal), double-quoted literal text and backslash escapes; anything else is copied.
+
+import { civilFromDays, daysFromCivil, type SqlTimestamp } from './datetime.ts';
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const ROMAN = ['I', 'II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X', 'XI', 'XII'];
+
+/** Calendar fields of one timestamp, computed once per call. */
+interface Fields {
+  readonly y: number; // astronomical year (0 = 1 BC)
+  readonly m: number;
+  readonly d: number;
+  readonly days: number; // since 1970-01-01
+  readonly h: number;
+  readonly mi: number;
+  readonly s: number;
+  readonly us: number;
+  readonly tz: boolean;
+}
+
+/** Patterns, longest first where one is a prefix of another (matched case-sensitively, then as PostgreSQL folds them). */
+const PATTERNS = [
+  'HH24', 'HH12', 'HH', 'MI', 'SSSSS', 'SSSS', 'SS', 'MS', 'US', 'FF1', 'FF2', 'FF3', 'FF4', 'FF5', 'FF6',
+  'A.M.', 'a.m.', 'P.M.', 'p.m.', 'AM', 'am', 'PM', 'pm', 'Y,YYY', 'YYYY', 'YYY', 'YY', 'Y', 'IYYY', 'IYY', 'IY', 'IDDD', 'ID', 'I',
+  'B.C.', 'b.c.', 'A.D.', 'a.d.', 'BC', 'bc', 'AD', 'ad', 'MONTH', 'Month', 'month', 'MON', 'Mon', 'mon', 'MM',
+  'DAY', 'Day', 'day', 'DY', 'Dy', 'dy', 'DDD', 'DD', 'D', 'WW', 'W', 'IW', 'CC', 'J', 'Q', 'RM', 'rm', 'TZH', 'TZM', 'TZ', 'tz', 'OF',
+].sort((a, b) => b.length - a.length);
+
+const pad = (n: number, w: number): string => (n < 0 ? '-' + String(-n).padStart(w, '0') : String(n).padStart(w, '0'));
+
+function ordinal(n: number, upper: boolean): string {
+  const t = n % 100;
+  const s = t >= 11 && t <= 13 ? 'th' : n % 10 === 1 ? 'st' : n % 10 === 2 ? 'nd' : n % 10 === 3 ? 'rd' : 'th';
+  return upper ? s.toUpperCase() : s;
+}
+
+/** ISO 8601 week-numbering year and week of a day. */
+function isoWeek(days: number): { year: number; week: number } {
+  const dow = (((days + 3) % 7) + 7) % 7; // Monday = 0
+  const thursday = days - dow + 3;
+  const [year] = civilFromDays(thursday);
+  const firstThursday = daysFromCivil(year, 1, 4);
+  const week1Monday = firstThursday - ((((firstThursday + 3) % 7) + 7) % 7);
+  return { year, week: Math.floor((days - week1Monday) / 7) + 1 };
+}
+
+function cased(word: string, pattern: string): string {
+  if (pattern === pattern.toUpperCase()) return word.toUpperCase();
+  if (pattern === pattern.toLowerCase()) return word.toLowerCase();
+  return word;
+}
+
+/** One pattern's text; `fm`: no padding. Numeric patterns return their number for TH. */
+function field(p: string, f: Fields, fm: boolean): { text: string; n?: number } {
+  const num = (n: number, w: number): { text: string; n: number } => ({ text: fm ? String(n) : pad(n, w), n });
+  const bc = f.y <= 0;
+  const year = bc ? 1 - f.y : f.y;
+  const dayOfYear = f.days - daysFromCivil(f.y, 1, 1) + 1;
+  const dow = (((f.days + 4) % 7) + 7) % 7; // Sunday = 0
+  const isoYear = (): number => {
+    const iy = isoWeek(f.days).year;
+    return iy <= 0 ? 1 - iy : iy;
+  };
+  switch (p) {
+    case 'HH24': return num(f.h, 2);
+    case 'HH12':
+    case 'HH': return num(f.h % 12 === 0 ? 12 : f.h % 12, 2);
+    case 'MI': return num(f.mi, 2);
+    case 'SS': return num(f.s, 2);
+    case 'SSSS':
+    case 'SSSSS': return { text: String(f.h * 3600 + f.mi * 60 + f.s), n: f.h * 3600 + f.mi * 60 + f.s };
+    case 'MS': return num(Math.floor(f.us / 1000), 3);
+    case 'US': return num(f.us, 6);
+    case 'FF1': case 'FF2': case 'FF3': case 'FF4': case 'FF5': case 'FF6': {
+      const digits = Number(p[2]);
+      return num(Math.floor(f.us / 10 ** (6 - digits)), digits);
+    }
+    case 'AM': case 'PM': return { text: f.h < 12 ? 'AM' : 'PM' };
+    case 'am': case 'pm': return { text: f.h < 12 ? 'am' : 'pm' };
+    case 'A.M.': case 'P.M.': return { text: f.h < 12 ? 'A.M.' : 'P.M.' };
+    case 'a.m.': case 'p.m.': return { text: f.h < 12 ? 'a.m.' : 'p.m.' };
+    case 'Y,YYY': return { text: `${Math.floor(year / 1000)},${pad(year % 1000, 3)}`, n: year };
+    case 'YYYY': return num(year, 4);
+    case 'YYY': return num(year % 1000, 3);
+    case 'YY': return num(year % 100, 2);
+    case 'Y': return num(year % 10, 1);
+    case 'IYYY': return num(isoYear(), 4);
+    case 'IYY': return num(isoYear() % 1000, 3);
+    case 'IY': return num(isoYear() % 100, 2);
+    case 'I': return num(isoYear() % 10, 1);
+    case 'IDDD': {
+      const w = isoWeek(f.days);
+      return num((w.week - 1) * 7 + (dow === 0 ? 7 : dow), 3);
+    }
+    case 'ID': return num(dow === 0 ? 7 : dow, 1);
+    case 'BC': case 'AD': return { text: bc ? 'BC' : 'AD' };
+    case 'bc': case 'ad': return { text: bc ? 'bc' : 'ad' };
+    case 'B.C.': case 'A.D.': return { text: bc ? 'B.C.' : 'A.D.' };
+    case 'b.c.': case 'a.d.': return { text: bc ? 'b.c.' : 'a.d.' };
+    case 'MONTH': case 'Month': case 'month': {
+      const name = cased(MONTHS[f.m - 1]!, p);
+      return { text: fm ? name : name.padEnd(9) };
+    }
+    case 'MON': case 'Mon': case 'mon': return { text: cased(MONTHS[f.m - 1]!.slice(0, 3), p) };
+    case 'MM': return num(f.m, 2);
+    case 'DAY': case 'Day': case 'day': {
+      const name = cased(DAYS[dow]!, p);
+      return { text: fm ? name : name.padEnd(9) };
+    }
+    case 'DY': case 'Dy': case 'dy': return { text: cased(DAYS[dow]!.slice(0, 3), p) };
+    case 'DDD': return num(dayOfYear, 3);
+    case 'DD': return num(f.d, 2);
+    case 'D': return num(dow + 1, 1);
+    case 'WW': return num(Math.floor((dayOfYear - 1) / 7) + 1, 2);
+    case 'W': return num(Math.floor((f.d - 1) / 7) + 1, 1);
+    case 'IW': return num(isoWeek(f.days).week, 2);
+    case 'CC': {
+      const cc = bc ? -Math.floor((year - 1) / 100) - 1 : Math.floor((year - 1) / 100) + 1;
+      return num(cc, 2);
+    }
+    case 'J': return { text: String(f.days + 2_440_588), n: f.days + 2_440_588 };
+    case 'Q': return num(Math.floor((f.m - 1) / 3) + 1, 1);
+    case 'RM': return { text: fm ? ROMAN[f.m - 1]! : ROMAN[f.m - 1]!.padEnd(4) };
+    case 'rm': return { text: (fm ? ROMAN[f.m - 1]! : ROMAN[f.m - 1]!.padEnd(4)).toLowerCase() };
+    // Sessions are UTC: a timestamptz shows its zone as UTC's, a timestamp no zone name; offsets are +00.
+    case 'TZ': return { text: f.tz ? 'UTC' : '' };
+    case 'tz': return { text: f.tz ? 'utc' : '' };
+    case 'TZH': return { text: '+00' };
+    case 'TZM': return { text: '00' };
+    case 'OF': return { text: '+00' };
+    default: return { text: p };
+  }
+}
+
+export function toChar(t: SqlTimestamp, template: string, tz: boolean): string {
+  const [y, m, d] = civilFromDays(t.days);
+  let rest = t.timeOfDay;
+  const h = Math.floor(rest / 3_600_000_000);
+  rest -= h * 3_600_000_000;
+  const mi = Math.floor(rest / 60_000_000);
+  rest -= mi * 60_000_000;
+  const s = Math.floor(rest / 1_000_000);
+  const f: Fields = { y, m, d, days: t.days, h, mi, s, us: rest - s * 1_000_000, tz };
+  let out = '';
+  let i = 0;
+  while (i < template.length) {
+    const c = template[i]!;
+    if (c === '"') {
+      // Literal text up to the closing quote; a backslash takes the next character as it is.
+      i++;
+      while (i < template.length && template[i] !== '"') {
+        if (template[i] === '\\' && i + 1 < template.length) i++;
+        out += template[i];
+        i++;
+      }
+      i++;
+      continue;
+    }
+    if (c === '\\' && i + 1 < template.length) {
+      out += template[i + 1];
+      i += 2;
+      continue;
+    }
+    let fm = false;
+    let at = i;
+    for (;;) {
+      const mod = template.slice(at, at + 2).toUpperCase();
+      if (mod === 'FM') fm = true;
+      else if (mod !== 'FX' && mod !== 'TM') break;
+      at += 2;
+    }
+    const p = PATTERNS.find((x) => template.startsWith(x, at)) ?? PATTERNS.find((x) => template.slice(at, at + x.length).toUpperCase() === x && !/[a-z]/.test(x));
+    if (p === undefined) {
+      out += template.slice(i, at + 1);
+      i = at + 1;
+      continue;
+    }
+    const r = field(p, f, fm);
+    out += r.text;
+    i = at + p.length;
+    const suffix = template.slice(i, i + 2);
+    if ((suffix === 'TH' || suffix === 'th') && r.n !== undefined) {
+      out += ordinal(r.n, suffix === 'TH');
+      i += 2;
+    }
+  }
+  return out;
+}
