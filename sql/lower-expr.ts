@@ -14,6 +14,7 @@ import { Numeric } from './numeric.ts';
 import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
+import { bindJsonOperator } from './lower-json.ts';
 import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
@@ -373,6 +374,8 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       }
       const l = bindExpr(scope, a.lexpr);
       const r = bindExpr(scope, a.rexpr as Node);
+      const json = bindJsonOperator(scope.ctx, op, l, r);
+      if (json !== null) return json;
       if (cmpOps.has(op)) return bindCompare(scope, op, l, r);
       if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%' || op === '||') {
         const [x, y, t] = arithType(scope, op, l, r);
