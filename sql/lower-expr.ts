@@ -194,8 +194,12 @@ function foldConst(e: Expr): Expr {
 
 const aggNames: Record<string, AggFn> = {
   count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
-  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg',
+  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg', json_agg: 'json_agg', jsonb_agg: 'jsonb_agg',
+  json_object_agg: 'json_object_agg', jsonb_object_agg: 'jsonb_object_agg',
 };
+/** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
+const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_object_agg', 'jsonb_object_agg']);
 
 /**
  * The query level an aggregate belongs to: PostgreSQL assigns it to the level of the variables in its
@@ -244,7 +248,7 @@ function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, a
     const desc = sb.sortby_dir === 'SORTBY_DESC';
     keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
   }
-  return (fnName === 'string_agg' || fnName === 'array_agg') && keys.length > 0 ? keys : null;
+  return orderedAggs.has(fnName) && keys.length > 0 ? keys : null;
 }
 
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
@@ -273,7 +277,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       return { k: 'aggref', i: aggs.length - 1, t: 'int8' };
     }
     const args = (f.args ?? []).map((a) => bindExpr(scope, a));
-    const want = fnName === 'string_agg' ? 2 : 1;
+    const want = twoArgAggs.has(fnName) ? 2 : 1;
     if (args.length !== want) throw new SqlError(SqlState.undefinedFunction, `function ${fnName} with ${args.length} arguments does not exist`);
     let arg = args[0] as Expr;
     let t: SqlType;
@@ -323,8 +327,19 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       case 'count_star':
         t = 'int8';
         break;
+      case 'json_agg':
+      case 'jsonb_agg':
+      case 'json_object_agg':
+      case 'jsonb_object_agg':
+        // json_agg(anyelement) has no type for an untyped literal; the object aggregates take "any" (text).
+        if (arg.t === 'unknown' && !twoArgAggs.has(fnName)) throw new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
+        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
+        t = fnName.startsWith('jsonb') ? 'jsonb' : 'json';
+        break;
     }
-    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, args[1] as Expr, t) : null;
+    const second = args[1] as Expr;
+    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, second, t)
+      : twoArgAggs.has(fnName) ? (second.t === 'unknown' ? coerce(scope.ctx, second, 'text') : second) : null;
     const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
     const distinct = f.agg_distinct === true;
     aggs.push({ fn: fnName, arg, arg2, distinct, t, filter, order: aggOrder(scope, f, fnName, distinct, args) });

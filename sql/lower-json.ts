@@ -104,6 +104,7 @@ export function bindJsonFunction(ctx: BindContext, name: string, args: readonly 
     case 'to_json':
     case 'to_jsonb':
       arity(1, 1);
+      if (args[0]!.t === 'unknown') throw new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
       return fn(name, [anyArg(ctx, args[0]!)], name === 'to_json' ? 'json' : 'jsonb');
     case 'json_build_object':
     case 'jsonb_build_object':

@@ -47,12 +47,13 @@ export interface SortKey {
   readonly t: SqlType;
 }
 
-export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg';
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg'
+  | 'json_agg' | 'jsonb_agg' | 'json_object_agg' | 'jsonb_object_agg';
 
 export interface AggSpec {
   readonly fn: AggFn;
   readonly arg: Expr | null;
-  /** string_agg's delimiter. */
+  /** string_agg's delimiter; json_object_agg's value. */
   readonly arg2: Expr | null;
   readonly distinct: boolean;
   readonly t: SqlType;
