@@ -62,10 +62,10 @@ export function evalJsonFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   switch (e.fn) {
     case 'json_field':
     case 'json_field_text':
-      return extract(doc(v0), [typeof v1 === 'number' ? v1 : String(v1)], e.fn === 'json_field_text');
+      return extract(doc(v0), [typeof v1 === 'number' ? v1 : String(v1)], e.fn === 'json_field_text', false);
     case 'json_path':
     case 'json_path_text':
-      return extract(doc(v0), texts(v1), e.fn === 'json_path_text');
+      return extract(doc(v0), texts(v1), e.fn === 'json_path_text', true);
     case 'jsonb_contains':
       return contains(jb(v0).value, jb(v1).value);
     case 'jsonb_contained':

@@ -33,9 +33,10 @@ function pathIndex(step: string): number | undefined {
 
 // ---- extraction --------------------------------------------------------------------------------------
 
-function jsonbStep(v: Jsonb, step: string | number): Jsonb | undefined {
+/** One step: a text key into an object, an index into an array (a path's text steps are parsed, `->`'s are not). */
+function jsonbStep(v: Jsonb, step: string | number, parse: boolean): Jsonb | undefined {
   if (v instanceof JsonbObject) return typeof step === 'string' ? v.get(step) : undefined;
-  if (isArr(v)) {
+  if (isArr(v) && (parse || typeof step === 'number')) {
     const n = typeof step === 'number' ? step : pathIndex(step);
     if (n === undefined) return undefined;
     const i = arrayIndex(n, v.length);
@@ -44,14 +45,14 @@ function jsonbStep(v: Jsonb, step: string | number): Jsonb | undefined {
   return undefined;
 }
 
-function jsonStep(n: JsonNode, step: string | number): JsonNode | undefined {
+function jsonStep(n: JsonNode, step: string | number, parse: boolean): JsonNode | undefined {
   if (n.k === 'obj') {
     if (typeof step !== 'string') return undefined;
     // json keeps duplicate keys; PostgreSQL's json operators find the last one.
     const i = n.keys.lastIndexOf(step);
     return i < 0 ? undefined : n.vals[i];
   }
-  if (n.k === 'arr') {
+  if (n.k === 'arr' && (parse || typeof step === 'number')) {
     const idx = typeof step === 'number' ? step : pathIndex(step);
     if (idx === undefined) return undefined;
     const i = arrayIndex(idx, n.items.length);
@@ -67,21 +68,24 @@ function jsonbAsText(v: Jsonb): string | null {
   return jsonbText(v);
 }
 
-/** -> ->> #> #>> and jsonb_extract_path(_text): the value at `path` in `doc`, or SQL NULL. */
-export function extract(doc: SqlJson | SqlJsonb, path: readonly (string | number | null)[], asText: boolean): SqlValue {
+/**
+ * -> ->> (`path` one key or index) and #> #>> jsonb_extract_path(_text) (`path` text steps, parsed as
+ * indexes in arrays: `isPath`): the value at `path` in `doc`, or SQL NULL.
+ */
+export function extract(doc: SqlJson | SqlJsonb, path: readonly (string | number | null)[], asText: boolean, isPath: boolean): SqlValue {
   if (path.some((p) => p === null)) return null;
   if (doc instanceof SqlJsonb) {
     let v: Jsonb | undefined = doc.value;
     // A step into a scalar finds nothing (a top-level scalar only answers the empty path).
     for (const step of path) {
-      v = jsonbStep(v, step!);
+      v = jsonbStep(v, step!, isPath);
       if (v === undefined) return null;
     }
     return asText ? jsonbAsText(v) : new SqlJsonb(v);
   }
   let n: JsonNode | undefined = parseJsonDocument(doc.text);
   for (const step of path) {
-    n = jsonStep(n, step!);
+    n = jsonStep(n, step!, isPath);
     if (n === undefined) return null;
   }
   if (!asText) return new SqlJson(doc.text.slice(n.s, n.e));

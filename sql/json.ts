@@ -358,10 +358,27 @@ export function jsonbKind(v: Jsonb): JsonbKind {
   return 'array';
 }
 
-// compareJsonbContainers' order: a top-level scalar < any array < any object; among scalars (also
-// nested) null < string < number < boolean < array < object; containers by element count first, then
-// element by element (objects: key, value, key, value in stored order; keys compare as text).
+// compareJsonbContainers' order. Nested values: null < string < number < boolean < array < object;
+// containers by element (pair) count first, then element by element (objects: key, value, key, value in
+// stored order; keys compare as text). At the top a scalar is stored as a one-element "raw scalar" array:
+// objects still sort above it, but against an array the element count decides first (so '[]' sorts
+// below every scalar), and only on equal counts is the scalar the smaller ('1' < '[0]').
 const rank: Readonly<Record<JsonbKind, number>> = { null: 0, string: 1, number: 2, boolean: 3, array: 4, object: 5 };
+
+/** The top-level comparison (SqlJsonb values); `compareJsonb` is the one for nested values. */
+export function compareJsonbDocs(a: Jsonb, b: Jsonb, compareText: (x: string, y: string) => number): number {
+  const ao = a instanceof JsonbObject;
+  const bo = b instanceof JsonbObject;
+  if (ao || bo) return ao && bo ? compareJsonb(a, b, compareText) : ao ? 1 : -1;
+  const aa = Array.isArray(a);
+  const ba = Array.isArray(b);
+  if (!aa && !ba) return compareJsonb(a, b, compareText);
+  const na = aa ? (a as readonly Jsonb[]).length : 1;
+  const nb = ba ? (b as readonly Jsonb[]).length : 1;
+  if (na !== nb) return na < nb ? -1 : 1;
+  if (aa !== ba) return aa ? 1 : -1;
+  return compareJsonb(a, b, compareText);
+}
 
 export function compareJsonb(a: Jsonb, b: Jsonb, compareText: (x: string, y: string) => number): number {
   const ka = jsonbKind(a);
@@ -397,7 +414,7 @@ export function compareJsonb(a: Jsonb, b: Jsonb, compareText: (x: string, y: str
   }
 }
 
-/** Scalars of the same kind are equal as compareJsonb says (numbers by value: 1.0 = 1). */
+/** Equality of nested values (numbers by value: 1.0 = 1). */
 export function jsonbEquals(a: Jsonb, b: Jsonb): boolean {
   return compareJsonb(a, b, (x, y) => (x === y ? 0 : x < y ? -1 : 1)) === 0;
 }

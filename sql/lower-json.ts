@@ -144,7 +144,7 @@ export function bindJsonFunction(ctx: BindContext, name: string, args: readonly 
     case 'jsonb_extract_path':
     case 'jsonb_extract_path_text': {
       // (from_json, VARIADIC path_elems text[]): the path as one text[] (the #> operator's form).
-      if (n < 1) throw noFunc(name, args);
+      if (n < 2) throw noFunc(name, args);
       const t = name.startsWith('jsonb') ? 'jsonb' : 'json';
       const d = docArg(ctx, name, args, t);
       if (!args.slice(1).every((x) => textLike(x.t))) throw noFunc(name, args);
