@@ -143,6 +143,10 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
       if (st.parts.length > 0) st.parts.push(delim === null ? '' : String(delim));
       st.parts.push(String(v));
       return;
+    case 'array_agg':
+    case 'json_agg':
+    case 'jsonb_agg':
+      return; // collected above, NULLs included
   }
 }
 
