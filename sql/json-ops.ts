@@ -9,7 +9,7 @@ import {
   JsonbObject, SqlJson, SqlJsonb, jsonbEquals, jsonbKind, jsonbObject, jsonbText, parseJsonDocument, type Jsonb,
   type JsonNode,
 } from './json.ts';
-import type { SqlValue } from './types.ts';
+import type { SqlType, SqlValue } from './types.ts';
 
 const isArr = (v: Jsonb): v is readonly Jsonb[] => Array.isArray(v);
 const isScalar = (v: Jsonb): boolean => !isArr(v) && !(v instanceof JsonbObject);
@@ -265,4 +265,35 @@ export function typeofJson(n: JsonNode): string {
 export function jsonArrayLength(n: JsonNode): number {
   if (n.k === 'arr') return n.items.length;
   throw invalidParam(n.k === 'obj' ? 'cannot get array length of a non-array' : 'cannot get array length of a scalar');
+}
+
+// ---- set-returning functions (in FROM) --------------------------------------------------------------
+
+/** The set-returning json functions Pesto runs in FROM, with their output columns (name and type). */
+export const jsonRowFunctions = {
+  jsonb_array_elements: [['value', 'jsonb']],
+  jsonb_array_elements_text: [['value', 'text']],
+  jsonb_each: [['key', 'text'], ['value', 'jsonb']],
+  jsonb_each_text: [['key', 'text'], ['value', 'text']],
+  jsonb_object_keys: [['jsonb_object_keys', 'text']],
+} as const satisfies Record<string, readonly (readonly [string, SqlType])[]>;
+export type JsonRowFunction = keyof typeof jsonRowFunctions;
+
+/** The rows of a set-returning json function over one document (PostgreSQL 15's errors for the wrong kind). */
+export function jsonRows(fn: JsonRowFunction, v: Jsonb): SqlValue[][] {
+  const kind = isArr(v) ? 'an array' : v instanceof JsonbObject ? 'an object' : 'a scalar';
+  const text = (x: Jsonb): SqlValue => jsonbAsText(x);
+  switch (fn) {
+    case 'jsonb_array_elements':
+    case 'jsonb_array_elements_text':
+      if (!isArr(v)) throw invalidParam(`cannot extract elements from ${kind}`);
+      return v.map((x) => [fn === 'jsonb_array_elements' ? new SqlJsonb(x) : text(x)]);
+    case 'jsonb_each':
+    case 'jsonb_each_text':
+      if (!(v instanceof JsonbObject)) throw invalidParam(`cannot call ${fn} on a non-object`);
+      return v.keys.map((k, i) => [k, fn === 'jsonb_each' ? new SqlJsonb(v.vals[i]!) : text(v.vals[i]!)]);
+    case 'jsonb_object_keys':
+      if (!(v instanceof JsonbObject)) throw invalidParam(`cannot call jsonb_object_keys on ${kind === 'an array' ? 'an array' : 'a scalar'}`);
+      return v.keys.map((k) => [k]);
+  }
 }

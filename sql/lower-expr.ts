@@ -15,6 +15,7 @@ import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, t
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
+import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
@@ -356,7 +357,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
-  if (name === 'generate_series' || name === 'unnest') throw unsupported(`${name} outside FROM`);
+  if (name === 'generate_series' || name === 'unnest' || Object.hasOwn(jsonRowFunctions, name)) throw unsupported(`${name} outside FROM`);
   if (name === 'nextval' || name === 'currval' || name === 'setval') throw unsupported('sequences');
   const args = (f.args ?? []).map((a) => bindExpr(scope, a));
   return bindFunction(scope.ctx, name, args);

@@ -2,6 +2,7 @@
 // cached per statement text and per prepared statement; parameter values arrive at execution. Every
 // node yields rows as arrays of values; a node's output layout is fixed at plan time.
 
+import type { JsonRowFunction } from './json-ops.ts';
 import type { CmpOp, Expr } from './expr.ts';
 import type { IndexDef, TableDef } from './catalog.ts';
 import type { ScanMode } from './row-source.ts';
@@ -78,6 +79,8 @@ export type Plan =
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
   /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
   | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
+  /** jsonb_array_elements, jsonb_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
+  | { readonly k: 'jsonrows'; readonly fn: JsonRowFunction; readonly doc: Expr }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
   /**
