@@ -32,6 +32,17 @@ export interface AggState {
   pending: { keys: SqlValue[]; v: SqlValue; delim: SqlValue; argType: SqlType }[] | null;
 }
 
+/** The aggregates by SQL name (the binder's table). */
+export const aggNames: Record<string, AggFn> = {
+  count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
+  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg', json_agg: 'json_agg', jsonb_agg: 'jsonb_agg',
+  json_object_agg: 'json_object_agg', jsonb_object_agg: 'jsonb_object_agg',
+};
+/** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
+export const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+/** Aggregates of two arguments (the second is `AggSpec.arg2`). */
+export const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_object_agg', 'jsonb_object_agg']);
+
 /** Aggregates that keep their inputs (NULLs included) in `items`; the object aggregates as key, value pairs. */
 const collects: ReadonlySet<AggFn> = new Set(['array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
 

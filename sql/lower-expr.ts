@@ -19,6 +19,7 @@ import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
+import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -192,15 +193,6 @@ function intervalArithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, E
 function foldConst(e: Expr): Expr {
   return e;
 }
-
-const aggNames: Record<string, AggFn> = {
-  count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
-  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg', json_agg: 'json_agg', jsonb_agg: 'jsonb_agg',
-  json_object_agg: 'json_object_agg', jsonb_object_agg: 'jsonb_object_agg',
-};
-/** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
-const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
-const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_object_agg', 'jsonb_object_agg']);
 
 /**
  * The query level an aggregate belongs to: PostgreSQL assigns it to the level of the variables in its
