@@ -14,7 +14,7 @@ import { encodeKey } from './key-encoding.ts';
 import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
 import { InvariantError, SqlError, SqlState, assertNever } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
-import { SqlJsonb } from './json.ts';
+import { SqlJson, SqlJsonb } from './json.ts';
 import { jsonRows } from './json-ops.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -36,8 +36,8 @@ export function runPlan(p: Plan, env: Env): Row[] {
     case 'jsonrows': {
       const d = evalExpr(p.doc, [], env);
       if (d === null) return [];
-      if (!(d instanceof SqlJsonb)) throw new InvariantError(`${p.fn} of a value that is not jsonb`);
-      return jsonRows(p.fn, d.value);
+      if (!(d instanceof SqlJsonb) && !(d instanceof SqlJson)) throw new InvariantError(`${p.fn} of a value that is not json`);
+      return jsonRows(p.fn, d);
     }
     case 'unnest': {
       const a = evalExpr(p.arr, [], env);

@@ -4,7 +4,7 @@
 // deletion (- text, - text[], - int, #-) and the path writers jsonb_set and jsonb_insert (setPath). json
 // values are parsed on demand and extraction returns the value's own source text, as PostgreSQL does.
 
-import { SqlError, SqlState } from './errors.ts';
+import { InvariantError, SqlError, SqlState } from './errors.ts';
 import {
   JsonbObject, SqlJson, SqlJsonb, jsonbEquals, jsonbKind, jsonbObject, jsonbText, parseJsonDocument, type Jsonb,
   type JsonNode,
@@ -276,11 +276,18 @@ export const jsonRowFunctions = {
   jsonb_each: [['key', 'text'], ['value', 'jsonb']],
   jsonb_each_text: [['key', 'text'], ['value', 'text']],
   jsonb_object_keys: [['jsonb_object_keys', 'text']],
+  json_array_elements: [['value', 'json']],
+  json_array_elements_text: [['value', 'text']],
+  json_each: [['key', 'text'], ['value', 'json']],
+  json_each_text: [['key', 'text'], ['value', 'text']],
+  json_object_keys: [['json_object_keys', 'text']],
 } as const satisfies Record<string, readonly (readonly [string, SqlType])[]>;
 export type JsonRowFunction = keyof typeof jsonRowFunctions;
 
 /** The rows of a set-returning json function over one document (PostgreSQL 15's errors for the wrong kind). */
-export function jsonRows(fn: JsonRowFunction, v: Jsonb): SqlValue[][] {
+export function jsonRows(fn: JsonRowFunction, d: SqlJson | SqlJsonb): SqlValue[][] {
+  if (d instanceof SqlJson) return jsonTextRows(fn, d.text);
+  const v = d.value;
   const kind = isArr(v) ? 'an array' : v instanceof JsonbObject ? 'an object' : 'a scalar';
   const text = (x: Jsonb): SqlValue => jsonbAsText(x);
   switch (fn) {
@@ -295,5 +302,29 @@ export function jsonRows(fn: JsonRowFunction, v: Jsonb): SqlValue[][] {
     case 'jsonb_object_keys':
       if (!(v instanceof JsonbObject)) throw invalidParam(`cannot call jsonb_object_keys on ${kind === 'an array' ? 'an array' : 'a scalar'}`);
       return v.keys.map((k) => [k]);
+    default:
+      throw new InvariantError(`${fn} of a jsonb value`);
+  }
+}
+
+/** The json functions: values are their source text, duplicate keys all come out, in document order. */
+function jsonTextRows(fn: JsonRowFunction, text: string): SqlValue[][] {
+  const n = parseJsonDocument(text);
+  const slice = (x: JsonNode): SqlJson => new SqlJson(text.slice(x.s, x.e));
+  const asText = (x: JsonNode): SqlValue => (x.k === 'null' ? null : x.k === 'str' ? x.v : text.slice(x.s, x.e));
+  switch (fn) {
+    case 'json_array_elements':
+    case 'json_array_elements_text':
+      if (n.k !== 'arr') throw invalidParam(`cannot call ${fn} on ${n.k === 'obj' ? 'a non-array' : 'a scalar'}`);
+      return n.items.map((x) => [fn === 'json_array_elements' ? slice(x) : asText(x)]);
+    case 'json_each':
+    case 'json_each_text':
+      if (n.k !== 'obj') throw invalidParam(n.k === 'arr' ? 'cannot deconstruct an array as an object' : 'cannot deconstruct a scalar');
+      return n.keys.map((k, i) => [k, fn === 'json_each' ? slice(n.vals[i]!) : asText(n.vals[i]!)]);
+    case 'json_object_keys':
+      if (n.k !== 'obj') throw invalidParam(`cannot call json_object_keys on ${n.k === 'arr' ? 'an array' : 'a scalar'}`);
+      return n.keys.map((k) => [k]);
+    default:
+      throw new InvariantError(`${fn} of a json value`);
   }
 }

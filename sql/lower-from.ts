@@ -92,13 +92,14 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const f = fname as JsonRowFunction;
       const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
       const doc = args[0];
-      if (args.length !== 1 || doc === undefined || (doc.t !== 'jsonb' && doc.t !== 'unknown')) {
+      const docType = f.startsWith('jsonb') ? 'jsonb' : 'json';
+      if (args.length !== 1 || doc === undefined || (doc.t !== docType && doc.t !== 'unknown')) {
         throw new SqlError(SqlState.undefinedFunction, `function ${f}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
       }
       const alias = rf.alias?.aliasname ?? f;
       const cols = aliasColumns(rf.alias, jsonRowFunctions[f].map(([name, type]) => ({ name, type, typmod: -1, hidden: false })), `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, 'jsonb') } }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
       return;
     }
     if (fname !== 'generate_series') throw unsupported(`table function ${fname}`);

@@ -79,7 +79,7 @@ export type Plan =
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
   /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
   | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
-  /** jsonb_array_elements, jsonb_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
+  /** jsonb_array_elements, json_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
   | { readonly k: 'jsonrows'; readonly fn: JsonRowFunction; readonly doc: Expr }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
