@@ -51,7 +51,9 @@ export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: str
   const ok = commonType(e.t, to) !== null || isStringType(to) || canCast(e.t, to);
   // PostgreSQL has no assignment cast into bytea (text to bytea is an explicit I/O conversion).
   // Nor into json or jsonb from a typed string (PostgreSQL's text to json is explicit only).
-  const intoJson = (to === 'json' || to === 'jsonb') && isStringType(e.t);
+  const isJson = (t: SqlType): boolean => t === 'json' || t === 'jsonb';
+  // jsonb's casts to numbers and booleans are explicit only, as PostgreSQL's.
+  const intoJson = (isJson(to) && isStringType(e.t)) || (isJson(e.t) && !isJson(to) && !isStringType(to));
   if (!ok || intoJson || to === 'bytea' || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
     throw new SqlError(SqlState.datatypeMismatch,
       `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);

@@ -213,14 +213,13 @@ export function parseJsonDocument(text: string, forJsonb = false): JsonNode {
         const items: JsonNode[] = [];
         let t = lx.next();
         if (t.kind !== ']') {
+          // Every element, the first too, expects a "JSON value" (PostgreSQL's parse_array_element).
           for (;;) {
-            items.push(value(t, 'array element or "]"'));
+            items.push(value(t, 'JSON value'));
             t = lx.next();
             if (t.kind === ']') break;
             if (t.kind !== ',') throw expected(text, '"," or "]"', t);
             t = lx.next();
-            what = 'JSON value';
-            if (t.kind === ']') throw expected(text, 'JSON value', t);
           }
         }
         depth--;
