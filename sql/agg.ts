@@ -4,11 +4,13 @@
 // bytea (with a bytea delimiter) in its input type, array_agg as the array of its input type. NULL inputs are
 // skipped (but array_agg keeps them as elements); an aggregate over no non-null input is NULL (count is 0;
 // array_agg over no rows is NULL). DISTINCT keeps a set of encoded values; array_agg(DISTINCT x) without
-// ORDER BY is in x's order, NULL last, as PostgreSQL sorts a DISTINCT aggregate's input.
+// ORDER BY is in x's order, NULL last, as PostgreSQL sorts a DISTINCT aggregate's input. json_agg and
+// jsonb_agg collect as array_agg does, the object aggregates key, value pairs (a NULL key is 22023).
 
 import { SqlInterval } from './interval.ts';
 import { addIntervals, scaleInterval } from './interval-arith.ts';
-import type { AggSpec } from './plan.ts';
+import type { AggFn, AggSpec } from './plan.ts';
+import { aggArray, aggObject } from './json-build.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { arith, compareValues } from './ops.ts';
@@ -30,8 +32,22 @@ export interface AggState {
   pending: { keys: SqlValue[]; v: SqlValue; delim: SqlValue; argType: SqlType }[] | null;
 }
 
+/** The aggregates by SQL name (the binder's table). */
+export const aggNames: Record<string, AggFn> = {
+  count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
+  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg', json_agg: 'json_agg', jsonb_agg: 'jsonb_agg',
+  json_object_agg: 'json_object_agg', jsonb_object_agg: 'jsonb_object_agg',
+};
+/** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
+export const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+/** Aggregates of two arguments (the second is `AggSpec.arg2`). */
+export const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_object_agg', 'jsonb_object_agg']);
+
+/** Aggregates that keep their inputs (NULLs included) in `items`; the object aggregates as key, value pairs. */
+const collects: ReadonlySet<AggFn> = new Set(['array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+
 export function newAggState(spec: AggSpec): AggState {
-  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, items: spec.fn === 'array_agg' ? [] : null, pending: spec.order === null ? null : [] };
+  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, items: collects.has(spec.fn) ? [] : null, pending: spec.order === null ? null : [] };
 }
 
 /** Keeps one input of an aggregate with ORDER BY, with its evaluated sort keys. */
@@ -82,7 +98,13 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
     st.count++;
     return;
   }
-  if (spec.fn === 'array_agg') {
+  if (spec.fn === 'json_object_agg' || spec.fn === 'jsonb_object_agg') {
+    if (v === null) throw new SqlError(SqlState.invalidParameterValue, 'field name must not be null');
+    st.count++;
+    st.items?.push(v, delim);
+    return;
+  }
+  if (collects.has(spec.fn)) {
     if (st.seen !== null) {
       const k = encodeKeyValue(v, argType);
       if (st.seen.has(k)) return;
@@ -132,7 +154,16 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
       if (st.parts.length > 0) st.parts.push(delim === null ? '' : String(delim));
       st.parts.push(String(v));
       return;
+    case 'array_agg':
+    case 'json_agg':
+    case 'jsonb_agg':
+      return; // collected above, NULLs included
   }
+}
+
+/** A DISTINCT aggregate's inputs in their sort order, NULL last (PostgreSQL sorts them to find duplicates). */
+function sortDistinct(items: SqlValue[], t: SqlType): void {
+  items.sort((x, y) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : compareValues(x, y, t)));
 }
 
 export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
@@ -162,10 +193,21 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
       const t = spec.t;
       if (st.count === 0 || st.items === null || !isArrayType(t)) return null;
       const elem = arrayElementType(t);
-      if (spec.distinct && spec.order === null) {
-        st.items.sort((x, y) => (x === null ? (y === null ? 0 : 1) : y === null ? -1 : compareValues(x, y, elem)));
-      }
+      if (spec.distinct && spec.order === null) sortDistinct(st.items, elem);
       return new SqlArray(elem, st.items);
+    }
+    case 'json_agg':
+    case 'jsonb_agg':
+      if (st.count === 0 || st.items === null) return null;
+      if (spec.distinct && spec.order === null) sortDistinct(st.items, spec.arg?.t ?? 'text');
+      return aggArray(spec.fn === 'jsonb_agg', st.items, spec.arg?.t ?? 'text');
+    case 'json_object_agg':
+    case 'jsonb_object_agg': {
+      if (st.count === 0 || st.items === null) return null;
+      const items = st.items;
+      const keys = items.filter((_, i) => i % 2 === 0);
+      const vals = items.filter((_, i) => i % 2 === 1);
+      return aggObject(spec.fn === 'jsonb_object_agg', keys, vals, spec.arg?.t ?? 'text', spec.arg2?.t ?? 'text');
     }
   }
 }

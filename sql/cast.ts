@@ -11,6 +11,7 @@ import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
+import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
 import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
@@ -22,6 +23,9 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   if (isDateTimeType(from) && isDateTimeType(to)) return true;
   // Array to array element by element (int4[] to int8[]), as PostgreSQL's array coercions.
   if (isArrayType(from) && isArrayType(to)) return canCast(arrayElementType(from), arrayElementType(to));
+  if ((from === 'json' && to === 'jsonb') || (from === 'jsonb' && to === 'json')) return true;
+  // jsonb's scalar casts (jsonb_numeric, jsonb_int4, jsonb_bool, ...); json has none.
+  if (from === 'jsonb') return numericOrder[to] !== undefined || to === 'bool';
   return false;
 }
 
@@ -92,6 +96,19 @@ function castToText(v: SqlValue, from: SqlType): string {
   return formatText(v, from);
 }
 
+/** json <-> jsonb, and jsonb scalars to numbers and booleans as PostgreSQL 15 (22023 for any other kind). */
+function castFromJson(v: SqlJson | SqlJsonb, from: SqlType, to: SqlType): SqlValue {
+  if (to === 'jsonb') return v instanceof SqlJsonb ? v : parseJsonb(v.text);
+  if (to === 'json') return v instanceof SqlJson ? v : new SqlJson(v.toString());
+  if (!(v instanceof SqlJsonb) || !canCast('jsonb', to)) throw cannotCast(from, to);
+  const x = v.value;
+  const kind = jsonbKind(x);
+  if (to === 'bool' ? kind !== 'boolean' : kind !== 'number') {
+    throw new SqlError(SqlState.invalidParameterValue, `cannot cast jsonb ${kind === 'number' ? 'numeric' : kind} to type ${typeDisplayName[to]}`);
+  }
+  return to === 'bool' ? (x as boolean) : castValue(x as Numeric, 'numeric', to);
+}
+
 /** Casts a value of type `from` to (`to`, `typmod`); `explicit` selects truncation over errors for char types. */
 export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, explicit = true): SqlValue {
   if (v === null) return null;
@@ -109,6 +126,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
   }
   if (typeof v === 'string') return parseText(from === 'bpchar' ? v.replace(/ +$/, '') : v, to, typmod);
+  if (v instanceof SqlJson || v instanceof SqlJsonb) return castFromJson(v, from, to);
   if (v instanceof SqlArray && isArrayType(to)) {
     const te = arrayElementType(to);
     return new SqlArray(te, v.items.map((x) => castValue(x, v.elementType, te, typmod, explicit)));

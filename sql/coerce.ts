@@ -50,7 +50,11 @@ export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: str
   if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
   const ok = commonType(e.t, to) !== null || isStringType(to) || canCast(e.t, to);
   // PostgreSQL has no assignment cast into bytea (text to bytea is an explicit I/O conversion).
-  if (!ok || to === 'bytea' || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
+  // Nor into json or jsonb from a typed string (PostgreSQL's text to json is explicit only).
+  const isJson = (t: SqlType): boolean => t === 'json' || t === 'jsonb';
+  // jsonb's casts to numbers and booleans are explicit only, as PostgreSQL's.
+  const intoJson = (isJson(to) && isStringType(e.t)) || (isJson(e.t) && !isJson(to) && !isStringType(to));
+  if (!ok || intoJson || to === 'bytea' || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
     throw new SqlError(SqlState.datatypeMismatch,
       `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);
   }
@@ -64,7 +68,8 @@ export function operatorError(op: string, a: SqlType, b: SqlType): SqlError {
 /** Brings two operands to one type for comparison; returns them and the comparison type. */
 export function unify(ctx: BindContext, l: Expr, r: Expr, op: string): [Expr, Expr, SqlType] {
   let t = commonType(l.t, r.t);
-  if (t === null) {
+  // json has no comparison operators at all (PostgreSQL: 42883), nor do arrays of it.
+  if (t === null || t === 'json' || t === '_json') {
     // PostgreSQL resolves "text = unknown literal" and friends; a typed mismatch is an error.
     throw operatorError(op, l.t, r.t);
   }

@@ -38,7 +38,23 @@ export interface DdlOutcome {
   readonly notice?: string;
 }
 
+/**
+ * Key columns must have an order-preserving key encoding (key-encoding.ts). json has no btree operator
+ * class in PostgreSQL either (42704); jsonb has one, but Pesto does not key rows or index entries by a
+ * document yet (0A000).
+ */
+function checkKeyColumns(table: Pick<TableDef, 'columns'>, cols: readonly number[]): void {
+  for (const c of cols) {
+    const col = table.columns[c];
+    if (col?.type === 'json') throw new SqlError(SqlState.undefinedObject, 'data type json has no default operator class for access method "btree"');
+    if (col?.type === 'jsonb' || col?.type === '_json' || col?.type === '_jsonb') {
+      throw new SqlError(SqlState.featureNotSupported, `column "${col.name}" of type ${col.type === 'jsonb' ? 'jsonb' : col.type.slice(1) + '[]'} cannot be part of a primary key or index in Pesto`);
+    }
+  }
+}
+
 function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number[], unique: boolean, constraint: boolean): IndexDef {
+  checkKeyColumns(table, cols);
   return { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types: cols.map((c) => table.columns[c]?.type ?? 'text'), unique, constraint };
 }
 
@@ -144,6 +160,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     cols.push({ name: HIDDEN_ROWID, type: 'int8', typmod: -1, notNull: true, default: null, hidden: true, serial: false });
     pkCols = [cols.length - 1];
   }
+  if (!hiddenPk) checkKeyColumns({ columns: cols }, pkCols);
   let table: TableDef = { id, name, columns: cols, pk: pkCols, pkTypes: pkCols.map((c) => cols[c]?.type ?? 'int8'), hiddenPk, indexes: [] };
   const indexes = uniques.map((u) => makeIndex(catalog, table, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, u, true, true));
   table = { ...table, indexes };
@@ -317,6 +334,7 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     if (!t.hiddenPk) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${t.name}" are not allowed`);
     // The hidden row id (the last column) goes; dropped columns keep their positions in the rows.
     const columns = t.columns.filter((col) => !col.hidden || col.dropped === true).map((col, i) => (keys.includes(i) ? { ...col, notNull: true } : col));
+    checkKeyColumns({ columns }, keys);
     const next: TableDef = { ...t, columns, pk: keys, pkTypes: keys.map((i) => columns[i]?.type ?? 'text'), hiddenPk: false };
     const width = columns.length;
     storage.rekeyTable(next, (row) => {

@@ -45,6 +45,7 @@ export const SqlState = {
   internalError: 'XX000',
   objectNotInPrerequisiteState: '55000',
   programLimitExceeded: '54000',
+  untranslatableCharacter: '22P05',
 } as const;
 export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
 

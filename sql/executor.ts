@@ -14,6 +14,8 @@ import { encodeKey } from './key-encoding.ts';
 import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
 import { InvariantError, SqlError, SqlState, assertNever } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
+import { SqlJson, SqlJsonb } from './json.ts';
+import { jsonRows } from './json-ops.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
 
@@ -31,6 +33,12 @@ export function runPlan(p: Plan, env: Env): Row[] {
       return p.rows.map((r) => r.map((e) => evalExpr(e, [], env)));
     case 'series':
       return runSeries(p.start, p.stop, p.step, p.t, env);
+    case 'jsonrows': {
+      const d = evalExpr(p.doc, [], env);
+      if (d === null) return [];
+      if (!(d instanceof SqlJsonb) && !(d instanceof SqlJson)) throw new InvariantError(`${p.fn} of a value that is not json`);
+      return jsonRows(p.fn, d);
+    }
     case 'unnest': {
       const a = evalExpr(p.arr, [], env);
       if (a === null) return [];

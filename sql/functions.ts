@@ -17,6 +17,7 @@ import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
 import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
 import { SqlInterval } from './interval.ts';
+import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { age, extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -112,6 +113,7 @@ function toInt(v: SqlValue): number {
 }
 
 export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
+  if (jsonFunctions.has(e.fn)) return evalJsonFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {

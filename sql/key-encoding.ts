@@ -13,10 +13,11 @@
 // prefix range.
 
 import { SqlInterval } from './interval.ts';
+import { JsonbObject, SqlJsonb, type Jsonb } from './json.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
-import { InvariantError } from './errors.ts';
+import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 
 const TAG_VALUE = '\x02';
@@ -118,6 +119,33 @@ function encodeInterval(v: SqlInterval): string {
   return out;
 }
 
+/**
+ * A jsonb document in compareJsonb's order (json.ts), for DISTINCT, GROUP BY and set operations (never
+ * a stored key: ddl.ts refuses jsonb key columns). Each node is a kind byte (null 1, string 2, number 3,
+ * boolean 4, array 5, object 6, as the kinds rank), containers then their element count as four bytes
+ * (more elements sort later) and their elements (objects: key, value in stored order). Strings and
+ * numbers use the text and numeric encodings, which are prefix-free, so 1.0 and 1 are one key.
+ */
+function encodeJsonbDoc(v: Jsonb): string {
+  // The top level as compareJsonbDocs orders it: objects above everything; a scalar is a one-element
+  // array (count 1) that sorts before a real array of one element (0x00 below 0x01).
+  if (v instanceof JsonbObject) return encodeJsonb(v);
+  const items = Array.isArray(v) ? (v as readonly Jsonb[]) : null;
+  const head = '\x05' + count(items === null ? 1 : items.length);
+  return items === null ? head + '\x00' + encodeJsonb(v) : head + '\x01' + items.map(encodeJsonb).join('');
+}
+
+const count = (n: number): string => fc((n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255);
+
+function encodeJsonb(v: Jsonb): string {
+  if (v === null) return '\x01';
+  if (typeof v === 'string') return '\x02' + encodeText(v);
+  if (v instanceof Numeric) return '\x03' + encodeNumeric(v);
+  if (typeof v === 'boolean') return v ? '\x04\x01' : '\x04\x00';
+  if (v instanceof JsonbObject) return '\x06' + count(v.keys.length) + v.keys.map((k, i) => encodeText(k) + encodeJsonb(v.vals[i]!)).join('');
+  return '\x05' + count(v.length) + v.map(encodeJsonb).join('');
+}
+
 /** Encodes one column value (tag included). */
 export function encodeKeyValue(v: SqlValue, type: SqlType): string {
   if (v === null) return TAG_NULL;
@@ -161,6 +189,11 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
     case 'interval':
       if (v instanceof SqlInterval) return TAG_VALUE + encodeInterval(v);
       break;
+    case 'jsonb':
+      if (v instanceof SqlJsonb) return TAG_VALUE + encodeJsonbDoc(v.value);
+      break;
+    case 'json':
+      throw new SqlError(SqlState.undefinedFunction, 'could not identify an equality operator for type json');
     default:
       // An array (DISTINCT, set operations; never a stored key): each element as a column, then 0x01,
       // which sorts below both tags, so a proper prefix comes first and NULL elements last (btarraycmp).

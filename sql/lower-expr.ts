@@ -14,9 +14,12 @@ import { Numeric } from './numeric.ts';
 import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
+import { bindJsonOperator } from './lower-json.ts';
+import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
+import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -191,11 +194,6 @@ function foldConst(e: Expr): Expr {
   return e;
 }
 
-const aggNames: Record<string, AggFn> = {
-  count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
-  every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg',
-};
-
 /**
  * The query level an aggregate belongs to: PostgreSQL assigns it to the level of the variables in its
  * arguments, so `min(p.id)` inside a subquery over `q` aggregates the outer query's rows.
@@ -243,7 +241,7 @@ function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, a
     const desc = sb.sortby_dir === 'SORTBY_DESC';
     keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
   }
-  return (fnName === 'string_agg' || fnName === 'array_agg') && keys.length > 0 ? keys : null;
+  return orderedAggs.has(fnName) && keys.length > 0 ? keys : null;
 }
 
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
@@ -272,7 +270,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       return { k: 'aggref', i: aggs.length - 1, t: 'int8' };
     }
     const args = (f.args ?? []).map((a) => bindExpr(scope, a));
-    const want = fnName === 'string_agg' ? 2 : 1;
+    const want = twoArgAggs.has(fnName) ? 2 : 1;
     if (args.length !== want) throw new SqlError(SqlState.undefinedFunction, `function ${fnName} with ${args.length} arguments does not exist`);
     let arg = args[0] as Expr;
     let t: SqlType;
@@ -322,8 +320,19 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
       case 'count_star':
         t = 'int8';
         break;
+      case 'json_agg':
+      case 'jsonb_agg':
+      case 'json_object_agg':
+      case 'jsonb_object_agg':
+        // json_agg(anyelement) has no type for an untyped literal; the object aggregates take "any" (text).
+        if (arg.t === 'unknown' && !twoArgAggs.has(fnName)) throw new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
+        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
+        t = fnName.startsWith('jsonb') ? 'jsonb' : 'json';
+        break;
     }
-    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, args[1] as Expr, t) : null;
+    const second = args[1] as Expr;
+    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, second, t)
+      : twoArgAggs.has(fnName) ? (second.t === 'unknown' ? coerce(scope.ctx, second, 'text') : second) : null;
     const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
     const distinct = f.agg_distinct === true;
     aggs.push({ fn: fnName, arg, arg2, distinct, t, filter, order: aggOrder(scope, f, fnName, distinct, args) });
@@ -340,7 +349,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
-  if (name === 'generate_series' || name === 'unnest') throw unsupported(`${name} outside FROM`);
+  if (name === 'generate_series' || name === 'unnest' || Object.hasOwn(jsonRowFunctions, name)) throw unsupported(`${name} outside FROM`);
   if (name === 'nextval' || name === 'currval' || name === 'setval') throw unsupported('sequences');
   const args = (f.args ?? []).map((a) => bindExpr(scope, a));
   return bindFunction(scope.ctx, name, args);
@@ -373,6 +382,8 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       }
       const l = bindExpr(scope, a.lexpr);
       const r = bindExpr(scope, a.rexpr as Node);
+      const json = bindJsonOperator(scope.ctx, op, l, r);
+      if (json !== null) return json;
       if (cmpOps.has(op)) return bindCompare(scope, op, l, r);
       if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%' || op === '||') {
         const [x, y, t] = arithType(scope, op, l, r);

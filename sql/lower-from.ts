@@ -13,6 +13,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { coerce, unifyAll } from './coerce.ts';
+import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 
 export interface FromResult {
@@ -85,6 +86,20 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const cols = aliasColumns(rf.alias, [{ name: alias, type: t, typmod: -1, hidden: false }], `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
       out.items.push({ rel, source: { k: 'plan', plan: { k: 'unnest', arr, t } }, join, on: [] });
+      return;
+    }
+    if (Object.hasOwn(jsonRowFunctions, fname)) {
+      const f = fname as JsonRowFunction;
+      const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
+      const doc = args[0];
+      const docType = f.startsWith('jsonb') ? 'jsonb' : 'json';
+      if (args.length !== 1 || doc === undefined || (doc.t !== docType && doc.t !== 'unknown')) {
+        throw new SqlError(SqlState.undefinedFunction, `function ${f}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
+      }
+      const alias = rf.alias?.aliasname ?? f;
+      const cols = aliasColumns(rf.alias, jsonRowFunctions[f].map(([name, type]) => ({ name, type, typmod: -1, hidden: false })), `function "${alias}"`);
+      const rel = scope.addRel(alias, cols, null);
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
       return;
     }
     if (fname !== 'generate_series') throw unsupported(`table function ${fname}`);

@@ -5,6 +5,7 @@
 import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
+import { bindJsonFunction } from './lower-json.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { isArrayType, isDateTimeType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
@@ -230,6 +231,10 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, t)], t);
     }
     default:
-      throw noFunc(name, args);
+      return bindJsonFunction(ctx, name, args) ?? throwNoFunc(name, args);
   }
+}
+
+function throwNoFunc(name: string, args: readonly Expr[]): never {
+  throw noFunc(name, args);
 }

@@ -154,8 +154,16 @@ function applySortLimit(scope: Scope, stmt: SelectStmt, plan: Plan, columns: rea
   return plan;
 }
 
+/** json has neither equality nor ordering operators (PostgreSQL: 42883 at parse analysis, rows or not). */
+function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
+  if (t === 'json' || t === '_json') {
+    throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${t === 'json' ? 'json' : 'json[]'}`);
+  }
+}
+
 function sortKey(sb: SortBy, col: number, t: SqlType): SortKey {
   if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
+  requireOperators(t, 'ordering');
   const desc = sb.sortby_dir === 'SORTBY_DESC';
   const nullsFirst = sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc;
   return { col, desc, nullsFirst, t };
@@ -325,6 +333,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     groups.push(bindExpr(scope, g));
   }
   scope.aggForbidden = null;
+  for (const g of groups) requireOperators(g.t, 'equality');
 
   const aggs = scope.aggs ?? [];
   const grouped = groups.length > 0 || aggs.length > 0 || having !== null;
@@ -367,7 +376,10 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     plan = { ...plan, limit };
   }
   plan = { k: 'project', input: plan, exprs: [...outExprs, ...hidden] };
-  if (distinct) plan = { k: 'distinct', input: plan, types: outExprs.map((e) => e.t) };
+  if (distinct) {
+    for (const e of outExprs) requireOperators(e.t, 'equality');
+    plan = { k: 'distinct', input: plan, types: outExprs.map((e) => e.t) };
+  }
   if (!sorted) plan = { k: 'sort', input: plan, keys };
   if (limit !== null || offset !== null) plan = { k: 'limit', input: plan, limit, offset };
   if (hidden.length > 0) plan = { k: 'trim', input: plan, width: outExprs.length };

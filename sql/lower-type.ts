@@ -23,7 +23,7 @@ const simple: Record<string, SqlType> = {
   int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
-  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', string: 'text',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', json: 'json', jsonb: 'jsonb', string: 'text',
   name: 'text',
 };
 

@@ -2,6 +2,7 @@
 // cached per statement text and per prepared statement; parameter values arrive at execution. Every
 // node yields rows as arrays of values; a node's output layout is fixed at plan time.
 
+import type { JsonRowFunction } from './json-ops.ts';
 import type { CmpOp, Expr } from './expr.ts';
 import type { IndexDef, TableDef } from './catalog.ts';
 import type { ScanMode } from './row-source.ts';
@@ -47,12 +48,13 @@ export interface SortKey {
   readonly t: SqlType;
 }
 
-export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg';
+export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg'
+  | 'json_agg' | 'jsonb_agg' | 'json_object_agg' | 'jsonb_object_agg';
 
 export interface AggSpec {
   readonly fn: AggFn;
   readonly arg: Expr | null;
-  /** string_agg's delimiter. */
+  /** string_agg's delimiter; json_object_agg's value. */
   readonly arg2: Expr | null;
   readonly distinct: boolean;
   readonly t: SqlType;
@@ -77,6 +79,8 @@ export type Plan =
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
   /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
   | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
+  /** jsonb_array_elements, json_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
+  | { readonly k: 'jsonrows'; readonly fn: JsonRowFunction; readonly doc: Expr }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
   /**

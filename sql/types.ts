@@ -17,16 +17,19 @@
 //                     range 4714-11-24 BC to 294276 AD)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
 //   interval          SqlInterval: months, days and microseconds kept apart (interval.ts)
+//   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
+import { SqlJson, SqlJsonb } from './json.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
 export { SqlInterval } from './interval.ts';
+export { SqlJson, SqlJsonb } from './json.ts';
 export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
@@ -38,6 +41,7 @@ export const sqlTypes = [
   '_timestamp', '_timestamptz', '_uuid', '_bytea',
   // Appended after the arrays for the same reason.
   'interval', '_interval',
+  'json', 'jsonb', '_json', '_jsonb',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -50,7 +54,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval;
+  | SqlInterval | SqlJson | SqlJsonb;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -61,6 +65,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   _int2: 1005, _int4: 1007, _int8: 1016, _numeric: 1231, _float4: 1021, _float8: 1022, _text: 1009, _varchar: 1015,
   _bpchar: 1014, _bool: 1000, _date: 1182, _timestamp: 1115, _timestamptz: 1185, _uuid: 2951, _bytea: 1001,
   interval: 1186, _interval: 1187,
+  json: 114, jsonb: 3802, _json: 199, _jsonb: 3807,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -70,6 +75,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   _int2: -1, _int4: -1, _int8: -1, _numeric: -1, _float4: -1, _float8: -1, _text: -1, _varchar: -1, _bpchar: -1,
   _bool: -1, _date: -1, _timestamp: -1, _timestamptz: -1, _uuid: -1, _bytea: -1,
   interval: 16, _interval: -1,
+  json: -1, jsonb: -1, _json: -1, _jsonb: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -88,6 +94,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   _bool: 'boolean[]', _date: 'date[]', _timestamp: 'timestamp without time zone[]',
   _timestamptz: 'timestamp with time zone[]', _uuid: 'uuid[]', _bytea: 'bytea[]',
   interval: 'interval', _interval: 'interval[]',
+  json: 'json', jsonb: 'jsonb', _json: 'json[]', _jsonb: 'jsonb[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -161,6 +168,8 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlTimestamp) return 'timestamp';
   if (v instanceof Uint8Array) return 'bytea';
   if (v instanceof SqlInterval) return 'interval';
+  if (v instanceof SqlJson) return 'json';
+  if (v instanceof SqlJsonb) return 'jsonb';
   if (v instanceof SqlArray) return arrayTypeOf(v.elementType);
   return 'unknown';
 }

@@ -13,6 +13,7 @@ import { formatArrayBinary, parseArrayBinary } from './array-format.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from './interval.ts';
+import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const utf8 = new TextEncoder();
@@ -109,6 +110,18 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'interval':
       if (v instanceof SqlInterval) return encodeIntervalBinary(v);
       throw new InvariantError(`not an interval value: ${typeof v}`);
+    case 'json':
+      // jsonb_send / json_send: jsonb is a version byte (1) and the text, json its text.
+      if (v instanceof SqlJson) return utf8.encode(v.text);
+      throw new InvariantError(`not a json value: ${typeof v}`);
+    case 'jsonb': {
+      if (!(v instanceof SqlJsonb)) throw new InvariantError(`not a jsonb value: ${typeof v}`);
+      const text = utf8.encode(v.toString());
+      const out = new Uint8Array(text.length + 1);
+      out[0] = 1;
+      out.set(text, 1);
+      return out;
+    }
     default:
       if (v instanceof SqlArray) return formatArrayBinary(v);
       throw new InvariantError(`not an array value: ${typeof v}`);
@@ -232,6 +245,14 @@ export function uuidText(b: Uint8Array): string {
   return uuidOfHex(Buffer.from(b.buffer, b.byteOffset, 16).toString('hex'));
 }
 
+function decodeUtf8(b: Uint8Array): string {
+  try {
+    return utf8Decoder.decode(b);
+  } catch {
+    throw new SqlError('22021', 'invalid byte sequence for encoding "UTF8"');
+  }
+}
+
 function bad(type: string): SqlError {
   return new SqlError('22P03', `incorrect binary data format in bind parameter (${type})`);
 }
@@ -289,11 +310,7 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'varchar':
     case 'bpchar':
     case 'unknown':
-      try {
-        return utf8Decoder.decode(b);
-      } catch {
-        throw new SqlError('22021', 'invalid byte sequence for encoding "UTF8"');
-      }
+      return decodeUtf8(b);
     case 'uuid':
       needLength(b, 16, type);
       return uuidText(b);
@@ -303,6 +320,11 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'interval':
       needLength(b, 16, type);
       return decodeIntervalBinary(b);
+    case 'json':
+      return parseJson(decodeUtf8(b));
+    case 'jsonb':
+      if (b.length < 1 || b[0] !== 1) throw new SqlError('22P03', `unsupported jsonb version number ${b[0] ?? 0}`);
+      return parseJsonb(decodeUtf8(b.subarray(1)));
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }

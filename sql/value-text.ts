@@ -10,6 +10,7 @@ import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, for
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
+import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayText, parseArrayText } from './array-format.ts';
@@ -72,6 +73,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof Uint8Array) return formatBytea(value);
       if (value instanceof SqlArray) return formatArrayText(value);
       if (value instanceof SqlInterval) return formatInterval(value);
+      if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
         if (type === 'date') return formatDate(value.days);
@@ -177,6 +179,10 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseBytea(text);
     case 'interval':
       return parseInterval(text);
+    case 'json':
+      return parseJson(text);
+    case 'jsonb':
+      return parseJsonb(text);
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

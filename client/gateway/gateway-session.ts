@@ -516,9 +516,11 @@ export class GatewaySession {
       try {
         params.push(decodeParam(m.params[i] ?? null, formatAt(m.paramFormats, i), stmt.paramTypes[i] as SqlType));
       } catch (e) {
-        const x = e as { code?: unknown; message?: unknown };
+        const x = e as { code?: unknown; message?: unknown; detail?: unknown };
         const code = typeof x.code === 'string' ? x.code : GatewayState.invalidTextRepresentation;
-        this.extendedError({ code, message: typeof x.message === 'string' ? x.message : String(e) });
+        // The input function's DETAIL too (json's 'Token "tru" is invalid.'), as PostgreSQL reports it.
+        const detail = typeof x.detail === 'string' ? x.detail : undefined;
+        this.extendedError({ code, message: typeof x.message === 'string' ? x.message : String(e), detail });
         return;
       }
     }

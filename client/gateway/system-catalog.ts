@@ -43,14 +43,14 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-  interval: 1187,
+  interval: 1187, json: 199, jsonb: 3807,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
   bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
-const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in' };
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in' };
 const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar']);
 
 interface Table {

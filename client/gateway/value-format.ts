@@ -8,7 +8,7 @@ import { arrayElementType, type SqlType, type SqlValue } from '../../sql/types.t
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
 import type { BackendColumn, BackendRows } from './sql-backend.ts';
-import { uuidBytes, uuidText } from '../../sql/value-binary.ts';
+import { formatBinary, parseBinary, uuidBytes, uuidText } from '../../sql/value-binary.ts';
 import { copyBytes } from '../../sql/bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from '../../sql/interval.ts';
 import { formatArrayBinary, parseArrayBinary } from '../../sql/array-format.ts';
@@ -162,6 +162,13 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.int32(16);
       w.bytes(encodeIntervalBinary(v));
       return;
+    case 'json':
+    case 'jsonb': {
+      const b = formatBinary(v, type);
+      w.int32(b.length);
+      w.bytes(b);
+      return;
+    }
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
       const b = formatArrayBinary(v);
@@ -283,6 +290,9 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'interval':
       fixed(raw, 16, 'interval');
       return decodeIntervalBinary(raw);
+    case 'json':
+    case 'jsonb':
+      return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.
       return parseArrayBinary(raw, arrayElementType(type));
