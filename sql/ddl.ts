@@ -116,6 +116,11 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
+        case 'CONSTR_ATTR_DEFERRABLE':
+        case 'CONSTR_ATTR_DEFERRED':
+          // A column constraint's attributes follow it as constraints of their own.
+          if (foreignKeys.at(-1)?.column === cname) throw unsupported('a DEFERRABLE foreign key constraint');
+          break;
         default: break;
       }
     }
@@ -288,9 +293,12 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
       const c = cmd.def.ColumnDef;
       const before: TableDef = table;
+      const fks = (c.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
+      if (fks.length > 0) referencesOfNewColumn(catalog, table, c, fks);
       table = addColumn(catalog, storage, table, { ...c, constraints: (c.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN') }, cmd.missing_ok === true);
       if (table === before) continue;
-      for (const x of c.constraints ?? []) if ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN') table = addForeignKey(catalog, storage, table, x.Constraint, c.colname ?? '');
+      // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
+      for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, c.colname ?? '');
       continue;
     }
     if (cmd.subtype === 'AT_DropConstraint') {
@@ -503,6 +511,21 @@ function addForeignKey(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Co
   const table: TableDef = { ...t, foreignKeys: [...(t.foreignKeys ?? []), fk] };
   catalog.put(table);
   return table;
+}
+
+/**
+ * ADD COLUMN ... REFERENCES, checked before the column is added (the engine applies DDL in place, so
+ * a statement must fail before it changes anything): the clause binds against the table with the new
+ * column, and a DEFAULT, which existing rows would hold, is refused (add the column, then the key).
+ */
+function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fks: readonly Constraint[]): void {
+  if ((c.constraints ?? []).some((x) => 'Constraint' in x && x.Constraint.contype === 'CONSTR_DEFAULT')) {
+    throw unsupported('ADD COLUMN with both DEFAULT and REFERENCES (add the column, then ADD FOREIGN KEY)');
+  }
+  const rt = resolveTypeName(c.typeName ?? {});
+  const provisional: TableDef = { ...t, columns: [...t.columns, { name: c.colname ?? '', type: rt.type, typmod: rt.typmod, notNull: false, default: null, hidden: false, serial: false }] };
+  const taken = constraintNames(t);
+  for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);
 }
 
 /** ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: a foreign key or a CHECK (key constraints: not here). */

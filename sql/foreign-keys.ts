@@ -75,7 +75,7 @@ export function constraintNames(t: TableDef): Set<string> {
  * `taken`: constraint names the table already has (or gets in the same statement).
  */
 export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint, column: string | null, taken: ReadonlySet<string>): ForeignKeyDef {
-  if (k.deferrable === true || k.initdeferred === true) throw unsupported('DEFERRABLE foreign key constraints');
+  if (k.deferrable === true || k.initdeferred === true) throw unsupported('a DEFERRABLE foreign key constraint');
   if (k.fk_matchtype === 'p') throw new SqlError(SqlState.featureNotSupported, 'MATCH PARTIAL not yet implemented');
   if (k.fk_del_set_cols !== undefined && k.fk_del_set_cols.length > 0) throw unsupported('a column list in ON DELETE SET NULL / SET DEFAULT');
   if (k.pktable?.schemaname !== undefined && k.pktable.schemaname !== 'public') throw unsupported('foreign keys referencing another schema');
@@ -90,7 +90,7 @@ export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint,
   if (parent === undefined) throw new SqlError(SqlState.undefinedTable, `relation "${refName}" does not exist`);
   let refColumns: number[];
   if (k.pk_attrs === undefined || k.pk_attrs.length === 0) {
-    if (parent.hiddenPk) throw new SqlError(SqlState.invalidForeignKey, `there is no primary key for referenced table "${parent.name}"`);
+    if (parent.hiddenPk) throw new SqlError(SqlState.undefinedObject, `there is no primary key for referenced table "${parent.name}"`);
     refColumns = [...parent.pk];
   } else {
     refColumns = k.pk_attrs.map((n) => columnOf(parent, strOf(n)));
