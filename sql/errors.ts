@@ -58,11 +58,14 @@ export class SqlError extends Error {
   readonly detail: string | undefined;
   /** 1-based character position in the statement text, as PostgreSQL reports it, when known. */
   readonly position: number | undefined;
-  constructor(code: string, message: string, detail?: string, position?: number) {
+  /** PostgreSQL's HINT line, when it gives one. */
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, detail?: string, position?: number, hint?: string) {
     super(message);
     this.code = code;
     this.detail = detail;
     this.position = position;
+    this.hint = hint;
   }
 }
 

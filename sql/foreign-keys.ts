@@ -213,7 +213,7 @@ export function dropDependents(catalog: Catalog, deps: readonly { table: TableDe
   const lines = dependentsText(deps);
   if (!cascade) {
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`,
-      lines.map((l) => `${l} depends on ${what}`).join('\n'));
+      lines.map((l) => `${l} depends on ${what}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
   notices.push(deps.length === 1 ? `drop cascades to ${lines[0]!}` : `drop cascades to ${deps.length} other objects`);
   dropForeignKeys(catalog, deps);
@@ -231,7 +231,7 @@ export function truncateClosure(catalog: Catalog, named: readonly TableDef[], ca
       if (names.has(d.table.name)) continue;
       if (!cascade) {
         throw new SqlError(SqlState.featureNotSupported, 'cannot truncate a table referenced in a foreign key constraint',
-          `Table "${d.table.name}" references "${out[i]!.name}".`);
+          `Table "${d.table.name}" references "${out[i]!.name}".`, undefined, `Truncate table "${d.table.name}" at the same time, or use TRUNCATE ... CASCADE.`);
       }
       names.add(d.table.name);
       out.push(d.table);
