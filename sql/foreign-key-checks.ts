@@ -26,7 +26,6 @@ import { andOf, type Expr } from './expr.ts';
 import { castKey, keyState, missingKeyError, stillReferencedError } from './foreign-keys.ts';
 import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { indexEntryPrefix, primaryKeyOf } from './memory-store.ts';
-import { SqlError, SqlState } from './errors.ts';
 import type { ScannedRow } from './row-source.ts';
 import type { Row, SqlValue } from './types.ts';
 
@@ -93,12 +92,17 @@ export interface RowWriter {
   delete(table: TableDef, old: Row): void;
 }
 
-/** Nesting of cascades one statement may reach (PostgreSQL stops at its stack depth limit too). */
-const CASCADE_DEPTH_MAX = 1000;
-
 function sameValues(table: TableDef, cols: readonly number[], a: Row, b: Row): boolean {
   const types = cols.map((c) => table.columns[c]!.type);
   return encodeKey(cols.map((c) => a[c] ?? null), types) === encodeKey(cols.map((c) => b[c] ?? null), types);
+}
+
+/** A statement's (or an action's) changed rows, and how far their actions and checks have run. */
+interface Frame {
+  readonly changes: readonly RowChange[];
+  row: number;
+  /** The next incoming foreign key of the current row whose action runs. */
+  link: number;
 }
 
 /**
@@ -106,33 +110,49 @@ function sameValues(table: TableDef, cols: readonly number[], a: Row, b: Row): b
  * PostgreSQL's order: row by row, for each row the actions of the keys referencing it (constraints in
  * creation order), then its own references' checks. An action's writes are a statement of their own
  * whose actions and checks run when it is done, before the next row's (PostgreSQL runs them through
- * SPI, each query firing its own triggers at its end).
+ * SPI, each query firing its own triggers at its end). A stack of frames, not recursion: a cascade
+ * down a self-referencing chain of any length runs in constant stack.
  */
-export function enforceForeignKeys(graph: ForeignKeyGraph, env: Env, ctx: ExecContext, changes: readonly RowChange[], writer: RowWriter, depth = 0): void {
-  if (depth > CASCADE_DEPTH_MAX) throw new SqlError(SqlState.programLimitExceeded, 'stack depth limit exceeded', 'Foreign key actions cascaded too deep.');
-  for (const c of changes) {
-    if (c.old !== null) for (const link of graph.incoming(c.table.id)) act(graph, env, ctx, link, c.old, c.new, writer, depth);
-    if (c.new !== null) for (const link of graph.outgoing(c.table.id)) if (c.old === null || !sameValues(c.table, link.fk.columns, c.old, c.new)) check(env, ctx, link, c.new);
+export function enforceForeignKeys(graph: ForeignKeyGraph, env: Env, ctx: ExecContext, changes: readonly RowChange[], writer: RowWriter): void {
+  const stack: Frame[] = [{ changes, row: 0, link: 0 }];
+  while (stack.length > 0) {
+    const f = stack[stack.length - 1]!;
+    const c = f.changes[f.row];
+    if (c === undefined) {
+      stack.pop();
+      continue;
+    }
+    const incoming = c.old === null ? [] : graph.incoming(c.table.id);
+    const link = incoming[f.link];
+    if (link !== undefined) {
+      f.link++;
+      const done = act(env, ctx, link, c.old!, c.new, writer);
+      if (done.length > 0) stack.push({ changes: done, row: 0, link: 0 });
+      continue;
+    }
+    if (c.new !== null) for (const out of graph.outgoing(c.table.id)) if (c.old === null || !sameValues(c.table, out.fk.columns, c.old, c.new)) check(env, ctx, out, c.new);
+    f.row++;
+    f.link = 0;
   }
 }
 
-/** The action of `link` for a referenced row `old` deleted (`nw` null) or updated to `nw`. */
-function act(graph: ForeignKeyGraph, env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row | null, writer: RowWriter, depth: number): void {
+/** The action of `link` for a referenced row `old` deleted (`nw` null) or updated to `nw`: the referencing rows it changed. */
+function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row | null, writer: RowWriter): readonly RowChange[] {
   const { fk, child, parent } = link;
   const key = fk.refColumns.map((col) => old[col] ?? null);
-  if (key.some((v) => v === null)) return;
-  if (nw !== null && sameValues(parent, fk.refColumns, old, nw)) return;
+  if (key.some((v) => v === null)) return [];
+  if (nw !== null && sameValues(parent, fk.refColumns, old, nw)) return [];
   const action = nw === null ? fk.onDelete : fk.onUpdate;
   if (action === 'no action') {
     // Another row holding the key (re-inserted, or moved onto it) keeps the references valid.
-    if (matchingRows(env, ctx, parent, fk.refColumns, key, true).length > 0) return;
+    if (matchingRows(env, ctx, parent, fk.refColumns, key, true).length > 0) return [];
     if (referencingRows(env, ctx, link, key).length > 0) throw stillReferencedError(parent, child, fk, key);
-    return;
+    return [];
   }
   const refs = referencingRows(env, ctx, link, key);
   if (action === 'restrict') {
     if (refs.length > 0) throw stillReferencedError(parent, child, fk, key);
-    return;
+    return [];
   }
   const done: RowChange[] = [];
   for (const r of refs) {
@@ -154,7 +174,7 @@ function act(graph: ForeignKeyGraph, env: Env, ctx: ExecContext, link: ForeignKe
     });
     done.push({ table: child, old: r.row, new: writer.update(child, r.row, next) });
   }
-  enforceForeignKeys(graph, env, ctx, done, writer, depth + 1);
+  return done;
 }
 
 /** A new or changed referencing row must find its referenced key. */
