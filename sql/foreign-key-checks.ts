@@ -24,6 +24,7 @@ import { evalExpr, type Env } from './eval.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
 import { andOf, type Expr } from './expr.ts';
 import { castKey, keyState, missingKeyError, stillReferencedError } from './foreign-keys.ts';
+import type { SqlError } from './errors.ts';
 import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { indexEntryPrefix, primaryKeyOf } from './memory-store.ts';
 import type { ScannedRow } from './row-source.ts';
@@ -97,6 +98,18 @@ function sameValues(table: TableDef, cols: readonly number[], a: Row, b: Row): b
   return encodeKey(cols.map((c) => a[c] ?? null), types) === encodeKey(cols.map((c) => b[c] ?? null), types);
 }
 
+/**
+ * The first violation found, kept while the remaining checks still run: over a client's fetching
+ * source (client/sql/sql-txn.ts) a row not fetched yet reads as absent, so a check may fail only
+ * because its read is missing; running every check records every missing read in one pass (the
+ * statement then runs again with them) instead of one per pass. Once a violation is found no further
+ * action writes anything (the statement fails; what it reports is the first violation, as in
+ * PostgreSQL).
+ */
+interface Violations {
+  first: SqlError | null;
+}
+
 /** A statement's (or an action's) changed rows, and how far their actions and checks have run. */
 interface Frame {
   readonly changes: readonly RowChange[];
@@ -114,6 +127,7 @@ interface Frame {
  * down a self-referencing chain of any length runs in constant stack.
  */
 export function enforceForeignKeys(graph: ForeignKeyGraph, env: Env, ctx: ExecContext, changes: readonly RowChange[], writer: RowWriter): void {
+  const found: Violations = { first: null };
   const stack: Frame[] = [{ changes, row: 0, link: 0 }];
   while (stack.length > 0) {
     const f = stack[stack.length - 1]!;
@@ -126,18 +140,19 @@ export function enforceForeignKeys(graph: ForeignKeyGraph, env: Env, ctx: ExecCo
     const link = incoming[f.link];
     if (link !== undefined) {
       f.link++;
-      const done = act(env, ctx, link, c.old!, c.new, writer);
+      const done = act(env, ctx, link, c.old!, c.new, writer, found);
       if (done.length > 0) stack.push({ changes: done, row: 0, link: 0 });
       continue;
     }
-    if (c.new !== null) for (const out of graph.outgoing(c.table.id)) if (c.old === null || !sameValues(c.table, out.fk.columns, c.old, c.new)) check(env, ctx, out, c.new);
+    if (c.new !== null) for (const out of graph.outgoing(c.table.id)) if (c.old === null || !sameValues(c.table, out.fk.columns, c.old, c.new)) check(env, ctx, out, c.new, found);
     f.row++;
     f.link = 0;
   }
+  if (found.first !== null) throw found.first;
 }
 
 /** The action of `link` for a referenced row `old` deleted (`nw` null) or updated to `nw`: the referencing rows it changed. */
-function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row | null, writer: RowWriter): readonly RowChange[] {
+function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row | null, writer: RowWriter, found: Violations): readonly RowChange[] {
   const { fk, child, parent } = link;
   const key = fk.refColumns.map((col) => old[col] ?? null);
   if (key.some((v) => v === null)) return [];
@@ -146,14 +161,15 @@ function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row
   if (action === 'no action') {
     // Another row holding the key (re-inserted, or moved onto it) keeps the references valid.
     if (matchingRows(env, ctx, parent, fk.refColumns, key, true).length > 0) return [];
-    if (referencingRows(env, ctx, link, key).length > 0) throw stillReferencedError(parent, child, fk, key);
+    if (referencingRows(env, ctx, link, key).length > 0) found.first ??= stillReferencedError(parent, child, fk, key);
     return [];
   }
   const refs = referencingRows(env, ctx, link, key);
   if (action === 'restrict') {
-    if (refs.length > 0) throw stillReferencedError(parent, child, fk, key);
+    if (refs.length > 0) found.first ??= stillReferencedError(parent, child, fk, key);
     return [];
   }
+  if (found.first !== null) return [];
   const done: RowChange[] = [];
   for (const r of refs) {
     if (action === 'cascade' && nw === null) {
@@ -178,13 +194,16 @@ function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row
 }
 
 /** A new or changed referencing row must find its referenced key. */
-function check(env: Env, ctx: ExecContext, link: ForeignKeyLink, row: Row): void {
+function check(env: Env, ctx: ExecContext, link: ForeignKeyLink, row: Row, found: Violations): void {
   const state = keyState(link.fk, row);
   if (state === 'skip') return;
   if (!stillStored(ctx, link.child, row)) return; // changed again or deleted later in the statement
-  if (state === 'mixed') throw missingKeyError(link.child, link.fk, row);
+  if (state === 'mixed') {
+    found.first ??= missingKeyError(link.child, link.fk, row);
+    return;
+  }
   const key = castKey(link.fk.columns.map((c) => row[c] ?? null), link.fk.columns.map((c) => link.child.columns[c]!.type), link.fk.refColumns.map((c) => link.parent.columns[c]!.type));
-  if (key === null || matchingRows(env, ctx, link.parent, link.fk.refColumns, key, true).length === 0) throw missingKeyError(link.child, link.fk, row);
+  if (key === null || matchingRows(env, ctx, link.parent, link.fk.refColumns, key, true).length === 0) found.first ??= missingKeyError(link.child, link.fk, row);
 }
 
 /** Whether `row` is still the table's row at its key (a later action in the statement may have changed or deleted it). */
