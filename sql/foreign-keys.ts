@@ -99,9 +99,9 @@ export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint,
   if (columns.length !== refColumns.length) throw new SqlError(SqlState.invalidForeignKey, 'number of referencing and referenced columns for foreign key disagree');
   let name = k.conname ?? '';
   if (name === '') {
-    const base = `${table.name}_${columns.map((c) => table.columns[c]!.name).join('_')}_fkey`;
-    name = base;
-    for (let n = 1; taken.has(name); n++) name = `${base}${n}`;
+    const addition = columns.map((c) => table.columns[c]!.name).join('_').slice(0, NAME_CHARS_MAX);
+    name = objectName(table.name, addition, 'fkey');
+    for (let n = 1; taken.has(name); n++) name = objectName(table.name, addition, `fkey${n}`);
   } else if (taken.has(name)) {
     throw new SqlError(SqlState.duplicateObject, `constraint "${name}" for relation "${table.name}" already exists`);
   }
@@ -118,6 +118,21 @@ export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint,
     onDelete: ACTIONS[k.fk_del_action ?? 'a'] ?? 'no action', onUpdate: ACTIONS[k.fk_upd_action ?? 'a'] ?? 'no action',
     matchFull: k.fk_matchtype === 'f',
   };
+}
+
+/** NAMEDATALEN - 1: the longest identifier PostgreSQL keeps. */
+const NAME_CHARS_MAX = 63;
+
+/** PostgreSQL's makeObjectName: `name1_name2_label`, the longer of the two names shortened until it fits 63 characters. */
+function objectName(name1: string, name2: string, label: string): string {
+  const avail = NAME_CHARS_MAX - label.length - 2;
+  let n1 = name1.length;
+  let n2 = name2.length;
+  while (n1 + n2 > avail) {
+    if (n1 > n2) n1--;
+    else n2--;
+  }
+  return `${name1.slice(0, n1)}_${name2.slice(0, n2)}_${label}`;
 }
 
 const TYPE_NAMES: Partial<Record<SqlType, string>> = {
