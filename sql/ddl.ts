@@ -3,9 +3,10 @@
 // are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
 // TABLE/INDEX [IF EXISTS] [CASCADE], ALTER TABLE ... ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN
 // KEY, DROP CONSTRAINT (checks and foreign keys), DROP COLUMN, ALTER COLUMN SET/DROP DEFAULT and SET/DROP
-// NOT NULL, RENAME TO / RENAME COLUMN, TRUNCATE [CASCADE]. Ids come from the catalog's DDL-order counter. The single-node engine applies DDL to
-// its one catalog at once and undoes it if the transaction does not commit (engine.ts); the cluster
-// replays the same statements into each catalog version (replicated-catalog.ts).
+// NOT NULL, RENAME TO / RENAME COLUMN, TRUNCATE [CASCADE]. Ids come from the catalog's DDL-order counter.
+// The single-node engine applies DDL to its one catalog at once and undoes it if the transaction does
+// not commit (engine.ts); the cluster replays the same statements into each catalog version
+// (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog} from './catalog.ts';
@@ -291,14 +292,15 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
-      const c = cmd.def.ColumnDef;
+      const column = cmd.def.ColumnDef;
       const before: TableDef = table;
-      const fks = (c.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
-      if (fks.length > 0) referencesOfNewColumn(catalog, table, c, fks);
-      table = addColumn(catalog, storage, table, { ...c, constraints: (c.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN') }, cmd.missing_ok === true);
+      const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
+      if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);
+      const others = (column.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN');
+      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true);
       if (table === before) continue;
       // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
-      for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, c.colname ?? '');
+      for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, column.colname ?? '');
       continue;
     }
     if (cmd.subtype === 'AT_DropConstraint') {
