@@ -49,6 +49,29 @@ export interface TableDef {
   readonly indexes: readonly IndexDef[];
   /** CHECK constraints (CREATE TABLE), each a boolean expression over the row; absent: none. */
   readonly checks?: readonly CheckDef[];
+  /** FOREIGN KEY constraints this table's rows must satisfy (sql/foreign-keys.ts); absent: none. */
+  readonly foreignKeys?: readonly ForeignKeyDef[];
+}
+
+/** What a FOREIGN KEY does to referencing rows when the referenced key is deleted or updated (PostgreSQL's words). */
+export type ForeignKeyAction = 'no action' | 'restrict' | 'cascade' | 'set null' | 'set default';
+
+/**
+ * A FOREIGN KEY of the table holding it (the referencing table). The referenced table is named, not
+ * numbered: a table's id changes when it moves to a fresh storage (TRUNCATE, rewrites), its name only
+ * by RENAME, which rewrites every reference to it. Invariant: `columns` and `refColumns` have one
+ * length, are visible columns, and `refColumns` are the referenced table's primary key or a unique
+ * index's columns (as a set) with compatible types.
+ */
+export interface ForeignKeyDef {
+  readonly name: string;
+  readonly columns: readonly number[];
+  readonly refTable: string;
+  readonly refColumns: readonly number[];
+  readonly onDelete: ForeignKeyAction;
+  readonly onUpdate: ForeignKeyAction;
+  /** MATCH FULL (all key columns NULL or none); false: MATCH SIMPLE (any NULL column skips the check). */
+  readonly matchFull: boolean;
 }
 
 export interface CheckDef {
@@ -191,6 +214,13 @@ export class Catalog {
       if (index) return { table: t, index };
     }
     return undefined;
+  }
+
+  /** Every FOREIGN KEY that references table `name`, with the table holding it (itself included). */
+  referencing(name: string): { table: TableDef; fk: ForeignKeyDef }[] {
+    const out: { table: TableDef; fk: ForeignKeyDef }[] = [];
+    for (const t of this.list()) for (const fk of t.foreignKeys ?? []) if (fk.refTable === name) out.push({ table: t, fk });
+    return out;
   }
 
   relationExists(name: string): boolean {

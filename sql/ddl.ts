@@ -1,15 +1,17 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
 // composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
-// are accepted and ignored; FOREIGN KEY constraints are accepted and not enforced, with a NOTICE saying
-// so), CREATE [UNIQUE] INDEX, DROP TABLE/INDEX [IF EXISTS], ALTER TABLE ... ADD COLUMN / PRIMARY KEY /
-// UNIQUE / CHECK, DROP COLUMN, ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL, RENAME TO / RENAME
-// COLUMN, TRUNCATE. Ids come from the catalog's DDL-order counter. The single-node engine applies DDL to
-// its one catalog at once and undoes it if the transaction does not commit (engine.ts); the cluster
-// replays the same statements into each catalog version (replicated-catalog.ts).
+// are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
+// TABLE/INDEX [IF EXISTS] [CASCADE], ALTER TABLE ... ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN
+// KEY, DROP CONSTRAINT (checks and foreign keys), DROP COLUMN, ALTER COLUMN SET/DROP DEFAULT and SET/DROP
+// NOT NULL, RENAME TO / RENAME COLUMN, TRUNCATE [CASCADE]. Ids come from the catalog's DDL-order counter.
+// The single-node engine applies DDL to its one catalog at once and undoes it if the transaction does
+// not commit (engine.ts); the cluster replays the same statements into each catalog version
+// (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog} from './catalog.ts';
-import { HIDDEN_ROWID, columnIndex, type CheckDef, type ColumnDef, type IndexDef, type TableDef } from './catalog.ts';
+import { HIDDEN_ROWID, columnIndex, type CheckDef, type ColumnDef, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
+import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, isUniqueKey, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { BindContext, Scope } from './bind-context.ts';
 import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { coerceAssign } from './coerce.ts';
@@ -29,6 +31,8 @@ export interface DdlStorage {
   rowCount(def: TableDef): number;
   /** Every row of the table passes `test` (which throws the constraint's error for one that does not). */
   validateRows(def: TableDef, test: (row: Row) => void): void;
+  /** Every row of `child` satisfies `fk` against the rows of `parent` (else the first violation's 23503: foreign-keys.ts orphanOf). */
+  validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void;
 }
 
 export interface DdlOutcome {
@@ -65,9 +69,6 @@ function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDe
 }
 
 /** Applies one DDL statement's parse tree to the catalog and storage; null for one not supported here. */
-/** FOREIGN KEY constraints are kept nowhere: a row may reference one that does not exist. */
-const FOREIGN_KEYS_NOT_ENFORCED = 'FOREIGN KEY constraints are accepted but not enforced';
-
 export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome | null {
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
@@ -79,7 +80,8 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
 }
 
 function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlOutcome {
-  let foreignKeys = 0;
+  /** FOREIGN KEY clauses in written order, with the column they were written on (null: a table constraint). */
+  const foreignKeys: { k: Constraint; column: string | null }[] = [];
   const name = s.relation?.relname ?? '';
   if (s.relation?.relpersistence === 't') { /* temporary tables behave like ordinary ones here */ }
   if (s.inhRelations !== undefined && s.inhRelations.length > 0) throw unsupported('table inheritance');
@@ -128,9 +130,14 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
         case 'CONSTR_UNIQUE': uniques.push([idx]); break;
         case 'CONSTR_IDENTITY': serial = true; break;
-        case 'CONSTR_FOREIGN': foreignKeys++; break;
+        case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
+        case 'CONSTR_ATTR_DEFERRABLE':
+        case 'CONSTR_ATTR_DEFERRED':
+          // A column constraint's attributes follow it as constraints of their own.
+          if (foreignKeys.at(-1)?.column === cname) throw unsupported('a DEFERRABLE foreign key constraint');
+          break;
         default: break;
       }
     }
@@ -148,7 +155,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         for (const i of keys) cols[i] = { ...(cols[i] as ColumnDef), notNull: true };
         break;
       case 'CONSTR_UNIQUE': uniques.push(keys); break;
-      case 'CONSTR_FOREIGN': foreignKeys++; break;
+      case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: null }); break;
       case 'CONSTR_CHECK': checks.push({ k, column: null }); break;
       default: throw unsupported(`constraint ${String(k.contype)}`);
     }
@@ -165,9 +172,19 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   const indexes = uniques.map((u) => makeIndex(catalog, table, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, u, true, true));
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
+  if (foreignKeys.length > 0) {
+    const taken = constraintNames(table);
+    const fks: ForeignKeyDef[] = [];
+    for (const f of foreignKeys) {
+      const fk = bindForeignKey(catalog, table, f.k, f.column, taken);
+      taken.add(fk.name);
+      fks.push(fk);
+    }
+    table = { ...table, foreignKeys: fks };
+  }
   catalog.put(table);
   storage.ensureTable(table);
-  return foreignKeys === 0 ? { tag: 'CREATE TABLE', touched: [] } : { tag: 'CREATE TABLE', touched: [], notice: FOREIGN_KEYS_NOT_ENFORCED };
+  return { tag: 'CREATE TABLE', touched: [] };
 }
 
 /**
@@ -243,6 +260,11 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     for (const n of names) {
       if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
     }
+    // Foreign keys of tables not dropped with it that reference a dropped table: 2BP01, or gone with CASCADE.
+    for (const n of names) {
+      const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));
+      dropDependents(catalog, deps, `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
+    }
     for (const n of names) {
       const t = catalog.remove(n);
       if (t === undefined) {
@@ -265,10 +287,12 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
         throw new SqlError('2BP01', `cannot drop index ${n} because constraint ${n} on table ${f.table.name} requires it`);
       }
       const next = { ...f.table, indexes: f.table.indexes.filter((i) => i.id !== f.index.id) };
-      catalog.put(next);
+      const deps = catalog.referencing(f.table.name).filter((d) => !isUniqueKey(next, d.fk.refColumns));
+      dropDependents(catalog, deps, `index ${n}`, s.behavior === 'DROP_CASCADE', notices);
+      catalog.put({ ...(catalog.getById(next.id) ?? next), indexes: next.indexes });
       storage.ensureTable(next);
     }
-    return { tag: 'DROP INDEX', touched };
+    return { tag: 'DROP INDEX', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
   }
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }
@@ -285,7 +309,21 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
-      table = addColumn(catalog, storage, table, cmd.def.ColumnDef, cmd.missing_ok === true);
+      const column = cmd.def.ColumnDef;
+      const before: TableDef = table;
+      const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
+      if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);
+      const others = (column.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN');
+      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true);
+      if (table === before) continue;
+      // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
+      for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, column.colname ?? '');
+      continue;
+    }
+    if (cmd.subtype === 'AT_DropConstraint') {
+      const r = dropConstraint(catalog, table, cmd.name ?? '', cmd.missing_ok === true);
+      table = r.table;
+      notice = r.notice ?? notice;
       continue;
     }
     if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
@@ -293,7 +331,7 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
       continue;
     }
     if (cmd.subtype === 'AT_DropColumn') {
-      const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true);
+      const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
       table = r.table;
       notice = r.notice ?? notice;
       continue;
@@ -319,7 +357,7 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
     const t: TableDef = table;
     const keys = (k.keys ?? []).map((n) => columnIndex(t, strOf(n)));
     if (k.contype === 'CONSTR_FOREIGN') {
-      notice = FOREIGN_KEYS_NOT_ENFORCED;
+      table = addForeignKey(catalog, storage, t, k, null);
       continue;
     }
     if (k.contype === 'CONSTR_UNIQUE') {
@@ -356,7 +394,7 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
  * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
  * go with it. Rows are not rewritten. A primary-key column is refused (every table here has a key).
  */
-function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
+function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
   const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
   if (i < 0) {
     if (missingOk) return { table: t, notice: `column "${name}" of relation "${t.name}" does not exist, skipping` };
@@ -364,6 +402,11 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
   }
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
   const c = t.columns[i]!;
+  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
+  const notices: string[] = [];
+  const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
+  dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
+  t = catalog.getById(t.id) ?? t;
   const dropped: ColumnDef = { ...c, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
   const checks = (t.checks ?? []).filter((k) => !someExpr(k.expr, (x) => x.k === 'col' && x.i === i));
   const next: TableDef = {
@@ -371,10 +414,12 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
     columns: t.columns.map((x, j) => (j === i ? dropped : x)),
     indexes: t.indexes.filter((x) => !x.columns.includes(i)),
     ...(t.checks === undefined ? {} : { checks }),
+    // Its own foreign keys over the column go with it (as in PostgreSQL, without CASCADE).
+    ...(t.foreignKeys === undefined ? {} : { foreignKeys: t.foreignKeys.filter((f) => !f.columns.includes(i) && !(f.refTable === t.name && f.refColumns.includes(i))) }),
   };
   catalog.put(next);
   storage.ensureTable(next); // its indexes over the column go, as DROP INDEX's do
-  return { table: next };
+  return notices.length > 0 ? { table: next, notice: notices.join('\n') } : { table: next };
 }
 
 /**
@@ -425,6 +470,7 @@ function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   if (s.renameType === 'OBJECT_TABLE') {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
     catalog.put({ ...t, name: newName });
+    renameReferences(catalog, name, newName);
     return { tag: 'ALTER TABLE', touched: [] };
   }
   const old = s.subname ?? '';
@@ -471,7 +517,49 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
 }
 
 function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
-  const tables = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  const named = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  const notices: string[] = [];
+  const tables = truncateClosure(catalog, named, s.behavior === 'DROP_CASCADE', notices);
   for (const t of tables) storage.truncate(t);
-  return { tag: 'TRUNCATE TABLE', touched: tables.map((t) => t.id) };
+  return { tag: 'TRUNCATE TABLE', touched: tables.map((t) => t.id), ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
+}
+
+/** ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY / ADD COLUMN ... REFERENCES: existing rows must satisfy it, unless NOT VALID. */
+function addForeignKey(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constraint, column: string | null): TableDef {
+  const fk = bindForeignKey(catalog, t, k, column, constraintNames(t));
+  if (k.skip_validation !== true) storage.validateForeignKey(t, fk.refTable === t.name ? t : catalog.require(fk.refTable), fk);
+  const table: TableDef = { ...t, foreignKeys: [...(t.foreignKeys ?? []), fk] };
+  catalog.put(table);
+  return table;
+}
+
+/**
+ * ADD COLUMN ... REFERENCES, checked before the column is added (the engine applies DDL in place, so
+ * a statement must fail before it changes anything): the clause binds against the table with the new
+ * column, and a DEFAULT, which existing rows would hold, is refused (add the column, then the key).
+ */
+function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fks: readonly Constraint[]): void {
+  if ((c.constraints ?? []).some((x) => 'Constraint' in x && x.Constraint.contype === 'CONSTR_DEFAULT')) {
+    throw unsupported('ADD COLUMN with both DEFAULT and REFERENCES (add the column, then ADD FOREIGN KEY)');
+  }
+  const rt = resolveTypeName(c.typeName ?? {});
+  const provisional: TableDef = { ...t, columns: [...t.columns, { name: c.colname ?? '', type: rt.type, typmod: rt.typmod, notNull: false, default: null, hidden: false, serial: false }] };
+  const taken = constraintNames(t);
+  for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);
+}
+
+/** ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: a foreign key or a CHECK (key constraints: not here). */
+function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
+  if ((t.foreignKeys ?? []).some((f) => f.name === name)) {
+    dropForeignKeys(catalog, [{ table: t, fk: t.foreignKeys!.find((f) => f.name === name)! }]);
+    return { table: catalog.getById(t.id) ?? t };
+  }
+  if ((t.checks ?? []).some((c) => c.name === name)) {
+    const table: TableDef = { ...t, checks: (t.checks ?? []).filter((c) => c.name !== name) };
+    catalog.put(table);
+    return { table };
+  }
+  if (constraintNames(t).has(name)) throw unsupported('ALTER TABLE ... DROP CONSTRAINT of a PRIMARY KEY or UNIQUE constraint');
+  if (missingOk) return { table: t, notice: `constraint "${name}" of relation "${t.name}" does not exist, skipping` };
+  throw new SqlError(SqlState.undefinedObject, `constraint "${name}" of relation "${t.name}" does not exist`);
 }

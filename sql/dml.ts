@@ -15,9 +15,10 @@ import { prefixEnd } from './key-encoding.ts';
 import { primaryKeyOf, indexEntryPrefix } from './memory-store.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { formatText } from './value-text.ts';
-import type { ExecContext } from './exec-context.ts';
+import { pointGet, type ExecContext } from './exec-context.ts';
 import type { Row, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
+import { enforceForeignKeys, type RowChange, type RowWriter } from './foreign-key-checks.ts';
 
 export interface DmlOutcome {
   readonly count: number;
@@ -69,17 +70,6 @@ export function computeUpdatedRow(set: UpdatePlan['set'], old: Row, env: Env): R
   const nw = old.slice();
   for (const a of set) nw[a.col] = evalExpr(a.e, old, env);
   return nw;
-}
-
-/** Point read by primary key, recorded in the read set (absent rows as version null). */
-function pointGet(ctx: ExecContext, table: TableDef, key: string): ScannedRow | null {
-  const r = ctx.source.get(table, key);
-  const rec = ctx.recorder;
-  if (rec !== null && (r === null ? ctx.source.ownWrite?.(table, key) !== true : !r.own)) {
-    rec.reads.push({ tableId: table.id, key, version: r === null ? null : r.version });
-    if (r !== null && rec.keepScanned) rec.scanned.push({ tableId: table.id, key, version: r.version });
-  }
-  return r;
 }
 
 function pkConstraint(table: TableDef): string {
@@ -160,9 +150,41 @@ export function buildInsertRow(p: InsertPlan, source: Row, env: Env): Row {
   return checkRow(table, row, env);
 }
 
+/** The rows a statement changed, for its foreign key checks and actions (null: the catalog's foreign keys do not involve the table). */
+function changeLog(p: DmlPlan): RowChange[] | null {
+  return p.fks !== null && p.fks.touches(p.table.id) ? [] : null;
+}
+
+/** Foreign key actions write rows as an UPDATE or DELETE does: constraints, typmods, uniqueness. */
+function actionWriter(ctx: ReturnType<typeof context>, env: Env): RowWriter {
+  return {
+    update: (table, old, nw) => {
+      const row = checkRow(table, nw, env);
+      const oldKey = primaryKeyOf(table, old);
+      const newKey = primaryKeyOf(table, row);
+      if (newKey !== oldKey || table.indexes.some((i) => i.unique && i.columns.some((c) => old[c] !== row[c]))) {
+        const c = findConflict(ctx, table, row, newKey, oldKey, newKey !== oldKey);
+        if (c !== null) throw uniqueError(table, c, row);
+      }
+      if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
+      ctx.writes.put(table, newKey, row);
+      return row;
+    },
+    delete: (table, old) => ctx.writes.delete(table, primaryKeyOf(table, old)),
+  };
+}
+
+/** At the end of the statement: its foreign key actions and checks (foreign-key-checks.ts). */
+function finishStatement(p: DmlPlan, env: Env, changes: readonly RowChange[] | null): void {
+  if (p.fks === null || changes === null || changes.length === 0) return;
+  const ctx = context(env);
+  enforceForeignKeys(p.fks, env, ctx, changes, actionWriter(ctx, env));
+}
+
 export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
   const ctx = context(env);
   const table = p.table;
+  const changes = changeLog(p);
   const src = runPlan(p.source, env);
   const out: Row[] = [];
   let count = 0;
@@ -197,16 +219,19 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
       if (c2 !== null) throw uniqueError(table, c2, nw);
       if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
       ctx.writes.put(table, newKey, nw);
+      changes?.push({ table, old, new: nw });
       written.add(newKey);
       returning(p.returning, nw, env, out);
       count++;
       continue;
     }
     ctx.writes.put(table, key, row);
+    changes?.push({ table, old: null, new: row });
     written.add(key);
     returning(p.returning, row, env, out);
     count++;
   }
+  finishStatement(p, env, changes);
   return { count, returned: out };
 }
 
@@ -217,6 +242,7 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const out: Row[] = [];
   const pkTouched = p.set.some((a) => table.pk.includes(a.col));
   const uniqueTouched = table.indexes.some((i) => i.unique && p.set.some((a) => i.columns.includes(a.col)));
+  const changes = changeLog(p);
   for (const old of olds) {
     const nw = checkRow(table, computeUpdatedRow(p.set, old, env), env);
     const oldKey = primaryKeyOf(table, old);
@@ -227,8 +253,10 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
     }
     if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
     ctx.writes.put(table, newKey, nw);
+    changes?.push({ table, old, new: nw });
     returning(p.returning, nw, env, out);
   }
+  finishStatement(p, env, changes);
   return { count: olds.length, returned: out };
 }
 
@@ -236,10 +264,13 @@ export function runDelete(p: DeletePlan, env: Env): DmlOutcome {
   const ctx = context(env);
   const olds = runPlan(p.source, env);
   const out: Row[] = [];
+  const changes = changeLog(p);
   for (const old of olds) {
     ctx.writes.delete(p.table, primaryKeyOf(p.table, old));
+    changes?.push({ table: p.table, old, new: null });
     returning(p.returning, old, env, out);
   }
+  finishStatement(p, env, changes);
   return { count: olds.length, returned: out };
 }
 

@@ -166,7 +166,9 @@ export class Engine {
       } catch (err) {
         const details = (err as { sqlDetails?: { message?: string; cursorPosition?: number } }).sqlDetails;
         const msg = details?.message ?? (err instanceof Error ? err.message : String(err));
-        throw new SqlError(SqlState.syntaxError, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
+        // The grammar's refusals of features it parses (MATCH PARTIAL, ...) are 0A000 in PostgreSQL, not syntax errors.
+        const code = /(not yet implemented|not supported)$/.test(msg) ? SqlState.featureNotSupported : SqlState.syntaxError;
+        throw new SqlError(code, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
       }
       e = { stmts, lowered: [], version: this.catalog.version };
       // Long texts (bulk loads with literal values) are not worth keeping: their trees are large and never reused.

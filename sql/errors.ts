@@ -23,6 +23,9 @@ export const SqlState = {
   uniqueViolation: '23505',
   notNullViolation: '23502',
   checkViolation: '23514',
+  foreignKeyViolation: '23503',
+  invalidForeignKey: '42830',
+  dependentObjectsStillExist: '2BP01',
   divisionByZero: '22012',
   numericValueOutOfRange: '22003',
   invalidTextRepresentation: '22P02',
@@ -56,11 +59,14 @@ export class SqlError extends Error {
   readonly detail: string | undefined;
   /** 1-based character position in the statement text, as PostgreSQL reports it, when known. */
   readonly position: number | undefined;
-  constructor(code: string, message: string, detail?: string, position?: number) {
+  /** PostgreSQL's HINT line, when it gives one. */
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, detail?: string, position?: number, hint?: string) {
     super(message);
     this.code = code;
     this.detail = detail;
     this.position = position;
+    this.hint = hint;
   }
 }
 

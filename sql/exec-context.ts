@@ -10,7 +10,8 @@
 // transaction's own buffered writes are not recorded.
 
 import type { Expr } from './expr.ts';
-import type { RowSource, RowVersion, WriteSink } from './row-source.ts';
+import type { TableDef } from './catalog.ts';
+import type { RowSource, RowVersion, ScannedRow, WriteSink } from './row-source.ts';
 import type { SqlTimestamp } from './datetime.ts';
 import type { SqlValue } from './types.ts';
 
@@ -71,4 +72,15 @@ export interface ExecContext {
    * runs statements that ask for them itself, lower-statement.ts's `atClient`).
    */
   readonly identity?: SessionIdentity;
+}
+
+/** Point read by primary key, recorded in the read set (absent rows as version null). */
+export function pointGet(ctx: ExecContext, table: TableDef, key: string): ScannedRow | null {
+  const r = ctx.source.get(table, key);
+  const rec = ctx.recorder;
+  if (rec !== null && (r === null ? ctx.source.ownWrite?.(table, key) !== true : !r.own)) {
+    rec.reads.push({ tableId: table.id, key, version: r === null ? null : r.version });
+    if (r !== null && rec.keepScanned) rec.scanned.push({ tableId: table.id, key, version: r.version });
+  }
+  return r;
 }

@@ -16,6 +16,7 @@ import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { planFrom } from './plan-from.ts';
 import { coerceAssign } from './coerce.ts';
+import { foreignKeyGraph } from './foreign-key-checks.ts';
 
 export interface DmlResult {
   readonly plan: InsertPlan | UpdatePlan | DeletePlan;
@@ -150,7 +151,7 @@ function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: s
     }
   }
   const ret = bindReturning(tableScope(ctx, table, alias), returningNodes(s));
-  return { plan: { k: 'insert', table, columns, source, onConflict, returning: ret.exprs }, columns: ret.columns };
+  return { plan: { k: 'insert', table, fks: foreignKeyGraph(ctx.catalog), columns, source, onConflict, returning: ret.exprs }, columns: ret.columns };
 }
 
 function readPlan(scope: Scope, table: TableDef, where: Node | undefined): Plan {
@@ -174,7 +175,7 @@ export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
   const set = bindAssignments(scope, table, s.targetList ?? []);
   const source = readPlan(scope, table, s.whereClause);
   const ret = bindReturning(scope, returningNodes(s));
-  return { plan: { k: 'update', table, source, set, returning: ret.exprs }, columns: ret.columns };
+  return { plan: { k: 'update', table, fks: foreignKeyGraph(ctx.catalog), source, set, returning: ret.exprs }, columns: ret.columns };
 }
 
 export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
@@ -185,5 +186,5 @@ export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const source = readPlan(scope, table, s.whereClause);
   const ret = bindReturning(scope, returningNodes(s));
-  return { plan: { k: 'delete', table, source, returning: ret.exprs }, columns: ret.columns };
+  return { plan: { k: 'delete', table, fks: foreignKeyGraph(ctx.catalog), source, returning: ret.exprs }, columns: ret.columns };
 }

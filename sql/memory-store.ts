@@ -7,7 +7,8 @@
 import { encodeKey } from './key-encoding.ts';
 import { SortedKeys } from './sorted-keys.ts';
 import { SqlError, SqlState } from './errors.ts';
-import type { IndexDef, TableDef } from './catalog.ts';
+import type { ForeignKeyDef, IndexDef, TableDef } from './catalog.ts';
+import { orphanOf } from './foreign-keys.ts';
 import type { RowSource, ScanRequest, ScannedRow } from './row-source.ts';
 import type { Row } from './types.ts';
 import type { WriteBuffer } from './write-buffer.ts';
@@ -154,6 +155,12 @@ export class MemoryStore implements RowSource {
 
   validateRows(def: TableDef, test: (row: Row) => void): void {
     for (const r of this.tables.get(def.id)?.rows.values() ?? []) test(r.row);
+  }
+
+  validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void {
+    const rows = (t: TableDef): Row[] => [...(this.tables.get(t.id)?.rows.values() ?? [])].map((r) => r.row);
+    const e = orphanOf(child, parent, fk, rows(child), rows(parent));
+    if (e !== null) throw e;
   }
 
   get(table: TableDef, key: string): ScannedRow | null {

@@ -3,6 +3,7 @@
 // node yields rows as arrays of values; a node's output layout is fixed at plan time.
 
 import type { JsonRowFunction } from './json-ops.ts';
+import type { ForeignKeyGraph } from './foreign-key-checks.ts';
 import type { CmpOp, Expr } from './expr.ts';
 import type { IndexDef, TableDef } from './catalog.ts';
 import type { ScanMode } from './row-source.ts';
@@ -164,6 +165,8 @@ export type OnConflict =
 export interface InsertPlan {
   readonly k: 'insert';
   readonly table: TableDef;
+  /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
+  readonly fks: ForeignKeyGraph | null;
   /** Target column ordinals; `source` yields rows of exactly these. */
   readonly columns: readonly number[];
   readonly source: Plan;
@@ -175,6 +178,8 @@ export interface InsertPlan {
 export interface UpdatePlan {
   readonly k: 'update';
   readonly table: TableDef;
+  /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
+  readonly fks: ForeignKeyGraph | null;
   readonly source: Plan;
   /** Over the old table row. */
   readonly set: readonly Assignment[];
@@ -184,6 +189,8 @@ export interface UpdatePlan {
 export interface DeletePlan {
   readonly k: 'delete';
   readonly table: TableDef;
+  /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
+  readonly fks: ForeignKeyGraph | null;
   readonly source: Plan;
   readonly returning: readonly Expr[] | null;
 }

@@ -18,7 +18,7 @@ function actionsOf(v: CatalogVersion, sql: string): readonly DdlDataAction[] {
   return v.apply(engine.parse(sql).stmts[0]!).actions;
 }
 
-const describeAction = (a: DdlDataAction): string => (a.k === 'unique' ? `unique ${a.table.name}.${a.index.name}` : a.k === 'rewrite' ? `rewrite ${a.before.name}` : `truncate ${a.table.name}`);
+const describeAction = (a: DdlDataAction): string => (a.k === 'unique' ? `unique ${a.table.name}.${a.index.name}` : a.k === 'rewrite' ? `rewrite ${a.before.name}` : a.k === 'foreign-key' ? `foreign key ${a.child.name}.${a.fk.name}` : `${a.k} ${a.table.name}`);
 
 void describe('replicated DDL: the row work a statement asks the client to do', () => {
   const base = after(['CREATE TABLE t (id int PRIMARY KEY, email text, n int)', 'CREATE TABLE h (v int)']);
@@ -38,6 +38,31 @@ void describe('replicated DDL: the row work a statement asks the client to do', 
   void it('ADD PRIMARY KEY rewrites the rows, TRUNCATE deletes them', () => {
     assert.deepEqual(actionsOf(base, 'ALTER TABLE h ADD PRIMARY KEY (v)').map(describeAction), ['rewrite h']);
     assert.deepEqual(actionsOf(base, 'TRUNCATE t').map(describeAction), ['truncate t']);
+  });
+
+  void it('ADD FOREIGN KEY asks for a check of the referencing rows; NOT VALID and CREATE TABLE do not', () => {
+    const withParent = after(['CREATE TABLE t (id int PRIMARY KEY, email text)', 'CREATE TABLE c (id int PRIMARY KEY, t_id int)']);
+    assert.deepEqual(actionsOf(withParent, 'ALTER TABLE c ADD FOREIGN KEY (t_id) REFERENCES t').map(describeAction), ['foreign key c.c_t_id_fkey']);
+    assert.deepEqual(actionsOf(withParent, 'ALTER TABLE c ADD FOREIGN KEY (t_id) REFERENCES t NOT VALID'), []);
+    assert.deepEqual(actionsOf(withParent, 'CREATE TABLE d (id int PRIMARY KEY, t_id int REFERENCES t)'), []);
+  });
+
+  void it('replaying a log with foreign keys, renames, a storage switch and a dropped column yields the same definitions', () => {
+    let v = after([
+      'CREATE TABLE p (id int PRIMARY KEY, code text UNIQUE)',
+      'CREATE TABLE c (id int PRIMARY KEY, x int, p_id int REFERENCES p ON DELETE CASCADE, code text, FOREIGN KEY (code) REFERENCES p (code) MATCH FULL ON UPDATE SET NULL)',
+      'ALTER TABLE c ADD CONSTRAINT c_self FOREIGN KEY (x) REFERENCES c NOT VALID',
+      'ALTER TABLE p RENAME TO p2',
+      'ALTER TABLE c DROP COLUMN x',
+    ]);
+    v = v.withStorage('p2', STORAGE_ID_BASE + 7);
+    const replayed = CatalogVersion.fromValue(v.value());
+    assert.deepEqual(replayed.catalog.require('c'), v.catalog.require('c'));
+    assert.deepEqual(replayed.catalog.require('c').foreignKeys, [
+      { name: 'c_p_id_fkey', columns: [2], refTable: 'p2', refColumns: [0], onDelete: 'cascade', onUpdate: 'no action', matchFull: false },
+      { name: 'c_code_fkey', columns: [3], refTable: 'p2', refColumns: [1], onDelete: 'no action', onUpdate: 'set null', matchFull: true },
+    ]);
+    assert.equal(replayed.catalog.require('p2').id, STORAGE_ID_BASE + 7);
   });
 
   void it('replaying a log with unique indexes yields the same catalog', () => {

@@ -24,7 +24,7 @@
  * keys fails with 23505, as in the single-node engine.
  */
 import type { Node } from 'libpg-query';
-import { Catalog, type IndexDef, type TableDef } from './catalog.ts';
+import { Catalog, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
 import { applyDdl, type DdlOutcome, type DdlStorage } from './ddl.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
@@ -47,7 +47,9 @@ export type DdlDataAction =
   | { readonly k: 'truncate'; readonly table: TableDef }
   | { readonly k: 'unique'; readonly table: TableDef; readonly index: IndexDef }
   /** SET NOT NULL, ADD CHECK: every row the table holds must pass `test`. */
-  | { readonly k: 'validate'; readonly table: TableDef; readonly test: (row: Row) => void };
+  | { readonly k: 'validate'; readonly table: TableDef; readonly test: (row: Row) => void }
+  /** ADD FOREIGN KEY: every row of `child` must reference a row of `parent` (foreign-keys.ts orphanOf). */
+  | { readonly k: 'foreign-key'; readonly child: TableDef; readonly parent: TableDef; readonly fk: ForeignKeyDef };
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -81,6 +83,9 @@ class ReplicatedDdl implements DdlStorage {
   }
   validateRows(def: TableDef, test: (row: Row) => void): void {
     if (this.catalog.getById(def.id) !== undefined) this.actions.push({ k: 'validate', table: def, test });
+  }
+  validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void {
+    if (this.catalog.getById(child.id) !== undefined) this.actions.push({ k: 'foreign-key', child, parent, fk });
   }
 }
 

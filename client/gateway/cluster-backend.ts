@@ -40,7 +40,7 @@ class ClusterBackendSession implements BackendSession {
     const r = await this.session.prepare(sql, paramTypeHints.map((t) => t ?? 'unknown'));
     if (!r.ok) {
       const e = r.error;
-      return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } };
+      return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
     }
     const info = r.statement.info;
     const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, columns: columnsOf(info.columns), returnsRows: info.returnsRows };

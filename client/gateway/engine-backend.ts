@@ -49,7 +49,7 @@ export function noticeOf(message: string): BackendNotice {
 export function resultOf(r: ExecResult): BackendResult {
   if (!r.ok) {
     const e = r.error;
-    return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } };
+    return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
   }
   return {
     ok: true,
@@ -83,7 +83,7 @@ class EngineBackendSession implements BackendSession {
     const r = this.session.prepare(name, sql, hints);
     if (!r.ok) {
       const e = r.error;
-      return Promise.resolve({ ok: false, error: { code: e.code, message: e.message, detail: e.detail, position: e.position } });
+      return Promise.resolve({ ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } });
     }
     const statement: EngineStatement = {
       name,

@@ -15,6 +15,8 @@
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
 //   - its indexes: the primary key, UNIQUE constraints and indexes, plain indexes, as pg_get_indexdef
 //     and pg_get_constraintdef would print them;
+//   - its foreign keys and those referencing it (asked for when relhastriggers is set, as PostgreSQL
+//     sets it for a table with either), as pg_get_constraintdef prints them; triggers: none;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
 // Everything is in schema `public`, owned by the session's user. Tables and their indexes only: views
@@ -23,7 +25,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
 // compression, statistics target or description, and the access method.
 
-import type { IndexDef, TableDef } from '../../sql/catalog.ts';
+import type { ForeignKeyDef, IndexDef, TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -130,11 +132,25 @@ function storageOf(t: SqlType): string {
   return t === 'numeric' ? 'm' : t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'unknown' ? 'x' : 'p';
 }
 
+const FOREIGN_KEYS = /^\s*SELECT true as sametable, conname,\s*pg_catalog\.pg_get_constraintdef\(r\.oid, true\) as condef,\s*conrelid::pg_catalog\.regclass AS ontable\s+FROM pg_catalog\.pg_constraint r\s+WHERE r\.conrelid = '(\d+)' AND r\.contype = 'f'[\s\S]*ORDER BY conname;?\s*$/;
+const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ontable,\s*pg_catalog\.pg_get_constraintdef\(oid, true\) AS condef\s+FROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\)[\s\S]*ORDER BY conname;?\s*$/;
+
+/** A foreign key as pg_get_constraintdef prints it. */
+function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
+  const refCols = parent === undefined ? '' : columnList(parent, fk.refColumns);
+  let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${quoteIdent(fk.refTable)}(${refCols})`;
+  if (fk.matchFull) def += ' MATCH FULL';
+  if (fk.onUpdate !== 'no action') def += ` ON UPDATE ${fk.onUpdate.toUpperCase()}`;
+  if (fk.onDelete !== 'no action') def += ` ON DELETE ${fk.onDelete.toUpperCase()}`;
+  return def;
+}
+
 /** Queries of `\d table` that have no rows here, by a distinctive part and their column count. */
 const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
   { re: /^\s*SELECT pol\.polname, pol\.polpermissive,[\s\S]*FROM pg_catalog\.pg_policy pol\s+WHERE pol\.polrelid = '\d+' ORDER BY 1;?\s*$/, width: 6 },
   { re: /^\s*SELECT oid, stxrelid::pg_catalog\.regclass,[\s\S]*FROM pg_catalog\.pg_statistic_ext\s+WHERE stxrelid = '\d+'\s+ORDER BY nsp, stxname;?\s*$/, width: 9 },
   { re: /^\s*SELECT pubname\s*, NULL\s*, NULL\s+FROM pg_catalog\.pg_publication p\s[\s\S]*pg_catalog\.pg_relation_is_publishable\('\d+'\)\s+ORDER BY 1;?\s*$/, width: 3 },
+  { re: /^\s*SELECT t\.tgname, pg_catalog\.pg_get_triggerdef\(t\.oid, true\), t\.tgenabled, t\.tgisinternal,[\s\S]*FROM pg_catalog\.pg_trigger t\s+WHERE t\.tgrelid = '\d+'[\s\S]*ORDER BY 1;?\s*$/, width: 5 },
   { re: /^\s*SELECT c\.oid::pg_catalog\.regclass\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhparent AND i\.inhrelid = '\d+'[\s\S]*ORDER BY inhseqno;?\s*$/, width: 1 },
   { re: /^\s*SELECT c\.oid::pg_catalog\.regclass, c\.relkind, inhdetachpending, pg_catalog\.pg_get_expr\(c\.relpartbound, c\.oid\)\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhrelid AND i\.inhparent = '\d+'[\s\S]*;?\s*$/, width: 4 },
 ];
@@ -243,9 +259,12 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     return {
       columns,
       answer: async (ctx) => {
-        const t = await tableByOid(ctx, oid);
+        const tables = await ctx.backend.tables();
+        const t = tables.find((x) => OID_BASE + x.id === Number(oid));
         if (t === undefined) return rows(columns, []);
-        return rows(columns, [[0, 'r', indexRows(t).length > 0, false, false, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+        // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
+        const triggers = (t.foreignKeys ?? []).length > 0 || tables.some((x) => (x.foreignKeys ?? []).some((f) => f.refTable === t.name));
+        return rows(columns, [[0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
       },
     };
   }
@@ -288,6 +307,26 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
           const def = `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(i.name)} ON public.${quoteIdent(t.name)} USING btree (${list})`;
           const constraint = i.contype === 'p' ? `PRIMARY KEY (${list})` : i.contype === 'u' ? `UNIQUE (${list})` : null;
           return [i.name, i.primary, i.unique, false, true, def, constraint, i.contype, i.contype === null ? null : false, i.contype === null ? null : false, false, 0];
+        }));
+      },
+    };
+  }
+  m = FOREIGN_KEYS.exec(sql) ?? REFERENCED_BY.exec(sql);
+  if (m !== null) {
+    const oid = m[1] as string;
+    const own = FOREIGN_KEYS.test(sql);
+    const columns = own ? [col('sametable', 'bool'), col('conname'), col('condef'), col('ontable')] : [col('conname'), col('ontable'), col('condef')];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const tables = await ctx.backend.tables();
+        const t = tables.find((x) => OID_BASE + x.id === Number(oid));
+        if (t === undefined) return rows(columns, []);
+        const fks = own ? (t.foreignKeys ?? []).map((fk) => ({ table: t, fk })) : tables.flatMap((x) => (x.foreignKeys ?? []).filter((f) => f.refTable === t.name).map((fk) => ({ table: x, fk })));
+        fks.sort((a, b) => (a.fk.name < b.fk.name ? -1 : a.fk.name > b.fk.name ? 1 : 0));
+        return rows(columns, fks.map(({ table, fk }) => {
+          const def = foreignKeyDef(table, fk, tables.find((x) => x.name === fk.refTable));
+          return own ? [true, fk.name, def, quoteIdent(table.name)] : [fk.name, quoteIdent(table.name), def];
         }));
       },
     };

@@ -113,7 +113,12 @@ const IS_CONSTRAINT_COLUMN_USAGE: Table = {
   name: 'information_schema.constraint_column_usage',
   columns: 'table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, constraint_schema text, constraint_name text',
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE];
+const IS_REFERENTIAL_CONSTRAINTS: Table = {
+  name: 'information_schema.referential_constraints',
+  columns: `constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,
+    unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
+};
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
@@ -194,13 +199,14 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
         database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
     });
     constraintRows(t, database, push);
+    foreignKeyRows(t, tables, database, push);
   }
   return out;
 }
 
 /**
  * information_schema's constraint tables: the primary key, UNIQUE constraints and CHECK constraints
- * (foreign keys are not kept; PostgreSQL's NOT NULL pseudo-constraints are left out).
+ * (PostgreSQL's NOT NULL pseudo-constraints are left out; foreign keys: foreignKeyRows).
  */
 function constraintRows(t: TableDef, database: string, push: (t: Table, row: SqlValue[]) => void): void {
   const keyed = (name: string, type: string, cols: readonly number[]): void => {
@@ -214,6 +220,30 @@ function constraintRows(t: TableDef, database: string, push: (t: Table, row: Sql
   if (!t.hiddenPk) keyed(`${t.name}_pkey`, 'PRIMARY KEY', t.pk);
   for (const i of t.indexes) if (i.constraint && i.unique) keyed(i.name, 'UNIQUE', i.columns);
   for (const k of t.checks ?? []) push(IS_TABLE_CONSTRAINTS, [database, 'public', k.name, database, 'public', t.name, 'CHECK', 'NO', 'NO', 'YES', null]);
+}
+
+/**
+ * A table's FOREIGN KEY constraints as PostgreSQL 15 lists them: table_constraints, key_column_usage
+ * (the referencing columns, with their position in the referenced key), constraint_column_usage (the
+ * referenced columns) and referential_constraints (the referenced key's constraint, MATCH and rules).
+ */
+function foreignKeyRows(t: TableDef, tables: readonly TableDef[], database: string, push: (t: Table, row: SqlValue[]) => void): void {
+  for (const fk of t.foreignKeys ?? []) {
+    const parent = tables.find((x) => x.name === fk.refTable);
+    if (parent === undefined) continue;
+    push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', 'NO', 'NO', 'YES', null]);
+    // The referenced key's own column order (the primary key's, or the unique index's).
+    const sameSet = (cols: readonly number[]): boolean => cols.length === fk.refColumns.length && cols.every((c) => fk.refColumns.includes(c));
+    const index = !parent.hiddenPk && sameSet(parent.pk) ? null : parent.indexes.find((i) => i.unique && sameSet(i.columns));
+    const keyCols = index === undefined || index === null ? parent.pk : index.columns;
+    fk.columns.forEach((c, i) => {
+      push(IS_KEY_COLUMN_USAGE, [database, 'public', fk.name, database, 'public', t.name, t.columns[c]?.name ?? '', i + 1, keyCols.indexOf(fk.refColumns[i]!) + 1]);
+    });
+    for (const c of [...fk.refColumns].sort((a, b) => a - b)) push(IS_CONSTRAINT_COLUMN_USAGE, [database, 'public', parent.name, parent.columns[c]?.name ?? '', database, 'public', fk.name]);
+    const rule = (a: string): string => a.toUpperCase();
+    push(IS_REFERENTIAL_CONSTRAINTS, [database, 'public', fk.name, database, 'public', index === null || index === undefined ? `${parent.name}_pkey` : index.name,
+      fk.matchFull ? 'FULL' : 'NONE', rule(fk.onUpdate), rule(fk.onDelete)]);
+  }
 }
 
 let engine: Engine | null = null;

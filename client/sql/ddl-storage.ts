@@ -8,6 +8,7 @@
 import type { Node } from 'libpg-query';
 import { quoteIdent, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
+import { orphanOf } from '../../sql/foreign-keys.ts';
 import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, type CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
@@ -32,12 +33,17 @@ export interface DdlEnv {
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
 export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<ReturnType<CatalogVersion['apply']>['outcome']> {
   let { next, outcome, actions } = txn.catalog.apply(node);
-  if (actions.some((a) => a.k !== 'unique' && a.k !== 'validate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
+  if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
   for (const a of actions) {
     // The old storage as the statement found it (the rows' layout `transform` expects).
     if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
     else if (a.k === 'unique') await checkUnique(env, txn, a.table, a.index);
     else if (a.k === 'validate') for (const row of await allRows(env, txn, a.table)) a.test(row);
+    else if (a.k === 'foreign-key') {
+      const [child, parent] = await Promise.all([allRows(env, txn, a.child), allRows(env, txn, a.parent)]);
+      const e = orphanOf(a.child, a.parent, a.fk, child, parent);
+      if (e !== null) throw e;
+    }
   }
   let cv = next;
   // A table created inside a transaction gets a fresh storage at once: a load into it may then leave

@@ -58,7 +58,7 @@ import { FetchingSource, SqlTxn } from './sql-txn.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
-/** A statement that keeps finding rows it has not fetched gives up after this many passes (never in practice). */
+/** A statement that keeps finding rows it has not fetched gives up after this many passes (a deep foreign key cascade). */
 const FETCH_PASSES_MAX = 16;
 /** Hidden row ids: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ 10-bit counter. */
 const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
@@ -518,7 +518,8 @@ export class SqlSession {
       }
       return r;
     }
-    throw new SqlError(SqlState.internalError, 'statement kept reading rows it had not fetched');
+    // A foreign key cascade reaches one level further per pass (its scans are fetched level by level).
+    throw new SqlError(SqlState.programLimitExceeded, `statement kept reading rows it had not fetched after ${FETCH_PASSES_MAX} rounds of reads (a foreign key cascade deeper than that is not supported on the cluster)`);
   }
 
   async #fetch(txn: SqlTxn, missing: ReadonlyMap<Key, TableDef>): Promise<void> {

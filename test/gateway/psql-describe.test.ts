@@ -202,3 +202,62 @@ void test('psql \\d, \\dt and \\d table print what they print against PostgreSQL
     await gw.close();
   }
 });
+
+// Foreign keys (psql asks for them when relhastriggers is set): "Foreign-key constraints" and "Referenced by", in name order.
+const FK_DDL = [
+  "CREATE TABLE fk_parent (id int PRIMARY KEY, code text UNIQUE);",
+  "CREATE TABLE fk_child (id int PRIMARY KEY, parent_id int REFERENCES fk_parent ON DELETE CASCADE, code text, CONSTRAINT fk_code FOREIGN KEY (code) REFERENCES fk_parent (code) MATCH FULL ON UPDATE SET NULL ON DELETE RESTRICT);",
+  "CREATE TABLE \"Odd Child\" (k int REFERENCES fk_parent);"
+];
+const FK_DESCRIBE: readonly (readonly [string, string])[] = [
+  ["fk_parent", `             Table "public.fk_parent"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ id     | integer |           | not null | 
+ code   | text    |           |          | 
+Indexes:
+    "fk_parent_pkey" PRIMARY KEY, btree (id)
+    "fk_parent_code_key" UNIQUE CONSTRAINT, btree (code)
+Referenced by:
+    TABLE ""Odd Child"" CONSTRAINT "Odd Child_k_fkey" FOREIGN KEY (k) REFERENCES fk_parent(id)
+    TABLE "fk_child" CONSTRAINT "fk_child_parent_id_fkey" FOREIGN KEY (parent_id) REFERENCES fk_parent(id) ON DELETE CASCADE
+    TABLE "fk_child" CONSTRAINT "fk_code" FOREIGN KEY (code) REFERENCES fk_parent(code) MATCH FULL ON UPDATE SET NULL ON DELETE RESTRICT
+
+`],
+  ["fk_child", `               Table "public.fk_child"
+  Column   |  Type   | Collation | Nullable | Default 
+-----------+---------+-----------+----------+---------
+ id        | integer |           | not null | 
+ parent_id | integer |           |          | 
+ code      | text    |           |          | 
+Indexes:
+    "fk_child_pkey" PRIMARY KEY, btree (id)
+Foreign-key constraints:
+    "fk_child_parent_id_fkey" FOREIGN KEY (parent_id) REFERENCES fk_parent(id) ON DELETE CASCADE
+    "fk_code" FOREIGN KEY (code) REFERENCES fk_parent(code) MATCH FULL ON UPDATE SET NULL ON DELETE RESTRICT
+
+`],
+  ["\"Odd Child\"", `             Table "public.Odd Child"
+ Column |  Type   | Collation | Nullable | Default 
+--------+---------+-----------+----------+---------
+ k      | integer |           |          | 
+Foreign-key constraints:
+    "Odd Child_k_fkey" FOREIGN KEY (k) REFERENCES fk_parent(id)
+
+`]
+];
+
+void test('psql \\d lists a table\'s foreign keys and the foreign keys referencing it, as pg_get_constraintdef prints them', async () => {
+  const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
+  try {
+    const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...FK_DDL.flatMap((s) => ['-c', s]));
+    assert.equal(ddl.code, 0, ddl.stderr);
+    for (const [name, expected] of FK_DESCRIBE) {
+      const r = await psql(gw.port, '-c', `\\d ${name}`);
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      assert.equal(r.stdout, expected, name);
+    }
+  } finally {
+    await gw.close();
+  }
+});
