@@ -11,7 +11,7 @@ import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
-import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, truncateName, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -100,6 +100,8 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
     case 'text':
     case 'unknown':
       return castToText(v, from);
+    case 'name':
+      return truncateName(castToText(v, from));
     case 'varchar':
     case 'bpchar': {
       const s = castToText(v, from);

@@ -38,6 +38,8 @@ export const sqlTypes = [
   '_timestamp', '_timestamptz', '_uuid', '_bytea',
   // Appended after the arrays for the same reason.
   'interval', '_interval',
+  // PostgreSQL's identifier type (the system catalog's names), text of at most 63 bytes.
+  'name', '_name',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -60,7 +62,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   // pg_type.typarray of each element type.
   _int2: 1005, _int4: 1007, _int8: 1016, _numeric: 1231, _float4: 1021, _float8: 1022, _text: 1009, _varchar: 1015,
   _bpchar: 1014, _bool: 1000, _date: 1182, _timestamp: 1115, _timestamptz: 1185, _uuid: 2951, _bytea: 1001,
-  interval: 1186, _interval: 1187,
+  interval: 1186, _interval: 1187, name: 19, _name: 1003,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -69,7 +71,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   bool: 1, date: 4, timestamp: 8, unknown: -2, timestamptz: 8, uuid: 16, bytea: -1,
   _int2: -1, _int4: -1, _int8: -1, _numeric: -1, _float4: -1, _float8: -1, _text: -1, _varchar: -1, _bpchar: -1,
   _bool: -1, _date: -1, _timestamp: -1, _timestamptz: -1, _uuid: -1, _bytea: -1,
-  interval: 16, _interval: -1,
+  interval: 16, _interval: -1, name: 64, _name: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -87,7 +89,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   _float8: 'double precision[]', _text: 'text[]', _varchar: 'character varying[]', _bpchar: 'character[]',
   _bool: 'boolean[]', _date: 'date[]', _timestamp: 'timestamp without time zone[]',
   _timestamptz: 'timestamp with time zone[]', _uuid: 'uuid[]', _bytea: 'bytea[]',
-  interval: 'interval', _interval: 'interval[]',
+  interval: 'interval', _interval: 'interval[]', name: 'name', _name: 'name[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -125,7 +127,18 @@ export const isIntegerType = (t: SqlType): t is 'int2' | 'int4' | 'int8' => t ==
 export const isFloatType = (t: SqlType): t is 'float4' | 'float8' => t === 'float4' || t === 'float8';
 export const isNumericType = (t: SqlType): boolean => isIntegerType(t) || isFloatType(t) || t === 'numeric';
 export const isDateTimeType = (t: SqlType): t is 'date' | 'timestamp' | 'timestamptz' => t === 'date' || t === 'timestamp' || t === 'timestamptz';
-export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' => t === 'text' || t === 'varchar' || t === 'bpchar';
+export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' | 'name' => t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'name';
+
+/** PostgreSQL's NAMEDATALEN - 1: a name keeps at most this many bytes (of whole characters). */
+const NAME_BYTES_MAX = 63;
+export function truncateName(s: string): string {
+  if (s.length <= NAME_BYTES_MAX / 4) return s;
+  const b = new TextEncoder().encode(s);
+  if (b.length <= NAME_BYTES_MAX) return s;
+  let end = NAME_BYTES_MAX;
+  while (end > 0 && (b[end]! & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(b.subarray(0, end));
+}
 
 export const INT8_MIN = -(2n ** 63n);
 export const INT8_MAX = 2n ** 63n - 1n;

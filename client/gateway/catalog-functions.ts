@@ -1,0 +1,92 @@
+// PostgreSQL's catalog functions that read the catalog (pg_get_indexdef, pg_get_constraintdef,
+// pg_get_expr, obj_description, col_description, pg_table_is_visible), answered over the system
+// catalog's tables: before a catalog query is prepared, each call is replaced by the subquery over
+// the catalog tables that gives its value. The calls are found with PostgreSQL's own scanner (a string
+// or a quoted name that looks like a call is one token), arguments rewritten first, so calls nest.
+//
+// What each one reads:
+//   pg_get_indexdef(index oid)              pg_catalog.pesto_definition (CREATE INDEX ... as PostgreSQL prints it)
+//   pg_get_constraintdef(oid [, pretty])    pg_catalog.pesto_definition (PRIMARY KEY (...), UNIQUE (...))
+//   pg_get_expr(text, relation [, pretty])  its first argument: pg_attrdef.adbin and pg_index.indpred hold the text
+//   obj_description(oid [, catalog])        pg_description, objsubid 0
+//   col_description(relation, column)       pg_description
+//   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
+// Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
+
+import { scanSync, type ScanToken } from 'libpg-query';
+
+type Rewrite = (args: readonly string[]) => string | null;
+
+const REWRITES: Readonly<Record<string, Rewrite>> = {
+  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_constraintdef: (a) => (a.length === 1 || a.length === 2 ? `(SELECT definition FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_expr: (a) => (a.length === 2 || a.length === 3 ? `(${a[0]})::text` : null),
+  obj_description: (a) => (a.length === 1 || a.length === 2
+    ? `(SELECT description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = (SELECT oid FROM pg_catalog.pg_class WHERE relname = (${a[1]}) AND relnamespace = 11)` : ''})`
+    : null),
+  col_description: (a) => (a.length === 2 ? `(SELECT description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
+  pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END)` : null),
+};
+
+/** The function names it rewrites, for the catalog's check that a query is one of its own. */
+export const CATALOG_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(REWRITES));
+
+/** An identifier token's name as PostgreSQL folds it. */
+function identName(t: ScanToken, text: string): string | null {
+  if (t.tokenName !== 'IDENT' && t.keywordKind === 0) return null;
+  const s = text.slice(t.start, t.end);
+  return s.startsWith('"') ? s.slice(1, -1).replace(/""/g, '"') : s.toLowerCase();
+}
+
+/** `sql` with every call of a catalog function replaced; null when it does not scan. */
+export function rewriteCatalogFunctions(sql: string): string | null {
+  // The scanner's offsets are bytes; the text is sliced as latin1 so characters and bytes line up.
+  const text = Buffer.from(sql, 'utf8').toString('latin1');
+  let tokens: ScanToken[];
+  try {
+    tokens = scanSync(sql).tokens;
+  } catch {
+    return null;
+  }
+  const out = rewriteRange(text, tokens, 0, tokens.length, tokens.length === 0 ? 0 : tokens[0]!.start, text.length);
+  return Buffer.from(out, 'latin1').toString('utf8');
+}
+
+/** The text from `from` to `to` (offsets), whose tokens are tokens[lo, hi), with calls rewritten. */
+function rewriteRange(text: string, tokens: readonly ScanToken[], lo: number, hi: number, from: number, to: number): string {
+  let out = '';
+  let pos = from;
+  for (let i = lo; i < hi; i++) {
+    const t = tokens[i]!;
+    const name = identName(t, text);
+    if (name === null || !(name in REWRITES) || tokens[i + 1]?.text !== '(') continue;
+    // Qualified with pg_catalog: the qualifier goes with the call.
+    const qualified = i >= lo + 2 && tokens[i - 1]!.text === '.' && identName(tokens[i - 2]!, text) === 'pg_catalog' && tokens[i - 2]!.start >= pos;
+    const start = qualified ? tokens[i - 2]!.start : t.start;
+    // The arguments: top-level commas between the parentheses.
+    let depth = 0;
+    let j = i + 1;
+    const bounds: [number, number][] = [];
+    let argLo = i + 2;
+    for (; j < hi; j++) {
+      const x = tokens[j]!.text;
+      if (x === '(' || x === '[') depth++;
+      else if (x === ')' || x === ']') {
+        depth--;
+        if (depth === 0) break;
+      } else if (x === ',' && depth === 1) {
+        bounds.push([argLo, j]);
+        argLo = j + 1;
+      }
+    }
+    if (j >= hi) continue;
+    if (argLo < j) bounds.push([argLo, j]);
+    const args = bounds.map(([a, b]) => rewriteRange(text, tokens, a, b, tokens[a]!.start, tokens[b - 1]!.end));
+    const replacement = REWRITES[name]!(args);
+    if (replacement === null) continue;
+    out += text.slice(pos, start) + replacement;
+    pos = tokens[j]!.end;
+    i = j;
+  }
+  return out + text.slice(pos, to);
+}
