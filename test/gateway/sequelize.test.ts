@@ -1,0 +1,35 @@
+/**
+ * Sequelize's schema sync, introspection, CRUD and transactions (sequelize-scenario.ts) through the
+ * gateway over the engine and over a six-replica cluster, and the same assertions against PostgreSQL 15.
+ */
+import { after, before, describe, it } from 'node:test';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
+import { sequelizeScenario } from './sequelize-scenario.ts';
+import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite } from './gateway-fixture.ts';
+
+const CLUSTER_BASE_PORT = 8000;
+const POSTGRES_PORT = 8040;
+
+void describe('Sequelize through the gateway over the engine', () => {
+  const port = engineGatewayForSuite();
+  void it('syncs (twice, then with alter), describes, queries and runs transactions', () =>
+    sequelizeScenario({ port: port(), user: USER, password: PASSWORD, database: DATABASE }));
+});
+
+void describe('Sequelize through the gateway over a cluster of six replicas', () => {
+  const { port } = clusterGatewayForSuite('gw-sequelize', CLUSTER_BASE_PORT);
+  void it('syncs (twice, then with alter), describes, queries and runs transactions', () =>
+    sequelizeScenario({ port: port(), user: USER, password: PASSWORD, database: DATABASE }));
+});
+
+void describe('Sequelize against PostgreSQL 15 (the scenario\'s expectations)', { skip: existsSync(join(PG_BIN, 'postgres')) ? false : `no PostgreSQL 15 at ${PG_BIN}` }, () => {
+  let server: PostgresServer | undefined;
+  before(() => {
+    server = startPostgres(POSTGRES_PORT);
+  });
+  after(() => server?.stop());
+  void it('passes the same scenario', () =>
+    sequelizeScenario({ port: POSTGRES_PORT, user: 'postgres', password: '', database: 'postgres' }));
+});
