@@ -17,15 +17,21 @@ import { scanSync, type ScanToken } from 'libpg-query';
 
 type Rewrite = (args: readonly string[]) => string | null;
 
+/** The oid of the system catalog named by a text expression (obj_description's second argument). */
+const catalogOid = (name: string): string =>
+  `(CASE (${name})::text WHEN 'pg_class' THEN 1259 WHEN 'pg_type' THEN 1247 WHEN 'pg_namespace' THEN 2615 WHEN 'pg_constraint' THEN 2606 WHEN 'pg_database' THEN 1262 WHEN 'pg_am' THEN 2601 END)`;
+
 const REWRITES: Readonly<Record<string, Rewrite>> = {
-  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
-  pg_get_constraintdef: (a) => (a.length === 1 || a.length === 2 ? `(SELECT definition FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
-  pg_get_expr: (a) => (a.length === 2 || a.length === 3 ? `(${a[0]})::text` : null),
-  obj_description: (a) => (a.length === 1 || a.length === 2
-    ? `(SELECT description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = (SELECT oid FROM pg_catalog.pg_class WHERE relname = (${a[1]}) AND relnamespace = 11)` : ''})`
+  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_constraintdef: (a) => (a.length === 1 || a.length === 2
+    ? `(SELECT definition AS pg_get_constraintdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))`
     : null),
-  col_description: (a) => (a.length === 2 ? `(SELECT description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
-  pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END)` : null),
+  pg_get_expr: (a) => (a.length === 2 || a.length === 3 ? `(SELECT (${a[0]})::text AS pg_get_expr)` : null),
+  obj_description: (a) => (a.length === 1 || a.length === 2
+    ? `(SELECT description AS obj_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = ${catalogOid(a[1]!)}` : ''})`
+    : null),
+  col_description: (a) => (a.length === 2 ? `(SELECT description AS col_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
+  pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
 };
 
 /** The function names it rewrites, for the catalog's check that a query is one of its own. */

@@ -13,7 +13,10 @@ const BIN = '/usr/lib/postgresql/15/bin';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
-export function psqlScript(name: 'cursors' | 'system-catalog', port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
+/** The psql scripts in testdata/, each with PostgreSQL 15's output. */
+export type PsqlScript = 'cursors' | 'system-catalog' | 'orm-catalog';
+
+export function psqlScript(name: PsqlScript, port: number, user: string, password: string): Promise<{ stdout: string; stderr: string }> {
   const script = join(TESTDATA, `${name}.sql`);
   return new Promise((resolve) => {
     execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, '-f', script], {
@@ -24,7 +27,7 @@ export function psqlScript(name: 'cursors' | 'system-catalog', port: number, use
 }
 
 /** What PostgreSQL 15 prints for testdata/NAME.sql (connected as pesto to a database pesto it owns). */
-export function scriptOutput(name: 'cursors' | 'system-catalog'): { stdout: string; stderr: string } {
+export function scriptOutput(name: PsqlScript): { stdout: string; stderr: string } {
   const err = join(TESTDATA, `${name}.err`);
   return { stdout: readFileSync(join(TESTDATA, `${name}.out`), 'utf8'), stderr: existsSync(err) ? readFileSync(err, 'utf8') : '' };
 }
