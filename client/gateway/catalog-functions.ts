@@ -44,18 +44,73 @@ function identName(t: ScanToken, text: string): string | null {
   return s.startsWith('"') ? s.slice(1, -1).replace(/""/g, '"') : s.toLowerCase();
 }
 
-/** `sql` with every call of a catalog function replaced; null when it does not scan. */
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** `sql` with every call of a catalog function and every regclass/regtype cast replaced; null when it does not scan. */
 export function rewriteCatalogFunctions(sql: string): string | null {
   // The scanner's offsets are bytes; the text is sliced as latin1 so characters and bytes line up.
-  const text = Buffer.from(sql, 'utf8').toString('latin1');
+  let text = Buffer.from(sql, 'utf8').toString('latin1');
   let tokens: ScanToken[];
   try {
     tokens = scanSync(sql).tokens;
+    // One cast at a time, leftmost first (a cast inside another's operand is to its left), rescanning after each.
+    for (let cast = firstRegCast(text, tokens); cast !== null; cast = firstRegCast(text, tokens)) {
+      text = text.slice(0, cast.from) + cast.replacement + text.slice(cast.to);
+      tokens = scanSync(Buffer.from(text, 'latin1').toString('utf8')).tokens;
+    }
   } catch {
     return null;
   }
   const out = rewriteRange(text, tokens, 0, tokens.length, tokens.length === 0 ? 0 : tokens[0]!.start, text.length);
   return Buffer.from(out, 'latin1').toString('utf8');
+}
+
+/** Casts to the types that stay after a regclass or regtype cast: to an oid (int4 here) or to its name. */
+const AS_OID = new Set(['oid', 'int4', 'integer', 'int8', 'bigint']);
+const AS_TEXT = new Set(['text', 'varchar', 'name']);
+
+/**
+ * The leftmost `x::regclass` or `x::regtype` (possibly followed by `::oid` or `::text`), as the lookup in
+ * pesto_relation_name or pesto_type_name that gives it: an oid, or with `::text` the name PostgreSQL's
+ * output function prints. Where the operand is `(...)`, a call, a constant or a (qualified) name.
+ */
+function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: number; to: number; replacement: string } | null {
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    if (tokens[i]!.tokenName !== 'TYPECAST') continue;
+    const type = identName(tokens[i + 1]!, text);
+    if (type !== 'regclass' && type !== 'regtype') continue;
+    let a = i - 1;
+    if (tokens[a]!.text === ')') {
+      for (let depth = 0; a >= 0; a--) {
+        const x = tokens[a]!.text;
+        if (x === ')') depth++;
+        else if (x === '(' && --depth === 0) break;
+      }
+      if (a < 0) return null;
+      // A call: a function's name is an identifier or an unreserved or column-name keyword (coalesce).
+      const f = tokens[a - 1];
+      if (f !== undefined && (f.tokenName === 'IDENT' || f.keywordKind === 1 || f.keywordKind === 2)) a--;
+    }
+    while (a >= 2 && tokens[a - 1]!.text === '.' && tokens[a - 2]!.tokenName === 'IDENT') a -= 2;
+    let end = i + 1;
+    let result: 'oid' | 'text' = 'oid';
+    const next = tokens[end + 2] === undefined || tokens[end + 1]!.tokenName !== 'TYPECAST' ? null : identName(tokens[end + 2]!, text);
+    if (next !== null && AS_OID.has(next)) end += 2;
+    else if (next !== null && AS_TEXT.has(next)) {
+      end += 2;
+      result = 'text';
+    }
+    const operand = text.slice(tokens[a]!.start, tokens[i]!.start);
+    const table = type === 'regclass' ? 'pg_catalog.pesto_relation_name' : 'pg_catalog.pesto_type_name';
+    // The result column's name as PostgreSQL's FigureColname gives it: the operand's column or function
+    // name, else the last type cast to.
+    const named = tokens[a]!.tokenName === 'IDENT' || (tokens[a]!.keywordKind > 0 && tokens[a + 1]?.text === '(');
+    const last = tokens[i - 1]!;
+    const label = named ? identName(tokens[a + 1]?.text === '(' ? tokens[a]! : last, text) ?? type : next ?? type;
+    const column = `${result === 'oid' ? 'oid' : 'display'} AS ${quoteName(label)}`;
+    return { from: tokens[a]!.start, to: tokens[end]!.end, replacement: `(SELECT ${column} FROM ${table} WHERE spelling = (${operand})::text)` };
+  }
+  return null;
 }
 
 /** The text from `from` to `to` (offsets), whose tokens are tokens[lo, hi), with calls rewritten. */

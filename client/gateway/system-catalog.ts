@@ -16,19 +16,20 @@
 // catalog-constraints.ts's; calls of the catalog functions that read them (pg_get_indexdef, ...) are
 // rewritten into subqueries over them before the query is prepared (catalog-functions.ts); format_type
 // is the engine's own function. Sequelize's sync and describeTable/showIndex read these.
-// Not here: regclass/regtype casts (a query naming them fails with the engine's error).
+// regclass and regtype casts are lookups in catalog-names.ts's tables (an oid, or with ::text the name).
 
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
-import { isArrayType, sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText } from './psql-describe.ts';
 import type { BackendResult } from './sql-backend.ts';
 import { AM_ROWS, CONSTRAINT_TABLES, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
+import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
 
 /**
  * Object ids of what has no catalog id of its own: a primary key's index (its table's id above
@@ -116,8 +117,8 @@ const IS_CONSTRAINT_COLUMN_USAGE: Table = {
   columns: 'table_catalog text, table_schema text, table_name text, column_name text, constraint_catalog text, constraint_schema text, constraint_name text',
 };
 const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
-  IS_CONSTRAINT_COLUMN_USAGE, ...CONSTRAINT_TABLES];
-const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, ...SESSION_TABLES];
+  IS_CONSTRAINT_COLUMN_USAGE, ...CONSTRAINT_TABLES, PESTO_RELATION_NAME];
+const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -199,6 +200,9 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
     constraintRows(t, database, push);
     constraintTableRows(t, push);
   }
+  for (const [oid, relname] of out.get(PG_CLASS)!) {
+    for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
+  }
   return out;
 }
 
@@ -234,7 +238,12 @@ export async function loadSystemCatalog(): Promise<void> {
     const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns})`);
     if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   }
-  fill(e, PG_TYPE, typeRows());
+  const types = typeRows();
+  fill(e, PG_TYPE, types);
+  fill(e, PESTO_TYPE_NAME, types.flatMap(([oid, typname]) => {
+    const t = typeFromOid(oid as number);
+    return t === undefined ? [] : typeNameRows(oid as number, typname as string, typeDisplayName[t]);
+  }));
   fill(e, PG_AM, AM_ROWS);
   fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;

@@ -19,4 +19,13 @@ select amname, amtype from pg_am order by oid;
 select format_type(t.oid, null), format_type(t.oid, -1) from pg_type t where t.typname in ('int4', 'varchar', 'bpchar', 'name', 'timestamptz', '_int4') order by t.oid;
 select typname, typlen, typbyval, typcategory, typalign, typstorage, typcollation from pg_type where typname in ('name', '_name') order by 1;
 select attname, attcollation from pg_attribute where attrelid = (select oid from pg_class where relname = 'Members') and attname in ('name', 'bio', 'age') order by 1;
+-- regclass and regtype casts, as TypeORM and SQLAlchemy write them
+SELECT '"Members"'::regclass::text, 'members_age'::regclass::text, '"public"."Members"'::regclass::text, ('"' || current_database() || '"."public"."Members"')::regclass::text;
+SELECT c.relname FROM pg_class c WHERE c.oid = '"Members"'::regclass;
+SELECT c.relname, c.relkind FROM pg_class c WHERE c.oid = 'public.members_bio_age'::regclass::oid;
+SELECT a.attrelid::regclass::text, a.attname FROM pg_attribute a WHERE a.attrelid = '"Members"'::regclass AND a.attnum > 0 ORDER BY a.attnum;
+SELECT ('"' || 'pg_catalog' || '"."' || 'int4' || '"')::"regtype"::text, 'varchar'::regtype::text, 'character varying'::regtype::text, '_int4'::regtype::text, 'pg_catalog.bpchar'::regtype::text;
+SELECT t.typname FROM pg_type t WHERE t.oid = 'int8'::regtype;
+SELECT coalesce('"Members"', 'x')::regclass::text, obj_description(('"public"."Members"')::regclass, 'pg_class');
+SELECT columns.column_name, pg_catalog.col_description(('"' || table_catalog || '"."' || table_schema || '"."' || table_name || '"')::regclass::oid, ordinal_position) AS description, ('"' || "udt_schema" || '"."' || "udt_name" || '"')::"regtype"::text AS "regtype", pg_catalog.format_type("col_attr"."atttypid", "col_attr"."atttypmod") AS "format_type" FROM "information_schema"."columns" LEFT JOIN "pg_catalog"."pg_attribute" AS "col_attr" ON "col_attr"."attname" = "columns"."column_name" AND "col_attr"."attrelid" = ( SELECT "cls"."oid" FROM "pg_catalog"."pg_class" AS "cls" LEFT JOIN "pg_catalog"."pg_namespace" AS "ns" ON "ns"."oid" = "cls"."relnamespace" WHERE "cls"."relname" = "columns"."table_name" AND "ns"."nspname" = "columns"."table_schema" ) WHERE ("table_schema" = 'public' AND "table_name" = 'Members') ORDER BY ordinal_position;
 DROP TABLE "Members";
