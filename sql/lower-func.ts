@@ -58,10 +58,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'format_type':
       // format_type(type oid, typmod): oids are integers here (the gateway's pg_catalog has them as int4).
       arity(name, args, 2, 2);
-      return fn(name, args.map((a) => (a.t === 'unknown' || isIntegerType(a.t) ? coerce(ctx, a, 'int4') : a)).map((a, _, all) => {
-        if (a.t !== 'int4') throw noFunc(name, all);
-        return a;
-      }), 'text');
+      if (args.some((a) => a.t !== 'unknown' && !isIntegerType(a.t))) throw noFunc(name, args);
+      return fn(name, args.map((a) => coerce(ctx, a, 'int4')), 'text');
     case 'random':
     case 'clock_timestamp':
     case 'timeofday':

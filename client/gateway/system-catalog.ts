@@ -1,6 +1,8 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute, pg_tables and pg_database (the session's database), and information_schema's tables, columns, table_constraints,
-// key_column_usage and constraint_column_usage, as tables of a single-node engine in the gateway. A
+// pg_class, pg_attribute, pg_tables and pg_database (the session's database), pg_index, pg_constraint,
+// pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), and
+// information_schema's tables, columns, table_constraints, key_column_usage and
+// constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
 // types on connect; knex's hasTable/hasColumn read information_schema; Sequelize's sync reads the
@@ -11,7 +13,7 @@
 // (`tables()`, the catalog its transaction sees) before each query; engine calls are synchronous, so no
 // other session's query runs between the filling and the query. Object ids of tables and indexes are
 // psql-describe.ts's (OID_BASE + id). Columns are a subset of PostgreSQL 15's, in its order, with its
-// types mapped to the engine's: oid and regproc as integer and text, name and "char" as text.
+// types mapped to the engine's: oid and regproc as integer and text, "char" as text; name is name.
 // pg_index, pg_constraint, pg_attrdef, pg_description, pg_statio_all_tables and pg_am are
 // catalog-constraints.ts's; calls of the catalog functions that read them (pg_get_indexdef, ...) are
 // rewritten into subqueries over them before the query is prepared (catalog-functions.ts); format_type

@@ -156,3 +156,30 @@ async function crud(s: Sequelize, Member: MemberModel): Promise<void> {
   await u.commit();
   assert.equal((await Member.findByPk(annId))?.get('age'), 36);
 }
+
+/**
+ * `sync({ alter: true })` after a column's type changed in the model: Sequelize sends ALTER COLUMN ...
+ * TYPE with the new type. PostgreSQL converts the rows; Pesto refuses it with 0A000 (its rows are not
+ * converted in place) and the table stays as it was. Resolves to the error, or null when it succeeded.
+ */
+export async function sequelizeTypeChange(c: Connection): Promise<{ code: string; message: string } | null> {
+  const s = connect(c, []);
+  try {
+    await s.getQueryInterface().dropTable('SeqTyped');
+    const before = s.define('SeqTyped', { id: { type: DataTypes.INTEGER, primaryKey: true }, n: DataTypes.INTEGER }, { timestamps: false, tableName: 'SeqTyped' });
+    await before.sync();
+    await before.create({ id: 1, n: 7 });
+    const after = s.define('SeqTyped', { id: { type: DataTypes.INTEGER, primaryKey: true }, n: DataTypes.BIGINT }, { timestamps: false, tableName: 'SeqTyped' });
+    let error: { code: string; message: string } | null = null;
+    try {
+      await after.sync({ alter: true });
+    } catch (e) {
+      const parent = (e as { parent?: { code?: string; message?: string } }).parent;
+      error = { code: parent?.code ?? '', message: parent?.message ?? String(e) };
+    }
+    assert.deepEqual(await s.query('SELECT id, n FROM "SeqTyped"', { type: 'SELECT' }), [{ id: 1, n: error === null ? '7' : 7 }]);
+    return error;
+  } finally {
+    await s.close();
+  }
+}

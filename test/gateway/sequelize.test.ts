@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
-import { sequelizeScenario } from './sequelize-scenario.ts';
+import { sequelizeScenario, sequelizeTypeChange } from './sequelize-scenario.ts';
 import { psqlScript, scriptOutput } from './client-scripts.ts';
 import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite } from './gateway-fixture.ts';
 
@@ -18,6 +18,10 @@ const POSTGRES_PORT = 8040;
 
 void describe('Sequelize through the gateway over the engine', () => {
   const port = engineGatewayForSuite();
+  void it('refuses sync({ alter: true }) changing a column\'s type with 0A000, leaving the table as it was', async () => {
+    assert.deepEqual(await sequelizeTypeChange({ port: port(), user: USER, password: PASSWORD, database: DATABASE }),
+      { code: '0A000', message: 'ALTER COLUMN TYPE to a different type is not supported' });
+  });
   void it('syncs (twice, then with alter), describes, queries and runs transactions', () =>
     sequelizeScenario({ port: port(), user: USER, password: PASSWORD, database: DATABASE }));
   void it('psql reads pg_index, pg_constraint, pg_attrdef and their functions as from PostgreSQL 15', async () => {
@@ -42,4 +46,7 @@ void describe('Sequelize against PostgreSQL 15 (the scenario\'s expectations)', 
   after(() => server?.stop());
   void it('passes the same scenario', () =>
     sequelizeScenario({ port: POSTGRES_PORT, user: 'postgres', password: '', database: 'postgres' }));
+  void it('changes a column\'s type with sync({ alter: true })', async () => {
+    assert.equal(await sequelizeTypeChange({ port: POSTGRES_PORT, user: 'postgres', password: '', database: 'postgres' }), null);
+  });
 });
