@@ -86,7 +86,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   const id = catalog.allocateId();
   const cols: ColumnDef[] = [];
   let pk: number[] | null = null;
-  const uniques: number[][] = [];
+  const uniques: { keys: number[]; name: string | undefined }[] = [];
   const setPk = (c: number[]): void => {
     if (pk !== null) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${name}" are not allowed`);
     pk = c;
@@ -121,7 +121,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_NULL': notNull = false; break;
         case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type); break;
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
-        case 'CONSTR_UNIQUE': uniques.push([idx]); break;
+        case 'CONSTR_UNIQUE': uniques.push({ keys: [idx], name: k.conname }); break;
         case 'CONSTR_IDENTITY': serial = true; break;
         case 'CONSTR_FOREIGN': foreignKeys++; break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
@@ -142,7 +142,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         setPk(keys);
         for (const i of keys) cols[i] = { ...(cols[i] as ColumnDef), notNull: true };
         break;
-      case 'CONSTR_UNIQUE': uniques.push(keys); break;
+      case 'CONSTR_UNIQUE': uniques.push({ keys, name: k.conname }); break;
       case 'CONSTR_FOREIGN': foreignKeys++; break;
       case 'CONSTR_CHECK': checks.push({ k, column: null }); break;
       default: throw unsupported(`constraint ${String(k.contype)}`);
@@ -157,10 +157,12 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   }
   let table: TableDef = { id, name, columns: cols, pk: pkCols, pkTypes: pkCols.map((c) => cols[c]?.type ?? 'int8'), hiddenPk, indexes: [] };
   const taken = new Set<string>(hiddenPk ? [] : [`${name}_pkey`]);
-  const indexes = uniques.map((u) => {
-    const chosen = chooseName(catalog, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, taken);
+  const indexes = uniques.map(({ keys, name: given }) => {
+    // A constraint's own name (CONSTRAINT x UNIQUE ...), else one chosen as PostgreSQL does.
+    if (given !== undefined && (taken.has(given) || catalog.relationExists(given))) throw new SqlError(SqlState.duplicateTable, `relation "${given}" already exists`);
+    const chosen = given ?? chooseName(catalog, `${name}_${keys.map((c) => cols[c]?.name).join('_')}_key`, taken);
     taken.add(chosen);
-    return makeIndex(catalog, table, chosen, u, true, true);
+    return makeIndex(catalog, table, chosen, keys, true, true);
   });
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
