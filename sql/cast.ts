@@ -12,7 +12,7 @@ import { checkInt, intOutOfRange } from './ops.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
 import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
-import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, truncateName, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -117,6 +117,8 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
     case 'text':
     case 'unknown':
       return castToText(v, from);
+    case 'name':
+      return truncateName(castToText(v, from));
     case 'varchar':
     case 'bpchar': {
       const s = castToText(v, from);

@@ -62,6 +62,17 @@ function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number
   return { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types: cols.map((c) => table.columns[c]?.type ?? 'text'), unique, constraint };
 }
 
+/**
+ * A name for a constraint's index the way PostgreSQL's ChooseRelationName picks one: the base, else the
+ * base with 1, 2, ... appended, skipping relations and the names `taken` in the same statement.
+ */
+function chooseName(catalog: Catalog, base: string, taken: ReadonlySet<string> = new Set()): string {
+  for (let n = 0; ; n++) {
+    const name = n === 0 ? base : `${base}${n}`;
+    if (!catalog.relationExists(name) && !taken.has(name)) return name;
+  }
+}
+
 function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {
   const scope = new Scope(new BindContext(catalog), null);
   scope.aggForbidden = 'DEFAULT expressions';
@@ -93,7 +104,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   const id = catalog.allocateId();
   const cols: ColumnDef[] = [];
   let pk: number[] | null = null;
-  const uniques: number[][] = [];
+  const uniques: { keys: number[]; name: string | undefined }[] = [];
   const setPk = (c: number[]): void => {
     if (pk !== null) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${name}" are not allowed`);
     pk = c;
@@ -128,7 +139,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_NULL': notNull = false; break;
         case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type); break;
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
-        case 'CONSTR_UNIQUE': uniques.push([idx]); break;
+        case 'CONSTR_UNIQUE': uniques.push({ keys: [idx], name: k.conname }); break;
         case 'CONSTR_IDENTITY': serial = true; break;
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
@@ -154,7 +165,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         setPk(keys);
         for (const i of keys) cols[i] = { ...(cols[i] as ColumnDef), notNull: true };
         break;
-      case 'CONSTR_UNIQUE': uniques.push(keys); break;
+      case 'CONSTR_UNIQUE': uniques.push({ keys, name: k.conname }); break;
       case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: null }); break;
       case 'CONSTR_CHECK': checks.push({ k, column: null }); break;
       default: throw unsupported(`constraint ${String(k.contype)}`);
@@ -169,7 +180,14 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   }
   if (!hiddenPk) checkKeyColumns({ columns: cols }, pkCols);
   let table: TableDef = { id, name, columns: cols, pk: pkCols, pkTypes: pkCols.map((c) => cols[c]?.type ?? 'int8'), hiddenPk, indexes: [] };
-  const indexes = uniques.map((u) => makeIndex(catalog, table, `${name}_${u.map((c) => cols[c]?.name).join('_')}_key`, u, true, true));
+  const taken = new Set<string>(hiddenPk ? [] : [`${name}_pkey`]);
+  const indexes = uniques.map(({ keys, name: given }) => {
+    // A constraint's own name (CONSTRAINT x UNIQUE ...), else one chosen as PostgreSQL does.
+    if (given !== undefined && (taken.has(given) || catalog.relationExists(given))) throw new SqlError(SqlState.duplicateTable, `relation "${given}" already exists`);
+    const chosen = given ?? chooseName(catalog, `${name}_${keys.map((c) => cols[c]?.name).join('_')}_key`, taken);
+    taken.add(chosen);
+    return makeIndex(catalog, table, chosen, keys, true, true);
+  });
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
   if (foreignKeys.length > 0) {
@@ -330,6 +348,10 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
       continue;
     }
+    if (cmd.subtype === 'AT_AlterColumnType' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
+      sameColumnType(table, cmd.name ?? '', cmd.def.ColumnDef);
+      continue;
+    }
     if (cmd.subtype === 'AT_DropColumn') {
       const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
       table = r.table;
@@ -361,7 +383,8 @@ function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): D
       continue;
     }
     if (k.contype === 'CONSTR_UNIQUE') {
-      const idx = makeIndex(catalog, t, k.conname ?? `${t.name}_${keys.map((i) => t.columns[i]?.name).join('_')}_key`, keys, true, true);
+      if (k.conname !== undefined && catalog.relationExists(k.conname)) throw new SqlError(SqlState.duplicateTable, `relation "${k.conname}" already exists`);
+      const idx = makeIndex(catalog, t, k.conname ?? chooseName(catalog, `${t.name}_${keys.map((i) => t.columns[i]?.name).join('_')}_key`), keys, true, true);
       const next = { ...t, indexes: [...t.indexes, idx] };
       storage.ensureTable(next);
       catalog.put(next);
@@ -440,6 +463,19 @@ function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' 
   const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
   catalog.put(table);
   return table;
+}
+
+/**
+ * ALTER COLUMN ... TYPE with the column's own type and modifier (ORMs' schema sync sends it for every
+ * column): nothing changes, as in PostgreSQL, which skips the rewrite. Any other type is 0A000: rows
+ * would have to be converted and their keys rebuilt.
+ */
+function sameColumnType(t: TableDef, name: string, c: PgColumnDef): void {
+  const col = t.columns[columnIndex(t, name)]!;
+  const rt = resolveTypeName(c.typeName ?? {});
+  if (c.raw_default !== undefined || c.collClause !== undefined) throw unsupported('ALTER COLUMN TYPE ... USING or COLLATE');
+  if (rt.serial) throw new SqlError(SqlState.undefinedObject, `type "${c.typeName?.names?.map(strOf).pop() ?? ''}" does not exist`);
+  if (rt.type !== col.type || rt.typmod !== col.typmod) throw unsupported('ALTER COLUMN TYPE to a different type');
 }
 
 /** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */

@@ -6,7 +6,7 @@
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
-import type { Row, SqlValue } from './types.ts';
+import { formatTypeSpec, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
@@ -175,6 +175,17 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'current_schema':
       return 'public';
+    case 'format_type': {
+      // NULL type: NULL; NULL modifier: the type without one (PostgreSQL's format_type).
+      const oid = evalExpr(a[0] as Expr, row, env);
+      if (oid === null) return null;
+      const mod = evalExpr(a[1] as Expr, row, env);
+      const type = typeFromOid(num(oid));
+      if (type === undefined) return '???';
+      if (mod === null) return typeDisplayName[type];
+      const typmod = num(mod);
+      return type === 'bpchar' && typmod < 0 ? 'bpchar' : formatTypeSpec({ type, typmod });
+    }
     case '__serial': {
       const ctx = env.ctx;
       const tableId = num(evalExpr(a[0] as Expr, row, env));

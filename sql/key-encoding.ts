@@ -179,6 +179,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'text':
     case 'varchar':
+    case 'name':
     case 'unknown':
     case 'uuid': // canonical text: its order is the bytes' order
       if (typeof v === 'string') return TAG_VALUE + encodeText(v);

@@ -102,7 +102,7 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
       return;
     }
-    if (fname !== 'generate_series') throw unsupported(`table function ${fname}`);
+    if (fname !== 'generate_series') return bindScalarFunction(scope, call, fname, rf.alias, out, join);
     const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
     if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');
     let [typed, t] = unifyAll(scope.ctx, args.map((a) => (a.t === 'unknown' ? coerce(scope.ctx, a, 'int4') : a)), 'generate_series');
@@ -120,6 +120,26 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
   }
   if ('JoinExpr' in n) return bindJoin(scope, n.JoinExpr, out, join);
   throw unsupported(`FROM item ${Object.keys(n)[0] ?? ''}`);
+}
+
+/**
+ * A scalar function in FROM (`SELECT * FROM current_schema()`, as TypeORM asks): one row with one column
+ * named after the function, as in PostgreSQL.
+ */
+function bindScalarFunction(scope: Scope, call: Node, fname: string, alias: Alias | undefined, out: FromResult, join: JoinKind): void {
+  const before = scope.aggForbidden;
+  scope.aggForbidden = 'functions in FROM';
+  let e: Expr;
+  try {
+    e = bindExpr(scope, call);
+  } finally {
+    scope.aggForbidden = before;
+  }
+  if (isArrayType(e.t) || e.t === 'unknown') throw unsupported(`table function ${fname}`);
+  const name = alias?.aliasname ?? fname;
+  const cols = aliasColumns(alias, [{ name, type: e.t, typmod: -1, hidden: false }], `function "${name}"`);
+  const rel = scope.addRel(name, cols, null);
+  out.items.push({ rel, source: { k: 'plan', plan: { k: 'values', rows: [[e]] } }, join, on: [] });
 }
 
 function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {

@@ -7,7 +7,7 @@ import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { isArrayType, isDateTimeType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { isArrayType, isDateTimeType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
 function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
   return { k: 'func', fn: name, args, t };
@@ -56,6 +56,11 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'version':
     case 'current_schema':
       return fn(name, [], 'text');
+    case 'format_type':
+      // format_type(type oid, typmod): oids are integers here (the gateway's pg_catalog has them as int4).
+      arity(name, args, 2, 2);
+      if (args.some((a) => a.t !== 'unknown' && !isIntegerType(a.t))) throw noFunc(name, args);
+      return fn(name, args.map((a) => coerce(ctx, a, 'int4')), 'text');
     case 'random':
     case 'clock_timestamp':
     case 'timeofday':

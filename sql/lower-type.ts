@@ -24,7 +24,7 @@ const simple: Record<string, SqlType> = {
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
   date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', json: 'json', jsonb: 'jsonb', string: 'text',
-  name: 'text',
+  name: 'name',
 };
 
 /**

@@ -42,6 +42,8 @@ export const sqlTypes = [
   // Appended after the arrays for the same reason.
   'interval', '_interval',
   'json', 'jsonb', '_json', '_jsonb',
+  // PostgreSQL's identifier type (the system catalog's names), text of at most 63 bytes.
+  'name', '_name',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -66,6 +68,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   _bpchar: 1014, _bool: 1000, _date: 1182, _timestamp: 1115, _timestamptz: 1185, _uuid: 2951, _bytea: 1001,
   interval: 1186, _interval: 1187,
   json: 114, jsonb: 3802, _json: 199, _jsonb: 3807,
+  name: 19, _name: 1003,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -76,6 +79,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   _bool: -1, _date: -1, _timestamp: -1, _timestamptz: -1, _uuid: -1, _bytea: -1,
   interval: 16, _interval: -1,
   json: -1, jsonb: -1, _json: -1, _jsonb: -1,
+  name: 64, _name: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -95,6 +99,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   _timestamptz: 'timestamp with time zone[]', _uuid: 'uuid[]', _bytea: 'bytea[]',
   interval: 'interval', _interval: 'interval[]',
   json: 'json', jsonb: 'jsonb', _json: 'json[]', _jsonb: 'jsonb[]',
+  name: 'name', _name: 'name[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -132,7 +137,18 @@ export const isIntegerType = (t: SqlType): t is 'int2' | 'int4' | 'int8' => t ==
 export const isFloatType = (t: SqlType): t is 'float4' | 'float8' => t === 'float4' || t === 'float8';
 export const isNumericType = (t: SqlType): boolean => isIntegerType(t) || isFloatType(t) || t === 'numeric';
 export const isDateTimeType = (t: SqlType): t is 'date' | 'timestamp' | 'timestamptz' => t === 'date' || t === 'timestamp' || t === 'timestamptz';
-export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' => t === 'text' || t === 'varchar' || t === 'bpchar';
+export const isStringType = (t: SqlType): t is 'text' | 'varchar' | 'bpchar' | 'name' => t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'name';
+
+/** PostgreSQL's NAMEDATALEN - 1: a name keeps at most this many bytes (of whole characters). */
+const NAME_BYTES_MAX = 63;
+export function truncateName(s: string): string {
+  if (s.length <= NAME_BYTES_MAX / 4) return s;
+  const b = new TextEncoder().encode(s);
+  if (b.length <= NAME_BYTES_MAX) return s;
+  let end = NAME_BYTES_MAX;
+  while (end > 0 && (b[end]! & 0xc0) === 0x80) end--;
+  return new TextDecoder().decode(b.subarray(0, end));
+}
 
 export const INT8_MIN = -(2n ** 63n);
 export const INT8_MAX = 2n ** 63n - 1n;

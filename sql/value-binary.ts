@@ -99,6 +99,7 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown':
       return utf8.encode(String(v));
     case 'uuid':
@@ -170,6 +171,7 @@ export function readBinary(bytes: Uint8Array, dv: DataView, at: number, len: num
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown': {
       const end = at + len;
       for (let i = at; i < end; i++) if (bytes[i]! >= 0x80) return parseBinary(bytes.subarray(at, end), type);
@@ -220,6 +222,7 @@ export function writeBinary(buf: Uint8Array, dv: DataView, at: number, v: SqlVal
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown': {
       if (typeof v !== 'string' || v.length > 64) return -1;
       for (let i = 0; i < v.length; i++) {
@@ -309,6 +312,7 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown':
       return decodeUtf8(b);
     case 'uuid':

@@ -11,7 +11,7 @@ import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
-import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayText, parseArrayText } from './array-format.ts';
 
@@ -164,6 +164,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'text':
     case 'unknown':
       return text;
+    case 'name':
+      return truncateName(text);
     case 'varchar':
     case 'bpchar':
       return typmod >= 0 ? applyTypmod(text, type, typmod, false) : text;

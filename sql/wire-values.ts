@@ -219,6 +219,7 @@ function holds(v: Exclude<SqlValue, null>, t: SqlType): boolean {
       return typeof v === 'number';
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'uuid':
       return typeof v === 'string';
     case 'timestamptz':

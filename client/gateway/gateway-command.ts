@@ -50,7 +50,7 @@ const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
 const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
-const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery|information_schema|\bpg_/i;
+const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery|information_schema|\bpg_|regclass|regtype|_description\b/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
 const cache = new Map<string, GatewayCommand>();

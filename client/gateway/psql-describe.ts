@@ -25,7 +25,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
 // compression, statistics target or description, and the access method.
 
-import type { ForeignKeyDef, IndexDef, TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type ForeignKeyDef, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -74,17 +74,18 @@ async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | 
   return tables.find((t) => OID_BASE + t.id === Number(oid));
 }
 
-const quoteIdent = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
+export const identText = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
 
-function columnList(t: TableDef, cols: readonly number[]): string {
-  return cols.map((c) => quoteIdent(t.columns[c]?.name ?? '?')).join(', ');
+export function columnList(t: TableDef, cols: readonly number[]): string {
+  return cols.map((c) => identText(t.columns[c]?.name ?? '?')).join(', ');
 }
 
 /** A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns). */
 export function defaultText(t: TableDef, i: number): string | null {
   const c = t.columns[i];
   if (c === undefined || c.default === null) return null;
-  if (c.serial) return `nextval('${t.name}_${c.name}_seq'::regclass)`;
+  // The sequence's name as regclass prints it: quoted where it needs to be.
+  if (c.serial) return `nextval('${identText(`${t.name}_${c.name}_seq`).replace(/'/g, "''")}'::regclass)`;
   return exprText(c.default);
 }
 
@@ -99,7 +100,7 @@ function exprText(e: Expr): string {
   return `'${text.replace(/'/g, "''")}'::${e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t]}`;
 }
 
-interface IndexRow {
+export interface IndexRow {
   readonly name: string;
   readonly primary: boolean;
   readonly unique: boolean;
@@ -108,7 +109,7 @@ interface IndexRow {
   readonly contype: 'p' | 'u' | null;
 }
 
-function indexRows(t: TableDef): IndexRow[] {
+export function indexRows(t: TableDef): IndexRow[] {
   const out: IndexRow[] = t.indexes.map((i: IndexDef) => ({ name: i.name, primary: false, unique: i.unique, cols: i.columns, contype: i.constraint ? 'u' : null }));
   out.sort(byName);
   if (!t.hiddenPk) out.unshift({ name: `${t.name}_pkey`, primary: true, unique: true, cols: t.pk, contype: 'p' });
@@ -304,7 +305,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         if (t === undefined) return rows(columns, []);
         return rows(columns, indexRows(t).map((i) => {
           const list = columnList(t, i.cols);
-          const def = `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quoteIdent(i.name)} ON public.${quoteIdent(t.name)} USING btree (${list})`;
+          const def = `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`;
           const constraint = i.contype === 'p' ? `PRIMARY KEY (${list})` : i.contype === 'u' ? `UNIQUE (${list})` : null;
           return [i.name, i.primary, i.unique, false, true, def, constraint, i.contype, i.contype === null ? null : false, i.contype === null ? null : false, false, 0];
         }));

@@ -1,6 +1,8 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute, pg_tables and pg_database (the session's database), and information_schema's tables, columns, table_constraints,
-// key_column_usage and constraint_column_usage, as tables of a single-node engine in the gateway. A
+// pg_class, pg_attribute, pg_tables and pg_database (the session's database), pg_index, pg_constraint,
+// pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), and
+// information_schema's tables, columns, table_constraints, key_column_usage and
+// constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
 // types on connect; knex's hasTable/hasColumn read information_schema; Sequelize's sync reads the
@@ -11,26 +13,31 @@
 // (`tables()`, the catalog its transaction sees) before each query; engine calls are synchronous, so no
 // other session's query runs between the filling and the query. Object ids of tables and indexes are
 // psql-describe.ts's (OID_BASE + id). Columns are a subset of PostgreSQL 15's, in its order, with its
-// types mapped to the engine's: oid and regproc as integer and text, name and "char" as text.
-// Not here: regclass/regtype casts, format_type(), pg_index, pg_constraint, pg_attrdef (a query naming
-// them goes to the backend and fails as before).
+// types mapped to the engine's: oid and regproc as integer and text, "char" as text; name is name.
+// pg_index, pg_constraint, pg_attrdef, pg_description, pg_statio_all_tables and pg_am are
+// catalog-constraints.ts's; calls of the catalog functions that read them (pg_get_indexdef, ...) are
+// rewritten into subqueries over them before the query is prepared (catalog-functions.ts); format_type
+// is the engine's own function. Sequelize's sync and describeTable/showIndex read these.
+// regclass and regtype casts are lookups in catalog-names.ts's tables (an oid, or with ::text the name).
 
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
-import { isArrayType, sqlTypes, typeDisplayName, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText } from './psql-describe.ts';
 import type { BackendResult } from './sql-backend.ts';
+import { AM_ROWS, CONSTRAINT_TABLES, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { rewriteCatalogFunctions } from './catalog-functions.ts';
+import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
 
 /**
  * Object ids of what has no catalog id of its own: a primary key's index (its table's id above
  * PKEY_OID), a SERIAL column's sequence (from its table's id and column; unique below 2^21 tables and
  * 64 columns).
  */
-const PKEY_OID = 0x40000000;
 const SEQUENCE_OID = 0x48000000;
 const SEQUENCE_OIDS = 1 << 27;
 const PG_CATALOG = 11;
@@ -43,49 +50,47 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-  interval: 1187, json: 199, jsonb: 3807,
+  interval: 1187, json: 199, jsonb: 3807, name: 1003,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
-  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
 const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in' };
-const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar']);
+const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
+/** A collatable type's collation: "default" (100), name's "C" (950). */
+const collationOf = (t: string): number => (t === 'name' ? 950 : COLLATABLE.has(t) ? 100 : 0);
 
-interface Table {
-  readonly name: string;
-  readonly columns: string;
-}
 
 // Static tables: filled once.
 const PG_TYPE: Table = {
   name: 'pg_catalog.pg_type',
-  columns: `oid int4, typname text, typnamespace int4, typowner int4, typlen int2, typbyval bool, typtype text,
+  columns: `oid int4, typname name, typnamespace int4, typowner int4, typlen int2, typbyval bool, typtype text,
     typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid int4, typsubscript text, typelem int4,
     typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
     typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text`,
 };
-const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname text, nspowner int4, nspacl text' };
+const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text' };
 const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
-const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel text' };
+const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel name' };
 // Tables filled from the session's catalog before each query.
 const PG_CLASS: Table = {
   name: 'pg_catalog.pg_class',
-  columns: `oid int4, relname text, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
+  columns: `oid int4, relname name, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
     relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool`,
 };
 const PG_ATTRIBUTE: Table = {
   name: 'pg_catalog.pg_attribute',
-  columns: `attrelid int4, attname text, atttypid int4, attlen int2, attnum int2, atttypmod int4, attndims int2, attnotnull bool,
+  columns: `attrelid int4, attname name, atttypid int4, attlen int2, attnum int2, atttypmod int4, attndims int2, attnotnull bool,
     atthasdef bool, attidentity text, attgenerated text, attisdropped bool, attcollation int4`,
 };
 const PG_DATABASE: Table = {
   name: 'pg_catalog.pg_database',
-  columns: `oid int4, datname text, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
+  columns: `oid int4, datname name, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
     dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text`,
 };
-const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname text, tablename text, tableowner text, tablespace text, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
+const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
 const IS_TABLES: Table = {
   name: 'information_schema.tables',
   columns: `table_catalog text, table_schema text, table_name text, table_type text, self_referencing_column_name text,
@@ -118,8 +123,9 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
   columns: `constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,
     unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE, IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS];
-const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, ...SESSION_TABLES];
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+  IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, PESTO_RELATION_NAME];
+const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -134,8 +140,8 @@ function typeRows(): SqlValue[][] {
     const array = ARRAY_OID[t] ?? 0;
     const byval = len === 1 || len === 2 || len === 4 || len === 8;
     // interval is 16 bytes aligned as its int64 (PostgreSQL's typalign 'd'); uuid's 16 are bytes.
-    const align = len === 8 || t === 'interval' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 ? 'c' : 'i';
-    const collation = COLLATABLE.has(t) ? 100 : 0;
+    const align = len === 8 || t === 'interval' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 || t === 'name' ? 'c' : 'i';
+    const collation = collationOf(t);
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
     rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
@@ -193,13 +199,17 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
       }
       const f = columnFacts(c.type, c.typmod);
       const def = defaultText(t, t.columns.indexOf(c));
-      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, COLLATABLE.has(c.type) ? 100 : 0]);
+      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, collationOf(c.type)]);
       push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
-        f.maxLength === null ? (COLLATABLE.has(c.type) ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+        f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
         database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
+    constraintTableRows(t, push);
+  }
+  for (const [oid, relname] of out.get(PG_CLASS)!) {
+    for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
   }
   return out;
 }
@@ -260,7 +270,13 @@ export async function loadSystemCatalog(): Promise<void> {
     const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns})`);
     if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   }
-  fill(e, PG_TYPE, typeRows());
+  const types = typeRows();
+  fill(e, PG_TYPE, types);
+  fill(e, PESTO_TYPE_NAME, types.flatMap(([oid, typname]) => {
+    const t = typeFromOid(oid as number);
+    return t === undefined ? [] : typeNameRows(oid as number, typname as string, typeDisplayName[t]);
+  }));
+  fill(e, PG_AM, AM_ROWS);
   fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;
 }
@@ -311,11 +327,14 @@ function relationsOf(sql: string): { names: string[]; ctes: Set<string> } | null
 export function recogniseSystemQuery(sql: string): CatalogQuery | null {
   const e = engine;
   if (e === null) return null;
-  const rels = relationsOf(sql);
+  // The catalog functions become subqueries over the catalog's tables, which are then read too.
+  const rewritten = rewriteCatalogFunctions(sql);
+  if (rewritten === null) return null;
+  const rels = relationsOf(rewritten);
   if (rels === null) return null;
   const system = rels.names.filter((n) => !rels.ctes.has(n));
   if (system.length === 0 || !system.every((n) => SYSTEM_NAMES.has(n))) return null;
-  const p = e.prepare(sql);
+  const p = e.prepare(rewritten);
   if (!p.ok) return null;
   const columns = p.info.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
   const reads = new Set(system.map((n) => (n.includes('.') ? n : `pg_catalog.${n}`)));
@@ -331,7 +350,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });
-      const r = s.prepare('q', sql, p.info.paramTypes);
+      const r = s.prepare('q', rewritten, p.info.paramTypes);
       if (!r.ok) return { ok: false, error: { code: r.error.code, message: r.error.message } };
       return resultOf(s.executePrepared('q', params));
     },

@@ -145,6 +145,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown':
       w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
       return;
@@ -279,6 +280,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'text':
     case 'varchar':
     case 'bpchar':
+    case 'name':
     case 'unknown':
       return utf8Text(raw);
     case 'uuid':

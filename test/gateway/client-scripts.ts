@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { DATABASE } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
-type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary';
+/** The psql scripts in testdata/, each with PostgreSQL 15's output. */
+type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */

@@ -1,0 +1,97 @@
+// The system catalog's tables about keys, indexes and defaults (pg_index, pg_constraint, pg_attrdef,
+// pg_description, pg_statio_all_tables, pg_am) and the definitions the catalog functions print
+// (catalog-functions.ts), filled from the session's tables like the rest of system-catalog.ts.
+//
+// Object ids: an index's is psql-describe.ts's (OID_BASE + id; a primary key's index PKEY_OID + its
+// table's id); a constraint has its own, as in PostgreSQL (CONSTRAINT_OID + the id of the index it
+// owns or its table's, CHECK_OID for CHECKs), and so has a column default (ATTRDEF_OID).
+// Columns are PostgreSQL 15's, in its order, with some left out where the engine has no type for them:
+// pg_index's indcollation, indclass and indoption (oidvector, int2vector) and pg_constraint's key arrays
+// (conkey, confkey, ...: array columns are not supported); a query naming them fails with 42703.
+// indkey is kept as int2vector's text ('1 3'), typed text. pg_node_tree columns (pg_attrdef.adbin,
+// pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
+// Not here: the text of a CHECK constraint's expression (the engine keeps it bound, not as text), so
+// pg_get_constraintdef of a CHECK is NULL; FOREIGN KEYs (not kept); comments (pg_description is empty:
+// Pesto has no COMMENT).
+
+import type { TableDef } from '../../sql/catalog.ts';
+import type { SqlValue } from '../../sql/types.ts';
+import { OID_BASE, columnList, defaultText, identText, indexRows } from './psql-describe.ts';
+
+export interface Table {
+  readonly name: string;
+  readonly columns: string;
+}
+
+export const PKEY_OID = 0x40000000;
+const CONSTRAINT_OID = 0x50000000;
+const CHECK_OID = 0x58000000;
+const ATTRDEF_OID = 0x60000000;
+const OIDS = 1 << 27;
+const PUBLIC = 2200;
+/** pg_class's own oid: pg_description.classoid of a table or column comment. */
+export const PG_CLASS_OID = 1259;
+
+export const PG_INDEX: Table = {
+  name: 'pg_catalog.pg_index',
+  columns: `indexrelid int4, indrelid int4, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool,
+    indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,
+    indisreplident bool, indkey text, indexprs text, indpred text`,
+};
+export const PG_CONSTRAINT: Table = {
+  name: 'pg_catalog.pg_constraint',
+  columns: `oid int4, conname name, connamespace int4, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid int4,
+    contypid int4, conindid int4, conparentid int4, confrelid int4, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,
+    coninhcount int4, connoinherit bool, conbin text`,
+};
+export const PG_ATTRDEF: Table = { name: 'pg_catalog.pg_attrdef', columns: 'oid int4, adrelid int4, adnum int2, adbin text' };
+export const PG_DESCRIPTION: Table = { name: 'pg_catalog.pg_description', columns: 'objoid int4, classoid int4, objsubid int4, description text' };
+/** Without the block counters (Pesto keeps none). */
+export const PG_STATIO_ALL_TABLES: Table = { name: 'pg_catalog.pg_statio_all_tables', columns: 'relid int4, schemaname name, relname name' };
+export const PG_AM: Table = { name: 'pg_catalog.pg_am', columns: 'oid int4, amname name, amhandler text, amtype text' };
+/** pg_get_indexdef's and pg_get_constraintdef's text by object id (catalog-functions.ts reads it). */
+export const PESTO_DEFINITION: Table = { name: 'pg_catalog.pesto_definition', columns: 'oid int4, definition text' };
+
+export const CONSTRAINT_TABLES = [PG_INDEX, PG_CONSTRAINT, PG_ATTRDEF, PG_DESCRIPTION, PG_STATIO_ALL_TABLES, PESTO_DEFINITION];
+
+/** PostgreSQL 15's access methods. */
+export const AM_ROWS: SqlValue[][] = [
+  [2, 'heap', 'heap_tableam_handler', 't'], [403, 'btree', 'bthandler', 'i'], [405, 'hash', 'hashhandler', 'i'], [783, 'gist', 'gisthandler', 'i'],
+  [2742, 'gin', 'ginhandler', 'i'], [4000, 'spgist', 'spghandler', 'i'], [3580, 'brin', 'brinhandler', 'i'],
+];
+
+/** The object id of a table's index named `name` (its primary key's or one in t.indexes). */
+function indexOid(t: TableDef, name: string): number {
+  const i = t.indexes.find((x) => x.name === name);
+  return i === undefined ? PKEY_OID + t.id : OID_BASE + i.id;
+}
+
+/** One table's rows of the tables above. */
+export function constraintTableRows(t: TableDef, push: (table: Table, row: SqlValue[]) => void): void {
+  const relid = OID_BASE + t.id;
+  push(PG_STATIO_ALL_TABLES, [relid, 'public', t.name]);
+  // attnum counts dropped columns and not the hidden row id, as pg_attribute does.
+  const attnum = new Map<number, number>();
+  t.columns.forEach((c, i) => {
+    if (!c.hidden || c.dropped === true) attnum.set(i, attnum.size + 1);
+  });
+  for (const i of indexRows(t)) {
+    const oid = indexOid(t, i.name);
+    const list = columnList(t, i.cols);
+    push(PG_INDEX, [oid, relid, i.cols.length, i.cols.length, i.unique, false, i.primary, false, true, false, true, false, true, true, false,
+      i.cols.map((c) => attnum.get(c) ?? 0).join(' '), null, null]);
+    push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`]);
+    if (i.contype === null) continue;
+    const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);
+    push(PG_CONSTRAINT, [conoid, i.name, PUBLIC, i.contype, false, false, true, relid, 0, oid, 0, 0, ' ', ' ', ' ', true, 0, true, null]);
+    push(PESTO_DEFINITION, [conoid, `${i.contype === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${list})`]);
+  }
+  (t.checks ?? []).forEach((k, n) => {
+    push(PG_CONSTRAINT, [CHECK_OID + ((t.id * 64 + n) % OIDS), k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, null]);
+  });
+  t.columns.forEach((c, i) => {
+    const def = defaultText(t, i);
+    if (def === null || c.dropped === true) return;
+    push(PG_ATTRDEF, [ATTRDEF_OID + ((t.id * 64 + i) % OIDS), relid, attnum.get(i) ?? 0, def]);
+  });
+}

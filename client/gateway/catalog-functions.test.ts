@@ -1,0 +1,31 @@
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadModule } from 'libpg-query';
+import { rewriteCatalogFunctions } from './catalog-functions.ts';
+
+before(() => loadModule());
+
+const DEF = (x: string): string => `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE oid = (${x}))`;
+
+void test('replaces catalog function calls, qualified or not, and leaves strings, other calls and other arities alone', () => {
+  assert.equal(rewriteCatalogFunctions('SELECT pg_catalog.pg_get_indexdef(i.oid), \'pg_get_indexdef(1)\' FROM pg_index'),
+    `SELECT ${DEF('i.oid')}, 'pg_get_indexdef(1)' FROM pg_index`);
+  assert.equal(rewriteCatalogFunctions('SELECT "pg_get_indexdef"(1), lower(x), pg_get_indexdef(1, 0, true)'),
+    `SELECT ${DEF('1')}, lower(x), pg_get_indexdef(1, 0, true)`);
+  assert.equal(rewriteCatalogFunctions('SELECT pg_get_expr(d.adbin, d.adrelid, true)'), 'SELECT (SELECT (d.adbin)::text AS pg_get_expr)');
+});
+
+void test('rewrites arguments first, so calls nest, and keeps non-ASCII text in place', () => {
+  assert.equal(rewriteCatalogFunctions("SELECT 'é', pg_get_indexdef(coalesce(pg_get_indexdef(2), 'ü'))"),
+    `SELECT 'é', ${DEF(`coalesce(${DEF('2')}, 'ü')`)}`);
+});
+
+void test('turns regclass and regtype casts into lookups, named as PostgreSQL names the column', () => {
+  const rel = (col: string, label: string, x: string): string => `(SELECT ${col} AS "${label}" FROM pg_catalog.pesto_relation_name WHERE spelling = (${x})::text)`;
+  assert.equal(rewriteCatalogFunctions("SELECT 't'::regclass"), `SELECT ${rel('oid', 'regclass', "'t'")}`);
+  assert.equal(rewriteCatalogFunctions('SELECT a.attrelid::regclass::text FROM pg_attribute a'), `SELECT ${rel('display', 'attrelid', 'a.attrelid')} FROM pg_attribute a`);
+  assert.equal(rewriteCatalogFunctions(`SELECT ('"' || s || '"')::"regclass"::oid`), `SELECT ${rel('oid', 'oid', `('"' || s || '"')`)}`);
+  assert.equal(rewriteCatalogFunctions("SELECT coalesce(x, 'y')::regclass::text"), `SELECT ${rel('display', 'coalesce', "coalesce(x, 'y')")}`);
+  assert.equal(rewriteCatalogFunctions("SELECT 'int4'::regtype::text"), `SELECT (SELECT display AS "text" FROM pg_catalog.pesto_type_name WHERE spelling = ('int4')::text)`);
+  assert.equal(rewriteCatalogFunctions("SELECT '"), null);
+});

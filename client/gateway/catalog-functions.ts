@@ -1,0 +1,153 @@
+// PostgreSQL's catalog functions that read the catalog (pg_get_indexdef, pg_get_constraintdef,
+// pg_get_expr, obj_description, col_description, pg_table_is_visible), answered over the system
+// catalog's tables: before a catalog query is prepared, each call is replaced by the subquery over
+// the catalog tables that gives its value. The calls are found with PostgreSQL's own scanner (a string
+// or a quoted name that looks like a call is one token), arguments rewritten first, so calls nest.
+//
+// What each one reads:
+//   pg_get_indexdef(index oid)              pg_catalog.pesto_definition (CREATE INDEX ... as PostgreSQL prints it)
+//   pg_get_constraintdef(oid [, pretty])    pg_catalog.pesto_definition (PRIMARY KEY (...), UNIQUE (...))
+//   pg_get_expr(text, relation [, pretty])  its first argument: pg_attrdef.adbin and pg_index.indpred hold the text
+//   obj_description(oid [, catalog])        pg_description, objsubid 0
+//   col_description(relation, column)       pg_description
+//   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
+// Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
+
+import { scanSync, type ScanToken } from 'libpg-query';
+
+type Rewrite = (args: readonly string[]) => string | null;
+
+/** The oid of the system catalog named by a text expression (obj_description's second argument). */
+const catalogOid = (name: string): string =>
+  `(CASE (${name})::text WHEN 'pg_class' THEN 1259 WHEN 'pg_type' THEN 1247 WHEN 'pg_namespace' THEN 2615 WHEN 'pg_constraint' THEN 2606 WHEN 'pg_database' THEN 1262 WHEN 'pg_am' THEN 2601 END)`;
+
+const REWRITES: Readonly<Record<string, Rewrite>> = {
+  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_constraintdef: (a) => (a.length === 1 || a.length === 2
+    ? `(SELECT definition AS pg_get_constraintdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))`
+    : null),
+  pg_get_expr: (a) => (a.length === 2 || a.length === 3 ? `(SELECT (${a[0]})::text AS pg_get_expr)` : null),
+  obj_description: (a) => (a.length === 1 || a.length === 2
+    ? `(SELECT description AS obj_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = ${catalogOid(a[1]!)}` : ''})`
+    : null),
+  col_description: (a) => (a.length === 2 ? `(SELECT description AS col_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
+  pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
+};
+
+/** The function names it rewrites, for the catalog's check that a query is one of its own. */
+export const CATALOG_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(REWRITES));
+
+/** An identifier token's name as PostgreSQL folds it. */
+function identName(t: ScanToken, text: string): string | null {
+  if (t.tokenName !== 'IDENT' && t.keywordKind === 0) return null;
+  const s = text.slice(t.start, t.end);
+  return s.startsWith('"') ? s.slice(1, -1).replace(/""/g, '"') : s.toLowerCase();
+}
+
+const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** `sql` with every call of a catalog function and every regclass/regtype cast replaced; null when it does not scan. */
+export function rewriteCatalogFunctions(sql: string): string | null {
+  // The scanner's offsets are bytes; the text is sliced as latin1 so characters and bytes line up.
+  let text = Buffer.from(sql, 'utf8').toString('latin1');
+  let tokens: ScanToken[];
+  try {
+    tokens = scanSync(sql).tokens;
+    // One cast at a time, leftmost first (a cast inside another's operand is to its left), rescanning after each.
+    for (let cast = firstRegCast(text, tokens); cast !== null; cast = firstRegCast(text, tokens)) {
+      text = text.slice(0, cast.from) + cast.replacement + text.slice(cast.to);
+      tokens = scanSync(Buffer.from(text, 'latin1').toString('utf8')).tokens;
+    }
+  } catch {
+    return null;
+  }
+  const out = rewriteRange(text, tokens, 0, tokens.length, tokens.length === 0 ? 0 : tokens[0]!.start, text.length);
+  return Buffer.from(out, 'latin1').toString('utf8');
+}
+
+/** Casts to the types that stay after a regclass or regtype cast: to an oid (int4 here) or to its name. */
+const AS_OID = new Set(['oid', 'int4', 'integer', 'int8', 'bigint']);
+const AS_TEXT = new Set(['text', 'varchar', 'name']);
+
+/**
+ * The leftmost `x::regclass` or `x::regtype` (possibly followed by `::oid` or `::text`), as the lookup in
+ * pesto_relation_name or pesto_type_name that gives it: an oid, or with `::text` the name PostgreSQL's
+ * output function prints. Where the operand is `(...)`, a call, a constant or a (qualified) name.
+ */
+function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: number; to: number; replacement: string } | null {
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    if (tokens[i]!.tokenName !== 'TYPECAST') continue;
+    const type = identName(tokens[i + 1]!, text);
+    if (type !== 'regclass' && type !== 'regtype') continue;
+    let a = i - 1;
+    if (tokens[a]!.text === ')') {
+      for (let depth = 0; a >= 0; a--) {
+        const x = tokens[a]!.text;
+        if (x === ')') depth++;
+        else if (x === '(' && --depth === 0) break;
+      }
+      if (a < 0) return null;
+      // A call: a function's name is an identifier or an unreserved or column-name keyword (coalesce).
+      const f = tokens[a - 1];
+      if (f !== undefined && (f.tokenName === 'IDENT' || f.keywordKind === 1 || f.keywordKind === 2)) a--;
+    }
+    while (a >= 2 && tokens[a - 1]!.text === '.' && tokens[a - 2]!.tokenName === 'IDENT') a -= 2;
+    let end = i + 1;
+    let result: 'oid' | 'text' = 'oid';
+    const next = tokens[end + 2] === undefined || tokens[end + 1]!.tokenName !== 'TYPECAST' ? null : identName(tokens[end + 2]!, text);
+    if (next !== null && AS_OID.has(next)) end += 2;
+    else if (next !== null && AS_TEXT.has(next)) {
+      end += 2;
+      result = 'text';
+    }
+    const operand = text.slice(tokens[a]!.start, tokens[i]!.start);
+    const table = type === 'regclass' ? 'pg_catalog.pesto_relation_name' : 'pg_catalog.pesto_type_name';
+    // The result column's name as PostgreSQL's FigureColname gives it: the operand's column or function
+    // name, else the last type cast to.
+    const named = tokens[a]!.tokenName === 'IDENT' || (tokens[a]!.keywordKind > 0 && tokens[a + 1]?.text === '(');
+    const last = tokens[i - 1]!;
+    const label = named ? identName(tokens[a + 1]?.text === '(' ? tokens[a]! : last, text) ?? type : next ?? type;
+    const column = `${result === 'oid' ? 'oid' : 'display'} AS ${quoteName(label)}`;
+    return { from: tokens[a]!.start, to: tokens[end]!.end, replacement: `(SELECT ${column} FROM ${table} WHERE spelling = (${operand})::text)` };
+  }
+  return null;
+}
+
+/** The text from `from` to `to` (offsets), whose tokens are tokens[lo, hi), with calls rewritten. */
+function rewriteRange(text: string, tokens: readonly ScanToken[], lo: number, hi: number, from: number, to: number): string {
+  let out = '';
+  let pos = from;
+  for (let i = lo; i < hi; i++) {
+    const t = tokens[i]!;
+    const name = identName(t, text);
+    if (name === null || !(name in REWRITES) || tokens[i + 1]?.text !== '(') continue;
+    // Qualified with pg_catalog: the qualifier goes with the call.
+    const qualified = i >= lo + 2 && tokens[i - 1]!.text === '.' && identName(tokens[i - 2]!, text) === 'pg_catalog' && tokens[i - 2]!.start >= pos;
+    const start = qualified ? tokens[i - 2]!.start : t.start;
+    // The arguments: top-level commas between the parentheses.
+    let depth = 0;
+    let j = i + 1;
+    const bounds: [number, number][] = [];
+    let argLo = i + 2;
+    for (; j < hi; j++) {
+      const x = tokens[j]!.text;
+      if (x === '(' || x === '[') depth++;
+      else if (x === ')' || x === ']') {
+        depth--;
+        if (depth === 0) break;
+      } else if (x === ',' && depth === 1) {
+        bounds.push([argLo, j]);
+        argLo = j + 1;
+      }
+    }
+    if (j >= hi) continue;
+    if (argLo < j) bounds.push([argLo, j]);
+    const args = bounds.map(([a, b]) => rewriteRange(text, tokens, a, b, tokens[a]!.start, tokens[b - 1]!.end));
+    const replacement = REWRITES[name]!(args);
+    if (replacement === null) continue;
+    out += text.slice(pos, start) + replacement;
+    pos = tokens[j]!.end;
+    i = j;
+  }
+  return out + text.slice(pos, to);
+}
