@@ -191,13 +191,12 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
   if (foreignKeys.length > 0) {
-    const taken = constraintNames(table);
-    const fks: ForeignKeyDef[] = [];
-    for (const f of foreignKeys) {
-      const fk = bindForeignKey(catalog, table, f.k, f.column, taken);
-      taken.add(fk.name);
-      fks.push(fk);
-    }
+    const fkNames = constraintNames(table);
+    const fks = foreignKeys.map((f) => {
+      const fk = bindForeignKey(catalog, table, f.k, f.column, fkNames);
+      fkNames.add(fk.name);
+      return fk;
+    });
     table = { ...table, foreignKeys: fks };
   }
   catalog.put(table);
