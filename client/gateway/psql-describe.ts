@@ -25,7 +25,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
 // compression, statistics target or description, and the access method.
 
-import { quoteIdent, type ForeignKeyDef, type IndexDef, type TableDef } from '../../sql/catalog.ts';
+import type { ForeignKeyDef, IndexDef, TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -139,7 +139,7 @@ const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ont
 /** A foreign key as pg_get_constraintdef prints it. */
 function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
   const refCols = parent === undefined ? '' : columnList(parent, fk.refColumns);
-  let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${quoteIdent(fk.refTable)}(${refCols})`;
+  let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${identText(fk.refTable)}(${refCols})`;
   if (fk.matchFull) def += ' MATCH FULL';
   if (fk.onUpdate !== 'no action') def += ` ON UPDATE ${fk.onUpdate.toUpperCase()}`;
   if (fk.onDelete !== 'no action') def += ` ON DELETE ${fk.onDelete.toUpperCase()}`;
@@ -327,7 +327,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         fks.sort((a, b) => (a.fk.name < b.fk.name ? -1 : a.fk.name > b.fk.name ? 1 : 0));
         return rows(columns, fks.map(({ table, fk }) => {
           const def = foreignKeyDef(table, fk, tables.find((x) => x.name === fk.refTable));
-          return own ? [true, fk.name, def, quoteIdent(table.name)] : [fk.name, quoteIdent(table.name), def];
+          return own ? [true, fk.name, def, identText(table.name)] : [fk.name, identText(table.name), def];
         }));
       },
     };
