@@ -107,17 +107,21 @@ export function formatDate(days: number): string {
   return `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
 }
 
-export function formatTimestamp(micros: bigint): string {
-  const t = new SqlTimestamp(micros);
-  const days = t.days;
+/** A timestamp's time of day as hours, minutes, seconds and microseconds. */
+export function clockOf(t: SqlTimestamp): { h: number; mi: number; s: number; us: number } {
   let rest = t.timeOfDay;
   const h = Math.floor(rest / 3_600_000_000);
   rest -= h * 3_600_000_000;
   const mi = Math.floor(rest / 60_000_000);
   rest -= mi * 60_000_000;
   const s = Math.floor(rest / 1_000_000);
-  const us = Math.round(rest - s * 1_000_000);
-  const [y, m, d] = civilFromDays(days);
+  return { h, mi, s, us: rest - s * 1_000_000 };
+}
+
+export function formatTimestamp(micros: bigint): string {
+  const t = new SqlTimestamp(micros);
+  const { h, mi, s, us } = clockOf(t);
+  const [y, m, d] = civilFromDays(t.days);
   const ymd = `${pad(y <= 0 ? 1 - y : y, 4)}-${pad(m, 2)}-${pad(d, 2)}`;
   let time = `${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}`;
   if (us > 0) time += '.' + pad(us, 6).replace(/0+$/, '');

@@ -35,6 +35,17 @@ export function makeEnv(params: readonly SqlValue[], ctx: ExecContext | null): E
   return { params, outer: [], ctx, subqueryCache: new Map(), worktables: new Map() };
 }
 
+/** A strict function's argument values, or null when one is NULL (the function's result then). */
+export function strictArgs(args: readonly Expr[], row: Row, env: Env): SqlValue[] | null {
+  const v: SqlValue[] = [];
+  for (const x of args) {
+    const y = evalExpr(x, row, env);
+    if (y === null) return null;
+    v.push(y);
+  }
+  return v;
+}
+
 /** True when a bound predicate holds for the row (NULL counts as false). A null predicate holds always. */
 export function evalPredicate(pred: Expr | null, row: Row): boolean {
   return pred === null || evalExpr(pred, row, emptyEnv) === true;

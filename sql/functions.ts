@@ -5,7 +5,7 @@
 
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
-import { evalExpr, type Env } from './eval.ts';
+import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
@@ -198,12 +198,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     default:
       break;
   }
-  const v: SqlValue[] = [];
-  for (const x of a) {
-    const y = evalExpr(x, row, env);
-    if (y === null) return null;
-    v.push(y);
-  }
+  const v = strictArgs(a, row, env);
+  if (v === null) return null;
   const s0 = (): string => String(v[0]);
   switch (e.fn) {
     case 'abs': {

@@ -4,7 +4,7 @@
 
 import { InvariantError } from './errors.ts';
 import type { Expr } from './expr.ts';
-import { evalExpr, type Env } from './eval.ts';
+import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { SqlJson, SqlJsonb, jsonbPretty, parseJsonDocument } from './json.ts';
 import { buildArray, buildObject, toJsonText, toJsonb } from './json-build.ts';
 import {
@@ -51,12 +51,8 @@ export function evalJsonFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     default:
       break;
   }
-  const v: SqlValue[] = [];
-  for (const x of a) {
-    const y = evalExpr(x, row, env);
-    if (y === null) return null;
-    v.push(y);
-  }
+  const v = strictArgs(a, row, env);
+  if (v === null) return null;
   const v0 = v[0]!;
   const v1 = v[1] ?? null;
   switch (e.fn) {

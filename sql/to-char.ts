@@ -3,7 +3,7 @@
 // Day, Dy, D, DDD, IW, IYYY, WW, W, Q, CC, J, AM/PM, BC/AD, TZ, OF, ...), the FM prefix (no padding) and
 // the TH/th suffix (ordinal), double-quoted literal text and backslash escapes; anything else is copied.
 
-import { civilFromDays, daysFromCivil, type SqlTimestamp } from './datetime.ts';
+import { civilFromDays, clockOf, daysFromCivil, type SqlTimestamp } from './datetime.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -138,13 +138,7 @@ function field(p: string, f: Fields, fm: boolean): { text: string; n?: number } 
 
 export function toChar(t: SqlTimestamp, template: string, tz: boolean): string {
   const [y, m, d] = civilFromDays(t.days);
-  let rest = t.timeOfDay;
-  const h = Math.floor(rest / 3_600_000_000);
-  rest -= h * 3_600_000_000;
-  const mi = Math.floor(rest / 60_000_000);
-  rest -= mi * 60_000_000;
-  const s = Math.floor(rest / 1_000_000);
-  const f: Fields = { y, m, d, days: t.days, h, mi, s, us: rest - s * 1_000_000, tz };
+  const f: Fields = { y, m, d, days: t.days, ...clockOf(t), tz };
   let out = '';
   let i = 0;
   while (i < template.length) {
