@@ -10,29 +10,15 @@ import { after, before, describe, it } from 'node:test';
 import { Engine, type ExecResult } from '../../sql/engine.ts';
 import { SqlClient, type SqlSession } from '../../client/sql/sql-session.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
+import { commitCode, q, value } from './sql-session-testkit.ts';
 
 const BASE_PORT = 7500;
 
 let tc: TestCluster;
 let sql: SqlClient;
 
-async function q(s: SqlSession, text: string): Promise<ExecResult & { ok: true }> {
-  const r = await s.execute(text);
-  if (!r.ok) assert.fail(`${text}: ${r.error.code} ${r.error.message}`);
-  return r as ExecResult & { ok: true };
-}
-
-async function value(s: SqlSession, text: string): Promise<unknown> {
-  return (await q(s, text)).rows[0]?.[0];
-}
-
 /** Rows as text, whatever the value types (bigint, numeric, dates). */
 const show = (rows: readonly (readonly unknown[])[]): string => JSON.stringify(rows, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
-
-async function commitCode(s: SqlSession): Promise<string> {
-  const r = await s.commit();
-  return r.ok ? 'committed' : r.error.code;
-}
 
 void describe('SQL anomalies over the cluster (issue 4)', () => {
   before(async () => {

@@ -13,26 +13,12 @@ import { shardOfTable } from '../../protocol/sharding.ts';
 import { Engine, type ExecResult } from '../../sql/engine.ts';
 import { SqlClient, type SqlSession } from '../../client/sql/sql-session.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
+import { commitCode, q, value } from './sql-session-testkit.ts';
 
 const BASE_PORT = 8230;
 
 let tc: TestCluster;
 let sql: SqlClient;
-
-async function q(s: SqlSession, text: string): Promise<ExecResult & { ok: true }> {
-  const r = await s.execute(text);
-  if (!r.ok) assert.fail(`${text}: ${r.error.code} ${r.error.message}`);
-  return r as ExecResult & { ok: true };
-}
-
-async function value(s: SqlSession, text: string): Promise<unknown> {
-  return (await q(s, text)).rows[0]?.[0];
-}
-
-async function commitCode(s: SqlSession): Promise<string> {
-  const r = await s.commit();
-  return r.ok ? 'committed' : r.error.code;
-}
 
 /** Referencing rows whose referenced row does not exist: never any. */
 async function orphans(child: string, parent: string): Promise<number> {

@@ -11,26 +11,12 @@ import { SqlClient, type SqlSession } from '../../client/sql/sql-session.ts';
 import { SqlJsonb, parseJsonb } from '../../sql/json.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
+import { commitCode, q, value } from './sql-session-testkit.ts';
 
 const BASE_PORT = 8120;
 
 let tc: TestCluster;
 let sql: SqlClient;
-
-async function q(s: SqlSession, text: string, params: readonly SqlValue[] = []): Promise<ExecResult & { ok: true }> {
-  const r = await s.execute(text, params);
-  if (!r.ok) assert.fail(`${text}: ${r.error.code} ${r.error.message}`);
-  return r as ExecResult & { ok: true };
-}
-
-async function value(s: SqlSession, text: string, params: readonly SqlValue[] = []): Promise<unknown> {
-  return (await q(s, text, params)).rows[0]?.[0];
-}
-
-async function commitCode(s: SqlSession): Promise<string> {
-  const r = await s.commit();
-  return r.ok ? 'committed' : r.error.code;
-}
 
 const texts = (rows: readonly (readonly SqlValue[])[]): string[][] => rows.map((r) => r.map((v) => (v === null ? 'NULL' : String(v))));
 

@@ -11,17 +11,12 @@ import { Engine, type ExecResult } from '../../sql/engine.ts';
 import { SqlClient, type SqlSession } from '../../client/sql/sql-session.ts';
 import { shardOfTable } from '../../protocol/sharding.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
+import { q } from './sql-session-testkit.ts';
 
 const BASE_PORT = 7760;
 
 let tc: TestCluster;
 let sql: SqlClient;
-
-async function q(s: SqlSession, text: string, params: readonly unknown[] = []): Promise<ExecResult & { ok: true }> {
-  const r = await s.execute(text, params as never);
-  if (!r.ok) assert.fail(`${text}: ${r.error.code} ${r.error.message}`);
-  return r as ExecResult & { ok: true };
-}
 
 const rows = (r: ExecResult & { ok: true }): string => JSON.stringify(r.rows, (_k, v: unknown) => (typeof v === 'bigint' ? Number(v) : v));
 
