@@ -218,9 +218,7 @@ export class Catalog {
 
   /** Every FOREIGN KEY that references table `name`, with the table holding it (itself included). */
   referencing(name: string): { table: TableDef; fk: ForeignKeyDef }[] {
-    const out: { table: TableDef; fk: ForeignKeyDef }[] = [];
-    for (const t of this.list()) for (const fk of t.foreignKeys ?? []) if (fk.refTable === name) out.push({ table: t, fk });
-    return out;
+    return referencingKeys(this.list(), name);
   }
 
   relationExists(name: string): boolean {
@@ -229,6 +227,13 @@ export class Catalog {
 }
 
 /** A name as a quoted SQL identifier, for statements built from catalog names. */
+/** Every FOREIGN KEY among `tables` that references table `name`, with the table holding it. */
+export function referencingKeys(tables: Iterable<TableDef>, name: string): { table: TableDef; fk: ForeignKeyDef }[] {
+  const out: { table: TableDef; fk: ForeignKeyDef }[] = [];
+  for (const t of tables) for (const fk of t.foreignKeys ?? []) if (fk.refTable === name) out.push({ table: t, fk });
+  return out;
+}
+
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }

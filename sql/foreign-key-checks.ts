@@ -23,7 +23,7 @@ import { castValue } from './cast.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
 import { andOf, type Expr } from './expr.ts';
-import { castKey, keyState, missingKeyError, stillReferencedError } from './foreign-keys.ts';
+import { castKey, keyState, missingKeyError, sameSet, stillReferencedError } from './foreign-keys.ts';
 import type { SqlError } from './errors.ts';
 import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { indexEntryPrefix, primaryKeyOf } from './memory-store.ts';
@@ -218,10 +218,6 @@ function referencingRows(env: Env, ctx: ExecContext, link: ForeignKeyLink, key: 
   const { fk, child, parent } = link;
   const values = castKey(key, fk.refColumns.map((c) => parent.columns[c]!.type), fk.columns.map((c) => child.columns[c]!.type));
   return values === null ? [] : matchingRows(env, ctx, child, fk.columns, values, false);
-}
-
-function sameSet(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 /**

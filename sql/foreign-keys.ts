@@ -10,7 +10,7 @@
 // comparison finds none. Enforcement in DML: sql/foreign-key-checks.ts.
 
 import type { Constraint } from 'libpg-query';
-import { type Catalog, type ForeignKeyAction, type ForeignKeyDef, type TableDef } from './catalog.ts';
+import { type Catalog, type ForeignKeyAction, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
 import { castValue } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { encodeKey } from './key-encoding.ts';
@@ -53,13 +53,20 @@ export function castKey(values: readonly SqlValue[], from: readonly SqlType[], t
   return out;
 }
 
-function sameSet(a: readonly number[], b: readonly number[]): boolean {
+/** Whether `a` (without repeats) and `b` hold the same columns. */
+export function sameSet(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((x) => b.includes(x)) && new Set(a).size === a.length;
+}
+
+/** The key of `t` whose columns are `cols` as a set: null for its primary key, else a unique index; undefined when none. */
+export function uniqueKeyOf(t: TableDef, cols: readonly number[]): IndexDef | null | undefined {
+  if (!t.hiddenPk && sameSet(cols, t.pk)) return null;
+  return t.indexes.find((i) => i.unique && sameSet(cols, i.columns));
 }
 
 /** Whether `cols` of `t` are its primary key or a unique index's columns (as a set). */
 export function isUniqueKey(t: TableDef, cols: readonly number[]): boolean {
-  return (!t.hiddenPk && sameSet(cols, t.pk)) || t.indexes.some((i) => i.unique && sameSet(cols, i.columns));
+  return uniqueKeyOf(t, cols) !== undefined;
 }
 
 /** Every constraint name table `t` holds (foreign keys, checks, key indexes). */

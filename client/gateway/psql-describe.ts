@@ -25,7 +25,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
 // compression, statistics target or description, and the access method.
 
-import type { ForeignKeyDef, IndexDef, TableDef } from '../../sql/catalog.ts';
+import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -69,9 +69,13 @@ function byName(a: { readonly name: string }, b: { readonly name: string }): num
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
-async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | undefined> {
-  const tables = await ctx.backend.tables();
+/** The table psql names by its pg_class oid (as text), among `tables`. */
+function tableWithOid(tables: readonly TableDef[], oid: string): TableDef | undefined {
   return tables.find((t) => OID_BASE + t.id === Number(oid));
+}
+
+async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | undefined> {
+  return tableWithOid(await ctx.backend.tables(), oid);
 }
 
 export const identText = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
@@ -261,10 +265,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       columns,
       answer: async (ctx) => {
         const tables = await ctx.backend.tables();
-        const t = tables.find((x) => OID_BASE + x.id === Number(oid));
+        const t = tableWithOid(tables, oid);
         if (t === undefined) return rows(columns, []);
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
-        const triggers = (t.foreignKeys ?? []).length > 0 || tables.some((x) => (x.foreignKeys ?? []).some((f) => f.refTable === t.name));
+        const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
         return rows(columns, [[0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
       },
     };
@@ -321,9 +325,9 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       columns,
       answer: async (ctx) => {
         const tables = await ctx.backend.tables();
-        const t = tables.find((x) => OID_BASE + x.id === Number(oid));
+        const t = tableWithOid(tables, oid);
         if (t === undefined) return rows(columns, []);
-        const fks = own ? (t.foreignKeys ?? []).map((fk) => ({ table: t, fk })) : tables.flatMap((x) => (x.foreignKeys ?? []).filter((f) => f.refTable === t.name).map((fk) => ({ table: x, fk })));
+        const fks = own ? (t.foreignKeys ?? []).map((fk) => ({ table: t, fk })) : referencingKeys(tables, t.name);
         fks.sort((a, b) => (a.fk.name < b.fk.name ? -1 : a.fk.name > b.fk.name ? 1 : 0));
         return rows(columns, fks.map(({ table, fk }) => {
           const def = foreignKeyDef(table, fk, tables.find((x) => x.name === fk.refTable));

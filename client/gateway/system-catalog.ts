@@ -24,6 +24,7 @@ import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
+import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
@@ -243,8 +244,7 @@ function foreignKeyRows(t: TableDef, tables: readonly TableDef[], database: stri
     if (parent === undefined) continue;
     push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', 'NO', 'NO', 'YES', null]);
     // The referenced key's own column order (the primary key's, or the unique index's).
-    const sameSet = (cols: readonly number[]): boolean => cols.length === fk.refColumns.length && cols.every((c) => fk.refColumns.includes(c));
-    const index = !parent.hiddenPk && sameSet(parent.pk) ? null : parent.indexes.find((i) => i.unique && sameSet(i.columns));
+    const index = uniqueKeyOf(parent, fk.refColumns);
     const keyCols = index === undefined || index === null ? parent.pk : index.columns;
     fk.columns.forEach((c, i) => {
       push(IS_KEY_COLUMN_USAGE, [database, 'public', fk.name, database, 'public', t.name, t.columns[c]?.name ?? '', i + 1, keyCols.indexOf(fk.refColumns[i]!) + 1]);
