@@ -7,15 +7,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import pg from 'pg';
 import postgres from 'postgres';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
 import { serialize } from 'pg-protocol';
 import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, errorFields, PASSWORD, RawClient, startTestGateway, types, USER, withPg } from './gateway-fixture.ts';
+import { PYTHON, runClient } from './client-scripts.ts';
 
 const BASE_PORT = 7680;
-const PYTHON = '/usr/bin/python3';
 
 /** node `pg`: a JS array parameter is sent as text ('{"1","2"}') with type OID 0. */
 async function pgDriver(port: number): Promise<void> {
@@ -93,11 +92,7 @@ print(json.dumps(out))
 
 /** psycopg 3: lists as array parameters in text (%t) and binary (%b), and a binary cursor. */
 async function psycopg(port: number): Promise<void> {
-  const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE], { timeout: 60_000 }, (err, stdout, stderr) => {
-      resolve({ code: err === null ? 0 : 1, stdout, stderr });
-    });
-  });
+  const r = await runClient(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     text: [[1], [3]],

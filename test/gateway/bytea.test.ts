@@ -9,33 +9,20 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
 import { clusterGatewayForSuite, DATABASE, dataRow, engineGatewayForSuite, PASSWORD, RawClient, rowDescription, startTestGateway, types, USER, withPg } from './gateway-fixture.ts';
+import { PYTHON, runClient } from './client-scripts.ts';
 
 const BASE_PORT = 7660;
 const BIN = '/usr/lib/postgresql/15/bin';
-const PYTHON = '/usr/bin/python3';
 
 /** Every byte value, and a few short values with the bytes text forms treat specially. */
 const ALL = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
 const SHORT = [Buffer.alloc(0), Buffer.from([0]), Buffer.from('\\x', 'latin1'), Buffer.from([0xff, 0x00, 0x5c, 0x27])];
 
-function exec(file: string, args: readonly string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = execFile(file, args, {
-      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
-      timeout: 60_000,
-    }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-    if (input !== undefined) child.stdin?.end(input);
-  });
-}
 
 /** node `pg`: Buffers go as binary parameters; bytea comes back as Buffers (text) or raw (binary). */
 async function pgDriver(port: number): Promise<void> {
@@ -96,7 +83,7 @@ print(json.dumps(out))
 
 /** psycopg 3 (binary and text bytea parameters, text and binary cursors) and psycopg2's Binary(). */
 async function psycopg(port: number): Promise<void> {
-  const r = await exec(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE]);
+  const r = await runClient(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     types: [23, 17],
@@ -162,11 +149,11 @@ id	b	?column?
 `;
 
 async function psqlCopy(port: number): Promise<void> {
-  const r = await exec(join(BIN, 'psql'), ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE], COPY_SCRIPT);
+  const r = await runClient(join(BIN, 'psql'), ['-X', '-q', '-At', '-v', 'ON_ERROR_STOP=1', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE], COPY_SCRIPT);
   assert.equal(r.stderr, '');
   assert.equal(r.stdout, COPY_EXPECTED);
   // A malformed bytea field fails the COPY with PostgreSQL's error, and nothing of it stays.
-  const bad = await exec(join(BIN, 'psql'), ['-X', '-q', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE], '\\copy cb from stdin\n20\t\\\\x0\n\\.\nSELECT count(*) FROM cb;\n');
+  const bad = await runClient(join(BIN, 'psql'), ['-X', '-q', '-At', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE], '\\copy cb from stdin\n20\t\\\\x0\n\\.\nSELECT count(*) FROM cb;\n');
   assert.match(bad.stderr, /ERROR: {2}invalid hexadecimal data: odd number of digits/);
   assert.equal(bad.stdout, '15\n');
 }

@@ -8,7 +8,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATABASE } from './gateway-fixture.ts';
+import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
@@ -90,7 +90,24 @@ export async function binaryCopySession(port: number, user: string, password: st
 }
 
 /** Debian's interpreter: the python3-psycopg packages install into its dist-packages. */
-const PYTHON = '/usr/bin/python3';
+export const PYTHON = '/usr/bin/python3';
+
+/**
+ * Runs a client program (psql, python, java) with libpq's environment for the test gateways and
+ * `input` on its stdin; its exit code and output.
+ */
+export function runClient(file: string, args: readonly string[], input?: string, timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(file, args, {
+      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
+      timeout,
+    }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+      resolve({ code, stdout, stderr });
+    });
+    if (input !== undefined) child.stdin?.end(input);
+  });
+}
 /** Debian's pgjdbc (libpostgresql-jdbc-java); java comes with the machine's image. */
 const PGJDBC_JAR = '/usr/share/java/postgresql.jar';
 
@@ -133,10 +150,5 @@ export const DRIVERS: Readonly<Record<'psycopg2' | 'psycopg3' | 'pgjdbc', Driver
  */
 export function runDriverChecks(driver: keyof typeof DRIVERS, port: number, user: string, password: string, table: string): Promise<{ code: number; output: string }> {
   const [command, args] = DRIVERS[driver].command([String(port), user, password, DATABASE, table]);
-  return new Promise((resolve) => {
-    execFile(command, args, { timeout: 180_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, output: `${stdout}${stderr}` });
-    });
-  });
+  return runClient(command, args, undefined, 180_000).then((r) => ({ code: r.code, output: `${r.stdout}${r.stderr}` }));
 }

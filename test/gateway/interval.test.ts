@@ -7,22 +7,13 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import pg from 'pg';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
 import { clusterGatewayForSuite, DATABASE, engineGatewayForSuite, PASSWORD, startTestGateway, USER } from './gateway-fixture.ts';
+import { PYTHON, runClient } from './client-scripts.ts';
 
 const BASE_PORT = 7740;
-const PYTHON = '/usr/bin/python3';
 
-function exec(file: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 const PY = String.raw`
 import json, sys, psycopg
@@ -52,7 +43,7 @@ print(json.dumps(out))
 `;
 
 async function psycopg(port: number): Promise<void> {
-  const r = await exec(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE]);
+  const r = await runClient(PYTHON, ['-c', PY, String(port), USER, PASSWORD, DATABASE]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     types: [23, 1186],

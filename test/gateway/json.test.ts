@@ -8,21 +8,12 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import postgres from 'postgres';
 import { clusterGatewayForSuite, DATABASE, engineGatewayForSuite, PASSWORD, USER, withPg } from './gateway-fixture.ts';
+import { PYTHON, runClient } from './client-scripts.ts';
 
 const BASE_PORT = 8100;
-const PYTHON = '/usr/bin/python3';
 
-function exec(file: string, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { env: { ...process.env, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 60_000 }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 async function pgDriver(port: number): Promise<void> {
   await withPg(port, async (c) => {
@@ -100,7 +91,7 @@ print(json.dumps(out))
 `;
 
 async function psycopg3(port: number): Promise<void> {
-  const r = await exec(PYTHON, ['-c', PSYCOPG3, String(port), USER, PASSWORD, DATABASE]);
+  const r = await runClient(PYTHON, ['-c', PSYCOPG3, String(port), USER, PASSWORD, DATABASE]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), {
     types: [23, 3802, 114],
@@ -124,7 +115,7 @@ print(json.dumps(cur.fetchall()))
 `;
 
 async function psycopg2(port: number): Promise<void> {
-  const r = await exec(PYTHON, ['-c', PSYCOPG2, String(port), USER, PASSWORD, DATABASE]);
+  const r = await runClient(PYTHON, ['-c', PSYCOPG2, String(port), USER, PASSWORD, DATABASE]);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual(JSON.parse(r.stdout), [[1, { n: 1, s: "x'y" }, "x'y"], [2, [null], null]]);
 }
