@@ -52,7 +52,6 @@ function codePointRank(u: number): number {
   return u >= 0xe000 ? u - 0x800 : u + 0x2000;
 }
 
-/** Total order of two non-null values of the same SQL type. */
 /** Whether comparison `op` holds for a compareValues result `c`. */
 export function comparisonHolds(op: string, c: number): boolean {
   switch (op) {
@@ -66,6 +65,7 @@ export function comparisonHolds(op: string, c: number): boolean {
   }
 }
 
+/** Total order of two non-null values of the same SQL type. */
 export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'number' && typeof b === 'number') {
     if (a < b) return -1;
@@ -154,7 +154,8 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
-  if (t === 'interval' || a instanceof SqlInterval || b instanceof SqlInterval) return intervalArith(op, a, b);
+  // Every operator with an interval or a timestamp operand has one of these result types (lower-expr.ts intervalArithType).
+  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz') return intervalArith(op, a, b);
   switch (t) {
     case 'int2':
     case 'int4': {
