@@ -56,7 +56,7 @@ export const TIMESTAMP_END = 9_224_318_016_000_000_000n;
 export const DATE_MIN = -2_440_588;
 export const DATE_END = 2_145_042_906;
 
-export function floorDiv(a: bigint, b: bigint): bigint {
+function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
   return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
 }

@@ -152,7 +152,7 @@ function typeName(t: SqlType): string {
 }
 
 /** `Key (a, b)=(1, 2)` over `cols` of `t` with `values`. */
-export function keyText(t: TableDef, cols: readonly number[], values: readonly SqlValue[]): string {
+function keyText(t: TableDef, cols: readonly number[], values: readonly SqlValue[]): string {
   const names = cols.map((c) => t.columns[c]?.name ?? '?').join(', ');
   const vals = values.map((v, i) => (v === null ? 'null' : formatText(v, t.columns[cols[i]!]?.type ?? 'text'))).join(', ');
   return `Key (${names})=(${vals})`;
@@ -181,7 +181,7 @@ export function keyState(fk: ForeignKeyDef, row: Row): 'skip' | 'mixed' | 'check
 }
 
 /** The referenced key a referencing row names, as the referenced columns' encoded values (null: no key matches). */
-export function referencedKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef, row: Row): string | null {
+function referencedKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef, row: Row): string | null {
   const values = castKey(fk.columns.map((c) => row[c] ?? null), fk.columns.map((c) => child.columns[c]!.type), fk.refColumns.map((c) => parent.columns[c]!.type));
   return values === null ? null : encodeKey(values, fk.refColumns.map((c) => parent.columns[c]!.type));
 }
@@ -204,7 +204,7 @@ export function orphanOf(child: TableDef, parent: TableDef, fk: ForeignKeyDef, c
 }
 
 /** The dependency notice or error text for constraints that go with a dropped object (PostgreSQL's reportDependentObjects). */
-export function dependentsText(deps: readonly { table: TableDef; fk: ForeignKeyDef }[]): string[] {
+function dependentsText(deps: readonly { table: TableDef; fk: ForeignKeyDef }[]): string[] {
   return deps.map((d) => `constraint ${d.fk.name} on table ${d.table.name}`);
 }
 

@@ -52,7 +52,7 @@ export function toJsonText(v: SqlValue, t: SqlType): string {
 }
 
 /** An object key: a scalar's text (booleans as true/false); arrays and json values cannot be keys. */
-export function jsonKeyText(v: SqlValue, t: SqlType): string {
+function jsonKeyText(v: SqlValue, t: SqlType): string {
   if (isArrayType(t) || t === 'json' || t === 'jsonb') {
     throw new SqlError(SqlState.invalidParameterValue, 'key value must be scalar, not array, composite, or json');
   }

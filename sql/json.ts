@@ -261,7 +261,7 @@ export function parseJsonDocument(text: string, forJsonb = false): JsonNode {
 const utf8 = new TextEncoder();
 
 /** jsonb's key order: shorter (in UTF-8 bytes) first, then byte-wise. */
-export function compareJsonbKeys(a: string, b: string): number {
+function compareJsonbKeys(a: string, b: string): number {
   if (a === b) return 0;
   const ab = utf8.encode(a);
   const bb = utf8.encode(b);

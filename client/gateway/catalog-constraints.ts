@@ -29,8 +29,6 @@ const CHECK_OID = 0x58000000;
 const ATTRDEF_OID = 0x60000000;
 const OIDS = 1 << 27;
 const PUBLIC = 2200;
-/** pg_class's own oid: pg_description.classoid of a table or column comment. */
-export const PG_CLASS_OID = 1259;
 
 export const PG_INDEX: Table = {
   name: 'pg_catalog.pg_index',

@@ -34,9 +34,6 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
 };
 
-/** The function names it rewrites, for the catalog's check that a query is one of its own. */
-export const CATALOG_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(REWRITES));
-
 /** An identifier token's name as PostgreSQL folds it. */
 function identName(t: ScanToken, text: string): string | null {
   if (t.tokenName !== 'IDENT' && t.keywordKind === 0) return null;
