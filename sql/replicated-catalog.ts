@@ -25,7 +25,8 @@
  */
 import type { Node } from 'libpg-query';
 import { Catalog, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
-import { applyDdl, type DdlOutcome, type DdlStorage } from './ddl.ts';
+import { applyDdl } from './ddl.ts';
+import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
 

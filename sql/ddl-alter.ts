@@ -1,0 +1,300 @@
+// ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
+// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN and TRUNCATE [CASCADE]:
+// the DDL that changes an existing table (the rest is ddl.ts).
+
+import type { Node, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import type { Catalog } from './catalog.ts';
+import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
+import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
+import { strOf, unsupported } from './lower-expr.ts';
+import { resolveTypeName } from './lower-type.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { someExpr, type Expr } from './expr.ts';
+import { applyTypmod } from './typmod.ts';
+import { evalExpr, makeEnv } from './eval.ts';
+
+export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
+  const name = s.relation?.relname ?? '';
+  let table = catalog.get(name);
+  if (table === undefined) {
+    if (s.missing_ok) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+  }
+  let notice: string | undefined;
+  for (const c of s.cmds ?? []) {
+    if (!('AlterTableCmd' in c)) continue;
+    const cmd = c.AlterTableCmd;
+    if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
+      const column = cmd.def.ColumnDef;
+      const before: TableDef = table;
+      const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
+      if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);
+      const others = (column.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN');
+      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true);
+      if (table === before) continue;
+      // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
+      for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, column.colname ?? '');
+      continue;
+    }
+    if (cmd.subtype === 'AT_DropConstraint') {
+      const r = dropConstraint(catalog, table, cmd.name ?? '', cmd.missing_ok === true);
+      table = r.table;
+      notice = r.notice ?? notice;
+      continue;
+    }
+    if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
+      table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
+      continue;
+    }
+    if (cmd.subtype === 'AT_AlterColumnType' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
+      sameColumnType(table, cmd.name ?? '', cmd.def.ColumnDef);
+      continue;
+    }
+    if (cmd.subtype === 'AT_DropColumn') {
+      const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
+      table = r.table;
+      notice = r.notice ?? notice;
+      continue;
+    }
+    if (cmd.subtype === 'AT_SetNotNull') {
+      const t: TableDef = table;
+      const i = columnIndex(t, cmd.name ?? '');
+      storage.validateRows(t, (row) => {
+        if (row[i] === null) throw new SqlError(SqlState.notNullViolation, `column "${t.columns[i]!.name}" of relation "${t.name}" contains null values`);
+      });
+      table = { ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, notNull: true } : c)) };
+      catalog.put(table);
+      continue;
+    }
+    if (cmd.subtype === 'AT_AddConstraint' && cmd.def !== undefined && 'Constraint' in cmd.def && cmd.def.Constraint.contype === 'CONSTR_CHECK') {
+      table = addCheck(catalog, storage, table, cmd.def.Constraint);
+      continue;
+    }
+    if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
+      throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
+    }
+    const k = cmd.def.Constraint;
+    const t: TableDef = table;
+    const keys = (k.keys ?? []).map((n) => columnIndex(t, strOf(n)));
+    if (k.contype === 'CONSTR_FOREIGN') {
+      table = addForeignKey(catalog, storage, t, k, null);
+      continue;
+    }
+    if (k.contype === 'CONSTR_UNIQUE') {
+      if (k.conname !== undefined && catalog.relationExists(k.conname)) throw new SqlError(SqlState.duplicateTable, `relation "${k.conname}" already exists`);
+      const idx = makeIndex(catalog, t, k.conname ?? chooseName(catalog, `${t.name}_${keys.map((i) => t.columns[i]?.name).join('_')}_key`), keys, true, true);
+      const next = { ...t, indexes: [...t.indexes, idx] };
+      storage.ensureTable(next);
+      catalog.put(next);
+      table = next;
+      continue;
+    }
+    if (k.contype !== 'CONSTR_PRIMARY') throw unsupported(`ALTER TABLE ADD ${String(k.contype).replace('CONSTR_', '')}`);
+    if (!t.hiddenPk) throw new SqlError(SqlState.invalidTableDefinition, `multiple primary keys for table "${t.name}" are not allowed`);
+    // The hidden row id (the last column) goes; dropped columns keep their positions in the rows.
+    const columns = t.columns.filter((col) => !col.hidden || col.dropped === true).map((col, i) => (keys.includes(i) ? { ...col, notNull: true } : col));
+    checkKeyColumns({ columns }, keys);
+    const next: TableDef = { ...t, columns, pk: keys, pkTypes: keys.map((i) => columns[i]?.type ?? 'text'), hiddenPk: false };
+    const width = columns.length;
+    storage.rekeyTable(next, (row) => {
+      for (const i of keys) {
+        if (row[i] === null) {
+          throw new SqlError(SqlState.notNullViolation, `column "${columns[i]?.name ?? ''}" of relation "${t.name}" contains null values`);
+        }
+      }
+      return row.slice(0, width);
+    });
+    catalog.put(next);
+    table = next;
+  }
+  return notice === undefined ? { tag: 'ALTER TABLE', touched: [] } : { tag: 'ALTER TABLE', touched: [], notice };
+}
+
+/**
+ * ALTER TABLE ... DROP COLUMN [IF EXISTS]: as in PostgreSQL, the column stays a position in the rows,
+ * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
+ * go with it. Rows are not rewritten. A primary-key column is refused (every table here has a key).
+ */
+function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
+  const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
+  if (i < 0) {
+    if (missingOk) return { table: t, notice: `column "${name}" of relation "${t.name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);
+  }
+  if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
+  const c = t.columns[i]!;
+  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
+  const notices: string[] = [];
+  const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
+  dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
+  t = catalog.getById(t.id) ?? t;
+  const dropped: ColumnDef = { ...c, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
+  const checks = (t.checks ?? []).filter((k) => !someExpr(k.expr, (x) => x.k === 'col' && x.i === i));
+  const next: TableDef = {
+    ...t,
+    columns: t.columns.map((x, j) => (j === i ? dropped : x)),
+    indexes: t.indexes.filter((x) => !x.columns.includes(i)),
+    ...(t.checks === undefined ? {} : { checks }),
+    // Its own foreign keys over the column go with it (as in PostgreSQL, without CASCADE).
+    ...(t.foreignKeys === undefined ? {} : { foreignKeys: t.foreignKeys.filter((f) => !f.columns.includes(i) && !(f.refTable === t.name && f.refColumns.includes(i))) }),
+  };
+  catalog.put(next);
+  storage.ensureTable(next); // its indexes over the column go, as DROP INDEX's do
+  return notices.length > 0 ? { table: next, notice: notices.join('\n') } : { table: next };
+}
+
+/**
+ * ALTER COLUMN ... SET DEFAULT / DROP DEFAULT / DROP NOT NULL: the definition alone changes (rows keep
+ * their values). A new default ends a SERIAL column's own (its counter stays, as a sequence would).
+ */
+function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' | 'AT_DropNotNull', name: string, raw: Node | undefined): TableDef {
+  const i = columnIndex(t, name);
+  const c = t.columns[i]!;
+  let next: ColumnDef;
+  if (subtype === 'AT_DropNotNull') {
+    if (!t.hiddenPk && t.pk.includes(i)) throw new SqlError(SqlState.invalidTableDefinition, `column "${name}" is in a primary key`);
+    next = { ...c, notNull: false };
+  } else {
+    const def = raw === undefined ? null : defaultExpr(catalog, { colname: name }, raw, c.type);
+    next = { ...c, default: def, serial: false };
+  }
+  const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
+  catalog.put(table);
+  return table;
+}
+
+/**
+ * ALTER COLUMN ... TYPE with the column's own type and modifier (ORMs' schema sync sends it for every
+ * column): nothing changes, as in PostgreSQL, which skips the rewrite. Any other type is 0A000: rows
+ * would have to be converted and their keys rebuilt.
+ */
+function sameColumnType(t: TableDef, name: string, c: PgColumnDef): void {
+  const col = t.columns[columnIndex(t, name)]!;
+  const rt = resolveTypeName(c.typeName ?? {});
+  if (c.raw_default !== undefined || c.collClause !== undefined) throw unsupported('ALTER COLUMN TYPE ... USING or COLLATE');
+  if (rt.serial) throw new SqlError(SqlState.undefinedObject, `type "${c.typeName?.names?.map(strOf).pop() ?? ''}" does not exist`);
+  if (rt.type !== col.type || rt.typmod !== col.typmod) throw unsupported('ALTER COLUMN TYPE to a different type');
+}
+
+/** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */
+function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constraint): TableDef {
+  const existing = t.checks ?? [];
+  const [check] = bindChecks(catalog, t, [{ k, column: null }], existing.map((c) => c.name));
+  if (k.skip_validation !== true) {
+    const env = makeEnv([], null);
+    storage.validateRows(t, (row) => {
+      if (evalExpr(check!.expr, row, env) === false) throw new SqlError(SqlState.checkViolation, `check constraint "${check!.name}" of relation "${t.name}" is violated by some row`);
+    });
+  }
+  const table: TableDef = { ...t, checks: [...existing, check!].sort(byName) };
+  catalog.put(table);
+  return table;
+}
+
+/** ALTER TABLE ... RENAME TO, ALTER TABLE ... RENAME COLUMN: names only (rows and storage stay). */
+export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
+  const name = s.relation?.relname ?? '';
+  const newName = s.newname ?? '';
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  const t = catalog.get(name);
+  if (t === undefined) {
+    if (s.missing_ok === true) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+  }
+  if (s.renameType === 'OBJECT_TABLE') {
+    if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
+    catalog.put({ ...t, name: newName });
+    renameReferences(catalog, name, newName);
+    return { tag: 'ALTER TABLE', touched: [] };
+  }
+  const old = s.subname ?? '';
+  const i = columnIndex(t, old);
+  if (t.columns.some((c, j) => j !== i && c.name === newName)) throw new SqlError(SqlState.duplicateColumn, `column "${newName}" of relation "${name}" already exists`);
+  catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, name: newName } : c)) });
+  return { tag: 'ALTER TABLE', touched: [] };
+}
+
+/** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */
+function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean): TableDef {
+  const name = c.colname ?? '';
+  if (t.columns.some((col) => col.name === name && !col.hidden)) {
+    if (ifNotExists) return t;
+    throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
+  }
+  const rt = resolveTypeName(c.typeName ?? {});
+  if (rt.serial) throw unsupported('adding a SERIAL column');
+  let notNull = false;
+  let def: Expr | null = null;
+  for (const cn of c.constraints ?? []) {
+    if (!('Constraint' in cn)) continue;
+    const k = cn.Constraint;
+    if (k.contype === 'CONSTR_NOTNULL') notNull = true;
+    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
+  }
+  if (def !== null && def.k !== 'const') throw unsupported('a non-constant DEFAULT in ADD COLUMN');
+  const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
+  if (notNull && fill === null && storage.rowCount(t) > 0) {
+    throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
+  }
+  // The new column goes before the hidden row id, which stays last.
+  const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
+  const columns = [...t.columns.slice(0, at), { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: false }, ...t.columns.slice(at)];
+  const shift = (i: number): number => (i >= at ? i + 1 : i);
+  const next: TableDef = {
+    ...t, columns, pk: t.pk.map(shift),
+    indexes: t.indexes.map((i) => ({ ...i, columns: i.columns.map(shift) })),
+  };
+  storage.rekeyTable(next, (row) => [...row.slice(0, at), fill, ...row.slice(at)]);
+  catalog.put(next);
+  return next;
+}
+
+export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
+  const named = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  const notices: string[] = [];
+  const tables = truncateClosure(catalog, named, s.behavior === 'DROP_CASCADE', notices);
+  for (const t of tables) storage.truncate(t);
+  return { tag: 'TRUNCATE TABLE', touched: tables.map((t) => t.id), ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
+}
+
+/** ALTER TABLE ... ADD [CONSTRAINT name] FOREIGN KEY / ADD COLUMN ... REFERENCES: existing rows must satisfy it, unless NOT VALID. */
+function addForeignKey(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constraint, column: string | null): TableDef {
+  const fk = bindForeignKey(catalog, t, k, column, constraintNames(t));
+  if (k.skip_validation !== true) storage.validateForeignKey(t, fk.refTable === t.name ? t : catalog.require(fk.refTable), fk);
+  const table: TableDef = { ...t, foreignKeys: [...(t.foreignKeys ?? []), fk] };
+  catalog.put(table);
+  return table;
+}
+
+/**
+ * ADD COLUMN ... REFERENCES, checked before the column is added (the engine applies DDL in place, so
+ * a statement must fail before it changes anything): the clause binds against the table with the new
+ * column, and a DEFAULT, which existing rows would hold, is refused (add the column, then the key).
+ */
+function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fks: readonly Constraint[]): void {
+  if ((c.constraints ?? []).some((x) => 'Constraint' in x && x.Constraint.contype === 'CONSTR_DEFAULT')) {
+    throw unsupported('ADD COLUMN with both DEFAULT and REFERENCES (add the column, then ADD FOREIGN KEY)');
+  }
+  const rt = resolveTypeName(c.typeName ?? {});
+  const provisional: TableDef = { ...t, columns: [...t.columns, { name: c.colname ?? '', type: rt.type, typmod: rt.typmod, notNull: false, default: null, hidden: false, serial: false }] };
+  const taken = constraintNames(t);
+  for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);
+}
+
+/** ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: a foreign key or a CHECK (key constraints: not here). */
+function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
+  if ((t.foreignKeys ?? []).some((f) => f.name === name)) {
+    dropForeignKeys(catalog, [{ table: t, fk: t.foreignKeys!.find((f) => f.name === name)! }]);
+    return { table: catalog.getById(t.id) ?? t };
+  }
+  if ((t.checks ?? []).some((c) => c.name === name)) {
+    const table: TableDef = { ...t, checks: (t.checks ?? []).filter((c) => c.name !== name) };
+    catalog.put(table);
+    return { table };
+  }
+  if (constraintNames(t).has(name)) throw unsupported('ALTER TABLE ... DROP CONSTRAINT of a PRIMARY KEY or UNIQUE constraint');
+  if (missingOk) return { table: t, notice: `constraint "${name}" of relation "${t.name}" does not exist, skipping` };
+  throw new SqlError(SqlState.undefinedObject, `constraint "${name}" of relation "${t.name}" does not exist`);
+}

@@ -1,0 +1,112 @@
+// Building catalog definitions from DDL parse trees, shared by CREATE (ddl.ts) and ALTER (ddl-alter.ts):
+// what DDL needs from storage, index and constraint naming as PostgreSQL does it, bound DEFAULTs and CHECKs.
+
+import type { Node, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import type { Catalog } from './catalog.ts';
+import { type CheckDef, type ColumnDef, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
+import { BindContext, Scope } from './bind-context.ts';
+import { bindExpr, toBool, unsupported } from './lower-expr.ts';
+import { coerceAssign } from './coerce.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { someExpr, type Expr } from './expr.ts';
+import type { Row } from './types.ts';
+
+/** What DDL needs from storage (the memory store implements it; a replica will too). */
+export interface DdlStorage {
+  ensureTable(def: TableDef): void;
+  dropTable(id: number): void;
+  rekeyTable(def: TableDef, transform?: (row: Row) => Row): void;
+  truncate(def: TableDef): void;
+  rowCount(def: TableDef): number;
+  /** Every row of the table passes `test` (which throws the constraint's error for one that does not). */
+  validateRows(def: TableDef, test: (row: Row) => void): void;
+  /** Every row of `child` satisfies `fk` against the rows of `parent` (else the first violation's 23503: foreign-keys.ts orphanOf). */
+  validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void;
+}
+
+export interface DdlOutcome {
+  readonly tag: string;
+  /** Tables whose buffered writes must be discarded (dropped or truncated). */
+  readonly touched: readonly number[];
+  readonly notice?: string;
+}
+
+/**
+ * Key columns must have an order-preserving key encoding (key-encoding.ts). json has no btree operator
+ * class in PostgreSQL either (42704); jsonb has one, but Pesto does not key rows or index entries by a
+ * document yet (0A000).
+ */
+export function checkKeyColumns(table: Pick<TableDef, 'columns'>, cols: readonly number[]): void {
+  for (const c of cols) {
+    const col = table.columns[c];
+    if (col?.type === 'json') throw new SqlError(SqlState.undefinedObject, 'data type json has no default operator class for access method "btree"');
+    if (col?.type === 'jsonb' || col?.type === '_json' || col?.type === '_jsonb') {
+      throw new SqlError(SqlState.featureNotSupported, `column "${col.name}" of type ${col.type === 'jsonb' ? 'jsonb' : col.type.slice(1) + '[]'} cannot be part of a primary key or index in Pesto`);
+    }
+  }
+}
+
+export function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number[], unique: boolean, constraint: boolean): IndexDef {
+  checkKeyColumns(table, cols);
+  return { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types: cols.map((c) => table.columns[c]?.type ?? 'text'), unique, constraint };
+}
+
+/**
+ * A name for a constraint's index the way PostgreSQL's ChooseRelationName picks one: the base, else the
+ * base with 1, 2, ... appended, skipping relations and the names `taken` in the same statement.
+ */
+export function chooseName(catalog: Catalog, base: string, taken: ReadonlySet<string> = new Set()): string {
+  for (let n = 0; ; n++) {
+    const name = n === 0 ? base : `${base}${n}`;
+    if (!catalog.relationExists(name) && !taken.has(name)) return name;
+  }
+}
+
+export function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {
+  const scope = new Scope(new BindContext(catalog), null);
+  scope.aggForbidden = 'DEFAULT expressions';
+  return coerceAssign(scope.ctx, bindExpr(scope, raw), type, c.colname ?? '');
+}
+
+/**
+ * CHECK constraints as PostgreSQL binds and names them: a boolean expression over the new row, without
+ * subqueries or aggregates; unnamed ones are `table_column_check` (the column written on, or the one
+ * column a table constraint reads) or `table_check`, numbered from 1 when the name is taken.
+ */
+export function bindChecks(catalog: Catalog, table: TableDef, checks: readonly { k: Constraint; column: string | null }[], names: readonly string[] = []): CheckDef[] {
+  const out: CheckDef[] = [];
+  const taken = new Set<string>(names);
+  for (const { k, column } of checks) {
+    if (k.is_no_inherit === true) throw unsupported('NO INHERIT constraints');
+    const scope = new Scope(new BindContext(catalog), null);
+    scope.addRel(table.name, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), table);
+    scope.aggForbidden = 'check constraints';
+    const expr = toBool(scope, bindExpr(scope, k.raw_expr as Node), 'CHECK');
+    if (someExpr(expr, (x) => x.k === 'subquery')) throw new SqlError(SqlState.featureNotSupported, 'cannot use subquery in check constraint');
+    let name = k.conname;
+    if (name === undefined || name === '') {
+      const read = new Set<number>();
+      someExpr(expr, (x) => {
+        if (x.k === 'col') read.add(x.i);
+        return false;
+      });
+      const only = column ?? (read.size === 1 ? table.columns[[...read][0]!]?.name ?? null : null);
+      const base = only === null ? `${table.name}_check` : `${table.name}_${only}_check`;
+      name = base;
+      for (let n = 1; taken.has(name); n++) name = `${base}${n}`;
+    } else if (names.includes(name)) {
+      throw new SqlError(SqlState.duplicateObject, `constraint "${name}" for relation "${table.name}" already exists`);
+    } else if (taken.has(name)) {
+      throw new SqlError(SqlState.duplicateObject, `check constraint "${name}" already exists`);
+    }
+    taken.add(name);
+    out.push({ name, expr });
+  }
+  return out.sort(byName);
+}
+
+/** CHECK constraints are checked in name order, as PostgreSQL does (CheckConstraintFetch): the first failing one is reported. */
+export function byName(a: CheckDef, b: CheckDef): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}
+
