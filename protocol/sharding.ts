@@ -49,8 +49,8 @@ export function shardOfTable(tableId: number, shardCount: number): ShardId {
 }
 
 /**
- * Table 0's keys that live with a table instead of on every shard: the SERIAL counters
- * (client/sql/serial-counters.ts), `<prefix><table id>:<column>`, on their table's shard, so an INSERT
+ * Table 0's keys that live with a table instead of on every shard: the sequence counters
+ * (client/sql/sequence-values.ts), `<prefix><table id>:<column>`, on their table's shard, so an INSERT
  * that takes a value involves that shard alone.
  */
 export const SERIAL_COUNTER_PREFIX = '\x00\x00\x00\x00serial:';

@@ -7,6 +7,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import type { Expr } from './expr.ts';
+import type { SequenceDef } from './sequences.ts';
 import type { SqlType } from './types.ts';
 
 export interface ColumnDef {
@@ -17,8 +18,10 @@ export interface ColumnDef {
   readonly default: Expr | null;
   /** The hidden row id of a table without a declared primary key; never expanded by `*`. */
   readonly hidden: boolean;
-  /** A SERIAL / identity column: its default draws from the table's sequence. */
+  /** A SERIAL column: its default draws from the sequence it owns (sql/ddl-sequence.ts). */
   readonly serial: boolean;
+  /** An identity column, GENERATED ALWAYS ('a') or BY DEFAULT ('d'): its default draws from the sequence it owns. Absent: not one. */
+  readonly identity?: 'a' | 'd';
   /**
    * Dropped (ALTER TABLE ... DROP COLUMN): still a position in stored rows, hidden under PostgreSQL's
    * name for it (`........pg.dropped.N........`), NULL in new rows. Absent: false.
@@ -97,6 +100,8 @@ export interface CatalogSnapshot {
   readonly byId: ReadonlyMap<number, TableDef>;
   readonly retired: ReadonlyMap<number, TableDef>;
   readonly nextId: number;
+  readonly sequences: ReadonlyMap<string, SequenceDef>;
+  readonly nextSequenceId: number;
 }
 
 export class Catalog {
@@ -105,6 +110,9 @@ export class Catalog {
   /** Storage ids a table used before a switch, with the definition it had: never named again. */
   private retired = new Map<number, TableDef>();
   private nextId = 1;
+  /** Sequences by name (sql/sequences.ts); their ids come from a counter of their own. */
+  private sequences = new Map<string, SequenceDef>();
+  private nextSequenceId = 1;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -149,7 +157,10 @@ export class Catalog {
   }
 
   snapshot(): CatalogSnapshot {
-    return { tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), nextId: this.nextId };
+    return {
+      tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), nextId: this.nextId,
+      sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId,
+    };
   }
 
   /** Goes back to `s` (which stays usable). `version` moves forward, so plans cached since are stale. */
@@ -158,6 +169,8 @@ export class Catalog {
     this.byId = new Map(s.byId);
     this.retired = new Map(s.retired);
     this.nextId = s.nextId;
+    this.sequences = new Map(s.sequences);
+    this.nextSequenceId = s.nextSequenceId;
     this.version++;
   }
 
@@ -222,7 +235,52 @@ export class Catalog {
   }
 
   relationExists(name: string): boolean {
-    return this.tables.has(name) || this.findIndex(name) !== undefined;
+    return this.tables.has(name) || this.sequences.has(name) || this.findIndex(name) !== undefined;
+  }
+
+  allocateSequenceId(): number {
+    return this.nextSequenceId++;
+  }
+
+  sequence(name: string): SequenceDef | undefined {
+    return this.sequences.get(name);
+  }
+
+  sequenceById(id: number): SequenceDef | undefined {
+    for (const s of this.sequences.values()) if (s.id === id) return s;
+    return undefined;
+  }
+
+  /** The sequence `name` names: 42P01 when no relation has the name, 42809 when it is not a sequence (PostgreSQL's words). */
+  requireSequence(name: string): SequenceDef {
+    const s = this.sequences.get(name);
+    if (s !== undefined) return s;
+    if (this.relationExists(name)) throw new SqlError('42809', `"${name}" is not a sequence`);
+    throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
+  }
+
+  listSequences(): SequenceDef[] {
+    return [...this.sequences.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** Installs a new, changed or renamed sequence. */
+  putSequence(seq: SequenceDef): void {
+    for (const [n, s] of this.sequences) if (s.id === seq.id && n !== seq.name) this.sequences.delete(n);
+    this.sequences.set(seq.name, seq);
+    this.version++;
+  }
+
+  removeSequence(name: string): SequenceDef | undefined {
+    const s = this.sequences.get(name);
+    if (s === undefined) return undefined;
+    this.sequences.delete(name);
+    this.version++;
+    return s;
+  }
+
+  /** The sequences owned by table `table` (OWNED BY a column of it): they go with it. */
+  ownedSequences(table: string, column?: string): SequenceDef[] {
+    return this.listSequences().filter((s) => s.ownedBy !== null && s.ownedBy.table === table && (column === undefined || s.ownedBy.column === column));
   }
 }
 

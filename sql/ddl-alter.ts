@@ -3,7 +3,8 @@
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
-import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
@@ -17,6 +18,14 @@ import { evalExpr, makeEnv } from './eval.ts';
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   let table = catalog.get(name);
+  const ownerOnly = (s.cmds ?? []).every((c) => 'AlterTableCmd' in c && c.AlterTableCmd.subtype === 'AT_ChangeOwner');
+  // OWNER TO (pg_dump writes one per table and sequence): accepted, Pesto has no per-object owners.
+  if (ownerOnly && (table !== undefined || catalog.sequence(name) !== undefined)) return { tag: s.objtype === 'OBJECT_SEQUENCE' ? 'ALTER SEQUENCE' : 'ALTER TABLE', touched: [] };
+  if (s.objtype === 'OBJECT_SEQUENCE') {
+    if (catalog.sequence(name) === undefined && s.missing_ok) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    catalog.requireSequence(name);
+    throw unsupported('this ALTER SEQUENCE form');
+  }
   if (table === undefined) {
     if (s.missing_ok) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
@@ -55,6 +64,12 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
       table = r.table;
       notice = r.notice ?? notice;
+      dropOwnedSequences(catalog, table.name, cmd.name ?? '');
+      continue;
+    }
+    if (cmd.subtype === 'AT_ChangeOwner') continue;
+    if (cmd.subtype === 'AT_AddIdentity' && cmd.def !== undefined && 'Constraint' in cmd.def) {
+      table = addIdentity(catalog, table, cmd.name ?? '', cmd.def.Constraint);
       continue;
     }
     if (cmd.subtype === 'AT_SetNotNull') {
@@ -196,7 +211,17 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
 export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
-  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  const seq = catalog.sequence(name);
+  if (seq !== undefined && s.renameType !== 'OBJECT_COLUMN') {
+    if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
+    catalog.putSequence({ ...seq, name: newName });
+    return { tag: s.renameType === 'OBJECT_SEQUENCE' ? 'ALTER SEQUENCE' : 'ALTER TABLE', touched: [] };
+  }
+  if (s.renameType === 'OBJECT_SEQUENCE') {
+    if (s.missing_ok === true && !catalog.relationExists(name)) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    catalog.requireSequence(name);
+  }
   const t = catalog.get(name);
   if (t === undefined) {
     if (s.missing_ok === true) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
@@ -206,13 +231,32 @@ export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
     catalog.put({ ...t, name: newName });
     renameReferences(catalog, name, newName);
+    renameOwner(catalog, name, { table: newName });
     return { tag: 'ALTER TABLE', touched: [] };
   }
   const old = s.subname ?? '';
   const i = columnIndex(t, old);
   if (t.columns.some((c, j) => j !== i && c.name === newName)) throw new SqlError(SqlState.duplicateColumn, `column "${newName}" of relation "${name}" already exists`);
   catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, name: newName } : c)) });
+  renameOwner(catalog, name, { column: { from: old, to: newName } });
   return { tag: 'ALTER TABLE', touched: [] };
+}
+
+/**
+ * ALTER TABLE ... ALTER COLUMN c ADD GENERATED {ALWAYS | BY DEFAULT} AS IDENTITY [(options)] (pg_dump
+ * writes one for every identity column): the column gets a sequence of its own, PostgreSQL's checks first.
+ */
+function addIdentity(catalog: Catalog, t: TableDef, column: string, k: Constraint): TableDef {
+  const i = columnIndex(t, column);
+  const c = t.columns[i]!;
+  if (c.type !== 'int2' && c.type !== 'int4' && c.type !== 'int8') throw new SqlError(SqlState.datatypeMismatch, 'identity column type must be smallint, integer, or bigint');
+  if (!c.notNull) throw new SqlError(SqlState.objectNotInPrerequisiteState, `column "${column}" of relation "${t.name}" must be declared NOT NULL before identity can be added`);
+  if (c.identity !== undefined) throw new SqlError(SqlState.objectNotInPrerequisiteState, `column "${column}" of relation "${t.name}" is already an identity column`);
+  if (c.default !== null) throw new SqlError(SqlState.objectNotInPrerequisiteState, `column "${column}" of relation "${t.name}" already has a default value`);
+  const seq = createOwnedSequence(catalog, t.name, column, c.type, identityOptions(k.options), null);
+  const next: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? { ...x, default: sequenceDefault(catalog, column, c.type, seq), identity: k.generated_when === 'a' ? 'a' : 'd' } : x)) };
+  catalog.put(next);
+  return next;
 }
 
 /** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */

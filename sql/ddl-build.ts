@@ -10,6 +10,8 @@ import { coerceAssign } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import type { Row } from './types.ts';
+import type { SequenceDef, SequenceState } from './sequences.ts';
+import { nextvalExpr } from './ddl-sequence.ts';
 
 /** What DDL needs from storage (the memory store implements it; a replica will too). */
 export interface DdlStorage {
@@ -22,6 +24,8 @@ export interface DdlStorage {
   validateRows(def: TableDef, test: (row: Row) => void): void;
   /** Every row of `child` satisfies `fk` against the rows of `parent` (else the first violation's 23503: foreign-keys.ts orphanOf). */
   validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void;
+  /** ALTER SEQUENCE ... RESTART: the sequence's state becomes `state` (in the statement's transaction). */
+  setSequence(seq: SequenceDef, state: SequenceState): void;
 }
 
 export interface DdlOutcome {
@@ -60,6 +64,11 @@ export function chooseName(catalog: Catalog, base: string, taken: ReadonlySet<st
     const name = n === 0 ? base : `${base}${n}`;
     if (!catalog.relationExists(name) && !taken.has(name)) return name;
   }
+}
+
+/** The default of a SERIAL or identity column: `nextval` of the sequence it owns, assigned to its type. */
+export function sequenceDefault(catalog: Catalog, column: string, type: ColumnDef['type'], seq: SequenceDef): Expr {
+  return coerceAssign(new BindContext(catalog), nextvalExpr(seq), type, column);
 }
 
 export function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {

@@ -7,8 +7,9 @@
 // catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
-import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, rename, truncate } from './ddl-alter.ts';
+import { alterSequence, createOwnedSequence, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey } from './foreign-keys.ts';
@@ -25,6 +26,8 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
   if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
   if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
+  if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
+  if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
   return null;
 }
 
@@ -68,6 +71,8 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     let notNull = false;
     let def: Expr | null = null;
     let serial = rt.serial;
+    /** GENERATED ALWAYS / BY DEFAULT AS IDENTITY, with its sequence's options. */
+    let identity: { when: 'a' | 'd'; options: readonly Node[] | undefined } | null = null;
     const idx = cols.length;
     for (const cn of c.constraints ?? []) {
       if (!('Constraint' in cn)) continue;
@@ -78,7 +83,10 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type); break;
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
         case 'CONSTR_UNIQUE': uniques.push({ keys: [idx], name: k.conname }); break;
-        case 'CONSTR_IDENTITY': serial = true; break;
+        case 'CONSTR_IDENTITY':
+          if (identity !== null) throw new SqlError(SqlState.syntaxError, `multiple identity specifications for column "${cname}" of table "${name}"`);
+          identity = { when: k.generated_when === 'a' ? 'a' : 'd', options: k.options };
+          break;
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
@@ -90,11 +98,18 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         default: break;
       }
     }
-    if (serial) {
+    if (serial || identity !== null) {
+      if (identity !== null && rt.type !== 'int2' && rt.type !== 'int4' && rt.type !== 'int8') {
+        throw new SqlError(SqlState.datatypeMismatch, `identity column type must be smallint, integer, or bigint`);
+      }
+      if (identity !== null && def !== null) throw new SqlError(SqlState.syntaxError, `both default and identity specified for column "${cname}" of table "${name}"`);
       notNull = true;
-      def = { k: 'func', fn: '__serial', args: [{ k: 'const', v: id, t: 'int4' }, { k: 'const', v: idx, t: 'int4' }], t: rt.type };
+      // The counter SERIAL columns always had (sql/sequences.ts), so older databases read on.
+      const seq = createOwnedSequence(catalog, name, cname, rt.type, identity === null ? {} : identityOptions(identity.options), { table: id, column: idx });
+      def = sequenceDefault(catalog, cname, rt.type, seq);
+      serial = identity === null;
     }
-    cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial });
+    cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial, ...(identity !== null ? { identity: identity.when } : {}) });
   }
   for (const k of tableConstraints) {
     const keys = (k.keys ?? []).map((n) => colIdx(strOf(n)));
@@ -171,6 +186,7 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   const notices: string[] = [];
   if (s.removeType === 'OBJECT_TABLE') {
     for (const n of names) {
+      if (catalog.sequence(n) !== undefined) throw new SqlError('42809', `"${n}" is not a table`, undefined, undefined, 'Use DROP SEQUENCE to remove a sequence.');
       if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
     }
     // Foreign keys of tables not dropped with it that reference a dropped table: 2BP01, or gone with CASCADE.
@@ -185,6 +201,7 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
         continue;
       }
       storage.dropTable(t.id);
+      dropOwnedSequences(catalog, t.name);
       touched.push(t.id);
     }
     return { tag: 'DROP TABLE', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
@@ -207,6 +224,7 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     }
     return { tag: 'DROP INDEX', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
   }
+  if (s.removeType === 'OBJECT_SEQUENCE') return dropSequences(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }
 

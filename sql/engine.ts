@@ -9,6 +9,7 @@
 // the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
 // the system clock); without one, a deterministic logical clock is used.
 
+import { LocalSequences, SequenceSession } from './sequences.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { Catalog, type CatalogSnapshot } from './catalog.ts';
@@ -115,7 +116,6 @@ export class Engine {
   readonly random: (bytes: number) => Uint8Array;
   private logicalTime = LOGICAL_EPOCH;
   private rowIds = 0;
-  private readonly serials = new Map<string, number>();
 
   private constructor(options: EngineOptions) {
     this.clock = options.clock ?? ((): number => (this.logicalTime += 1000));
@@ -148,13 +148,6 @@ export class Engine {
 
   nextRowId(): number {
     return ++this.rowIds;
-  }
-
-  nextSerial(tableId: number, column: number): number {
-    const k = `${tableId}:${column}`;
-    const v = (this.serials.get(k) ?? 0) + 1;
-    this.serials.set(k, v);
-    return v;
   }
 
   /** @internal Parsed statements of a text (cached). */
@@ -294,11 +287,14 @@ export class Session {
   private readonly prepared = new Map<string, { sql: string; lowered: LoweredStatement }>();
   /** When set, every execution records its read set, predicates and scanned versions here. */
   recorder: ReadRecorder | null = null;
+  private readonly sequences: LocalSequences;
 
   constructor(
     private readonly engine: Engine,
     private readonly identity: SessionIdentity,
-  ) {}
+  ) {
+    this.sequences = new LocalSequences(() => engine.catalog, engine.store, new SequenceSession());
+  }
 
   get inTransaction(): boolean {
     return this.txn !== null;
@@ -397,7 +393,7 @@ export class Session {
     return {
       source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
-      nextSerial: (t, c) => engine.nextSerial(t, c),
+      sequences: this.sequences,
       random: engine.random,
       identity: this.identity,
     };

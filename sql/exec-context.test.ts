@@ -27,7 +27,7 @@ function run(sql: string, params: SqlValue[] = []): { rec: ReadRecorder; rows: S
   const rec = new ReadRecorder();
   const ctx: ExecContext = {
     source: engine.store, writes: new WriteBuffer(), recorder: rec, now: new SqlTimestamp(0n),
-    nextRowId: () => 1, nextSerial: undefined,
+    nextRowId: () => 1, sequences: undefined,
   };
   const r = runStatement(l, params, ctx);
   assert.ok(r.ok);
@@ -88,7 +88,7 @@ void test('shows buffered writes through the overlay without recording them', ()
   const rec = new ReadRecorder();
   const r = runStatement(lowerStatement(engine.catalog, node), [], {
     source: new OverlaySource(engine.store, [buf]), writes: null, recorder: rec, now: new SqlTimestamp(0n),
-    nextRowId: () => 1, nextSerial: undefined,
+    nextRowId: () => 1, sequences: undefined,
   });
   assert.ok(r.ok);
   assert.deepEqual(r.rows, [[3], [4]]);
@@ -142,6 +142,6 @@ void test("current_user, session_user and current_database() answer the session'
   for (const sql of ["SELECT id, now(), version(), current_schema() FROM acct WHERE tag = 'a'", 'UPDATE acct SET bal = bal + 1']) {
     assert.equal(lower(sql).atClient, false, sql);
   }
-  const ctx: ExecContext = { source: engine.store, writes: null, recorder: null, now: new SqlTimestamp(0n), nextRowId: () => 1, nextSerial: undefined };
+  const ctx: ExecContext = { source: engine.store, writes: null, recorder: null, now: new SqlTimestamp(0n), nextRowId: () => 1, sequences: undefined };
   assert.throws(() => runStatement(lower('SELECT current_user FROM acct'), [], ctx), { code: '0A000' });
 });

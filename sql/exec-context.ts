@@ -9,6 +9,7 @@
 // Invariant: for every scan, reads and predicates together cover every scanned row. Rows that are the
 // transaction's own buffered writes are not recorded.
 
+import type { SequenceAccess } from './sequences.ts';
 import type { Expr } from './expr.ts';
 import type { TableDef } from './catalog.ts';
 import type { RowSource, RowVersion, ScannedRow, WriteSink } from './row-source.ts';
@@ -60,8 +61,11 @@ export interface ExecContext {
   readonly now: SqlTimestamp;
   /** A fresh hidden row id (int8), unique within the database. */
   nextRowId(): SqlValue;
-  /** The next value of a SERIAL column, or undefined when serials are unavailable (e.g. under replication). */
-  readonly nextSerial: ((tableId: number, column: number) => SqlValue) | undefined;
+  /**
+   * nextval, currval, setval and lastval (sql/sequences.ts); undefined where sequences are unavailable
+   * (replicas: the client runs statements that use them itself, lower-statement.ts's `atClient`).
+   */
+  readonly sequences: SequenceAccess | undefined;
   /**
    * Random bytes from the injected environment (gen_random_uuid); absent where execution must be
    * deterministic (replicas: every replica must compute the same result).

@@ -6,7 +6,7 @@
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
-import { formatTypeSpec, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
+import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
@@ -186,14 +186,21 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const typmod = num(mod);
       return type === 'bpchar' && typmod < 0 ? 'bpchar' : formatTypeSpec({ type, typmod });
     }
-    case '__serial': {
-      const ctx = env.ctx;
-      const tableId = num(evalExpr(a[0] as Expr, row, env));
-      const col = num(evalExpr(a[1] as Expr, row, env));
-      if (ctx === null || ctx.nextSerial === undefined) {
-        throw new SqlError(SqlState.featureNotSupported, 'SERIAL columns need an explicit value here (sequences are not replicated)');
-      }
-      return ctx.nextSerial(tableId, col);
+    case 'nextval':
+    case 'currval':
+    case 'setval':
+    case 'lastval': {
+      const seqs = env.ctx?.sequences;
+      if (seqs === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn} is not available in statements the replicas run: the client answers it`);
+      if (e.fn === 'lastval') return normInt8(seqs.lastval());
+      const id = evalExpr(a[0] as Expr, row, env);
+      if (id === null) return null;
+      if (e.fn === 'nextval') return normInt8(seqs.nextval(num(id)));
+      if (e.fn === 'currval') return normInt8(seqs.currval(num(id)));
+      const v = evalExpr(a[1] as Expr, row, env);
+      const called = a.length > 2 ? evalExpr(a[2] as Expr, row, env) : true;
+      if (v === null || called === null) return null;
+      return normInt8(seqs.setval(num(id), BigInt(v as number | bigint), called === true));
     }
     default:
       break;

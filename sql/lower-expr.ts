@@ -3,6 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
+import { bindSequenceCall } from './lower-sequence.ts';
 import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import { mapExpr } from './expr.ts';
@@ -350,7 +351,8 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (name === 'generate_series' || name === 'unnest' || Object.hasOwn(jsonRowFunctions, name)) throw unsupported(`${name} outside FROM`);
-  if (name === 'nextval' || name === 'currval' || name === 'setval') throw unsupported('sequences');
+  const seq = bindSequenceCall(scope, name, f, bindExpr);
+  if (seq !== undefined) return seq;
   const args = (f.args ?? []).map((a) => bindExpr(scope, a));
   return bindFunction(scope.ctx, name, args);
 }

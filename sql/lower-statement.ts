@@ -37,6 +37,7 @@ export interface LoweredStatement {
 const ddlTags: Record<string, string> = {
   CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
   TruncateStmt: 'TRUNCATE TABLE',
+  CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT',
 };
 
 function constText(n: Node | undefined): string | null {
@@ -109,6 +110,5 @@ function lower(ctx: BindContext, node: Node): Statement {
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
-  if ('CreateSeqStmt' in node) throw unsupported('sequences (use an explicit key; sequences are not replicated)');
   throw unsupported(`statement ${kind.replace(/Stmt$/, '')}`);
 }

@@ -4,6 +4,7 @@
 // applied write set gets the next number. Uniqueness is checked by the executor before writes reach the
 // store (through the overlay, which sees the transaction's own writes); `apply` only installs them.
 
+import { initialState, type SequenceDef, type SequenceState } from './sequences.ts';
 import { encodeKey } from './key-encoding.ts';
 import { SortedKeys } from './sorted-keys.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -161,6 +162,20 @@ export class MemoryStore implements RowSource {
     const rows = (t: TableDef): Row[] => [...(this.tables.get(t.id)?.rows.values() ?? [])].map((r) => r.row);
     const e = orphanOf(child, parent, fk, rows(child), rows(parent));
     if (e !== null) throw e;
+  }
+
+  /**
+   * Sequence states by counter (sql/sequences.ts), outside the snapshots: nextval is not undone by a
+   * rollback, as in PostgreSQL (nor, here, an ALTER SEQUENCE ... RESTART rolled back with its block).
+   */
+  readonly sequences = new Map<string, SequenceState>();
+
+  sequenceState(seq: SequenceDef): SequenceState {
+    return this.sequences.get(`${seq.counter.table}:${seq.counter.column}`) ?? initialState(seq);
+  }
+
+  setSequence(seq: SequenceDef, state: SequenceState): void {
+    this.sequences.set(`${seq.counter.table}:${seq.counter.column}`, state);
   }
 
   get(table: TableDef, key: string): ScannedRow | null {

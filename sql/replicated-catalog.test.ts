@@ -18,7 +18,7 @@ function actionsOf(v: CatalogVersion, sql: string): readonly DdlDataAction[] {
   return v.apply(engine.parse(sql).stmts[0]!).actions;
 }
 
-const describeAction = (a: DdlDataAction): string => (a.k === 'unique' ? `unique ${a.table.name}.${a.index.name}` : a.k === 'rewrite' ? `rewrite ${a.before.name}` : a.k === 'foreign-key' ? `foreign key ${a.child.name}.${a.fk.name}` : `${a.k} ${a.table.name}`);
+const describeAction = (a: DdlDataAction): string => (a.k === 'unique' ? `unique ${a.table.name}.${a.index.name}` : a.k === 'rewrite' ? `rewrite ${a.before.name}` : a.k === 'foreign-key' ? `foreign key ${a.child.name}.${a.fk.name}` : a.k === 'sequence' ? `sequence ${a.seq.name}` : `${a.k} ${a.table.name}`);
 
 void describe('replicated DDL: the row work a statement asks the client to do', () => {
   const base = after(['CREATE TABLE t (id int PRIMARY KEY, email text, n int)', 'CREATE TABLE h (v int)']);

@@ -29,6 +29,7 @@ import { applyDdl } from './ddl.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
+import type { SequenceDef, SequenceState } from './sequences.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
@@ -50,7 +51,9 @@ export type DdlDataAction =
   /** SET NOT NULL, ADD CHECK: every row the table holds must pass `test`. */
   | { readonly k: 'validate'; readonly table: TableDef; readonly test: (row: Row) => void }
   /** ADD FOREIGN KEY: every row of `child` must reference a row of `parent` (foreign-keys.ts orphanOf). */
-  | { readonly k: 'foreign-key'; readonly child: TableDef; readonly parent: TableDef; readonly fk: ForeignKeyDef };
+  | { readonly k: 'foreign-key'; readonly child: TableDef; readonly parent: TableDef; readonly fk: ForeignKeyDef }
+  /** ALTER SEQUENCE ... RESTART: the sequence's counter row takes `state` in the DDL's transaction. */
+  | { readonly k: 'sequence'; readonly seq: SequenceDef; readonly state: SequenceState };
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -87,6 +90,9 @@ class ReplicatedDdl implements DdlStorage {
   }
   validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void {
     if (this.catalog.getById(child.id) !== undefined) this.actions.push({ k: 'foreign-key', child, parent, fk });
+  }
+  setSequence(seq: SequenceDef, state: SequenceState): void {
+    this.actions.push({ k: 'sequence', seq, state });
   }
 }
 

@@ -17,6 +17,7 @@ import { encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient } from '../pesto-client.ts';
 import { allocateStorage } from './load-batches.ts';
+import { counterKey, counterValue } from './sequence-values.ts';
 import type { SqlTxn } from './sql-txn.ts';
 
 /** The session's range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
@@ -39,6 +40,7 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
     if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
     else if (a.k === 'unique') await checkUnique(env, txn, a.table, a.index);
     else if (a.k === 'validate') for (const row of await allRows(env, txn, a.table)) a.test(row);
+    else if (a.k === 'sequence') txn.put(counterKey(a.seq), counterValue(a.state));
     else if (a.k === 'foreign-key') {
       const [child, parent] = await Promise.all([allRows(env, txn, a.child), allRows(env, txn, a.parent)]);
       const e = orphanOf(a.child, a.parent, a.fk, child, parent);

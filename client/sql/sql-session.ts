@@ -24,7 +24,8 @@
  *   table to a fresh storage id: truncated it starts empty, rewritten its rows are copied in chunks
  *   (docs/decisions/0012; ddl-storage.ts). Rows written into a fresh storage leave in load batches
  *   (load-batches.ts), and the transaction then commits at a timestamp after them.
- * - SERIAL columns draw from transactional counter rows (serial-counters.ts).
+ * - Sequences (SERIAL and identity columns too) hand out values from counter rows advanced in small
+ *   transactions of their own (sequence-values.ts), as PostgreSQL's nextval is outside the transaction.
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import { randomBytes } from 'node:crypto';
@@ -53,7 +54,7 @@ import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { ScanFetch } from './scan-fetch.ts';
 import { runDdl } from './ddl-storage.ts';
-import { fetchSerials, serialKey } from './serial-counters.ts';
+import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
@@ -218,11 +219,14 @@ export class SqlSession {
   #opening: Promise<SqlTxn> | null = null;
   /** An explicit transaction is open (BEGIN ... COMMIT/ROLLBACK). */
   #explicit = false;
+  readonly #sequences: SessionSequences;
 
   constructor(
     readonly sql: SqlClient,
     readonly identity: SessionIdentity = DEFAULT_IDENTITY,
-  ) {}
+  ) {
+    this.#sequences = new SessionSequences(sql.client);
+  }
 
   get #shardCount(): number {
     return this.sql.client.opts.config.shards.length;
@@ -470,12 +474,12 @@ export class SqlSession {
     // Random bytes (gen_random_uuid) drawn in one pass are drawn again in the next: the statement runs
     // again after a fetch and must write the same rows, whose keys it fetched.
     const tape: Uint8Array[] = [];
+    this.#sequences.begin();
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
       let draws = 0;
       const source = new FetchingSource(txn.rows, txn.scans, txn.load);
       const statementWrites = new WriteBuffer();
-      const serials = new Map(txn.serials);
-      const missingSerials = new Set<Key>();
+      const sequences = this.#sequences.pass(txn.catalog.catalog);
       const ctx: ExecContext = {
         // The statement's own earlier rows too: a multi-row INSERT that repeats a key is a duplicate.
         source: new OverlaySource(source, [txn.writes, statementWrites]),
@@ -489,16 +493,7 @@ export class SqlSession {
           draws++;
           return b;
         },
-        nextSerial: (tableId, column) => {
-          const k = serialKey(tableId, column);
-          const last = serials.get(k);
-          if (last === undefined) {
-            missingSerials.add(k);
-            return 1;
-          }
-          serials.set(k, last + 1);
-          return last + 1;
-        },
+        sequences,
       };
       let r: ExecResult;
       try {
@@ -506,14 +501,13 @@ export class SqlSession {
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
-      if (source.missing.size > 0 || missingSerials.size > 0 || source.missingScans.size > 0) {
-        await Promise.all([this.#fetch(txn, source.missing), fetchSerials(txn, missingSerials), this.#fetchScans(txn, source.missingScans)]);
+      if (source.missing.size > 0 || this.#sequences.unsettled(sequences) || source.missingScans.size > 0) {
+        await Promise.all([this.#fetch(txn, source.missing), this.#sequences.settle(sequences), this.#fetchScans(txn, source.missingScans)]);
         continue;
       }
+      this.#sequences.finish(sequences);
       if (r.ok) {
         this.#buffer(txn, statementWrites);
-        for (const [k, v] of serials) if (txn.serials.get(k) !== v) txn.put(k, new TextEncoder().encode(String(v)));
-        txn.serials = serials;
         await txn.settle();
       }
       return r;

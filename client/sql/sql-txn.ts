@@ -86,8 +86,6 @@ export class SqlTxn {
   scans: FetchedScans = new Map();
   /** Buffered writes by store key, as shipped with range reads (load batches hold the rest). */
   readonly ownWrites = new Map<Key, Uint8Array | null>();
-  /** Last SERIAL values this transaction knows (read or handed out), by counter key. */
-  serials = new Map<Key, number>();
   catalogWritten = false;
   /** T at begin (now(), hidden row ids); the commit may happen later (LoadBatches.beforeCommit). */
   readonly ts: Timestamp;

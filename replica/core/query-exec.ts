@@ -177,7 +177,7 @@ export function executeAt(
       nextRowId: () => {
         throw new SqlError(SqlState.featureNotSupported, 'row ids are not available to queries');
       },
-      nextSerial: undefined,
+      sequences: undefined,
     };
     result = recon ? runRecon(l, params, ctx) : runStatement(l, params, ctx);
   } catch (e) {

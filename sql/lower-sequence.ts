@@ -1,0 +1,67 @@
+// Binds the sequence functions (nextval, currval, setval, lastval; sql/sequences.ts) and
+// pg_get_serial_sequence. The sequence argument must be a constant, as it is in every default,
+// pg_dump's setval and the ORMs' calls: a string or a regclass literal, bound to the sequence's id now
+// (PostgreSQL binds a regclass constant to an oid the same way, so renames do not break a default).
+// Statements calling them run at the client on the cluster (`atClient`): replicas have no sessions.
+
+import type { FuncCall, Node } from 'libpg-query';
+import type { Scope } from './bind-context.ts';
+import { coerce } from './coerce.ts';
+import { sequenceNamed } from './ddl-sequence.ts';
+import { SqlError, SqlState } from './errors.ts';
+import type { Expr } from './expr.ts';
+
+/** The text of a string constant (`'s'`, `'s'::regclass`, `'s'::text`), null for NULL, undefined for anything else. */
+function constantName(n: Node | undefined): string | null | undefined {
+  if (n === undefined) return undefined;
+  if ('TypeCast' in n) {
+    const type = n.TypeCast.typeName?.names?.map((x) => ('String' in x ? x.String.sval : '')).at(-1);
+    if (type !== 'regclass' && type !== 'text' && type !== 'varchar') return undefined;
+    return constantName(n.TypeCast.arg);
+  }
+  if (!('A_Const' in n)) return undefined;
+  if (n.A_Const.isnull === true) return null;
+  return n.A_Const.sval?.sval;
+}
+
+const ARITY: Record<string, readonly number[]> = { nextval: [1], currval: [1], setval: [2, 3], lastval: [0], pg_get_serial_sequence: [2] };
+
+/** `name(args)` bound when `name` is a sequence function; undefined for any other function. */
+export function bindSequenceCall(scope: Scope, name: string, f: FuncCall, bindExpr: (scope: Scope, n: Node) => Expr): Expr | undefined {
+  const arity = ARITY[name];
+  if (arity === undefined) return undefined;
+  const raw = f.args ?? [];
+  if (!arity.includes(raw.length)) {
+    throw new SqlError(SqlState.undefinedFunction, `function ${name}(${raw.map(() => 'unknown').join(', ')}) does not exist`, undefined, undefined,
+      'No function matches the given name and argument types. You might need to add explicit type casts.');
+  }
+  const catalog = scope.ctx.catalog;
+  if (name === 'pg_get_serial_sequence') return serialSequence(scope, raw);
+  scope.ctx.atClient = true;
+  if (name === 'lastval') return { k: 'func', fn: 'lastval', args: [], t: 'int8' };
+  const seqName = constantName(raw[0]);
+  if (seqName === undefined) throw new SqlError(SqlState.featureNotSupported, `${name} needs the sequence as a constant ('name' or 'name'::regclass) in Pesto`);
+  const seq: Expr = seqName === null ? { k: 'const', v: null, t: 'int4' } : { k: 'const', v: sequenceNamed(catalog, seqName).id, t: 'int4' };
+  if (name !== 'setval') return { k: 'func', fn: name, args: [seq], t: 'int8' };
+  const args = [seq, coerce(scope.ctx, bindExpr(scope, raw[1]!), 'int8')];
+  if (raw.length > 2) args.push(coerce(scope.ctx, bindExpr(scope, raw[2]!), 'bool'));
+  return { k: 'func', fn: 'setval', args, t: 'int8' };
+}
+
+/**
+ * pg_get_serial_sequence('table', 'column'): the sequence a column owns, as `public.name` (NULL when it
+ * owns none), found while binding; the table's name is parsed like regclass input, the column's is not.
+ */
+function serialSequence(scope: Scope, raw: readonly Node[]): Expr {
+  const table = constantName(raw[0]);
+  const column = constantName(raw[1]);
+  if (table === undefined || column === undefined) throw new SqlError(SqlState.featureNotSupported, 'pg_get_serial_sequence needs constant arguments in Pesto');
+  if (table === null || column === null) return { k: 'const', v: null, t: 'text' };
+  const name = table.replace(/^\s*public\s*\./i, '').trim();
+  const unquoted = /^".*"$/.test(name) ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase();
+  const catalog = scope.ctx.catalog;
+  const t = catalog.require(unquoted);
+  if (!t.columns.some((c) => c.name === column && !c.hidden)) throw new SqlError(SqlState.undefinedColumn, `column "${column}" of relation "${t.name}" does not exist`);
+  const seq = catalog.ownedSequences(t.name, column)[0];
+  return { k: 'const', v: seq === undefined ? null : `public.${/^[a-z_][a-z0-9_$]*$/.test(seq.name) ? seq.name : `"${seq.name.replace(/"/g, '""')}"`}`, t: 'text' };
+}
