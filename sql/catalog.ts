@@ -27,6 +27,8 @@ export interface ColumnDef {
    * name for it (`........pg.dropped.N........`), NULL in new rows. Absent: false.
    */
   readonly dropped?: boolean;
+  /** COMMENT ON COLUMN; absent: none. */
+  readonly comment?: string;
 }
 
 export interface IndexDef {
@@ -54,6 +56,8 @@ export interface TableDef {
   readonly checks?: readonly CheckDef[];
   /** FOREIGN KEY constraints this table's rows must satisfy (sql/foreign-keys.ts); absent: none. */
   readonly foreignKeys?: readonly ForeignKeyDef[];
+  /** COMMENT ON TABLE; absent: none. */
+  readonly comment?: string;
 }
 
 /** What a FOREIGN KEY does to referencing rows when the referenced key is deleted or updated (PostgreSQL's words). */

@@ -47,7 +47,7 @@ export function sequenceNamed(catalog: Catalog, text: string): SequenceDef {
     parts.push(m[1] !== undefined ? m[1].replace(/""/g, '"') : m[2]!.toLowerCase());
     if (m[3] === '') break;
   }
-  if (parts.length === 0 || parts.length > 2 || re.lastIndex < text.length) throw new SqlError(SqlState.invalidTextRepresentation, `invalid name syntax`);
+  if (parts.length === 0 || parts.length > 2 || re.lastIndex < text.length) throw new SqlError('42602', 'invalid name syntax');
   if (parts.length === 2 && parts[0] !== 'public') throw new SqlError('3F000', `schema "${parts[0]}" does not exist`);
   return catalog.requireSequence(parts[parts.length - 1]!);
 }

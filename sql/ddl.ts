@@ -8,7 +8,7 @@
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
 import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
-import { alterTable, rename, truncate } from './ddl-alter.ts';
+import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
 import { alterSequence, createOwnedSequence, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
@@ -28,6 +28,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
   if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
+  if ('CommentStmt' in n) return comment(catalog, n.CommentStmt);
   return null;
 }
 

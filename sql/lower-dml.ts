@@ -9,7 +9,7 @@ import { conjuncts } from './expr.ts';
 import type { BindContext} from './bind-context.ts';
 import { Scope } from './bind-context.ts';
 import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
-import type { TableDef } from './catalog.ts';
+import type { ColumnDef, TableDef } from './catalog.ts';
 import { columnIndex } from './catalog.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
@@ -72,10 +72,27 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
     const v = rt.val as Node;
     let e: Expr;
     if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
-    else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
+    else if (c.identity === 'a') {
+      throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`);
+    } else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
     out.push({ col, e });
   }
   return out;
+}
+
+/**
+ * What an INSERT stores in identity column `c` instead of the value given (PostgreSQL's rules): its
+ * default under OVERRIDING USER VALUE; 428C9 for GENERATED ALWAYS without OVERRIDING SYSTEM VALUE;
+ * undefined: the value given.
+ */
+function identityValue(s: InsertStmt, c: ColumnDef): Expr | undefined {
+  if (c.identity === undefined || c.default === null) return undefined;
+  if (s.override === 'OVERRIDING_USER_VALUE') return c.default;
+  if (c.identity === 'a' && s.override !== 'OVERRIDING_SYSTEM_VALUE') {
+    throw new SqlError('428C9', `cannot insert a non-DEFAULT value into column "${c.name}"`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`,
+      undefined, 'Use OVERRIDING SYSTEM VALUE to override.');
+  }
+  return undefined;
 }
 
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
@@ -114,7 +131,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
         if ('SetToDefault' in n) return c.default ?? ({ k: 'const', v: null, t: c.type } as Expr);
-        return coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name);
+        return identityValue(s, c) ?? coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name);
       });
     });
     source = { k: 'values', rows };
@@ -127,7 +144,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
       exprs: q.columns.map((qc, i) => {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
-        return coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name);
+        return identityValue(s, c) ?? coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name);
       }),
     };
   }

@@ -11,12 +11,12 @@
 // indkey is kept as int2vector's text ('1 3'), typed text. pg_node_tree columns (pg_attrdef.adbin,
 // pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
 // Not here: the text of a CHECK constraint's expression (the engine keeps it bound, not as text), so
-// pg_get_constraintdef of a CHECK is NULL; FOREIGN KEYs (not kept); comments (pg_description is empty:
-// Pesto has no COMMENT).
+// pg_get_constraintdef of a CHECK is NULL; FOREIGN KEYs (not kept). pg_description holds the comments
+// of tables and columns (COMMENT ON), the only ones Pesto keeps.
 
 import type { TableDef } from '../../sql/catalog.ts';
 import type { SqlValue } from '../../sql/types.ts';
-import { OID_BASE, columnList, defaultText, identText, indexRows } from './psql-describe.ts';
+import { OID_BASE, columnList, defaultText, identText, indexRows, type SequenceNames } from './psql-describe.ts';
 
 export interface Table {
   readonly name: string;
@@ -65,9 +65,11 @@ function indexOid(t: TableDef, name: string): number {
 }
 
 /** One table's rows of the tables above. */
-export function constraintTableRows(t: TableDef, push: (table: Table, row: SqlValue[]) => void): void {
+export function constraintTableRows(t: TableDef, sequences: SequenceNames, push: (table: Table, row: SqlValue[]) => void): void {
   const relid = OID_BASE + t.id;
   push(PG_STATIO_ALL_TABLES, [relid, 'public', t.name]);
+  // Comments (COMMENT ON): the table's with objsubid 0, a column's with its attnum; classoid is pg_class's.
+  if (t.comment !== undefined) push(PG_DESCRIPTION, [relid, 1259, 0, t.comment]);
   // attnum counts dropped columns and not the hidden row id, as pg_attribute does.
   const attnum = new Map<number, number>();
   t.columns.forEach((c, i) => {
@@ -88,7 +90,8 @@ export function constraintTableRows(t: TableDef, push: (table: Table, row: SqlVa
     push(PG_CONSTRAINT, [CHECK_OID + ((t.id * 64 + n) % OIDS), k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, null]);
   });
   t.columns.forEach((c, i) => {
-    const def = defaultText(t, i);
+    if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);
+    const def = defaultText(t, i, sequences);
     if (def === null || c.dropped === true) return;
     push(PG_ATTRDEF, [ATTRDEF_OID + ((t.id * 64 + i) % OIDS), relid, attnum.get(i) ?? 0, def]);
   });

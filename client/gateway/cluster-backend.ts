@@ -4,6 +4,7 @@
 // abort; inside a transaction a Pesto abort surfaces as SQLSTATE 40001 so drivers and tools retry.
 
 import type { TableDef } from '../../sql/catalog.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
 import { columnsOf, outcomeOf, resultOf, unknownDatabase } from './engine-backend.ts';
@@ -71,5 +72,9 @@ class ClusterBackendSession implements BackendSession {
 
   async tables(): Promise<readonly TableDef[]> {
     return (await this.session.catalog()).catalog.list();
+  }
+
+  async sequences(): Promise<readonly SequenceDef[]> {
+    return (await this.session.catalog()).catalog.listSequences();
   }
 }

@@ -3,6 +3,7 @@
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
 import type { TableDef } from '../../sql/catalog.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
@@ -122,5 +123,9 @@ class EngineBackendSession implements BackendSession {
 
   tables(): Promise<readonly TableDef[]> {
     return Promise.resolve(this.engine.catalog.list());
+  }
+
+  sequences(): Promise<readonly SequenceDef[]> {
+    return Promise.resolve(this.engine.catalog.listSequences());
   }
 }

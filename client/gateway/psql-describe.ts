@@ -6,7 +6,7 @@
 //
 //   - the relation list (`\d`, `\dt`, `\di`, `\dti`, verbose `\dt+` and `\di+`, with an optional name
 //     pattern): schema, name, type, owner, the indexed table for indexes, and for `+` persistence
-//     (permanent), access method (heap, btree), size (unknown: empty) and description (none);
+//     (permanent), access method (heap, btree), size (unknown: empty) and description (COMMENT ON);
 //   - the database list (`\l`): the database of the connection, UTF8, C collation;
 //   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); the role list (`\du`):
 //     the session's user, who may do anything (a superuser: there are no privileges);
@@ -19,14 +19,16 @@
 //     sets it for a table with either), as pg_get_constraintdef prints them; triggers: none;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
-// Everything is in schema `public`, owned by the session's user. Tables and their indexes only: views
-// and sequences do not exist (SERIAL counters are hidden rows, not sequences), and `\d index` is not
-// recognised. Column defaults print constants and SERIAL's nextval(...) as PostgreSQL does; other
-// expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default), no
-// compression, statistics target or description, and the access method.
+// Everything is in schema `public`, owned by the session's user. Tables, their indexes and sequences
+// are listed; `\d index` and `\d sequence` are not recognised. Column defaults print constants and
+// nextval(...) as PostgreSQL does, identity columns as psql prints them; other
+// expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
+// description (COMMENT ON), no compression or statistics target, and the access method.
 
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
+import { sequenceIdOf } from '../../sql/ddl-sequence.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendColumn, BackendResult } from './sql-backend.ts';
@@ -84,17 +86,29 @@ export function columnList(t: TableDef, cols: readonly number[]): string {
   return cols.map((c) => identText(t.columns[c]?.name ?? '?')).join(', ');
 }
 
-/** A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns). */
-export function defaultText(t: TableDef, i: number): string | null {
-  const c = t.columns[i];
-  if (c === undefined || c.default === null) return null;
-  // The sequence's name as regclass prints it: quoted where it needs to be.
-  if (c.serial) return `nextval('${identText(`${t.name}_${c.name}_seq`).replace(/'/g, "''")}'::regclass)`;
-  return exprText(c.default);
+/** Sequence names by id, for printing `nextval(...)`. */
+export type SequenceNames = ReadonlyMap<number, string>;
+
+export function sequenceNames(sequences: readonly SequenceDef[]): SequenceNames {
+  return new Map(sequences.map((s) => [s.id, s.name]));
 }
 
-function exprText(e: Expr): string {
-  if (e.k === 'cast' && !e.explicit) return exprText(e.e);
+/**
+ * A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns);
+ * an identity column has none there (its sequence is not a default in PostgreSQL).
+ */
+export function defaultText(t: TableDef, i: number, sequences: SequenceNames): string | null {
+  const c = t.columns[i];
+  if (c === undefined || c.default === null || c.identity !== undefined) return null;
+  return exprText(c.default, sequences);
+}
+
+function exprText(e: Expr, sequences: SequenceNames): string {
+  if (e.k === 'cast' && !e.explicit) return exprText(e.e, sequences);
+  // The sequence's name as regclass prints it: quoted where it needs to be.
+  const seq = e.k === 'func' && e.fn === 'nextval' ? sequenceIdOf(e) : null;
+  const name = seq === null ? undefined : sequences.get(seq);
+  if (name !== undefined) return `nextval('${identText(name).replace(/'/g, "''")}'::regclass)`;
   if (e.k === 'func' && e.args.length === 0) return `${e.fn}()`;
   if (e.k !== 'const') return '(expression)';
   if (e.v === null) return 'NULL';
@@ -160,24 +174,27 @@ const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
   { re: /^\s*SELECT c\.oid::pg_catalog\.regclass, c\.relkind, inhdetachpending, pg_catalog\.pg_get_expr\(c\.relpartbound, c\.oid\)\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhrelid AND i\.inhparent = '\d+'[\s\S]*;?\s*$/, width: 4 },
 ];
 
-/** One line of the relation list: a table, or an index with its table. */
+/** One line of the relation list: a table, an index with its table, or a sequence. */
 interface Relation {
   readonly name: string;
-  readonly table: TableDef;
-  readonly index: boolean;
+  readonly kind: 'table' | 'index' | 'sequence';
+  /** The table, or the indexed table; null for a sequence. */
+  readonly table: TableDef | null;
 }
 
 /** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
 function extraValue(name: string, r: Relation): SqlValue {
   switch (name) {
     case 'Table':
-      return r.index ? r.table.name : null;
+      return r.kind === 'index' ? r.table!.name : null;
     case 'Persistence':
       return 'permanent';
     case 'Access method':
-      return r.index ? 'btree' : 'heap';
+      return r.kind === 'index' ? 'btree' : r.kind === 'table' ? 'heap' : null;
+    case 'Description':
+      return r.kind === 'table' ? (r.table!.comment ?? null) : null;
     default:
-      return null; // Size (not tracked) and Description (none)
+      return null; // Size (not tracked)
   }
 }
 
@@ -195,13 +212,14 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const owner = ctx.settings.get('session_authorization') ?? '';
         const tables = await ctx.backend.tables();
         const found: Relation[] = [];
-        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, index: false });
-        if (kinds.includes('i') && nameTest(where, 'n.nspname')('public')) {
+        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, kind: 'table' });
+        if ((kinds.includes('i') || kinds.includes('S')) && nameTest(where, 'n.nspname')('public')) {
           const name = nameTest(where, 'c.relname');
-          for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, index: true });
+          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, kind: 'index' });
+          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, kind: 'sequence' });
         }
         found.sort(byName);
-        return rows(columns, found.map((r) => ['public', r.name, r.index ? 'index' : 'table', owner, ...extras.map((e) => extraValue(e, r))]));
+        return rows(columns, found.map((r) => ['public', r.name, r.kind, owner, ...extras.map((e) => extraValue(e, r))]));
       },
     };
   }
@@ -286,9 +304,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       answer: async (ctx) => {
         const t = await tableByOid(ctx, oid);
         if (t === undefined) return rows(columns, []);
+        const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i), c.notNull, null, '', '', ...(verbose ? [storageOf(c.type), '', null, null] : [])]);
+          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...(verbose ? [storageOf(c.type), '', null, c.comment ?? null] : [])]);
         });
         return rows(columns, out);
       },

@@ -133,6 +133,13 @@ const defs: readonly SettingDef[] = [
   { name: 'enable_nestloop', initial: 'on' },
   { name: 'geqo', initial: 'on' },
   { name: 'xmloption', initial: 'content' },
+  // What pg_dump's scripts set before their statements.
+  { name: 'check_function_bodies', initial: 'on', check: onOff },
+  { name: 'default_tablespace', initial: '', check: (v) => (v === '' || v === 'pg_default' ? v : { error: `invalid value for parameter "default_tablespace": "${v}"` }) },
+  { name: 'default_table_access_method', initial: 'heap', check: (v) => (v === 'heap' ? v : { error: `invalid value for parameter "default_table_access_method": "${v}"` }) },
+  { name: 'default_toast_compression', initial: 'pglz' },
+  { name: 'temp_tablespaces', initial: '' },
+  { name: 'quote_all_identifiers', initial: 'off', check: onOff },
   { name: 'vacuum_cost_delay', initial: '0' },
 ];
 

@@ -14,6 +14,7 @@
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
 import type { TableDef } from '../../sql/catalog.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -82,6 +83,8 @@ export interface BackendSession {
   close(): Promise<void>;
   /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */
   tables(): Promise<readonly TableDef[]>;
+  /** The sequences this session's statements see now (the catalog, psql's `\d`). */
+  sequences(): Promise<readonly SequenceDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -1,6 +1,7 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
 // pg_class, pg_attribute, pg_tables and pg_database (the session's database), pg_index, pg_constraint,
-// pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), and
+// pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), pg_sequence,
+// pg_sequences, pg_depend and information_schema.sequences (catalog-sequences.ts), and
 // information_schema's tables, columns, table_constraints, key_column_usage and
 // constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
@@ -28,19 +29,14 @@ import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
-import { OID_BASE, defaultText } from './psql-describe.ts';
+import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
+import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
 import { AM_ROWS, CONSTRAINT_TABLES, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
 
-/**
- * Object ids of what has no catalog id of its own: a primary key's index (its table's id above
- * PKEY_OID), a SERIAL column's sequence (from its table's id and column; unique below 2^21 tables and
- * 64 columns).
- */
-const SEQUENCE_OID = 0x48000000;
-const SEQUENCE_OIDS = 1 << 27;
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
 const PUBLIC = 2200;
@@ -125,7 +121,7 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
     unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
 };
 const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
-  IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, PESTO_RELATION_NAME];
+  IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
@@ -175,11 +171,13 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], sequences: readonly SequenceDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
   // The session's own database (UTF8, C collation; the only one it can see).
   push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
+  const names = sequenceNames(sequences);
+  sequenceRows(sequences, tables, database, owner, push, PG_CLASS);
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
@@ -187,9 +185,6 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
     push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false]);
     for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false]);
     if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false]);
-    t.columns.forEach((c, i) => {
-      if (c.serial) push(PG_CLASS, [SEQUENCE_OID + ((t.id * 64 + i) % SEQUENCE_OIDS), `${t.name}_${c.name}_seq`, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false]);
-    });
     push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
     push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
     attributes.forEach((c, i) => {
@@ -199,15 +194,15 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
         return;
       }
       const f = columnFacts(c.type, c.typmod);
-      const def = defaultText(t, t.columns.indexOf(c));
-      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, collationOf(c.type)]);
+      const def = defaultText(t, t.columns.indexOf(c), names);
+      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null && c.identity === undefined, c.identity ?? '', '', false, collationOf(c.type)]);
       push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
         f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-        database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
+        database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', 'YES']);
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
-    constraintTableRows(t, push);
+    constraintTableRows(t, names, push);
   }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
     for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
@@ -343,10 +338,10 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const tables = needed.length > 0 ? await ctx.backend.tables() : [];
+      const [tables, sequences] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.sequences()]) : [[], []];
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, sequences, ctx.settings.database, ctx.settings.user);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

@@ -9,6 +9,7 @@ import type {
   BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend,
 } from '../../client/gateway/sql-backend.ts';
 import type { TableDef } from '../../sql/catalog.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { DATABASE, PASSWORD, USER } from './gateway-fixture.ts';
 
@@ -84,6 +85,10 @@ class CountingSession implements BackendSession {
 
   tables(): Promise<readonly TableDef[]> {
     return this.inner.tables();
+  }
+
+  sequences(): Promise<readonly SequenceDef[]> {
+    return this.inner.sequences();
   }
 }
 

@@ -67,16 +67,21 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
   };
 }
 
-/** Drops every table of the current catalog (read at a fresh timestamp), through the gateway. */
+/** Drops every table and sequence of the current catalog (read at a fresh timestamp), through the gateway. */
 async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<void> {
   const tx = gw.client.session().begin();
   let names: string[];
+  let sequences: string[];
   try {
     const r = await tx.read(CATALOG_KEY);
-    names = CatalogVersion.fromValue(r.value).catalog.list().map((t) => t.name);
+    const catalog = CatalogVersion.fromValue(r.value).catalog;
+    names = catalog.list().map((t) => t.name);
+    // Those no table owns (the others go with their tables).
+    sequences = catalog.listSequences().filter((s) => s.ownedBy === null).map((s) => s.name);
   } finally {
     tx.abort();
   }
-  if (names.length === 0) return;
-  await client.query(`DROP TABLE ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ')}`);
+  const list = (ns: readonly string[]): string => ns.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
+  if (names.length > 0) await client.query(`DROP TABLE ${list(names)}`);
+  if (sequences.length > 0) await client.query(`DROP SEQUENCE ${list(sequences)} CASCADE`);
 }
