@@ -48,13 +48,14 @@ export function sequenceRows(sequences: readonly SequenceDef[], tables: readonly
     push(pgClass, [oid, s.name, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false]);
     push(PG_SEQUENCE, [oid, typeOid[s.type], start ?? null, increment ?? null, max ?? null, min ?? null, cache ?? null, s.cycle]);
     push(PG_SEQUENCES, ['public', s.name, owner, typeDisplayName[s.type], start ?? null, min ?? null, max ?? null, increment ?? null, s.cycle, cache ?? null, null]);
-    push(IS_SEQUENCES, [database, 'public', s.name, typeDisplayName[s.type], PRECISION[s.type], 2, 0, String(s.start), String(s.min), String(s.max),
-      String(s.increment), s.cycle ? 'YES' : 'NO']);
     const t = s.ownedBy === null ? undefined : tables.find((x) => x.name === s.ownedBy!.table);
+    // 'i' for an identity column's sequence, 'a' (auto) for SERIAL's and OWNED BY's, as PostgreSQL records them.
+    const identity = t?.columns.find((c) => c.name === s.ownedBy!.column)?.identity !== undefined;
+    // information_schema.sequences leaves identity columns' sequences out, as PostgreSQL's view does.
+    if (!identity) push(IS_SEQUENCES, [database, 'public', s.name, typeDisplayName[s.type], PRECISION[s.type], 2, 0, String(s.start), String(s.min), String(s.max),
+      String(s.increment), s.cycle ? 'YES' : 'NO']);
     if (t === undefined) continue;
     const attnum = t.columns.filter((c) => !c.hidden || c.dropped === true).findIndex((c) => c.name === s.ownedBy!.column) + 1;
-    // 'i' for an identity column's sequence, 'a' (auto) for SERIAL's and OWNED BY's, as PostgreSQL records them.
-    const identity = t.columns.find((c) => c.name === s.ownedBy!.column)?.identity !== undefined;
     push(PG_DEPEND, [PG_CLASS_OID, oid, 0, PG_CLASS_OID, OID_BASE + t.id, attnum, identity ? 'i' : 'a']);
   }
 }

@@ -320,7 +320,8 @@ export async function copyIn(
       for (let r = 0; r < rows.length; r++) {
         values.push(`(${target.columns.map((_, c) => `$${r * ncols + c + 1}`).join(', ')})`);
       }
-      const p = await backend.prepare(`INSERT INTO ${quoteIdent(spec.table)} (${cols}) VALUES ${values.join(', ')}`, []);
+      // COPY stores GENERATED ALWAYS identity columns' values as given, as PostgreSQL's COPY does (pg_dump's data).
+      const p = await backend.prepare(`INSERT INTO ${quoteIdent(spec.table)} (${cols}) OVERRIDING SYSTEM VALUE VALUES ${values.join(', ')}`, []);
       if (!p.ok) return p.error;
       stmt = p.statement;
       statements.set(rows.length, stmt);

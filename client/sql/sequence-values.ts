@@ -5,10 +5,12 @@
  * concurrent inserts into one table do not conflict on the counter (only the small transactions do,
  * and they retry). A statement runs at the client (lower-sequence.ts sets `atClient`) and may run
  * several times (sql-session.ts fetches what it misses and runs it again), so values come out of
- * per-session reserves: a pass that finds a reserve short records what it lacked and returns a
- * placeholder; `settle` then takes that many values (at least the sequence's CACHE, PostgreSQL's
- * per-session cache) in one counter transaction, and the statement runs again. setval writes the
- * counter once, however often its statement runs.
+ * per-session reserves: a pass that finds a reserve short records what it lacked and returns
+ * placeholders, distinct so that the pass runs on and counts all it lacks (a bulk insert's rows would
+ * otherwise collide on one placeholder key and stop it at the second row); `settle` then takes that
+ * many values (at least the sequence's CACHE, PostgreSQL's per-session cache) in one counter
+ * transaction, and the statement runs again. The session reads no row a pass with placeholders missed
+ * before settling. setval writes the counter once, however often its statement runs.
  */
 import type { Key } from '../../protocol/messages.ts';
 import type { Catalog } from '../../sql/catalog.ts';
@@ -136,7 +138,7 @@ export class SequencePass implements SequenceAccess {
     const l = this.lacking.get(id) ?? { seq, n: 0 };
     l.n++;
     this.lacking.set(id, l);
-    return seq.start; // a placeholder: this pass runs again
+    return seq.start + BigInt(l.n - 1) * seq.increment; // a placeholder: this pass runs again
   }
 
   currval(id: number): bigint {

@@ -501,8 +501,14 @@ export class SqlSession {
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
-      if (source.missing.size > 0 || this.#sequences.unsettled(sequences) || source.missingScans.size > 0) {
-        await Promise.all([this.#fetch(txn, source.missing), this.#sequences.settle(sequences), this.#fetchScans(txn, source.missingScans)]);
+      // Sequence values first: rows this pass missed may be keyed by its placeholder values, and reading
+      // them would put rows other sessions write into this transaction's read set.
+      if (this.#sequences.unsettled(sequences)) {
+        await this.#sequences.settle(sequences);
+        continue;
+      }
+      if (source.missing.size > 0 || source.missingScans.size > 0) {
+        await Promise.all([this.#fetch(txn, source.missing), this.#fetchScans(txn, source.missingScans)]);
         continue;
       }
       this.#sequences.finish(sequences);

@@ -33,6 +33,18 @@ const DDL = [
   'create table "Mixed Case" (k int, j int, primary key (k, j))',
 ];
 
+/** `\\d` lists the SERIAL column's sequence too. */
+const LIST_ALL = `             List of relations
+ Schema |    Name    |   Type   |  Owner   
+--------+------------+----------+----------
+ public | Mixed Case | table    | postgres
+ public | demo       | table    | postgres
+ public | demo_s_seq | sequence | postgres
+ public | nopk       | table    | postgres
+(4 rows)
+
+`;
+
 const LIST = `           List of relations
  Schema |    Name    | Type  |  Owner   
 --------+------------+-------+----------
@@ -190,7 +202,7 @@ void test('psql \\d, \\dt and \\d table print what they print against PostgreSQL
     assert.equal(empty.stderr, 'Did not find any relations.\n');
     const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...DDL.flatMap((s) => ['-c', s]));
     assert.equal(ddl.code, 0, ddl.stderr);
-    for (const [command, expected] of [['\\d', LIST], ['\\dt', LIST], ['\\dt demo*', LIST_DEMO], ['\\d demo', DEMO], ['\\d nopk', NOPK], ['\\d "Mixed Case"', MIXED]] as const) {
+    for (const [command, expected] of [['\\d', LIST_ALL], ['\\dt', LIST], ['\\dt demo*', LIST_DEMO], ['\\d demo', DEMO], ['\\d nopk', NOPK], ['\\d "Mixed Case"', MIXED]] as const) {
       const r = await psql(gw.port, '-c', command);
       assert.equal(r.code, 0, `${command}: ${r.stderr}`);
       assert.equal(r.stdout, expected, command);

@@ -1,0 +1,68 @@
+/**
+ * Moving a database from PostgreSQL 15 to Pesto the usual way: `pg_dump` of a real PostgreSQL database
+ * (testdata/pg-dump-source.sql: SERIAL, BIGSERIAL and identity columns, a free sequence, foreign keys,
+ * CHECK and UNIQUE constraints, an index, comments, json, bytea, uuid, quoting in text) restored with
+ * `psql -v ON_ERROR_STOP=1 -f` through the gateway over a six-replica cluster, every statement
+ * succeeding; then testdata/pg-dump-check.sql (the rows, psql's `\d` of every table and `\ds`, the
+ * sequences' catalog, inserts drawing from the sequences, constraint errors, a cascade) prints on Pesto
+ * exactly what it prints on the PostgreSQL the dump came from.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
+import { DATABASE, PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+
+const CLUSTER_BASE_PORT = 8620;
+const POSTGRES_PORT = 8640;
+const TESTDATA = join(import.meta.dirname, 'testdata');
+
+function run(bin: string, args: readonly string[], password = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(join(PG_BIN, bin), args, { env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 120_000, maxBuffer: 1 << 24 },
+      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
+  });
+}
+
+const psql = (port: number, user: string, password: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+  run('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, ...args], password);
+
+void describe('a pg_dump of PostgreSQL 15 restored into Pesto with psql', { skip: existsSync(join(PG_BIN, 'pg_dump')) ? false : `no PostgreSQL 15 at ${PG_BIN}` }, () => {
+  const { port } = clusterGatewayForSuite('gw-pg-dump', CLUSTER_BASE_PORT);
+  let server: PostgresServer | undefined;
+  let dir = '';
+  let dump = '';
+  before(async () => {
+    server = startPostgres(POSTGRES_PORT);
+    dir = mkdtempSync(join(tmpdir(), 'pesto-dump-'));
+    // The dump's owner is the gateway's user, as on a server an application moves from.
+    const setup = await run('psql', ['-X', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1',
+      '-c', `CREATE USER ${USER} SUPERUSER`, '-c', `CREATE DATABASE ${DATABASE} OWNER ${USER}`]);
+    assert.equal(setup.code, 0, setup.stderr);
+    const load = await run('psql', ['-X', '-q', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, '-d', DATABASE, '-v', 'ON_ERROR_STOP=1',
+      '-f', join(TESTDATA, 'pg-dump-source.sql')]);
+    assert.equal(load.code, 0, load.stderr);
+    const d = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, DATABASE]);
+    assert.equal(d.code, 0, d.stderr);
+    dump = join(dir, 'dump.sql');
+    writeFileSync(dump, d.stdout);
+  });
+  after(() => {
+    server?.stop();
+    if (dir !== '') rmSync(dir, { recursive: true, force: true });
+  });
+
+  void it('restores with every statement succeeding, then reads, describes and writes as PostgreSQL does', async () => {
+    const restore = await psql(port(), USER, PASSWORD, '-q', '-v', 'ON_ERROR_STOP=1', '-f', dump);
+    assert.equal(restore.stderr, '');
+    assert.equal(restore.code, 0);
+    const check = join(TESTDATA, 'pg-dump-check.sql');
+    const pesto = await psql(port(), USER, PASSWORD, '-f', check);
+    const postgres = await psql(POSTGRES_PORT, USER, '', '-f', check);
+    assert.equal(pesto.stdout, postgres.stdout);
+    assert.equal(pesto.stderr, postgres.stderr);
+  });
+});

@@ -1,0 +1,25 @@
+-- Run against the restored database and against PostgreSQL 15 (pg-dump.test.ts): the same output.
+select id, email, name, created_at, vip, balance from customers order by id;
+select id, sku, price, attrs, image, added from products order by id;
+select id, customer_id, placed, note, token from orders order by id;
+select * from order_lines order by order_id, product_id;
+select * from audit order by n;
+-- (customers' and products' \d would print their CHECK constraints, which psql's \d over Pesto does not show yet.)
+\d orders
+\d order_lines
+\d audit
+\ds
+select sequence_name, data_type, start_value, increment from information_schema.sequences order by sequence_name;
+select pg_get_serial_sequence('customers', 'id'), pg_get_serial_sequence('products', 'id'), pg_get_serial_sequence('audit', 'n');
+insert into customers (email, name, created_at) values ('d@x', 'Dee', '2024-05-01 00:00:00+00') returning id, vip, balance;
+insert into products (sku, price) values ('S3', 1) returning id;
+insert into orders (customer_id, placed) values (3, '2024-05-02 00:00:00') returning id;
+insert into audit (what) values ('checked') returning n;
+insert into audit (n, what) values (99, 'forced');
+select nextval('invoice_no'), currval('invoice_no');
+insert into customers (email, name, created_at) values ('a@x', 'dup', '2024-05-03 00:00:00+00');
+insert into order_lines values (9, 100, 1);
+insert into customers (email, name, created_at, balance) values ('e@x', 'Eve', '2024-05-03 00:00:00+00', -5000);
+delete from customers where id = 1;
+select count(*) from orders;
+select count(*) from order_lines;
