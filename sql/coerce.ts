@@ -62,7 +62,8 @@ export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: str
 }
 
 export function operatorError(op: string, a: SqlType, b: SqlType): SqlError {
-  return new SqlError(SqlState.undefinedFunction, `operator does not exist: ${typeDisplayName[a]} ${op} ${typeDisplayName[b]}`);
+  return new SqlError(SqlState.undefinedFunction, `operator does not exist: ${typeDisplayName[a]} ${op} ${typeDisplayName[b]}`, undefined, undefined,
+    'No operator matches the given name and argument types. You might need to add explicit type casts.');
 }
 
 /** Brings two operands to one type for comparison; returns them and the comparison type. */

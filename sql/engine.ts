@@ -72,6 +72,7 @@ export interface EngineOptions {
 }
 
 interface CacheEntry {
+  readonly sql: string;
   readonly stmts: Node[];
   lowered: (LoweredStatement | undefined)[];
   version: number;
@@ -164,7 +165,7 @@ export class Engine {
         const code = /(not yet implemented|not supported)$/.test(msg) ? SqlState.featureNotSupported : SqlState.syntaxError;
         throw new SqlError(code, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
       }
-      e = { stmts, lowered: [], version: this.catalog.version };
+      e = { sql, stmts, lowered: [], version: this.catalog.version };
       // Long texts (bulk loads with literal values) are not worth keeping: their trees are large and never reused.
       if (sql.length <= 8192) {
         if (this.cache.size > 2000) this.cache.clear();
@@ -186,7 +187,7 @@ export class Engine {
       entry.lowered = [];
       entry.version = this.catalog.version;
     }
-    const l = lowerStatement(this.catalog, entry.stmts[i] as Node, paramHints);
+    const l = lowerStatement(this.catalog, entry.stmts[i] as Node, paramHints, entry.sql);
     if (paramHints.length === 0) entry.lowered[i] = l;
     return l;
   }

@@ -61,13 +61,39 @@ export class SqlError extends Error {
   readonly position: number | undefined;
   /** PostgreSQL's HINT line, when it gives one. */
   readonly hint: string | undefined;
-  constructor(code: string, message: string, detail?: string, position?: number, hint?: string) {
+  /**
+   * The byte offset in the statement's text of the parse node the error is about (`locate`), until
+   * `positioned` turns it into `position` with the text.
+   */
+  readonly location: number | undefined;
+  constructor(code: string, message: string, detail?: string, position?: number, hint?: string, location?: number) {
     super(message);
     this.code = code;
     this.detail = detail;
     this.position = position;
     this.hint = hint;
+    this.location = location;
   }
+}
+
+/**
+ * Runs `f`; a SqlError with one of `codes` that has no location yet gets `location`, a parse node's
+ * byte offset (the innermost node that knows wins), so PostgreSQL's `LINE 1: ... ^` can point at it.
+ */
+export function locate<T>(location: number | undefined, codes: readonly string[], f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (location === undefined || !(e instanceof SqlError) || e.location !== undefined || e.position !== undefined || !codes.includes(e.code)) throw e;
+    throw new SqlError(e.code, e.message, e.detail, undefined, e.hint, location);
+  }
+}
+
+/** `e` with its location as PostgreSQL's position in `text`: 1-based, in characters. */
+export function positioned(e: SqlError, text: string): SqlError {
+  if (e.location === undefined || e.position !== undefined) return e;
+  const chars = Buffer.from(text, 'utf8').subarray(0, e.location).toString('utf8').length;
+  return new SqlError(e.code, e.message, e.detail, chars + 1, e.hint);
 }
 
 /** Thrown when the engine's own invariants break (a bug in Pesto, not in the SQL). */

@@ -11,7 +11,7 @@ import { Scope } from './bind-context.ts';
 import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
 import type { ColumnDef, TableDef } from './catalog.ts';
 import { columnIndex } from './catalog.ts';
-import { SqlError, SqlState } from './errors.ts';
+import { SqlError, SqlState, locate } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { planFrom } from './plan-from.ts';
@@ -65,7 +65,7 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
     const rt: ResTarget = t.ResTarget;
     if (rt.indirection !== undefined && rt.indirection.length > 0) throw unsupported('assignment to a field or subscript');
     if (rt.val !== undefined && 'MultiAssignRef' in rt.val) throw unsupported('multi-column assignment');
-    const col = columnIndex(table, rt.name ?? '');
+    const col = locate(rt.location, [SqlState.undefinedColumn], () => columnIndex(table, rt.name ?? ''));
     const c = table.columns[col];
     if (c === undefined) continue;
     if (out.some((a) => a.col === col)) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
@@ -98,11 +98,11 @@ function identityValue(s: InsertStmt, c: ColumnDef): Expr | undefined {
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = ctx.catalog.require(rv.relname ?? '');
+  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
   const alias = rv.alias?.aliasname ?? table.name;
   const explicitCols = s.cols !== undefined && s.cols.length > 0;
   let columns = explicitCols
-    ? (s.cols ?? []).map((c) => columnIndex(table, 'ResTarget' in c ? (c.ResTarget.name ?? '') : ''))
+    ? (s.cols ?? []).map((c) => ('ResTarget' in c ? locate(c.ResTarget.location, [SqlState.undefinedColumn], () => columnIndex(table, c.ResTarget.name ?? '')) : -1))
     : table.columns.map((c, i) => (c.hidden ? -1 : i)).filter((i) => i >= 0);
   if (!explicitCols && s.selectStmt !== undefined && 'SelectStmt' in s.selectStmt) {
     // Without a column list, fewer values than columns fill the leading columns (the rest take defaults).
@@ -187,7 +187,7 @@ export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
   if (s.fromClause !== undefined && s.fromClause.length > 0) throw unsupported('UPDATE ... FROM');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = ctx.catalog.require(rv.relname ?? '');
+  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const set = bindAssignments(scope, table, s.targetList ?? []);
   const source = readPlan(scope, table, s.whereClause);
@@ -199,7 +199,7 @@ export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
   if (s.usingClause !== undefined && s.usingClause.length > 0) throw unsupported('DELETE ... USING');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = ctx.catalog.require(rv.relname ?? '');
+  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const source = readPlan(scope, table, s.whereClause);
   const ret = bindReturning(scope, returningNodes(s));

@@ -9,7 +9,7 @@ import type { CmpOp, Expr } from './expr.ts';
 import { mapExpr } from './expr.ts';
 import { type Scope } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
-import { SqlError, SqlState } from './errors.ts';
+import { SqlError, SqlState, locate } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
 import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
@@ -61,8 +61,8 @@ function resolveColumn(scope: Scope, names: readonly string[]): Expr {
   if (relName !== undefined && !sawRel) {
     throw new SqlError(SqlState.undefinedTable, `missing FROM-clause entry for table "${relName}"`);
   }
-  const shown = relName !== undefined ? `${relName}.${col}` : col;
-  throw new SqlError(SqlState.undefinedColumn, `column "${shown}" does not exist`);
+  // PostgreSQL quotes a bare name, not a qualified one.
+  throw new SqlError(SqlState.undefinedColumn, relName !== undefined ? `column ${relName}.${col} does not exist` : `column "${col}" does not exist`);
 }
 
 function constOf(n: Node & { A_Const: unknown }): Expr {
@@ -351,10 +351,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (name === 'generate_series' || name === 'unnest' || Object.hasOwn(jsonRowFunctions, name)) throw unsupported(`${name} outside FROM`);
-  const seq = bindSequenceCall(scope, name, f, bindExpr);
-  if (seq !== undefined) return seq;
-  const args = (f.args ?? []).map((a) => bindExpr(scope, a));
-  return bindFunction(scope.ctx, name, args);
+  return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
 }
 
 function bindAExpr(scope: Scope, a: A_Expr): Expr {
@@ -525,7 +522,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
   if ('ColumnRef' in n) {
     const fields = n.ColumnRef.fields ?? [];
     if (fields.some((f) => 'A_Star' in f)) throw new SqlError(SqlState.syntaxError, 'row expansion via "*" is not supported here');
-    return resolveColumn(scope, fields.map(strOf));
+    return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable], () => resolveColumn(scope, fields.map(strOf)));
   }
   if ('A_Const' in n) return constOf(n);
   if ('ParamRef' in n) {
@@ -534,7 +531,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     scope.ctx.noteParam(i);
     return { k: 'param', i, t: scope.ctx.paramTypes[i] ?? 'unknown' };
   }
-  if ('A_Expr' in n) return bindAExpr(scope, n.A_Expr);
+  if ('A_Expr' in n) return locate(n.A_Expr.location, [SqlState.undefinedFunction], () => bindAExpr(scope, n.A_Expr));
   if ('BoolExpr' in n) {
     const b = n.BoolExpr;
     const kw = b.boolop === 'AND_EXPR' ? 'AND' : b.boolop === 'OR_EXPR' ? 'OR' : 'NOT';
@@ -563,7 +560,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
   }
-  if ('FuncCall' in n) return bindFuncCall(scope, n.FuncCall);
+  if ('FuncCall' in n) return locate(n.FuncCall.location, [SqlState.undefinedFunction], () => bindFuncCall(scope, n.FuncCall));
   if ('CaseExpr' in n) {
     const c = n.CaseExpr;
     const operand = c.arg !== undefined ? bindExpr(scope, c.arg) : null;

@@ -9,7 +9,7 @@ import { conjuncts } from './expr.ts';
 import type { Scope, ScopeColumn } from './bind-context.ts';
 import type { FromItem } from './plan-from.ts';
 import type { JoinKind } from './plan.ts';
-import { SqlError, SqlState } from './errors.ts';
+import { SqlError, SqlState, locate } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { coerce, unifyAll } from './coerce.ts';
@@ -32,7 +32,7 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
 
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
-  const table = scope.ctx.catalog.resolve(rv.schemaname, name);
+  const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
   const alias = rv.alias?.aliasname ?? name;
   if (scope.rels.some((r) => r.alias === alias)) {
     throw new SqlError('42712', `table name "${alias}" specified more than once`);

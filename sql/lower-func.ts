@@ -15,7 +15,8 @@ function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
 
 function noFunc(name: string, args: readonly Expr[]): SqlError {
   return new SqlError(SqlState.undefinedFunction,
-    `function ${name}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
+    `function ${name}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`, undefined, undefined,
+    'No function matches the given name and argument types. You might need to add explicit type casts.');
 }
 
 function arity(name: string, args: readonly Expr[], min: number, max: number): void {

@@ -8,7 +8,7 @@ import type { FuncCall, Node } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { coerce } from './coerce.ts';
 import { sequenceNamed } from './ddl-sequence.ts';
-import { SqlError, SqlState } from './errors.ts';
+import { SqlError, SqlState, locate } from './errors.ts';
 import type { Expr } from './expr.ts';
 
 /** The text of a string constant (`'s'`, `'s'::regclass`, `'s'::text`), null for NULL, undefined for anything else. */
@@ -41,7 +41,10 @@ export function bindSequenceCall(scope: Scope, name: string, f: FuncCall, bindEx
   if (name === 'lastval') return { k: 'func', fn: 'lastval', args: [], t: 'int8' };
   const seqName = constantName(raw[0]);
   if (seqName === undefined) throw new SqlError(SqlState.featureNotSupported, `${name} needs the sequence as a constant ('name' or 'name'::regclass) in Pesto`);
-  const seq: Expr = seqName === null ? { k: 'const', v: null, t: 'int4' } : { k: 'const', v: sequenceNamed(catalog, seqName).id, t: 'int4' };
+  const at = raw[0] !== undefined && 'TypeCast' in raw[0] ? raw[0].TypeCast.arg : raw[0];
+  const location = at !== undefined && 'A_Const' in at ? at.A_Const.location : undefined;
+  const seq: Expr = seqName === null ? { k: 'const', v: null, t: 'int4' }
+    : { k: 'const', v: locate(location, [SqlState.undefinedTable, '42809', '3F000', '42602'], () => sequenceNamed(catalog, seqName)).id, t: 'int4' };
   if (name !== 'setval') return { k: 'func', fn: name, args: [seq], t: 'int8' };
   const args = [seq, coerce(scope.ctx, bindExpr(scope, raw[1]!), 'int8')];
   if (raw.length > 2) args.push(coerce(scope.ctx, bindExpr(scope, raw[2]!), 'bool'));

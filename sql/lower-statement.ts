@@ -10,6 +10,7 @@ import { bindQuery } from './lower-select.ts';
 import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
+import { SqlError, positioned } from './errors.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -53,9 +54,15 @@ function constText(n: Node | undefined): string | null {
   return null;
 }
 
-export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonly SqlType[] = []): LoweredStatement {
+/** `text`: the statement's text, to turn the location of an error into PostgreSQL's position. */
+export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonly SqlType[] = [], text?: string): LoweredStatement {
   const ctx = new BindContext(catalog, paramHints);
-  const stmt = lower(ctx, node);
+  let stmt: Statement;
+  try {
+    stmt = lower(ctx, node);
+  } catch (e) {
+    throw e instanceof SqlError && text !== undefined ? positioned(e, text) : e;
+  }
   const paramTypes = ctx.paramTypes.map((t) => (t === 'unknown' ? 'text' : t));
   return { stmt, paramTypes, atClient: ctx.atClient };
 }

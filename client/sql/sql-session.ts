@@ -394,7 +394,7 @@ export class SqlSession {
   #lower(sql: string, catalog: CatalogVersion, hints: readonly SqlType[]): LoweredStatement {
     const stmts = this.sql.engine.parse(sql).stmts;
     if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, stmts.length === 0 ? 'empty statement' : 'cannot run multiple commands in one statement');
-    return lowerStatement(catalog.catalog, stmts[0] as Node, hints);
+    return lowerStatement(catalog.catalog, stmts[0] as Node, hints, sql);
   }
 
   async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
