@@ -57,7 +57,12 @@ void test('returns array values with their array types', () => {
   assert.deepEqual(rows(r), [['{1,2}', '{a,NULL}', '{10}']]);
 });
 
-void test('keeps array columns in tables out with 0A000', () => {
-  assert.equal(errOf(s.execute('CREATE TABLE arr2 (id int PRIMARY KEY, tags text[])')), '0A000 array types are not supported');
-  assert.equal(errOf(s.execute('ALTER TABLE arr1 ADD COLUMN tags int[]')), '0A000 array types are not supported');
+void test('stores array columns and applies their element typmod', () => {
+  assert.ok(s.execute("CREATE TABLE arr2 (id int PRIMARY KEY, tags varchar(3)[] NOT NULL DEFAULT '{}', m numeric(4,1)[])").ok);
+  assert.ok(s.execute("INSERT INTO arr2 VALUES (1, ARRAY['ab', NULL], '{1.25,NULL}'), (2, DEFAULT, NULL)").ok);
+  assert.equal(errOf(s.execute("INSERT INTO arr2 VALUES (3, '{abcd}')")), '22001 value too long for type character varying(3)');
+  assert.equal(errOf(s.execute("INSERT INTO arr2 (id, m) VALUES (3, ARRAY['1'])")), '42804 column "m" is of type numeric[] but expression is of type text[]');
+  assert.ok(s.execute("ALTER TABLE arr2 ADD COLUMN n int[] DEFAULT '{7}'").ok);
+  assert.deepEqual(rows(s.execute('SELECT id, tags, m, n FROM arr2 ORDER BY id')), [['1', '{ab,NULL}', '{1.3,NULL}', '{7}'], ['2', '{}', null, '{7}']]);
+  assert.equal(errOf(s.execute('CREATE TABLE arr3 (a serial[])')), '0A000 array of serial is not implemented');
 });
