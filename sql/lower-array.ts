@@ -59,6 +59,7 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
 function compatibleElement(types: readonly SqlType[]): SqlType | null {
   let t: SqlType = 'unknown';
   for (const x of types) {
+    if (x === 'unknown') continue;
     const c = commonType(t, x);
     if (c === null) return null;
     t = c;
