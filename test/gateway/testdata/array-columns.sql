@@ -30,3 +30,6 @@ COPY ac_gw (id, v) FROM stdin WITH (FORMAT csv);
 9,"{""a b""}"
 \.
 SELECT count(*) FROM ac_gw;
+CREATE TABLE ac_dflt (a text[] DEFAULT ARRAY['a','b'], b numeric(5,2)[] DEFAULT ARRAY[1.5], c int[] DEFAULT ARRAY[1,NULL], d varchar(3)[] DEFAULT ARRAY['x'], e int[] DEFAULT ARRAY[]::int[], f bool[] DEFAULT ARRAY[true], g int[] DEFAULT '{1,2}'::int[], h text[] DEFAULT '{}');
+\d ac_dflt
+SELECT column_name, column_default FROM information_schema.columns WHERE table_name = 'ac_dflt' ORDER BY ordinal_position;
