@@ -16,7 +16,7 @@ type FuncExpr = Extract<Expr, { k: 'func' }>;
 /** The `fn` names evalArrayFunction handles. */
 export const arrayFunctions: ReadonlySet<string> = new Set([
   'array_cat', 'array_append', 'array_prepend', 'array_remove', 'array_position', 'array_contains', 'array_contained',
-  'array_overlap', 'array_subscript',
+  'array_overlap', 'array_subscript', 'array_set',
 ]);
 
 function arrayOf(v: SqlValue): SqlArray | null {
@@ -73,6 +73,21 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const t = a.elementType;
       for (let i = from - 1; i < a.items.length; i++) if (same(a.items[i] ?? null, v[1] ?? null, t, true)) return i + 1;
       return null;
+    }
+    case 'array_set': {
+      // A NULL or empty array takes the subscript as its lower bound (1 only here); past the end, the
+      // gap fills with NULLs.
+      const a = arrayOf(v[0] ?? null);
+      const i = v[1] ?? null;
+      if (i === null) throw new SqlError('22004', 'array subscript in assignment must not be null');
+      const at = Number(i);
+      if (at < 1 || ((a === null || a.length === 0) && at !== 1)) {
+        throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
+      }
+      const items = [...(a?.items ?? [])];
+      while (items.length < at - 1) items.push(null);
+      items[at - 1] = v[2] ?? null;
+      return new SqlArray(elementTypeOf(e.t), items);
     }
     case 'array_subscript': {
       const a = arrayOf(v[0] ?? null);

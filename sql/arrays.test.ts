@@ -66,3 +66,14 @@ void test('stores array columns and applies their element typmod', () => {
   assert.deepEqual(rows(s.execute('SELECT id, tags, m, n FROM arr2 ORDER BY id')), [['1', '{ab,NULL}', '{1.3,NULL}', '{7}'], ['2', '{}', null, '{7}']]);
   assert.equal(errOf(s.execute('CREATE TABLE arr3 (a serial[])')), '0A000 array of serial is not implemented');
 });
+
+void test('refuses what would need other lower bounds or more dimensions with 0A000 (PostgreSQL takes them)', () => {
+  assert.equal(errOf(s.execute('UPDATE arr2 SET tags[0] = \'x\' WHERE id = 1')), '0A000 array lower bounds other than 1 are not supported');
+  assert.equal(errOf(s.execute('UPDATE arr2 SET m[3] = 1 WHERE id = 2')), '0A000 array lower bounds other than 1 are not supported');
+  assert.equal(errOf(s.execute("UPDATE arr2 SET tags[1:2] = '{x,y}' WHERE id = 1")), '0A000 assignment to array slices is not supported');
+  assert.equal(errOf(s.execute('SELECT tags[1:2] FROM arr2')), '0A000 array slices are not supported');
+  assert.equal(errOf(s.execute('SELECT tags[1][1] FROM arr2')), '0A000 multidimensional arrays are not supported');
+  assert.equal(errOf(s.execute("INSERT INTO arr2 (id, n) VALUES (9, '{{1},{2}}')")), '0A000 multidimensional arrays are not supported');
+  // The rows are as they were.
+  assert.deepEqual(rows(s.execute('SELECT id, tags, m FROM arr2 ORDER BY id')), [['1', '{ab,NULL}', '{1.3,NULL}'], ['2', '{}', null]]);
+});

@@ -7,7 +7,7 @@
 import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
-import { coerce, commonType, operatorError, unifyAll } from './coerce.ts';
+import { coerce, coerceAssign, commonType, operatorError, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, typeDisplayName, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
 import { bindExpr } from './lower-expr.ts';
@@ -144,4 +144,22 @@ export function bindSubscript(scope: Scope, ind: A_Indirection): Expr {
   const i = bindExpr(scope, idx.uidx as Node);
   if (!isIntegerType(i.t) && !isNumericType(i.t) && i.t !== 'unknown') throw new SqlError(SqlState.datatypeMismatch, 'array subscript must have type integer');
   return func('array_subscript', [arr, coerce(scope.ctx, i, 'int4')], arrayElementType(arr.t));
+}
+
+/**
+ * `SET col[i] = v`: `base` (the column, or its earlier subscripted assignments) with element i set to v,
+ * coerced to the element type. One subscript, no slices (0A000).
+ */
+export function bindSubscriptAssignment(scope: Scope, base: Expr, indirection: readonly Node[], value: Node, column: string): Expr {
+  const sub = indirection[0];
+  if (indirection.length !== 1 || sub === undefined || !('A_Indices' in sub)) {
+    throw new SqlError(SqlState.featureNotSupported, indirection.some((s) => !('A_Indices' in s)) ? 'assignment to a field is not supported' : 'multidimensional arrays are not supported');
+  }
+  if (!isArrayType(base.t)) {
+    throw new SqlError(SqlState.datatypeMismatch, `cannot subscript type ${typeDisplayName[base.t]} because it does not support subscripting`);
+  }
+  if (sub.A_Indices.is_slice === true) throw new SqlError(SqlState.featureNotSupported, 'assignment to array slices is not supported');
+  const elem = arrayElementType(base.t);
+  const i = coerce(scope.ctx, bindExpr(scope, sub.A_Indices.uidx as Node), 'int4');
+  return func('array_set', [base, i, coerceAssign(scope.ctx, bindExpr(scope, value), elem, column)], base.t);
 }

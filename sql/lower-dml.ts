@@ -16,6 +16,7 @@ import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { planFrom } from './plan-from.ts';
 import { coerceAssign } from './coerce.ts';
+import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
 
 export interface DmlResult {
@@ -60,20 +61,28 @@ function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?:
 
 function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
   const out: Assignment[] = [];
+  const subscriptedCols = new Set<number>();
   for (const t of targets) {
     if (!('ResTarget' in t)) continue;
     const rt: ResTarget = t.ResTarget;
-    if (rt.indirection !== undefined && rt.indirection.length > 0) throw unsupported('assignment to a field or subscript');
     if (rt.val !== undefined && 'MultiAssignRef' in rt.val) throw unsupported('multi-column assignment');
     const col = columnIndex(table, rt.name ?? '');
     const c = table.columns[col];
     if (c === undefined) continue;
-    if (out.some((a) => a.col === col)) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
     const v = rt.val as Node;
+    const subscripted = rt.indirection !== undefined && rt.indirection.length > 0;
+    const prior = out.findIndex((a) => a.col === col);
+    // Several subscripted assignments to one column apply in order (SET a[1] = x, a[2] = y).
+    if (prior >= 0 && !(subscripted && subscriptedCols.has(col))) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
     let e: Expr;
-    if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
+    if (subscripted) {
+      const base = prior >= 0 ? out[prior]!.e : bindExpr(scope, { ColumnRef: { fields: [{ String: { sval: c.name } }] } });
+      e = bindSubscriptAssignment(scope, base, rt.indirection ?? [], v, c.name);
+      subscriptedCols.add(col);
+    } else if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
     else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
-    out.push({ col, e });
+    if (prior >= 0) out[prior] = { col, e };
+    else out.push({ col, e });
   }
   return out;
 }
