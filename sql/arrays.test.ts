@@ -74,6 +74,7 @@ void test('refuses what would need other lower bounds or more dimensions with 0A
   assert.equal(errOf(s.execute('SELECT tags[1:2] FROM arr2')), '0A000 array slices are not supported');
   assert.equal(errOf(s.execute('SELECT tags[1][1] FROM arr2')), '0A000 multidimensional arrays are not supported');
   assert.equal(errOf(s.execute("INSERT INTO arr2 (id, n) VALUES (9, '{{1},{2}}')")), '0A000 multidimensional arrays are not supported');
+  assert.equal(errOf(s.execute("INSERT INTO arr2 (id, tags[1]) VALUES (9, 'x')")), '0A000 INSERT into a subscript or field of a column is not supported');
   // The rows are as they were.
   assert.deepEqual(rows(s.execute('SELECT id, tags, m FROM arr2 ORDER BY id')), [['1', '{ab,NULL}', '{1.3,NULL}'], ['2', '{}', null]]);
 });

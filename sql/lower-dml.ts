@@ -93,6 +93,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
   const table = ctx.catalog.require(rv.relname ?? '');
   const alias = rv.alias?.aliasname ?? table.name;
   const explicitCols = s.cols !== undefined && s.cols.length > 0;
+  if ((s.cols ?? []).some((c) => 'ResTarget' in c && (c.ResTarget.indirection ?? []).length > 0)) throw unsupported('INSERT into a subscript or field of a column');
   let columns = explicitCols
     ? (s.cols ?? []).map((c) => columnIndex(table, 'ResTarget' in c ? (c.ResTarget.name ?? '') : ''))
     : table.columns.map((c, i) => (c.hidden ? -1 : i)).filter((i) => i >= 0);
