@@ -4,6 +4,7 @@
  * information_schema.columns, pg_attribute, format_type, COPY FROM STDIN in text and CSV, `\copy` out in
  * text, CSV and binary and back in, and COPY's errors), whose expected output is PostgreSQL 15's byte
  * for byte; node `pg` (JS arrays as parameters into array columns, typed array results parsed back);
+ * postgres.js (typed array parameters);
  * psycopg 3 (lists as text and binary parameters, binary results, binary COPY in and out with
  * psycopg's copy). The driver checks pass against PostgreSQL 15 too.
  */
@@ -14,6 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type pg from 'pg';
+import postgres from 'postgres';
 import { clusterGatewayForSuite, DATABASE, PASSWORD, startTestGateway, USER, withPg } from './gateway-fixture.ts';
 import { PYTHON, runClient } from './client-scripts.ts';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
@@ -46,7 +48,7 @@ async function psqlMatchesPostgres(port: number): Promise<void> {
 }
 
 /** node `pg`: JS arrays go out as text of type 0 and come back parsed by the column's array type. */
-export async function pgDriverChecks(c: pg.Client): Promise<void> {
+async function pgDriverChecks(c: pg.Client): Promise<void> {
   await c.query('CREATE TABLE pgd_arr (id int PRIMARY KEY, tags text[], n int[] NOT NULL DEFAULT \'{}\', m numeric(4,1)[], v varchar(2)[])');
   await c.query('INSERT INTO pgd_arr (id, tags, n, m) VALUES ($1, $2, $3, $4), ($5, $6, $7, $8)',
     [1, ['a', 'b c', null, 'd"e'], [1, 2], ['1.25', null], 2, [], [3], null]);
@@ -75,6 +77,22 @@ export async function pgDriverChecks(c: pg.Client): Promise<void> {
   await assert.rejects(c.query('INSERT INTO pgd_arr (id, n) VALUES (4, $1)', [['x']]), { code: '22P02', message: 'invalid input syntax for type integer: "x"' });
   await assert.rejects(c.query('INSERT INTO pgd_arr (id, n) VALUES (4, NULL)'), { code: '23502' });
   await c.query('DROP TABLE pgd_arr');
+}
+
+/** postgres.js: arrays sent as typed array parameters, as the server describes them. */
+async function postgresJsChecks(port: number): Promise<void> {
+  const sql = postgres({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE, max: 1, onnotice: () => undefined });
+  try {
+    await sql`CREATE TABLE pjs_arr (id int PRIMARY KEY, tags text[], n int[])`;
+    await sql`INSERT INTO pjs_arr VALUES (${1}, ${['a', 'b c', null]}, ${[1, 2]}), (${2}, ${[]}, ${null})`;
+    assert.deepEqual([...await sql`SELECT * FROM pjs_arr ORDER BY id`], [{ id: 1, tags: ['a', 'b c', null], n: [1, 2] }, { id: 2, tags: [], n: null }]);
+    assert.deepEqual([...await sql`SELECT id FROM pjs_arr WHERE tags @> ${['b c']} ORDER BY id`], [{ id: 1 }]);
+    await sql`UPDATE pjs_arr SET n = ${[7]} WHERE id = 2`;
+    assert.deepEqual([...await sql`SELECT n FROM pjs_arr WHERE id = 2`], [{ n: [7] }]);
+    await sql`DROP TABLE pjs_arr`;
+  } finally {
+    await sql.end();
+  }
 }
 
 const PY = String.raw`
@@ -116,7 +134,7 @@ with psycopg.connect(dsn, autocommit=True) as c:
 print(json.dumps(out))
 `;
 
-export const PSYCOPG_EXPECTED = {
+const PSYCOPG_EXPECTED = {
   text: [[1, ['a', 'b,c', null], [1, null, 3], ['1.01']], [2, ['x y'], [], null], [3, [], [7], ['2.00']]],
   types: [23, 1009, 1007],
   binary: [[1, ['a', 'b,c', null], [1, null, 3]], [2, ['x y'], []]],
@@ -146,6 +164,7 @@ void describe('array columns through the gateway over the engine', () => {
 
   void it('answers psql (\\d, catalogs, COPY text, CSV and binary) as PostgreSQL 15 does', () => psqlMatchesPostgres(gw!.port));
   void it('takes node pg arrays into array columns and returns them parsed', () => withPg(gw!.port, pgDriverChecks));
+  void it('takes postgres.js typed arrays into array columns', () => postgresJsChecks(gw!.port));
   void it('takes psycopg lists in text and binary, and binary COPY in and out', { skip: noPsycopg }, () => psycopgChecks(gw!.port));
 });
 
@@ -154,5 +173,6 @@ void describe('array columns through the gateway over a cluster of six replicas'
 
   void it('answers psql (\\d, catalogs, COPY text, CSV and binary) as PostgreSQL 15 does', () => psqlMatchesPostgres(port()));
   void it('takes node pg arrays into array columns and returns them parsed', () => withPg(port(), pgDriverChecks));
+  void it('takes postgres.js typed arrays into array columns', () => postgresJsChecks(port()));
   void it('takes psycopg lists in text and binary, and binary COPY in and out', { skip: noPsycopg }, () => psycopgChecks(port()));
 });
