@@ -41,3 +41,29 @@ void test('an empty or NULL array is recorded as the constant it evaluates to', 
   assert.deepEqual(recorded(anyOf('=', true), new SqlArray('int4', [])), { k: 'const', v: true, t: 'bool' });
   assert.deepEqual(recorded(anyOf('=', false), null), { k: 'const', v: null, t: 'bool' });
 });
+
+void test('filters over an array column (@>, &&, subscripts, array_length) survive the predicate bytes and judge rows as before', () => {
+  const tagsCol: Expr = { k: 'col', i: 1, t: '_text' };
+  const fn = (name: string, args: Expr[], t: Expr['t']): Expr => ({ k: 'func', fn: name, args, t });
+  const filter: Expr = {
+    k: 'or',
+    args: [
+      fn('array_contains', [tagsCol, { k: 'param', i: 0, t: '_text' }], 'bool'),
+      { k: 'and', args: [
+        { k: 'cmp', op: '=', l: fn('array_subscript', [tagsCol, { k: 'const', v: 2, t: 'int4' }], 'text'), r: { k: 'const', v: 'q', t: 'text' }, ct: 'text', t: 'bool' },
+        fn('array_overlap', [tagsCol, { k: 'const', v: new SqlArray('text', ['p', null]), t: '_text' }], 'bool'),
+      ], t: 'bool' },
+    ],
+    t: 'bool',
+  };
+  const f = recorded(filter, parseArrayText('{a,"b c"}', 'text'));
+  const rows: SqlValue[][] = [
+    [1, parseArrayText('{x,a,"b c",NULL}', 'text')],
+    [2, parseArrayText('{a}', 'text')],
+    [3, parseArrayText('{p,q}', 'text')],
+    [4, parseArrayText('{z,q}', 'text')],
+    [5, null],
+  ];
+  assert.deepEqual(rows.map((r) => evalPredicate(f, r)), [true, false, true, false, false]);
+  assert.deepEqual(rows.map((r) => evalPredicate(f, r)), rows.map((r) => evalPredicate(bindExpr(filter, makeEnv([parseArrayText('{a,"b c"}', 'text')], null)), r)));
+});

@@ -7,7 +7,7 @@
 import type { Expr } from './expr.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayElementType, isArrayType, isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import type { BindContext } from './bind-context.ts';
 
 const numRank: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
@@ -45,16 +45,32 @@ export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Exp
   return { k: 'cast', e, t: to, typmod, explicit: false };
 }
 
-/** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
-export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
-  if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
-  const ok = commonType(e.t, to) !== null || isStringType(to) || canCast(e.t, to);
+/**
+ * Whether PostgreSQL has an implicit or assignment cast from `from` to `to`. Into an array only from an
+ * array whose elements have one (int4[] into numeric[], not text[] into int4[] nor text into int4[];
+ * the elements are held to PostgreSQL's rule that a string converts to other types explicitly only,
+ * which scalar columns relax).
+ */
+function assignable(from: SqlType, to: SqlType): boolean {
+  if (from === to) return true;
+  if (isArrayType(to)) {
+    if (!isArrayType(from)) return false;
+    const [f, t] = [arrayElementType(from), arrayElementType(to)];
+    return assignable(f, t) && !(isStringType(f) && !isStringType(t));
+  }
+  const ok = commonType(from, to) !== null || isStringType(to) || canCast(from, to);
   // PostgreSQL has no assignment cast into bytea (text to bytea is an explicit I/O conversion).
   // Nor into json or jsonb from a typed string (PostgreSQL's text to json is explicit only).
   const isJson = (t: SqlType): boolean => t === 'json' || t === 'jsonb';
   // jsonb's casts to numbers and booleans are explicit only, as PostgreSQL's.
-  const intoJson = (isJson(to) && isStringType(e.t)) || (isJson(e.t) && !isJson(to) && !isStringType(to));
-  if (!ok || intoJson || to === 'bytea' || (to === 'bool' && e.t !== 'bool') || (e.t === 'bool' && to !== 'bool' && !isStringType(to))) {
+  const intoJson = (isJson(to) && isStringType(from)) || (isJson(from) && !isJson(to) && !isStringType(to));
+  return ok && !intoJson && to !== 'bytea' && !(to === 'bool' && from !== 'bool') && !(from === 'bool' && to !== 'bool' && !isStringType(to));
+}
+
+/** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
+export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
+  if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
+  if (!assignable(e.t, to)) {
     throw new SqlError(SqlState.datatypeMismatch,
       `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);
   }

@@ -38,7 +38,8 @@ export interface DdlOutcome {
 /**
  * Key columns must have an order-preserving key encoding (key-encoding.ts). json has no btree operator
  * class in PostgreSQL either (42704); jsonb has one, but Pesto does not key rows or index entries by a
- * document yet (0A000).
+ * document yet (0A000), nor by arrays of json or jsonb. Other arrays are keys as in PostgreSQL (btree
+ * over arrays: element by element).
  */
 export function checkKeyColumns(table: Pick<TableDef, 'columns'>, cols: readonly number[]): void {
   for (const c of cols) {

@@ -49,3 +49,17 @@ void test('composite keys sort column by column and a prefix bounds its range', 
   assert.ok(a > p && a < prefixEnd(p));
   assert.ok(b > prefixEnd(p));
 });
+
+void test('array encodings sort like btarraycmp (stored keys of array columns): element-wise, NULL elements last, a prefix first', () => {
+  const arr = (t: string, et: SqlType): SqlValue => parseText(t, et);
+  const texts = ['{}', '{""}', '{a}', '{a,NULL}', '{a,b}', '{a,b,c}', '{ab}', '{"a\\\\b"}', '{b}', '{NULL}', '{NULL,a}', '{héllo}'].map((t) => arr(t, '_text'));
+  assertOrdered([...texts, null], '_text');
+  const ints = ['{}', '{-1}', '{1}', '{1,2}', '{1,NULL}', '{2}', '{NULL}', '{9007199254740993}'].map((t) => arr(t, '_int8'));
+  assertOrdered([...ints, null], '_int8');
+  assertOrdered(['{1.5}', '{1.50,0}', '{1.500}', '{2}'].map((t) => arr(t, '_numeric')), '_numeric');
+  // An array column followed by another key column: the array ends before the next column starts.
+  const k = (a: string, i: number): string => encodeKey([arr(a, '_text'), i], ['_text', 'int4']);
+  assert.ok(k('{a}', 9) < k('{a,b}', 0));
+  assert.ok(k('{a}', 1) < k('{a}', 2));
+  assert.ok(k('{a,NULL}', 0) < k('{NULL}', 0));
+});

@@ -196,8 +196,10 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
     case 'json':
       throw new SqlError(SqlState.undefinedFunction, 'could not identify an equality operator for type json');
     default:
-      // An array (DISTINCT, set operations; never a stored key): each element as a column, then 0x01,
-      // which sorts below both tags, so a proper prefix comes first and NULL elements last (btarraycmp).
+      // An array (DISTINCT, set operations, and the stored keys of array columns in primary keys and
+      // indexes): each element as a column, then 0x01, which sorts below both tags, so a proper prefix
+      // comes first and NULL elements last (btarraycmp); the 0x01 also ends the array before the next
+      // key column.
       if (v instanceof SqlArray) return TAG_VALUE + v.items.map((x) => encodeKeyValue(x, v.elementType)).join('') + '\x01';
       break;
   }

@@ -4,12 +4,12 @@
 // untyped parameter or literal on the right takes the array type of the left operand's type, so
 // `id = ANY($1)` describes $1 as int4[] (1007) when id is an integer column.
 
-import type { Node } from 'libpg-query';
+import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
-import type { Scope } from './bind-context.ts';
-import { coerce, commonType, operatorError, unifyAll } from './coerce.ts';
+import type { BindContext, Scope } from './bind-context.ts';
+import { coerce, coerceAssign, commonType, operatorError, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayElementType, arrayTypeOf, isArrayType, isNumericType, type SqlType } from './types.ts';
+import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, typeDisplayName, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
 import { bindExpr } from './lower-expr.ts';
 
 /** ARRAY[e1, e2, ...]: the elements unified to one type, which must not itself be an array. */
@@ -49,4 +49,117 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
   }
   if (ct !== l.t) l = coerce(scope.ctx, l, ct);
   return { k: 'anyarr', e: l, arr: r, op, all, ct, t: 'bool' };
+}
+
+/**
+ * The element type `anycompatiblearray` / `anycompatible` resolve to (PostgreSQL 13+'s array_append,
+ * array_cat, `||` ...): the common type of the given element types, untyped ones taking the others' type.
+ * Null when they have none.
+ */
+function compatibleElement(types: readonly SqlType[]): SqlType | null {
+  let t: SqlType = 'unknown';
+  for (const x of types) {
+    if (x === 'unknown') continue;
+    const c = commonType(t, x);
+    if (c === null) return null;
+    t = c;
+  }
+  return t === 'unknown' ? 'text' : t;
+}
+
+function func(fn: string, args: readonly Expr[], t: SqlType): Expr {
+  return { k: 'func', fn, args, t };
+}
+
+function noFunc(name: string, args: readonly Expr[]): SqlError {
+  return new SqlError(SqlState.undefinedFunction, `function ${name}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
+}
+
+/**
+ * The array arguments (`arrays`: positions of anycompatiblearray) and element arguments of a polymorphic
+ * call, coerced to their common array type; an untyped argument in an array position is an array literal.
+ * Null when the types have nothing in common.
+ */
+function bindCompatible(ctx: BindContext, args: readonly Expr[], arrays: readonly number[]): { args: Expr[]; t: ArrayType } | null {
+  const elems = args.map((a, i) => (arrays.includes(i) ? (isArrayType(a.t) ? arrayElementType(a.t) : a.t === 'unknown' ? 'unknown' : null) : isArrayType(a.t) ? null : a.t));
+  if (elems.some((e) => e === null)) return null;
+  const t = compatibleElement(elems as SqlType[]);
+  if (t === null || isArrayType(t)) return null;
+  const at = arrayTypeOf(t as ArrayElementType);
+  return { args: args.map((a, i) => coerce(ctx, a, arrays.includes(i) ? at : t)), t: at };
+}
+
+/**
+ * Array operators: `@>`, `<@` and `&&` between two arrays of one type (an untyped operand takes the
+ * other's), and `||` as array_cat, array_append or array_prepend (an untyped operand next to an array is
+ * an array literal, as in PostgreSQL). Null when `l op r` is not an array operator.
+ */
+export function bindArrayOperator(ctx: BindContext, op: string, l: Expr, r: Expr): Expr | null {
+  if (!isArrayType(l.t) && !isArrayType(r.t)) return null;
+  if (op === '@>' || op === '<@' || op === '&&') {
+    const t = isArrayType(l.t) ? l.t : r.t;
+    if ((l.t !== t && l.t !== 'unknown') || (r.t !== t && r.t !== 'unknown')) throw operatorError(op, l.t, r.t);
+    const fn = op === '@>' ? 'array_contains' : op === '<@' ? 'array_contained' : 'array_overlap';
+    return func(fn, [coerce(ctx, l, t), coerce(ctx, r, t)], 'bool');
+  }
+  if (op !== '||') return null;
+  const [fn, arrays] = isArrayType(l.t) && isArrayType(r.t) ? ['array_cat', [0, 1]]
+    : isArrayType(l.t) ? (r.t === 'unknown' ? ['array_cat', [0, 1]] : ['array_append', [0]])
+    : l.t === 'unknown' ? ['array_cat', [0, 1]] : ['array_prepend', [1]];
+  const b = bindCompatible(ctx, [l, r], arrays);
+  if (b === null) throw operatorError(op, l.t, r.t);
+  return func(fn, b.args, b.t);
+}
+
+/** Positions of the anycompatiblearray arguments of the array functions (the others are elements). */
+const arrayFunctionArrays: Record<string, readonly number[]> = {
+  array_append: [0], array_prepend: [1], array_cat: [0, 1], array_remove: [0], array_position: [0],
+};
+
+/** array_append, array_prepend, array_cat, array_remove, array_position; null for other names. */
+export function bindArrayFunction(ctx: BindContext, name: string, args: readonly Expr[]): Expr | null {
+  const arrays = arrayFunctionArrays[name];
+  if (arrays === undefined) return null;
+  const start = name === 'array_position' && args.length === 3 ? coerce(ctx, args[2]!, 'int4') : null;
+  if (args.length !== (start === null ? 2 : 3) || (start !== null && start.t !== 'int4')) throw noFunc(name, args);
+  const b = bindCompatible(ctx, args.slice(0, 2), arrays);
+  if (b === null) throw noFunc(name, args);
+  if (name === 'array_position') return func(name, start === null ? b.args : [...b.args, start], 'int4');
+  return func(name, b.args, b.t);
+}
+
+/**
+ * `arr[i]`: the element at a 1-based position, NULL out of bounds (one subscript: the engine's arrays have
+ * one dimension). Slices and field selection are 0A000.
+ */
+export function bindSubscript(scope: Scope, ind: A_Indirection): Expr {
+  const arr = bindExpr(scope, ind.arg as Node);
+  const subs = ind.indirection ?? [];
+  if (subs.length !== 1 || !('A_Indices' in subs[0]!)) throw new SqlError(SqlState.featureNotSupported, subs.some((s) => !('A_Indices' in s)) ? 'field selection is not supported' : 'multidimensional arrays are not supported');
+  const idx = subs[0].A_Indices;
+  if (!isArrayType(arr.t)) {
+    throw new SqlError(SqlState.datatypeMismatch, `cannot subscript type ${typeDisplayName[arr.t]} because it does not support subscripting`);
+  }
+  if (idx.is_slice === true) throw new SqlError(SqlState.featureNotSupported, 'array slices are not supported');
+  const i = bindExpr(scope, idx.uidx as Node);
+  if (!isIntegerType(i.t) && !isNumericType(i.t) && i.t !== 'unknown') throw new SqlError(SqlState.datatypeMismatch, 'array subscript must have type integer');
+  return func('array_subscript', [arr, coerce(scope.ctx, i, 'int4')], arrayElementType(arr.t));
+}
+
+/**
+ * `SET col[i] = v`: `base` (the column, or its earlier subscripted assignments) with element i set to v,
+ * coerced to the element type. One subscript, no slices (0A000).
+ */
+export function bindSubscriptAssignment(scope: Scope, base: Expr, indirection: readonly Node[], value: Node, column: string): Expr {
+  const sub = indirection[0];
+  if (indirection.length !== 1 || sub === undefined || !('A_Indices' in sub)) {
+    throw new SqlError(SqlState.featureNotSupported, indirection.some((s) => !('A_Indices' in s)) ? 'assignment to a field is not supported' : 'multidimensional arrays are not supported');
+  }
+  if (!isArrayType(base.t)) {
+    throw new SqlError(SqlState.datatypeMismatch, `cannot subscript type ${typeDisplayName[base.t]} because it does not support subscripting`);
+  }
+  if (sub.A_Indices.is_slice === true) throw new SqlError(SqlState.featureNotSupported, 'assignment to array slices is not supported');
+  const elem = arrayElementType(base.t);
+  const i = coerce(scope.ctx, bindExpr(scope, sub.A_Indices.uidx as Node), 'int4');
+  return func('array_set', [base, i, coerceAssign(scope.ctx, bindExpr(scope, value), elem, column)], base.t);
 }

@@ -16,6 +16,7 @@ import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { planFrom } from './plan-from.ts';
 import { coerceAssign } from './coerce.ts';
+import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
 
 export interface DmlResult {
@@ -60,22 +61,30 @@ function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?:
 
 function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
   const out: Assignment[] = [];
+  const subscriptedCols = new Set<number>();
   for (const t of targets) {
     if (!('ResTarget' in t)) continue;
     const rt: ResTarget = t.ResTarget;
-    if (rt.indirection !== undefined && rt.indirection.length > 0) throw unsupported('assignment to a field or subscript');
     if (rt.val !== undefined && 'MultiAssignRef' in rt.val) throw unsupported('multi-column assignment');
     const col = locate(rt.location, [SqlState.undefinedColumn], () => columnIndex(table, rt.name ?? ''));
     const c = table.columns[col];
     if (c === undefined) continue;
-    if (out.some((a) => a.col === col)) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
     const v = rt.val as Node;
+    const subscripted = rt.indirection !== undefined && rt.indirection.length > 0;
+    const prior = out.findIndex((a) => a.col === col);
+    // Several subscripted assignments to one column apply in order (SET a[1] = x, a[2] = y).
+    if (prior >= 0 && !(subscripted && subscriptedCols.has(col))) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
     let e: Expr;
-    if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
+    if (subscripted) {
+      const base = prior >= 0 ? out[prior]!.e : bindExpr(scope, { ColumnRef: { fields: [{ String: { sval: c.name } }] } });
+      e = bindSubscriptAssignment(scope, base, rt.indirection ?? [], v, c.name);
+      subscriptedCols.add(col);
+    } else if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
     else if (c.identity === 'a') {
       throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`);
     } else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
-    out.push({ col, e });
+    if (prior >= 0) out[prior] = { col, e };
+    else out.push({ col, e });
   }
   return out;
 }
@@ -101,6 +110,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
   const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
   const alias = rv.alias?.aliasname ?? table.name;
   const explicitCols = s.cols !== undefined && s.cols.length > 0;
+  if ((s.cols ?? []).some((c) => 'ResTarget' in c && (c.ResTarget.indirection ?? []).length > 0)) throw unsupported('INSERT into a subscript or field of a column');
   let columns = explicitCols
     ? (s.cols ?? []).map((c) => ('ResTarget' in c ? locate(c.ResTarget.location, [SqlState.undefinedColumn], () => columnIndex(table, c.ResTarget.name ?? '')) : -1))
     : table.columns.map((c, i) => (c.hidden ? -1 : i)).filter((i) => i >= 0);

@@ -17,7 +17,7 @@ import { resolveTypeName } from './lower-type.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
 import { jsonRowFunctions } from './json-ops.ts';
-import { bindAnyArray, bindArrayConstructor } from './lower-array.ts';
+import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn, AggOrderKey } from './plan.ts';
 import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
@@ -381,8 +381,8 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       }
       const l = bindExpr(scope, a.lexpr);
       const r = bindExpr(scope, a.rexpr as Node);
-      const json = bindJsonOperator(scope.ctx, op, l, r);
-      if (json !== null) return json;
+      const special = bindArrayOperator(scope.ctx, op, l, r) ?? bindJsonOperator(scope.ctx, op, l, r);
+      if (special !== null) return special;
       if (cmpOps.has(op)) return bindCompare(scope, op, l, r);
       if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%' || op === '||') {
         const [x, y, t] = arithType(scope, op, l, r);
@@ -550,7 +550,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
   }
   if ('TypeCast' in n) {
-    const rt = resolveTypeName(n.TypeCast.typeName ?? {}, true);
+    const rt = resolveTypeName(n.TypeCast.typeName ?? {});
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
     }
@@ -593,6 +593,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
   }
   if ('SubLink' in n) return bindSubLink(scope, n.SubLink);
   if ('A_ArrayExpr' in n) return bindArrayConstructor(scope, n.A_ArrayExpr.elements ?? []);
+  if ('A_Indirection' in n) return bindSubscript(scope, n.A_Indirection);
   if ('SetToDefault' in n) throw new SqlError(SqlState.syntaxError, 'DEFAULT is not allowed in this context');
   throw unsupported(`expression ${nodeKind(n)}`);
 }

@@ -6,6 +6,7 @@ import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
+import { bindArrayFunction } from './lower-array.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { isArrayType, isDateTimeType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
@@ -237,7 +238,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, t)], t);
     }
     default:
-      return bindJsonFunction(ctx, name, args) ?? throwNoFunc(name, args);
+      return bindJsonFunction(ctx, name, args) ?? bindArrayFunction(ctx, name, args) ?? throwNoFunc(name, args);
   }
 }
 

@@ -61,10 +61,7 @@ export function bindJsonOperator(ctx: BindContext, op: string, l: Expr, r: Expr)
     case '@>':
     case '<@': {
       const ok = (x: SqlType, y: SqlType): boolean => x === 'jsonb' && (y === 'jsonb' || y === 'unknown');
-      if (!ok(l.t, r.t) && !ok(r.t, l.t)) {
-        if (!isJson(l.t) && !isJson(r.t) && (isArrayType(l.t) || isArrayType(r.t))) throw new SqlError(SqlState.featureNotSupported, `array operator ${op} is not supported`);
-        throw bad();
-      }
+      if (!ok(l.t, r.t) && !ok(r.t, l.t)) throw bad();
       return fn(op === '@>' ? 'jsonb_contains' : 'jsonb_contained', [coerce(ctx, l, 'jsonb'), coerce(ctx, r, 'jsonb')], 'bool');
     }
     case '?':

@@ -28,17 +28,16 @@ const simple: Record<string, SqlType> = {
 };
 
 /**
- * `arrays`: whether an array type (`int[]`, `text[3]`; one dimension whatever the bounds say, as PostgreSQL
- * ignores them) is allowed here: in casts, not in table columns (0A000).
+ * Array types (`int[]`, `text[3]`, `int[][]`, `integer ARRAY`) are the array of their element type
+ * whatever the bounds and dimensions say, as PostgreSQL ignores them in declarations; the typmod is the
+ * element's (varchar(3)[]). Multidimensional values are refused where they come in (sql-array.ts).
  */
-export function resolveTypeName(tn: TypeName, arrays = false): ResolvedType {
+export function resolveTypeName(tn: TypeName): ResolvedType {
   const names = (tn.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
   const name = (names[names.length - 1] ?? '').toLowerCase();
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
-    if (!arrays) throw new SqlError(SqlState.featureNotSupported, `array types are not supported`);
-    if (tn.arrayBounds.length > 1) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
     const elem = resolveTypeName({ ...tn, arrayBounds: [] });
-    if (elem.serial) throw new SqlError(SqlState.undefinedObject, `type "${name}[]" does not exist`);
+    if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
     if (elem.type === 'unknown' || isArrayType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
     return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
   }

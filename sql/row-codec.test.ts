@@ -4,6 +4,8 @@ import { Engine } from './engine.ts';
 import { Numeric, SqlDate, SqlTimestamp, type Row } from './types.ts';
 import { decodeColumns, decodeRow, encodeRow, RowCodecError } from './row-codec.ts';
 import { formatBinary } from './value-binary.ts';
+import { SqlArray } from './sql-array.ts';
+import { SqlError } from './errors.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey, tableKeyRange, tablePrefix } from './row-key.ts';
 
 const engine = await Engine.create();
@@ -70,6 +72,52 @@ void describe('row values', () => {
     const into = new Array<unknown>(13).fill('untouched') as Row;
     decodeColumns(after, before, [1, 12], into);
     assert.deepEqual([into[1], into[12]], [2, 'dflt']);
+  });
+});
+
+void describe('array columns', () => {
+  s.execute("CREATE TABLE arrs (id int PRIMARY KEY, t text[], n numeric(6,2)[], i int8[], v varchar(4)[])");
+  const arrs = engine.catalog.require('arrs');
+
+  void it('round-trip arrays with NULL elements, empty arrays and NULL arrays', () => {
+    const rows: Row[] = [
+      [1, new SqlArray('text', ['a b', null, '', 'NULL', '{"x"}', 'héllo']), new SqlArray('numeric', [Numeric.parse('1.50'), null]),
+        new SqlArray('int8', [9007199254740993n, -1]), new SqlArray('varchar', [null])],
+      [2, new SqlArray('text', []), new SqlArray('numeric', []), new SqlArray('int8', []), new SqlArray('varchar', [])],
+      [3, null, null, null, null],
+    ];
+    for (const row of rows) {
+      const back = decodeRow(arrs, encodeRow(arrs, row));
+      assert.deepEqual(back, row);
+      const into = new Array<unknown>(5).fill('untouched') as Row;
+      decodeColumns(arrs, encodeRow(arrs, row), [1, 3], into);
+      assert.deepEqual([into[0], into[1], into[2], into[3]], ['untouched', row[1], 'untouched', row[3]]);
+    }
+  });
+
+  void it('store an array as its binary send form inside the unchanged row framing', () => {
+    const a = new SqlArray('text', ['x', null]);
+    const bytes = encodeRow(arrs, [1, a, null, null, null]);
+    const body = formatBinary(a, '_text');
+    // array_send: ndim 1, has-nulls flag, element oid 25 (text), length 2, lower bound 1, elements.
+    assert.deepEqual([...body.subarray(0, 20)], [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 25, 0, 0, 0, 2, 0, 0, 0, 1]);
+    assert.deepEqual([...bytes.subarray(0, 11)], [1, 0, 5, 0, 0, 0, 4, 0, 0, 0, 1]);
+    assert.deepEqual(bytes.subarray(11, 15), Uint8Array.from([0, 0, 0, body.length]));
+    assert.deepEqual(bytes.subarray(15, 15 + body.length), body);
+  });
+
+  void it('refuse stored array bytes of another element type or cut short with an error, not a crash', () => {
+    const asText = encodeRow(arrs, [1, new SqlArray('text', ['q']), null, null, null]);
+    // The text[] value read as an int8[] column.
+    const asInt8 = { ...arrs, columns: arrs.columns.map((c, i) => (i === 1 ? { ...c, type: '_int8' as const } : c)) };
+    assert.throws(() => decodeRow(asInt8, asText), (e: unknown) => e instanceof SqlError && e.code === '42804');
+    assert.throws(() => decodeRow(arrs, asText.subarray(0, asText.length - 1)), RowCodecError);
+  });
+
+  void it('give rows written before ADD COLUMN the array default', () => {
+    const before = encodeRow(arrs, [4, null, null, null, null]);
+    s.execute("ALTER TABLE arrs ADD COLUMN extra int[] DEFAULT '{1,NULL}'");
+    assert.deepEqual(decodeRow(engine.catalog.require('arrs'), before)[5], new SqlArray('int4', [1, null]));
   });
 });
 

@@ -122,6 +122,8 @@ export function charLength(typmod: number): number | null {
 }
 
 export function formatTypeSpec(spec: TypeSpec): string {
+  // An array's modifier is its element's: character varying(3)[], numeric(5,2)[].
+  if (isArrayType(spec.type) && spec.typmod >= 0) return `${formatTypeSpec({ type: arrayElementType(spec.type), typmod: spec.typmod })}[]`;
   const base = typeDisplayName[spec.type];
   if (spec.typmod < 0) return spec.type === 'bpchar' ? 'character(1)' : base;
   if (spec.type === 'numeric') {

@@ -1,12 +1,13 @@
 // Coercion of a value to a type modifier: numeric(p,s) rounds to s digits and rejects values that need
 // more than p-s integer digits (22003); varchar(n) and char(n) reject longer strings unless the excess is
 // spaces (22001), and an explicit cast truncates instead; char(n) pads with spaces to n; timestamp(p)
-// rounds to p fractional digits.
+// rounds to p fractional digits. Arrays apply it to each element.
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { PG_EPOCH_MICROS, checkedTimestamp } from './datetime.ts';
-import { SqlTimestamp, type SqlType, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
+import { SqlTimestamp, arrayElementType, isArrayType, type SqlType, type SqlValue } from './types.ts';
 
 function strLen(s: string): number {
   let n = 0;
@@ -23,6 +24,12 @@ function truncateChars(s: string, n: number): string {
 
 export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, explicit: boolean): SqlValue {
   if (value === null) return null;
+  // An array column's typmod is its elements' (varchar(3)[], numeric(5,2)[]).
+  if (isArrayType(type)) {
+    if (!(value instanceof SqlArray)) return value;
+    const t = arrayElementType(type);
+    return new SqlArray(value.elementType, value.items.map((x) => applyTypmod(x, t, typmod, explicit)));
+  }
   if (type === 'numeric') {
     if (typmod < 4 || !(value instanceof Numeric)) return value;
     const v = typmod - 4;

@@ -339,9 +339,11 @@ export async function copyIn(
         try {
           params.push(v === null ? null : valueOf(v, stmt.paramTypes[r * ncols + c] ?? 'text'));
         } catch (e) {
-          const err = e as { code?: string; message?: string };
+          const err = e as { code?: string; message?: string; detail?: string };
           const column = `${line}, column ${target.columns[c] ?? ''}`;
-          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), context: typeof v === 'string' ? `${column}: "${v}"` : column };
+          // The DETAIL too (a malformed array literal's "Unexpected end of input.").
+          return { code: err.code ?? GatewayState.invalidTextRepresentation, message: err.message ?? String(e), detail: err.detail,
+            context: typeof v === 'string' ? `${column}: "${v}"` : column };
         }
       }
     }

@@ -110,6 +110,11 @@ function exprText(e: Expr, sequences: SequenceNames): string {
   const name = seq === null ? undefined : sequences.get(seq);
   if (name !== undefined) return `nextval('${identText(name).replace(/'/g, "''")}'::regclass)`;
   if (e.k === 'func' && e.args.length === 0) return `${e.fn}()`;
+  // ARRAY[...] as PostgreSQL deparses it: a NULL element typed, an empty one cast to the array type.
+  if (e.k === 'array') {
+    if (e.items.length === 0) return `ARRAY[]::${typeDisplayName[e.t]}`;
+    return `ARRAY[${e.items.map((x) => (x.k === 'const' && x.v === null ? `NULL::${typeDisplayName[x.t]}` : exprText(x, sequences))).join(', ')}]`;
+  }
   if (e.k !== 'const') return '(expression)';
   if (e.v === null) return 'NULL';
   if (typeof e.v === 'boolean') return e.v ? 'true' : 'false';

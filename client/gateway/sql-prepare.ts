@@ -115,7 +115,7 @@ export function declaredTypes(spec: PrepareSpec): { ok: true; types: SqlType[] }
   const types: SqlType[] = [];
   for (const tn of spec.typeNames) {
     try {
-      types.push(resolveTypeName(tn.type, true).type);
+      types.push(resolveTypeName(tn.type).type);
     } catch (e) {
       return failure(e, tn.position);
     }

@@ -26,7 +26,7 @@ import type { Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
-import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { arrayElementType, isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
@@ -57,7 +57,10 @@ const CATEGORY: Readonly<Record<string, string>> = {
 const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in' };
 const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
 /** A collatable type's collation: "default" (100), name's "C" (950). */
-const collationOf = (t: string): number => (t === 'name' ? 950 : COLLATABLE.has(t) ? 100 : 0);
+const collationOf = (t: SqlType): number => {
+  const e = isArrayType(t) ? arrayElementType(t) : t;
+  return e === 'name' ? 950 : COLLATABLE.has(e) ? 100 : 0;
+};
 
 
 // Static tables: filled once.
@@ -195,8 +198,9 @@ function sessionRows(tables: readonly TableDef[], sequences: readonly SequenceDe
       }
       const f = columnFacts(c.type, c.typmod);
       const def = defaultText(t, t.columns.indexOf(c), names);
-      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null && c.identity === undefined, c.identity ?? '', '', false, collationOf(c.type)]);
-      push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
+      // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
+      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined, c.identity ?? '', '', false, collationOf(c.type)]);
+      push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
         f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
         database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', 'YES']);
     });
