@@ -6,6 +6,7 @@
 // immutable values; DDL replaces them and bumps `version`, which invalidates cached plans.
 
 import { SqlError, SqlState } from './errors.ts';
+import type { Node } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import type { SqlType } from './types.ts';
 
@@ -79,6 +80,22 @@ export interface CheckDef {
   readonly expr: Expr;
 }
 
+/**
+ * A view (sql/views.ts): its query as a parse tree with every `*` already expanded (PostgreSQL fixes a
+ * view's columns when it is made), the columns it yields, and the relations (tables and views) it
+ * names, for dependency checks. Invariant: `query` binds against the catalog to exactly `columns`.
+ */
+export interface ViewDef {
+  /** From the DDL-order counter, as table ids (the gateway's oid for it). */
+  readonly id: number;
+  readonly name: string;
+  readonly query: Node;
+  readonly columns: readonly { readonly name: string; readonly type: SqlType; readonly typmod: number }[];
+  readonly uses: readonly string[];
+  /** The SELECT as written in CREATE VIEW (pg_get_viewdef); absent when the source text was not known. */
+  readonly text?: string;
+}
+
 export const HIDDEN_ROWID = 'ctid_rowid';
 
 /**
@@ -96,6 +113,7 @@ export interface CatalogSnapshot {
   readonly tables: ReadonlyMap<string, TableDef>;
   readonly byId: ReadonlyMap<number, TableDef>;
   readonly retired: ReadonlyMap<number, TableDef>;
+  readonly views: ReadonlyMap<string, ViewDef>;
   readonly nextId: number;
 }
 
@@ -104,6 +122,8 @@ export class Catalog {
   private byId = new Map<number, TableDef>();
   /** Storage ids a table used before a switch, with the definition it had: never named again. */
   private retired = new Map<number, TableDef>();
+  /** Views by name, in creation order. */
+  private views = new Map<string, ViewDef>();
   private nextId = 1;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
@@ -149,7 +169,7 @@ export class Catalog {
   }
 
   snapshot(): CatalogSnapshot {
-    return { tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), nextId: this.nextId };
+    return { tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId };
   }
 
   /** Goes back to `s` (which stays usable). `version` moves forward, so plans cached since are stale. */
@@ -157,6 +177,7 @@ export class Catalog {
     this.tables = new Map(s.tables);
     this.byId = new Map(s.byId);
     this.retired = new Map(s.retired);
+    this.views = new Map(s.views);
     this.nextId = s.nextId;
     this.version++;
   }
@@ -222,7 +243,30 @@ export class Catalog {
   }
 
   relationExists(name: string): boolean {
-    return this.tables.has(name) || this.findIndex(name) !== undefined;
+    return this.tables.has(name) || this.views.has(name) || this.findIndex(name) !== undefined;
+  }
+
+  getView(name: string): ViewDef | undefined {
+    return this.views.get(name);
+  }
+
+  /** Views in creation order. */
+  listViews(): ViewDef[] {
+    return [...this.views.values()];
+  }
+
+  /** Installs a new or replaced view (a replaced one keeps its place; one renamed from `oldName` too). */
+  putView(v: ViewDef, oldName: string = v.name): void {
+    if (oldName !== v.name) {
+      this.views = new Map([...this.views].map(([k, x]) => (k === oldName ? [v.name, v] : [k, x])));
+    } else {
+      this.views.set(v.name, v);
+    }
+    this.version++;
+  }
+
+  removeView(name: string): void {
+    if (this.views.delete(name)) this.version++;
   }
 }
 

@@ -1,5 +1,5 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
@@ -8,6 +8,7 @@ import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { dropDependentViews, renameColumnInViews, renameRelationInViews, renameView, viewsUsingColumn } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
@@ -123,9 +124,10 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
     throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);
   }
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
-  const c = t.columns[i]!;
-  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const notices: string[] = [];
+  const c = t.columns[i]!;
+  dropDependentViews(catalog, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
+  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
   dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
   t = catalog.getById(t.id) ?? t;
@@ -196,23 +198,28 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
 export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
-  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_VIEW' && s.renameType !== 'OBJECT_COLUMN') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  const tag = s.renameType === 'OBJECT_VIEW' || s.relationType === 'OBJECT_VIEW' ? 'ALTER VIEW' : 'ALTER TABLE';
+  const view = catalog.getView(name);
+  if (view !== undefined) return { ...renameView(catalog, view, s.renameType === 'OBJECT_COLUMN' ? s.subname ?? '' : undefined, newName), tag };
   const t = catalog.get(name);
   if (t === undefined) {
-    if (s.missing_ok === true) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    if (s.missing_ok === true) return { tag, touched: [], notice: `relation "${name}" does not exist, skipping` };
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
-  if (s.renameType === 'OBJECT_TABLE') {
+  if (s.renameType !== 'OBJECT_COLUMN') {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
     catalog.put({ ...t, name: newName });
     renameReferences(catalog, name, newName);
-    return { tag: 'ALTER TABLE', touched: [] };
+    renameRelationInViews(catalog, name, newName);
+    return { tag, touched: [] };
   }
   const old = s.subname ?? '';
   const i = columnIndex(t, old);
   if (t.columns.some((c, j) => j !== i && c.name === newName)) throw new SqlError(SqlState.duplicateColumn, `column "${newName}" of relation "${name}" already exists`);
   catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, name: newName } : c)) });
-  return { tag: 'ALTER TABLE', touched: [] };
+  renameColumnInViews(catalog, name, old, newName);
+  return { tag, touched: [] };
 }
 
 /** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */

@@ -1,7 +1,7 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
 // composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
 // are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
-// TABLE/INDEX [IF EXISTS] [CASCADE]; ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
+// TABLE/INDEX [IF EXISTS] [CASCADE], CREATE/DROP VIEW (views.ts); ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
 // catalog's DDL-order counter. The single-node engine applies DDL to its one catalog at once and undoes it
 // if the transaction does not commit (engine.ts); the cluster replays the same statements into each
 // catalog version (replicated-catalog.ts).
@@ -13,6 +13,7 @@ import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { type Expr } from './expr.ts';
@@ -25,6 +26,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
   if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
   if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
+  if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
   return null;
 }
 
@@ -169,10 +171,14 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   });
   const touched: number[] = [];
   const notices: string[] = [];
+  if (s.removeType === 'OBJECT_VIEW') return dropViews(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   if (s.removeType === 'OBJECT_TABLE') {
     for (const n of names) {
+      if (catalog.getView(n) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a table`, undefined, undefined, 'Use DROP VIEW to remove a view.');
       if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
     }
+    // Views over a dropped table: 2BP01, or gone with CASCADE.
+    for (const n of names) dropDependentViews(catalog, viewsUsing(catalog, n), `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
     // Foreign keys of tables not dropped with it that reference a dropped table: 2BP01, or gone with CASCADE.
     for (const n of names) {
       const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));

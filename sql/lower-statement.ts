@@ -36,7 +36,7 @@ export interface LoweredStatement {
 
 const ddlTags: Record<string, string> = {
   CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
-  TruncateStmt: 'TRUNCATE TABLE',
+  TruncateStmt: 'TRUNCATE TABLE', ViewStmt: 'CREATE VIEW',
 };
 
 function constText(n: Node | undefined): string | null {
@@ -109,6 +109,7 @@ function lower(ctx: BindContext, node: Node): Statement {
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
+  if ('CreateTableAsStmt' in node && node.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') throw unsupported('CREATE MATERIALIZED VIEW');
   if ('CreateSeqStmt' in node) throw unsupported('sequences (use an explicit key; sequences are not replicated)');
   throw unsupported(`statement ${kind.replace(/Stmt$/, '')}`);
 }
