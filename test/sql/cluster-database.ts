@@ -67,16 +67,20 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
   };
 }
 
-/** Drops every table of the current catalog (read at a fresh timestamp), through the gateway. */
+/** Drops every view and table of the current catalog (read at a fresh timestamp), through the gateway. */
 async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<void> {
   const tx = gw.client.session().begin();
   let names: string[];
+  let views: string[];
   try {
     const r = await tx.read(CATALOG_KEY);
-    names = CatalogVersion.fromValue(r.value).catalog.list().map((t) => t.name);
+    const catalog = CatalogVersion.fromValue(r.value).catalog;
+    names = catalog.list().map((t) => t.name);
+    views = catalog.listViews().map((v) => v.name);
   } finally {
     tx.abort();
   }
-  if (names.length === 0) return;
-  await client.query(`DROP TABLE ${names.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ')}`);
+  const quoted = (list: readonly string[]): string => list.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
+  if (views.length > 0) await client.query(`DROP VIEW ${quoted(views)}`);
+  if (names.length > 0) await client.query(`DROP TABLE ${quoted(names)}`);
 }
