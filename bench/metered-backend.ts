@@ -25,6 +25,7 @@ export class MeteredBackend implements SqlBackend {
       run: (statement, params) => s.run(statement, params),
       release: (statement) => s.release(statement),
       tables: () => s.tables(),
+      views: () => s.views(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),

@@ -273,9 +273,20 @@ export function withViewText(sql: string, raw: RawStmt): Node | undefined {
     if (t.text === '(') depth++;
     else if (t.text === ')') depth--;
     else if (depth === 0 && t.text.toLowerCase() === 'as') {
-      const body = Buffer.from(text, 'utf8').subarray(t.end).toString('utf8').trim();
+      // Leading spaces stay (a pg_dump's view reads back as PostgreSQL printed it), the line break after AS goes.
+      const body = Buffer.from(text, 'utf8').subarray(t.end).toString('utf8').replace(/^[ \t]*\r?\n/, '').trimEnd();
       return { ViewStmt: { ...n.ViewStmt, [VIEW_TEXT]: body } as ViewStmt };
     }
   }
   return n;
+}
+
+/**
+ * pg_get_viewdef's text: the SELECT as written, led by a space and ended by `;` as PostgreSQL's is. Not
+ * PostgreSQL's deparsed and pretty-printed form (libpg-query has no deparser here): a view made from
+ * pg_dump's output, which is that form, reads back the same.
+ */
+export function viewDefinition(v: ViewDef): string | null {
+  if (v.text === undefined) return null;
+  return `${v.text.startsWith(' ') ? '' : ' '}${v.text};`;
 }

@@ -13,7 +13,7 @@
 //   for everything else itself), so a backend need not track the aborted state.
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -82,6 +82,8 @@ export interface BackendSession {
   close(): Promise<void>;
   /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */
   tables(): Promise<readonly TableDef[]>;
+  /** The views this session's statements see now. */
+  views(): Promise<readonly ViewDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -1,7 +1,7 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute, pg_tables and pg_database (the session's database), pg_index, pg_constraint,
+// pg_class, pg_attribute, pg_tables, pg_views and pg_database (the session's database), pg_index, pg_constraint,
 // pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), and
-// information_schema's tables, columns, table_constraints, key_column_usage and
+// information_schema's tables, views, columns, table_constraints, key_column_usage and
 // constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
@@ -22,7 +22,8 @@
 
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
+import { viewDefinition } from '../../sql/views.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -30,7 +31,7 @@ import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText } from './psql-describe.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, CONSTRAINT_TABLES, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -124,7 +125,13 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
   columns: `constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,
     unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const PG_VIEWS: Table = { name: 'pg_catalog.pg_views', columns: 'schemaname name, viewname name, viewowner name, definition text' };
+const IS_VIEWS: Table = {
+  name: 'information_schema.views',
+  columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
+    is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
+};
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -175,7 +182,7 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
   // The session's own database (UTF8, C collation; the only one it can see).
@@ -198,21 +205,37 @@ function sessionRows(tables: readonly TableDef[], database: string, owner: strin
         push(PG_ATTRIBUTE, [oid, c.name, 0, typeLen[c.type], num, -1, 0, false, false, '', '', true, 0]);
         return;
       }
-      const f = columnFacts(c.type, c.typmod);
-      const def = defaultText(t, t.columns.indexOf(c));
-      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, collationOf(c.type)]);
-      push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
-        f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-        database, 'pg_catalog', c.type, 'NO', 'NEVER', 'YES']);
+      columnRows(oid, t.name, c, num, defaultText(t, t.columns.indexOf(c)), 'YES', database, push);
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
     constraintTableRows(t, push);
   }
+  for (const v of views) {
+    // A view: relkind 'v', its columns, and its SELECT (Pesto writes through no view: not updatable).
+    const oid = OID_BASE + v.id;
+    const definition = viewDefinition(v);
+    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false]);
+    push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, 'NO', 'NO', null]);
+    push(PG_VIEWS, ['public', v.name, owner, definition]);
+    push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', 'NO', 'NO', 'NO', 'NO', 'NO']);
+    push(PESTO_DEFINITION, [oid, definition]);
+    v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, 'NO', database, push));
+  }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
     for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
   }
   return out;
+}
+
+/** pg_attribute's and information_schema.columns' rows of one column of a table or view. */
+function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default'>, num: number, def: string | null,
+  updatable: 'YES' | 'NO', database: string, push: (t: Table, row: SqlValue[]) => void): void {
+  const f = columnFacts(c.type, c.typmod);
+  push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, 0, c.notNull, c.default !== null, '', '', false, collationOf(c.type)]);
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, def, c.notNull ? 'NO' : 'YES', typeDisplayName[c.type], f.maxLength,
+    f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+    database, 'pg_catalog', c.type, 'NO', 'NEVER', updatable]);
 }
 
 /**
@@ -343,10 +366,10 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const tables = needed.length > 0 ? await ctx.backend.tables() : [];
+      const [tables, views] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views()]) : [[], []];
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, views, ctx.settings.database, ctx.settings.user);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

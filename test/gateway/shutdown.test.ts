@@ -52,6 +52,7 @@ class RecordingBackend implements SqlBackend {
       },
       release: (st) => s.release(st),
       tables: () => s.tables(),
+      views: () => s.views(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

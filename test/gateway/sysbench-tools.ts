@@ -8,7 +8,7 @@ import pg from 'pg';
 import type {
   BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend,
 } from '../../client/gateway/sql-backend.ts';
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { DATABASE, PASSWORD, USER } from './gateway-fixture.ts';
 
@@ -84,6 +84,10 @@ class CountingSession implements BackendSession {
 
   tables(): Promise<readonly TableDef[]> {
     return this.inner.tables();
+  }
+
+  views(): Promise<readonly ViewDef[]> {
+    return this.inner.views();
   }
 }
 
