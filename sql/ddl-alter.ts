@@ -17,6 +17,7 @@ import { evalExpr, makeEnv } from './eval.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
+  if (catalog.getView(name) !== undefined) refuseOnView(name, s.cmds ?? []);
   let table = catalog.get(name);
   if (table === undefined) {
     if (s.missing_ok) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
@@ -259,7 +260,11 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
 }
 
 export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
-  const named = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  const named = (s.relations ?? []).map((r) => {
+    const name = 'RangeVar' in r ? (r.RangeVar.relname ?? '') : '';
+    if (catalog.getView(name) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${name}" is not a table`);
+    return catalog.require(name);
+  });
   const notices: string[] = [];
   const tables = truncateClosure(catalog, named, s.behavior === 'DROP_CASCADE', notices);
   for (const t of tables) storage.truncate(t);
@@ -304,4 +309,21 @@ function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: 
   if (constraintNames(t).has(name)) throw unsupported('ALTER TABLE ... DROP CONSTRAINT of a PRIMARY KEY or UNIQUE constraint');
   if (missingOk) return { table: t, notice: `constraint "${name}" of relation "${t.name}" does not exist, skipping` };
   throw new SqlError(SqlState.undefinedObject, `constraint "${name}" of relation "${t.name}" does not exist`);
+}
+
+/** PostgreSQL's names of the ALTER TABLE actions it refuses on a view (42809). */
+const tableOnlyActions: Readonly<Record<string, string>> = {
+  AT_AddColumn: 'ADD COLUMN', AT_DropColumn: 'DROP COLUMN', AT_AddConstraint: 'ADD CONSTRAINT', AT_DropConstraint: 'DROP CONSTRAINT',
+  AT_SetNotNull: 'ALTER COLUMN ... SET NOT NULL', AT_DropNotNull: 'ALTER COLUMN ... DROP NOT NULL', AT_AlterColumnType: 'ALTER COLUMN TYPE',
+};
+
+/** ALTER TABLE naming a view: what PostgreSQL refuses for views is 42809, the rest (defaults, options of views) 0A000 here. */
+function refuseOnView(name: string, cmds: readonly Node[]): never {
+  const first = cmds.find((c) => 'AlterTableCmd' in c);
+  const subtype = first !== undefined && 'AlterTableCmd' in first ? String(first.AlterTableCmd.subtype) : '';
+  const action = tableOnlyActions[subtype];
+  if (action !== undefined) {
+    throw new SqlError(SqlState.wrongObjectType, `ALTER action ${action} cannot be performed on relation "${name}"`, 'This operation is not supported for views.');
+  }
+  throw unsupported(`ALTER ${subtype.replace('AT_', '')} of a view`);
 }

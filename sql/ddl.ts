@@ -145,7 +145,9 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
 }
 
 function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {
-  const table = catalog.require(s.relation?.relname ?? '');
+  const relname = s.relation?.relname ?? '';
+  if (catalog.getView(relname) !== undefined) throw new SqlError(SqlState.wrongObjectType, `cannot create index on relation "${relname}"`, 'This operation is not supported for views.');
+  const table = catalog.require(relname);
   const cols = (s.indexParams ?? []).map((p) => {
     if (!('IndexElem' in p)) throw unsupported('index element');
     if (p.IndexElem.expr !== undefined) throw unsupported('expression indexes');
