@@ -15,7 +15,6 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { planFrom } from './plan-from.ts';
-import { dmlTarget } from './views.ts';
 import { coerceAssign } from './coerce.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
 
@@ -82,7 +81,7 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = dmlTarget(ctx.catalog, rv.relname ?? '', 'insert into');
+  const table = ctx.catalog.require(rv.relname ?? '');
   const alias = rv.alias?.aliasname ?? table.name;
   const explicitCols = s.cols !== undefined && s.cols.length > 0;
   let columns = explicitCols
@@ -171,7 +170,7 @@ export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
   if (s.fromClause !== undefined && s.fromClause.length > 0) throw unsupported('UPDATE ... FROM');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = dmlTarget(ctx.catalog, rv.relname ?? '', 'update');
+  const table = ctx.catalog.require(rv.relname ?? '');
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const set = bindAssignments(scope, table, s.targetList ?? []);
   const source = readPlan(scope, table, s.whereClause);
@@ -183,7 +182,7 @@ export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
   if (s.usingClause !== undefined && s.usingClause.length > 0) throw unsupported('DELETE ... USING');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = dmlTarget(ctx.catalog, rv.relname ?? '', 'delete from');
+  const table = ctx.catalog.require(rv.relname ?? '');
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const source = readPlan(scope, table, s.whereClause);
   const ret = bindReturning(scope, returningNodes(s));

@@ -10,6 +10,7 @@ import { bindQuery } from './lower-select.ts';
 import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
+import { rewriteViewDml } from './view-dml.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -60,6 +61,9 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
 }
 
 function lower(ctx: BindContext, node: Node): Statement {
+  // A write through a view is the same write on its base relation (sql/view-dml.ts).
+  const through = rewriteViewDml(ctx.catalog, node);
+  if (through !== null) return lower(ctx, through);
   const kind = nodeKind(node);
   if ('SelectStmt' in node) {
     const q = bindQuery(ctx, node, null);

@@ -72,7 +72,7 @@ void describe('views: renames and dependencies', () => {
   void it('a renamed column is renamed in qualified and unqualified references; the view keeps its column names', () => {
     const v = after([...ddl, 'ALTER TABLE t RENAME COLUMN name TO title', 'ALTER TABLE t RENAME COLUMN n TO m']);
     assert.deepEqual(targets(v, 'v'), ['id', 't.title']);
-    assert.match(JSON.stringify(v.catalog.getView('v')!.query.SelectStmt?.whereClause), /"sval":"m"/);
+    assert.match(JSON.stringify((v.catalog.getView('v')!.query as { SelectStmt: { whereClause?: unknown } }).SelectStmt.whereClause), /"sval":"m"/);
     assert.deepEqual(v.catalog.getView('v')!.columns.map((c) => c.name), ['id', 'name']);
   });
 

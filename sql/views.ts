@@ -9,7 +9,7 @@
 
 import { scanSync, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
 import { BindContext } from './bind-context.ts';
-import type { Catalog, TableDef, ViewDef } from './catalog.ts';
+import type { Catalog, ViewDef } from './catalog.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { strOf, unsupported } from './lower-expr.ts';
@@ -245,17 +245,6 @@ export function renameView(catalog: Catalog, view: ViewDef, column: string | und
   catalog.putView({ ...view, columns: view.columns.map((c, j) => (j === i ? { ...c, name: to } : c)) });
   renameColumnInViews(catalog, view.name, column, to);
   return { tag: 'ALTER VIEW', touched: [] };
-}
-
-/**
- * The table an INSERT, UPDATE or DELETE writes. PostgreSQL 15 writes through simple views to their base
- * table; Pesto does not (0A000, PostgreSQL's wording for a view it cannot update).
- */
-export function dmlTarget(catalog: Catalog, name: string, verb: 'insert into' | 'update' | 'delete from'): TableDef {
-  if (catalog.getView(name) !== undefined) {
-    throw new SqlError(SqlState.featureNotSupported, `cannot ${verb} view "${name}"`, 'Pesto does not write through views: write to the view\'s base table.');
-  }
-  return catalog.require(name);
 }
 
 /**
