@@ -4,7 +4,7 @@
 // and the cluster validates it like the same query written out. Its columns are fixed when it is made:
 // every `*` of the tree is replaced by the columns it stood for then. PostgreSQL binds views by oid;
 // here names are rewritten in the stored tree when a table, view or column is renamed (foreign keys do
-// the same, foreign-keys.ts renameReferences). Replay of the catalog log binds the same tree against the
+// the same, foreign-keys.ts renameReferences). Writes through a view: view-dml.ts. Replay of the catalog log binds the same tree against the
 // same catalog, so every replica derives the same view.
 
 import { scanSync, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
