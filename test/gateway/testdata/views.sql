@@ -1,4 +1,4 @@
--- Views through psql: \dv, \d, \d view, \d+ view (its definition), and the catalog tables that list views.
+-- Views through psql: \dv, \d, \d view, \d+ view (its definition), the catalog tables that list views, COPY.
 CREATE TABLE customers (id int PRIMARY KEY, name text NOT NULL, city varchar(20));
 CREATE TABLE orders (id int PRIMARY KEY, customer_id int, amount numeric(10,2));
 -- As pg_dump writes it, so pg_get_viewdef reads back PostgreSQL's own text.
@@ -32,6 +32,8 @@ select relname, relkind, relnatts from pg_class where relname in ('big_orders', 
 select a.attname, a.attnum, a.attnotnull, t.typname from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_type t on t.oid = a.atttypid where c.relname = 'big_orders' and a.attnum > 0 order by a.attnum;
 select pg_get_viewdef('cities'::regclass);
 select pg_get_viewdef('cities'::regclass, true) = pg_get_viewdef('cities'::regclass);
+COPY big_orders TO STDOUT;
+COPY (SELECT * FROM big_orders ORDER BY id) TO STDOUT;
 ALTER VIEW cities RENAME TO towns;
 \dv
 DROP TABLE customers;
