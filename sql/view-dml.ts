@@ -61,6 +61,21 @@ function baseOf(view: ViewDef, verb: Verb): Base {
   const s = (view.query as { SelectStmt?: SelectStmt }).SelectStmt ?? {};
   const why = notUpdatable(s);
   if (why !== null) throw new SqlError(SqlState.objectNotInPrerequisiteState, `cannot ${verb} view "${view.name}"`, why, undefined, HINTS[verb]);
+  return updatableBase(view, s);
+}
+
+/**
+ * Whether each column of `view` can be written through it (information_schema's is_updatable); null
+ * when the view cannot be written through at all.
+ */
+export function writableColumns(view: ViewDef): boolean[] | null {
+  const s = (view.query as { SelectStmt?: SelectStmt }).SelectStmt ?? {};
+  if (notUpdatable(s) !== null) return null;
+  const base = updatableBase(view, s);
+  return view.columns.map((c) => base.columns.get(c.name)?.column !== null);
+}
+
+function updatableBase(view: ViewDef, s: SelectStmt): Base {
   const rv = (s.fromClause![0] as { RangeVar: RangeVar }).RangeVar;
   const alias = rv.alias?.aliasname ?? rv.relname ?? '';
   const columns = new Map<string, { expr: Node; column: string | null }>();

@@ -24,6 +24,7 @@ import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import { viewDefinition } from '../../sql/views.ts';
+import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -212,15 +213,17 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], dat
     constraintTableRows(t, push);
   }
   for (const v of views) {
-    // A view: relkind 'v', its columns, and its SELECT (Pesto writes through no view: not updatable).
+    // A view: relkind 'v', its columns, its SELECT, and whether it is written through (sql/view-dml.ts).
     const oid = OID_BASE + v.id;
     const definition = viewDefinition(v);
+    const writable = writableColumns(v);
+    const yes = writable === null ? 'NO' : 'YES';
     push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false]);
-    push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, 'NO', 'NO', null]);
+    push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
-    push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', 'NO', 'NO', 'NO', 'NO', 'NO']);
+    push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
     push(PESTO_DEFINITION, [oid, definition]);
-    v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, 'NO', database, push));
+    v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
   }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
     for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);

@@ -14,6 +14,12 @@ CREATE VIEW cities (city, n) AS
     count(*) AS n
    FROM customers
   GROUP BY customers.city;
+CREATE VIEW named AS
+ SELECT customers.id,
+    upper(customers.name) AS shout,
+    customers.name
+   FROM customers
+  WHERE (customers.city IS NOT NULL);
 INSERT INTO customers VALUES (1, 'ann', 'oslo'), (2, 'bob', 'rome');
 INSERT INTO orders VALUES (10, 1, 50), (11, 1, 250), (12, 2, 120.5);
 SELECT * FROM big_orders ORDER BY id;
@@ -25,8 +31,10 @@ SELECT * FROM cities ORDER BY city;
 \d+ cities
 \d cities
 select table_name, table_type, is_insertable_into from information_schema.tables where table_schema = 'public' order by table_name;
-select table_name, view_definition, check_option, is_updatable from information_schema.views where table_schema = 'public' order by table_name;
-select table_name, column_name, ordinal_position, data_type, is_nullable, character_maximum_length, numeric_precision, numeric_scale from information_schema.columns where table_name in ('big_orders', 'cities') order by table_name, ordinal_position;
+select table_name, view_definition, check_option, is_updatable, is_insertable_into from information_schema.views where table_schema = 'public' order by table_name;
+select table_name, column_name, ordinal_position, data_type, is_nullable, character_maximum_length, numeric_precision, numeric_scale from information_schema.columns where table_name in ('big_orders', 'cities', 'named') order by table_name, ordinal_position;
+select column_name, is_updatable from information_schema.columns where table_name = 'named' order by ordinal_position;
+UPDATE named SET name = 'anna' WHERE id = 1 RETURNING *;
 select schemaname, viewname, viewowner, definition from pg_views where schemaname = 'public' order by viewname;
 select relname, relkind, relnatts from pg_class where relname in ('big_orders', 'cities', 'orders') order by relname;
 select a.attname, a.attnum, a.attnotnull, t.typname from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_type t on t.oid = a.atttypid where c.relname = 'big_orders' and a.attnum > 0 order by a.attnum;
@@ -38,6 +46,6 @@ ALTER VIEW cities RENAME TO towns;
 \dv
 DROP TABLE customers;
 DROP TABLE towns;
-DROP VIEW big_orders, towns;
+DROP VIEW big_orders, towns, named;
 DROP TABLE customers, orders;
 \dv
