@@ -4,8 +4,9 @@
 // and the cluster validates it like the same query written out. Its columns are fixed when it is made:
 // every `*` of the tree is replaced by the columns it stood for then. PostgreSQL binds views by oid;
 // here names are rewritten in the stored tree when a table, view or column is renamed (foreign keys do
-// the same, foreign-keys.ts renameReferences). Writes through a view: view-dml.ts. Replay of the catalog log binds the same tree against the
-// same catalog, so every replica derives the same view.
+// the same, foreign-keys.ts renameReferences), and references are matched by name, not by scope.
+// Replay of the catalog log binds the same tree against the same catalog, so every replica derives the
+// same view. Writes through a view: view-dml.ts.
 
 import { scanSync, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
 import { BindContext } from './bind-context.ts';
