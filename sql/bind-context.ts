@@ -16,6 +16,8 @@ export class BindContext {
   atClient = false;
   /** Views being bound (a view reached again inside itself is 42P17; sql/views.ts). */
   readonly viewsBinding = new Set<string>();
+  /** Views bound so far by this statement (bounded: views joining a view twice, nested, grow exponentially). */
+  viewsBound = 0;
   /** When set (CREATE VIEW), each `*` target bound is recorded with the (relation, column) pairs it stood for. */
   starExpansions: Map<object, (readonly [string, string])[]> | null = null;
   constructor(

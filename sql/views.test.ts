@@ -107,3 +107,23 @@ void describe('views: renames and dependencies', () => {
     assert.ok(e.execute('DROP TABLE r').ok);
   });
 });
+
+void describe('views: limits', () => {
+  void it('a statement expanding too many views (each level joining the previous twice) fails with 54000 at once', () => {
+    const ddl = ['CREATE TABLE base (x int)', 'CREATE VIEW d0 AS SELECT x FROM base'];
+    for (let i = 1; i <= 12; i++) ddl.push(`CREATE VIEW d${i} AS SELECT a.x FROM d${i - 1} a JOIN d${i - 1} b ON a.x = b.x`);
+    let v = CatalogVersion.empty;
+    let refused: unknown = null;
+    for (const sql of ddl) {
+      try {
+        v = v.apply(engine.parse(sql).stmts[0]!).next ?? v;
+      } catch (e) {
+        refused = e;
+        break;
+      }
+    }
+    // d9 expands 2^9 + ... views: the first CREATE past the limit is refused, the catalog stays usable.
+    assert.equal((refused as { code?: string } | null)?.code, '54000');
+    assert.ok(v.catalog.getView('d8') !== undefined && v.catalog.getView('d9') === undefined);
+  });
+});

@@ -43,12 +43,20 @@ function relationsOf(catalog: Catalog, query: Node): string[] {
 }
 
 /**
+ * Views one statement may expand, nested ones included: a chain of views each joining the previous one
+ * twice doubles at every level, and a catalog log (which any client may write) must not make a replica
+ * bind one statement for ever.
+ */
+export const VIEWS_PER_STATEMENT_MAX = 1000;
+
+/**
  * Binds a view's query as a FROM item does: no CTE of the enclosing statement is visible inside it, and
  * a view reached again while it is being bound is PostgreSQL's 42P17 (CREATE OR REPLACE may make one
  * name itself).
  */
 export function bindViewQuery(ctx: BindContext, view: ViewDef): QueryResult {
   if (ctx.viewsBinding.has(view.name)) throw new SqlError(SqlState.invalidRecursion, `infinite recursion detected in rules for relation "${view.name}"`);
+  if (++ctx.viewsBound > VIEWS_PER_STATEMENT_MAX) throw new SqlError(SqlState.programLimitExceeded, `a statement may expand at most ${VIEWS_PER_STATEMENT_MAX} views`);
   const ctes = ctx.ctes.splice(0);
   ctx.viewsBinding.add(view.name);
   try {
