@@ -26,6 +26,7 @@ export class MeteredBackend implements SqlBackend {
       release: (statement) => s.release(statement),
       tables: () => s.tables(),
       sequences: () => s.sequences(),
+      views: () => s.views(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),

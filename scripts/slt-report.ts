@@ -8,7 +8,7 @@
 //
 // The gateway backend runs each file through the PostgreSQL wire gateway (client/gateway/) over a fresh
 // single-node engine, with the node `pg` driver's simple query protocol. The cluster backend starts one
-// local cluster of six replica processes (ports 7800-7805) with the gateway over it for the whole run,
+// local cluster of six replica processes (ports 7800-7805, or from PESTO_SLT_BASE_PORT) with the gateway over it for the whole run,
 // and empties the database before each file (test/sql/cluster-database.ts); PESTO_SLT_SHARDS=N gives
 // it N shards of six (ports from 7800), so a file's tables spread over them; PESTO_SLT_BASE_PORT=P
 // moves the ports to start at P (engineers sharing a machine).

@@ -14,6 +14,12 @@ export class BindContext {
   readonly ctes: Map<string, { plan: Plan; columns: readonly OutputColumn[] }>[] = [];
   /** Set when the statement calls a function only the client can answer (the session's user, random bytes). */
   atClient = false;
+  /** Views being bound (a view reached again inside itself is 42P17; sql/views.ts). */
+  readonly viewsBinding = new Set<string>();
+  /** Views bound so far by this statement (bounded: views joining a view twice, nested, grow exponentially). */
+  viewsBound = 0;
+  /** When set (CREATE VIEW), each `*` target bound is recorded with the (relation, column) pairs it stood for. */
+  starExpansions: Map<object, (readonly [string, string])[]> | null = null;
   constructor(
     readonly catalog: Catalog,
     paramTypes: readonly SqlType[] = [],

@@ -6,6 +6,7 @@
 // immutable values; DDL replaces them and bumps `version`, which invalidates cached plans.
 
 import { SqlError, SqlState } from './errors.ts';
+import type { Node } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import type { SequenceDef } from './sequences.ts';
 import type { SqlType } from './types.ts';
@@ -86,6 +87,22 @@ export interface CheckDef {
   readonly expr: Expr;
 }
 
+/**
+ * A view (sql/views.ts): its query as a parse tree with every `*` already expanded (PostgreSQL fixes a
+ * view's columns when it is made), the columns it yields, and the relations (tables and views) it
+ * names, for dependency checks. Invariant: `query` binds against the catalog to exactly `columns`.
+ */
+export interface ViewDef {
+  /** From the DDL-order counter, as table ids (the gateway's oid for it). */
+  readonly id: number;
+  readonly name: string;
+  readonly query: Node;
+  readonly columns: readonly { readonly name: string; readonly type: SqlType; readonly typmod: number }[];
+  readonly uses: readonly string[];
+  /** The SELECT as written in CREATE VIEW (pg_get_viewdef); absent when the source text was not known. */
+  readonly text?: string;
+}
+
 export const HIDDEN_ROWID = 'ctid_rowid';
 
 /**
@@ -103,6 +120,7 @@ export interface CatalogSnapshot {
   readonly tables: ReadonlyMap<string, TableDef>;
   readonly byId: ReadonlyMap<number, TableDef>;
   readonly retired: ReadonlyMap<number, TableDef>;
+  readonly views: ReadonlyMap<string, ViewDef>;
   readonly nextId: number;
   readonly sequences: ReadonlyMap<string, SequenceDef>;
   readonly nextSequenceId: number;
@@ -113,6 +131,8 @@ export class Catalog {
   private byId = new Map<number, TableDef>();
   /** Storage ids a table used before a switch, with the definition it had: never named again. */
   private retired = new Map<number, TableDef>();
+  /** Views by name, in creation order. */
+  private views = new Map<string, ViewDef>();
   private nextId = 1;
   /** Sequences by name (sql/sequences.ts); their ids come from a counter of their own. */
   private sequences = new Map<string, SequenceDef>();
@@ -162,7 +182,7 @@ export class Catalog {
 
   snapshot(): CatalogSnapshot {
     return {
-      tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), nextId: this.nextId,
+      tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
       sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId,
     };
   }
@@ -172,6 +192,7 @@ export class Catalog {
     this.tables = new Map(s.tables);
     this.byId = new Map(s.byId);
     this.retired = new Map(s.retired);
+    this.views = new Map(s.views);
     this.nextId = s.nextId;
     this.sequences = new Map(s.sequences);
     this.nextSequenceId = s.nextSequenceId;
@@ -239,7 +260,7 @@ export class Catalog {
   }
 
   relationExists(name: string): boolean {
-    return this.tables.has(name) || this.sequences.has(name) || this.findIndex(name) !== undefined;
+    return this.tables.has(name) || this.views.has(name) || this.sequences.has(name) || this.findIndex(name) !== undefined;
   }
 
   allocateSequenceId(): number {
@@ -285,6 +306,29 @@ export class Catalog {
   /** The sequences owned by table `table` (OWNED BY a column of it): they go with it. */
   ownedSequences(table: string, column?: string): SequenceDef[] {
     return this.listSequences().filter((s) => s.ownedBy !== null && s.ownedBy.table === table && (column === undefined || s.ownedBy.column === column));
+  }
+
+  getView(name: string): ViewDef | undefined {
+    return this.views.get(name);
+  }
+
+  /** Views in creation order. */
+  listViews(): ViewDef[] {
+    return [...this.views.values()];
+  }
+
+  /** Installs a new or replaced view (a replaced one keeps its place; one renamed from `oldName` too). */
+  putView(v: ViewDef, oldName: string = v.name): void {
+    if (oldName !== v.name) {
+      this.views = new Map([...this.views].map(([k, x]) => (k === oldName ? [v.name, v] : [k, x])));
+    } else {
+      this.views.set(v.name, v);
+    }
+    this.version++;
+  }
+
+  removeView(name: string): void {
+    if (this.views.delete(name)) this.version++;
   }
 }
 

@@ -1,5 +1,5 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
@@ -9,6 +9,7 @@ import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { dropDependentViews, renameColumnInViews, renameRelationInViews, renameView, viewsUsingColumn } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
@@ -17,10 +18,14 @@ import { evalExpr, makeEnv } from './eval.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
+  const view = catalog.getView(name) !== undefined;
   let table = catalog.get(name);
   const ownerOnly = (s.cmds ?? []).every((c) => 'AlterTableCmd' in c && c.AlterTableCmd.subtype === 'AT_ChangeOwner');
-  // OWNER TO (pg_dump writes one per table and sequence): accepted, Pesto has no per-object owners.
-  if (ownerOnly && (table !== undefined || catalog.sequence(name) !== undefined)) return { tag: s.objtype === 'OBJECT_SEQUENCE' ? 'ALTER SEQUENCE' : 'ALTER TABLE', touched: [] };
+  // OWNER TO (pg_dump writes one per table, view and sequence): accepted, Pesto has no per-object owners.
+  if (ownerOnly && (table !== undefined || view || catalog.sequence(name) !== undefined)) {
+    return { tag: s.objtype === 'OBJECT_SEQUENCE' ? 'ALTER SEQUENCE' : s.objtype === 'OBJECT_VIEW' ? 'ALTER VIEW' : 'ALTER TABLE', touched: [] };
+  }
+  if (view) refuseOnView(name, s.cmds ?? []);
   if (s.objtype === 'OBJECT_SEQUENCE') {
     if (catalog.sequence(name) === undefined && s.missing_ok) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
     catalog.requireSequence(name);
@@ -138,9 +143,10 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
     throw new SqlError(SqlState.undefinedColumn, `column "${name}" of relation "${t.name}" does not exist`);
   }
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
-  const c = t.columns[i]!;
-  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const notices: string[] = [];
+  const c = t.columns[i]!;
+  dropDependentViews(catalog, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
+  // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
   dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
   t = catalog.getById(t.id) ?? t;
@@ -211,7 +217,7 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
 export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
-  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_VIEW' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
   const seq = catalog.sequence(name);
   if (seq !== undefined && s.renameType !== 'OBJECT_COLUMN') {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
@@ -222,24 +228,29 @@ export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
     if (s.missing_ok === true && !catalog.relationExists(name)) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
     catalog.requireSequence(name);
   }
+  const tag = s.renameType === 'OBJECT_VIEW' || s.relationType === 'OBJECT_VIEW' ? 'ALTER VIEW' : 'ALTER TABLE';
+  const view = catalog.getView(name);
+  if (view !== undefined) return { ...renameView(catalog, view, s.renameType === 'OBJECT_COLUMN' ? s.subname ?? '' : undefined, newName), tag };
   const t = catalog.get(name);
   if (t === undefined) {
-    if (s.missing_ok === true) return { tag: 'ALTER TABLE', touched: [], notice: `relation "${name}" does not exist, skipping` };
+    if (s.missing_ok === true) return { tag, touched: [], notice: `relation "${name}" does not exist, skipping` };
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
-  if (s.renameType === 'OBJECT_TABLE') {
+  if (s.renameType !== 'OBJECT_COLUMN') {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
     catalog.put({ ...t, name: newName });
     renameReferences(catalog, name, newName);
+    renameRelationInViews(catalog, name, newName);
     renameOwner(catalog, name, { table: newName });
-    return { tag: 'ALTER TABLE', touched: [] };
+    return { tag, touched: [] };
   }
   const old = s.subname ?? '';
   const i = columnIndex(t, old);
   if (t.columns.some((c, j) => j !== i && c.name === newName)) throw new SqlError(SqlState.duplicateColumn, `column "${newName}" of relation "${name}" already exists`);
   catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? { ...c, name: newName } : c)) });
+  renameColumnInViews(catalog, name, old, newName);
   renameOwner(catalog, name, { column: { from: old, to: newName } });
-  return { tag: 'ALTER TABLE', touched: [] };
+  return { tag, touched: [] };
 }
 
 /** COMMENT ON TABLE / COLUMN (NULL or '' removes it), as pg_dump writes them. */
@@ -318,7 +329,11 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
 }
 
 export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
-  const named = (s.relations ?? []).map((r) => catalog.require('RangeVar' in r ? (r.RangeVar.relname ?? '') : ''));
+  const named = (s.relations ?? []).map((r) => {
+    const name = 'RangeVar' in r ? (r.RangeVar.relname ?? '') : '';
+    if (catalog.getView(name) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${name}" is not a table`);
+    return catalog.require(name);
+  });
   const notices: string[] = [];
   const tables = truncateClosure(catalog, named, s.behavior === 'DROP_CASCADE', notices);
   for (const t of tables) storage.truncate(t);
@@ -363,4 +378,21 @@ function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: 
   if (constraintNames(t).has(name)) throw unsupported('ALTER TABLE ... DROP CONSTRAINT of a PRIMARY KEY or UNIQUE constraint');
   if (missingOk) return { table: t, notice: `constraint "${name}" of relation "${t.name}" does not exist, skipping` };
   throw new SqlError(SqlState.undefinedObject, `constraint "${name}" of relation "${t.name}" does not exist`);
+}
+
+/** PostgreSQL's names of the ALTER TABLE actions it refuses on a view (42809). */
+const tableOnlyActions: Readonly<Record<string, string>> = {
+  AT_AddColumn: 'ADD COLUMN', AT_DropColumn: 'DROP COLUMN', AT_AddConstraint: 'ADD CONSTRAINT', AT_DropConstraint: 'DROP CONSTRAINT',
+  AT_SetNotNull: 'ALTER COLUMN ... SET NOT NULL', AT_DropNotNull: 'ALTER COLUMN ... DROP NOT NULL', AT_AlterColumnType: 'ALTER COLUMN TYPE',
+};
+
+/** ALTER TABLE naming a view: what PostgreSQL refuses for views is 42809, the rest (defaults, options of views) 0A000 here. */
+function refuseOnView(name: string, cmds: readonly Node[]): never {
+  const first = cmds.find((c) => 'AlterTableCmd' in c);
+  const subtype = first !== undefined && 'AlterTableCmd' in first ? String(first.AlterTableCmd.subtype) : '';
+  const action = tableOnlyActions[subtype];
+  if (action !== undefined) {
+    throw new SqlError(SqlState.wrongObjectType, `ALTER action ${action} cannot be performed on relation "${name}"`, 'This operation is not supported for views.');
+  }
+  throw unsupported(`ALTER ${subtype.replace('AT_', '')} of a view`);
 }

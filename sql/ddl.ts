@@ -1,7 +1,7 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
 // composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
 // are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
-// TABLE/INDEX [IF EXISTS] [CASCADE]; ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
+// TABLE/INDEX [IF EXISTS] [CASCADE], CREATE/DROP VIEW (views.ts); ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
 // catalog's DDL-order counter. The single-node engine applies DDL to its one catalog at once and undoes it
 // if the transaction does not commit (engine.ts); the cluster replays the same statements into each
 // catalog version (replicated-catalog.ts).
@@ -14,6 +14,7 @@ import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { type Expr } from './expr.ts';
@@ -29,6 +30,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
   if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
   if ('CommentStmt' in n) return comment(catalog, n.CommentStmt);
+  if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
   return null;
 }
 
@@ -159,7 +161,9 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
 }
 
 function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOutcome {
-  const table = catalog.require(s.relation?.relname ?? '');
+  const relname = s.relation?.relname ?? '';
+  if (catalog.getView(relname) !== undefined) throw new SqlError(SqlState.wrongObjectType, `cannot create index on relation "${relname}"`, 'This operation is not supported for views.');
+  const table = catalog.require(relname);
   const cols = (s.indexParams ?? []).map((p) => {
     if (!('IndexElem' in p)) throw unsupported('index element');
     if (p.IndexElem.expr !== undefined) throw unsupported('expression indexes');
@@ -185,11 +189,15 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   });
   const touched: number[] = [];
   const notices: string[] = [];
+  if (s.removeType === 'OBJECT_VIEW') return dropViews(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   if (s.removeType === 'OBJECT_TABLE') {
     for (const n of names) {
       if (catalog.sequence(n) !== undefined) throw new SqlError('42809', `"${n}" is not a table`, undefined, undefined, 'Use DROP SEQUENCE to remove a sequence.');
+      if (catalog.getView(n) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a table`, undefined, undefined, 'Use DROP VIEW to remove a view.');
       if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
     }
+    // Views over a dropped table: 2BP01, or gone with CASCADE.
+    for (const n of names) dropDependentViews(catalog, viewsUsing(catalog, n), `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
     // Foreign keys of tables not dropped with it that reference a dropped table: 2BP01, or gone with CASCADE.
     for (const n of names) {
       const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));

@@ -26,6 +26,7 @@ import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
 import { applyDdl } from './ddl.ts';
+import { withViewText } from './views.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -157,7 +158,7 @@ export class Engine {
     if (e === undefined) {
       let stmts: Node[];
       try {
-        stmts = (parseSync(sql).stmts ?? []).map((s) => s.stmt).filter((s): s is Node => s !== undefined);
+        stmts = (parseSync(sql).stmts ?? []).map((s) => withViewText(sql, s)).filter((s): s is Node => s !== undefined);
       } catch (err) {
         const details = (err as { sqlDetails?: { message?: string; cursorPosition?: number } }).sqlDetails;
         const msg = details?.message ?? (err instanceof Error ? err.message : String(err));

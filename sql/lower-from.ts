@@ -12,6 +12,7 @@ import type { JoinKind } from './plan.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
+import { bindViewQuery } from './views.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
@@ -32,6 +33,17 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
 
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
+  const view = rv.schemaname === undefined || rv.schemaname === 'public' ? scope.ctx.catalog.getView(name) : undefined;
+  if (view !== undefined) {
+    // A view is its query as a derived table, under the view's own column names.
+    const alias = rv.alias?.aliasname ?? name;
+    if (scope.rels.some((r) => r.alias === alias)) throw new SqlError('42712', `table name "${alias}" specified more than once`);
+    const q = bindViewQuery(scope.ctx, view);
+    const cols = aliasColumns(rv.alias, view.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
+    const rel = scope.addRel(alias, cols, null);
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    return;
+  }
   const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
   const alias = rv.alias?.aliasname ?? name;
   if (scope.rels.some((r) => r.alias === alias)) {

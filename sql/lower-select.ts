@@ -258,11 +258,15 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
       const rels = relName === null ? scope.rels : scope.rels.filter((r) => r.alias === relName);
       if (relName !== null && rels.length === 0) throw new SqlError(SqlState.undefinedTable, `missing FROM-clause entry for table "${relName}"`);
       if (relName === null && scope.rels.length === 0) throw new SqlError(SqlState.syntaxError, 'SELECT * with no tables specified is not valid');
+      const expanded: (readonly [string, string])[] = [];
       for (const rel of rels) {
         rel.columns.forEach((c, i) => {
-          if (!c.hidden && (relName !== null || !scope.usingHidden.has(rel.offset + i))) outputs.push({ e: { k: 'col', i: rel.offset + i, t: c.type }, name: c.name, typmod: c.typmod });
+          if (c.hidden || (relName === null && scope.usingHidden.has(rel.offset + i))) return;
+          outputs.push({ e: { k: 'col', i: rel.offset + i, t: c.type }, name: c.name, typmod: c.typmod });
+          expanded.push([rel.alias, c.name]);
         });
       }
+      ctx.starExpansions?.set(t, expanded);
       continue;
     }
     const e = bindExpr(scope, v as Node);

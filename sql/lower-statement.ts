@@ -11,6 +11,7 @@ import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
 import { SqlError, positioned } from './errors.ts';
+import { rewriteViewDml } from './view-dml.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -37,7 +38,7 @@ export interface LoweredStatement {
 
 const ddlTags: Record<string, string> = {
   CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
-  TruncateStmt: 'TRUNCATE TABLE',
+  TruncateStmt: 'TRUNCATE TABLE', ViewStmt: 'CREATE VIEW',
   CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT',
 };
 
@@ -68,6 +69,9 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
 }
 
 function lower(ctx: BindContext, node: Node): Statement {
+  // A write through a view is the same write on its base relation (sql/view-dml.ts).
+  const through = rewriteViewDml(ctx.catalog, node);
+  if (through !== null) return lower(ctx, through);
   const kind = nodeKind(node);
   if ('SelectStmt' in node) {
     const q = bindQuery(ctx, node, null);
@@ -117,5 +121,6 @@ function lower(ctx: BindContext, node: Node): Statement {
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
+  if ('CreateTableAsStmt' in node && node.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') throw unsupported('CREATE MATERIALIZED VIEW');
   throw unsupported(`statement ${kind.replace(/Stmt$/, '')}`);
 }

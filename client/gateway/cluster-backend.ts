@@ -3,7 +3,7 @@
 // model. Statements outside BEGIN ... COMMIT run as their own transaction and are retried on a Pesto
 // abort; inside a transaction a Pesto abort surfaces as SQLSTATE 40001 so drivers and tools retry.
 
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
@@ -76,5 +76,9 @@ class ClusterBackendSession implements BackendSession {
 
   async sequences(): Promise<readonly SequenceDef[]> {
     return (await this.session.catalog()).catalog.listSequences();
+  }
+
+  async views(): Promise<readonly ViewDef[]> {
+    return (await this.session.catalog()).catalog.listViews();
   }
 }

@@ -17,6 +17,8 @@ import type { BackendRows } from './sql-backend.ts';
 export interface CopyOutSpec extends CopyFormat {
   /** The query whose rows are copied. */
   readonly query: string;
+  /** The relation `COPY name TO` names (a view is refused, as in PostgreSQL); absent for COPY (query) TO. */
+  readonly relation?: string;
 }
 
 type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | CopyRefused;
@@ -60,14 +62,15 @@ export function copyOutSpecOf(c: CopyStmt, sql: string): CopyOutCommand {
   const f = copyFormatOf(c);
   if (!f.ok) return f.refused;
   let query: string | null;
-  if (c.relation?.relname !== undefined) {
+  const relation = c.relation?.relname;
+  if (relation !== undefined) {
     const cols = c.attlist === undefined ? '*' : c.attlist.map((n) => quoteIdent('String' in n ? n.String.sval ?? '' : '')).join(', ');
-    query = `SELECT ${cols} FROM ${quoteIdent(c.relation.relname)}`;
+    query = `SELECT ${cols} FROM ${quoteIdent(relation)}`;
   } else {
     query = c.query === undefined ? null : parenthesisedQuery(sql);
   }
   if (query === null) return { k: 'unsupported', message: 'COPY TO needs a table or a parenthesised query' };
-  return { k: 'copyTo', spec: { query, ...f.format } };
+  return { k: 'copyTo', spec: { query, ...(relation === undefined ? {} : { relation }), ...f.format } };
 }
 
 const TEXT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };

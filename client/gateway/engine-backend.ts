@@ -2,7 +2,7 @@
 // session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -127,5 +127,9 @@ class EngineBackendSession implements BackendSession {
 
   sequences(): Promise<readonly SequenceDef[]> {
     return Promise.resolve(this.engine.catalog.listSequences());
+  }
+
+  views(): Promise<readonly ViewDef[]> {
+    return Promise.resolve(this.engine.catalog.listViews());
   }
 }

@@ -362,12 +362,18 @@ export class GatewaySession {
 
   /** COPY ... TO STDOUT: the query's rows, one CopyData per row (copy-out.ts). */
   private async copyTo(spec: CopyOutSpec): Promise<BackendResult> {
+    if (spec.relation !== undefined && (await this.backend.views()).some((v) => v.name === spec.relation)) {
+      return { ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy from view "${spec.relation}"`, hint: 'Try the COPY (SELECT ...) TO variant.' } };
+    }
     const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(spec.query));
     return r.ok ? done(writeCopyOut(this.io.out, r, spec)) : r;
   }
 
   private async copyFrom(spec: CopySpec): Promise<BackendResult> {
     if (this.status === 'E') return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
+    if ((await this.backend.views()).some((v) => v.name === spec.table)) {
+      return this.failed({ ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy to view "${spec.table}"`, hint: 'To enable copying to a view, provide an INSTEAD OF INSERT trigger.' } });
+    }
     const t = await copyTarget(this.backend, spec);
     if (!t.ok) return this.failed(t);
     const own = this.status === 'I';

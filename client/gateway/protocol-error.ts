@@ -25,6 +25,7 @@ export const GatewayState = {
   invalidBinaryRepresentation: '22P03',
   featureNotSupported: '0A000',
   objectNotInPrerequisiteState: '55000',
+  wrongObjectType: '42809',
   invalidCatalogName: '3D000',
   badCopyFileFormat: '22P04',
   adminShutdown: '57P01',

@@ -19,16 +19,19 @@
 //     sets it for a table with either), as pg_get_constraintdef prints them; triggers: none;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
-// Everything is in schema `public`, owned by the session's user. Tables, their indexes and sequences
-// are listed; `\d index` and `\d sequence` are not recognised. Column defaults print constants and
+// Views (`\dv`, `\d view`, `\d+ view` with its definition through pg_get_viewdef: system-catalog.ts) list
+// and describe as PostgreSQL's do.
+// Everything is in schema `public`, owned by the session's user. Tables, their indexes, views and
+// sequences are listed; `\d index` and `\d sequence` are not recognised. Column defaults print constants and
 // nextval(...) as PostgreSQL does, identity columns as psql prints them; other
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
-import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef } from '../../sql/catalog.ts';
+import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { sequenceIdOf } from '../../sql/ddl-sequence.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import { viewDefinition } from '../../sql/views.ts';
 import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendColumn, BackendResult } from './sql-backend.ts';
@@ -54,8 +57,8 @@ function patternOf(where: string, column: string): RegExp | null {
   }
 }
 
-/** Tables whose name (and schema `public`) match the patterns in `where`, by name. */
-function matching(tables: readonly TableDef[], where: string): TableDef[] {
+/** Tables or views whose name (and schema `public`) match the patterns in `where`, by name. */
+function matching<T extends { readonly name: string }>(tables: readonly T[], where: string): T[] {
   if (!nameTest(where, 'n.nspname')('public')) return [];
   const name = nameTest(where, 'c.relname');
   return tables.filter((t) => name(t.name)).sort(byName);
@@ -74,6 +77,10 @@ function byName(a: { readonly name: string }, b: { readonly name: string }): num
 /** The table psql names by its pg_class oid (as text), among `tables`. */
 function tableWithOid(tables: readonly TableDef[], oid: string): TableDef | undefined {
   return tables.find((t) => OID_BASE + t.id === Number(oid));
+}
+
+function viewWithOid(views: readonly ViewDef[], oid: string): ViewDef | undefined {
+  return views.find((v) => OID_BASE + v.id === Number(oid));
 }
 
 async function tableByOid(ctx: CatalogContext, oid: string): Promise<TableDef | undefined> {
@@ -148,7 +155,8 @@ const ROLES = /^\s*SELECT r\.rolname, r\.rolsuper, r\.rolinherit,\s*r\.rolcreate
 const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
 // `\d+` asks for the reloptions (none here) where `\d` selects '', and for four more columns per attribute.
 const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, (?:''|pg_catalog\.array_to_string\(c\.reloptions [\s\S]*?\))\s*, c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
-const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated(,\s*a\.attstorage,\s*a\.attcompression AS attcompression,\s*CASE WHEN a\.attstattarget=-1 THEN NULL ELSE a\.attstattarget END AS attstattarget,\s*pg_catalog\.col_description\(a\.attrelid, a\.attnum\))?\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
+// A view's `\d+` asks for storage and description only.
+const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\.atttypmod\),[\s\S]*a\.attnotnull,[\s\S]*a\.attidentity,\s*a\.attgenerated(,\s*a\.attstorage(,\s*a\.attcompression AS attcompression,\s*CASE WHEN a\.attstattarget=-1 THEN NULL ELSE a\.attstattarget END AS attstattarget)?,\s*pg_catalog\.col_description\(a\.attrelid, a\.attnum\))?\s+FROM pg_catalog\.pg_attribute a\s+WHERE a\.attrelid = '(\d+)' AND a\.attnum > 0 AND NOT a\.attisdropped\s+ORDER BY a\.attnum;?\s*$/;
 const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
 
 /** pg_attribute.attstorage of each type's default: plain for fixed-size types, main for numeric, extended for text. */
@@ -156,6 +164,8 @@ function storageOf(t: SqlType): string {
   return t === 'numeric' ? 'm' : t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'unknown' ? 'x' : 'p';
 }
 
+/** `\d+ view`'s definition (psql casts the oid to pg_catalog.oid, a type the engine has not). */
+const VIEWDEF = /^\s*SELECT pg_catalog\.pg_get_viewdef\('(\d+)'::pg_catalog\.oid, true\);?\s*$/;
 const FOREIGN_KEYS = /^\s*SELECT true as sametable, conname,\s*pg_catalog\.pg_get_constraintdef\(r\.oid, true\) as condef,\s*conrelid::pg_catalog\.regclass AS ontable\s+FROM pg_catalog\.pg_constraint r\s+WHERE r\.conrelid = '(\d+)' AND r\.contype = 'f'[\s\S]*ORDER BY conname;?\s*$/;
 const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ontable,\s*pg_catalog\.pg_get_constraintdef\(oid, true\) AS condef\s+FROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\)[\s\S]*ORDER BY conname;?\s*$/;
 
@@ -171,6 +181,8 @@ function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefi
 
 /** Queries of `\d table` that have no rows here, by a distinctive part and their column count. */
 const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
+  // A view's rules besides its _RETURN rule (`\d+ view`): Pesto has no rules.
+  { re: /^\s*SELECT r\.rulename, trim\(trailing ';' from pg_catalog\.pg_get_ruledef\(r\.oid, true\)\)\s+FROM pg_catalog\.pg_rewrite r\s+WHERE r\.ev_class = '\d+' AND r\.rulename != '_RETURN' ORDER BY 1;?\s*$/, width: 2 },
   { re: /^\s*SELECT pol\.polname, pol\.polpermissive,[\s\S]*FROM pg_catalog\.pg_policy pol\s+WHERE pol\.polrelid = '\d+' ORDER BY 1;?\s*$/, width: 6 },
   { re: /^\s*SELECT oid, stxrelid::pg_catalog\.regclass,[\s\S]*FROM pg_catalog\.pg_statistic_ext\s+WHERE stxrelid = '\d+'\s+ORDER BY nsp, stxname;?\s*$/, width: 9 },
   { re: /^\s*SELECT pubname\s*, NULL\s*, NULL\s+FROM pg_catalog\.pg_publication p\s[\s\S]*pg_catalog\.pg_relation_is_publishable\('\d+'\)\s+ORDER BY 1;?\s*$/, width: 3 },
@@ -179,25 +191,25 @@ const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
   { re: /^\s*SELECT c\.oid::pg_catalog\.regclass, c\.relkind, inhdetachpending, pg_catalog\.pg_get_expr\(c\.relpartbound, c\.oid\)\s+FROM pg_catalog\.pg_class c, pg_catalog\.pg_inherits i\s+WHERE c\.oid = i\.inhrelid AND i\.inhparent = '\d+'[\s\S]*;?\s*$/, width: 4 },
 ];
 
-/** One line of the relation list: a table, an index with its table, or a sequence. */
+/** One line of the relation list: a table, an index with its table, a view or a sequence. */
 interface Relation {
   readonly name: string;
-  readonly kind: 'table' | 'index' | 'sequence';
-  /** The table, or the indexed table; null for a sequence. */
+  /** The table, or the indexed table; null for a view or a sequence. */
   readonly table: TableDef | null;
+  readonly type: 'table' | 'index' | 'view' | 'sequence';
 }
 
 /** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
 function extraValue(name: string, r: Relation): SqlValue {
   switch (name) {
     case 'Table':
-      return r.kind === 'index' ? r.table!.name : null;
+      return r.type === 'index' ? r.table?.name ?? null : null;
     case 'Persistence':
       return 'permanent';
     case 'Access method':
-      return r.kind === 'index' ? 'btree' : r.kind === 'table' ? 'heap' : null;
+      return r.type === 'index' ? 'btree' : r.type === 'table' ? 'heap' : null;
     case 'Description':
-      return r.kind === 'table' ? (r.table!.comment ?? null) : null;
+      return r.type === 'table' ? (r.table?.comment ?? null) : null;
     default:
       return null; // Size (not tracked)
   }
@@ -217,14 +229,15 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const owner = ctx.settings.get('session_authorization') ?? '';
         const tables = await ctx.backend.tables();
         const found: Relation[] = [];
-        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, kind: 'table' });
+        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, type: 'table' });
+        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view' });
         if ((kinds.includes('i') || kinds.includes('S')) && nameTest(where, 'n.nspname')('public')) {
           const name = nameTest(where, 'c.relname');
-          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, kind: 'index' });
-          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, kind: 'sequence' });
+          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, type: 'index' });
+          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, type: 'sequence' });
         }
         found.sort(byName);
-        return rows(columns, found.map((r) => ['public', r.name, r.kind, owner, ...extras.map((e) => extraValue(e, r))]));
+        return rows(columns, found.map((r) => ['public', r.name, r.type, owner, ...extras.map((e) => extraValue(e, r))]));
       },
     };
   }
@@ -273,7 +286,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     const columns = [col('oid', 'int8'), col('nspname'), col('relname')];
     return {
       columns,
-      answer: async (ctx) => rows(columns, matching(await ctx.backend.tables(), where).map((t) => [OID_BASE + t.id, 'public', t.name])),
+      answer: async (ctx) => {
+        const [tables, views] = await Promise.all([ctx.backend.tables(), ctx.backend.views()]);
+        return rows(columns, [...matching(tables, where), ...matching(views, where)].sort(byName).map((t) => [OID_BASE + t.id, 'public', t.name]));
+      },
     };
   }
   m = FLAGS.exec(sql);
@@ -289,7 +305,11 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       answer: async (ctx) => {
         const tables = await ctx.backend.tables();
         const t = tableWithOid(tables, oid);
-        if (t === undefined) return rows(columns, []);
+        if (t === undefined) {
+          // A view has rules (its _RETURN rule, which psql does not list) and no access method.
+          const v = viewWithOid(await ctx.backend.views(), oid);
+          return rows(columns, v === undefined ? [] : [[0, 'v', false, true, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
+        }
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
         return rows(columns, [[0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
@@ -299,20 +319,25 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   m = ATTRS.exec(sql);
   if (m !== null) {
     const verbose = m[1] !== undefined;
-    const oid = m[2] as string;
+    const ofTable = m[2] !== undefined;
+    const oid = m[3] as string;
     const columns = [
       col('attname'), col('format_type'), col('pg_get_expr'), col('attnotnull', 'bool'), col('attcollation'), col('attidentity'), col('attgenerated'),
-      ...(verbose ? [col('attstorage'), col('attcompression'), col('attstattarget', 'int2'), col('col_description')] : []),
+      ...(verbose ? [col('attstorage'), ...(ofTable ? [col('attcompression'), col('attstattarget', 'int2')] : []), col('col_description')] : []),
     ];
+    const more = (t: SqlType, description: string | null): SqlValue[] => (verbose ? [storageOf(t), ...(ofTable ? ['', null] : []), description] : []);
     return {
       columns,
       answer: async (ctx) => {
         const t = await tableByOid(ctx, oid);
-        if (t === undefined) return rows(columns, []);
+        if (t === undefined) {
+          const v = viewWithOid(await ctx.backend.views(), oid);
+          return rows(columns, (v?.columns ?? []).map((c) => [c.name, formatTypeSpec(c), null, false, null, '', '', ...more(c.type, null)]));
+        }
         const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...(verbose ? [storageOf(c.type), '', null, c.comment ?? null] : [])]);
+          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },
@@ -337,6 +362,18 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
           const constraint = i.contype === 'p' ? `PRIMARY KEY (${list})` : i.contype === 'u' ? `UNIQUE (${list})` : null;
           return [i.name, i.primary, i.unique, false, true, def, constraint, i.contype, i.contype === null ? null : false, i.contype === null ? null : false, false, 0];
         }));
+      },
+    };
+  }
+  m = VIEWDEF.exec(sql);
+  if (m !== null) {
+    const oid = m[1] as string;
+    const columns = [col('pg_get_viewdef')];
+    return {
+      columns,
+      answer: async (ctx) => {
+        const v = viewWithOid(await ctx.backend.views(), oid);
+        return rows(columns, v === undefined ? [] : [[viewDefinition(v)]]);
       },
     };
   }

@@ -13,7 +13,7 @@
 //   for everything else itself), so a backend need not track the aborted state.
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
@@ -85,6 +85,8 @@ export interface BackendSession {
   tables(): Promise<readonly TableDef[]>;
   /** The sequences this session's statements see now (the catalog, psql's `\d`). */
   sequences(): Promise<readonly SequenceDef[]>;
+  /** The views this session's statements see now. */
+  views(): Promise<readonly ViewDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

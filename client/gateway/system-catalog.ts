@@ -1,8 +1,8 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
-// pg_class, pg_attribute, pg_tables and pg_database (the session's database), pg_index, pg_constraint,
+// pg_class, pg_attribute, pg_tables, pg_views and pg_database (the session's database), pg_index, pg_constraint,
 // pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), pg_sequence,
 // pg_sequences, pg_depend and information_schema.sequences (catalog-sequences.ts), and
-// information_schema's tables, columns, table_constraints, key_column_usage and
+// information_schema's tables, views, columns, table_constraints, key_column_usage and
 // constraint_column_usage, as tables of a single-node engine in the gateway. A
 // SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
@@ -23,7 +23,9 @@
 
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
+import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
+import { viewDefinition } from '../../sql/views.ts';
+import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { arrayElementType, isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -33,7 +35,7 @@ import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, CONSTRAINT_TABLES, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -123,7 +125,13 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
   columns: `constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,
     unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_DATABASE, IS_TABLES, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const PG_VIEWS: Table = { name: 'pg_catalog.pg_views', columns: 'schemaname name, viewname name, viewowner name, definition text' };
+const IS_VIEWS: Table = {
+  name: 'information_schema.views',
+  columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
+    is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
+};
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -174,7 +182,7 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], sequences: readonly SequenceDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
   // The session's own database (UTF8, C collation; the only one it can see).
@@ -196,22 +204,41 @@ function sessionRows(tables: readonly TableDef[], sequences: readonly SequenceDe
         push(PG_ATTRIBUTE, [oid, c.name, 0, typeLen[c.type], num, -1, 0, false, false, '', '', true, 0]);
         return;
       }
-      const f = columnFacts(c.type, c.typmod);
-      const def = defaultText(t, t.columns.indexOf(c), names);
-      // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
-      push(PG_ATTRIBUTE, [oid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined, c.identity ?? '', '', false, collationOf(c.type)]);
-      push(IS_COLUMNS, [database, 'public', t.name, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
-        f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-        database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', 'YES']);
+      columnRows(oid, t.name, c, num, defaultText(t, t.columns.indexOf(c), names), 'YES', database, push);
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
     constraintTableRows(t, names, push);
   }
+  for (const v of views) {
+    // A view: relkind 'v', its columns, its SELECT, and whether it is written through (sql/view-dml.ts).
+    const oid = OID_BASE + v.id;
+    const definition = viewDefinition(v);
+    const writable = writableColumns(v);
+    const yes = writable === null ? 'NO' : 'YES';
+    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false]);
+    push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
+    push(PG_VIEWS, ['public', v.name, owner, definition]);
+    push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
+    push(PESTO_DEFINITION, [oid, definition]);
+    v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
+  }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
     for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
   }
   return out;
+}
+
+/** pg_attribute's and information_schema.columns' rows of one column of a table or view. */
+function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default' | 'identity'>, num: number, def: string | null,
+  updatable: 'YES' | 'NO', database: string, push: (t: Table, row: SqlValue[]) => void): void {
+  const f = columnFacts(c.type, c.typmod);
+  // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
+  push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined,
+    c.identity ?? '', '', false, collationOf(c.type)]);
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
+    f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+    database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', updatable]);
 }
 
 /**
@@ -342,10 +369,10 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const [tables, sequences] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.sequences()]) : [[], []];
+      const [tables, views, sequences] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences()]) : [[], [], []];
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, sequences, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, views, sequences, ctx.settings.database, ctx.settings.user);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

@@ -395,7 +395,7 @@ END;
       'id,name,note\n3,"c, d","say ""hi"""\n2,b,\n');
   });
 
-  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT), PREPARE/EXECUTE, binary COPY and system catalog queries as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
+  void it('runs psql cursors (DECLARE, FETCH, MOVE, CLOSE, FETCH_COUNT), PREPARE/EXECUTE, binary COPY, system catalog queries and views (\\dv, \\d+ view) as PostgreSQL 15 does; current_user over a scan is the session user', async () => {
     const r = await psqlScript('cursors', port, USER, PASSWORD);
     assert.equal(r.stdout, scriptOutput('cursors').stdout);
     assert.equal(r.stderr, scriptOutput('cursors').stderr);
@@ -405,6 +405,7 @@ END;
     assert.ok(copied.out.equals(readFileSync(join(import.meta.dirname, 'testdata', 'copy-binary.bin'))), 'binary COPY TO is PostgreSQL 15 byte for byte');
     const c = await psqlScript('system-catalog', port, USER, PASSWORD);
     assert.deepEqual(c, scriptOutput('system-catalog'));
+    assert.deepEqual(await psqlScript('views', port, USER, PASSWORD), scriptOutput('views'));
     // A scan with a function only the client answers runs at the client (replicas refuse it).
     await psqlOk('-c', 'CREATE TABLE whoami (id INT PRIMARY KEY, v TEXT)', '-c', "INSERT INTO whoami VALUES (1, 'a'), (2, 'b')");
     assert.equal(await psqlOk('-c', "SELECT current_user, current_database(), v FROM whoami WHERE v > '' ORDER BY id"), 'pesto|pesto|a\npesto|pesto|b\n');

@@ -53,6 +53,7 @@ class RecordingBackend implements SqlBackend {
       release: (st) => s.release(st),
       tables: () => s.tables(),
       sequences: () => s.sequences(),
+      views: () => s.views(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

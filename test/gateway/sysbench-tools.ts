@@ -8,7 +8,7 @@ import pg from 'pg';
 import type {
   BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend,
 } from '../../client/gateway/sql-backend.ts';
-import type { TableDef } from '../../sql/catalog.ts';
+import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { DATABASE, PASSWORD, USER } from './gateway-fixture.ts';
@@ -89,6 +89,10 @@ class CountingSession implements BackendSession {
 
   sequences(): Promise<readonly SequenceDef[]> {
     return this.inner.sequences();
+  }
+
+  views(): Promise<readonly ViewDef[]> {
+    return this.inner.views();
   }
 }
 

@@ -67,21 +67,24 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
   };
 }
 
-/** Drops every table and sequence of the current catalog (read at a fresh timestamp), through the gateway. */
+/** Drops every view, table and sequence of the current catalog (read at a fresh timestamp), through the gateway. */
 async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<void> {
   const tx = gw.client.session().begin();
   let names: string[];
+  let views: string[];
   let sequences: string[];
   try {
     const r = await tx.read(CATALOG_KEY);
     const catalog = CatalogVersion.fromValue(r.value).catalog;
     names = catalog.list().map((t) => t.name);
+    views = catalog.listViews().map((v) => v.name);
     // Those no table owns (the others go with their tables).
     sequences = catalog.listSequences().filter((s) => s.ownedBy === null).map((s) => s.name);
   } finally {
     tx.abort();
   }
-  const list = (ns: readonly string[]): string => ns.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
-  if (names.length > 0) await client.query(`DROP TABLE ${list(names)}`);
-  if (sequences.length > 0) await client.query(`DROP SEQUENCE ${list(sequences)} CASCADE`);
+  const quoted = (list: readonly string[]): string => list.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
+  if (views.length > 0) await client.query(`DROP VIEW ${quoted(views)}`);
+  if (names.length > 0) await client.query(`DROP TABLE ${quoted(names)}`);
+  if (sequences.length > 0) await client.query(`DROP SEQUENCE ${quoted(sequences)} CASCADE`);
 }
