@@ -1,6 +1,6 @@
 -- Run against the restored database and against PostgreSQL 15 (pg-dump.test.ts): the same output.
 select id, email, name, created_at, vip, balance from customers order by id;
-select id, sku, price, attrs, image, added from products order by id;
+select id, sku, price, attrs, tags, image, added from products order by id;
 select id, customer_id, placed, note, token from orders order by id;
 select * from order_lines order by order_id, product_id;
 select * from audit order by n;
@@ -9,6 +9,10 @@ select * from audit order by n;
 \d order_lines
 \d audit
 \ds
+\dv
+\d order_totals
+select * from customer_orders order by order_id;
+select * from order_totals order by order_id;
 select sequence_name, data_type, start_value, increment from information_schema.sequences order by sequence_name;
 select pg_get_serial_sequence('customers', 'id'), pg_get_serial_sequence('products', 'id'), pg_get_serial_sequence('audit', 'n');
 insert into customers (email, name, created_at) values ('d@x', 'Dee', '2024-05-01 00:00:00+00') returning id, vip, balance;
@@ -23,3 +27,5 @@ insert into customers (email, name, created_at, balance) values ('e@x', 'Eve', '
 delete from customers where id = 1;
 select count(*) from orders;
 select count(*) from order_lines;
+select * from order_totals order by order_id;
+update products set tags = array_append(tags, 'new') where id = 110 returning tags;

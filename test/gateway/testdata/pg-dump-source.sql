@@ -15,6 +15,7 @@ create table products (
   sku text not null,
   price numeric(10,2) not null check (price >= 0),
   attrs jsonb,
+  tags text[],
   image bytea,
   added date
 );
@@ -37,13 +38,17 @@ create table audit (
   what text
 );
 create sequence invoice_no start 1000 increment 5;
+create view customer_orders as
+  select c.name, o.id as order_id, o.placed from customers c join orders o on o.customer_id = c.id where not c.vip is null;
+create view order_totals as
+  select l.order_id, sum(l.qty * p.price) as total from order_lines l join products p on p.id = l.product_id group by l.order_id;
 insert into customers (email, name, created_at, vip, balance) values
   ('a@x', 'Ann', '2024-03-01 10:00:00+00', true, 10.50),
   ('b@x', 'Bob', '2024-03-02 11:30:00.25+00', false, -3),
   ('c@x', E'Cé "quote" \\ tab\there\nnewline', '2024-03-03 00:00:00+00', null, 0);
-insert into products (sku, price, attrs, image, added) values
-  ('S1', 9.99, '{"k": 1, "tags": ["a", "b"]}', '\x00ff10', '2024-01-31'),
-  ('S2', 0, null, null, null);
+insert into products (sku, price, attrs, tags, image, added) values
+  ('S1', 9.99, '{"k": 1, "tags": ["a", "b"]}', '{a,"b c",NULL}', '\x00ff10', '2024-01-31'),
+  ('S2', 0, null, '{}', null, null);
 insert into orders (customer_id, placed, note, token) values
   (1, '2024-04-01 12:00:00', 'first', 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'),
   (2, '2024-04-02 13:00:00', null, null);
