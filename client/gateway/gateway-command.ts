@@ -145,28 +145,41 @@ function classifyUtility(sql: string): GatewayCommand {
   return BACKEND;
 }
 
+/** One statement of a query string, and the characters before it there (error positions count from the string's start). */
+export interface StatementText {
+  readonly text: string;
+  readonly offset: number;
+}
+
 /**
  * Splits a simple-query string into statements, as PostgreSQL does before running any of them. The
  * common single-statement case costs a regular-expression test; anything else is parsed. A syntax
  * error anywhere returns the whole text as one statement, so the backend reports it and nothing runs.
  */
-export function splitStatements(sql: string): string[] {
+export function splitStatements(sql: string): StatementText[] {
   const trimmed = sql.replace(/[\s;]+$/, '');
   if (trimmed.trim() === '') return [];
-  if (!trimmed.includes(';') && !trimmed.includes('--') && !trimmed.includes('/*')) return [trimmed];
+  if (!trimmed.includes(';') && !trimmed.includes('--') && !trimmed.includes('/*')) return [{ text: trimmed, offset: 0 }];
   let parsed: ReturnType<typeof parseSync>;
   try {
     parsed = parseSync(sql);
   } catch {
-    return [sql];
+    return [{ text: sql, offset: 0 }];
   }
   // Statement locations are byte offsets into the UTF-8 text, as in PostgreSQL.
   const bytes = Buffer.from(sql, 'utf8');
-  const out: string[] = [];
+  const out: StatementText[] = [];
   for (const s of parsed.stmts ?? []) {
     const from = s.stmt_location ?? 0;
     const to = s.stmt_len === undefined || s.stmt_len === 0 ? bytes.length : from + s.stmt_len;
-    out.push(bytes.toString('utf8', from, to).trim());
+    const raw = bytes.toString('utf8', from, to);
+    const text = raw.trim();
+    out.push({ text, offset: bytes.toString('utf8', 0, from).length + raw.indexOf(text) });
   }
   return out;
+}
+
+/** `e` with its position moved from its statement's text to the query string's (`offset` characters before it). */
+export function atOffset<E extends { readonly position?: number | undefined }>(e: E, offset: number): E {
+  return e.position === undefined || offset === 0 ? e : { ...e, position: e.position + offset };
 }

@@ -20,7 +20,7 @@ import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
 import { writeCopyOut, type CopyOutSpec } from './copy-out.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
-import { classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
+import { atOffset, classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { SqlCursors } from './sql-cursors.ts';
@@ -321,7 +321,7 @@ export class GatewaySession {
       return;
     }
     const multi = stmts.length > 1;
-    for (const text of stmts) {
+    for (const { text, offset } of stmts) {
       const cmd = classify(text);
       if (multi && this.status === 'I' && (cmd.k === 'backend' || cmd.k === 'catalog' || cmd.k === 'copyFrom' || cmd.k === 'copyTo' || cmd.k === 'declare' || cmd.k === 'executePrepared')) {
         const b = await this.backend.begin();
@@ -336,7 +336,7 @@ export class GatewaySession {
         : cmd.k === 'copyTo' ? await this.copyTo(cmd.spec)
         : await this.run(cmd, () => this.backend.execute(cmd.k === 'declare' ? cmd.spec.query : text));
       if (!r.ok) {
-        this.writeError(r.error);
+        this.writeError(atOffset(r.error, offset));
         if (this.implicitBlock) {
           this.implicitBlock = false;
           await this.rollbackBackend();
@@ -433,7 +433,7 @@ export class GatewaySession {
       this.extendedError({ code: GatewayState.syntaxError, message: 'cannot insert multiple commands into a prepared statement' });
       return;
     }
-    const text = texts[0] ?? '';
+    const { text, offset } = texts[0] ?? { text: '', offset: 0 };
     const hints: (SqlType | null)[] = oids.map((o) => (o === 0 ? null : typeFromOid(o) ?? null));
     const command = text === '' ? ({ k: 'backend' } as const) : classify(text);
     if (this.status === 'E' && !acceptedWhenFailed(command)) {
@@ -443,7 +443,7 @@ export class GatewaySession {
     const built = await this.buildStatement(name, sql, text, command, hints);
     if (!built.ok) {
       if (this.status === 'T') this.status = 'E';
-      this.extendedError(built.error);
+      this.extendedError(atOffset(built.error, offset));
       return;
     }
     this.dropStatement(name);

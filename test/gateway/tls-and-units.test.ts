@@ -80,8 +80,9 @@ void test('parses COPY text and CSV rows across arbitrary chunk boundaries', () 
 
 void test('splits multi-statement strings and recognises the statements the gateway answers itself', () => {
   assert.deepEqual(splitStatements('  ;; '), []);
-  assert.deepEqual(splitStatements('SELECT 1;'), ['SELECT 1']);
-  assert.deepEqual(splitStatements(`SELECT 'a;b'; SELECT 'é'  ;`), [`SELECT 'a;b'`, `SELECT 'é'`]);
+  assert.deepEqual(splitStatements('SELECT 1;'), [{ text: 'SELECT 1', offset: 0 }]);
+  assert.deepEqual(splitStatements(`SELECT 'é;b'; SELECT 'é'  ;`), [{ text: `SELECT 'é;b'`, offset: 0 }, { text: `SELECT 'é'`, offset: 14 }]);
+  assert.deepEqual(splitStatements('SELECT 1;\n  SELECT 2'), [{ text: 'SELECT 1', offset: 0 }, { text: 'SELECT 2', offset: 12 }]);
   const kinds: [string, string][] = [
     ['BEGIN', 'begin'], ['begin work', 'begin'], ['START TRANSACTION ISOLATION LEVEL READ COMMITTED', 'begin'],
     ['BEGIN ISOLATION LEVEL SERIALIZABLE, READ ONLY', 'begin'], ['END', 'commit'], ['commit;', 'commit'],
