@@ -25,12 +25,11 @@ INSERT INTO orders VALUES (10, 1, 50), (11, 1, 250), (12, 2, 120.5);
 SELECT * FROM big_orders ORDER BY id;
 SELECT * FROM cities ORDER BY city;
 \dv
-\d
 \dv big*
 \d big_orders
 \d+ cities
 \d cities
-select table_name, table_type, is_insertable_into from information_schema.tables where table_schema = 'public' order by table_name;
+select table_name, table_type, is_insertable_into from information_schema.tables where table_schema = 'public' and table_name in ('big_orders', 'cities', 'customers', 'named', 'orders') order by table_name;
 select table_name, view_definition, check_option, is_updatable, is_insertable_into from information_schema.views where table_schema = 'public' order by table_name;
 select table_name, column_name, ordinal_position, data_type, is_nullable, character_maximum_length, numeric_precision, numeric_scale from information_schema.columns where table_name in ('big_orders', 'cities', 'named') order by table_name, ordinal_position;
 select column_name, is_updatable from information_schema.columns where table_name = 'named' order by ordinal_position;
