@@ -3,6 +3,7 @@
 // CURRENT_DATE come from the execution context; bytea's in bytea.ts). Typing lives in lower-func.ts;
 // this is evaluation only.
 
+import { scanSync } from 'libpg-query';
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
@@ -225,6 +226,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return s0().toLowerCase();
     case 'upper':
       return s0().toUpperCase();
+    case 'quote_ident':
+      return quoteIdentifier(s0());
     case 'length':
     case 'char_length':
     case 'character_length': {
@@ -407,4 +410,14 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     default:
       throw new SqlError(SqlState.undefinedFunction, `function ${e.fn} does not exist`);
   }
+}
+
+/**
+ * quote_ident: the name as an SQL identifier, in double quotes unless it is lower-case letters, digits
+ * and underscores not starting with a digit and not a keyword PostgreSQL reserves in any way (its
+ * unreserved keywords stay bare), as PostgreSQL's quote_identifier decides.
+ */
+function quoteIdentifier(name: string): string {
+  const plain = /^[a-z_][a-z0-9_]*$/.test(name) && (scanSync(name).tokens[0]?.keywordKind ?? 0) <= 1;
+  return plain ? name : `"${name.replace(/"/g, '""')}"`;
 }

@@ -76,6 +76,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'upper':
     case 'initcap':
     case 'reverse':
+    case 'quote_ident':
       arity(name, args, 1, 1);
       return fn(name, [textArg(ctx, args[0] as Expr, name, args)], 'text');
     case 'length':

@@ -76,7 +76,10 @@ const AS_TEXT = new Set(['text', 'varchar', 'name']);
 function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: number; to: number; replacement: string } | null {
   for (let i = 1; i + 1 < tokens.length; i++) {
     if (tokens[i]!.tokenName !== 'TYPECAST') continue;
-    const type = identName(tokens[i + 1]!, text);
+    // `x::regclass`, or schema-qualified `x::pg_catalog.regclass` as psql writes it.
+    const qualified = identName(tokens[i + 1]!, text) === 'pg_catalog' && tokens[i + 2]?.text === '.' && tokens[i + 3] !== undefined;
+    const typeAt = qualified ? i + 3 : i + 1;
+    const type = identName(tokens[typeAt]!, text);
     if (type !== 'regclass' && type !== 'regtype') continue;
     let a = i - 1;
     if (tokens[a]!.text === ')') {
@@ -91,7 +94,7 @@ function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: numbe
       if (f !== undefined && (f.tokenName === 'IDENT' || f.keywordKind === 1 || f.keywordKind === 2)) a--;
     }
     while (a >= 2 && tokens[a - 1]!.text === '.' && tokens[a - 2]!.tokenName === 'IDENT') a -= 2;
-    let end = i + 1;
+    let end = typeAt;
     let result: 'oid' | 'text' = 'oid';
     const next = tokens[end + 2] === undefined || tokens[end + 1]!.tokenName !== 'TYPECAST' ? null : identName(tokens[end + 2]!, text);
     if (next !== null && AS_OID.has(next)) end += 2;

@@ -45,3 +45,12 @@ export function typeNameRows(oid: number, typname: string, display: string): Sql
   if (display !== typname) rows.push([display, oid, display]);
   return rows;
 }
+
+/** PostgreSQL 15's oids of the system catalogs queries name by regclass (`'pg_catalog.pg_class'::regclass`, pg_depend's classid). */
+const SYSTEM_RELATIONS: Readonly<Record<string, number>> = {
+  pg_type: 1247, pg_attribute: 1249, pg_class: 1259, pg_database: 1262, pg_am: 2601, pg_attrdef: 2604, pg_constraint: 2606,
+  pg_depend: 2608, pg_description: 2609, pg_index: 2610, pg_namespace: 2615, pg_sequence: 2224, pg_enum: 3501, pg_range: 3541,
+};
+
+/** The spellings of the system catalogs' names (regclass prints them bare: pg_catalog is on the search path). */
+export const SYSTEM_RELATION_NAME_ROWS: readonly SqlValue[][] = Object.entries(SYSTEM_RELATIONS).flatMap(([name, oid]) => spellings(oid, name, name, [['pg_catalog']]));

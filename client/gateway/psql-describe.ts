@@ -27,6 +27,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
+import { SEQUENCE_OID } from './catalog-sequences.ts';
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { sequenceIdOf } from '../../sql/ddl-sequence.ts';
@@ -287,8 +288,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     return {
       columns,
       answer: async (ctx) => {
-        const [tables, views] = await Promise.all([ctx.backend.tables(), ctx.backend.views()]);
-        return rows(columns, [...matching(tables, where), ...matching(views, where)].sort(byName).map((t) => [OID_BASE + t.id, 'public', t.name]));
+        const [tables, views, sequences] = await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences()]);
+        const found = [...matching(tables, where), ...matching(views, where)].map((t) => ({ name: t.name, oid: OID_BASE + t.id }));
+        for (const s of matching(sequences, where)) found.push({ name: s.name, oid: SEQUENCE_OID + s.id });
+        return rows(columns, found.sort(byName).map((r) => [r.oid, 'public', r.name]));
       },
     };
   }
@@ -308,7 +311,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         if (t === undefined) {
           // A view has rules (its _RETURN rule, which psql does not list) and no access method.
           const v = viewWithOid(await ctx.backend.views(), oid);
-          return rows(columns, v === undefined ? [] : [[0, 'v', false, true, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
+          if (v !== undefined) return rows(columns, [[0, 'v', false, true, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
+          // A sequence: psql then reads pg_sequence and pg_depend (catalog-sequences.ts) through the system catalog.
+          const s = (await ctx.backend.sequences()).find((x) => SEQUENCE_OID + x.id === Number(oid));
+          return rows(columns, s === undefined ? [] : [[0, 'S', false, false, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
         }
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;

@@ -37,7 +37,7 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
 import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
-import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, relationNameRows, typeNameRows } from './catalog-names.ts';
+import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
@@ -226,6 +226,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   for (const [oid, relname] of out.get(PG_CLASS)!) {
     for (const row of relationNameRows(oid as number, relname as string, database)) push(PESTO_RELATION_NAME, row);
   }
+  for (const row of SYSTEM_RELATION_NAME_ROWS) push(PESTO_RELATION_NAME, row);
   return out;
 }
 

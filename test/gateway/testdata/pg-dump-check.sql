@@ -9,6 +9,10 @@ select * from audit order by n;
 \d order_lines
 \d audit
 \ds
+\d customers_id_seq
+\d invoice_no
+\d products_id_seq
+\d audit_n_seq
 \dv
 \d order_totals
 select * from customer_orders order by order_id;
