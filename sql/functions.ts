@@ -3,6 +3,7 @@
 // CURRENT_DATE come from the execution context; bytea's in bytea.ts). Typing lives in lower-func.ts;
 // this is evaluation only.
 
+import { md5, md5Bytes } from './md5.ts';
 import { scanSync } from 'libpg-query';
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
@@ -306,7 +307,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'decode':
       return decodeBytes(s0(), String(v[1]));
     case 'md5':
-      throw new SqlError(SqlState.featureNotSupported, 'function md5 is not supported');
+      return v[0] instanceof Uint8Array ? md5Bytes(v[0]) : md5(s0());
     case 'round':
     case 'trunc': {
       const x = v[0] as SqlValue;

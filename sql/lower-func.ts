@@ -103,6 +103,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       if (a.t === 'bytea') return fn('substr', [a, ...rest], 'bytea');
       return fn('substr', [textArg(ctx, a, name, args), ...rest], 'text');
     }
+    case 'md5': {
+      // md5(text) and md5(bytea): the digest in hex.
+      arity(name, args, 1, 1);
+      const a = args[0] as Expr;
+      return fn(name, [a.t === 'bytea' ? a : textArg(ctx, a, name, args)], 'text');
+    }
     case 'encode': {
       arity(name, args, 2, 2);
       const a = args[0] as Expr;

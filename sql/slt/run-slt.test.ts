@@ -3,7 +3,7 @@ import { test } from 'node:test';
 
 import { completeSlt } from './complete-slt.ts';
 import { formatCell } from './format-cell.ts';
-import { md5 } from './md5.ts';
+import { md5 } from '../md5.ts';
 import { parseSlt } from './parse-slt.ts';
 import { runSlt } from './run-slt.ts';
 import type { SltDatabase, SltOutcome } from './slt-database.ts';

@@ -17,7 +17,7 @@
 //     characters, fails.
 import { assertNever } from '../../protocol/errors.ts';
 import { formatCell } from './format-cell.ts';
-import { md5 } from './md5.ts';
+import { md5 } from '../md5.ts';
 import type { SltDatabase, SltOutcome } from './slt-database.ts';
 import type { SltErrorExpectation, SltQuery, SltRecord, SltScript, SltStatement } from './slt-record.ts';
 

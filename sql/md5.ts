@@ -1,6 +1,6 @@
-// MD5 (RFC 1321) over the UTF-8 bytes of a string, as a lowercase hex digest. sqllogictest writes
-// large results as `N values hashing to <md5>`; this core folder may not import node:crypto, and the
-// inputs are small, so a plain implementation is enough. Not for anything security-related.
+// MD5 (RFC 1321) as a lowercase hex digest: SQL's md5(text) and md5(bytea), and sqllogictest's
+// `N values hashing to <md5>` (sql/slt). This core folder may not import node:crypto, and the inputs
+// are small, so a plain implementation is enough. Not for anything security-related.
 
 const shifts = [
   7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 4,
@@ -9,8 +9,12 @@ const shifts = [
 
 const constants = Array.from({ length: 64 }, (_, i) => Math.floor(Math.abs(Math.sin(i + 1)) * 2 ** 32) >>> 0);
 
+/** The digest of a string's UTF-8 bytes. */
 export function md5(text: string): string {
-  const input = new TextEncoder().encode(text);
+  return md5Bytes(new TextEncoder().encode(text));
+}
+
+export function md5Bytes(input: Uint8Array): string {
   const paddedLength = (((input.length + 8) >>> 6) + 1) << 6;
   const bytes = new Uint8Array(paddedLength);
   bytes.set(input);
