@@ -85,6 +85,11 @@ export interface ForeignKeyDef {
 export interface CheckDef {
   readonly name: string;
   readonly expr: Expr;
+  /**
+   * The expression as pg_get_constraintdef prints it, column references as ordinals (sql/check-text.ts),
+   * built from the parse tree when the constraint is made; absent for a form it does not cover.
+   */
+  readonly source?: readonly (string | number)[];
 }
 
 /**

@@ -15,6 +15,7 @@
 // of tables and columns (COMMENT ON), the only ones Pesto keeps.
 
 import type { TableDef } from '../../sql/catalog.ts';
+import { checkText } from '../../sql/check-text.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { OID_BASE, columnList, defaultText, identText, indexRows, type SequenceNames } from './psql-describe.ts';
 
@@ -87,7 +88,10 @@ export function constraintTableRows(t: TableDef, sequences: SequenceNames, push:
     push(PESTO_DEFINITION, [conoid, `${i.contype === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${list})`]);
   }
   (t.checks ?? []).forEach((k, n) => {
-    push(PG_CONSTRAINT, [CHECK_OID + ((t.id * 64 + n) % OIDS), k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, null]);
+    const oid = CHECK_OID + ((t.id * 64 + n) % OIDS);
+    const text = k.source === undefined ? null : checkText(k.source, (i) => t.columns[i]?.name ?? '?');
+    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, text]);
+    if (text !== null) push(PESTO_DEFINITION, [oid, `CHECK (${text})`]);
   });
   t.columns.forEach((c, i) => {
     if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);

@@ -1,0 +1,346 @@
+// A CHECK constraint's expression as PostgreSQL 15's pg_get_constraintdef(oid, true) prints it (psql's
+// `\d`): ruleutils.c's pretty deparse of the analyzed expression, built at CREATE/ALTER time from the raw
+// parse tree and the types the binder gives its parts, so every replica derives the same text. The bound
+// Expr cannot serve: it folds constant coercions ('-1000'::integer::numeric becomes one numeric).
+// Column references are kept as column ordinals (`CheckSource`) and named when printed, so RENAME
+// COLUMN shows in the text as it does in PostgreSQL.
+//
+// Implicit casts print as ::type where PostgreSQL's operators and functions would cast: an integer
+// against numeric, a number against double precision, character varying to text (PostgreSQL has no
+// varchar operators), an unknown literal as a constant of the type it takes. Integers of different
+// widths and floats of different widths compare without casts (PostgreSQL's cross-type operators).
+// Parentheses follow ruleutils' isSimpleNode. Covered: comparisons and arithmetic, AND/OR/NOT, IS [NOT]
+// NULL, IS [NOT] TRUE/FALSE/UNKNOWN, [NOT] IN (constants: = ANY (ARRAY[...]); else an OR of =),
+// [NOT] BETWEEN, [NOT] LIKE/ILIKE (~~), IS DISTINCT FROM, COALESCE, function calls, explicit casts.
+// Prints differently from PostgreSQL: a function whose argument PostgreSQL would cast other than
+// varchar to text or as the binder does (e.g. round(int)); % between integers of different widths;
+// IS NOT DISTINCT FROM; operators on float4 against integers. Other forms (CASE, subscripts, ...) have
+// no text: the constraint works, its definition shows as NULL.
+
+import type { Node, A_Expr } from 'libpg-query';
+import type { Scope } from './bind-context.ts';
+import { bindExpr, strOf } from './lower-expr.ts';
+import { commonType } from './coerce.ts';
+import { castValue } from './cast.ts';
+import { resolveTypeName } from './lower-type.ts';
+import { formatText } from './value-text.ts';
+import { arrayElementType, formatTypeSpec, isArrayType, typeDisplayName, type SqlType } from './types.ts';
+
+/** Printed text with column references as ordinals into the table's columns. */
+export type CheckSource = readonly (string | number)[];
+
+/** The analyzed expression's nodes that print differently (ruleutils' node kinds). */
+type D =
+  | { readonly k: 'var'; readonly i: number }
+  | { readonly k: 'const'; readonly text: string }
+  | { readonly k: 'op'; readonly op: string; readonly l: D | null; readonly r: D }
+  | { readonly k: 'cast'; readonly e: D; readonly type: string }
+  | { readonly k: 'func'; readonly name: string; readonly args: readonly D[] }
+  | { readonly k: 'bool'; readonly op: 'AND' | 'OR' | 'NOT'; readonly args: readonly D[] }
+  | { readonly k: 'test'; readonly e: D; readonly what: string }
+  | { readonly k: 'distinct'; readonly l: D; readonly r: D }
+  | { readonly k: 'saop'; readonly l: D; readonly op: string; readonly all: boolean; readonly arr: D }
+  | { readonly k: 'array'; readonly items: readonly D[] };
+
+/** An analyzed part: its node, its type, and for an untyped literal its text (still to take a type). */
+interface A {
+  readonly d: D;
+  readonly t: SqlType;
+  readonly literal: string | null;
+}
+
+class NoText extends Error {}
+
+/** The CHECK expression's text, or null for a form not covered above. */
+export function checkSource(scope: Scope, raw: Node): CheckSource | null {
+  try {
+    const out: (string | number)[] = [];
+    print(analyze(scope, raw).d, out);
+    return out;
+  } catch (e) {
+    if (e instanceof NoText) return null;
+    throw e;
+  }
+}
+
+/** The source with the table's current column names. */
+export function checkText(source: CheckSource, columnName: (i: number) => string): string {
+  return source.map((p) => (typeof p === 'number' ? quoteName(columnName(p)) : p)).join('');
+}
+
+const quoteName = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
+
+/** format_type's name of a type without modifier (bpchar as PostgreSQL prints an unsized one). */
+const typeName = (t: SqlType): string => (t === 'bpchar' ? 'bpchar' : typeDisplayName[t]);
+
+/** A constant of type `t` as get_const_expr prints it: labelled unless it reads back as that type. */
+function constText(v: unknown, t: SqlType): string {
+  if (v === null) return `NULL::${typeName(t)}`;
+  if (t === 'bool') return v === true ? 'true' : 'false';
+  const s = formatText(v as never, t);
+  if (t === 'int4') return s.startsWith('-') ? `'${s}'::integer` : s;
+  if (t === 'numeric' && /^\d/.test(s) && /[.eE]/.test(s)) return s;
+  return `'${s.replace(/'/g, "''")}'::${typeName(t)}`;
+}
+
+/** An untyped literal taking type `t`; a typed part cast to `t` where it is not of it. */
+function to(a: A, t: SqlType): D {
+  if (a.literal !== null) return { k: 'const', text: a.literal === '\0null' ? 'NULL' : constText(castValue(a.literal, 'unknown', t, -1, false), t) };
+  return a.t === t ? a.d : { k: 'cast', e: a.d, type: typeName(t) };
+}
+
+const INTS = new Set<SqlType>(['int2', 'int4', 'int8']);
+const FLOATS = new Set<SqlType>(['float4', 'float8']);
+
+/** The operand types of a binary operator PostgreSQL resolves for operands of types `l` and `r`. */
+function operandTypes(l: A, r: A): [SqlType, SqlType] {
+  const text = (t: SqlType): SqlType => (t === 'varchar' ? 'text' : t);
+  if (l.t === 'unknown' && r.t === 'unknown') return ['text', 'text'];
+  if (l.t === 'unknown') return [text(r.t), text(r.t)];
+  if (r.t === 'unknown') return [text(l.t), text(l.t)];
+  if ((INTS.has(l.t) && INTS.has(r.t)) || (FLOATS.has(l.t) && FLOATS.has(r.t))) return [l.t, r.t];
+  const c = commonType(l.t, r.t);
+  if (c === null) throw new NoText();
+  return [text(c), text(c)];
+}
+
+function binary(op: string, l: A, r: A): D {
+  const [lt, rt] = operandTypes(l, r);
+  return { k: 'op', op, l: to(l, lt), r: to(r, rt) };
+}
+
+const typed = (d: D, t: SqlType): A => ({ d, t, literal: null });
+
+function analyze(scope: Scope, n: Node): A {
+  if ('ColumnRef' in n) {
+    const e = bindExpr(scope, n);
+    if (e.k !== 'col') throw new NoText();
+    return typed({ k: 'var', i: e.i }, e.t);
+  }
+  if ('A_Const' in n) {
+    const c = n.A_Const;
+    if (c.sval !== undefined) return { d: { k: 'const', text: '' }, t: 'unknown', literal: c.sval.sval ?? '' };
+    if (c.isnull === true) return { d: { k: 'const', text: 'NULL' }, t: 'unknown', literal: '\0null' };
+    const e = bindExpr(scope, n);
+    if (e.k !== 'const') throw new NoText();
+    return typed({ k: 'const', text: constText(e.v, e.t) }, e.t);
+  }
+  if ('TypeCast' in n) {
+    const tc = n.TypeCast;
+    const rt = resolveTypeName(tc.typeName ?? {});
+    const arg = analyze(scope, tc.arg as Node);
+    const t = bindExpr(scope, n).t;
+    // An untyped literal cast is a constant of the type (PostgreSQL folds it when parsing).
+    if (arg.literal !== null && rt.typmod < 0) return typed(to(arg, t), t);
+    return typed({ k: 'cast', e: arg.d, type: formatTypeSpec({ type: rt.type, typmod: rt.typmod }) }, t);
+  }
+  if ('BoolExpr' in n) {
+    const b = n.BoolExpr;
+    const op = b.boolop === 'AND_EXPR' ? 'AND' : b.boolop === 'OR_EXPR' ? 'OR' : 'NOT';
+    return typed({ k: 'bool', op, args: (b.args ?? []).map((x) => to(analyze(scope, x), 'bool')) }, 'bool');
+  }
+  if ('NullTest' in n) {
+    return typed({ k: 'test', e: analyze(scope, n.NullTest.arg as Node).d, what: n.NullTest.nulltesttype === 'IS_NOT_NULL' ? 'IS NOT NULL' : 'IS NULL' }, 'bool');
+  }
+  if ('BooleanTest' in n) {
+    const what = (n.BooleanTest.booltesttype ?? 'IS_TRUE').replace(/_/g, ' ');
+    return typed({ k: 'test', e: to(analyze(scope, n.BooleanTest.arg as Node), 'bool'), what }, 'bool');
+  }
+  if ('A_Expr' in n) return analyzeAExpr(scope, n, n.A_Expr);
+  if ('CoalesceExpr' in n) {
+    const args = (n.CoalesceExpr.args ?? []).map((x) => analyze(scope, x));
+    const t = bindExpr(scope, n).t;
+    return typed({ k: 'func', name: 'COALESCE', args: args.map((a) => to(a, t)) }, t);
+  }
+  if ('A_ArrayExpr' in n) {
+    const t = bindExpr(scope, n).t;
+    if (!isArrayType(t)) throw new NoText();
+    return typed({ k: 'array', items: (n.A_ArrayExpr.elements ?? []).map((x) => to(analyze(scope, x), arrayElementType(t))) }, t);
+  }
+  if ('FuncCall' in n) {
+    const f = n.FuncCall;
+    if (f.agg_star === true || f.agg_distinct === true || f.over !== undefined || f.agg_order !== undefined || f.agg_filter !== undefined) throw new NoText();
+    const bound = bindExpr(scope, n);
+    if (bound.k !== 'func') throw new NoText();
+    const args = (f.args ?? []).map((x, i) => {
+      const a = analyze(scope, x);
+      const want = bound.args[i]?.t ?? a.t;
+      // PostgreSQL's string functions take text: a varchar argument is cast.
+      return to(a, a.t === 'varchar' || (want === 'varchar' && a.literal !== null) ? 'text' : want === 'unknown' ? 'text' : want);
+    });
+    return typed({ k: 'func', name: strOf(f.funcname?.[f.funcname.length - 1]), args }, bound.t);
+  }
+  throw new NoText();
+}
+
+function analyzeAExpr(scope: Scope, n: Node, a: A_Expr): A {
+  const op = strOf(a.name?.[a.name.length - 1]);
+  switch (a.kind) {
+    case 'AEXPR_OP': {
+      const r = analyze(scope, a.rexpr as Node);
+      const t = bindExpr(scope, n).t;
+      if (a.lexpr === undefined) return typed({ k: 'op', op, l: null, r: to(r, r.t === 'unknown' ? t : r.t) }, t);
+      return typed(binary(op, analyze(scope, a.lexpr), r), t);
+    }
+    case 'AEXPR_LIKE':
+    case 'AEXPR_ILIKE':
+      bindExpr(scope, n);
+      return typed(binary(op, analyze(scope, a.lexpr as Node), analyze(scope, a.rexpr as Node)), 'bool');
+    case 'AEXPR_DISTINCT': {
+      bindExpr(scope, n);
+      const d = binary(op, analyze(scope, a.lexpr as Node), analyze(scope, a.rexpr as Node)) as D & { k: 'op' };
+      return typed({ k: 'distinct', l: d.l!, r: d.r }, 'bool');
+    }
+    case 'AEXPR_BETWEEN':
+    case 'AEXPR_NOT_BETWEEN': {
+      bindExpr(scope, n);
+      const [lo, hi] = ((a.rexpr as { List?: { items?: Node[] } }).List?.items ?? []).map((x) => analyze(scope, x));
+      const e = analyze(scope, a.lexpr as Node);
+      if (lo === undefined || hi === undefined) throw new NoText();
+      const not = a.kind === 'AEXPR_NOT_BETWEEN';
+      return typed({ k: 'bool', op: not ? 'OR' : 'AND', args: [binary(not ? '<' : '>=', e, lo), binary(not ? '>' : '<=', e, hi)] }, 'bool');
+    }
+    case 'AEXPR_OP_ANY':
+    case 'AEXPR_OP_ALL': {
+      bindExpr(scope, n);
+      const arr = analyze(scope, a.rexpr as Node);
+      if (!isArrayType(arr.t)) throw new NoText();
+      const elem = arrayElementType(arr.t);
+      const [lt] = operandTypes(analyze(scope, a.lexpr as Node), typed(arr.d, elem));
+      return typed({ k: 'saop', l: to(analyze(scope, a.lexpr as Node), lt), op, all: a.kind === 'AEXPR_OP_ALL', arr: arr.d }, 'bool');
+    }
+    case 'AEXPR_IN': {
+      bindExpr(scope, n);
+      const not = op === '<>';
+      const e = analyze(scope, a.lexpr as Node);
+      const items = ((a.rexpr as { List?: { items?: Node[] } }).List?.items ?? []).map((x) => analyze(scope, x));
+      if (items.some((x) => x.literal === null && x.d.k !== 'const')) {
+        // Items reading columns: an OR (AND for NOT IN) of comparisons, as PostgreSQL makes them.
+        return typed({ k: 'bool', op: not ? 'AND' : 'OR', args: items.map((x) => binary(op, e, x)) }, 'bool');
+      }
+      // Constants: one array of their common type with the left side's.
+      let t: SqlType = e.t;
+      for (const x of items) t = x.t === 'unknown' ? t : commonType(t, x.t) ?? 'unknown';
+      if (t === 'unknown') t = 'text';
+      const arr: D = { k: 'array', items: items.map((x) => to(x, t)) };
+      // No varchar = varchar: the comparison is text's, the array cast to text[].
+      if (t === 'varchar') return typed({ k: 'saop', l: to(e, 'text'), op, all: not, arr: { k: 'cast', e: arr, type: 'text[]' } }, 'bool');
+      return typed({ k: 'saop', l: to(e, t), op, all: not, arr }, 'bool');
+    }
+    default:
+      throw new NoText();
+  }
+}
+
+/** get_simple_binary_op_name's operators whose precedence ruleutils knows. */
+const LOW = new Set(['+', '-']);
+const HIGH = new Set(['*', '/', '%']);
+
+/** ruleutils' isSimpleNode (pretty mode): whether `d` prints without parentheses under `parent`. */
+function isSimple(d: D, parent: D | null, first: boolean): boolean {
+  switch (d.k) {
+    case 'var': case 'const': case 'func': case 'array': case 'cast':
+      return true;
+    case 'op':
+      if (parent?.k === 'op') {
+        if (d.l === null || parent.l === null) return false;
+        const lo = LOW.has(d.op);
+        const hi = HIGH.has(d.op);
+        const plo = LOW.has(parent.op);
+        const phi = HIGH.has(parent.op);
+        if (!(lo || hi) || !(plo || phi)) return false;
+        if (hi && plo) return true;
+        if (lo && phi) return false;
+        return first;
+      }
+      return operandOf(parent);
+    case 'test': case 'distinct':
+      return operandOf(parent);
+    case 'bool':
+      if (parent?.k === 'bool') return d.op === 'OR' ? parent.op === 'OR' : parent.op !== 'NOT';
+      return parent?.k === 'func' || parent?.k === 'array';
+    case 'saop':
+      return false;
+  }
+}
+
+/** Whether an operator-like node under `parent` needs no parentheses (its own or lower precedence). */
+function operandOf(parent: D | null): boolean {
+  return parent?.k === 'func' || parent?.k === 'bool' || parent?.k === 'array';
+}
+
+function paren(d: D, parent: D, out: (string | number)[], first = false): void {
+  const p = !isSimple(d, parent, first);
+  if (p) out.push('(');
+  print(d, out);
+  if (p) out.push(')');
+}
+
+function print(d: D, out: (string | number)[]): void {
+  switch (d.k) {
+    case 'var': out.push(d.i); return;
+    case 'const': out.push(d.text); return;
+    case 'op':
+      if (d.l !== null) {
+        paren(d.l, d, out, true);
+        out.push(` ${d.op} `);
+      } else {
+        out.push(`${d.op} `);
+      }
+      paren(d.r, d, out);
+      return;
+    case 'cast':
+      // get_coercion_expr: the operand in parentheses unless simple under a cast (a function-style node).
+      if (d.e.k === 'op' || d.e.k === 'bool' || d.e.k === 'test' || d.e.k === 'distinct' || d.e.k === 'saop') {
+        out.push('(');
+        print(d.e, out);
+        out.push(')');
+      } else {
+        print(d.e, out);
+      }
+      out.push(`::${d.type}`);
+      return;
+    case 'func':
+      out.push(`${d.name}(`);
+      d.args.forEach((a, i) => {
+        if (i > 0) out.push(', ');
+        print(a, out);
+      });
+      out.push(')');
+      return;
+    case 'array':
+      out.push('ARRAY[');
+      d.items.forEach((a, i) => {
+        if (i > 0) out.push(', ');
+        print(a, out);
+      });
+      out.push(']');
+      return;
+    case 'bool':
+      if (d.op === 'NOT') {
+        out.push('NOT ');
+        paren(d.args[0]!, d, out);
+        return;
+      }
+      d.args.forEach((a, i) => {
+        if (i > 0) out.push(` ${d.op} `);
+        paren(a, d, out);
+      });
+      return;
+    case 'test':
+      paren(d.e, d, out);
+      out.push(` ${d.what}`);
+      return;
+    case 'distinct':
+      paren(d.l, d, out);
+      out.push(' IS DISTINCT FROM ');
+      paren(d.r, d, out);
+      return;
+    case 'saop':
+      paren(d.l, d, out);
+      out.push(` ${d.op} ${d.all ? 'ALL' : 'ANY'} (`);
+      paren(d.arr, d, out);
+      out.push(')');
+      return;
+  }
+}
