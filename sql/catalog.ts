@@ -90,6 +90,8 @@ export interface CheckDef {
    * built from the parse tree when the constraint is made; absent for a form it does not cover.
    */
   readonly source?: readonly (string | number)[];
+  /** Added NOT VALID (existing rows were not checked); absent: false. */
+  readonly notValid?: boolean;
 }
 
 /**

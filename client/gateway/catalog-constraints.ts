@@ -90,8 +90,9 @@ export function constraintTableRows(t: TableDef, sequences: SequenceNames, push:
   (t.checks ?? []).forEach((k, n) => {
     const oid = CHECK_OID + ((t.id * 64 + n) % OIDS);
     const text = k.source === undefined ? null : checkText(k.source, (i) => t.columns[i]?.name ?? '?');
-    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, text]);
-    if (text !== null) push(PESTO_DEFINITION, [oid, `CHECK (${text})`]);
+    const valid = k.notValid !== true;
+    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, valid, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, text]);
+    if (text !== null) push(PESTO_DEFINITION, [oid, `CHECK (${text})${valid ? '' : ' NOT VALID'}`]);
   });
   t.columns.forEach((c, i) => {
     if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);

@@ -11,7 +11,8 @@
 //   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); the role list (`\du`):
 //     the session's user, who may do anything (a superuser: there are no privileges);
 //   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
-//   - the table's flags (no checks, rules, triggers, row security, partitions: psql asks no more);
+//   - the table's flags (its CHECK constraints' count; no rules, row security, partitions: psql asks no more);
+//     psql's query for the CHECK constraints runs on the system catalog (pg_constraint, system-catalog.ts);
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
 //   - its indexes: the primary key, UNIQUE constraints and indexes, plain indexes, as pg_get_indexdef
 //     and pg_get_constraintdef would print them;
@@ -312,7 +313,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         }
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
-        return rows(columns, [[0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+        return rows(columns, [[t.checks?.length ?? 0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
       },
     };
   }
