@@ -86,10 +86,10 @@ export interface CheckDef {
   readonly name: string;
   readonly expr: Expr;
   /**
-   * The expression as pg_get_constraintdef prints it, column references as ordinals (sql/check-text.ts),
-   * built from the parse tree when the constraint is made; absent for a form it does not cover.
+   * What pg_get_constraintdef prints (sql/check-text.ts checkText), built from the parse tree when the
+   * constraint is made; absent for a form it does not cover.
    */
-  readonly source?: readonly (string | number)[];
+  readonly source?: object;
   /** Added NOT VALID (existing rows were not checked); absent: false. */
   readonly notValid?: boolean;
 }

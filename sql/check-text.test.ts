@@ -92,7 +92,7 @@ const EXPECTED: readonly [string, string][] = [
   ['t_x_check1', 'CHECK (x::numeric > 0.5)'],
 ];
 
-async function texts(ddl: readonly string[]): Promise<[string, string | null][]> {
+async function texts(ddl: readonly string[], pretty = true): Promise<[string, string | null][]> {
   const e = await Engine.create();
   const s = e.session();
   for (const sql of ddl) {
@@ -100,7 +100,7 @@ async function texts(ddl: readonly string[]): Promise<[string, string | null][]>
     assert.ok(r.ok, sql);
   }
   const t = e.catalog.get('t')!;
-  return (t.checks ?? []).map((k) => [k.name, k.source === undefined ? null : `CHECK (${checkText(k.source, (i) => t.columns[i]!.name)})`]);
+  return (t.checks ?? []).map((k) => [k.name, k.source === undefined ? null : `CHECK (${checkText(k.source, (i) => t.columns[i]!.name, pretty)})`]);
 }
 
 void describe('CHECK constraint text (pg_get_constraintdef)', () => {
@@ -110,6 +110,12 @@ void describe('CHECK constraint text (pg_get_constraintdef)', () => {
 
   void it("prints pg_dump's fully parenthesized form the same way", async () => {
     assert.deepEqual(await texts([`CREATE TABLE t (${COLUMNS}, ${DUMPED})`]), EXPECTED);
+  });
+
+  void it('prints the plain form pg_dump reads (pg_get_constraintdef without pretty)', async () => {
+    const plain = DUMPED.split(/, (?=CONSTRAINT )/).map((c) => /^CONSTRAINT (\w+) (.*)$/.exec(c)!.slice(1) as [string, string]);
+    plain.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    assert.deepEqual(await texts([`CREATE TABLE t (${COLUMNS}, ${WRITTEN})`], false), plain);
   });
 
   void it('names renamed columns by their new name, and covers ALTER TABLE ADD CHECK', async () => {

@@ -2,8 +2,8 @@
 // `\d`): ruleutils.c's pretty deparse of the analyzed expression, built at CREATE/ALTER time from the raw
 // parse tree and the types the binder gives its parts, so every replica derives the same text. The bound
 // Expr cannot serve: it folds constant coercions ('-1000'::integer::numeric becomes one numeric).
-// Column references are kept as column ordinals (`CheckSource`) and named when printed, so RENAME
-// COLUMN shows in the text as it does in PostgreSQL.
+// The tree is kept (`CheckSource`, column references as ordinals) and printed on demand, pretty or
+// not, with the columns' current names, so RENAME COLUMN shows in the text as it does in PostgreSQL.
 //
 // Implicit casts print as ::type where PostgreSQL's operators and functions would cast: an integer
 // against numeric, a number against double precision, character varying to text (PostgreSQL has no
@@ -26,8 +26,11 @@ import { resolveTypeName } from './lower-type.ts';
 import { formatText } from './value-text.ts';
 import { arrayElementType, formatTypeSpec, isArrayType, typeDisplayName, type SqlType } from './types.ts';
 
-/** Printed text with column references as ordinals into the table's columns. */
-export type CheckSource = readonly (string | number)[];
+/**
+ * The analyzed expression as data (D below): the nodes ruleutils prints, column references as ordinals
+ * into the table's columns. Opaque outside this module.
+ */
+export type CheckSource = object;
 
 /** The analyzed expression's nodes that print differently (ruleutils' node kinds). */
 type D =
@@ -54,18 +57,16 @@ class NoText extends Error {}
 /** The CHECK expression's text, or null for a form not covered above. */
 export function checkSource(scope: Scope, raw: Node): CheckSource | null {
   try {
-    const out: (string | number)[] = [];
-    print(analyze(scope, raw).d, out);
-    return out;
+    return analyze(scope, raw).d;
   } catch (e) {
     if (e instanceof NoText) return null;
     throw e;
   }
 }
 
-/** The source with the table's current column names. */
-export function checkText(source: CheckSource, columnName: (i: number) => string): string {
-  return source.map((p) => (typeof p === 'number' ? quoteName(columnName(p)) : p)).join('');
+/** The expression's text with the table's current column names, pretty (psql's `\d`) or as pg_dump has it. */
+export function checkText(source: CheckSource, columnName: (i: number) => string, pretty: boolean): string {
+  return print(source as D, { pretty, name: columnName });
 }
 
 const quoteName = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
@@ -237,12 +238,12 @@ const LOW = new Set(['+', '-']);
 const HIGH = new Set(['*', '/', '%']);
 
 /** ruleutils' isSimpleNode (pretty mode): whether `d` prints without parentheses under `parent`. */
-function isSimple(d: D, parent: D | null, first: boolean): boolean {
+function isSimple(d: D, parent: D, first: boolean): boolean {
   switch (d.k) {
     case 'var': case 'const': case 'func': case 'array': case 'cast':
       return true;
     case 'op':
-      if (parent?.k === 'op') {
+      if (parent.k === 'op') {
         if (d.l === null || parent.l === null) return false;
         const lo = LOW.has(d.op);
         const hi = HIGH.has(d.op);
@@ -257,90 +258,55 @@ function isSimple(d: D, parent: D | null, first: boolean): boolean {
     case 'test': case 'distinct':
       return operandOf(parent);
     case 'bool':
-      if (parent?.k === 'bool') return d.op === 'OR' ? parent.op === 'OR' : parent.op !== 'NOT';
-      return parent?.k === 'func' || parent?.k === 'array';
+      if (parent.k === 'bool') return d.op === 'OR' ? parent.op === 'OR' : parent.op !== 'NOT';
+      return parent.k === 'func' || parent.k === 'array';
     case 'saop':
       return false;
   }
 }
 
 /** Whether an operator-like node under `parent` needs no parentheses (its own or lower precedence). */
-function operandOf(parent: D | null): boolean {
-  return parent?.k === 'func' || parent?.k === 'bool' || parent?.k === 'array';
+function operandOf(parent: D): boolean {
+  return parent.k === 'func' || parent.k === 'bool' || parent.k === 'array';
 }
 
-function paren(d: D, parent: D, out: (string | number)[], first = false): void {
-  const p = !isSimple(d, parent, first);
-  if (p) out.push('(');
-  print(d, out);
-  if (p) out.push(')');
+/** How a tree is printed: pretty (psql's pg_get_constraintdef(oid, true)) or not (pg_dump's), and column names. */
+interface Printer {
+  readonly pretty: boolean;
+  readonly name: (i: number) => string;
 }
 
-function print(d: D, out: (string | number)[]): void {
+/** get_rule_expr_paren: a child in parentheses where pretty mode finds it not simple (plain mode's nodes bring their own). */
+function paren(d: D, parent: D, p: Printer, first = false): string {
+  return p.pretty && !isSimple(d, parent, first) ? `(${print(d, p)})` : print(d, p);
+}
+
+/** An operator-like node's text: plain mode puts parentheses around each. */
+const wrap = (text: string, p: Printer): string => (p.pretty ? text : `(${text})`);
+
+function print(d: D, p: Printer): string {
   switch (d.k) {
-    case 'var': out.push(d.i); return;
-    case 'const': out.push(d.text); return;
+    case 'var': return quoteName(p.name(d.i));
+    case 'const': return d.text;
     case 'op':
-      if (d.l !== null) {
-        paren(d.l, d, out, true);
-        out.push(` ${d.op} `);
-      } else {
-        out.push(`${d.op} `);
-      }
-      paren(d.r, d, out);
-      return;
-    case 'cast':
-      // get_coercion_expr: the operand in parentheses unless simple under a cast (a function-style node).
-      if (d.e.k === 'op' || d.e.k === 'bool' || d.e.k === 'test' || d.e.k === 'distinct' || d.e.k === 'saop') {
-        out.push('(');
-        print(d.e, out);
-        out.push(')');
-      } else {
-        print(d.e, out);
-      }
-      out.push(`::${d.type}`);
-      return;
+      return wrap(d.l === null ? `${d.op} ${paren(d.r, d, p)}` : `${paren(d.l, d, p, true)} ${d.op} ${paren(d.r, d, p)}`, p);
+    case 'cast': {
+      // get_coercion_expr: plain mode parenthesizes the operand; pretty mode where it is operator-like.
+      const operatorLike = d.e.k === 'op' || d.e.k === 'bool' || d.e.k === 'test' || d.e.k === 'distinct' || d.e.k === 'saop';
+      return `${!p.pretty || operatorLike ? `(${print(d.e, p)})` : print(d.e, p)}::${d.type}`;
+    }
     case 'func':
-      out.push(`${d.name}(`);
-      d.args.forEach((a, i) => {
-        if (i > 0) out.push(', ');
-        print(a, out);
-      });
-      out.push(')');
-      return;
+      return `${d.name}(${d.args.map((a) => print(a, p)).join(', ')})`;
     case 'array':
-      out.push('ARRAY[');
-      d.items.forEach((a, i) => {
-        if (i > 0) out.push(', ');
-        print(a, out);
-      });
-      out.push(']');
-      return;
+      return `ARRAY[${d.items.map((a) => print(a, p)).join(', ')}]`;
     case 'bool':
-      if (d.op === 'NOT') {
-        out.push('NOT ');
-        paren(d.args[0]!, d, out);
-        return;
-      }
-      d.args.forEach((a, i) => {
-        if (i > 0) out.push(` ${d.op} `);
-        paren(a, d, out);
-      });
-      return;
+      if (d.op === 'NOT') return wrap(`NOT ${paren(d.args[0]!, d, p)}`, p);
+      return wrap(d.args.map((a) => paren(a, d, p)).join(` ${d.op} `), p);
     case 'test':
-      paren(d.e, d, out);
-      out.push(` ${d.what}`);
-      return;
+      return wrap(`${paren(d.e, d, p)} ${d.what}`, p);
     case 'distinct':
-      paren(d.l, d, out);
-      out.push(' IS DISTINCT FROM ');
-      paren(d.r, d, out);
-      return;
+      return wrap(`${paren(d.l, d, p)} IS DISTINCT FROM ${paren(d.r, d, p)}`, p);
     case 'saop':
-      paren(d.l, d, out);
-      out.push(` ${d.op} ${d.all ? 'ALL' : 'ANY'} (`);
-      paren(d.arr, d, out);
-      out.push(')');
-      return;
+      return wrap(`${paren(d.l, d, p)} ${d.op} ${d.all ? 'ALL' : 'ANY'} (${paren(d.arr, d, p)})`, p);
   }
 }

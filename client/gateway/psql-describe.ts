@@ -171,7 +171,7 @@ const FOREIGN_KEYS = /^\s*SELECT true as sametable, conname,\s*pg_catalog\.pg_ge
 const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ontable,\s*pg_catalog\.pg_get_constraintdef\(oid, true\) AS condef\s+FROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\)[\s\S]*ORDER BY conname;?\s*$/;
 
 /** A foreign key as pg_get_constraintdef prints it. */
-function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
+export function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
   const refCols = parent === undefined ? '' : columnList(parent, fk.refColumns);
   let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${identText(fk.refTable)}(${refCols})`;
   if (fk.matchFull) def += ' MATCH FULL';

@@ -208,7 +208,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
-    constraintTableRows(t, names, push);
+    constraintTableRows(t, tables, names, push);
   }
   for (const v of views) {
     // A view: relkind 'v', its columns, its SELECT, and whether it is written through (sql/view-dml.ts).
@@ -220,7 +220,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
-    push(PESTO_DEFINITION, [oid, definition]);
+    push(PESTO_DEFINITION, [oid, definition, null]);
     v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
   }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
