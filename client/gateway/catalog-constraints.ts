@@ -10,7 +10,7 @@
 // pg_index's indcollation, indclass and indoption (oidvector, int2vector) and pg_constraint's operator
 // arrays (conpfeqop, conppeqop, conffeqop: oid[]), confdelsetcols and conexclop; a query naming them
 // fails with 42703. pg_constraint.conkey and confkey are int2[] (the columns' attnums: a key's, a
-// CHECK's columns in attnum order, a FOREIGN KEY's and its referenced ones in key order), as ORMs join
+// CHECK's columns in order of appearance, a FOREIGN KEY's and its referenced ones in key order), as ORMs join
 // them with pg_attribute (`a.attnum = ANY(con.conkey)`).
 // indkey is kept as int2vector's text ('1 3'), typed text. pg_node_tree columns (pg_attrdef.adbin,
 // pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
@@ -19,7 +19,7 @@
 // the plain text), a FOREIGN KEY's as psql-describe.ts prints it for `\d`.
 // pg_description holds the comments of tables and columns (COMMENT ON), the only ones Pesto keeps.
 
-import type { ForeignKeyAction, TableDef } from '../../sql/catalog.ts';
+import type { CheckDef, ForeignKeyAction, TableDef } from '../../sql/catalog.ts';
 import { someExpr } from '../../sql/expr.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
@@ -87,6 +87,12 @@ const keyArray = (attnum: ReadonlyMap<number, number>, cols: readonly number[]):
 /** pg_constraint's letters of a referential action (confupdtype, confdeltype). */
 const ACTION: Readonly<Record<ForeignKeyAction, string>> = { 'no action': 'a', restrict: 'r', cascade: 'c', 'set null': 'n', 'set default': 'd' };
 
+/** pg_get_constraintdef of a CHECK, pretty or not (null: a form sql/check-text.ts does not print). */
+export function checkDefinition(t: TableDef, k: CheckDef, pretty: boolean): string | null {
+  if (k.source === undefined) return null;
+  return `CHECK (${checkText(k.source, (i) => t.columns[i]?.name ?? '?', pretty)})${k.notValid === true ? ' NOT VALID' : ''}`;
+}
+
 /** The object id of a table's index named `name` (its primary key's or one in t.indexes). */
 function indexOid(t: TableDef, name: string): number {
   const i = t.indexes.find((x) => x.name === name);
@@ -113,19 +119,16 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
   }
   (t.checks ?? []).forEach((k, n) => {
     const oid = CHECK_OID + ((t.id * 64 + n) % OIDS);
-    const name = (i: number): string => t.columns[i]?.name ?? '?';
-    const text = k.source === undefined ? null : checkText(k.source, name, false);
-    const valid = k.notValid !== true;
-    // conkey: the columns the expression reads, in attnum order.
+    // conkey: the columns the expression reads, in the order they first appear (PostgreSQL's StoreRelCheck).
     const read = new Set<number>();
     someExpr(k.expr, (x) => {
       if (x.k === 'col') read.add(x.i);
       return false;
     });
-    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, valid, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false,
-      keyArray(attnum, [...read].sort((a, b) => a - b)), null, text]);
-    const suffix = valid ? '' : ' NOT VALID';
-    if (k.source !== undefined) push(PESTO_DEFINITION, [oid, `CHECK (${text})${suffix}`, `CHECK (${checkText(k.source, name, true)})${suffix}`]);
+    const plain = checkDefinition(t, k, false);
+    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, k.notValid !== true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false,
+      keyArray(attnum, [...read]), null, k.source === undefined ? null : checkText(k.source, (i) => t.columns[i]?.name ?? '?', false)]);
+    if (plain !== null) push(PESTO_DEFINITION, [oid, plain, checkDefinition(t, k, true)]);
   });
   (t.foreignKeys ?? []).forEach((fk, n) => {
     const parent = tables.find((x) => x.name === fk.refTable);
