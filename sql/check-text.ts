@@ -19,6 +19,7 @@
 
 import type { Node, A_Expr } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
+import { SqlError } from './errors.ts';
 import { bindExpr, strOf } from './lower-expr.ts';
 import { commonType } from './coerce.ts';
 import { castValue } from './cast.ts';
@@ -59,7 +60,8 @@ export function checkSource(scope: Scope, raw: Node): CheckSource | null {
   try {
     return analyze(scope, raw).d;
   } catch (e) {
-    if (e instanceof NoText) return null;
+    // A part the binder refuses alone (the whole bound): no text rather than a failed CREATE.
+    if (e instanceof NoText || e instanceof SqlError) return null;
     throw e;
   }
 }
