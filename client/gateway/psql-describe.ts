@@ -12,12 +12,13 @@
 //     the session's user, who may do anything (a superuser: there are no privileges);
 //   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
 //   - the table's flags (its CHECK constraints' count; no rules, row security, partitions: psql asks no more);
-//     psql's query for the CHECK constraints runs on the system catalog (pg_constraint, system-catalog.ts);
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
 //   - its indexes: the primary key, UNIQUE constraints and indexes, plain indexes, as pg_get_indexdef
 //     and pg_get_constraintdef would print them;
+//   - its CHECK constraints (asked for when relchecks > 0; that query runs on the system catalog);
 //   - its foreign keys and those referencing it (asked for when relhastriggers is set, as PostgreSQL
-//     sets it for a table with either), as pg_get_constraintdef prints them; triggers: none;
+//     sets it for a table with either), as pg_get_constraintdef prints them (foreignKeyDef, which
+//     pg_constraint's rows share); triggers: none;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
 // Views (`\dv`, `\d view`, `\d+ view` with its definition through pg_get_viewdef: system-catalog.ts) list
