@@ -124,6 +124,20 @@ void describe('CHECK constraint text (pg_get_constraintdef)', () => {
     assert.deepEqual(got, [['named', "CHECK (amount < 100 AND id <> '-1'::integer)"], ['t_Qty_check', 'CHECK (amount > 0)']]);
   });
 
+  void it('keeps cross-type operands (real, dates) as they are and quotes keywords', async () => {
+    const got = await texts(['CREATE TABLE t (ts timestamp CHECK (ts <= now()), d date CHECK (d < now()), tz timestamptz CHECK (tz > \'2020-01-01\'), ' +
+      'd2 date, f4 real CHECK (f4 > 0), "order" int CHECK ("order" > 0), n numeric CHECK (n IN (1, 2.5)), CONSTRAINT t_check CHECK (d2 > ts))']);
+    assert.deepEqual(got, [
+      ['t_check', 'CHECK (d2 > ts)'],
+      ['t_d_check', 'CHECK (d < now())'],
+      ['t_f4_check', 'CHECK (f4 > 0::double precision)'],
+      ['t_n_check', 'CHECK (n = ANY (ARRAY[1::numeric, 2.5]))'],
+      ['t_order_check', 'CHECK ("order" > 0)'],
+      ['t_ts_check', 'CHECK (ts <= now())'],
+      ['t_tz_check', "CHECK (tz > '2020-01-01 00:00:00+00'::timestamp with time zone)"],
+    ]);
+  });
+
   void it('leaves forms it does not print without text', async () => {
     assert.deepEqual(await texts(['CREATE TABLE t (a int CHECK (CASE WHEN a > 0 THEN true ELSE false END))']), [['t_a_check', null]]);
   });

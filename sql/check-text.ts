@@ -8,16 +8,18 @@
 // Implicit casts print as ::type where PostgreSQL's operators and functions would cast: an integer
 // against numeric, a number against double precision, character varying to text (PostgreSQL has no
 // varchar operators), an unknown literal as a constant of the type it takes. Integers of different
-// widths and floats of different widths compare without casts (PostgreSQL's cross-type operators).
+// widths, floats of different widths and date/timestamp/timestamptz compare without casts
+// (PostgreSQL's cross-type operators).
 // Parentheses follow ruleutils' isSimpleNode. Covered: comparisons and arithmetic, AND/OR/NOT, IS [NOT]
 // NULL, IS [NOT] TRUE/FALSE/UNKNOWN, [NOT] IN (constants: = ANY (ARRAY[...]); else an OR of =),
 // [NOT] BETWEEN, [NOT] LIKE/ILIKE (~~), IS DISTINCT FROM, COALESCE, function calls, explicit casts.
 // Prints differently from PostgreSQL: a function whose argument PostgreSQL would cast other than
 // varchar to text or as the binder does (e.g. round(int)); % between integers of different widths;
-// IS NOT DISTINCT FROM; operators on float4 against integers. Other forms (CASE, subscripts, ...) have
+// IS NOT DISTINCT FROM; arithmetic between date and timestamp types; a timestamptz constant, printed in
+// UTC (PostgreSQL prints it in the session's TimeZone). Other forms (CASE, subscripts, ...) have
 // no text: the constraint works, its definition shows as NULL.
 
-import type { Node, A_Expr } from 'libpg-query';
+import { scanSync, type Node, type A_Expr } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { SqlError } from './errors.ts';
 import { bindExpr, strOf } from './lower-expr.ts';
@@ -71,7 +73,11 @@ export function checkText(source: CheckSource, columnName: (i: number) => string
   return print(source as D, { pretty, name: columnName });
 }
 
-const quoteName = (s: string): string => (/^[a-z_][a-z0-9_$]*$/.test(s) ? s : `"${s.replace(/"/g, '""')}"`);
+/** quote_identifier: quoted unless lower-case letters, digits and _, and not a keyword other than an unreserved one. */
+function quoteName(s: string): string {
+  if (/^[a-z_][a-z0-9_$]*$/.test(s) && (scanSync(s).tokens[0]?.keywordKind ?? 0) <= 1) return s;
+  return `"${s.replace(/"/g, '""')}"`;
+}
 
 /** format_type's name of a type without modifier (bpchar as PostgreSQL prints an unsized one). */
 const typeName = (t: SqlType): string => (t === 'bpchar' ? 'bpchar' : typeDisplayName[t]);
@@ -95,16 +101,23 @@ function to(a: A, t: SqlType): D {
 const INTS = new Set<SqlType>(['int2', 'int4', 'int8']);
 const FLOATS = new Set<SqlType>(['float4', 'float8']);
 
+const DATES = new Set<SqlType>(['date', 'timestamp', 'timestamptz']);
+
+/** Whether PostgreSQL has operators between types `a` and `b` as they are (int48gt, float48gt, timestamp_lt_date, ...). */
+const crossType = (a: SqlType, b: SqlType): boolean =>
+  (INTS.has(a) && INTS.has(b)) || (FLOATS.has(a) && FLOATS.has(b)) || (DATES.has(a) && DATES.has(b));
+
 /** The operand types of a binary operator PostgreSQL resolves for operands of types `l` and `r`. */
 function operandTypes(l: A, r: A): [SqlType, SqlType] {
   const text = (t: SqlType): SqlType => (t === 'varchar' ? 'text' : t);
   if (l.t === 'unknown' && r.t === 'unknown') return ['text', 'text'];
   if (l.t === 'unknown') return [text(r.t), text(r.t)];
   if (r.t === 'unknown') return [text(l.t), text(l.t)];
-  if ((INTS.has(l.t) && INTS.has(r.t)) || (FLOATS.has(l.t) && FLOATS.has(r.t))) return [l.t, r.t];
+  if (crossType(l.t, r.t)) return [l.t, r.t];
   const c = commonType(l.t, r.t);
   if (c === null) throw new NoText();
-  return [text(c), text(c)];
+  // real against an integer: the integer becomes double precision, real stays (float48 operators).
+  return [crossType(l.t, c) ? l.t : text(c), crossType(r.t, c) ? r.t : text(c)];
 }
 
 function binary(op: string, l: A, r: A): D {
