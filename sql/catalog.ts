@@ -85,6 +85,13 @@ export interface ForeignKeyDef {
 export interface CheckDef {
   readonly name: string;
   readonly expr: Expr;
+  /**
+   * What pg_get_constraintdef prints (sql/check-text.ts checkText), built from the parse tree when the
+   * constraint is made; absent for a form it does not cover.
+   */
+  readonly source?: object;
+  /** Added NOT VALID (existing rows were not checked); absent: false. */
+  readonly notValid?: boolean;
 }
 
 /**

@@ -208,7 +208,8 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
       if (evalExpr(check!.expr, row, env) === false) throw new SqlError(SqlState.checkViolation, `check constraint "${check!.name}" of relation "${t.name}" is violated by some row`);
     });
   }
-  const table: TableDef = { ...t, checks: [...existing, check!].sort(byName) };
+  const added = k.skip_validation === true ? { ...check!, notValid: true } : check!;
+  const table: TableDef = { ...t, checks: [...existing, added].sort(byName) };
   catalog.put(table);
   return table;
 }

@@ -12,6 +12,7 @@ import { someExpr, type Expr } from './expr.ts';
 import type { Row } from './types.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
 import { nextvalExpr } from './ddl-sequence.ts';
+import { checkSource } from './check-text.ts';
 
 /** What DDL needs from storage (the memory store implements it; a replica will too). */
 export interface DdlStorage {
@@ -110,7 +111,8 @@ export function bindChecks(catalog: Catalog, table: TableDef, checks: readonly {
       throw new SqlError(SqlState.duplicateObject, `check constraint "${name}" already exists`);
     }
     taken.add(name);
-    out.push({ name, expr });
+    const source = checkSource(scope, k.raw_expr as Node);
+    out.push(source === null ? { name, expr } : { name, expr, source });
   }
   return out.sort(byName);
 }

@@ -4,19 +4,28 @@
 //
 // Object ids: an index's is psql-describe.ts's (OID_BASE + id; a primary key's index PKEY_OID + its
 // table's id); a constraint has its own, as in PostgreSQL (CONSTRAINT_OID + the id of the index it
-// owns or its table's, CHECK_OID for CHECKs), and so has a column default (ATTRDEF_OID).
+// owns or its table's, CHECK_OID for CHECKs, FOREIGN_KEY_OID for FOREIGN KEYs), and so has a column
+// default (ATTRDEF_OID).
 // Columns are PostgreSQL 15's, in its order, with some left out where the engine has no type for them:
-// pg_index's indcollation, indclass and indoption (oidvector, int2vector) and pg_constraint's key arrays
-// (conkey, confkey, ...: array columns are not supported); a query naming them fails with 42703.
+// pg_index's indcollation, indclass and indoption (oidvector, int2vector) and pg_constraint's operator
+// arrays (conpfeqop, conppeqop, conffeqop: oid[]), confdelsetcols and conexclop; a query naming them
+// fails with 42703. pg_constraint.conkey and confkey are int2[] (the columns' attnums: a key's, a
+// CHECK's columns in order of appearance, a FOREIGN KEY's and its referenced ones in key order), as ORMs join
+// them with pg_attribute (`a.attnum = ANY(con.conkey)`).
 // indkey is kept as int2vector's text ('1 3'), typed text. pg_node_tree columns (pg_attrdef.adbin,
 // pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
-// Not here: the text of a CHECK constraint's expression (the engine keeps it bound, not as text), so
-// pg_get_constraintdef of a CHECK is NULL; FOREIGN KEYs (not kept). pg_description holds the comments
-// of tables and columns (COMMENT ON), the only ones Pesto keeps.
+// pg_get_constraintdef's text (pesto_definition): PRIMARY KEY (...), UNIQUE (...), a CHECK's as
+// sql/check-text.ts prints it (pretty or not, as asked; NULL for a form it does not cover; conbin holds
+// the plain text), a FOREIGN KEY's as psql-describe.ts prints it for `\d`.
+// pg_description holds the comments of tables and columns (COMMENT ON), the only ones Pesto keeps.
 
-import type { TableDef } from '../../sql/catalog.ts';
+import type { CheckDef, ForeignKeyAction, TableDef } from '../../sql/catalog.ts';
+import { someExpr } from '../../sql/expr.ts';
+import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
+import { SqlArray } from '../../sql/sql-array.ts';
+import { checkText } from '../../sql/check-text.ts';
 import type { SqlValue } from '../../sql/types.ts';
-import { OID_BASE, columnList, defaultText, identText, indexRows, type SequenceNames } from './psql-describe.ts';
+import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRows, type SequenceNames } from './psql-describe.ts';
 
 export interface Table {
   readonly name: string;
@@ -27,6 +36,7 @@ export const PKEY_OID = 0x40000000;
 const CONSTRAINT_OID = 0x50000000;
 const CHECK_OID = 0x58000000;
 const ATTRDEF_OID = 0x60000000;
+const FOREIGN_KEY_OID = 0x68000000;
 const OIDS = 1 << 27;
 const PUBLIC = 2200;
 
@@ -40,15 +50,19 @@ export const PG_CONSTRAINT: Table = {
   name: 'pg_catalog.pg_constraint',
   columns: `oid int4, conname name, connamespace int4, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid int4,
     contypid int4, conindid int4, conparentid int4, confrelid int4, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,
-    coninhcount int4, connoinherit bool, conbin text`,
+    coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text`,
 };
 export const PG_ATTRDEF: Table = { name: 'pg_catalog.pg_attrdef', columns: 'oid int4, adrelid int4, adnum int2, adbin text' };
 export const PG_DESCRIPTION: Table = { name: 'pg_catalog.pg_description', columns: 'objoid int4, classoid int4, objsubid int4, description text' };
 /** Without the block counters (Pesto keeps none). */
 export const PG_STATIO_ALL_TABLES: Table = { name: 'pg_catalog.pg_statio_all_tables', columns: 'relid int4, schemaname name, relname name' };
 export const PG_AM: Table = { name: 'pg_catalog.pg_am', columns: 'oid int4, amname name, amhandler text, amtype text' };
-/** pg_get_indexdef's and pg_get_constraintdef's text by object id (catalog-functions.ts reads it). */
-export const PESTO_DEFINITION: Table = { name: 'pg_catalog.pesto_definition', columns: 'oid int4, definition text' };
+/**
+ * pg_get_indexdef's, pg_get_constraintdef's and pg_get_viewdef's text by object id (catalog-functions.ts
+ * reads it), and where pretty mode prints otherwise (a CHECK), its pretty text (else NULL). The id
+ * column is not named oid, so that an unqualified `oid` in a call's argument names the caller's.
+ */
+export const PESTO_DEFINITION: Table = { name: 'pg_catalog.pesto_definition', columns: 'objid int4, definition text, pretty text' };
 
 export const CONSTRAINT_TABLES = [PG_INDEX, PG_CONSTRAINT, PG_ATTRDEF, PG_DESCRIPTION, PG_STATIO_ALL_TABLES, PESTO_DEFINITION];
 
@@ -58,6 +72,27 @@ export const AM_ROWS: SqlValue[][] = [
   [2742, 'gin', 'ginhandler', 'i'], [4000, 'spgist', 'spghandler', 'i'], [3580, 'brin', 'brinhandler', 'i'],
 ];
 
+/** pg_attribute's attnum of each column ordinal: dropped columns count, the hidden row id does not. */
+function attnums(t: TableDef): Map<number, number> {
+  const attnum = new Map<number, number>();
+  t.columns.forEach((c, i) => {
+    if (!c.hidden || c.dropped === true) attnum.set(i, attnum.size + 1);
+  });
+  return attnum;
+}
+
+/** An int2[] of the attnums of columns `cols` (pg_constraint.conkey, confkey). */
+const keyArray = (attnum: ReadonlyMap<number, number>, cols: readonly number[]): SqlArray => new SqlArray('int2', cols.map((c) => attnum.get(c) ?? 0));
+
+/** pg_constraint's letters of a referential action (confupdtype, confdeltype). */
+const ACTION: Readonly<Record<ForeignKeyAction, string>> = { 'no action': 'a', restrict: 'r', cascade: 'c', 'set null': 'n', 'set default': 'd' };
+
+/** pg_get_constraintdef of a CHECK, pretty or not (null: a form sql/check-text.ts does not print). */
+export function checkDefinition(t: TableDef, k: CheckDef, pretty: boolean): string | null {
+  if (k.source === undefined) return null;
+  return `CHECK (${checkText(k.source, (i) => t.columns[i]?.name ?? '?', pretty)})${k.notValid === true ? ' NOT VALID' : ''}`;
+}
+
 /** The object id of a table's index named `name` (its primary key's or one in t.indexes). */
 function indexOid(t: TableDef, name: string): number {
   const i = t.indexes.find((x) => x.name === name);
@@ -65,29 +100,46 @@ function indexOid(t: TableDef, name: string): number {
 }
 
 /** One table's rows of the tables above. */
-export function constraintTableRows(t: TableDef, sequences: SequenceNames, push: (table: Table, row: SqlValue[]) => void): void {
+export function constraintTableRows(t: TableDef, tables: readonly TableDef[], sequences: SequenceNames, push: (table: Table, row: SqlValue[]) => void): void {
   const relid = OID_BASE + t.id;
   push(PG_STATIO_ALL_TABLES, [relid, 'public', t.name]);
   // Comments (COMMENT ON): the table's with objsubid 0, a column's with its attnum; classoid is pg_class's.
   if (t.comment !== undefined) push(PG_DESCRIPTION, [relid, 1259, 0, t.comment]);
-  // attnum counts dropped columns and not the hidden row id, as pg_attribute does.
-  const attnum = new Map<number, number>();
-  t.columns.forEach((c, i) => {
-    if (!c.hidden || c.dropped === true) attnum.set(i, attnum.size + 1);
-  });
+  const attnum = attnums(t);
   for (const i of indexRows(t)) {
     const oid = indexOid(t, i.name);
     const list = columnList(t, i.cols);
     push(PG_INDEX, [oid, relid, i.cols.length, i.cols.length, i.unique, false, i.primary, false, true, false, true, false, true, true, false,
       i.cols.map((c) => attnum.get(c) ?? 0).join(' '), null, null]);
-    push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`]);
+    push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`, null]);
     if (i.contype === null) continue;
     const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);
-    push(PG_CONSTRAINT, [conoid, i.name, PUBLIC, i.contype, false, false, true, relid, 0, oid, 0, 0, ' ', ' ', ' ', true, 0, true, null]);
-    push(PESTO_DEFINITION, [conoid, `${i.contype === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${list})`]);
+    push(PG_CONSTRAINT, [conoid, i.name, PUBLIC, i.contype, false, false, true, relid, 0, oid, 0, 0, ' ', ' ', ' ', true, 0, true, keyArray(attnum, i.cols), null, null]);
+    push(PESTO_DEFINITION, [conoid, `${i.contype === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${list})`, null]);
   }
   (t.checks ?? []).forEach((k, n) => {
-    push(PG_CONSTRAINT, [CHECK_OID + ((t.id * 64 + n) % OIDS), k.name, PUBLIC, 'c', false, false, true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false, null]);
+    const oid = CHECK_OID + ((t.id * 64 + n) % OIDS);
+    // conkey: the columns the expression reads, in the order they first appear (PostgreSQL's StoreRelCheck).
+    const read = new Set<number>();
+    someExpr(k.expr, (x) => {
+      if (x.k === 'col') read.add(x.i);
+      return false;
+    });
+    const plain = checkDefinition(t, k, false);
+    push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, k.notValid !== true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false,
+      keyArray(attnum, [...read]), null, k.source === undefined ? null : checkText(k.source, (i) => t.columns[i]?.name ?? '?', false)]);
+    if (plain !== null) push(PESTO_DEFINITION, [oid, plain, checkDefinition(t, k, true)]);
+  });
+  (t.foreignKeys ?? []).forEach((fk, n) => {
+    const parent = tables.find((x) => x.name === fk.refTable);
+    if (parent === undefined) return;
+    const oid = FOREIGN_KEY_OID + ((t.id * 64 + n) % OIDS);
+    // conindid: the referenced key's index (foreign-keys.ts finds it as the FOREIGN KEY did).
+    const key = uniqueKeyOf(parent, fk.refColumns);
+    const index = key === undefined ? 0 : indexOid(parent, key === null ? `${parent.name}_pkey` : key.name);
+    push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', false, false, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
+      fk.matchFull ? 'f' : 's', true, 0, true, keyArray(attnum, fk.columns), keyArray(attnums(parent), fk.refColumns), null]);
+    push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent), null]);
   });
   t.columns.forEach((c, i) => {
     if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);

@@ -5,7 +5,7 @@ import { rewriteCatalogFunctions } from './catalog-functions.ts';
 
 before(() => loadModule());
 
-const DEF = (x: string): string => `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE oid = (${x}))`;
+const DEF = (x: string): string => `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE objid = (${x}))`;
 
 void test('replaces catalog function calls, qualified or not, and leaves strings, other calls and other arities alone', () => {
   assert.equal(rewriteCatalogFunctions('SELECT pg_catalog.pg_get_indexdef(i.oid), \'pg_get_indexdef(1)\' FROM pg_index'),

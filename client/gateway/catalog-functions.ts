@@ -6,7 +6,8 @@
 //
 // What each one reads:
 //   pg_get_indexdef(index oid)              pg_catalog.pesto_definition (CREATE INDEX ... as PostgreSQL prints it)
-//   pg_get_constraintdef(oid [, pretty])    pg_catalog.pesto_definition (PRIMARY KEY (...), UNIQUE (...))
+//   pg_get_constraintdef(oid [, pretty])    pg_catalog.pesto_definition (PRIMARY KEY, UNIQUE, CHECK, FOREIGN KEY: catalog-constraints.ts;
+//                                           a CHECK's pretty text where `pretty` is true)
 //   pg_get_viewdef(view oid [, pretty])     pg_catalog.pesto_definition (the view's SELECT: sql/views.ts viewDefinition)
 //   pg_get_expr(text, relation [, pretty])  its first argument: pg_attrdef.adbin and pg_index.indpred hold the text
 //   obj_description(oid [, catalog])        pg_description, objsubid 0
@@ -23,11 +24,11 @@ const catalogOid = (name: string): string =>
   `(CASE (${name})::text WHEN 'pg_class' THEN 1259 WHEN 'pg_type' THEN 1247 WHEN 'pg_namespace' THEN 2615 WHEN 'pg_constraint' THEN 2606 WHEN 'pg_database' THEN 1262 WHEN 'pg_am' THEN 2601 END)`;
 
 const REWRITES: Readonly<Record<string, Rewrite>> = {
-  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE objid = (${a[0]}))` : null),
   pg_get_constraintdef: (a) => (a.length === 1 || a.length === 2
-    ? `(SELECT definition AS pg_get_constraintdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))`
+    ? `(SELECT ${a.length === 1 ? 'definition' : `CASE WHEN (${a[1]}) THEN coalesce(pretty, definition) ELSE definition END`} AS pg_get_constraintdef FROM pg_catalog.pesto_definition WHERE objid = (${a[0]}))`
     : null),
-  pg_get_viewdef: (a) => (a.length === 1 || a.length === 2 ? `(SELECT definition AS pg_get_viewdef FROM pg_catalog.pesto_definition WHERE oid = (${a[0]}))` : null),
+  pg_get_viewdef: (a) => (a.length === 1 || a.length === 2 ? `(SELECT definition AS pg_get_viewdef FROM pg_catalog.pesto_definition WHERE objid = (${a[0]}))` : null),
   pg_get_expr: (a) => (a.length === 2 || a.length === 3 ? `(SELECT (${a[0]})::text AS pg_get_expr)` : null),
   obj_description: (a) => (a.length === 1 || a.length === 2
     ? `(SELECT description AS obj_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = ${catalogOid(a[1]!)}` : ''})`

@@ -11,12 +11,14 @@
 //   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); the role list (`\du`):
 //     the session's user, who may do anything (a superuser: there are no privileges);
 //   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
-//   - the table's flags (no checks, rules, triggers, row security, partitions: psql asks no more);
+//   - the table's flags (its CHECK constraints' count; no rules, row security, partitions: psql asks no more);
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
 //   - its indexes: the primary key, UNIQUE constraints and indexes, plain indexes, as pg_get_indexdef
 //     and pg_get_constraintdef would print them;
+//   - its CHECK constraints (asked for when relchecks > 0; that query runs on the system catalog);
 //   - its foreign keys and those referencing it (asked for when relhastriggers is set, as PostgreSQL
-//     sets it for a table with either), as pg_get_constraintdef prints them; triggers: none;
+//     sets it for a table with either), as pg_get_constraintdef prints them (foreignKeyDef, which
+//     pg_constraint's rows share); triggers: none;
 //   - policies, extended statistics, publications, inheritance and partitions: none.
 //
 // Views (`\dv`, `\d view`, `\d+ view` with its definition through pg_get_viewdef: system-catalog.ts) list
@@ -171,7 +173,7 @@ const FOREIGN_KEYS = /^\s*SELECT true as sametable, conname,\s*pg_catalog\.pg_ge
 const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ontable,\s*pg_catalog\.pg_get_constraintdef\(oid, true\) AS condef\s+FROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\)[\s\S]*ORDER BY conname;?\s*$/;
 
 /** A foreign key as pg_get_constraintdef prints it. */
-function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
+export function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
   const refCols = parent === undefined ? '' : columnList(parent, fk.refColumns);
   let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${identText(fk.refTable)}(${refCols})`;
   if (fk.matchFull) def += ' MATCH FULL';
@@ -318,7 +320,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         }
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
-        return rows(columns, [[0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+        return rows(columns, [[t.checks?.length ?? 0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
       },
     };
   }

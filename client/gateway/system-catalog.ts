@@ -2,9 +2,9 @@
 // pg_class, pg_attribute, pg_tables, pg_views and pg_database (the session's database), pg_index, pg_constraint,
 // pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), pg_sequence,
 // pg_sequences, pg_depend and information_schema.sequences (catalog-sequences.ts), and
-// information_schema's tables, views, columns, table_constraints, key_column_usage and
-// constraint_column_usage, as tables of a single-node engine in the gateway. A
-// SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
+// information_schema's tables, views, columns, table_constraints, key_column_usage,
+// constraint_column_usage, referential_constraints and check_constraints, as tables of a single-node
+// engine in the gateway. A SELECT whose every table is one of these runs there, with all the engine's SQL (joins, grouping,
 // parameters), instead of on the backend, which has no pg_catalog. postgres.js reads pg_type's array
 // types on connect; knex's hasTable/hasColumn read information_schema; Sequelize's sync reads the
 // constraint tables.
@@ -35,7 +35,7 @@ import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -125,6 +125,7 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
   columns: `constraint_catalog text, constraint_schema text, constraint_name text, unique_constraint_catalog text, unique_constraint_schema text,
     unique_constraint_name text, match_option text, update_rule text, delete_rule text`,
 };
+const IS_CHECK_CONSTRAINTS: Table = { name: 'information_schema.check_constraints', columns: 'constraint_catalog text, constraint_schema text, constraint_name text, check_clause text' };
 const PG_VIEWS: Table = { name: 'pg_catalog.pg_views', columns: 'schemaname name, viewname name, viewowner name, definition text' };
 const IS_VIEWS: Table = {
   name: 'information_schema.views',
@@ -132,7 +133,7 @@ const IS_VIEWS: Table = {
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
 const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
-  IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
+  IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
@@ -208,7 +209,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
-    constraintTableRows(t, names, push);
+    constraintTableRows(t, tables, names, push);
   }
   for (const v of views) {
     // A view: relkind 'v', its columns, its SELECT, and whether it is written through (sql/view-dml.ts).
@@ -220,7 +221,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
-    push(PESTO_DEFINITION, [oid, definition]);
+    push(PESTO_DEFINITION, [oid, definition, null]);
     v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
   }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
@@ -244,7 +245,8 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
 
 /**
  * information_schema's constraint tables: the primary key, UNIQUE constraints and CHECK constraints
- * (PostgreSQL's NOT NULL pseudo-constraints are left out; foreign keys: foreignKeyRows).
+ * (PostgreSQL's NOT NULL pseudo-constraints, which it lists as CHECKs `x IS NOT NULL`, are left out;
+ * foreign keys: foreignKeyRows).
  */
 function constraintRows(t: TableDef, database: string, push: (t: Table, row: SqlValue[]) => void): void {
   const keyed = (name: string, type: string, cols: readonly number[]): void => {
@@ -257,7 +259,11 @@ function constraintRows(t: TableDef, database: string, push: (t: Table, row: Sql
   };
   if (!t.hiddenPk) keyed(`${t.name}_pkey`, 'PRIMARY KEY', t.pk);
   for (const i of t.indexes) if (i.constraint && i.unique) keyed(i.name, 'UNIQUE', i.columns);
-  for (const k of t.checks ?? []) push(IS_TABLE_CONSTRAINTS, [database, 'public', k.name, database, 'public', t.name, 'CHECK', 'NO', 'NO', 'YES', null]);
+  for (const k of t.checks ?? []) {
+    push(IS_TABLE_CONSTRAINTS, [database, 'public', k.name, database, 'public', t.name, 'CHECK', 'NO', 'NO', 'YES', null]);
+    // check_clause: pg_get_constraintdef without its leading `CHECK `, as PostgreSQL's view takes it.
+    push(IS_CHECK_CONSTRAINTS, [database, 'public', k.name, checkDefinition(t, k, false)?.slice('CHECK '.length) ?? null]);
+  }
 }
 
 /**

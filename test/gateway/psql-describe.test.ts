@@ -273,3 +273,41 @@ void test('psql \\d lists a table\'s foreign keys and the foreign keys referenci
     await gw.close();
   }
 });
+
+// CHECK constraints (psql asks when relchecks > 0): "Check constraints", in name order, as pg_get_constraintdef(oid, true) prints them.
+const CHECK_DDL = [
+  `CREATE TABLE ck_items (id int PRIMARY KEY, price numeric CHECK (price >= 0), "Label" varchar(10) CHECK (length("Label") > 0), kind text, qty int,
+    CONSTRAINT kind_known CHECK (kind IN ('a', 'b') OR kind IS NULL), CHECK (qty BETWEEN 1 AND 100))`,
+  'ALTER TABLE ck_items ADD CONSTRAINT later CHECK (qty <> 13) NOT VALID',
+];
+const CHECK_DESCRIBE = `                     Table "public.ck_items"
+ Column |         Type          | Collation | Nullable | Default 
+--------+-----------------------+-----------+----------+---------
+ id     | integer               |           | not null | 
+ price  | numeric               |           |          | 
+ Label  | character varying(10) |           |          | 
+ kind   | text                  |           |          | 
+ qty    | integer               |           |          | 
+Indexes:
+    "ck_items_pkey" PRIMARY KEY, btree (id)
+Check constraints:
+    "ck_items_Label_check" CHECK (length("Label"::text) > 0)
+    "ck_items_price_check" CHECK (price >= 0::numeric)
+    "ck_items_qty_check" CHECK (qty >= 1 AND qty <= 100)
+    "kind_known" CHECK ((kind = ANY (ARRAY['a'::text, 'b'::text])) OR kind IS NULL)
+    "later" CHECK (qty <> 13) NOT VALID
+
+`;
+
+void test('psql \\d lists a table\'s CHECK constraints as PostgreSQL 15 prints them', async () => {
+  const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
+  try {
+    const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...CHECK_DDL.flatMap((s) => ['-c', s]));
+    assert.equal(ddl.code, 0, ddl.stderr);
+    const r = await psql(gw.port, '-c', '\\d ck_items');
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, CHECK_DESCRIBE);
+  } finally {
+    await gw.close();
+  }
+});

@@ -4,7 +4,8 @@ select id, sku, price, attrs, tags, image, added from products order by id;
 select id, customer_id, placed, note, token from orders order by id;
 select * from order_lines order by order_id, product_id;
 select * from audit order by n;
--- (customers' and products' \d would print their CHECK constraints, which psql's \d over Pesto does not show yet.)
+\d customers
+\d products
 \d orders
 \d order_lines
 \d audit
