@@ -21,6 +21,8 @@ import { SERIAL_COUNTER_PREFIX } from '../../protocol/sharding.ts';
 
 /** A counter transaction that keeps aborting gives up after this many attempts (40001). */
 const ATTEMPTS_MAX = 8;
+/** The most values a CACHE setting makes a session take beyond what its statement lacks. */
+const CACHE_MAX = 65_536;
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -71,7 +73,7 @@ export class SessionSequences {
       this.#setvalsDone++;
     }
     await Promise.all([...p.lacking.values()].map(async ({ seq, n }) => {
-      const take = BigInt(n) > seq.cache ? n : Number(seq.cache);
+      const take = Math.max(n, seq.cache < BigInt(CACHE_MAX) ? Number(seq.cache) : CACHE_MAX);
       let values: bigint[] = [];
       await this.#counterTxn(seq, (state) => {
         const r = takeValues(seq, state, take);
