@@ -131,6 +131,7 @@ export interface CatalogSnapshot {
   readonly nextId: number;
   readonly sequences: ReadonlyMap<string, SequenceDef>;
   readonly nextSequenceId: number;
+  readonly extensions: ReadonlyMap<string, string>;
 }
 
 export class Catalog {
@@ -144,6 +145,8 @@ export class Catalog {
   /** Sequences by name (sql/sequences.ts); their ids come from a counter of their own. */
   private sequences = new Map<string, SequenceDef>();
   private nextSequenceId = 1;
+  /** Installed extensions (sql/extensions.ts) and their versions. */
+  private extensions = new Map<string, string>();
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -190,7 +193,7 @@ export class Catalog {
   snapshot(): CatalogSnapshot {
     return {
       tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
-      sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId,
+      sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId, extensions: new Map(this.extensions),
     };
   }
 
@@ -203,6 +206,7 @@ export class Catalog {
     this.nextId = s.nextId;
     this.sequences = new Map(s.sequences);
     this.nextSequenceId = s.nextSequenceId;
+    this.extensions = new Map(s.extensions);
     this.version++;
   }
 
@@ -268,6 +272,19 @@ export class Catalog {
 
   relationExists(name: string): boolean {
     return this.tables.has(name) || this.views.has(name) || this.sequences.has(name) || this.findIndex(name) !== undefined;
+  }
+
+  extensionVersion(name: string): string | undefined {
+    return this.extensions.get(name);
+  }
+
+  putExtension(name: string, version: string): void {
+    this.extensions.set(name, version);
+    this.version++;
+  }
+
+  removeExtension(name: string): void {
+    if (this.extensions.delete(name)) this.version++;
   }
 
   allocateSequenceId(): number {

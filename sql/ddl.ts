@@ -9,6 +9,7 @@
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
 import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
+import { createExtension, dropExtensions } from './extensions.ts';
 import { alterSequence, createOwnedSequence, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
@@ -30,6 +31,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOut
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
   if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
   if ('CommentStmt' in n) return comment(catalog, n.CommentStmt);
+  if ('CreateExtensionStmt' in n) return createExtension(catalog, n.CreateExtensionStmt);
   if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
   return null;
 }
@@ -233,6 +235,7 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     }
     return { tag: 'DROP INDEX', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
   }
+  if (s.removeType === 'OBJECT_EXTENSION') return dropExtensions(catalog, (s.objects ?? []).map(strOf), s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   if (s.removeType === 'OBJECT_SEQUENCE') return dropSequences(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }

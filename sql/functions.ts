@@ -4,6 +4,7 @@
 // this is evaluation only.
 
 import { md5, md5Bytes } from './md5.ts';
+import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { scanSync } from 'libpg-query';
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
@@ -161,9 +162,21 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return timestampToDate(ctxNow(env));
     case 'version':
       return 'PostgreSQL 15.0 (Pesto)';
-    case 'gen_random_uuid': {
+    case 'uuid_generate_v1':
+    case 'uuid_generate_v1mc': {
       const random = env.ctx?.random;
-      if (random === undefined) throw new SqlError(SqlState.featureNotSupported, 'gen_random_uuid() is not available in statements the replicas run: they must all compute one result');
+      if (random === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn}() is not available in statements the replicas run: they must all compute one result`);
+      return timeBasedUuid(ctxNow(env).micros, random(8));
+    }
+    case 'uuid_generate_v3':
+    case 'uuid_generate_v5': {
+      const [ns, name] = [evalExpr(a[0] as Expr, row, env), evalExpr(a[1] as Expr, row, env)];
+      return ns === null || name === null ? null : nameBasedUuid(e.fn === 'uuid_generate_v3' ? 3 : 5, String(ns), String(name));
+    }
+    case 'gen_random_uuid':
+    case 'uuid_generate_v4': {
+      const random = env.ctx?.random;
+      if (random === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn}() is not available in statements the replicas run: they must all compute one result`);
       // Version 4 (random), RFC 4122 variant.
       const b = Uint8Array.from(random(16));
       b[6] = (b[6]! & 0x0f) | 0x40;

@@ -2,6 +2,7 @@
 // (length -> integer, round(numeric, int) -> numeric, abs keeps its argument type, ...). Functions whose
 // value would differ between replicas (random(), clock_timestamp()) are rejected: sql/ is deterministic.
 
+import { extensionOf, UUID_CONSTANTS } from './extensions.ts';
 import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
@@ -38,6 +39,8 @@ function numArg(ctx: BindContext, e: Expr, name: string, args: readonly Expr[]):
 const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 'transaction_timestamp', 'statement_timestamp']);
 
 export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr {
+  const extension = extensionOf(name);
+  if (extension !== undefined) return bindExtensionFunction(ctx, name, args, extension);
   if (deterministicNow.has(name)) {
     arity(name, args, 0, 0);
     // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (the session's zone is UTC).
@@ -251,4 +254,23 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
 
 function throwNoFunc(name: string, args: readonly Expr[]): never {
   throw noFunc(name, args);
+}
+
+/** uuid-ossp's functions (extensions.ts), which exist only while the extension is installed. */
+function bindExtensionFunction(ctx: BindContext, name: string, args: Expr[], extension: string): Expr {
+  if (ctx.catalog.extensionVersion(extension) === undefined) throw noFunc(name, args);
+  const constant = UUID_CONSTANTS[name];
+  if (constant !== undefined) {
+    arity(name, args, 0, 0);
+    return { k: 'const', v: constant, t: 'uuid' };
+  }
+  if (name === 'uuid_generate_v3' || name === 'uuid_generate_v5') {
+    arity(name, args, 2, 2);
+    if (args[0]!.t !== 'uuid' && args[0]!.t !== 'unknown') throw noFunc(name, args);
+    return fn(name, [coerce(ctx, args[0]!, 'uuid'), textArg(ctx, args[1] as Expr, name, args)], 'uuid');
+  }
+  arity(name, args, 0, 0);
+  // Random bytes and the transaction's time: the client answers (replicas must agree on results).
+  ctx.atClient = true;
+  return fn(name, [], 'uuid');
 }

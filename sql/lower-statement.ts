@@ -39,7 +39,7 @@ export interface LoweredStatement {
 const ddlTags: Record<string, string> = {
   CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
   TruncateStmt: 'TRUNCATE TABLE', ViewStmt: 'CREATE VIEW',
-  CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT',
+  CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT', CreateExtensionStmt: 'CREATE EXTENSION',
 };
 
 function constText(n: Node | undefined): string | null {
