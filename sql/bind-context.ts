@@ -2,6 +2,7 @@
 // allocator of nesting levels (each query scope and each index-lookup join gets its own level, so outer
 // references in nested plans never collide at run time).
 
+import type { SetFunctionPlan } from './plan.ts';
 import type { Catalog, TableDef } from './catalog.ts';
 import type { SqlType } from './types.ts';
 import type { Expr } from './expr.ts';
@@ -64,6 +65,8 @@ export class Scope {
   readonly usingHidden = new Set<number>();
   /** Set when a reference to an enclosing scope was bound (makes a subquery correlated). */
   correlated = false;
+  /** While the select list binds: its set-returning functions (lower-srf.ts); null elsewhere. */
+  srfs: SetFunctionPlan[] | null = null;
   readonly level: number;
   constructor(
     readonly ctx: BindContext,

@@ -4,7 +4,7 @@
 // order-preserving key encoding; sorting is stable with PostgreSQL's NULL placement (NULLS LAST for ASC,
 // FIRST for DESC unless stated).
 
-import type { AggSpec, Plan, SortKey } from './plan.ts';
+import type { AggSpec, Plan, SetFunctionPlan, SortKey } from './plan.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { runScan } from './scan-exec.ts';
 import type { Expr } from './expr.ts';
@@ -32,18 +32,22 @@ export function runPlan(p: Plan, env: Env): Row[] {
     case 'values':
       return p.rows.map((r) => r.map((e) => evalExpr(e, [], env)));
     case 'series':
-      return runSeries(p.start, p.stop, p.step, p.t, env);
+    case 'unnest':
+      return setFunctionValues(p, [], env).map((v) => [v]);
+    case 'projectset': {
+      const out: Row[] = [];
+      for (const r of runPlan(p.input, env)) {
+        const sets = p.srfs.map((f) => setFunctionValues(f, r, env));
+        const n = Math.max(...sets.map((s) => s.length));
+        for (let i = 0; i < n; i++) out.push([...r, ...sets.map((s) => (i < s.length ? (s[i] as SqlValue) : null))]);
+      }
+      return out;
+    }
     case 'jsonrows': {
       const d = evalExpr(p.doc, [], env);
       if (d === null) return [];
       if (!(d instanceof SqlJsonb) && !(d instanceof SqlJson)) throw new InvariantError(`${p.fn} of a value that is not json`);
       return jsonRows(p.fn, d);
-    }
-    case 'unnest': {
-      const a = evalExpr(p.arr, [], env);
-      if (a === null) return [];
-      if (!(a instanceof SqlArray)) throw new InvariantError('unnest of a value that is not an array');
-      return a.items.map((v) => [v]);
     }
     case 'filter': {
       const input = runPlan(p.input, env);
@@ -245,26 +249,35 @@ export function sortRows(rows: Row[], keys: readonly SortKey[]): Row[] {
   return withIdx.map((x) => x.r);
 }
 
-function runSeries(start: Expr, stop: Expr, step: Expr | null, t: SqlType, env: Env): Row[] {
-  const a = evalExpr(start, [], env);
-  const b = evalExpr(stop, [], env);
-  const s = step === null ? 1 : evalExpr(step, [], env);
+/** The values of a set-returning function whose arguments read `row`. */
+function setFunctionValues(p: SetFunctionPlan, row: Row, env: Env): SqlValue[] {
+  if (p.k === 'series') return runSeries(p.start, p.stop, p.step, p.t, row, env);
+  const a = evalExpr(p.arr, row, env);
+  if (a === null) return [];
+  if (!(a instanceof SqlArray)) throw new InvariantError('unnest of a value that is not an array');
+  return [...a.items];
+}
+
+function runSeries(start: Expr, stop: Expr, step: Expr | null, t: SqlType, row: Row, env: Env): SqlValue[] {
+  const a = evalExpr(start, row, env);
+  const b = evalExpr(stop, row, env);
+  const s = step === null ? 1 : evalExpr(step, row, env);
   if (a === null || b === null || s === null) return [];
-  const out: Row[] = [];
+  const out: SqlValue[] = [];
   if (t === 'numeric') {
     const x0 = a as Numeric;
     const x1 = b as Numeric;
     const st = s instanceof Numeric ? s : Numeric.fromInteger(s as number);
     if (st.sign() === 0) throw new SqlError(SqlState.invalidParameterValue, 'step size cannot equal zero');
-    for (let x = x0; st.sign() > 0 ? x.cmp(x1) <= 0 : x.cmp(x1) >= 0; x = x.add(st)) out.push([x]);
+    for (let x = x0; st.sign() > 0 ? x.cmp(x1) <= 0 : x.cmp(x1) >= 0; x = x.add(st)) out.push(x);
     return out;
   }
   const x0 = Number(a);
   const x1 = Number(b);
   const st = Number(s);
   if (st === 0) throw new SqlError(SqlState.invalidParameterValue, 'step size cannot equal zero');
-  if (st > 0) for (let x = x0; x <= x1; x += st) out.push([x]);
-  else for (let x = x0; x >= x1; x += st) out.push([x]);
+  if (st > 0) for (let x = x0; x <= x1; x += st) out.push(x);
+  else for (let x = x0; x >= x1; x += st) out.push(x);
   return out;
 }
 

@@ -4,6 +4,7 @@
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
 import { bindSequenceCall } from './lower-sequence.ts';
+import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import { mapExpr } from './expr.ts';
@@ -350,7 +351,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
-  if (name === 'generate_series' || name === 'unnest' || Object.hasOwn(jsonRowFunctions, name)) throw unsupported(`${name} outside FROM`);
+  if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
 }
 

@@ -13,7 +13,8 @@ import { SqlError, SqlState, locate } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { bindViewQuery } from './views.ts';
-import { coerce, unifyAll } from './coerce.ts';
+import { coerce } from './coerce.ts';
+import { SET_FUNCTIONS, bindSetFunction } from './lower-srf.ts';
 import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 
@@ -87,17 +88,12 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
     if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
     const fname = strOf(call.FuncCall.funcname?.[call.FuncCall.funcname.length - 1]).toLowerCase();
     if (rf.ordinality === true || (rf.functions?.length ?? 0) > 1) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM`);
-    if (fname === 'unnest') {
-      const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
-      if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');
-      const arr = args[0] as Expr;
-      if (arr.t === 'unknown') throw new SqlError('42725', 'function unnest(unknown) is not unique');
-      if (!isArrayType(arr.t)) throw new SqlError(SqlState.undefinedFunction, `function unnest(${typeDisplayName[arr.t]}) does not exist`);
-      const t = arrayElementType(arr.t);
-      const alias = rf.alias?.aliasname ?? 'unnest';
-      const cols = aliasColumns(rf.alias, [{ name: alias, type: t, typmod: -1, hidden: false }], `function "${alias}"`);
+    if (SET_FUNCTIONS.has(fname)) {
+      const plan = bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a)));
+      const alias = rf.alias?.aliasname ?? fname;
+      const cols = aliasColumns(rf.alias, [{ name: alias, type: plan.t, typmod: -1, hidden: false }], `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: { k: 'unnest', arr, t } }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan }, join, on: [] });
       return;
     }
     if (Object.hasOwn(jsonRowFunctions, fname)) {
@@ -114,21 +110,7 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
       return;
     }
-    if (fname !== 'generate_series') return bindScalarFunction(scope, call, fname, rf.alias, out, join);
-    const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
-    if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');
-    let [typed, t] = unifyAll(scope.ctx, args.map((a) => (a.t === 'unknown' ? coerce(scope.ctx, a, 'int4') : a)), 'generate_series');
-    if (!isIntegerType(t) && t !== 'numeric') throw unsupported(`generate_series over ${t}`);
-    if (t === 'int2') {
-      typed = typed.map((a) => coerce(scope.ctx, a, 'int4'));
-      t = 'int4';
-    }
-    const alias = rf.alias?.aliasname ?? 'generate_series';
-    const cols = aliasColumns(rf.alias, [{ name: alias, type: t, typmod: -1, hidden: false }], `function "${alias}"`);
-    const rel = scope.addRel(alias, cols, null);
-    const plan = { k: 'series' as const, start: typed[0] as Expr, stop: typed[1] as Expr, step: typed[2] ?? null, t };
-    out.items.push({ rel, source: { k: 'plan', plan }, join, on: [] });
-    return;
+    return bindScalarFunction(scope, call, fname, rf.alias, out, join);
   }
   if ('JoinExpr' in n) return bindJoin(scope, n.JoinExpr, out, join);
   throw unsupported(`FROM item ${Object.keys(n)[0] ?? ''}`);

@@ -246,8 +246,9 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   const mode = lockMode(stmt);
   let plan = planFrom(scope, from.items, where, mode);
 
-  // Select list.
+  // Select list; its set-returning functions become columns after the FROM row (lower-srf.ts).
   const outputs: Output[] = [];
+  scope.srfs = [];
   for (const t of stmt.targetList ?? []) {
     if (!('ResTarget' in t)) continue;
     const rt = t.ResTarget;
@@ -271,6 +272,14 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     }
     const e = bindExpr(scope, v as Node);
     outputs.push({ e, name: nameOf(rt), typmod: e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1 });
+  }
+  const srfs = scope.srfs;
+  scope.srfs = null;
+  if (srfs.length > 0) {
+    if ((scope.aggs ?? []).length > 0 || (stmt.groupClause ?? []).length > 0 || stmt.havingClause !== undefined) {
+      throw unsupported('set-returning functions in a select list with aggregates or GROUP BY');
+    }
+    plan = { k: 'projectset', input: plan, srfs };
   }
   // Unknown-typed outputs (string literals, untyped parameters) become text, as in PostgreSQL.
   if (!keepUnknown) for (const o of outputs) if (o.e.t === 'unknown') o.e = coerce(ctx, o.e, 'text');

@@ -83,6 +83,12 @@ export type Plan =
   /** jsonb_array_elements, json_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
   | { readonly k: 'jsonrows'; readonly fn: JsonRowFunction; readonly doc: Expr }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }
+  /**
+   * Set-returning functions of a select list (PostgreSQL's ProjectSet): each input row followed by the
+   * functions' values over it in lockstep, as many rows as the longest gives (the shorter padded with
+   * NULL), none when all give none. Their arguments read the input row.
+   */
+  | { readonly k: 'projectset'; readonly input: Plan; readonly srfs: readonly SetFunctionPlan[] }
   | { readonly k: 'project'; readonly input: Plan; readonly exprs: readonly Expr[] }
   /**
    * Nested-loop join. With `level` set, the right side is re-run for each left row with that row at
@@ -198,3 +204,6 @@ export interface DeletePlan {
 export type DmlPlan = InsertPlan | UpdatePlan | DeletePlan;
 
 export type CmpOpAlias = CmpOp;
+
+/** A set-returning function as a plan: unnest(array) or generate_series(start, stop[, step]). */
+export type SetFunctionPlan = Extract<Plan, { readonly k: 'unnest' | 'series' }>;

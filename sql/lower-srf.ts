@@ -1,0 +1,50 @@
+// Set-returning functions (unnest, generate_series): their binding, shared by a FROM item
+// (lower-from.ts) and a select list (PostgreSQL's ProjectSet: the function's values become extra
+// columns after the FROM row, `projectset` in plan.ts, added by lower-select.ts). Elsewhere (WHERE,
+// GROUP BY, ...) they are refused, as PostgreSQL refuses them.
+
+import type { BindContext, Scope } from './bind-context.ts';
+import { coerce, unifyAll } from './coerce.ts';
+import { SqlError, SqlState } from './errors.ts';
+import { someExpr, type Expr } from './expr.ts';
+import type { SetFunctionPlan } from './plan.ts';
+import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
+
+export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series']);
+
+/** unnest(array) or generate_series(start, stop[, step]) over bound arguments, with PostgreSQL's errors. */
+export function bindSetFunction(ctx: BindContext, name: string, args: readonly Expr[]): SetFunctionPlan {
+  if (name === 'unnest') {
+    if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');
+    const arr = args[0] as Expr;
+    if (arr.t === 'unknown') throw new SqlError('42725', 'function unnest(unknown) is not unique');
+    if (!isArrayType(arr.t)) throw new SqlError(SqlState.undefinedFunction, `function unnest(${typeDisplayName[arr.t]}) does not exist`);
+    return { k: 'unnest', arr, t: arrayElementType(arr.t) };
+  }
+  if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');
+  let [typed, t] = unifyAll(ctx, args.map((a) => (a.t === 'unknown' ? coerce(ctx, a, 'int4') : a)), 'generate_series');
+  if (!isIntegerType(t) && t !== 'numeric') throw new SqlError(SqlState.featureNotSupported, `generate_series over ${t} is not supported`);
+  if (t === 'int2') {
+    typed = typed.map((a) => coerce(ctx, a, 'int4'));
+    t = 'int4';
+  }
+  return { k: 'series', start: typed[0] as Expr, stop: typed[1] as Expr, step: typed[2] ?? null, t };
+}
+
+/**
+ * A set-returning function in a select list: its plan joins `scope.srfs` and the call becomes the
+ * column after the FROM row that will hold its values. Outside a select list (`scope.srfs` null),
+ * nested in another such function's arguments, and for the json ones, 0A000.
+ */
+export function bindTargetSetFunction(scope: Scope, name: string, args: readonly Expr[]): Expr {
+  // The json set-returning functions give several columns: FROM only.
+  if (!SET_FUNCTIONS.has(name)) throw new SqlError(SqlState.featureNotSupported, `${name} outside FROM is not supported`);
+  const srfs = scope.srfs;
+  if (srfs === null) throw new SqlError(SqlState.featureNotSupported, `set-returning function ${name} is not supported here (only in FROM and in a select list)`);
+  if (args.some((a) => someExpr(a, (x) => x.k === 'col' && x.i >= scope.width))) {
+    throw new SqlError(SqlState.featureNotSupported, 'set-returning functions nested in the arguments of another are not supported');
+  }
+  const plan = bindSetFunction(scope.ctx, name, args);
+  srfs.push(plan);
+  return { k: 'col', i: scope.width + srfs.length - 1, t: plan.t };
+}
