@@ -1,5 +1,5 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
@@ -14,6 +14,7 @@ import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
+import { alterColumnTypes, type TypeChange } from './ddl-alter-type.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
@@ -36,9 +37,23 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
   let notice: string | undefined;
-  for (const c of s.cmds ?? []) {
+  const cmds = s.cmds ?? [];
+  for (let n = 0; n < cmds.length; n++) {
+    const c = cmds[n]!;
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
+    if (cmd.subtype === 'AT_AlterColumnType') {
+      // Consecutive type changes convert each row once, every conversion reading the row as it was.
+      const changes: TypeChange[] = [];
+      for (; n < cmds.length; n++) {
+        const x = cmds[n]!;
+        if (!('AlterTableCmd' in x) || x.AlterTableCmd.subtype !== 'AT_AlterColumnType' || x.AlterTableCmd.def === undefined || !('ColumnDef' in x.AlterTableCmd.def)) break;
+        changes.push({ name: x.AlterTableCmd.name ?? '', def: x.AlterTableCmd.def.ColumnDef });
+      }
+      n--;
+      table = alterColumnTypes(catalog, storage, table, changes);
+      continue;
+    }
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
       const column = cmd.def.ColumnDef;
       const before: TableDef = table;
@@ -59,10 +74,6 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     }
     if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
-      continue;
-    }
-    if (cmd.subtype === 'AT_AlterColumnType' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
-      sameColumnType(table, cmd.name ?? '', cmd.def.ColumnDef);
       continue;
     }
     if (cmd.subtype === 'AT_DropColumn') {
@@ -183,19 +194,6 @@ function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' 
   const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
   catalog.put(table);
   return table;
-}
-
-/**
- * ALTER COLUMN ... TYPE with the column's own type and modifier (ORMs' schema sync sends it for every
- * column): nothing changes, as in PostgreSQL, which skips the rewrite. Any other type is 0A000: rows
- * would have to be converted and their keys rebuilt.
- */
-function sameColumnType(t: TableDef, name: string, c: PgColumnDef): void {
-  const col = t.columns[columnIndex(t, name)]!;
-  const rt = resolveTypeName(c.typeName ?? {});
-  if (c.raw_default !== undefined || c.collClause !== undefined) throw unsupported('ALTER COLUMN TYPE ... USING or COLLATE');
-  if (rt.serial) throw new SqlError(SqlState.undefinedObject, `type "${c.typeName?.names?.map(strOf).pop() ?? ''}" does not exist`);
-  if (rt.type !== col.type || rt.typmod !== col.typmod) throw unsupported('ALTER COLUMN TYPE to a different type');
 }
 
 /** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */

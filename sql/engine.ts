@@ -203,7 +203,19 @@ export class Engine {
 
   /** @internal */
   runDdl(stmt: Extract<Statement, { k: 'ddl' }>): DdlOutcome {
-    const out = applyDdl(this.catalog, this.store, stmt.node);
+    // An ALTER TABLE of several subcommands applies them one by one, in place: one that fails undoes the others.
+    const n = stmt.node;
+    const undo = 'AlterTableStmt' in n && (n.AlterTableStmt.cmds ?? []).length > 1 ? { catalog: this.catalog.snapshot(), store: this.store.snapshot() } : null;
+    let out: DdlOutcome | null;
+    try {
+      out = applyDdl(this.catalog, this.store, n);
+    } catch (e) {
+      if (undo !== null) {
+        this.catalog.restore(undo.catalog);
+        this.store.restore(undo.store);
+      }
+      throw e;
+    }
     if (out === null) throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
     return out;
   }
