@@ -13,7 +13,7 @@
  * it.
  *
  * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
- * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
+ * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN / ALTER COLUMN TYPE changed how
  * rows are keyed or laid out), `truncate`, and `unique` (CREATE UNIQUE INDEX or ADD UNIQUE on a table
  * that may hold rows). The client performs rewrites and truncations by moving the table to a fresh
  * storage id (docs/decisions/0012): the log then holds a `switch` entry,
