@@ -15,6 +15,7 @@ import { bindExpr, strOf, unsupported } from './lower-expr.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { applyTypmod } from './typmod.ts';
 import { evalExpr, makeEnv } from './eval.ts';
+import type { ExecContext } from './exec-context.ts';
 import { formatTypeSpec, isIntegerType, typeDisplayName, type Row, type SqlValue } from './types.ts';
 import { viewsUsingColumn } from './views.ts';
 
@@ -27,9 +28,9 @@ export interface TypeChange {
 /**
  * Several ALTER COLUMN TYPE subcommands of one statement, applied together as PostgreSQL does: every
  * conversion reads the row as it was, and the table is rewritten once. Everything is checked before
- * the table changes (the engine applies DDL in place).
+ * the table changes (the engine applies DDL in place). `ctx`: the transaction's, for USING's now().
  */
-export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: TableDef, changes: readonly TypeChange[]): TableDef {
+export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: TableDef, changes: readonly TypeChange[], ctx: ExecContext | null): TableDef {
   const convert = new Map<number, { expr: Expr; col: ColumnDef }>();
   let columns = [...t.columns];
   for (const { name, def } of changes) {
@@ -63,7 +64,7 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     indexes: t.indexes.map((x) => ({ ...x, types: x.columns.map((i) => columns[i]!.type) })),
   };
   checkKeyColumns(next, [...new Set([...(t.hiddenPk ? [] : t.pk), ...t.indexes.flatMap((x) => x.columns)])].filter((i) => convert.has(i)));
-  const env = makeEnv([], null);
+  const env = makeEnv([], ctx);
   const steps = [...convert.entries()];
   storage.rekeyTable(next, (row: Row): Row => {
     const out: SqlValue[] = [...row];

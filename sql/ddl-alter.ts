@@ -4,7 +4,7 @@
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
-import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner } from './ddl-sequence.ts';
+import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
@@ -16,8 +16,10 @@ import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
 import { alterColumnTypes, type TypeChange } from './ddl-alter-type.ts';
 import { evalExpr, makeEnv } from './eval.ts';
+import type { ExecContext } from './exec-context.ts';
+import type { SqlValue } from './types.ts';
 
-export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
+export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const view = catalog.getView(name) !== undefined;
   let table = catalog.get(name);
@@ -51,7 +53,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
         changes.push({ name: x.AlterTableCmd.name ?? '', def: x.AlterTableCmd.def.ColumnDef });
       }
       n--;
-      table = alterColumnTypes(catalog, storage, table, changes);
+      table = alterColumnTypes(catalog, storage, table, changes, ctx);
       continue;
     }
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
@@ -60,7 +62,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
       if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);
       const others = (column.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN');
-      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true);
+      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true, ctx);
       if (table === before) continue;
       // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
       for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, column.colname ?? '');
@@ -290,8 +292,12 @@ function addIdentity(catalog: Catalog, t: TableDef, column: string, k: Constrain
   return next;
 }
 
-/** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */
-function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean): TableDef {
+/**
+ * ALTER TABLE ... ADD COLUMN: existing rows get the default, a constant or an expression evaluated for
+ * each row with the transaction's context (now() the same for every row, as in PostgreSQL); one that
+ * draws from a sequence is not supported yet.
+ */
+function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean, ctx: ExecContext | null): TableDef {
   const name = c.colname ?? '';
   if (t.columns.some((col) => col.name === name && !col.hidden)) {
     if (ifNotExists) return t;
@@ -308,11 +314,13 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
   }
-  if (def !== null && def.k !== 'const') throw unsupported('a non-constant DEFAULT in ADD COLUMN');
+  if (def !== null && someExpr(def, (x) => sequenceIdOf(x) !== null)) throw unsupported('a DEFAULT drawing from a sequence in ADD COLUMN');
   const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
-  if (notNull && fill === null && storage.rowCount(t) > 0) {
+  if (notNull && def === null && storage.rowCount(t) > 0) {
     throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
   }
+  const env = makeEnv([], ctx);
+  const valueFor = def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
   const columns = [...t.columns.slice(0, at), { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: false }, ...t.columns.slice(at)];
@@ -321,7 +329,11 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     ...t, columns, pk: t.pk.map(shift),
     indexes: t.indexes.map((i) => ({ ...i, columns: i.columns.map(shift) })),
   };
-  storage.rekeyTable(next, (row) => [...row.slice(0, at), fill, ...row.slice(at)]);
+  storage.rekeyTable(next, (row) => {
+    const v = valueFor();
+    if (notNull && v === null) throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
+    return [...row.slice(0, at), v, ...row.slice(at)];
+  });
   catalog.put(next);
   return next;
 }

@@ -19,6 +19,9 @@ import type { PestoClient } from '../pesto-client.ts';
 import { allocateStorage } from './load-batches.ts';
 import { counterKey, counterValue } from './sequence-values.ts';
 import type { SqlTxn } from './sql-txn.ts';
+import type { ExecContext } from '../../sql/exec-context.ts';
+import { SqlTimestamp } from '../../sql/datetime.ts';
+import { randomBytes } from 'node:crypto';
 
 /** The session's range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
 export type RangeRead = (txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number) => Promise<StatementOutcome>;
@@ -33,8 +36,14 @@ export interface DdlEnv {
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
 export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<ReturnType<CatalogVersion['apply']>['outcome']> {
-  let { next, outcome, actions } = txn.catalog.apply(node);
-  if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
+  // What a rewrite evaluates per row (ADD COLUMN ... DEFAULT now() / gen_random_uuid()): the transaction's time, fresh random bytes.
+  const ctx: ExecContext = {
+    source: { scan: () => [], get: () => null }, // a DEFAULT reads no table
+    writes: null, recorder: null, now: new SqlTimestamp(BigInt(txn.ts.micros)),
+    nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n),
+  };
+  let { next, outcome, actions } = txn.catalog.apply(node, ctx);
+  if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions, ctx));
   for (const a of actions) {
     // The old storage as the statement found it (the rows' layout `transform` expects).
     if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
@@ -89,7 +98,7 @@ async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: Ind
  * keeps the definition its rows were written with, the new one starts empty (truncated: no reads,
  * no deletes) and gets the statement's layout. Returns the statement applied after the switches.
  */
-async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: readonly DdlDataAction[]): Promise<ReturnType<CatalogVersion['apply']>> {
+async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: readonly DdlDataAction[], ctx: ExecContext): Promise<ReturnType<CatalogVersion['apply']>> {
   let cv = txn.catalog;
   const names = new Set(actions.flatMap((a) => (a.k === 'truncate' ? [a.table.name] : a.k === 'rewrite' ? [a.after.name] : [])));
   for (const name of names) {
@@ -97,7 +106,7 @@ async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: rea
     cv = cv.withStorage(name, id);
     txn.addFresh(id);
   }
-  const out = cv.apply(node);
+  const out = cv.apply(node, ctx);
   return { ...out, actions: oneRewrite(out.actions) };
 }
 
