@@ -64,10 +64,12 @@ void describe('ALTER COLUMN TYPE on the engine', () => {
     assert.equal(failure(s, 'INSERT INTO e4 VALUES (10, 1)').code, '23505');
   });
 
-  void it('ADD COLUMN with a sequence default is still 0A000', () => {
-    const s = session(['CREATE TABLE e5 (k int PRIMARY KEY)', 'INSERT INTO e5 VALUES (1)']);
-    assert.equal(failure(s, 'ALTER TABLE e5 ADD COLUMN n serial').code, '0A000');
-    assert.equal(failure(s, 'ALTER TABLE e5 ADD COLUMN n int GENERATED ALWAYS AS IDENTITY').code, '0A000');
+  void it('ADD COLUMN SERIAL numbers rows in key order and leaves the sequence after them; an existing sequence\'s default is 0A000', () => {
+    const s = session(['CREATE TABLE e5 (k int PRIMARY KEY)', 'INSERT INTO e5 VALUES (3), (1), (2)', 'CREATE SEQUENCE e5s']);
+    assert.ok(s.execute('ALTER TABLE e5 ADD COLUMN n serial').ok);
+    assert.ok(s.execute('INSERT INTO e5 VALUES (4)').ok);
+    assert.deepEqual(rows(s, 'SELECT k, n FROM e5 ORDER BY k'), [['1', '1'], ['2', '2'], ['3', '3'], ['4', '4']]);
+    assert.equal(failure(s, "ALTER TABLE e5 ADD COLUMN m int DEFAULT nextval('e5s')").code, '0A000');
   });
 });
 

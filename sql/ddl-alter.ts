@@ -17,7 +17,9 @@ import { applyTypmod } from './typmod.ts';
 import { alterColumnTypes, type TypeChange } from './ddl-alter-type.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 import type { ExecContext } from './exec-context.ts';
-import type { SqlValue } from './types.ts';
+import { isIntegerType, type SqlValue } from './types.ts';
+import { initialState, takeValues, type SequenceDef } from './sequences.ts';
+import { castValue } from './cast.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
@@ -304,26 +306,44 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
   const rt = resolveTypeName(c.typeName ?? {});
-  if (rt.serial) throw unsupported('adding a SERIAL column');
   let notNull = false;
   let def: Expr | null = null;
+  let identity: Constraint | null = null;
   for (const cn of c.constraints ?? []) {
     if (!('Constraint' in cn)) continue;
     const k = cn.Constraint;
     if (k.contype === 'CONSTR_NOTNULL') notNull = true;
     else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype === 'CONSTR_IDENTITY') identity = k;
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
   }
-  if (def !== null && someExpr(def, (x) => sequenceIdOf(x) !== null)) throw unsupported('a DEFAULT drawing from a sequence in ADD COLUMN');
+  if (def !== null && someExpr(def, (x) => sequenceIdOf(x) !== null)) throw unsupported('a DEFAULT drawing from an existing sequence in ADD COLUMN');
+  // SERIAL and identity: a sequence of the column's own, fresh (no session can draw from it before this
+  // statement commits), so the rows take its values here, in key order, and the statement writes its state.
+  let seq: SequenceDef | null = null;
+  if (rt.serial || identity !== null) {
+    if (identity !== null && !isIntegerType(rt.type)) throw new SqlError(SqlState.invalidParameterValue, 'identity column type must be smallint, integer, or bigint');
+    if (identity !== null && def !== null) throw new SqlError(SqlState.syntaxError, `both default and identity specified for column "${name}" of table "${t.name}"`);
+    notNull = true;
+    seq = createOwnedSequence(catalog, t.name, name, rt.type, identity === null ? {} : identityOptions(identity.options), null);
+    def = sequenceDefault(catalog, name, rt.type, seq);
+  }
   const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
   if (notNull && def === null && storage.rowCount(t) > 0) {
     throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
   }
   const env = makeEnv([], ctx);
-  const valueFor = def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
+  let state = seq === null ? null : initialState(seq);
+  const drawn = (s: SequenceDef): SqlValue => {
+    const r = takeValues(s, state!, 1);
+    state = r.state;
+    return castValue(r.values[0]!, 'int8', rt.type, -1, false);
+  };
+  const valueFor = seq !== null ? (): SqlValue => drawn(seq) : def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
-  const columns = [...t.columns.slice(0, at), { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: false }, ...t.columns.slice(at)];
+  const col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
+  const columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
   const shift = (i: number): number => (i >= at ? i + 1 : i);
   const next: TableDef = {
     ...t, columns, pk: t.pk.map(shift),
@@ -334,6 +354,9 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (notNull && v === null) throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
     return [...row.slice(0, at), v, ...row.slice(at)];
   });
+  // The sequence's state after the rows' values, read when it is written: the engine's rewrite has run
+  // by now, the cluster's runs before the statement's actions write the counter (client/sql/ddl-storage.ts).
+  if (seq !== null) storage.setSequence(seq, { get last() { return state!.last; }, get called() { return state!.called; } });
   catalog.put(next);
   return next;
 }
