@@ -10,7 +10,7 @@ import { Engine } from '../../sql/engine.ts';
 import { SqlClient } from '../../client/sql/sql-session.ts';
 import type { SqlValue } from '../../sql/types.ts';
 import { startTestCluster, type TestCluster } from './cluster-harness.ts';
-import { q, value } from './sql-session-testkit.ts';
+import { commitCode, q, value } from './sql-session-testkit.ts';
 
 const BASE_PORT = 8820;
 
@@ -71,6 +71,22 @@ void describe('ALTER COLUMN TYPE and ADD COLUMN defaults over the cluster', () =
     assert.equal(String(await value(s, 'SELECT v + 1 FROM conv WHERE k = 3000')), '6001');
     const r = await s.execute("INSERT INTO conv VALUES (20000, 'x')", []);
     assert.equal(r.ok ? 'ok' : r.error.code, '22P02');
+  });
+
+  void it('an older transaction that writes the old storage after the rewrite committed aborts, or its row is converted', async (t) => {
+    const s = sql.session();
+    await q(s, 'CREATE TABLE late (k int PRIMARY KEY, v text)');
+    await q(s, "INSERT INTO late VALUES (1, '1'), (2, '2')");
+    const writer = sql.session();
+    await writer.begin();
+    assert.equal(await value(writer, 'SELECT count(*) FROM late WHERE k = 1'), 1); // fixes the writer's (older) timestamp and catalog
+    await q(sql.session(), 'ALTER TABLE late ALTER v TYPE int USING v::int');
+    const w = await writer.execute("INSERT INTO late VALUES (3, '3')", []);
+    const code = w.ok ? await commitCode(writer) : w.error.code;
+    t.diagnostic(`late writer: ${code}`);
+    assert.ok(code === 'committed' || code === '40001', code);
+    assert.equal(await value(s, 'SELECT count(*) FROM late'), code === 'committed' ? 3 : 2);
+    assert.equal(String(await value(s, 'SELECT sum(v + 0) FROM late')), code === 'committed' ? '6' : '3');
   });
 
   void it('rekeys a primary key and a unique index whose type changed; duplicates after conversion are 23505', async () => {
