@@ -32,7 +32,7 @@ export interface TypeChange {
  */
 export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: TableDef, changes: readonly TypeChange[], ctx: ExecContext | null): TableDef {
   const convert = new Map<number, { expr: Expr; col: ColumnDef }>();
-  let columns = [...t.columns];
+  const columns = [...t.columns];
   for (const { name, def } of changes) {
     const i = columnIndex(t, name);
     const old = t.columns[i]!;
@@ -42,6 +42,11 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     const spec = { type: rt.type, typmod: rt.typmod };
     const expr = transformOf(catalog, t, i, def.raw_default, spec);
     if (convert.has(i)) throw new SqlError(SqlState.featureNotSupported, `cannot alter type of column "${name}" twice`);
+    // A view reading the column refuses even its own type, as in PostgreSQL.
+    const [view] = viewsUsingColumn(catalog, t.name, name);
+    if (view !== undefined) {
+      throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a view or rule', `rule _RETURN on view ${view.name} depends on column "${name}"`);
+    }
     const same = rt.type === old.type && def.raw_default === undefined;
     if (same && rt.typmod === old.typmod) continue; // ORMs' schema sync sends the column's own type: nothing changes
     if (!same) refuseDependents(catalog, t, i, rt.type);
@@ -57,7 +62,6 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     convert.set(i, { expr, col });
   }
   if (convert.size === 0) return t;
-  columns = columns.slice();
   const next: TableDef = {
     ...t, columns,
     pkTypes: t.pk.map((i) => columns[i]!.type),
@@ -107,16 +111,12 @@ function transformOf(catalog: Catalog, t: TableDef, i: number, using: Node | und
 }
 
 /**
- * What PostgreSQL refuses (or Pesto cannot rebuild) when a column's type changes: a view reading it
- * (0A000 with the rule in DETAIL), a foreign key whose two sides would no longer compare (42804 as
- * PostgreSQL's re-added constraint says), a CHECK over it (Pesto keeps CHECKs bound, not as text).
+ * What PostgreSQL refuses (or Pesto cannot rebuild) when a column's type changes: a foreign key whose
+ * two sides would no longer compare (42804 as PostgreSQL's re-added constraint says), a CHECK over it
+ * (Pesto keeps CHECKs bound, not as text: 0A000).
  */
 function refuseDependents(catalog: Catalog, t: TableDef, i: number, to: ColumnDef['type']): void {
   const name = t.columns[i]!.name;
-  const [view] = viewsUsingColumn(catalog, t.name, name);
-  if (view !== undefined) {
-    throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a view or rule', `rule _RETURN on view ${view.name} depends on column "${name}"`);
-  }
   const fks = [
     ...(t.foreignKeys ?? []).flatMap((fk) => fk.columns.flatMap((c, j) => (c === i ? [{ fk, mine: t.columns[c]!, other: catalog.require(fk.refTable).columns[fk.refColumns[j]!]!, child: true }] : []))),
     ...catalog.referencing(t.name).flatMap(({ table, fk }) => fk.refColumns.flatMap((c, j) => (c === i ? [{ fk, mine: t.columns[c]!, other: table.columns[fk.columns[j]!]!, child: false }] : []))),
