@@ -6,7 +6,7 @@ import type { Node, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
-import { checkKeyColumns, type DdlStorage } from './ddl-build.ts';
+import { checkKeyColumns, sequenceDefault, type DdlStorage } from './ddl-build.ts';
 import { castsOnAssignment, coerce } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
@@ -18,6 +18,8 @@ import { evalExpr, makeEnv } from './eval.ts';
 import type { ExecContext } from './exec-context.ts';
 import { formatTypeSpec, isIntegerType, typeDisplayName, type Row, type SqlValue } from './types.ts';
 import { viewsUsingColumn } from './views.ts';
+import { sequenceDef, sequenceOfId, type SequenceDef } from './sequences.ts';
+import { sequenceIdOf } from './ddl-sequence.ts';
 
 /** One ALTER COLUMN TYPE subcommand: the column's name and the parse tree's ColumnDef (type, USING as raw_default). */
 export interface TypeChange {
@@ -32,6 +34,7 @@ export interface TypeChange {
  */
 export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: TableDef, changes: readonly TypeChange[], ctx: ExecContext | null): TableDef {
   const convert = new Map<number, { expr: Expr; col: ColumnDef }>();
+  const identities: SequenceDef[] = [];
   const columns = [...t.columns];
   for (const { name, def } of changes) {
     const i = columnIndex(t, name);
@@ -51,8 +54,16 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     if (same && rt.typmod === old.typmod) continue; // ORMs' schema sync sends the column's own type: nothing changes
     if (!same) refuseDependents(catalog, t, i, rt.type);
     if (old.identity !== undefined && !isIntegerType(rt.type)) throw new SqlError(SqlState.invalidParameterValue, 'identity column type must be smallint, integer, or bigint');
-    if (old.identity !== undefined && rt.type !== old.type) throw unsupported('changing the type of an identity column');
-    let dflt = old.default;
+    // An identity column's sequence takes the new type, and its bounds where they were the old type's (as PostgreSQL's).
+    // A SERIAL or identity default (nextval, cast to the column's type) is made again for the new type.
+    const d = old.default;
+    const seqId = d === null ? null : sequenceIdOf(d) ?? (d.k === 'cast' ? sequenceIdOf(d.e) : null);
+    let seq = seqId === null ? undefined : sequenceOfId(catalog, seqId);
+    if (seq !== undefined && old.identity !== undefined && rt.type !== old.type && isIntegerType(rt.type)) {
+      seq = sequenceDef(seq, { type: rt.type });
+      identities.push(seq);
+    }
+    let dflt = seq !== undefined && isIntegerType(rt.type) ? sequenceDefault(catalog, name, rt.type, seq) : old.default;
     if (dflt !== null && dflt.t !== rt.type) {
       if (!castsOnAssignment(dflt.t, rt.type)) throw new SqlError(SqlState.datatypeMismatch, `default for column "${name}" cannot be cast automatically to type ${typeDisplayName[rt.type]}`);
       dflt = coerce(new BindContext(catalog), dflt, rt.type);
@@ -79,6 +90,7 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     return out;
   });
   catalog.put(next);
+  for (const s of identities) catalog.putSequence(s);
   return next;
 }
 
