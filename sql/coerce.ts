@@ -67,6 +67,14 @@ function assignable(from: SqlType, to: SqlType): boolean {
   return ok && !intoJson && to !== 'bytea' && !(to === 'bool' && from !== 'bool') && !(from === 'bool' && to !== 'bool' && !isStringType(to));
 }
 
+/**
+ * Whether PostgreSQL converts `from` to `to` with an assignment cast, strictly: no string into another
+ * type (ALTER COLUMN TYPE needs USING for text to integer, where a column's INSERT relaxes it).
+ */
+export function castsOnAssignment(from: SqlType, to: SqlType): boolean {
+  return assignable(from, to) && !(isStringType(from) && !isStringType(to));
+}
+
 /** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
 export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
   if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);

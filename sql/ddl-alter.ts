@@ -1,10 +1,10 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT and SET/DROP NOT NULL), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
-import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner } from './ddl-sequence.ts';
+import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
@@ -14,9 +14,14 @@ import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
+import { alterColumnTypes, type TypeChange } from './ddl-alter-type.ts';
 import { evalExpr, makeEnv } from './eval.ts';
+import type { ExecContext } from './exec-context.ts';
+import { isIntegerType, type SqlValue } from './types.ts';
+import { initialState, takeValues, type SequenceDef } from './sequences.ts';
+import { castValue } from './cast.ts';
 
-export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt): DdlOutcome {
+export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const view = catalog.getView(name) !== undefined;
   let table = catalog.get(name);
@@ -36,16 +41,30 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
   let notice: string | undefined;
-  for (const c of s.cmds ?? []) {
+  const cmds = s.cmds ?? [];
+  for (let n = 0; n < cmds.length; n++) {
+    const c = cmds[n]!;
     if (!('AlterTableCmd' in c)) continue;
     const cmd = c.AlterTableCmd;
+    if (cmd.subtype === 'AT_AlterColumnType') {
+      // Consecutive type changes convert each row once, every conversion reading the row as it was.
+      const changes: TypeChange[] = [];
+      for (; n < cmds.length; n++) {
+        const x = cmds[n]!;
+        if (!('AlterTableCmd' in x) || x.AlterTableCmd.subtype !== 'AT_AlterColumnType' || x.AlterTableCmd.def === undefined || !('ColumnDef' in x.AlterTableCmd.def)) break;
+        changes.push({ name: x.AlterTableCmd.name ?? '', def: x.AlterTableCmd.def.ColumnDef });
+      }
+      n--;
+      table = alterColumnTypes(catalog, storage, table, changes, ctx);
+      continue;
+    }
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
       const column = cmd.def.ColumnDef;
       const before: TableDef = table;
       const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
       if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);
       const others = (column.constraints ?? []).filter((x) => !('Constraint' in x) || x.Constraint.contype !== 'CONSTR_FOREIGN');
-      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true);
+      table = addColumn(catalog, storage, table, { ...column, constraints: others }, cmd.missing_ok === true, ctx);
       if (table === before) continue;
       // Existing rows hold NULL in the new column (no DEFAULT: referencesOfNewColumn), which references nothing.
       for (const k of fks) table = addForeignKey(catalog, storage, table, { ...k, skip_validation: true }, column.colname ?? '');
@@ -59,10 +78,6 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
     }
     if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
-      continue;
-    }
-    if (cmd.subtype === 'AT_AlterColumnType' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
-      sameColumnType(table, cmd.name ?? '', cmd.def.ColumnDef);
       continue;
     }
     if (cmd.subtype === 'AT_DropColumn') {
@@ -185,19 +200,6 @@ function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' 
   return table;
 }
 
-/**
- * ALTER COLUMN ... TYPE with the column's own type and modifier (ORMs' schema sync sends it for every
- * column): nothing changes, as in PostgreSQL, which skips the rewrite. Any other type is 0A000: rows
- * would have to be converted and their keys rebuilt.
- */
-function sameColumnType(t: TableDef, name: string, c: PgColumnDef): void {
-  const col = t.columns[columnIndex(t, name)]!;
-  const rt = resolveTypeName(c.typeName ?? {});
-  if (c.raw_default !== undefined || c.collClause !== undefined) throw unsupported('ALTER COLUMN TYPE ... USING or COLLATE');
-  if (rt.serial) throw new SqlError(SqlState.undefinedObject, `type "${c.typeName?.names?.map(strOf).pop() ?? ''}" does not exist`);
-  if (rt.type !== col.type || rt.typmod !== col.typmod) throw unsupported('ALTER COLUMN TYPE to a different type');
-}
-
 /** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */
 function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constraint): TableDef {
   const existing = t.checks ?? [];
@@ -293,38 +295,69 @@ function addIdentity(catalog: Catalog, t: TableDef, column: string, k: Constrain
   return next;
 }
 
-/** ALTER TABLE ... ADD COLUMN: existing rows get the default, which must be a constant here. */
-function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean): TableDef {
+/**
+ * ALTER TABLE ... ADD COLUMN: existing rows get the default, a constant or an expression evaluated for
+ * each row with the transaction's context (now() the same for every row, as in PostgreSQL); one that
+ * draws from a sequence is not supported yet.
+ */
+function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColumnDef, ifNotExists: boolean, ctx: ExecContext | null): TableDef {
   const name = c.colname ?? '';
   if (t.columns.some((col) => col.name === name && !col.hidden)) {
     if (ifNotExists) return t;
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
   const rt = resolveTypeName(c.typeName ?? {});
-  if (rt.serial) throw unsupported('adding a SERIAL column');
   let notNull = false;
   let def: Expr | null = null;
+  let identity: Constraint | null = null;
   for (const cn of c.constraints ?? []) {
     if (!('Constraint' in cn)) continue;
     const k = cn.Constraint;
     if (k.contype === 'CONSTR_NOTNULL') notNull = true;
     else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype === 'CONSTR_IDENTITY') identity = k;
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
   }
-  if (def !== null && def.k !== 'const') throw unsupported('a non-constant DEFAULT in ADD COLUMN');
+  if (def !== null && someExpr(def, (x) => sequenceIdOf(x) !== null)) throw unsupported('a DEFAULT drawing from an existing sequence in ADD COLUMN');
+  // SERIAL and identity: a sequence of the column's own, fresh (no session can draw from it before this
+  // statement commits), so the rows take its values here, in key order, and the statement writes its state.
+  let seq: SequenceDef | null = null;
+  if (rt.serial || identity !== null) {
+    if (identity !== null && !isIntegerType(rt.type)) throw new SqlError(SqlState.invalidParameterValue, 'identity column type must be smallint, integer, or bigint');
+    if (identity !== null && def !== null) throw new SqlError(SqlState.syntaxError, `both default and identity specified for column "${name}" of table "${t.name}"`);
+    notNull = true;
+    seq = createOwnedSequence(catalog, t.name, name, rt.type, identity === null ? {} : identityOptions(identity.options), null);
+    def = sequenceDefault(catalog, name, rt.type, seq);
+  }
   const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
-  if (notNull && fill === null && storage.rowCount(t) > 0) {
+  if (notNull && def === null && storage.rowCount(t) > 0) {
     throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
   }
+  const env = makeEnv([], ctx);
+  let state = seq === null ? null : initialState(seq);
+  const drawn = (s: SequenceDef): SqlValue => {
+    const r = takeValues(s, state!, 1);
+    state = r.state;
+    return castValue(r.values[0]!, 'int8', rt.type, -1, false);
+  };
+  const valueFor = seq !== null ? (): SqlValue => drawn(seq) : def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
-  const columns = [...t.columns.slice(0, at), { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: false }, ...t.columns.slice(at)];
+  const col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
+  const columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
   const shift = (i: number): number => (i >= at ? i + 1 : i);
   const next: TableDef = {
     ...t, columns, pk: t.pk.map(shift),
     indexes: t.indexes.map((i) => ({ ...i, columns: i.columns.map(shift) })),
   };
-  storage.rekeyTable(next, (row) => [...row.slice(0, at), fill, ...row.slice(at)]);
+  storage.rekeyTable(next, (row) => {
+    const v = valueFor();
+    if (notNull && v === null) throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
+    return [...row.slice(0, at), v, ...row.slice(at)];
+  });
+  // The sequence's state after the rows' values, read when it is written: the engine's rewrite has run
+  // by now, the cluster's runs before the statement's actions write the counter (client/sql/ddl-storage.ts).
+  if (seq !== null) storage.setSequence(seq, { get last() { return state!.last; }, get called() { return state!.called; } });
   catalog.put(next);
   return next;
 }

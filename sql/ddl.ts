@@ -19,13 +19,18 @@ import { createView, dropDependentViews, dropViews, viewsUsing } from './views.t
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { type Expr } from './expr.ts';
+import type { ExecContext } from './exec-context.ts';
 
-/** Applies one DDL statement's parse tree to the catalog and storage; null for one not supported here. */
-export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node): DdlOutcome | null {
+/**
+ * Applies one DDL statement's parse tree to the catalog and storage; null for one not supported here.
+ * `ctx`: the transaction's context for expressions evaluated per existing row (ADD COLUMN's default:
+ * now(), gen_random_uuid()); null where rows are not touched (a catalog replayed).
+ */
+export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecContext | null = null): DdlOutcome | null {
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
-  if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt);
+  if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt, ctx);
   if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);

@@ -202,8 +202,20 @@ export class Engine {
   }
 
   /** @internal */
-  runDdl(stmt: Extract<Statement, { k: 'ddl' }>): DdlOutcome {
-    const out = applyDdl(this.catalog, this.store, stmt.node);
+  runDdl(stmt: Extract<Statement, { k: 'ddl' }>, ctx: ExecContext | null = null): DdlOutcome {
+    // An ALTER TABLE of several subcommands applies them one by one, in place: one that fails undoes the others.
+    const n = stmt.node;
+    const undo = 'AlterTableStmt' in n && (n.AlterTableStmt.cmds ?? []).length > 1 ? { catalog: this.catalog.snapshot(), store: this.store.snapshot() } : null;
+    let out: DdlOutcome | null;
+    try {
+      out = applyDdl(this.catalog, this.store, n, ctx);
+    } catch (e) {
+      if (undo !== null) {
+        this.catalog.restore(undo.catalog);
+        this.store.restore(undo.store);
+      }
+      throw e;
+    }
     if (out === null) throw new SqlError(SqlState.featureNotSupported, `${stmt.tag} is not supported`);
     return out;
   }
@@ -425,7 +437,8 @@ export class Session {
       }
       case 'ddl': {
         if (txn !== null) this.lockForDdl(txn);
-        const out = this.engine.runDdl(stmt);
+        // The context of expressions evaluated per existing row (ADD COLUMN ... DEFAULT now()).
+        const out = this.engine.runDdl(stmt, this.context(this.engine.store, null, txn?.now ?? this.engine.now()));
         return ok(out.tag, out.tag, out.notice !== undefined ? [out.notice] : undefined);
       }
       case 'txn':

@@ -128,7 +128,9 @@ export class MemoryStore implements RowSource {
     const old = this.tables.get(def.id);
     const t: TableData = { def: { ...def, indexes: [] }, keys: new SortedKeys(), rows: new Map(), indexes: new Map() };
     if (old) {
-      for (const r0 of old.rows.values()) {
+      // In key order: a rewrite that numbers rows (ADD COLUMN ... SERIAL) numbers them as the cluster's does.
+      for (const k of old.keys.all()) {
+        const r0 = old.rows.get(k)!;
         const row = transform(r0.row);
         const key = primaryKeyOf(def, row);
         if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null);

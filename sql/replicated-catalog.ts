@@ -13,7 +13,7 @@
  * it.
  *
  * Storage effects of DDL are not run during replay. On first execution `ReplicatedDdl` records what
- * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN changed how
+ * the statement needs done to rows: `rewrite` (ALTER TABLE ... ADD PRIMARY KEY / ADD COLUMN / ALTER COLUMN TYPE changed how
  * rows are keyed or laid out), `truncate`, and `unique` (CREATE UNIQUE INDEX or ADD UNIQUE on a table
  * that may hold rows). The client performs rewrites and truncations by moving the table to a fresh
  * storage id (docs/decisions/0012): the log then holds a `switch` entry,
@@ -29,6 +29,7 @@ import { applyDdl } from './ddl.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
+import type { ExecContext } from './exec-context.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
@@ -96,14 +97,14 @@ class ReplicatedDdl implements DdlStorage {
   }
 }
 
-function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch): DdlOutcome {
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch, ctx: ExecContext | null = null): DdlOutcome {
   if ('PestoStorage' in n) {
     const s = n.PestoStorage as Partial<StorageSwitch['PestoStorage']> | null;
     if (typeof s !== 'object' || s === null || typeof s.relname !== 'string' || typeof s.id !== 'number') throw new SqlError(SqlState.invalidParameterValue, 'malformed storage switch');
     catalog.switchStorage(s.relname, s.id);
     return { tag: 'ALTER TABLE', touched: [] };
   }
-  const out = applyDdl(catalog, storage, n);
+  const out = applyDdl(catalog, storage, n, ctx);
   if (out === null) throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
   return out;
 }
@@ -141,14 +142,15 @@ export class CatalogVersion {
   /**
    * Runs one DDL statement on a copy of this version: the new version (null when the statement changed
    * nothing, e.g. IF NOT EXISTS on an existing table), its outcome and the row work it needs.
-   * Throws SqlError for a statement PostgreSQL would refuse.
+   * Throws SqlError for a statement PostgreSQL would refuse. `ctx`: what a rewrite's transform
+   * evaluates expressions with (the transaction's now(), random bytes), at the client that copies rows.
    */
-  apply(node: Node): { next: CatalogVersion | null; outcome: DdlOutcome; actions: readonly DdlDataAction[] } {
+  apply(node: Node, ctx: ExecContext | null = null): { next: CatalogVersion | null; outcome: DdlOutcome; actions: readonly DdlDataAction[] } {
     // A fresh catalog for the empty version: `fromValue(null)` is the shared `empty`, which must not change.
     const copy = this.log.length === 0 ? new Catalog() : CatalogVersion.fromValue(this.value()).catalog;
     const before = copy.version;
     const storage = new ReplicatedDdl(copy);
-    const outcome = runDdl(copy, storage, node);
+    const outcome = runDdl(copy, storage, node, ctx);
     if (copy.version === before && storage.actions.length === 0) return { next: null, outcome, actions: [] };
     return { next: new CatalogVersion([...this.log, JSON.stringify(node)], copy), outcome, actions: storage.actions };
   }

@@ -1,7 +1,7 @@
 /**
  * Instance DDL on the cluster (issue 4, docs/decisions/0012): the catalog change a DDL statement
  * writes, and the storage moves it needs. TRUNCATE and row rewrites (ALTER TABLE ... ADD PRIMARY KEY /
- * ADD COLUMN) move a table to a fresh storage id; rewritten rows are copied in chunks of range reads
+ * ADD COLUMN / ALTER COLUMN TYPE) move a table to a fresh storage id; rewritten rows are copied in chunks of range reads
  * and leave in load batches (load-batches.ts); a new unique index is checked against the table's rows.
  * The session (sql-session.ts) calls `runDdl` and lends it its range read.
  */
@@ -19,6 +19,9 @@ import type { PestoClient } from '../pesto-client.ts';
 import { allocateStorage } from './load-batches.ts';
 import { counterKey, counterValue } from './sequence-values.ts';
 import type { SqlTxn } from './sql-txn.ts';
+import type { ExecContext } from '../../sql/exec-context.ts';
+import { SqlTimestamp } from '../../sql/datetime.ts';
+import { randomBytes } from 'node:crypto';
 
 /** The session's range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
 export type RangeRead = (txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number) => Promise<StatementOutcome>;
@@ -33,8 +36,14 @@ export interface DdlEnv {
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
 export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<ReturnType<CatalogVersion['apply']>['outcome']> {
-  let { next, outcome, actions } = txn.catalog.apply(node);
-  if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions));
+  // What a rewrite evaluates per row (ADD COLUMN ... DEFAULT now() / gen_random_uuid()): the transaction's time, fresh random bytes.
+  const ctx: ExecContext = {
+    source: { scan: () => [], get: () => null }, // a DEFAULT reads no table
+    writes: null, recorder: null, now: new SqlTimestamp(BigInt(txn.ts.micros)),
+    nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n),
+  };
+  let { next, outcome, actions } = txn.catalog.apply(node, ctx);
+  if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions, ctx));
   for (const a of actions) {
     // The old storage as the statement found it (the rows' layout `transform` expects).
     if (a.k === 'rewrite') await copyRows(env, txn, txn.catalog.catalog.require(a.before.name), a.after, a.transform);
@@ -84,15 +93,12 @@ async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: Ind
 }
 
 /**
- * TRUNCATE and row rewrites (ADD PRIMARY KEY, ADD COLUMN) move each table they touch to a fresh
+ * TRUNCATE and row rewrites (ADD PRIMARY KEY, ADD COLUMN, ALTER COLUMN TYPE) move each table they touch to a fresh
  * storage (docs/decisions/0012), switched before the statement in the catalog log: the old storage
  * keeps the definition its rows were written with, the new one starts empty (truncated: no reads,
  * no deletes) and gets the statement's layout. Returns the statement applied after the switches.
  */
-async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: readonly DdlDataAction[]): Promise<ReturnType<CatalogVersion['apply']>> {
-  if (actions.filter((a) => a.k === 'rewrite').length > 1) {
-    throw new SqlError(SqlState.featureNotSupported, 'one ALTER TABLE statement may rewrite a table once on the cluster: split the subcommands into several statements');
-  }
+async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: readonly DdlDataAction[], ctx: ExecContext): Promise<ReturnType<CatalogVersion['apply']>> {
   let cv = txn.catalog;
   const names = new Set(actions.flatMap((a) => (a.k === 'truncate' ? [a.table.name] : a.k === 'rewrite' ? [a.after.name] : [])));
   for (const name of names) {
@@ -100,7 +106,21 @@ async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: rea
     cv = cv.withStorage(name, id);
     txn.addFresh(id);
   }
-  return cv.apply(node);
+  const out = cv.apply(node, ctx);
+  return { ...out, actions: oneRewrite(out.actions) };
+}
+
+/**
+ * The rewrites of one statement (ALTER TABLE ... ADD COLUMN x, ALTER y TYPE z, ...: each subcommand's
+ * `before` is the previous one's `after`) as one, in the first one's place: the rows are copied once,
+ * through every transform in order.
+ */
+function oneRewrite(actions: readonly DdlDataAction[]): readonly DdlDataAction[] {
+  const rewrites = actions.filter((a) => a.k === 'rewrite');
+  if (rewrites.length < 2) return actions;
+  const first = rewrites[0]!;
+  const merged: DdlDataAction = { k: 'rewrite', before: first.before, after: rewrites[rewrites.length - 1]!.after, transform: (row) => rewrites.reduce((r, a) => a.transform(r), row) };
+  return actions.flatMap((a): DdlDataAction[] => (a === first ? [merged] : a.k === 'rewrite' ? [] : [a]));
 }
 
 /**
@@ -108,7 +128,8 @@ async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: rea
  * The old storage is read in chunks by primary key, each a range read whose rows join the read set
  * only through its predicates (readsAsPredicates: a writer of the old storage conflicts with them,
  * SemanticCC and write monotonicity), and the copies leave in load batches. Two rows with one new
- * primary key fail the statement with 23505, as PostgreSQL's index build does.
+ * primary key, or one key of a unique index whose types changed, fail the statement with 23505, as
+ * PostgreSQL's index build does.
  */
 async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: TableDef, transform: (row: Row) => Row): Promise<void> {
   const cols = before.columns.map((c) => quoteIdent(c.name)).join(', ');
@@ -116,6 +137,11 @@ async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: Table
   let chunk = Math.max(16, Math.min(5000, txn.limits.txnKeysMax >> 1));
   let last: SqlValue | undefined;
   const seen = new Set<string>();
+  // Unique indexes whose key types changed (ALTER COLUMN TYPE): converted rows may now repeat a key.
+  const changed = after.indexes.filter((x) => x.unique).filter((x) => {
+    const old = before.indexes.find((y) => y.name === x.name);
+    return old === undefined || old.types.some((ty, j) => ty !== x.types[j]);
+  }).map((index) => ({ index, keys: new Set<string>() }));
   // Rows read within twice the grace periods below the table version keep read-set entries (QuerySpec.readsAsPredicates).
   const { monotonicityMs, nonMonotonicityMs } = env.client.opts.config.grace;
   const window = 2000 * (monotonicityMs + nonMonotonicityMs);
@@ -140,6 +166,12 @@ async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: Table
         throw new SqlError(SqlState.uniqueViolation, `could not create unique index "${after.name}_pkey"`, `Key (${names.join(', ')})=(${after.pk.map((i) => String(row[i])).join(', ')}) is duplicated.`);
       }
       seen.add(pk);
+      for (const { index, keys } of changed) {
+        if (index.columns.some((c) => row[c] === null)) continue;
+        const k = indexEntryPrefix(index, row);
+        if (keys.has(k)) throw uniqueIndexDuplicated(after, index);
+        keys.add(k);
+      }
       txn.put(rowKey(after.id, pk), encodeRow(after, row));
       txn.writes.put(after, pk, row);
     }
