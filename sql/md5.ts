@@ -14,15 +14,25 @@ export function md5(text: string): string {
   return md5Bytes(new TextEncoder().encode(text));
 }
 
-export function md5Bytes(input: Uint8Array): string {
-  const paddedLength = (((input.length + 8) >>> 6) + 1) << 6;
-  const bytes = new Uint8Array(paddedLength);
+/**
+ * The Merkle-Damgard padding MD5 and SHA-1 share: the input, a 1 bit, zeros, then the bit length in 64
+ * bits (little-endian for MD5, big-endian for SHA-1), to a multiple of 64 bytes.
+ */
+export function padded(input: Uint8Array, littleEndian: boolean): { view: DataView; length: number } {
+  const length = (((input.length + 8) >>> 6) + 1) << 6;
+  const bytes = new Uint8Array(length);
   bytes.set(input);
   bytes[input.length] = 0x80;
   const view = new DataView(bytes.buffer);
-  const bitLength = input.length * 8;
-  view.setUint32(paddedLength - 8, bitLength >>> 0, true);
-  view.setUint32(paddedLength - 4, Math.floor(bitLength / 2 ** 32), true);
+  const bits = input.length * 8;
+  const [high, low] = [Math.floor(bits / 2 ** 32), bits >>> 0];
+  view.setUint32(length - 8, littleEndian ? low : high, littleEndian);
+  view.setUint32(length - 4, littleEndian ? high : low, littleEndian);
+  return { view, length };
+}
+
+export function md5Bytes(input: Uint8Array): string {
+  const { view, length: paddedLength } = padded(input, true);
 
   let a0 = 0x67452301;
   let b0 = 0xefcdab89;

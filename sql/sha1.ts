@@ -1,15 +1,10 @@
 // SHA-1 (FIPS 180-4) of bytes, for uuid-ossp's name-based version 5 UUIDs (extensions.ts). This core
 // folder may not import node:crypto (DESIGN §1); the inputs are small. Not for anything security-related.
 
+import { padded } from './md5.ts';
+
 export function sha1Bytes(input: Uint8Array): Uint8Array {
-  const paddedLength = (((input.length + 8) >>> 6) + 1) << 6;
-  const bytes = new Uint8Array(paddedLength);
-  bytes.set(input);
-  bytes[input.length] = 0x80;
-  const view = new DataView(bytes.buffer);
-  const bitLength = input.length * 8;
-  view.setUint32(paddedLength - 8, Math.floor(bitLength / 2 ** 32));
-  view.setUint32(paddedLength - 4, bitLength >>> 0);
+  const { view, length: paddedLength } = padded(input, false);
   const h = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
   const w = new Uint32Array(80);
   for (let offset = 0; offset < paddedLength; offset += 64) {
