@@ -129,7 +129,7 @@ export interface CatalogSnapshot {
   readonly retired: ReadonlyMap<number, TableDef>;
   readonly views: ReadonlyMap<string, ViewDef>;
   readonly nextId: number;
-  readonly sequences: ReadonlyMap<string, SequenceDef>;
+  readonly sequences: ReadonlyMap<number, SequenceDef>;
   readonly nextSequenceId: number;
   readonly extensions: ReadonlyMap<string, string>;
 }
@@ -142,8 +142,11 @@ export class Catalog {
   /** Views by name, in creation order. */
   private views = new Map<string, ViewDef>();
   private nextId = 1;
-  /** Sequences by name (sql/sequences.ts); their ids come from a counter of their own. */
-  private sequences = new Map<string, SequenceDef>();
+  /**
+   * Sequences by id (sql/sequences.ts), in creation order; their ids come from a counter of their own.
+   * Executing nextval finds one by id per row; statements name them only while they bind.
+   */
+  private sequences = new Map<number, SequenceDef>();
   private nextSequenceId = 1;
   /** Installed extensions (sql/extensions.ts) and their versions. */
   private extensions = new Map<string, string>();
@@ -271,7 +274,7 @@ export class Catalog {
   }
 
   relationExists(name: string): boolean {
-    return this.tables.has(name) || this.views.has(name) || this.sequences.has(name) || this.findIndex(name) !== undefined;
+    return this.tables.has(name) || this.views.has(name) || this.sequence(name) !== undefined || this.findIndex(name) !== undefined;
   }
 
   extensionVersion(name: string): string | undefined {
@@ -292,37 +295,36 @@ export class Catalog {
   }
 
   sequence(name: string): SequenceDef | undefined {
-    return this.sequences.get(name);
+    for (const s of this.sequences.values()) if (s.name === name) return s;
+    return undefined;
   }
 
   sequenceById(id: number): SequenceDef | undefined {
-    for (const s of this.sequences.values()) if (s.id === id) return s;
-    return undefined;
+    return this.sequences.get(id);
   }
 
   /** The sequence `name` names: 42P01 when no relation has the name, 42809 when it is not a sequence (PostgreSQL's words). */
   requireSequence(name: string): SequenceDef {
-    const s = this.sequences.get(name);
+    const s = this.sequence(name);
     if (s !== undefined) return s;
     if (this.relationExists(name)) throw new SqlError('42809', `"${name}" is not a sequence`);
     throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
   }
 
   listSequences(): SequenceDef[] {
-    return [...this.sequences.values()].sort((a, b) => a.id - b.id);
+    return [...this.sequences.values()];
   }
 
   /** Installs a new, changed or renamed sequence. */
   putSequence(seq: SequenceDef): void {
-    for (const [n, s] of this.sequences) if (s.id === seq.id && n !== seq.name) this.sequences.delete(n);
-    this.sequences.set(seq.name, seq);
+    this.sequences.set(seq.id, seq);
     this.version++;
   }
 
   removeSequence(name: string): SequenceDef | undefined {
-    const s = this.sequences.get(name);
+    const s = this.sequence(name);
     if (s === undefined) return undefined;
-    this.sequences.delete(name);
+    this.sequences.delete(s.id);
     this.version++;
     return s;
   }
