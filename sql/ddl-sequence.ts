@@ -35,11 +35,11 @@ export function drawsFrom(c: ColumnDef, id: number): boolean {
 }
 
 /**
- * The sequence a string names (`nextval('public.s')`, `'"MixedCase"'`), parsed as regclass input is:
- * dot-separated identifiers, double quotes keeping case, unquoted names lowercased; `public` is the only
- * schema (42P01 otherwise: `schema "x" does not exist` is 3F000 in PostgreSQL).
+ * The relation a string names (`'public.s'`, `'"MixedCase"'`), parsed as regclass input is:
+ * dot-separated identifiers, double quotes keeping case, unquoted names lowercased; `public` is the
+ * only schema (3F000 `schema "x" does not exist` otherwise, 42602 for bad syntax).
  */
-export function sequenceNamed(catalog: Catalog, text: string): SequenceDef {
+export function relationNamed(text: string): string {
   const parts: string[] = [];
   const re = /\s*(?:"((?:[^"]|"")*)"|([^".\s]+))\s*(\.|$)/y;
   let m: RegExpExecArray | null;
@@ -49,7 +49,12 @@ export function sequenceNamed(catalog: Catalog, text: string): SequenceDef {
   }
   if (parts.length === 0 || parts.length > 2 || re.lastIndex < text.length) throw new SqlError('42602', 'invalid name syntax');
   if (parts.length === 2 && parts[0] !== 'public') throw new SqlError('3F000', `schema "${parts[0]}" does not exist`);
-  return catalog.requireSequence(parts[parts.length - 1]!);
+  return parts[parts.length - 1]!;
+}
+
+/** The sequence a string names (`nextval('public.s')`): relationNamed, then 42P01/42809. */
+export function sequenceNamed(catalog: Catalog, text: string): SequenceDef {
+  return catalog.requireSequence(relationNamed(text));
 }
 
 /** A name for a column's own sequence as PostgreSQL chooses it: `table_column_seq`, then with 1, 2, ... */

@@ -431,7 +431,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
  * and underscores not starting with a digit and not a keyword PostgreSQL reserves in any way (its
  * unreserved keywords stay bare), as PostgreSQL's quote_identifier decides.
  */
-function quoteIdentifier(name: string): string {
+export function quoteIdentifier(name: string): string {
   const plain = /^[a-z_][a-z0-9_]*$/.test(name) && (scanSync(name).tokens[0]?.keywordKind ?? 0) <= 1;
   return plain ? name : `"${name.replace(/"/g, '""')}"`;
 }

@@ -7,7 +7,8 @@
 import type { FuncCall, Node } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { coerce } from './coerce.ts';
-import { sequenceNamed } from './ddl-sequence.ts';
+import { relationNamed, sequenceNamed } from './ddl-sequence.ts';
+import { quoteIdentifier } from './functions.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import type { Expr } from './expr.ts';
 
@@ -60,11 +61,9 @@ function serialSequence(scope: Scope, raw: readonly Node[]): Expr {
   const column = constantName(raw[1]);
   if (table === undefined || column === undefined) throw new SqlError(SqlState.featureNotSupported, 'pg_get_serial_sequence needs constant arguments in Pesto');
   if (table === null || column === null) return { k: 'const', v: null, t: 'text' };
-  const name = table.replace(/^\s*public\s*\./i, '').trim();
-  const unquoted = /^".*"$/.test(name) ? name.slice(1, -1).replace(/""/g, '"') : name.toLowerCase();
   const catalog = scope.ctx.catalog;
-  const t = catalog.require(unquoted);
+  const t = catalog.require(relationNamed(table));
   if (!t.columns.some((c) => c.name === column && !c.hidden)) throw new SqlError(SqlState.undefinedColumn, `column "${column}" of relation "${t.name}" does not exist`);
   const seq = catalog.ownedSequences(t.name, column)[0];
-  return { k: 'const', v: seq === undefined ? null : `public.${/^[a-z_][a-z0-9_$]*$/.test(seq.name) ? seq.name : `"${seq.name.replace(/"/g, '""')}"`}`, t: 'text' };
+  return { k: 'const', v: seq === undefined ? null : `public.${quoteIdentifier(seq.name)}`, t: 'text' };
 }
