@@ -3,8 +3,8 @@
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
-import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
-import { createOwnedSequence, dropOwnedSequences, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
+import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';

@@ -11,7 +11,6 @@ import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import type { Row } from './types.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
-import { nextvalExpr } from './ddl-sequence.ts';
 import { checkSource } from './check-text.ts';
 
 /** What DDL needs from storage (the memory store implements it; a replica will too). */
@@ -68,11 +67,6 @@ export function chooseName(catalog: Catalog, base: string, taken: ReadonlySet<st
   }
 }
 
-/** The default of a SERIAL or identity column: `nextval` of the sequence it owns, assigned to its type. */
-export function sequenceDefault(catalog: Catalog, column: string, type: ColumnDef['type'], seq: SequenceDef): Expr {
-  return coerceAssign(new BindContext(catalog), nextvalExpr(seq), type, column);
-}
-
 export function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {
   const scope = new Scope(new BindContext(catalog), null);
   scope.aggForbidden = 'DEFAULT expressions';
@@ -122,3 +116,27 @@ export function byName(a: CheckDef, b: CheckDef): number {
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
+/**
+ * Column defaults that use an object DROP removes (a sequence, an extension's function): without
+ * CASCADE, PostgreSQL's 2BP01 naming each (`uses` says what a default depends on, null when nothing
+ * dropped); with it, a notice and the defaults gone.
+ */
+export function dropDependentDefaults(catalog: Catalog, what: string, uses: (def: Expr) => string | null, cascade: boolean, notices: string[]): void {
+  const deps: { table: TableDef; column: number; line: string; on: string }[] = [];
+  for (const t of catalog.list()) {
+    t.columns.forEach((c, i) => {
+      const on = c.default === null ? null : uses(c.default);
+      if (on !== null) deps.push({ table: t, column: i, line: `default value for column ${c.name} of table ${t.name}`, on });
+    });
+  }
+  if (deps.length === 0) return;
+  if (!cascade) {
+    throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`,
+      deps.map((d) => `${d.line} depends on ${d.on}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
+  }
+  notices.push(deps.length === 1 ? `drop cascades to ${deps[0]!.line}` : `drop cascades to ${deps.length} other objects`);
+  for (const d of deps) {
+    const t = catalog.getById(d.table.id) ?? d.table;
+    catalog.put({ ...t, columns: t.columns.map((c, i) => (i === d.column ? { ...c, default: null, serial: false } : c)) });
+  }
+}

@@ -4,8 +4,10 @@
 // PostgreSQL binds a regclass constant, so a column default keeps drawing from its sequence by id.
 
 import type { AlterSeqStmt, CreateSeqStmt, Node } from 'libpg-query';
-import type { Catalog, ColumnDef, TableDef } from './catalog.ts';
-import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
+import { BindContext } from './bind-context.ts';
+import type { Catalog } from './catalog.ts';
+import { coerceAssign } from './coerce.ts';
+import { dropDependentDefaults, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { resolveTypeName } from './lower-type.ts';
@@ -29,9 +31,9 @@ export function sequenceIdOf(e: Expr): number | null {
   return a !== undefined && a.k === 'const' && typeof a.v === 'number' ? a.v : null;
 }
 
-/** Whether column `c`'s default draws from sequence `id`. */
-export function drawsFrom(c: ColumnDef, id: number): boolean {
-  return c.default !== null && someExpr(c.default, (x) => sequenceIdOf(x) === id);
+/** The default of a SERIAL or identity column: `nextval` of the sequence it owns, assigned to its type. */
+export function sequenceDefault(catalog: Catalog, column: string, type: SqlType, seq: SequenceDef): Expr {
+  return coerceAssign(new BindContext(catalog), nextvalExpr(seq), type, column);
 }
 
 /**
@@ -126,17 +128,6 @@ export function alterSequence(catalog: Catalog, storage: DdlStorage, s: AlterSeq
   return { tag: 'ALTER SEQUENCE', touched: [] };
 }
 
-/** The column defaults that draw from `seq`, as PostgreSQL's DETAIL lines name them. */
-function dependents(catalog: Catalog, seq: SequenceDef): { table: TableDef; column: number; line: string }[] {
-  const out: { table: TableDef; column: number; line: string }[] = [];
-  for (const t of catalog.list()) {
-    t.columns.forEach((c, i) => {
-      if (drawsFrom(c, seq.id)) out.push({ table: t, column: i, line: `default value for column ${c.name} of table ${t.name}` });
-    });
-  }
-  return out;
-}
-
 export function dropSequences(catalog: Catalog, names: readonly string[], missingOk: boolean, cascade: boolean): DdlOutcome {
   const notices: string[] = [];
   for (const n of names) {
@@ -150,16 +141,7 @@ export function dropSequences(catalog: Catalog, names: readonly string[], missin
       notices.push(`sequence "${n}" does not exist, skipping`);
       continue;
     }
-    const deps = dependents(catalog, seq);
-    if (deps.length > 0 && !cascade) {
-      throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop sequence ${n} because other objects depend on it`,
-        deps.map((d) => `${d.line} depends on sequence ${n}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
-    }
-    if (deps.length > 0) notices.push(deps.length === 1 ? `drop cascades to ${deps[0]!.line}` : `drop cascades to ${deps.length} other objects`);
-    for (const d of deps) {
-      const t = catalog.getById(d.table.id) ?? d.table;
-      catalog.put({ ...t, columns: t.columns.map((c, i) => (i === d.column ? { ...c, default: null, serial: false } : c)) });
-    }
+    dropDependentDefaults(catalog, `sequence ${n}`, (def) => (someExpr(def, (x) => sequenceIdOf(x) === seq.id) ? `sequence ${n}` : null), cascade, notices);
     catalog.removeSequence(n);
   }
   return { tag: 'DROP SEQUENCE', touched: [], ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };

@@ -7,10 +7,10 @@
 // catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
-import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, sequenceDefault, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
 import { createExtension, dropExtensions } from './extensions.ts';
-import { alterSequence, createOwnedSequence, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
+import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey } from './foreign-keys.ts';

@@ -139,18 +139,23 @@ export function mapExpr(e: Expr, f: (e: Expr) => Expr | undefined): Expr {
   }
 }
 
-/** Visits every node (subquery plans are not entered). */
-export function someExpr(e: Expr, p: (e: Expr) => boolean): boolean {
-  let found = false;
+/** The first node, depth first, for which `p` holds (subquery plans are not entered). */
+export function findExpr(e: Expr, p: (e: Expr) => boolean): Expr | undefined {
+  let found: Expr | undefined;
   mapExpr(e, (x) => {
-    if (found) return x;
+    if (found !== undefined) return x;
     if (p(x)) {
-      found = true;
+      found = x;
       return x;
     }
     return undefined;
   });
   return found;
+}
+
+/** Whether some node satisfies `p` (subquery plans are not entered). */
+export function someExpr(e: Expr, p: (e: Expr) => boolean): boolean {
+  return findExpr(e, p) !== undefined;
 }
 
 export function exprEquals(a: Expr, b: Expr): boolean {

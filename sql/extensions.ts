@@ -13,9 +13,9 @@
 
 import type { CreateExtensionStmt } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
-import type { DdlOutcome } from './ddl-build.ts';
+import { dropDependentDefaults, type DdlOutcome } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { someExpr } from './expr.ts';
+import { findExpr } from './expr.ts';
 import { md5Bytes } from './md5.ts';
 import { sha1Bytes } from './sha1.ts';
 import { uuidBytes, uuidText } from './value-binary.ts';
@@ -64,23 +64,10 @@ export function dropExtensions(catalog: Catalog, names: readonly string[], missi
       continue;
     }
     const functions = AVAILABLE[n]?.functions ?? [];
-    const deps: { table: string; column: number; fn: string }[] = [];
-    for (const t of catalog.list()) {
-      t.columns.forEach((c, i) => {
-        let fn = '';
-        if (c.default !== null && someExpr(c.default, (x) => x.k === 'func' && functions.includes(x.fn) && (fn = x.fn) !== '')) deps.push({ table: t.name, column: i, fn });
-      });
-    }
-    const line = (d: (typeof deps)[number]): string => `default value for column ${catalog.get(d.table)!.columns[d.column]!.name} of table ${d.table} depends on function ${d.fn}()`;
-    if (deps.length > 0 && !cascade) {
-      throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop extension ${n} because other objects depend on it`, deps.map(line).join('\n'), undefined,
-        'Use DROP ... CASCADE to drop the dependent objects too.');
-    }
-    if (deps.length > 0) notices.push(deps.length === 1 ? `drop cascades to ${line(deps[0]!).replace(/ depends on .*$/, '')}` : `drop cascades to ${deps.length} other objects`);
-    for (const d of deps) {
-      const t = catalog.get(d.table)!;
-      catalog.put({ ...t, columns: t.columns.map((c, i) => (i === d.column ? { ...c, default: null } : c)) });
-    }
+    dropDependentDefaults(catalog, `extension ${n}`, (def) => {
+      const call = findExpr(def, (x) => x.k === 'func' && functions.includes(x.fn));
+      return call?.k === 'func' ? `function ${call.fn}()` : null;
+    }, cascade, notices);
     catalog.removeExtension(n);
   }
   return { tag: 'DROP EXTENSION', touched: [], ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
