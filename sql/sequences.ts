@@ -179,10 +179,13 @@ export function sequenceDef(base: Omit<SequenceDef, 'type' | 'start' | 'incremen
   const range = RANGE[type];
   const increment = o.increment ?? base.increment ?? 1n;
   if (increment === 0n) throw new SqlError(SqlState.invalidParameterValue, 'INCREMENT must not be zero');
-  const typeChanged = o.type !== undefined && o.type !== base.type;
-  const keep = (v: bigint | undefined, def: bigint): bigint => (typeChanged && (v === undefined || v === RANGE[base.type ?? 'int8'].max || v === RANGE[base.type ?? 'int8'].min) ? def : (v ?? def));
-  const max = o.max !== undefined ? (o.max ?? (increment > 0n ? range.max : -1n)) : keep(base.max, increment > 0n ? range.max : -1n);
-  const min = o.min !== undefined ? (o.min ?? (increment > 0n ? 1n : range.min)) : keep(base.min, increment > 0n ? 1n : range.min);
+  const old = base.type === undefined ? undefined : RANGE[base.type];
+  // Given (NO MINVALUE/MAXVALUE: the default), else kept, except that a bound at its old type's limit
+  // follows a change of AS type, as in PostgreSQL.
+  const bound = (given: bigint | null | undefined, was: bigint | undefined, oldLimit: bigint | undefined, def: bigint): bigint =>
+    given !== undefined ? (given ?? def) : was === undefined || (o.type !== undefined && was === oldLimit) ? def : was;
+  const max = bound(o.max, base.max, old?.max, increment > 0n ? range.max : -1n);
+  const min = bound(o.min, base.min, old?.min, increment > 0n ? 1n : range.min);
   if (max < range.min || max > range.max) throw new SqlError(SqlState.invalidParameterValue, `MAXVALUE (${max}) is out of range for sequence data type ${range.display}`);
   if (min < range.min || min > range.max) throw new SqlError(SqlState.invalidParameterValue, `MINVALUE (${min}) is out of range for sequence data type ${range.display}`);
   if (min >= max) throw new SqlError(SqlState.invalidParameterValue, `MINVALUE (${min}) must be less than MAXVALUE (${max})`);
