@@ -16,8 +16,8 @@ import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite
 const CLUSTER_BASE_PORT = 8000;
 const POSTGRES_PORT = 8040;
 
-void describe('Sequelize through the gateway over the engine', () => {
-  const port = engineGatewayForSuite();
+/** The same three checks through a gateway on `port` (over the engine or a cluster). */
+function gatewayChecks(port: () => number): void {
   void it('changes a column\'s type with sync({ alter: true }), its rows converted', async () => {
     assert.equal(await sequelizeTypeChange({ port: port(), user: USER, password: PASSWORD, database: DATABASE }), null);
   });
@@ -26,18 +26,14 @@ void describe('Sequelize through the gateway over the engine', () => {
   void it('psql reads pg_index, pg_constraint, pg_attrdef and their functions as from PostgreSQL 15', async () => {
     assert.deepEqual(await psqlScript('orm-catalog', port(), USER, PASSWORD), scriptOutput('orm-catalog'));
   });
+}
+
+void describe('Sequelize through the gateway over the engine', () => {
+  gatewayChecks(engineGatewayForSuite());
 });
 
 void describe('Sequelize through the gateway over a cluster of six replicas', () => {
-  const { port } = clusterGatewayForSuite('gw-sequelize', CLUSTER_BASE_PORT);
-  void it('changes a column\'s type with sync({ alter: true }), its rows converted', async () => {
-    assert.equal(await sequelizeTypeChange({ port: port(), user: USER, password: PASSWORD, database: DATABASE }), null);
-  });
-  void it('syncs (twice, then with alter), describes, queries and runs transactions', () =>
-    sequelizeScenario({ port: port(), user: USER, password: PASSWORD, database: DATABASE }));
-  void it('psql reads pg_index, pg_constraint, pg_attrdef and their functions as from PostgreSQL 15', async () => {
-    assert.deepEqual(await psqlScript('orm-catalog', port(), USER, PASSWORD), scriptOutput('orm-catalog'));
-  });
+  gatewayChecks(clusterGatewayForSuite('gw-sequelize', CLUSTER_BASE_PORT).port);
 });
 
 void describe('Sequelize against PostgreSQL 15 (the scenario\'s expectations)', { skip: existsSync(join(PG_BIN, 'postgres')) ? false : `no PostgreSQL 15 at ${PG_BIN}` }, () => {
