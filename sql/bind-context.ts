@@ -2,11 +2,11 @@
 // allocator of nesting levels (each query scope and each index-lookup join gets its own level, so outer
 // references in nested plans never collide at run time).
 
-import type { SetFunctionPlan } from './plan.ts';
+import type { WindowDef } from 'libpg-query';
 import type { Catalog, TableDef } from './catalog.ts';
 import type { SqlType } from './types.ts';
 import type { Expr } from './expr.ts';
-import type { AggSpec, OutputColumn, Plan } from './plan.ts';
+import type { AggSpec, OutputColumn, Plan, SetFunctionPlan, WindowCall } from './plan.ts';
 
 export class BindContext {
   readonly paramTypes: SqlType[];
@@ -67,6 +67,12 @@ export class Scope {
   correlated = false;
   /** While the select list binds: its set-returning functions (lower-srf.ts); null elsewhere. */
   srfs: SetFunctionPlan[] | null = null;
+  /** While the select list and ORDER BY bind: their window function calls (lower-window.ts); null elsewhere. */
+  windows: WindowCall[] | null = null;
+  /** Where window functions are not allowed though aggregates are (HAVING, window definitions). */
+  windowBan: string | null = null;
+  /** The SELECT's WINDOW clause by name. */
+  windowDefs: ReadonlyMap<string, WindowDef> = new Map();
   readonly level: number;
   constructor(
     readonly ctx: BindContext,

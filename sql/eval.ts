@@ -175,5 +175,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       return runSubquery(e, row, env);
     case 'aggref':
       throw new InvariantError('aggregate reference outside an aggregation');
+    case 'winref':
+      throw new InvariantError('window function reference outside a window');
   }
 }

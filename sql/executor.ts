@@ -7,6 +7,7 @@
 import type { AggSpec, Plan, SetFunctionPlan, SortKey } from './plan.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { runScan } from './scan-exec.ts';
+import { runWindow } from './window.ts';
 import type { Expr } from './expr.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { compareValues } from './ops.ts';
@@ -137,6 +138,8 @@ export function runPlan(p: Plan, env: Env): Row[] {
     }
     case 'agg':
       return runAgg(p.input, p.groups, p.aggs, env);
+    case 'window':
+      return runWindow(runPlan(p.input, env), p.calls, env);
     case 'sort': {
       const rows = runPlan(p.input, env);
       return sortRows(rows, p.keys);

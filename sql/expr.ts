@@ -43,6 +43,8 @@ export type Expr =
   | { readonly k: 'cast'; readonly e: Expr; readonly t: SqlType; readonly typmod: number; readonly explicit: boolean }
   /** An aggregate call of the current query level; only exists between binding and the grouping rewrite. */
   | { readonly k: 'aggref'; readonly i: number; readonly t: SqlType }
+  /** A window function call of the current query level; only exists between binding and the window rewrite. */
+  | { readonly k: 'winref'; readonly i: number; readonly t: SqlType }
   | SubqueryExpr;
 
 export interface CaseWhen {
@@ -101,6 +103,7 @@ export function mapExpr(e: Expr, f: (e: Expr) => Expr | undefined): Expr {
     case 'col':
     case 'outer':
     case 'aggref':
+    case 'winref':
       return e;
     case 'arith':
       return { ...e, l: m(e.l), r: m(e.r) };

@@ -6,8 +6,7 @@
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
-import type { CmpOp, Expr } from './expr.ts';
-import { mapExpr } from './expr.ts';
+import { mapExpr, type CmpOp, type Expr } from './expr.ts';
 import { type Scope } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
@@ -20,7 +19,8 @@ import { bindJsonOperator } from './lower-json.ts';
 import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
-import type { AggFn, AggOrderKey } from './plan.ts';
+import type { AggFn, AggOrderKey, AggSpec } from './plan.ts';
+import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
 import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
 
 export function unsupported(what: string): SqlError {
@@ -122,7 +122,7 @@ function bindRowCompare(scope: Scope, opName: string, ls: readonly Node[], rs: r
   return build(0);
 }
 
-function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
+export function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
   const ctx = scope.ctx;
   if (op === '||') {
     // bytea || bytea (an untyped literal taken as bytea); bytea with text is text's || (anynonarray).
@@ -192,10 +192,6 @@ function intervalArithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, E
   throw operatorError(op, l.t, r.t);
 }
 
-function foldConst(e: Expr): Expr {
-  return e;
-}
-
 /**
  * The query level an aggregate belongs to: PostgreSQL assigns it to the level of the variables in its
  * arguments, so `min(p.id)` inside a subquery over `q` aggregates the outer query's rows.
@@ -261,95 +257,99 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   }
   if (scope.aggs === null) scope.aggs = [];
   const aggs = scope.aggs;
-  if (f.over !== undefined) throw unsupported('window functions');
   // Arguments are bound with aggregates forbidden inside them (no nesting).
   scope.aggForbidden = 'aggregate function calls cannot be nested';
   try {
-    if (f.agg_star) {
-      const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
-      const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter, order: null };
-      aggs.push(spec);
-      return { k: 'aggref', i: aggs.length - 1, t: 'int8' };
-    }
-    const args = (f.args ?? []).map((a) => bindExpr(scope, a));
-    const want = twoArgAggs.has(fnName) ? 2 : 1;
-    if (args.length !== want) throw new SqlError(SqlState.undefinedFunction, `function ${fnName} with ${args.length} arguments does not exist`);
-    let arg = args[0] as Expr;
-    let t: SqlType;
-    switch (fnName) {
-      case 'count':
-        t = 'int8';
-        break;
-      case 'sum':
-        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
-        if (arg.t === 'interval') { t = 'interval'; break; }
-        if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function sum(${typeDisplayName[arg.t]}) does not exist`);
-        t = arg.t === 'int2' || arg.t === 'int4' ? 'int8' : arg.t === 'int8' ? 'numeric' : arg.t;
-        break;
-      case 'avg':
-        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
-        if (arg.t === 'interval') { t = 'interval'; break; }
-        if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function avg(${typeDisplayName[arg.t]}) does not exist`);
-        t = arg.t === 'float4' || arg.t === 'float8' ? 'float8' : 'numeric';
-        if (t === 'float8' && arg.t === 'float4') arg = coerce(scope.ctx, arg, 'float8');
-        break;
-      case 'min':
-      case 'max':
-        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
-        // PostgreSQL 15 has no min or max of uuid, bytea or boolean (bool_and and bool_or instead).
-        if (arg.t === 'uuid' || arg.t === 'bytea' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
-        t = arg.t;
-        break;
-      case 'bool_and':
-      case 'bool_or':
-        arg = toBool(scope, arg, fnName);
-        t = 'bool';
-        break;
-      case 'string_agg':
-        // string_agg(bytea, bytea) is bytea; anything else is text's.
-        t = arg.t === 'bytea' ? 'bytea' : 'text';
-        if (t === 'bytea' && args[1]!.t !== 'bytea' && args[1]!.t !== 'unknown') {
-          throw new SqlError(SqlState.undefinedFunction, `function string_agg(bytea, ${typeDisplayName[args[1]!.t]}) does not exist`);
-        }
-        arg = coerce(scope.ctx, arg, t);
-        break;
-      case 'array_agg':
-        // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
-        if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
-        if (isArrayType(arg.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
-        t = arrayTypeOf(arg.t);
-        break;
-      case 'count_star':
-        t = 'int8';
-        break;
-      case 'json_agg':
-      case 'jsonb_agg':
-      case 'json_object_agg':
-      case 'jsonb_object_agg':
-        // json_agg(anyelement) has no type for an untyped literal; the object aggregates take "any" (text).
-        if (arg.t === 'unknown' && !twoArgAggs.has(fnName)) throw new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
-        if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
-        t = fnName.startsWith('jsonb') ? 'jsonb' : 'json';
-        break;
-    }
-    const second = args[1] as Expr;
-    const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, second, t)
-      : twoArgAggs.has(fnName) ? (second.t === 'unknown' ? coerce(scope.ctx, second, 'text') : second) : null;
-    const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
-    const distinct = f.agg_distinct === true;
-    aggs.push({ fn: fnName, arg, arg2, distinct, t, filter, order: aggOrder(scope, f, fnName, distinct, args) });
-    return { k: 'aggref', i: aggs.length - 1, t };
+    const spec = bindAggSpec(scope, fnName, f);
+    aggs.push(spec);
+    return { k: 'aggref', i: aggs.length - 1, t: spec.t };
   } finally {
     scope.aggForbidden = null;
   }
+}
+
+/** An aggregate call's arguments, result type, FILTER and ORDER BY (plain aggregates above; with OVER, lower-window.ts). */
+export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
+  if (f.agg_star) {
+    const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+    return { fn: 'count_star', arg: null, arg2: null, distinct: false, t: 'int8', filter, order: null };
+  }
+  const args = (f.args ?? []).map((a) => bindExpr(scope, a));
+  const want = twoArgAggs.has(fnName) ? 2 : 1;
+  if (args.length !== want) throw new SqlError(SqlState.undefinedFunction, `function ${fnName} with ${args.length} arguments does not exist`);
+  let arg = args[0] as Expr;
+  let t: SqlType;
+  switch (fnName) {
+    case 'count':
+      t = 'int8';
+      break;
+    case 'sum':
+      if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+      if (arg.t === 'interval') { t = 'interval'; break; }
+      if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function sum(${typeDisplayName[arg.t]}) does not exist`);
+      t = arg.t === 'int2' || arg.t === 'int4' ? 'int8' : arg.t === 'int8' ? 'numeric' : arg.t;
+      break;
+    case 'avg':
+      if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+      if (arg.t === 'interval') { t = 'interval'; break; }
+      if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function avg(${typeDisplayName[arg.t]}) does not exist`);
+      t = arg.t === 'float4' || arg.t === 'float8' ? 'float8' : 'numeric';
+      if (t === 'float8' && arg.t === 'float4') arg = coerce(scope.ctx, arg, 'float8');
+      break;
+    case 'min':
+    case 'max':
+      if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
+      // PostgreSQL 15 has no min or max of uuid, bytea or boolean (bool_and and bool_or instead).
+      if (arg.t === 'uuid' || arg.t === 'bytea' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
+      t = arg.t;
+      break;
+    case 'bool_and':
+    case 'bool_or':
+      arg = toBool(scope, arg, fnName);
+      t = 'bool';
+      break;
+    case 'string_agg':
+      // string_agg(bytea, bytea) is bytea; anything else is text's.
+      t = arg.t === 'bytea' ? 'bytea' : 'text';
+      if (t === 'bytea' && args[1]!.t !== 'bytea' && args[1]!.t !== 'unknown') {
+        throw new SqlError(SqlState.undefinedFunction, `function string_agg(bytea, ${typeDisplayName[args[1]!.t]}) does not exist`);
+      }
+      arg = coerce(scope.ctx, arg, t);
+      break;
+    case 'array_agg':
+      // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
+      if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
+      if (isArrayType(arg.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+      t = arrayTypeOf(arg.t);
+      break;
+    case 'count_star':
+      t = 'int8';
+      break;
+    case 'json_agg':
+    case 'jsonb_agg':
+    case 'json_object_agg':
+    case 'jsonb_object_agg':
+      // json_agg(anyelement) has no type for an untyped literal; the object aggregates take "any" (text).
+      if (arg.t === 'unknown' && !twoArgAggs.has(fnName)) throw new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
+      if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
+      t = fnName.startsWith('jsonb') ? 'jsonb' : 'json';
+      break;
+  }
+  const second = args[1] as Expr;
+  const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, second, t)
+    : twoArgAggs.has(fnName) ? (second.t === 'unknown' ? coerce(scope.ctx, second, 'text') : second) : null;
+  const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+  const distinct = f.agg_distinct === true;
+  return { fn: fnName, arg, arg2, distinct, t, filter, order: aggOrder(scope, f, fnName, distinct, args) };
 }
 
 function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   const names = (f.funcname ?? []).map(strOf);
   const name = (names[names.length - 1] ?? '').toLowerCase();
   const agg = aggNames[name];
+  if (f.over !== undefined) return bindWindowCall(scope, f, name, agg);
   if (agg !== undefined) return bindAggregate(scope, agg, f);
-  if (f.over !== undefined) throw unsupported('window functions');
+  if (WINDOW_FUNCTIONS.has(name)) throw new SqlError(SqlState.wrongObjectType, `window function ${name} requires an OVER clause`, undefined, undefined, undefined, f.location);
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
@@ -387,7 +387,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       if (cmpOps.has(op)) return bindCompare(scope, op, l, r);
       if (op === '+' || op === '-' || op === '*' || op === '/' || op === '%' || op === '||') {
         const [x, y, t] = arithType(scope, op, l, r);
-        return foldConst({ k: 'arith', op, l: x, r: y, t });
+        return { k: 'arith', op, l: x, r: y, t };
       }
       if (op === '~~' || op === '!~~' || op === '~~*' || op === '!~~*') return bindLike(scope, l, r, op.startsWith('!'), op.endsWith('*'));
       if (op === '^') return bindFunction(scope.ctx, 'power', [l, r]);

@@ -15,7 +15,8 @@ function fn(name: string, args: readonly Expr[], t: SqlType): Expr {
   return { k: 'func', fn: name, args, t };
 }
 
-function noFunc(name: string, args: readonly Expr[]): SqlError {
+/** 42883 with PostgreSQL's hint, for a name with no function of these argument types. */
+export function noFunc(name: string, args: readonly Expr[]): SqlError {
   return new SqlError(SqlState.undefinedFunction,
     `function ${name}(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`, undefined, undefined,
     'No function matches the given name and argument types. You might need to add explicit type casts.');

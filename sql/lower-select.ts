@@ -14,6 +14,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, nodeKind } from './lower-expr.ts';
 import { bindFrom } from './lower-from.ts';
 import { planFrom } from './plan-from.ts';
+import { windowDefinitions, windowNode } from './lower-window.ts';
 import { coerce, commonType, unifyAll } from './coerce.ts';
 import type { ScanMode } from './row-source.ts';
 import type { SqlType } from './types.ts';
@@ -234,8 +235,8 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   if (stmt.intoClause !== undefined) throw unsupported('SELECT INTO');
   if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') return bindSetOp(ctx, stmt, parent);
   if (stmt.valuesLists !== undefined) return bindValues(ctx, stmt, parent);
-  if (stmt.windowClause !== undefined && stmt.windowClause.length > 0) throw unsupported('WINDOW');
   const scope = new Scope(ctx, parent);
+  scope.windowDefs = windowDefinitions(stmt);
   const from = bindFrom(scope, stmt.fromClause ?? []);
   let where = from.where;
   if (stmt.whereClause !== undefined) {
@@ -249,6 +250,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   // Select list; its set-returning functions become columns after the FROM row (lower-srf.ts).
   const outputs: Output[] = [];
   scope.srfs = [];
+  scope.windows = [];
   for (const t of stmt.targetList ?? []) {
     if (!('ResTarget' in t)) continue;
     const rt = t.ResTarget;
@@ -284,7 +286,9 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   // Unknown-typed outputs (string literals, untyped parameters) become text, as in PostgreSQL.
   if (!keepUnknown) for (const o of outputs) if (o.e.t === 'unknown') o.e = coerce(ctx, o.e, 'text');
 
+  scope.windowBan = 'HAVING';
   const having = stmt.havingClause !== undefined ? toBool(scope, bindExpr(scope, stmt.havingClause), 'HAVING') : null;
+  scope.windowBan = null;
 
   // ORDER BY: output name, ordinal, or an expression (hidden column when not in the select list).
   const distinct = stmt.distinctClause !== undefined;
@@ -322,6 +326,10 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     }
   }
 
+  const windows = scope.windows;
+  scope.windows = null;
+  if (windows.length > 0 && srfs.length > 0) throw unsupported('set-returning functions in a select list with window functions');
+
   // GROUP BY.
   const groups: Expr[] = [];
   scope.aggForbidden = 'GROUP BY';
@@ -353,23 +361,24 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   const hidden: Expr[] = [];
   let outExprs = outputs.map((o) => o.e);
   let sortCols: number[];
+  const post = grouped ? (e: Expr): Expr => toPostAgg(scope, e, groups) : (e: Expr): Expr => e;
   if (grouped) {
-    const post = (e: Expr): Expr => toPostAgg(scope, e, groups);
     plan = { k: 'agg', input: plan, groups, aggs };
     if (having !== null) plan = { k: 'filter', input: plan, pred: post(having) };
-    outExprs = outExprs.map(post);
-    sortCols = sortExprs.map((s) => {
-      if (s.col >= 0) return s.col;
-      hidden.push(post(s.e));
-      return outExprs.length + hidden.length - 1;
-    });
-  } else {
-    sortCols = sortExprs.map((s) => {
-      if (s.col >= 0) return s.col;
-      hidden.push(s.e);
-      return outExprs.length + hidden.length - 1;
-    });
   }
+  // Window functions run over the grouped rows (or the FROM rows) and append their values to them.
+  let resolve = (e: Expr): Expr => e;
+  if (windows.length > 0) {
+    const w = windowNode(plan, grouped ? groups.length + aggs.length : scope.width, windows, post);
+    plan = w.plan;
+    resolve = w.resolve;
+  }
+  outExprs = outExprs.map((e) => resolve(post(e)));
+  sortCols = sortExprs.map((s) => {
+    if (s.col >= 0) return s.col;
+    hidden.push(resolve(post(s.e)));
+    return outExprs.length + hidden.length - 1;
+  });
   const keys = sortExprs.map((s, i) => sortKey(s.sb, sortCols[i] as number, s.e.t));
   const limit = limitExpr(scope, stmt.limitCount);
   const offset = limitExpr(scope, stmt.limitOffset);

@@ -73,6 +73,38 @@ export interface AggOrderKey {
   readonly nullsFirst: boolean;
 }
 
+/** The window functions proper; an aggregate with OVER is a `WindowCall` with `agg` set instead. */
+export type WindowFn = 'row_number' | 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist' | 'ntile' | 'lag' | 'lead'
+  | 'first_value' | 'last_value' | 'nth_value';
+
+/**
+ * A frame bound. Offsets are constant expressions (parameters allowed): rows or peer groups for ROWS and
+ * GROUPS; for RANGE, `lo`/`hi` compute the ORDER BY key minus/plus the offset over the one-column row [key]
+ * (they carry PostgreSQL's in_range arithmetic, e.g. date + interval).
+ */
+export type FrameBound =
+  | { readonly k: 'unbounded' }
+  | { readonly k: 'current' }
+  | { readonly k: 'preceding' | 'following'; readonly offset: Expr; readonly lo: Expr | null; readonly hi: Expr | null };
+
+export interface WindowFrame {
+  readonly mode: 'range' | 'rows' | 'groups';
+  readonly start: FrameBound;
+  readonly end: FrameBound;
+  readonly exclude: 'none' | 'current' | 'group' | 'ties';
+}
+
+export interface WindowCall {
+  readonly fn: WindowFn | null;
+  /** An aggregate over the frame (no DISTINCT, no ORDER BY of its own; FILTER kept). */
+  readonly agg: AggSpec | null;
+  readonly args: readonly Expr[];
+  readonly partition: readonly Expr[];
+  readonly order: readonly AggOrderKey[];
+  readonly frame: WindowFrame;
+  readonly t: SqlType;
+}
+
 export type Plan =
   | ScanNode
   | { readonly k: 'one' }
@@ -118,6 +150,8 @@ export type Plan =
       readonly leftWidth: number;
     }
   | { readonly k: 'agg'; readonly input: Plan; readonly groups: readonly Expr[]; readonly aggs: readonly AggSpec[] }
+  /** Window functions (window.ts): each input row followed by the calls' values, rows in the last call's window order. */
+  | { readonly k: 'window'; readonly input: Plan; readonly calls: readonly WindowCall[] }
   | { readonly k: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[] }
   | { readonly k: 'limit'; readonly input: Plan; readonly limit: Expr | null; readonly offset: Expr | null }
   | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[] }
