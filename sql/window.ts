@@ -157,10 +157,12 @@ class Partition {
       case 'last_value':
       case 'nth_value':
         for (let j = 0; j < m; j++) {
-          const frame = this.framePositions(call, j);
-          let at: number | undefined;
-          if (call.fn === 'first_value') at = frame[0];
-          else if (call.fn === 'last_value') at = frame[frame.length - 1];
+          // Without EXCLUDE the frame is a plain range: no list of its positions.
+          const frame = call.frame.exclude === 'none' ? null : this.framePositions(call, j);
+          const [s, e] = frame === null ? this.frameBounds(call, j) : [0, frame.length];
+          let k: number;
+          if (call.fn === 'first_value') k = s;
+          else if (call.fn === 'last_value') k = e - 1;
           else {
             const n = arg(1, j);
             if (n === null) {
@@ -168,9 +170,9 @@ class Partition {
               continue;
             }
             if ((n as number) <= 0) throw new SqlError('22016', 'argument of nth_value must be greater than zero');
-            at = frame[(n as number) - 1];
+            k = s + (n as number) - 1;
           }
-          put(j, at === undefined ? null : arg(0, at));
+          put(j, k < s || k >= e ? null : arg(0, frame === null ? k : (frame[k] as number)));
         }
         return;
       case null:
