@@ -11,6 +11,7 @@ import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
 import { SqlError, positioned } from './errors.ts';
+import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
@@ -116,6 +117,12 @@ function lower(ctx: BindContext, node: Node): Statement {
     return { k: 'set', name: (v.name ?? '').toLowerCase(), value: v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' ? null : value };
   }
   if ('VariableShowStmt' in node) return { k: 'show', name: (node.VariableShowStmt.name ?? '').toLowerCase() };
+  if ('ExplainStmt' in node) {
+    const opts = explainOptions(node.ExplainStmt);
+    if (opts.analyze) throw unsupported('EXPLAIN ANALYZE outside the gateway');
+    const lines = explainLines(lower(ctx, explainedQuery(node.ExplainStmt)), opts);
+    return { k: 'query', plan: { k: 'values', rows: lines.map((l) => [{ k: 'const', v: l, t: 'text' }]) }, columns: [{ name: 'QUERY PLAN', type: 'text', typmod: -1 }] };
+  }
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };

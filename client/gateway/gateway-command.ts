@@ -11,6 +11,7 @@ import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
 import { copySpecOf, type CopySpec } from './copy-in.ts';
 import { copyOutSpecOf, type CopyOutSpec } from './copy-out.ts';
 import { declareSpecOf, fetchSpecOf, type DeclareSpec, type FetchSpec } from './sql-cursors.ts';
+import { explainAnalyzeOf, type ExplainAnalyzeSpec } from './gateway-explain.ts';
 import { executeSpecOf, prepareSpecOf, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 
 export type GatewayCommand =
@@ -42,6 +43,8 @@ export type GatewayCommand =
   /** Refused: 0A000 unless `code` says otherwise. */
   | { readonly k: 'unsupported'; readonly message: string; readonly code?: string }
   | { readonly k: 'catalog'; readonly query: CatalogQuery }
+  /** EXPLAIN ANALYZE: the plan, then the statement run and timed (gateway-explain.ts). */
+  | { readonly k: 'explainAnalyze'; readonly spec: ExplainAnalyzeSpec }
   | { readonly k: 'backend' };
 
 const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatable\s+read|read\s+committed|read\s+uncommitted)|read\s+(?:write|only)|(?:not\s+)?deferrable))*\s*;?\s*$/i;
@@ -49,7 +52,7 @@ const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
-const UTILITY = /^\s*(?:set|reset|show|copy|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
+const UTILITY = /^\s*(?:set|reset|show|copy|explain|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery|information_schema|\bpg_|regclass|regtype|_description\b/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
@@ -142,6 +145,10 @@ function classifyUtility(sql: string): GatewayCommand {
     return spec === null ? BACKEND : { k: 'declare', spec };
   }
   if ('FetchStmt' in node) return { k: 'fetch', spec: fetchSpecOf(node.FetchStmt) };
+  if ('ExplainStmt' in node) {
+    const spec = explainAnalyzeOf(node.ExplainStmt, sql);
+    return spec === null ? BACKEND : { k: 'explainAnalyze', spec };
+  }
   return BACKEND;
 }
 

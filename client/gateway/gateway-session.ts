@@ -24,6 +24,7 @@ import { atOffset, classify, splitStatements, type GatewayCommand } from './gate
 import { GatewayState } from './protocol-error.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { SqlCursors } from './sql-cursors.ts';
+import { EXPLAIN_COLUMNS, explainAnalyze } from './gateway-explain.ts';
 import { declaredTypes, executeArgs, prepareError, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 import type { BackendColumn, BackendError, BackendOutcome, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
 import { decodeParam, fieldsOf, formatAt, writeDataRows } from './value-format.ts';
@@ -264,11 +265,12 @@ export class GatewaySession {
       case 'unsupported':
         return this.failed(err(cmd.code ?? GatewayState.featureNotSupported, cmd.message));
       case 'copyFrom':
-        return this.failed(err(GatewayState.featureNotSupported, 'COPY FROM STDIN is only supported in the simple query protocol'));
       case 'copyTo':
-        return this.failed(err(GatewayState.featureNotSupported, 'COPY TO STDOUT is only supported in the simple query protocol'));
+        return this.failed(err(GatewayState.featureNotSupported, `COPY ${cmd.k === 'copyFrom' ? 'FROM STDIN' : 'TO STDOUT'} is only supported in the simple query protocol`));
       case 'catalog':
         return this.failed(await cmd.query.answer(this.catalogContext, params));
+      case 'explainAnalyze':
+        return this.failed(await explainAnalyze(this.backend, cmd.spec));
       case 'backend':
         return this.failed(await exec());
       case 'rollbackTo': {
@@ -462,7 +464,7 @@ export class GatewaySession {
       return { ok: true, stmt: { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false } };
     }
     const columns = command.k === 'show' ? this.settings.showColumns(command.name)
-      : command.k === 'catalog' ? command.query.columns
+      : command.k === 'catalog' ? command.query.columns : command.k === 'explainAnalyze' ? EXPLAIN_COLUMNS
       : command.k === 'executePrepared' ? this.statements.get(command.spec.name)?.columns ?? null
       : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
     const paramTypes = command.k === 'catalog' && command.query.paramTypes !== undefined ? command.query.paramTypes : hints.map((h) => h ?? 'text');

@@ -55,7 +55,7 @@ type Failed = { readonly ok: false; readonly error: BackendError };
 type Token = { readonly text: string; readonly start: number; readonly end: number };
 
 /** Tokens with offsets in characters (the scanner counts UTF-8 bytes, as PostgreSQL does); `at` converts a byte offset. */
-function tokensOf(sql: string): { tokens: Token[]; at: (byteOffset: number) => number } {
+export function tokensOf(sql: string): { tokens: Token[]; at: (byteOffset: number) => number } {
   const bytes = Buffer.from(sql, 'utf8');
   const at = (b: number): number => bytes.toString('utf8', 0, b).length;
   return { tokens: scanSync(sql).tokens.map((t) => ({ text: t.text, start: at(t.start), end: at(t.end) })), at };

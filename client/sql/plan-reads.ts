@@ -8,20 +8,14 @@
 import { shardOfTable } from '../../protocol/sharding.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import type { Plan } from '../../sql/plan.ts';
+import { planTables, type PlanTables } from '../../sql/plan-tables.ts';
 
-interface PlanReads {
-  /** A scan or a subquery somewhere in the plan. */
-  readonly scans: boolean;
-  /** The tables it scans (storages by id, subqueries included). */
-  readonly tables: readonly TableDef[];
-}
+const cache = new WeakMap<Plan, PlanTables>();
 
-const cache = new WeakMap<Plan, PlanReads>();
-
-function readsOf(p: Plan): PlanReads {
+function readsOf(p: Plan): PlanTables {
   let r = cache.get(p);
   if (r === undefined) {
-    r = collect(p);
+    r = planTables(p);
     cache.set(p, r);
   }
   return r;
@@ -47,25 +41,3 @@ export function tableOfPlan(p: Plan, shardCount: number): TableDef | null | type
 }
 
 export const SEVERAL = 'several-shards';
-
-function collect(p: Plan): PlanReads {
-  let scans = false;
-  const tables = new Map<number, TableDef>();
-  const visit = (x: unknown): void => {
-    if (typeof x !== 'object' || x === null || x instanceof Uint8Array) return;
-    if (Array.isArray(x)) {
-      for (const y of x) visit(y);
-      return;
-    }
-    const o = x as Record<string, unknown>;
-    if (o['k'] === 'subquery') scans = true;
-    if (o['k'] === 'scan') {
-      scans = true;
-      const t = o['table'] as TableDef;
-      tables.set(t.id, t);
-    }
-    for (const [k, v] of Object.entries(o)) if (k !== 'table' && k !== 'index') visit(v);
-  };
-  visit(p);
-  return { scans, tables: [...tables.values()] };
-}
