@@ -11,7 +11,9 @@ import { recogniseCatalogQuery, type CatalogQuery } from './catalog-queries.ts';
 import { copySpecOf, type CopySpec } from './copy-in.ts';
 import { copyOutSpecOf, type CopyOutSpec } from './copy-out.ts';
 import { declareSpecOf, fetchSpecOf, type DeclareSpec, type FetchSpec } from './sql-cursors.ts';
-import { explainAnalyzeOf, type ExplainAnalyzeSpec } from './gateway-explain.ts';
+import { EXPLAIN_COLUMNS, explainAnalyze, explainAnalyzeOf } from './gateway-explain.ts';
+import { createTableAs, createTableAsOf, selectIntoOf } from './gateway-ctas.ts';
+import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
 import { executeSpecOf, prepareSpecOf, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 
 export type GatewayCommand =
@@ -43,8 +45,11 @@ export type GatewayCommand =
   /** Refused: 0A000 unless `code` says otherwise. */
   | { readonly k: 'unsupported'; readonly message: string; readonly code?: string }
   | { readonly k: 'catalog'; readonly query: CatalogQuery }
-  /** EXPLAIN ANALYZE: the plan, then the statement run and timed (gateway-explain.ts). */
-  | { readonly k: 'explainAnalyze'; readonly spec: ExplainAnalyzeSpec }
+  /**
+   * A statement the gateway runs as several backend statements: EXPLAIN ANALYZE (gateway-explain.ts),
+   * CREATE TABLE AS and SELECT INTO (gateway-ctas.ts). `inBlock`: a transaction block is open.
+   */
+  | { readonly k: 'composite'; readonly columns: readonly BackendColumn[] | null; run(session: BackendSession, inBlock: boolean): Promise<BackendResult> }
   | { readonly k: 'backend' };
 
 const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatable\s+read|read\s+committed|read\s+uncommitted)|read\s+(?:write|only)|(?:not\s+)?deferrable))*\s*;?\s*$/i;
@@ -53,6 +58,8 @@ const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
 const UTILITY = /^\s*(?:set|reset|show|copy|explain|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
+/** CREATE TABLE ... AS and SELECT ... INTO (parsed to tell them from CREATE TABLE and SELECT). */
+const TABLE_AS = /^\s*(?:create\s[\s\S]*\bas\b|select\s[\s\S]*\binto\b)/i;
 const CATALOG_HINT = /pg_catalog|current_setting|set_config|pg_backend_pid|pg_is_in_recovery|information_schema|\bpg_|regclass|regtype|_description\b/i;
 
 const BACKEND: GatewayCommand = { k: 'backend' };
@@ -78,6 +85,10 @@ function classifyUncached(sql: string): GatewayCommand {
   if (ROLLBACK.test(sql)) return { k: 'rollback' };
   if (ROLLBACK_TO.test(sql)) return { k: 'rollbackTo' };
   if (UTILITY.test(sql)) return classifyUtility(sql);
+  if (TABLE_AS.test(sql)) {
+    const c = classifyUtility(sql);
+    if (c.k !== 'backend') return c;
+  }
   if (CATALOG_HINT.test(sql)) {
     const q = recogniseCatalogQuery(sql);
     if (q !== null) return { k: 'catalog', query: q };
@@ -147,8 +158,10 @@ function classifyUtility(sql: string): GatewayCommand {
   if ('FetchStmt' in node) return { k: 'fetch', spec: fetchSpecOf(node.FetchStmt) };
   if ('ExplainStmt' in node) {
     const spec = explainAnalyzeOf(node.ExplainStmt, sql);
-    return spec === null ? BACKEND : { k: 'explainAnalyze', spec };
+    return spec === null ? BACKEND : { k: 'composite', columns: EXPLAIN_COLUMNS, run: (session) => explainAnalyze(session, spec) };
   }
+  const into = 'CreateTableAsStmt' in node ? createTableAsOf(node.CreateTableAsStmt, sql) : 'SelectStmt' in node ? selectIntoOf(node.SelectStmt, sql) : null;
+  if (into !== null) return { k: 'composite', columns: null, run: (session, inBlock) => createTableAs(session, into, inBlock) };
   return BACKEND;
 }
 

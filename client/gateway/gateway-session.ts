@@ -24,7 +24,6 @@ import { atOffset, classify, splitStatements, type GatewayCommand } from './gate
 import { GatewayState } from './protocol-error.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { SqlCursors } from './sql-cursors.ts';
-import { EXPLAIN_COLUMNS, explainAnalyze } from './gateway-explain.ts';
 import { declaredTypes, executeArgs, prepareError, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 import type { BackendColumn, BackendError, BackendOutcome, BackendResult, BackendRows, BackendSession, BackendStatement } from './sql-backend.ts';
 import { decodeParam, fieldsOf, formatAt, writeDataRows } from './value-format.ts';
@@ -269,8 +268,8 @@ export class GatewaySession {
         return this.failed(err(GatewayState.featureNotSupported, `COPY ${cmd.k === 'copyFrom' ? 'FROM STDIN' : 'TO STDOUT'} is only supported in the simple query protocol`));
       case 'catalog':
         return this.failed(await cmd.query.answer(this.catalogContext, params));
-      case 'explainAnalyze':
-        return this.failed(await explainAnalyze(this.backend, cmd.spec));
+      case 'composite':
+        return this.failed(await cmd.run(this.backend, this.status === 'T'));
       case 'backend':
         return this.failed(await exec());
       case 'rollbackTo': {
@@ -464,7 +463,7 @@ export class GatewaySession {
       return { ok: true, stmt: { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false } };
     }
     const columns = command.k === 'show' ? this.settings.showColumns(command.name)
-      : command.k === 'catalog' ? command.query.columns : command.k === 'explainAnalyze' ? EXPLAIN_COLUMNS
+      : command.k === 'catalog' ? command.query.columns : command.k === 'composite' ? command.columns
       : command.k === 'executePrepared' ? this.statements.get(command.spec.name)?.columns ?? null
       : command.k === 'fetch' && !command.spec.move ? this.cursors.shape(command.spec.name)?.columns ?? null : null;
     const paramTypes = command.k === 'catalog' && command.query.paramTypes !== undefined ? command.query.paramTypes : hints.map((h) => h ?? 'text');
