@@ -173,6 +173,13 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const [ns, name] = [evalExpr(a[0] as Expr, row, env), evalExpr(a[1] as Expr, row, env)];
       return ns === null || name === null ? null : nameBasedUuid(e.fn === 'uuid_generate_v3' ? 3 : 5, String(ns), String(name));
     }
+    case 'random': {
+      const random = env.ctx?.random;
+      if (random === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn}() is not available in statements the replicas run: they must all compute one result`);
+      // 53 random bits: uniform in [0, 1), as PostgreSQL's.
+      const b = random(8);
+      return ((b[0]! & 0x1f) * 2 ** 48 + (b[1]! * 2 ** 40) + (b[2]! * 2 ** 32) + ((b[3]! << 24) >>> 0) + (b[4]! << 16) + (b[5]! << 8) + b[6]!) / 2 ** 53;
+    }
     case 'gen_random_uuid':
     case 'uuid_generate_v4': {
       const random = env.ctx?.random;

@@ -68,9 +68,17 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       if (args.some((a) => a.t !== 'unknown' && !isIntegerType(a.t))) throw noFunc(name, args);
       return fn(name, args.map((a) => coerce(ctx, a, 'int4')), 'text');
     case 'random':
+      // Drawn by the client running the statement over the rows it reads, as gen_random_uuid is.
+      arity(name, args, 0, 0);
+      ctx.atClient = true;
+      return fn(name, [], 'float8');
+    case 'pg_typeof':
+      // regtype's output for the argument's type, which binding already knows (shown as text here).
+      arity(name, args, 1, 1);
+      return { k: 'const', v: typeDisplayName[(args[0] as Expr).t], t: 'text' };
     case 'clock_timestamp':
     case 'timeofday':
-      throw new SqlError(SqlState.featureNotSupported, `function ${name}() is not supported: results must be deterministic across replicas`);
+      throw new SqlError(SqlState.featureNotSupported, `function ${name}() is not supported: a statement's results must not depend on when each replica runs it`);
     case 'abs': {
       arity(name, args, 1, 1);
       const a = numArg(ctx, args[0] as Expr, name, args);
