@@ -13,56 +13,93 @@ import type { Expr } from './expr.ts';
 import { SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
 import { compareValues } from './ops.ts';
+import { encodeKey, encodeKeyValue } from './key-encoding.ts';
+import { exprEquals } from './expr.ts';
 import type { AggOrderKey, AggSpec, FrameBound, WindowCall } from './plan.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 
 export function runWindow(rows: readonly Row[], calls: readonly WindowCall[], env: Env): Row[] {
   const values: SqlValue[][] = rows.map(() => new Array<SqlValue>(calls.length).fill(null));
-  let order: number[] = rows.map((_, i) => i);
+  let sorted: WindowOrder | null = null;
   calls.forEach((call, c) => {
-    const parts = rows.map((r) => call.partition.map((e) => evalExpr(e, r, env)));
-    const keys = rows.map((r) => call.order.map((k) => evalExpr(k.e, r, env)));
-    const samePartition = (a: number, b: number): number => {
-      for (let i = 0; i < call.partition.length; i++) {
-        const x = (parts[a] as SqlValue[])[i] ?? null;
-        const cmp = compareKey(x, (parts[b] as SqlValue[])[i] ?? null, null, (call.partition[i] as Expr).t);
-        if (cmp !== 0) return cmp;
-      }
-      return 0;
-    };
-    order = rows.map((_, i) => i);
-    order.sort((a, b) => {
-      const p = samePartition(a, b);
-      if (p !== 0) return p;
-      for (let i = 0; i < call.order.length; i++) {
-        const cmp = compareKey((keys[a] as SqlValue[])[i] ?? null, (keys[b] as SqlValue[])[i] ?? null, call.order[i] as AggOrderKey);
-        if (cmp !== 0) return cmp;
-      }
-      return a - b;
-    });
+    // Calls over the same window share its sort.
+    if (sorted === null || !sameWindow(sorted.call, call)) sorted = sortForWindow(rows, call, env);
+    const { order, pkeys, okeys, ovals } = sorted;
     for (let s = 0; s < order.length;) {
       let e = s + 1;
-      while (e < order.length && samePartition(order[s] as number, order[e] as number) === 0) e++;
+      while (e < order.length && pkeys[order[e] as number] === pkeys[order[s] as number]) e++;
       const members = order.slice(s, e);
-      const part = new Partition(rows, members, members.map((i) => keys[i] as SqlValue[]), call.order, env);
+      const part = new Partition(rows, members, members.map((i) => okeys[i] as string), members.map((i) => ovals[i] as SqlValue[]), call.order, env);
       part.compute(call, (j, v) => {
         (values[members[j] as number] as SqlValue[])[c] = v;
       });
       s = e;
     }
   });
+  const order = (sorted as WindowOrder | null)?.order ?? rows.map((_, i) => i);
   return order.map((i) => (rows[i] as Row).concat(values[i] as SqlValue[]));
 }
 
+/** Rows in a window's order, with each row's partition and ORDER BY keys as order-preserving strings. */
+interface WindowOrder {
+  readonly call: WindowCall;
+  readonly order: number[];
+  readonly pkeys: readonly string[];
+  readonly okeys: readonly string[];
+  /** Each row's ORDER BY values (RANGE offsets compute with them). */
+  readonly ovals: readonly SqlValue[][];
+}
+
+function sameWindow(a: WindowCall, b: WindowCall): boolean {
+  return a.partition.length === b.partition.length && a.order.length === b.order.length
+    && a.partition.every((e, i) => exprEquals(e, b.partition[i] as Expr))
+    && a.order.every((k, i) => k.desc === b.order[i]?.desc && k.nullsFirst === b.order[i]?.nullsFirst && exprEquals(k.e, (b.order[i] as AggOrderKey).e));
+}
+
+/**
+ * Sorts row indices by partition keys (ascending, NULLs last: encodeKey's order) then ORDER BY keys, as
+ * strings compared natively: each ORDER BY column's encoding is inverted for DESC and its NULL tag
+ * placed first or last as asked. Ties keep input order.
+ */
+function sortForWindow(rows: readonly Row[], call: WindowCall, env: Env): WindowOrder {
+  const ptypes = call.partition.map((e) => e.t);
+  const pkeys: string[] = [];
+  const okeys: string[] = [];
+  const ovals: SqlValue[][] = [];
+  for (const r of rows) {
+    pkeys.push(call.partition.length === 0 ? '' : encodeKey(call.partition.map((e) => evalExpr(e, r, env)), ptypes));
+    const vals = call.order.map((k) => evalExpr(k.e, r, env));
+    ovals.push(vals);
+    let key = '';
+    for (let i = 0; i < vals.length; i++) key += orderKeyPart(vals[i] ?? null, call.order[i] as AggOrderKey);
+    okeys.push(key);
+  }
+  // The row's index in two chars after its (prefix-free) keys: ties sort in input order, and the
+  // array sorts with the engine's native string comparison, no comparator call per pair.
+  const full = rows.map((_, i) => `${pkeys[i] as string}${okeys[i] as string}${String.fromCharCode(i >>> 16, i & 0xffff)}`);
+  full.sort();
+  const order = full.map((k) => k.charCodeAt(k.length - 2) * 65536 + k.charCodeAt(k.length - 1));
+  return { call, order, pkeys, okeys, ovals };
+}
+
+/** One ORDER BY column's order-preserving encoding: NULL tag first or last, value bytes inverted for DESC. */
+function orderKeyPart(v: SqlValue, k: AggOrderKey): string {
+  if (v === null) return k.nullsFirst ? '\x01' : '\x03';
+  const enc = encodeKeyValue(v, k.e.t);
+  if (!k.desc) return enc;
+  let inv = '\x02';
+  for (let i = 1; i < enc.length; i++) inv += String.fromCharCode(255 - enc.charCodeAt(i));
+  return inv;
+}
+
 /** Sort-order comparison of two key values: NULLs last ascending (first when `k` says so), DESC reversed. */
-function compareKey(x: SqlValue, y: SqlValue, k: AggOrderKey | null, t?: SqlType): number {
-  const nullsFirst = k?.nullsFirst ?? false;
+function compareKey(x: SqlValue, y: SqlValue, k: AggOrderKey): number {
   if (x === null || y === null) {
     if (x === y) return 0;
-    return x === null ? (nullsFirst ? -1 : 1) : nullsFirst ? 1 : -1;
+    return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
   }
-  const c = compareValues(x, y, k?.e.t ?? t);
-  return k?.desc === true ? -c : c;
+  const c = compareValues(x, y, k.e.t);
+  return k.desc ? -c : c;
 }
 
 /** One partition: its rows (indices into the input) in window order, their ORDER BY keys and peer groups. */
@@ -78,7 +115,8 @@ class Partition {
   constructor(
     readonly input: readonly Row[],
     readonly rows: readonly number[],
-    /** Per position, its ORDER BY key values. */
+    /** Per position, its ORDER BY keys as one order-preserving string (peers have equal ones), and their values. */
+    readonly okeys: readonly string[],
     readonly keys: readonly (readonly SqlValue[])[],
     readonly order: readonly AggOrderKey[],
     readonly env: Env,
@@ -93,9 +131,7 @@ class Partition {
   }
 
   private peers(a: number, b: number): boolean {
-    const x = this.keys[a] as readonly SqlValue[];
-    const y = this.keys[b] as readonly SqlValue[];
-    return this.order.every((k, i) => compareKey(x[i] ?? null, y[i] ?? null, k) === 0);
+    return this.okeys[a] === this.okeys[b];
   }
 
   row(j: number): Row {
