@@ -10,6 +10,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
 import { SqlInterval, compareIntervals } from './interval.ts';
+import { SqlTime } from './time.ts';
 import { SqlJsonb, compareJsonbDocs } from './json.ts';
 import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
@@ -93,6 +94,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
+  if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
