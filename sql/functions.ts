@@ -22,7 +22,8 @@ import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts
 import { SqlInterval } from './interval.ts';
 import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
-import { age, extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
+import { SqlTime, extractTime, makeTime } from './time.ts';
+import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -160,6 +161,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return ctxNow(env);
     case 'current_date':
       return timestampToDate(ctxNow(env));
+    case 'localtime':
+      return new SqlTime(ctxNow(env).timeOfDay);
     case 'version':
       return 'PostgreSQL 15.0 (Pesto)';
     case 'uuid_generate_v1':
@@ -383,12 +386,14 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
     case 'date_part':
+      if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
       return datePart(String(v[0]), v[1] ?? null);
     case 'extract': {
       const field = String(v[0]).toLowerCase();
       const src = v[1] ?? null;
       if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
+      if (src instanceof SqlTime) return extractTime(String(v[0]), src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
         return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
       }
@@ -398,6 +403,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'to_char':
     case 'to_char_tz':
       return toChar(v[0] as SqlTimestamp, String(v[1]), e.fn === 'to_char_tz');
+    case 'make_time':
+      return makeTime(v[0] as number, v[1] as number, v[2] as number);
+    case 'date_trunc_interval':
+      return truncInterval(String(v[0]), v[1] as SqlInterval);
     case 'make_date':
     case 'make_timestamp':
       return makeDateTime(v as number[], e.fn === 'make_date');

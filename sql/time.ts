@@ -13,6 +13,8 @@
 import { SqlError, SqlState } from './errors.ts';
 import { MICROS_PER_DAY } from './datetime.ts';
 import { SqlInterval } from './interval.ts';
+import { extractInterval } from './interval-arith.ts';
+import type { Numeric } from './numeric.ts';
 
 export class SqlTime {
   /** Invariant: an integer in [0, MICROS_PER_DAY]. */
@@ -105,9 +107,27 @@ export function wrapTime(micros: bigint): SqlTime {
   return new SqlTime(Number(r < 0n ? r + day : r));
 }
 
+/** time ± interval: the interval's time field added modulo a day (its months and days are ignored). */
+export function addTimeInterval(t: SqlTime, iv: SqlInterval, sign: 1 | -1): SqlTime {
+  return wrapTime(BigInt(t.micros) + (sign === 1 ? iv.micros : -iv.micros));
+}
+
 /** time -> interval: the time of day as the interval's time field. */
 export function timeToInterval(v: SqlTime): SqlInterval {
   return new SqlInterval(0, 0, BigInt(v.micros));
+}
+
+/** The units extract takes from a time (time_part_common): the clock's, and epoch (seconds since midnight). */
+const timeUnits = /^(?:microseconds?|us|usecs?|useconds|milliseconds?|ms|msecs?|mseconds|seconds?|s|secs?|minutes?|m|mins?|hours?|h|hrs?|epoch)$/;
+/** Units PostgreSQL knows that a time does not have (0A000 rather than 22023 "not recognized"). */
+const dateUnits = /^(?:days?|d|months?|mons?|quarter|qtr|years?|y|yrs?|decades?|decs?|century|centuries|c|cent|millennium|millennia|mils?|dow|doy|isodow|isoyear|weeks?|w|timezone|timezone_hour|timezone_minute|julian|j)$/;
+
+/** extract(field FROM time): the clock's fields as the same time-of-day interval's, as numeric. */
+export function extractTime(field: string, t: SqlTime): Numeric {
+  const f = field.toLowerCase();
+  if (timeUnits.test(f)) return extractInterval(f, timeToInterval(t));
+  if (dateUnits.test(f)) throw new SqlError(SqlState.featureNotSupported, `unit "${field}" not supported for type time without time zone`);
+  throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type time without time zone`);
 }
 
 /** make_time(hour, min, sec): 22008 outside a day, as PostgreSQL's make_time checks its fields. */
