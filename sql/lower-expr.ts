@@ -552,8 +552,8 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     if (op.startsWith('SVFOP_LOCALTIMESTAMP')) return bindFunction(scope.ctx, 'localtimestamp', []);
     if (op === 'SVFOP_CURRENT_DATE') return bindFunction(scope.ctx, 'current_date', []);
     if (op === 'SVFOP_LOCALTIME') return bindFunction(scope.ctx, 'localtime', []);
-    // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p).
-    if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 6, 6), explicit: true };
+    // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p) (the parse tree omits a 0).
+    if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
     if (op.startsWith('SVFOP_CURRENT_TIME')) throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
     if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);
