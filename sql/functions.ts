@@ -209,12 +209,17 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'nextval':
     case 'currval':
     case 'setval':
-    case 'lastval': {
+    case 'lastval':
+    case 'sequence_last_value':
+    case 'sequence_is_called': {
       const seqs = env.ctx?.sequences;
       if (seqs === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn} is not available in statements the replicas run: the client answers it`);
       if (e.fn === 'lastval') return normInt8(seqs.lastval());
       const id = evalExpr(a[0] as Expr, row, env);
       if (id === null) return null;
+      // A sequence in FROM (lower-sequence.ts bindSequenceRelation).
+      if (e.fn === 'sequence_last_value') return normInt8(seqs.state(num(id)).last);
+      if (e.fn === 'sequence_is_called') return seqs.state(num(id)).called;
       if (e.fn === 'nextval') return normInt8(seqs.nextval(num(id)));
       if (e.fn === 'currval') return normInt8(seqs.currval(num(id)));
       const v = evalExpr(a[1] as Expr, row, env);
