@@ -245,12 +245,15 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
         break;
       case 'sum':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+        // A time sums (and averages) as an interval, through its implicit cast, as in PostgreSQL.
+        if (arg.t === 'time') arg = coerce(scope.ctx, arg, 'interval');
         if (arg.t === 'interval') { t = 'interval'; break; }
         if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function sum(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t === 'int2' || arg.t === 'int4' ? 'int8' : arg.t === 'int8' ? 'numeric' : arg.t;
         break;
       case 'avg':
         if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+        if (arg.t === 'time') arg = coerce(scope.ctx, arg, 'interval');
         if (arg.t === 'interval') { t = 'interval'; break; }
         if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function avg(${typeDisplayName[arg.t]}) does not exist`);
         t = arg.t === 'float4' || arg.t === 'float8' ? 'float8' : 'numeric';

@@ -229,7 +229,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       // Dates, timestamps and timestamptz (sql/to-char.ts); the template's zone patterns need to know which.
       arity(name, args, 2, 2);
       const a = args[0] as Expr;
-      if (a.t === 'interval' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t]}, text) is not supported`);
+      // A time is to_char(interval, text) through its implicit cast, as in PostgreSQL.
+      if (a.t === 'interval' || a.t === 'time' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t === 'time' ? 'interval' : a.t]}, text) is not supported`);
       if (!isDateTimeType(a.t)) throw noFunc(name, args);
       const tz = a.t === 'timestamptz';
       return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
