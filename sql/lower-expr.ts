@@ -523,7 +523,11 @@ export function bindExpr(scope: Scope, n: Node): Expr {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    if (e.k === 'param' && e.t === 'unknown') return coerce(scope.ctx, e, rt.type, rt.typmod);
+    if (e.k === 'param' && e.t === 'unknown') {
+      // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
+      const p = coerce(scope.ctx, e, rt.type);
+      return rt.typmod >= 0 ? { k: 'cast', e: p, t: rt.type, typmod: rt.typmod, explicit: true } : p;
+    }
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
     if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
