@@ -11,6 +11,7 @@ import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
+import { SqlTime, roundTime, timeToInterval, wrapTime } from './time.ts';
 import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
@@ -23,6 +24,9 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   if (isDateTimeType(from) && isDateTimeType(to)) return true;
   // Array to array element by element (int4[] to int8[]), as PostgreSQL's array coercions.
   if (isArrayType(from) && isArrayType(to)) return canCast(arrayElementType(from), arrayElementType(to));
+  // time of a timestamp or an interval (assignment casts), time as an interval (implicit).
+  if (to === 'time' && (from === 'timestamp' || from === 'timestamptz' || from === 'interval')) return true;
+  if (from === 'time' && to === 'interval') return true;
   if ((from === 'json' && to === 'jsonb') || (from === 'jsonb' && to === 'json')) return true;
   // jsonb's scalar casts (jsonb_numeric, jsonb_int4, jsonb_bool, ...); json has none.
   if (from === 'jsonb') return numericOrder[to] !== undefined || to === 'bool';
@@ -164,7 +168,14 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
     case 'interval':
       if (v instanceof SqlInterval) return v;
+      if (v instanceof SqlTime) return timeToInterval(v);
       break;
+    case 'time': {
+      // A timestamp's time of day; an interval's time field modulo a day (interval_time).
+      const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime(v.timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros) : null;
+      if (t === null) break;
+      return typmod >= 0 ? roundTime(t, typmod) : t;
+    }
     default: // arrays: from text or another array (above)
       break;
   }

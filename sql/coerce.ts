@@ -92,7 +92,9 @@ export function operatorError(op: string, a: SqlType, b: SqlType): SqlError {
 
 /** Brings two operands to one type for comparison; returns them and the comparison type. */
 export function unify(ctx: BindContext, l: Expr, r: Expr, op: string): [Expr, Expr, SqlType] {
-  let t = commonType(l.t, r.t);
+  // time beside an interval compares as an interval (time's implicit cast), as PostgreSQL resolves it.
+  const timeAndInterval = (l.t === 'time' && r.t === 'interval') || (l.t === 'interval' && r.t === 'time');
+  let t = timeAndInterval ? 'interval' : commonType(l.t, r.t);
   // json has no comparison operators at all (PostgreSQL: 42883), nor do arrays of it.
   if (t === null || t === 'json' || t === '_json') {
     // PostgreSQL resolves "text = unknown literal" and friends; a typed mismatch is an error.

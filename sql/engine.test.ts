@@ -102,6 +102,13 @@ void test('prepares statements with inferred parameter and result types', () => 
   assert.deepEqual(rows(s.execute('SELECT id, price FROM e5')), [['7', '1.50']]);
 });
 
+void test('applies a cast\'s type modifier to an untyped parameter, as PostgreSQL does', () => {
+  // PostgreSQL 15: EXECUTE of this with these values gives abc|x |24:00:00|1.3|2020-01-01 10:00:01.
+  const r = engine.session().execute('SELECT $1::varchar(3), $2::char(2), $3::time(1), $4::numeric(3,1), $5::timestamp(0)',
+    ['abcdef', 'x', '23:59:59.99', '1.26', '2020-01-01 10:00:00.6']);
+  assert.deepEqual(rows(r), [['abc', 'x ', '24:00:00', '1.3', '2020-01-01 10:00:01']]);
+});
+
 void test('executes multi-statement strings statement by statement', () => {
   const s = engine.session();
   const all = s.executeAll('CREATE TABLE e6 (a int); INSERT INTO e6 VALUES (1), (2); SELECT sum(a) FROM e6');

@@ -22,7 +22,8 @@ import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts
 import { SqlInterval } from './interval.ts';
 import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
-import { age, extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
+import { SqlTime, extractTime, makeTime } from './time.ts';
+import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
@@ -160,6 +161,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return ctxNow(env);
     case 'current_date':
       return timestampToDate(ctxNow(env));
+    case 'localtime':
+      return new SqlTime(ctxNow(env).timeOfDay);
     case 'version':
       return 'PostgreSQL 15.0 (Pesto)';
     case 'uuid_generate_v1':
@@ -213,12 +216,17 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'nextval':
     case 'currval':
     case 'setval':
-    case 'lastval': {
+    case 'lastval':
+    case 'sequence_last_value':
+    case 'sequence_is_called': {
       const seqs = env.ctx?.sequences;
       if (seqs === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn} is not available in statements the replicas run: the client answers it`);
       if (e.fn === 'lastval') return normInt8(seqs.lastval());
       const id = evalExpr(a[0] as Expr, row, env);
       if (id === null) return null;
+      // A sequence in FROM (lower-sequence.ts bindSequenceRelation).
+      if (e.fn === 'sequence_last_value') return normInt8(seqs.state(num(id)).last);
+      if (e.fn === 'sequence_is_called') return seqs.state(num(id)).called;
       if (e.fn === 'nextval') return normInt8(seqs.nextval(num(id)));
       if (e.fn === 'currval') return normInt8(seqs.currval(num(id)));
       const v = evalExpr(a[1] as Expr, row, env);
@@ -390,12 +398,14 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
     case 'date_part':
+      if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
       return datePart(String(v[0]), v[1] ?? null);
     case 'extract': {
       const field = String(v[0]).toLowerCase();
       const src = v[1] ?? null;
       if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
+      if (src instanceof SqlTime) return extractTime(String(v[0]), src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
         return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
       }
@@ -405,6 +415,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'to_char':
     case 'to_char_tz':
       return toChar(v[0] as SqlTimestamp, String(v[1]), e.fn === 'to_char_tz');
+    case 'make_time':
+      return makeTime(v[0] as number, v[1] as number, v[2] as number);
+    case 'date_trunc_interval':
+      return truncInterval(String(v[0]), v[1] as SqlInterval);
     case 'make_date':
     case 'make_timestamp':
       return makeDateTime(v as number[], e.fn === 'make_date');

@@ -204,3 +204,47 @@ export function age(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
   const time = ((BigInt(hour) * 60n + BigInt(min)) * 60n + BigInt(sec)) * 1_000_000n + BigInt(us);
   return makeInterval(sign * (year * 12 + mon) + 0, sign * mday + 0, BigInt(sign) * time);
 }
+
+/** date_trunc's units, as PostgreSQL's DecodeUnits spells them, from the largest to the smallest. */
+const truncUnits: readonly [RegExp, string][] = [
+  [/^(?:millennium|millennia|mils?)$/, 'millennium'], [/^(?:century|centuries|c|cent)$/, 'century'],
+  [/^(?:decades?|decs?)$/, 'decade'], [/^(?:years?|y|yrs?)$/, 'year'], [/^(?:quarter|qtr)$/, 'quarter'],
+  [/^(?:months?|mons?)$/, 'month'], [/^(?:days?|d)$/, 'day'], [/^(?:hours?|h|hrs?)$/, 'hour'],
+  [/^(?:minutes?|m|mins?)$/, 'minute'], [/^(?:seconds?|s|secs?)$/, 'second'],
+  [/^(?:milliseconds?|ms|msecs?|mseconds)$/, 'millisecond'], [/^(?:microseconds?|us|usecs?|useconds)$/, 'microsecond'],
+];
+
+/**
+ * date_trunc(field, interval) as PostgreSQL 15's interval_trunc: the interval split into years, months,
+ * days, hours, minutes, seconds and microseconds (each truncated toward zero), the fields below `field`
+ * zeroed. A week is 0A000 (months have fractional weeks), as are units an interval has no field for.
+ */
+export function truncInterval(field: string, iv: SqlInterval): SqlInterval {
+  const f = field.toLowerCase();
+  const unit = truncUnits.find(([re]) => re.test(f))?.[1];
+  if (unit === undefined) {
+    if (/^(?:weeks?|w)$/.test(f)) throw new SqlError(SqlState.featureNotSupported, `unit "${field}" not supported for type interval`, 'Months usually have fractional weeks.');
+    if (/^(?:dow|doy|isodow|isoyear|timezone|timezone_hour|timezone_minute|julian|j|epoch)$/.test(f)) {
+      throw new SqlError(SqlState.featureNotSupported, `unit "${field}" not supported for type interval`);
+    }
+    throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type interval`);
+  }
+  const rank = truncUnits.findIndex(([, u]) => u === unit);
+  const keep = (u: string): boolean => truncUnits.findIndex(([, x]) => x === u) <= rank;
+  let years = Math.trunc(iv.months / 12);
+  let months = iv.months - years * 12;
+  if (unit === 'millennium') years = Math.trunc(years / 1000) * 1000;
+  if (unit === 'century') years = Math.trunc(years / 100) * 100;
+  if (unit === 'decade') years = Math.trunc(years / 10) * 10;
+  if (!keep('quarter')) months = 0;
+  else if (unit === 'quarter') months = 3 * Math.trunc(months / 3);
+  const hours = iv.micros / 3_600_000_000n;
+  const minutes = (iv.micros / 60_000_000n) % 60n;
+  const seconds = (iv.micros / 1_000_000n) % 60n;
+  let fraction = iv.micros % 1_000_000n;
+  if (!keep('millisecond')) fraction = 0n;
+  else if (unit === 'millisecond') fraction = (fraction / 1000n) * 1000n;
+  const time = (keep('hour') ? hours * 3_600_000_000n : 0n) + (keep('minute') ? minutes * 60_000_000n : 0n)
+    + (keep('second') ? seconds * 1_000_000n : 0n) + fraction;
+  return makeInterval(years * 12 + months + 0, keep('day') ? iv.days : 0, time);
+}

@@ -13,6 +13,7 @@
 // prefix range.
 
 import { SqlInterval } from './interval.ts';
+import { SqlTime } from './time.ts';
 import { JsonbObject, SqlJsonb, type Jsonb } from './json.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -158,6 +159,9 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'date':
       if (v instanceof SqlDate) return TAG_VALUE + encodeInt(v.days);
+      break;
+    case 'time':
+      if (v instanceof SqlTime) return TAG_VALUE + encodeInt(v.micros);
       break;
     case 'timestamp':
     case 'timestamptz':

@@ -3,7 +3,7 @@
 // read their target rows with a scan planned like a single-table SELECT (FOR UPDATE mode): that scan is
 // the reconnaissance read a client runs, and `set` computes each new row from the old one.
 
-import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget } from 'libpg-query';
+import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget, RangeVar } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts } from './expr.ts';
 import type { BindContext} from './bind-context.ts';
@@ -104,10 +104,17 @@ function identityValue(s: InsertStmt, c: ColumnDef): Expr | undefined {
   return undefined;
 }
 
+/** The table an INSERT, UPDATE or DELETE writes: 42P01 when none, 42809 for a sequence (PostgreSQL's words). */
+function dmlTarget(ctx: BindContext, rv: RangeVar): TableDef {
+  const name = rv.relname ?? '';
+  if (ctx.catalog.sequence(name) !== undefined) throw new SqlError('42809', `cannot change sequence "${name}"`);
+  return locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(name));
+}
+
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
+  const table = dmlTarget(ctx, rv);
   const alias = rv.alias?.aliasname ?? table.name;
   const explicitCols = s.cols !== undefined && s.cols.length > 0;
   if ((s.cols ?? []).some((c) => 'ResTarget' in c && (c.ResTarget.indirection ?? []).length > 0)) throw unsupported('INSERT into a subscript or field of a column');
@@ -197,7 +204,7 @@ export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
   if (s.fromClause !== undefined && s.fromClause.length > 0) throw unsupported('UPDATE ... FROM');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
+  const table = dmlTarget(ctx, rv);
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const set = bindAssignments(scope, table, s.targetList ?? []);
   const source = readPlan(scope, table, s.whereClause);
@@ -209,7 +216,7 @@ export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
   if (s.usingClause !== undefined && s.usingClause.length > 0) throw unsupported('DELETE ... USING');
   if (s.withClause !== undefined) throw unsupported('WITH');
   const rv = s.relation ?? {};
-  const table = locate(rv.location, [SqlState.undefinedTable], () => ctx.catalog.require(rv.relname ?? ''));
+  const table = dmlTarget(ctx, rv);
   const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
   const source = readPlan(scope, table, s.whereClause);
   const ret = bindReturning(scope, returningNodes(s));

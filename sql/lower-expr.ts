@@ -14,6 +14,7 @@ import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
 import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
+import { datetimeArithType } from './lower-datetime-arith.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
 import { jsonRowFunctions } from './json-ops.ts';
@@ -135,7 +136,7 @@ export function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Ex
     }
     throw operatorError(op, l.t, r.t);
   }
-  const withInterval = intervalArithType(scope, op, l, r);
+  const withInterval = datetimeArithType(scope.ctx, op, l, r);
   if (withInterval !== null) return withInterval;
   // date arithmetic
   if (l.t === 'date' || r.t === 'date') {
@@ -152,44 +153,6 @@ export function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Ex
   if (t === null || !isNumericType(t)) throw operatorError(op, l.t, r.t);
   if (op === '%' && (t === 'float4' || t === 'float8')) throw operatorError(op, l.t, r.t);
   return [coerce(ctx, l, t), coerce(ctx, r, t), t];
-}
-
-const isTs = (t: SqlType): t is 'timestamp' | 'timestamptz' => t === 'timestamp' || t === 'timestamptz';
-
-/**
- * The operators PostgreSQL 15 has for intervals and timestamps: timestamp[tz] ± interval, interval +
- * timestamp[tz], date ± interval (a timestamp), timestamp - timestamp, interval ± interval, interval *
- * and / a number (as float8), a number * interval. An untyped literal takes the other side's type, except
- * that timestamp + 'literal' is an interval (there is no timestamp + timestamp). Null when none applies.
- */
-function intervalArithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] | null {
-  const ctx = scope.ctx;
-  const iv = (e: Expr): Expr => coerce(ctx, e, 'interval');
-  const isIv = (t: SqlType): boolean => t === 'interval';
-  const isIvOrUnknown = (t: SqlType): boolean => t === 'interval' || t === 'unknown';
-  const number = (t: SqlType): boolean => isNumericType(t) || t === 'unknown';
-  if (!isIv(l.t) && !isIv(r.t) && !(isTs(l.t) && (isTs(r.t) || r.t === 'unknown')) && !(isTs(r.t) && l.t === 'unknown')) return null;
-  if (op === '+' || op === '-') {
-    if ((isTs(l.t) || l.t === 'date') && (isIv(r.t) || (op === '+' && r.t === 'unknown'))) {
-      const t = l.t === 'date' ? 'timestamp' : l.t;
-      return [coerce(ctx, l, t), iv(r), t];
-    }
-    if (op === '+' && isIvOrUnknown(l.t) && (isTs(r.t) || r.t === 'date')) {
-      const t = r.t === 'date' ? 'timestamp' : r.t;
-      return [iv(l), coerce(ctx, r, t), t];
-    }
-    if (op === '-' && isTs(l.t) && (isTs(r.t) || r.t === 'unknown')) {
-      const t = l.t === 'timestamptz' || r.t === 'timestamptz' ? 'timestamptz' : 'timestamp';
-      return [coerce(ctx, l, t), coerce(ctx, r, t), 'interval'];
-    }
-    if (op === '-' && l.t === 'unknown' && isTs(r.t)) return [coerce(ctx, l, r.t), r, 'interval'];
-    if (isIvOrUnknown(l.t) && isIvOrUnknown(r.t)) return [iv(l), iv(r), 'interval'];
-  }
-  if (op === '*' || op === '/') {
-    if (isIv(l.t) && number(r.t)) return [l, coerce(ctx, r, 'float8'), 'interval'];
-    if (op === '*' && number(l.t) && isIv(r.t)) return [coerce(ctx, l, 'float8'), r, 'interval'];
-  }
-  throw operatorError(op, l.t, r.t);
 }
 
 /**
@@ -285,12 +248,15 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       break;
     case 'sum':
       if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+      // A time sums (and averages) as an interval, through its implicit cast, as in PostgreSQL.
+      if (arg.t === 'time') arg = coerce(scope.ctx, arg, 'interval');
       if (arg.t === 'interval') { t = 'interval'; break; }
       if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function sum(${typeDisplayName[arg.t]}) does not exist`);
       t = arg.t === 'int2' || arg.t === 'int4' ? 'int8' : arg.t === 'int8' ? 'numeric' : arg.t;
       break;
     case 'avg':
       if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'numeric');
+      if (arg.t === 'time') arg = coerce(scope.ctx, arg, 'interval');
       if (arg.t === 'interval') { t = 'interval'; break; }
       if (!isNumericType(arg.t)) throw new SqlError(SqlState.undefinedFunction, `function avg(${typeDisplayName[arg.t]}) does not exist`);
       t = arg.t === 'float4' || arg.t === 'float8' ? 'float8' : 'numeric';
@@ -373,7 +339,8 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
           if (v instanceof Numeric) return { k: 'const', v: v.neg(), t: r.t };
         }
         const rr = r.t === 'unknown' ? coerce(scope.ctx, r, 'numeric') : r;
-        if (rr.t === 'interval') return { k: 'neg', e: rr, t: rr.t };
+        // -time is the negated interval (time's implicit cast), as in PostgreSQL.
+        if (rr.t === 'interval' || rr.t === 'time') return { k: 'neg', e: coerce(scope.ctx, rr, 'interval'), t: 'interval' };
         if (!isNumericType(rr.t)) throw new SqlError(SqlState.undefinedFunction, `operator does not exist: - ${typeDisplayName[rr.t]}`);
         return { k: 'neg', e: rr, t: rr.t };
       }
@@ -556,7 +523,11 @@ export function bindExpr(scope: Scope, n: Node): Expr {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    if (e.k === 'param' && e.t === 'unknown') return coerce(scope.ctx, e, rt.type, rt.typmod);
+    if (e.k === 'param' && e.t === 'unknown') {
+      // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
+      const p = coerce(scope.ctx, e, rt.type);
+      return rt.typmod >= 0 ? { k: 'cast', e: p, t: rt.type, typmod: rt.typmod, explicit: true } : p;
+    }
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
     if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
@@ -587,6 +558,10 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     if (op.startsWith('SVFOP_CURRENT_TIMESTAMP')) return bindFunction(scope.ctx, 'now', []);
     if (op.startsWith('SVFOP_LOCALTIMESTAMP')) return bindFunction(scope.ctx, 'localtimestamp', []);
     if (op === 'SVFOP_CURRENT_DATE') return bindFunction(scope.ctx, 'current_date', []);
+    if (op === 'SVFOP_LOCALTIME') return bindFunction(scope.ctx, 'localtime', []);
+    // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p) (the parse tree omits a 0).
+    if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
+    if (op.startsWith('SVFOP_CURRENT_TIME')) throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
     if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);
     if (op === 'SVFOP_CURRENT_CATALOG') return bindFunction(scope.ctx, 'current_database', []);

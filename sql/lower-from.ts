@@ -13,6 +13,7 @@ import { SqlError, SqlState, locate } from './errors.ts';
 import { bindExpr, strOf, toBool, unsupported, bindCompare } from './lower-expr.ts';
 import { bindQuery } from './lower-select.ts';
 import { bindViewQuery } from './views.ts';
+import { bindSequenceRelation } from './lower-sequence.ts';
 import { coerce } from './coerce.ts';
 import { SET_FUNCTIONS, bindSetFunction } from './lower-srf.ts';
 import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
@@ -34,19 +35,22 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
 
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
-  const view = rv.schemaname === undefined || rv.schemaname === 'public' ? scope.ctx.catalog.getView(name) : undefined;
-  if (view !== undefined) {
-    // A view is its query as a derived table, under the view's own column names.
-    const alias = rv.alias?.aliasname ?? name;
+  const alias = rv.alias?.aliasname ?? name;
+  const inPublic = rv.schemaname === undefined || rv.schemaname === 'public';
+  const view = inPublic ? scope.ctx.catalog.getView(name) : undefined;
+  const sequence = inPublic && view === undefined ? scope.ctx.catalog.sequence(name) : undefined;
+  if (view !== undefined || sequence !== undefined) {
+    // A view is its query as a derived table, under the view's own column names; a sequence is the one
+    // row of its state (lower-sequence.ts).
     if (scope.rels.some((r) => r.alias === alias)) throw new SqlError('42712', `table name "${alias}" specified more than once`);
-    const q = bindViewQuery(scope.ctx, view);
-    const cols = aliasColumns(rv.alias, view.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
+    const q = view !== undefined ? bindViewQuery(scope.ctx, view) : bindSequenceRelation(scope.ctx, sequence!);
+    const columns = view !== undefined ? view.columns : q.columns;
+    const cols = aliasColumns(rv.alias, columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
     out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
     return;
   }
   const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
-  const alias = rv.alias?.aliasname ?? name;
   if (scope.rels.some((r) => r.alias === alias)) {
     throw new SqlError('42712', `table name "${alias}" specified more than once`);
   }

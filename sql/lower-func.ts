@@ -47,6 +47,11 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (the session's zone is UTC).
     return fn('now', [], name === 'localtimestamp' ? 'timestamp' : 'timestamptz');
   }
+  if (name === 'localtime') {
+    // T's time of day (the session's zone is UTC).
+    arity(name, args, 0, 0);
+    return fn(name, [], 'time');
+  }
   switch (name) {
     case 'current_date':
       return fn(name, [], 'date');
@@ -212,7 +217,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       const src = args[1] as Expr;
       const s = src.t === 'unknown' ? coerce(ctx, src, 'timestamp') : src;
-      if (!isDateTimeType(s.t) && s.t !== 'interval') throw noFunc(name, args);
+      if (!isDateTimeType(s.t) && s.t !== 'interval' && s.t !== 'time') throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
     case 'age': {
@@ -233,11 +238,15 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       // Dates, timestamps and timestamptz (sql/to-char.ts); the template's zone patterns need to know which.
       arity(name, args, 2, 2);
       const a = args[0] as Expr;
-      if (a.t === 'interval' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t]}, text) is not supported`);
+      // A time is to_char(interval, text) through its implicit cast, as in PostgreSQL.
+      if (a.t === 'interval' || a.t === 'time' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t === 'time' ? 'interval' : a.t]}, text) is not supported`);
       if (!isDateTimeType(a.t)) throw noFunc(name, args);
       const tz = a.t === 'timestamptz';
       return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
     }
+    case 'make_time':
+      arity(name, args, 3, 3);
+      return fn(name, args.map((x, i) => coerce(ctx, numArg(ctx, x, name, args), i === 2 ? 'float8' : 'int4')), 'time');
     case 'make_date':
     case 'make_timestamp': {
       const n = name === 'make_date' ? 3 : 6;
@@ -253,6 +262,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     }
     case 'date_trunc': {
       arity(name, args, 2, 2);
+      // An interval's, and a time's through its implicit cast to interval (PostgreSQL has no time version).
+      const src = args[1] as Expr;
+      if (src.t === 'interval' || src.t === 'time') return fn('date_trunc_interval', [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, src, 'interval')], 'interval');
       const t = (args[1] as Expr).t === 'timestamptz' ? 'timestamptz' : 'timestamp';
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), coerce(ctx, args[1] as Expr, t)], t);
     }

@@ -3,6 +3,13 @@
 // pg_dump's setval and the ORMs' calls: a string or a regclass literal, bound to the sequence's id now
 // (PostgreSQL binds a regclass constant to an oid the same way, so renames do not break a default).
 // Statements calling them run at the client on the cluster (`atClient`): replicas have no sessions.
+//
+// A sequence in FROM (`SELECT last_value, is_called FROM s`) is one row of its shared state, as
+// PostgreSQL's sequence relation: last_value is the last value taken from the sequence by any session
+// (on the cluster the counter row's, so it includes values a session took into its reserve and has not
+// handed out yet, as PostgreSQL's counts a session's CACHE), is_called whether that value was taken
+// (false after CREATE, RESTART or setval(..., false): last_value is then the next value to take).
+// log_cnt, the values PostgreSQL has WAL-logged ahead, is always 0: no value is logged ahead here.
 
 import type { FuncCall, Node } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
@@ -11,6 +18,9 @@ import { relationNamed, sequenceNamed } from './ddl-sequence.ts';
 import { quoteIdentifier } from './functions.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import type { Expr } from './expr.ts';
+import type { BindContext } from './bind-context.ts';
+import type { Plan, OutputColumn } from './plan.ts';
+import type { SequenceDef } from './sequences.ts';
 
 /** The text of a string constant (`'s'`, `'s'::regclass`, `'s'::text`), null for NULL, undefined for anything else. */
 function constantName(n: Node | undefined): string | null | undefined {
@@ -66,4 +76,17 @@ function serialSequence(scope: Scope, raw: readonly Node[]): Expr {
   if (!t.columns.some((c) => c.name === column && !c.hidden)) throw new SqlError(SqlState.undefinedColumn, `column "${column}" of relation "${t.name}" does not exist`);
   const seq = catalog.ownedSequences(t.name, column)[0];
   return { k: 'const', v: seq === undefined ? null : `public.${quoteIdentifier(seq.name)}`, t: 'text' };
+}
+
+/** `FROM seq`: the one row (last_value, log_cnt, is_called) of the sequence's state, read at the client on the cluster. */
+export function bindSequenceRelation(ctx: BindContext, seq: SequenceDef): { plan: Plan; columns: OutputColumn[] } {
+  ctx.atClient = true;
+  const id: Expr = { k: 'const', v: seq.id, t: 'int4' };
+  const row: Expr[] = [
+    { k: 'func', fn: 'sequence_last_value', args: [id], t: 'int8' },
+    { k: 'const', v: 0, t: 'int8' },
+    { k: 'func', fn: 'sequence_is_called', args: [id], t: 'bool' },
+  ];
+  const columns = [{ name: 'last_value', type: 'int8', typmod: -1 }, { name: 'log_cnt', type: 'int8', typmod: -1 }, { name: 'is_called', type: 'bool', typmod: -1 }] as const;
+  return { plan: { k: 'values', rows: [row] }, columns: [...columns] };
 }

@@ -226,7 +226,7 @@ function frameOffset(scope: Scope, mode: WindowFrame['mode'], n: Node, order: re
   }
   if (order.length !== 1) throw new SqlError(WINDOWING_ERROR, 'RANGE with offset PRECEDING/FOLLOWING requires exactly one ORDER BY column');
   const kt = (order[0] as AggOrderKey).e.t;
-  const temporal = kt === 'date' || kt === 'timestamp' || kt === 'timestamptz' || kt === 'interval';
+  const temporal = kt === 'date' || kt === 'time' || kt === 'timestamp' || kt === 'timestamptz' || kt === 'interval';
   if (!isNumericType(kt) && !temporal) {
     throw new SqlError(SqlState.featureNotSupported, `RANGE with offset PRECEDING/FOLLOWING is not supported for column type ${typeDisplayName[kt]}`);
   }

@@ -7,9 +7,10 @@
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
 import { SqlInterval, compareIntervals } from './interval.ts';
+import { SqlTime, addTimeInterval } from './time.ts';
 import { SqlJsonb, compareJsonbDocs } from './json.ts';
 import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
@@ -93,6 +94,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
+  if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
@@ -154,8 +156,8 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
-  // Every operator with an interval or a timestamp operand has one of these result types (lower-expr.ts intervalArithType).
-  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz') return intervalArith(op, a, b);
+  // Every operator with an interval, a timestamp or a time operand has one of these result types (lower-datetime-arith.ts).
+  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time') return intervalArith(op, a, b);
   switch (t) {
     case 'int2':
     case 'int4': {
@@ -224,10 +226,15 @@ export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue,
   throw new InvariantError(`bad operands for ${op} at type ${t}: ${String(a)}, ${String(b)}`);
 }
 
-/** The operators lower-expr.ts binds for intervals (intervalArithType): operands already of their types. */
+/** The operators lower-datetime-arith.ts binds: operands already of their types. */
 function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue): SqlValue {
   if (op === '+' || op === '-') {
     const sign = op === '+' ? 1 : -1;
+    if (a instanceof SqlTime && b instanceof SqlInterval) return addTimeInterval(a, b, sign);
+    if (a instanceof SqlInterval && b instanceof SqlTime && op === '+') return addTimeInterval(b, a, 1);
+    if (a instanceof SqlTime && b instanceof SqlTime && op === '-') return new SqlInterval(0, 0, BigInt(a.micros - b.micros));
+    if (a instanceof SqlDate && b instanceof SqlTime) return checkedTimestamp(SqlTimestamp.of(a.days, sign * b.micros).micros);
+    if (a instanceof SqlTime && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.micros).micros);
     if (a instanceof SqlTimestamp && b instanceof SqlInterval) return addInterval(a, b, sign);
     if (a instanceof SqlInterval && b instanceof SqlTimestamp && op === '+') return addInterval(b, a, 1);
     if (a instanceof SqlTimestamp && b instanceof SqlTimestamp && op === '-') return timestampDiff(a, b);

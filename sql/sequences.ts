@@ -213,6 +213,8 @@ export function restartState(seq: SequenceDef, restart: bigint | null): Sequence
  * the statement's catalog; the session keeps currval and lastval.
  */
 export interface SequenceAccess {
+  /** The sequence's shared state, as `SELECT last_value, is_called FROM seq` reads it (not the session's). */
+  state(id: number): SequenceState;
   nextval(id: number): bigint;
   currval(id: number): bigint;
   lastval(): bigint;
@@ -268,6 +270,10 @@ export class LocalSequences implements SequenceAccess {
     private readonly states: SequenceStates,
     private readonly session: SequenceSession,
   ) {}
+
+  state(id: number): SequenceState {
+    return this.states.sequenceState(sequenceOfId(this.catalog(), id));
+  }
 
   nextval(id: number): bigint {
     const seq = sequenceOfId(this.catalog(), id);

@@ -17,6 +17,7 @@
 //                     range 4714-11-24 BC to 294276 AD)
 //   bytea             Uint8Array that owns its bytes and is never written to (bytea.ts)
 //   interval          SqlInterval: months, days and microseconds kept apart (interval.ts)
+//   time              SqlTime: microseconds since midnight, 24:00:00 included (time.ts)
 //   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   any               null is SQL NULL
@@ -24,11 +25,13 @@ import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
+import { SqlTime } from './time.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
 export { SqlInterval } from './interval.ts';
+export { SqlTime } from './time.ts';
 export { SqlJson, SqlJsonb } from './json.ts';
 export { formatText, parseText } from './value-text.ts';
 
@@ -44,6 +47,7 @@ export const sqlTypes = [
   'json', 'jsonb', '_json', '_jsonb',
   // PostgreSQL's identifier type (the system catalog's names), text of at most 63 bytes.
   'name', '_name',
+  'time', '_time',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -56,7 +60,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval | SqlJson | SqlJsonb;
+  | SqlInterval | SqlJson | SqlJsonb | SqlTime;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -69,6 +73,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   interval: 1186, _interval: 1187,
   json: 114, jsonb: 3802, _json: 199, _jsonb: 3807,
   name: 19, _name: 1003,
+  time: 1083, _time: 1183,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -80,6 +85,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   interval: 16, _interval: -1,
   json: -1, jsonb: -1, _json: -1, _jsonb: -1,
   name: 64, _name: -1,
+  time: 8, _time: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -100,6 +106,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   interval: 'interval', _interval: 'interval[]',
   json: 'json', jsonb: 'jsonb', _json: 'json[]', _jsonb: 'jsonb[]',
   name: 'name', _name: 'name[]',
+  time: 'time without time zone', _time: 'time without time zone[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -132,6 +139,7 @@ export function formatTypeSpec(spec: TypeSpec): string {
   }
   if (spec.type === 'varchar' || spec.type === 'bpchar') return `${base}(${spec.typmod - 4})`;
   if (spec.type === 'timestamp' || spec.type === 'timestamptz') return base.replace('timestamp', `timestamp(${spec.typmod})`);
+  if (spec.type === 'time') return `time(${spec.typmod}) without time zone`;
   return base;
 }
 
@@ -186,6 +194,7 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlTimestamp) return 'timestamp';
   if (v instanceof Uint8Array) return 'bytea';
   if (v instanceof SqlInterval) return 'interval';
+  if (v instanceof SqlTime) return 'time';
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
   if (v instanceof SqlArray) return arrayTypeOf(v.elementType);

@@ -7,6 +7,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { PG_EPOCH_MICROS, checkedTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
+import { SqlTime, roundTime } from './time.ts';
 import { SqlTimestamp, arrayElementType, isArrayType, type SqlType, type SqlValue } from './types.ts';
 
 function strLen(s: string): number {
@@ -71,5 +72,6 @@ export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, expl
     const r = m >= 0n ? ((m + scale / 2n) / scale) * scale : -(((-m + scale / 2n) / scale) * scale);
     return r === m ? value : checkedTimestamp(r + PG_EPOCH_MICROS);
   }
+  if (type === 'time' && value instanceof SqlTime) return roundTime(value, typmod);
   return value;
 }

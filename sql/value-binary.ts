@@ -13,6 +13,7 @@ import { formatArrayBinary, parseArrayBinary } from './array-format.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from './interval.ts';
+import { SqlTime, decodeTimeBinary, encodeTimeBinary } from './time.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
@@ -111,6 +112,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'interval':
       if (v instanceof SqlInterval) return encodeIntervalBinary(v);
       throw new InvariantError(`not an interval value: ${typeof v}`);
+    case 'time':
+      if (v instanceof SqlTime) return encodeTimeBinary(v);
+      throw new InvariantError(`not a time value: ${typeof v}`);
     case 'json':
       // jsonb_send / json_send: jsonb is a version byte (1) and the text, json its text.
       if (v instanceof SqlJson) return utf8.encode(v.text);
@@ -324,6 +328,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'interval':
       needLength(b, 16, type);
       return decodeIntervalBinary(b);
+    case 'time':
+      needLength(b, 8, type);
+      return decodeTimeBinary(b);
     case 'json':
       return parseJson(decodeUtf8(b));
     case 'jsonb':

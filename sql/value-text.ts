@@ -10,6 +10,7 @@ import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, for
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
+import { SqlTime, formatTime, parseTime, roundTime } from './time.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
@@ -73,6 +74,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof Uint8Array) return formatBytea(value);
       if (value instanceof SqlArray) return formatArrayText(value);
       if (value instanceof SqlInterval) return formatInterval(value);
+      if (value instanceof SqlTime) return formatTime(value.micros);
       if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
@@ -181,6 +183,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseBytea(text);
     case 'interval':
       return parseInterval(text);
+    case 'time':
+      return typmod >= 0 ? roundTime(parseTime(text), typmod) : parseTime(text);
     case 'json':
       return parseJson(text);
     case 'jsonb':

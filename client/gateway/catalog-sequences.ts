@@ -2,8 +2,10 @@
 // session's catalog before each query): pg_class rows of relkind 'S', pg_sequence, pg_sequences,
 // information_schema.sequences, and the ownership psql's `\d` and pg_get_serial_sequence-style queries
 // read from pg_depend (an owned sequence depends 'a' on its column). pg_sequences.last_value is NULL:
-// a sequence's state lives in a counter row (client/sql/sequence-values.ts), not in the catalog, and
-// PostgreSQL gives NULL too for a sequence it cannot read.
+// a sequence's state lives in a counter row (client/sql/sequence-values.ts), not in the catalog these
+// rows are built from, and PostgreSQL gives NULL too for a sequence it cannot read. The state is read
+// with `SELECT last_value, is_called FROM seq` (sql/lower-sequence.ts); PostgreSQL's pg_sequences.last_value
+// is that last_value where is_called, NULL otherwise.
 
 import type { TableDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';

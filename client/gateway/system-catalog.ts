@@ -49,14 +49,14 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-  interval: 1187, json: 199, jsonb: 3807, name: 1003,
+  interval: 1187, json: 199, jsonb: 3807, name: 1003, time: 1183,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
-  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S', time: 'D',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
-const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in' };
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in' };
 const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
 /** A collatable type's collation: "default" (100), name's "C" (950). */
 const collationOf = (t: SqlType): number => {
@@ -177,7 +177,8 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
     case 'bpchar': return { ...none, maxLength: typmod < 0 ? null : typmod - 4 };
     case 'date': return { ...none, datetime: 0 };
     case 'timestamp':
-    case 'timestamptz': return { ...none, datetime: typmod < 0 ? 6 : typmod };
+    case 'timestamptz':
+    case 'time': return { ...none, datetime: typmod < 0 ? 6 : typmod };
     case 'interval': return { ...none, datetime: 6 };
     default: return none;
   }

@@ -163,6 +163,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.int32(16);
       w.bytes(encodeIntervalBinary(v));
       return;
+    case 'time':
     case 'json':
     case 'jsonb': {
       const b = formatBinary(v, type);
@@ -292,6 +293,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'interval':
       fixed(raw, 16, 'interval');
       return decodeIntervalBinary(raw);
+    case 'time':
     case 'json':
     case 'jsonb':
       return parseBinary(raw, type);

@@ -11,6 +11,12 @@
  * many values (at least the sequence's CACHE, PostgreSQL's per-session cache) in one counter
  * transaction, and the statement runs again. The session reads no row a pass with placeholders missed
  * before settling. setval writes the counter once, however often its statement runs.
+ *
+ * A sequence in FROM reads the counter row itself (lower-sequence.ts): a pass that has no state for it
+ * yet records that and reads the initial state as a placeholder; `settle` reads the row in a small
+ * read-only transaction (after the pass's setvals and values are taken), and the state is kept for the
+ * rest of the statement. last_value is therefore the last value any session took into its reserve,
+ * handed out or not, as PostgreSQL's counts values cached by its sessions.
  */
 import type { Key } from '../../protocol/messages.ts';
 import type { Catalog } from '../../sql/catalog.ts';
@@ -47,22 +53,25 @@ export class SessionSequences {
   readonly #reserves = new Map<Key, bigint[]>();
   /** setval calls already written, by their ordinal in the statement (a statement's passes repeat them). */
   #setvalsDone = 0;
+  /** Counter states read for this statement's sequences in FROM, by counter key. */
+  readonly #states = new Map<Key, SequenceState>();
 
   constructor(private readonly client: PestoClient) {}
 
   /** A statement begins (its setvals are counted from here). */
   begin(): void {
     this.#setvalsDone = 0;
+    this.#states.clear();
   }
 
   /** SequenceAccess for one pass of a statement over `catalog`; `finish` or `settle` it after the pass. */
   pass(catalog: Catalog): SequencePass {
-    return new SequencePass(catalog, this.#reserves, this.#session, this.#setvalsDone);
+    return new SequencePass(catalog, this.#reserves, this.#session, this.#setvalsDone, this.#states);
   }
 
   /** Whether the pass must be run again after `settle` (it lacked values or wrote no setval yet). */
   unsettled(p: SequencePass): boolean {
-    return p.lacking.size > 0 || p.setvals.length > this.#setvalsDone;
+    return p.lacking.size > 0 || p.setvals.length > this.#setvalsDone || p.lackingStates.size > 0;
   }
 
   /** Writes the pass's new setvals and takes the values it lacked, each in a counter transaction of its own. */
@@ -83,6 +92,18 @@ export class SessionSequences {
       const k = counterKey(seq);
       this.#reserves.set(k, [...(this.#reserves.get(k) ?? []), ...values]);
     }));
+    await Promise.all([...p.lackingStates].map(async ([k, seq]) => this.#states.set(k, await this.#readCounter(seq))));
+  }
+
+  /** A counter row's state, read in a read-only transaction of its own. */
+  async #readCounter(seq: SequenceDef): Promise<SequenceState> {
+    const k = counterKey(seq);
+    for (let attempt = 0; attempt < ATTEMPTS_MAX; attempt++) {
+      const tx = this.client.session().begin();
+      const r = await tx.read(k);
+      if ((await tx.commit()).outcome === 'commit') return counterState(seq, r.value);
+    }
+    throw new SqlError(SqlState.serializationFailure, `could not serialize access: reading sequence "${seq.name}" kept aborting`);
   }
 
   /** The statement's last pass ran: its values are handed out for good, and the next statement starts afresh. */
@@ -113,6 +134,8 @@ export class SessionSequences {
 /** One pass of a statement: values from copies of the reserves, what it lacked, the setvals it asked for. */
 export class SequencePass implements SequenceAccess {
   readonly lacking = new Map<number, { seq: SequenceDef; n: number }>();
+  /** Sequences in FROM whose counter state this statement has not read yet. */
+  readonly lackingStates = new Map<Key, SequenceDef>();
   readonly setvals: { seq: SequenceDef; state: SequenceState }[] = [];
   /** Values taken from each reserve in this pass. */
   readonly used = new Map<Key, number>();
@@ -125,7 +148,17 @@ export class SequencePass implements SequenceAccess {
     private readonly reserves: ReadonlyMap<Key, readonly bigint[]>,
     private readonly session: SequenceSession,
     private readonly setvalsDone: number,
+    private readonly states: ReadonlyMap<Key, SequenceState>,
   ) {}
+
+  state(id: number): SequenceState {
+    const seq = sequenceOfId(this.catalog, id);
+    const k = counterKey(seq);
+    const s = this.states.get(k);
+    if (s !== undefined) return s;
+    this.lackingStates.set(k, seq);
+    return initialState(seq); // a placeholder: this pass runs again
+  }
 
   nextval(id: number): bigint {
     const seq = sequenceOfId(this.catalog, id);
