@@ -22,6 +22,7 @@ import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts
 import { SqlInterval } from './interval.ts';
 import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
+import { evalRegexFunction, regexFunctions } from './regex-eval.ts';
 import { age, extractInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -119,6 +120,7 @@ function toInt(v: SqlValue): number {
 export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   if (jsonFunctions.has(e.fn)) return evalJsonFunction(e, row, env);
   if (arrayFunctions.has(e.fn)) return evalArrayFunction(e, row, env);
+  if (regexFunctions.has(e.fn)) return evalRegexFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
