@@ -67,7 +67,7 @@ const signatures: Record<string, { readonly tails: readonly string[]; readonly t
   regexp_count: { tails: ['', 'i', 'it'], t: 'int4' },
   regexp_instr: { tails: ['', 'i', 'ii', 'iii', 'iiit', 'iiiti'], t: 'int4' },
   regexp_substr: { tails: ['', 'i', 'ii', 'iit', 'iiti'], t: 'text' },
-  similar_to_escape: { tails: [''], t: 'text' },
+  similar_to_escape: { tails: ['', 't'], t: 'text' },
 };
 
 export const REGEX_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(signatures));
