@@ -1,8 +1,11 @@
 // PostgreSQL's advanced regular expressions (ARE, PostgreSQL 15 docs §9.7.3) translated into JavaScript
 // RegExp source with the same meaning, or a 2201B "invalid regular expression: ..." error where the
 // meaning cannot be kept (never a silently different match). What changes on the way:
-//   - literal characters are emitted as \u{...} escapes; case-insensitive mode expands each character to
-//     its case variants as PostgreSQL does (no JS `i` flag: its Unicode folding differs, e.g. 'ſ' ~* 's');
+//   - no JS flags but `m`: V8 falls back to its linear-time engine only without `u`, `i` and `d` (regex.ts),
+//     so literal characters are \uXXXX escapes (a character beyond the BMP a surrogate pair, which `.`
+//     and negated brackets consume whole), Unicode classes are spelled as BMP ranges, and case-insensitive
+//     mode expands each character to its case variants as PostgreSQL does (JS's folding differs anyway,
+//     e.g. 'ſ' ~* 's');
 //   - `.` and negated brackets match a newline unless newline-sensitive (flags n/m/p), `^`/`$` are
 //     line anchors only in modes n/m/w (the JS `m` flag); \A \Z are string anchors either way;
 //   - \b is backspace, \y/\Y word boundaries, \m/\M start/end of word, \B a backslash, [[:class:]] and
@@ -10,7 +13,10 @@
 //   - parentheses inside lookaround constraints do not capture (as in PostgreSQL);
 //   - back-references must name a group that always takes part in a match (JS matches an empty string
 //     where PostgreSQL fails) and, like lookaround, disable V8's linear-time fallback, so patterns using
-//     them may not nest quantifiers (the only way they backtrack exponentially): `complex` below.
+//     them (or a counted repetition above 8, which that engine does not take either) may not nest
+//     quantifiers (the only way they backtrack exponentially): `nested` below.
+// Characters beyond the BMP inside brackets are refused; [[:alpha:]], \w and the like classify BMP
+// characters only.
 // Modes b (BRE) and e (ERE) are not supported (0A000).
 
 import { SqlError, SqlState } from './errors.ts';
@@ -28,7 +34,7 @@ export interface RegexFlags {
 
 export interface Translated {
   readonly source: string;
-  /** JS flags: always `u`; `m` for line anchors. */
+  /** JS flags: `m` for line anchors, else none. */
   readonly jsFlags: string;
   readonly groups: number;
   /** The whole RE prefers the shortest match (PostgreSQL's greediness rule). */
@@ -75,26 +81,58 @@ function applyOption(f: RegexFlags, c: string): boolean {
 }
 
 const SPACE = ' \\t\\n\\r\\f\\v';
-const CLASSES: Record<string, string> = {
-  alpha: '\\p{Alphabetic}',
-  digit: '0-9',
-  alnum: '\\p{Alphabetic}0-9',
-  upper: '\\p{Uppercase}',
-  lower: '\\p{Lowercase}',
-  space: SPACE,
-  blank: ' \\t',
-  punct: '!-\\/:-@\\[-`\\{-~',
-  xdigit: '0-9A-Fa-f',
-  cntrl: '\\p{Cc}',
-  print: '\\P{C}',
-  graph: '\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}',
-  word: '\\p{Alphabetic}0-9_',
-};
+const PAIR = '[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]';
+const SURROGATES = '\\uD800-\\uDFFF';
 
-/** A code point as a JS RegExp literal (valid inside and outside brackets with the `u` flag). */
+/** BMP ranges (class body syntax) of the characters a Unicode property regex matches; computed once. */
+const propertyRanges = new Map<string, string>();
+function bmp(property: string): string {
+  let r = propertyRanges.get(property);
+  if (r !== undefined) return r;
+  const re = new RegExp(`^${property}$`, 'u');
+  r = '';
+  let from = -1;
+  for (let cp = 0; cp <= 0x10000; cp++) {
+    const inSet = cp < 0x10000 && (cp < 0xd800 || cp > 0xdfff) && re.test(String.fromCharCode(cp));
+    if (inSet && from < 0) from = cp;
+    if (!inSet && from >= 0) {
+      r += from === cp - 1 ? lit(from) : `${lit(from)}-${lit(cp - 1)}`;
+      from = -1;
+    }
+  }
+  propertyRanges.set(property, r);
+  return r;
+}
+
+/** Bodies of [[:name:]]; print and graph also take every character beyond the BMP (`astral`). */
+const CLASSES: Record<string, () => string> = {
+  alpha: () => bmp('\\p{Alphabetic}'),
+  digit: () => '0-9',
+  alnum: () => bmp('\\p{Alphabetic}') + '0-9',
+  upper: () => bmp('\\p{Uppercase}'),
+  lower: () => bmp('\\p{Lowercase}'),
+  space: () => SPACE,
+  blank: () => ' \\t',
+  punct: () => '!-\\/:-@\\[-`\\{-~',
+  xdigit: () => '0-9A-Fa-f',
+  cntrl: () => bmp('\\p{Cc}'),
+  print: () => bmp('\\P{C}'),
+  graph: () => bmp('[\\p{L}\\p{M}\\p{N}\\p{P}\\p{S}]'),
+  word: () => bmp('\\p{Alphabetic}') + '0-9_',
+};
+const ASTRAL_CLASSES = new Set(['print', 'graph']);
+
+/** A BMP code point as a JS RegExp literal, valid inside and outside brackets. */
 export function lit(cp: number): string {
-  const c = String.fromCodePoint(cp);
-  return /[A-Za-z0-9_]/.test(c) ? c : `\\u{${cp.toString(16)}}`;
+  const c = String.fromCharCode(cp);
+  return /[A-Za-z0-9_]/.test(c) ? c : `\\u${cp.toString(16).padStart(4, '0')}`;
+}
+
+/** Any code point outside brackets: a BMP literal or a surrogate pair as one atom. */
+function litAny(cp: number): string {
+  if (cp <= 0xffff) return lit(cp);
+  const u = String.fromCodePoint(cp);
+  return `(?:${lit(u.charCodeAt(0))}${lit(u.charCodeAt(1))})`;
 }
 
 /** The case variants PostgreSQL tries for a character in case-insensitive mode (itself, lower, upper). */
@@ -133,8 +171,8 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   } else if (pattern.startsWith('***:')) i = 4;
   else if (pattern.startsWith('***')) throw regexError('invalid argument to regex function');
   if (f.literal) {
-    const src = cps.slice(i).map((cp) => (f.icase ? klass(caseVariants(cp).map(lit).join(''), false) : lit(cp))).join('');
-    return { source: src, jsFlags: 'u', groups: 0, nonGreedy: false, needsBacktracking: false, nested: false, ambiguousGroups: false };
+    const src = cps.slice(i).map((cp) => (f.icase && cp <= 0xffff ? klass(caseVariants(cp).map(lit).join(''), false) : litAny(cp))).join('');
+    return { source: src, jsFlags: '', groups: 0, nonGreedy: false, needsBacktracking: false, nested: false, ambiguousGroups: false };
   }
   // Embedded options at the start: (?letters)
   if (ch(i) === '(' && ch(i + 1) === '?' && /^[a-z]/.test(ch(i + 2))) {
@@ -160,9 +198,13 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   /** The last atom's start in `out` (null: nothing quantifiable there) and whether it was a group. */
   let atomStart: number | null = null;
   let atomGroup: Frame | null = null;
-  const dotClass = f.nlDot ? '[^\\n]' : '[\\s\\S]';
+  const dotClass = `(?:[^${f.nlDot ? '\\n' : ''}${SURROGATES}]|${PAIR})`;
+  const WORD = `[${CLASSES['word']!()}]`;
+  const WORD_BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
+  /** A counted repetition V8's linear engine does not take. */
+  let bigCount = false;
   const inLook = (): boolean => frames.some((fr) => fr.look);
-  const char = (cp: number): string => (f.icase ? caseClass(cp) : lit(cp));
+  const char = (cp: number): string => (f.icase && cp <= 0xffff ? caseClass(cp) : litAny(cp));
   const caseClass = (cp: number): string => {
     const vs = caseVariants(cp);
     return vs.length === 1 ? lit(cp) : klass(vs.map(lit).join(''), false);
@@ -259,6 +301,7 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
           min = Number(m[1]);
           max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
           if (min > 255 || (max !== Infinity && (max > 255 || max < min))) throw regexError('invalid repetition count(s)');
+          if (max > 8 || min > 8) bigCount = true;
           i += m[0].length;
         } else {
           min = c === '+' ? 1 : 0;
@@ -309,7 +352,7 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
         }
         switch (e) {
           case 'd': case 's': case 'w': case 'D': case 'S': case 'W':
-            atom(klass(classEscape(e.toLowerCase()), e !== e.toLowerCase()));
+            atom(e === e.toLowerCase() ? klass(classEscape(e), false) : negated(classEscape(e.toLowerCase()), false));
             continue;
           case 'A': constraint(f.nlAnchor ? '(?<![\\s\\S])' : '^'); if (f.nlAnchor) needsBacktracking = true; continue;
           case 'Z': constraint(f.nlAnchor ? '(?![\\s\\S])' : '$'); if (f.nlAnchor) needsBacktracking = true; continue;
@@ -341,20 +384,22 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
     }
   }
   if (frames.length !== 1) throw regexError('parentheses () not balanced');
-  if (nested && needsBacktracking) throw regexError('nested quantifiers together with back-references or lookaround constraints are not supported (they could backtrack without bound)');
+  if (nested && (needsBacktracking || bigCount)) throw regexError('nested quantifiers together with back-references or lookaround constraints are not supported (they could backtrack without bound)');
   const nonGreedy = !topAlt && firstGreedy === false;
-  return { source: out.join(''), jsFlags: f.nlAnchor ? 'mu' : 'u', groups, nonGreedy, needsBacktracking, nested, ambiguousGroups: ambiguous };
+  return { source: out.join(''), jsFlags: f.nlAnchor ? 'm' : '', groups, nonGreedy, needsBacktracking, nested, ambiguousGroups: ambiguous };
 }
-
-const WORD = '[\\p{Alphabetic}0-9_]';
-const WORD_BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
 
 function klass(body: string, neg: boolean): string {
   return `[${neg ? '^' : ''}${body}]`;
 }
 
 function classEscape(e: string): string {
-  return e === 'd' ? '0-9' : e === 's' ? SPACE : '\\p{Alphabetic}0-9_';
+  return e === 'd' ? '0-9' : e === 's' ? SPACE : CLASSES['word']!();
+}
+
+/** A negated class that consumes a character beyond the BMP whole (unless `astral`: then never). */
+function negated(body: string, astral: boolean): string {
+  return astral ? `[^${body}${SURROGATES}]` : `(?:[^${body}${SURROGATES}]|${PAIR})`;
 }
 
 /** Marks the capture groups written inside an optional non-capturing group as optional. */
@@ -409,6 +454,7 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
   const items: string[] = [];
   const singles: number[] = [];
   let first = true;
+  let astral = false;
   const endpoint = (): { cp: number } | { cls: string } | null => {
     const cp = cps[i];
     if (cp === undefined) throw regexError('brackets [] not balanced');
@@ -422,10 +468,10 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
       if (j >= cps.length) throw regexError('brackets [] not balanced');
       i = j + 2;
       if (kind === ':') {
-        let cls = CLASSES[name];
-        if (cls === undefined) throw regexError('invalid character class');
-        if (f.icase && (name === 'upper' || name === 'lower')) cls = CLASSES['alpha']!;
-        return { cls };
+        const cls = CLASSES[f.icase && (name === 'upper' || name === 'lower') ? 'alpha' : name];
+        if (cls === undefined || !Object.hasOwn(CLASSES, name)) throw regexError('invalid character class');
+        if (ASTRAL_CLASSES.has(name)) astral = true;
+        return { cls: cls() };
       }
       const chars = Array.from(name);
       if (chars.length !== 1) throw regexError('invalid collating element');
@@ -463,6 +509,7 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
       const b = endpoint();
       if (b === null || 'cls' in b) throw regexError('invalid character range');
       if (b.cp < a.cp) throw regexError('invalid character range');
+      if (b.cp > 0xffff) throw regexError('characters beyond the Basic Multilingual Plane in brackets are not supported');
       items.push(`${lit(a.cp)}-${lit(b.cp)}`);
       if (f.icase) {
         if (b.cp - a.cp > 5000) throw regexError('case-insensitive character range is too large');
@@ -473,7 +520,9 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
     for (const v of f.icase ? caseVariants(a.cp) : [a.cp]) singles.push(v);
   }
   i++;
+  if (singles.some((cp) => cp > 0xffff)) throw regexError('characters beyond the Basic Multilingual Plane in brackets are not supported');
   let body = items.join('') + [...new Set(singles)].map(lit).join('');
   if (neg && f.nlDot) body += '\\n';
-  return [klass(body, neg), i];
+  if (neg) return [negated(body, astral), i];
+  return [astral ? `(?:[${body}]|${PAIR})` : klass(body, false), i];
 }

@@ -9,8 +9,10 @@
 //
 // Bounded work: patterns are at most PATTERN_LENGTH_MAX characters, and V8 switches a regex that
 // backtracks too much to its linear-time engine (the flags below; the result is the same). That engine
-// takes no back-references or lookaround, so regex-parse.ts refuses nested quantifiers in patterns that
-// use them, and the functions here (which pin ends with a lookahead) refuse nested quantifiers outright.
+// takes no back-references, lookaround, large counted repetitions or the JS flags u, i and d, so the
+// yes/no test (`test`) has no flag but `m`, regex-parse.ts refuses nested quantifiers in patterns the
+// engine cannot take, and the functions here (which pin ends with a lookahead) refuse nested quantifiers
+// outright: without nesting, backtracking is polynomial.
 
 import { setFlagsFromString } from 'node:v8';
 import { SqlError, SqlState } from './errors.ts';
@@ -94,31 +96,6 @@ function execAt(re: RegExp, s: string, at: number): RegExpExecArray | null {
   return re.exec(s);
 }
 
-/** Code points from UTF-16 offset `at` to the end. */
-function cpsFrom(s: string, at: number): number {
-  let n = 0;
-  for (let i = at; i < s.length; i++) {
-    const u = s.charCodeAt(i);
-    if (u < 0xd800 || u > 0xdbff || i + 1 >= s.length) n++;
-  }
-  return n;
-}
-
-/** The UTF-16 offset `k` code points before the end of `s`. */
-function offsetOfRemaining(s: string, k: number): number {
-  let i = s.length;
-  while (k > 0 && i > 0) {
-    i--;
-    const u = s.charCodeAt(i);
-    if (u >= 0xdc00 && u <= 0xdfff && i > 0) {
-      const h = s.charCodeAt(i - 1);
-      if (h >= 0xd800 && h <= 0xdbff) i--;
-    }
-    k--;
-  }
-  return i;
-}
-
 /** PostgreSQL's match of `c` in `s` at or after UTF-16 offset `from`, or null. */
 export function pgExec(c: CompiledRegex, s: string, from: number, wantGroups: boolean): PgMatch | null {
   checkExtractable(c, wantGroups);
@@ -126,9 +103,10 @@ export function pgExec(c: CompiledRegex, s: string, from: number, wantGroups: bo
   const m = c.re.exec(s);
   if (m === null) return null;
   const start = m.index;
-  let rem = cpsFrom(s, start + m[0].length);
-  const remStart = cpsFrom(s, start);
-  // Remaining-length constraints: "ends at or after" = at most r code points remain; "at or before" = at least r.
+  let rem = s.length - (start + m[0].length);
+  const remStart = s.length - start;
+  // Remaining-length constraints (UTF-16 units; a match never ends inside a surrogate pair): "ends at or
+  // after" = at most r units remain; "at or before" = at least r.
   const atMost = (r: number): RegExp => pinnedRegex(c, `(?![\\s\\S]{${r + 1}})`);
   const atLeast = (r: number): RegExp => pinnedRegex(c, `(?=[\\s\\S]{${r}})`);
   let best = rem;
@@ -158,7 +136,7 @@ export function pgExec(c: CompiledRegex, s: string, from: number, wantGroups: bo
   const exact = execAt(pinnedRegex(c, `(?=[\\s\\S]{${best}}(?![\\s\\S]))`), s, start);
   if (exact === null) throw regexError('internal matching failure');
   rem = best;
-  return { start, end: offsetOfRemaining(s, rem), groups: exact.slice(1), spans: spansOf(exact) };
+  return { start, end: s.length - rem, groups: exact.slice(1), spans: spansOf(exact) };
 }
 
 function spansOf(m: RegExpExecArray): ([number, number] | undefined)[] {
