@@ -368,6 +368,13 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
             i++;
           }
           const gi = groupInfo[n - 1];
+          // Not a group: two or three octal digits are a character (\170 is 'x').
+          const octal = /^[0-7]{2,3}/.exec(e + tail(i).slice(0, 2));
+          if ((gi === undefined || !gi.closed) && octal !== null) {
+            i += octal[0].length - 1;
+            atom(char(parseInt(octal[0], 8)));
+            continue;
+          }
           if (gi === undefined || !gi.closed || inLook()) throw regexError('invalid backreference number');
           if (gi.optional) throw regexError('a back-reference to a group that may not take part in the match is not supported');
           if (f.icase) throw regexError('back-references in case-insensitive mode are not supported');
@@ -455,6 +462,8 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
   const singles: number[] = [];
   let first = true;
   let astral = false;
+  /** Bodies of \D \S \W inside the brackets: their complements join the set. */
+  const complements: string[] = [];
   const endpoint = (): { cp: number } | { cls: string } | null => {
     const cp = cps[i];
     if (cp === undefined) throw regexError('brackets [] not balanced');
@@ -489,7 +498,9 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
       }
       if ('dswDSW'.includes(e)) {
         const body = classEscape(e.toLowerCase());
-        return { cls: e === e.toLowerCase() ? body : `--${body}` };
+        if (e === e.toLowerCase()) return { cls: body };
+        complements.push(body);
+        return { cls: '' };
       }
       if (/[A-Za-z0-9]/.test(e)) throw regexError('invalid escape \\ sequence');
       return { cp: e.codePointAt(0)! };
@@ -500,7 +511,6 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
     const a = endpoint();
     if (a === null) break;
     if ('cls' in a) {
-      if (a.cls.startsWith('--')) throw regexError('invalid escape \\ sequence');
       items.push(a.cls);
       continue;
     }
@@ -523,6 +533,8 @@ function bracket(cps: readonly number[], i: number, f: RegexFlags): [string, num
   if (singles.some((cp) => cp > 0xffff)) throw regexError('characters beyond the Basic Multilingual Plane in brackets are not supported');
   let body = items.join('') + [...new Set(singles)].map(lit).join('');
   if (neg && f.nlDot) body += '\\n';
+  if (neg && complements.length > 0) throw regexError('\\D, \\S or \\W inside negated brackets is not supported');
   if (neg) return [negated(body, astral), i];
-  return [astral ? `(?:[${body}]|${PAIR})` : klass(body, false), i];
+  const alts = [...(body === '' ? [] : [klass(body, false)]), ...complements.map((c) => negated(c, false)), ...(astral ? [PAIR] : [])];
+  return [alts.length === 1 ? alts[0]! : `(?:${alts.join('|')})`, i];
 }
