@@ -9,7 +9,7 @@ import { strictArgs, type Env } from './eval.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import type { Row, SqlValue } from './types.ts';
-import { compileRegex, cpIndex, noGlobal, pgExec, pgMatches, regexTest, unitOffset, type PgMatch } from './regex.ts';
+import { compileRegex, cpIndex, groupSpan, noGlobal, pgExec, pgMatches, regexTest, unitOffset, type CompiledRegex, type PgMatch } from './regex.ts';
 import { similarSubstring, similarToEscape } from './similar.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -80,7 +80,7 @@ export function evalRegexFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       if (endOpt !== 0 && endOpt !== 1) throw badParam('endoption', endOpt);
       const sub = subexpr(v.length > 6 ? n(6) : 0);
       const m = nthMatch(c, s(0), v.length > 2 ? n(2) : 1, nth, sub > 0);
-      const span = m === null ? null : spanOf(c.tr.groups, s(0), m, sub);
+      const span = m === null ? null : spanOf(c, s(0), m, sub);
       if (span === null) return 0;
       return cpIndex(s(0), endOpt === 0 ? span[0] : span[1]) + 1;
     }
@@ -91,7 +91,7 @@ export function evalRegexFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const nth = positive(v.length > 3 ? n(3) : 1, 'n');
       const sub = subexpr(v.length > 5 ? n(5) : 0);
       const m = nthMatch(c, s(0), v.length > 2 ? n(2) : 1, nth, sub > 0);
-      const span = m === null ? null : spanOf(c.tr.groups, s(0), m, sub);
+      const span = m === null ? null : spanOf(c, s(0), m, sub);
       return span === null ? null : s(0).slice(span[0], span[1]);
     }
     default:
@@ -124,7 +124,7 @@ function startOffset(s: string, start: number): number {
   return unitOffset(s, positive(start, 'start') - 1);
 }
 
-function nthMatch(c: ReturnType<typeof compileRegex>, s: string, start: number, nth: number, groups: boolean): PgMatch | null {
+function nthMatch(c: CompiledRegex, s: string, start: number, nth: number, groups: boolean): PgMatch | null {
   const from = startOffset(s, start);
   if (from > s.length || (start - 1 > Array.from(s).length)) return null;
   const ms = pgMatches(c, s, from, true, groups);
@@ -132,10 +132,10 @@ function nthMatch(c: ReturnType<typeof compileRegex>, s: string, start: number, 
 }
 
 /** The UTF-16 span of the whole match (sub 0) or of group `sub`; null when that group does not exist or took no part. */
-function spanOf(groups: number, s: string, m: PgMatch, sub: number): [number, number] | null {
+function spanOf(c: CompiledRegex, s: string, m: PgMatch, sub: number): [number, number] | null {
   if (sub === 0) return [m.start, m.end];
-  if (sub > groups) return null;
-  const span = m.spans[sub - 1];
+  if (sub > c.tr.groups) return null;
+  const span = groupSpan(c, s, m, sub);
   return span === undefined ? null : [span[0], span[1]];
 }
 

@@ -45,6 +45,12 @@ export interface Translated {
   readonly nested: boolean;
   /** A capturing group holds an alternation whose branches may match at the same place with different lengths. */
   readonly ambiguousGroups: boolean;
+  /**
+   * No alternation, no quantified group, only greedy quantifiers, no back-reference or lookaround: JS's
+   * first match is then PostgreSQL's longest one (checked by brute force over random patterns of this
+   * shape), so no end search is needed.
+   */
+  readonly simple: boolean;
 }
 
 export const PATTERN_LENGTH_MAX = 10_000;
@@ -172,7 +178,7 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   else if (pattern.startsWith('***')) throw regexError('invalid argument to regex function');
   if (f.literal) {
     const src = cps.slice(i).map((cp) => (f.icase && cp <= 0xffff ? klass(caseVariants(cp).map(lit).join(''), false) : litAny(cp))).join('');
-    return { source: src, jsFlags: '', groups: 0, nonGreedy: false, needsBacktracking: false, nested: false, ambiguousGroups: false };
+    return { source: src, jsFlags: '', groups: 0, nonGreedy: false, needsBacktracking: false, nested: false, ambiguousGroups: false, simple: true };
   }
   // Embedded options at the start: (?letters)
   if (ch(i) === '(' && ch(i + 1) === '?' && /^[a-z]/.test(ch(i + 2))) {
@@ -203,6 +209,9 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   const WORD_BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
   /** A counted repetition V8's linear engine does not take. */
   let bigCount = false;
+  let anyAlt = false;
+  let anyLazy = false;
+  let quantifiedGroup = false;
   const inLook = (): boolean => frames.some((fr) => fr.look);
   const char = (cp: number): string => (f.icase && cp <= 0xffff ? caseClass(cp) : litAny(cp));
   const caseClass = (cp: number): string => {
@@ -281,6 +290,7 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
       case '|': {
         const fr = frames[frames.length - 1]!;
         fr.alt = true;
+        anyAlt = true;
         if (frames.length === 1) topAlt = true;
         // Groups of the branch just ended take no part when another branch matches.
         for (let n = fr.firstGroup; n <= groups; n++) groupInfo[n - 1]!.optional = true;
@@ -310,6 +320,8 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
         if (atomStart === null) throw regexError('quantifier operand invalid');
         const lazy = ch(i) === '?';
         if (lazy) i++;
+        if (lazy) anyLazy = true;
+        if (atomGroup !== null) quantifiedGroup = true;
         // Only `{m}` takes its atom's greediness; `{1,1}?` is non-greedy (SIMILAR TO's translation relies on it).
         const exact = c === '{' && !cps.slice(i0, i).includes(0x2c);
         if (!exact) firstGreedy ??= !lazy;
@@ -393,7 +405,8 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   if (frames.length !== 1) throw regexError('parentheses () not balanced');
   if (nested && (needsBacktracking || bigCount)) throw regexError('nested quantifiers together with back-references or lookaround constraints are not supported (they could backtrack without bound)');
   const nonGreedy = !topAlt && firstGreedy === false;
-  return { source: out.join(''), jsFlags: f.nlAnchor ? 'm' : '', groups, nonGreedy, needsBacktracking, nested, ambiguousGroups: ambiguous };
+  return { source: out.join(''), jsFlags: f.nlAnchor ? 'm' : '', groups, nonGreedy, needsBacktracking, nested, ambiguousGroups: ambiguous,
+    simple: !anyAlt && !anyLazy && !quantifiedGroup && !needsBacktracking };
 }
 
 function klass(body: string, neg: boolean): string {

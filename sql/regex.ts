@@ -24,7 +24,7 @@ setFlagsFromString('--regexp-backtracks-before-fallback=50000');
 export interface CompiledRegex {
   readonly tr: Translated;
   readonly flags: RegexFlags;
-  /** Search regex (flag g for lastIndex, d for group spans). */
+  /** Search regex (flag g for lastIndex; no d, which would keep V8 from its linear-time fallback). */
   readonly re: RegExp;
   /** The plain regex for a yes/no test. */
   readonly test: RegExp;
@@ -43,7 +43,7 @@ export function compileRegex(pattern: string, flags: string): CompiledRegex {
   let re: RegExp;
   let test: RegExp;
   try {
-    re = new RegExp(tr.source, tr.jsFlags + 'dg');
+    re = new RegExp(tr.source, tr.jsFlags + 'g');
     test = new RegExp(tr.source, tr.jsFlags);
   } catch (e) {
     throw regexError(`regular expression could not be translated (${e instanceof Error ? e.message : String(e)})`);
@@ -64,9 +64,8 @@ export interface PgMatch {
   /** UTF-16 offsets of the whole match. */
   readonly start: number;
   readonly end: number;
-  /** Captured groups (undefined: did not take part) and their UTF-16 spans. */
+  /** Captured groups (undefined: did not take part). */
   readonly groups: readonly (string | undefined)[];
-  readonly spans: readonly ([number, number] | undefined)[];
 }
 
 /** Whether `c` may be used where match boundaries or groups are returned (see the module comment). */
@@ -84,7 +83,7 @@ function pinnedRegex(c: CompiledRegex, tail: string): RegExp {
   const key = c.tr.jsFlags + '\u0000' + c.tr.source + '\u0000' + tail;
   let re = pinned.get(key);
   if (re === undefined) {
-    re = new RegExp(`(?:${c.tr.source})${tail}`, c.tr.jsFlags + 'dy');
+    re = new RegExp(`(?:${c.tr.source})${tail}`, c.tr.jsFlags + 'y');
     if (pinned.size >= CACHE_MAX) pinned.delete(pinned.keys().next().value as string);
     pinned.set(key, re);
   }
@@ -110,8 +109,9 @@ export function pgExec(c: CompiledRegex, s: string, from: number, wantGroups: bo
   const atMost = (r: number): RegExp => pinnedRegex(c, `(?![\\s\\S]{${r + 1}})`);
   const atLeast = (r: number): RegExp => pinnedRegex(c, `(?=[\\s\\S]{${r}})`);
   let best = rem;
+  if (c.tr.simple) return { start, end: start + m[0].length, groups: m.slice(1) };
   if (!c.tr.nonGreedy) {
-    // Longest: the fewest remaining code points among matches from `start`.
+    // Longest: the fewest remaining units among matches from `start`.
     if (rem > 0 && execAt(atMost(rem - 1), s, start) !== null) {
       let lo = 0;
       let hi = rem - 1;
@@ -132,15 +132,22 @@ export function pgExec(c: CompiledRegex, s: string, from: number, wantGroups: bo
     }
     best = lo;
   }
-  if (best === rem) return { start, end: start + m[0].length, groups: m.slice(1), spans: spansOf(m) };
-  const exact = execAt(pinnedRegex(c, `(?=[\\s\\S]{${best}}(?![\\s\\S]))`), s, start);
+  if (best === rem) return { start, end: start + m[0].length, groups: m.slice(1) };
+  const exact = execAt(exactEnd(c, best), s, start);
   if (exact === null) throw regexError('internal matching failure');
-  rem = best;
-  return { start, end: s.length - rem, groups: exact.slice(1), spans: spansOf(exact) };
+  return { start, end: s.length - best, groups: exact.slice(1) };
 }
 
-function spansOf(m: RegExpExecArray): ([number, number] | undefined)[] {
-  return (m.indices ?? []).slice(1);
+function exactEnd(c: CompiledRegex, rem: number): RegExp {
+  return pinnedRegex(c, `(?=[\\s\\S]{${rem}}(?![\\s\\S]))`);
+}
+
+/** The UTF-16 span of group `n` (1-based) of match `m`, or undefined when it took no part. */
+export function groupSpan(c: CompiledRegex, s: string, m: PgMatch, n: number): [number, number] | undefined {
+  const r = exactEnd(c, s.length - m.end);
+  const withIndices = new RegExp(r.source, r.flags + 'd');
+  const x = execAt(withIndices, s, m.start);
+  return x?.indices?.[n];
 }
 
 /**
