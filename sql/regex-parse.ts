@@ -161,6 +161,8 @@ interface Frame {
   readonly firstGroup: number;
   alt: boolean;
   quantInside: boolean;
+  /** PostgreSQL's greediness attribute of this (sub)expression so far: its first quantified atom's. */
+  greedy: boolean | null;
 }
 
 /** Translates an ARE with the given options into JS RegExp source. */
@@ -191,22 +193,20 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
     i = j + 1;
   }
   const out: string[] = [];
-  const frames: Frame[] = [{ start: 0, capture: 0, firstGroup: 1, look: false, alt: false, quantInside: false }];
+  const frames: Frame[] = [{ start: 0, capture: 0, firstGroup: 1, look: false, alt: false, quantInside: false, greedy: null }];
   /** Per capture group: whether it always takes part in a match, and whether it is closed. */
   const groupInfo: { closed: boolean; optional: boolean }[] = [];
   let groups = 0;
   let nested = false;
   let ambiguous = false;
   let needsBacktracking = false;
-  /** Greediness of the first quantifier met (PostgreSQL's rule for the whole RE), or null. */
-  let firstGreedy: boolean | null = null;
+  /** The frame whose greediness the group just closed gave (a quantifier on that group overrides it). */
+  let setByGroup: Frame | null = null;
   let topAlt = false;
   /** The last atom's start in `out` (null: nothing quantifiable there) and whether it was a group. */
   let atomStart: number | null = null;
   let atomGroup: Frame | null = null;
   const dotClass = `(?:[^${f.nlDot ? '\\n' : ''}${SURROGATES}]|${PAIR})`;
-  const WORD = `[${CLASSES['word']!()}]`;
-  const WORD_BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`;
   /** A counted repetition V8's linear engine does not take. */
   let bigCount = false;
   let anyAlt = false;
@@ -219,11 +219,13 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
     return vs.length === 1 ? lit(cp) : klass(vs.map(lit).join(''), false);
   };
   const atom = (s: string, group: Frame | null = null): void => {
+    setByGroup = null;
     atomStart = out.length;
     atomGroup = group;
     out.push(s);
   };
   const constraint = (s: string): void => {
+    setByGroup = null;
     out.push(s);
     atomStart = null;
     atomGroup = null;
@@ -254,15 +256,15 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
           else if (k === '<' && (ch(i + 2) === '=' || ch(i + 2) === '!')) { open = `(?<${ch(i + 2)}`; i += 3; }
           else throw regexError('quantifier operand invalid');
           if (look) needsBacktracking = true;
-          frames.push({ start: out.length, capture: 0, firstGroup: groups + 1, look, alt: false, quantInside: false });
+          frames.push({ start: out.length, capture: 0, firstGroup: groups + 1, look, alt: false, quantInside: false, greedy: null });
           out.push(open);
         } else if (inLook()) {
-          frames.push({ start: out.length, capture: 0, firstGroup: groups + 1, look: false, alt: false, quantInside: false });
+          frames.push({ start: out.length, capture: 0, firstGroup: groups + 1, look: false, alt: false, quantInside: false, greedy: null });
           out.push('(?:');
         } else {
           groups++;
           groupInfo.push({ closed: false, optional: frames.some((fr) => fr.alt) });
-          frames.push({ start: out.length, capture: groups, firstGroup: groups + 1, look: false, alt: false, quantInside: false });
+          frames.push({ start: out.length, capture: groups, firstGroup: groups + 1, look: false, alt: false, quantInside: false, greedy: null });
           out.push('(');
         }
         atomStart = null;
@@ -278,6 +280,13 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
         }
         const parent = frames[frames.length - 1]!;
         parent.quantInside ||= fr.quantInside;
+        // A subexpression with alternatives is greedy; otherwise it has its first quantified atom's attribute.
+        const attr = fr.alt ? true : fr.greedy;
+        setByGroup = null;
+        if (parent.greedy === null && attr !== null) {
+          parent.greedy = attr;
+          setByGroup = parent;
+        }
         if (fr.look) {
           atomStart = null;
           atomGroup = null;
@@ -324,12 +333,15 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
         if (atomGroup !== null) quantifiedGroup = true;
         // Only `{m}` takes its atom's greediness; `{1,1}?` is non-greedy (SIMILAR TO's translation relies on it).
         const exact = c === '{' && !cps.slice(i0, i).includes(0x2c);
-        if (!exact) firstGreedy ??= !lazy;
-        else if (lazy) firstGreedy ??= false;
+        const top = frames[frames.length - 1]!;
+        if (!exact && atomGroup !== null && setByGroup === top) top.greedy = !lazy;
+        else if (!exact) top.greedy ??= !lazy;
+        setByGroup = null;
         const q = c === '{' ? `{${min}${max === min ? '' : `,${max === Infinity ? '' : max}`}}` : c;
         out.push(q + (lazy ? '?' : ''));
         const g = atomGroup as Frame | null;
-        if (g !== null && max > 1 && (g.quantInside || g.alt)) nested = true;
+        // Alternatives that are literals, none a prefix of another, leave one way to repeat: not nesting.
+        if (g !== null && max > 1 && (g.quantInside || (g.alt && !literalAlternatives(g, out)))) nested = true;
         if (max > 1) frames[frames.length - 1]!.quantInside = true;
         if (g !== null && min === 0) for (let n = g.capture; n <= groups && g.capture > 0; n++) groupInfo[n - 1]!.optional = true;
         if (g !== null && min === 0 && g.capture === 0) markOptionalInside(g, out, groupInfo);
@@ -368,10 +380,10 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
             continue;
           case 'A': constraint(f.nlAnchor ? '(?<![\\s\\S])' : '^'); if (f.nlAnchor) needsBacktracking = true; continue;
           case 'Z': constraint(f.nlAnchor ? '(?![\\s\\S])' : '$'); if (f.nlAnchor) needsBacktracking = true; continue;
-          case 'y': constraint(WORD_BOUNDARY); needsBacktracking = true; continue;
-          case 'Y': constraint(`(?!${WORD_BOUNDARY})`); needsBacktracking = true; continue;
-          case 'm': constraint(`(?<!${WORD})(?=${WORD})`); needsBacktracking = true; continue;
-          case 'M': constraint(`(?<=${WORD})(?!${WORD})`); needsBacktracking = true; continue;
+          case 'y': constraint(wordBoundary()); needsBacktracking = true; continue;
+          case 'Y': constraint(`(?!${wordBoundary()})`); needsBacktracking = true; continue;
+          case 'm': constraint(`(?<!${word()})(?=${word()})`); needsBacktracking = true; continue;
+          case 'M': constraint(`(?<=${word()})(?!${word()})`); needsBacktracking = true; continue;
         }
         if (/[1-9]/.test(e)) {
           let n = Number(e);
@@ -404,10 +416,13 @@ export function translate(pattern: string, flags: RegexFlags): Translated {
   }
   if (frames.length !== 1) throw regexError('parentheses () not balanced');
   if (nested && (needsBacktracking || bigCount)) throw regexError('nested quantifiers together with back-references or lookaround constraints are not supported (they could backtrack without bound)');
-  const nonGreedy = !topAlt && firstGreedy === false;
+  const nonGreedy = !topAlt && frames[0]!.greedy === false;
   return { source: out.join(''), jsFlags: f.nlAnchor ? 'm' : '', groups, nonGreedy, needsBacktracking, nested, ambiguousGroups: ambiguous,
     simple: !anyAlt && !anyLazy && !quantifiedGroup && !needsBacktracking };
 }
+
+const word = (): string => `[${CLASSES['word']!()}]`;
+const wordBoundary = (): string => `(?:(?<=${word()})(?!${word()})|(?<!${word()})(?=${word()}))`;
 
 function klass(body: string, neg: boolean): string {
   return `[${neg ? '^' : ''}${body}]`;
@@ -432,10 +447,11 @@ function markOptionalInside(g: Frame, out: readonly string[], info: { optional: 
 /** Whether a group's alternation is of plain literals none a prefix of another (one branch can match at a place). */
 function literalAlternatives(fr: Frame, out: readonly string[]): boolean {
   const parts: string[][] = [[]];
-  for (let k = fr.start + 1; k < out.length - 1; k++) {
+  // Up to the group's ')': anything but literals and '|' (a nested group included) answers no first.
+  for (let k = fr.start + 1; k < out.length && out[k] !== ')'; k++) {
     const s = out[k]!;
     if (s === '|') parts.push([]);
-    else if (/^(?:[A-Za-z0-9_]|\\u\{[0-9a-f]+\})$/.test(s)) parts[parts.length - 1]!.push(s);
+    else if (/^(?:[A-Za-z0-9_]|\\u[0-9a-f]{4})$/.test(s)) parts[parts.length - 1]!.push(s);
     else return false;
   }
   const words = parts.map((p) => p.join('\u0000') + '\u0000');
