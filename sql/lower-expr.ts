@@ -17,6 +17,7 @@ import { resolveTypeName } from './lower-type.ts';
 import { datetimeArithType } from './lower-datetime-arith.ts';
 import { bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
+import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
@@ -357,6 +358,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
         return { k: 'arith', op, l: x, r: y, t };
       }
       if (op === '~~' || op === '!~~' || op === '~~*' || op === '!~~*') return bindLike(scope, l, r, op.startsWith('!'), op.endsWith('*'));
+      if (op === '~' || op === '!~' || op === '~*' || op === '!~*') return bindRegexOperator(scope.ctx, op, l, r);
       if (op === '^') return bindFunction(scope.ctx, 'power', [l, r]);
       throw unsupported(`operator ${op}`);
     }
@@ -366,6 +368,9 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       const r = likePattern(scope, a.rexpr as Node);
       return bindLike(scope, l, r, op.startsWith('!'), a.kind === 'AEXPR_ILIKE');
     }
+    case 'AEXPR_SIMILAR':
+      // x SIMILAR TO p [ESCAPE e] arrives as x ~ similar_to_escape(p [, e]) (NOT: !~).
+      return bindRegexOperator(scope.ctx, op, bindExpr(scope, a.lexpr as Node), bindExpr(scope, a.rexpr as Node));
     case 'AEXPR_DISTINCT':
     case 'AEXPR_NOT_DISTINCT': {
       const [l, r, ct] = unify(scope.ctx, bindExpr(scope, a.lexpr as Node), bindExpr(scope, a.rexpr as Node), '=');
@@ -416,38 +421,6 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     default:
       throw unsupported(`expression ${String(a.kind)}`);
   }
-}
-
-/** A LIKE pattern; `ESCAPE 'c'` is rewritten at bind time into the default backslash escape. */
-function likePattern(scope: Scope, n: Node): Expr {
-  if (!('FuncCall' in n) || strOf(n.FuncCall.funcname?.[n.FuncCall.funcname.length - 1]) !== 'like_escape') return bindExpr(scope, n);
-  const [p, e] = (n.FuncCall.args ?? []).map((x) => bindExpr(scope, x));
-  if (p?.k !== 'const' || e?.k !== 'const' || typeof p.v !== 'string' || typeof e.v !== 'string') throw unsupported('non-constant LIKE ... ESCAPE');
-  const esc = e.v;
-  if (esc.length > 1) throw new SqlError('22019', 'invalid escape string', 'Escape string must be empty or one character.');
-  let out = '';
-  const s = p.v;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i] as string;
-    if (esc !== '' && ch === esc) {
-      const next = s[i + 1] ?? '';
-      i++;
-      out += '\\' + next;
-    } else if (ch === '\\') out += '\\\\';
-    else out += ch;
-  }
-  return { k: 'const', v: out, t: 'unknown' };
-}
-
-function bindLike(scope: Scope, l: Expr, r: Expr, neg: boolean, ci: boolean): Expr {
-  // bytea LIKE bytea matches byte by byte (an untyped pattern taken as bytea); there is no bytea ILIKE.
-  if (!ci && ((l.t === 'bytea' && (r.t === 'bytea' || r.t === 'unknown')) || (r.t === 'bytea' && l.t === 'unknown'))) {
-    return { k: 'like', e: coerce(scope.ctx, l, 'bytea'), pat: coerce(scope.ctx, r, 'bytea'), neg, ci, t: 'bool' };
-  }
-  const ok = (e: Expr): boolean => isStringType(e.t) || e.t === 'unknown';
-  if (!ok(l) || !ok(r)) throw operatorError(ci ? '~~*' : '~~', l.t, r.t);
-  const text = (e: Expr): Expr => (e.t === 'bpchar' ? { k: 'cast', e, t: 'text', typmod: -1, explicit: false } : coerce(scope.ctx, e, 'text'));
-  return { k: 'like', e: text(l), pat: text(r), neg, ci, t: 'bool' };
 }
 
 function bindSubLink(scope: Scope, s: SubLink): Expr {

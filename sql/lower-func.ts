@@ -8,6 +8,7 @@ import type { BindContext } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
 import { bindArrayFunction } from './lower-array.ts';
+import { REGEX_FUNCTIONS, bindRegexFunction, bindSubstringPattern } from './lower-match.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { isArrayType, isDateTimeType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
@@ -42,6 +43,7 @@ const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 
 export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr {
   const extension = extensionOf(name);
   if (extension !== undefined) return bindExtensionFunction(ctx, name, args, extension);
+  if (REGEX_FUNCTIONS.has(name)) return bindRegexFunction(ctx, name, args);
   if (deterministicNow.has(name)) {
     arity(name, args, 0, 0);
     // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (the session's zone is UTC).
@@ -115,6 +117,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'substr':
     case 'substring': {
       arity(name, args, 2, 3);
+      const pattern = name === 'substring' ? bindSubstringPattern(ctx, args) : null;
+      if (pattern !== null) return pattern;
       const a = args[0] as Expr;
       const rest = args.slice(1).map((x) => coerce(ctx, x, 'int4'));
       if (a.t === 'bytea') return fn('substr', [a, ...rest], 'bytea');

@@ -1,4 +1,4 @@
-// Set-returning functions (unnest, generate_series): their binding, shared by a FROM item
+// Set-returning functions (unnest, generate_series, regexp_matches, regexp_split_to_table): their binding, shared by a FROM item
 // (lower-from.ts) and a select list (PostgreSQL's ProjectSet: the function's values become extra
 // columns after the FROM row, `projectset` in plan.ts, added by lower-select.ts). Elsewhere (WHERE,
 // GROUP BY, ...) they are refused, as PostgreSQL refuses them.
@@ -7,13 +7,18 @@ import type { BindContext, Scope } from './bind-context.ts';
 import { coerce, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
+import { bindRegexFunction } from './lower-match.ts';
 import type { SetFunctionPlan } from './plan.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 
-export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series']);
+export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series', 'regexp_matches', 'regexp_split_to_table']);
 
-/** unnest(array) or generate_series(start, stop[, step]) over bound arguments, with PostgreSQL's errors. */
+/** unnest(array), generate_series(start, stop[, step]), regexp_matches or regexp_split_to_table over bound arguments, with PostgreSQL's errors. */
 export function bindSetFunction(ctx: BindContext, name: string, args: readonly Expr[]): SetFunctionPlan {
+  // regexp_matches and regexp_split_to_table unnest the list their scalar call computes (regex-eval.ts).
+  if (name === 'regexp_matches' || name === 'regexp_split_to_table') {
+    return { k: 'unnest', arr: bindRegexFunction(ctx, name, args), t: name === 'regexp_matches' ? '_text' : 'text' };
+  }
   if (name === 'unnest') {
     if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');
     const arr = args[0] as Expr;
