@@ -152,8 +152,9 @@ export function runPlan(p: Plan, env: Env): Row[] {
       const rows = runPlan(p.input, env);
       const seen = new Set<string>();
       const out: Row[] = [];
+      const on = p.on;
       for (const r of rows) {
-        const k = encodeKey(r, p.types);
+        const k = encodeKey(on === undefined ? r : on.map((i) => r[i] ?? null), p.types);
         if (!seen.has(k)) {
           seen.add(k);
           out.push(r);

@@ -15,6 +15,7 @@ import { bindExpr, strOf, toBool, unsupported, nodeKind } from './lower-expr.ts'
 import { bindFrom } from './lower-from.ts';
 import { planFrom } from './plan-from.ts';
 import { coerce, commonType, unifyAll } from './coerce.ts';
+import { distinctOnExtraKeys, type TargetItem } from './lower-distinct-on.ts';
 import type { ScanMode } from './row-source.ts';
 import type { SqlType } from './types.ts';
 
@@ -286,41 +287,21 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
 
   const having = stmt.havingClause !== undefined ? toBool(scope, bindExpr(scope, stmt.havingClause), 'HAVING') : null;
 
-  // ORDER BY: output name, ordinal, or an expression (hidden column when not in the select list).
+  // ORDER BY and DISTINCT ON: output name, ordinal, or an expression (hidden column when not in the select list).
   const distinct = stmt.distinctClause !== undefined;
-  if (distinct && stmt.distinctClause?.some((d) => Object.keys(d).length > 0)) throw unsupported('DISTINCT ON');
+  const onNodes = (stmt.distinctClause ?? []).filter((d) => Object.keys(d).length > 0);
+  const distinctOn = onNodes.map((d) => resolveTargetItem(scope, outputs, d, 'DISTINCT ON'));
   const sortExprs: { e: Expr; sb: SortBy; col: number }[] = [];
   for (const s of stmt.sortClause ?? []) {
     if (!('SortBy' in s)) continue;
-    const sb = s.SortBy;
-    const ord = intConst(sb.node);
-    if (ord !== null) {
-      const o = outputs[ord - 1];
-      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `ORDER BY position ${ord} is not in select list`);
-      sortExprs.push({ e: o.e, sb, col: ord - 1 });
-      continue;
+    const item = resolveTargetItem(scope, outputs, s.SortBy.node as Node, 'ORDER BY');
+    if (item.col < 0 && distinct && distinctOn.length === 0) {
+      throw new SqlError(SqlState.invalidColumnReference, 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
     }
-    const n = sb.node as Node;
-    if ('ColumnRef' in n && (n.ColumnRef.fields ?? []).length === 1) {
-      const name = strOf(n.ColumnRef.fields?.[0]);
-      const hits = outputs.map((o, i) => ({ o, i })).filter((x) => x.o.name === name);
-      if (hits.length > 1 && !hits.every((h) => exprEquals(h.o.e, (hits[0] as (typeof hits)[number]).o.e))) {
-        throw new SqlError(SqlState.ambiguousColumn, `ORDER BY "${name}" is ambiguous`);
-      }
-      const h = hits[0];
-      if (h !== undefined) {
-        sortExprs.push({ e: h.o.e, sb, col: h.i });
-        continue;
-      }
-    }
-    const e = bindExpr(scope, n);
-    const idx = outputs.findIndex((o) => exprEquals(o.e, e));
-    if (idx >= 0) sortExprs.push({ e, sb, col: idx });
-    else {
-      if (distinct) throw new SqlError(SqlState.invalidColumnReference, 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
-      sortExprs.push({ e, sb, col: -1 });
-    }
+    sortExprs.push({ ...item, sb: s.SortBy });
   }
+  // DISTINCT ON sorts by ORDER BY, then by the DISTINCT ON expressions it does not name.
+  for (const x of distinctOnExtraKeys(sortExprs, distinctOn)) sortExprs.push({ ...x, sb: {} });
 
   // GROUP BY.
   const groups: Expr[] = [];
@@ -352,24 +333,19 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   const grouped = groups.length > 0 || aggs.length > 0 || having !== null;
   const hidden: Expr[] = [];
   let outExprs = outputs.map((o) => o.e);
-  let sortCols: number[];
   if (grouped) {
     const post = (e: Expr): Expr => toPostAgg(scope, e, groups);
     plan = { k: 'agg', input: plan, groups, aggs };
     if (having !== null) plan = { k: 'filter', input: plan, pred: post(having) };
     outExprs = outExprs.map(post);
-    sortCols = sortExprs.map((s) => {
-      if (s.col >= 0) return s.col;
-      hidden.push(post(s.e));
-      return outExprs.length + hidden.length - 1;
-    });
-  } else {
-    sortCols = sortExprs.map((s) => {
-      if (s.col >= 0) return s.col;
-      hidden.push(s.e);
-      return outExprs.length + hidden.length - 1;
-    });
   }
+  const colOf = (s: TargetItem): number => {
+    if (s.col >= 0) return s.col;
+    hidden.push(grouped ? toPostAgg(scope, s.e, groups) : s.e);
+    return outExprs.length + hidden.length - 1;
+  };
+  const sortCols = sortExprs.map(colOf);
+  const onCols = distinctOn.map(colOf);
   const keys = sortExprs.map((s, i) => sortKey(s.sb, sortCols[i] as number, s.e.t));
   const limit = limitExpr(scope, stmt.limitCount);
   const offset = limitExpr(scope, stmt.limitOffset);
@@ -389,15 +365,40 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     plan = { ...plan, limit };
   }
   plan = { k: 'project', input: plan, exprs: [...outExprs, ...hidden] };
-  if (distinct) {
+  if (distinct && distinctOn.length === 0) {
     for (const e of outExprs) requireOperators(e.t, 'equality');
     plan = { k: 'distinct', input: plan, types: outExprs.map((e) => e.t) };
   }
   if (!sorted) plan = { k: 'sort', input: plan, keys };
+  if (distinctOn.length > 0) {
+    for (const d of distinctOn) requireOperators(d.e.t, 'equality');
+    plan = { k: 'distinct', input: plan, types: distinctOn.map((d) => d.e.t), on: onCols };
+  }
   if (limit !== null || offset !== null) plan = { k: 'limit', input: plan, limit, offset };
   if (hidden.length > 0) plan = { k: 'trim', input: plan, width: outExprs.length };
   const columns = outputs.map((o, i) => ({ name: o.name, type: (outExprs[i] as Expr).t, typmod: o.typmod }));
   return { plan, columns, correlated: scope.correlated };
+}
+
+/** A DISTINCT ON or ORDER BY item (PostgreSQL's findTargetlistEntrySQL92): output name, ordinal, or an expression. */
+function resolveTargetItem(scope: Scope, outputs: readonly Output[], n: Node, clause: 'ORDER BY' | 'DISTINCT ON'): TargetItem {
+  const ord = intConst(n);
+  if (ord !== null) {
+    const o = outputs[ord - 1];
+    if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `${clause} position ${ord} is not in select list`);
+    return { e: o.e, col: ord - 1 };
+  }
+  if ('ColumnRef' in n && (n.ColumnRef.fields ?? []).length === 1) {
+    const name = strOf(n.ColumnRef.fields?.[0]);
+    const hits = outputs.map((o, i) => ({ o, i })).filter((x) => x.o.name === name);
+    if (hits.length > 1 && !hits.every((h) => exprEquals(h.o.e, (hits[0] as (typeof hits)[number]).o.e))) {
+      throw new SqlError(SqlState.ambiguousColumn, `${clause} "${name}" is ambiguous`);
+    }
+    const h = hits[0];
+    if (h !== undefined) return { e: h.o.e, col: h.i };
+  }
+  const e = bindExpr(scope, n);
+  return { e, col: outputs.findIndex((o) => exprEquals(o.e, e)) };
 }
 
 function typmodAt(scope: Scope, i: number): number {

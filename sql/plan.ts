@@ -120,7 +120,8 @@ export type Plan =
   | { readonly k: 'agg'; readonly input: Plan; readonly groups: readonly Expr[]; readonly aggs: readonly AggSpec[] }
   | { readonly k: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[] }
   | { readonly k: 'limit'; readonly input: Plan; readonly limit: Expr | null; readonly offset: Expr | null }
-  | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[] }
+  /** Drops repeated rows; with `on` (DISTINCT ON), keeps the first row of each value of those columns (`types` theirs). */
+  | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[]; readonly on?: readonly number[] }
   | {
       readonly k: 'setop';
       readonly op: 'union' | 'intersect' | 'except';
