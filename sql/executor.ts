@@ -11,7 +11,8 @@ import type { Expr } from './expr.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { compareValues } from './ops.ts';
 import { encodeKey } from './key-encoding.ts';
-import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
+import { finishAgg, newAggState, type AggState } from './agg.ts';
+import { feedAggs, runGroupingSets } from './grouping-exec.ts';
 import { InvariantError, SqlError, SqlState, assertNever } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
@@ -137,6 +138,8 @@ export function runPlan(p: Plan, env: Env): Row[] {
     }
     case 'agg':
       return runAgg(p.input, p.groups, p.aggs, env);
+    case 'groupsets':
+      return runGroupingSets(p, runPlan(p.input, env), env);
     case 'sort': {
       const rows = runPlan(p.input, env);
       return sortRows(rows, p.keys);
@@ -296,14 +299,7 @@ function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly AggSpec[], 
       table.set(k, g);
       order.push(g);
     }
-    for (let i = 0; i < aggs.length; i++) {
-      const a = aggs[i] as AggSpec;
-      if (a.filter !== null && evalExpr(a.filter, r, env) !== true) continue;
-      const v = a.arg === null ? null : evalExpr(a.arg, r, env);
-      const d = a.arg2 === null ? null : evalExpr(a.arg2, r, env);
-      if (a.order !== null) defer(g.states[i] as AggState, a.order.map((k) => evalExpr(k.e, r, env)), v, a.arg?.t ?? 'int8', d);
-      else accumulate(a, g.states[i] as AggState, v, a.arg?.t ?? 'int8', d);
-    }
+    feedAggs(aggs, g.states, r, env);
   }
   if (order.length === 0 && groups.length === 0) order.push({ keys: [], states: aggs.map(newAggState) });
   return order.map((g) => [...g.keys, ...aggs.map((a, i) => finishAgg(a, g.states[i] as AggState))]);

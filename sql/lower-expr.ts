@@ -20,8 +20,10 @@ import { bindJsonOperator } from './lower-json.ts';
 import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
-import type { AggFn, AggOrderKey } from './plan.ts';
-import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
+import type { AggFn } from './plan.ts';
+import { aggNames, twoArgAggs } from './agg.ts';
+import { aggOrder, bindOrderedSet, isOrderedSetCall } from './lower-ordered-set.ts';
+import { bindGrouping } from './lower-grouping.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -225,27 +227,6 @@ function aggregateOwner(scope: Scope, f: FuncCall): Scope {
   return scope;
 }
 
-/**
- * An aggregate's ORDER BY: bound for string_agg, whose result depends on it; checked and dropped for the
- * others, whose results do not. With DISTINCT every key must be an argument, as PostgreSQL requires.
- */
-function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, args: readonly Expr[]): AggOrderKey[] | null {
-  if (f.agg_order === undefined || f.agg_order.length === 0) return null;
-  const keys: AggOrderKey[] = [];
-  for (const n of f.agg_order) {
-    if (!('SortBy' in n)) continue;
-    const sb = n.SortBy;
-    if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
-    const e = bindExpr(scope, sb.node as Node);
-    if (distinct && !args.some((a) => JSON.stringify(a) === JSON.stringify(e))) {
-      throw new SqlError(SqlState.invalidColumnReference, 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
-    }
-    const desc = sb.sortby_dir === 'SORTBY_DESC';
-    keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
-  }
-  return orderedAggs.has(fnName) && keys.length > 0 ? keys : null;
-}
-
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   const owner = aggregateOwner(scope, f);
   if (owner !== scope) {
@@ -265,6 +246,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   // Arguments are bound with aggregates forbidden inside them (no nesting).
   scope.aggForbidden = 'aggregate function calls cannot be nested';
   try {
+    if (isOrderedSetCall(fnName, f)) return bindOrderedSet(scope, aggs, fnName, f);
     if (f.agg_star) {
       const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
       const spec = { fn: 'count_star' as const, arg: null, arg2: null, distinct: false, t: 'int8' as const, filter, order: null };
@@ -593,6 +575,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());
   }
   if ('SubLink' in n) return bindSubLink(scope, n.SubLink);
+  if ('GroupingFunc' in n) return bindGrouping(scope, n.GroupingFunc);
   if ('A_ArrayExpr' in n) return bindArrayConstructor(scope, n.A_ArrayExpr.elements ?? []);
   if ('A_Indirection' in n) return bindSubscript(scope, n.A_Indirection);
   if ('SetToDefault' in n) throw new SqlError(SqlState.syntaxError, 'DEFAULT is not allowed in this context');

@@ -16,6 +16,8 @@ import { bindFrom } from './lower-from.ts';
 import { planFrom } from './plan-from.ts';
 import { coerce, commonType, unifyAll } from './coerce.ts';
 import { distinctOnExtraKeys, type TargetItem } from './lower-distinct-on.ts';
+import { expandGroupBy, groupingPlan } from './lower-grouping.ts';
+import { checkDirectArgs } from './lower-ordered-set.ts';
 import type { ScanMode } from './row-source.ts';
 import type { SqlType } from './types.ts';
 
@@ -63,6 +65,7 @@ function figureName(v: Node | undefined): [string, number] {
     return [strOf(names[names.length - 1]), 1];
   }
   if ('CaseExpr' in v) return ['case', 1];
+  if ('GroupingFunc' in v) return ['grouping', 2];
   if ('CoalesceExpr' in v) return ['coalesce', 2];
   if ('MinMaxExpr' in v) return [v.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least', 2];
   if ('A_Expr' in v && v.A_Expr.kind === 'AEXPR_NULLIF') return ['nullif', 2];
@@ -156,7 +159,7 @@ function applySortLimit(scope: Scope, stmt: SelectStmt, plan: Plan, columns: rea
 }
 
 /** json has neither equality nor ordering operators (PostgreSQL: 42883 at parse analysis, rows or not). */
-function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
+export function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
   if (t === 'json' || t === '_json') {
     throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${t === 'json' ? 'json' : 'json[]'}`);
   }
@@ -303,41 +306,23 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   // DISTINCT ON sorts by ORDER BY, then by the DISTINCT ON expressions it does not name.
   for (const x of distinctOnExtraKeys(sortExprs, distinctOn)) sortExprs.push({ ...x, sb: {} });
 
-  // GROUP BY.
-  const groups: Expr[] = [];
+  // GROUP BY (grouping sets: lower-grouping.ts).
   scope.aggForbidden = 'GROUP BY';
-  for (const g of stmt.groupClause ?? []) {
-    const ord = intConst(g);
-    if (ord !== null) {
-      const o = outputs[ord - 1];
-      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `GROUP BY position ${ord} is not in select list`);
-      groups.push(o.e);
-      continue;
-    }
-    if ('ColumnRef' in g && (g.ColumnRef.fields ?? []).length === 1) {
-      const name = strOf(g.ColumnRef.fields?.[0]);
-      const inFrom = scope.rels.some((r) => r.columns.some((c) => c.name === name));
-      const out = outputs.find((o) => o.name === name);
-      if (!inFrom && out !== undefined) {
-        groups.push(out.e);
-        continue;
-      }
-    }
-    if ('GroupingSet' in g) throw unsupported('GROUPING SETS');
-    groups.push(bindExpr(scope, g));
-  }
+  const groupBy = expandGroupBy(stmt.groupClause ?? [], stmt.groupDistinct === true, (g) => groupItem(scope, outputs, g));
+  const groups = groupBy.groups;
   scope.aggForbidden = null;
   for (const g of groups) requireOperators(g.t, 'equality');
 
   const aggs = scope.aggs ?? [];
-  const grouped = groups.length > 0 || aggs.length > 0 || having !== null;
+  const grouped = groups.length > 0 || aggs.length > 0 || having !== null || groupBy.sets !== null;
   const hidden: Expr[] = [];
   let outExprs = outputs.map((o) => o.e);
   if (grouped) {
     const post = (e: Expr): Expr => toPostAgg(scope, e, groups);
-    plan = { k: 'agg', input: plan, groups, aggs };
+    plan = groupingPlan(plan, groupBy, aggs);
     if (having !== null) plan = { k: 'filter', input: plan, pred: post(having) };
     outExprs = outExprs.map(post);
+    checkDirectArgs(aggs, post);
   }
   const colOf = (s: TargetItem): number => {
     if (s.col >= 0) return s.col;
@@ -378,6 +363,23 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   if (hidden.length > 0) plan = { k: 'trim', input: plan, width: outExprs.length };
   const columns = outputs.map((o, i) => ({ name: o.name, type: (outExprs[i] as Expr).t, typmod: o.typmod }));
   return { plan, columns, correlated: scope.correlated };
+}
+
+/** A GROUP BY item: an ordinal, an output name that is not a FROM column, or an expression. */
+function groupItem(scope: Scope, outputs: readonly Output[], g: Node): Expr {
+  const ord = intConst(g);
+  if (ord !== null) {
+    const o = outputs[ord - 1];
+    if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `GROUP BY position ${ord} is not in select list`);
+    return o.e;
+  }
+  if ('ColumnRef' in g && (g.ColumnRef.fields ?? []).length === 1) {
+    const name = strOf(g.ColumnRef.fields?.[0]);
+    const inFrom = scope.rels.some((r) => r.columns.some((c) => c.name === name));
+    const out = outputs.find((o) => o.name === name);
+    if (!inFrom && out !== undefined) return out.e;
+  }
+  return bindExpr(scope, g);
 }
 
 /** A DISTINCT ON or ORDER BY item (PostgreSQL's findTargetlistEntrySQL92): output name, ordinal, or an expression. */
