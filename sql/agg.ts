@@ -10,8 +10,8 @@
 
 import { SqlInterval } from './interval.ts';
 import { addIntervals, scaleInterval } from './interval-arith.ts';
-import type { AggFn, AggSpec, OrderedSetFn } from './plan.ts';
-import { finishOrderedSet } from './ordered-set-agg.ts';
+import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
+import { finishHypothetical, finishOrderedSet } from './ordered-set-agg.ts';
 import { aggArray, aggObject } from './json-build.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
@@ -44,7 +44,9 @@ export const aggNames: Record<string, AggFn> = {
 /** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
 export const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
 /** The ordered-set aggregates (WITHIN GROUP): `arg` is the sorted value, `arg2` the fraction. */
-export const orderedSetAggs: ReadonlySet<AggFn> = new Set(['percentile_cont', 'percentile_disc', 'mode']);
+export const orderedSetAggs: ReadonlySet<AggFn> = new Set(['percentile_cont', 'percentile_disc', 'mode', 'rank', 'dense_rank', 'percent_rank', 'cume_dist']);
+/** The hypothetical-set aggregates, aggregates only with WITHIN GROUP (without it they are window functions). */
+export const hypotheticalAggs: Readonly<Record<string, AggFn>> = { rank: 'rank', dense_rank: 'dense_rank', percent_rank: 'percent_rank', cume_dist: 'cume_dist' };
 export function isOrderedSet(fn: AggFn): fn is OrderedSetFn {
   return orderedSetAggs.has(fn);
 }
@@ -64,25 +66,28 @@ export function defer(st: AggState, keys: SqlValue[], v: SqlValue, argType: SqlT
   st.pending?.push({ keys, v, delim, argType });
 }
 
+/** Compares two inputs' sort keys under an aggregate's ORDER BY (direction and NULL placement). */
+export function compareOrderKeys(order: readonly AggOrderKey[], a: readonly SqlValue[], b: readonly SqlValue[]): number {
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i]!;
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
+    }
+    const c = compareValues(x, y, k.e.t);
+    if (c !== 0) return k.desc ? -c : c;
+  }
+  return 0;
+}
+
 function feedInOrder(spec: AggSpec, st: AggState): void {
   const order = spec.order;
   const pending = st.pending;
   if (order === null || pending === null) return;
   st.pending = null;
-  pending.sort((a, b) => {
-    for (let i = 0; i < order.length; i++) {
-      const k = order[i]!;
-      const x = a.keys[i] ?? null;
-      const y = b.keys[i] ?? null;
-      if (x === null || y === null) {
-        if (x === y) continue;
-        return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
-      }
-      const c = compareValues(x, y, k.e.t);
-      if (c !== 0) return k.desc ? -c : c;
-    }
-    return 0; // Array.prototype.sort is stable: ties keep input order
-  });
+  pending.sort((a, b) => compareOrderKeys(order, a.keys, b.keys)); // stable: ties keep input order
   for (const p of pending) accumulate(spec, st, p.v, p.argType, p.delim);
 }
 
@@ -175,7 +180,11 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
       st.acc = delim;
       return;
     case 'grouping':
-      return; // computed by the grouping-set node, never fed
+    case 'rank':
+    case 'dense_rank':
+    case 'percent_rank':
+    case 'cume_dist':
+      return; // GROUPING: from the grouping-set node; hypothetical-set: their keys stay in `pending`
   }
 }
 
@@ -185,6 +194,7 @@ function sortDistinct(items: SqlValue[], t: SqlType): void {
 }
 
 export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
+  const rows = st.pending ?? [];
   feedInOrder(spec, st);
   switch (spec.fn) {
     case 'count':
@@ -231,6 +241,11 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
     case 'percentile_disc':
     case 'mode':
       return finishOrderedSet(spec, st.items ?? [], st.acc);
+    case 'rank':
+    case 'dense_rank':
+    case 'percent_rank':
+    case 'cume_dist':
+      return finishHypothetical(spec, rows.map((r) => r.keys), st.items ?? []);
     case 'grouping':
       throw new InvariantError('GROUPING outside a grouping-set aggregation');
   }

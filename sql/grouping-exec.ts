@@ -18,6 +18,8 @@ export function feedAggs(aggs: readonly AggSpec[], states: readonly AggState[], 
     if (a.filter !== null && evalExpr(a.filter, r, env) !== true) continue;
     const v = a.arg === null ? null : evalExpr(a.arg, r, env);
     const d = a.arg2 === null ? null : evalExpr(a.arg2, r, env);
+    // A hypothetical-set aggregate's hypothetical row (its direct arguments, the same for the whole group).
+    if (a.direct !== undefined) (states[i] as AggState).items = a.direct.map((e) => evalExpr(e, r, env));
     if (a.order !== null) defer(states[i] as AggState, a.order.map((k) => evalExpr(k.e, r, env)), v, a.arg?.t ?? 'int8', d);
     else accumulate(a, states[i] as AggState, v, a.arg?.t ?? 'int8', d);
   }

@@ -21,7 +21,7 @@ import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn } from './plan.ts';
-import { aggNames, twoArgAggs } from './agg.ts';
+import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
 import { aggOrder, bindOrderedSet, isOrderedSetCall } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
 
@@ -329,7 +329,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
 function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   const names = (f.funcname ?? []).map(strOf);
   const name = (names[names.length - 1] ?? '').toLowerCase();
-  const agg = aggNames[name];
+  const agg = aggNames[name] ?? (f.agg_within_group === true ? hypotheticalAggs[name] : undefined);
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);

@@ -1,17 +1,18 @@
 // Binding an aggregate call's ORDER BY: inside the call (`string_agg(x, ',' ORDER BY y)`) and WITHIN
-// GROUP for the ordered-set aggregates percentile_cont, percentile_disc and mode (ordered-set-agg.ts).
+// GROUP for the ordered-set aggregates percentile_cont, percentile_disc and mode, and the
+// hypothetical-set ones rank, dense_rank, percent_rank and cume_dist (ordered-set-agg.ts).
 // As in PostgreSQL, an ordered-set aggregate's signature is its direct arguments followed by its WITHIN
 // GROUP value, so a wrong shape is 42883 naming them all; the direct argument (the fraction) may use
 // only grouped columns.
 
-import type { FuncCall, Node } from 'libpg-query';
+import type { FuncCall, Node, SortBy } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import type { Scope } from './bind-context.ts';
 import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, toBool, unsupported } from './lower-expr.ts';
 import { requireOperators } from './lower-select.ts';
-import { coerce } from './coerce.ts';
+import { coerce, commonType } from './coerce.ts';
 import { arrayTypeOf, isArrayType, isNumericType, typeDisplayName, type SqlType } from './types.ts';
 import { orderedAggs, orderedSetAggs } from './agg.ts';
 
@@ -51,11 +52,11 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
   const values = sorts.map((sb) => bindExpr(scope, sb.node as Node));
   const noSuch = (): SqlError => new SqlError(SqlState.undefinedFunction,
     `function ${fn}(${[...direct, ...values].map((e) => typeDisplayName[e.t]).join(', ')}) does not exist`);
+  if (hypothetical.has(fn)) return bindHypothetical(scope, aggs, fn, f, direct, values, noSuch);
   const sb = sorts[0];
   let v = values[0];
   if (f.agg_within_group !== true || !orderedSetAggs.has(fn) || sb === undefined || v === undefined || values.length !== 1) throw noSuch();
   if (direct.length !== (fn === 'mode' ? 0 : 1)) throw noSuch();
-  if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
   const polymorphic = (): SqlError => new SqlError(SqlState.datatypeMismatch, 'could not determine polymorphic type because input has type unknown');
   let fraction: Expr | null = direct[0] ?? null;
   const many = fraction !== null && isArrayType(fraction.t);
@@ -79,18 +80,45 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
     t = many && !isArrayType(v.t) ? arrayTypeOf(v.t) : v.t;
   }
   const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+  aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order: [orderKey(sb, v)] });
+  return { k: 'aggref', i: aggs.length - 1, t };
+}
+
+const hypothetical: ReadonlySet<AggFn> = new Set(['rank', 'dense_rank', 'percent_rank', 'cume_dist']);
+
+function orderKey(sb: SortBy, e: Expr): AggOrderKey {
+  if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
   const desc = sb.sortby_dir === 'SORTBY_DESC';
-  const order: AggOrderKey[] = [{ e: v, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc }];
-  aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order });
+  return { e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc };
+}
+
+/** rank, dense_rank, percent_rank, cume_dist WITHIN GROUP: one direct argument per key, of a common type. */
+function bindHypothetical(scope: Scope, aggs: AggSpec[], fn: AggFn, f: FuncCall, direct: Expr[], values: Expr[], noSuch: () => SqlError): Expr {
+  if (direct.length === 0 || direct.length !== values.length) throw noSuch();
+  const sorts = (f.agg_order ?? []).flatMap((n) => ('SortBy' in n ? [n.SortBy] : []));
+  const order: AggOrderKey[] = [];
+  const args: Expr[] = [];
+  direct.forEach((d, i) => {
+    const v = values[i] as Expr;
+    const common = commonType(d.t, v.t);
+    if (common === null) throw new SqlError(SqlState.datatypeMismatch, `WITHIN GROUP types ${typeDisplayName[v.t]} and ${typeDisplayName[d.t]} cannot be matched`);
+    const t = common === 'unknown' ? 'text' : common;
+    requireOperators(t, 'ordering');
+    args.push(coerce(scope.ctx, d, t));
+    order.push(orderKey(sorts[i] as SortBy, coerce(scope.ctx, v, t)));
+  });
+  const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+  const t: SqlType = fn === 'rank' || fn === 'dense_rank' ? 'int8' : 'float8';
+  aggs.push({ fn, arg: null, arg2: null, distinct: false, t, filter, order, direct: args });
   return { k: 'aggref', i: aggs.length - 1, t };
 }
 
 /** An ordered-set aggregate's direct argument may use only grouped columns (`post` checks, as toPostAgg). */
 export function checkDirectArgs(aggs: readonly AggSpec[], post: (e: Expr) => Expr): void {
   for (const a of aggs) {
-    if (!orderedSetAggs.has(a.fn) || a.arg2 === null) continue;
+    if (!orderedSetAggs.has(a.fn)) continue;
     try {
-      post(a.arg2);
+      for (const d of [...(a.arg2 === null ? [] : [a.arg2]), ...(a.direct ?? [])]) post(d);
     } catch (e) {
       if (!(e instanceof SqlError) || e.code !== SqlState.groupingError) throw e;
       throw new SqlError(e.code, e.message, 'Direct arguments of an ordered-set aggregate must use only grouped columns.');

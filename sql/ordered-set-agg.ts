@@ -2,7 +2,9 @@
 // values arrive sorted. percentile_disc(f) is the first value at or past fraction f of the rows,
 // percentile_cont(f) interpolates linearly between the two values around position f * (n - 1) (float8
 // or interval), mode() is the most frequent value (the first in sort order among ties). An array of
-// fractions gives an array of results (NULL for a NULL fraction). No rows: NULL.
+// fractions gives an array of results (NULL for a NULL fraction). No rows: NULL. The hypothetical-set
+// aggregates place their direct arguments as one more row among the group's (NULLs included) in WITHIN
+// GROUP order: rank and dense_rank before its peers, cume_dist after them.
 
 import type { AggSpec } from './plan.ts';
 import type { SqlType, SqlValue } from './types.ts';
@@ -12,6 +14,7 @@ import { SqlInterval } from './interval.ts';
 import { addIntervals, scaleInterval } from './interval-arith.ts';
 import { compareValues } from './ops.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { compareOrderKeys } from './agg.ts';
 
 function checkFraction(f: number): void {
   if (!(f >= 0 && f <= 1)) throw new SqlError(SqlState.numericValueOutOfRange, `percentile value ${String(f)} is not between 0 and 1`);
@@ -62,4 +65,22 @@ export function finishOrderedSet(spec: AggSpec, sorted: readonly SqlValue[], fra
     return new SqlArray(arrayElementType(spec.t), fraction.items.map((f) => (f === null ? null : one(sorted, f as number))));
   }
   return one(sorted, fraction as number);
+}
+
+/** rank, dense_rank, percent_rank or cume_dist of the hypothetical row `hyp` among `rows` (their sort keys). */
+export function finishHypothetical(spec: AggSpec, rows: readonly (readonly SqlValue[])[], hyp: readonly SqlValue[]): SqlValue {
+  const order = spec.order ?? [];
+  const before = rows.filter((r) => compareOrderKeys(order, r, hyp) < 0);
+  switch (spec.fn) {
+    case 'rank':
+      return before.length + 1;
+    case 'percent_rank':
+      return rows.length === 0 ? 0 : before.length / rows.length;
+    case 'cume_dist':
+      return (rows.filter((r) => compareOrderKeys(order, r, hyp) <= 0).length + 1) / (rows.length + 1);
+    default: {
+      const sorted = [...before].sort((a, b) => compareOrderKeys(order, a, b));
+      return 1 + sorted.filter((r, i) => i === 0 || compareOrderKeys(order, sorted[i - 1] as SqlValue[], r) !== 0).length;
+    }
+  }
 }

@@ -52,8 +52,12 @@ export interface SortKey {
 export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg'
   | 'json_agg' | 'jsonb_agg' | 'json_object_agg' | 'jsonb_object_agg' | OrderedSetFn | 'grouping';
 
-/** The ordered-set aggregates (ordered-set-agg.ts): `arg` is the WITHIN GROUP value, `arg2` the fraction. */
-export type OrderedSetFn = 'percentile_cont' | 'percentile_disc' | 'mode';
+/**
+ * The ordered-set aggregates (ordered-set-agg.ts): `arg` is the WITHIN GROUP value, `arg2` the fraction;
+ * the hypothetical-set ones have `direct` (the hypothetical row) and `order` (the rows' keys) instead.
+ */
+export type OrderedSetFn = 'percentile_cont' | 'percentile_disc' | 'mode' | HypotheticalFn;
+export type HypotheticalFn = 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist';
 
 export interface AggSpec {
   readonly fn: AggFn;
@@ -70,6 +74,8 @@ export interface AggSpec {
   readonly order: readonly AggOrderKey[] | null;
   /** GROUPING(...)'s arguments (lower-grouping.ts); its value comes from the grouping-set node. */
   readonly groupingArgs?: readonly Expr[];
+  /** A hypothetical-set aggregate's direct arguments, one per `order` key. */
+  readonly direct?: readonly Expr[];
 }
 
 export interface AggOrderKey {
