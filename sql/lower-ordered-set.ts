@@ -52,7 +52,8 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
   const values = sorts.map((sb) => bindExpr(scope, sb.node as Node));
   const noSuch = (): SqlError => new SqlError(SqlState.undefinedFunction,
     `function ${fn}(${[...direct, ...values].map((e) => typeDisplayName[e.t]).join(', ')}) does not exist`);
-  if (hypothetical.has(fn)) return bindHypothetical(scope, aggs, fn, f, direct, values, noSuch);
+  const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
+  if (hypothetical.has(fn)) return bindHypothetical(scope, aggs, { fn, direct, sorts, values, filter }, noSuch);
   const sb = sorts[0];
   let v = values[0];
   if (f.agg_within_group !== true || !orderedSetAggs.has(fn) || sb === undefined || v === undefined || values.length !== 1) throw noSuch();
@@ -79,7 +80,6 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
     if (many && isArrayType(v.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
     t = many && !isArrayType(v.t) ? arrayTypeOf(v.t) : v.t;
   }
-  const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
   aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order: [orderKey(sb, v)] });
   return { k: 'aggref', i: aggs.length - 1, t };
 }
@@ -92,10 +92,18 @@ function orderKey(sb: SortBy, e: Expr): AggOrderKey {
   return { e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc };
 }
 
+interface BoundCall {
+  readonly fn: AggFn;
+  readonly direct: readonly Expr[];
+  readonly sorts: readonly SortBy[];
+  readonly values: readonly Expr[];
+  readonly filter: Expr | null;
+}
+
 /** rank, dense_rank, percent_rank, cume_dist WITHIN GROUP: one direct argument per key, of a common type. */
-function bindHypothetical(scope: Scope, aggs: AggSpec[], fn: AggFn, f: FuncCall, direct: Expr[], values: Expr[], noSuch: () => SqlError): Expr {
+function bindHypothetical(scope: Scope, aggs: AggSpec[], call: BoundCall, noSuch: () => SqlError): Expr {
+  const { fn, direct, sorts, values, filter } = call;
   if (direct.length === 0 || direct.length !== values.length) throw noSuch();
-  const sorts = (f.agg_order ?? []).flatMap((n) => ('SortBy' in n ? [n.SortBy] : []));
   const order: AggOrderKey[] = [];
   const args: Expr[] = [];
   direct.forEach((d, i) => {
@@ -107,7 +115,6 @@ function bindHypothetical(scope: Scope, aggs: AggSpec[], fn: AggFn, f: FuncCall,
     args.push(coerce(scope.ctx, d, t));
     order.push(orderKey(sorts[i] as SortBy, coerce(scope.ctx, v, t)));
   });
-  const filter = f.agg_filter !== undefined ? toBool(scope, bindExpr(scope, f.agg_filter), 'FILTER') : null;
   const t: SqlType = fn === 'rank' || fn === 'dense_rank' ? 'int8' : 'float8';
   aggs.push({ fn, arg: null, arg2: null, distinct: false, t, filter, order, direct: args });
   return { k: 'aggref', i: aggs.length - 1, t };
