@@ -11,6 +11,8 @@ import { SqlError, SqlState } from './errors.ts';
 export interface TargetItem {
   readonly e: Expr;
   readonly col: number;
+  /** Where the item is in the statement text (the mismatch error points at the DISTINCT ON item). */
+  readonly location?: number | undefined;
 }
 
 /**
@@ -18,22 +20,23 @@ export interface TargetItem {
  * ORDER BY items naming a DISTINCT ON expression come before any that does not.
  */
 export function distinctOnExtraKeys(sort: readonly TargetItem[], on: readonly TargetItem[]): TargetItem[] {
-  const inOn = (e: Expr): boolean => on.some((d) => exprEquals(d.e, e));
-  const mismatch = (): SqlError => new SqlError(SqlState.invalidColumnReference, 'SELECT DISTINCT ON expressions must match initial ORDER BY expressions');
+  const onItem = (e: Expr): TargetItem | undefined => on.find((d) => exprEquals(d.e, e));
+  const mismatch = (d: TargetItem | undefined): SqlError => new SqlError(SqlState.invalidColumnReference,
+    'SELECT DISTINCT ON expressions must match initial ORDER BY expressions', undefined, undefined, undefined, d?.location);
   let skipped = false;
   const covered: Expr[] = [];
   for (const s of sort) {
-    if (!inOn(s.e)) {
+    if (onItem(s.e) === undefined) {
       skipped = true;
       continue;
     }
-    if (skipped) throw mismatch();
+    if (skipped) throw mismatch(onItem(s.e));
     covered.push(s.e);
   }
   const extra: TargetItem[] = [];
   for (const d of on) {
     if (covered.some((c) => exprEquals(c, d.e)) || extra.some((x) => exprEquals(x.e, d.e))) continue;
-    if (skipped) throw mismatch();
+    if (skipped) throw mismatch(d);
     extra.push(d);
   }
   return extra;

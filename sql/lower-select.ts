@@ -293,7 +293,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   // ORDER BY and DISTINCT ON: output name, ordinal, or an expression (hidden column when not in the select list).
   const distinct = stmt.distinctClause !== undefined;
   const onNodes = (stmt.distinctClause ?? []).filter((d) => Object.keys(d).length > 0);
-  const distinctOn = onNodes.map((d) => resolveTargetItem(scope, outputs, d, 'DISTINCT ON'));
+  const distinctOn = onNodes.map((d) => ({ ...resolveTargetItem(scope, outputs, d, 'DISTINCT ON'), location: (Object.values(d)[0] as { location?: number }).location }));
   const sortExprs: { e: Expr; sb: SortBy; col: number }[] = [];
   for (const s of stmt.sortClause ?? []) {
     if (!('SortBy' in s)) continue;
