@@ -22,7 +22,7 @@ import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } 
 import { bindSubquery } from './lower-select.ts';
 import type { AggFn } from './plan.ts';
 import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
-import { aggOrder, bindOrderedSet, isOrderedSetCall } from './lower-ordered-set.ts';
+import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
 
 export function unsupported(what: string): SqlError {
@@ -333,6 +333,7 @@ function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (f.over !== undefined) throw unsupported('window functions');
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
+  if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
 }

@@ -45,8 +45,19 @@ export function isOrderedSetCall(fn: AggFn, f: FuncCall): fn is OrderedSetFn | '
   return f.agg_within_group === true || orderedSetAggs.has(fn) || fn === 'grouping';
 }
 
+/**
+ * ORDER BY or WITHIN GROUP on a function that is not an aggregate: 42809, or for WITHIN GROUP 42883
+ * naming the arguments and the WITHIN GROUP values (PostgreSQL looks for such an ordered-set aggregate).
+ */
+export function orderOnFunction(scope: Scope, name: string, f: FuncCall): SqlError {
+  if (f.agg_within_group !== true) return new SqlError(SqlState.wrongObjectType, `ORDER BY specified, but ${name} is not an aggregate function`);
+  const args = [...(f.args ?? []), ...(f.agg_order ?? []).flatMap((n) => ('SortBy' in n && n.SortBy.node !== undefined ? [n.SortBy.node] : []))];
+  return new SqlError(SqlState.undefinedFunction, `function ${name}(${args.map((a) => typeDisplayName[bindExpr(scope, a).t]).join(', ')}) does not exist`);
+}
+
 /** Binds an ordered-set aggregate call into `aggs` (aggregates already forbidden in its arguments). */
 export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: FuncCall): Expr {
+  if (f.agg_star === true) throw new SqlError(SqlState.wrongObjectType, `${fn} is not an ordered-set aggregate, so it cannot have WITHIN GROUP`);
   const direct = (f.args ?? []).map((a) => bindExpr(scope, a));
   const sorts = (f.agg_order ?? []).flatMap((n) => ('SortBy' in n ? [n.SortBy] : []));
   const values = sorts.map((sb) => bindExpr(scope, sb.node as Node));
