@@ -5,11 +5,13 @@
 // skipped (but array_agg keeps them as elements); an aggregate over no non-null input is NULL (count is 0;
 // array_agg over no rows is NULL). DISTINCT keeps a set of encoded values; array_agg(DISTINCT x) without
 // ORDER BY is in x's order, NULL last, as PostgreSQL sorts a DISTINCT aggregate's input. json_agg and
-// jsonb_agg collect as array_agg does, the object aggregates key, value pairs (a NULL key is 22023).
+// jsonb_agg collect as array_agg does, the object aggregates key, value pairs (a NULL key is 22023). The
+// ordered-set aggregates keep their non-null values in WITHIN GROUP order (ordered-set-agg.ts).
 
 import { SqlInterval } from './interval.ts';
 import { addIntervals, scaleInterval } from './interval-arith.ts';
-import type { AggFn, AggSpec } from './plan.ts';
+import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
+import { finishHypothetical, finishOrderedSet } from './ordered-set-agg.ts';
 import { aggArray, aggObject } from './json-build.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
@@ -17,7 +19,7 @@ import { arith, compareValues } from './ops.ts';
 import { encodeKeyValue } from './key-encoding.ts';
 import { arrayElementType, isArrayType, normInt8 } from './types.ts';
 import { SqlArray } from './sql-array.ts';
-import { SqlError, SqlState } from './errors.ts';
+import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { concatAllBytes } from './bytea.ts';
 
 export interface AggState {
@@ -37,9 +39,17 @@ export const aggNames: Record<string, AggFn> = {
   count: 'count', sum: 'sum', avg: 'avg', min: 'min', max: 'max', bool_and: 'bool_and', bool_or: 'bool_or',
   every: 'bool_and', string_agg: 'string_agg', array_agg: 'array_agg', json_agg: 'json_agg', jsonb_agg: 'jsonb_agg',
   json_object_agg: 'json_object_agg', jsonb_object_agg: 'jsonb_object_agg',
+  percentile_cont: 'percentile_cont', percentile_disc: 'percentile_disc', mode: 'mode',
 };
 /** Aggregates whose result depends on their input order (ORDER BY inside the call is kept). */
 export const orderedAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
+/** The ordered-set aggregates (WITHIN GROUP): `arg` is the sorted value, `arg2` the fraction. */
+export const orderedSetAggs: ReadonlySet<AggFn> = new Set(['percentile_cont', 'percentile_disc', 'mode', 'rank', 'dense_rank', 'percent_rank', 'cume_dist']);
+/** The hypothetical-set aggregates, aggregates only with WITHIN GROUP (without it they are window functions). */
+export const hypotheticalAggs: Readonly<Record<string, AggFn>> = { rank: 'rank', dense_rank: 'dense_rank', percent_rank: 'percent_rank', cume_dist: 'cume_dist' };
+export function isOrderedSet(fn: AggFn): fn is OrderedSetFn {
+  return orderedSetAggs.has(fn);
+}
 /** Aggregates of two arguments (the second is `AggSpec.arg2`). */
 export const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_object_agg', 'jsonb_object_agg']);
 
@@ -47,7 +57,8 @@ export const twoArgAggs: ReadonlySet<AggFn> = new Set(['string_agg', 'json_objec
 const collects: ReadonlySet<AggFn> = new Set(['array_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg']);
 
 export function newAggState(spec: AggSpec): AggState {
-  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, items: collects.has(spec.fn) ? [] : null, pending: spec.order === null ? null : [] };
+  const items = collects.has(spec.fn) || orderedSetAggs.has(spec.fn);
+  return { count: 0, acc: null, seen: spec.distinct ? new Set() : null, parts: spec.fn === 'string_agg' ? [] : null, items: items ? [] : null, pending: spec.order === null ? null : [] };
 }
 
 /** Keeps one input of an aggregate with ORDER BY, with its evaluated sort keys. */
@@ -55,25 +66,28 @@ export function defer(st: AggState, keys: SqlValue[], v: SqlValue, argType: SqlT
   st.pending?.push({ keys, v, delim, argType });
 }
 
+/** Compares two inputs' sort keys under an aggregate's ORDER BY (direction and NULL placement). */
+export function compareOrderKeys(order: readonly AggOrderKey[], a: readonly SqlValue[], b: readonly SqlValue[]): number {
+  for (let i = 0; i < order.length; i++) {
+    const k = order[i]!;
+    const x = a[i] ?? null;
+    const y = b[i] ?? null;
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
+    }
+    const c = compareValues(x, y, k.e.t);
+    if (c !== 0) return k.desc ? -c : c;
+  }
+  return 0;
+}
+
 function feedInOrder(spec: AggSpec, st: AggState): void {
   const order = spec.order;
   const pending = st.pending;
   if (order === null || pending === null) return;
   st.pending = null;
-  pending.sort((a, b) => {
-    for (let i = 0; i < order.length; i++) {
-      const k = order[i]!;
-      const x = a.keys[i] ?? null;
-      const y = b.keys[i] ?? null;
-      if (x === null || y === null) {
-        if (x === y) continue;
-        return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
-      }
-      const c = compareValues(x, y, k.e.t);
-      if (c !== 0) return k.desc ? -c : c;
-    }
-    return 0; // Array.prototype.sort is stable: ties keep input order
-  });
+  pending.sort((a, b) => compareOrderKeys(order, a.keys, b.keys)); // stable: ties keep input order
   for (const p of pending) accumulate(spec, st, p.v, p.argType, p.delim);
 }
 
@@ -158,6 +172,19 @@ export function accumulate(spec: AggSpec, st: AggState, v: SqlValue, argType: Sq
     case 'json_agg':
     case 'jsonb_agg':
       return; // collected above, NULLs included
+    case 'percentile_cont':
+    case 'percentile_disc':
+    case 'mode':
+      // Fed in WITHIN GROUP order; the fraction (`delim`) is the group's direct argument.
+      st.items?.push(v);
+      st.acc = delim;
+      return;
+    case 'grouping':
+    case 'rank':
+    case 'dense_rank':
+    case 'percent_rank':
+    case 'cume_dist':
+      return; // GROUPING: from the grouping-set node; hypothetical-set: their keys stay in `pending`
   }
 }
 
@@ -167,6 +194,7 @@ function sortDistinct(items: SqlValue[], t: SqlType): void {
 }
 
 export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
+  const rows = st.pending ?? [];
   feedInOrder(spec, st);
   switch (spec.fn) {
     case 'count':
@@ -209,5 +237,16 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
       const vals = items.filter((_, i) => i % 2 === 1);
       return aggObject(spec.fn === 'jsonb_object_agg', keys, vals, spec.arg?.t ?? 'text', spec.arg2?.t ?? 'text');
     }
+    case 'percentile_cont':
+    case 'percentile_disc':
+    case 'mode':
+      return finishOrderedSet(spec, st.items ?? [], st.acc);
+    case 'rank':
+    case 'dense_rank':
+    case 'percent_rank':
+    case 'cume_dist':
+      return finishHypothetical(spec, rows.map((r) => r.keys), st.items ?? []);
+    case 'grouping':
+      throw new InvariantError('GROUPING outside a grouping-set aggregation');
   }
 }

@@ -12,7 +12,8 @@ import type { Expr } from './expr.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { compareValues } from './ops.ts';
 import { encodeKey } from './key-encoding.ts';
-import { accumulate, defer, finishAgg, newAggState, type AggState } from './agg.ts';
+import { finishAgg, newAggState, type AggState } from './agg.ts';
+import { feedAggs, runGroupingSets } from './grouping-exec.ts';
 import { InvariantError, SqlError, SqlState, assertNever } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
@@ -140,6 +141,8 @@ export function runPlan(p: Plan, env: Env): Row[] {
       return runAgg(p.input, p.groups, p.aggs, env);
     case 'window':
       return runWindow(runPlan(p.input, env), p.calls, env);
+    case 'groupsets':
+      return runGroupingSets(p, runPlan(p.input, env), env);
     case 'sort': {
       const rows = runPlan(p.input, env);
       return sortRows(rows, p.keys);
@@ -155,8 +158,9 @@ export function runPlan(p: Plan, env: Env): Row[] {
       const rows = runPlan(p.input, env);
       const seen = new Set<string>();
       const out: Row[] = [];
+      const on = p.on;
       for (const r of rows) {
-        const k = encodeKey(r, p.types);
+        const k = encodeKey(on === undefined ? r : on.map((i) => r[i] ?? null), p.types);
         if (!seen.has(k)) {
           seen.add(k);
           out.push(r);
@@ -298,14 +302,7 @@ function runAgg(input: Plan, groups: readonly Expr[], aggs: readonly AggSpec[], 
       table.set(k, g);
       order.push(g);
     }
-    for (let i = 0; i < aggs.length; i++) {
-      const a = aggs[i] as AggSpec;
-      if (a.filter !== null && evalExpr(a.filter, r, env) !== true) continue;
-      const v = a.arg === null ? null : evalExpr(a.arg, r, env);
-      const d = a.arg2 === null ? null : evalExpr(a.arg2, r, env);
-      if (a.order !== null) defer(g.states[i] as AggState, a.order.map((k) => evalExpr(k.e, r, env)), v, a.arg?.t ?? 'int8', d);
-      else accumulate(a, g.states[i] as AggState, v, a.arg?.t ?? 'int8', d);
-    }
+    feedAggs(aggs, g.states, r, env);
   }
   if (order.length === 0 && groups.length === 0) order.push({ keys: [], states: aggs.map(newAggState) });
   return order.map((g) => [...g.keys, ...aggs.map((a, i) => finishAgg(a, g.states[i] as AggState))]);

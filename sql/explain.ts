@@ -160,6 +160,12 @@ class PlanWriter {
         this.leaf(depth, p.groups.length > 0 ? 'HashAggregate' : 'Aggregate', [...props, ...extra]);
         return this.plan(p.input, depth + 1);
       }
+      case 'groupsets': {
+        const input = labelsOf(p.input);
+        const sets = p.sets.map((set) => `Group Key: ${set.length === 0 ? '()' : set.map((g) => this.d(p.groups[g] as Expr, input)).join(', ')}`);
+        this.leaf(depth, 'MixedAggregate', [...sets, ...extra]);
+        return this.plan(p.input, depth + 1);
+      }
       case 'window':
         this.leaf(depth, 'WindowAgg', [...(this.verbose ? [`Window: ${p.calls.map((c) => windowText(c, labelsOf(p.input))).join(', ')}`] : []), ...extra]);
         return this.plan(p.input, depth + 1);
@@ -239,6 +245,10 @@ function labelsOf(p: Plan): string[] {
     case 'hashjoin':
       return [...labelsOf(p.left), ...labelsOf(p.right)];
     case 'agg': {
+      const input = labelsOf(p.input);
+      return [...p.groups.map((g) => deparse(g, input)), ...p.aggs.map((a) => aggText(a, input))];
+    }
+    case 'groupsets': {
       const input = labelsOf(p.input);
       return [...p.groups.map((g) => deparse(g, input)), ...p.aggs.map((a) => aggText(a, input))];
     }

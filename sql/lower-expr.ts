@@ -21,9 +21,11 @@ import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
 import { bindSubquery } from './lower-select.ts';
-import type { AggFn, AggOrderKey, AggSpec } from './plan.ts';
+import type { AggFn, AggSpec } from './plan.ts';
 import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
-import { aggNames, orderedAggs, twoArgAggs } from './agg.ts';
+import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
+import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
+import { bindGrouping } from './lower-grouping.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -185,27 +187,6 @@ function aggregateOwner(scope: Scope, f: FuncCall): Scope {
   return scope;
 }
 
-/**
- * An aggregate's ORDER BY: bound for string_agg, whose result depends on it; checked and dropped for the
- * others, whose results do not. With DISTINCT every key must be an argument, as PostgreSQL requires.
- */
-function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boolean, args: readonly Expr[]): AggOrderKey[] | null {
-  if (f.agg_order === undefined || f.agg_order.length === 0) return null;
-  const keys: AggOrderKey[] = [];
-  for (const n of f.agg_order) {
-    if (!('SortBy' in n)) continue;
-    const sb = n.SortBy;
-    if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
-    const e = bindExpr(scope, sb.node as Node);
-    if (distinct && !args.some((a) => JSON.stringify(a) === JSON.stringify(e))) {
-      throw new SqlError(SqlState.invalidColumnReference, 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
-    }
-    const desc = sb.sortby_dir === 'SORTBY_DESC';
-    keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
-  }
-  return orderedAggs.has(fnName) && keys.length > 0 ? keys : null;
-}
-
 function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   const owner = aggregateOwner(scope, f);
   if (owner !== scope) {
@@ -224,6 +205,7 @@ function bindAggregate(scope: Scope, fnName: AggFn, f: FuncCall): Expr {
   // Arguments are bound with aggregates forbidden inside them (no nesting).
   scope.aggForbidden = 'aggregate function calls cannot be nested';
   try {
+    if (isOrderedSetCall(fnName, f)) return bindOrderedSet(scope, aggs, fnName, f);
     const spec = bindAggSpec(scope, fnName, f);
     aggs.push(spec);
     return { k: 'aggref', i: aggs.length - 1, t: spec.t };
@@ -301,6 +283,9 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
       t = fnName.startsWith('jsonb') ? 'jsonb' : 'json';
       break;
+    default:
+      // Ordered-set and hypothetical-set aggregates bind in lower-ordered-set.ts; only OVER reaches here.
+      throw new SqlError(SqlState.featureNotSupported, `OVER is not supported for ordered-set aggregate ${fnName}`);
   }
   const second = args[1] as Expr;
   const arg2 = fnName === 'string_agg' ? coerce(scope.ctx, second, t)
@@ -313,11 +298,12 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
 function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   const names = (f.funcname ?? []).map(strOf);
   const name = (names[names.length - 1] ?? '').toLowerCase();
-  const agg = aggNames[name];
+  const agg = aggNames[name] ?? (f.agg_within_group === true ? hypotheticalAggs[name] : undefined);
   if (f.over !== undefined) return bindWindowCall(scope, f, name, agg);
   if (agg !== undefined) return bindAggregate(scope, agg, f);
   if (WINDOW_FUNCTIONS.has(name)) throw new SqlError(SqlState.wrongObjectType, `window function ${name} requires an OVER clause`, undefined, undefined, undefined, f.location);
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
+  if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
 }
@@ -541,6 +527,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());
   }
   if ('SubLink' in n) return bindSubLink(scope, n.SubLink);
+  if ('GroupingFunc' in n) return bindGrouping(scope, n.GroupingFunc);
   if ('A_ArrayExpr' in n) return bindArrayConstructor(scope, n.A_ArrayExpr.elements ?? []);
   if ('A_Indirection' in n) return bindSubscript(scope, n.A_Indirection);
   if ('SetToDefault' in n) throw new SqlError(SqlState.syntaxError, 'DEFAULT is not allowed in this context');

@@ -16,6 +16,9 @@ import { bindFrom } from './lower-from.ts';
 import { planFrom } from './plan-from.ts';
 import { windowDefinitions, windowNode } from './lower-window.ts';
 import { coerce, commonType, unifyAll } from './coerce.ts';
+import { distinctOnExtraKeys, type TargetItem } from './lower-distinct-on.ts';
+import { expandGroupBy, groupingPlan } from './lower-grouping.ts';
+import { checkDirectArgs } from './lower-ordered-set.ts';
 import type { ScanMode } from './row-source.ts';
 import type { SqlType } from './types.ts';
 
@@ -63,6 +66,7 @@ function figureName(v: Node | undefined): [string, number] {
     return [strOf(names[names.length - 1]), 1];
   }
   if ('CaseExpr' in v) return ['case', 1];
+  if ('GroupingFunc' in v) return ['grouping', 2];
   if ('CoalesceExpr' in v) return ['coalesce', 2];
   if ('MinMaxExpr' in v) return [v.MinMaxExpr.op === 'IS_GREATEST' ? 'greatest' : 'least', 2];
   if ('A_Expr' in v && v.A_Expr.kind === 'AEXPR_NULLIF') return ['nullif', 2];
@@ -156,7 +160,7 @@ function applySortLimit(scope: Scope, stmt: SelectStmt, plan: Plan, columns: rea
 }
 
 /** json has neither equality nor ordering operators (PostgreSQL: 42883 at parse analysis, rows or not). */
-function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
+export function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
   if (t === 'json' || t === '_json') {
     throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${t === 'json' ? 'json' : 'json[]'}`);
   }
@@ -290,81 +294,42 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   const having = stmt.havingClause !== undefined ? toBool(scope, bindExpr(scope, stmt.havingClause), 'HAVING') : null;
   scope.windowBan = null;
 
-  // ORDER BY: output name, ordinal, or an expression (hidden column when not in the select list).
+  // ORDER BY and DISTINCT ON: output name, ordinal, or an expression (hidden column when not in the select list).
   const distinct = stmt.distinctClause !== undefined;
-  if (distinct && stmt.distinctClause?.some((d) => Object.keys(d).length > 0)) throw unsupported('DISTINCT ON');
+  const onNodes = (stmt.distinctClause ?? []).filter((d) => Object.keys(d).length > 0);
+  const distinctOn = onNodes.map((d) => ({ ...resolveTargetItem(scope, outputs, d, 'DISTINCT ON'), location: (Object.values(d)[0] as { location?: number }).location }));
   const sortExprs: { e: Expr; sb: SortBy; col: number }[] = [];
   for (const s of stmt.sortClause ?? []) {
     if (!('SortBy' in s)) continue;
-    const sb = s.SortBy;
-    const ord = intConst(sb.node);
-    if (ord !== null) {
-      const o = outputs[ord - 1];
-      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `ORDER BY position ${ord} is not in select list`);
-      sortExprs.push({ e: o.e, sb, col: ord - 1 });
-      continue;
+    const item = resolveTargetItem(scope, outputs, s.SortBy.node as Node, 'ORDER BY');
+    if (item.col < 0 && distinct && distinctOn.length === 0) {
+      throw new SqlError(SqlState.invalidColumnReference, 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
     }
-    const n = sb.node as Node;
-    if ('ColumnRef' in n && (n.ColumnRef.fields ?? []).length === 1) {
-      const name = strOf(n.ColumnRef.fields?.[0]);
-      const hits = outputs.map((o, i) => ({ o, i })).filter((x) => x.o.name === name);
-      if (hits.length > 1 && !hits.every((h) => exprEquals(h.o.e, (hits[0] as (typeof hits)[number]).o.e))) {
-        throw new SqlError(SqlState.ambiguousColumn, `ORDER BY "${name}" is ambiguous`);
-      }
-      const h = hits[0];
-      if (h !== undefined) {
-        sortExprs.push({ e: h.o.e, sb, col: h.i });
-        continue;
-      }
-    }
-    const e = bindExpr(scope, n);
-    const idx = outputs.findIndex((o) => exprEquals(o.e, e));
-    if (idx >= 0) sortExprs.push({ e, sb, col: idx });
-    else {
-      if (distinct) throw new SqlError(SqlState.invalidColumnReference, 'for SELECT DISTINCT, ORDER BY expressions must appear in select list');
-      sortExprs.push({ e, sb, col: -1 });
-    }
+    sortExprs.push({ ...item, sb: s.SortBy });
   }
+  // DISTINCT ON sorts by ORDER BY, then by the DISTINCT ON expressions it does not name.
+  for (const x of distinctOnExtraKeys(sortExprs, distinctOn)) sortExprs.push({ ...x, sb: {} });
 
   const windows = scope.windows;
   scope.windows = null;
   if (windows.length > 0 && srfs.length > 0) throw unsupported('set-returning functions in a select list with window functions');
 
-  // GROUP BY.
-  const groups: Expr[] = [];
+  // GROUP BY (grouping sets: lower-grouping.ts).
   scope.aggForbidden = 'GROUP BY';
-  for (const g of stmt.groupClause ?? []) {
-    const ord = intConst(g);
-    if (ord !== null) {
-      const o = outputs[ord - 1];
-      if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `GROUP BY position ${ord} is not in select list`);
-      groups.push(o.e);
-      continue;
-    }
-    if ('ColumnRef' in g && (g.ColumnRef.fields ?? []).length === 1) {
-      const name = strOf(g.ColumnRef.fields?.[0]);
-      const inFrom = scope.rels.some((r) => r.columns.some((c) => c.name === name));
-      const out = outputs.find((o) => o.name === name);
-      if (!inFrom && out !== undefined) {
-        groups.push(out.e);
-        continue;
-      }
-    }
-    if ('GroupingSet' in g) throw unsupported('GROUPING SETS');
-    groups.push(bindExpr(scope, g));
-  }
+  const groupBy = expandGroupBy(stmt.groupClause ?? [], stmt.groupDistinct === true, (g) => groupItem(scope, outputs, g));
+  const groups = groupBy.groups;
   scope.aggForbidden = null;
   for (const g of groups) requireOperators(g.t, 'equality');
 
   const aggs = scope.aggs ?? [];
-  const grouped = groups.length > 0 || aggs.length > 0 || having !== null;
+  const grouped = groups.length > 0 || aggs.length > 0 || having !== null || groupBy.sets !== null;
   const hidden: Expr[] = [];
   let outExprs = outputs.map((o) => o.e);
-  let sortCols: number[];
   const post = grouped ? (e: Expr): Expr => toPostAgg(scope, e, groups) : (e: Expr): Expr => e;
   if (grouped) {
-    plan = { k: 'agg', input: plan, groups, aggs };
+    plan = groupingPlan(plan, groupBy, aggs);
     if (having !== null) plan = { k: 'filter', input: plan, pred: post(having) };
+    checkDirectArgs(aggs, post);
   }
   // Window functions run over the grouped rows (or the FROM rows) and append their values to them.
   let resolve = (e: Expr): Expr => e;
@@ -374,11 +339,13 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     resolve = w.resolve;
   }
   outExprs = outExprs.map((e) => resolve(post(e)));
-  sortCols = sortExprs.map((s) => {
+  const colOf = (s: TargetItem): number => {
     if (s.col >= 0) return s.col;
     hidden.push(resolve(post(s.e)));
     return outExprs.length + hidden.length - 1;
-  });
+  };
+  const sortCols = sortExprs.map(colOf);
+  const onCols = distinctOn.map(colOf);
   const keys = sortExprs.map((s, i) => sortKey(s.sb, sortCols[i] as number, s.e.t));
   const limit = limitExpr(scope, stmt.limitCount);
   const offset = limitExpr(scope, stmt.limitOffset);
@@ -398,15 +365,57 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
     plan = { ...plan, limit };
   }
   plan = { k: 'project', input: plan, exprs: [...outExprs, ...hidden] };
-  if (distinct) {
+  if (distinct && distinctOn.length === 0) {
     for (const e of outExprs) requireOperators(e.t, 'equality');
     plan = { k: 'distinct', input: plan, types: outExprs.map((e) => e.t) };
   }
   if (!sorted) plan = { k: 'sort', input: plan, keys };
+  if (distinctOn.length > 0) {
+    for (const d of distinctOn) requireOperators(d.e.t, 'equality');
+    plan = { k: 'distinct', input: plan, types: distinctOn.map((d) => d.e.t), on: onCols };
+  }
   if (limit !== null || offset !== null) plan = { k: 'limit', input: plan, limit, offset };
   if (hidden.length > 0) plan = { k: 'trim', input: plan, width: outExprs.length };
   const columns = outputs.map((o, i) => ({ name: o.name, type: (outExprs[i] as Expr).t, typmod: o.typmod }));
   return { plan, columns, correlated: scope.correlated };
+}
+
+/** A GROUP BY item: an ordinal, an output name that is not a FROM column, or an expression. */
+function groupItem(scope: Scope, outputs: readonly Output[], g: Node): Expr {
+  const ord = intConst(g);
+  if (ord !== null) {
+    const o = outputs[ord - 1];
+    if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `GROUP BY position ${ord} is not in select list`);
+    return o.e;
+  }
+  if ('ColumnRef' in g && (g.ColumnRef.fields ?? []).length === 1) {
+    const name = strOf(g.ColumnRef.fields?.[0]);
+    const inFrom = scope.rels.some((r) => r.columns.some((c) => c.name === name));
+    const out = outputs.find((o) => o.name === name);
+    if (!inFrom && out !== undefined) return out.e;
+  }
+  return bindExpr(scope, g);
+}
+
+/** A DISTINCT ON or ORDER BY item (PostgreSQL's findTargetlistEntrySQL92): output name, ordinal, or an expression. */
+function resolveTargetItem(scope: Scope, outputs: readonly Output[], n: Node, clause: 'ORDER BY' | 'DISTINCT ON'): TargetItem {
+  const ord = intConst(n);
+  if (ord !== null) {
+    const o = outputs[ord - 1];
+    if (o === undefined) throw new SqlError(SqlState.invalidColumnReference, `${clause} position ${ord} is not in select list`);
+    return { e: o.e, col: ord - 1 };
+  }
+  if ('ColumnRef' in n && (n.ColumnRef.fields ?? []).length === 1) {
+    const name = strOf(n.ColumnRef.fields?.[0]);
+    const hits = outputs.map((o, i) => ({ o, i })).filter((x) => x.o.name === name);
+    if (hits.length > 1 && !hits.every((h) => exprEquals(h.o.e, (hits[0] as (typeof hits)[number]).o.e))) {
+      throw new SqlError(SqlState.ambiguousColumn, `${clause} "${name}" is ambiguous`);
+    }
+    const h = hits[0];
+    if (h !== undefined) return { e: h.o.e, col: h.i };
+  }
+  const e = bindExpr(scope, n);
+  return { e, col: outputs.findIndex((o) => exprEquals(o.e, e)) };
 }
 
 function typmodAt(scope: Scope, i: number): number {

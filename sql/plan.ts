@@ -50,7 +50,14 @@ export interface SortKey {
 }
 
 export type AggFn = 'count' | 'count_star' | 'sum' | 'avg' | 'min' | 'max' | 'bool_and' | 'bool_or' | 'string_agg' | 'array_agg'
-  | 'json_agg' | 'jsonb_agg' | 'json_object_agg' | 'jsonb_object_agg';
+  | 'json_agg' | 'jsonb_agg' | 'json_object_agg' | 'jsonb_object_agg' | OrderedSetFn | 'grouping';
+
+/**
+ * The ordered-set aggregates (ordered-set-agg.ts): `arg` is the WITHIN GROUP value, `arg2` the fraction;
+ * the hypothetical-set ones have `direct` (the hypothetical row) and `order` (the rows' keys) instead.
+ */
+export type OrderedSetFn = 'percentile_cont' | 'percentile_disc' | 'mode' | HypotheticalFn;
+export type HypotheticalFn = 'rank' | 'dense_rank' | 'percent_rank' | 'cume_dist';
 
 export interface AggSpec {
   readonly fn: AggFn;
@@ -65,6 +72,10 @@ export interface AggSpec {
    * on it and ignore it). Null: input order.
    */
   readonly order: readonly AggOrderKey[] | null;
+  /** GROUPING(...)'s arguments (lower-grouping.ts); its value comes from the grouping-set node. */
+  readonly groupingArgs?: readonly Expr[];
+  /** A hypothetical-set aggregate's direct arguments, one per `order` key. */
+  readonly direct?: readonly Expr[];
 }
 
 export interface AggOrderKey {
@@ -152,9 +163,23 @@ export type Plan =
   | { readonly k: 'agg'; readonly input: Plan; readonly groups: readonly Expr[]; readonly aggs: readonly AggSpec[] }
   /** Window functions (window.ts): each input row followed by the calls' values, rows in the last call's window order. */
   | { readonly k: 'window'; readonly input: Plan; readonly calls: readonly WindowCall[] }
+  /**
+   * GROUPING SETS (grouping-exec.ts): the aggregation once per set (indices into `groups`), each row
+   * groups ++ aggregates with NULL for the groups not in its set; `grouping[i]` gives the group indices of
+   * aggregate i when it is a GROUPING(...) call.
+   */
+  | {
+      readonly k: 'groupsets';
+      readonly input: Plan;
+      readonly groups: readonly Expr[];
+      readonly sets: readonly (readonly number[])[];
+      readonly aggs: readonly AggSpec[];
+      readonly grouping: readonly (readonly number[] | null)[];
+    }
   | { readonly k: 'sort'; readonly input: Plan; readonly keys: readonly SortKey[] }
   | { readonly k: 'limit'; readonly input: Plan; readonly limit: Expr | null; readonly offset: Expr | null }
-  | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[] }
+  /** Drops repeated rows; with `on` (DISTINCT ON), keeps the first row of each value of those columns (`types` theirs). */
+  | { readonly k: 'distinct'; readonly input: Plan; readonly types: readonly SqlType[]; readonly on?: readonly number[] }
   | {
       readonly k: 'setop';
       readonly op: 'union' | 'intersect' | 'except';
