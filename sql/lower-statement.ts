@@ -24,6 +24,8 @@ export type Statement =
   | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null }
   | { readonly k: 'show'; readonly name: string }
+  /** SET CONSTRAINTS: `names` null for ALL (sql/foreign-key-deferred.ts). */
+  | { readonly k: 'constraints'; readonly names: readonly { readonly schema: string | null; readonly name: string }[] | null; readonly deferred: boolean }
   | { readonly k: 'noop'; readonly tag: string };
 
 export interface LoweredStatement {
@@ -116,6 +118,12 @@ function lower(ctx: BindContext, node: Node): Statement {
     return { k: 'set', name: (v.name ?? '').toLowerCase(), value: v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' ? null : value };
   }
   if ('VariableShowStmt' in node) return { k: 'show', name: (node.VariableShowStmt.name ?? '').toLowerCase() };
+  if ('ConstraintsSetStmt' in node) {
+    const c = node.ConstraintsSetStmt;
+    const names = c.constraints === undefined || c.constraints.length === 0 ? null
+      : c.constraints.map((n) => ('RangeVar' in n ? { schema: n.RangeVar.schemaname ?? null, name: n.RangeVar.relname ?? '' } : { schema: null, name: '' }));
+    return { k: 'constraints', names, deferred: c.deferred === true };
+  }
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
