@@ -295,7 +295,7 @@ const defaultSettings: Record<string, string> = {
   standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
 };
 
-function ok(command: string, tag: string, notices?: string[]): ExecResult {
+export function ok(command: string, tag: string, notices?: string[]): ExecResult {
   return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
 }
 
@@ -476,7 +476,7 @@ export class Session {
   /** SET CONSTRAINTS: outside a transaction block a WARNING (names still checked); IMMEDIATE runs the pending checks it makes immediate. */
   private setConstraints(names: readonly { readonly schema: string | null; readonly name: string }[] | null, deferred: boolean): ExecResult {
     const catalog = this.engine.catalog;
-    const named = names === null ? null : constraintsNamed(catalog, names);
+    const named = names === null ? null : constraintsNamed(catalog, names, deferred);
     const txn = this.txn;
     if (txn === null) return ok('SET CONSTRAINTS', 'SET CONSTRAINTS', [SET_CONSTRAINTS_OUTSIDE_BLOCK]);
     const now = txn.deferred.set(named, deferred, catalog);

@@ -93,17 +93,17 @@ export const SET_CONSTRAINTS_OUTSIDE_BLOCK = 'SET CONSTRAINTS can only be used i
 
 /**
  * The constraint names of SET CONSTRAINTS checked as PostgreSQL checks them: each names a constraint
- * (42704), every constraint of that name is DEFERRABLE (42809). Only foreign keys can be DEFERRABLE
- * here, so a name of a primary key, unique or check constraint is not deferrable.
+ * (42704), and to defer it every constraint of that name is DEFERRABLE (42809). Only foreign keys can
+ * be DEFERRABLE here, so a primary key, unique or check constraint is not deferrable.
  */
-export function constraintsNamed(catalog: Catalog, names: readonly { readonly schema: string | null; readonly name: string }[]): string[] {
+export function constraintsNamed(catalog: Catalog, names: readonly { readonly schema: string | null; readonly name: string }[], deferred: boolean): string[] {
   const out: string[] = [];
   for (const { schema, name } of names) {
     const tables = schema === null || schema === 'public' ? catalog.list() : [];
     const fks = tables.flatMap((t) => (t.foreignKeys ?? []).filter((f) => f.name === name));
     const others = tables.some((t) => (t.checks ?? []).some((c) => c.name === name) || t.indexes.some((i) => i.name === name && i.unique) || (!t.hiddenPk && `${t.name}_pkey` === name));
     if (fks.length === 0 && !others) throw new SqlError(SqlState.undefinedObject, `constraint "${name}" does not exist`);
-    if (others || fks.some((f) => f.deferrable !== true)) throw new SqlError(SqlState.wrongObjectType, `constraint "${name}" is not deferrable`);
+    if (deferred && (others || fks.some((f) => f.deferrable !== true))) throw new SqlError(SqlState.wrongObjectType, `constraint "${name}" is not deferrable`);
     out.push(name);
   }
   return out;
