@@ -137,7 +137,7 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
     // conindid: the referenced key's index (foreign-keys.ts finds it as the FOREIGN KEY did).
     const key = uniqueKeyOf(parent, fk.refColumns);
     const index = key === undefined ? 0 : indexOid(parent, key === null ? `${parent.name}_pkey` : key.name);
-    push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', false, false, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
+    push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', fk.deferrable === true, fk.initiallyDeferred === true, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
       fk.matchFull ? 'f' : 's', true, 0, true, keyArray(attnum, fk.columns), keyArray(attnums(parent), fk.refColumns), null]);
     push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent), null]);
   });

@@ -275,7 +275,8 @@ function foreignKeyRows(t: TableDef, tables: readonly TableDef[], database: stri
   for (const fk of t.foreignKeys ?? []) {
     const parent = tables.find((x) => x.name === fk.refTable);
     if (parent === undefined) continue;
-    push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', 'NO', 'NO', 'YES', null]);
+    const yesNo = (b: boolean | undefined): string => (b === true ? 'YES' : 'NO');
+    push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', yesNo(fk.deferrable), yesNo(fk.initiallyDeferred), 'YES', null]);
     // The referenced key's own column order (the primary key's, or the unique index's).
     const index = uniqueKeyOf(parent, fk.refColumns);
     const keyCols = index === undefined || index === null ? parent.pk : index.columns;
