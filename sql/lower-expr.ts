@@ -495,6 +495,13 @@ function bindSubLink(scope: Scope, s: SubLink): Expr {
       const t = sub.columns[0]?.type ?? 'text';
       return { ...base, mode: 'scalar', e: null, op: '=', ct: t, t: t === 'unknown' ? 'text' : t };
     }
+    case 'ARRAY_SUBLINK': {
+      if (sub.columns.length !== 1) throw new SqlError(SqlState.syntaxError, 'subquery must return only one column');
+      const et = sub.columns[0]?.type ?? 'text';
+      const element = et === 'unknown' ? 'text' : et;
+      if (isArrayType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
+      return { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
+    }
     case 'ANY_SUBLINK':
     case 'ALL_SUBLINK': {
       if (sub.columns.length !== 1) throw new SqlError(SqlState.syntaxError, 'subquery has too many columns');
