@@ -112,19 +112,19 @@ const VIOLATION = { code: '23503', message: 'insert or update on table "tw_child
 
 void describe('Django 3.2 through the gateway over the engine', { skip: DJANGO_SKIP }, () => {
   const port = engineGatewayForSuite();
-  it('migrates, finds no changes, runs the ORM and inspects the tables as on PostgreSQL 15', () => djangoChecks(port()));
-  it('shows DEFERRABLE foreign keys in pg_constraint, information_schema and psql\'s \\d', () => deferrableCatalog(port()));
-  it('checks a deferred foreign key at COMMIT against the rows committed by then', () => checkAtCommit(port(), VIOLATION));
+  void it('migrates, finds no changes, runs the ORM and inspects the tables as on PostgreSQL 15', () => djangoChecks(port()));
+  void it('shows DEFERRABLE foreign keys in pg_constraint, information_schema and psql\'s \\d', () => deferrableCatalog(port()));
+  void it('checks a deferred foreign key at COMMIT against the rows committed by then', () => checkAtCommit(port(), VIOLATION));
 });
 
 void describe('Django 3.2 through the gateway over a cluster', { skip: DJANGO_SKIP }, () => {
   const { port } = clusterGatewayForSuite('gw-django', DJANGO_BASE_PORT);
-  it('migrates, finds no changes, runs the ORM and inspects the tables as on PostgreSQL 15', () => djangoChecks(port()));
-  it('shows DEFERRABLE foreign keys in pg_constraint, information_schema and psql\'s \\d', () => deferrableCatalog(port()));
+  void it('migrates, finds no changes, runs the ORM and inspects the tables as on PostgreSQL 15', () => djangoChecks(port()));
+  void it('shows DEFERRABLE foreign keys in pg_constraint, information_schema and psql\'s \\d', () => deferrableCatalog(port()));
 });
 
 void describe('deferred foreign key checks over a cluster', () => {
   const { port } = clusterGatewayForSuite('gw-deferred-fk', DEFERRED_BASE_PORT);
-  it('reads at COMMIT, before the prepare: a transaction older than the delete it missed aborts', () =>
+  void it('reads at COMMIT, before the prepare: a transaction older than the delete it missed aborts', () =>
     checkAtCommit(port(), { code: '40001', message: 'could not serialize access due to concurrent update' }));
 });
