@@ -80,6 +80,10 @@ export interface ForeignKeyDef {
   readonly onUpdate: ForeignKeyAction;
   /** MATCH FULL (all key columns NULL or none); false: MATCH SIMPLE (any NULL column skips the check). */
   readonly matchFull: boolean;
+  /** DEFERRABLE (SET CONSTRAINTS may defer its checks to COMMIT); absent: NOT DEFERRABLE. */
+  readonly deferrable?: true;
+  /** INITIALLY DEFERRED (checks wait for COMMIT unless SET CONSTRAINTS ... IMMEDIATE); absent: INITIALLY IMMEDIATE. Invariant: only with `deferrable`. */
+  readonly initiallyDeferred?: true;
 }
 
 export interface CheckDef {

@@ -60,6 +60,7 @@ export function classify(stmt: Statement): StatementClass {
     case 'savepoint':
     case 'set':
     case 'show':
+    case 'constraints':
     case 'noop':
       return { k: 'utility' };
   }

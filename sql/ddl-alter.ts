@@ -7,7 +7,7 @@ import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex
 import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
-import { bindForeignKey, constraintNames, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
+import { bindForeignKey, constraintNames, withConstraintAttributes, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { dropDependentViews, renameColumnInViews, renameRelationInViews, renameView, viewsUsingColumn } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
@@ -59,7 +59,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       continue;
     }
     if (cmd.subtype === 'AT_AddColumn' && cmd.def !== undefined && 'ColumnDef' in cmd.def) {
-      const column = cmd.def.ColumnDef;
+      const column = { ...cmd.def.ColumnDef, constraints: withConstraintAttributes(cmd.def.ColumnDef.constraints) };
       const before: TableDef = table;
       const fks = (column.constraints ?? []).flatMap((x) => ('Constraint' in x && x.Constraint.contype === 'CONSTR_FOREIGN' ? [x.Constraint] : []));
       if (fks.length > 0) referencesOfNewColumn(catalog, table, column, fks);

@@ -13,7 +13,7 @@ import { createExtension, dropExtensions } from './extensions.ts';
 import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
-import { bindForeignKey, constraintNames, dropDependents, isUniqueKey } from './foreign-keys.ts';
+import { bindForeignKey, constraintNames, dropDependents, isUniqueKey, withConstraintAttributes } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
@@ -84,7 +84,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     /** GENERATED ALWAYS / BY DEFAULT AS IDENTITY, with its sequence's options. */
     let identity: { when: 'a' | 'd'; options: readonly Node[] | undefined } | null = null;
     const idx = cols.length;
-    for (const cn of c.constraints ?? []) {
+    for (const cn of withConstraintAttributes(c.constraints)) {
       if (!('Constraint' in cn)) continue;
       const k = cn.Constraint;
       switch (k.contype) {
@@ -100,11 +100,6 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED': throw unsupported('generated columns');
-        case 'CONSTR_ATTR_DEFERRABLE':
-        case 'CONSTR_ATTR_DEFERRED':
-          // A column constraint's attributes follow it as constraints of their own.
-          if (foreignKeys.at(-1)?.column === cname) throw unsupported('a DEFERRABLE foreign key constraint');
-          break;
         default: break;
       }
     }

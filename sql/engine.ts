@@ -22,6 +22,8 @@ import { Savepoints, savepointOutsideBlock, savepointTag } from './savepoints.ts
 import { SqlTimestamp } from './datetime.ts';
 import { DEFAULT_IDENTITY, ReadRecorder, type ExecContext, type SessionIdentity } from './exec-context.ts';
 import { readsStillValid } from './occ.ts';
+import { constraintsNamed, DeferredConstraints, SET_CONSTRAINTS_OUTSIDE_BLOCK, type DeferredCheck, type StatementDeferrals } from './foreign-key-deferred.ts';
+import { foreignKeyGraph, runDeferredChecks } from './foreign-key-checks.ts';
 import { makeEnv } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
@@ -232,7 +234,7 @@ export function describe(l: LoweredStatement): PreparedInfo {
   const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);
   const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
     : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
-    : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.tag;
+    : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
   return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
 }
 
@@ -282,6 +284,8 @@ interface Txn {
   /** Open savepoints, each with the writes buffered when it was taken (and, after DDL, the catalog and rows). */
   readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly ddl: DdlState | null }>;
   readonly now: SqlTimestamp;
+  /** SET CONSTRAINTS and the foreign key checks waiting for COMMIT. */
+  readonly deferred: DeferredConstraints;
   failed: boolean;
 }
 
@@ -291,7 +295,7 @@ const defaultSettings: Record<string, string> = {
   standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
 };
 
-function ok(command: string, tag: string, notices?: string[]): ExecResult {
+export function ok(command: string, tag: string, notices?: string[]): ExecResult {
   return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
 }
 
@@ -402,9 +406,10 @@ export class Session {
     if (this.txn !== null) this.txn.failed = true;
   }
 
-  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp): ExecContext {
+  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp, deferred?: StatementDeferrals): ExecContext {
     const engine = this.engine;
     return {
+      ...(deferred !== undefined ? { deferred } : {}),
       source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
       sequences: this.sequences,
@@ -430,9 +435,15 @@ export class Session {
         }
         const stmtBuf = new WriteBuffer();
         const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
-        const r = runStatement(l, rawParams, this.context(source, stmtBuf, now));
-        if (txn === null) this.engine.store.apply(stmtBuf);
-        else txn.buffer.absorb(stmtBuf);
+        // Outside a transaction block the statement is its transaction: deferred checks run after it.
+        const deferred = txn?.deferred ?? new DeferredConstraints();
+        const queued = deferred.statement();
+        const r = runStatement(l, rawParams, this.context(source, stmtBuf, now, queued));
+        deferred.absorb(queued);
+        if (txn === null) {
+          this.runDeferred(source, now, deferred.takeAll());
+          this.engine.store.apply(stmtBuf);
+        } else txn.buffer.absorb(stmtBuf);
         return r;
       }
       case 'ddl': {
@@ -455,9 +466,30 @@ export class Session {
         const rows: Row[] = [[v]];
         return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name: stmt.name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };
       }
+      case 'constraints':
+        return this.setConstraints(stmt.names, stmt.deferred);
       case 'noop':
         return ok(stmt.tag, stmt.tag);
     }
+  }
+
+  /** SET CONSTRAINTS: outside a transaction block a WARNING (names still checked); IMMEDIATE runs the pending checks it makes immediate. */
+  private setConstraints(names: readonly { readonly schema: string | null; readonly name: string }[] | null, deferred: boolean): ExecResult {
+    const catalog = this.engine.catalog;
+    const named = names === null ? null : constraintsNamed(catalog, names, deferred);
+    const txn = this.txn;
+    if (txn === null) return ok('SET CONSTRAINTS', 'SET CONSTRAINTS', [SET_CONSTRAINTS_OUTSIDE_BLOCK]);
+    const now = txn.deferred.set(named, deferred, catalog);
+    this.runDeferred(new OverlaySource(this.engine.store, [txn.buffer]), txn.now, now);
+    return ok('SET CONSTRAINTS', 'SET CONSTRAINTS');
+  }
+
+  /** Deferred foreign key checks over `source` (the transaction's rows), recorded in its reads. */
+  private runDeferred(source: RowSource, now: SqlTimestamp, checks: readonly DeferredCheck[]): void {
+    if (checks.length === 0) return;
+    const catalog = this.engine.catalog;
+    const ctx = this.context(source, null, now);
+    runDeferredChecks(foreignKeyGraph(catalog), catalog, makeEnv([], ctx), ctx, checks);
   }
 
   /**
@@ -530,10 +562,19 @@ export class Session {
     switch (op) {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), failed: false };
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), deferred: new DeferredConstraints(), failed: false };
         return ok('BEGIN', 'BEGIN');
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
+        try {
+          // Deferred checks read (recorded in the transaction's reads) before it validates.
+          if (!txn.failed) this.runDeferred(new OverlaySource(this.engine.store, [txn.buffer]), txn.now, txn.deferred.takeAll());
+        } catch (e) {
+          // A deferred check failing fails the COMMIT: the transaction is rolled back.
+          this.txn = null;
+          this.releaseDdl(false);
+          throw e;
+        }
         this.txn = null;
         if (txn.failed) {
           this.releaseDdl(false);

@@ -9,6 +9,7 @@
 // Invariant: for every scan, reads and predicates together cover every scanned row. Rows that are the
 // transaction's own buffered writes are not recorded.
 
+import type { StatementDeferrals } from './foreign-key-deferred.ts';
 import type { SequenceAccess } from './sequences.ts';
 import type { Expr } from './expr.ts';
 import type { TableDef } from './catalog.ts';
@@ -76,6 +77,11 @@ export interface ExecContext {
    * runs statements that ask for them itself, lower-statement.ts's `atClient`).
    */
   readonly identity?: SessionIdentity;
+  /**
+   * Which foreign keys are deferred now, and where their checks queue (sql/foreign-key-deferred.ts);
+   * absent: none is (every check runs at the end of the statement).
+   */
+  readonly deferred?: StatementDeferrals;
 }
 
 /** Point read by primary key, recorded in the read set (absent rows as version null). */

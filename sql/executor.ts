@@ -36,6 +36,13 @@ export function runPlan(p: Plan, env: Env): Row[] {
     case 'series':
     case 'unnest':
       return setFunctionValues(p, [], env).map((v) => [v]);
+    case 'rowsfrom': {
+      const sets = p.fns.map((f) => setFunctionValues(f, [], env));
+      const n = Math.max(...sets.map((s) => s.length));
+      const out: Row[] = [];
+      for (let i = 0; i < n; i++) out.push([...sets.map((s) => (i < s.length ? (s[i] as SqlValue) : null)), ...(p.ordinality ? [i + 1] : [])]);
+      return out;
+    }
     case 'projectset': {
       const out: Row[] = [];
       for (const r of runPlan(p.input, env)) {

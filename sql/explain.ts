@@ -129,6 +129,8 @@ class PlanWriter {
         return this.leaf(depth, 'Function Scan on generate_series', extra);
       case 'unnest':
         return this.leaf(depth, 'Function Scan on unnest', extra);
+      case 'rowsfrom':
+        return this.leaf(depth, `Function Scan on ${p.fns.map((f) => (f.k === 'series' ? 'generate_series' : 'unnest')).join(', ')}`, extra);
       case 'jsonrows':
         return this.leaf(depth, `Function Scan on ${p.fn}`, extra);
       case 'worktable':
@@ -224,6 +226,8 @@ function labelsOf(p: Plan): string[] {
       return ['generate_series'];
     case 'unnest':
       return ['unnest'];
+    case 'rowsfrom':
+      return [...p.fns.map((f) => (f.k === 'series' ? 'generate_series' : 'unnest')), ...(p.ordinality ? ['ordinality'] : [])];
     case 'jsonrows':
       return ['key', 'value'];
     case 'worktable':

@@ -55,7 +55,8 @@ export interface CaseWhen {
 /** A subquery; never part of a scan predicate (it stays in a filter above the scan). */
 export interface SubqueryExpr {
   readonly k: 'subquery';
-  readonly mode: 'scalar' | 'exists' | 'in' | 'any' | 'all';
+  /** 'array': ARRAY(SELECT ...), the column's values as an array (t is its array type). */
+  readonly mode: 'scalar' | 'exists' | 'in' | 'any' | 'all' | 'array';
   readonly plan: Plan;
   /** Left operand for IN / ANY / ALL. */
   readonly e: Expr | null;

@@ -1,5 +1,6 @@
-// FOREIGN KEY enforcement in DML, as PostgreSQL 15's RI triggers do it for constraints that are not
-// deferred: every check runs at the end of the statement, over the rows the statement left.
+// FOREIGN KEY enforcement in DML, as PostgreSQL 15's RI triggers do it: every check runs at the end of
+// the statement, over the rows the statement left, except those of a deferred constraint, which queue
+// for COMMIT (foreign-key-deferred.ts) and run there through `runDeferredChecks`.
 //
 // A DML statement hands `enforceForeignKeys` the rows it changed (old and new row each). For a changed
 // or deleted referenced key, the referencing table's action runs: CASCADE deletes or updates the
@@ -25,6 +26,7 @@ import { pointGet, type ExecContext } from './exec-context.ts';
 import { andOf, type Expr } from './expr.ts';
 import { castKey, keyState, missingKeyError, sameSet, stillReferencedError } from './foreign-keys.ts';
 import type { SqlError } from './errors.ts';
+import type { DeferredCheck } from './foreign-key-deferred.ts';
 import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { indexEntryPrefix, primaryKeyOf } from './memory-store.ts';
 import type { ScannedRow } from './row-source.ts';
@@ -159,10 +161,11 @@ function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row
   if (nw !== null && sameValues(parent, fk.refColumns, old, nw)) return [];
   const action = nw === null ? fk.onDelete : fk.onUpdate;
   if (action === 'no action') {
-    // Another row holding the key (re-inserted, or moved onto it) keeps the references valid.
-    if (matchingRows(env, ctx, parent, fk.refColumns, key, true).length > 0) return [];
-    if (referencingRows(env, ctx, link, key).length > 0) found.first ??= stillReferencedError(parent, child, fk, key);
-    return [];
+    if (ctx.deferred?.isDeferred(fk) === true) {
+      ctx.deferred.queued.push({ k: 'no action', table: parent.name, fk: fk.name, child: child.name, values: key });
+      return [];
+    }
+    return noActionCheck(env, ctx, link, key, found);
   }
   const refs = referencingRows(env, ctx, link, key);
   if (action === 'restrict') {
@@ -193,17 +196,59 @@ function act(env: Env, ctx: ExecContext, link: ForeignKeyLink, old: Row, nw: Row
   return done;
 }
 
-/** A new or changed referencing row must find its referenced key. */
+/** NO ACTION for referenced key `key` gone: no referencing row may remain. */
+function noActionCheck(env: Env, ctx: ExecContext, link: ForeignKeyLink, key: readonly SqlValue[], found: Violations): readonly RowChange[] {
+  // Another row holding the key (re-inserted, or moved onto it) keeps the references valid.
+  if (matchingRows(env, ctx, link.parent, link.fk.refColumns, key, true).length > 0) return [];
+  if (referencingRows(env, ctx, link, key).length > 0) found.first ??= stillReferencedError(link.parent, link.child, link.fk, key);
+  return [];
+}
+
+/** A new or changed referencing row must find its referenced key (at COMMIT when the constraint is deferred). */
 function check(env: Env, ctx: ExecContext, link: ForeignKeyLink, row: Row, found: Violations): void {
   const state = keyState(link.fk, row);
   if (state === 'skip') return;
   if (!stillStored(ctx, link.child, row)) return; // changed again or deleted later in the statement
+  if (ctx.deferred?.isDeferred(link.fk) === true) {
+    ctx.deferred.queued.push({ k: 'reference', table: link.child.name, fk: link.fk.name, key: primaryKeyOf(link.child, row) });
+    return;
+  }
+  checkReference(env, ctx, link, row, state, found);
+}
+
+function checkReference(env: Env, ctx: ExecContext, link: ForeignKeyLink, row: Row, state: 'mixed' | 'check', found: Violations): void {
   if (state === 'mixed') {
     found.first ??= missingKeyError(link.child, link.fk, row);
     return;
   }
   const key = castKey(link.fk.columns.map((c) => row[c] ?? null), link.fk.columns.map((c) => link.child.columns[c]!.type), link.fk.refColumns.map((c) => link.parent.columns[c]!.type));
   if (key === null || matchingRows(env, ctx, link.parent, link.fk.refColumns, key, true).length === 0) found.first ??= missingKeyError(link.child, link.fk, row);
+}
+
+/**
+ * Runs deferred checks (foreign-key-deferred.ts) over the rows the transaction holds now, with the
+ * reads an immediate check makes; throws the first violation. A check of a constraint or table gone
+ * since (dropped in the transaction) is void, as PostgreSQL drops its trigger events.
+ */
+export function runDeferredChecks(graph: ForeignKeyGraph | null, catalog: Catalog, env: Env, ctx: ExecContext, checks: readonly DeferredCheck[]): void {
+  const found: Violations = { first: null };
+  for (const c of checks) {
+    if (graph === null) return;
+    if (c.k === 'reference') {
+      const child = catalog.get(c.table);
+      const link = child === undefined ? undefined : graph.outgoing(child.id).find((l) => l.fk.name === c.fk);
+      if (link === undefined) continue;
+      const r = pointGet(ctx, link.child, c.key);
+      if (r === null) continue;
+      const state = keyState(link.fk, r.row);
+      if (state !== 'skip') checkReference(env, ctx, link, r.row, state, found);
+    } else {
+      const parent = catalog.get(c.table);
+      const link = parent === undefined ? undefined : graph.incoming(parent.id).find((l) => l.fk.name === c.fk && l.child.name === c.child);
+      if (link !== undefined) noActionCheck(env, ctx, link, c.values, found);
+    }
+  }
+  if (found.first !== null) throw found.first;
 }
 
 /** Whether `row` is still the table's row at its key (a later action in the statement may have changed or deleted it). */

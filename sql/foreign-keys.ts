@@ -9,7 +9,7 @@
 // text); a value the cast refuses (an int8 beyond int4) matches no key, as PostgreSQL's cross-type
 // comparison finds none. Enforcement in DML: sql/foreign-key-checks.ts.
 
-import type { Constraint } from 'libpg-query';
+import type { Constraint, Node } from 'libpg-query';
 import { type Catalog, type ForeignKeyAction, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
 import { castValue } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -82,7 +82,6 @@ export function constraintNames(t: TableDef): Set<string> {
  * `taken`: constraint names the table already has (or gets in the same statement).
  */
 export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint, column: string | null, taken: ReadonlySet<string>): ForeignKeyDef {
-  if (k.deferrable === true || k.initdeferred === true) throw unsupported('a DEFERRABLE foreign key constraint');
   if (k.fk_matchtype === 'p') throw new SqlError(SqlState.featureNotSupported, 'MATCH PARTIAL not yet implemented');
   if (k.fk_del_set_cols !== undefined && k.fk_del_set_cols.length > 0) throw unsupported('a column list in ON DELETE SET NULL / SET DEFAULT');
   if (k.pktable?.schemaname !== undefined && k.pktable.schemaname !== 'public') throw unsupported('foreign keys referencing another schema');
@@ -124,7 +123,56 @@ export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint,
     name, columns, refTable: parent.name, refColumns,
     onDelete: ACTIONS[k.fk_del_action ?? 'a'] ?? 'no action', onUpdate: ACTIONS[k.fk_upd_action ?? 'a'] ?? 'no action',
     matchFull: k.fk_matchtype === 'f',
+    ...(k.deferrable === true ? { deferrable: true } : {}),
+    ...(k.initdeferred === true ? { initiallyDeferred: true } : {}),
   };
+}
+
+const ATTRIBUTES = new Set(['CONSTR_ATTR_DEFERRABLE', 'CONSTR_ATTR_NOT_DEFERRABLE', 'CONSTR_ATTR_DEFERRED', 'CONSTR_ATTR_IMMEDIATE']);
+
+/**
+ * A column's constraint list with DEFERRABLE / NOT DEFERRABLE / INITIALLY DEFERRED / IMMEDIATE, which
+ * the grammar leaves as constraints of their own after the one they qualify, folded into it with
+ * PostgreSQL's checks (transformConstraintAttrs): they follow a FOREIGN KEY, UNIQUE or PRIMARY KEY
+ * (the latter two keep ignoring them, as before), each kind at most once, and INITIALLY DEFERRED is
+ * DEFERRABLE.
+ */
+export function withConstraintAttributes(constraints: readonly Node[] | undefined): Node[] {
+  const out: Node[] = [];
+  let last: Constraint | null = null;
+  let seenDeferrable = false;
+  let seenInitially = false;
+  const misplaced = (what: string): SqlError => new SqlError(SqlState.syntaxError, `misplaced ${what} clause`);
+  const multiple = (what: string): SqlError => new SqlError(SqlState.syntaxError, `multiple ${what} clauses not allowed`);
+  for (const n of constraints ?? []) {
+    const k = 'Constraint' in n ? n.Constraint : null;
+    if (k === null || !ATTRIBUTES.has(k.contype ?? '')) {
+      out.push(n);
+      const kind = k?.contype;
+      last = kind === 'CONSTR_FOREIGN' || kind === 'CONSTR_UNIQUE' || kind === 'CONSTR_PRIMARY' ? k : null;
+      seenDeferrable = false;
+      seenInitially = false;
+      continue;
+    }
+    const deferrableClause = k.contype === 'CONSTR_ATTR_DEFERRABLE' || k.contype === 'CONSTR_ATTR_NOT_DEFERRABLE';
+    const name = { CONSTR_ATTR_DEFERRABLE: 'DEFERRABLE', CONSTR_ATTR_NOT_DEFERRABLE: 'NOT DEFERRABLE', CONSTR_ATTR_DEFERRED: 'INITIALLY DEFERRED', CONSTR_ATTR_IMMEDIATE: 'INITIALLY IMMEDIATE' }[k.contype as string] ?? '';
+    if (last === null) throw misplaced(name);
+    if (deferrableClause) {
+      if (seenDeferrable) throw multiple('DEFERRABLE/NOT DEFERRABLE');
+      seenDeferrable = true;
+      if (k.contype === 'CONSTR_ATTR_NOT_DEFERRABLE' && last.initdeferred === true) throw new SqlError(SqlState.syntaxError, 'constraint declared INITIALLY DEFERRED must be DEFERRABLE');
+      last = { ...last, deferrable: k.contype === 'CONSTR_ATTR_DEFERRABLE' };
+    } else {
+      if (seenInitially) throw multiple('INITIALLY IMMEDIATE/DEFERRED');
+      seenInitially = true;
+      const deferred = k.contype === 'CONSTR_ATTR_DEFERRED';
+      if (deferred && seenDeferrable && last.deferrable !== true) throw new SqlError(SqlState.syntaxError, 'constraint declared INITIALLY DEFERRED must be DEFERRABLE');
+      // INITIALLY DEFERRED alone implies DEFERRABLE.
+      last = { ...last, initdeferred: deferred, ...(deferred && !seenDeferrable ? { deferrable: true } : {}) };
+    }
+    out[out.length - 1] = { Constraint: last };
+  }
+  return out;
 }
 
 /** NAMEDATALEN - 1: the longest identifier PostgreSQL keeps. */

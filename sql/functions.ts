@@ -385,6 +385,13 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'mod':
       return arith('%', v[0] ?? null, v[1] ?? null, e.t);
+    case 'int2and': case 'int4and': case 'int8and': case 'int2or': case 'int4or': case 'int8or': case 'int2xor': case 'int4xor': case 'int8xor': {
+      // In range for the operands' type whatever the bits (two's complement).
+      const a = BigInt(v[0] as number | bigint);
+      const b = BigInt(v[1] as number | bigint);
+      const r = e.fn.endsWith('xor') ? a ^ b : e.fn.endsWith('and') ? a & b : a | b;
+      return e.t === 'int8' ? normInt8(r) : Number(r);
+    }
     case 'div': {
       const x = v[0] as Numeric;
       const y = v[1] as Numeric;

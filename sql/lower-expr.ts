@@ -5,7 +5,7 @@
 
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
-import type { Node, A_Expr, A_Const, FuncCall, SubLink } from 'libpg-query';
+import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
 import { mapExpr, type CmpOp, type Expr } from './expr.ts';
 import { type Scope } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
@@ -15,12 +15,12 @@ import { Numeric } from './numeric.ts';
 import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { datetimeArithType } from './lower-datetime-arith.ts';
-import { bindFunction } from './lower-func.ts';
+import { bindBitwise, bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
 import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
 import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
-import { bindSubquery } from './lower-select.ts';
+import { bindSubLink } from './lower-sublink.ts';
 import type { AggFn, AggSpec } from './plan.ts';
 import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
 import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
@@ -98,7 +98,7 @@ export function toBool(scope: Scope, e: Expr, what: string): Expr {
   throw new SqlError(SqlState.datatypeMismatch, `argument of ${what} must be type boolean, not type ${typeDisplayName[e.t]}`);
 }
 
-const cmpOps = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
+export const cmpOps = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 export function bindCompare(scope: Scope, opName: string, l: Expr, r: Expr): Expr {
   const op = (opName === '!=' ? '<>' : opName) as CmpOp;
@@ -346,6 +346,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
       if (op === '~~' || op === '!~~' || op === '~~*' || op === '!~~*') return bindLike(scope, l, r, op.startsWith('!'), op.endsWith('*'));
       if (op === '~' || op === '!~' || op === '~*' || op === '!~*') return bindRegexOperator(scope.ctx, op, l, r);
       if (op === '^') return bindFunction(scope.ctx, 'power', [l, r]);
+      if (op === '&' || op === '|' || op === '#') return bindBitwise(scope.ctx, op, l, r);
       throw unsupported(`operator ${op}`);
     }
     case 'AEXPR_LIKE':
@@ -406,42 +407,6 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     }
     default:
       throw unsupported(`expression ${String(a.kind)}`);
-  }
-}
-
-function bindSubLink(scope: Scope, s: SubLink): Expr {
-  const sub = bindSubquery(scope, s.subselect as Node);
-  const correlated = sub.correlated;
-  const base = { k: 'subquery' as const, plan: sub.plan, correlated, level: scope.level };
-  switch (s.subLinkType) {
-    case 'EXISTS_SUBLINK':
-      return { ...base, mode: 'exists', e: null, op: '=', ct: 'bool', t: 'bool' };
-    case 'EXPR_SUBLINK': {
-      if (sub.columns.length !== 1) throw new SqlError(SqlState.syntaxError, 'subquery must return only one column');
-      const t = sub.columns[0]?.type ?? 'text';
-      return { ...base, mode: 'scalar', e: null, op: '=', ct: t, t: t === 'unknown' ? 'text' : t };
-    }
-    case 'ANY_SUBLINK':
-    case 'ALL_SUBLINK': {
-      if (sub.columns.length !== 1) throw new SqlError(SqlState.syntaxError, 'subquery has too many columns');
-      const opName = s.operName !== undefined ? strOf(s.operName[0]) : '=';
-      if (!cmpOps.has(opName)) throw unsupported(`operator ${opName} with a subquery`);
-      const left = bindExpr(scope, s.testexpr as Node);
-      const st = sub.columns[0]?.type ?? 'text';
-      const ct = commonType(left.t, st);
-      if (ct === null) throw operatorError(opName, left.t, st);
-      const e = coerce(scope.ctx, left, ct);
-      if (st !== ct && !canCast(st, ct)) throw cannotCast(st, ct);
-      const plan = st === ct || st === 'unknown' ? sub.plan : {
-        k: 'project' as const, input: sub.plan,
-        exprs: [{ k: 'cast' as const, e: { k: 'col' as const, i: 0, t: st }, t: ct, typmod: -1, explicit: false }],
-      };
-      const op = (opName === '!=' ? '<>' : opName) as CmpOp;
-      const mode = s.subLinkType === 'ALL_SUBLINK' ? 'all' : s.operName === undefined ? 'in' : 'any';
-      return { ...base, plan, mode, e, op, ct, t: 'bool' };
-    }
-    default:
-      throw unsupported(`subquery kind ${String(s.subLinkType)}`);
   }
 }
 

@@ -87,11 +87,28 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
   if ('RangeFunction' in n) {
     const rf = n.RangeFunction;
     if (rf.lateral) throw unsupported('LATERAL');
-    const first = rf.functions?.[0];
-    const call = first !== undefined && 'List' in first ? first.List.items?.[0] : undefined;
+    const calls = (rf.functions ?? []).map((f) => ('List' in f ? f.List.items?.[0] : undefined));
+    const call = calls[0];
     if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
     const fname = strOf(call.FuncCall.funcname?.[call.FuncCall.funcname.length - 1]).toLowerCase();
-    if (rf.ordinality === true || (rf.functions?.length ?? 0) > 1) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM`);
+    const setCall = (c: Node | undefined): { name: string; args: Node[] } | null => {
+      if (c === undefined || !('FuncCall' in c)) return null;
+      const name = strOf(c.FuncCall.funcname?.[c.FuncCall.funcname.length - 1]).toLowerCase();
+      return SET_FUNCTIONS.has(name) ? { name, args: c.FuncCall.args ?? [] } : null;
+    };
+    const sets = calls.map(setCall);
+    if (rf.ordinality === true || calls.length > 1 || (fname === 'unnest' && (call.FuncCall.args?.length ?? 0) > 1)) {
+      if (sets.some((x) => x === null)) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM over functions other than unnest and generate_series`);
+      // unnest(a, b, ...) in FROM is ROWS FROM (unnest(a), unnest(b), ...), as PostgreSQL expands it.
+      const fns = sets.flatMap((x) => (x!.name === 'unnest' && x!.args.length > 1 ? x!.args.map((a) => ({ name: 'unnest', args: [a] })) : [x!]))
+        .map((x) => bindSetFunction(scope.ctx, x.name, x.args.map((a) => bindExpr(scope, a))));
+      const alias = rf.alias?.aliasname ?? fname;
+      const named = fns.map((f, i) => ({ name: calls.length === 1 && fns.length === 1 ? alias : (sets[i]?.name ?? fname), type: f.t, typmod: -1, hidden: false }));
+      if (rf.ordinality === true) named.push({ name: 'ordinality', type: 'int8', typmod: -1, hidden: false });
+      const rel = scope.addRel(alias, aliasColumns(rf.alias, named, `function "${alias}"`), null);
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'rowsfrom', fns, ordinality: rf.ordinality === true } }, join, on: [] });
+      return;
+    }
     if (SET_FUNCTIONS.has(fname)) {
       const plan = bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a)));
       const alias = rf.alias?.aliasname ?? fname;

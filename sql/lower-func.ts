@@ -5,7 +5,7 @@
 import { extensionOf, UUID_CONSTANTS } from './extensions.ts';
 import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
-import { coerce, unifyAll } from './coerce.ts';
+import { coerce, operatorError, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
 import { bindArrayFunction } from './lower-array.ts';
 import { REGEX_FUNCTIONS, bindRegexFunction, bindSubstringPattern } from './lower-match.ts';
@@ -39,6 +39,13 @@ function numArg(ctx: BindContext, e: Expr, name: string, args: readonly Expr[]):
 }
 
 const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 'transaction_timestamp', 'statement_timestamp']);
+
+/** Integer bitwise operators & | # as PostgreSQL's int2and, int4or, int8xor, ... over the operands' common integer type. */
+export function bindBitwise(ctx: BindContext, op: '&' | '|' | '#', l: Expr, r: Expr): Expr {
+  const [a, t] = unifyAll(ctx, [l, r].map((x) => (x.t === 'unknown' ? coerce(ctx, x, 'int4') : x)), op);
+  if (!isIntegerType(t)) throw operatorError(op, l.t, r.t);
+  return { k: 'func', fn: `${t}${op === '&' ? 'and' : op === '|' ? 'or' : 'xor'}`, args: a, t };
+}
 
 export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr {
   const extension = extensionOf(name);

@@ -73,6 +73,7 @@ function figureName(v: Node | undefined): [string, number] {
   if ('SQLValueFunction' in v) return [(v.SQLValueFunction.op ?? '').replace('SVFOP_', '').replace(/_N$/, '').toLowerCase(), 2];
   if ('SubLink' in v) {
     if (v.SubLink.subLinkType === 'EXISTS_SUBLINK') return ['exists', 2];
+    if (v.SubLink.subLinkType === 'ARRAY_SUBLINK') return ['array', 2];
     if (v.SubLink.subLinkType === 'EXPR_SUBLINK') {
       const s = v.SubLink.subselect;
       if (s !== undefined && 'SelectStmt' in s) {

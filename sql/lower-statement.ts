@@ -25,6 +25,8 @@ export type Statement =
   | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null }
   | { readonly k: 'show'; readonly name: string }
+  /** SET CONSTRAINTS: `names` null for ALL (sql/foreign-key-deferred.ts). */
+  | { readonly k: 'constraints'; readonly names: readonly { readonly schema: string | null; readonly name: string }[] | null; readonly deferred: boolean }
   | { readonly k: 'noop'; readonly tag: string };
 
 export interface LoweredStatement {
@@ -122,6 +124,12 @@ function lower(ctx: BindContext, node: Node): Statement {
     if (opts.analyze) throw unsupported('EXPLAIN ANALYZE outside the gateway');
     const lines = explainLines(lower(ctx, explainedQuery(node.ExplainStmt)), opts);
     return { k: 'query', plan: { k: 'values', rows: lines.map((l) => [{ k: 'const', v: l, t: 'text' }]) }, columns: [{ name: 'QUERY PLAN', type: 'text', typmod: -1 }] };
+  }
+  if ('ConstraintsSetStmt' in node) {
+    const c = node.ConstraintsSetStmt;
+    const names = c.constraints === undefined || c.constraints.length === 0 ? null
+      : c.constraints.map((n) => ('RangeVar' in n ? { schema: n.RangeVar.schemaname ?? null, name: n.RangeVar.relname ?? '' } : { schema: null, name: '' }));
+    return { k: 'constraints', names, deferred: c.deferred === true };
   }
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };

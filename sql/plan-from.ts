@@ -8,7 +8,7 @@
 
 import type { Expr } from './expr.ts';
 import { andOf, mapExpr, someExpr } from './expr.ts';
-import type { JoinKind, Plan } from './plan.ts';
+import type { JoinKind, Plan, SetFunctionPlan } from './plan.ts';
 import type { TableDef } from './catalog.ts';
 import type { Rel, Scope } from './bind-context.ts';
 import type { ScanMode } from './row-source.ts';
@@ -60,6 +60,34 @@ function sourcePlan(item: FromItem, local: readonly Expr[], mode: ScanMode): Pla
   return pred === null ? item.source.plan : { k: 'filter', input: item.source.plan, pred };
 }
 
+/** A FROM function's arguments mapped by `f` (null: not a function). */
+function mapFunctionArgs(p: Plan, f: (e: Expr) => Expr): Plan | null {
+  switch (p.k) {
+    case 'unnest': return { ...p, arr: f(p.arr) };
+    case 'series': return { ...p, start: f(p.start), stop: f(p.stop), step: p.step === null ? null : f(p.step) };
+    case 'rowsfrom': return { ...p, fns: p.fns.map((x) => mapFunctionArgs(x, f) as SetFunctionPlan) };
+    case 'jsonrows': return { ...p, doc: f(p.doc) };
+    default: return null;
+  }
+}
+
+/**
+ * A function in FROM whose arguments read earlier FROM items (`FROM pg_index i, unnest(i.indkey)`,
+ * LATERAL without the word, as PostgreSQL allows for functions): the plan with those columns as outer
+ * references at a fresh level, for a nested loop that sets the level to each left row; else null.
+ */
+function lateralFunction(scope: Scope, p: Plan): { plan: Plan; level: number } | null {
+  let reads = false;
+  mapFunctionArgs(p, (e) => {
+    reads ||= someExpr(e, (x) => x.k === 'col');
+    return e;
+  });
+  if (!reads) return null;
+  const level = scope.ctx.allocLevel();
+  const plan = mapFunctionArgs(p, (e) => mapExpr(e, (x) => (x.k === 'col' ? { k: 'outer', level, i: x.i, t: x.t } : undefined)));
+  return plan === null ? null : { plan, level };
+}
+
 export function planFrom(scope: Scope, items: readonly FromItem[], where: readonly Expr[], mode: ScanMode): Plan {
   if (items.length > 30) throw new InvariantError('too many relations in FROM');
   // With a RIGHT or FULL join, WHERE conjuncts must see null-extended rows: all of them wait until the end.
@@ -97,8 +125,16 @@ export function planFrom(scope: Scope, items: readonly FromItem[], where: readon
       continue;
     }
     const rightWidth = item.rel.columns.length;
-    // Index-lookup join?
     const leftWidth = item.rel.offset;
+    // A function reading earlier FROM items (implicitly LATERAL): run again per left row.
+    const lateral = item.source.k === 'plan' ? lateralFunction(scope, item.source.plan) : null;
+    if (lateral !== null) {
+      const pred = andOf(local);
+      const right: Plan = pred === null ? lateral.plan : { k: 'filter', input: lateral.plan, pred };
+      plan = { k: 'nljoin', kind: item.join, left: plan, right, on: andOf(cross), rightWidth, leftWidth, level: lateral.level };
+      continue;
+    }
+    // Index-lookup join?
     if (item.source.k === 'table' && cross.length > 0 && (item.join === 'inner' || item.join === 'left')) {
       const level = scope.ctx.allocLevel();
       const crossLocal = cross.filter((c) => !someExpr(c, (x) => x.k === 'subquery')).map((c) => localize(c, item.rel, level));

@@ -123,6 +123,8 @@ export type Plan =
   | { readonly k: 'series'; readonly start: Expr; readonly stop: Expr; readonly step: Expr | null; readonly t: SqlType }
   /** unnest(array) in FROM: one row per element (of type `t`), none for a NULL array. */
   | { readonly k: 'unnest'; readonly arr: Expr; readonly t: SqlType }
+  /** ROWS FROM (and unnest of several arrays): the functions' values side by side, NULL past a shorter one's end; then the row number WITH ORDINALITY. */
+  | { readonly k: 'rowsfrom'; readonly fns: readonly SetFunctionPlan[]; readonly ordinality: boolean }
   /** jsonb_array_elements, json_each, ... in FROM (json-ops.ts): their rows, none for a NULL document. */
   | { readonly k: 'jsonrows'; readonly fn: JsonRowFunction; readonly doc: Expr }
   | { readonly k: 'filter'; readonly input: Plan; readonly pred: Expr }

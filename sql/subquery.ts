@@ -1,4 +1,4 @@
-// Subquery evaluation: scalar (at most one row, else 21000), EXISTS, IN / ANY / ALL with SQL's NULL
+// Subquery evaluation: scalar (at most one row, else 21000), ARRAY(SELECT ...), EXISTS, IN / ANY / ALL with SQL's NULL
 // rules. An uncorrelated subquery runs once per statement (cached in the Env); a correlated one runs per
 // outer row, which it reads through `outer[level]`.
 
@@ -7,7 +7,8 @@ import { evalExpr, type Env } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { compareValues, comparisonHolds } from './ops.ts';
 import { SqlError, SqlState } from './errors.ts';
-import type { Row, SqlValue } from './types.ts';
+import { arrayElementType, type ArrayType, type Row, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
 
 export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
   let rows: Row[];
@@ -37,6 +38,8 @@ export function runSubquery(e: SubqueryExpr, row: Row, env: Env): SqlValue {
       return rows.length === 0 ? null : (rows[0]?.[0] ?? null);
     case 'exists':
       return rows.length > 0;
+    case 'array':
+      return new SqlArray(arrayElementType(e.t as ArrayType), rows.map((r) => r[0] ?? null));
     case 'in':
     case 'any':
     case 'all': {

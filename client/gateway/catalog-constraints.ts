@@ -7,12 +7,13 @@
 // owns or its table's, CHECK_OID for CHECKs, FOREIGN_KEY_OID for FOREIGN KEYs), and so has a column
 // default (ATTRDEF_OID).
 // Columns are PostgreSQL 15's, in its order, with some left out where the engine has no type for them:
-// pg_index's indcollation, indclass and indoption (oidvector, int2vector) and pg_constraint's operator
+// pg_index's indcollation and indclass (oidvector) and pg_constraint's operator
 // arrays (conpfeqop, conppeqop, conffeqop: oid[]), confdelsetcols and conexclop; a query naming them
 // fails with 42703. pg_constraint.conkey and confkey are int2[] (the columns' attnums: a key's, a
 // CHECK's columns in order of appearance, a FOREIGN KEY's and its referenced ones in key order), as ORMs join
 // them with pg_attribute (`a.attnum = ANY(con.conkey)`).
-// indkey is kept as int2vector's text ('1 3'), typed text. pg_node_tree columns (pg_attrdef.adbin,
+// indkey and indoption are kept as int2vector's text ('1 3'; indoption all 0: ascending, nulls last),
+// typed text (catalog-functions.ts reads them as int2[] where a query unnests them). pg_node_tree columns (pg_attrdef.adbin,
 // pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
 // pg_get_constraintdef's text (pesto_definition): PRIMARY KEY (...), UNIQUE (...), a CHECK's as
 // sql/check-text.ts prints it (pretty or not, as asked; NULL for a form it does not cover; conbin holds
@@ -44,7 +45,7 @@ export const PG_INDEX: Table = {
   name: 'pg_catalog.pg_index',
   columns: `indexrelid int4, indrelid int4, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool,
     indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,
-    indisreplident bool, indkey text, indexprs text, indpred text`,
+    indisreplident bool, indkey text, indexprs text, indpred text, indoption text`,
 };
 export const PG_CONSTRAINT: Table = {
   name: 'pg_catalog.pg_constraint',
@@ -65,6 +66,15 @@ export const PG_AM: Table = { name: 'pg_catalog.pg_am', columns: 'oid int4, amna
 export const PESTO_DEFINITION: Table = { name: 'pg_catalog.pesto_definition', columns: 'objid int4, definition text, pretty text' };
 
 export const CONSTRAINT_TABLES = [PG_INDEX, PG_CONSTRAINT, PG_ATTRDEF, PG_DESCRIPTION, PG_STATIO_ALL_TABLES, PESTO_DEFINITION];
+
+/** The collations columns name (pg_attribute.attcollation: system-catalog.ts collationOf), as PostgreSQL 15 lists them. */
+export const PG_COLLATION: Table = {
+  name: 'pg_catalog.pg_collation',
+  columns: 'oid int4, collname name, collnamespace int4, collowner int4, collprovider text, collisdeterministic bool, collencoding int4, collcollate text, collctype text',
+};
+export const COLLATION_ROWS: SqlValue[][] = [
+  [100, 'default', 11, 10, 'd', true, -1, null, null], [950, 'C', 11, 10, 'c', true, -1, 'C', 'C'], [951, 'POSIX', 11, 10, 'c', true, -1, 'POSIX', 'POSIX'],
+];
 
 /** PostgreSQL 15's access methods. */
 export const AM_ROWS: SqlValue[][] = [
@@ -110,7 +120,7 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
     const oid = indexOid(t, i.name);
     const list = columnList(t, i.cols);
     push(PG_INDEX, [oid, relid, i.cols.length, i.cols.length, i.unique, false, i.primary, false, true, false, true, false, true, true, false,
-      i.cols.map((c) => attnum.get(c) ?? 0).join(' '), null, null]);
+      i.cols.map((c) => attnum.get(c) ?? 0).join(' '), null, null, i.cols.map(() => 0).join(' ')]);
     push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`, null]);
     if (i.contype === null) continue;
     const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);
@@ -137,7 +147,7 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
     // conindid: the referenced key's index (foreign-keys.ts finds it as the FOREIGN KEY did).
     const key = uniqueKeyOf(parent, fk.refColumns);
     const index = key === undefined ? 0 : indexOid(parent, key === null ? `${parent.name}_pkey` : key.name);
-    push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', false, false, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
+    push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', fk.deferrable === true, fk.initiallyDeferred === true, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
       fk.matchFull ? 'f' : 's', true, 0, true, keyArray(attnum, fk.columns), keyArray(attnums(parent), fk.refColumns), null]);
     push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent), null]);
   });

@@ -13,6 +13,7 @@
 //   obj_description(oid [, catalog])        pg_description, objsubid 0
 //   col_description(relation, column)       pg_description
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
+//   unnest(...)                             pg_index.indkey / indoption arguments read as int2[] (int2vector's own coercion)
 // Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
 
 import { scanSync, type ScanToken } from 'libpg-query';
@@ -22,6 +23,9 @@ type Rewrite = (args: readonly string[]) => string | null;
 /** The oid of the system catalog named by a text expression (obj_description's second argument). */
 const catalogOid = (name: string): string =>
   `(CASE (${name})::text WHEN 'pg_class' THEN 1259 WHEN 'pg_type' THEN 1247 WHEN 'pg_namespace' THEN 2615 WHEN 'pg_constraint' THEN 2606 WHEN 'pg_database' THEN 1262 WHEN 'pg_am' THEN 2601 END)`;
+
+/** A reference to pg_index's int2vector columns (kept as text: catalog-constraints.ts). */
+const isInt2Vector = (arg: string): boolean => /^\s*(?:[a-z_][a-z0-9_]*\.)?(?:indkey|indoption)\s*$/i.test(arg);
 
 const REWRITES: Readonly<Record<string, Rewrite>> = {
   pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE objid = (${a[0]}))` : null),
@@ -34,6 +38,8 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     ? `(SELECT description AS obj_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = ${catalogOid(a[1]!)}` : ''})`
     : null),
   col_description: (a) => (a.length === 2 ? `(SELECT description AS col_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
+  // int2vector is binary-coercible to int2[]: unnest(indkey, indoption) reads pg_index's text forms as the arrays.
+  unnest: (a) => (a.some(isInt2Vector) ? `unnest(${a.map((x) => (isInt2Vector(x) ? `('{' || replace(${x}, ' ', ',') || '}')::int2[]` : x)).join(', ')})` : null),
   pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
 };
 

@@ -4,6 +4,7 @@
 
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
@@ -43,7 +44,7 @@ export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
 
 export function noticeOf(message: string): BackendNotice {
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
-  if (message.includes('no transaction in progress')) return { severity: 'WARNING', code: '25P01', message };
+  if (message.includes('no transaction in progress') || message === SET_CONSTRAINTS_OUTSIDE_BLOCK) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
 }
 

@@ -179,6 +179,7 @@ export function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef |
   if (fk.matchFull) def += ' MATCH FULL';
   if (fk.onUpdate !== 'no action') def += ` ON UPDATE ${fk.onUpdate.toUpperCase()}`;
   if (fk.onDelete !== 'no action') def += ` ON DELETE ${fk.onDelete.toUpperCase()}`;
+  if (fk.deferrable === true) def += fk.initiallyDeferred === true ? ' DEFERRABLE INITIALLY DEFERRED' : ' DEFERRABLE';
   return def;
 }
 

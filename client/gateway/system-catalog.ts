@@ -1,6 +1,6 @@
 // The system catalog drivers and ORMs query: pg_catalog's pg_type, pg_namespace, pg_range, pg_enum,
 // pg_class, pg_attribute, pg_tables, pg_views and pg_database (the session's database), pg_index, pg_constraint,
-// pg_attrdef, pg_description, pg_statio_all_tables and pg_am (catalog-constraints.ts), pg_sequence,
+// pg_attrdef, pg_description, pg_statio_all_tables, pg_am and pg_collation (catalog-constraints.ts), pg_sequence,
 // pg_sequences, pg_depend and information_schema.sequences (catalog-sequences.ts), and
 // information_schema's tables, views, columns, table_constraints, key_column_usage,
 // constraint_column_usage, referential_constraints and check_constraints, as tables of a single-node
@@ -35,7 +35,7 @@ import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, COLLATION_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -80,7 +80,7 @@ const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtyp
 const PG_CLASS: Table = {
   name: 'pg_catalog.pg_class',
   columns: `oid int4, relname name, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
-    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool`,
+    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool, reloptions text[]`,
 };
 const PG_ATTRIBUTE: Table = {
   name: 'pg_catalog.pg_attribute',
@@ -134,7 +134,7 @@ const IS_VIEWS: Table = {
 };
 const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
-const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PESTO_TYPE_NAME, ...SESSION_TABLES];
+const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PG_COLLATION, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -195,9 +195,9 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false]);
-    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false]);
-    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false]);
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false, null]);
+    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
+    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
     push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
     push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
     attributes.forEach((c, i) => {
@@ -218,7 +218,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const definition = viewDefinition(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
-    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false]);
+    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false, null]);
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
@@ -276,7 +276,8 @@ function foreignKeyRows(t: TableDef, tables: readonly TableDef[], database: stri
   for (const fk of t.foreignKeys ?? []) {
     const parent = tables.find((x) => x.name === fk.refTable);
     if (parent === undefined) continue;
-    push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', 'NO', 'NO', 'YES', null]);
+    const yesNo = (b: boolean | undefined): string => (b === true ? 'YES' : 'NO');
+    push(IS_TABLE_CONSTRAINTS, [database, 'public', fk.name, database, 'public', t.name, 'FOREIGN KEY', yesNo(fk.deferrable), yesNo(fk.initiallyDeferred), 'YES', null]);
     // The referenced key's own column order (the primary key's, or the unique index's).
     const index = uniqueKeyOf(parent, fk.refColumns);
     const keyCols = index === undefined || index === null ? parent.pk : index.columns;
@@ -311,6 +312,7 @@ export async function loadSystemCatalog(): Promise<void> {
     return t === undefined ? [] : typeNameRows(oid as number, typname as string, typeDisplayName[t]);
   }));
   fill(e, PG_AM, AM_ROWS);
+  fill(e, PG_COLLATION, COLLATION_ROWS);
   fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;
 }

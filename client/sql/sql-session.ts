@@ -56,6 +56,7 @@ import type { ScanFetch } from './scan-fetch.ts';
 import { runDdl } from './ddl-storage.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
+import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, type FetchMissing } from './sql-deferred.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
@@ -333,6 +334,7 @@ export class SqlSession {
     }
     const sp = stmt.lowered.stmt;
     if (sp.k === 'savepoint') return { ok: false, error: savepointOutsideBlock(sp.op) };
+    if (sp.k === 'constraints') return setConstraintsOutsideBlock(stmt.catalog.catalog, sp);
     let last: SqlError | null = null;
     for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
       if (attempt > 0) this.sql.stats.autocommitRetries++;
@@ -349,6 +351,7 @@ export class SqlSession {
         }
         const e = await this.#commitTxn(txn);
         if (e === null) return r;
+        if (e.code !== SqlState.serializationFailure) return { ok: false, error: e };
         last = e;
       } catch (e) {
         this.#txn = null;
@@ -397,7 +400,10 @@ export class SqlSession {
     return lowerStatement(catalog.catalog, stmts[0] as Node, hints, sql);
   }
 
+  /** Commits (deferred foreign key checks first: reads of the transaction; a violation rolls it back). */
   async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
+    const violation = await checksAtCommit(txn, this.identity, this.#fetchMissing);
+    if (violation !== null) return violation;
     if (txn.load !== null) {
       try {
         await txn.load.beforeCommit();
@@ -437,6 +443,7 @@ export class SqlSession {
     }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
     if (s.k === 'noop') return ok(s.tag, s.tag);
+    if (s.k === 'constraints') return setConstraintsAtClient(txn, s, this.identity, this.#fetchMissing);
     if (s.k === 'savepoint') {
       if (s.op === 'savepoint') txn.savepoint(s.name);
       else if (s.op === 'release') txn.release(s.name);
@@ -480,7 +487,9 @@ export class SqlSession {
       const source = new FetchingSource(txn.rows, txn.scans, txn.load);
       const statementWrites = new WriteBuffer();
       const sequences = this.#sequences.pass(txn.catalog.catalog);
+      const deferred = txn.deferred.statement();
       const ctx: ExecContext = {
+        deferred,
         // The statement's own earlier rows too: a multi-row INSERT that repeats a key is a duplicate.
         source: new OverlaySource(source, [txn.writes, statementWrites]),
         writes: statementWrites,
@@ -508,11 +517,12 @@ export class SqlSession {
         continue;
       }
       if (source.missing.size > 0 || source.missingScans.size > 0) {
-        await Promise.all([this.#fetch(txn, source.missing), this.#fetchScans(txn, source.missingScans)]);
+        await this.#fetchMissing(txn, source);
         continue;
       }
       this.#sequences.finish(sequences);
       if (r.ok) {
+        txn.deferred.absorb(deferred);
         this.#buffer(txn, statementWrites);
         await txn.settle();
       }
@@ -522,26 +532,22 @@ export class SqlSession {
     throw new SqlError(SqlState.programLimitExceeded, `statement kept reading rows it had not fetched after ${FETCH_PASSES_MAX} rounds of reads (a foreign key cascade deeper than that is not supported on the cluster)`);
   }
 
-  async #fetch(txn: SqlTxn, missing: ReadonlyMap<Key, TableDef>): Promise<void> {
-    this.sql.stats.rowFetches += missing.size;
+  /** Fetches what a pass found missing: rows by point reads, scans by reconnaissance range reads. */
+  readonly #fetchMissing: FetchMissing = async (txn, source) => {
+    this.sql.stats.rowFetches += source.missing.size;
     await txn.beforeRead();
-    await Promise.all(
-      [...missing].map(async ([key, table]) => {
+    await Promise.all([
+      ...[...source.missing].map(async ([key, table]) => {
         const r = await txn.tx.read(key);
         txn.rows.set(key, r.value === null ? null : decodeRow(table, r.value));
       }),
-    );
-  }
-
-  async #fetchScans(txn: SqlTxn, scans: ReadonlyMap<string, ScanFetch>): Promise<void> {
-    await Promise.all(
-      [...scans].map(async ([key, f]) => {
+      ...[...source.missingScans].map(async ([key, f]) => {
         const o = await this.#rangeRead(txn, f.sql, f.params, true, f.table);
         if (!o.ok) throw new SqlError(o.code, o.message, o.detail);
         txn.scans.set(key, o.rows);
       }),
-    );
-  }
+    ]);
+  };
 
   /** Moves a statement's writes into the transaction: the overlay for later statements, encoded rows for commit. */
   #buffer(txn: SqlTxn, w: WriteBuffer): void {

@@ -18,6 +18,7 @@ import type { RowSource, ScannedRow, ScanRequest } from '../../sql/row-source.ts
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { Savepoints } from '../../sql/savepoints.ts';
+import { DeferredConstraints } from '../../sql/foreign-key-deferred.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import { LoadBatches } from './load-batches.ts';
 import { scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
@@ -87,6 +88,8 @@ export class SqlTxn {
   /** Buffered writes by store key, as shipped with range reads (load batches hold the rest). */
   readonly ownWrites = new Map<Key, Uint8Array | null>();
   catalogWritten = false;
+  /** SET CONSTRAINTS and the foreign key checks waiting for COMMIT (client/sql/sql-deferred.ts). */
+  readonly deferred = new DeferredConstraints();
   /** T at begin (now(), hidden row ids); the commit may happen later (LoadBatches.beforeCommit). */
   readonly ts: Timestamp;
   /** Created with the first fresh storage. */

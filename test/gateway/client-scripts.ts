@@ -152,3 +152,29 @@ export function runDriverChecks(driver: keyof typeof DRIVERS, port: number, user
   const [command, args] = DRIVERS[driver].command([String(port), user, password, DATABASE, table]);
   return runClient(command, args, undefined, 180_000).then((r) => ({ code: r.code, output: `${r.stdout}${r.stderr}` }));
 }
+
+/** Debian's Django 3.2 (python3-django, with python3-psycopg2), which .ci/run installs. */
+export const DJANGO_SKIP = missing(PYTHON, ['-c', 'import django, psycopg2; assert django.VERSION[:2] == (3, 2)'],
+  `${PYTHON} cannot import Django 3.2 and psycopg2 (apt-get install python3-django python3-psycopg2; .ci/run does)`);
+
+/**
+ * Runs the Django project in django/ (check.py: migrate twice, makemigrations --check, the ORM, inspectdb)
+ * against the gateway on `port`, on a database with no tables yet; its exit code, output, and inspectdb's
+ * output.
+ */
+export async function runDjangoCheck(port: number, user: string, password: string): Promise<{ code: number; output: string; inspectdb: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'pesto-django-'));
+  try {
+    const out = join(dir, 'inspectdb.py');
+    const r = await new Promise<{ code: number; output: string }>((resolve) => {
+      execFile(PYTHON, [join(import.meta.dirname, 'django', 'check.py'), out], {
+        cwd: join(import.meta.dirname, 'django'),
+        env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', DJANGO_DB_HOST: '127.0.0.1', DJANGO_DB_PORT: String(port), DJANGO_DB_NAME: DATABASE, DJANGO_DB_USER: user, DJANGO_DB_PASSWORD: password },
+        timeout: 300_000,
+      }, (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, output: `${stdout}${stderr}` }));
+    });
+    return { ...r, inspectdb: existsSync(out) ? readFileSync(out, 'utf8') : '' };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
