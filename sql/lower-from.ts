@@ -1,12 +1,16 @@
 // Binds a FROM clause into scope relations and FromItems: tables (RangeVar), derived tables
 // (RangeSubselect), generate_series (RangeFunction), VALUES lists, and JOIN trees. Inner joins are
 // flattened, their ON conditions joining the WHERE conjuncts; a LEFT JOIN's right side must be a single
-// relation (its ON conjuncts stay with it). RIGHT and FULL joins, LATERAL and NATURAL are not supported.
+// relation (its ON conjuncts stay with it). A LATERAL subquery and any function in FROM (implicitly
+// lateral, as in PostgreSQL) bind in a scope of their own that sees the FROM items before them as outer
+// references at that scope's level; when they use it, the item is marked `lateral` and planned as a
+// nested loop re-running it per left row (plan-from.ts), so each run's scans record their own bound
+// predicates like a correlated subquery's.
 
 import type { Node, JoinExpr, RangeVar, Alias } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts } from './expr.ts';
-import type { Scope, ScopeColumn } from './bind-context.ts';
+import { Scope, type ScopeColumn } from './bind-context.ts';
 import type { FromItem } from './plan-from.ts';
 import type { JoinKind } from './plan.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
@@ -32,6 +36,42 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
   return cols.map((c, i) => (i < names.length ? { ...c, name: names[i] as string } : c));
 }
 
+/**
+ * The scope a LATERAL item binds in: the FROM items bound so far, at a level of its own (the nested-loop
+ * join publishes its left row there). Its parent is the query's parent, so references further out stay
+ * outer references of the enclosing query.
+ */
+function lateralScope(scope: Scope): Scope {
+  const s = new Scope(scope.ctx, scope.parent);
+  for (const r of scope.rels) s.addRel(r.alias, r.columns, r.table);
+  for (const i of scope.usingHidden) s.usingHidden.add(i);
+  return s;
+}
+
+/**
+ * Binds a lateral item's part with `bind` under `lateralScope` (it reports whether it referenced that
+ * scope or beyond), and returns the level its references to earlier FROM items use, or null when it
+ * made none (then it runs once, like any item).
+ */
+function bindLateral<T>(scope: Scope, join: JoinKind, bind: (outer: Scope) => { value: T; correlated: boolean }): { value: T; lateral: number | null } {
+  const outer = lateralScope(scope);
+  const { value, correlated } = bind(outer);
+  if (outer.correlated) scope.correlated = true;
+  if (!correlated || scope.rels.length === 0) return { value, lateral: null };
+  // PostgreSQL: 42P10 "invalid reference to FROM-clause entry" for a LATERAL reference under RIGHT/FULL.
+  if (join === 'right' || join === 'full') throw unsupported('a LATERAL reference from the right side of a RIGHT or FULL JOIN');
+  return { value, lateral: outer.level };
+}
+
+/** Binds a function's arguments (in FROM: implicitly lateral) in a scope below `lateralScope`. */
+function bindFromFunction<T>(scope: Scope, join: JoinKind, bind: (inner: Scope) => T): { value: T; lateral: number | null } {
+  return bindLateral(scope, join, (outer) => {
+    const inner = new Scope(scope.ctx, outer);
+    const value = bind(inner);
+    return { value, correlated: inner.correlated };
+  });
+}
+
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
   const view = rv.schemaname === undefined || rv.schemaname === 'public' ? scope.ctx.catalog.getView(name) : undefined;
@@ -42,7 +82,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
     const q = bindViewQuery(scope.ctx, view);
     const cols = aliasColumns(rv.alias, view.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
-    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [], lateral: null });
     return;
   }
   const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
@@ -52,7 +92,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
   }
   const cols = aliasColumns(rv.alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), `table "${alias}"`);
   const rel = scope.addRel(alias, cols, table);
-  out.items.push({ rel, source: { k: 'table', table }, join, on: [] });
+  out.items.push({ rel, source: { k: 'table', table }, join, on: [], lateral: null });
 }
 
 function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void {
@@ -64,41 +104,47 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const alias = rv.alias?.aliasname ?? rv.relname ?? '';
       const cols = aliasColumns(rv.alias, cte.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: cte.plan }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: cte.plan }, join, on: [], lateral: null });
       return;
     }
     return bindRangeVar(scope, rv, out, join);
   }
   if ('RangeSubselect' in n) {
     const rs = n.RangeSubselect;
-    if (rs.lateral) throw unsupported('LATERAL');
     const alias = rs.alias?.aliasname;
     if (alias === undefined) throw new SqlError(SqlState.syntaxError, 'subquery in FROM must have an alias');
-    const q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+    let q: ReturnType<typeof bindQuery>;
+    let lateral: number | null = null;
+    if (rs.lateral === true) {
+      ({ value: q, lateral } = bindLateral(scope, join, (outer) => {
+        const sub = bindQuery(scope.ctx, rs.subquery as Node, outer);
+        return { value: sub, correlated: sub.correlated };
+      }));
+    } else q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
     const cols = aliasColumns(rs.alias, q.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
-    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [], lateral });
     return;
   }
   if ('RangeFunction' in n) {
     const rf = n.RangeFunction;
-    if (rf.lateral) throw unsupported('LATERAL');
     const first = rf.functions?.[0];
     const call = first !== undefined && 'List' in first ? first.List.items?.[0] : undefined;
     if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
     const fname = strOf(call.FuncCall.funcname?.[call.FuncCall.funcname.length - 1]).toLowerCase();
     if (rf.ordinality === true || (rf.functions?.length ?? 0) > 1) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM`);
     if (SET_FUNCTIONS.has(fname)) {
-      const plan = bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a)));
+      const { value: plan, lateral } = bindFromFunction(scope, join, (inner) =>
+        bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a))));
       const alias = rf.alias?.aliasname ?? fname;
       const cols = aliasColumns(rf.alias, [{ name: alias, type: plan.t, typmod: -1, hidden: false }], `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan }, join, on: [], lateral });
       return;
     }
     if (Object.hasOwn(jsonRowFunctions, fname)) {
       const f = fname as JsonRowFunction;
-      const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
+      const { value: args, lateral } = bindFromFunction(scope, join, (inner) => (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a)));
       const doc = args[0];
       const docType = f.startsWith('jsonb') ? 'jsonb' : 'json';
       if (args.length !== 1 || doc === undefined || (doc.t !== docType && doc.t !== 'unknown')) {
@@ -107,7 +153,7 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const alias = rf.alias?.aliasname ?? f;
       const cols = aliasColumns(rf.alias, jsonRowFunctions[f].map(([name, type]) => ({ name, type, typmod: -1, hidden: false })), `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [], lateral });
       return;
     }
     return bindScalarFunction(scope, call, fname, rf.alias, out, join);
@@ -121,19 +167,15 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
  * named after the function, as in PostgreSQL.
  */
 function bindScalarFunction(scope: Scope, call: Node, fname: string, alias: Alias | undefined, out: FromResult, join: JoinKind): void {
-  const before = scope.aggForbidden;
-  scope.aggForbidden = 'functions in FROM';
-  let e: Expr;
-  try {
-    e = bindExpr(scope, call);
-  } finally {
-    scope.aggForbidden = before;
-  }
+  const { value: e, lateral } = bindFromFunction(scope, join, (inner) => {
+    inner.aggForbidden = 'functions in FROM';
+    return bindExpr(inner, call);
+  });
   if (isArrayType(e.t) || e.t === 'unknown') throw unsupported(`table function ${fname}`);
   const name = alias?.aliasname ?? fname;
   const cols = aliasColumns(alias, [{ name, type: e.t, typmod: -1, hidden: false }], `function "${name}"`);
   const rel = scope.addRel(name, cols, null);
-  out.items.push({ rel, source: { k: 'plan', plan: { k: 'values', rows: [[e]] } }, join, on: [] });
+  out.items.push({ rel, source: { k: 'plan', plan: { k: 'values', rows: [[e]] } }, join, on: [], lateral });
 }
 
 function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {

@@ -4,7 +4,8 @@
 // index-lookup join when they pin a key prefix of its primary key or an index (the scan is re-run per
 // left row with the left row as an outer row), else a hash join on the equalities, else a nested loop.
 // LEFT JOIN only uses its ON conjuncts at the join; WHERE conjuncts over its right side stay above it.
-// Conjuncts with subqueries are evaluated last, over the full FROM row.
+// Conjuncts with subqueries are evaluated last, over the full FROM row. A LATERAL item is re-run per
+// left row (a nested loop publishing the left row at its level).
 
 import type { Expr } from './expr.ts';
 import { andOf, mapExpr, someExpr } from './expr.ts';
@@ -21,6 +22,11 @@ export interface FromItem {
   readonly join: JoinKind;
   /** ON conjuncts of a LEFT JOIN (FROM-row positions). */
   readonly on: readonly Expr[];
+  /**
+   * A LATERAL item that reads earlier FROM items (lower-from.ts): the level its plan reads the left row
+   * at; it is re-run per left row by a nested-loop join.
+   */
+  readonly lateral: number | null;
 }
 
 const ALL = -1;
@@ -97,8 +103,13 @@ export function planFrom(scope: Scope, items: readonly FromItem[], where: readon
       continue;
     }
     const rightWidth = item.rel.columns.length;
-    // Index-lookup join?
     const leftWidth = item.rel.offset;
+    if (item.lateral !== null) {
+      // The left row is the FROM row up to this item: the lateral plan's outer references index it directly.
+      plan = { k: 'nljoin', kind: item.join, left: plan, right: sourcePlan(item, local, mode), on: andOf(cross), rightWidth, leftWidth, level: item.lateral };
+      continue;
+    }
+    // Index-lookup join?
     if (item.source.k === 'table' && cross.length > 0 && (item.join === 'inner' || item.join === 'left')) {
       const level = scope.ctx.allocLevel();
       const crossLocal = cross.filter((c) => !someExpr(c, (x) => x.k === 'subquery')).map((c) => localize(c, item.rel, level));
