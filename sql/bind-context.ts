@@ -68,6 +68,10 @@ export class Scope {
   /** While the select list binds: its set-returning functions (lower-srf.ts); null elsewhere. */
   srfs: SetFunctionPlan[] | null = null;
   readonly level: number;
+  /** While the arguments of a function taking whole rows bind (lower-row.ts). */
+  rowArgs = false;
+  /** Relations on the nullable side of an outer join (their whole-row reference may be NULL). */
+  readonly nullableRels = new Set<Rel>();
   constructor(
     readonly ctx: BindContext,
     readonly parent: Scope | null,

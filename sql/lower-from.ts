@@ -229,6 +229,7 @@ function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: JoinKind): v
     case 'JOIN_RIGHT':
     case 'JOIN_FULL': {
       const kind = j.jointype === 'JOIN_LEFT' ? 'left' : j.jointype === 'JOIN_RIGHT' ? 'right' : 'full';
+      const firstRel = scope.rels.length;
       bindItem(scope, j.larg as Node, out, join);
       const leftRels = scope.rels.length;
       const before = out.items.length;
@@ -236,6 +237,8 @@ function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: JoinKind): v
       if ('JoinExpr' in r) throw unsupported('a join nested on the right of an outer join');
       bindItem(scope, r, out, kind);
       const quals = joinQuals(scope, j, leftRels);
+      const nullable = kind === 'left' ? scope.rels.slice(leftRels) : kind === 'right' ? scope.rels.slice(firstRel, leftRels) : scope.rels.slice(firstRel);
+      for (const rel of nullable) scope.nullableRels.add(rel);
       const item = out.items[before];
       if (item === undefined) throw unsupported('empty LEFT JOIN');
       out.items[before] = { ...item, on: quals };
