@@ -224,7 +224,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       // Dates, timestamps and timestamptz (sql/to-char.ts); the template's zone patterns need to know which.
       arity(name, args, 2, 2);
       const a = args[0] as Expr;
-      if (a.t === 'interval' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t]}, text) is not supported`);
+      if (a.t === 'interval') throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t]}, text) is not supported`);
+      // Numbers (sql/to-char-number.ts): smallint through to_char(integer), as PostgreSQL resolves it.
+      if (isNumericType(a.t)) return fn('to_char_number', [coerce(ctx, a, a.t === 'int2' ? 'int4' : a.t), textArg(ctx, args[1] as Expr, name, args)], 'text');
       if (!isDateTimeType(a.t)) throw noFunc(name, args);
       const tz = a.t === 'timestamptz';
       return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
