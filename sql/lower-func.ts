@@ -231,6 +231,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       const tz = a.t === 'timestamptz';
       return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
     }
+    case 'to_number':
+      arity(name, args, 2, 2);
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args)], 'numeric');
     case 'make_date':
     case 'make_timestamp': {
       const n = name === 'make_date' ? 3 : 6;

@@ -13,7 +13,7 @@ import { Numeric, pow10 } from './numeric.ts';
 import type { SqlType, SqlValue } from './types.ts';
 
 type Key = ',' | '.' | '0' | '9' | 'D' | 'EEEE' | 'FM' | 'G' | 'L' | 'MI' | 'PL' | 'PR' | 'RN' | 'SG' | 'S' | 'TH' | 'th' | 'V' | 'B' | 'C' | 'SP';
-type FormatNode = { readonly key: Key } | { readonly text: string };
+export type FormatNode = { readonly key: Key } | { readonly text: string };
 
 /** PostgreSQL's NUM_keywords, matched in this order at each position (lower-case forms fold to upper but th, rn). */
 const KEYWORDS: readonly (readonly [string, Key])[] = [
@@ -23,7 +23,7 @@ const KEYWORDS: readonly (readonly [string, Key])[] = [
   ['rn', 'RN'], ['sg', 'SG'], ['sp', 'SP'], ['s', 'S'], ['th', 'th'], ['v', 'V'],
 ];
 
-function parseFormat(f: string): FormatNode[] {
+export function parseFormat(f: string): FormatNode[] {
   const out: FormatNode[] = [];
   let i = 0;
   while (i < f.length) {
@@ -53,7 +53,7 @@ function parseFormat(f: string): FormatNode[] {
 }
 
 /** The template's summary (PostgreSQL's NUMDesc). */
-interface Desc {
+export interface Desc {
   pre: number;
   post: number;
   multi: number;
@@ -75,7 +75,7 @@ interface Desc {
 
 const syntax = (m: string, detail?: string): SqlError => new SqlError(SqlState.syntaxError, m, detail);
 
-function describe(nodes: readonly FormatNode[]): Desc {
+export function describe(nodes: readonly FormatNode[]): Desc {
   const d: Desc = {
     pre: 0, post: 0, multi: 0, zeroStart: 0, zeroEnd: 0, preLsignNum: 0, lsign: 'none', decimal: false, ldecimal: false,
     zero: false, fill: false, bracket: false, minus: false, plus: false, multiFlag: false, eeee: false, blank: false,
