@@ -6,13 +6,14 @@
 // integer digits than the template), and the patterns are walked over that string (NUM_processor and
 // NUM_numpart_to_char, ported step by step because their interplay of FM, 0, signs and the decimal
 // point is what reports depend on). Floats round their exact binary value half to even, as C's printf
-// does; numeric rounds half away from zero. RN (roman numerals) is 0A000.
+// does; numeric rounds half away from zero. RN and rn write the value rounded to an integer in roman
+// numerals (1 to 3999, else 15 '#'), right-aligned in 15 characters unless FM.
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
 import type { SqlType, SqlValue } from './types.ts';
 
-type Key = ',' | '.' | '0' | '9' | 'D' | 'EEEE' | 'FM' | 'G' | 'L' | 'MI' | 'PL' | 'PR' | 'RN' | 'SG' | 'S' | 'TH' | 'th' | 'V' | 'B' | 'C' | 'SP';
+type Key = ',' | '.' | '0' | '9' | 'D' | 'EEEE' | 'FM' | 'G' | 'L' | 'MI' | 'PL' | 'PR' | 'RN' | 'rn' | 'SG' | 'S' | 'TH' | 'th' | 'V' | 'B' | 'C' | 'SP';
 export type FormatNode = { readonly key: Key } | { readonly text: string };
 
 /** PostgreSQL's NUM_keywords, matched in this order at each position (lower-case forms fold to upper but th, rn). */
@@ -20,7 +21,7 @@ const KEYWORDS: readonly (readonly [string, Key])[] = [
   [',', ','], ['.', '.'], ['0', '0'], ['9', '9'], ['B', 'B'], ['C', 'C'], ['D', 'D'], ['EEEE', 'EEEE'], ['FM', 'FM'], ['G', 'G'],
   ['L', 'L'], ['MI', 'MI'], ['PL', 'PL'], ['PR', 'PR'], ['RN', 'RN'], ['SG', 'SG'], ['SP', 'SP'], ['S', 'S'], ['TH', 'TH'], ['V', 'V'],
   ['b', 'B'], ['c', 'C'], ['d', 'D'], ['eeee', 'EEEE'], ['fm', 'FM'], ['g', 'G'], ['l', 'L'], ['mi', 'MI'], ['pl', 'PL'], ['pr', 'PR'],
-  ['rn', 'RN'], ['sg', 'SG'], ['sp', 'SP'], ['s', 'S'], ['th', 'th'], ['v', 'V'],
+  ['rn', 'rn'], ['sg', 'SG'], ['sp', 'SP'], ['s', 'S'], ['th', 'th'], ['v', 'V'],
 ];
 
 export function parseFormat(f: string): FormatNode[] {
@@ -71,6 +72,7 @@ export interface Desc {
   multiFlag: boolean;
   eeee: boolean;
   blank: boolean;
+  roman: boolean;
 }
 
 const syntax = (m: string, detail?: string): SqlError => new SqlError(SqlState.syntaxError, m, detail);
@@ -78,7 +80,7 @@ const syntax = (m: string, detail?: string): SqlError => new SqlError(SqlState.s
 export function describe(nodes: readonly FormatNode[]): Desc {
   const d: Desc = {
     pre: 0, post: 0, multi: 0, zeroStart: 0, zeroEnd: 0, preLsignNum: 0, lsign: 'none', decimal: false, ldecimal: false,
-    zero: false, fill: false, bracket: false, minus: false, plus: false, multiFlag: false, eeee: false, blank: false,
+    zero: false, fill: false, bracket: false, minus: false, plus: false, multiFlag: false, eeee: false, blank: false, roman: false,
   };
   const lsign = (): boolean => d.lsign !== 'none';
   for (const n of nodes) {
@@ -151,7 +153,9 @@ export function describe(nodes: readonly FormatNode[]): Desc {
         d.blank = true; // PostgreSQL accepts B and writes nothing for it (nor for C and SP)
         break;
       case 'RN':
-        throw new SqlError(SqlState.featureNotSupported, 'to_char\'s RN (roman numerals) pattern is not supported');
+      case 'rn':
+        d.roman = true;
+        break;
       default:
         break;
     }
@@ -276,10 +280,52 @@ function ordinalSuffix(number: string, upper: boolean): string {
   return upper ? s.toUpperCase() : s;
 }
 
+const ROMAN: readonly (readonly [number, string])[] = [
+  [1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'], [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I'],
+];
+
+const intOutOfRange = (): SqlError => new SqlError(SqlState.numericValueOutOfRange, 'integer out of range');
+
+/** The value as an integer the way each to_char(type) takes it for RN, in roman numerals (int_to_roman). */
+function roman(v: SqlValue, t: SqlType): string {
+  let n: number;
+  if (t === 'float4' || t === 'float8') n = Number(roundHalfEven(exactDouble(Number.isFinite(v as number) ? (v as number) : 0), 0).coef);
+  else {
+    const i = v instanceof Numeric ? v.round(0).coef : BigInt(v as number | bigint);
+    if (i > 2147483647n || i < -2147483648n) throw intOutOfRange();
+    n = Number(i);
+  }
+  if (n < 1 || n > 3999) return '#'.repeat(15);
+  let out = '';
+  for (const [k, r] of ROMAN) {
+    while (n >= k) {
+      out += r;
+      n -= k;
+    }
+  }
+  return out;
+}
+
+/** NUM_processor for a roman-numeral template: every number pattern but RN writes nothing, no sign is known. */
+function romanProcessor(nodes: readonly FormatNode[], fill: boolean, numeral: string): string {
+  let out = '';
+  for (const n of nodes) {
+    if (!('key' in n)) out += n.text;
+    else if (n.key === 'RN' || n.key === 'rn') {
+      const r = n.key === 'rn' ? numeral.toLowerCase() : numeral;
+      out += fill ? r : r.padStart(15);
+    } else if (n.key === ',' || n.key === 'G' || n.key === 'MI' || n.key === 'PL' || n.key === 'L') {
+      if (!fill || n.key === 'L') out += ' ';
+    }
+  }
+  return out;
+}
+
 /** to_char of a number (`t` its type) with a number template. */
 export function toCharNumber(v: SqlValue, t: SqlType, template: string): string {
   const nodes = parseFormat(template);
   const d = describe(nodes);
+  if (d.roman) return romanProcessor(nodes, d.fill, roman(v, t));
   const r = render(v, t, d);
   if (typeof r === 'string') return r; // EEEE: the number as it is (NUM_processor copies it)
   return numProcessor(nodes, d, r);

@@ -20,6 +20,7 @@ export function toNumber(input: string, template: string): Numeric | null {
   const nodes = parseFormat(template);
   const d = describe(nodes);
   if (d.eeee) throw new SqlError(SqlState.featureNotSupported, '"EEEE" not supported for input');
+  if (d.roman) throw new SqlError(SqlState.featureNotSupported, '"RN" not supported for input');
   let i = 0; // position in `input`
   let sign = ' ';
   let digits = '';
