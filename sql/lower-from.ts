@@ -43,6 +43,8 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
  */
 function lateralScope(scope: Scope): Scope {
   const s = new Scope(scope.ctx, scope.parent);
+  // An aggregate over only these items' columns would belong to the query whose FROM is being bound.
+  s.aggForbidden = 'FROM clause of their own query level';
   for (const r of scope.rels) s.addRel(r.alias, r.columns, r.table);
   for (const i of scope.usingHidden) s.usingHidden.add(i);
   return s;
@@ -67,6 +69,7 @@ function bindLateral<T>(scope: Scope, join: JoinKind, bind: (outer: Scope) => { 
 function bindFromFunction<T>(scope: Scope, join: JoinKind, bind: (inner: Scope) => T): { value: T; lateral: number | null } {
   return bindLateral(scope, join, (outer) => {
     const inner = new Scope(scope.ctx, outer);
+    inner.aggForbidden = 'functions in FROM';
     const value = bind(inner);
     return { value, correlated: inner.correlated };
   });
@@ -167,10 +170,7 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
  * named after the function, as in PostgreSQL.
  */
 function bindScalarFunction(scope: Scope, call: Node, fname: string, alias: Alias | undefined, out: FromResult, join: JoinKind): void {
-  const { value: e, lateral } = bindFromFunction(scope, join, (inner) => {
-    inner.aggForbidden = 'functions in FROM';
-    return bindExpr(inner, call);
-  });
+  const { value: e, lateral } = bindFromFunction(scope, join, (inner) => bindExpr(inner, call));
   if (isArrayType(e.t) || e.t === 'unknown') throw unsupported(`table function ${fname}`);
   const name = alias?.aliasname ?? fname;
   const cols = aliasColumns(alias, [{ name, type: e.t, typmod: -1, hidden: false }], `function "${name}"`);
