@@ -60,9 +60,27 @@ function bindLateral<T>(scope: Scope, join: JoinKind, bind: (outer: Scope) => { 
   const { value, correlated } = bind(outer);
   if (outer.correlated) scope.correlated = true;
   if (!correlated || scope.rels.length === 0) return { value, lateral: null };
-  // PostgreSQL: 42P10 "invalid reference to FROM-clause entry" for a LATERAL reference under RIGHT/FULL.
-  if (join === 'right' || join === 'full') throw unsupported('a LATERAL reference from the right side of a RIGHT or FULL JOIN');
+  if (join === 'right' || join === 'full') {
+    // The left side is null-extended there, so nothing could be read from it.
+    const i = firstOuterRef(value, outer.level);
+    const rel = scope.rels.find((r) => i !== null && i >= r.offset && i < r.offset + r.columns.length);
+    throw new SqlError(SqlState.invalidColumnReference, `invalid reference to FROM-clause entry for table "${rel?.alias ?? ''}"`,
+      'The combining JOIN type must be INNER or LEFT for a LATERAL reference.');
+  }
   return { value, lateral: outer.level };
+}
+
+/** The FROM-row position of the first outer reference at `level` inside bound plans or expressions. */
+function firstOuterRef(x: unknown, level: number): number | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const o = x as Record<string, unknown>;
+  if (o['k'] === 'outer' && o['level'] === level) return o['i'] as number;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'table' || k === 'index') continue;
+    const i = firstOuterRef(v, level);
+    if (i !== null) return i;
+  }
+  return null;
 }
 
 /** Binds a function's arguments (in FROM: implicitly lateral) in a scope below `lateralScope`. */
