@@ -392,13 +392,16 @@ function numProcessor(nodes: readonly FormatNode[], d: Desc, r: Rendered): strin
     } else {
       if (num[p] === '.') {
         if (!atRelevantDot() || d.fill) out += decimalChar;
+        numIn = false; // a group separator right after the point is a blank, as PostgreSQL writes it
       } else if (lastRelevant !== null && p > lastRelevant && key !== '0') {
         // an insignificant trailing zero under FM
       } else if (predecSpace()) {
         if (!d.fill) out += ' ';
         else if (atRelevantDot()) out += '0';
       } else {
-        out += num[p] ?? '';
+        // Past the end of the number (a point the number does not have) PostgreSQL writes the string's
+        // terminating NUL, which ends its output there (see the return below).
+        out += num[p] ?? '\0';
         numIn = true;
       }
       if (p < num.length) p++;
@@ -452,5 +455,6 @@ function numProcessor(nodes: readonly FormatNode[], d: Desc, r: Rendered): strin
         break;
     }
   }
-  return out;
+  const nul = out.indexOf('\0');
+  return nul < 0 ? out : out.slice(0, nul);
 }

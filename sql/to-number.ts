@@ -101,9 +101,10 @@ export function toNumber(input: string, template: string): Numeric | null {
         continue;
       case 'TH':
       case 'th':
-        if (d.decimal) continue;
-        i++;
-        break;
+        // An ordinal suffix is two characters: skip up to two that are not data.
+        eatNonData();
+        eatNonData();
+        continue;
       case 'MI':
         if (input[i] !== '-') {
           eatNonData();
