@@ -70,6 +70,28 @@ function bindLateral<T>(scope: Scope, join: JoinKind, bind: (outer: Scope) => { 
   return { value, lateral: outer.level };
 }
 
+/**
+ * A subquery without LATERAL that failed to bind: when it binds as a LATERAL one referencing an earlier
+ * FROM item, PostgreSQL's 42P01 naming that item with its hint; else the original error.
+ */
+function notLateral(scope: Scope, join: JoinKind, subquery: Node, e: unknown): unknown {
+  if (!(e instanceof SqlError) || (e.code !== SqlState.undefinedTable && e.code !== SqlState.undefinedColumn)) return e;
+  let i: number | null = null;
+  try {
+    bindLateral(scope, 'inner', (outer) => {
+      const sub = bindQuery(scope.ctx, subquery, outer);
+      i = firstOuterRef(sub.plan, outer.level);
+      return { value: sub, correlated: sub.correlated };
+    });
+  } catch {
+    return e;
+  }
+  const rel = scope.rels.find((r) => i !== null && i >= r.offset && i < r.offset + r.columns.length);
+  if (rel === undefined || join === 'right' || join === 'full') return e;
+  return new SqlError(SqlState.undefinedTable, `invalid reference to FROM-clause entry for table "${rel.alias}"`, undefined, e.position,
+    `There is an entry for table "${rel.alias}", but it cannot be referenced from this part of the query.`, e.location);
+}
+
 /** The FROM-row position of the first outer reference at `level` inside bound plans or expressions. */
 function firstOuterRef(x: unknown, level: number): number | null {
   if (typeof x !== 'object' || x === null) return null;
@@ -141,7 +163,13 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
         const sub = bindQuery(scope.ctx, rs.subquery as Node, outer);
         return { value: sub, correlated: sub.correlated };
       }));
-    } else q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+    } else {
+      try {
+        q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+      } catch (e) {
+        throw notLateral(scope, join, rs.subquery as Node, e);
+      }
+    }
     const cols = aliasColumns(rs.alias, q.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
     out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [], lateral });
