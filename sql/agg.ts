@@ -12,7 +12,7 @@ import { SqlInterval } from './interval.ts';
 import { addIntervals, scaleInterval } from './interval-arith.ts';
 import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
 import { finishHypothetical, finishOrderedSet } from './ordered-set-agg.ts';
-import { aggArray, aggObject } from './json-build.ts';
+import { aggArray, aggObject, isRowJson } from './json-build.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { arith, compareValues } from './ops.ts';
@@ -228,7 +228,7 @@ export function finishAgg(spec: AggSpec, st: AggState): SqlValue {
     case 'jsonb_agg':
       if (st.count === 0 || st.items === null) return null;
       if (spec.distinct && spec.order === null) sortDistinct(st.items, spec.arg?.t ?? 'text');
-      return aggArray(spec.fn === 'jsonb_agg', st.items, spec.arg?.t ?? 'text');
+      return aggArray(spec.fn === 'jsonb_agg', st.items, spec.arg?.t ?? 'text', spec.arg !== null && (isArrayType(spec.arg.t) || isRowJson(spec.arg)));
     case 'json_object_agg':
     case 'jsonb_object_agg': {
       if (st.count === 0 || st.items === null) return null;

@@ -74,6 +74,10 @@ export class Scope {
   /** The SELECT's WINDOW clause by name. */
   windowDefs: ReadonlyMap<string, WindowDef> = new Map();
   readonly level: number;
+  /** While the arguments of a function taking whole rows bind (lower-row.ts). */
+  rowArgs = false;
+  /** Relations on the nullable side of an outer join (their whole-row reference may be NULL). */
+  readonly nullableRels = new Set<Rel>();
   constructor(
     readonly ctx: BindContext,
     readonly parent: Scope | null,

@@ -13,6 +13,8 @@ import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type 
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
+import { toCharNumber } from './to-char-number.ts';
+import { toNumber } from './to-number.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
@@ -421,6 +423,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const r = datePart(field, src);
       return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
     }
+    case 'to_number':
+      return toNumber(String(v[0]), String(v[1]));
+    case 'to_char_number':
+      return toCharNumber(v[0] ?? null, (e.args[0] as Expr).t, String(v[1]));
     case 'to_char':
     case 'to_char_tz':
       return toChar(v[0] as SqlTimestamp, String(v[1]), e.fn === 'to_char_tz');

@@ -6,6 +6,7 @@
 // json_build_object gives {"a" : 1, "b" : 2}, json_build_array [1, 2], to_json of an array [1,2].
 
 import { SqlError, SqlState } from './errors.ts';
+import type { Expr } from './expr.ts';
 import { SqlJson, SqlJsonb, jsonbObject, jsonbOfNode, jsonbText, parseJsonDocument, quoteJson, type Jsonb } from './json.ts';
 import { Numeric } from './numeric.ts';
 import { SqlArray } from './sql-array.ts';
@@ -74,15 +75,28 @@ export function buildObject(jsonb: boolean, vals: readonly SqlValue[], types: re
   return new SqlJson('{' + keys.map((k, j) => `${quoteJson(k)} : ${toJsonText(vals[2 * j + 1]!, types[2 * j + 1]!)}`).join(', ') + '}');
 }
 
+/** Whether `e` is a row bound to its json form, `row_to_json(nullWhen, name1, value1, ...)` (lower-row.ts). */
+export const isRowJson = (e: Expr): boolean => e.k === 'func' && e.fn === 'row_to_json';
+
+/** row_to_json of a row given as (name, value) pairs (lower-row.ts): composite_to_json's {"a":1,"b":"x"}. */
+export function rowToJson(pairs: readonly SqlValue[], types: readonly SqlType[]): SqlJson {
+  const parts: string[] = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) parts.push(`${quoteJson(String(pairs[i]))}:${toJsonText(pairs[i + 1]!, types[i + 1]!)}`);
+  return new SqlJson('{' + parts.join(',') + '}');
+}
+
 export function buildArray(jsonb: boolean, vals: readonly SqlValue[], types: readonly SqlType[]): SqlJson | SqlJsonb {
   if (jsonb) return new SqlJsonb(vals.map((v, i) => toJsonb(v, types[i]!)));
   return new SqlJson('[' + vals.map((v, i) => toJsonText(v, types[i]!)).join(', ') + ']');
 }
 
-/** json_agg / jsonb_agg over the collected inputs (NULL inputs are JSON nulls). */
-export function aggArray(jsonb: boolean, items: readonly SqlValue[], t: SqlType): SqlJson | SqlJsonb {
+/**
+ * json_agg / jsonb_agg over the collected inputs (NULL inputs are JSON nulls). json_agg starts each
+ * structured element (an array or a row, `structured`) but the first on a new line, as PostgreSQL does.
+ */
+export function aggArray(jsonb: boolean, items: readonly SqlValue[], t: SqlType, structured: boolean): SqlJson | SqlJsonb {
   if (jsonb) return new SqlJsonb(items.map((v) => toJsonb(v, t)));
-  return new SqlJson('[' + items.map((v) => toJsonText(v, t)).join(', ') + ']');
+  return new SqlJson('[' + items.map((v, i) => (i > 0 && structured && v !== null ? '\n ' : '') + toJsonText(v, t)).join(', ') + ']');
 }
 
 /** json_object_agg / jsonb_object_agg over collected key, value pairs. */

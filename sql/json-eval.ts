@@ -6,7 +6,7 @@ import { InvariantError } from './errors.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { SqlJson, SqlJsonb, jsonbPretty, parseJsonDocument } from './json.ts';
-import { buildArray, buildObject, toJsonText, toJsonb } from './json-build.ts';
+import { buildArray, buildObject, rowToJson, toJsonText, toJsonb } from './json-build.ts';
 import {
   arrayLength, concat, contains, deleteIndex, deleteKeys, exists, extract, jsonArrayLength, setPath, stripNulls,
   typeofJson, typeofJsonb,
@@ -22,6 +22,7 @@ export const jsonFunctions: ReadonlySet<string> = new Set([
   'jsonb_exists_any', 'jsonb_exists_all', 'jsonb_concat', 'jsonb_delete', 'jsonb_delete_path', 'to_json', 'to_jsonb',
   'json_build_object', 'jsonb_build_object', 'json_build_array', 'jsonb_build_array', 'jsonb_set', 'jsonb_insert',
   'json_typeof', 'jsonb_typeof', 'json_array_length', 'jsonb_array_length', 'jsonb_strip_nulls', 'jsonb_pretty',
+  'row_to_json',
 ]);
 
 const doc = (v: SqlValue): SqlJson | SqlJsonb => {
@@ -48,6 +49,9 @@ export function evalJsonFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'json_build_array':
     case 'jsonb_build_array':
       return buildArray(e.fn === 'jsonb_build_array', a.map((x) => evalExpr(x, row, env)), types);
+    case 'row_to_json':
+      if (evalExpr(a[0]!, row, env) === true) return null;
+      return rowToJson(a.slice(1).map((x) => evalExpr(x, row, env)), types.slice(1));
     default:
       break;
   }

@@ -197,7 +197,7 @@ function readPlan(scope: Scope, table: TableDef, where: Node | undefined): Plan 
     conj = conjuncts(toBool(scope, bindExpr(scope, where), 'WHERE'));
     scope.aggForbidden = null;
   }
-  return planFrom(scope, [{ rel, source: { k: 'table', table }, join: 'inner', on: [] }], conj, 'update');
+  return planFrom(scope, [{ rel, source: { k: 'table', table }, join: 'inner', on: [], lateral: null }], conj, 'update');
 }
 
 export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {

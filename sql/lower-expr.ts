@@ -26,6 +26,7 @@ import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
 import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
 import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
+import { ROW_JSON_FUNCTIONS, bindRowCompare, bindRowConstructor, bindWholeRow } from './lower-row.ts';
 
 export function unsupported(what: string): SqlError {
   return new SqlError(SqlState.featureNotSupported, `${what} is not supported`);
@@ -62,6 +63,10 @@ function resolveColumn(scope: Scope, names: readonly string[]): Expr {
       if (hit.k === 'outer') for (let t: Scope | null = scope; t !== null && t !== s; t = t.parent) t.correlated = true;
       return hit;
     }
+  }
+  if (relName === undefined) {
+    const whole = bindWholeRow(scope, [{ String: { sval: col } }]);
+    if (whole !== null) return whole;
   }
   if (relName !== undefined && !sawRel) {
     throw new SqlError(SqlState.undefinedTable, `missing FROM-clause entry for table "${relName}"`);
@@ -104,26 +109,6 @@ export function bindCompare(scope: Scope, opName: string, l: Expr, r: Expr): Exp
   const op = (opName === '!=' ? '<>' : opName) as CmpOp;
   const [a, b, ct] = unify(scope.ctx, l, r, op);
   return { k: 'cmp', op, l: a, r: b, ct, t: 'bool' };
-}
-
-/** Row-wise comparison: = and <> pairwise, ordering operators lexicographically (as PostgreSQL). */
-function bindRowCompare(scope: Scope, opName: string, ls: readonly Node[], rs: readonly Node[]): Expr {
-  if (ls.length !== rs.length) throw new SqlError(SqlState.syntaxError, 'unequal number of entries in row expressions');
-  const l = ls.map((n) => bindExpr(scope, n));
-  const r = rs.map((n) => bindExpr(scope, n));
-  const op = opName === '!=' ? '<>' : opName;
-  if (op === '=' || op === '<>') {
-    const parts = l.map((x, i) => bindCompare(scope, op, x, r[i] as Expr));
-    return { k: op === '=' ? 'and' : 'or', args: parts, t: 'bool' };
-  }
-  const strict = op === '<' || op === '<=' ? '<' : '>';
-  const build = (i: number): Expr => {
-    const x = l[i] as Expr;
-    const y = r[i] as Expr;
-    if (i === l.length - 1) return bindCompare(scope, op, x, y);
-    return { k: 'or', args: [bindCompare(scope, strict, x, y), { k: 'and', args: [bindCompare(scope, '=', x, y), build(i + 1)], t: 'bool' }], t: 'bool' };
-  };
-  return build(0);
 }
 
 export function arithType(scope: Scope, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
@@ -298,6 +283,17 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
 function bindFuncCall(scope: Scope, f: FuncCall): Expr {
   const names = (f.funcname ?? []).map(strOf);
   const name = (names[names.length - 1] ?? '').toLowerCase();
+  // Whole rows are values only as these functions' arguments (lower-row.ts).
+  const saved = scope.rowArgs;
+  scope.rowArgs = ROW_JSON_FUNCTIONS.has(name);
+  try {
+    return bindCall(scope, f, name);
+  } finally {
+    scope.rowArgs = saved;
+  }
+}
+
+function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
   const agg = aggNames[name] ?? (f.agg_within_group === true ? hypotheticalAggs[name] : undefined);
   if (f.over !== undefined) return bindWindowCall(scope, f, name, agg);
   if (agg !== undefined) return bindAggregate(scope, agg, f);
@@ -413,7 +409,9 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
 export function bindExpr(scope: Scope, n: Node): Expr {
   if ('ColumnRef' in n) {
     const fields = n.ColumnRef.fields ?? [];
-    if (fields.some((f) => 'A_Star' in f)) throw new SqlError(SqlState.syntaxError, 'row expansion via "*" is not supported here');
+    const whole = fields.some((f) => 'A_Star' in f) ? bindWholeRow(scope, fields) : undefined;
+    if (whole === null) throw new SqlError(SqlState.syntaxError, 'row expansion via "*" is not supported here');
+    if (whole !== undefined) return whole;
     return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable], () => resolveColumn(scope, fields.map(strOf)));
   }
   if ('A_Const' in n) return constOf(n);
@@ -457,6 +455,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
   }
   if ('FuncCall' in n) return locate(n.FuncCall.location, [SqlState.undefinedFunction], () => bindFuncCall(scope, n.FuncCall));
+  if ('RowExpr' in n) return bindRowConstructor(scope, n.RowExpr.args ?? []);
   if ('CaseExpr' in n) {
     const c = n.CaseExpr;
     const operand = c.arg !== undefined ? bindExpr(scope, c.arg) : null;

@@ -1,12 +1,16 @@
 // Binds a FROM clause into scope relations and FromItems: tables (RangeVar), derived tables
 // (RangeSubselect), generate_series (RangeFunction), VALUES lists, and JOIN trees. Inner joins are
 // flattened, their ON conditions joining the WHERE conjuncts; a LEFT JOIN's right side must be a single
-// relation (its ON conjuncts stay with it). RIGHT and FULL joins, LATERAL and NATURAL are not supported.
+// relation (its ON conjuncts stay with it). A LATERAL subquery and any function in FROM (implicitly
+// lateral, as in PostgreSQL) bind in a scope of their own that sees the FROM items before them as outer
+// references at that scope's level; when they use it, the item is marked `lateral` and planned as a
+// nested loop re-running it per left row (plan-from.ts), so each run's scans record their own bound
+// predicates like a correlated subquery's.
 
 import type { Node, JoinExpr, RangeVar, Alias } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts } from './expr.ts';
-import type { Scope, ScopeColumn } from './bind-context.ts';
+import { Scope, type ScopeColumn } from './bind-context.ts';
 import type { FromItem } from './plan-from.ts';
 import type { JoinKind } from './plan.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
@@ -33,6 +37,85 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
   return cols.map((c, i) => (i < names.length ? { ...c, name: names[i] as string } : c));
 }
 
+/**
+ * The scope a LATERAL item binds in: the FROM items bound so far, at a level of its own (the nested-loop
+ * join publishes its left row there). Its parent is the query's parent, so references further out stay
+ * outer references of the enclosing query.
+ */
+function lateralScope(scope: Scope): Scope {
+  const s = new Scope(scope.ctx, scope.parent);
+  // An aggregate over only these items' columns would belong to the query whose FROM is being bound.
+  s.aggForbidden = 'FROM clause of their own query level';
+  for (const r of scope.rels) s.addRel(r.alias, r.columns, r.table);
+  for (const i of scope.usingHidden) s.usingHidden.add(i);
+  return s;
+}
+
+/**
+ * Binds a lateral item's part with `bind` under `lateralScope` (it reports whether it referenced that
+ * scope or beyond), and returns the level its references to earlier FROM items use, or null when it
+ * made none (then it runs once, like any item).
+ */
+function bindLateral<T>(scope: Scope, join: JoinKind, bind: (outer: Scope) => { value: T; correlated: boolean }): { value: T; lateral: number | null } {
+  const outer = lateralScope(scope);
+  const { value, correlated } = bind(outer);
+  if (outer.correlated) scope.correlated = true;
+  if (!correlated || scope.rels.length === 0) return { value, lateral: null };
+  if (join === 'right' || join === 'full') {
+    // The left side is null-extended there, so nothing could be read from it.
+    const i = firstOuterRef(value, outer.level);
+    const rel = scope.rels.find((r) => i !== null && i >= r.offset && i < r.offset + r.columns.length);
+    throw new SqlError(SqlState.invalidColumnReference, `invalid reference to FROM-clause entry for table "${rel?.alias ?? ''}"`,
+      'The combining JOIN type must be INNER or LEFT for a LATERAL reference.');
+  }
+  return { value, lateral: outer.level };
+}
+
+/**
+ * A subquery without LATERAL that failed to bind: when it binds as a LATERAL one referencing an earlier
+ * FROM item, PostgreSQL's 42P01 naming that item with its hint; else the original error.
+ */
+function notLateral(scope: Scope, join: JoinKind, subquery: Node, e: unknown): unknown {
+  if (!(e instanceof SqlError) || (e.code !== SqlState.undefinedTable && e.code !== SqlState.undefinedColumn)) return e;
+  let i: number | null = null;
+  try {
+    bindLateral(scope, 'inner', (outer) => {
+      const sub = bindQuery(scope.ctx, subquery, outer);
+      i = firstOuterRef(sub.plan, outer.level);
+      return { value: sub, correlated: sub.correlated };
+    });
+  } catch {
+    return e;
+  }
+  const rel = scope.rels.find((r) => i !== null && i >= r.offset && i < r.offset + r.columns.length);
+  if (rel === undefined || join === 'right' || join === 'full') return e;
+  return new SqlError(SqlState.undefinedTable, `invalid reference to FROM-clause entry for table "${rel.alias}"`, undefined, e.position,
+    `There is an entry for table "${rel.alias}", but it cannot be referenced from this part of the query.`, e.location);
+}
+
+/** The FROM-row position of the first outer reference at `level` inside bound plans or expressions. */
+function firstOuterRef(x: unknown, level: number): number | null {
+  if (typeof x !== 'object' || x === null) return null;
+  const o = x as Record<string, unknown>;
+  if (o['k'] === 'outer' && o['level'] === level) return o['i'] as number;
+  for (const [k, v] of Object.entries(o)) {
+    if (k === 'table' || k === 'index') continue;
+    const i = firstOuterRef(v, level);
+    if (i !== null) return i;
+  }
+  return null;
+}
+
+/** Binds a function's arguments (in FROM: implicitly lateral) in a scope below `lateralScope`. */
+function bindFromFunction<T>(scope: Scope, join: JoinKind, bind: (inner: Scope) => T): { value: T; lateral: number | null } {
+  return bindLateral(scope, join, (outer) => {
+    const inner = new Scope(scope.ctx, outer);
+    inner.aggForbidden = 'functions in FROM';
+    const value = bind(inner);
+    return { value, correlated: inner.correlated };
+  });
+}
+
 function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKind): void {
   const name = rv.relname ?? '';
   const alias = rv.alias?.aliasname ?? name;
@@ -47,7 +130,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
     const columns = view !== undefined ? view.columns : q.columns;
     const cols = aliasColumns(rv.alias, columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
-    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [], lateral: null });
     return;
   }
   const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
@@ -56,7 +139,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
   }
   const cols = aliasColumns(rv.alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), `table "${alias}"`);
   const rel = scope.addRel(alias, cols, table);
-  out.items.push({ rel, source: { k: 'table', table }, join, on: [] });
+  out.items.push({ rel, source: { k: 'table', table }, join, on: [], lateral: null });
 }
 
 function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void {
@@ -68,25 +151,36 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const alias = rv.alias?.aliasname ?? rv.relname ?? '';
       const cols = aliasColumns(rv.alias, cte.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: cte.plan }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: cte.plan }, join, on: [], lateral: null });
       return;
     }
     return bindRangeVar(scope, rv, out, join);
   }
   if ('RangeSubselect' in n) {
     const rs = n.RangeSubselect;
-    if (rs.lateral) throw unsupported('LATERAL');
     const alias = rs.alias?.aliasname;
     if (alias === undefined) throw new SqlError(SqlState.syntaxError, 'subquery in FROM must have an alias');
-    const q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+    let q: ReturnType<typeof bindQuery>;
+    let lateral: number | null = null;
+    if (rs.lateral === true) {
+      ({ value: q, lateral } = bindLateral(scope, join, (outer) => {
+        const sub = bindQuery(scope.ctx, rs.subquery as Node, outer);
+        return { value: sub, correlated: sub.correlated };
+      }));
+    } else {
+      try {
+        q = bindQuery(scope.ctx, rs.subquery as Node, scope.parent);
+      } catch (e) {
+        throw notLateral(scope, join, rs.subquery as Node, e);
+      }
+    }
     const cols = aliasColumns(rs.alias, q.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);
-    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [] });
+    out.items.push({ rel, source: { k: 'plan', plan: q.plan }, join, on: [], lateral });
     return;
   }
   if ('RangeFunction' in n) {
     const rf = n.RangeFunction;
-    if (rf.lateral) throw unsupported('LATERAL');
     const calls = (rf.functions ?? []).map((f) => ('List' in f ? f.List.items?.[0] : undefined));
     const call = calls[0];
     if (call === undefined || !('FuncCall' in call)) throw unsupported('this table function');
@@ -100,26 +194,28 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
     if (rf.ordinality === true || calls.length > 1 || (fname === 'unnest' && (call.FuncCall.args?.length ?? 0) > 1)) {
       if (sets.some((x) => x === null)) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM over functions other than unnest and generate_series`);
       // unnest(a, b, ...) in FROM is ROWS FROM (unnest(a), unnest(b), ...), as PostgreSQL expands it.
-      const fns = sets.flatMap((x) => (x!.name === 'unnest' && x!.args.length > 1 ? x!.args.map((a) => ({ name: 'unnest', args: [a] })) : [x!]))
-        .map((x) => bindSetFunction(scope.ctx, x.name, x.args.map((a) => bindExpr(scope, a))));
+      const expanded = sets.flatMap((x) => (x!.name === 'unnest' && x!.args.length > 1 ? x!.args.map((a) => ({ name: 'unnest', args: [a] })) : [x!]));
+      const { value: fns, lateral } = bindFromFunction(scope, join, (inner) =>
+        expanded.map((x) => bindSetFunction(scope.ctx, x.name, x.args.map((a) => bindExpr(inner, a)))));
       const alias = rf.alias?.aliasname ?? fname;
       const named = fns.map((f, i) => ({ name: calls.length === 1 && fns.length === 1 ? alias : (sets[i]?.name ?? fname), type: f.t, typmod: -1, hidden: false }));
       if (rf.ordinality === true) named.push({ name: 'ordinality', type: 'int8', typmod: -1, hidden: false });
       const rel = scope.addRel(alias, aliasColumns(rf.alias, named, `function "${alias}"`), null);
-      out.items.push({ rel, source: { k: 'plan', plan: { k: 'rowsfrom', fns, ordinality: rf.ordinality === true } }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'rowsfrom', fns, ordinality: rf.ordinality === true } }, join, on: [], lateral });
       return;
     }
     if (SET_FUNCTIONS.has(fname)) {
-      const plan = bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a)));
+      const { value: plan, lateral } = bindFromFunction(scope, join, (inner) =>
+        bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a))));
       const alias = rf.alias?.aliasname ?? fname;
       const cols = aliasColumns(rf.alias, [{ name: alias, type: plan.t, typmod: -1, hidden: false }], `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan }, join, on: [], lateral });
       return;
     }
     if (Object.hasOwn(jsonRowFunctions, fname)) {
       const f = fname as JsonRowFunction;
-      const args = (call.FuncCall.args ?? []).map((a) => bindExpr(scope, a));
+      const { value: args, lateral } = bindFromFunction(scope, join, (inner) => (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a)));
       const doc = args[0];
       const docType = f.startsWith('jsonb') ? 'jsonb' : 'json';
       if (args.length !== 1 || doc === undefined || (doc.t !== docType && doc.t !== 'unknown')) {
@@ -128,7 +224,7 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       const alias = rf.alias?.aliasname ?? f;
       const cols = aliasColumns(rf.alias, jsonRowFunctions[f].map(([name, type]) => ({ name, type, typmod: -1, hidden: false })), `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
-      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [] });
+      out.items.push({ rel, source: { k: 'plan', plan: { k: 'jsonrows', fn: f, doc: coerce(scope.ctx, doc, docType) } }, join, on: [], lateral });
       return;
     }
     return bindScalarFunction(scope, call, fname, rf.alias, out, join);
@@ -142,19 +238,12 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
  * named after the function, as in PostgreSQL.
  */
 function bindScalarFunction(scope: Scope, call: Node, fname: string, alias: Alias | undefined, out: FromResult, join: JoinKind): void {
-  const before = scope.aggForbidden;
-  scope.aggForbidden = 'functions in FROM';
-  let e: Expr;
-  try {
-    e = bindExpr(scope, call);
-  } finally {
-    scope.aggForbidden = before;
-  }
+  const { value: e, lateral } = bindFromFunction(scope, join, (inner) => bindExpr(inner, call));
   if (isArrayType(e.t) || e.t === 'unknown') throw unsupported(`table function ${fname}`);
   const name = alias?.aliasname ?? fname;
   const cols = aliasColumns(alias, [{ name, type: e.t, typmod: -1, hidden: false }], `function "${name}"`);
   const rel = scope.addRel(name, cols, null);
-  out.items.push({ rel, source: { k: 'plan', plan: { k: 'values', rows: [[e]] } }, join, on: [] });
+  out.items.push({ rel, source: { k: 'plan', plan: { k: 'values', rows: [[e]] } }, join, on: [], lateral });
 }
 
 function joinQuals(scope: Scope, j: JoinExpr, leftRels: number): Expr[] {
@@ -208,6 +297,7 @@ function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: JoinKind): v
     case 'JOIN_RIGHT':
     case 'JOIN_FULL': {
       const kind = j.jointype === 'JOIN_LEFT' ? 'left' : j.jointype === 'JOIN_RIGHT' ? 'right' : 'full';
+      const firstRel = scope.rels.length;
       bindItem(scope, j.larg as Node, out, join);
       const leftRels = scope.rels.length;
       const before = out.items.length;
@@ -215,6 +305,8 @@ function bindJoin(scope: Scope, j: JoinExpr, out: FromResult, join: JoinKind): v
       if ('JoinExpr' in r) throw unsupported('a join nested on the right of an outer join');
       bindItem(scope, r, out, kind);
       const quals = joinQuals(scope, j, leftRels);
+      const nullable = kind === 'left' ? scope.rels.slice(leftRels) : kind === 'right' ? scope.rels.slice(firstRel, leftRels) : scope.rels.slice(firstRel);
+      for (const rel of nullable) scope.nullableRels.add(rel);
       const item = out.items[before];
       if (item === undefined) throw unsupported('empty LEFT JOIN');
       out.items[before] = { ...item, on: quals };

@@ -250,7 +250,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       const a = args[0] as Expr;
       // A time is to_char(interval, text) through its implicit cast, as in PostgreSQL.
-      if (a.t === 'interval' || a.t === 'time' || isNumericType(a.t)) throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t === 'time' ? 'interval' : a.t]}, text) is not supported`);
+      if (a.t === 'interval' || a.t === 'time') throw new SqlError(SqlState.featureNotSupported, `to_char(${typeDisplayName[a.t === 'time' ? 'interval' : a.t]}, text) is not supported`);
+      // Numbers (sql/to-char-number.ts): smallint through to_char(integer), as PostgreSQL resolves it.
+      if (isNumericType(a.t)) return fn('to_char_number', [coerce(ctx, a, a.t === 'int2' ? 'int4' : a.t), textArg(ctx, args[1] as Expr, name, args)], 'text');
       if (!isDateTimeType(a.t)) throw noFunc(name, args);
       const tz = a.t === 'timestamptz';
       return fn(tz ? 'to_char_tz' : 'to_char', [coerce(ctx, a, tz ? 'timestamptz' : 'timestamp'), textArg(ctx, args[1] as Expr, name, args)], 'text');
@@ -258,6 +260,9 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'make_time':
       arity(name, args, 3, 3);
       return fn(name, args.map((x, i) => coerce(ctx, numArg(ctx, x, name, args), i === 2 ? 'float8' : 'int4')), 'time');
+    case 'to_number':
+      arity(name, args, 2, 2);
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args)], 'numeric');
     case 'make_date':
     case 'make_timestamp': {
       const n = name === 'make_date' ? 3 : 6;

@@ -8,6 +8,7 @@ import type { BindContext } from './bind-context.ts';
 import { coerce, operatorError } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { Expr } from './expr.ts';
+import { isRowJson } from './json-build.ts';
 import { isArrayType, isIntegerType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
 const jsonOps = new Set(['->', '->>', '#>', '#>>', '@>', '<@', '?', '?|', '?&', '#-']);
@@ -98,6 +99,10 @@ export function bindJsonFunction(ctx: BindContext, name: string, args: readonly 
     if (n < min || n > max) throw noFunc(name, args);
   };
   switch (name) {
+    case 'row_to_json':
+      // Its argument is a whole row, already bound to this json form (lower-row.ts).
+      if (n === 1 && isRowJson(args[0]!)) return args[0]!;
+      throw noFunc(name, args);
     case 'to_json':
     case 'to_jsonb':
       arity(1, 1);

@@ -4,11 +4,12 @@
 // index-lookup join when they pin a key prefix of its primary key or an index (the scan is re-run per
 // left row with the left row as an outer row), else a hash join on the equalities, else a nested loop.
 // LEFT JOIN only uses its ON conjuncts at the join; WHERE conjuncts over its right side stay above it.
-// Conjuncts with subqueries are evaluated last, over the full FROM row.
+// Conjuncts with subqueries are evaluated last, over the full FROM row. A LATERAL item is re-run per
+// left row (a nested loop publishing the left row at its level).
 
 import type { Expr } from './expr.ts';
 import { andOf, mapExpr, someExpr } from './expr.ts';
-import type { JoinKind, Plan, SetFunctionPlan } from './plan.ts';
+import type { JoinKind, Plan } from './plan.ts';
 import type { TableDef } from './catalog.ts';
 import type { Rel, Scope } from './bind-context.ts';
 import type { ScanMode } from './row-source.ts';
@@ -21,6 +22,11 @@ export interface FromItem {
   readonly join: JoinKind;
   /** ON conjuncts of a LEFT JOIN (FROM-row positions). */
   readonly on: readonly Expr[];
+  /**
+   * A LATERAL item that reads earlier FROM items (lower-from.ts): the level its plan reads the left row
+   * at; it is re-run per left row by a nested-loop join.
+   */
+  readonly lateral: number | null;
 }
 
 const ALL = -1;
@@ -58,34 +64,6 @@ function sourcePlan(item: FromItem, local: readonly Expr[], mode: ScanMode): Pla
   if (item.source.k === 'table') return accessPlan(item.source.table, local, mode);
   const pred = andOf(local);
   return pred === null ? item.source.plan : { k: 'filter', input: item.source.plan, pred };
-}
-
-/** A FROM function's arguments mapped by `f` (null: not a function). */
-function mapFunctionArgs(p: Plan, f: (e: Expr) => Expr): Plan | null {
-  switch (p.k) {
-    case 'unnest': return { ...p, arr: f(p.arr) };
-    case 'series': return { ...p, start: f(p.start), stop: f(p.stop), step: p.step === null ? null : f(p.step) };
-    case 'rowsfrom': return { ...p, fns: p.fns.map((x) => mapFunctionArgs(x, f) as SetFunctionPlan) };
-    case 'jsonrows': return { ...p, doc: f(p.doc) };
-    default: return null;
-  }
-}
-
-/**
- * A function in FROM whose arguments read earlier FROM items (`FROM pg_index i, unnest(i.indkey)`,
- * LATERAL without the word, as PostgreSQL allows for functions): the plan with those columns as outer
- * references at a fresh level, for a nested loop that sets the level to each left row; else null.
- */
-function lateralFunction(scope: Scope, p: Plan): { plan: Plan; level: number } | null {
-  let reads = false;
-  mapFunctionArgs(p, (e) => {
-    reads ||= someExpr(e, (x) => x.k === 'col');
-    return e;
-  });
-  if (!reads) return null;
-  const level = scope.ctx.allocLevel();
-  const plan = mapFunctionArgs(p, (e) => mapExpr(e, (x) => (x.k === 'col' ? { k: 'outer', level, i: x.i, t: x.t } : undefined)));
-  return plan === null ? null : { plan, level };
 }
 
 export function planFrom(scope: Scope, items: readonly FromItem[], where: readonly Expr[], mode: ScanMode): Plan {
@@ -126,12 +104,9 @@ export function planFrom(scope: Scope, items: readonly FromItem[], where: readon
     }
     const rightWidth = item.rel.columns.length;
     const leftWidth = item.rel.offset;
-    // A function reading earlier FROM items (implicitly LATERAL): run again per left row.
-    const lateral = item.source.k === 'plan' ? lateralFunction(scope, item.source.plan) : null;
-    if (lateral !== null) {
-      const pred = andOf(local);
-      const right: Plan = pred === null ? lateral.plan : { k: 'filter', input: lateral.plan, pred };
-      plan = { k: 'nljoin', kind: item.join, left: plan, right, on: andOf(cross), rightWidth, leftWidth, level: lateral.level };
+    if (item.lateral !== null) {
+      // The left row is the FROM row up to this item: the lateral plan's outer references index it directly.
+      plan = { k: 'nljoin', kind: item.join, left: plan, right: sourcePlan(item, local, mode), on: andOf(cross), rightWidth, leftWidth, level: item.lateral };
       continue;
     }
     // Index-lookup join?
