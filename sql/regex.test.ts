@@ -13,6 +13,7 @@ import { someExpr, type Expr } from './expr.ts';
 import { compileRegex, pgExec, regexTest } from './regex.ts';
 import { translate, parseFlags } from './regex-parse.ts';
 import { SqlError } from './errors.ts';
+import { failure } from './errors.testkit.ts';
 
 const engine = await Engine.create();
 const s = engine.session();
@@ -20,15 +21,7 @@ s.execute('CREATE TABLE words (id int PRIMARY KEY, w text)');
 s.execute("INSERT INTO words VALUES (1, 'apple'), (2, 'Banana'), (3, 'cherry'), (4, NULL)");
 const words = engine.catalog.require('words');
 
-function code(f: () => unknown): string {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof SqlError) return `${e.code} ${e.message}`;
-    throw e;
-  }
-  return 'no error';
-}
+const code = failure;
 
 void test('a WHERE with ~ is the scan predicate: recorded, serialised and evaluated again as a replica does', () => {
   const node = parseSync("SELECT id FROM words WHERE w ~* '^b' OR w ~ 'rr'").stmts?.[0]?.stmt as Node;

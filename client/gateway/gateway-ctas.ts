@@ -33,21 +33,26 @@ function intoSpec(into: IntoClause, query: string, queryOffset: number, ifNotExi
 export function createTableAsOf(node: CreateTableAsStmt, sql: string): CreateTableAsSpec | null {
   if (node.objtype !== 'OBJECT_TABLE' || node.into === undefined) return null;
   const { tokens } = tokensOf(sql);
+  const i = topLevel(tokens, 'as');
+  if (i === null || i + 1 >= tokens.length) return null;
+  // WITH [NO] DATA ends the statement; it is not the query's.
+  let end = tokens.length;
+  const last = (k: number): string => tokens[end - k]?.text.toLowerCase() ?? '';
+  if (last(1) === 'data' && last(2) === 'with') end -= 2;
+  else if (last(1) === 'data' && last(2) === 'no' && last(3) === 'with') end -= 3;
+  const from = tokens[i + 1]!.start;
+  const to = end === tokens.length ? sql.length : tokens[end]!.start;
+  return intoSpec(node.into, sql.slice(from, to).replace(/[\s;]+$/, ''), from, node.if_not_exists === true);
+}
+
+/** The index of the first token outside parentheses that is the keyword `word`, or null. */
+function topLevel(tokens: readonly { text: string }[], word: string): number | null {
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!.text;
     if (t === '(') depth++;
     else if (t === ')') depth--;
-    else if (depth === 0 && t.toLowerCase() === 'as' && i + 1 < tokens.length) {
-      // WITH [NO] DATA ends the statement; it is not the query's.
-      let end = tokens.length;
-      const last = (k: number): string => tokens[end - k]?.text.toLowerCase() ?? '';
-      if (last(1) === 'data' && last(2) === 'with') end -= 2;
-      else if (last(1) === 'data' && last(2) === 'no' && last(3) === 'with') end -= 3;
-      const from = tokens[i + 1]!.start;
-      const to = end === tokens.length ? sql.length : tokens[end]!.start;
-      return intoSpec(node.into, sql.slice(from, to).replace(/[\s;]+$/, ''), from, node.if_not_exists === true);
-    }
+    else if (depth === 0 && t.toLowerCase() === word) return i;
   }
   return null;
 }
@@ -56,22 +61,15 @@ export function createTableAsOf(node: CreateTableAsStmt, sql: string): CreateTab
 export function selectIntoOf(node: SelectStmt, sql: string): CreateTableAsSpec | null {
   if (node.intoClause === undefined) return null;
   const { tokens } = tokensOf(sql);
-  let depth = 0;
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!.text;
-    if (t === '(') depth++;
-    else if (t === ')') depth--;
-    else if (depth === 0 && t.toLowerCase() === 'into') {
-      let j = i + 1;
-      while (j < tokens.length && /^(temp|temporary|unlogged|local|global|table)$/i.test(tokens[j]!.text)) j++;
-      j++; // the name
-      if (tokens[j]?.text === '.') j += 2; // schema.name
-      const to = j < tokens.length ? tokens[j]!.start : sql.length;
-      const query = `${sql.slice(0, tokens[i]!.start)}${sql.slice(to)}`.replace(/[\s;]+$/, '');
-      return intoSpec(node.intoClause, query, 0, false);
-    }
-  }
-  return null;
+  const i = topLevel(tokens, 'into');
+  if (i === null) return null;
+  let j = i + 1;
+  while (j < tokens.length && /^(temp|temporary|unlogged|local|global|table)$/i.test(tokens[j]!.text)) j++;
+  j++; // the name
+  if (tokens[j]?.text === '.') j += 2; // schema.name
+  const to = j < tokens.length ? tokens[j]!.start : sql.length;
+  const query = `${sql.slice(0, tokens[i]!.start)}${sql.slice(to)}`.replace(/[\s;]+$/, '');
+  return intoSpec(node.intoClause, query, 0, false);
 }
 
 const fail = (code: string, message: string): { ok: false; error: BackendError } => ({ ok: false, error: { code, message } });
