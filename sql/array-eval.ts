@@ -93,7 +93,7 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const a = arrayOf(v[0] ?? null);
       const i = v[1] ?? null;
       if (a === null || i === null) return null;
-      return a.items[Number(i) - 1] ?? null;
+      return a.items[Number(i) - a.lower] ?? null;
     }
     default: {
       // @>, <@ and &&: strict.

@@ -126,7 +126,10 @@ function readElement(text: string, from: number): { value: string | null; end: n
 
 const needsQuotes = /[{}",\\ \t\n\r\v\f]/;
 
-/** array_out: '{' elements in their type's text form, quoted where needed, separated by ',' '}'. */
+/**
+ * array_out: '{' elements in their type's text form, quoted where needed, separated by ',' '}', after
+ * the bounds ('[0:1]=') when the first subscript is not 1.
+ */
 export function formatArrayText(a: SqlArray): string {
   const parts: string[] = [];
   for (const v of a.items) {
@@ -141,24 +144,26 @@ export function formatArrayText(a: SqlArray): string {
       parts.push(s);
     }
   }
-  return '{' + parts.join(',') + '}';
+  const bounds = a.lower === 1 || a.items.length === 0 ? '' : `[${a.lower}:${a.lower + a.items.length - 1}]=`;
+  return bounds + '{' + parts.join(',') + '}';
 }
 
-/** array_send. */
-export function formatArrayBinary(a: SqlArray): Uint8Array {
+/** array_send; a vector's value has one dimension even when empty (int2vectorsend is array_send). */
+export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
   const elems = a.items.map((v) => (v === null ? null : formatBinary(v, a.elementType)));
-  const header = a.items.length === 0 ? 12 : 20;
+  const dims = a.items.length > 0 || vector;
+  const header = dims ? 20 : 12;
   let size = header;
   for (const e of elems) size += 4 + (e === null ? 0 : e.byteLength);
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setInt32(0, a.items.length === 0 ? 0 : 1);
+  dv.setInt32(0, dims ? 1 : 0);
   dv.setInt32(4, elems.includes(null) ? 1 : 0);
   dv.setUint32(8, typeOid[a.elementType]);
   let at = 12;
-  if (a.items.length > 0) {
+  if (dims) {
     dv.setInt32(12, a.items.length);
-    dv.setInt32(16, 1);
+    dv.setInt32(16, a.lower);
     at = 20;
   }
   for (const e of elems) {
@@ -181,8 +186,12 @@ function elementName(oid: number): string {
   return t === undefined ? '???' : typeDisplayName[t];
 }
 
-/** array_recv for one dimension with lower bound 1; `b` may be a view (elements are copied out). */
-export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): SqlArray {
+/**
+ * array_recv for one dimension with lower bound 1 (0 where `vector`, which int2vectorrecv and
+ * oidvectorrecv then require, with no NULL element; an empty vector, which PostgreSQL sends but does
+ * not take back, is taken, so stored rows round-trip); `b` may be a view (elements are copied out).
+ */
+export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, vector = false): SqlArray {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   // Reading a header field or an element's length past the end is pq_getmsgint's 08P01; an element
   // length past the end is array_recv's own 22P03 (below).
@@ -213,7 +222,8 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): 
     const lbound = dv.getInt32(16);
     at = 20;
     if (n < 0 || n > ARRAY_SIZE_MAX) throw arrayTooLarge();
-    if (n > 0 && lbound !== 1) {
+    if (n > 0 && lbound !== (vector ? 0 : 1)) {
+      if (vector) throw invalidVector(elementType);
       throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
     }
     // Every element takes at least its 4-byte length: a count the bytes cannot hold is refused before
@@ -238,5 +248,33 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): 
     }
   }
   if (at !== b.byteLength) throw badBinary('incorrect binary data format in array');
-  return new SqlArray(elementType, items);
+  if (vector && items.includes(null)) throw invalidVector(elementType);
+  return new SqlArray(elementType, items, vector ? 0 : 1);
+}
+
+function invalidVector(elementType: ArrayElementType): SqlError {
+  return badBinary(`invalid ${elementType === 'int2' ? 'int2vector' : 'oidvector'} data`);
+}
+
+/** int2vectorout / oidvectorout: the elements separated by single spaces ('' when there are none). */
+export function formatVectorText(a: SqlArray): string {
+  return a.items.map((v) => formatText(v, a.elementType)).join(' ');
+}
+
+/**
+ * int2vectorin / oidvectorin: elements separated by white space, each read by its element type's input,
+ * into a vector subscripted from 0. oidvector's elements are oids, int4 here as the system catalog has
+ * them: an oid above 2147483647 (or a negative one, which PostgreSQL wraps) is 0A000.
+ */
+export function parseVectorText(text: string, elementType: 'int2' | 'int4'): SqlArray {
+  const words = text.split(/[ \t\n\r\v\f]+/).filter((w) => w !== '');
+  return new SqlArray(elementType, words.map((w) => (elementType === 'int2' ? parseText(w, 'int2') : parseOid(w))), 0);
+}
+
+function parseOid(w: string): number {
+  if (!/^[+-]?[0-9]+$/.test(w)) throw new SqlError(SqlState.invalidTextRepresentation, `invalid input syntax for type oid: "${w}"`);
+  const n = Number(w);
+  if (n > 4294967295 || n < -2147483648) throw new SqlError(SqlState.numericValueOutOfRange, `value "${w}" is out of range for type oid`);
+  if (n < 0 || n > 2147483647) throw new SqlError(SqlState.featureNotSupported, `oid ${w} is not supported (oids are integers here)`);
+  return n;
 }

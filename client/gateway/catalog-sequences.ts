@@ -45,7 +45,7 @@ export function sequenceRows(sequences: readonly SequenceDef[], tables: readonly
   for (const s of sequences) {
     const oid = SEQUENCE_OID + s.id;
     const [start, min, max, increment, cache] = [s.start, s.min, s.max, s.increment, s.cache].map(normInt8);
-    push(pgClass, [oid, s.name, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false]);
+    push(pgClass, [oid, s.name, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false, null]);
     push(PG_SEQUENCE, [oid, typeOid[s.type], start ?? null, increment ?? null, max ?? null, min ?? null, cache ?? null, s.cycle]);
     push(PG_SEQUENCES, ['public', s.name, owner, typeDisplayName[s.type], start ?? null, min ?? null, max ?? null, increment ?? null, s.cycle, cache ?? null, null]);
     const t = s.ownedBy === null ? undefined : tables.find((x) => x.name === s.ownedBy!.table);

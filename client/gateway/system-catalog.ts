@@ -28,14 +28,14 @@ import { viewDefinition } from '../../sql/views.ts';
 import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
-import { arrayElementType, isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -57,12 +57,6 @@ const CATEGORY: Readonly<Record<string, string>> = {
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
 const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in' };
-const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
-/** A collatable type's collation: "default" (100), name's "C" (950). */
-const collationOf = (t: SqlType): number => {
-  const e = isArrayType(t) ? arrayElementType(t) : t;
-  return e === 'name' ? 950 : COLLATABLE.has(e) ? 100 : 0;
-};
 
 
 // Static tables: filled once.
@@ -80,7 +74,7 @@ const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtyp
 const PG_CLASS: Table = {
   name: 'pg_catalog.pg_class',
   columns: `oid int4, relname name, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
-    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool`,
+    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool, reloptions text[]`,
 };
 const PG_ATTRIBUTE: Table = {
   name: 'pg_catalog.pg_attribute',
@@ -153,6 +147,13 @@ function typeRows(): SqlValue[][] {
     const collation = collationOf(t);
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
+    if (isVectorType(t)) {
+      // Subscripted like arrays, of int2 and oid (26; int4 in the engine), stored plain; their own
+      // array types are left out, as the engine has no arrays of them.
+      rows.push([oid, t, PG_CATALOG, 10, len, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', t === 'int2vector' ? 21 : 26, 0,
+        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null]);
+      continue;
+    }
     rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
       `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
     if (array !== 0) {
@@ -194,9 +195,9 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false]);
-    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false]);
-    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false]);
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false, null]);
+    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
+    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
     push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
     push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
     attributes.forEach((c, i) => {
@@ -217,7 +218,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const definition = viewDefinition(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
-    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false]);
+    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false, null]);
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
@@ -239,7 +240,7 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
   push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined,
     c.identity ?? '', '', false, collationOf(c.type)]);
   push(IS_COLUMNS, [database, 'public', relname, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
-    f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+    f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
     database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', updatable]);
 }
 

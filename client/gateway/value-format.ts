@@ -172,7 +172,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     }
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
-      const b = formatArrayBinary(v);
+      const b = formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
       w.int32(b.length);
       w.bytes(b);
       return;
@@ -294,6 +294,9 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       return decodeIntervalBinary(raw);
     case 'json':
     case 'jsonb':
+      return parseBinary(raw, type);
+    case 'int2vector':
+    case 'oidvector':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.
