@@ -216,13 +216,16 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, v
   if (ndim > 1) throw multidimensionalArrays();
   const items: SqlValue[] = [];
   let at = 12;
+  let lower = 1;
   if (ndim === 1) {
     need(12, 8);
     const n = dv.getInt32(12);
     const lbound = dv.getInt32(16);
+    lower = n > 0 && lbound === 0 ? 0 : 1;
     at = 20;
     if (n < 0 || n > ARRAY_SIZE_MAX) throw arrayTooLarge();
-    if (n > 0 && lbound !== (vector ? 0 : 1)) {
+    // An array may start at 0 too (a vector cast to its array, as results carry it between replicas and clients).
+    if (n > 0 && (vector ? lbound !== 0 : lbound !== 1 && lbound !== 0)) {
       if (vector) throw invalidVector(elementType);
       throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
     }
@@ -249,7 +252,7 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, v
   }
   if (at !== b.byteLength) throw badBinary('incorrect binary data format in array');
   if (vector && items.includes(null)) throw invalidVector(elementType);
-  return new SqlArray(elementType, items, vector ? 0 : 1);
+  return new SqlArray(elementType, items, vector || lower === 0 ? 0 : 1);
 }
 
 function invalidVector(elementType: ArrayElementType): SqlError {
