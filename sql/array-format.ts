@@ -159,7 +159,7 @@ export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
   const dv = new DataView(out.buffer);
   dv.setInt32(0, dims ? 1 : 0);
   dv.setInt32(4, elems.includes(null) ? 1 : 0);
-  dv.setUint32(8, typeOid[a.elementType]);
+  dv.setUint32(8, elementOid(a.elementType, vector));
   let at = 12;
   if (dims) {
     dv.setInt32(12, a.items.length);
@@ -177,13 +177,21 @@ export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
   return out;
 }
 
+/** PostgreSQL's oid type, oidvector's element type (int4 in the engine). */
+const OID_OID = 26;
+
+/** The element type OID of an array's binary form: an oidvector's elements are oids. */
+function elementOid(elementType: ArrayElementType, vector: boolean): number {
+  return vector && elementType === 'int4' ? OID_OID : typeOid[elementType];
+}
+
 function badBinary(message: string): SqlError {
   return new SqlError('22P03', message);
 }
 
 function elementName(oid: number): string {
   const t = typeFromOid(oid);
-  return t === undefined ? '???' : typeDisplayName[t];
+  return oid === OID_OID ? 'oid' : t === undefined ? '???' : typeDisplayName[t];
 }
 
 /**
@@ -207,10 +215,11 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, v
     throw new SqlError(SqlState.programLimitExceeded, `number of array dimensions (${ndim}) exceeds the maximum allowed (6)`);
   }
   if (flags !== 0 && flags !== 1) throw badBinary('invalid array flags');
-  if (elemOid !== typeOid[elementType]) {
+  const expected = elementOid(elementType, vector);
+  if (elemOid !== expected) {
     throw new SqlError(
       SqlState.datatypeMismatch,
-      `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${typeOid[elementType]} (${typeDisplayName[elementType]})`,
+      `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${expected} (${elementName(expected)})`,
     );
   }
   if (ndim > 1) throw multidimensionalArrays();
