@@ -27,8 +27,8 @@ export function bindSetFunction(ctx: BindContext, name: string, bound: readonly 
       throw new SqlError(SqlState.undefinedFunction, `function generate_subscripts(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
     }
     const d = coerce(ctx, dim, 'int4');
-    const bound = (fn: string): Expr => ({ k: 'func', fn, args: [arr, d], t: 'int4' });
-    return { k: 'series', start: bound('array_lower'), stop: bound('array_upper'), step: null, t: 'int4' };
+    const end = (fn: string): Expr => ({ k: 'func', fn, args: [arr, d], t: 'int4' });
+    return { k: 'series', start: end('array_lower'), stop: end('array_upper'), step: null, t: 'int4' };
   }
   if (name === 'unnest') {
     if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');
