@@ -78,7 +78,15 @@ void test('rejects malformed array text with 22P02 and PostgreSQL 15 details', (
   assert.equal(formatArrayText(parseArrayText('{ab,c}', 'varchar', 1 + 4)), '{a,c}');
   assert.equal(err(() => parseArrayText('{123}', 'numeric', ((2 << 16) | 1) + 4)).code, '22003');
   assert.equal(err(() => parseArrayText('{{1,2},{3,4}}', 'int4')).code, '0A000');
-  assert.equal(err(() => parseArrayText('[0:1]={1,2}', 'int4')).code, '0A000');
+  // Dimensions: one, from 0 or 1 ('[0:1]={1,2}' reads back what a vector cast to its array prints).
+  assert.equal(err(() => parseArrayText('[2:3]={1,2}', 'int4')).code, '0A000');
+  assert.equal(err(() => parseArrayText('[1:2][1:1]={{1},{2}}', 'int4')).code, '0A000');
+  assert.equal(formatArrayText(parseArrayText(' [0:1] = {1,2}', 'int4')), '[0:1]={1,2}');
+  assert.equal(formatArrayText(parseArrayText('[1:2]={1,2}', 'int4')), '{1,2}');
+  assert.deepEqual(err(() => parseArrayText('[0:1]={1}', 'int4')),
+    { code: '22P02', message: 'malformed array literal: "[0:1]={1}"', detail: 'Specified array dimensions do not match array contents.' });
+  assert.deepEqual(err(() => parseArrayText('[0:x]={1}', 'int4')),
+    { code: '22P02', message: 'malformed array literal: "[0:x]={1}"', detail: 'Missing array dimension value.' });
 });
 
 void test('writes the binary form PostgreSQL 15 sends (array_send)', () => {

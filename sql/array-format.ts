@@ -1,7 +1,7 @@
 // Text and binary forms of one-dimensional arrays (sql-array.ts), as PostgreSQL 15's array_in/array_out
 // and array_recv/array_send have them (utils/adt/arrayfuncs.c).
 //
-// Text: '{1,2,NULL}'. An element is quoted on output when it is empty, is NULL in any case, or holds a
+// Text: '{1,2,NULL}', after its bounds ('[0:1]=') when it starts at 0. An element is quoted on output when it is empty, is NULL in any case, or holds a
 // brace, a double quote, a comma, a backslash or white space; inside quotes `"` and `\` are escaped with a
 // backslash. On input white space around elements is dropped, a backslash escapes the next character
 // anywhere, and an unquoted, unescaped NULL (any case) is a NULL element. Malformed input is 22P02
@@ -33,7 +33,19 @@ function malformed(text: string, detail: string): SqlError {
 export function parseArrayText(text: string, elementType: ArrayElementType, typmod = -1): SqlArray {
   let i = 0;
   while (isSpace(text[i])) i++;
-  if (text[i] === '[') throw multidimensionalArrays();
+  // Dimensions ('[0:1]={1,3}', as a vector cast to its array prints): one, starting at 0 or 1.
+  let bounds: { lower: number; upper: number } | null = null;
+  if (text[i] === '[') {
+    const m = /^\[\s*([+-]?\d+)\s*:\s*([+-]?\d+)\s*\]\s*/.exec(text.slice(i));
+    if (m === null) throw malformed(text, 'Missing array dimension value.');
+    i += m[0].length;
+    if (text[i] === '[') throw multidimensionalArrays();
+    bounds = { lower: Number(m[1]), upper: Number(m[2]) };
+    if (bounds.lower !== 0 && bounds.lower !== 1) throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
+    if (text[i] !== '=') throw malformed(text, 'Missing "=" after array dimensions.');
+    i++;
+    while (isSpace(text[i])) i++;
+  }
   if (text[i] !== '{') throw malformed(text, 'Array value must start with "{" or dimension information.');
   i++;
   const items: SqlValue[] = [];
@@ -59,7 +71,8 @@ export function parseArrayText(text: string, elementType: ArrayElementType, typm
   }
   while (isSpace(text[i])) i++;
   if (i < text.length) throw malformed(text, 'Junk after closing right brace.');
-  return new SqlArray(elementType, items);
+  if (bounds !== null && bounds.upper - bounds.lower + 1 !== items.length) throw malformed(text, 'Specified array dimensions do not match array contents.');
+  return new SqlArray(elementType, items, bounds?.lower === 0 && items.length > 0 ? 0 : 1);
 }
 
 /** An element's text input; a typmod applies as an explicit cast does (truncating character types). */

@@ -11,7 +11,8 @@
 // Multidimensional arrays and lower bounds other than 1 are refused (0A000) where they would come in;
 // the one exception is the vectors' 0 (int2vector, oidvector, types.ts), which casts to their array
 // types keep, as PostgreSQL's relabelling does ('1 3'::int2vector::int2[] is '[0:1]={1,3}'), and which
-// binary array input therefore takes as well (such values travel between replicas and clients).
+// array input therefore takes as well, in text ('[0:1]={1,3}') and binary (such values travel between
+// replicas and clients, and through COPY).
 
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import type { CmpOp } from './expr.ts';
