@@ -48,7 +48,7 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       // NULL arrays are left out; both NULL is NULL.
       const [a, b] = [arrayOf(v[0] ?? null), arrayOf(v[1] ?? null)];
       if (a === null || b === null) return a ?? b;
-      return new SqlArray(elementTypeOf(e.t), [...a.items, ...b.items]);
+      return new SqlArray(elementTypeOf(e.t), [...a.items, ...b.items], a.length > 0 ? a.lower : b.lower);
     }
     case 'array_append':
     case 'array_prepend': {
@@ -57,21 +57,22 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const a = arrayOf(v[append ? 0 : 1] ?? null);
       const x = v[append ? 1 : 0] ?? null;
       const items = a?.items ?? [];
-      return new SqlArray(elementTypeOf(e.t), append ? [...items, x] : [x, ...items]);
+      return new SqlArray(elementTypeOf(e.t), append ? [...items, x] : [x, ...items], a !== null && a.length > 0 ? a.lower : 1);
     }
     case 'array_remove': {
       const a = arrayOf(v[0] ?? null);
       if (a === null) return null;
       const t = elementTypeOf(e.t);
-      return new SqlArray(t, a.items.filter((x) => !same(x, v[1] ?? null, t, true)));
+      return new SqlArray(t, a.items.filter((x) => !same(x, v[1] ?? null, t, true)), a.lower);
     }
     case 'array_position': {
       const a = arrayOf(v[0] ?? null);
       if (a === null) return null;
       if (v.length > 2 && v[2] === null) throw new SqlError(SqlState.invalidParameterValue, 'initial position must not be null');
-      const from = v.length > 2 ? Math.max(Number(v[2]), 1) : 1;
+      // Positions are subscripts: from 0 in an array that starts there.
+      const from = v.length > 2 ? Math.max(Number(v[2]), a.lower) : a.lower;
       const t = a.elementType;
-      for (let i = from - 1; i < a.items.length; i++) if (same(a.items[i] ?? null, v[1] ?? null, t, true)) return i + 1;
+      for (let i = from - a.lower; i < a.items.length; i++) if (same(a.items[i] ?? null, v[1] ?? null, t, true)) return i + a.lower;
       return null;
     }
     case 'array_set': {
@@ -81,19 +82,20 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const i = v[1] ?? null;
       if (i === null) throw new SqlError('22004', 'array subscript in assignment must not be null');
       const at = Number(i);
-      if (at < 1 || ((a === null || a.length === 0) && at !== 1)) {
+      const lower = a !== null && a.length > 0 ? a.lower : 1;
+      if (at < lower || ((a === null || a.length === 0) && at !== 1)) {
         throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
       }
       const items = [...(a?.items ?? [])];
-      while (items.length < at - 1) items.push(null);
-      items[at - 1] = v[2] ?? null;
-      return new SqlArray(elementTypeOf(e.t), items);
+      while (items.length < at - lower) items.push(null);
+      items[at - lower] = v[2] ?? null;
+      return new SqlArray(elementTypeOf(e.t), items, lower);
     }
     case 'array_subscript': {
       const a = arrayOf(v[0] ?? null);
       const i = v[1] ?? null;
       if (a === null || i === null) return null;
-      return a.items[Number(i) - 1] ?? null;
+      return a.items[Number(i) - a.lower] ?? null;
     }
     default: {
       // @>, <@ and &&: strict.

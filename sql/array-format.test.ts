@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { formatArrayBinary, formatArrayText, parseArrayBinary, parseArrayText } from './array-format.ts';
 import { SqlArray, compareArrays, type ArrayElementType } from './sql-array.ts';
 import { SqlError } from './errors.ts';
+import { formatText, parseText } from './value-text.ts';
+import { formatBinary, parseBinary } from './value-binary.ts';
 
 function err(f: () => unknown): { code: string; message: string; detail: string | undefined } {
   try {
@@ -76,7 +78,15 @@ void test('rejects malformed array text with 22P02 and PostgreSQL 15 details', (
   assert.equal(formatArrayText(parseArrayText('{ab,c}', 'varchar', 1 + 4)), '{a,c}');
   assert.equal(err(() => parseArrayText('{123}', 'numeric', ((2 << 16) | 1) + 4)).code, '22003');
   assert.equal(err(() => parseArrayText('{{1,2},{3,4}}', 'int4')).code, '0A000');
-  assert.equal(err(() => parseArrayText('[0:1]={1,2}', 'int4')).code, '0A000');
+  // Dimensions: one, from 0 or 1 ('[0:1]={1,2}' reads back what a vector cast to its array prints).
+  assert.equal(err(() => parseArrayText('[2:3]={1,2}', 'int4')).code, '0A000');
+  assert.equal(err(() => parseArrayText('[1:2][1:1]={{1},{2}}', 'int4')).code, '0A000');
+  assert.equal(formatArrayText(parseArrayText(' [0:1] = {1,2}', 'int4')), '[0:1]={1,2}');
+  assert.equal(formatArrayText(parseArrayText('[1:2]={1,2}', 'int4')), '{1,2}');
+  assert.deepEqual(err(() => parseArrayText('[0:1]={1}', 'int4')),
+    { code: '22P02', message: 'malformed array literal: "[0:1]={1}"', detail: 'Specified array dimensions do not match array contents.' });
+  assert.deepEqual(err(() => parseArrayText('[0:x]={1}', 'int4')),
+    { code: '22P02', message: 'malformed array literal: "[0:x]={1}"', detail: 'Missing array dimension value.' });
 });
 
 void test('writes the binary form PostgreSQL 15 sends (array_send)', () => {
@@ -124,7 +134,9 @@ void test('rejects bad binary arrays with PostgreSQL 15 SQLSTATEs, never a crash
   });
   assert.deepEqual(err(() => parseArrayBinary(good.subarray(0, 22), 'int4')).code, '08P01');
   assert.deepEqual(err(() => parseArrayBinary(with32(12, -5), 'int4')).code, '54000');
-  assert.deepEqual(err(() => parseArrayBinary(with32(16, 0), 'int4')).code, '0A000');
+  // Lower bounds: 1, and 0 (a vector cast to its array, sql-array.ts); any other is 0A000.
+  assert.deepEqual(err(() => parseArrayBinary(with32(16, 2), 'int4')).code, '0A000');
+  assert.equal(parseArrayBinary(with32(16, 0), 'int4').lower, 0);
   // An element length past the end, and an int4 element of 3 bytes.
   assert.deepEqual(err(() => parseArrayBinary(with32(20, 9), 'int4')).message, 'insufficient data left in message');
   const short = good.slice(0, 27);
@@ -145,4 +157,33 @@ void test('orders arrays as btarraycmp: element-wise, NULL elements last, then t
   assert.equal(compareArrays(a('{}'), a('{}')), 0);
   const c = (t: string): SqlArray => parseArrayText(t, 'bpchar', 3 + 4);
   assert.equal(compareArrays(c('{a}'), c('{"a  "}')), 0);
+});
+
+void test('int2vector and oidvector: the text and binary forms PostgreSQL 15 prints and sends', () => {
+  const k = parseText(' 1   3 ', 'int2vector') as SqlArray;
+  assert.equal(k.lower, 0);
+  assert.equal(formatText(k, 'int2vector'), '1 3');
+  assert.equal(formatText(parseText('', 'int2vector'), 'int2vector'), '');
+  // int2vectorsend is array_send: one dimension even when empty, lower bound 0; oidvector's elements are oids (26).
+  assert.equal(hex(formatBinary(k, 'int2vector')), '0000000100000000000000150000000200000000000000020001000000020003');
+  assert.equal(hex(formatBinary(parseText('', 'int2vector'), 'int2vector')), '0000000100000000000000150000000000000000');
+  const c = parseText('5 6', 'oidvector');
+  assert.equal(hex(formatBinary(c, 'oidvector')), '00000001000000000000001a000000020000000000000004000000050000000400000006');
+  // A vector cast to its array keeps the bounds: '[0:1]={1,3}', and binary lower bound 0, which binary input takes back.
+  assert.equal(formatArrayText(k), '[0:1]={1,3}');
+  assert.equal((parseArrayBinary(formatArrayBinary(k), 'int2')).lower, 0);
+  assert.deepEqual(parseBinary(formatBinary(c, 'oidvector'), 'oidvector'), c);
+  assert.deepEqual(parseBinary(formatBinary(k, 'int2vector'), 'int2vector'), k);
+});
+
+void test('int2vector and oidvector input errors are their element types\' and int2vectorrecv\'s', () => {
+  assert.deepEqual(err(() => parseText('1 x', 'int2vector')), { code: '22P02', message: 'invalid input syntax for type smallint: "x"', detail: undefined });
+  assert.deepEqual(err(() => parseText('99999', 'int2vector')), { code: '22003', message: 'value "99999" is out of range for type smallint', detail: undefined });
+  assert.deepEqual(err(() => parseText('x', 'oidvector')), { code: '22P02', message: 'invalid input syntax for type oid: "x"', detail: undefined });
+  assert.equal(err(() => parseText('3000000000', 'oidvector')).code, '0A000');
+  // Lower bound 1, a NULL element, another element type.
+  assert.equal(err(() => parseBinary(formatArrayBinary(new SqlArray('int2', [1])), 'int2vector')).message, 'invalid int2vector data');
+  assert.equal(err(() => parseBinary(formatArrayBinary(new SqlArray('int2', [1, null], 0)), 'int2vector')).code, '22P03');
+  assert.deepEqual(err(() => parseBinary(formatArrayBinary(new SqlArray('int4', [1], 0)), 'oidvector')),
+    { code: '42804', message: 'binary data has array element type 23 (integer) instead of expected 26 (oid)', detail: undefined });
 });

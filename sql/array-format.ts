@@ -1,7 +1,7 @@
 // Text and binary forms of one-dimensional arrays (sql-array.ts), as PostgreSQL 15's array_in/array_out
 // and array_recv/array_send have them (utils/adt/arrayfuncs.c).
 //
-// Text: '{1,2,NULL}'. An element is quoted on output when it is empty, is NULL in any case, or holds a
+// Text: '{1,2,NULL}', after its bounds ('[0:1]=') when it starts at 0. An element is quoted on output when it is empty, is NULL in any case, or holds a
 // brace, a double quote, a comma, a backslash or white space; inside quotes `"` and `\` are escaped with a
 // backslash. On input white space around elements is dropped, a backslash escapes the next character
 // anywhere, and an unquoted, unescaped NULL (any case) is a NULL element. Malformed input is 22P02
@@ -33,7 +33,19 @@ function malformed(text: string, detail: string): SqlError {
 export function parseArrayText(text: string, elementType: ArrayElementType, typmod = -1): SqlArray {
   let i = 0;
   while (isSpace(text[i])) i++;
-  if (text[i] === '[') throw multidimensionalArrays();
+  // Dimensions ('[0:1]={1,3}', as a vector cast to its array prints): one, starting at 0 or 1.
+  let bounds: { lower: number; upper: number } | null = null;
+  if (text[i] === '[') {
+    const m = /^\[\s*([+-]?\d+)\s*:\s*([+-]?\d+)\s*\]\s*/.exec(text.slice(i));
+    if (m === null) throw malformed(text, 'Missing array dimension value.');
+    i += m[0].length;
+    if (text[i] === '[') throw multidimensionalArrays();
+    bounds = { lower: Number(m[1]), upper: Number(m[2]) };
+    if (bounds.lower !== 0 && bounds.lower !== 1) throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
+    if (text[i] !== '=') throw malformed(text, 'Missing "=" after array dimensions.');
+    i++;
+    while (isSpace(text[i])) i++;
+  }
   if (text[i] !== '{') throw malformed(text, 'Array value must start with "{" or dimension information.');
   i++;
   const items: SqlValue[] = [];
@@ -59,7 +71,8 @@ export function parseArrayText(text: string, elementType: ArrayElementType, typm
   }
   while (isSpace(text[i])) i++;
   if (i < text.length) throw malformed(text, 'Junk after closing right brace.');
-  return new SqlArray(elementType, items);
+  if (bounds !== null && bounds.upper - bounds.lower + 1 !== items.length) throw malformed(text, 'Specified array dimensions do not match array contents.');
+  return new SqlArray(elementType, items, bounds?.lower === 0 && items.length > 0 ? 0 : 1);
 }
 
 /** An element's text input; a typmod applies as an explicit cast does (truncating character types). */
@@ -126,7 +139,10 @@ function readElement(text: string, from: number): { value: string | null; end: n
 
 const needsQuotes = /[{}",\\ \t\n\r\v\f]/;
 
-/** array_out: '{' elements in their type's text form, quoted where needed, separated by ',' '}'. */
+/**
+ * array_out: '{' elements in their type's text form, quoted where needed, separated by ',' '}', after
+ * the bounds ('[0:1]=') when the first subscript is not 1.
+ */
 export function formatArrayText(a: SqlArray): string {
   const parts: string[] = [];
   for (const v of a.items) {
@@ -141,24 +157,26 @@ export function formatArrayText(a: SqlArray): string {
       parts.push(s);
     }
   }
-  return '{' + parts.join(',') + '}';
+  const bounds = a.lower === 1 || a.items.length === 0 ? '' : `[${a.lower}:${a.lower + a.items.length - 1}]=`;
+  return bounds + '{' + parts.join(',') + '}';
 }
 
-/** array_send. */
-export function formatArrayBinary(a: SqlArray): Uint8Array {
+/** array_send; a vector's value has one dimension even when empty (int2vectorsend is array_send). */
+export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
   const elems = a.items.map((v) => (v === null ? null : formatBinary(v, a.elementType)));
-  const header = a.items.length === 0 ? 12 : 20;
+  const dims = a.items.length > 0 || vector;
+  const header = dims ? 20 : 12;
   let size = header;
   for (const e of elems) size += 4 + (e === null ? 0 : e.byteLength);
   const out = new Uint8Array(size);
   const dv = new DataView(out.buffer);
-  dv.setInt32(0, a.items.length === 0 ? 0 : 1);
+  dv.setInt32(0, dims ? 1 : 0);
   dv.setInt32(4, elems.includes(null) ? 1 : 0);
-  dv.setUint32(8, typeOid[a.elementType]);
+  dv.setUint32(8, elementOid(a.elementType, vector));
   let at = 12;
-  if (a.items.length > 0) {
+  if (dims) {
     dv.setInt32(12, a.items.length);
-    dv.setInt32(16, 1);
+    dv.setInt32(16, a.lower);
     at = 20;
   }
   for (const e of elems) {
@@ -172,17 +190,29 @@ export function formatArrayBinary(a: SqlArray): Uint8Array {
   return out;
 }
 
+/** PostgreSQL's oid type, oidvector's element type (int4 in the engine). */
+const OID_OID = 26;
+
+/** The element type OID of an array's binary form: an oidvector's elements are oids. */
+function elementOid(elementType: ArrayElementType, vector: boolean): number {
+  return vector && elementType === 'int4' ? OID_OID : typeOid[elementType];
+}
+
 function badBinary(message: string): SqlError {
   return new SqlError('22P03', message);
 }
 
 function elementName(oid: number): string {
   const t = typeFromOid(oid);
-  return t === undefined ? '???' : typeDisplayName[t];
+  return oid === OID_OID ? 'oid' : t === undefined ? '???' : typeDisplayName[t];
 }
 
-/** array_recv for one dimension with lower bound 1; `b` may be a view (elements are copied out). */
-export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): SqlArray {
+/**
+ * array_recv for one dimension with lower bound 1 (0 where `vector`, which int2vectorrecv and
+ * oidvectorrecv then require, with no NULL element; an empty vector, which PostgreSQL sends but does
+ * not take back, is taken, so stored rows round-trip); `b` may be a view (elements are copied out).
+ */
+export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, vector = false): SqlArray {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   // Reading a header field or an element's length past the end is pq_getmsgint's 08P01; an element
   // length past the end is array_recv's own 22P03 (below).
@@ -198,22 +228,27 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): 
     throw new SqlError(SqlState.programLimitExceeded, `number of array dimensions (${ndim}) exceeds the maximum allowed (6)`);
   }
   if (flags !== 0 && flags !== 1) throw badBinary('invalid array flags');
-  if (elemOid !== typeOid[elementType]) {
+  const expected = elementOid(elementType, vector);
+  if (elemOid !== expected) {
     throw new SqlError(
       SqlState.datatypeMismatch,
-      `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${typeOid[elementType]} (${typeDisplayName[elementType]})`,
+      `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${expected} (${elementName(expected)})`,
     );
   }
   if (ndim > 1) throw multidimensionalArrays();
   const items: SqlValue[] = [];
   let at = 12;
+  let lower = 1;
   if (ndim === 1) {
     need(12, 8);
     const n = dv.getInt32(12);
     const lbound = dv.getInt32(16);
+    lower = n > 0 && lbound === 0 ? 0 : 1;
     at = 20;
     if (n < 0 || n > ARRAY_SIZE_MAX) throw arrayTooLarge();
-    if (n > 0 && lbound !== 1) {
+    // An array may start at 0 too (a vector cast to its array, as results carry it between replicas and clients).
+    if (n > 0 && (vector ? lbound !== 0 : lbound !== 1 && lbound !== 0)) {
+      if (vector) throw invalidVector(elementType);
       throw new SqlError(SqlState.featureNotSupported, 'array lower bounds other than 1 are not supported');
     }
     // Every element takes at least its 4-byte length: a count the bytes cannot hold is refused before
@@ -238,5 +273,33 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType): 
     }
   }
   if (at !== b.byteLength) throw badBinary('incorrect binary data format in array');
-  return new SqlArray(elementType, items);
+  if (vector && items.includes(null)) throw invalidVector(elementType);
+  return new SqlArray(elementType, items, vector || lower === 0 ? 0 : 1);
+}
+
+function invalidVector(elementType: ArrayElementType): SqlError {
+  return badBinary(`invalid ${elementType === 'int2' ? 'int2vector' : 'oidvector'} data`);
+}
+
+/** int2vectorout / oidvectorout: the elements separated by single spaces ('' when there are none). */
+export function formatVectorText(a: SqlArray): string {
+  return a.items.map((v) => formatText(v, a.elementType)).join(' ');
+}
+
+/**
+ * int2vectorin / oidvectorin: elements separated by white space, each read by its element type's input,
+ * into a vector subscripted from 0. oidvector's elements are oids, int4 here as the system catalog has
+ * them: an oid above 2147483647 (or a negative one, which PostgreSQL wraps) is 0A000.
+ */
+export function parseVectorText(text: string, elementType: 'int2' | 'int4'): SqlArray {
+  const words = text.split(/[ \t\n\r\v\f]+/).filter((w) => w !== '');
+  return new SqlArray(elementType, words.map((w) => (elementType === 'int2' ? parseText(w, 'int2') : parseOid(w))), 0);
+}
+
+function parseOid(w: string): number {
+  if (!/^[+-]?[0-9]+$/.test(w)) throw new SqlError(SqlState.invalidTextRepresentation, `invalid input syntax for type oid: "${w}"`);
+  const n = Number(w);
+  if (n > 4294967295 || n < -2147483648) throw new SqlError(SqlState.numericValueOutOfRange, `value "${w}" is out of range for type oid`);
+  if (n < 0 || n > 2147483647) throw new SqlError(SqlState.featureNotSupported, `oid ${w} is not supported (oids are integers here)`);
+  return n;
 }

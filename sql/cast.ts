@@ -13,7 +13,7 @@ import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
 import { SqlTime, roundTime, timeToInterval, wrapTime } from './time.ts';
 import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
-import { arrayElementType, truncateName, isArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, truncateName, isArrayType, isVectorType, vectorArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -27,6 +27,8 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   // time of a timestamp or an interval (assignment casts), time as an interval (implicit).
   if (to === 'time' && (from === 'timestamp' || from === 'timestamptz' || from === 'interval')) return true;
   if (from === 'time' && to === 'interval') return true;
+  // A vector to its array (binary coercible in PostgreSQL), and from there to other arrays.
+  if (isVectorType(from) && isArrayType(to)) return canCast(arrayElementType(vectorArrayType(from)), arrayElementType(to));
   if ((from === 'json' && to === 'jsonb') || (from === 'jsonb' && to === 'json')) return true;
   // jsonb's scalar casts (jsonb_numeric, jsonb_int4, jsonb_bool, ...); json has none.
   if (from === 'jsonb') return numericOrder[to] !== undefined || to === 'bool';
@@ -135,7 +137,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
   if (v instanceof SqlJson || v instanceof SqlJsonb) return castFromJson(v, from, to);
   if (v instanceof SqlArray && isArrayType(to)) {
     const te = arrayElementType(to);
-    return new SqlArray(te, v.items.map((x) => castValue(x, v.elementType, te, typmod, explicit)));
+    return new SqlArray(te, v.items.map((x) => castValue(x, v.elementType, te, typmod, explicit)), v.lower);
   }
   switch (to) {
     case 'int2':

@@ -269,10 +269,16 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return chars(s).length;
     }
     case 'array_length':
-      // One dimension: its length, NULL for an empty array or any other dimension.
-      return v[0] instanceof SqlArray && v[0].length > 0 && v[1] === 1 ? v[0].length : null;
+      // One dimension: its length, NULL for an empty array (a vector's keeps its dimension: 0) or any other dimension.
+      return v[0] instanceof SqlArray && (v[0].length > 0 || v[0].lower === 0) && v[1] === 1 ? v[0].length : null;
     case 'cardinality':
       return v[0] instanceof SqlArray ? v[0].length : null;
+    case 'array_lower':
+    case 'array_upper':
+      // Its first or last subscript in dimension 1 (an empty vector's are 0 and -1), NULL for an empty
+      // array or any other dimension.
+      if (!(v[0] instanceof SqlArray) || (v[0].length === 0 && v[0].lower !== 0) || v[1] !== 1) return null;
+      return e.fn === 'array_lower' ? v[0].lower : v[0].lower + v[0].length - 1;
     case 'octet_length':
       if (v[0] instanceof Uint8Array) return v[0].length;
       return new TextEncoder().encode(s0()).length;

@@ -9,13 +9,34 @@ import type { CmpOp, Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
 import { coerce, coerceAssign, commonType, operatorError, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, typeDisplayName, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
+import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, isVectorType, typeDisplayName, vectorArrayType, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
 import { bindExpr } from './lower-expr.ts';
+
+/** The functions taking an array (anyarray) that a vector is passed to as its array (vectorArray). */
+const ARRAY_ARGUMENT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'unnest', 'generate_subscripts', 'array_length', 'array_lower', 'array_upper', 'cardinality', 'array_position', 'array_remove',
+  'array_cat', 'array_append', 'array_prepend',
+]);
+
+/**
+ * An int2vector or oidvector as the array it is (int2[], oid[] as int4[]), as PostgreSQL passes one to
+ * an anyarray parameter, to ANY and to subscripting: a cast that keeps the value, subscripts from 0
+ * included. Any other expression as it is.
+ */
+export function vectorArray(e: Expr): Expr {
+  return isVectorType(e.t) ? { k: 'cast', e, t: vectorArrayType(e.t), typmod: -1, explicit: false } : e;
+}
+
+/** The arguments of a call of function `name`, vectors as arrays where it takes arrays. */
+export function vectorArguments(name: string, args: readonly Expr[]): Expr[] {
+  return args.map((a) => (ARRAY_ARGUMENT_FUNCTIONS.has(name) ? vectorArray(a) : a));
+}
 
 /** ARRAY[e1, e2, ...]: the elements unified to one type, which must not itself be an array. */
 export function bindArrayConstructor(scope: Scope, elements: readonly Node[], target?: SqlType): Expr {
   const items = elements.map((n) => bindExpr(scope, n));
   if (items.some((e) => isArrayType(e.t))) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+  if (items.some((e) => isVectorType(e.t))) throw new SqlError(SqlState.featureNotSupported, 'arrays of int2vector and oidvector are not supported');
   if (items.length === 0) {
     if (target !== undefined && isArrayType(target)) return { k: 'array', items: [], t: target };
     throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of empty array',
@@ -24,7 +45,7 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
   const [all, t] = target !== undefined && isArrayType(target)
     ? [items.map((e) => coerce(scope.ctx, e, arrayElementType(target))), arrayElementType(target)]
     : unifyAll(scope.ctx, items, 'ARRAY');
-  if (t === 'unknown' || isArrayType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
+  if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
   return { k: 'array', items: all, t: arrayTypeOf(t) };
 }
 
@@ -35,9 +56,10 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
   if (r.t === 'unknown') {
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
-    if (isArrayType(elem)) throw operatorError(op, l.t, l.t);
+    if (isArrayType(elem) || isVectorType(elem)) throw operatorError(op, l.t, l.t);
     r = coerce(scope.ctx, r, arrayTypeOf(elem));
   }
+  r = vectorArray(r);
   const rt = r.t;
   if (!isArrayType(rt)) throw new SqlError('42809', 'op ANY/ALL (array) requires array on right side');
   const elem = arrayElementType(rt);
@@ -129,11 +151,11 @@ export function bindArrayFunction(ctx: BindContext, name: string, args: readonly
 }
 
 /**
- * `arr[i]`: the element at a 1-based position, NULL out of bounds (one subscript: the engine's arrays have
- * one dimension). Slices and field selection are 0A000.
+ * `arr[i]`: the element at position i (from 1, or from 0 in a vector), NULL out of bounds (one subscript:
+ * the engine's arrays have one dimension). Slices and field selection are 0A000.
  */
 export function bindSubscript(scope: Scope, ind: A_Indirection): Expr {
-  const arr = bindExpr(scope, ind.arg as Node);
+  const arr = vectorArray(bindExpr(scope, ind.arg as Node));
   const subs = ind.indirection ?? [];
   if (subs.length !== 1 || !('A_Indices' in subs[0]!)) throw new SqlError(SqlState.featureNotSupported, subs.some((s) => !('A_Indices' in s)) ? 'field selection is not supported' : 'multidimensional arrays are not supported');
   const idx = subs[0].A_Indices;

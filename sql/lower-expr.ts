@@ -12,14 +12,14 @@ import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts'
 import { SqlError, SqlState, locate } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
-import { arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, isVectorType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { datetimeArithType } from './lower-datetime-arith.ts';
 import { bindBitwise, bindFunction } from './lower-func.ts';
 import { bindJsonOperator } from './lower-json.ts';
 import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
-import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript } from './lower-array.ts';
+import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript, vectorArguments } from './lower-array.ts';
 import { bindSubLink } from './lower-sublink.ts';
 import type { AggFn, AggSpec } from './plan.ts';
 import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
@@ -253,7 +253,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
     case 'array_agg':
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
-      if (isArrayType(arg.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+      if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -301,7 +301,7 @@ function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
-  return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
+  return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, vectorArguments(name, (f.args ?? []).map((a) => bindExpr(scope, a))));
 }
 
 function bindAExpr(scope: Scope, a: A_Expr): Expr {

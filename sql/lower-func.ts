@@ -116,6 +116,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, [a.t === 'bpchar' ? a : textArg(ctx, a, name, args)], 'int4');
     }
     case 'array_length':
+    case 'array_lower':
+    case 'array_upper':
     case 'cardinality': {
       arity(name, args, name === 'cardinality' ? 1 : 2, name === 'cardinality' ? 1 : 2);
       if (!isArrayType((args[0] as Expr).t)) throw noFunc(name, args);

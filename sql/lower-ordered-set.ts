@@ -13,7 +13,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, toBool, unsupported } from './lower-expr.ts';
 import { requireOperators } from './lower-select.ts';
 import { coerce, commonType } from './coerce.ts';
-import { arrayTypeOf, isArrayType, isNumericType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, isVectorType, isNumericType, typeDisplayName, type SqlType } from './types.ts';
 import { orderedAggs, orderedSetAggs } from './agg.ts';
 
 /**
@@ -88,8 +88,8 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
   } else {
     if (v.t === 'unknown') throw polymorphic();
     requireOperators(v.t, 'ordering');
-    if (many && isArrayType(v.t)) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
-    t = many && !isArrayType(v.t) ? arrayTypeOf(v.t) : v.t;
+    if (many && (isArrayType(v.t) || isVectorType(v.t))) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
+    t = many && !isArrayType(v.t) && !isVectorType(v.t) ? arrayTypeOf(v.t) : v.t;
   }
   aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order: [orderKey(sb, v)] });
   return { k: 'aggref', i: aggs.length - 1, t };

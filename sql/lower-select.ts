@@ -65,6 +65,8 @@ function figureName(v: Node | undefined): [string, number] {
     const names = v.TypeCast.typeName?.names ?? [];
     return [strOf(names[names.length - 1]), 1];
   }
+  // A subscript (`indkey[0]`) is named after what it subscripts.
+  if ('A_Indirection' in v) return figureName(v.A_Indirection.arg);
   if ('CaseExpr' in v) return ['case', 1];
   if ('GroupingFunc' in v) return ['grouping', 2];
   if ('CoalesceExpr' in v) return ['coalesce', 2];

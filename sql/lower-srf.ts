@@ -9,15 +9,32 @@ import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { bindRegexFunction } from './lower-match.ts';
 import type { SetFunctionPlan } from './plan.ts';
+import { vectorArguments } from './lower-array.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 
-export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series', 'regexp_matches', 'regexp_split_to_table']);
+export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series', 'generate_subscripts', 'regexp_matches', 'regexp_split_to_table']);
 
-/** unnest(array), generate_series(start, stop[, step]), regexp_matches or regexp_split_to_table over bound arguments, with PostgreSQL's errors. */
-export function bindSetFunction(ctx: BindContext, name: string, args: readonly Expr[]): SetFunctionPlan {
+/**
+ * unnest(array), generate_series(start, stop[, step]), generate_subscripts(array, dim), regexp_matches or
+ * regexp_split_to_table over bound arguments, with PostgreSQL's errors. generate_subscripts is the series
+ * from array_lower to array_upper (none for an empty or NULL array or another dimension); its reverse
+ * form is 0A000.
+ */
+export function bindSetFunction(ctx: BindContext, name: string, bound: readonly Expr[]): SetFunctionPlan {
+  const args = vectorArguments(name, bound);
   // regexp_matches and regexp_split_to_table unnest the list their scalar call computes (regex-eval.ts).
   if (name === 'regexp_matches' || name === 'regexp_split_to_table') {
     return { k: 'unnest', arr: bindRegexFunction(ctx, name, args), t: name === 'regexp_matches' ? '_text' : 'text' };
+  }
+  if (name === 'generate_subscripts') {
+    if (args.length === 3) throw new SqlError(SqlState.featureNotSupported, 'generate_subscripts with reverse is not supported');
+    const [arr, dim] = args;
+    if (arr === undefined || dim === undefined || args.length !== 2 || !isArrayType(arr.t)) {
+      throw new SqlError(SqlState.undefinedFunction, `function generate_subscripts(${args.map((a) => typeDisplayName[a.t]).join(', ')}) does not exist`);
+    }
+    const d = coerce(ctx, dim, 'int4');
+    const end = (fn: string): Expr => ({ k: 'func', fn, args: [arr, d], t: 'int4' });
+    return { k: 'series', start: end('array_lower'), stop: end('array_upper'), step: null, t: 'int4' };
   }
   if (name === 'unnest') {
     if (args.length !== 1) throw new SqlError(SqlState.undefinedFunction, 'function unnest with this many arguments does not exist');

@@ -9,7 +9,7 @@ import { SqlError, SqlState } from './errors.ts';
 import type { CmpOp, Expr } from './expr.ts';
 import { bindExpr, cmpOps, strOf, unsupported } from './lower-expr.ts';
 import { bindSubquery } from './lower-select.ts';
-import { arrayTypeOf, isArrayType } from './types.ts';
+import { arrayTypeOf, isArrayType, isVectorType } from './types.ts';
 
 export function bindSubLink(scope: Scope, s: SubLink): Expr {
   const sub = bindSubquery(scope, s.subselect as Node);
@@ -27,7 +27,7 @@ export function bindSubLink(scope: Scope, s: SubLink): Expr {
       if (sub.columns.length !== 1) throw new SqlError(SqlState.syntaxError, 'subquery must return only one column');
       const et = sub.columns[0]?.type ?? 'text';
       const element = et === 'unknown' ? 'text' : et;
-      if (isArrayType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
+      if (isArrayType(element) || isVectorType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
       return { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
     }
     case 'ANY_SUBLINK':

@@ -3,7 +3,7 @@
 
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayTypeOf, isArrayType, numericTypmod, type SqlType } from './types.ts';
+import { arrayTypeOf, isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
 
 export interface ResolvedType {
   readonly type: SqlType;
@@ -24,7 +24,7 @@ const simple: Record<string, SqlType> = {
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
   date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', time: 'time', json: 'json', jsonb: 'jsonb', string: 'text',
-  name: 'name',
+  name: 'name', int2vector: 'int2vector', oidvector: 'oidvector',
 };
 
 /**
@@ -38,7 +38,7 @@ export function resolveTypeName(tn: TypeName): ResolvedType {
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
     const elem = resolveTypeName({ ...tn, arrayBounds: [] });
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
-    if (elem.type === 'unknown' || isArrayType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
+    if (elem.type === 'unknown' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
     return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
   }
   const mods = (tn.typmods ?? []).map(intArg);

@@ -8,7 +8,11 @@
 // values may be shared between rows, plans and caches like any other SqlValue; every element is null or a
 // value of `elementType` in its normal representation (types.ts).
 //
-// Multidimensional arrays and lower bounds other than 1 are refused (0A000) where they would come in.
+// Multidimensional arrays and lower bounds other than 1 are refused (0A000) where they would come in;
+// the one exception is the vectors' 0 (int2vector, oidvector, types.ts), which casts to their array
+// types keep, as PostgreSQL's relabelling does ('1 3'::int2vector::int2[] is '[0:1]={1,3}'), and which
+// array input therefore takes as well, in text ('[0:1]={1,3}') and binary (such values travel between
+// replicas and clients, and through COPY).
 
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import type { CmpOp } from './expr.ts';
@@ -29,10 +33,13 @@ export const ARRAY_SIZE_MAX = 134217727;
 export class SqlArray {
   readonly elementType: ArrayElementType;
   readonly items: readonly SqlValue[];
-  constructor(elementType: ArrayElementType, items: readonly SqlValue[]) {
+  /** The first subscript: 1, or 0 for a vector's value (and that value cast to an array). */
+  readonly lower: 0 | 1;
+  constructor(elementType: ArrayElementType, items: readonly SqlValue[], lower: 0 | 1 = 1) {
     if (items.length > ARRAY_SIZE_MAX) throw arrayTooLarge();
     this.elementType = elementType;
     this.items = items;
+    this.lower = lower;
   }
   get length(): number {
     return this.items.length;

@@ -20,6 +20,7 @@
 //   time              SqlTime: microseconds since midnight, 24:00:00 included (time.ts)
 //   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
+//   int2vector        SqlArray of int2 (oidvector: of int4); only the subscripts' base (0) differs
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -48,12 +49,22 @@ export const sqlTypes = [
   // PostgreSQL's identifier type (the system catalog's names), text of at most 63 bytes.
   'name', '_name',
   'time', '_time',
+  // The system catalog's vectors (pg_index.indkey, indclass): one-dimensional arrays subscripted from 0.
+  'int2vector', 'oidvector',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
 export type ArrayType = Extract<SqlType, `_${string}`>;
-/** The element types an array may have: every base type but 'unknown'. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType>;
+/** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
+export type VectorType = 'int2vector' | 'oidvector';
+/** The element types an array may have: every base type but 'unknown' and the vectors. */
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType>;
+export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
+/**
+ * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
+ * to arrays read a vector as this array, as PostgreSQL's binary coercion of int2vector to int2[].
+ */
+export const vectorArrayType = (t: VectorType): '_int2' | '_int4' => (t === 'int2vector' ? '_int2' : '_int4');
 export const isArrayType = (t: SqlType): t is ArrayType => t.charCodeAt(0) === 95;
 export const arrayElementType = (t: ArrayType): ArrayElementType => t.slice(1) as ArrayElementType;
 export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
@@ -74,6 +85,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   json: 114, jsonb: 3802, _json: 199, _jsonb: 3807,
   name: 19, _name: 1003,
   time: 1083, _time: 1183,
+  int2vector: 22, oidvector: 30,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -86,6 +98,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   json: -1, jsonb: -1, _json: -1, _jsonb: -1,
   name: 64, _name: -1,
   time: 8, _time: -1,
+  int2vector: -1, oidvector: -1,
 };
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -107,6 +120,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   json: 'json', jsonb: 'jsonb', _json: 'json[]', _jsonb: 'jsonb[]',
   name: 'name', _name: 'name[]',
   time: 'time without time zone', _time: 'time without time zone[]',
+  int2vector: 'int2vector', oidvector: 'oidvector',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -197,6 +211,11 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlTime) return 'time';
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
-  if (v instanceof SqlArray) return arrayTypeOf(v.elementType);
+  // Only a vector's value (or one cast from it to its array) is subscripted from 0.
+  if (v instanceof SqlArray) {
+    if (v.lower === 0 && v.elementType === 'int2') return 'int2vector';
+    if (v.lower === 0 && v.elementType === 'int4') return 'oidvector';
+    return arrayTypeOf(v.elementType);
+  }
   return 'unknown';
 }

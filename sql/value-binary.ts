@@ -128,7 +128,7 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       return out;
     }
     default:
-      if (v instanceof SqlArray) return formatArrayBinary(v);
+      if (v instanceof SqlArray) return formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
       throw new InvariantError(`not an array value: ${typeof v}`);
   }
 }
@@ -336,6 +336,10 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'jsonb':
       if (b.length < 1 || b[0] !== 1) throw new SqlError('22P03', `unsupported jsonb version number ${b[0] ?? 0}`);
       return parseJsonb(decodeUtf8(b.subarray(1)));
+    case 'int2vector':
+      return parseArrayBinary(b, 'int2', true);
+    case 'oidvector':
+      return parseArrayBinary(b, 'int4', true);
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }

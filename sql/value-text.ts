@@ -14,7 +14,7 @@ import { SqlTime, formatTime, parseTime, roundTime } from './time.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
-import { formatArrayText, parseArrayText } from './array-format.ts';
+import { formatArrayText, formatVectorText, parseArrayText, parseVectorText } from './array-format.ts';
 
 /** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
 export function formatFloat(x: number, float4 = false): string {
@@ -72,7 +72,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
     case 'object':
       if (value instanceof Numeric) return value.toString();
       if (value instanceof Uint8Array) return formatBytea(value);
-      if (value instanceof SqlArray) return formatArrayText(value);
+      if (value instanceof SqlArray) return type === 'int2vector' || type === 'oidvector' ? formatVectorText(value) : formatArrayText(value);
       if (value instanceof SqlInterval) return formatInterval(value);
       if (value instanceof SqlTime) return formatTime(value.micros);
       if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
@@ -189,6 +189,10 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseJson(text);
     case 'jsonb':
       return parseJsonb(text);
+    case 'int2vector':
+      return parseVectorText(text, 'int2');
+    case 'oidvector':
+      return parseVectorText(text, 'int4');
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeOutcome, encodeOutcome, decodeParams, encodeParams } from './wire-values.ts';
+import { decodeOutcome, decodeTypedParams, encodeOutcome, decodeParams, encodeParams } from './wire-values.ts';
+import { SqlArray } from './sql-array.ts';
 
 const NAMES = ['id', '', 'héllo wörld', '日本語', 'a😀b', '\uFEFFbom', '\uFEFF', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300)];
 
@@ -25,4 +26,15 @@ void test('results carry column names, text values and errors in any UTF-8', () 
 void test('parameters round-trip', () => {
   const values = [1, 'héllo', null, 2.5, true, '日本語'];
   assert.deepEqual(decodeParams(encodeParams(values)), values);
+});
+
+void test('vectors and arrays that start at 0 travel between clients and replicas with their bounds and declared types', () => {
+  const vector = new SqlArray('int2', [1, 3], 0);
+  const oids = new SqlArray('int4', [100, 950], 0);
+  const typed = decodeTypedParams(encodeParams([vector, vector, oids], ['int2vector', '_int2', 'oidvector']));
+  assert.deepEqual(typed.values, [vector, vector, oids]);
+  assert.deepEqual(typed.hints, ['int2vector', '_int2', 'oidvector']);
+  const out = decodeOutcome(encodeOutcome({ ok: true, columns: [{ name: 'indkey', type: 'int2vector', typmod: -1 }, { name: 'keys', type: '_int2', typmod: -1 }], rows: [[vector, vector]] }));
+  assert.ok(out.ok);
+  assert.deepEqual(out.rows, [[vector, vector]]);
 });

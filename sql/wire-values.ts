@@ -11,7 +11,8 @@
  *
  * Decoders throw `WireValueError` on malformed input; callers turn it into a rejection.
  */
-import { sqlTypes, typeOfValue, type Row, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, isArrayType, sqlTypes, typeOfValue, type Row, type SqlType, type SqlValue } from './types.ts';
+import { SqlArray } from './sql-array.ts';
 import { formatBinary, parseBinary, readBinary, writeBinary } from './value-binary.ts';
 
 export class WireValueError extends Error {
@@ -225,7 +226,8 @@ function holds(v: Exclude<SqlValue, null>, t: SqlType): boolean {
     case 'timestamptz':
       return own === 'timestamp';
     default:
-      return false;
+      // An array that starts at 0 (its own type reads as a vector's, types.ts) is still of its array type.
+      return v instanceof SqlArray && isArrayType(t) && v.elementType === arrayElementType(t);
   }
 }
 

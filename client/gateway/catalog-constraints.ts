@@ -7,13 +7,13 @@
 // owns or its table's, CHECK_OID for CHECKs, FOREIGN_KEY_OID for FOREIGN KEYs), and so has a column
 // default (ATTRDEF_OID).
 // Columns are PostgreSQL 15's, in its order, with some left out where the engine has no type for them:
-// pg_index's indcollation and indclass (oidvector) and pg_constraint's operator
-// arrays (conpfeqop, conppeqop, conffeqop: oid[]), confdelsetcols and conexclop; a query naming them
-// fails with 42703. pg_constraint.conkey and confkey are int2[] (the columns' attnums: a key's, a
+// pg_constraint's operator arrays (conpfeqop, conppeqop, conffeqop: oid[]), confdelsetcols and
+// conexclop; a query naming them fails with 42703. pg_constraint.conkey and confkey are int2[] (the columns' attnums: a key's, a
 // CHECK's columns in order of appearance, a FOREIGN KEY's and its referenced ones in key order), as ORMs join
 // them with pg_attribute (`a.attnum = ANY(con.conkey)`).
-// indkey and indoption are kept as int2vector's text ('1 3'; indoption all 0: ascending, nulls last),
-// typed text (catalog-functions.ts reads them as int2[] where a query unnests them). pg_node_tree columns (pg_attrdef.adbin,
+// pg_index's indkey and indoption are int2vector, indcollation and indclass oidvector, as PostgreSQL's
+// (the columns' attnums; the key columns' collations and default btree operator classes; every option
+// 0, ascending with NULLs last, the only order Pesto's indexes have). pg_node_tree columns (pg_attrdef.adbin,
 // pg_index.indpred, pg_constraint.conbin) hold the expression's SQL text, which pg_get_expr returns.
 // pg_get_constraintdef's text (pesto_definition): PRIMARY KEY (...), UNIQUE (...), a CHECK's as
 // sql/check-text.ts prints it (pretty or not, as asked; NULL for a form it does not cover; conbin holds
@@ -25,7 +25,7 @@ import { someExpr } from '../../sql/expr.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { checkText } from '../../sql/check-text.ts';
-import type { SqlValue } from '../../sql/types.ts';
+import { arrayElementType, isArrayType, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRows, type SequenceNames } from './psql-describe.ts';
 
 export interface Table {
@@ -45,7 +45,7 @@ export const PG_INDEX: Table = {
   name: 'pg_catalog.pg_index',
   columns: `indexrelid int4, indrelid int4, indnatts int2, indnkeyatts int2, indisunique bool, indnullsnotdistinct bool, indisprimary bool,
     indisexclusion bool, indimmediate bool, indisclustered bool, indisvalid bool, indcheckxmin bool, indisready bool, indislive bool,
-    indisreplident bool, indkey text, indexprs text, indpred text, indoption text`,
+    indisreplident bool, indkey int2vector, indcollation oidvector, indclass oidvector, indoption int2vector, indexprs text, indpred text`,
 };
 export const PG_CONSTRAINT: Table = {
   name: 'pg_catalog.pg_constraint',
@@ -91,6 +91,23 @@ function attnums(t: TableDef): Map<number, number> {
   return attnum;
 }
 
+const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
+/** A collatable type's collation: "default" (100), name's "C" (950); 0 for other types. */
+export const collationOf = (t: SqlType): number => {
+  const e = isArrayType(t) ? arrayElementType(t) : t;
+  return e === 'name' ? 950 : COLLATABLE.has(e) ? 100 : 0;
+};
+
+/** PostgreSQL 15's default btree operator class of each type (pg_opclass: arrays' is array_ops). */
+const BTREE_OPCLASS: Partial<Record<SqlType, number>> = {
+  bool: 10003, bytea: 10006, name: 10028, int8: 3124, int2: 1979, int4: 1978, text: 3126, varchar: 3126, oidvector: 10032, float4: 10012,
+  float8: 3123, bpchar: 10004, date: 3122, timestamp: 3128, timestamptz: 3127, interval: 10022, numeric: 3125, uuid: 10065, jsonb: 10088,
+};
+const opclassOf = (t: SqlType): number => (isArrayType(t) ? 10000 : BTREE_OPCLASS[t] ?? 0);
+
+/** A vector (int2vector, or oidvector of int4 elements) of `values`, subscripted from 0 as PostgreSQL's. */
+const vector = (elementType: 'int2' | 'int4', values: readonly number[]): SqlArray => new SqlArray(elementType, values, 0);
+
 /** An int2[] of the attnums of columns `cols` (pg_constraint.conkey, confkey). */
 const keyArray = (attnum: ReadonlyMap<number, number>, cols: readonly number[]): SqlArray => new SqlArray('int2', cols.map((c) => attnum.get(c) ?? 0));
 
@@ -120,7 +137,8 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
     const oid = indexOid(t, i.name);
     const list = columnList(t, i.cols);
     push(PG_INDEX, [oid, relid, i.cols.length, i.cols.length, i.unique, false, i.primary, false, true, false, true, false, true, true, false,
-      i.cols.map((c) => attnum.get(c) ?? 0).join(' '), null, null, i.cols.map(() => 0).join(' ')]);
+      vector('int2', i.cols.map((c) => attnum.get(c) ?? 0)), vector('int4', i.cols.map((c) => collationOf(t.columns[c]!.type))),
+      vector('int4', i.cols.map((c) => opclassOf(t.columns[c]!.type))), vector('int2', i.cols.map(() => 0)), null, null]);
     push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`, null]);
     if (i.contype === null) continue;
     const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);

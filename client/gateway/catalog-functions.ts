@@ -13,7 +13,9 @@
 //   obj_description(oid [, catalog])        pg_description, objsubid 0
 //   col_description(relation, column)       pg_description
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
-//   unnest(...)                             pg_index.indkey / indoption arguments read as int2[] (int2vector's own coercion)
+//   pg_type_is_visible(oid)                 whether pg_type has it (every type is in pg_catalog)
+//   pg_get_serial_sequence(table, column)   pg_depend: the sequence owned by the column (SERIAL's 'a', an identity's 'i'),
+//                                           schema-qualified; the table's name read as regclass reads it, the column's as it is
 // Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
 
 import { scanSync, type ScanToken } from 'libpg-query';
@@ -25,7 +27,6 @@ const catalogOid = (name: string): string =>
   `(CASE (${name})::text WHEN 'pg_class' THEN 1259 WHEN 'pg_type' THEN 1247 WHEN 'pg_namespace' THEN 2615 WHEN 'pg_constraint' THEN 2606 WHEN 'pg_database' THEN 1262 WHEN 'pg_am' THEN 2601 END)`;
 
 /** A reference to pg_index's int2vector columns (kept as text: catalog-constraints.ts). */
-const isInt2Vector = (arg: string): boolean => /^\s*(?:[a-z_][a-z0-9_]*\.)?(?:indkey|indoption)\s*$/i.test(arg);
 
 const REWRITES: Readonly<Record<string, Rewrite>> = {
   pg_get_indexdef: (a) => (a.length === 1 ? `(SELECT definition AS pg_get_indexdef FROM pg_catalog.pesto_definition WHERE objid = (${a[0]}))` : null),
@@ -38,10 +39,25 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     ? `(SELECT description AS obj_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND objsubid = 0${a.length === 2 ? ` AND classoid = ${catalogOid(a[1]!)}` : ''})`
     : null),
   col_description: (a) => (a.length === 2 ? `(SELECT description AS col_description FROM pg_catalog.pg_description WHERE objoid = (${a[0]}) AND classoid = 1259 AND objsubid = (${a[1]}))` : null),
-  // int2vector is binary-coercible to int2[]: unnest(indkey, indoption) reads pg_index's text forms as the arrays.
-  unnest: (a) => (a.some(isInt2Vector) ? `unnest(${a.map((x) => (isInt2Vector(x) ? `('{' || replace(${x}, ' ', ',') || '}')::int2[]` : x)).join(', ')})` : null),
+  pg_get_serial_sequence: (a) => (a.length === 2 ? serialSequence(a[0]!, a[1]!, `'public.' || quote_ident(pesto_seq.relname::text)`, 'pg_get_serial_sequence') : null),
+  // `pg_get_serial_sequence(t, c)::regclass` as firstRegCast rewrites it: the sequence's oid, with no
+  // lookup of its name (which would evaluate the call once per spelling in pesto_relation_name).
+  pesto_serial_sequence_oid: (a) => (a.length === 2 ? serialSequence(a[0]!, a[1]!, 'pesto_seq.oid', 'regclass') : null),
   pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
+  pg_type_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_type WHERE oid = (${a[0]})) END AS pg_type_is_visible)` : null),
 };
+
+/**
+ * The sequence owned by column `column` of table `table` (pg_depend: SERIAL's 'a', an identity's 'i'),
+ * as `value`. Aliases of its own, so that the arguments' qualified names (a.attname) still name the
+ * caller's tables.
+ */
+function serialSequence(table: string, column: string, value: string, label: string): string {
+  return `(SELECT ${value} AS ${label} FROM pg_catalog.pg_depend pesto_dep JOIN pg_catalog.pg_class pesto_seq ON pesto_seq.oid = pesto_dep.objid
+    JOIN pg_catalog.pg_attribute pesto_att ON pesto_att.attrelid = pesto_dep.refobjid AND pesto_att.attnum = pesto_dep.refobjsubid
+    WHERE pesto_dep.refobjid = (SELECT oid FROM pg_catalog.pesto_relation_name WHERE spelling = (${table})::text) AND pesto_att.attname = (${column})::text
+    AND pesto_dep.deptype IN ('a', 'i') AND pesto_seq.relkind = 'S')`;
+}
 
 /** An identifier token's name as PostgreSQL folds it. */
 function identName(t: ScanToken, text: string): string | null {
@@ -110,6 +126,11 @@ function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: numbe
       result = 'text';
     }
     const operand = text.slice(tokens[a]!.start, tokens[i]!.start);
+    // pg_get_serial_sequence(t, c)::regclass[::oid]: the sequence's oid straight from pg_depend (REWRITES).
+    const fn = identName(tokens[a]!, text) === 'pg_catalog' && tokens[a + 1]?.text === '.' ? a + 2 : a;
+    if (type === 'regclass' && result === 'oid' && identName(tokens[fn]!, text) === 'pg_get_serial_sequence' && tokens[fn + 1]?.text === '(') {
+      return { from: tokens[a]!.start, to: tokens[end]!.end, replacement: `pesto_serial_sequence_oid${text.slice(tokens[fn + 1]!.start, tokens[i]!.start)}` };
+    }
     const table = type === 'regclass' ? 'pg_catalog.pesto_relation_name' : 'pg_catalog.pesto_type_name';
     // The result column's name as PostgreSQL's FigureColname gives it: the operand's column or function
     // name, else the last type cast to.

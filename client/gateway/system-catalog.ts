@@ -28,14 +28,14 @@ import { viewDefinition } from '../../sql/views.ts';
 import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
-import { arrayElementType, isArrayType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, COLLATION_ROWS, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -57,12 +57,6 @@ const CATEGORY: Readonly<Record<string, string>> = {
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
 const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in' };
-const COLLATABLE = new Set<string>(['text', 'varchar', 'bpchar', 'name']);
-/** A collatable type's collation: "default" (100), name's "C" (950). */
-const collationOf = (t: SqlType): number => {
-  const e = isArrayType(t) ? arrayElementType(t) : t;
-  return e === 'name' ? 950 : COLLATABLE.has(e) ? 100 : 0;
-};
 
 
 // Static tables: filled once.
@@ -153,6 +147,13 @@ function typeRows(): SqlValue[][] {
     const collation = collationOf(t);
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
+    if (isVectorType(t)) {
+      // Subscripted like arrays, of int2 and oid (26; int4 in the engine), stored plain; their own
+      // array types are left out, as the engine has no arrays of them.
+      rows.push([oid, t, PG_CATALOG, 10, len, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', t === 'int2vector' ? 21 : 26, 0,
+        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null]);
+      continue;
+    }
     rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
       `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
     if (array !== 0) {
@@ -240,7 +241,7 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
   push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined,
     c.identity ?? '', '', false, collationOf(c.type)]);
   push(IS_COLUMNS, [database, 'public', relname, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
-    f.maxLength === null ? (COLLATABLE.has(c.type) && c.type !== 'name' ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
+    f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
     database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', updatable]);
 }
 

@@ -173,7 +173,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     }
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
-      const b = formatArrayBinary(v);
+      const b = formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
       w.int32(b.length);
       w.bytes(b);
       return;
@@ -296,6 +296,9 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'time':
     case 'json':
     case 'jsonb':
+      return parseBinary(raw, type);
+    case 'int2vector':
+    case 'oidvector':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.

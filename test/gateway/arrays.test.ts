@@ -154,8 +154,9 @@ void describe('binary array parameters through the raw protocol', () => {
       assert.equal((await run(int4Array([1], { elemOid: 20 }))).code, '42804');
       assert.equal((await run(int4Array([1], { len: 1000 }))).code, '08P01');
       assert.equal((await run(int4Array([1], { len: 200_000_000 }))).code, '54000');
-      // PostgreSQL takes other lower bounds; the engine's arrays start at 1.
-      assert.equal((await run(int4Array([1], { lbound: 0 }))).code, '0A000');
+      // PostgreSQL takes any lower bound; the engine's arrays start at 1, or at 0 (a vector's, sql/sql-array.ts).
+      assert.deepEqual((await run(int4Array([1], { lbound: 0 }))).cells?.map((b) => b?.toString()), ['[0:0]={1}', 'f']);
+      assert.equal((await run(int4Array([1], { lbound: 2 }))).code, '0A000');
       assert.equal((await run(int4Array([1]).subarray(0, 22))).code, '08P01');
       // An element's length past the end is array_recv's own 22P03.
       assert.equal((await run(Buffer.concat([int4Array([1]).subarray(0, 20), Buffer.from([0, 0, 0, 9, 0])]))).code, '22P03');

@@ -2,7 +2,8 @@
 // cluster in cluster.test.ts): psql with testdata/*.sql, whose expected outputs are PostgreSQL 15's,
 // and the drivers psycopg2, psycopg 3 and pgjdbc (Debian's python3-psycopg2, python3-psycopg and
 // libpostgresql-jdbc-java, which .ci/run installs) with the checks in drivers/, which compare values and
-// pass against PostgreSQL 15 too.
+// pass against PostgreSQL 15 too; SQLAlchemy's schema creation, ORM session and reflection
+// (drivers/sqlalchemy_check.py, python3-sqlalchemy), whose output is compared with PostgreSQL 15's.
 
 import { execFile, execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -177,4 +178,15 @@ export async function runDjangoCheck(port: number, user: string, password: strin
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** SQLAlchemy 1.4 over psycopg2 (Debian's python3-sqlalchemy, which .ci/run installs). */
+export const SQLALCHEMY_SKIP = missing(PYTHON, ['-c', 'import sqlalchemy, psycopg2'], `${PYTHON} cannot import sqlalchemy (apt-get install python3-sqlalchemy; .ci/run does)`);
+
+/**
+ * Runs drivers/sqlalchemy_check.py against a gateway (tables named PREFIX_parent, PREFIX_child, ...):
+ * its exit code, the JSON document of what it reflected (stdout) and its errors.
+ */
+export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, 'sqlalchemy_check.py'), String(port), user, PASSWORD, DATABASE, prefix], undefined, 300_000);
 }
