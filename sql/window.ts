@@ -9,12 +9,11 @@ import { accumulate, finishAgg, newAggState, type AggState } from './agg.ts';
 import { castValue } from './cast.ts';
 import { SqlError } from './errors.ts';
 import { evalExpr, type Env } from './eval.ts';
-import type { Expr } from './expr.ts';
 import { SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
 import { compareValues } from './ops.ts';
 import { encodeKey, encodeKeyValue } from './key-encoding.ts';
-import { exprEquals } from './expr.ts';
+import { exprEquals, type Expr } from './expr.ts';
 import type { AggOrderKey, AggSpec, FrameBound, WindowCall } from './plan.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 
