@@ -173,6 +173,8 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       } catch (e) {
         throw notLateral(scope, join, rs.subquery as Node, e);
       }
+      // It sees only levels outside this query, so a reference of its own makes this query correlated.
+      if (q.correlated) scope.correlated = true;
     }
     const cols = aliasColumns(rs.alias, q.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: false })), `table "${alias}"`);
     const rel = scope.addRel(alias, cols, null);

@@ -206,6 +206,8 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
   if (stmt.withClause !== undefined) {
     const w = stmt.withClause;
     const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
+    // A CTE that reads an enclosing query's row makes this query correlated, as its references do.
+    let cteCorrelated = false;
     ctx.ctes.push(frame);
     try {
       for (const c of w.ctes ?? []) {
@@ -216,10 +218,12 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
         const cq = cte.ctequery as Node;
         if (w.recursive && 'SelectStmt' in cq && cq.SelectStmt.op === 'SETOP_UNION' && cq.SelectStmt.larg !== undefined && cq.SelectStmt.rarg !== undefined) {
           const base = bindSelect(ctx, cq.SelectStmt.larg, parent);
+          cteCorrelated ||= base.correlated;
           const columns = rename(base.columns.map((col) => (col.type === 'unknown' ? { ...col, type: 'text' as const } : col)));
           const slot = ctx.allocLevel();
           frame.set(cte.ctename ?? '', { plan: { k: 'worktable', slot }, columns });
           const step = bindSelect(ctx, cq.SelectStmt.rarg, parent);
+          cteCorrelated ||= step.correlated;
           if (step.columns.length !== columns.length) {
             throw new SqlError(SqlState.syntaxError, 'each UNION query must have the same number of columns');
           }
@@ -231,10 +235,12 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
           continue;
         }
         const q = bindQuery(ctx, cq, parent);
+        cteCorrelated ||= q.correlated;
         frame.set(cte.ctename ?? '', { plan: q.plan, columns: rename(q.columns) });
       }
       const { withClause: _w, ...rest } = stmt;
-      return bindSelect(ctx, rest, parent);
+      const r = bindSelect(ctx, rest, parent);
+      return cteCorrelated ? { ...r, correlated: true } : r;
     } finally {
       ctx.ctes.pop();
     }
