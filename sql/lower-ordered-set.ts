@@ -6,7 +6,7 @@
 // only grouped columns.
 
 import type { FuncCall, Node, SortBy } from 'libpg-query';
-import type { Expr } from './expr.ts';
+import { exprEquals, type Expr } from './expr.ts';
 import type { Scope } from './bind-context.ts';
 import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -28,11 +28,10 @@ export function aggOrder(scope: Scope, f: FuncCall, fnName: AggFn, distinct: boo
     const sb = n.SortBy;
     if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
     const e = bindExpr(scope, sb.node as Node);
-    if (distinct && !args.some((a) => JSON.stringify(a) === JSON.stringify(e))) {
+    if (distinct && !args.some((a) => exprEquals(a, e))) {
       throw new SqlError(SqlState.invalidColumnReference, 'in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list');
     }
-    const desc = sb.sortby_dir === 'SORTBY_DESC';
-    keys.push({ e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc });
+    keys.push(orderKey(sb, e));
   }
   return orderedAggs.has(fnName) && keys.length > 0 ? keys : null;
 }
@@ -97,7 +96,8 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
 
 const hypothetical: ReadonlySet<AggFn> = new Set(['rank', 'dense_rank', 'percent_rank', 'cume_dist']);
 
-function orderKey(sb: SortBy, e: Expr): AggOrderKey {
+/** One ORDER BY item over its bound expression: DESC, and NULLS FIRST/LAST with PostgreSQL's default. */
+export function orderKey(sb: SortBy, e: Expr): AggOrderKey {
   if (sb.useOp !== undefined) throw unsupported('ORDER BY ... USING');
   const desc = sb.sortby_dir === 'SORTBY_DESC';
   return { e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc };

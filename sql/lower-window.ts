@@ -10,6 +10,8 @@ import { SqlError, SqlState, locate } from './errors.ts';
 import { noFunc } from './lower-func.ts';
 import { mapExpr, someExpr, type Expr } from './expr.ts';
 import { arithType, bindAggSpec, bindExpr } from './lower-expr.ts';
+import { orderKey } from './lower-ordered-set.ts';
+import { requireOperators } from './lower-select.ts';
 import type { AggFn, AggOrderKey, FrameBound, Plan, WindowCall, WindowFn, WindowFrame } from './plan.ts';
 import { isIntegerType, isNumericType, typeDisplayName, type SqlType } from './types.ts';
 
@@ -100,9 +102,9 @@ function bindCall(scope: Scope, f: FuncCall, name: string, agg: AggFn | undefine
   scope.windowBan = 'window definitions';
   try {
     const partition = (def.partitionClause ?? []).map((n) => bindExpr(scope, n));
-    const order = (def.orderClause ?? []).map((n) => orderKey(scope, n));
-    for (const e of partition) requireOperator(e.t, 'equality');
-    for (const k of order) requireOperator(k.e.t, 'ordering');
+    const order = (def.orderClause ?? []).map((n) => windowOrderKey(scope, n));
+    for (const e of partition) requireOperators(e.t, 'equality');
+    for (const k of order) requireOperators(k.e.t, 'ordering');
     const frame = locate(over.location, [WINDOWING_ERROR], () => bindFrame(scope, def, order));
     scope.windowBan = NESTED;
     let call: WindowCall;
@@ -124,19 +126,11 @@ function bindCall(scope: Scope, f: FuncCall, name: string, agg: AggFn | undefine
   }
 }
 
-function orderKey(scope: Scope, n: Node): AggOrderKey {
+/** A window's ORDER BY item; an untyped literal sorts as text. */
+function windowOrderKey(scope: Scope, n: Node): AggOrderKey {
   const sb = (n as { SortBy: SortBy }).SortBy;
-  if (sb.useOp !== undefined) throw new SqlError(SqlState.featureNotSupported, 'ORDER BY ... USING is not supported');
   const e = bindExpr(scope, sb.node as Node);
-  const desc = sb.sortby_dir === 'SORTBY_DESC';
-  return { e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e, desc, nullsFirst: sb.sortby_nulls === 'SORTBY_NULLS_FIRST' ? true : sb.sortby_nulls === 'SORTBY_NULLS_LAST' ? false : desc };
-}
-
-/** json has neither equality nor ordering operators (42883, as for GROUP BY and ORDER BY). */
-function requireOperator(t: SqlType, what: 'equality' | 'ordering'): void {
-  if (t === 'json' || t === '_json') {
-    throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${t === 'json' ? 'json' : 'json[]'}`);
-  }
+  return orderKey(sb, e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e);
 }
 
 function windowArgs(scope: Scope, fn: WindowFn, args: Expr[]): [Expr[], SqlType] {

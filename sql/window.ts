@@ -5,13 +5,12 @@
 // Aggregates over frames reuse the previous row's result for an equal frame and grow one state while
 // frames only extend at their end (the default frame); other frames are aggregated afresh.
 
-import { accumulate, finishAgg, newAggState, type AggState } from './agg.ts';
+import { accumulate, compareOrderKeys, finishAgg, newAggState, type AggState } from './agg.ts';
 import { castValue } from './cast.ts';
 import { SqlError } from './errors.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
-import { compareValues } from './ops.ts';
 import { encodeKey, encodeKeyValue } from './key-encoding.ts';
 import { exprEquals, type Expr } from './expr.ts';
 import type { AggOrderKey, AggSpec, FrameBound, WindowCall } from './plan.ts';
@@ -89,16 +88,6 @@ function orderKeyPart(v: SqlValue, k: AggOrderKey): string {
   let inv = '\x02';
   for (let i = 1; i < enc.length; i++) inv += String.fromCharCode(255 - enc.charCodeAt(i));
   return inv;
-}
-
-/** Sort-order comparison of two key values: NULLs last ascending (first when `k` says so), DESC reversed. */
-function compareKey(x: SqlValue, y: SqlValue, k: AggOrderKey): number {
-  if (x === null || y === null) {
-    if (x === y) return 0;
-    return x === null ? (k.nullsFirst ? -1 : 1) : k.nullsFirst ? 1 : -1;
-  }
-  const c = compareValues(x, y, k.e.t);
-  return k.desc ? -c : c;
 }
 
 /** One partition: its rows (indices into the input) in window order, their ORDER BY keys and peer groups. */
@@ -309,10 +298,10 @@ class Partition {
     const limit = evalExpr(toward as Expr, [key], this.env);
     const lt = (toward as Expr).t;
     const kt = k.e.t;
-    const boundKey: AggOrderKey = { ...k, e: { k: 'col', i: 0, t: lt } };
+    const bound: readonly AggOrderKey[] = [{ ...k, e: { k: 'col', i: 0, t: lt } }];
     const cmp = (p: number): number => {
       const v = (this.keys[p] as readonly SqlValue[])[0] ?? null;
-      return compareKey(v === null || kt === lt ? v : castValue(v, kt, lt), limit, boundKey);
+      return compareOrderKeys(bound, [v === null || kt === lt ? v : castValue(v, kt, lt)], [limit]);
     };
     let lo = 0;
     let hi = this.m;
