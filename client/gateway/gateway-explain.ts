@@ -8,6 +8,7 @@
 import type { ExplainStmt } from 'libpg-query';
 import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
 import { tokensOf } from './sql-prepare.ts';
+import { explainOptions, type ExplainOptions } from '../../sql/explain.ts';
 
 export const EXPLAIN_COLUMNS: readonly BackendColumn[] = [{ name: 'QUERY PLAN', type: 'text', typmod: -1 }];
 
@@ -21,17 +22,13 @@ export interface ExplainAnalyzeSpec {
 
 /** The statement under EXPLAIN ANALYZE and the plain EXPLAIN of it; null when ANALYZE is not asked for. */
 export function explainAnalyzeOf(node: ExplainStmt, sql: string): ExplainAnalyzeSpec | null {
-  let analyze = false;
-  let verbose = false;
-  for (const o of node.options ?? []) {
-    if (!('DefElem' in o)) continue;
-    const arg = o.DefElem.arg;
-    const value = arg !== undefined && 'String' in arg ? (arg.String.sval ?? '').toLowerCase() : 'true';
-    const on = value !== 'false' && value !== 'off' && value !== '0';
-    if (o.DefElem.defname === 'analyze') analyze = on;
-    if (o.DefElem.defname === 'verbose') verbose = on;
+  let opts: ExplainOptions;
+  try {
+    opts = explainOptions(node);
+  } catch {
+    return null; // the backend reports the bad option when it lowers the statement
   }
-  if (!analyze) return null;
+  if (!opts.analyze) return null;
   // EXPLAIN, then either a parenthesised option list or the keywords ANALYZE and VERBOSE, then the statement.
   const { tokens } = tokensOf(sql);
   let i = 1;
@@ -47,7 +44,7 @@ export function explainAnalyzeOf(node: ExplainStmt, sql: string): ExplainAnalyze
   const from = tokens[i]?.start;
   if (from === undefined) return null;
   const statement = sql.slice(from).replace(/[\s;]+$/, '');
-  const prefix = `EXPLAIN ${verbose ? '(VERBOSE) ' : ''}`;
+  const prefix = `EXPLAIN ${opts.verbose ? '(VERBOSE) ' : ''}`;
   return { explain: `${prefix}${statement}`, statement, shift: from - prefix.length };
 }
 
