@@ -59,6 +59,20 @@ export interface TableDef {
   readonly foreignKeys?: readonly ForeignKeyDef[];
   /** COMMENT ON TABLE; absent: none. */
   readonly comment?: string;
+  /** A materialized view's definition (sql/matviews.ts); absent: an ordinary table. */
+  readonly matview?: MatviewDef;
+}
+
+/**
+ * What makes a table a materialized view: its query as a view keeps it (every `*` expanded, names
+ * rewritten on renames), the relations it names, whether it holds its query's rows (REFRESH ... WITH
+ * NO DATA empties it and reading it is then 55000) and the SELECT as written (pg_get_viewdef).
+ */
+export interface MatviewDef {
+  readonly query: Node;
+  readonly uses: readonly string[];
+  readonly populated: boolean;
+  readonly text?: string;
 }
 
 /** What a FOREIGN KEY does to referencing rows when the referenced key is deleted or updated (PostgreSQL's words). */

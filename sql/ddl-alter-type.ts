@@ -49,7 +49,7 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     // A view reading the column refuses even its own type, as in PostgreSQL.
     const [view] = viewsUsingColumn(catalog, t.name, name);
     if (view !== undefined) {
-      throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a view or rule', `rule _RETURN on view ${view.name} depends on column "${name}"`);
+      throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a view or rule', `rule _RETURN on ${view.kind} ${view.name} depends on column "${name}"`);
     }
     const same = rt.type === old.type && def.raw_default === undefined;
     if (same && rt.typmod === old.typmod) continue; // ORMs' schema sync sends the column's own type: nothing changes

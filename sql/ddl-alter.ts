@@ -160,7 +160,7 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
   const notices: string[] = [];
   const c = t.columns[i]!;
-  dropDependentViews(catalog, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
+  dropDependentViews(catalog, storage, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
   // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
   dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
@@ -220,7 +220,7 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
 export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
-  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_VIEW' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
+  if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_VIEW' && s.renameType !== 'OBJECT_MATVIEW' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
   const seq = catalog.sequence(name);
   if (seq !== undefined && s.renameType !== 'OBJECT_COLUMN') {
     if (catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
@@ -231,7 +231,8 @@ export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
     if (s.missing_ok === true && !catalog.relationExists(name)) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
     catalog.requireSequence(name);
   }
-  const tag = s.renameType === 'OBJECT_VIEW' || s.relationType === 'OBJECT_VIEW' ? 'ALTER VIEW' : 'ALTER TABLE';
+  const tag = s.renameType === 'OBJECT_VIEW' || s.relationType === 'OBJECT_VIEW' ? 'ALTER VIEW'
+    : s.renameType === 'OBJECT_MATVIEW' || s.relationType === 'OBJECT_MATVIEW' ? 'ALTER MATERIALIZED VIEW' : 'ALTER TABLE';
   const view = catalog.getView(name);
   if (view !== undefined) return { ...renameView(catalog, view, s.renameType === 'OBJECT_COLUMN' ? s.subname ?? '' : undefined, newName), tag };
   const t = catalog.get(name);
@@ -365,7 +366,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
 export function truncate(catalog: Catalog, storage: DdlStorage, s: TruncateStmt): DdlOutcome {
   const named = (s.relations ?? []).map((r) => {
     const name = 'RangeVar' in r ? (r.RangeVar.relname ?? '') : '';
-    if (catalog.getView(name) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${name}" is not a table`);
+    if (catalog.getView(name) !== undefined || catalog.get(name)?.matview !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${name}" is not a table`);
     return catalog.require(name);
   });
   const notices: string[] = [];

@@ -33,6 +33,11 @@ export interface DdlOutcome {
   /** Tables whose buffered writes must be discarded (dropped or truncated). */
   readonly touched: readonly number[];
   readonly notice?: string;
+  /**
+   * A statement to run next in the same transaction (a materialized view's rows: sql/matviews.ts), with
+   * `countTag`, the command tag the pair reports as `countTag n` (n the rows it wrote); never run on replay.
+   */
+  readonly then?: { readonly sql: string; readonly countTag?: string };
 }
 
 /**

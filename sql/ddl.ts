@@ -16,6 +16,7 @@ import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './cata
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey, withConstraintAttributes } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
+import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { type Expr } from './expr.ts';
@@ -38,6 +39,8 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: Ex
   if ('CommentStmt' in n) return comment(catalog, n.CommentStmt);
   if ('CreateExtensionStmt' in n) return createExtension(catalog, n.CreateExtensionStmt);
   if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
+  if ('CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') return createMatview(catalog, storage, n.CreateTableAsStmt);
+  if ('RefreshMatViewStmt' in n) return setPopulated(catalog, n.RefreshMatViewStmt);
   return null;
 }
 
@@ -191,15 +194,17 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   });
   const touched: number[] = [];
   const notices: string[] = [];
-  if (s.removeType === 'OBJECT_VIEW') return dropViews(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
+  if (s.removeType === 'OBJECT_VIEW') return dropViews(catalog, storage, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
+  if (s.removeType === 'OBJECT_MATVIEW') return dropMatviews(catalog, storage, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   if (s.removeType === 'OBJECT_TABLE') {
     for (const n of names) {
+      if (catalog.get(n)?.matview !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a table`, undefined, undefined, 'Use DROP MATERIALIZED VIEW to remove a materialized view.');
       if (catalog.sequence(n) !== undefined) throw new SqlError('42809', `"${n}" is not a table`, undefined, undefined, 'Use DROP SEQUENCE to remove a sequence.');
       if (catalog.getView(n) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a table`, undefined, undefined, 'Use DROP VIEW to remove a view.');
       if (!catalog.get(n) && !s.missing_ok) throw new SqlError(SqlState.undefinedTable, `table "${n}" does not exist`);
     }
     // Views over a dropped table: 2BP01, or gone with CASCADE.
-    for (const n of names) dropDependentViews(catalog, viewsUsing(catalog, n), `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
+    for (const n of names) dropDependentViews(catalog, storage, viewsUsing(catalog, n), `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
     // Foreign keys of tables not dropped with it that reference a dropped table: 2BP01, or gone with CASCADE.
     for (const n of names) {
       const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));

@@ -193,6 +193,7 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
     throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
   }
   const written = new Set<string>();
+  if (p.clear !== undefined) for (const old of runPlan(p.clear, env)) ctx.writes.delete(table, primaryKeyOf(table, old));
   for (const s of src) {
     const row = buildInsertRow(p, s, env);
     const key = primaryKeyOf(table, row);

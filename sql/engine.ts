@@ -29,6 +29,7 @@ import { runPlan } from './executor.ts';
 import { runDml } from './dml.ts';
 import { applyDdl } from './ddl.ts';
 import { withViewText } from './views.ts';
+import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -232,7 +233,7 @@ export function describe(l: LoweredStatement): PreparedInfo {
   const s = l.stmt;
   const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
   const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);
-  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
+  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.tag ?? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
     : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
     : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
   return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
@@ -269,8 +270,8 @@ export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[]
   }
   if (stmt.k === 'dml') {
     const r = runDml(stmt.plan, env);
-    const command = stmt.plan.k.toUpperCase();
-    const tag = command === 'INSERT' ? `INSERT 0 ${r.count}` : `${command} ${r.count}`;
+    const command = stmt.tag ?? stmt.plan.k.toUpperCase();
+    const tag = stmt.tag ?? (command === 'INSERT' ? `INSERT 0 ${r.count}` : `${command} ${r.count}`);
     return { ok: true, command, rowCount: r.count, columns: stmt.plan.returning === null ? [] : stmt.columns.map(resultColumn), rows: r.returned, tag };
   }
   throw new SqlError(SqlState.featureNotSupported, `statement kind ${stmt.k} cannot run through runStatement`);
@@ -295,8 +296,15 @@ const defaultSettings: Record<string, string> = {
   standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
 };
 
-export function ok(command: string, tag: string, notices?: string[]): ExecResult {
-  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
+/** A DDL statement's result after the statement it ran next (`DdlOutcome.then`) gave `r`. */
+export function thenOutcome(out: DdlOutcome, r: ExecResult, notices: readonly string[] | undefined): ExecResult {
+  if (!r.ok) return r;
+  const tag = out.then?.countTag === undefined ? out.tag : `${out.then.countTag} ${r.rowCount}`;
+  return { ok: true, command: out.tag, rowCount: r.rowCount, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
+}
+
+export function ok(command: string, tag: string, notices?: readonly string[]): ExecResult {
+  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined && notices.length > 0 ? { notices } : {}) };
 }
 
 export class Session {
@@ -428,6 +436,7 @@ export class Session {
     switch (stmt.k) {
       case 'query':
       case 'dml': {
+        if (stmt.k === 'dml') refuseMatviewWrite(stmt.plan);
         const now = txn?.now ?? this.engine.now();
         if (stmt.k === 'query') {
           const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
@@ -447,10 +456,14 @@ export class Session {
         return r;
       }
       case 'ddl': {
+        // A statement that may write rows after its DDL (a materialized view's) is one transaction.
+        if (txn === null && followsWithRows(stmt.node)) return this.asTransaction(() => this.run(l, rawParams));
         if (txn !== null) this.lockForDdl(txn);
         // The context of expressions evaluated per existing row (ADD COLUMN ... DEFAULT now()).
         const out = this.engine.runDdl(stmt, this.context(this.engine.store, null, txn?.now ?? this.engine.now()));
-        return ok(out.tag, out.tag, out.notice !== undefined ? [out.notice] : undefined);
+        const notices = out.notice !== undefined ? [out.notice] : undefined;
+        if (out.then === undefined) return ok(out.tag, out.tag, notices);
+        return thenOutcome(out, this.run(this.engine.lowerOne(out.then.sql, []), []), notices);
       }
       case 'txn':
         return this.txnCommand(stmt.op);
@@ -555,6 +568,24 @@ export class Session {
     }
     const tag = savepointTag(op);
     return ok(tag, tag);
+  }
+
+  /** Runs `body` in a transaction of its own: committed when it succeeds, rolled back when it fails. */
+  private asTransaction(body: () => ExecResult): ExecResult {
+    this.txnCommand('begin');
+    let r: ExecResult;
+    try {
+      r = body();
+    } catch (e) {
+      this.txnCommand('rollback');
+      throw e;
+    }
+    if (!r.ok) {
+      this.txnCommand('rollback');
+      return r;
+    }
+    const c = this.txnCommand('commit');
+    return c.ok ? r : c;
   }
 
   private txnCommand(op: 'begin' | 'commit' | 'rollback'): ExecResult {

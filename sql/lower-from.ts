@@ -22,6 +22,7 @@ import { coerce } from './coerce.ts';
 import { SET_FUNCTIONS, bindSetFunction } from './lower-srf.ts';
 import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
+import { refuseUnpopulated } from './matviews.ts';
 
 export interface FromResult {
   items: FromItem[];
@@ -134,6 +135,8 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
     return;
   }
   const table = locate(rv.location, [SqlState.undefinedTable], () => scope.ctx.catalog.resolve(rv.schemaname, name));
+  // A view's definition may name a materialized view that holds no rows yet; reading it may not.
+  if (scope.ctx.starExpansions === null) refuseUnpopulated(table);
   if (scope.rels.some((r) => r.alias === alias)) {
     throw new SqlError('42712', `table name "${alias}" specified more than once`);
   }

@@ -13,13 +13,15 @@ import type { SqlType } from './types.ts';
 import { SqlError, positioned } from './errors.ts';
 import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
+import { lowerRefresh } from './matviews.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
 
 export type Statement =
   | { readonly k: 'query'; readonly plan: Plan; readonly columns: readonly OutputColumn[] }
-  | { readonly k: 'dml'; readonly plan: DmlPlan; readonly columns: readonly OutputColumn[] }
+  /** `tag`: the command tag when not the plan's own (REFRESH MATERIALIZED VIEW). */
+  | { readonly k: 'dml'; readonly plan: DmlPlan; readonly columns: readonly OutputColumn[]; readonly tag?: string }
   | { readonly k: 'ddl'; readonly node: Node; readonly tag: string }
   | { readonly k: 'txn'; readonly op: TxnOp }
   | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string }
@@ -136,6 +138,7 @@ function lower(ctx: BindContext, node: Node): Statement {
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };
-  if ('CreateTableAsStmt' in node && node.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') throw unsupported('CREATE MATERIALIZED VIEW');
+  if ('CreateTableAsStmt' in node && node.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') return { k: 'ddl', node, tag: 'CREATE MATERIALIZED VIEW' };
+  if ('RefreshMatViewStmt' in node) return lowerRefresh(ctx, node.RefreshMatViewStmt, node);
   throw unsupported(`statement ${kind.replace(/Stmt$/, '')}`);
 }

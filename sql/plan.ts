@@ -240,6 +240,8 @@ export interface InsertPlan {
   readonly onConflict: OnConflict | null;
   /** Over the new table row; null = no RETURNING. */
   readonly returning: readonly Expr[] | null;
+  /** Rows of the table to delete first, yielding full rows (REFRESH MATERIALIZED VIEW: sql/matviews.ts); absent: none. */
+  readonly clear?: Plan;
 }
 
 export interface UpdatePlan {

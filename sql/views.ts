@@ -11,7 +11,7 @@
 import { scanSync, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
 import { BindContext } from './bind-context.ts';
 import type { Catalog, ViewDef } from './catalog.ts';
-import type { DdlOutcome } from './ddl-build.ts';
+import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { bindQuery, type QueryResult } from './lower-select.ts';
@@ -84,21 +84,7 @@ export function createView(catalog: Catalog, s: ViewStmt): DdlOutcome {
     throw new SqlError(SqlState.duplicateTable, `relation "${name}" already exists`);
   }
   if (old !== undefined && s.replace !== true) throw new SqlError(SqlState.duplicateTable, `relation "${name}" already exists`);
-  // A copy: the parse tree is the statement cache's and the catalog log's.
-  const query = structuredClone(s.query) as Node;
-  const ctx = new BindContext(catalog);
-  ctx.starExpansions = new Map();
-  const q = bindQuery(ctx, query, null);
-  if (ctx.paramTypes.length > 0) throw new SqlError(SqlState.undefinedParameter, 'there is no parameter $1');
-  expandStars(query, ctx.starExpansions);
-  const aliases = (s.aliases ?? []).map(strOf);
-  if (aliases.length > q.columns.length) throw new SqlError(SqlState.syntaxError, 'CREATE VIEW specifies more column names than columns');
-  const columns = q.columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type, typmod: c.typmod }));
-  const seen = new Set<string>();
-  for (const c of columns) {
-    if (seen.has(c.name)) throw new SqlError(SqlState.duplicateColumn, `column "${c.name}" specified more than once`);
-    seen.add(c.name);
-  }
+  const { query, columns, uses } = fixedQuery(catalog, s.query, (s.aliases ?? []).map(strOf), 'CREATE VIEW');
   if (old !== undefined) {
     // OR REPLACE may add columns at the end only (PostgreSQL's checkViewTupleDesc).
     if (columns.length < old.columns.length) throw new SqlError(SqlState.invalidTableDefinition, 'cannot drop columns from view');
@@ -115,11 +101,33 @@ export function createView(catalog: Catalog, s: ViewStmt): DdlOutcome {
   }
   const text = (s as Record<string, unknown>)[VIEW_TEXT];
   const view: ViewDef = {
-    id: old?.id ?? catalog.allocateId(), name, query, columns, uses: relationsOf(catalog, query),
+    id: old?.id ?? catalog.allocateId(), name, query, columns, uses,
     ...(typeof text === 'string' ? { text } : {}),
   };
   catalog.putView(view);
   return { tag: 'CREATE VIEW', touched: [] };
+}
+
+/**
+ * A view's or materialized view's query as the catalog keeps it: a copy of the tree (it is the statement
+ * cache's and the catalog log's) bound against `catalog`, every `*` replaced by the columns it stands for,
+ * and the columns it yields under the names given (`aliases`) or its own.
+ */
+export function fixedQuery(catalog: Catalog, tree: Node | undefined, aliases: readonly string[], statement: string): { query: Node; columns: ViewDef['columns']; uses: string[] } {
+  const query = structuredClone(tree) as Node;
+  const ctx = new BindContext(catalog);
+  ctx.starExpansions = new Map();
+  const q = bindQuery(ctx, query, null);
+  if (ctx.paramTypes.length > 0) throw new SqlError(SqlState.undefinedParameter, 'there is no parameter $1');
+  expandStars(query, ctx.starExpansions);
+  if (aliases.length > q.columns.length) throw new SqlError(SqlState.syntaxError, `${statement} specifies more column names than columns`);
+  const columns = q.columns.map((c, i) => ({ name: aliases[i] ?? c.name, type: c.type, typmod: c.typmod }));
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c.name)) throw new SqlError(SqlState.duplicateColumn, `column "${c.name}" specified more than once`);
+    seen.add(c.name);
+  }
+  return { query, columns, uses: relationsOf(catalog, query) };
 }
 
 /** Replaces each `*` target that binding expanded by the columns it stood for, qualified by their relation. */
@@ -135,19 +143,41 @@ function expandStars(query: Node, expansions: ReadonlyMap<object, readonly (read
   });
 }
 
+/** A view or a materialized view (sql/matviews.ts): what depends on the relations its query names. */
+export interface Dependent {
+  readonly kind: 'view' | 'materialized view';
+  readonly name: string;
+  readonly uses: readonly string[];
+  readonly query: Node;
+}
+
+function dependentsOf(catalog: Catalog): Dependent[] {
+  const views = catalog.listViews().map((v): Dependent => ({ kind: 'view', name: v.name, uses: v.uses, query: v.query }));
+  const matviews = catalog.list().flatMap((t): Dependent[] => (t.matview === undefined ? [] : [{ kind: 'materialized view', name: t.name, uses: t.matview.uses, query: t.matview.query }]));
+  return [...views, ...matviews];
+}
+
+/** Gives a view or materialized view a rewritten query (renames). */
+function putQuery(catalog: Catalog, d: Dependent, query: Node, uses: readonly string[]): void {
+  const v = catalog.getView(d.name);
+  if (v !== undefined) return catalog.putView({ ...v, query, uses });
+  const t = catalog.require(d.name);
+  if (t.matview !== undefined) catalog.put({ ...t, matview: { ...t.matview, query, uses } });
+}
+
 /**
- * The views that depend on relation `name` (directly or through other views), those in `dropping`
- * excluded: 2BP01 as PostgreSQL words it, or with CASCADE they are dropped with a notice.
+ * The views and materialized views that depend on relation `name` (directly or through others), those
+ * in `dropping` excluded: 2BP01 as PostgreSQL words it, or with CASCADE they are dropped with a notice.
  */
-export function dropDependentViews(catalog: Catalog, direct: readonly ViewDef[], what: string, cascade: boolean, notices: string[], dropping: ReadonlySet<string> = new Set()): void {
+export function dropDependentViews(catalog: Catalog, storage: DdlStorage, direct: readonly Dependent[], what: string, cascade: boolean, notices: string[], dropping: ReadonlySet<string> = new Set()): void {
   const lines: string[] = [];
-  const gone: string[] = [];
-  const visit = (views: readonly ViewDef[], on: string): void => {
-    for (const v of views) {
-      if (dropping.has(v.name) || gone.includes(v.name)) continue;
-      lines.push(`view ${v.name} depends on ${on}`);
-      gone.push(v.name);
-      visit(catalog.listViews().filter((x) => x.uses.includes(v.name)), `view ${v.name}`);
+  const gone: Dependent[] = [];
+  const visit = (deps: readonly Dependent[], on: string): void => {
+    for (const d of deps) {
+      if (dropping.has(d.name) || gone.some((g) => g.name === d.name)) continue;
+      lines.push(`${d.kind} ${d.name} depends on ${on}`);
+      gone.push(d);
+      visit(viewsUsing(catalog, d.name), `${d.kind} ${d.name}`);
     }
   };
   visit(direct, what);
@@ -156,26 +186,33 @@ export function dropDependentViews(catalog: Catalog, direct: readonly ViewDef[],
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`, lines.join('\n'), undefined,
       'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  notices.push(gone.length === 1 ? `drop cascades to view ${gone[0]!}` : `drop cascades to ${gone.length} other objects`);
-  for (const n of gone) catalog.removeView(n);
+  notices.push(gone.length === 1 ? `drop cascades to ${gone[0]!.kind} ${gone[0]!.name}` : `drop cascades to ${gone.length} other objects`);
+  for (const d of gone) {
+    if (d.kind === 'view') catalog.removeView(d.name);
+    else {
+      const t = catalog.remove(d.name);
+      if (t !== undefined) storage.dropTable(t.id);
+    }
+  }
 }
 
-/** Views naming relation `name` in their query. */
-export function viewsUsing(catalog: Catalog, name: string): ViewDef[] {
-  return catalog.listViews().filter((v) => v.uses.includes(name));
+/** Views and materialized views naming relation `name` in their query. */
+export function viewsUsing(catalog: Catalog, name: string): Dependent[] {
+  return dependentsOf(catalog).filter((v) => v.uses.includes(name));
 }
 
 /** DROP VIEW [IF EXISTS] a, b [CASCADE]. */
-export function dropViews(catalog: Catalog, names: readonly string[], missingOk: boolean, cascade: boolean): DdlOutcome {
+export function dropViews(catalog: Catalog, storage: DdlStorage, names: readonly string[], missingOk: boolean, cascade: boolean): DdlOutcome {
   const notices: string[] = [];
   for (const n of names) {
     if (catalog.getView(n) !== undefined) continue;
-    if (catalog.get(n) !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a view`, undefined, undefined, 'Use DROP TABLE to remove a table.');
+    const t = catalog.get(n);
+    if (t !== undefined) throw new SqlError(SqlState.wrongObjectType, `"${n}" is not a view`, undefined, undefined, `Use DROP ${t.matview !== undefined ? 'MATERIALIZED VIEW to remove a materialized view' : 'TABLE to remove a table'}.`);
     if (!missingOk) throw new SqlError(SqlState.undefinedTable, `view "${n}" does not exist`);
   }
   const dropping = new Set(names);
   for (const n of names) {
-    if (catalog.getView(n) !== undefined) dropDependentViews(catalog, viewsUsing(catalog, n), `view ${n}`, cascade, notices, dropping);
+    if (catalog.getView(n) !== undefined) dropDependentViews(catalog, storage, viewsUsing(catalog, n), `view ${n}`, cascade, notices, dropping);
   }
   for (const n of names) {
     if (catalog.getView(n) === undefined) notices.push(`view "${n}" does not exist, skipping`);
@@ -190,7 +227,7 @@ export function dropViews(catalog: Catalog, names: readonly string[], missingOk:
  * text of the tree, not by scope (a column of the same name in another relation of the query would have
  * made the reference ambiguous when the view was made).
  */
-function columnRefsOf(view: ViewDef, rel: string, column: string): Record<string, unknown>[] {
+function columnRefsOf(view: { readonly query: Node }, rel: string, column: string): Record<string, unknown>[] {
   const qualifiers = new Set<string>();
   walk(view.query, (o) => {
     const rv = o.RangeVar as RangeVar | undefined;
@@ -206,8 +243,8 @@ function columnRefsOf(view: ViewDef, rel: string, column: string): Record<string
   return out;
 }
 
-/** Views whose query reads column `column` of relation `rel`. */
-export function viewsUsingColumn(catalog: Catalog, rel: string, column: string): ViewDef[] {
+/** Views and materialized views whose query reads column `column` of relation `rel`. */
+export function viewsUsingColumn(catalog: Catalog, rel: string, column: string): Dependent[] {
   return viewsUsing(catalog, rel).filter((v) => columnRefsOf(v, rel, column).length > 0);
 }
 
@@ -221,7 +258,7 @@ export function renameRelationInViews(catalog: Catalog, from: string, to: string
       rv.relname = to;
       rv.alias ??= { aliasname: from };
     });
-    catalog.putView({ ...v, query, uses: v.uses.map((u) => (u === from ? to : u)) });
+    putQuery(catalog, v, query, v.uses.map((u) => (u === from ? to : u)));
   }
 }
 
@@ -229,14 +266,13 @@ export function renameRelationInViews(catalog: Catalog, from: string, to: string
 export function renameColumnInViews(catalog: Catalog, rel: string, from: string, to: string): void {
   for (const v of viewsUsing(catalog, rel)) {
     const query = structuredClone(v.query);
-    const moved = { ...v, query };
-    const refs = columnRefsOf(moved, rel, from);
+    const refs = columnRefsOf({ query }, rel, from);
     if (refs.length === 0) continue;
     for (const o of refs) {
       const fields = (o.ColumnRef as { fields: Node[] }).fields;
       fields[fields.length - 1] = { String: { sval: to } };
     }
-    catalog.putView(moved);
+    putQuery(catalog, v, query, v.uses);
   }
 }
 

@@ -36,7 +36,8 @@ import { shardOfTable } from '../../protocol/sharding.ts';
 import type { TableDef } from '../../sql/catalog.ts';
 import { classify } from '../../sql/classify.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
-import { describe, runStatement, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
+import { describe, ok, runStatement, thenOutcome, type Engine, type ExecResult, type PreparedInfo } from '../../sql/engine.ts';
+import { refuseMatviewWrite } from '../../sql/matviews.ts';
 import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
 import { DEFAULT_IDENTITY, type ExecContext, type SessionIdentity } from '../../sql/exec-context.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
@@ -203,16 +204,11 @@ export interface SqlPrepared {
   lowered: LoweredStatement;
   catalog: CatalogVersion;
 }
-
 export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
 
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
 function serializationFailure(message: string): SqlError {
   return new SqlError(SqlState.serializationFailure, message);
-}
-
-function ok(command: string, tag: string, notices?: readonly string[]): ExecResult {
-  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined && notices.length > 0 ? { notices } : {}) };
 }
 
 export class SqlSession {
@@ -439,7 +435,10 @@ export class SqlSession {
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this) };
       const outcome = await runDdl(env, txn, s.node);
-      return ok(outcome.tag, outcome.tag, outcome.notice !== undefined ? [outcome.notice] : undefined);
+      const notices = outcome.notice !== undefined ? [outcome.notice] : undefined;
+      if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
+      const lowered = this.#lower(outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
+      return thenOutcome(outcome, await this.#runIn(txn, { sql: outcome.then.sql, info: describe(lowered), hints: [], lowered, catalog: txn.catalog }, []), notices);
     }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
     if (s.k === 'noop') return ok(s.tag, s.tag);
@@ -466,6 +465,7 @@ export class SqlSession {
     if (c.k === 'write') {
       if (s.k !== 'dml') throw new SqlError(SqlState.internalError, 'write statement without a DML plan');
       const plan = s.plan;
+      refuseMatviewWrite(plan);
       const needsRecon = c.read === 'range' && hasScan(plan.source);
       const read = needsRecon ? tableOfPlan(plan.source, this.#shardCount) : null;
       // Without a scan, with scans over tables of several shards, or asking for this client's context: run here.
