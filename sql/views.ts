@@ -8,7 +8,7 @@
 // Replay of the catalog log binds the same tree against the same catalog, so every replica derives the
 // same view. Writes through a view: view-dml.ts.
 
-import { scanSync, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
+import { scanSync, type CreateTableAsStmt, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
 import { BindContext } from './bind-context.ts';
 import type { Catalog, ViewDef } from './catalog.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
@@ -293,12 +293,13 @@ export function renameView(catalog: Catalog, view: ViewDef, column: string | und
 }
 
 /**
- * A parsed statement of `sql`; a CREATE VIEW keeps the text of its SELECT (after the AS that ends the
- * view's name and column list) in `VIEW_TEXT`, which the catalog log then carries with the tree.
+ * A parsed statement of `sql`; a CREATE [MATERIALIZED] VIEW keeps the text of its SELECT (after the AS
+ * that ends the view's name and column list) in `VIEW_TEXT`, which the catalog log then carries with the tree.
  */
 export function withViewText(sql: string, raw: RawStmt): Node | undefined {
   const n = raw.stmt;
-  if (n === undefined || !('ViewStmt' in n)) return n;
+  const matview = n !== undefined && 'CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW';
+  if (n === undefined || !('ViewStmt' in n || matview)) return n;
   const bytes = Buffer.from(sql, 'utf8');
   const from = raw.stmt_location ?? 0;
   const text = bytes.subarray(from, raw.stmt_len === undefined || raw.stmt_len === 0 ? bytes.length : from + raw.stmt_len).toString('utf8');
@@ -309,6 +310,8 @@ export function withViewText(sql: string, raw: RawStmt): Node | undefined {
     else if (depth === 0 && t.text.toLowerCase() === 'as') {
       // Leading spaces stay (a pg_dump's view reads back as PostgreSQL printed it), the line break after AS goes.
       const body = Buffer.from(text, 'utf8').subarray(t.end).toString('utf8').replace(/^[ \t]*\r?\n/, '').trimEnd();
+      // A materialized view's WITH [NO] DATA ends the statement, not its query.
+      if ('CreateTableAsStmt' in n) return { CreateTableAsStmt: { ...n.CreateTableAsStmt, [VIEW_TEXT]: body.replace(/\s+WITH\s+(NO\s+)?DATA\s*;?$/i, '') } as CreateTableAsStmt };
       return { ViewStmt: { ...n.ViewStmt, [VIEW_TEXT]: body } as ViewStmt };
     }
   }
@@ -320,7 +323,7 @@ export function withViewText(sql: string, raw: RawStmt): Node | undefined {
  * PostgreSQL's deparsed and pretty-printed form (libpg-query has no deparser here): a view made from
  * pg_dump's output, which is that form, reads back the same.
  */
-export function viewDefinition(v: ViewDef): string | null {
+export function viewDefinition(v: { readonly text?: string }): string | null {
   if (v.text === undefined) return null;
   return `${v.text.startsWith(' ') ? '' : ' '}${v.text};`;
 }

@@ -198,9 +198,9 @@ const EMPTY: readonly { readonly re: RegExp; readonly width: number }[] = [
 /** One line of the relation list: a table, an index with its table, a view or a sequence. */
 interface Relation {
   readonly name: string;
-  /** The table, or the indexed table; null for a view or a sequence. */
+  /** The table, materialized view or indexed relation; null for a view or a sequence. */
   readonly table: TableDef | null;
-  readonly type: 'table' | 'index' | 'view' | 'sequence';
+  readonly type: 'table' | 'index' | 'view' | 'materialized view' | 'sequence';
 }
 
 /** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
@@ -211,9 +211,9 @@ function extraValue(name: string, r: Relation): SqlValue {
     case 'Persistence':
       return 'permanent';
     case 'Access method':
-      return r.type === 'index' ? 'btree' : r.type === 'table' ? 'heap' : null;
+      return r.type === 'index' ? 'btree' : r.type === 'table' || r.type === 'materialized view' ? 'heap' : null;
     case 'Description':
-      return r.type === 'table' ? (r.table?.comment ?? null) : null;
+      return r.type === 'table' || r.type === 'materialized view' ? (r.table?.comment ?? null) : null;
     default:
       return null; // Size (not tracked)
   }
@@ -233,7 +233,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const owner = ctx.settings.get('session_authorization') ?? '';
         const tables = await ctx.backend.tables();
         const found: Relation[] = [];
-        if (kinds.includes('r')) for (const t of matching(tables, where)) found.push({ name: t.name, table: t, type: 'table' });
+        for (const t of matching(tables, where)) {
+          const type = t.matview === undefined ? 'table' : 'materialized view';
+          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, table: t, type });
+        }
         if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view' });
         if ((kinds.includes('i') || kinds.includes('S')) && nameTest(where, 'n.nspname')('public')) {
           const name = nameTest(where, 'c.relname');
@@ -321,7 +324,9 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         }
         // Foreign keys are triggers in PostgreSQL: psql asks for them (and for triggers) only when the table has some.
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
-        return rows(columns, [[t.checks?.length ?? 0, 'r', indexRows(t).length > 0, false, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+        // A materialized view has its _RETURN rule, as a view has.
+        const matview = t.matview !== undefined;
+        return rows(columns, [[t.checks?.length ?? 0, matview ? 'm' : 'r', indexRows(t).length > 0, matview, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
       },
     };
   }
@@ -381,7 +386,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     return {
       columns,
       answer: async (ctx) => {
-        const v = viewWithOid(await ctx.backend.views(), oid);
+        const v = viewWithOid(await ctx.backend.views(), oid) ?? (await tableByOid(ctx, oid))?.matview;
         return rows(columns, v === undefined ? [] : [[viewDefinition(v)]]);
       },
     };

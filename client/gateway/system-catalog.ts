@@ -121,12 +121,13 @@ const IS_REFERENTIAL_CONSTRAINTS: Table = {
 };
 const IS_CHECK_CONSTRAINTS: Table = { name: 'information_schema.check_constraints', columns: 'constraint_catalog text, constraint_schema text, constraint_name text, check_clause text' };
 const PG_VIEWS: Table = { name: 'pg_catalog.pg_views', columns: 'schemaname name, viewname name, viewowner name, definition text' };
+const PG_MATVIEWS: Table = { name: 'pg_catalog.pg_matviews', columns: 'schemaname name, matviewname name, matviewowner name, tablespace name, hasindexes bool, ispopulated bool, definition text' };
 const IS_VIEWS: Table = {
   name: 'information_schema.views',
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PG_COLLATION, PESTO_TYPE_NAME, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -196,18 +197,27 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', 'r', attributes.length, t.checks?.length ?? 0, false, null]);
+    const m = t.matview;
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, null]);
     for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
     if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
-    push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
-    push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
+    if (m === undefined) {
+      push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
+      push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
+    } else {
+      // A materialized view: in pg_class and pg_matviews, not in information_schema (as in PostgreSQL).
+      const definition = viewDefinition(m);
+      push(PG_MATVIEWS, ['public', t.name, owner, null, t.indexes.length > 0, m.populated, definition]);
+      push(PESTO_DEFINITION, [oid, definition, null]);
+    }
+    const pushColumn = m === undefined ? push : (x: Table, row: SqlValue[]): void => void (x !== IS_COLUMNS && push(x, row));
     attributes.forEach((c, i) => {
       const num = i + 1;
       if (c.dropped === true) {
         push(PG_ATTRIBUTE, [oid, c.name, 0, typeLen[c.type], num, -1, 0, false, false, '', '', true, 0]);
         return;
       }
-      columnRows(oid, t.name, c, num, defaultText(t, t.columns.indexOf(c), names), 'YES', database, push);
+      columnRows(oid, t.name, c, num, defaultText(t, t.columns.indexOf(c), names), 'YES', database, pushColumn);
     });
     constraintRows(t, database, push);
     foreignKeyRows(t, tables, database, push);
