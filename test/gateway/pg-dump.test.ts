@@ -1,7 +1,7 @@
 /**
  * Moving a database from PostgreSQL 15 to Pesto the usual way: `pg_dump` of a real PostgreSQL database
  * (testdata/pg-dump-source.sql: SERIAL, BIGSERIAL and identity columns, a free sequence, foreign keys,
- * CHECK and UNIQUE constraints, an index, comments, views, an array column, json, bytea, uuid, quoting
+ * CHECK and UNIQUE constraints, an index, comments, views, a materialized view with a unique index, an array column, json, bytea, uuid, quoting
  * in text) restored with `psql -v ON_ERROR_STOP=1 -f` through the gateway over a six-replica cluster,
  * every statement succeeding; then testdata/pg-dump-check.sql (the rows, psql's `\d` of tables and views,
  * `\ds` and `\dv`, the sequences' catalog, reads of the views, inserts drawing from the sequences,

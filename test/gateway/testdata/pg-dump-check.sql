@@ -18,6 +18,9 @@ select * from audit order by n;
 \d order_totals
 select * from customer_orders order by order_id;
 select * from order_totals order by order_id;
+\dm
+\d product_sales
+select * from product_sales order by sku;
 select sequence_name, data_type, start_value, increment from information_schema.sequences order by sequence_name;
 select pg_get_serial_sequence('customers', 'id'), pg_get_serial_sequence('products', 'id'), pg_get_serial_sequence('audit', 'n');
 insert into customers (email, name, created_at) values ('d@x', 'Dee', '2024-05-01 00:00:00+00') returning id, vip, balance;
@@ -34,3 +37,5 @@ select count(*) from orders;
 select count(*) from order_lines;
 select * from order_totals order by order_id;
 update products set tags = array_append(tags, 'new') where id = 110 returning tags;
+refresh materialized view concurrently product_sales;
+select * from product_sales order by sku;

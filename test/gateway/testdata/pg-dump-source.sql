@@ -42,6 +42,9 @@ create view customer_orders as
   select c.name, o.id as order_id, o.placed from customers c join orders o on o.customer_id = c.id where not c.vip is null;
 create view order_totals as
   select l.order_id, sum(l.qty * p.price) as total from order_lines l join products p on p.id = l.product_id group by l.order_id;
+create materialized view product_sales as
+  select p.sku, sum(l.qty) as units from products p left join order_lines l on l.product_id = p.id group by p.sku;
+create unique index product_sales_sku on product_sales (sku);
 insert into customers (email, name, created_at, vip, balance) values
   ('a@x', 'Ann', '2024-03-01 10:00:00+00', true, 10.50),
   ('b@x', 'Bob', '2024-03-02 11:30:00.25+00', false, -3),
@@ -54,5 +57,6 @@ insert into orders (customer_id, placed, note, token) values
   (2, '2024-04-02 13:00:00', null, null);
 insert into order_lines values (1, 100, 2), (1, 110, 1), (2, 110, 5);
 insert into audit (what) values ('created'), ('loaded');
+refresh materialized view product_sales;
 select nextval('invoice_no');
 select nextval('invoice_no');
