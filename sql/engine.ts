@@ -30,6 +30,8 @@ import { runDml } from './dml.ts';
 import { applyDdl } from './ddl.ts';
 import { withViewText } from './views.ts';
 import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
+import { LockWait } from './advisory-locks.ts';
+import { EngineLockTable, EngineSessionLocks } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -116,6 +118,8 @@ export class Engine {
    * @internal
    */
   ddlLock: { readonly owner: Session; readonly before: DdlState } | null = null;
+  /** Its sessions' advisory locks (sql/engine-locks.ts). */
+  readonly locks = new EngineLockTable();
   private readonly cache = new Map<string, CacheEntry>();
   private readonly clock: () => number;
   readonly random: (bytes: number) => Uint8Array;
@@ -314,12 +318,21 @@ export class Session {
   /** When set, every execution records its read set, predicates and scanned versions here. */
   recorder: ReadRecorder | null = null;
   private readonly sequences: LocalSequences;
+  /** The session's advisory locks; a statement that must wait for one fails with LockWait (the caller waits and runs it again). */
+  readonly advisory: EngineSessionLocks;
 
   constructor(
     private readonly engine: Engine,
     private readonly identity: SessionIdentity,
   ) {
     this.sequences = new LocalSequences(() => engine.catalog, engine.store, new SequenceSession());
+    this.advisory = new EngineSessionLocks(engine.locks);
+  }
+
+  /** The session ended: its transaction is rolled back and its advisory locks are given back. */
+  close(): void {
+    if (this.txn !== null) this.execute('ROLLBACK');
+    this.advisory.close();
   }
 
   get inTransaction(): boolean {
@@ -358,7 +371,7 @@ export class Session {
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
-      if (!r.ok) this.failTxn();
+      if (!r.ok && !(r.error instanceof LockWait)) this.failTxn();
       out.push(r);
       if (!r.ok) break;
     }
@@ -405,9 +418,15 @@ export class Session {
       if (!r.ok) this.failTxn();
       return r;
     } catch (e) {
+      if (e instanceof LockWait) return { ok: false, error: e };
       this.failTxn();
       return { ok: false, error: toSqlError(e) };
     }
+  }
+
+  /** The statement waiting for an advisory lock was cancelled: as any failed statement, it fails the transaction block. */
+  cancelStatement(): void {
+    this.failTxn();
   }
 
   private failTxn(): void {
@@ -423,10 +442,24 @@ export class Session {
       sequences: this.sequences,
       random: engine.random,
       identity: this.identity,
+      advisory: this.advisory,
     };
   }
 
+  /** Runs one statement; outside a transaction block it is its transaction, so its transaction-level advisory locks go after it. */
   private run(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
+    this.advisory.statement();
+    let r: ExecResult;
+    try {
+      r = this.runIn(l, rawParams);
+    } finally {
+      if (this.txn === null) this.advisory.endTransaction();
+    }
+    const warnings = this.advisory.warnings();
+    return warnings.length === 0 || !r.ok ? r : { ...r, notices: [...(r.notices ?? []), ...warnings] };
+  }
+
+  private runIn(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
     const stmt = l.stmt;
     const txn = this.txn;
     if (txn?.failed && !(stmt.k === 'txn' && stmt.op !== 'begin') && !(stmt.k === 'savepoint' && stmt.op === 'rollback-to')) {

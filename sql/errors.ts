@@ -50,6 +50,8 @@ export const SqlState = {
   invalidSqlStatementName: '26000',
   internalError: 'XX000',
   objectNotInPrerequisiteState: '55000',
+  lockNotAvailable: '55P03',
+  queryCanceled: '57014',
   programLimitExceeded: '54000',
   untranslatableCharacter: '22P05',
 } as const;

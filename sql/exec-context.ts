@@ -9,6 +9,7 @@
 // Invariant: for every scan, reads and predicates together cover every scanned row. Rows that are the
 // transaction's own buffered writes are not recorded.
 
+import type { AdvisoryLocks } from './advisory-locks.ts';
 import type { StatementDeferrals } from './foreign-key-deferred.ts';
 import type { SequenceAccess } from './sequences.ts';
 import type { Expr } from './expr.ts';
@@ -82,6 +83,8 @@ export interface ExecContext {
    * absent: none is (every check runs at the end of the statement).
    */
   readonly deferred?: StatementDeferrals;
+  /** The session's advisory locks (sql/advisory-locks.ts); absent where statements of any session run (replicas). */
+  readonly advisory?: AdvisoryLocks;
 }
 
 /** Point read by primary key, recorded in the read set (absent rows as version null). */

@@ -3,6 +3,7 @@
 // CURRENT_DATE come from the execution context; bytea's in bytea.ts). Typing lives in lower-func.ts;
 // this is evaluation only.
 
+import { callAdvisory } from './advisory-locks.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { scanSync } from 'libpg-query';
@@ -180,6 +181,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const [ns, name] = [evalExpr(a[0] as Expr, row, env), evalExpr(a[1] as Expr, row, env)];
       return ns === null || name === null ? null : nameBasedUuid(e.fn === 'uuid_generate_v3' ? 3 : 5, String(ns), String(name));
     }
+    case 'pg_advisory_lock': case 'pg_advisory_lock_shared': case 'pg_advisory_xact_lock': case 'pg_advisory_xact_lock_shared':
+    case 'pg_try_advisory_lock': case 'pg_try_advisory_lock_shared': case 'pg_try_advisory_xact_lock': case 'pg_try_advisory_xact_lock_shared':
+    case 'pg_advisory_unlock': case 'pg_advisory_unlock_shared': case 'pg_advisory_unlock_all':
+      return callAdvisory(e.fn, a.map((x) => evalExpr(x, row, env)), env.ctx?.advisory);
     case 'random': {
       const random = env.ctx?.random;
       if (random === undefined) throw new SqlError(SqlState.featureNotSupported, `${e.fn}() is not available in statements the replicas run: they must all compute one result`);

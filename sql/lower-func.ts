@@ -81,6 +81,21 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       if (args.some((a) => a.t !== 'unknown' && !isIntegerType(a.t))) throw noFunc(name, args);
       return fn(name, args.map((a) => coerce(ctx, a, 'int4')), 'text');
+    case 'pg_advisory_unlock_all':
+      arity(name, args, 0, 0);
+      ctx.atClient = true;
+      return fn(name, [], 'text');
+    case 'pg_advisory_lock': case 'pg_advisory_lock_shared': case 'pg_advisory_xact_lock': case 'pg_advisory_xact_lock_shared':
+    case 'pg_try_advisory_lock': case 'pg_try_advisory_lock_shared': case 'pg_try_advisory_xact_lock': case 'pg_try_advisory_xact_lock_shared':
+    case 'pg_advisory_unlock': case 'pg_advisory_unlock_shared': {
+      // The session's locks (advisory-locks.ts): the client running the statement takes them. One bigint
+      // key or two int4 keys; the void of the lock functions is an empty text here.
+      arity(name, args, 1, 2);
+      const want = args.length === 1 ? 'int8' : 'int4';
+      if (args.some((x) => x.t !== 'unknown' && !isIntegerType(x.t) || (want === 'int4' && x.t === 'int8'))) throw noFunc(name, args);
+      ctx.atClient = true;
+      return fn(name, args.map((x) => coerce(ctx, x, want)), name.includes('_try_') || name.includes('unlock') ? 'bool' : 'text');
+    }
     case 'random':
       // Drawn by the client running the statement over the rows it reads, as gen_random_uuid is.
       arity(name, args, 0, 0);

@@ -70,6 +70,10 @@ class ClusterBackendSession implements BackendSession {
     await this.session.close();
   }
 
+  cancel(): void {
+    this.session.cancel();
+  }
+
   async tables(): Promise<readonly TableDef[]> {
     return (await this.session.catalog()).catalog.list();
   }

@@ -5,6 +5,8 @@
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
+import { LockWait } from '../../sql/advisory-locks.ts';
+import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
@@ -43,6 +45,7 @@ export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
 }
 
 export function noticeOf(message: string): BackendNotice {
+  if (message.startsWith("you don't own a lock")) return { severity: 'WARNING', code: '01000', message };
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
   if (message.includes('no transaction in progress') || message === SET_CONSTRAINTS_OUTSIDE_BLOCK) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
@@ -69,6 +72,7 @@ export function outcomeOf(r: ExecResult): BackendOutcome {
 
 class EngineBackendSession implements BackendSession {
   private nextId = 0;
+  private onCancel: () => void = () => undefined;
 
   constructor(
     private readonly session: Session,
@@ -76,7 +80,25 @@ class EngineBackendSession implements BackendSession {
   ) {}
 
   execute(sql: string): Promise<BackendResult> {
-    return Promise.resolve(resultOf(this.session.execute(sql)));
+    return this.waiting(() => this.session.execute(sql));
+  }
+
+  /** Runs `statement`, again each time another session gives back an advisory lock while it waits for one (until a cancel). */
+  private async waiting(statement: () => ExecResult): Promise<BackendResult> {
+    for (;;) {
+      const released = this.engine.locks.released();
+      const r = statement();
+      if (r.ok || !(r.error instanceof LockWait)) return resultOf(r);
+      const cancelled = new Promise<true>((resolve) => (this.onCancel = () => resolve(true)));
+      if (await Promise.race([released.then(() => false), cancelled])) {
+        this.session.cancelStatement();
+        return resultOf({ ok: false, error: new SqlError(SqlState.queryCanceled, 'canceling statement due to user request') });
+      }
+    }
+  }
+
+  cancel(): void {
+    this.onCancel();
   }
 
   prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
@@ -97,7 +119,7 @@ class EngineBackendSession implements BackendSession {
   }
 
   run(statement: BackendStatement, params: readonly SqlValue[]): Promise<BackendResult> {
-    return Promise.resolve(resultOf(this.session.executePrepared((statement as EngineStatement).name, params)));
+    return this.waiting(() => this.session.executePrepared((statement as EngineStatement).name, params));
   }
 
   release(statement: BackendStatement): void {
@@ -118,7 +140,7 @@ class EngineBackendSession implements BackendSession {
   }
 
   close(): Promise<void> {
-    if (this.session.inTransaction) this.session.execute('ROLLBACK');
+    this.session.close();
     return Promise.resolve();
   }
 

@@ -96,9 +96,10 @@ export class GatewaySession {
     return this.status;
   }
 
-  /** A CancelRequest for this session: the statement after the one running now fails with 57014. */
+  /** A CancelRequest for this session: the statement running now fails with 57014 (one waiting for an advisory lock stops waiting). */
   requestCancel(): void {
     if (this.busy) this.cancelRequested = true;
+    if (this.busy) this.backend.cancel?.();
   }
 
   /** Handles one message; returns a promise only when the reply needs the backend (the rest is synchronous). */

@@ -81,6 +81,8 @@ export interface BackendSession {
   commit(): Promise<BackendOutcome>;
   rollback(): Promise<void>;
   close(): Promise<void>;
+  /** The client asked to cancel the running statement: a statement waiting for an advisory lock stops with 57014. */
+  cancel?(): void;
   /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */
   tables(): Promise<readonly TableDef[]>;
   /** The sequences this session's statements see now (the catalog, psql's `\d`). */

@@ -29,7 +29,6 @@
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import { randomBytes } from 'node:crypto';
-import type { Node } from 'libpg-query';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
 import { shardOfTable } from '../../protocol/sharding.ts';
@@ -40,7 +39,7 @@ import { describe, ok, runStatement, thenOutcome, type Engine, type ExecResult, 
 import { refuseMatviewWrite } from '../../sql/matviews.ts';
 import { SqlError, SqlState, toSqlError } from '../../sql/errors.ts';
 import { DEFAULT_IDENTITY, type ExecContext, type SessionIdentity } from '../../sql/exec-context.ts';
-import { lowerStatement, type LoweredStatement, type Statement } from '../../sql/lower-statement.ts';
+import type { LoweredStatement, Statement } from '../../sql/lower-statement.ts';
 import { OverlaySource } from '../../sql/overlay-source.ts';
 import { savepointOutsideBlock, savepointTag } from '../../sql/savepoints.ts';
 import type { Plan } from '../../sql/plan.ts';
@@ -55,6 +54,8 @@ import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { ScanFetch } from './scan-fetch.ts';
 import { runDdl } from './ddl-storage.ts';
+import { catalogMiss, lowerOne, peekCatalog } from './catalog-miss.ts';
+import { ClusterLocks } from './advisory-rows.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
 import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, type FetchMissing } from './sql-deferred.ts';
@@ -217,12 +218,15 @@ export class SqlSession {
   /** An explicit transaction is open (BEGIN ... COMMIT/ROLLBACK). */
   #explicit = false;
   readonly #sequences: SessionSequences;
+  /** Advisory locks (advisory-rows.ts): rows every client sees, taken in transactions of their own. */
+  readonly #locks: ClusterLocks;
 
   constructor(
     readonly sql: SqlClient,
     readonly identity: SessionIdentity = DEFAULT_IDENTITY,
   ) {
     this.#sequences = new SessionSequences(sql.client);
+    this.#locks = new ClusterLocks(sql.client);
   }
 
   get #shardCount(): number {
@@ -246,21 +250,28 @@ export class SqlSession {
     this.#explicit = false;
     const txn = this.#txn;
     this.#txn = null;
-    if (txn === null) return ok('COMMIT', 'COMMIT');
-    const e = await this.#commitTxn(txn);
+    const e = txn === null ? null : await this.#commitTxn(txn);
+    await this.#locks.endTransaction();
     return e === null ? ok('COMMIT', 'COMMIT') : { ok: false, error: e };
   }
 
-  rollback(): Promise<ExecResult> {
+  async rollback(): Promise<ExecResult> {
     this.#explicit = false;
     const txn = this.#txn;
     this.#txn = null;
     txn?.tx.abort();
-    return Promise.resolve(ok('ROLLBACK', 'ROLLBACK'));
+    await this.#locks.endTransaction();
+    return ok('ROLLBACK', 'ROLLBACK');
   }
 
   async close(): Promise<void> {
     await this.rollback();
+    await this.#locks.close();
+  }
+
+  /** A CancelRequest: a statement waiting for an advisory lock stops with 57014. */
+  cancel(): void {
+    this.#locks.cancel();
   }
 
   // ---- statements ----
@@ -270,44 +281,20 @@ export class SqlSession {
     const inTxn = this.#txn !== null;
     let catalog: CatalogVersion | undefined;
     try {
-      catalog = this.#txn?.catalog ?? (await this.#peekCatalog());
-      const lowered = this.#lower(sql, catalog, hints);
+      catalog = this.#txn?.catalog ?? (await peekCatalog(this.sql));
+      const lowered = lowerOne(this.sql, sql, catalog, hints);
       return { ok: true, statement: { sql, info: describe(lowered), hints, lowered, catalog } };
     } catch (e) {
-      const err = catalog === undefined ? toSqlError(e) : await this.#catalogMiss(toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null);
+      const err = catalog === undefined ? toSqlError(e) : await catalogMiss(this.sql, toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null);
       // Outside a transaction the fresher catalog simply replaces the stale one.
       if (err.code === SqlState.serializationFailure && !inTxn && retryStale) return this.prepare(sql, hints, false);
       return { ok: false, error: err };
     }
   }
 
-  /**
-   * A statement that names a relation or column the catalog it was bound against lacks (42P01, 42703)
-   * may come right after another client's DDL, which this client's cached catalog has not seen yet
-   * (issue 4). The catalog is read again at a fresh timestamp: if the statement binds against that
-   * version and that version is older than the transaction (`at`; null: no transaction yet), the
-   * failure is 40001 (the transaction read a stale catalog; a retry reads the fresh one: autocommit
-   * statements retry by themselves), otherwise the original error stands (DDL after T is not visible
-   * at T).
-   */
-  async #catalogMiss(err: SqlError, sql: string, catalog: CatalogVersion, hints: readonly SqlType[], at: Timestamp | null): Promise<SqlError> {
-    if (err.code !== SqlState.undefinedTable && err.code !== SqlState.undefinedColumn) return err;
-    this.sql.markStale();
-    const fresh = await this.#peekCatalog();
-    if (fresh === catalog) return err;
-    const version = this.sql.versionOf(fresh);
-    if (at !== null && (version === null || !tsLess(version, at))) return err;
-    try {
-      this.#lower(sql, fresh, hints);
-    } catch {
-      return err;
-    }
-    return serializationFailure('could not serialize access: the statement names a relation or column newer than the catalog this transaction read (another client\'s DDL); retry');
-  }
-
   /** The catalog this session's statements see now: the open transaction's, else the client's. */
   async catalog(): Promise<CatalogVersion> {
-    return this.#txn?.catalog ?? (await this.#peekCatalog());
+    return this.#txn?.catalog ?? (await peekCatalog(this.sql));
   }
 
   /** Runs one statement given as text. */
@@ -319,6 +306,15 @@ export class SqlSession {
 
   /** Runs a prepared statement (in the open transaction, or on its own with automatic retries). */
   async run(stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
+    this.#locks.statement();
+    const r = await this.#run(stmt, params);
+    // On its own, the statement was its transaction: its transaction-level advisory locks go.
+    if (!this.#explicit) await this.#locks.endTransaction();
+    const warnings = this.#locks.warnings();
+    return warnings.length === 0 || !r.ok ? r : { ...r, notices: [...(r.notices ?? []), ...warnings] };
+  }
+
+  async #run(stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
     this.sql.stats.statements++;
     if (this.#explicit) {
       try {
@@ -378,24 +374,6 @@ export class SqlSession {
     return this.#txn;
   }
 
-  /** The catalog outside a transaction (for Parse): the cached one, else read in a throwaway transaction. */
-  async #peekCatalog(): Promise<CatalogVersion> {
-    const cached = this.sql.currentCatalog;
-    if (cached !== null) return cached;
-    const tx = this.sql.client.session().begin();
-    try {
-      return await this.sql.catalogFor(tx);
-    } finally {
-      tx.abort();
-    }
-  }
-
-  #lower(sql: string, catalog: CatalogVersion, hints: readonly SqlType[]): LoweredStatement {
-    const stmts = this.sql.engine.parse(sql).stmts;
-    if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, stmts.length === 0 ? 'empty statement' : 'cannot run multiple commands in one statement');
-    return lowerStatement(catalog.catalog, stmts[0] as Node, hints, sql);
-  }
-
   /** Commits (deferred foreign key checks first: reads of the transaction; a violation rolls it back). */
   async #commitTxn(txn: SqlTxn): Promise<SqlError | null> {
     const violation = await checksAtCommit(txn, this.identity, this.#fetchMissing);
@@ -423,10 +401,10 @@ export class SqlSession {
     let l = stmt.lowered;
     if (stmt.catalog !== txn.catalog) {
       try {
-        l = this.#lower(stmt.sql, txn.catalog, stmt.hints);
+        l = lowerOne(this.sql, stmt.sql, txn.catalog, stmt.hints);
       } catch (e) {
         // Autocommit: the transaction was opened for this statement, its T is no reason to refuse.
-        return { ok: false, error: await this.#catalogMiss(toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null) };
+        return { ok: false, error: await catalogMiss(this.sql, toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null) };
       }
       stmt.lowered = l;
       stmt.catalog = txn.catalog;
@@ -437,7 +415,7 @@ export class SqlSession {
       const outcome = await runDdl(env, txn, s.node);
       const notices = outcome.notice !== undefined ? [outcome.notice] : undefined;
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
-      const lowered = this.#lower(outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
+      const lowered = lowerOne(this.sql, outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
       return thenOutcome(outcome, await this.#runIn(txn, { sql: outcome.then.sql, info: describe(lowered), hints: [], lowered, catalog: txn.catalog }, []), notices);
     }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
@@ -503,6 +481,7 @@ export class SqlSession {
           return b;
         },
         sequences,
+        advisory: this.#locks.pass(),
       };
       let r: ExecResult;
       try {
@@ -512,8 +491,9 @@ export class SqlSession {
       }
       // Sequence values first: rows this pass missed may be keyed by its placeholder values, and reading
       // them would put rows other sessions write into this transaction's read set.
-      if (this.#sequences.unsettled(sequences)) {
+      if (this.#sequences.unsettled(sequences) || this.#locks.unsettled()) {
         await this.#sequences.settle(sequences);
+        await this.#locks.settle(); // advisory lock operations (a blocking one waits here)
         continue;
       }
       if (source.missing.size > 0 || source.missingScans.size > 0) {
