@@ -3,15 +3,31 @@
  * replicas (client/sql/advisory-rows.ts), with real `pg` connections as migration tools use them: a lock
  * one session holds makes another's pg_try_advisory_lock false and its pg_advisory_lock wait until the
  * holder unlocks, commits (transaction level) or disconnects; shared locks share; a CancelRequest stops a
- * waiting statement with 57014; an unlock of a lock not held is false with PostgreSQL's warning.
+ * waiting statement with 57014; an unlock of a lock not held is false with PostgreSQL's warning; and
+ * node-pg-migrate (which takes pg_try_advisory_lock around its migrations) stays out while another session
+ * holds its lock, then migrates up and down.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import pg from 'pg';
 import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite } from './gateway-fixture.ts';
 
 const CLUSTER_BASE_PORT = 9100;
+/** node-pg-migrate's lock key (its runner's PG_MIGRATE_LOCK_ID). */
+const PG_MIGRATE_LOCK_ID = '7241865325823964';
+
+/** `node-pg-migrate <args>` over testdata/pg-migrate against `port`: exit code and output. */
+function pgMigrate(port: number, ...args: string[]): Promise<{ code: number; out: string }> {
+  const bin = join(import.meta.dirname, '../../node_modules/.bin/node-pg-migrate');
+  const env = { ...process.env, DATABASE_URL: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${DATABASE}` };
+  return new Promise((resolve) => {
+    execFile(bin, [...args, '-m', join(import.meta.dirname, 'testdata/pg-migrate')], { env, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, out: stdout + stderr }));
+  });
+}
 
 async function client(port: number): Promise<pg.Client> {
   const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
@@ -116,6 +132,28 @@ function suite(port: () => number): void {
     } finally {
       await a.end();
       await b.end();
+    }
+  });
+
+  void it('keeps node-pg-migrate out while another session holds its lock, then migrates up and down', async () => {
+    const a = await client(port());
+    try {
+      await value(a, `SELECT pg_advisory_lock(${PG_MIGRATE_LOCK_ID})`);
+      const refused = await pgMigrate(port(), 'up');
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.out, /Another migration is already running/);
+      await value(a, `SELECT pg_advisory_unlock(${PG_MIGRATE_LOCK_ID})`);
+      const up = await pgMigrate(port(), 'up');
+      assert.equal(up.code, 0, up.out);
+      assert.match(up.out, /Migrations complete!/);
+      assert.match((await pgMigrate(port(), 'up')).out, /No migrations to run!/);
+      assert.deepEqual((await a.query('SELECT name FROM pgmigrations ORDER BY id')).rows.map((r: { name: string }) => r.name), ['1700000000000_init', '1700000000001_more']);
+      await a.query("INSERT INTO pgm_users (email, name) VALUES ('a@x', 'Ann')");
+      assert.equal((await pgMigrate(port(), 'down')).code, 0);
+      await assert.rejects(a.query('SELECT name FROM pgm_users'), { code: '42703' });
+      assert.equal(await value(a, `SELECT pg_try_advisory_lock(${PG_MIGRATE_LOCK_ID})`), true, 'the tool gave its lock back');
+    } finally {
+      await a.end();
     }
   });
 }
