@@ -10,6 +10,7 @@ import { SortedKeys } from './sorted-keys.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { ForeignKeyDef, IndexDef, TableDef } from './catalog.ts';
 import { orphanOf } from './foreign-keys.ts';
+import { indexKeyList, indexKeyValues } from './index-keys.ts';
 import type { RowSource, ScanRequest, ScannedRow } from './row-source.ts';
 import type { Row } from './types.ts';
 import type { WriteBuffer } from './write-buffer.ts';
@@ -28,9 +29,16 @@ interface TableData {
   readonly indexes: Map<number, IndexData>;
 }
 
-export function indexEntryPrefix(index: IndexDef, row: Row): string {
-  const vals = index.columns.map((c) => row[c] ?? null);
-  return encodeKey(vals, index.types);
+/** A row's key in unique index `index` as its entry's prefix; null when the row has no entry or a NULL key (NULLs never conflict). */
+export function uniqueEntryPrefix(index: IndexDef, row: Row): string | null {
+  const vals = indexKeyValues(index, row);
+  return vals === null || vals.includes(null) ? null : encodeKey(vals, index.types);
+}
+
+/** A row's entry in `index` before its primary key: the key's encoding; null for a row a partial index leaves out. */
+export function indexEntryPrefix(index: IndexDef, row: Row): string | null {
+  const vals = indexKeyValues(index, row);
+  return vals === null ? null : encodeKey(vals, index.types);
 }
 
 export function primaryKeyOf(table: TableDef, row: Row): string {
@@ -42,8 +50,8 @@ export function primaryKeyOf(table: TableDef, row: Row): string {
 /** 23505 for a unique index (null: the primary key) built over rows that repeat a key. */
 export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null): SqlError {
   const name = idx === null ? `${def.name}_pkey` : idx.name;
-  const cols = idx === null ? def.pk : idx.columns;
-  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${cols.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
+  const keys = idx === null ? def.pk.map((c) => def.columns[c]?.name).join(', ') : indexKeyList(def, idx, true);
+  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${keys ?? '?'}) is duplicated.`);
 }
 
 /** A store's rows at one moment (MemoryStore.snapshot), to go back to with `restore`. */
@@ -96,8 +104,10 @@ export class MemoryStore implements RowSource {
       for (const key of t.keys.all()) {
         const r = t.rows.get(key);
         if (!r) continue;
-        const prefix = indexEntryPrefix(idx, r.row);
-        if (idx.unique && !idx.columns.some((c) => r.row[c] === null)) {
+        const vals = indexKeyValues(idx, r.row);
+        if (vals === null) continue;
+        const prefix = encodeKey(vals, idx.types);
+        if (idx.unique && !vals.includes(null)) {
           if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx);
           seen.set(prefix, key);
         }
@@ -205,7 +215,9 @@ export class MemoryStore implements RowSource {
         const old = t.rows.get(key);
         if (old) {
           for (const idx of t.indexes.values()) {
-            const entry = indexEntryPrefix(idx.def, old.row) + key;
+            const prefix = indexEntryPrefix(idx.def, old.row);
+            if (prefix === null) continue;
+            const entry = prefix + key;
             idx.entries.remove(entry);
             idx.pkOf.delete(entry);
           }
@@ -220,7 +232,9 @@ export class MemoryStore implements RowSource {
         t.rows.set(key, { tableId: t.def.id, key, row, version, own: false });
         if (!old) t.keys.insert(key);
         for (const idx of t.indexes.values()) {
-          const entry = indexEntryPrefix(idx.def, row) + key;
+          const prefix = indexEntryPrefix(idx.def, row);
+          if (prefix === null) continue;
+          const entry = prefix + key;
           idx.entries.insert(entry);
           idx.pkOf.set(entry, key);
         }

@@ -30,7 +30,7 @@ function scan(over: Partial<ScanRequest>): ScanRequest {
 void describe('scans of client-run statements as reconnaissance reads', () => {
   void it('a unique index probe becomes an equality read of the index columns, with the value as a parameter', () => {
     const row: Row = [7, 'a@x', 1];
-    const lo = indexEntryPrefix(byEmail, row);
+    const lo = indexEntryPrefix(byEmail, row)!;
     const f = scanFetchOf(scan({ index: byEmail, lo, hi: prefixEnd(lo), predicate: cmp('=', col(1, 'text'), cnst('a@x', 'text'), 'text') }));
     assert.equal(f.sql, 'DELETE FROM "t" WHERE "email" = $1');
     assert.deepEqual(f.params, ['a@x']);
@@ -62,7 +62,7 @@ void describe('scans of client-run statements as reconnaissance reads', () => {
     const pk = (id: number): string => primaryKeyOf(t, [id, null, null]);
     assert.deepEqual(scanFetchedRows(scan({ lo: pk(2), hi: pk(9) }), rows).map((r) => r.row[0]), [2, 3]);
     assert.deepEqual(scanFetchedRows(scan({ lo: pk(2), hi: null, reverse: true }), rows).map((r) => r.row[0]), [9, 3, 2]);
-    const lo = indexEntryPrefix(byEmail, [0, 'b', 0]);
+    const lo = indexEntryPrefix(byEmail, [0, 'b', 0])!;
     const served = scanFetchedRows(scan({ index: byEmail, lo, hi: prefixEnd(lo) }), rows);
     assert.deepEqual(served.map((r) => r.row), [[1, 'b', 0]]);
     assert.equal(served[0]!.key, pk(1));

@@ -75,7 +75,9 @@ export function scanFetchedRows(req: ScanRequest, rows: readonly Row[]): Scanned
   const out: { s: string; r: ScannedRow }[] = [];
   for (const row of rows) {
     const key = primaryKeyOf(req.table, row);
-    const s = req.index === null ? key : indexEntryPrefix(req.index, row) + key;
+    const prefix = req.index === null ? '' : indexEntryPrefix(req.index, row);
+    if (prefix === null) continue; // a row the partial index leaves out
+    const s = req.index === null ? key : prefix + key;
     if (s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r: { tableId: req.table.id, key, row, version: null, own: false } });
   }
   out.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
