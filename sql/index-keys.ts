@@ -16,7 +16,7 @@ import { BindContext, Scope } from './bind-context.ts';
 import { bindExpr, toBool } from './lower-expr.ts';
 import { checkSource, checkText } from './check-text.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { conjuncts, exprEquals, someExpr, type Expr } from './expr.ts';
+import { conjuncts, exprEquals, mapExpr, someExpr, type Expr } from './expr.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 import { isArrayType, type Row, type SqlType, type SqlValue } from './types.ts';
 
@@ -223,4 +223,18 @@ export function inferArbiters(catalog: Catalog, table: TableDef, elems: readonly
 /** Whether the conjuncts `conj` of a query's WHERE imply partial index `idx`'s predicate (each of its conjuncts is one of them). */
 export function predicateImplied(idx: IndexDef, conj: readonly Expr[]): boolean {
   return idx.predicate === undefined || conjuncts(idx.predicate.expr).every((p) => conj.some((q) => exprEquals(p, q)));
+}
+
+/** An index after its table's columns moved (`shift` maps old ordinals to new). */
+export function shiftIndex(idx: IndexDef, shift: (i: number) => number): IndexDef {
+  const move = (x: IndexExpr): IndexExpr => {
+    const names: string[] = [];
+    x.names.forEach((n, i) => (names[shift(i)] = n));
+    return { ...x, names, expr: mapExpr(x.expr, (e) => (e.k === 'col' ? { ...e, i: shift(e.i) } : undefined)) };
+  };
+  const exprs = idx.exprs?.map((x) => (x === null ? null : move(x)));
+  return {
+    ...idx, columns: idx.columns.map((c) => (c < 0 ? c : shift(c))),
+    ...(exprs === undefined ? {} : { exprs }), ...(idx.predicate === undefined ? {} : { predicate: move(idx.predicate) }),
+  };
 }
