@@ -6,24 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { DATABASE, PASSWORD, startTestGateway, withPg } from './gateway-fixture.ts';
+import { PASSWORD, runPsql, startTestGateway, withPg } from './gateway-fixture.ts';
 
-const BIN = '/usr/lib/postgresql/15/bin';
 const USER = 'postgres';
 
-function psql(port: number, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE, ...args], {
-      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
-      timeout: 60_000,
-    }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const psql = (port: number, ...args: string[]): ReturnType<typeof runPsql> => runPsql(port, USER, ...args);
 
 const DDL = [
   'CREATE TABLE people (id int PRIMARY KEY, email varchar(100), name text, deleted_at timestamp, n int)',
