@@ -13,6 +13,7 @@ import { orphanOf } from './foreign-keys.ts';
 import { indexKeyList, indexKeyValues } from './index-keys.ts';
 import type { RowSource, ScanRequest, ScannedRow } from './row-source.ts';
 import type { Row } from './types.ts';
+import { formatText } from './value-text.ts';
 import type { WriteBuffer } from './write-buffer.ts';
 
 interface IndexData {
@@ -47,11 +48,17 @@ export function primaryKeyOf(table: TableDef, row: Row): string {
   return encodeKey(pk.map((c) => row[c] ?? null), table.pkTypes);
 }
 
-/** 23505 for a unique index (null: the primary key) built over rows that repeat a key. */
-export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null): SqlError {
+/**
+ * 23505 for a unique index (null: the primary key) built over rows that repeat a key; `row`: one of
+ * them, whose key the DETAIL shows as PostgreSQL's does (`Key (lower(a), b)=(x, 1) is duplicated.`).
+ */
+export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null, row?: Row): SqlError {
   const name = idx === null ? `${def.name}_pkey` : idx.name;
   const keys = idx === null ? def.pk.map((c) => def.columns[c]?.name).join(', ') : indexKeyList(def, idx, true);
-  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${keys ?? '?'}) is duplicated.`);
+  const vals = row === undefined ? null : idx === null ? def.pk.map((c) => row[c] ?? null) : indexKeyValues(idx, row);
+  const types = idx === null ? def.pkTypes : idx.types;
+  const shown = vals === null ? '' : `=(${vals.map((v, j) => (v === null ? 'null' : formatText(v, types[j] ?? 'text'))).join(', ')})`;
+  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${keys ?? '?'})${shown} is duplicated.`);
 }
 
 /** A store's rows at one moment (MemoryStore.snapshot), to go back to with `restore`. */
@@ -108,7 +115,7 @@ export class MemoryStore implements RowSource {
         if (vals === null) continue;
         const prefix = encodeKey(vals, idx.types);
         if (idx.unique && !vals.includes(null)) {
-          if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx);
+          if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx, r.row);
           seen.set(prefix, key);
         }
         const entry = prefix + key;
@@ -143,7 +150,7 @@ export class MemoryStore implements RowSource {
         const r0 = old.rows.get(k)!;
         const row = transform(r0.row);
         const key = primaryKeyOf(def, row);
-        if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null);
+        if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null, row);
         t.rows.set(key, { tableId: def.id, key, row, version: r0.version, own: false });
         t.keys.insert(key);
       }

@@ -91,7 +91,7 @@ async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: Ind
   for (const row of await allRows(env, txn, table)) {
     const k = uniqueEntryPrefix(index, row);
     if (k === null) continue;
-    if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
+    if (seen.has(k)) throw uniqueIndexDuplicated(table, index, row);
     seen.add(k);
   }
 }
@@ -174,7 +174,7 @@ async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: Table
       for (const { index, keys } of changed) {
         const k = uniqueEntryPrefix(index, row);
         if (k === null) continue;
-        if (keys.has(k)) throw uniqueIndexDuplicated(after, index);
+        if (keys.has(k)) throw uniqueIndexDuplicated(after, index, row);
         keys.add(k);
       }
       txn.put(rowKey(after.id, pk), encodeRow(after, row));
