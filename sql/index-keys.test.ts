@@ -48,12 +48,15 @@ void test('only immutable functions and operators may key or filter an index (42
   assert.equal(code(s.execute("CREATE INDEX iv_j ON iv ((j -> 'a'))")), '0A000');
 });
 
-void test('unnamed indexes are named as PostgreSQL names them: columns, function names, expr, the type of a cast constant', () => {
+void test('unnamed indexes are named as PostgreSQL names them: columns, function names, expr, case, coalesce, ...', () => {
   const s = engine.session();
   assert.ok(s.execute('CREATE TABLE inm (id int PRIMARY KEY, a text, b int)').ok);
   for (const [ddl, name] of [
     ['CREATE INDEX ON inm (lower(a), b)', 'inm_lower_b_idx'], ['CREATE INDEX ON inm ((b + 1))', 'inm_expr_idx'], ['CREATE INDEX ON inm ((b::text))', 'inm_b_idx'],
     ['CREATE INDEX ON inm ((b + 1))', 'inm_expr_idx1'], ['CREATE INDEX ON inm ((a))', 'inm_a_idx'], ['CREATE INDEX ON inm (b) WHERE b > 0', 'inm_b_idx1'],
+    ["CREATE INDEX ON inm ((coalesce(a, '')))", 'inm_coalesce_idx'], ['CREATE INDEX ON inm ((CASE WHEN b > 0 THEN 1 END))', 'inm_case_idx'],
+    ['CREATE INDEX ON inm ((nullif(b, 0)))', 'inm_nullif_idx'], ['CREATE INDEX ON inm ((greatest(b, 1)))', 'inm_greatest_idx'],
+    ['CREATE INDEX ON inm ((least(b, 1)))', 'inm_least_idx'], ['CREATE INDEX ON inm ((ARRAY[b]))', 'inm_array_idx'], ['CREATE INDEX ON inm ((a IS NULL))', 'inm_expr_idx2'],
   ] as const) {
     assert.ok(s.execute(ddl).ok, ddl);
     assert.ok(s.execute(`DROP INDEX ${name}`).ok, `${ddl}: ${name}`);

@@ -152,7 +152,11 @@ export function indexDefinition(t: TableDef, idx: Pick<IndexDef, 'name' | 'uniqu
   return `CREATE ${idx.unique ? 'UNIQUE ' : ''}INDEX ${ident(idx.name)} ON ${pretty ? '' : 'public.'}${ident(t.name)} USING btree (${list})${where}`;
 }
 
-/** The name PostgreSQL gives an unnamed index's key: the column's, a function's name, else `expr` (FigureIndexColname). */
+/**
+ * The name PostgreSQL gives an unnamed index's key (FigureIndexColname): the column's, a function's
+ * name, a cast's operand's (else its type's), case, coalesce, greatest, least, nullif, array, row;
+ * else `expr`.
+ */
 export function keyNamePart(t: TableDef, raw: Node | null, column: number): string {
   if (raw === null) return t.columns[column]?.name ?? '?';
   if ('FuncCall' in raw) {
@@ -172,6 +176,13 @@ export function keyNamePart(t: TableDef, raw: Node | null, column: number): stri
     const last = names[names.length - 1];
     return last !== undefined && 'String' in last ? last.String.sval ?? 'expr' : 'expr';
   }
+  if ('CollateClause' in raw && raw.CollateClause.arg !== undefined) return keyNamePart(t, raw.CollateClause.arg, -1);
+  if ('CaseExpr' in raw) return 'case';
+  if ('CoalesceExpr' in raw) return 'coalesce';
+  if ('MinMaxExpr' in raw) return raw.MinMaxExpr.op === 'IS_LEAST' ? 'least' : 'greatest';
+  if ('A_ArrayExpr' in raw) return 'array';
+  if ('RowExpr' in raw) return 'row';
+  if ('A_Expr' in raw && raw.A_Expr.kind === 'AEXPR_NULLIF') return 'nullif';
   return 'expr';
 }
 
