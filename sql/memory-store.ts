@@ -1,5 +1,6 @@
 // The in-memory single-node store: one sorted key array plus a row map per table, and one sorted entry
-// array per secondary index (entry = index columns' encoding followed by the primary-key encoding). It is
+// array per secondary index (entry = the row's index key's encoding followed by the primary-key encoding;
+// a partial index has entries only for the rows its predicate holds for: index-keys.ts). It is
 // the reference `RowSource` for tests and the single-node engine. Versions are a commit counter: every
 // applied write set gets the next number. Uniqueness is checked by the executor before writes reach the
 // store (through the overlay, which sees the transaction's own writes); `apply` only installs them.
