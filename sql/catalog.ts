@@ -36,11 +36,29 @@ export interface IndexDef {
   readonly id: number;
   readonly name: string;
   readonly tableId: number;
+  /** By key position, the column ordinal; -1 where the key is an expression (`exprs`), as PostgreSQL's indkey has 0. */
   readonly columns: readonly number[];
   readonly types: readonly SqlType[];
   readonly unique: boolean;
   /** Backs a PRIMARY KEY or UNIQUE constraint (dropped with the table, not by DROP INDEX). */
   readonly constraint: boolean;
+  /** An expression index's keys by position (null at a column's position; sql/index-keys.ts). Absent: every key is a column. */
+  readonly exprs?: readonly (IndexExpr | null)[];
+  /** A partial index's predicate: rows for which it is not true have no entry. Absent: every row has one. */
+  readonly predicate?: IndexExpr;
+}
+
+/**
+ * An index key expression or predicate (sql/index-keys.ts): bound over the table row (immutable
+ * functions and operators only), its text's analyzed form (sql/check-text.ts; null for a form it does
+ * not print), and the parse tree with the column names it was bound under, bound again when a column's
+ * type changes (as PostgreSQL rebuilds such an index).
+ */
+export interface IndexExpr {
+  readonly expr: Expr;
+  readonly source: object | null;
+  readonly raw: Node;
+  readonly names: readonly string[];
 }
 
 export interface TableDef {

@@ -21,6 +21,7 @@ import { formatTypeSpec, isIntegerType, typeDisplayName, type Row, type SqlValue
 import { viewsUsingColumn } from './views.ts';
 import { sequenceDef, sequenceOfId, type SequenceDef } from './sequences.ts';
 import { sequenceIdOf } from './ddl-sequence.ts';
+import { rebindIndex } from './index-keys.ts';
 
 /** One ALTER COLUMN TYPE subcommand: the column's name and the parse tree's ColumnDef (type, USING as raw_default). */
 export interface TypeChange {
@@ -74,11 +75,12 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     convert.set(i, { expr, col });
   }
   if (convert.size === 0) return t;
-  const next: TableDef = {
+  let next: TableDef = {
     ...t, columns,
     pkTypes: t.pk.map((i) => columns[i]!.type),
-    indexes: t.indexes.map((x) => ({ ...x, types: x.columns.map((i) => columns[i]!.type) })),
   };
+  // Indexes are built again for the new types: an expression index's expressions bound again, as PostgreSQL does.
+  next = { ...next, indexes: t.indexes.map((x) => rebindIndex(catalog, next, x)) };
   checkKeyColumns(next, [...new Set([...(t.hiddenPk ? [] : t.pk), ...t.indexes.flatMap((x) => x.columns)])].filter((i) => convert.has(i)));
   const env = makeEnv([], ctx);
   const steps = [...convert.entries()];

@@ -20,6 +20,7 @@ import type { ExecContext } from './exec-context.ts';
 import { isIntegerType, type SqlValue } from './types.ts';
 import { initialState, takeValues, type SequenceDef } from './sequences.ts';
 import { castValue } from './cast.ts';
+import { indexColumnsRead, shiftIndex } from './index-keys.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
@@ -170,7 +171,7 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
   const next: TableDef = {
     ...t,
     columns: t.columns.map((x, j) => (j === i ? dropped : x)),
-    indexes: t.indexes.filter((x) => !x.columns.includes(i)),
+    indexes: t.indexes.filter((x) => !indexColumnsRead(x).has(i)), // an expression or predicate over it too
     ...(t.checks === undefined ? {} : { checks }),
     // Its own foreign keys over the column go with it (as in PostgreSQL, without CASCADE).
     ...(t.foreignKeys === undefined ? {} : { foreignKeys: t.foreignKeys.filter((f) => !f.columns.includes(i) && !(f.refTable === t.name && f.refColumns.includes(i))) }),
@@ -349,7 +350,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   const shift = (i: number): number => (i >= at ? i + 1 : i);
   const next: TableDef = {
     ...t, columns, pk: t.pk.map(shift),
-    indexes: t.indexes.map((i) => ({ ...i, columns: i.columns.map(shift) })),
+    indexes: t.indexes.map((i) => shiftIndex(i, shift)),
   };
   storage.rekeyTable(next, (row) => {
     const v = valueFor();

@@ -3,13 +3,13 @@
 
 import type { Node, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
-import { type CheckDef, type ColumnDef, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
+import { type CheckDef, type ColumnDef, type ForeignKeyDef, type IndexDef, type IndexExpr, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
 import { bindExpr, toBool, unsupported } from './lower-expr.ts';
 import { coerceAssign } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
-import type { Row } from './types.ts';
+import type { Row, SqlType } from './types.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
 import { checkSource } from './check-text.ts';
 
@@ -49,16 +49,26 @@ export interface DdlOutcome {
 export function checkKeyColumns(table: Pick<TableDef, 'columns'>, cols: readonly number[]): void {
   for (const c of cols) {
     const col = table.columns[c];
-    if (col?.type === 'json') throw new SqlError(SqlState.undefinedObject, 'data type json has no default operator class for access method "btree"');
-    if (col?.type === 'jsonb' || col?.type === '_json' || col?.type === '_jsonb') {
-      throw new SqlError(SqlState.featureNotSupported, `column "${col.name}" of type ${col.type === 'jsonb' ? 'jsonb' : col.type.slice(1) + '[]'} cannot be part of a primary key or index in Pesto`);
-    }
+    if (col !== undefined) checkKeyType(col.type, col.name);
   }
 }
 
-export function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number[], unique: boolean, constraint: boolean): IndexDef {
-  checkKeyColumns(table, cols);
-  return { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types: cols.map((c) => table.columns[c]?.type ?? 'text'), unique, constraint };
+/** checkKeyColumns' rule for one key's type (`column` null: an expression's). */
+function checkKeyType(type: SqlType, column: string | null): void {
+  if (type === 'json') throw new SqlError(SqlState.undefinedObject, 'data type json has no default operator class for access method "btree"');
+  if (type === 'jsonb' || type === '_json' || type === '_jsonb') {
+    const what = column === null ? 'an expression' : `column "${column}"`;
+    throw new SqlError(SqlState.featureNotSupported, `${what} of type ${type === 'jsonb' ? 'jsonb' : type.slice(1) + '[]'} cannot be part of a primary key or index in Pesto`);
+  }
+}
+
+/** An index over key `cols` (-1 where `exprs` has the key's expression; sql/index-keys.ts). */
+export function makeIndex(catalog: Catalog, table: TableDef, name: string, cols: number[], unique: boolean, constraint: boolean, exprs?: readonly (IndexExpr | null)[]): IndexDef {
+  checkKeyColumns(table, cols.filter((c) => c >= 0));
+  const types = cols.map((c, j) => exprs?.[j]?.expr.t ?? table.columns[c]?.type ?? 'text');
+  for (const t of types) checkKeyType(t, null);
+  const idx: IndexDef = { id: catalog.allocateId(), name, tableId: table.id, columns: cols, types, unique, constraint };
+  return exprs !== undefined && exprs.some((x) => x !== null) ? { ...idx, exprs } : idx;
 }
 
 /**

@@ -1,6 +1,7 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
 // composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
-// are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
+// are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX (over
+// expressions and with a WHERE predicate: index-keys.ts), DROP
 // TABLE/INDEX [IF EXISTS] [CASCADE], CREATE/DROP VIEW (views.ts); ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
 // catalog's DDL-order counter. The single-node engine applies DDL to its one catalog at once and undoes it
 // if the transaction does not commit (engine.ts); the cluster replays the same statements into each
@@ -19,6 +20,7 @@ import { createView, dropDependentViews, dropViews, viewsUsing } from './views.t
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { bindIndexExpr, keyNamePart } from './index-keys.ts';
 import { type Expr } from './expr.ts';
 import type { ExecContext } from './exec-context.ts';
 
@@ -169,18 +171,23 @@ function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOu
   const relname = s.relation?.relname ?? '';
   if (catalog.getView(relname) !== undefined) throw new SqlError(SqlState.wrongObjectType, `cannot create index on relation "${relname}"`, 'This operation is not supported for views.');
   const table = catalog.require(relname);
-  const cols = (s.indexParams ?? []).map((p) => {
+  const keys = (s.indexParams ?? []).map((p) => {
     if (!('IndexElem' in p)) throw unsupported('index element');
-    if (p.IndexElem.expr !== undefined) throw unsupported('expression indexes');
-    return columnIndex(table, p.IndexElem.name ?? '');
+    const e = p.IndexElem;
+    if (e.expr === undefined) return { column: columnIndex(table, e.name ?? ''), expr: null, raw: null };
+    // A bare column in parentheses is that column (PostgreSQL's transformIndexStmt).
+    const expr = bindIndexExpr(catalog, table, e.expr, 'expression');
+    if (expr.expr.k === 'col') return { column: expr.expr.i, expr: null, raw: null };
+    return { column: -1, expr, raw: e.expr };
   });
-  if (s.whereClause !== undefined) throw unsupported('partial indexes');
-  const name = s.idxname ?? `${table.name}_${cols.map((c) => table.columns[c]?.name).join('_')}_idx`;
+  const predicate = s.whereClause === undefined ? undefined : bindIndexExpr(catalog, table, s.whereClause, 'predicate');
+  const name = s.idxname ?? chooseName(catalog, `${table.name}_${keys.map((k) => keyNamePart(table, k.raw, k.column)).join('_')}_idx`);
   if (catalog.relationExists(name)) {
     if (s.if_not_exists) return { tag: 'CREATE INDEX', touched: [], notice: `relation "${name}" already exists, skipping` };
     throw new SqlError(SqlState.duplicateTable, `relation "${name}" already exists`);
   }
-  const idx = makeIndex(catalog, table, name, cols, s.unique === true || s.primary === true, false);
+  let idx = makeIndex(catalog, table, name, keys.map((k) => k.column), s.unique === true || s.primary === true, false, keys.map((k) => k.expr));
+  if (predicate !== undefined) idx = { ...idx, predicate };
   const next = { ...table, indexes: [...table.indexes, idx] };
   storage.ensureTable(next); // builds the index; throws 23505 for duplicates before the catalog changes
   catalog.put(next);

@@ -11,12 +11,13 @@ import { andOf, type Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { runPlan } from './executor.ts';
 import { applyTypmod } from './typmod.ts';
-import { prefixEnd } from './key-encoding.ts';
-import { primaryKeyOf, indexEntryPrefix } from './memory-store.ts';
+import { encodeKey, prefixEnd } from './key-encoding.ts';
+import { primaryKeyOf } from './memory-store.ts';
+import { indexColumnsRead, indexKeyList, indexKeyValues, isPlainIndex } from './index-keys.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { formatText } from './value-text.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
-import type { Row, SqlValue } from './types.ts';
+import type { Row, SqlType, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
 import { enforceForeignKeys, type RowChange, type RowWriter } from './foreign-key-checks.ts';
 
@@ -54,6 +55,8 @@ export function checkRow(table: TableDef, row: Row, env: Env): Row {
     }
     if (c.typmod >= 0) row[i] = applyTypmod(v, c.type, c.typmod, false);
   }
+  // An expression index's keys are computed as the row is written (an error in one fails the statement, as in PostgreSQL).
+  for (const idx of table.indexes) if (!isPlainIndex(idx)) indexKeyValues(idx, row);
   if (table.checks !== undefined) {
     for (const k of table.checks) {
       if (evalExpr(k.expr, row, env) === false) {
@@ -76,56 +79,68 @@ function pkConstraint(table: TableDef): string {
   return `${table.name}_pkey`;
 }
 
-function keyDetail(table: TableDef, cols: readonly number[], row: Row): string {
-  const names = cols.map((c) => table.columns[c]?.name ?? '?').join(', ');
-  const vals = cols.map((c) => {
-    const v = row[c] ?? null;
-    return v === null ? 'null' : formatText(v, table.columns[c]?.type ?? 'text');
-  }).join(', ');
-  return `Key (${names})=(${vals}) already exists.`;
+function keyDetail(names: string, vals: readonly SqlValue[], types: readonly SqlType[]): string {
+  const text = vals.map((v, j) => (v === null ? 'null' : formatText(v, types[j] ?? 'text'))).join(', ');
+  return `Key (${names})=(${text}) already exists.`;
 }
 
 interface Conflict {
   readonly existing: ScannedRow;
-  readonly cols: readonly number[];
+  /** The primary key's or unique index's name (an ON CONFLICT arbiter's). */
   readonly constraint: string;
+  /** The 23505's DETAIL. */
+  readonly detail: string;
 }
 
-/** Finds a row other than `selfKey` that `row` would duplicate on the primary key or a unique index. */
-function findConflict(ctx: ExecContext, table: TableDef, row: Row, key: string, selfKey: string | null, checkPk: boolean): Conflict | null {
-  if (checkPk && key !== selfKey) {
+/** Whether an UPDATE from `old` to `row` changes what a unique index of `table` reads (its key or predicate). */
+function uniqueKeyChanged(table: TableDef, old: Row, row: Row): boolean {
+  return table.indexes.some((i) => i.unique && [...indexColumnsRead(i)].some((c) => old[c] !== row[c]));
+}
+
+/**
+ * Finds a row other than `selfKey` that `row` would duplicate on the primary key or a unique index
+ * (`only`: on those of these names, ON CONFLICT's arbiters, which are checked first as PostgreSQL's
+ * speculative insertion does).
+ */
+function findConflict(ctx: ExecContext, table: TableDef, row: Row, key: string, selfKey: string | null, checkPk: boolean, only: readonly string[] | null = null): Conflict | null {
+  if (checkPk && key !== selfKey && (only === null || only.includes(pkConstraint(table)))) {
     const existing = pointGet(ctx, table, key);
-    if (existing !== null) return { existing, cols: table.pk, constraint: pkConstraint(table) };
+    if (existing !== null) {
+      const vals = table.pk.map((c) => row[c] ?? null);
+      return { existing, constraint: pkConstraint(table), detail: keyDetail(table.pk.map((c) => table.columns[c]?.name ?? '?').join(', '), vals, table.pkTypes) };
+    }
   }
   for (const idx of table.indexes) {
-    if (!idx.unique || idx.columns.some((c) => row[c] === null)) continue;
-    const prefix = indexEntryPrefix(idx, row);
-    const predicate = andOf(idx.columns.map((c, j) => ({
+    if (!idx.unique || (only !== null && !only.includes(idx.name))) continue;
+    const vals = indexKeyValues(idx, row);
+    if (vals === null || vals.includes(null)) continue; // not in a partial index, or a NULL key: no conflict
+    const prefix = encodeKey(vals, idx.types);
+    // The rows with this key (a key expression's value, not its columns'), within a partial index's predicate.
+    const predicate = andOf([...idx.columns.map((c, j) => ({
       k: 'cmp', op: '=', ct: idx.types[j] ?? 'text', t: 'bool',
-      l: { k: 'col', i: c, t: idx.types[j] ?? 'text' }, r: { k: 'const', v: row[c] ?? null, t: idx.types[j] ?? 'text' },
-    }) satisfies Expr));
+      l: idx.exprs?.[j]?.expr ?? { k: 'col', i: c, t: idx.types[j] ?? 'text' }, r: { k: 'const', v: vals[j] ?? null, t: idx.types[j] ?? 'text' },
+    }) satisfies Expr), ...(idx.predicate === undefined ? [] : [idx.predicate.expr])]);
     // The probe is a predicate read: a concurrent insert of the same unique value must conflict with it.
     ctx.recorder?.predicates.push({ tableId: table.id, indexId: idx.id, lo: prefix, hi: prefixEnd(prefix), predicate });
     // The source gets the predicate too: a client that fetches the probe from replicas asks for it.
     for (const r of ctx.source.scan({ table, index: idx, lo: prefix, hi: prefixEnd(prefix), predicate, mode: 'read', reverse: false })) {
       if (ctx.recorder !== null && !r.own) ctx.recorder.reads.push({ tableId: table.id, key: r.key, version: r.version });
-      if (r.key !== selfKey && r.key !== key) return { existing: r, cols: idx.columns, constraint: idx.name };
+      // The row under the new row's own key conflicts on the primary key, checked above (unless only arbiters are asked for).
+      if (r.key !== selfKey && (only !== null || r.key !== key)) {
+        const names = isPlainIndex(idx) ? idx.columns.map((c) => table.columns[c]?.name ?? '?').join(', ') : indexKeyList(table, idx, true) ?? '?';
+        return { existing: r, constraint: idx.name, detail: keyDetail(names, vals, idx.types) };
+      }
     }
   }
   return null;
 }
 
-function uniqueError(table: TableDef, c: Conflict, row: Row): SqlError {
-  return new SqlError(SqlState.uniqueViolation, `duplicate key value violates unique constraint "${c.constraint}"`,
-    keyDetail(table, c.cols, row));
+function uniqueError(c: Conflict): SqlError {
+  return new SqlError(SqlState.uniqueViolation, `duplicate key value violates unique constraint "${c.constraint}"`, c.detail);
 }
 
 function returning(exprs: readonly Expr[] | null, row: Row, env: Env, out: Row[]): void {
   if (exprs !== null) out.push(exprs.map((e) => evalExpr(e, row, env)));
-}
-
-function sameCols(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 /**
@@ -162,9 +177,9 @@ function actionWriter(ctx: ReturnType<typeof context>, env: Env): RowWriter {
       const row = checkRow(table, nw, env);
       const oldKey = primaryKeyOf(table, old);
       const newKey = primaryKeyOf(table, row);
-      if (newKey !== oldKey || table.indexes.some((i) => i.unique && i.columns.some((c) => old[c] !== row[c]))) {
+      if (newKey !== oldKey || uniqueKeyChanged(table, old, row)) {
         const c = findConflict(ctx, table, row, newKey, oldKey, newKey !== oldKey);
-        if (c !== null) throw uniqueError(table, c, row);
+        if (c !== null) throw uniqueError(c);
       }
       if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
       ctx.writes.put(table, newKey, row);
@@ -188,20 +203,17 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
   const src = runPlan(p.source, env);
   const out: Row[] = [];
   let count = 0;
-  const target = p.onConflict?.target ?? null;
-  if (target !== null && !sameCols(target, table.pk) && !table.indexes.some((i) => i.unique && sameCols(target, i.columns))) {
-    throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
-  }
   const written = new Set<string>();
   if (p.clear !== undefined) for (const old of runPlan(p.clear, env)) ctx.writes.delete(table, primaryKeyOf(table, old));
   for (const s of src) {
     const row = buildInsertRow(p, s, env);
     const key = primaryKeyOf(table, row);
-    const conflict = findConflict(ctx, table, row, key, null, true);
+    const oc = p.onConflict;
+    const arbiters = oc?.target ?? null;
+    const conflict = (arbiters === null ? null : findConflict(ctx, table, row, key, null, true, arbiters)) ?? findConflict(ctx, table, row, key, null, true);
     if (conflict !== null) {
-      const oc = p.onConflict;
-      if (oc === null || (oc.target !== null && !sameCols(oc.target, conflict.cols))) {
-        throw uniqueError(table, conflict, row);
+      if (oc === null || (arbiters !== null && !arbiters.includes(conflict.constraint))) {
+        throw uniqueError(conflict);
       }
       if (oc.k === 'nothing') continue;
       if (written.has(conflict.existing.key)) {
@@ -217,7 +229,7 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
       const oldKey = conflict.existing.key;
       const newKey = primaryKeyOf(table, nw);
       const c2 = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
-      if (c2 !== null) throw uniqueError(table, c2, nw);
+      if (c2 !== null) throw uniqueError(c2);
       if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
       ctx.writes.put(table, newKey, nw);
       changes?.push({ table, old, new: nw });
@@ -242,7 +254,11 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const olds = runPlan(p.source, env);
   const out: Row[] = [];
   const pkTouched = p.set.some((a) => table.pk.includes(a.col));
-  const uniqueTouched = table.indexes.some((i) => i.unique && p.set.some((a) => i.columns.includes(a.col)));
+  const uniqueTouched = table.indexes.some((i) => {
+    if (!i.unique) return false;
+    const read = indexColumnsRead(i);
+    return p.set.some((a) => read.has(a.col));
+  });
   const changes = changeLog(p);
   for (const old of olds) {
     const nw = checkRow(table, computeUpdatedRow(p.set, old, env), env);
@@ -250,7 +266,7 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
     const newKey = pkTouched ? primaryKeyOf(table, nw) : oldKey;
     if (pkTouched || uniqueTouched) {
       const c = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
-      if (c !== null) throw uniqueError(table, c, nw);
+      if (c !== null) throw uniqueError(c);
     }
     if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
     ctx.writes.put(table, newKey, nw);

@@ -200,8 +200,12 @@ class PlanWriter {
   private scan(p: ScanNode, depth: number, extra: readonly string[]): void {
     const cols = p.table.columns.map((c) => c.name);
     const keyCols = p.index === null ? p.table.pk : p.index.columns;
-    const conds: string[] = p.eq.map((e, i) => `(${cols[keyCols[i] as number] ?? '?'} = ${this.d(e, [])})`);
-    const next = cols[keyCols[p.eq.length] as number] ?? '?';
+    const key = (i: number): string => {
+      const x = p.index?.exprs?.[i] ?? null;
+      return x === null ? cols[keyCols[i] as number] ?? '?' : this.d(x.expr, cols);
+    };
+    const conds: string[] = p.eq.map((e, i) => `(${key(i)} = ${this.d(e, [])})`);
+    const next = key(p.eq.length);
     if (p.lo !== null) conds.push(`(${next} ${p.lo.inclusive ? '>=' : '>'} ${this.d(p.lo.e, [])})`);
     if (p.hi !== null) conds.push(`(${next} ${p.hi.inclusive ? '<=' : '<'} ${this.d(p.hi.e, [])})`);
     const props = conds.length > 0 ? [`Index Cond: ${conds.length === 1 ? (conds[0] as string) : `(${conds.join(' AND ')})`}`] : [];

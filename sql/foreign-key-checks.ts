@@ -31,6 +31,7 @@ import { encodeKey, prefixEnd } from './key-encoding.ts';
 import { indexEntryPrefix, primaryKeyOf } from './memory-store.ts';
 import type { ScannedRow } from './row-source.ts';
 import type { Row, SqlValue } from './types.ts';
+import { isPlainIndex } from './index-keys.ts';
 
 /** One foreign key with both its tables as the catalog defines them now. */
 export interface ForeignKeyLink {
@@ -277,12 +278,12 @@ function matchingRows(env: Env, ctx: ExecContext, table: TableDef, cols: readonl
     const r = pointGet(ctx, table, primaryKeyOf(table, probe));
     return r === null ? [] : [r];
   }
-  const index: IndexDef | null = table.indexes.find((i) => sameSet(i.columns, cols)) ?? null;
+  const index: IndexDef | null = table.indexes.find((i) => isPlainIndex(i) && sameSet(i.columns, cols)) ?? null;
   const predicate = andOf(cols.map((c) => {
     const t = table.columns[c]!.type;
     return { k: 'cmp', op: '=', ct: t, t: 'bool', l: { k: 'col', i: c, t }, r: { k: 'const', v: probe[c] ?? null, t } } satisfies Expr;
   }));
-  const lo = index === null ? '' : indexEntryPrefix(index, probe);
+  const lo = index === null ? '' : indexEntryPrefix(index, probe)!; // a plain index: every row has an entry
   const hi = index === null ? null : prefixEnd(lo);
   ctx.recorder?.predicates.push({ tableId: table.id, indexId: index?.id ?? null, lo, hi, predicate });
   const out: ScannedRow[] = [];

@@ -17,6 +17,7 @@ import { encodeKey } from './key-encoding.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { formatText } from './value-text.ts';
+import { isPlainIndex } from './index-keys.ts';
 
 const ACTIONS: Record<string, ForeignKeyAction> = { a: 'no action', r: 'restrict', c: 'cascade', n: 'set null', d: 'set default' };
 
@@ -61,7 +62,7 @@ export function sameSet(a: readonly number[], b: readonly number[]): boolean {
 /** The key of `t` whose columns are `cols` as a set: null for its primary key, else a unique index; undefined when none. */
 export function uniqueKeyOf(t: TableDef, cols: readonly number[]): IndexDef | null | undefined {
   if (!t.hiddenPk && sameSet(cols, t.pk)) return null;
-  return t.indexes.find((i) => i.unique && sameSet(cols, i.columns));
+  return t.indexes.find((i) => i.unique && isPlainIndex(i) && sameSet(cols, i.columns));
 }
 
 /** Whether `cols` of `t` are its primary key or a unique index's columns (as a set). */

@@ -18,6 +18,7 @@ import { planFrom } from './plan-from.ts';
 import { coerceAssign } from './coerce.ts';
 import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
+import { inferArbiters } from './index-keys.ts';
 
 export interface DmlResult {
   readonly plan: InsertPlan | UpdatePlan | DeletePlan;
@@ -172,8 +173,9 @@ function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: s
   let onConflict: OnConflict | null = null;
   const oc = s.onConflictClause;
   if (oc !== undefined) {
-    const target = oc.infer?.indexElems?.map((e) => columnIndex(table, 'IndexElem' in e ? (e.IndexElem.name ?? '') : '')) ?? null;
     if (oc.infer?.conname !== undefined) throw unsupported('ON CONFLICT ON CONSTRAINT');
+    const elems = oc.infer?.indexElems;
+    const target = elems === undefined ? null : inferArbiters(ctx.catalog, table, elems, oc.infer?.whereClause);
     if (oc.action === 'ONCONFLICT_NOTHING') onConflict = { k: 'nothing', target };
     else {
       if (target === null) throw new SqlError(SqlState.syntaxError, 'ON CONFLICT DO UPDATE requires inference specification or constraint name');

@@ -1,5 +1,6 @@
 // The in-memory single-node store: one sorted key array plus a row map per table, and one sorted entry
-// array per secondary index (entry = index columns' encoding followed by the primary-key encoding). It is
+// array per secondary index (entry = the row's index key's encoding followed by the primary-key encoding;
+// a partial index has entries only for the rows its predicate holds for: index-keys.ts). It is
 // the reference `RowSource` for tests and the single-node engine. Versions are a commit counter: every
 // applied write set gets the next number. Uniqueness is checked by the executor before writes reach the
 // store (through the overlay, which sees the transaction's own writes); `apply` only installs them.
@@ -10,8 +11,10 @@ import { SortedKeys } from './sorted-keys.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { ForeignKeyDef, IndexDef, TableDef } from './catalog.ts';
 import { orphanOf } from './foreign-keys.ts';
+import { indexKeyList, indexKeyValues } from './index-keys.ts';
 import type { RowSource, ScanRequest, ScannedRow } from './row-source.ts';
 import type { Row } from './types.ts';
+import { formatText } from './value-text.ts';
 import type { WriteBuffer } from './write-buffer.ts';
 
 interface IndexData {
@@ -28,9 +31,16 @@ interface TableData {
   readonly indexes: Map<number, IndexData>;
 }
 
-export function indexEntryPrefix(index: IndexDef, row: Row): string {
-  const vals = index.columns.map((c) => row[c] ?? null);
-  return encodeKey(vals, index.types);
+/** A row's key in unique index `index` as its entry's prefix; null when the row has no entry or a NULL key (NULLs never conflict). */
+export function uniqueEntryPrefix(index: IndexDef, row: Row): string | null {
+  const vals = indexKeyValues(index, row);
+  return vals === null || vals.includes(null) ? null : encodeKey(vals, index.types);
+}
+
+/** A row's entry in `index` before its primary key: the key's encoding; null for a row a partial index leaves out. */
+export function indexEntryPrefix(index: IndexDef, row: Row): string | null {
+  const vals = indexKeyValues(index, row);
+  return vals === null ? null : encodeKey(vals, index.types);
 }
 
 export function primaryKeyOf(table: TableDef, row: Row): string {
@@ -39,11 +49,17 @@ export function primaryKeyOf(table: TableDef, row: Row): string {
   return encodeKey(pk.map((c) => row[c] ?? null), table.pkTypes);
 }
 
-/** 23505 for a unique index (null: the primary key) built over rows that repeat a key. */
-export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null): SqlError {
+/**
+ * 23505 for a unique index (null: the primary key) built over rows that repeat a key; `row`: one of
+ * them, whose key the DETAIL shows as PostgreSQL's does (`Key (lower(a), b)=(x, 1) is duplicated.`).
+ */
+export function uniqueIndexDuplicated(def: TableDef, idx: IndexDef | null, row?: Row): SqlError {
   const name = idx === null ? `${def.name}_pkey` : idx.name;
-  const cols = idx === null ? def.pk : idx.columns;
-  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${cols.map((c) => def.columns[c]?.name).join(', ')}) is duplicated.`);
+  const keys = idx === null ? def.pk.map((c) => def.columns[c]?.name).join(', ') : indexKeyList(def, idx, true);
+  const vals = row === undefined ? null : idx === null ? def.pk.map((c) => row[c] ?? null) : indexKeyValues(idx, row);
+  const types = idx === null ? def.pkTypes : idx.types;
+  const shown = vals === null ? '' : `=(${vals.map((v, j) => (v === null ? 'null' : formatText(v, types[j] ?? 'text'))).join(', ')})`;
+  return new SqlError(SqlState.uniqueViolation, `could not create unique index "${name}"`, `Key (${keys ?? '?'})${shown} is duplicated.`);
 }
 
 /** A store's rows at one moment (MemoryStore.snapshot), to go back to with `restore`. */
@@ -96,9 +112,11 @@ export class MemoryStore implements RowSource {
       for (const key of t.keys.all()) {
         const r = t.rows.get(key);
         if (!r) continue;
-        const prefix = indexEntryPrefix(idx, r.row);
-        if (idx.unique && !idx.columns.some((c) => r.row[c] === null)) {
-          if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx);
+        const vals = indexKeyValues(idx, r.row);
+        if (vals === null) continue;
+        const prefix = encodeKey(vals, idx.types);
+        if (idx.unique && !vals.includes(null)) {
+          if (seen.has(prefix)) throw uniqueIndexDuplicated(def, idx, r.row);
           seen.set(prefix, key);
         }
         const entry = prefix + key;
@@ -133,7 +151,7 @@ export class MemoryStore implements RowSource {
         const r0 = old.rows.get(k)!;
         const row = transform(r0.row);
         const key = primaryKeyOf(def, row);
-        if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null);
+        if (t.rows.has(key)) throw uniqueIndexDuplicated(def, null, row);
         t.rows.set(key, { tableId: def.id, key, row, version: r0.version, own: false });
         t.keys.insert(key);
       }
@@ -205,7 +223,9 @@ export class MemoryStore implements RowSource {
         const old = t.rows.get(key);
         if (old) {
           for (const idx of t.indexes.values()) {
-            const entry = indexEntryPrefix(idx.def, old.row) + key;
+            const prefix = indexEntryPrefix(idx.def, old.row);
+            if (prefix === null) continue;
+            const entry = prefix + key;
             idx.entries.remove(entry);
             idx.pkOf.delete(entry);
           }
@@ -220,7 +240,9 @@ export class MemoryStore implements RowSource {
         t.rows.set(key, { tableId: t.def.id, key, row, version, own: false });
         if (!old) t.keys.insert(key);
         for (const idx of t.indexes.values()) {
-          const entry = indexEntryPrefix(idx.def, row) + key;
+          const prefix = indexEntryPrefix(idx.def, row);
+          if (prefix === null) continue;
+          const entry = prefix + key;
           idx.entries.insert(entry);
           idx.pkOf.set(entry, key);
         }

@@ -40,15 +40,20 @@ export class OverlaySource implements RowSource {
       for (const [key, row] of rows) touched.set(key, row === null ? null : { tableId: req.table.id, key, row, version: null, own: true });
     }
     if (touched.size === 0) return this.base.scan(req);
-    const sortKey = (r: ScannedRow): string => (req.index === null ? r.key : indexEntryPrefix(req.index, r.row) + r.key);
+    // A row's place in the scan's order; null for an own row a partial index leaves out.
+    const sortKey = (r: ScannedRow): string | null => {
+      if (req.index === null) return r.key;
+      const prefix = indexEntryPrefix(req.index, r.row);
+      return prefix === null ? null : prefix + r.key;
+    };
     const out: { s: string; r: ScannedRow }[] = [];
     for (const r of this.base.scan({ ...req, reverse: false })) {
-      if (!touched.has(r.key)) out.push({ s: sortKey(r), r });
+      if (!touched.has(r.key)) out.push({ s: sortKey(r) ?? '', r });
     }
     for (const r of touched.values()) {
       if (r === null) continue;
       const s = sortKey(r);
-      if (s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r });
+      if (s !== null && s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r });
     }
     out.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));
     if (req.reverse) out.reverse();

@@ -5,7 +5,8 @@
 // scan's recorded predicate (scan-exec.ts).
 
 import type { CmpOp, Expr } from './expr.ts';
-import { andOf, someExpr } from './expr.ts';
+import { andOf, exprEquals, someExpr } from './expr.ts';
+import { predicateImplied } from './index-keys.ts';
 import type { IndexDef, TableDef } from './catalog.ts';
 import type { KeyBound, ScanNode } from './plan.ts';
 import type { ScanMode } from './row-source.ts';
@@ -37,27 +38,21 @@ const flip: Record<CmpOp, CmpOp> = { '=': '=', '<>': '<>', '<': '>', '<=': '>=',
 
 interface Bound {
   readonly conj: Expr;
-  readonly col: number;
+  /** The comparison's side over the row: a column (through implicit widening casts) or an expression. */
+  readonly side: Expr;
+  /** The column `side` is, else null. */
+  readonly col: number | null;
   readonly op: CmpOp;
   readonly value: Expr;
+  readonly ct: SqlType;
 }
 
-function bounds(table: TableDef, conj: readonly Expr[]): Bound[] {
+function bounds(conj: readonly Expr[]): Bound[] {
   const out: Bound[] = [];
   for (const c of conj) {
     if (c.k !== 'cmp' || c.op === '<>') continue;
-    let col = columnOf(c.l);
-    let value = c.r;
-    let op: CmpOp = c.op;
-    if (col === null || !isRowIndependent(value)) {
-      col = columnOf(c.r);
-      value = c.l;
-      op = flip[c.op];
-      if (col === null || !isRowIndependent(value)) continue;
-    }
-    const colType = table.columns[col]?.type;
-    if (colType === undefined || !keyCompatible(colType, c.ct)) continue;
-    out.push({ conj: c, col, op, value });
+    if (isRowIndependent(c.r) && !isRowIndependent(c.l)) out.push({ conj: c, side: c.l, col: columnOf(c.l), op: c.op, value: c.r, ct: c.ct });
+    else if (isRowIndependent(c.l) && !isRowIndependent(c.r)) out.push({ conj: c, side: c.r, col: columnOf(c.r), op: flip[c.op], value: c.l, ct: c.ct });
   }
   return out;
 }
@@ -67,23 +62,34 @@ interface Candidate {
   readonly cols: readonly number[];
 }
 
+/** Whether bound `b` constrains key position `j` of candidate `c`: its column, or its expression (the same bound tree). */
+function boundsKey(table: TableDef, c: Candidate, j: number, b: Bound): boolean {
+  const x = c.index?.exprs?.[j] ?? null;
+  if (x !== null) return exprEquals(b.side, x.expr) && keyCompatible(x.expr.t, b.ct);
+  const col = c.cols[j];
+  const colType = col === undefined ? undefined : table.columns[col]?.type;
+  return b.col !== null && b.col === col && colType !== undefined && keyCompatible(colType, b.ct);
+}
+
 export function accessPlan(table: TableDef, conj: readonly Expr[], mode: ScanMode): ScanNode {
-  const bs = bounds(table, conj);
-  const candidates: Candidate[] = [{ index: null, cols: table.pk }, ...table.indexes.map((i) => ({ index: i, cols: i.columns }))];
+  const bs = bounds(conj);
+  // A partial index serves only a query whose WHERE implies its predicate (sql/index-keys.ts).
+  const usable = table.indexes.filter((i) => predicateImplied(i, conj));
+  const candidates: Candidate[] = [{ index: null, cols: table.pk }, ...usable.map((i) => ({ index: i, cols: i.columns }))];
   let best: { c: Candidate; eq: Bound[]; lo: Bound | null; hi: Bound | null; score: number } | null = null;
   for (const c of candidates) {
     const eq: Bound[] = [];
-    for (const col of c.cols) {
-      const b = bs.find((x) => x.col === col && x.op === '=');
+    for (let j = 0; j < c.cols.length; j++) {
+      const b = bs.find((x) => x.op === '=' && boundsKey(table, c, j, x));
       if (!b) break;
       eq.push(b);
     }
     let lo: Bound | null = null;
     let hi: Bound | null = null;
-    const next = c.cols[eq.length];
-    if (next !== undefined) {
-      lo = bs.find((x) => x.col === next && (x.op === '>' || x.op === '>=')) ?? null;
-      hi = bs.find((x) => x.col === next && (x.op === '<' || x.op === '<=')) ?? null;
+    const next = eq.length;
+    if (next < c.cols.length) {
+      lo = bs.find((x) => (x.op === '>' || x.op === '>=') && boundsKey(table, c, next, x)) ?? null;
+      hi = bs.find((x) => (x.op === '<' || x.op === '<=') && boundsKey(table, c, next, x)) ?? null;
     }
     const full = eq.length === c.cols.length;
     let score = eq.length * 10 + (lo ? 3 : 0) + (hi ? 3 : 0);

@@ -215,10 +215,11 @@ export interface Assignment {
 }
 
 export type OnConflict =
-  | { readonly k: 'nothing'; readonly target: readonly number[] | null }
+  /** `target`: the arbiters' names (sql/index-keys.ts inferArbiters); null: every unique index and the primary key. */
+  | { readonly k: 'nothing'; readonly target: readonly string[] | null }
   | {
       readonly k: 'update';
-      readonly target: readonly number[];
+      readonly target: readonly string[];
       /** Evaluated over (existing row ++ excluded row). */
       readonly set: readonly Assignment[];
       readonly where: Expr | null;

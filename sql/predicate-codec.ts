@@ -216,7 +216,10 @@ export function scanMatchesRow(scan: ScanPredicate | null, def: TableDef | null,
   if (index === null && scan.filter === null) return 'yes';
   try {
     const row = decodeRow(def, value);
-    if (index !== null && !inRange(indexEntryPrefix(index, row) + pk, scan)) return 'no';
+    if (index !== null) {
+      const prefix = indexEntryPrefix(index, row);
+      if (prefix === null || !inRange(prefix + pk, scan)) return 'no';
+    }
     return evalPredicate(scan.filter, row) ? 'yes' : 'no';
   } catch {
     return 'error';

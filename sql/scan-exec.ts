@@ -176,7 +176,7 @@ export function runScan(s: ScanNode, env: Env): Row[] {
       if (out.length >= limit) {
         // Stopped early: the predicate covers only the part of the range actually scanned.
         if (rec !== null) {
-          const at = s.index === null ? r.key : indexEntryPrefix(s.index, r.row) + r.key;
+          const at = s.index === null ? r.key : (indexEntryPrefix(s.index, r.row) ?? '') + r.key;
           if (s.reverse) record(at, hi);
           else record(lo, at + '\x00');
         }

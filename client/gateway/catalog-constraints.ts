@@ -26,7 +26,7 @@ import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { checkText } from '../../sql/check-text.ts';
 import { arrayElementType, isArrayType, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRows, type SequenceNames } from './psql-describe.ts';
+import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRowDefinition, indexRows, type SequenceNames } from './psql-describe.ts';
 
 export interface Table {
   readonly name: string;
@@ -136,10 +136,16 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
   for (const i of indexRows(t)) {
     const oid = indexOid(t, i.name);
     const list = columnList(t, i.cols);
+    // An expression key's type is its expression's (indkey 0); indexprs and indpred hold their text (pg_get_expr's).
+    const types = i.cols.map((c, j) => i.index?.types[j] ?? t.columns[c]!.type);
+    const exprs = (i.index?.exprs ?? []).filter((x) => x !== null).map((x) => (x.source === null ? '?' : checkText(x.source, (n) => t.columns[n]?.name ?? '?', false)));
+    const pred = i.index?.predicate;
+    const predText = pred === undefined ? null : pred.source === null ? '?' : checkText(pred.source, (n) => t.columns[n]?.name ?? '?', false);
+    const exprList = exprs.length === 0 ? null : exprs.join(', ');
     push(PG_INDEX, [oid, relid, i.cols.length, i.cols.length, i.unique, false, i.primary, false, true, false, true, false, true, true, false,
-      vector('int2', i.cols.map((c) => attnum.get(c) ?? 0)), vector('int4', i.cols.map((c) => collationOf(t.columns[c]!.type))),
-      vector('int4', i.cols.map((c) => opclassOf(t.columns[c]!.type))), vector('int2', i.cols.map(() => 0)), null, null]);
-    push(PESTO_DEFINITION, [oid, `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`, null]);
+      vector('int2', i.cols.map((c) => attnum.get(c) ?? 0)), vector('int4', types.map(collationOf)),
+      vector('int4', types.map(opclassOf)), vector('int2', i.cols.map(() => 0)), exprList, predText]);
+    push(PESTO_DEFINITION, [oid, indexRowDefinition(t, i, false), indexRowDefinition(t, i, true)]);
     if (i.contype === null) continue;
     const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);
     push(PG_CONSTRAINT, [conoid, i.name, PUBLIC, i.contype, false, false, true, relid, 0, oid, 0, 0, ' ', ' ', ' ', true, 0, true, keyArray(attnum, i.cols), null, null]);

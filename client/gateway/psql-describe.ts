@@ -39,6 +39,7 @@ import { formatText } from '../../sql/value-text.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendColumn, BackendResult } from './sql-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
+import { indexDefinition } from '../../sql/index-keys.ts';
 
 /** The first oid PostgreSQL hands out to user objects; our relation oids are this plus the catalog id. */
 export const OID_BASE = 16384;
@@ -140,12 +141,20 @@ export interface IndexRow {
   readonly cols: readonly number[];
   /** 'p' primary key, 'u' unique constraint, null a plain or unique index. */
   readonly contype: 'p' | 'u' | null;
+  /** The index (null: the primary key's). */
+  readonly index: IndexDef | null;
+}
+
+/** pg_get_indexdef's text of an index row (sql/index-keys.ts; an expression it cannot print shows as `?`). */
+export function indexRowDefinition(t: TableDef, i: IndexRow, pretty: boolean): string {
+  const def = { name: i.name, unique: i.unique, columns: i.cols, ...(i.index?.exprs === undefined ? {} : { exprs: i.index.exprs }), ...(i.index?.predicate === undefined ? {} : { predicate: i.index.predicate }) };
+  return indexDefinition(t, def, pretty) ?? `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON ${pretty ? '' : 'public.'}${identText(t.name)} USING btree (?)`;
 }
 
 export function indexRows(t: TableDef): IndexRow[] {
-  const out: IndexRow[] = t.indexes.map((i: IndexDef) => ({ name: i.name, primary: false, unique: i.unique, cols: i.columns, contype: i.constraint ? 'u' : null }));
+  const out: IndexRow[] = t.indexes.map((i: IndexDef) => ({ name: i.name, primary: false, unique: i.unique, cols: i.columns, contype: i.constraint ? 'u' : null, index: i }));
   out.sort(byName);
-  if (!t.hiddenPk) out.unshift({ name: `${t.name}_pkey`, primary: true, unique: true, cols: t.pk, contype: 'p' });
+  if (!t.hiddenPk) out.unshift({ name: `${t.name}_pkey`, primary: true, unique: true, cols: t.pk, contype: 'p', index: null });
   return out;
 }
 
@@ -372,7 +381,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         if (t === undefined) return rows(columns, []);
         return rows(columns, indexRows(t).map((i) => {
           const list = columnList(t, i.cols);
-          const def = `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${identText(i.name)} ON public.${identText(t.name)} USING btree (${list})`;
+          const def = indexRowDefinition(t, i, true);
           const constraint = i.contype === 'p' ? `PRIMARY KEY (${list})` : i.contype === 'u' ? `UNIQUE (${list})` : null;
           return [i.name, i.primary, i.unique, false, true, def, constraint, i.contype, i.contype === null ? null : false, i.contype === null ? null : false, false, 0];
         }));

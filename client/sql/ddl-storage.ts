@@ -9,7 +9,7 @@ import type { Node } from 'libpg-query';
 import { quoteIdent, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import { orphanOf } from '../../sql/foreign-keys.ts';
-import { indexEntryPrefix, primaryKeyOf, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
+import { primaryKeyOf, uniqueEntryPrefix, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, type CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import type { StatementOutcome } from '../../sql/wire-values.ts';
@@ -89,9 +89,9 @@ async function allRows(env: DdlEnv, txn: SqlTxn, table: TableDef): Promise<reado
 async function checkUnique(env: DdlEnv, txn: SqlTxn, table: TableDef, index: IndexDef): Promise<void> {
   const seen = new Set<string>();
   for (const row of await allRows(env, txn, table)) {
-    if (index.columns.some((c) => row[c] === null)) continue;
-    const k = indexEntryPrefix(index, row);
-    if (seen.has(k)) throw uniqueIndexDuplicated(table, index);
+    const k = uniqueEntryPrefix(index, row);
+    if (k === null) continue;
+    if (seen.has(k)) throw uniqueIndexDuplicated(table, index, row);
     seen.add(k);
   }
 }
@@ -172,9 +172,9 @@ async function copyRows(env: DdlEnv, txn: SqlTxn, before: TableDef, after: Table
       }
       seen.add(pk);
       for (const { index, keys } of changed) {
-        if (index.columns.some((c) => row[c] === null)) continue;
-        const k = indexEntryPrefix(index, row);
-        if (keys.has(k)) throw uniqueIndexDuplicated(after, index);
+        const k = uniqueEntryPrefix(index, row);
+        if (k === null) continue;
+        if (keys.has(k)) throw uniqueIndexDuplicated(after, index, row);
         keys.add(k);
       }
       txn.put(rowKey(after.id, pk), encodeRow(after, row));

@@ -12,7 +12,7 @@ import { scanFetchedRows, scanFetchOf } from './scan-fetch.ts';
 
 const engine = await Engine.create();
 let cv = CatalogVersion.empty;
-for (const sql of ['CREATE TABLE t (id int PRIMARY KEY, email text, n int)', 'CREATE UNIQUE INDEX t_email ON t (email)', 'CREATE TABLE "we""ird" (v text)']) {
+for (const sql of ['CREATE TABLE t (id int PRIMARY KEY, email text, n int)', 'CREATE UNIQUE INDEX t_email ON t (email)', 'CREATE UNIQUE INDEX t_lower ON t (lower(email)) WHERE n > 0', 'CREATE TABLE "we""ird" (v text)']) {
   cv = cv.apply(engine.parse(sql).stmts[0]!).next!;
 }
 const t = cv.catalog.require('t');
@@ -28,9 +28,22 @@ function scan(over: Partial<ScanRequest>): ScanRequest {
 }
 
 void describe('scans of client-run statements as reconnaissance reads', () => {
+  void it('an expression index probe reads the rows whose key expression has the value (the predicate widens the read, not narrows it)', () => {
+    const byLower = t.indexes.find((i) => i.name === 't_lower')!;
+    const key = byLower.exprs![0]!.expr;
+    const pred: Expr = { k: 'and', t: 'bool', args: [cmp('=', key, cnst('a@x', 'text'), 'text'), byLower.predicate!.expr] };
+    const f = scanFetchOf(scan({ index: byLower, predicate: pred }));
+    assert.equal(f.sql, 'DELETE FROM "t" WHERE (lower(email)) = $1 AND "n" > $2');
+    assert.deepEqual(f.params, ['a@x', 0]);
+    // A row the partial index leaves out is not served from the fetched rows.
+    const lo = indexEntryPrefix(byLower, [1, 'A@x', 5])!;
+    assert.equal(indexEntryPrefix(byLower, [2, 'a@x', 0]), null);
+    assert.deepEqual(scanFetchedRows(scan({ index: byLower, lo, hi: prefixEnd(lo) }), [[1, 'A@x', 5], [2, 'a@x', 0]]).map((r) => r.row[0]), [1]);
+  });
+
   void it('a unique index probe becomes an equality read of the index columns, with the value as a parameter', () => {
     const row: Row = [7, 'a@x', 1];
-    const lo = indexEntryPrefix(byEmail, row);
+    const lo = indexEntryPrefix(byEmail, row)!;
     const f = scanFetchOf(scan({ index: byEmail, lo, hi: prefixEnd(lo), predicate: cmp('=', col(1, 'text'), cnst('a@x', 'text'), 'text') }));
     assert.equal(f.sql, 'DELETE FROM "t" WHERE "email" = $1');
     assert.deepEqual(f.params, ['a@x']);
@@ -62,7 +75,7 @@ void describe('scans of client-run statements as reconnaissance reads', () => {
     const pk = (id: number): string => primaryKeyOf(t, [id, null, null]);
     assert.deepEqual(scanFetchedRows(scan({ lo: pk(2), hi: pk(9) }), rows).map((r) => r.row[0]), [2, 3]);
     assert.deepEqual(scanFetchedRows(scan({ lo: pk(2), hi: null, reverse: true }), rows).map((r) => r.row[0]), [9, 3, 2]);
-    const lo = indexEntryPrefix(byEmail, [0, 'b', 0]);
+    const lo = indexEntryPrefix(byEmail, [0, 'b', 0])!;
     const served = scanFetchedRows(scan({ index: byEmail, lo, hi: prefixEnd(lo) }), rows);
     assert.deepEqual(served.map((r) => r.row), [[1, 'b', 0]]);
     assert.equal(served[0]!.key, pk(1));

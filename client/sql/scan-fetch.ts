@@ -18,7 +18,8 @@
  * later writes are laid over them by OverlaySource), keyed by the statement text and parameters.
  */
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
-import type { Expr } from '../../sql/expr.ts';
+import { exprEquals, type Expr } from '../../sql/expr.ts';
+import { checkText } from '../../sql/check-text.ts';
 import { indexEntryPrefix, primaryKeyOf } from '../../sql/memory-store.ts';
 import type { ScanRequest, ScannedRow } from '../../sql/row-source.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
@@ -39,10 +40,24 @@ function conjuncts(e: Expr | null): readonly Expr[] {
   return e.k === 'and' ? e.args.flatMap(conjuncts) : [e];
 }
 
-/** `"col" op $n` for a column and a non-null constant of the column's type, else null. */
+/**
+ * An expression index key of `table` equal to `x` (a unique probe of an expression index: sql/dml.ts),
+ * as its text (sql/index-keys.ts), parenthesized; null for any other expression.
+ */
+function indexExprText(table: TableDef, x: Expr): string | null {
+  for (const idx of table.indexes) {
+    for (const k of idx.exprs ?? []) {
+      if (k === null || k.source === null || !exprEquals(k.expr, x)) continue;
+      return `(${checkText(k.source, (i) => table.columns[i]?.name ?? '?', false)})`;
+    }
+  }
+  return null;
+}
+
+/** `"col" op $n` for a column (or an index's key expression) and a non-null constant of its type, else null. */
 function renderTerm(table: TableDef, e: Expr, params: SqlValue[]): string | null {
   const column = (x: Expr): string | null => {
-    if (x.k !== 'col') return null;
+    if (x.k !== 'col') return indexExprText(table, x);
     const c = table.columns[x.i];
     return c === undefined || c.hidden || c.type !== x.t ? null : quoteIdent(c.name);
   };
@@ -51,7 +66,7 @@ function renderTerm(table: TableDef, e: Expr, params: SqlValue[]): string | null
     return c === null ? null : `${c} IS ${e.neg ? 'NOT ' : ''}NULL`;
   }
   if (e.k !== 'cmp') return null;
-  const flip = e.l.k !== 'col';
+  const flip = e.l.k === 'const';
   const [col, val, op] = flip ? [e.r, e.l, FLIP[e.op]] : [e.l, e.r, e.op];
   const c = column(col);
   if (c === null || col.t !== e.ct || val.k !== 'const' || val.t !== e.ct || val.v === null) return null;
@@ -75,7 +90,9 @@ export function scanFetchedRows(req: ScanRequest, rows: readonly Row[]): Scanned
   const out: { s: string; r: ScannedRow }[] = [];
   for (const row of rows) {
     const key = primaryKeyOf(req.table, row);
-    const s = req.index === null ? key : indexEntryPrefix(req.index, row) + key;
+    const prefix = req.index === null ? '' : indexEntryPrefix(req.index, row);
+    if (prefix === null) continue; // a row the partial index leaves out
+    const s = req.index === null ? key : prefix + key;
     if (s >= req.lo && (req.hi === null || s < req.hi)) out.push({ s, r: { tableId: req.table.id, key, row, version: null, own: false } });
   }
   out.sort((a, b) => (a.s < b.s ? -1 : a.s > b.s ? 1 : 0));

@@ -376,7 +376,14 @@ export class ReplicaRowSource implements RowSource {
       if (v === undefined || v.version.value === null) continue;
       const row = decodeRow(req.table, v.version.value);
       const pk = pkOfRowKey(k);
-      const entry = indexEntryPrefix(index, row) + pk;
+      let prefix: string | null;
+      try {
+        prefix = indexEntryPrefix(index, row);
+      } catch {
+        continue; // a key expression that fails on a row (only a faulty writer stores one): no entry, as the row could not have been indexed
+      }
+      if (prefix === null) continue; // left out of a partial index
+      const entry = prefix + pk;
       if (entry < req.lo || (req.hi !== null && entry >= req.hi)) continue;
       // Touch through `visible` so snapshot-mode bookkeeping sees exactly the rows in range.
       const seen = this.visible(k)!;

@@ -196,7 +196,7 @@ void describe('SemanticCC reader side (PROTOCOL §5 step 7)', () => {
     const byIn = txnOf(at(30 * MS, 2), { reads: readsOf(), predicates: [pred(inList, GENESIS)] });
     assert.deepEqual(prepare(core, byIn), committedVote);
     // Index t_v over v in [30, 40): row 8 (v = 33) is in range; [60, 65) holds nothing new.
-    const entry = (v: number): string => indexEntryPrefix(T_V, [0, v, null] as Row);
+    const entry = (v: number): string => indexEntryPrefix(T_V, [0, v, null] as Row)!;
     const idx = (lo: number, hi: number, client: number): Txn =>
       txnOf(at(30 * MS, client), { reads: readsOf(3), predicates: [pred(null, GENESIS, { indexId: T_V.id, lo: entry(lo), hi: entry(hi) })] });
     assert.equal(prepare(core, idx(30, 40, 3)).reason, 'phantom');

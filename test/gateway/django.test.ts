@@ -4,8 +4,9 @@
  * unique and indexed columns, a many-to-many and the common field types, migrates again (nothing to
  * do), runs makemigrations --check, reads and writes through the ORM (select_related, a JSONField
  * lookup, transaction.atomic rolled back, a savepoint after a unique violation, a DEFERRABLE INITIALLY
- * DEFERRED foreign key failing at COMMIT) and prints inspectdb, whose output must equal PostgreSQL
- * 15's for the same models (django/inspectdb.expected; check.py passes against PostgreSQL 15 too).
+ * DEFERRED foreign key failing at COMMIT; migration 0002's partial UniqueConstraint(condition=Q(...))
+ * and Index(Lower(...)), their catalog text, Django's introspection of them and their enforcement) and
+ * prints inspectdb, whose output must equal PostgreSQL 15's for the same models (django/inspectdb.expected; check.py passes against PostgreSQL 15 too).
  *
  * With it, DEFERRABLE foreign keys as the catalog and psql show them, and a deferred check made at
  * COMMIT: a referenced row deleted by a transaction that commits first fails the referencing one

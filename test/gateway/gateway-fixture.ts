@@ -2,6 +2,7 @@
 // raw protocol client (frontend messages built with pg-protocol's serializer, backend messages cut and
 // read here, binary DataRows included, which pg-protocol's parser does not decode).
 
+import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { after, before } from 'node:test';
 import pg from 'pg';
@@ -23,6 +24,19 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     backend: new EngineBackend(engine, { databases: [DATABASE] }),
     users: [{ name: USER, password: PASSWORD }],
     ...options,
+  });
+}
+
+/** Runs PostgreSQL 15's psql against the gateway on `port` as `user` (the test password): its exit code and output. */
+export function runPsql(port: number, user: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('/usr/lib/postgresql/15/bin/psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, ...args], {
+      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
+      timeout: 60_000,
+    }, (err, stdout, stderr) => {
+      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 

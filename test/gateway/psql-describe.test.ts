@@ -7,24 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
-import { DATABASE, PASSWORD, startTestGateway } from './gateway-fixture.ts';
+import { PASSWORD, runPsql, startTestGateway } from './gateway-fixture.ts';
 
-const BIN = '/usr/lib/postgresql/15/bin';
 const USER = 'postgres';
 
-function psql(port: number, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(BIN, 'psql'), ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE, ...args], {
-      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
-      timeout: 60_000,
-    }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === 'number' ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const psql = (port: number, ...args: string[]): ReturnType<typeof runPsql> => runPsql(port, USER, ...args);
 
 const DDL = [
   "CREATE TABLE demo (id int primary key, name text not null, v numeric(10,2) default 0, s serial, e varchar(20) unique, t timestamp default now(), c char(3) default 'ab', d date default '2024-01-02', f boolean default true)",

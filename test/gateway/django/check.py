@@ -15,7 +15,8 @@ import django  # noqa: E402
 django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import IntegrityError, connection, transaction  # noqa: E402
-from shop.models import Category, Product, Tag  # noqa: E402
+from django.db.models.functions import Lower  # noqa: E402
+from shop.models import Account, Category, Product, Tag  # noqa: E402
 
 
 def run(*args):
@@ -31,6 +32,7 @@ def expect(what, got, want):
 
 first = run('migrate', '--noinput')
 expect('first migrate applies shop', '  Applying shop.0001_initial... OK' in first, True)
+expect('first migrate applies shop 0002', '  Applying shop.0002_account... OK' in first, True)
 expect('first migrate applies auth', '  Applying auth.0012_alter_user_first_name_max_length... OK' in first, True)
 expect('second migrate', run('migrate', '--noinput').strip().splitlines()[-1], '  No migrations to apply.')
 try:
@@ -98,6 +100,37 @@ expect('no ghost', Product.objects.filter(name='Ghost').count(), 0)
 expect('delete cascades (in Django)', Category.objects.filter(name='Games').delete()[0], 3)
 expect('left', list(Product.objects.values_list('name', flat=True)), ['Dune'])
 print('orm ok')
+
+# Migration 0002: a partial unique constraint (UniqueConstraint(condition=Q(...))) and a functional index
+# (Index(Lower(...))), as the catalog and Django's introspection see them, and enforced.
+with connection.cursor() as c:
+    c.execute("SELECT c.relname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid"
+              " WHERE i.indrelid = 'shop_account'::regclass ORDER BY 1")
+    expect('shop_account indexes', c.fetchall(), [
+        ('shop_account_email_lower', 'CREATE INDEX shop_account_email_lower ON public.shop_account USING btree (lower((email)::text))'),
+        ('shop_account_live_name', 'CREATE UNIQUE INDEX shop_account_live_name ON public.shop_account USING btree (name) WHERE (NOT deleted)'),
+        ('shop_account_pkey', 'CREATE UNIQUE INDEX shop_account_pkey ON public.shop_account USING btree (id)'),
+    ])
+    found = connection.introspection.get_constraints(c, 'shop_account')
+    expect('introspected index', {k: found['shop_account_email_lower'][k] for k in ('columns', 'unique', 'index', 'definition')},
+           {'columns': [], 'unique': False, 'index': True,
+            'definition': 'CREATE INDEX shop_account_email_lower ON public.shop_account USING btree (lower((email)::text))'})
+    expect('introspected constraint', {k: found['shop_account_live_name'][k] for k in ('columns', 'unique', 'index')},
+           {'columns': ['name'], 'unique': True, 'index': True})
+Account.objects.create(email='Ann@Example.com', name='ann')
+Account.objects.create(email='old@example.com', name='ann', deleted=True)
+try:
+    with transaction.atomic():
+        Account.objects.create(email='ann2@example.com', name='ann')
+    raise AssertionError('a second live account named ann committed')
+except IntegrityError as e:
+    expect('partial unique violation', 'shop_account_live_name' in str(e), True)
+expect('lower lookup', list(Account.objects.annotate(e=Lower('email')).filter(e='ann@example.com').values_list('name', 'deleted')), [('ann', False)])
+expect('retire', Account.objects.filter(name='ann', deleted=False).update(deleted=True), 1)
+Account.objects.create(email='ann3@example.com', name='ann')
+expect('accounts', sorted(Account.objects.values_list('email', 'deleted')),
+       [('Ann@Example.com', True), ('ann3@example.com', False), ('old@example.com', True)])
+print('constraints ok')
 
 with open(sys.argv[1], 'w') as f:
     call_command('inspectdb', 'shop_category', 'shop_product', 'shop_tag', 'shop_product_tags', stdout=f, no_color=True)

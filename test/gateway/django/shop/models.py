@@ -1,6 +1,7 @@
-# The models of the Django check: a foreign key, unique and indexed columns, a many-to-many, and one
-# field of each common type.
+# The models of the Django check: a foreign key, unique and indexed columns, a many-to-many, one
+# field of each common type, and a partial unique constraint and a functional index.
 from django.db import models
+from django.db.models.functions import Lower
 
 
 class Category(models.Model):
@@ -28,3 +29,13 @@ class Product(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=['name', 'stock'], name='shop_product_name_stock')]
+
+
+class Account(models.Model):
+    email = models.CharField(max_length=100)
+    name = models.CharField(max_length=50)
+    deleted = models.BooleanField(default=False)
+
+    class Meta:
+        indexes = [models.Index(Lower('email'), name='shop_account_email_lower')]
+        constraints = [models.UniqueConstraint(fields=['name'], condition=models.Q(deleted=False), name='shop_account_live_name')]
