@@ -110,7 +110,7 @@ export function lowerRefresh(ctx: BindContext, s: RefreshMatViewStmt, node: Node
   if (s.concurrent === true) {
     if (!withData) throw new SqlError(SqlState.syntaxError, 'CONCURRENTLY and WITH NO DATA options cannot be used together');
     if (!m.populated) throw new SqlError(SqlState.featureNotSupported, 'CONCURRENTLY cannot be used when the materialized view is not populated');
-    if (!t.indexes.some((i) => i.unique)) {
+    if (!t.indexes.some((i) => i.unique && i.predicate === undefined && i.exprs === undefined)) {
       throw new SqlError(SqlState.objectNotInPrerequisiteState, `cannot refresh materialized view "public.${t.name}" concurrently`, undefined, undefined,
         'Create a unique index with no WHERE clause on one or more columns of the materialized view.');
     }
