@@ -15,6 +15,7 @@ import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey, withConstraintAttributes } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { bindGenerated, checkGenerationClause } from './generated-columns.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -66,6 +67,8 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     return i;
   };
   const tableConstraints: Constraint[] = [];
+  /** Generation expressions, bound once every column is known (one may read a later column). */
+  const generated: { at: number; raw: Node }[] = [];
   /** CHECK constraints in written order, with the column they were written on (null: a table constraint). */
   const checks: { k: Constraint; column: string | null }[] = [];
   for (const e of s.tableElts ?? []) {
@@ -83,6 +86,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     let serial = rt.serial;
     /** GENERATED ALWAYS / BY DEFAULT AS IDENTITY, with its sequence's options. */
     let identity: { when: 'a' | 'd'; options: readonly Node[] | undefined } | null = null;
+    let generation: Constraint | null = null;
     const idx = cols.length;
     for (const cn of withConstraintAttributes(c.constraints)) {
       if (!('Constraint' in cn)) continue;
@@ -99,9 +103,16 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
           break;
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
-        case 'CONSTR_GENERATED': throw unsupported('generated columns');
+        case 'CONSTR_GENERATED':
+          if (generation !== null) throw new SqlError(SqlState.syntaxError, `multiple generation clauses specified for column "${cname}" of table "${name}"`);
+          generation = k;
+          break;
         default: break;
       }
+    }
+    if (generation !== null) {
+      checkGenerationClause(generation, cname, name, def !== null || serial, identity !== null);
+      generated.push({ at: idx, raw: generation.raw_expr as Node });
     }
     if (serial || identity !== null) {
       if (identity !== null && rt.type !== 'int2' && rt.type !== 'int4' && rt.type !== 'int8') {
@@ -116,6 +127,9 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     }
     cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial, ...(identity !== null ? { identity: identity.when } : {}) });
   }
+  const generatedAt = new Set(generated.map((g) => g.at));
+  const bound = generated.map((g) => bindGenerated(catalog, name, cols, g.at, g.raw, generatedAt));
+  generated.forEach((g, j) => { cols[g.at] = { ...cols[g.at]!, generated: bound[j]! }; });
   for (const k of tableConstraints) {
     const keys = (k.keys ?? []).map((n) => colIdx(strOf(n)));
     switch (k.contype) {

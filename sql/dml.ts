@@ -18,6 +18,7 @@ import { formatText } from './value-text.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
 import type { Row, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
+import { computeGenerated } from './generated-columns.ts';
 import { enforceForeignKeys, type RowChange, type RowWriter } from './foreign-key-checks.ts';
 
 export interface DmlOutcome {
@@ -38,8 +39,12 @@ function rowText(table: TableDef, row: Row): string {
   }).join(', ');
 }
 
-/** Applies column typmods, NOT NULL and CHECK constraints (NULL passes, as in PostgreSQL); returns the row to store. */
+/**
+ * Computes the row's stored generated columns, then applies column typmods, NOT NULL and CHECK
+ * constraints (NULL passes, as in PostgreSQL); returns the row to store.
+ */
 export function checkRow(table: TableDef, row: Row, env: Env): Row {
+  computeGenerated(table, row, env);
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i];
     if (c === undefined) continue;
@@ -240,8 +245,10 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const table = p.table;
   const olds = runPlan(p.source, env);
   const out: Row[] = [];
-  const pkTouched = p.set.some((a) => table.pk.includes(a.col));
-  const uniqueTouched = table.indexes.some((i) => i.unique && p.set.some((a) => i.columns.includes(a.col)));
+  // Generated columns change with the columns they read: count them as set.
+  const setCols = [...p.set.map((a) => a.col), ...table.columns.flatMap((c, i) => (c.generated !== undefined ? [i] : []))];
+  const pkTouched = setCols.some((c) => table.pk.includes(c));
+  const uniqueTouched = table.indexes.some((i) => i.unique && setCols.some((c) => i.columns.includes(c)));
   const changes = changeLog(p);
   for (const old of olds) {
     const nw = checkRow(table, computeUpdatedRow(p.set, old, env), env);
