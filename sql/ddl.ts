@@ -104,7 +104,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
         case 'CONSTR_GENERATED':
-          if (generation !== null) throw new SqlError(SqlState.syntaxError, `multiple generation clauses specified for column "${cname}" of table "${name}"`);
+          if (generation !== null) throw new SqlError(SqlState.syntaxError, `multiple generation clauses specified for column "${cname}" of table "${name}"`, undefined, undefined, undefined, k.location);
           generation = k;
           break;
         default: break;

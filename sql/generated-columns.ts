@@ -60,9 +60,10 @@ export function bindGenerated(catalog: Catalog, table: string, columns: readonly
  * neither a DEFAULT (SERIAL's included) nor an identity beside it.
  */
 export function checkGenerationClause(k: Constraint, column: string, table: string, hasDefault: boolean, identity: boolean): void {
-  if (k.generated_when !== 'a') throw new SqlError(SqlState.syntaxError, 'for a generated column, GENERATED ALWAYS must be specified');
-  if (hasDefault) throw new SqlError(SqlState.syntaxError, `both default and generation expression specified for column "${column}" of table "${table}"`);
-  if (identity) throw new SqlError(SqlState.syntaxError, `both identity and generation expression specified for column "${column}" of table "${table}"`);
+  const refuse = (message: string): SqlError => new SqlError(SqlState.syntaxError, message, undefined, undefined, undefined, k.location);
+  if (k.generated_when !== 'a') throw refuse('for a generated column, GENERATED ALWAYS must be specified');
+  if (hasDefault) throw refuse(`both default and generation expression specified for column "${column}" of table "${table}"`);
+  if (identity) throw refuse(`both identity and generation expression specified for column "${column}" of table "${table}"`);
 }
 
 /** Every stored generated column of `row` computed from its other columns (PostgreSQL's ExecComputeStoredGenerated). */
