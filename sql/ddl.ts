@@ -7,19 +7,20 @@
 // catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
-import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, byName, checkKeyColumns, dropDependentDefaults, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
 import { createExtension, dropExtensions } from './extensions.ts';
-import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
+import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey, withConstraintAttributes } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { bindGenerated, checkGenerationClause } from './generated-columns.ts';
+import { expandLike, type LikeCopy } from './table-like.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { type Expr } from './expr.ts';
+import { someExpr, type Expr } from './expr.ts';
 import type { ExecContext } from './exec-context.ts';
 
 /**
@@ -67,6 +68,8 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     return i;
   };
   const tableConstraints: Constraint[] = [];
+  /** What LIKE clauses copy besides columns: added after the table's own constraints, as PostgreSQL does. */
+  const likes: LikeCopy[] = [];
   /** Generation expressions, bound once every column is known (one may read a later column). */
   const generated: { at: number; raw: Node }[] = [];
   /** CHECK constraints in written order, with the column they were written on (null: a table constraint). */
@@ -74,6 +77,17 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
   for (const e of s.tableElts ?? []) {
     if ('Constraint' in e) {
       tableConstraints.push(e.Constraint);
+      continue;
+    }
+    if ('TableLikeClause' in e) {
+      const like = expandLike(catalog, e.TableLikeClause, cols.length);
+      for (const { def, identity } of like.columns) {
+        if (cols.some((x) => x.name === def.name)) throw new SqlError(SqlState.duplicateColumn, `column "${def.name}" specified more than once`);
+        // A copied identity column draws from a new sequence of its own.
+        const seq = identity === null ? null : createOwnedSequence(catalog, name, def.name, def.type, identity.options, { table: id, column: cols.length });
+        cols.push(seq === null || identity === null ? def : { ...def, default: sequenceDefault(catalog, def.name, def.type, seq), identity: identity.when });
+      }
+      likes.push(like);
       continue;
     }
     if (!('ColumnDef' in e)) throw unsupported(`table element ${Object.keys(e)[0] ?? ''}`);
@@ -143,6 +157,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
       default: throw unsupported(`constraint ${String(k.contype)}`);
     }
   }
+  for (const like of likes) if (like.primaryKey !== null) setPk([...like.primaryKey]);
   let hiddenPk = false;
   let pkCols: number[] = pk ?? [];
   if (pk === null) {
@@ -160,8 +175,21 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     taken.add(chosen);
     return makeIndex(catalog, table, chosen, keys, true, true);
   });
+  for (const like of likes) {
+    for (const { keys, unique, constraint } of like.indexes) {
+      const chosen = chooseName(catalog, `${name}_${keys.map((c) => cols[c]?.name).join('_')}_${constraint ? 'key' : 'idx'}`, taken);
+      taken.add(chosen);
+      indexes.push(makeIndex(catalog, table, chosen, [...keys], unique, constraint));
+    }
+  }
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
+  for (const like of likes) {
+    for (const k of like.checks) {
+      if ((table.checks ?? []).some((x) => x.name === k.name)) throw new SqlError(SqlState.duplicateObject, `constraint "${k.name}" for relation "${name}" already exists`);
+      table = { ...table, checks: [...(table.checks ?? []), k].sort(byName) };
+    }
+  }
   if (foreignKeys.length > 0) {
     const fkNames = constraintNames(table);
     const fks = foreignKeys.map((f) => {
@@ -218,6 +246,13 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     for (const n of names) {
       const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));
       dropDependents(catalog, deps, `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
+    }
+    // Defaults of other tables drawing from a sequence a dropped table owns (CREATE TABLE ... LIKE ... INCLUDING DEFAULTS copies them).
+    for (const n of names) {
+      for (const seq of catalog.ownedSequences(n)) {
+        dropDependentDefaults(catalog, `table ${n}`, (def) => (someExpr(def, (x) => sequenceIdOf(x) === seq.id) ? `sequence ${seq.name}` : null),
+          s.behavior === 'DROP_CASCADE', notices, (t) => names.includes(t.name));
+      }
     }
     for (const n of names) {
       const t = catalog.remove(n);
