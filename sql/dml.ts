@@ -18,7 +18,7 @@ import { formatText } from './value-text.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
 import type { Row, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
-import { computeGenerated } from './generated-columns.ts';
+import { computeGenerated, hasGenerated } from './generated-columns.ts';
 import { enforceForeignKeys, type RowChange, type RowWriter } from './foreign-key-checks.ts';
 
 export interface DmlOutcome {
@@ -44,7 +44,15 @@ function rowText(table: TableDef, row: Row): string {
  * constraints (NULL passes, as in PostgreSQL); returns the row to store.
  */
 export function checkRow(table: TableDef, row: Row, env: Env): Row {
-  computeGenerated(table, row, env);
+  if (hasGenerated(table)) {
+    // As PostgreSQL: the values given take their typmods first, and generation expressions read them so.
+    for (let i = 0; i < table.columns.length; i++) {
+      const c = table.columns[i]!;
+      const v = row[i] ?? null;
+      if (v !== null && c.typmod >= 0 && c.generated === undefined) row[i] = applyTypmod(v, c.type, c.typmod, false);
+    }
+    computeGenerated(table, row, env);
+  }
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i];
     if (c === undefined) continue;
