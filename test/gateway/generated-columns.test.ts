@@ -12,22 +12,15 @@ import { PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite } from '.
 
 const CLUSTER_BASE_PORT = 9080;
 
-void describe('generated columns and LIKE through psql over the engine', () => {
-  const port = engineGatewayForSuite();
-  void it('generated-columns.sql prints what PostgreSQL 15 prints', async () => {
-    assert.deepEqual(await psqlScript('generated-columns', port(), USER, PASSWORD), scriptOutput('generated-columns'));
-  });
-  void it('create-table-like.sql prints what PostgreSQL 15 prints', async () => {
-    assert.deepEqual(await psqlScript('create-table-like', port(), USER, PASSWORD), scriptOutput('create-table-like'));
-  });
-});
+/** Each script, run with psql against the gateway on `port()`, prints what PostgreSQL 15 prints. */
+function scripts(port: () => number): void {
+  for (const name of ['generated-columns', 'create-table-like'] as const) {
+    void it(`${name}.sql prints what PostgreSQL 15 prints`, async () => {
+      assert.deepEqual(await psqlScript(name, port(), USER, PASSWORD), scriptOutput(name));
+    });
+  }
+}
 
-void describe('generated columns and LIKE through psql over a cluster', () => {
-  const { port } = clusterGatewayForSuite('gw-generated', CLUSTER_BASE_PORT);
-  void it('generated-columns.sql prints what PostgreSQL 15 prints', async () => {
-    assert.deepEqual(await psqlScript('generated-columns', port(), USER, PASSWORD), scriptOutput('generated-columns'));
-  });
-  void it('create-table-like.sql prints what PostgreSQL 15 prints', async () => {
-    assert.deepEqual(await psqlScript('create-table-like', port(), USER, PASSWORD), scriptOutput('create-table-like'));
-  });
-});
+void describe('generated columns and LIKE through psql over the engine', () => scripts(engineGatewayForSuite()));
+
+void describe('generated columns and LIKE through psql over a cluster', () => scripts(clusterGatewayForSuite('gw-generated', CLUSTER_BASE_PORT).port));
