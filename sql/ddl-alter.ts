@@ -1,5 +1,5 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL, DROP EXPRESSION and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';

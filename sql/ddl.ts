@@ -1,5 +1,6 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
-// composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
+// composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity, stored generated columns (generated-columns.ts),
+// LIKE clauses (table-like.ts); storage options such as WITH (fillfactor=...)
 // are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX, DROP
 // TABLE/INDEX [IF EXISTS] [CASCADE], CREATE/DROP VIEW (views.ts); ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
 // catalog's DDL-order counter. The single-node engine applies DDL to its one catalog at once and undoes it
