@@ -3,7 +3,7 @@
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
-import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, dropDependentDefaults, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
@@ -88,6 +88,14 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       continue;
     }
     if (cmd.subtype === 'AT_DropColumn') {
+      // Other tables' defaults drawing from the column's own sequence (CREATE TABLE ... LIKE ... INCLUDING DEFAULTS copies them).
+      const owner: TableDef = table;
+      const notices: string[] = [];
+      for (const seq of catalog.ownedSequences(owner.name, cmd.name ?? '')) {
+        dropDependentDefaults(catalog, `column ${cmd.name ?? ''} of table ${owner.name}`, (def) => (someExpr(def, (x) => sequenceIdOf(x) === seq.id) ? `sequence ${seq.name}` : null),
+          cmd.behavior === 'DROP_CASCADE', notices, (x) => x.id === owner.id);
+      }
+      notice = notices.length > 0 ? notices.join('\n') : notice;
       const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
       table = r.table;
       notice = r.notice ?? notice;
