@@ -39,6 +39,9 @@ export function bindGenerated(catalog: Catalog, table: string, columns: readonly
   const scope = new Scope(new BindContext(catalog), null);
   scope.addRel(table, columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), null);
   scope.aggForbidden = GENERATION;
+  if (wholeRow(raw, table, columns)) {
+    throw new SqlError('42P17', 'cannot use whole-row variable in column generation expression', 'This would cause the generated column to depend on its own value.');
+  }
   const bound = bindExpr(scope, raw);
   if (someExpr(bound, (x) => x.k === 'subquery')) throw new SqlError(SqlState.featureNotSupported, 'cannot use subquery in column generation expression');
   const ref = findExpr(bound, (x) => x.k === 'col' && (x.i === at || generatedAt.has(x.i) || columns[x.i]?.generated !== undefined));
@@ -53,6 +56,20 @@ export function bindGenerated(catalog: Catalog, table: string, columns: readonly
   const expr = coerceAssign(scope.ctx, bound, col.type, col.name);
   const source = checkSource(scope, raw);
   return source === null ? { expr } : { expr, source };
+}
+
+/** Whether the parse tree `n` refers to the whole row of `table` (`t`, `t.*`, `*`) where no column has the name. */
+function wholeRow(n: unknown, table: string, columns: readonly ColumnDef[]): boolean {
+  if (typeof n !== 'object' || n === null) return false;
+  if (Array.isArray(n)) return n.some((x) => wholeRow(x, table, columns));
+  const ref = (n as { ColumnRef?: { fields?: readonly Node[] } }).ColumnRef;
+  if (ref !== undefined) {
+    const fields = ref.fields ?? [];
+    if (fields.some((f) => 'A_Star' in f)) return true;
+    const only = fields.length === 1 && fields[0] !== undefined && 'String' in fields[0] ? fields[0].String.sval : undefined;
+    return only === table && !columns.some((c) => c.name === only && !c.hidden);
+  }
+  return Object.values(n).some((x) => wholeRow(x, table, columns));
 }
 
 /**
