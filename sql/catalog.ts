@@ -9,6 +9,7 @@ import { SqlError, SqlState } from './errors.ts';
 import type { Node } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import type { SequenceDef } from './sequences.ts';
+import type { GeneratedDef } from './generated-columns.ts';
 import type { SqlType } from './types.ts';
 
 export interface ColumnDef {
@@ -30,6 +31,8 @@ export interface ColumnDef {
   readonly dropped?: boolean;
   /** COMMENT ON COLUMN; absent: none. */
   readonly comment?: string;
+  /** A stored generated column (sql/generated-columns.ts): its value is computed from the row's other columns. Absent: not one. */
+  readonly generated?: GeneratedDef;
 }
 
 export interface IndexDef {

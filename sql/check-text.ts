@@ -73,6 +73,25 @@ export function checkText(source: CheckSource, columnName: (i: number) => string
   return print(source as D, { pretty, name: columnName });
 }
 
+/** `source` with every column ordinal `i` replaced by `at(i)` (a definition copied into another table: CREATE TABLE ... LIKE). */
+export function remapCheckSource(source: CheckSource, at: (i: number) => number): CheckSource {
+  const m = (d: D): D => {
+    switch (d.k) {
+      case 'var': return { k: 'var', i: at(d.i) };
+      case 'const': return d;
+      case 'op': return { ...d, l: d.l === null ? null : m(d.l), r: m(d.r) };
+      case 'cast': return { ...d, e: m(d.e) };
+      case 'func': return { ...d, args: d.args.map(m) };
+      case 'array': return { ...d, items: d.items.map(m) };
+      case 'bool': return { ...d, args: d.args.map(m) };
+      case 'test': return { ...d, e: m(d.e) };
+      case 'distinct': return { ...d, l: m(d.l), r: m(d.r) };
+      case 'saop': return { ...d, l: m(d.l), arr: m(d.arr) };
+    }
+  };
+  return m(source as D);
+}
+
 /** quote_identifier: quoted unless lower-case letters, digits and _, and not a keyword other than an unreserved one. */
 function quoteName(s: string): string {
   if (/^[a-z_][a-z0-9_$]*$/.test(s) && (scanSync(s).tokens[0]?.keywordKind ?? 0) <= 1) return s;

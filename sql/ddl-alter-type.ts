@@ -15,6 +15,7 @@ import { keyTypesCompatible } from './foreign-keys.ts';
 import { bindExpr, strOf, unsupported } from './lower-expr.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { applyTypmod } from './typmod.ts';
+import { generatedUsing } from './generated-columns.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 import type { ExecContext } from './exec-context.ts';
 import { formatTypeSpec, isIntegerType, typeDisplayName, type Row, type SqlValue } from './types.ts';
@@ -52,7 +53,10 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     if (view !== undefined) {
       throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a view or rule', `rule _RETURN on ${view.kind} ${view.name} depends on column "${name}"`);
     }
+    const [user] = generatedUsing(t, i);
+    if (user !== undefined) throw new SqlError(SqlState.featureNotSupported, 'cannot alter type of a column used by a generated column', `Column "${name}" is used by generated column "${t.columns[user]!.name}".`);
     const same = rt.type === old.type && def.raw_default === undefined;
+    if (old.generated !== undefined && !(same && rt.typmod === old.typmod)) throw unsupported(`ALTER COLUMN TYPE of generated column "${name}"`);
     if (same && rt.typmod === old.typmod) continue; // ORMs' schema sync sends the column's own type: nothing changes
     if (!same) refuseDependents(catalog, t, i, rt.type);
     if (old.identity !== undefined && !isIntegerType(rt.type)) throw new SqlError(SqlState.invalidParameterValue, 'identity column type must be smallint, integer, or bigint');

@@ -1,9 +1,9 @@
 // ALTER TABLE (ADD COLUMN / PRIMARY KEY / UNIQUE / CHECK / FOREIGN KEY, DROP CONSTRAINT, DROP COLUMN,
-// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
+// ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL, DROP EXPRESSION and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
-import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, dropDependentDefaults, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
@@ -21,6 +21,7 @@ import { isIntegerType, type SqlValue } from './types.ts';
 import { initialState, takeValues, type SequenceDef } from './sequences.ts';
 import { castValue } from './cast.ts';
 import { indexColumnsRead, shiftIndex } from './index-keys.ts';
+import { bindGenerated, checkGenerationClause, generatedUsing } from './generated-columns.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
@@ -77,11 +78,25 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       notice = r.notice ?? notice;
       continue;
     }
+    if (cmd.subtype === 'AT_DropExpression') {
+      const r = dropExpression(catalog, table, cmd.name ?? '', cmd.missing_ok === true);
+      table = r.table;
+      notice = r.notice ?? notice;
+      continue;
+    }
     if (cmd.subtype === 'AT_ColumnDefault' || cmd.subtype === 'AT_DropNotNull') {
       table = alterColumn(catalog, table, cmd.subtype, cmd.name ?? '', cmd.def);
       continue;
     }
     if (cmd.subtype === 'AT_DropColumn') {
+      // Other tables' defaults drawing from the column's own sequence (CREATE TABLE ... LIKE ... INCLUDING DEFAULTS copies them).
+      const owner: TableDef = table;
+      const notices: string[] = [];
+      for (const seq of catalog.ownedSequences(owner.name, cmd.name ?? '')) {
+        dropDependentDefaults(catalog, `column ${cmd.name ?? ''} of table ${owner.name}`, (def) => (someExpr(def, (x) => sequenceIdOf(x) === seq.id) ? `sequence ${seq.name}` : null),
+          cmd.behavior === 'DROP_CASCADE', notices, (x) => x.id === owner.id);
+      }
+      notice = notices.length > 0 ? notices.join('\n') : notice;
       const r = dropColumn(catalog, storage, table, cmd.name ?? '', cmd.missing_ok === true, cmd.behavior === 'DROP_CASCADE');
       table = r.table;
       notice = r.notice ?? notice;
@@ -160,13 +175,22 @@ function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: st
   }
   if (!t.hiddenPk && t.pk.includes(i)) throw unsupported(`dropping column "${name}", which is in the primary key of "${t.name}"`);
   const notices: string[] = [];
+  // Generated columns computed from it: 2BP01, or dropped first with CASCADE (as PostgreSQL's dependencies).
+  const users = generatedUsing(t, i).filter((j) => j !== i).map((j) => t.columns[j]!.name);
+  if (users.length > 0 && !cascade) {
+    throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop column ${name} of table ${t.name} because other objects depend on it`,
+      users.map((u) => `column ${u} of table ${t.name} depends on column ${name} of table ${t.name}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
+  }
+  for (const u of users) t = dropColumn(catalog, storage, t, u, false, true).table;
+  if (users.length > 0) notices.push(users.length === 1 ? `drop cascades to column ${users[0]!} of table ${t.name}` : `drop cascades to ${users.length} other objects`);
   const c = t.columns[i]!;
   dropDependentViews(catalog, storage, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
   // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
   const deps = catalog.referencing(t.name).filter((d) => d.fk.refColumns.includes(i) && !(d.table.id === t.id && d.fk.columns.includes(i)));
   dropDependents(catalog, deps, `column ${name} of table ${t.name}`, cascade, notices);
   t = catalog.getById(t.id) ?? t;
-  const dropped: ColumnDef = { ...c, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
+  const { generated: _, ...kept } = c;
+  const dropped: ColumnDef = { ...kept, name: `........pg.dropped.${i + 1}........`, hidden: true, dropped: true, notNull: false, default: null, serial: false };
   const checks = (t.checks ?? []).filter((k) => !someExpr(k.expr, (x) => x.k === 'col' && x.i === i));
   const next: TableDef = {
     ...t,
@@ -193,12 +217,31 @@ function alterColumn(catalog: Catalog, t: TableDef, subtype: 'AT_ColumnDefault' 
     if (!t.hiddenPk && t.pk.includes(i)) throw new SqlError(SqlState.invalidTableDefinition, `column "${name}" is in a primary key`);
     next = { ...c, notNull: false };
   } else {
+    if (c.generated !== undefined) throw new SqlError(SqlState.syntaxError, `column "${name}" of relation "${t.name}" is a generated column`, undefined, undefined, raw === undefined ? 'Use ALTER TABLE ... ALTER COLUMN ... DROP EXPRESSION instead.' : undefined);
     const def = raw === undefined ? null : defaultExpr(catalog, { colname: name }, raw, c.type);
     next = { ...c, default: def, serial: false };
   }
   const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? next : x)) };
   catalog.put(table);
   return table;
+}
+
+/**
+ * ALTER COLUMN ... DROP EXPRESSION [IF EXISTS]: a stored generated column becomes an ordinary one
+ * keeping its values (55000 for any other column; IF EXISTS makes that a notice).
+ */
+function dropExpression(catalog: Catalog, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
+  const i = columnIndex(t, name);
+  const c = t.columns[i]!;
+  if (c.generated === undefined) {
+    const message = `column "${name}" of relation "${t.name}" is not a stored generated column`;
+    if (missingOk) return { table: t, notice: `${message}, skipping` };
+    throw new SqlError(SqlState.objectNotInPrerequisiteState, message);
+  }
+  const { generated: _, ...plain } = c;
+  const table: TableDef = { ...t, columns: t.columns.map((x, j) => (j === i ? plain : x)) };
+  catalog.put(table);
+  return { table };
 }
 
 /** ALTER TABLE ... ADD [CONSTRAINT name] CHECK (...): every row must pass it, unless NOT VALID. */
@@ -312,14 +355,17 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   let notNull = false;
   let def: Expr | null = null;
   let identity: Constraint | null = null;
+  let generation: Constraint | null = null;
   for (const cn of c.constraints ?? []) {
     if (!('Constraint' in cn)) continue;
     const k = cn.Constraint;
     if (k.contype === 'CONSTR_NOTNULL') notNull = true;
     else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
     else if (k.contype === 'CONSTR_IDENTITY') identity = k;
+    else if (k.contype === 'CONSTR_GENERATED') generation = k;
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
   }
+  if (generation !== null) checkGenerationClause(generation, name, t.name, def !== null || rt.serial, identity !== null);
   if (def !== null && someExpr(def, (x) => sequenceIdOf(x) !== null)) throw unsupported('a DEFAULT drawing from an existing sequence in ADD COLUMN');
   // SERIAL and identity: a sequence of the column's own, fresh (no session can draw from it before this
   // statement commits), so the rows take its values here, in key order, and the statement writes its state.
@@ -332,7 +378,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     def = sequenceDefault(catalog, name, rt.type, seq);
   }
   const fill = def?.k === 'const' ? applyTypmod(def.v, rt.type, rt.typmod, false) : null;
-  if (notNull && def === null && storage.rowCount(t) > 0) {
+  if (notNull && def === null && generation === null && storage.rowCount(t) > 0) {
     throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
   }
   const env = makeEnv([], ctx);
@@ -345,17 +391,24 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   const valueFor = seq !== null ? (): SqlValue => drawn(seq) : def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
-  const col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
-  const columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
+  let col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
+  let columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
+  // A generated column's value is its expression over the row with the new column in place.
+  const generated = generation === null ? null : bindGenerated(catalog, t.name, columns, at, generation.raw_expr as Node);
+  if (generated !== null) {
+    col = { ...col, generated };
+    columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
+  }
   const shift = (i: number): number => (i >= at ? i + 1 : i);
   const next: TableDef = {
     ...t, columns, pk: t.pk.map(shift),
     indexes: t.indexes.map((i) => shiftIndex(i, shift)),
   };
   storage.rekeyTable(next, (row) => {
-    const v = valueFor();
-    if (notNull && v === null) throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
-    return [...row.slice(0, at), v, ...row.slice(at)];
+    const nw = [...row.slice(0, at), generated === null ? valueFor() : null, ...row.slice(at)];
+    if (generated !== null) nw[at] = applyTypmod(evalExpr(generated.expr, nw, env), rt.type, rt.typmod, false);
+    if (notNull && nw[at] === null) throw new SqlError(SqlState.notNullViolation, `column "${name}" of relation "${t.name}" contains null values`);
+    return nw;
   });
   // The sequence's state after the rows' values, read when it is written: the engine's rewrite has run
   // by now, the cluster's runs before the statement's actions write the counter (client/sql/ddl-storage.ts).

@@ -134,11 +134,12 @@ export function byName(a: CheckDef, b: CheckDef): number {
 /**
  * Column defaults that use an object DROP removes (a sequence, an extension's function): without
  * CASCADE, PostgreSQL's 2BP01 naming each (`uses` says what a default depends on, null when nothing
- * dropped); with it, a notice and the defaults gone.
+ * dropped); with it, a notice and the defaults gone. Tables `skip` accepts are not looked at (dropped too).
  */
-export function dropDependentDefaults(catalog: Catalog, what: string, uses: (def: Expr) => string | null, cascade: boolean, notices: string[]): void {
+export function dropDependentDefaults(catalog: Catalog, what: string, uses: (def: Expr) => string | null, cascade: boolean, notices: string[], skip: (t: TableDef) => boolean = () => false): void {
   const deps: { table: TableDef; column: number; line: string; on: string }[] = [];
   for (const t of catalog.list()) {
+    if (skip(t)) continue;
     t.columns.forEach((c, i) => {
       const on = c.default === null ? null : uses(c.default);
       if (on !== null) deps.push({ table: t, column: i, line: `default value for column ${c.name} of table ${t.name}`, on });

@@ -1,5 +1,6 @@
 // Executes DDL against the catalog and the store (`applyDdl`): CREATE TABLE (types, PRIMARY KEY including
-// composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity; storage options such as WITH (fillfactor=...)
+// composite, NOT NULL, DEFAULT, UNIQUE, CHECK, SERIAL/identity, stored generated columns (generated-columns.ts),
+// LIKE clauses (table-like.ts); storage options such as WITH (fillfactor=...)
 // are accepted and ignored; FOREIGN KEY constraints: sql/foreign-keys.ts), CREATE [UNIQUE] INDEX (over
 // expressions and with a WHERE predicate: index-keys.ts), DROP
 // TABLE/INDEX [IF EXISTS] [CASCADE], CREATE/DROP VIEW (views.ts); ALTER TABLE, RENAME and TRUNCATE are ddl-alter.ts. Ids come from the
@@ -8,20 +9,22 @@
 // catalog version (replicated-catalog.ts).
 
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
-import { bindChecks, checkKeyColumns, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
+import { bindChecks, byName, checkKeyColumns, dropDependentDefaults, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
 import { createExtension, dropExtensions } from './extensions.ts';
-import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions } from './ddl-sequence.ts';
+import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { HIDDEN_ROWID, columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, dropDependents, isUniqueKey, withConstraintAttributes } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
+import { bindGenerated, checkGenerationClause } from './generated-columns.ts';
+import { expandLike, type LikeCopy } from './table-like.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindIndexExpr, keyNamePart } from './index-keys.ts';
-import { type Expr } from './expr.ts';
+import { someExpr, type Expr } from './expr.ts';
 import type { ExecContext } from './exec-context.ts';
 
 /**
@@ -71,11 +74,26 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     return i;
   };
   const tableConstraints: Constraint[] = [];
+  /** What LIKE clauses copy besides columns: added after the table's own constraints, as PostgreSQL does. */
+  const likes: LikeCopy[] = [];
+  /** Generation expressions, bound once every column is known (one may read a later column). */
+  const generated: { at: number; raw: Node }[] = [];
   /** CHECK constraints in written order, with the column they were written on (null: a table constraint). */
   const checks: { k: Constraint; column: string | null }[] = [];
   for (const e of s.tableElts ?? []) {
     if ('Constraint' in e) {
       tableConstraints.push(e.Constraint);
+      continue;
+    }
+    if ('TableLikeClause' in e) {
+      const like = expandLike(catalog, e.TableLikeClause, cols.length);
+      for (const { def, identity } of like.columns) {
+        if (cols.some((x) => x.name === def.name)) throw new SqlError(SqlState.duplicateColumn, `column "${def.name}" specified more than once`);
+        // A copied identity column draws from a new sequence of its own.
+        const seq = identity === null ? null : createOwnedSequence(catalog, name, def.name, def.type, identity.options, { table: id, column: cols.length });
+        cols.push(seq === null || identity === null ? def : { ...def, default: sequenceDefault(catalog, def.name, def.type, seq), identity: identity.when });
+      }
+      likes.push(like);
       continue;
     }
     if (!('ColumnDef' in e)) throw unsupported(`table element ${Object.keys(e)[0] ?? ''}`);
@@ -88,6 +106,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     let serial = rt.serial;
     /** GENERATED ALWAYS / BY DEFAULT AS IDENTITY, with its sequence's options. */
     let identity: { when: 'a' | 'd'; options: readonly Node[] | undefined } | null = null;
+    let generation: Constraint | null = null;
     const idx = cols.length;
     for (const cn of withConstraintAttributes(c.constraints)) {
       if (!('Constraint' in cn)) continue;
@@ -104,9 +123,16 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
           break;
         case 'CONSTR_FOREIGN': foreignKeys.push({ k, column: cname }); break;
         case 'CONSTR_CHECK': checks.push({ k, column: cname }); break;
-        case 'CONSTR_GENERATED': throw unsupported('generated columns');
+        case 'CONSTR_GENERATED':
+          if (generation !== null) throw new SqlError(SqlState.syntaxError, `multiple generation clauses specified for column "${cname}" of table "${name}"`, undefined, undefined, undefined, k.location);
+          generation = k;
+          break;
         default: break;
       }
+    }
+    if (generation !== null) {
+      checkGenerationClause(generation, cname, name, def !== null || serial, identity !== null);
+      generated.push({ at: idx, raw: generation.raw_expr as Node });
     }
     if (serial || identity !== null) {
       if (identity !== null && rt.type !== 'int2' && rt.type !== 'int4' && rt.type !== 'int8') {
@@ -121,6 +147,9 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     }
     cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial, ...(identity !== null ? { identity: identity.when } : {}) });
   }
+  const generatedAt = new Set(generated.map((g) => g.at));
+  const bound = generated.map((g) => bindGenerated(catalog, name, cols, g.at, g.raw, generatedAt));
+  generated.forEach((g, j) => { cols[g.at] = { ...cols[g.at]!, generated: bound[j]! }; });
   for (const k of tableConstraints) {
     const keys = (k.keys ?? []).map((n) => colIdx(strOf(n)));
     switch (k.contype) {
@@ -134,6 +163,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
       default: throw unsupported(`constraint ${String(k.contype)}`);
     }
   }
+  for (const like of likes) if (like.primaryKey !== null) setPk([...like.primaryKey]);
   let hiddenPk = false;
   let pkCols: number[] = pk ?? [];
   if (pk === null) {
@@ -151,8 +181,21 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     taken.add(chosen);
     return makeIndex(catalog, table, chosen, keys, true, true);
   });
+  for (const like of likes) {
+    for (const { keys, unique, constraint } of like.indexes) {
+      const chosen = chooseName(catalog, `${name}_${keys.map((c) => cols[c]?.name).join('_')}_${constraint ? 'key' : 'idx'}`, taken);
+      taken.add(chosen);
+      indexes.push(makeIndex(catalog, table, chosen, [...keys], unique, constraint));
+    }
+  }
   table = { ...table, indexes };
   if (checks.length > 0) table = { ...table, checks: bindChecks(catalog, table, checks) };
+  for (const like of likes) {
+    for (const k of like.checks) {
+      if ((table.checks ?? []).some((x) => x.name === k.name)) throw new SqlError(SqlState.duplicateObject, `constraint "${k.name}" for relation "${name}" already exists`);
+      table = { ...table, checks: [...(table.checks ?? []), k].sort(byName) };
+    }
+  }
   if (foreignKeys.length > 0) {
     const fkNames = constraintNames(table);
     const fks = foreignKeys.map((f) => {
@@ -216,6 +259,13 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     for (const n of names) {
       const deps = catalog.referencing(n).filter((d) => !names.includes(d.table.name));
       dropDependents(catalog, deps, `table ${n}`, s.behavior === 'DROP_CASCADE', notices);
+    }
+    // Defaults of other tables drawing from a sequence a dropped table owns (CREATE TABLE ... LIKE ... INCLUDING DEFAULTS copies them).
+    for (const n of names) {
+      for (const seq of catalog.ownedSequences(n)) {
+        dropDependentDefaults(catalog, `table ${n}`, (def) => (someExpr(def, (x) => sequenceIdOf(x) === seq.id) ? `sequence ${seq.name}` : null),
+          s.behavior === 'DROP_CASCADE', notices, (t) => names.includes(t.name));
+      }
     }
     for (const n of names) {
       const t = catalog.remove(n);

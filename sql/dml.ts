@@ -19,6 +19,7 @@ import { formatText } from './value-text.ts';
 import { pointGet, type ExecContext } from './exec-context.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import type { ScannedRow } from './row-source.ts';
+import { computeGenerated, hasGenerated } from './generated-columns.ts';
 import { enforceForeignKeys, type RowChange, type RowWriter } from './foreign-key-checks.ts';
 
 export interface DmlOutcome {
@@ -39,8 +40,20 @@ function rowText(table: TableDef, row: Row): string {
   }).join(', ');
 }
 
-/** Applies column typmods, NOT NULL and CHECK constraints (NULL passes, as in PostgreSQL); returns the row to store. */
+/**
+ * Computes the row's stored generated columns, then applies column typmods, NOT NULL and CHECK
+ * constraints (NULL passes, as in PostgreSQL); returns the row to store.
+ */
 export function checkRow(table: TableDef, row: Row, env: Env): Row {
+  if (hasGenerated(table)) {
+    // As PostgreSQL: the values given take their typmods first, and generation expressions read them so.
+    for (let i = 0; i < table.columns.length; i++) {
+      const c = table.columns[i]!;
+      const v = row[i] ?? null;
+      if (v !== null && c.typmod >= 0 && c.generated === undefined) row[i] = applyTypmod(v, c.type, c.typmod, false);
+    }
+    computeGenerated(table, row, env);
+  }
   for (let i = 0; i < table.columns.length; i++) {
     const c = table.columns[i];
     if (c === undefined) continue;
@@ -253,11 +266,13 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const table = p.table;
   const olds = runPlan(p.source, env);
   const out: Row[] = [];
-  const pkTouched = p.set.some((a) => table.pk.includes(a.col));
+  // Generated columns change with the columns they read: count them as set.
+  const setCols = [...p.set.map((a) => a.col), ...table.columns.flatMap((c, i) => (c.generated !== undefined ? [i] : []))];
+  const pkTouched = setCols.some((c) => table.pk.includes(c));
   const uniqueTouched = table.indexes.some((i) => {
     if (!i.unique) return false;
     const read = indexColumnsRead(i);
-    return p.set.some((a) => read.has(a.col));
+    return setCols.some((c) => read.has(c));
   });
   const changes = changeLog(p);
   for (const old of olds) {

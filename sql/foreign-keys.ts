@@ -104,6 +104,11 @@ export function bindForeignKey(catalog: Catalog, table: TableDef, k: Constraint,
     if (!isUniqueKey(parent, refColumns)) throw new SqlError(SqlState.invalidForeignKey, `there is no unique constraint matching given keys for referenced table "${parent.name}"`);
   }
   if (columns.length !== refColumns.length) throw new SqlError(SqlState.invalidForeignKey, 'number of referencing and referenced columns for foreign key disagree');
+  // A generated column cannot take the values SET NULL, SET DEFAULT or an UPDATE CASCADE would write.
+  if (columns.some((c) => table.columns[c]?.generated !== undefined)) {
+    if (k.fk_upd_action === 'n' || k.fk_upd_action === 'd' || k.fk_upd_action === 'c') throw new SqlError(SqlState.syntaxError, 'invalid ON UPDATE action for foreign key constraint containing generated column');
+    if (k.fk_del_action === 'n' || k.fk_del_action === 'd') throw new SqlError(SqlState.syntaxError, 'invalid ON DELETE action for foreign key constraint containing generated column');
+  }
   let name = k.conname ?? '';
   if (name === '') {
     const addition = columns.map((c) => table.columns[c]!.name).join('_').slice(0, NAME_CHARS_MAX);

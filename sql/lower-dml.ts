@@ -75,6 +75,9 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
     const prior = out.findIndex((a) => a.col === col);
     // Several subscripted assignments to one column apply in order (SET a[1] = x, a[2] = y).
     if (prior >= 0 && !(subscripted && subscriptedCols.has(col))) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
+    if (c.generated !== undefined && (subscripted || !('SetToDefault' in v))) {
+      throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is a generated column.`);
+    }
     let e: Expr;
     if (subscripted) {
       const base = prior >= 0 ? out[prior]!.e : bindExpr(scope, { ColumnRef: { fields: [{ String: { sval: c.name } }] } });
@@ -93,9 +96,10 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
 /**
  * What an INSERT stores in identity column `c` instead of the value given (PostgreSQL's rules): its
  * default under OVERRIDING USER VALUE; 428C9 for GENERATED ALWAYS without OVERRIDING SYSTEM VALUE;
- * undefined: the value given.
+ * undefined: the value given. A stored generated column takes no value at all (428C9; DEFAULT only).
  */
 function identityValue(s: InsertStmt, c: ColumnDef): Expr | undefined {
+  if (c.generated !== undefined) throw new SqlError('428C9', `cannot insert a non-DEFAULT value into column "${c.name}"`, `Column "${c.name}" is a generated column.`);
   if (c.identity === undefined || c.default === null) return undefined;
   if (s.override === 'OVERRIDING_USER_VALUE') return c.default;
   if (c.identity === 'a' && s.override !== 'OVERRIDING_SYSTEM_VALUE') {

@@ -263,13 +263,22 @@ export interface CopyTarget {
   readonly columns: readonly string[];
 }
 
-/** Resolves the target columns (all of the table's when none are listed); an error before CopyInResponse. */
+/**
+ * Resolves the target columns (all of the table's but stored generated ones when none are listed); an
+ * error before CopyInResponse. A generated column listed is PostgreSQL's 42P10.
+ */
 export async function copyTarget(backend: BackendSession, spec: CopySpec): Promise<{ ok: true; target: CopyTarget } | { ok: false; error: BackendError }> {
-  if (spec.columns !== null) return { ok: true, target: { columns: spec.columns } };
+  const table = (await backend.tables()).find((t) => t.name === spec.table);
+  const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
+  if (spec.columns !== null) {
+    const g = spec.columns.find((c) => generated.has(c));
+    if (g !== undefined) return { ok: false, error: { code: '42P10', message: `column "${g}" is a generated column`, detail: 'Generated columns cannot be used in COPY.' } };
+    return { ok: true, target: { columns: spec.columns } };
+  }
   const probe = await backend.prepare(`SELECT * FROM ${quoteIdent(spec.table)} LIMIT 0`, []);
   if (!probe.ok) return probe;
   backend.release(probe.statement);
-  return { ok: true, target: { columns: probe.statement.columns.map((c) => c.name) } };
+  return { ok: true, target: { columns: probe.statement.columns.map((c) => c.name).filter((c) => !generated.has(c)) } };
 }
 
 /**

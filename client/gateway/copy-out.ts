@@ -9,16 +9,32 @@
 import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { copyFormatOf, type CopyFormat, type CopyRefused } from './copy-in.ts';
-import { quoteIdent } from '../../sql/catalog.ts';
+import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import { writeBinaryCopy } from './copy-binary.ts';
-import type { BackendRows } from './sql-backend.ts';
+import type { BackendError, BackendRows } from './sql-backend.ts';
 
 export interface CopyOutSpec extends CopyFormat {
   /** The query whose rows are copied. */
   readonly query: string;
   /** The relation `COPY name TO` names (a view is refused, as in PostgreSQL); absent for COPY (query) TO. */
   readonly relation?: string;
+  /** The columns `COPY name (columns) TO` lists; absent for all of them or COPY (query) TO. */
+  readonly columns?: readonly string[];
+}
+
+/**
+ * The query of a COPY of `table`'s rows as PostgreSQL 15 copies them: without a column list, every
+ * column but the stored generated ones; a generated column listed is 42P10.
+ */
+export function copyOutQuery(spec: CopyOutSpec, table: TableDef | undefined): { ok: true; query: string } | { ok: false; error: BackendError } {
+  const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
+  if (table === undefined || spec.relation === undefined || generated.size === 0) return { ok: true, query: spec.query };
+  const g = spec.columns?.find((c) => generated.has(c));
+  if (g !== undefined) return { ok: false, error: { code: '42P10', message: `column "${g}" is a generated column`, detail: 'Generated columns cannot be used in COPY.' } };
+  if (spec.columns !== undefined) return { ok: true, query: spec.query };
+  const cols = table.columns.filter((c) => !c.hidden && c.generated === undefined).map((c) => quoteIdent(c.name)).join(', ');
+  return { ok: true, query: `SELECT ${cols} FROM ${quoteIdent(spec.relation)}` };
 }
 
 type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | CopyRefused;
@@ -70,7 +86,8 @@ export function copyOutSpecOf(c: CopyStmt, sql: string): CopyOutCommand {
     query = c.query === undefined ? null : parenthesisedQuery(sql);
   }
   if (query === null) return { k: 'unsupported', message: 'COPY TO needs a table or a parenthesised query' };
-  return { k: 'copyTo', spec: { query, ...(relation === undefined ? {} : { relation }), ...f.format } };
+  const columns = relation === undefined || c.attlist === undefined ? {} : { columns: c.attlist.map((n) => ('String' in n ? n.String.sval ?? '' : '')) };
+  return { k: 'copyTo', spec: { query, ...(relation === undefined ? {} : { relation }), ...columns, ...f.format } };
 }
 
 const TEXT_ESCAPES: Record<string, string> = { '\\': '\\\\', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };

@@ -18,7 +18,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
-import { writeCopyOut, type CopyOutSpec } from './copy-out.ts';
+import { copyOutQuery, writeCopyOut, type CopyOutSpec } from './copy-out.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { atOffset, classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
@@ -367,7 +367,9 @@ export class GatewaySession {
     if (spec.relation !== undefined && (await this.backend.views()).some((v) => v.name === spec.relation)) {
       return { ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy from view "${spec.relation}"`, hint: 'Try the COPY (SELECT ...) TO variant.' } };
     }
-    const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(spec.query));
+    const q = spec.relation === undefined ? { ok: true as const, query: spec.query } : copyOutQuery(spec, (await this.backend.tables()).find((t) => t.name === spec.relation));
+    if (!q.ok) return q;
+    const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(q.query));
     return r.ok ? done(writeCopyOut(this.io.out, r, spec)) : r;
   }
 

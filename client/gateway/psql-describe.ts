@@ -36,6 +36,8 @@ import { sequenceIdOf } from '../../sql/ddl-sequence.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { viewDefinition } from '../../sql/views.ts';
 import { formatText } from '../../sql/value-text.ts';
+import { checkText } from '../../sql/check-text.ts';
+import type { GeneratedDef } from '../../sql/generated-columns.ts';
 import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendColumn, BackendResult } from './sql-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
@@ -108,10 +110,20 @@ export function sequenceNames(sequences: readonly SequenceDef[]): SequenceNames 
  * A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns);
  * an identity column has none there (its sequence is not a default in PostgreSQL).
  */
-export function defaultText(t: TableDef, i: number, sequences: SequenceNames): string | null {
+export function defaultText(t: TableDef, i: number, sequences: SequenceNames, pretty = false): string | null {
   const c = t.columns[i];
+  if (c?.generated !== undefined) return generationText(t, c.generated, pretty);
   if (c === undefined || c.default === null || c.identity !== undefined) return null;
   return exprText(c.default, sequences);
+}
+
+/**
+ * A stored generated column's expression as pg_get_expr prints it (pg_attrdef, pg_dump: `(a * 2)`;
+ * pretty, psql's `\d`: `a * 2`), or `(expression)` for a form check-text.ts does not print.
+ */
+function generationText(t: TableDef, g: GeneratedDef, pretty: boolean): string {
+  if (g.source === undefined) return '(expression)';
+  return checkText(g.source, (j) => t.columns[j]?.name ?? '?', pretty);
 }
 
 function exprText(e: Expr, sequences: SequenceNames): string {
@@ -360,7 +372,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...more(c.type, c.comment ?? null)]);
+          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },

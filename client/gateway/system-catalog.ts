@@ -98,7 +98,7 @@ const IS_COLUMNS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, column_name text, ordinal_position int4, column_default text,
     is_nullable text, data_type text, character_maximum_length int4, character_octet_length int4, numeric_precision int4,
     numeric_precision_radix int4, numeric_scale int4, datetime_precision int4, udt_catalog text, udt_schema text, udt_name text,
-    is_identity text, is_generated text, is_updatable text`,
+    is_identity text, is_generated text, generation_expression text, is_updatable text`,
 };
 const IS_TABLE_CONSTRAINTS: Table = {
   name: 'information_schema.table_constraints',
@@ -244,15 +244,17 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
 }
 
 /** pg_attribute's and information_schema.columns' rows of one column of a table or view. */
-function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default' | 'identity'>, num: number, def: string | null,
+function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default' | 'identity' | 'generated'>, num: number, def: string | null,
   updatable: 'YES' | 'NO', database: string, push: (t: Table, row: SqlValue[]) => void): void {
   const f = columnFacts(c.type, c.typmod);
+  const generated = c.generated !== undefined;
   // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
-  push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, c.default !== null && c.identity === undefined,
-    c.identity ?? '', '', false, collationOf(c.type)]);
-  push(IS_COLUMNS, [database, 'public', relname, c.name, num, def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
+  push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, (c.default !== null && c.identity === undefined) || generated,
+    c.identity ?? '', generated ? 's' : '', false, collationOf(c.type)]);
+  // A generated column's expression is its generation_expression, not a default.
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
     f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-    database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', 'NEVER', updatable]);
+    database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
 }
 
 /**

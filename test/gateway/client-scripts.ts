@@ -13,7 +13,7 @@ import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
-type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews';
+type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */

@@ -37,5 +37,12 @@ select count(*) from orders;
 select count(*) from order_lines;
 select * from order_totals order by order_id;
 update products set tags = array_append(tags, 'new') where id = 110 returning tags;
+\d shapes
+select * from shapes order by id;
+insert into shapes (id, w, h) values (3, 5, 5) returning area, label;
+update shapes set h = 10, name = 'bar' where id = 2 returning area, label;
+insert into shapes (id, area) values (4, 1);
+select column_name, column_default, is_generated, generation_expression from information_schema.columns where table_name = 'shapes' order by ordinal_position;
+select attname, atthasdef, attgenerated from pg_attribute where attrelid = 'shapes'::regclass and attnum > 0 order by attnum;
 refresh materialized view concurrently product_sales;
 select * from product_sales order by sku;

@@ -60,3 +60,5 @@ insert into audit (what) values ('created'), ('loaded');
 refresh materialized view product_sales;
 select nextval('invoice_no');
 select nextval('invoice_no');
+create table shapes (id int primary key, w int, h int, area int generated always as (w * h) stored, label text generated always as (upper(coalesce(name, 'none'))) stored, name text);
+insert into shapes (id, w, h, name) values (1, 2, 3, 'box'), (2, 4, null, null);
