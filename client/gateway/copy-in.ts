@@ -261,6 +261,8 @@ export type CopyOutcome = { readonly ok: true; readonly count: number } | { read
 
 export interface CopyTarget {
   readonly columns: readonly string[];
+  /** The COPY fails with this once its data is read (a materialized view's, as PostgreSQL's); absent: it loads. */
+  readonly refused?: BackendError;
 }
 
 /**
@@ -269,6 +271,8 @@ export interface CopyTarget {
  */
 export async function copyTarget(backend: BackendSession, spec: CopySpec): Promise<{ ok: true; target: CopyTarget } | { ok: false; error: BackendError }> {
   const table = (await backend.tables()).find((t) => t.name === spec.table);
+  // PostgreSQL takes the data, then refuses it.
+  if (table?.matview !== undefined) return { ok: true, target: { columns: [], refused: { code: '42809', message: `cannot copy to materialized view "${spec.table}"` } } };
   const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
   if (spec.columns !== null) {
     const g = spec.columns.find((c) => generated.has(c));
@@ -303,7 +307,7 @@ export async function copyIn(
   const statements = new Map<number, BackendStatement>();
   let pending: CopyFields[] = [];
   let count = 0;
-  let failure: BackendError | null = null;
+  let failure: BackendError | null = target.refused ?? null;
   /** The rows of the data so far; data that is not UTF-8 fails the COPY (22021) instead. */
   const parse = (rows: () => CopyFields[]): CopyFields[] => {
     try {

@@ -12,7 +12,7 @@ import { copyFormatOf, type CopyFormat, type CopyRefused } from './copy-in.ts';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import { writeBinaryCopy } from './copy-binary.ts';
-import type { BackendError, BackendRows } from './sql-backend.ts';
+import type { BackendError, BackendRows, BackendSession } from './sql-backend.ts';
 
 export interface CopyOutSpec extends CopyFormat {
   /** The query whose rows are copied. */
@@ -27,7 +27,7 @@ export interface CopyOutSpec extends CopyFormat {
  * The query of a COPY of `table`'s rows as PostgreSQL 15 copies them: without a column list, every
  * column but the stored generated ones; a generated column listed is 42P10.
  */
-export function copyOutQuery(spec: CopyOutSpec, table: TableDef | undefined): { ok: true; query: string } | { ok: false; error: BackendError } {
+function copyOutQuery(spec: CopyOutSpec, table: TableDef | undefined): { ok: true; query: string } | { ok: false; error: BackendError } {
   const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
   if (table === undefined || spec.relation === undefined || generated.size === 0) return { ok: true, query: spec.query };
   const g = spec.columns?.find((c) => generated.has(c));
@@ -35,6 +35,15 @@ export function copyOutQuery(spec: CopyOutSpec, table: TableDef | undefined): { 
   if (spec.columns !== undefined) return { ok: true, query: spec.query };
   const cols = table.columns.filter((c) => !c.hidden && c.generated === undefined).map((c) => quoteIdent(c.name)).join(', ');
   return { ok: true, query: `SELECT ${cols} FROM ${quoteIdent(spec.relation)}` };
+}
+
+/** What COPY relation TO reads: views and materialized views are refused as PostgreSQL 15 refuses them (42809). */
+export async function copyOutSource(backend: BackendSession, spec: CopyOutSpec): Promise<{ ok: true; query: string } | { ok: false; error: BackendError }> {
+  if (spec.relation === undefined) return { ok: true, query: spec.query };
+  const table = (await backend.tables()).find((t) => t.name === spec.relation);
+  const view = table === undefined && (await backend.views()).some((v) => v.name === spec.relation) ? 'view' : table?.matview !== undefined ? 'materialized view' : null;
+  if (view !== null) return { ok: false, error: { code: '42809', message: `cannot copy from ${view} "${spec.relation}"`, hint: 'Try the COPY (SELECT ...) TO variant.' } };
+  return copyOutQuery(spec, table);
 }
 
 type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | CopyRefused;

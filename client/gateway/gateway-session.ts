@@ -18,7 +18,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
-import { copyOutQuery, writeCopyOut, type CopyOutSpec } from './copy-out.ts';
+import { copyOutSource, writeCopyOut, type CopyOutSpec } from './copy-out.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
 import { atOffset, classify, splitStatements, type GatewayCommand } from './gateway-command.ts';
 import { GatewayState } from './protocol-error.ts';
@@ -98,8 +98,9 @@ export class GatewaySession {
 
   /** A CancelRequest for this session: the statement running now fails with 57014 (one waiting for an advisory lock stops waiting). */
   requestCancel(): void {
-    if (this.busy) this.cancelRequested = true;
-    if (this.busy) this.backend.cancel?.();
+    if (!this.busy) return;
+    this.cancelRequested = true;
+    this.backend.cancel?.();
   }
 
   /** Handles one message; returns a promise only when the reply needs the backend (the rest is synchronous). */
@@ -364,10 +365,7 @@ export class GatewaySession {
 
   /** COPY ... TO STDOUT: the query's rows, one CopyData per row (copy-out.ts). */
   private async copyTo(spec: CopyOutSpec): Promise<BackendResult> {
-    if (spec.relation !== undefined && (await this.backend.views()).some((v) => v.name === spec.relation)) {
-      return { ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy from view "${spec.relation}"`, hint: 'Try the COPY (SELECT ...) TO variant.' } };
-    }
-    const q = spec.relation === undefined ? { ok: true as const, query: spec.query } : copyOutQuery(spec, (await this.backend.tables()).find((t) => t.name === spec.relation));
+    const q = await copyOutSource(this.backend, spec);
     if (!q.ok) return q;
     const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(q.query));
     return r.ok ? done(writeCopyOut(this.io.out, r, spec)) : r;

@@ -22,6 +22,8 @@ REFRESH MATERIALIZED VIEW mvx_later;
 SELECT * FROM mvx_totals ORDER BY region;
 SELECT * FROM mvx_later ORDER BY who;
 INSERT INTO mvx_totals VALUES ('west', 1, 1);
+COPY mvx_totals TO STDOUT;
+COPY (SELECT * FROM mvx_totals ORDER BY region) TO STDOUT;
 BEGIN;
 DELETE FROM mvx_sales WHERE region = 'north';
 REFRESH MATERIALIZED VIEW mvx_totals;
@@ -30,6 +32,8 @@ ROLLBACK;
 SELECT * FROM mvx_totals ORDER BY region;
 REFRESH MATERIALIZED VIEW mvx_later WITH NO DATA;
 SELECT ispopulated FROM pg_matviews WHERE matviewname = 'mvx_later';
+COPY mvx_totals FROM STDIN;
+\.
 DROP TABLE mvx_sales;
 DROP MATERIALIZED VIEW mvx_later;
 DROP TABLE mvx_sales CASCADE;
