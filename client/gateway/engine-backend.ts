@@ -46,6 +46,9 @@ export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
 
 export function noticeOf(message: string): BackendNotice {
   if (message.startsWith("you don't own a lock")) return { severity: 'WARNING', code: '01000', message };
+  // IF NOT EXISTS found the object: PostgreSQL's notice carries the error it would have raised.
+  const exists = /^(relation|column|extension) "[^"]*"(?: of relation "[^"]*")? already exists, skipping$/.exec(message);
+  if (exists !== null) return { severity: 'NOTICE', code: exists[1] === 'relation' ? '42P07' : exists[1] === 'column' ? '42701' : '42710', message };
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
   if (message.includes('no transaction in progress') || message === SET_CONSTRAINTS_OUTSIDE_BLOCK) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
