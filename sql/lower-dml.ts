@@ -87,7 +87,10 @@ function dmlTarget(ctx: BindContext, rv: RangeVar): TableDef {
 }
 
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
-  if (s.withClause !== undefined) throw unsupported('WITH');
+  if (s.withClause !== undefined) {
+    const { withClause, ...rest } = s;
+    return bindWith(ctx, withClause, null, () => lowerInsert(ctx, rest)).value;
+  }
   const rv = s.relation ?? {};
   const table = dmlTarget(ctx, rv);
   const alias = rv.alias?.aliasname ?? table.name;
