@@ -42,8 +42,23 @@ void describe('UPDATE ... FROM and DELETE ... USING', () => {
     assert.deepEqual(from.columns.map((c) => c.name), ['id', 'tid', 'amount', 'id', 'v']);
     // The target is looked up by its key per FROM row, not scanned whole.
     assert.equal(l.stmt.plan.source.k, 'nljoin');
+    // Restricted by its own conjuncts, the target is read first (its rows projected back after the FROM items').
+    const pinned = lowerStatement(engine.catalog, engine.parse('UPDATE t SET v = s.amount FROM s WHERE t.id = 1 AND s.tid = t.id').stmts[0]!);
+    assert.ok(pinned.stmt.k === 'dml' && pinned.stmt.plan.k === 'update' && pinned.stmt.plan.source.k === 'project');
+    const join = pinned.stmt.plan.source.input;
+    assert.ok(join.k === 'nljoin' || join.k === 'hashjoin');
+    assert.ok(join.left.k === 'scan' && join.left.table.name === 't' && join.left.pinsPk);
     const plain = lowerStatement(engine.catalog, engine.parse('UPDATE t SET v = 1 WHERE id > 0').stmts[0]!);
     assert.ok(plain.stmt.k === 'dml' && plain.stmt.plan.k === 'update' && plain.stmt.plan.from === null);
+  });
+
+  void it('writes the same rows with the target read first', () => {
+    s.execute('BEGIN');
+    const r = s.execute('UPDATE t SET v = s.amount FROM s WHERE t.id = 1 AND s.tid = t.id RETURNING t.id, t.v, s.id');
+    assert.deepEqual(rows(r), [[1, 20, 2]]);
+    const d = s.execute('DELETE FROM t USING s WHERE t.id >= 2 AND s.tid = t.id AND EXISTS (SELECT 1 FROM s s2 WHERE s2.id = s.id) RETURNING t.id, s.id');
+    assert.deepEqual(rows(d), [[2, 9]]);
+    s.execute('ROLLBACK');
   });
 
   void it('takes parameters in FROM, WHERE and SET', () => {

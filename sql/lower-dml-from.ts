@@ -5,16 +5,18 @@
 // the list is 42712, and SET, WHERE and RETURNING see every relation. The join is planned like a
 // SELECT's with the target last: a join condition on the target's key or an index looks each target
 // row up (UPDATE t ... FROM small WHERE small.k = t.k reads the target rows it writes, not the whole
-// table). On a cluster that join is the statement's reconnaissance read: replicas execute it, its scans
+// table); when WHERE restricts the target by itself to a key range, the target comes first instead
+// (`targetFirst`). On a cluster that join is the statement's reconnaissance read: replicas execute it, its scans
 // of every table record their read sets and predicates, and SemanticCC validates them as any range
 // read's, so a concurrent write into a FROM table's range conflicts with the statement.
 //
 // A target row the join yields with several FROM rows is written once (PostgreSQL: with "an
 // unspecified one" of them). Here it is always the first the join yields, in the plan's deterministic
-// order: FROM items in their scans' key order, left to right; sql/dml.ts skips the later ones.
+// order: the FROM items left to right, their rows in the order of the scans that read them (primary
+// key or index order; a VALUES list as written); sql/dml.ts skips the later ones.
 
 import type { Node, RangeVar } from 'libpg-query';
-import { conjuncts, type Expr } from './expr.ts';
+import { andOf, conjuncts, mapExpr, someExpr, type Expr } from './expr.ts';
 import { Scope, type Rel } from './bind-context.ts';
 import type { BindContext } from './bind-context.ts';
 import type { DmlFrom, OutputColumn, Plan } from './plan.ts';
@@ -23,6 +25,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { bindExpr, strOf, toBool } from './lower-expr.ts';
 import { bindFrom } from './lower-from.ts';
 import { planFrom, type FromItem } from './plan-from.ts';
+import { accessPlan } from './plan-access.ts';
 
 /** The scope an UPDATE or DELETE binds in: FROM items first, the target last. */
 export interface DmlScope {
@@ -64,10 +67,47 @@ export function dmlSource(d: DmlScope, where: Node | undefined): { source: Plan;
     conj.push(...conjuncts(toBool(scope, bindExpr(scope, where), 'WHERE')));
     scope.aggForbidden = null;
   }
-  const source = planFrom(scope, d.items, conj, 'update');
+  const source = targetFirst(d, conj) ?? planFrom(scope, d.items, conj, 'update');
   if (d.items.length === 1) return { source, from: null };
   const columns: OutputColumn[] = scope.rels.flatMap((r) => r.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod })));
   return { source, from: { targetAt: target.offset, columns } };
+}
+
+/**
+ * The source planned with the target joined first, when WHERE restricts the target by itself to a key
+ * range (`WHERE t.id = $1 AND s.k = t.k` reads that target row and the FROM rows it joins, not the
+ * whole FROM table); null otherwise, or when a FROM item is LATERAL (it reads the row before it) or
+ * on the preserved side of a RIGHT or FULL join (the target may not be null-extended). The rows are
+ * projected back to the scope's layout (FROM items, then the target) for SET, RETURNING and the
+ * conjuncts with subqueries, which are checked on them last as planFrom would.
+ */
+function targetFirst(d: DmlScope, conj: readonly Expr[]): Plan | null {
+  const { scope, target } = d;
+  const table = target.table;
+  const from = d.items.slice(0, -1);
+  if (table === null || from.length === 0 || from.some((it) => it.lateral !== null || it.join === 'right' || it.join === 'full')) return null;
+  const fromWidth = target.offset;
+  const width = target.columns.length;
+  const inTarget = (i: number): boolean => i >= fromWidth && i < fromWidth + width;
+  const plain = conj.filter((c) => !someExpr(c, (x) => x.k === 'subquery' || x.k === 'outer'));
+  const own = plain.filter((c) => !someExpr(c, (x) => x.k === 'col' && !inTarget(x.i)));
+  const scan = accessPlan(table, own.map((c) => moveCols(c, (i) => i - fromWidth)), 'update');
+  if (scan.eq.length === 0 && scan.lo === null && scan.hi === null) return null;
+  // The plan's row: the target, then the FROM items.
+  const toPlan = (i: number): number => (inTarget(i) ? i - fromWidth : i + width);
+  const items: FromItem[] = [
+    { rel: { ...target, offset: 0 }, source: { k: 'table', table }, join: 'inner', on: [], lateral: null },
+    ...from.map((it) => ({ ...it, rel: { ...it.rel, offset: it.rel.offset + width }, on: it.on.map((c) => moveCols(c, toPlan)) })),
+  ];
+  const joined = planFrom(scope, items, plain.map((c) => moveCols(c, toPlan)), 'update');
+  const types = scope.rels.flatMap((r) => r.columns.map((c) => c.type));
+  const back: Plan = { k: 'project', input: joined, exprs: types.map((t, i) => ({ k: 'col', i: toPlan(i), t })) };
+  const rest = andOf(conj.filter((c) => !plain.includes(c)));
+  return rest === null ? back : { k: 'filter', input: back, pred: rest };
+}
+
+function moveCols(e: Expr, to: (i: number) => number): Expr {
+  return mapExpr(e, (x) => (x.k === 'col' ? { ...x, i: to(x.i) } : undefined));
 }
 
 /**

@@ -25,6 +25,7 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
     const s = sql.session();
     await q(s, 'CREATE TABLE acc (id int PRIMARY KEY, owner text, balance int)');
     await q(s, 'CREATE TABLE pay (id int PRIMARY KEY, acc int, amount int, kind text)');
+    await q(s, 'CREATE INDEX pay_acc ON pay (acc)');
     await q(s, "INSERT INTO acc VALUES (1, 'ann', 100), (2, 'bob', 200), (3, 'cy', 300)");
     await q(s, "INSERT INTO pay VALUES (10, 1, 5, 'bonus'), (11, 2, 7, 'fee'), (12, 3, 9, 'bonus')");
   });
@@ -70,12 +71,19 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
     assert.deepEqual(await balances(), [[1, 105], [2, 250], [3, 309]]);
   });
 
+  void it('reads only the FROM rows a pinned target joins: an older writer of another account\'s payment conflicts with nothing', async () => {
+    const one = 'UPDATE acc SET balance = balance + 1 FROM pay p WHERE acc.id = 3 AND p.acc = acc.id';
+    assert.equal((await race(one, "INSERT INTO pay VALUES (22, 1, 1, 'fee')")).code, 'committed');
+    assert.equal((await race(one, "INSERT INTO pay VALUES (23, 3, 1, 'fee')")).code, '40001');
+    assert.deepEqual(await balances(), [[1, 105], [2, 250], [3, 310]]);
+  });
+
   void it('aborts a DELETE ... USING when an older writer moves a row into the USING table\'s read range', async () => {
     const del = "DELETE FROM acc USING pay p WHERE p.acc = acc.id AND p.kind = 'void'";
     const conflict = await race(del, "UPDATE pay SET kind = 'void' WHERE id = 11");
     assert.equal(conflict.code, '40001');
     assert.equal((await q(sql.session(), "SELECT count(*) FROM pay WHERE kind = 'void'")).rows[0]?.[0], 1);
-    assert.deepEqual(await balances(), [[1, 105], [2, 250], [3, 309]]);
+    assert.deepEqual(await balances(), [[1, 105], [2, 250], [3, 310]]);
   });
 
   void it('runs prepared UPDATE ... FROM and DELETE ... USING with parameters through the gateway', async () => {
@@ -90,7 +98,7 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
         text: 'WITH k AS (SELECT $1::text AS kind) DELETE FROM pay USING k, acc a WHERE pay.kind = k.kind AND a.id = pay.acc RETURNING pay.id, a.owner',
         values: ['fee'],
       });
-      assert.deepEqual(d.rows.sort((x: { id: number }, y: { id: number }) => x.id - y.id), [{ id: 21, owner: 'ann' }]);
+      assert.deepEqual(d.rows.sort((x: { id: number }, y: { id: number }) => x.id - y.id), [{ id: 21, owner: 'ann' }, { id: 22, owner: 'ann' }, { id: 23, owner: 'cy' }]);
       assert.equal(d.command, 'DELETE');
       const left = await c.query('SELECT id FROM pay ORDER BY id');
       assert.deepEqual(left.rows.map((r: { id: number }) => r.id), [10, 11, 12, 20]);
