@@ -414,7 +414,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     const whole = fields.some((f) => 'A_Star' in f) ? bindWholeRow(scope, fields) : undefined;
     if (whole === null) throw new SqlError(SqlState.syntaxError, 'row expansion via "*" is not supported here');
     if (whole !== undefined) return whole;
-    return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable, SqlState.invalidColumnReference], () => resolveColumn(scope, fields.map(strOf)));
+    return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable, SqlState.invalidColumnReference, SqlState.ambiguousColumn], () => resolveColumn(scope, fields.map(strOf)));
   }
   if ('A_Const' in n) return constOf(n);
   if ('ParamRef' in n) {

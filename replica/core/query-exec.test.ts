@@ -137,11 +137,11 @@ void describe('executeAt', () => {
   }
 
   void it('runs the join of an UPDATE ... FROM as its reconnaissance read: FROM columns then the target row, the FROM range under a predicate', () => {
-    const sql = "UPDATE acct SET tag = i.name FROM item i WHERE i.cat = 2 AND acct.w = 1 AND acct.id = i.id";
+    const sql = 'UPDATE acct SET tag = i.name FROM item i WHERE i.cat = 2 AND acct.w = i.cat - 1 AND acct.id = i.id';
     const exec = executeAt(engine, sql, [], T, store, catalog, { recon: true });
     assert.ok(exec.ok);
     assert.deepEqual(exec.columns.map((c) => c.name), ['id', 'name', 'price', 'cat', 'w', 'id', 'bal', 'tag']);
-    const want = engine.session().execute(`SELECT i.*, acct.* FROM item i, acct WHERE i.cat = 2 AND acct.w = 1 AND acct.id = i.id`);
+    const want = engine.session().execute('SELECT i.*, acct.* FROM item i, acct WHERE i.cat = 2 AND acct.w = i.cat - 1 AND acct.id = i.id');
     assert.ok(want.ok && want.rows.length > 0);
     assert.deepEqual(exec.rows, want.rows);
     assertCovered(exec);
