@@ -4,6 +4,7 @@
 
 import type { WindowDef } from 'libpg-query';
 import type { Catalog, TableDef } from './catalog.ts';
+import { SqlError, SqlState } from './errors.ts';
 import type { SqlType } from './types.ts';
 import type { Expr } from './expr.ts';
 import type { AggSpec, OutputColumn, Plan, SetFunctionPlan, WindowCall } from './plan.ts';
@@ -21,6 +22,11 @@ export class BindContext {
   viewsBound = 0;
   /** When set (CREATE VIEW), each `*` target bound is recorded with the (relation, column) pairs it stood for. */
   starExpansions: Map<object, (readonly [string, string])[]> | null = null;
+  /**
+   * While an UPDATE's FROM or a DELETE's USING list binds: its target, which is in the statement's
+   * range table but cannot be referenced there (PostgreSQL's errors name it, lower-dml.ts).
+   */
+  hiddenTarget: { readonly alias: string; readonly table: TableDef } | null = null;
   constructor(
     readonly catalog: Catalog,
     paramTypes: readonly SqlType[] = [],
@@ -76,6 +82,8 @@ export class Scope {
   readonly level: number;
   /** While the arguments of a function taking whole rows bind (lower-row.ts). */
   rowArgs = false;
+  /** The scope a LATERAL item binds in (lower-from.ts). */
+  lateral = false;
   /** Relations on the nullable side of an outer join (their whole-row reference may be NULL). */
   readonly nullableRels = new Set<Rel>();
   constructor(
@@ -96,3 +104,37 @@ export class Scope {
 export type GroupingInfo = {
   readonly groups: readonly Expr[];
 };
+
+/**
+ * PostgreSQL's error for a column reference that names a relation it cannot see, or null: the target
+ * of an UPDATE ... FROM or DELETE ... USING from inside its FROM list (42P10 from a LATERAL item, else
+ * 42P01, or 42703 with a hint for a bare column of the target), or a table referred to by its name
+ * where the query gave it an alias (42P01 with a hint).
+ */
+export function unreachableReference(scope: Scope, relName: string | undefined, col: string): SqlError | null {
+  const target = scope.ctx.hiddenTarget;
+  let lateral = false;
+  for (let s: Scope | null = scope; s !== null; s = s.parent) lateral ||= s.lateral;
+  if (target !== null) {
+    const named = relName === target.alias;
+    const bare = relName === undefined && target.table.columns.some((c) => !c.hidden && c.name === col);
+    const entryHint = `There is an entry for table "${target.alias}", but it cannot be referenced from this part of the query.`;
+    if ((named || bare) && lateral) {
+      return new SqlError(SqlState.invalidColumnReference, `invalid reference to FROM-clause entry for table "${target.alias}"`, undefined, undefined, entryHint);
+    }
+    if (named) return new SqlError(SqlState.undefinedTable, `invalid reference to FROM-clause entry for table "${target.alias}"`, undefined, undefined, entryHint);
+    if (bare) {
+      return new SqlError(SqlState.undefinedColumn, `column "${col}" does not exist`, undefined, undefined,
+        `There is a column named "${col}" in table "${target.alias}", but it cannot be referenced from this part of the query.`);
+    }
+  }
+  if (relName === undefined) return null;
+  for (let s: Scope | null = scope; s !== null; s = s.parent) {
+    const rel = s.rels.find((r) => r.table !== null && r.table.name === relName && r.alias !== relName);
+    if (rel !== undefined) {
+      return new SqlError(SqlState.undefinedTable, `invalid reference to FROM-clause entry for table "${relName}"`, undefined, undefined,
+        `Perhaps you meant to reference the table alias "${rel.alias}".`);
+    }
+  }
+  return null;
+}

@@ -81,11 +81,30 @@ export function checkRow(table: TableDef, row: Row, env: Env): Row {
   return row;
 }
 
-/** The new row of an UPDATE: every assignment is evaluated over the old row. */
-export function computeUpdatedRow(set: UpdatePlan['set'], old: Row, env: Env): Row {
+/** The new row of an UPDATE: every assignment is evaluated over the source row (the old row, or with FROM the joined row). */
+export function computeUpdatedRow(set: UpdatePlan['set'], old: Row, env: Env, source: Row = old): Row {
   const nw = old.slice();
-  for (const a of set) nw[a.col] = evalExpr(a.e, old, env);
+  for (const a of set) nw[a.col] = evalExpr(a.e, source, env);
   return nw;
+}
+
+/**
+ * The target rows of an UPDATE or DELETE with their source rows. With a FROM list a target row the join
+ * yields again is skipped: it is written once, with its first source row (lower-dml-from.ts).
+ */
+function targetRows(p: UpdatePlan | DeletePlan, sources: readonly Row[]): { old: Row; key: string; source: Row }[] {
+  const from = p.from;
+  if (from === null) return sources.map((old) => ({ old, key: primaryKeyOf(p.table, old), source: old }));
+  const out: { old: Row; key: string; source: Row }[] = [];
+  const seen = new Set<string>();
+  for (const source of sources) {
+    const old = source.slice(from.targetAt, from.targetAt + p.table.columns.length);
+    const key = primaryKeyOf(p.table, old);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ old, key, source });
+  }
+  return out;
 }
 
 function pkConstraint(table: TableDef): string {
@@ -264,7 +283,7 @@ export function runInsert(p: InsertPlan, env: Env): DmlOutcome {
 export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
   const ctx = context(env);
   const table = p.table;
-  const olds = runPlan(p.source, env);
+  const olds = targetRows(p, runPlan(p.source, env));
   const out: Row[] = [];
   // Generated columns change with the columns they read: count them as set.
   const setCols = [...p.set.map((a) => a.col), ...table.columns.flatMap((c, i) => (c.generated !== undefined ? [i] : []))];
@@ -275,9 +294,9 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
     return setCols.some((c) => read.has(c));
   });
   const changes = changeLog(p);
-  for (const old of olds) {
-    const nw = checkRow(table, computeUpdatedRow(p.set, old, env), env);
-    const oldKey = primaryKeyOf(table, old);
+  const at = p.from?.targetAt ?? 0;
+  for (const { old, key: oldKey, source } of olds) {
+    const nw = checkRow(table, computeUpdatedRow(p.set, old, env, source), env);
     const newKey = pkTouched ? primaryKeyOf(table, nw) : oldKey;
     if (pkTouched || uniqueTouched) {
       const c = findConflict(ctx, table, nw, newKey, oldKey, newKey !== oldKey);
@@ -286,7 +305,8 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
     if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
     ctx.writes.put(table, newKey, nw);
     changes?.push({ table, old, new: nw });
-    returning(p.returning, nw, env, out);
+    // RETURNING reads the new target row beside the FROM items' columns.
+    returning(p.returning, p.from === null ? nw : [...source.slice(0, at), ...nw, ...source.slice(at + nw.length)], env, out);
   }
   finishStatement(p, env, changes);
   return { count: olds.length, returned: out };
@@ -294,13 +314,13 @@ export function runUpdate(p: UpdatePlan, env: Env): DmlOutcome {
 
 export function runDelete(p: DeletePlan, env: Env): DmlOutcome {
   const ctx = context(env);
-  const olds = runPlan(p.source, env);
+  const olds = targetRows(p, runPlan(p.source, env));
   const out: Row[] = [];
   const changes = changeLog(p);
-  for (const old of olds) {
-    ctx.writes.delete(p.table, primaryKeyOf(p.table, old));
+  for (const { old, key, source } of olds) {
+    ctx.writes.delete(p.table, key);
     changes?.push({ table: p.table, old, new: null });
-    returning(p.returning, old, env, out);
+    returning(p.returning, source, env, out);
   }
   finishStatement(p, env, changes);
   return { count: olds.length, returned: out };

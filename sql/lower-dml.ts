@@ -1,20 +1,20 @@
 // Lowers INSERT, UPDATE and DELETE into DML plans. INSERT's source is VALUES (each value coerced to its
 // target column, DEFAULT allowed) or any query; missing columns take their defaults. UPDATE and DELETE
-// read their target rows with a scan planned like a single-table SELECT (FOR UPDATE mode): that scan is
-// the reconnaissance read a client runs, and `set` computes each new row from the old one.
+// read their target rows with a scan planned like a single-table SELECT (FOR UPDATE mode), joined with
+// their FROM (USING) list when they have one (lower-dml-from.ts): that read is the reconnaissance read a
+// client runs, and `set` computes each new row from its source row.
 
 import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget, RangeVar } from 'libpg-query';
 import type { Expr } from './expr.ts';
-import { conjuncts } from './expr.ts';
 import type { BindContext} from './bind-context.ts';
 import { Scope } from './bind-context.ts';
 import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
 import type { ColumnDef, TableDef } from './catalog.ts';
 import { columnIndex } from './catalog.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
-import { bindExpr, strOf, toBool, unsupported } from './lower-expr.ts';
-import { bindQuery } from './lower-select.ts';
-import { planFrom } from './plan-from.ts';
+import { bindExpr, toBool, unsupported } from './lower-expr.ts';
+import { bindQuery, bindWith } from './lower-select.ts';
+import { bindReturning, dmlScope, dmlSource } from './lower-dml-from.ts';
 import { coerceAssign } from './coerce.ts';
 import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
@@ -29,31 +29,6 @@ function tableScope(ctx: BindContext, table: TableDef, alias: string): Scope {
   const scope = new Scope(ctx, null);
   scope.addRel(alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), table);
   return scope;
-}
-
-function bindReturning(scope: Scope, list: readonly Node[] | undefined): { exprs: Expr[] | null; columns: OutputColumn[] } {
-  if (list === undefined || list.length === 0) return { exprs: null, columns: [] };
-  const exprs: Expr[] = [];
-  const columns: OutputColumn[] = [];
-  for (const n of list) {
-    if (!('ResTarget' in n)) continue;
-    const rt = n.ResTarget;
-    const v = rt.val;
-    if (v !== undefined && 'ColumnRef' in v && (v.ColumnRef.fields ?? []).some((f) => 'A_Star' in f)) {
-      const rel = scope.rels[0];
-      rel?.columns.forEach((c, i) => {
-        if (c.hidden) return;
-        exprs.push({ k: 'col', i, t: c.type });
-        columns.push({ name: c.name, type: c.type, typmod: c.typmod });
-      });
-      continue;
-    }
-    const e = bindExpr(scope, v as Node);
-    exprs.push(e);
-    const name = rt.name ?? (v !== undefined && 'ColumnRef' in v ? strOf(v.ColumnRef.fields?.[(v.ColumnRef.fields?.length ?? 1) - 1]) : '?column?');
-    columns.push({ name, type: e.t === 'unknown' ? 'text' : e.t, typmod: -1 });
-  }
-  return { exprs, columns };
 }
 
 function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?: Node[] } }): Node[] | undefined {
@@ -117,7 +92,10 @@ function dmlTarget(ctx: BindContext, rv: RangeVar): TableDef {
 }
 
 export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
-  if (s.withClause !== undefined) throw unsupported('WITH');
+  if (s.withClause !== undefined) {
+    const { withClause, ...rest } = s;
+    return bindWith(ctx, withClause, null, () => lowerInsert(ctx, rest)).value;
+  }
   const rv = s.relation ?? {};
   const table = dmlTarget(ctx, rv);
   const alias = rv.alias?.aliasname ?? table.name;
@@ -190,41 +168,34 @@ function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: s
       onConflict = { k: 'update', target, set, where };
     }
   }
-  const ret = bindReturning(tableScope(ctx, table, alias), returningNodes(s));
+  const scope = tableScope(ctx, table, alias);
+  const ret = bindReturning(scope, scope.rels[0]!, returningNodes(s));
   return { plan: { k: 'insert', table, fks: foreignKeyGraph(ctx.catalog), columns, source, onConflict, returning: ret.exprs }, columns: ret.columns };
 }
 
-function readPlan(scope: Scope, table: TableDef, where: Node | undefined): Plan {
-  const rel = scope.rels[0];
-  if (rel === undefined) throw new SqlError(SqlState.undefinedTable, 'no table');
-  let conj: Expr[] = [];
-  if (where !== undefined) {
-    scope.aggForbidden = 'WHERE';
-    conj = conjuncts(toBool(scope, bindExpr(scope, where), 'WHERE'));
-    scope.aggForbidden = null;
-  }
-  return planFrom(scope, [{ rel, source: { k: 'table', table }, join: 'inner', on: [], lateral: null }], conj, 'update');
-}
-
 export function lowerUpdate(ctx: BindContext, s: UpdateStmt): DmlResult {
-  if (s.fromClause !== undefined && s.fromClause.length > 0) throw unsupported('UPDATE ... FROM');
-  if (s.withClause !== undefined) throw unsupported('WITH');
+  if (s.withClause !== undefined) {
+    const { withClause, ...rest } = s;
+    return bindWith(ctx, withClause, null, () => lowerUpdate(ctx, rest)).value;
+  }
   const rv = s.relation ?? {};
   const table = dmlTarget(ctx, rv);
-  const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
-  const set = bindAssignments(scope, table, s.targetList ?? []);
-  const source = readPlan(scope, table, s.whereClause);
-  const ret = bindReturning(scope, returningNodes(s));
-  return { plan: { k: 'update', table, fks: foreignKeyGraph(ctx.catalog), source, set, returning: ret.exprs }, columns: ret.columns };
+  const d = dmlScope(ctx, rv, table, s.fromClause);
+  const set = bindAssignments(d.scope, table, s.targetList ?? []);
+  const { source, from } = dmlSource(d, s.whereClause);
+  const ret = bindReturning(d.scope, d.target, returningNodes(s));
+  return { plan: { k: 'update', table, fks: foreignKeyGraph(ctx.catalog), source, set, returning: ret.exprs, from }, columns: ret.columns };
 }
 
 export function lowerDelete(ctx: BindContext, s: DeleteStmt): DmlResult {
-  if (s.usingClause !== undefined && s.usingClause.length > 0) throw unsupported('DELETE ... USING');
-  if (s.withClause !== undefined) throw unsupported('WITH');
+  if (s.withClause !== undefined) {
+    const { withClause, ...rest } = s;
+    return bindWith(ctx, withClause, null, () => lowerDelete(ctx, rest)).value;
+  }
   const rv = s.relation ?? {};
   const table = dmlTarget(ctx, rv);
-  const scope = tableScope(ctx, table, rv.alias?.aliasname ?? table.name);
-  const source = readPlan(scope, table, s.whereClause);
-  const ret = bindReturning(scope, returningNodes(s));
-  return { plan: { k: 'delete', table, fks: foreignKeyGraph(ctx.catalog), source, returning: ret.exprs }, columns: ret.columns };
+  const d = dmlScope(ctx, rv, table, s.usingClause);
+  const { source, from } = dmlSource(d, s.whereClause);
+  const ret = bindReturning(d.scope, d.target, returningNodes(s));
+  return { plan: { k: 'delete', table, fks: foreignKeyGraph(ctx.catalog), source, returning: ret.exprs, from }, columns: ret.columns };
 }

@@ -7,7 +7,7 @@ import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
 import { mapExpr, type CmpOp, type Expr } from './expr.ts';
-import { type Scope } from './bind-context.ts';
+import { type Scope, unreachableReference } from './bind-context.ts';
 import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
@@ -68,6 +68,8 @@ function resolveColumn(scope: Scope, names: readonly string[]): Expr {
     const whole = bindWholeRow(scope, [{ String: { sval: col } }]);
     if (whole !== null) return whole;
   }
+  const unreachable = relName !== undefined && sawRel ? null : unreachableReference(scope, relName, col);
+  if (unreachable !== null) throw unreachable;
   if (relName !== undefined && !sawRel) {
     throw new SqlError(SqlState.undefinedTable, `missing FROM-clause entry for table "${relName}"`);
   }
@@ -412,7 +414,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     const whole = fields.some((f) => 'A_Star' in f) ? bindWholeRow(scope, fields) : undefined;
     if (whole === null) throw new SqlError(SqlState.syntaxError, 'row expansion via "*" is not supported here');
     if (whole !== undefined) return whole;
-    return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable], () => resolveColumn(scope, fields.map(strOf)));
+    return locate(n.ColumnRef.location, [SqlState.undefinedColumn, SqlState.undefinedTable, SqlState.invalidColumnReference, SqlState.ambiguousColumn], () => resolveColumn(scope, fields.map(strOf)));
   }
   if ('A_Const' in n) return constOf(n);
   if ('ParamRef' in n) {

@@ -45,6 +45,7 @@ function aliasColumns(alias: Alias | undefined, cols: ScopeColumn[], what: strin
  */
 function lateralScope(scope: Scope): Scope {
   const s = new Scope(scope.ctx, scope.parent);
+  s.lateral = true;
   // An aggregate over only these items' columns would belong to the query whose FROM is being bound.
   s.aggForbidden = 'FROM clause of their own query level';
   for (const r of scope.rels) s.addRel(r.alias, r.columns, r.table);

@@ -4,7 +4,7 @@
 // single-table query's ORDER BY follows the chosen key order, the sort is dropped and LIMIT is pushed into
 // the scan, which then stops early (TPC-C's "ORDER BY o_id DESC LIMIT 1").
 
-import type { Node, SelectStmt, ResTarget, SortBy } from 'libpg-query';
+import type { Node, SelectStmt, ResTarget, SortBy, WithClause } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts, exprEquals, mapExpr } from './expr.ts';
 import type { BindContext} from './bind-context.ts';
@@ -202,48 +202,55 @@ function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): Qu
   return { plan, columns, correlated: l.correlated || r.correlated || scope.correlated };
 }
 
+/**
+ * Binds `body` with the common table expressions of a WITH clause visible (a SELECT's, an UPDATE's, a
+ * DELETE's); `correlated`: a CTE reads an enclosing query's row, which makes the query correlated as
+ * its references do.
+ */
+export function bindWith<T>(ctx: BindContext, w: WithClause, parent: Scope | null, body: () => T): { value: T; correlated: boolean } {
+  const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
+  let cteCorrelated = false;
+  ctx.ctes.push(frame);
+  try {
+    for (const c of w.ctes ?? []) {
+      if (!('CommonTableExpr' in c)) continue;
+      const cte = c.CommonTableExpr;
+      const names = (cte.aliascolnames ?? []).map(strOf);
+      const rename = (cols: readonly OutputColumn[]): OutputColumn[] => cols.map((col, i) => ({ ...col, name: names[i] ?? col.name }));
+      const cq = cte.ctequery as Node;
+      if (w.recursive && 'SelectStmt' in cq && cq.SelectStmt.op === 'SETOP_UNION' && cq.SelectStmt.larg !== undefined && cq.SelectStmt.rarg !== undefined) {
+        const base = bindSelect(ctx, cq.SelectStmt.larg, parent);
+        cteCorrelated ||= base.correlated;
+        const columns = rename(base.columns.map((col) => (col.type === 'unknown' ? { ...col, type: 'text' as const } : col)));
+        const slot = ctx.allocLevel();
+        frame.set(cte.ctename ?? '', { plan: { k: 'worktable', slot }, columns });
+        const step = bindSelect(ctx, cq.SelectStmt.rarg, parent);
+        cteCorrelated ||= step.correlated;
+        if (step.columns.length !== columns.length) {
+          throw new SqlError(SqlState.syntaxError, 'each UNION query must have the same number of columns');
+        }
+        const types = columns.map((col) => col.type);
+        const stepPlan: Plan = step.columns.every((col, i) => col.type === types[i]) ? step.plan : {
+          k: 'project', input: step.plan, exprs: step.columns.map((col, i) => coerce(ctx, { k: 'col', i, t: col.type }, types[i] as SqlType)),
+        };
+        frame.set(cte.ctename ?? '', { plan: { k: 'recursive', base: base.plan, step: stepPlan, slot, all: cq.SelectStmt.all === true, types }, columns });
+        continue;
+      }
+      const q = bindQuery(ctx, cq, parent);
+      cteCorrelated ||= q.correlated;
+      frame.set(cte.ctename ?? '', { plan: q.plan, columns: rename(q.columns) });
+    }
+    return { value: body(), correlated: cteCorrelated };
+  } finally {
+    ctx.ctes.pop();
+  }
+}
+
 export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | null, keepUnknown = false): QueryResult {
   if (stmt.withClause !== undefined) {
-    const w = stmt.withClause;
-    const frame = new Map<string, { plan: Plan; columns: readonly OutputColumn[] }>();
-    // A CTE that reads an enclosing query's row makes this query correlated, as its references do.
-    let cteCorrelated = false;
-    ctx.ctes.push(frame);
-    try {
-      for (const c of w.ctes ?? []) {
-        if (!('CommonTableExpr' in c)) continue;
-        const cte = c.CommonTableExpr;
-        const names = (cte.aliascolnames ?? []).map(strOf);
-        const rename = (cols: readonly OutputColumn[]): OutputColumn[] => cols.map((col, i) => ({ ...col, name: names[i] ?? col.name }));
-        const cq = cte.ctequery as Node;
-        if (w.recursive && 'SelectStmt' in cq && cq.SelectStmt.op === 'SETOP_UNION' && cq.SelectStmt.larg !== undefined && cq.SelectStmt.rarg !== undefined) {
-          const base = bindSelect(ctx, cq.SelectStmt.larg, parent);
-          cteCorrelated ||= base.correlated;
-          const columns = rename(base.columns.map((col) => (col.type === 'unknown' ? { ...col, type: 'text' as const } : col)));
-          const slot = ctx.allocLevel();
-          frame.set(cte.ctename ?? '', { plan: { k: 'worktable', slot }, columns });
-          const step = bindSelect(ctx, cq.SelectStmt.rarg, parent);
-          cteCorrelated ||= step.correlated;
-          if (step.columns.length !== columns.length) {
-            throw new SqlError(SqlState.syntaxError, 'each UNION query must have the same number of columns');
-          }
-          const types = columns.map((col) => col.type);
-          const stepPlan: Plan = step.columns.every((col, i) => col.type === types[i]) ? step.plan : {
-            k: 'project', input: step.plan, exprs: step.columns.map((col, i) => coerce(ctx, { k: 'col', i, t: col.type }, types[i] as SqlType)),
-          };
-          frame.set(cte.ctename ?? '', { plan: { k: 'recursive', base: base.plan, step: stepPlan, slot, all: cq.SelectStmt.all === true, types }, columns });
-          continue;
-        }
-        const q = bindQuery(ctx, cq, parent);
-        cteCorrelated ||= q.correlated;
-        frame.set(cte.ctename ?? '', { plan: q.plan, columns: rename(q.columns) });
-      }
-      const { withClause: _w, ...rest } = stmt;
-      const r = bindSelect(ctx, rest, parent);
-      return cteCorrelated ? { ...r, correlated: true } : r;
-    } finally {
-      ctx.ctes.pop();
-    }
+    const { withClause, ...rest } = stmt;
+    const { value: r, correlated } = bindWith(ctx, withClause, parent, () => bindSelect(ctx, rest, parent));
+    return correlated ? { ...r, correlated: true } : r;
   }
   if (stmt.intoClause !== undefined) throw unsupported('SELECT INTO');
   if (stmt.op !== undefined && stmt.op !== 'SETOP_NONE') return bindSetOp(ctx, stmt, parent);

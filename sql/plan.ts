@@ -251,9 +251,23 @@ export interface UpdatePlan {
   /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
   readonly fks: ForeignKeyGraph | null;
   readonly source: Plan;
-  /** Over the old table row. */
+  /** Over the source row (the old table row, or with `from` the joined row). */
   readonly set: readonly Assignment[];
+  /** Over the source row with the new table row in place of the old. */
   readonly returning: readonly Expr[] | null;
+  readonly from: DmlFrom | null;
+}
+
+/**
+ * UPDATE ... FROM and DELETE ... USING (lower-dml-from.ts): the source joins the FROM items and then the
+ * target, so each of its rows is the FROM items' columns followed by the target's full row. A target
+ * row the join yields more than once is written once, with the first of its rows.
+ */
+export interface DmlFrom {
+  /** Where the target row starts in a source row. */
+  readonly targetAt: number;
+  /** The source row's columns (what a reconnaissance read returns). */
+  readonly columns: readonly OutputColumn[];
 }
 
 export interface DeletePlan {
@@ -262,7 +276,9 @@ export interface DeletePlan {
   /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
   readonly fks: ForeignKeyGraph | null;
   readonly source: Plan;
+  /** Over the source row. */
   readonly returning: readonly Expr[] | null;
+  readonly from: DmlFrom | null;
 }
 
 export type DmlPlan = InsertPlan | UpdatePlan | DeletePlan;

@@ -23,7 +23,8 @@
  *
  * Only queries run here: DML and DDL are refused (0A000); writes are computed by clients (§4.2, §9.2
  * of the notes). With `recon`, a DML statement runs only its read part (`plan.source`: for UPDATE and
- * DELETE the old full table rows, hidden columns included; for INSERT ... SELECT the source rows in the
+ * DELETE the old full table rows, hidden columns included, after the FROM (USING) items' columns when
+ * the statement has them; for INSERT ... SELECT the source rows in the
  * target columns' types) and returns those rows, so the client can compute the writes. `ownWrites`
  * (the transaction's buffered writes) overlay the store: the execution sees them and never records
  * them. Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.
@@ -333,7 +334,7 @@ function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: Exec
   const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
   const plan = stmt.plan;
   const rows = runPlan(plan.source, makeEnv(params, ctx));
-  const cols = plan.k === 'insert' ? plan.columns.map((i) => plan.table.columns[i]!) : plan.table.columns;
+  const cols = plan.k === 'insert' ? plan.columns.map((i) => plan.table.columns[i]!) : plan.from?.columns ?? plan.table.columns;
   const columns = cols.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
   return { ok: true, command: 'SELECT', rowCount: rows.length, columns, rows, tag: `SELECT ${rows.length}` };
 }
