@@ -122,12 +122,24 @@ export class ClusterLocks {
 
   /** The transaction ended: its transaction-level locks go. */
   async endTransaction(): Promise<void> {
-    await this.#give(this.#holdings.endTransaction());
+    await this.#giveAtEnd(this.#holdings.endTransaction());
   }
 
   /** The session ended: every lock goes. */
   async close(): Promise<void> {
-    await this.#give([...this.#holdings.endTransaction(), ...this.#holdings.endSession()]);
+    await this.#giveAtEnd([...this.#holdings.endTransaction(), ...this.#holdings.endSession()]);
+  }
+
+  /**
+   * Gives back locks whose holds ended with a transaction or the session. A row that kept aborting its
+   * update is left to its lease (no longer renewed): the statement or session that ended is not failed for it.
+   */
+  async #giveAtEnd(slots: readonly string[]): Promise<void> {
+    try {
+      await this.#give(slots);
+    } catch {
+      // the lease runs out within LEASE_MICROS
+    }
   }
 
   async #perform(op: Op): Promise<boolean> {

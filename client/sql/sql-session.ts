@@ -205,6 +205,7 @@ export interface SqlPrepared {
   lowered: LoweredStatement;
   catalog: CatalogVersion;
 }
+
 export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
 
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
