@@ -151,7 +151,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
  * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
  * go with it. Rows are not rewritten. A primary-key column is refused (every table here has a key).
  */
-function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
+export function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
   const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
   if (i < 0) {
     if (missingOk) return { table: t, notice: `column "${name}" of relation "${t.name}" does not exist, skipping` };
@@ -306,7 +306,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (ifNotExists) return t;
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
-  const rt = resolveTypeName(c.typeName ?? {});
+  const rt = resolveTypeName(c.typeName ?? {}, catalog);
   let notNull = false;
   let def: Expr | null = null;
   let identity: Constraint | null = null;
@@ -314,7 +314,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (!('Constraint' in cn)) continue;
     const k = cn.Constraint;
     if (k.contype === 'CONSTR_NOTNULL') notNull = true;
-    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type, rt.typmod);
     else if (k.contype === 'CONSTR_IDENTITY') identity = k;
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
   }
@@ -343,7 +343,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   const valueFor = seq !== null ? (): SqlValue => drawn(seq) : def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
-  const col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
+  const col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}), ...(rt.enumType === undefined ? {} : { enumType: rt.enumType }) };
   const columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
   const shift = (i: number): number => (i >= at ? i + 1 : i);
   const next: TableDef = {
@@ -392,7 +392,7 @@ function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fk
   if ((c.constraints ?? []).some((x) => 'Constraint' in x && x.Constraint.contype === 'CONSTR_DEFAULT')) {
     throw unsupported('ADD COLUMN with both DEFAULT and REFERENCES (add the column, then ADD FOREIGN KEY)');
   }
-  const rt = resolveTypeName(c.typeName ?? {});
+  const rt = resolveTypeName(c.typeName ?? {}, catalog);
   const provisional: TableDef = { ...t, columns: [...t.columns, { name: c.colname ?? '', type: rt.type, typmod: rt.typmod, notNull: false, default: null, hidden: false, serial: false }] };
   const taken = constraintNames(t);
   for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);

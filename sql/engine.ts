@@ -9,6 +9,8 @@
 // the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
 // the system clock); without one, a deterministic logical clock is used.
 
+import type { EnumTypeDef } from './enum-types.ts';
+import { enumValue } from './lower-enum.ts';
 import { LocalSequences, SequenceSession } from './sequences.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -243,9 +245,10 @@ function resultColumn(c: OutputColumn): ResultColumn {
 }
 
 /** Converts a caller-supplied parameter (JS value or PostgreSQL text) to the parameter's SQL type. */
-export function coerceParam(v: SqlValue, t: SqlType): SqlValue {
+export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): SqlValue {
   if (v === null) return null;
   const from = typeOfValue(v);
+  if (enumType !== undefined) return enumValue(v, from, enumType);
   if (from === t || t === 'unknown') return v;
   if (t === 'text' && typeof v === 'string') return v;
   return castValue(v, from, t, -1, true);
@@ -261,7 +264,7 @@ export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[]
   if (rawParams.length < l.paramTypes.length) {
     throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
   }
-  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
+  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown', l.paramEnums?.[i]));
   const env = makeEnv(params, ctx);
   if (stmt.k === 'query') {
     const rows = runPlan(stmt.plan, env);

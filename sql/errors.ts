@@ -52,6 +52,8 @@ export const SqlState = {
   objectNotInPrerequisiteState: '55000',
   programLimitExceeded: '54000',
   untranslatableCharacter: '22P05',
+  invalidName: '42602',
+  dataCorrupted: 'XX001',
 } as const;
 export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
 

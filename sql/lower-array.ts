@@ -4,6 +4,7 @@
 // untyped parameter or literal on the right takes the array type of the left operand's type, so
 // `id = ANY($1)` describes $1 as int4[] (1007) when id is an integer column.
 
+import { enumArrays } from './enum-types.ts';
 import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
@@ -46,6 +47,7 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
     ? [items.map((e) => coerce(scope.ctx, e, arrayElementType(target))), arrayElementType(target)]
     : unifyAll(scope.ctx, items, 'ARRAY');
   if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
+  if (t === 'enum') throw enumArrays();
   return { k: 'array', items: all, t: arrayTypeOf(t) };
 }
 
@@ -57,6 +59,7 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
     if (isArrayType(elem) || isVectorType(elem)) throw operatorError(op, l.t, l.t);
+    if (elem === 'enum') throw enumArrays();
     r = coerce(scope.ctx, r, arrayTypeOf(elem));
   }
   r = vectorArray(r);

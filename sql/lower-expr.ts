@@ -3,6 +3,8 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
+import { enumOperands, toEnum } from './lower-enum.ts';
+import { enumArrays } from './enum-types.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
@@ -107,6 +109,7 @@ export const cmpOps = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 export function bindCompare(scope: Scope, opName: string, l: Expr, r: Expr): Expr {
   const op = (opName === '!=' ? '<>' : opName) as CmpOp;
+  [l, r] = enumOperands(scope, op, l, r);
   const [a, b, ct] = unify(scope.ctx, l, r, op);
   return { k: 'cmp', op, l: a, r: b, ct, t: 'bool' };
 }
@@ -254,6 +257,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
+      if (arg.t === 'enum') throw enumArrays();
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -440,11 +444,12 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
   }
   if ('TypeCast' in n) {
-    const rt = resolveTypeName(n.TypeCast.typeName ?? {});
+    const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
+    if (rt.enumType !== undefined) return toEnum(scope.ctx, e, rt.enumType, true);
     if (e.k === 'param' && e.t === 'unknown') {
       // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
       const p = coerce(scope.ctx, e, rt.type);

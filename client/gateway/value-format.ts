@@ -299,6 +299,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       return parseBinary(raw, type);
     case 'int2vector':
     case 'oidvector':
+    case 'enum':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.
