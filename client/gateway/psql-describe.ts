@@ -346,7 +346,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...more(c.type, c.comment ?? null)]);
+          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) : formatTypeSpec(c), defaultText(t, i, sequences), c.notNull, null, c.identity ?? '', '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },

@@ -13,6 +13,7 @@
 //   for everything else itself), so a backend need not track the aborted state.
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -87,6 +88,8 @@ export interface BackendSession {
   sequences(): Promise<readonly SequenceDef[]>;
   /** The views this session's statements see now. */
   views(): Promise<readonly ViewDef[]>;
+  /** The enum types this session's statements see now (pg_type, pg_enum, psql's `\dT`). */
+  enums(): Promise<readonly EnumTypeDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };
