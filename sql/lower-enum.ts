@@ -4,7 +4,7 @@
 // COALESCE, CASE). Untyped literals and parameters meeting an enum take that enum's type at bind time,
 // so a bad label fails with PostgreSQL's 22P02 before any row is read.
 
-import { SqlEnum, parseEnum, type EnumTypeDef } from './enum-types.ts';
+import { SqlEnum, enumArrays, parseEnum, type EnumTypeDef } from './enum-types.ts';
 import type { Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -70,6 +70,8 @@ export function enumTypmod(scope: Scope, e: Expr, typmod: number): number {
  * PostgreSQL's text to enum), another enum must be this one.
  */
 export function toEnum(ctx: BindContext, e: Expr, type: EnumTypeDef, explicit: boolean): Expr {
+  // NULL::mood keeps its type as a cast (enum_first(NULL::mood)); other constants are parsed now.
+  if (e.k === 'const' && e.v === null) return { k: 'cast', e, t: 'enum', typmod: type.oid, explicit, enumType: type };
   if (e.k === 'const') return { k: 'const', v: enumValue(e.v, e.t, type), t: 'enum' };
   if (e.k === 'param' && e.t === 'unknown') {
     ctx.paramTypes[e.i] = 'enum';
@@ -103,6 +105,26 @@ export function enumOperands(scope: Scope, op: string, l: Expr, r: Expr): [Expr,
   if (lt !== null && r.t === 'unknown') return [l, toEnum(scope.ctx, r, lt, false)];
   if (rt !== null && l.t === 'unknown') return [toEnum(scope.ctx, l, rt, false), r];
   return [l, r];
+}
+
+export const ENUM_FUNCTIONS: ReadonlySet<string> = new Set(['enum_first', 'enum_last', 'enum_range']);
+
+/**
+ * enum_first(anyenum) and enum_last(anyenum): the first or last label of the argument's type (its value
+ * is not read), a constant of the plan (a changed type invalidates plans). enum_range gives an array of
+ * the enum, which Pesto does not have: 0A000.
+ */
+export function bindEnumFunction(scope: Scope, name: string, args: readonly Expr[]): Expr {
+  const sig = `${name}(${args.map((a) => enumOfExpr(scope, a)?.name ?? typeDisplayName[a.t]).join(', ')})`;
+  const type = args.length === 1 ? enumOfExpr(scope, args[0]!) : null;
+  if (type === null) {
+    throw new SqlError(SqlState.undefinedFunction, `function ${sig} does not exist`, undefined, undefined,
+      'No function matches the given name and argument types. You might need to add explicit type casts.');
+  }
+  if (name === 'enum_range') throw enumArrays();
+  const label = name === 'enum_first' ? type.labels[0] : type.labels[type.labels.length - 1];
+  if (label === undefined) throw new SqlError(SqlState.objectNotInPrerequisiteState, `enum ${type.name} contains no values`);
+  return { k: 'const', v: new SqlEnum(type, label.label, label.pos), t: 'enum' };
 }
 
 /** A constant (or a run-time value) of type `from` as a value of enum `type`. */

@@ -3,7 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
-import { enumOperands, toEnum } from './lower-enum.ts';
+import { ENUM_FUNCTIONS, bindEnumFunction, enumOperands, toEnum } from './lower-enum.ts';
 import { enumArrays } from './enum-types.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
@@ -305,6 +305,7 @@ function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
+  if (ENUM_FUNCTIONS.has(name)) return bindEnumFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, vectorArguments(name, (f.args ?? []).map((a) => bindExpr(scope, a))));
 }
 
