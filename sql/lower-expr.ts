@@ -310,7 +310,10 @@ function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
 }
 
 function bindAExpr(scope: Scope, a: A_Expr): Expr {
-  const op = strOf(a.name?.[0]);
+  // OPERATOR(pg_catalog.~), as psql writes its patterns: the built-in operator (no other schema has any).
+  const names = (a.name ?? []).map(strOf);
+  if (names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog')) throw unsupported(`operator ${names.join('.')}`);
+  const op = names[names.length - 1] ?? '';
   switch (a.kind) {
     case 'AEXPR_OP': {
       if (a.lexpr === undefined) {
@@ -443,6 +446,17 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     const bt = n.BooleanTest.booltesttype ?? 'IS_TRUE';
     const test = bt.includes('TRUE') ? 'true' : bt.includes('FALSE') ? 'false' : 'unknown';
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
+  }
+  if ('CollateClause' in n) {
+    // The database's collation is C: COLLATE "default", "C" and "POSIX" (as psql and ORMs write them) change nothing.
+    const coll = (n.CollateClause.collname ?? []).map(strOf);
+    const name = coll[coll.length - 1] ?? '';
+    if (coll.length > 2 || (coll.length === 2 && coll[0] !== 'pg_catalog') || !['default', 'C', 'POSIX', 'ucs_basic'].includes(name)) {
+      throw unsupported(`collation ${coll.join('.')}`);
+    }
+    const e = bindExpr(scope, n.CollateClause.arg as Node);
+    if (!isStringType(e.t) && e.t !== 'unknown') throw new SqlError(SqlState.datatypeMismatch, `collations are not supported by type ${typeDisplayName[e.t]}`);
+    return e;
   }
   if ('TypeCast' in n) {
     const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);

@@ -49,6 +49,8 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   format_type: (a) => (a.length === 2
     ? `(SELECT coalesce((SELECT display FROM pg_catalog.pesto_type_name WHERE spelling = (${a[0]})::text AND oid >= ${TYPE_OID_BASE}), pg_catalog.format_type(${a[0]}, ${a[1]})) AS format_type)`
     : null),
+  // Pesto has no per-object owners: every object is the session user's (as psql's \d lists them).
+  pg_get_userbyid: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE current_user::name END AS pg_get_userbyid)` : null),
   pg_type_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_type WHERE oid = (${a[0]})) END AS pg_type_is_visible)` : null),
 };
 

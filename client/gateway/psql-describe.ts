@@ -29,6 +29,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
+import { SqlEnum } from '../../sql/enum-types.ts';
 import { SEQUENCE_OID } from './catalog-sequences.ts';
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
@@ -130,7 +131,8 @@ function exprText(e: Expr, sequences: SequenceNames): string {
   if (typeof e.v === 'boolean') return e.v ? 'true' : 'false';
   const text = formatText(e.v, e.t);
   if (e.t === 'int2' || e.t === 'int4' || e.t === 'int8' || e.t === 'numeric') return text;
-  return `'${text.replace(/'/g, "''")}'::${e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t]}`;
+  const type = e.v instanceof SqlEnum ? identText(e.v.type.name) : e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t];
+  return `'${text.replace(/'/g, "''")}'::${type}`;
 }
 
 export interface IndexRow {

@@ -67,7 +67,7 @@ const PG_TYPE: Table = {
   columns: `oid int4, typname name, typnamespace int4, typowner int4, typlen int2, typbyval bool, typtype text,
     typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid int4, typsubscript text, typelem int4,
     typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
-    typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text`,
+    typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text, typacl text[]`,
 };
 const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text' };
 const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
@@ -153,14 +153,14 @@ function typeRows(): SqlValue[][] {
       // Subscripted like arrays, of int2 and oid (26; int4 in the engine), stored plain; their own
       // array types are left out, as the engine has no arrays of them.
       rows.push([oid, t, PG_CATALOG, 10, len, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', t === 'int2vector' ? 21 : 26, 0,
-        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null]);
+        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null, null]);
       continue;
     }
     rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
-      `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
+      `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null, null]);
     if (array !== 0) {
       rows.push([array, `_${t}`, PG_CATALOG, 10, -1, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', oid, 0,
-        'array_in', 'array_out', 'array_recv', 'array_send', align === 'd' ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null]);
+        'array_in', 'array_out', 'array_recv', 'array_send', align === 'd' ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null, null]);
     }
   }
   return rows;
