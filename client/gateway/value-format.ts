@@ -148,6 +148,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     case 'bpchar':
     case 'name':
     case 'unknown':
+    case 'enum': // enum_send: the label
       w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
       return;
     case 'uuid':
