@@ -3,7 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
-import { ENUM_FUNCTIONS, bindEnumFunction, enumOperands, toEnum } from './lower-enum.ts';
+import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum } from './lower-enum.ts';
 import { enumArrays } from './enum-types.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
@@ -374,7 +374,12 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     case 'AEXPR_IN': {
       const e = bindExpr(scope, a.lexpr as Node);
       const items = a.rexpr !== undefined && 'List' in a.rexpr ? (a.rexpr.List.items ?? []) : [];
-      const list = items.map((n) => bindExpr(scope, n));
+      // Untyped labels in a list beside an enum are read as that enum's now (22P02 before any row, as PostgreSQL).
+      const en = enumOfExpr(scope, e);
+      const list = items.map((n) => {
+        const x = bindExpr(scope, n);
+        return en !== null && x.t === 'unknown' ? toEnum(scope.ctx, x, en, false) : x;
+      });
       const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'IN');
       return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
     }
