@@ -37,7 +37,7 @@ import { Numeric } from './numeric.ts';
 import { SqlDate } from './datetime.ts';
 import type { OutputColumn } from './plan.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import { typeOfValue, type SqlType, type SqlValue, type Row } from './types.ts';
+import { typeOfValue, typeOidOf, type SqlType, type SqlValue, type Row } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
 
@@ -63,6 +63,8 @@ export type ExecResult =
 
 export interface PreparedInfo {
   readonly paramTypes: readonly SqlType[];
+  /** The parameters' wire oids (ParameterDescription): an enum parameter's is its enum's. */
+  readonly paramOids: readonly number[];
   readonly columns: readonly ResultColumn[];
   /** False for statements that return no rows (DML without RETURNING, DDL, ...). */
   readonly returnsRows: boolean;
@@ -237,7 +239,8 @@ export function describe(l: LoweredStatement): PreparedInfo {
   const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
     : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
     : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
-  return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
+  const paramOids = l.paramTypes.map((t, i) => typeOidOf(t, l.paramEnums?.[i]?.oid ?? -1));
+  return { paramTypes: l.paramTypes, paramOids, columns: cols, returnsRows, command };
 }
 
 function resultColumn(c: OutputColumn): ResultColumn {

@@ -45,7 +45,7 @@ class ClusterBackendSession implements BackendSession {
       return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
     }
     const info = r.statement.info;
-    const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
+    const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, paramOids: info.paramOids, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
     return { ok: true, statement };
   }
 

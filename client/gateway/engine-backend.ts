@@ -91,6 +91,7 @@ class EngineBackendSession implements BackendSession {
     const statement: EngineStatement = {
       name,
       paramTypes: r.info.paramTypes,
+      paramOids: r.info.paramOids,
       columns: columnsOf(r.info.columns),
       returnsRows: r.info.returnsRows,
     };

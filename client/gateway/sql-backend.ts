@@ -60,6 +60,8 @@ export type BackendOutcome = { readonly ok: true } | { readonly ok: false; reado
 /** A statement prepared by a backend; the gateway passes it back to `run` and `release`. */
 export interface BackendStatement {
   readonly paramTypes: readonly SqlType[];
+  /** The parameters' wire oids when they differ from their types' (an enum's own oid); absent: the types'. */
+  readonly paramOids?: readonly number[];
   readonly columns: readonly BackendColumn[];
   readonly returnsRows: boolean;
 }

@@ -48,6 +48,10 @@ print('psycopg3 adapted', c3.execute("select id, m from dr_t order by m").fetcha
 print('psycopg3 adapted binary', c3.execute("select m from dr_t order by m", binary=True).fetchall())
 print('psycopg3 enum parameter', c3.execute("select id from dr_t where m = %s", [Mood.happy]).fetchall())
 c3.execute("insert into dr_t values (%s, %s)", [4, Mood.ok])
+oid = c3.execute("select oid from pg_type where typname = 'dr_mood'").fetchone()[0]
+c3.pgconn.prepare(b'dr_st', b'select m from dr_t where m = $1')
+d = c3.pgconn.describe_prepared(b'dr_st')
+print('psycopg3 Describe: parameter and column are the enum oid', d.nparams, d.param_type(0) == oid, d.ftype(0) == oid)
 print('psycopg3 binary enum parameter', c3.execute("select id from dr_t where m > %b order by id", [Mood.sad]).fetchall())
 k.execute("drop table dr_t")
 k.execute("drop type dr_mood")
