@@ -8,7 +8,7 @@ function counter(from: number): () => number {
   return () => n++;
 }
 
-test('a position lies strictly between its neighbours and never ends in 0', () => {
+void test('a position lies strictly between its neighbours and never ends in 0', () => {
   const cases: [string, string | null][] = [['', null], ['5', null], ['9', null], ['', '1'], ['1', '2'], ['1', '15'], ['19', '2'], ['099', '1'], ['5', '51']];
   for (const [a, b] of cases) {
     const p = positionBetween(a, b);
@@ -17,7 +17,7 @@ test('a position lies strictly between its neighbours and never ends in 0', () =
   }
 });
 
-test('a thousand labels added before the same label keep a strict order, and old positions never move', () => {
+void test('a thousand labels added before the same label keep a strict order, and old positions never move', () => {
   const next = counter(100);
   let type: EnumTypeDef = makeEnumType(1, 2, 'e', ['a', 'z'], next);
   const before = type.labels.map((l) => l.pos);
@@ -30,7 +30,7 @@ test('a thousand labels added before the same label keep a strict order, and old
   assert.deepEqual([...keys].sort(), keys);
 });
 
-test("sort orders follow PostgreSQL's AddEnumLabel, renumbering when a float4 midpoint is not distinct", () => {
+void test("sort orders follow PostgreSQL's AddEnumLabel, renumbering when a float4 midpoint is not distinct", () => {
   const next = counter(100);
   let type = makeEnumType(1, 2, 'e', ['a', 'b'], next);
   type = addEnumLabel(type, 'c', { label: 'a', after: false }, false, next())!;
@@ -42,7 +42,7 @@ test("sort orders follow PostgreSQL's AddEnumLabel, renumbering when a float4 mi
   for (let i = 1; i < orders.length; i++) assert.ok(orders[i - 1]! < orders[i]!, `sortorder ${i}`);
 });
 
-test('values compare by position, a renamed label keeps its position, and errors are PostgreSQL\'s', () => {
+void test('values compare by position, a renamed label keeps its position, and errors are PostgreSQL\'s', () => {
   const type = makeEnumType(1, 2, 'mood', ['sad', 'ok', 'happy'], counter(10));
   assert.equal(compareEnums(parseEnum(type, 'happy'), parseEnum(type, 'sad')), 1);
   const renamed = renameEnumLabel(type, 'ok', 'fine');
