@@ -9,8 +9,7 @@
 // the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
 // the system clock); without one, a deterministic logical clock is used.
 
-import type { EnumTypeDef } from './enum-types.ts';
-import { enumValue } from './lower-enum.ts';
+import { coerceParam } from './cast.ts';
 import { LocalSequences, SequenceSession } from './sequences.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -40,6 +39,7 @@ import type { RowSource, WriteSink } from './row-source.ts';
 import { typeOfValue, typeOidOf, type SqlType, type SqlValue, type Row } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
+export { coerceParam } from './cast.ts';
 
 export interface ResultColumn {
   readonly name: string;
@@ -239,23 +239,13 @@ export function describe(l: LoweredStatement): PreparedInfo {
   const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
     : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
     : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
-  const paramOids = l.paramTypes.map((t, i) => typeOidOf(t, l.paramEnums?.[i]?.oid ?? -1));
-  return { paramTypes: l.paramTypes, paramOids, columns: cols, returnsRows, command };
+  return { paramTypes: l.paramTypes, paramOids: l.paramTypes.map((t, i) => typeOidOf(t, l.paramEnums?.[i]?.oid ?? -1)), columns: cols, returnsRows, command };
 }
 
 function resultColumn(c: OutputColumn): ResultColumn {
   return { name: c.name, type: c.type === 'unknown' ? 'text' : c.type, typmod: c.typmod };
 }
 
-/** Converts a caller-supplied parameter (JS value or PostgreSQL text) to the parameter's SQL type. */
-export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): SqlValue {
-  if (v === null) return null;
-  const from = typeOfValue(v);
-  if (enumType !== undefined) return enumValue(v, from, enumType);
-  if (from === t || t === 'unknown') return v;
-  if (t === 'text' && typeof v === 'string') return v;
-  return castValue(v, from, t, -1, true);
-}
 
 /**
  * Executes a lowered query or DML statement against an arbitrary context (replica or client side).
