@@ -27,6 +27,7 @@ export class MeteredBackend implements SqlBackend {
       tables: () => s.tables(),
       sequences: () => s.sequences(),
       views: () => s.views(),
+      enums: () => s.enums(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),

@@ -4,6 +4,7 @@
 // matches in containment and overlap, but array_remove and array_position find NULL (IS NOT DISTINCT
 // FROM), as PostgreSQL does.
 
+import { formatText } from './value-text.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
@@ -16,7 +17,7 @@ type FuncExpr = Extract<Expr, { k: 'func' }>;
 /** The `fn` names evalArrayFunction handles. */
 export const arrayFunctions: ReadonlySet<string> = new Set([
   'array_cat', 'array_append', 'array_prepend', 'array_remove', 'array_position', 'array_contains', 'array_contained',
-  'array_overlap', 'array_subscript', 'array_set',
+  'array_overlap', 'array_subscript', 'array_set', 'array_to_string',
 ]);
 
 function arrayOf(v: SqlValue): SqlArray | null {
@@ -58,6 +59,14 @@ export function evalArrayFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const x = v[append ? 1 : 0] ?? null;
       const items = a?.items ?? [];
       return new SqlArray(elementTypeOf(e.t), append ? [...items, x] : [x, ...items], a !== null && a.length > 0 ? a.lower : 1);
+    }
+    case 'array_to_string': {
+      // NULL elements are left out, or written as the third argument when it is not NULL.
+      const a = arrayOf(v[0] ?? null);
+      if (a === null || v[1] === null) return null;
+      const nullText = v[2] ?? null;
+      const parts = a.items.flatMap((x) => (x === null ? (nullText === null ? [] : [String(nullText)]) : [formatText(x, a.elementType)]));
+      return parts.join(String(v[1]));
     }
     case 'array_remove': {
       const a = arrayOf(v[0] ?? null);

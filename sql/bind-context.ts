@@ -6,11 +6,14 @@ import type { WindowDef } from 'libpg-query';
 import type { Catalog, TableDef } from './catalog.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { SqlType } from './types.ts';
+import type { EnumTypeDef } from './enum-types.ts';
 import type { Expr } from './expr.ts';
 import type { AggSpec, OutputColumn, Plan, SetFunctionPlan, WindowCall } from './plan.ts';
 
 export class BindContext {
   readonly paramTypes: SqlType[];
+  /** The enum type of each parameter typed 'enum' (lower-enum.ts); its text is read as that enum's label. */
+  readonly paramEnums: (EnumTypeDef | undefined)[] = [];
   private levels = 0;
   /** Common table expressions visible while binding, innermost last. */
   readonly ctes: Map<string, { plan: Plan; columns: readonly OutputColumn[] }>[] = [];

@@ -10,6 +10,7 @@ import type { Node } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import type { SequenceDef } from './sequences.ts';
 import type { GeneratedDef } from './generated-columns.ts';
+import { refreshEnum, SqlEnum, type EnumTypeDef } from './enum-types.ts';
 import type { SqlType } from './types.ts';
 
 export interface ColumnDef {
@@ -33,6 +34,8 @@ export interface ColumnDef {
   readonly comment?: string;
   /** A stored generated column (sql/generated-columns.ts): its value is computed from the row's other columns. Absent: not one. */
   readonly generated?: GeneratedDef;
+  /** The enum type of an 'enum' column as it is now (its typmod is the type's oid); stored rows hold label positions. */
+  readonly enumType?: EnumTypeDef;
 }
 
 export interface IndexDef {
@@ -171,7 +174,16 @@ export interface CatalogSnapshot {
   readonly sequences: ReadonlyMap<number, SequenceDef>;
   readonly nextSequenceId: number;
   readonly extensions: ReadonlyMap<string, string>;
+  readonly enums: ReadonlyMap<string, EnumTypeDef>;
+  readonly nextTypeOid: number;
 }
+
+/**
+ * Oids of enum types, their array types and their labels come from one counter of the catalog's own (as
+ * PostgreSQL's oids do), above every table's oid (the gateway's 16384 + table id), so a catalog log
+ * written before enums existed replays to the same ids.
+ */
+export const TYPE_OID_BASE = 1 << 25;
 
 export class Catalog {
   private tables = new Map<string, TableDef>();
@@ -189,6 +201,9 @@ export class Catalog {
   private nextSequenceId = 1;
   /** Installed extensions (sql/extensions.ts) and their versions. */
   private extensions = new Map<string, string>();
+  /** Enum types by name (sql/enum-types.ts), in creation order. */
+  private enums = new Map<string, EnumTypeDef>();
+  private nextTypeOid = TYPE_OID_BASE;
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -236,6 +251,7 @@ export class Catalog {
     return {
       tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
       sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId, extensions: new Map(this.extensions),
+      enums: new Map(this.enums), nextTypeOid: this.nextTypeOid,
     };
   }
 
@@ -249,6 +265,8 @@ export class Catalog {
     this.sequences = new Map(s.sequences);
     this.nextSequenceId = s.nextSequenceId;
     this.extensions = new Map(s.extensions);
+    this.enums = new Map(s.enums);
+    this.nextTypeOid = s.nextTypeOid;
     this.version++;
   }
 
@@ -371,6 +389,41 @@ export class Catalog {
   /** The sequences owned by table `table` (OWNED BY a column of it): they go with it. */
   ownedSequences(table: string, column?: string): SequenceDef[] {
     return this.listSequences().filter((s) => s.ownedBy !== null && s.ownedBy.table === table && (column === undefined || s.ownedBy.column === column));
+  }
+
+  allocateTypeOid(): number {
+    return this.nextTypeOid++;
+  }
+
+  enumType(name: string): EnumTypeDef | undefined {
+    return this.enums.get(name);
+  }
+
+  enumByOid(oid: number): EnumTypeDef | undefined {
+    for (const e of this.enums.values()) if (e.oid === oid) return e;
+    return undefined;
+  }
+
+  listEnums(): EnumTypeDef[] {
+    return [...this.enums.values()];
+  }
+
+  /**
+   * Installs a new, changed or renamed enum type (renamed from `oldName`, keeping its place). Columns of
+   * the type take the new definition, and so do their defaults' constants, so rows decode with its labels.
+   */
+  putEnum(e: EnumTypeDef, oldName: string = e.name): void {
+    this.enums = oldName === e.name ? this.enums.set(e.name, e) : new Map([...this.enums].map(([k, x]) => (k === oldName ? [e.name, e] : [k, x])));
+    for (const t of this.list()) {
+      if (!t.columns.some((c) => c.enumType?.oid === e.oid)) continue;
+      const refresh = (d: Expr | null): Expr | null => (d !== null && d.k === 'const' && d.v instanceof SqlEnum && d.v.type.oid === e.oid ? { ...d, v: refreshEnum(e, d.v) } : d);
+      this.put({ ...t, columns: t.columns.map((c) => (c.enumType?.oid === e.oid ? { ...c, enumType: e, default: refresh(c.default) } : c)) });
+    }
+    this.version++;
+  }
+
+  removeEnum(name: string): void {
+    if (this.enums.delete(name)) this.version++;
   }
 
   getView(name: string): ViewDef | undefined {

@@ -9,6 +9,7 @@ import { castValue, canCast, cannotCast } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayElementType, isArrayType, isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import type { BindContext } from './bind-context.ts';
+import { toEnum } from './lower-enum.ts';
 
 const numRank: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -33,6 +34,12 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
 /** Converts an expression to `to` implicitly (binding untyped parameters, folding constants). */
 export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Expr {
   if (to === 'unknown') return e;
+  if (to === 'enum') {
+    // Which enum: the typmod (its oid); without one an untyped constant stays text, read against the enum it meets at run time.
+    const type = ctx.catalog.enumByOid(typmod);
+    if (type !== undefined) return toEnum(ctx, e, type, false);
+    if (e.t === 'enum' || e.k === 'const') return e;
+  }
   if (e.t === to && typmod < 0) return e;
   if (e.k === 'param' && (e.t === 'unknown' || ctx.paramTypes[e.i] === 'unknown')) {
     ctx.paramTypes[e.i] = to;
@@ -53,6 +60,8 @@ export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Exp
  */
 function assignable(from: SqlType, to: SqlType): boolean {
   if (from === to) return true;
+  // Into an enum only from an enum (PostgreSQL's text to enum is explicit); out of one into the string types.
+  if (to === 'enum' || from === 'enum') return isStringType(to);
   if (isArrayType(to)) {
     if (!isArrayType(from)) return false;
     const [f, t] = [arrayElementType(from), arrayElementType(to)];
@@ -76,11 +85,14 @@ export function castsOnAssignment(from: SqlType, to: SqlType): boolean {
 }
 
 /** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
-export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string): Expr {
-  if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to);
+export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string, typmod = -1): Expr {
+  // An enum column's typmod says which enum (and is not applied at write time as others are).
+  const enumTypmod = to === 'enum' ? typmod : -1;
+  if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to, enumTypmod);
   if (!assignable(e.t, to)) {
+    const name = (t: SqlType, m: number): string => (t === 'enum' ? ctx.catalog.enumByOid(m)?.name : undefined) ?? typeDisplayName[t];
     throw new SqlError(SqlState.datatypeMismatch,
-      `column "${column}" is of type ${typeDisplayName[to]} but expression is of type ${typeDisplayName[e.t]}`);
+      `column "${column}" is of type ${name(to, typmod)} but expression is of type ${name(e.t, -1)}`);
   }
   return coerce(ctx, e, to);
 }

@@ -42,7 +42,7 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
   for (const { name, def } of changes) {
     const i = columnIndex(t, name);
     const old = t.columns[i]!;
-    const rt = resolveTypeName(def.typeName ?? {});
+    const rt = resolveTypeName(def.typeName ?? {}, catalog);
     if (rt.serial) throw new SqlError(SqlState.undefinedObject, `type "${def.typeName?.names?.map(strOf).pop() ?? ''}" does not exist`);
     if (def.collClause !== undefined) throw unsupported('ALTER COLUMN TYPE ... COLLATE');
     const spec = { type: rt.type, typmod: rt.typmod };
@@ -72,9 +72,10 @@ export function alterColumnTypes(catalog: Catalog, storage: DdlStorage, t: Table
     let dflt = seq !== undefined && isIntegerType(rt.type) ? sequenceDefault(catalog, name, rt.type, seq) : old.default;
     if (dflt !== null && dflt.t !== rt.type) {
       if (!castsOnAssignment(dflt.t, rt.type)) throw new SqlError(SqlState.datatypeMismatch, `default for column "${name}" cannot be cast automatically to type ${typeDisplayName[rt.type]}`);
-      dflt = coerce(new BindContext(catalog), dflt, rt.type);
+      dflt = coerce(new BindContext(catalog), dflt, rt.type, rt.type === 'enum' ? rt.typmod : -1);
     }
-    const col: ColumnDef = { ...old, type: rt.type, typmod: rt.typmod, default: dflt };
+    const { enumType: _, ...rest } = old;
+    const col: ColumnDef = { ...rest, type: rt.type, typmod: rt.typmod, default: dflt, ...(rt.enumType === undefined ? {} : { enumType: rt.enumType }) };
     columns[i] = col;
     convert.set(i, { expr, col });
   }
@@ -126,6 +127,7 @@ function transformOf(catalog: Catalog, t: TableDef, i: number, using: Node | und
         'You might need to add an explicit cast.');
     }
   }
+  if (to.type === 'enum') return coerce(new BindContext(catalog), e, to.type, to.typmod);
   return e.t === to.type ? e : coerce(new BindContext(catalog), e, to.type);
 }
 

@@ -167,7 +167,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
  * renamed and hidden (never named, expanded by `*` or filled), and indexes and CHECK constraints over it
  * go with it. Rows are not rewritten. A primary-key column is refused (every table here has a key).
  */
-function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
+export function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, name: string, missingOk: boolean, cascade: boolean): { table: TableDef; notice?: string } {
   const i = t.columns.findIndex((c) => c.name === name && !c.hidden);
   if (i < 0) {
     if (missingOk) return { table: t, notice: `column "${name}" of relation "${t.name}" does not exist, skipping` };
@@ -351,7 +351,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (ifNotExists) return t;
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
-  const rt = resolveTypeName(c.typeName ?? {});
+  const rt = resolveTypeName(c.typeName ?? {}, catalog);
   let notNull = false;
   let def: Expr | null = null;
   let identity: Constraint | null = null;
@@ -360,7 +360,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (!('Constraint' in cn)) continue;
     const k = cn.Constraint;
     if (k.contype === 'CONSTR_NOTNULL') notNull = true;
-    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type);
+    else if (k.contype === 'CONSTR_DEFAULT') def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type, rt.typmod);
     else if (k.contype === 'CONSTR_IDENTITY') identity = k;
     else if (k.contype === 'CONSTR_GENERATED') generation = k;
     else if (k.contype !== 'CONSTR_NULL') throw unsupported(`constraint ${String(k.contype)} in ADD COLUMN`);
@@ -391,7 +391,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
   const valueFor = seq !== null ? (): SqlValue => drawn(seq) : def === null || def.k === 'const' ? (): SqlValue => fill : (): SqlValue => applyTypmod(evalExpr(def, [], env), rt.type, rt.typmod, false);
   // The new column goes before the hidden row id, which stays last.
   const at = t.hiddenPk ? t.columns.length - 1 : t.columns.length;
-  let col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}) };
+  let col: ColumnDef = { name, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial: rt.serial, ...(identity !== null ? { identity: identity.generated_when === 'a' ? 'a' as const : 'd' as const } : {}), ...(rt.enumType === undefined ? {} : { enumType: rt.enumType }) };
   let columns = [...t.columns.slice(0, at), col, ...t.columns.slice(at)];
   // A generated column's value is its expression over the row with the new column in place.
   const generated = generation === null ? null : bindGenerated(catalog, t.name, columns, at, generation.raw_expr as Node);
@@ -447,7 +447,7 @@ function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fk
   if ((c.constraints ?? []).some((x) => 'Constraint' in x && x.Constraint.contype === 'CONSTR_DEFAULT')) {
     throw unsupported('ADD COLUMN with both DEFAULT and REFERENCES (add the column, then ADD FOREIGN KEY)');
   }
-  const rt = resolveTypeName(c.typeName ?? {});
+  const rt = resolveTypeName(c.typeName ?? {}, catalog);
   const provisional: TableDef = { ...t, columns: [...t.columns, { name: c.colname ?? '', type: rt.type, typmod: rt.typmod, notNull: false, default: null, hidden: false, serial: false }] };
   const taken = constraintNames(t);
   for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);

@@ -26,6 +26,11 @@ export interface DdlStorage {
   validateForeignKey(child: TableDef, parent: TableDef, fk: ForeignKeyDef): void;
   /** ALTER SEQUENCE ... RESTART: the sequence's state becomes `state` (in the statement's transaction). */
   setSequence(seq: SequenceDef, state: SequenceState): void;
+  /**
+   * An enum type of `def`'s columns changed (ALTER TYPE): stored values read as its new definition. Rows
+   * kept as values (the single-node store) take it; encoded rows hold label positions and need nothing.
+   */
+  relabel(def: TableDef): void;
 }
 
 export interface DdlOutcome {
@@ -82,10 +87,10 @@ export function chooseName(catalog: Catalog, base: string, taken: ReadonlySet<st
   }
 }
 
-export function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type']): Expr {
+export function defaultExpr(catalog: Catalog, c: PgColumnDef, raw: Node, type: ColumnDef['type'], typmod = -1): Expr {
   const scope = new Scope(new BindContext(catalog), null);
   scope.aggForbidden = 'DEFAULT expressions';
-  return coerceAssign(scope.ctx, bindExpr(scope, raw), type, c.colname ?? '');
+  return coerceAssign(scope.ctx, bindExpr(scope, raw), type, c.colname ?? '', typmod);
 }
 
 /**

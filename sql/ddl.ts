@@ -8,6 +8,7 @@
 // if the transaction does not commit (engine.ts); the cluster replays the same statements into each
 // catalog version (replicated-catalog.ts).
 
+import { alterEnum, alterTypeOwner, createEnum, dropTypes, renameType } from './ddl-enum.ts';
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
 import { bindChecks, byName, checkKeyColumns, dropDependentDefaults, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
@@ -37,7 +38,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: Ex
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
   if ('AlterTableStmt' in n) return alterTable(catalog, storage, n.AlterTableStmt, ctx);
-  if ('RenameStmt' in n) return rename(catalog, n.RenameStmt);
+  if ('RenameStmt' in n) return n.RenameStmt.renameType === 'OBJECT_TYPE' ? renameType(catalog, storage, n.RenameStmt) : rename(catalog, n.RenameStmt);
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
   if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
@@ -46,6 +47,9 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: Ex
   if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
   if ('CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') return createMatview(catalog, storage, n.CreateTableAsStmt);
   if ('RefreshMatViewStmt' in n) return setPopulated(catalog, n.RefreshMatViewStmt);
+  if ('CreateEnumStmt' in n) return createEnum(catalog, n.CreateEnumStmt);
+  if ('AlterEnumStmt' in n) return alterEnum(catalog, storage, n.AlterEnumStmt);
+  if ('AlterOwnerStmt' in n) return alterTypeOwner(catalog, n.AlterOwnerStmt);
   return null;
 }
 
@@ -100,7 +104,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     const c = e.ColumnDef;
     const cname = c.colname ?? '';
     if (cols.some((x) => x.name === cname)) throw new SqlError(SqlState.duplicateColumn, `column "${cname}" specified more than once`);
-    const rt = resolveTypeName(c.typeName ?? {});
+    const rt = resolveTypeName(c.typeName ?? {}, catalog);
     let notNull = false;
     let def: Expr | null = null;
     let serial = rt.serial;
@@ -114,7 +118,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
       switch (k.contype) {
         case 'CONSTR_NOTNULL': notNull = true; break;
         case 'CONSTR_NULL': notNull = false; break;
-        case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type); break;
+        case 'CONSTR_DEFAULT': def = defaultExpr(catalog, c, k.raw_expr as Node, rt.type, rt.typmod); break;
         case 'CONSTR_PRIMARY': setPk([idx]); notNull = true; break;
         case 'CONSTR_UNIQUE': uniques.push({ keys: [idx], name: k.conname }); break;
         case 'CONSTR_IDENTITY':
@@ -145,7 +149,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
       def = sequenceDefault(catalog, cname, rt.type, seq);
       serial = identity === null;
     }
-    cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial, ...(identity !== null ? { identity: identity.when } : {}) });
+    cols.push({ name: cname, type: rt.type, typmod: rt.typmod, notNull, default: def, hidden: false, serial, ...(identity !== null ? { identity: identity.when } : {}), ...(rt.enumType === undefined ? {} : { enumType: rt.enumType }) });
   }
   const generatedAt = new Set(generated.map((g) => g.at));
   const bound = generated.map((g) => bindGenerated(catalog, name, cols, g.at, g.raw, generatedAt));
@@ -298,6 +302,7 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     return { tag: 'DROP INDEX', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
   }
   if (s.removeType === 'OBJECT_EXTENSION') return dropExtensions(catalog, (s.objects ?? []).map(strOf), s.missing_ok === true, s.behavior === 'DROP_CASCADE');
+  if (s.removeType === 'OBJECT_TYPE') return dropTypes(catalog, storage, s);
   if (s.removeType === 'OBJECT_SEQUENCE') return dropSequences(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }

@@ -9,6 +9,7 @@
 // the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
 // the system clock); without one, a deterministic logical clock is used.
 
+import { coerceParam } from './cast.ts';
 import { LocalSequences, SequenceSession } from './sequences.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -38,9 +39,10 @@ import { Numeric } from './numeric.ts';
 import { SqlDate } from './datetime.ts';
 import type { OutputColumn } from './plan.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import { typeOfValue, type SqlType, type SqlValue, type Row } from './types.ts';
+import { typeOfValue, typeOidOf, type SqlType, type SqlValue, type Row } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
+export { coerceParam } from './cast.ts';
 
 export interface ResultColumn {
   readonly name: string;
@@ -64,6 +66,8 @@ export type ExecResult =
 
 export interface PreparedInfo {
   readonly paramTypes: readonly SqlType[];
+  /** The parameters' wire oids (ParameterDescription): an enum parameter's is its enum's. */
+  readonly paramOids: readonly number[];
   readonly columns: readonly ResultColumn[];
   /** False for statements that return no rows (DML without RETURNING, DDL, ...). */
   readonly returnsRows: boolean;
@@ -240,21 +244,13 @@ export function describe(l: LoweredStatement): PreparedInfo {
   const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.tag ?? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
     : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
     : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
-  return { paramTypes: l.paramTypes, columns: cols, returnsRows, command };
+  return { paramTypes: l.paramTypes, paramOids: l.paramTypes.map((t, i) => typeOidOf(t, l.paramEnums?.[i]?.oid ?? -1)), columns: cols, returnsRows, command };
 }
 
 function resultColumn(c: OutputColumn): ResultColumn {
   return { name: c.name, type: c.type === 'unknown' ? 'text' : c.type, typmod: c.typmod };
 }
 
-/** Converts a caller-supplied parameter (JS value or PostgreSQL text) to the parameter's SQL type. */
-export function coerceParam(v: SqlValue, t: SqlType): SqlValue {
-  if (v === null) return null;
-  const from = typeOfValue(v);
-  if (from === t || t === 'unknown') return v;
-  if (t === 'text' && typeof v === 'string') return v;
-  return castValue(v, from, t, -1, true);
-}
 
 /**
  * Executes a lowered query or DML statement against an arbitrary context (replica or client side).
@@ -266,7 +262,7 @@ export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[]
   if (rawParams.length < l.paramTypes.length) {
     throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
   }
-  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
+  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown', l.paramEnums?.[i]));
   const env = makeEnv(params, ctx);
   if (stmt.k === 'query') {
     const rows = runPlan(stmt.plan, env);

@@ -54,6 +54,8 @@ export const SqlState = {
   queryCanceled: '57014',
   programLimitExceeded: '54000',
   untranslatableCharacter: '22P05',
+  invalidName: '42602',
+  dataCorrupted: 'XX001',
 } as const;
 export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
 

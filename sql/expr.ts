@@ -10,6 +10,7 @@
 
 import type { Plan } from './plan.ts';
 import type { SqlType, SqlValue } from './types.ts';
+import { SqlEnum, parseEnum, type EnumTypeDef } from './enum-types.ts';
 import { formatText, parseText } from './value-text.ts';
 import { InvariantError } from './errors.ts';
 
@@ -40,7 +41,8 @@ export type Expr =
   | { readonly k: 'like'; readonly e: Expr; readonly pat: Expr; readonly neg: boolean; readonly ci: boolean; readonly t: 'bool' }
   | { readonly k: 'case'; readonly whens: readonly CaseWhen[]; readonly els: Expr | null; readonly t: SqlType }
   | { readonly k: 'func'; readonly fn: string; readonly args: readonly Expr[]; readonly t: SqlType }
-  | { readonly k: 'cast'; readonly e: Expr; readonly t: SqlType; readonly typmod: number; readonly explicit: boolean }
+  /** To an enum (`t` 'enum'): `enumType` is the enum (typmod its oid), whose labels the value is read against. */
+  | { readonly k: 'cast'; readonly e: Expr; readonly t: SqlType; readonly typmod: number; readonly explicit: boolean; readonly enumType?: EnumTypeDef }
   /** An aggregate call of the current query level; only exists between binding and the grouping rewrite. */
   | { readonly k: 'aggref'; readonly i: number; readonly t: SqlType }
   /** A window function call of the current query level; only exists between binding and the window rewrite. */
@@ -182,6 +184,8 @@ export function exprToJson(e: Expr): ExprJson {
 
 function mapJson(e: Expr): unknown {
   if (e.k === 'subquery') throw new InvariantError('a subquery cannot be serialised as a predicate');
+  // An enum constant travels with its type, so a replica reads it as the same label of the same enum.
+  if (e.k === 'const' && e.v instanceof SqlEnum) return { k: 'const', v: e.v.label, t: e.t, enumType: e.v.type };
   if (e.k === 'const') return { k: 'const', v: e.v === null ? null : formatText(e.v, e.t), t: e.t };
   const out: Record<string, unknown> = {};
   for (const [key, val] of Object.entries(e)) {
@@ -210,6 +214,7 @@ function revive(j: unknown): unknown {
   const o = j as Record<string, unknown>;
   if (o['k'] === 'const') {
     const t = o['t'] as SqlType;
+    if (o['enumType'] !== undefined) return { k: 'const', v: parseEnum(o['enumType'] as EnumTypeDef, o['v'] as string), t };
     return { k: 'const', v: o['v'] === null ? null : parseText(o['v'] as string, t), t };
   }
   const out: Record<string, unknown> = {};

@@ -20,6 +20,7 @@ import { SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
+import { SqlEnum } from './enum-types.ts';
 
 const TAG_VALUE = '\x02';
 const TAG_NULL = '\x03';
@@ -199,6 +200,10 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'json':
       throw new SqlError(SqlState.undefinedFunction, 'could not identify an equality operator for type json');
+    case 'enum':
+      // The label's position (enum-types.ts): fixed for the label's life, in declared order.
+      if (v instanceof SqlEnum) return TAG_VALUE + encodeText(v.pos);
+      break;
     default:
       // An array (DISTINCT, set operations, and the stored keys of array columns in primary keys and
       // indexes): each element as a column, then 0x01, which sorts below both tags, so a proper prefix

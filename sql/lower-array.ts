@@ -4,12 +4,13 @@
 // untyped parameter or literal on the right takes the array type of the left operand's type, so
 // `id = ANY($1)` describes $1 as int4[] (1007) when id is an integer column.
 
+import { enumArrays } from './enum-types.ts';
 import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
 import { coerce, coerceAssign, commonType, operatorError, unifyAll } from './coerce.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, isVectorType, typeDisplayName, vectorArrayType, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
+import { arrayElementType, arrayTypeOf, isArrayType, isIntegerType, isNumericType, isStringType, isVectorType, typeDisplayName, vectorArrayType, type ArrayElementType, type ArrayType, type SqlType } from './types.ts';
 import { bindExpr } from './lower-expr.ts';
 
 /** The functions taking an array (anyarray) that a vector is passed to as its array (vectorArray). */
@@ -46,6 +47,7 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
     ? [items.map((e) => coerce(scope.ctx, e, arrayElementType(target))), arrayElementType(target)]
     : unifyAll(scope.ctx, items, 'ARRAY');
   if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
+  if (t === 'enum') throw enumArrays();
   return { k: 'array', items: all, t: arrayTypeOf(t) };
 }
 
@@ -57,6 +59,7 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
     if (isArrayType(elem) || isVectorType(elem)) throw operatorError(op, l.t, l.t);
+    if (elem === 'enum') throw enumArrays();
     r = coerce(scope.ctx, r, arrayTypeOf(elem));
   }
   r = vectorArray(r);
@@ -140,6 +143,12 @@ const arrayFunctionArrays: Record<string, readonly number[]> = {
 
 /** array_append, array_prepend, array_cat, array_remove, array_position; null for other names. */
 export function bindArrayFunction(ctx: BindContext, name: string, args: readonly Expr[]): Expr | null {
+  if (name === 'array_to_string') {
+    // array_to_string(anyarray, text [, text]): psql's \dT+ lists an enum's labels with it.
+    const a = args[0] === undefined ? undefined : vectorArray(args[0]);
+    if (a === undefined || !isArrayType(a.t) || args.length < 2 || args.length > 3) throw noFunc(name, args);
+    return func(name, [a, ...args.slice(1).map((x) => (isStringType(x.t) || x.t === 'unknown' ? coerce(ctx, x, 'text') : (() => { throw noFunc(name, args); })()))], 'text');
+  }
   const arrays = arrayFunctionArrays[name];
   if (arrays === undefined) return null;
   const start = name === 'array_position' && args.length === 3 ? coerce(ctx, args[2]!, 'int4') : null;

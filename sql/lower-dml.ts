@@ -61,7 +61,7 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
     } else if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
     else if (c.identity === 'a') {
       throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`);
-    } else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name);
+    } else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name, c.typmod);
     if (prior >= 0) out[prior] = { col, e };
     else out.push({ col, e });
   }
@@ -131,7 +131,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
         if ('SetToDefault' in n) return c.default ?? ({ k: 'const', v: null, t: c.type } as Expr);
-        return identityValue(s, c) ?? coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name);
+        return identityValue(s, c) ?? coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name, c.typmod);
       });
     });
     source = { k: 'values', rows };
@@ -144,7 +144,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
       exprs: q.columns.map((qc, i) => {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
-        return identityValue(s, c) ?? coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name);
+        return identityValue(s, c) ?? coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name, c.typmod);
       }),
     };
   }

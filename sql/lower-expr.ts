@@ -3,6 +3,8 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
+import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum } from './lower-enum.ts';
+import { enumArrays } from './enum-types.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
@@ -109,6 +111,7 @@ export const cmpOps = new Set(['=', '<>', '!=', '<', '<=', '>', '>=']);
 
 export function bindCompare(scope: Scope, opName: string, l: Expr, r: Expr): Expr {
   const op = (opName === '!=' ? '<>' : opName) as CmpOp;
+  [l, r] = enumOperands(scope, op, l, r);
   const [a, b, ct] = unify(scope.ctx, l, r, op);
   return { k: 'cmp', op, l: a, r: b, ct, t: 'bool' };
 }
@@ -256,6 +259,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
+      if (arg.t === 'enum') throw enumArrays();
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -303,11 +307,15 @@ function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
   if (f.agg_star) throw new SqlError(SqlState.syntaxError, `${name}(*) specified, but ${name} is not an aggregate function`);
   if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
+  if (ENUM_FUNCTIONS.has(name)) return bindEnumFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, vectorArguments(name, (f.args ?? []).map((a) => bindExpr(scope, a))));
 }
 
 function bindAExpr(scope: Scope, a: A_Expr): Expr {
-  const op = strOf(a.name?.[0]);
+  // OPERATOR(pg_catalog.~), as psql writes its patterns: the built-in operator (no other schema has any).
+  const names = (a.name ?? []).map(strOf);
+  if (names.length > 2 || (names.length === 2 && names[0] !== 'pg_catalog')) throw unsupported(`operator ${names.join('.')}`);
+  const op = names[names.length - 1] ?? '';
   switch (a.kind) {
     case 'AEXPR_OP': {
       if (a.lexpr === undefined) {
@@ -368,7 +376,12 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
     case 'AEXPR_IN': {
       const e = bindExpr(scope, a.lexpr as Node);
       const items = a.rexpr !== undefined && 'List' in a.rexpr ? (a.rexpr.List.items ?? []) : [];
-      const list = items.map((n) => bindExpr(scope, n));
+      // Untyped labels in a list beside an enum are read as that enum's now (22P02 before any row, as PostgreSQL).
+      const en = enumOfExpr(scope, e);
+      const list = items.map((n) => {
+        const x = bindExpr(scope, n);
+        return en !== null && x.t === 'unknown' ? toEnum(scope.ctx, x, en, false) : x;
+      });
       const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'IN');
       return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
     }
@@ -441,12 +454,24 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     const test = bt.includes('TRUE') ? 'true' : bt.includes('FALSE') ? 'false' : 'unknown';
     return { k: 'booltest', e, test, neg: bt.startsWith('IS_NOT'), t: 'bool' };
   }
+  if ('CollateClause' in n) {
+    // The database's collation is C: COLLATE "default", "C" and "POSIX" (as psql and ORMs write them) change nothing.
+    const coll = (n.CollateClause.collname ?? []).map(strOf);
+    const name = coll[coll.length - 1] ?? '';
+    if (coll.length > 2 || (coll.length === 2 && coll[0] !== 'pg_catalog') || !['default', 'C', 'POSIX', 'ucs_basic'].includes(name)) {
+      throw unsupported(`collation ${coll.join('.')}`);
+    }
+    const e = bindExpr(scope, n.CollateClause.arg as Node);
+    if (!isStringType(e.t) && e.t !== 'unknown') throw new SqlError(SqlState.datatypeMismatch, `collations are not supported by type ${typeDisplayName[e.t]}`);
+    return e;
+  }
   if ('TypeCast' in n) {
-    const rt = resolveTypeName(n.TypeCast.typeName ?? {});
+    const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
+    if (rt.enumType !== undefined) return toEnum(scope.ctx, e, rt.enumType, true);
     if (e.k === 'param' && e.t === 'unknown') {
       // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
       const p = coerce(scope.ctx, e, rt.type);

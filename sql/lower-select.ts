@@ -4,6 +4,7 @@
 // single-table query's ORDER BY follows the chosen key order, the sort is dropped and LIMIT is pushed into
 // the scan, which then stops early (TPC-C's "ORDER BY o_id DESC LIMIT 1").
 
+import { enumTypmod } from './lower-enum.ts';
 import type { Node, SelectStmt, ResTarget, SortBy, WithClause } from 'libpg-query';
 import type { Expr } from './expr.ts';
 import { conjuncts, exprEquals, mapExpr } from './expr.ts';
@@ -293,7 +294,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
       continue;
     }
     const e = bindExpr(scope, v as Node);
-    outputs.push({ e, name: nameOf(rt), typmod: e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1 });
+    outputs.push({ e, name: nameOf(rt), typmod: enumTypmod(scope, e, e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1) });
   }
   const srfs = scope.srfs;
   scope.srfs = null;

@@ -2,6 +2,7 @@
 // session performs itself (transaction control, DDL, SET/SHOW, accepted no-ops such as VACUUM). Binding
 // fills in the parameter types the prepared statement reports to drivers (Describe).
 
+import type { EnumTypeDef } from './enum-types.ts';
 import type { Node } from 'libpg-query';
 import type { DmlPlan, OutputColumn, Plan } from './plan.ts';
 import { BindContext } from './bind-context.ts';
@@ -34,6 +35,8 @@ export type Statement =
 export interface LoweredStatement {
   readonly stmt: Statement;
   readonly paramTypes: readonly SqlType[];
+  /** The enum type of each 'enum' parameter binding could tell (its text is read as that enum's label). */
+  readonly paramEnums?: readonly (EnumTypeDef | undefined)[];
   /**
    * The statement calls a function only the client can answer (current_user, current_database(),
    * gen_random_uuid()): on a cluster it runs at the client over rows it reads, never on replicas.
@@ -45,6 +48,7 @@ const ddlTags: Record<string, string> = {
   CreateStmt: 'CREATE TABLE', IndexStmt: 'CREATE INDEX', DropStmt: 'DROP', AlterTableStmt: 'ALTER TABLE', RenameStmt: 'ALTER TABLE',
   TruncateStmt: 'TRUNCATE TABLE', ViewStmt: 'CREATE VIEW',
   CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT', CreateExtensionStmt: 'CREATE EXTENSION',
+  CreateEnumStmt: 'CREATE TYPE', AlterEnumStmt: 'ALTER TYPE', AlterOwnerStmt: 'ALTER TYPE',
 };
 
 function constText(n: Node | undefined): string | null {
@@ -70,7 +74,7 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
     throw e instanceof SqlError && text !== undefined ? positioned(e, text) : e;
   }
   const paramTypes = ctx.paramTypes.map((t) => (t === 'unknown' ? 'text' : t));
-  return { stmt, paramTypes, atClient: ctx.atClient };
+  return { stmt, paramTypes, atClient: ctx.atClient, ...(ctx.paramEnums.length > 0 ? { paramEnums: ctx.paramEnums } : {}) };
 }
 
 function lower(ctx: BindContext, node: Node): Statement {

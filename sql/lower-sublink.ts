@@ -1,6 +1,7 @@
 // Subqueries in expressions (PostgreSQL's SubLinks): scalar, EXISTS, ARRAY(SELECT ...), IN / ANY /
 // ALL with a comparison operator. Evaluated by subquery.ts.
 
+import { enumArrays } from './enum-types.ts';
 import type { Node, SubLink } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { canCast, cannotCast } from './cast.ts';
@@ -28,6 +29,7 @@ export function bindSubLink(scope: Scope, s: SubLink): Expr {
       const et = sub.columns[0]?.type ?? 'text';
       const element = et === 'unknown' ? 'text' : et;
       if (isArrayType(element) || isVectorType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
+      if (element === 'enum') throw enumArrays();
       return { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
     }
     case 'ANY_SUBLINK':

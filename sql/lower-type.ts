@@ -1,6 +1,7 @@
 // Type names in DDL and casts (libpg-query's TypeName) to our SqlType plus typmod, accepting PostgreSQL's
 // spellings and aliases (int, integer, int4, serial, decimal(p,s), character varying(n), float(p), ...).
 
+import { enumArrays, type EnumTypeDef } from './enum-types.ts';
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayTypeOf, isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
@@ -9,6 +10,19 @@ export interface ResolvedType {
   readonly type: SqlType;
   readonly typmod: number;
   readonly serial: boolean;
+  /** The enum type of an 'enum' (typmod: its oid). */
+  readonly enumType?: EnumTypeDef;
+}
+
+/** Where enum types are found by name (the catalog). */
+export interface EnumLookup {
+  enumType(name: string): EnumTypeDef | undefined;
+}
+
+/** The enum `names` (`[schema.]name`) names in the public schema, or undefined. */
+export function enumNamed(enums: EnumLookup, names: readonly string[]): EnumTypeDef | undefined {
+  if (names.length > 2 || (names.length === 2 && names[0] !== 'public')) return undefined;
+  return enums.enumType(names[names.length - 1] ?? '');
 }
 
 function intArg(n: Node | undefined): number | null {
@@ -32,13 +46,14 @@ const simple: Record<string, SqlType> = {
  * whatever the bounds and dimensions say, as PostgreSQL ignores them in declarations; the typmod is the
  * element's (varchar(3)[]). Multidimensional values are refused where they come in (sql-array.ts).
  */
-export function resolveTypeName(tn: TypeName): ResolvedType {
+export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType {
   const names = (tn.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
   const name = (names[names.length - 1] ?? '').toLowerCase();
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
-    const elem = resolveTypeName({ ...tn, arrayBounds: [] });
+    const elem = resolveTypeName({ ...tn, arrayBounds: [] }, enums);
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
     if (elem.type === 'unknown' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
+    if (elem.type === 'enum') throw enumArrays();
     return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
   }
   const mods = (tn.typmods ?? []).map(intArg);
@@ -60,6 +75,12 @@ export function resolveTypeName(tn: TypeName): ResolvedType {
       break;
   }
   const t = simple[name];
+  // A user's enum type (PostgreSQL searches pg_catalog first, so a built-in name stays the built-in type).
+  const userType = enums === undefined || (t !== undefined && names.length === 1) ? undefined : enumNamed(enums, names);
+  if (userType !== undefined) {
+    if ((tn.typmods ?? []).length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${userType.name}"`);
+    return { type: 'enum', typmod: userType.oid, serial: false, enumType: userType };
+  }
   if (name === 'timetz') throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
   if (t === undefined) {
     throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);

@@ -5,6 +5,7 @@
 // without trailing spaces, bytea compares byte-wise (memcmp, a proper prefix first). Operands
 // arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
 
+import { SqlEnum, compareEnums, parseEnum } from './enum-types.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
@@ -96,6 +97,9 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
   if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
+  // Enums by declared order; a label that binding could not type yet is read as the other side's enum's.
+  if (a instanceof SqlEnum) return compareEnums(a, b instanceof SqlEnum ? b : parseEnum(a.type, String(b)));
+  if (b instanceof SqlEnum) return compareEnums(parseEnum(b.type, String(a)), b);
   throw new InvariantError(`cannot compare ${String(a)} with ${String(b)}`);
 }
 

@@ -95,6 +95,7 @@ class ReplicatedDdl implements DdlStorage {
   setSequence(seq: SequenceDef, state: SequenceState): void {
     this.actions.push({ k: 'sequence', seq, state });
   }
+  relabel(): void {}
 }
 
 function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch, ctx: ExecContext | null = null): DdlOutcome {

@@ -11,7 +11,9 @@
  * missing ones with the column's constant default, else NULL (the engine only accepts constant defaults
  * for ADD COLUMN). Columns beyond the table's are ignored.
  */
-import type { TableDef } from './catalog.ts';
+import type { ColumnDef, TableDef } from './catalog.ts';
+import { SqlEnum, enumAtPosition, parseEnum } from './enum-types.ts';
+import { InvariantError } from './errors.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { readBinary } from './value-binary.ts';
 import { Writer } from './wire-values.ts';
@@ -41,6 +43,7 @@ export function encodeRow(table: TableDef, row: Row): Uint8Array {
   for (let i = 0; i < cols.length; i++) {
     const v = row[i] ?? null;
     if (v === null) w.i32(-1);
+    else if (cols[i]!.type === 'enum') w.value(enumPosition(cols[i]!, v), 'text');
     else w.value(v, cols[i]!.type);
   }
   return w.take();
@@ -62,7 +65,7 @@ export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
       continue;
     }
     if (len < 0 || at + len > bytes.length) throw new RowCodecError('truncated row value');
-    if (i < cols.length) row[i] = readBinary(bytes, dv, at, len, cols[i]!.type);
+    if (i < cols.length) row[i] = readValue(bytes, dv, at, len, cols[i]!);
     at += len;
   }
   for (let i = stored; i < cols.length; i++) {
@@ -70,6 +73,22 @@ export function decodeRow(table: TableDef, bytes: Uint8Array): Row {
     row[i] = d !== null && d.k === 'const' ? d.v : null;
   }
   return row;
+}
+
+/**
+ * An enum column holds its label's position (enum-types.ts), which no later ALTER TYPE changes: ADD VALUE
+ * keeps every position and RENAME VALUE changes only the label a position reads as.
+ */
+function enumPosition(col: ColumnDef, v: SqlValue): string {
+  if (v instanceof SqlEnum) return v.pos;
+  if (col.enumType === undefined) throw new InvariantError(`enum column ${col.name} without its type`);
+  return parseEnum(col.enumType, String(v)).pos;
+}
+
+function readValue(bytes: Uint8Array, dv: DataView, at: number, len: number, col: ColumnDef): SqlValue {
+  if (col.type !== 'enum') return readBinary(bytes, dv, at, len, col.type);
+  if (col.enumType === undefined) throw new RowCodecError(`enum column ${col.name} without its type`);
+  return enumAtPosition(col.enumType, readBinary(bytes, dv, at, len, 'text') as string);
 }
 
 /** The big-endian int32 at `at` (framing lengths; no DataView per row). */
@@ -101,7 +120,7 @@ export function decodeColumns(table: TableDef, bytes: Uint8Array, columns: reado
       const type = cols[i]!.type;
       if (len === -1) into[i] = null;
       else if (len === 4 && type === 'int4') into[i] = int32At(bytes, at);
-      else into[i] = readBinary(bytes, (dv ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)), at, len, type);
+      else into[i] = readValue(bytes, (dv ??= new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)), at, len, cols[i]!);
       want = ++next < columns.length ? columns[next]! : -1;
     }
     if (len > 0) at += len;

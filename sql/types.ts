@@ -28,12 +28,14 @@ import { SqlArray } from './sql-array.ts';
 import { SqlInterval } from './interval.ts';
 import { SqlTime } from './time.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
+import { SqlEnum } from './enum-types.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
 export { SqlInterval } from './interval.ts';
 export { SqlTime } from './time.ts';
 export { SqlJson, SqlJsonb } from './json.ts';
+export { SqlEnum } from './enum-types.ts';
 export { formatText, parseText } from './value-text.ts';
 
 export const sqlTypes = [
@@ -51,6 +53,8 @@ export const sqlTypes = [
   'time', '_time',
   // The system catalog's vectors (pg_index.indkey, indclass): one-dimensional arrays subscripted from 0.
   'int2vector', 'oidvector',
+  // Every enum type (enum-types.ts): which one is the typmod of a column or cast, and each value's own.
+  'enum',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -58,7 +62,7 @@ export type ArrayType = Extract<SqlType, `_${string}`>;
 /** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
 export type VectorType = 'int2vector' | 'oidvector';
 /** The element types an array may have: every base type but 'unknown' and the vectors. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType>;
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'enum'>;
 export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
 /**
  * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
@@ -71,7 +75,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval | SqlJson | SqlJsonb | SqlTime;
+  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -86,6 +90,8 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   name: 19, _name: 1003,
   time: 1083, _time: 1183,
   int2vector: 22, oidvector: 30,
+  // anyenum: a column's or a value's own type oid is its enum's (typeOidOf).
+  enum: 3500,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -99,7 +105,13 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   name: 64, _name: -1,
   time: 8, _time: -1,
   int2vector: -1, oidvector: -1,
+  enum: 4,
 };
+
+/** The wire oid of a value of `type` with `typmod`: an enum's own pg_type oid (its typmod), else typeOid. */
+export function typeOidOf(type: SqlType, typmod: number): number {
+  return type === 'enum' && typmod > 0 ? typmod : typeOid[type];
+}
 
 export function typeFromOid(oid: number): SqlType | undefined {
   for (const t of sqlTypes) if (typeOid[t] === oid) return t;
@@ -121,6 +133,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   name: 'name', _name: 'name[]',
   time: 'time without time zone', _time: 'time without time zone[]',
   int2vector: 'int2vector', oidvector: 'oidvector',
+  enum: 'anyenum',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -211,6 +224,7 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlTime) return 'time';
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
+  if (v instanceof SqlEnum) return 'enum';
   // Only a vector's value (or one cast from it to its array) is subscripted from 0.
   if (v instanceof SqlArray) {
     if (v.lower === 0 && v.elementType === 'int2') return 'int2vector';

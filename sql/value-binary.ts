@@ -102,6 +102,8 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'bpchar':
     case 'name':
     case 'unknown':
+    case 'enum':
+      // enum_send: the label.
       return utf8.encode(String(v));
     case 'uuid':
       return uuidBytes(String(v));
@@ -340,6 +342,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
       return parseArrayBinary(b, 'int2', true);
     case 'oidvector':
       return parseArrayBinary(b, 'int4', true);
+    case 'enum':
+      // enum_recv: the label's bytes, resolved against its type later as text is (value-text.ts).
+      return decodeUtf8(b);
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }

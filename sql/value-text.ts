@@ -193,6 +193,9 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseVectorText(text, 'int2');
     case 'oidvector':
       return parseVectorText(text, 'int4');
+    case 'enum':
+      // A label not yet resolved against its type: the statement's parameter or column resolves it (enum-types.ts).
+      return text;
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

@@ -19,6 +19,7 @@
 // Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
 
 import { scanSync, type ScanToken } from 'libpg-query';
+import { TYPE_OID_BASE } from '../../sql/catalog.ts';
 
 type Rewrite = (args: readonly string[]) => string | null;
 
@@ -44,6 +45,12 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   // lookup of its name (which would evaluate the call once per spelling in pesto_relation_name).
   pesto_serial_sequence_oid: (a) => (a.length === 2 ? serialSequence(a[0]!, a[1]!, 'pesto_seq.oid', 'regclass') : null),
   pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
+  // An enum's oid (or its array's) is the session's (pesto_type_name's rows of its enums); a built-in type's the engine's function answers.
+  format_type: (a) => (a.length === 2
+    ? `(SELECT coalesce((SELECT display FROM pg_catalog.pesto_type_name WHERE spelling = (${a[0]})::text AND oid >= ${TYPE_OID_BASE}), pg_catalog.format_type(${a[0]}, ${a[1]})) AS format_type)`
+    : null),
+  // Pesto has no per-object owners: every object is the session user's (as psql's \d lists them).
+  pg_get_userbyid: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE current_user::name END AS pg_get_userbyid)` : null),
   pg_type_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_type WHERE oid = (${a[0]})) END AS pg_type_is_visible)` : null),
 };
 

@@ -21,7 +21,7 @@ function forms(name: string): string[] {
 }
 
 /** Each spelling of `name` under the schema (and database) prefixes: one row per spelling. */
-function spellings(oid: number, name: string, display: string, prefixes: readonly string[][]): SqlValue[][] {
+export function spellings(oid: number, name: string, display: string, prefixes: readonly string[][]): SqlValue[][] {
   const rows: SqlValue[][] = [[String(oid), oid, display]];
   for (const n of forms(name)) {
     rows.push([n, oid, display]);

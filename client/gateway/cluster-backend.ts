@@ -3,6 +3,7 @@
 // model. Statements outside BEGIN ... COMMIT run as their own transaction and are retried on a Pesto
 // abort; inside a transaction a Pesto abort surfaces as SQLSTATE 40001 so drivers and tools retry.
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -44,7 +45,7 @@ class ClusterBackendSession implements BackendSession {
       return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
     }
     const info = r.statement.info;
-    const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
+    const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, paramOids: info.paramOids, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
     return { ok: true, statement };
   }
 
@@ -80,6 +81,10 @@ class ClusterBackendSession implements BackendSession {
 
   async sequences(): Promise<readonly SequenceDef[]> {
     return (await this.session.catalog()).catalog.listSequences();
+  }
+
+  async enums(): Promise<readonly EnumTypeDef[]> {
+    return (await this.session.catalog()).catalog.listEnums();
   }
 
   async views(): Promise<readonly ViewDef[]> {

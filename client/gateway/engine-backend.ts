@@ -2,6 +2,7 @@
 // session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
@@ -115,6 +116,7 @@ class EngineBackendSession implements BackendSession {
     const statement: EngineStatement = {
       name,
       paramTypes: r.info.paramTypes,
+      paramOids: r.info.paramOids,
       columns: columnsOf(r.info.columns),
       returnsRows: r.info.returnsRows,
     };
@@ -153,6 +155,10 @@ class EngineBackendSession implements BackendSession {
 
   sequences(): Promise<readonly SequenceDef[]> {
     return Promise.resolve(this.engine.catalog.listSequences());
+  }
+
+  enums(): Promise<readonly EnumTypeDef[]> {
+    return Promise.resolve(this.engine.catalog.listEnums());
   }
 
   views(): Promise<readonly ViewDef[]> {

@@ -474,7 +474,7 @@ export class GatewaySession {
   /** PREPARE: a named statement, as Parse makes one (sql-prepare.ts). */
   private async prepareSql(spec: PrepareSpec): Promise<BackendResult> {
     if (this.statements.has(spec.name)) return err(GatewayState.duplicatePreparedStatement, `prepared statement "${spec.name}" already exists`);
-    const types = declaredTypes(spec);
+    const types = declaredTypes(spec, spec.typeNames.length > 0 ? await this.backend.enums() : []);
     if (!types.ok) return types;
     const built = await this.buildStatement(spec.name, spec.query, spec.query, classify(spec.query), types.types);
     if (!built.ok) return prepareError(built.error, spec);
@@ -544,7 +544,7 @@ export class GatewaySession {
         this.extendedError({ code: GatewayState.invalidSqlStatementName, message: `prepared statement "${name}" does not exist` });
         return;
       }
-      out.parameterDescription(stmt.paramTypes.map((t) => typeOid[t]));
+      out.parameterDescription(stmt.paramTypes.map((t, i) => stmt.backend?.paramOids?.[i] ?? typeOid[t]));
       if (stmt.columns === null) out.noData();
       else out.rowDescription(fieldsOf(stmt.columns, []));
       return;

@@ -29,6 +29,7 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
+import { SqlEnum } from '../../sql/enum-types.ts';
 import { SEQUENCE_OID } from './catalog-sequences.ts';
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import type { Expr } from '../../sql/expr.ts';
@@ -143,7 +144,8 @@ function exprText(e: Expr, sequences: SequenceNames): string {
   if (typeof e.v === 'boolean') return e.v ? 'true' : 'false';
   const text = formatText(e.v, e.t);
   if (e.t === 'int2' || e.t === 'int4' || e.t === 'int8' || e.t === 'numeric') return text;
-  return `'${text.replace(/'/g, "''")}'::${e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t]}`;
+  const type = e.v instanceof SqlEnum ? identText(e.v.type.name) : e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t];
+  return `'${text.replace(/'/g, "''")}'::${type}`;
 }
 
 export interface IndexRow {
@@ -372,7 +374,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
+          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },

@@ -13,6 +13,7 @@
 //   for everything else itself), so a backend need not track the aborted state.
 // - Nothing throws for SQL-level failures: they come back as `{ ok: false, error }` with a SQLSTATE.
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -59,6 +60,8 @@ export type BackendOutcome = { readonly ok: true } | { readonly ok: false; reado
 /** A statement prepared by a backend; the gateway passes it back to `run` and `release`. */
 export interface BackendStatement {
   readonly paramTypes: readonly SqlType[];
+  /** The parameters' wire oids when they differ from their types' (an enum's own oid); absent: the types'. */
+  readonly paramOids?: readonly number[];
   readonly columns: readonly BackendColumn[];
   readonly returnsRows: boolean;
 }
@@ -89,6 +92,8 @@ export interface BackendSession {
   sequences(): Promise<readonly SequenceDef[]>;
   /** The views this session's statements see now. */
   views(): Promise<readonly ViewDef[]>;
+  /** The enum types this session's statements see now (pg_type, pg_enum, psql's `\dT`). */
+  enums(): Promise<readonly EnumTypeDef[]>;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -11,6 +11,7 @@
 //   cast, such as text to integer). Subqueries are refused, as PostgreSQL refuses them, so evaluating
 //   the arguments reads nothing.
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { scanSync } from 'libpg-query';
 import type { ExecuteStmt, Node, PrepareStmt, TypeName } from 'libpg-query';
 import { canCast, castValue } from '../../sql/cast.ts';
@@ -110,12 +111,13 @@ export function executeSpecOf(node: ExecuteStmt, sql: string): ExecuteSpec {
   return { name: node.name ?? '', args, evaluate };
 }
 
-/** The declared parameter types, resolved (an unknown type name is PostgreSQL's 42704). */
-export function declaredTypes(spec: PrepareSpec): { ok: true; types: SqlType[] } | Failed {
+/** The declared parameter types, resolved (an unknown type name is PostgreSQL's 42704); `enums`: the session's enum types. */
+export function declaredTypes(spec: PrepareSpec, enums: readonly EnumTypeDef[] = []): { ok: true; types: SqlType[] } | Failed {
   const types: SqlType[] = [];
+  const lookup = { enumType: (name: string): EnumTypeDef | undefined => enums.find((e) => e.name === name) };
   for (const tn of spec.typeNames) {
     try {
-      types.push(resolveTypeName(tn.type).type);
+      types.push(resolveTypeName(tn.type, lookup).type);
     } catch (e) {
       return failure(e, tn.position);
     }

@@ -21,6 +21,8 @@
 // is the engine's own function. Sequelize's sync and describeTable/showIndex read these.
 // regclass and regtype casts are lookups in catalog-names.ts's tables (an oid, or with ::text the name).
 
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
+import { enumTypeRows } from './catalog-enums.ts';
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
@@ -28,7 +30,7 @@ import { viewDefinition } from '../../sql/views.ts';
 import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
-import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, typeOidOf, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
@@ -65,7 +67,7 @@ const PG_TYPE: Table = {
   columns: `oid int4, typname name, typnamespace int4, typowner int4, typlen int2, typbyval bool, typtype text,
     typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid int4, typsubscript text, typelem int4,
     typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
-    typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text`,
+    typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text, typacl text[]`,
 };
 const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text' };
 const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
@@ -127,9 +129,9 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
-const ALL = [PG_TYPE, PG_NAMESPACE, PG_RANGE, PG_ENUM, PG_AM, PG_COLLATION, PESTO_TYPE_NAME, ...SESSION_TABLES];
+const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -137,8 +139,8 @@ const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.'
 function typeRows(): SqlValue[][] {
   const rows: SqlValue[][] = [];
   for (const t of sqlTypes) {
-    // An array type's row comes with its element type's, below.
-    if (isArrayType(t)) continue;
+    // An array type's row comes with its element type's, below; enums are the session's (enumTypeRows).
+    if (isArrayType(t) || t === 'enum') continue;
     const oid = typeOid[t];
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;
@@ -152,14 +154,14 @@ function typeRows(): SqlValue[][] {
       // Subscripted like arrays, of int2 and oid (26; int4 in the engine), stored plain; their own
       // array types are left out, as the engine has no arrays of them.
       rows.push([oid, t, PG_CATALOG, 10, len, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', t === 'int2vector' ? 21 : 26, 0,
-        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null]);
+        input, `${t}out`, `${t}recv`, `${t}send`, 'i', 'p', false, 0, -1, 0, 0, null, null]);
       continue;
     }
     rows.push([oid, t, PG_CATALOG, 10, len, byval, 'b', CATEGORY[t] ?? 'U', false, true, ',', 0, '-', 0, array, input, `${base}out`,
-      `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null]);
+      `${base}recv`, `${base}send`, align, len > 0 ? 'p' : 'x', false, 0, -1, 0, collation, null, null]);
     if (array !== 0) {
       rows.push([array, `_${t}`, PG_CATALOG, 10, -1, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', oid, 0,
-        'array_in', 'array_out', 'array_recv', 'array_send', align === 'd' ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null]);
+        'array_in', 'array_out', 'array_recv', 'array_send', align === 'd' ? 'd' : 'i', 'x', false, 0, -1, 0, collation, null, null]);
     }
   }
   return rows;
@@ -186,9 +188,12 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  out.set(PG_TYPE, [...BUILTIN_TYPES]);
+  out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
+  enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME });
   // The session's own database (UTF8, C collation; the only one it can see).
   push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
   const names = sequenceNames(sequences);
@@ -244,17 +249,19 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
 }
 
 /** pg_attribute's and information_schema.columns' rows of one column of a table or view. */
-function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default' | 'identity' | 'generated'>, num: number, def: string | null,
+function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 'type' | 'typmod' | 'notNull' | 'default' | 'identity' | 'generated' | 'enumType'>, num: number, def: string | null,
   updatable: 'YES' | 'NO', database: string, push: (t: Table, row: SqlValue[]) => void): void {
   const f = columnFacts(c.type, c.typmod);
   const generated = c.generated !== undefined;
   // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
-  push(PG_ATTRIBUTE, [relid, c.name, typeOid[c.type], typeLen[c.type], num, c.typmod, isArrayType(c.type) ? 1 : 0, c.notNull, (c.default !== null && c.identity === undefined) || generated,
+  // An enum column: its type's own oid, no modifier; information_schema calls it USER-DEFINED, in public.
+  const en = c.type === 'enum' ? c.enumType : undefined;
+  push(PG_ATTRIBUTE, [relid, c.name, typeOidOf(c.type, c.typmod), typeLen[c.type], num, en === undefined ? c.typmod : -1, isArrayType(c.type) ? 1 : 0, c.notNull, (c.default !== null && c.identity === undefined) || generated,
     c.identity ?? '', generated ? 's' : '', false, collationOf(c.type)]);
   // A generated column's expression is its generation_expression, not a default.
-  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
     f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-    database, 'pg_catalog', c.type, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
+    database, en !== undefined ? 'public' : 'pg_catalog', en?.name ?? c.type, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
 }
 
 /**
@@ -304,6 +311,13 @@ function foreignKeyRows(t: TableDef, tables: readonly TableDef[], database: stri
   }
 }
 
+/** pg_type's rows of the built-in types, and their spellings for regtype. */
+const BUILTIN_TYPES = typeRows();
+const BUILTIN_TYPE_NAMES = BUILTIN_TYPES.flatMap(([oid, typname]) => {
+  const t = typeFromOid(oid as number);
+  return t === undefined ? [] : typeNameRows(oid as number, typname as string, typeDisplayName[t]);
+});
+
 let engine: Engine | null = null;
 
 /** Creates the system catalog's engine (once per process): the gateway does before it serves anyone. */
@@ -318,12 +332,6 @@ export async function loadSystemCatalog(): Promise<void> {
     const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns})`);
     if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   }
-  const types = typeRows();
-  fill(e, PG_TYPE, types);
-  fill(e, PESTO_TYPE_NAME, types.flatMap(([oid, typname]) => {
-    const t = typeFromOid(oid as number);
-    return t === undefined ? [] : typeNameRows(oid as number, typname as string, typeDisplayName[t]);
-  }));
   fill(e, PG_AM, AM_ROWS);
   fill(e, PG_COLLATION, COLLATION_ROWS);
   fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
@@ -392,10 +400,10 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const [tables, views, sequences] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences()]) : [[], [], []];
+      const [tables, views, sequences, enums] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums()]) : [[], [], [], []];
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, views, sequences, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, views, sequences, enums, ctx.settings.database, ctx.settings.user);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

@@ -3,7 +3,7 @@
 // a spelling; binary follows PostgreSQL's send/recv functions (big-endian integers and IEEE floats,
 // numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01, bytea as its bytes).
 
-import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOid, typeLen } from '../../sql/types.ts';
+import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOidOf, typeLen } from '../../sql/types.ts';
 import { arrayElementType, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendWriter, FieldDescription } from './backend-encoder.ts';
 import { GatewayState, ProtocolError } from './protocol-error.ts';
@@ -23,9 +23,10 @@ const NUMERIC_NEG = 0x4000;
 export function fieldsOf(columns: readonly BackendColumn[], formats: readonly number[]): FieldDescription[] {
   return columns.map((c, i) => ({
     name: c.name,
-    typeOid: typeOid[c.type],
+    // An enum column's typmod names its enum: the wire gets that type's own oid and no modifier.
+    typeOid: typeOidOf(c.type, c.typmod),
     typeLen: typeLen[c.type],
-    typmod: c.typmod,
+    typmod: c.type === 'enum' ? -1 : c.typmod,
     format: formatAt(formats, i),
   }));
 }
@@ -147,6 +148,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     case 'bpchar':
     case 'name':
     case 'unknown':
+    case 'enum': // enum_send: the label
       w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
       return;
     case 'uuid':
@@ -299,6 +301,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       return parseBinary(raw, type);
     case 'int2vector':
     case 'oidvector':
+    case 'enum':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.

@@ -331,7 +331,7 @@ function runRecon(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: Exec
   if (rawParams.length < l.paramTypes.length) {
     throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
   }
-  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown'));
+  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown', l.paramEnums?.[i]));
   const plan = stmt.plan;
   const rows = runPlan(plan.source, makeEnv(params, ctx));
   const cols = plan.k === 'insert' ? plan.columns.map((i) => plan.table.columns[i]!) : plan.from?.columns ?? plan.table.columns;

@@ -13,7 +13,7 @@ import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
-type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like';
+type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
@@ -187,6 +187,11 @@ export const SQLALCHEMY_SKIP = missing(PYTHON, ['-c', 'import sqlalchemy, psycop
  * Runs drivers/sqlalchemy_check.py against a gateway (tables named PREFIX_parent, PREFIX_child, ...):
  * its exit code, the JSON document of what it reflected (stdout) and its errors.
  */
+/** drivers/enum_check.py (psycopg2, psycopg 3, SQLAlchemy over enum types) against `port`: its exit code and output. */
+export function runEnumCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, 'enum_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 300_000);
+}
+
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runClient(PYTHON, [join(drivers, 'sqlalchemy_check.py'), String(port), user, PASSWORD, DATABASE, prefix], undefined, 300_000);
 }

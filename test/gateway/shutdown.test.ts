@@ -54,6 +54,7 @@ class RecordingBackend implements SqlBackend {
       tables: () => s.tables(),
       sequences: () => s.sequences(),
       views: () => s.views(),
+      enums: () => s.enums(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

@@ -2,6 +2,7 @@
 // sysbench-cluster.test.ts over a cluster): finding the binary, a backend wrapper that counts the
 // SQLSTATE of every error it returns, running sysbench 1.0 `oltp_read_write` against a gateway port, and
 // reading its final report.
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import pg from 'pg';
@@ -93,6 +94,10 @@ class CountingSession implements BackendSession {
 
   views(): Promise<readonly ViewDef[]> {
     return this.inner.views();
+  }
+
+  enums(): Promise<readonly EnumTypeDef[]> {
+    return this.inner.enums();
   }
 }
 
