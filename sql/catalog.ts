@@ -404,6 +404,12 @@ export class Catalog {
     return undefined;
   }
 
+  /** `{ enumType }` for a column of an enum type (its typmod is the type's oid), else nothing: spread into a ColumnDef. */
+  enumOfColumn(type: SqlType, typmod: number): { readonly enumType?: EnumTypeDef } {
+    const e = type === 'enum' ? this.enumByOid(typmod) : undefined;
+    return e === undefined ? {} : { enumType: e };
+  }
+
   listEnums(): EnumTypeDef[] {
     return [...this.enums.values()];
   }

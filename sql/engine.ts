@@ -9,7 +9,6 @@
 // the catalog. `now()` is fixed per transaction and comes from the injected clock (sql/ never reads
 // the system clock); without one, a deterministic logical clock is used.
 
-import { coerceParam } from './cast.ts';
 import { LocalSequences, SequenceSession } from './sequences.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -26,53 +25,19 @@ import { readsStillValid } from './occ.ts';
 import { constraintsNamed, DeferredConstraints, SET_CONSTRAINTS_OUTSIDE_BLOCK, type DeferredCheck, type StatementDeferrals } from './foreign-key-deferred.ts';
 import { foreignKeyGraph, runDeferredChecks } from './foreign-key-checks.ts';
 import { makeEnv } from './eval.ts';
-import { runPlan } from './executor.ts';
-import { runDml } from './dml.ts';
 import { applyDdl } from './ddl.ts';
 import { withViewText } from './views.ts';
 import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import { LockWait } from './advisory-locks.ts';
 import { EngineLockTable, EngineSessionLocks } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
-import { castValue } from './cast.ts';
-import { Numeric } from './numeric.ts';
-import { SqlDate } from './datetime.ts';
-import type { OutputColumn } from './plan.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import { typeOfValue, typeOidOf, type SqlType, type SqlValue, type Row } from './types.ts';
+import type { SqlType, SqlValue, Row } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
 export { coerceParam } from './cast.ts';
-
-export interface ResultColumn {
-  readonly name: string;
-  readonly type: SqlType;
-  readonly typmod: number;
-}
-
-export type ExecResult =
-  | {
-      readonly ok: true;
-      /** PostgreSQL command tag word(s), e.g. 'SELECT', 'INSERT', 'CREATE TABLE'. */
-      readonly command: string;
-      readonly rowCount: number;
-      readonly columns: readonly ResultColumn[];
-      readonly rows: SqlValue[][];
-      /** Exact CommandComplete tag, e.g. 'INSERT 0 3', 'SELECT 2', 'UPDATE 1'. */
-      readonly tag: string;
-      readonly notices?: readonly string[];
-    }
-  | { readonly ok: false; readonly error: SqlError };
-
-export interface PreparedInfo {
-  readonly paramTypes: readonly SqlType[];
-  /** The parameters' wire oids (ParameterDescription): an enum parameter's is its enum's. */
-  readonly paramOids: readonly number[];
-  readonly columns: readonly ResultColumn[];
-  /** False for statements that return no rows (DML without RETURNING, DDL, ...). */
-  readonly returnsRows: boolean;
-  readonly command: string;
-}
+export { describe, ok, runStatement, thenOutcome, type ExecResult, type PreparedInfo, type ResultColumn } from './statement-result.ts';
+import { describe, ok, runStatement, thenOutcome, type ExecResult, type PreparedInfo } from './statement-result.ts';
 
 export interface EngineOptions {
   /** Current time in microseconds since 1970 (read once per transaction). Default: a logical clock. */
@@ -237,46 +202,6 @@ function serializationFailure(): SqlError {
     'Reason code: Canceled on identification as a pivot, during commit attempt.');
 }
 
-export function describe(l: LoweredStatement): PreparedInfo {
-  const s = l.stmt;
-  const cols = s.k === 'query' || s.k === 'dml' ? s.columns.map(resultColumn) : s.k === 'show' ? [{ name: s.name, type: 'text' as const, typmod: -1 }] : [];
-  const returnsRows = s.k === 'query' || s.k === 'show' || (s.k === 'dml' && s.plan.returning !== null);
-  const command = s.k === 'query' ? 'SELECT' : s.k === 'dml' ? s.tag ?? s.plan.k.toUpperCase() : s.k === 'ddl' ? s.tag : s.k === 'txn' ? s.op.toUpperCase()
-    : s.k === 'savepoint' ? (s.op === 'savepoint' ? 'SAVEPOINT' : s.op === 'release' ? 'RELEASE' : 'ROLLBACK')
-    : s.k === 'set' ? 'SET' : s.k === 'show' ? 'SHOW' : s.k === 'constraints' ? 'SET CONSTRAINTS' : s.tag;
-  return { paramTypes: l.paramTypes, paramOids: l.paramTypes.map((t, i) => typeOidOf(t, l.paramEnums?.[i]?.oid ?? -1)), columns: cols, returnsRows, command };
-}
-
-function resultColumn(c: OutputColumn): ResultColumn {
-  return { name: c.name, type: c.type === 'unknown' ? 'text' : c.type, typmod: c.typmod };
-}
-
-
-/**
- * Executes a lowered query or DML statement against an arbitrary context (replica or client side).
- * Parameters may be JS values or PostgreSQL text; they are converted to the inferred parameter types.
- */
-export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[], ctx: ExecContext): ExecResult {
-  const stmt = l.stmt;
-  if (rawParams.length === 0 && l.paramTypes.length > 0) throw new SqlError(SqlState.undefinedParameter, 'there is no parameter $1');
-  if (rawParams.length < l.paramTypes.length) {
-    throw new SqlError(SqlState.protocolViolation, `bind message supplies ${rawParams.length} parameters, but prepared statement requires ${l.paramTypes.length}`);
-  }
-  const params = rawParams.map((v, i) => coerceParam(v, l.paramTypes[i] ?? 'unknown', l.paramEnums?.[i]));
-  const env = makeEnv(params, ctx);
-  if (stmt.k === 'query') {
-    const rows = runPlan(stmt.plan, env);
-    return { ok: true, command: 'SELECT', rowCount: rows.length, columns: stmt.columns.map(resultColumn), rows, tag: `SELECT ${rows.length}` };
-  }
-  if (stmt.k === 'dml') {
-    const r = runDml(stmt.plan, env);
-    const command = stmt.tag ?? stmt.plan.k.toUpperCase();
-    const tag = stmt.tag ?? (command === 'INSERT' ? `INSERT 0 ${r.count}` : `${command} ${r.count}`);
-    return { ok: true, command, rowCount: r.count, columns: stmt.plan.returning === null ? [] : stmt.columns.map(resultColumn), rows: r.returned, tag };
-  }
-  throw new SqlError(SqlState.featureNotSupported, `statement kind ${stmt.k} cannot run through runStatement`);
-}
-
 interface Txn {
   readonly buffer: WriteBuffer;
   /** What the transaction read, validated at COMMIT (occ.ts). */
@@ -295,17 +220,6 @@ const defaultSettings: Record<string, string> = {
   server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY', timezone: 'UTC', search_path: '"$user", public',
   standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
 };
-
-/** A DDL statement's result after the statement it ran next (`DdlOutcome.then`) gave `r`. */
-export function thenOutcome(out: DdlOutcome, r: ExecResult, notices: readonly string[] | undefined): ExecResult {
-  if (!r.ok) return r;
-  const tag = out.then?.countTag === undefined ? out.tag : `${out.then.countTag} ${r.rowCount}`;
-  return { ok: true, command: out.tag, rowCount: r.rowCount, columns: [], rows: [], tag, ...(notices !== undefined ? { notices } : {}) };
-}
-
-export function ok(command: string, tag: string, notices?: readonly string[]): ExecResult {
-  return { ok: true, command, rowCount: 0, columns: [], rows: [], tag, ...(notices !== undefined && notices.length > 0 ? { notices } : {}) };
-}
 
 export class Session {
   private txn: Txn | null = null;

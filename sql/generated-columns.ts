@@ -4,10 +4,9 @@
 // functions and casts), and evaluated into every row an INSERT, UPDATE, COPY, ON CONFLICT DO UPDATE or
 // foreign key action writes (dml.ts checkRow), before NOT NULL and CHECK. A client of a cluster computes
 // the rows it writes with the same code, so every replica stores the value the client computed.
-// Caveat: immutability is judged from a list of the functions, casts and operators Pesto has that
-// PostgreSQL marks stable or volatile (below); a function Pesto adds later must join it when it is not
-// immutable in PostgreSQL.
+// Immutability is judged as for index expressions (immutability.ts).
 
+import { isImmutable } from './immutability.ts';
 import type { Constraint, Node } from 'libpg-query';
 import type { Catalog, ColumnDef, TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
@@ -17,7 +16,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { findExpr, someExpr, type Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { checkSource } from './check-text.ts';
-import { isArrayType, typeDisplayName, type Row, type SqlType } from './types.ts';
+import { typeDisplayName, type Row } from './types.ts';
 
 /** A stored generated column's expression (ColumnDef.generated). */
 export interface GeneratedDef {
@@ -48,7 +47,7 @@ export function bindGenerated(catalog: Catalog, table: string, columns: readonly
   if (ref !== undefined && ref.k === 'col') {
     throw new SqlError('42P17', `cannot use generated column "${columns[ref.i]?.name ?? ''}" in column generation expression`, 'A generated column cannot reference another generated column.');
   }
-  if (!immutable(bound)) throw new SqlError('42P17', 'generation expression is not immutable');
+  if (!isImmutable(bound)) throw new SqlError('42P17', 'generation expression is not immutable');
   if (bound.t !== col.type && bound.t !== 'unknown' && !castsOnAssignment(bound.t, col.type)) {
     throw new SqlError(SqlState.datatypeMismatch, `column "${col.name}" is of type ${typeDisplayName[col.type]} but default expression is of type ${typeDisplayName[bound.t]}`,
       undefined, undefined, 'You will need to rewrite or cast the expression.');
@@ -103,52 +102,4 @@ export function generatedUsing(table: TableDef, i: number): number[] {
     if (c.generated !== undefined && someExpr(c.generated.expr, (x) => x.k === 'col' && x.i === i)) out.push(j);
   });
   return out;
-}
-
-/** Functions PostgreSQL 15 marks stable or volatile (by the name the binder gives them), in every form Pesto has. */
-const MUTABLE_FUNCTIONS = new Set([
-  'now', 'clock_timestamp', 'statement_timestamp', 'transaction_timestamp', 'timeofday', 'random', 'gen_random_uuid',
-  'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v3', 'uuid_generate_v4', 'uuid_generate_v5',
-  'nextval', 'currval', 'setval', 'lastval', 'sequence_is_called', 'sequence_last_value',
-  'current_date', 'current_timestamp', 'localtime', 'localtimestamp', 'current_user', 'session_user', 'current_database', 'current_schema', 'version',
-  'concat', 'concat_ws', 'format_type', 'to_char', 'to_char_number', 'to_char_tz', 'to_number', 'to_json', 'to_jsonb', 'row_to_json',
-  'json_build_array', 'json_build_object', 'jsonb_build_array', 'jsonb_build_object', 'pg_typeof', 'array_to_string',
-]);
-
-/** Functions whose forms over timestamptz are stable (the session's TimeZone) while the others are immutable. */
-const ZONED_FUNCTIONS = new Set(['date_part', 'extract', 'date_trunc', 'age']);
-
-const TEXT_TYPES: ReadonlySet<SqlType> = new Set<SqlType>(['text', 'varchar', 'bpchar']);
-/** Types whose text input (and, but for time, output) depends on DateStyle, IntervalStyle or TimeZone: stable. */
-const STYLED_TYPES: ReadonlySet<SqlType> = new Set<SqlType>(['date', 'timestamp', 'timestamptz', 'interval', 'time']);
-
-/** Whether a cast from `from` to `to` is immutable in PostgreSQL 15 (pg_cast and the types' I/O functions). */
-function castImmutable(from: SqlType, to: SqlType): boolean {
-  if (from === to) return true;
-  if (TEXT_TYPES.has(to) && (isArrayType(from) || (STYLED_TYPES.has(from) && from !== 'time'))) return false;
-  if (TEXT_TYPES.has(from) && (isArrayType(to) || STYLED_TYPES.has(to))) return false;
-  if (to === 'timestamptz') return from !== 'date' && from !== 'timestamp';
-  if (from === 'timestamptz') return to !== 'date' && to !== 'time' && to !== 'timestamp';
-  return true;
-}
-
-const zoneMix = (a: SqlType, b: SqlType): boolean => (a === 'timestamptz' && b !== 'timestamptz' && (b === 'date' || b === 'timestamp' || b === 'interval'))
-  || (b === 'timestamptz' && a !== 'timestamptz' && (a === 'date' || a === 'timestamp' || a === 'interval'));
-
-/** Whether every function, cast and operator of `e` is immutable in PostgreSQL 15 (contain_mutable_functions). */
-export function immutable(e: Expr): boolean {
-  return !someExpr(e, (x) => {
-    switch (x.k) {
-      case 'func':
-        if (MUTABLE_FUNCTIONS.has(x.fn)) return true;
-        if (ZONED_FUNCTIONS.has(x.fn) && (x.args.some((a) => a.t === 'timestamptz') || (x.fn === 'age' && x.args.length === 1))) return true;
-        return x.fn === 'to_timestamp' && x.args.length === 2;
-      case 'cast': return x.e.k !== 'const' && !castImmutable(x.e.t, x.t);
-      case 'cmp': case 'distinct': return zoneMix(x.l.t, x.r.t);
-      case 'arith':
-        if (x.op === '||' && TEXT_TYPES.has(x.t)) return (x.l.t !== x.t && !castImmutable(x.l.t, 'text')) || (x.r.t !== x.t && !castImmutable(x.r.t, 'text'));
-        return (x.op === '+' || x.op === '-') && zoneMix(x.l.t, x.r.t);
-      default: return false;
-    }
-  });
 }

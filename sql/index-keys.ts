@@ -18,49 +18,8 @@ import { checkSource, checkText } from './check-text.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { conjuncts, exprEquals, mapExpr, someExpr, type Expr } from './expr.ts';
 import { evalExpr, makeEnv } from './eval.ts';
-import { isArrayType, type Row, type SqlType, type SqlValue } from './types.ts';
-
-const NOT_IMMUTABLE = new Set([
-  'now', 'current_timestamp', 'localtimestamp', 'localtime', 'current_date', 'transaction_timestamp', 'statement_timestamp', 'clock_timestamp',
-  'random', 'gen_random_uuid', 'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4', 'nextval', 'currval', 'lastval', 'setval',
-  'sequence_is_called', 'sequence_last_value', 'to_char', 'to_char_number', 'to_char_tz', 'to_number', 'concat', 'concat_ws',
-  'json_build_array', 'json_build_object', 'jsonb_build_array', 'jsonb_build_object', 'to_json', 'to_jsonb', 'row_to_json',
-  'current_database', 'current_schema', 'current_user', 'session_user', 'format_type', 'version',
-]);
-/** Functions stable over a timestamptz argument (the session's TimeZone), immutable otherwise. */
-const ZONED = new Set(['date_part', 'extract', 'date_trunc', 'date_trunc_interval', 'age', 'year', 'month', 'day', 'hour', 'minute', 'second',
-  'epoch', 'dow', 'doy', 'quarter', 'week']);
-const DATETIME = new Set<SqlType>(['date', 'timestamp', 'timestamptz', 'interval', 'time']);
-const TEXT = new Set<SqlType>(['text', 'varchar', 'bpchar', 'unknown']);
-
-function castImmutable(from: SqlType, to: SqlType): boolean {
-  if (from === to) return true;
-  if (TEXT.has(from) && (DATETIME.has(to) || isArrayType(to))) return false;
-  if (TEXT.has(to) && ((DATETIME.has(from) && from !== 'time') || isArrayType(from))) return false;
-  if ((from === 'timestamptz' && DATETIME.has(to)) || (to === 'timestamptz' && DATETIME.has(from))) return to === 'interval' || from === 'interval';
-  return true;
-}
-
-function immutableNode(e: Expr): boolean {
-  switch (e.k) {
-    case 'func':
-      if (NOT_IMMUTABLE.has(e.fn)) return false;
-      if (e.fn === 'age' && e.args.length === 1) return false;
-      if (e.fn === 'to_timestamp' && e.args.length === 2) return false;
-      return !(ZONED.has(e.fn) && e.args.some((a) => a.t === 'timestamptz'));
-    case 'cast':
-      return castImmutable(e.e.t, e.t);
-    case 'arith':
-      return !((e.l.t === 'timestamptz' || e.r.t === 'timestamptz') && (e.l.t === 'interval' || e.r.t === 'interval'));
-    default:
-      return true;
-  }
-}
-
-/** Whether every function and operator of `e` is immutable (PostgreSQL's contain_mutable_functions, negated). */
-export function isImmutable(e: Expr): boolean {
-  return !someExpr(e, (x) => !immutableNode(x));
-}
+import { isImmutable } from './immutability.ts';
+import type { Row, SqlValue } from './types.ts';
 
 /**
  * Binds one key expression (`what` 'expression') or the predicate (`what` 'predicate') of an index on

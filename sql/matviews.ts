@@ -47,7 +47,7 @@ export function createMatview(catalog: Catalog, storage: DdlStorage, s: CreateTa
   const { query, columns, uses } = fixedQuery(catalog, s.query, names, 'CREATE MATERIALIZED VIEW');
   const text = (s as Record<string, unknown>)[VIEW_TEXT];
   const withData = s.into?.skipData !== true;
-  const cols: ColumnDef[] = columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, notNull: false, default: null, hidden: false, serial: false }));
+  const cols: ColumnDef[] = columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, notNull: false, default: null, hidden: false, serial: false, ...catalog.enumOfColumn(c.type, c.typmod) }));
   cols.push({ name: HIDDEN_ROWID, type: 'int8', typmod: -1, notNull: true, default: null, hidden: true, serial: false });
   const table: TableDef = {
     id: catalog.allocateId(), name, columns: cols, pk: [cols.length - 1], pkTypes: ['int8'], hiddenPk: true, indexes: [],

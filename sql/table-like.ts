@@ -41,7 +41,7 @@ function likeSource(catalog: Catalog, name: string): TableDef | { readonly colum
   const table = catalog.get(name);
   if (table !== undefined) return table;
   const view = catalog.getView(name);
-  if (view !== undefined) return { columns: view.columns.map((c) => ({ ...c, notNull: false, default: null, hidden: false, serial: false })) };
+  if (view !== undefined) return { columns: view.columns.map((c) => ({ ...c, notNull: false, default: null, hidden: false, serial: false, ...catalog.enumOfColumn(c.type, c.typmod) })) };
   const kind = catalog.sequence(name) !== undefined ? 'sequences' : catalog.findIndex(name) !== undefined ? 'indexes' : null;
   if (kind !== null) throw new SqlError(SqlState.wrongObjectType, `relation "${name}" is invalid in LIKE clause`, `This operation is not supported for ${kind}.`);
   throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
@@ -72,7 +72,7 @@ export function expandLike(catalog: Catalog, clause: TableLikeClause, offset: nu
   for (const [i] of at) {
     const c = source.columns[i]!;
     const copyDefault = has(LIKE.defaults) && c.default !== null && c.identity === undefined && c.generated === undefined;
-    let def: ColumnDef = { name: c.name, type: c.type, typmod: c.typmod, notNull: c.notNull, default: copyDefault ? c.default : null, hidden: false, serial: false };
+    let def: ColumnDef = { name: c.name, type: c.type, typmod: c.typmod, notNull: c.notNull, default: copyDefault ? c.default : null, hidden: false, serial: false, ...catalog.enumOfColumn(c.type, c.typmod) };
     if (has(LIKE.generated) && c.generated !== undefined) {
       const g = c.generated;
       def = { ...def, generated: g.source === undefined ? { expr: move(g.expr) } : { expr: move(g.expr), source: remapCheckSource(g.source, moved) } };

@@ -7,6 +7,7 @@
 import type { CreateTableAsStmt, IntoClause, SelectStmt } from 'libpg-query';
 import { quoteIdent } from '../../sql/catalog.ts';
 import { formatTypeSpec } from '../../sql/types.ts';
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { BackendColumn, BackendError, BackendResult, BackendSession } from './sql-backend.ts';
 import { tokensOf } from './sql-prepare.ts';
 
@@ -74,13 +75,16 @@ export function selectIntoOf(node: SelectStmt, sql: string): CreateTableAsSpec |
 
 const fail = (code: string, message: string): { ok: false; error: BackendError } => ({ ok: false, error: { code, message } });
 
-/** The column definitions of the new table: the query's columns under the given names. */
-function columnDefs(spec: CreateTableAsSpec, columns: readonly BackendColumn[]): { ok: true; defs: string } | { ok: false; error: BackendError } {
+/** The column definitions of the new table: the query's columns under the given names (a column of an enum type, of `enums`, by the type's name). */
+function columnDefs(spec: CreateTableAsSpec, columns: readonly BackendColumn[], enums: readonly EnumTypeDef[]): { ok: true; defs: string } | { ok: false; error: BackendError } {
   if (spec.columnNames.length > columns.length) return fail('42601', 'too many column names were specified');
   const names = columns.map((c, i) => spec.columnNames[i] ?? c.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) return fail('42701', `column "${dup}" specified more than once`);
-  const type = (c: BackendColumn): string => (c.type === 'bpchar' && c.typmod < 0 ? 'bpchar' : formatTypeSpec({ type: c.type, typmod: c.typmod }));
+  const type = (c: BackendColumn): string => {
+    if (c.type === 'enum') return quoteIdent(enums.find((e) => e.oid === c.typmod)?.name ?? '');
+    return c.type === 'bpchar' && c.typmod < 0 ? 'bpchar' : formatTypeSpec({ type: c.type, typmod: c.typmod });
+  };
   return { ok: true, defs: columns.map((c, i) => `${quoteIdent(names[i] as string)} ${type(c)}`).join(', ') };
 }
 
@@ -96,7 +100,7 @@ export async function createTableAs(session: BackendSession, spec: CreateTableAs
   session.release(p.statement);
   if (p.statement.paramTypes.length > 0) return fail('42P02', 'there is no parameter $1');
   if (!p.statement.returnsRows) return fail('42601', 'CREATE TABLE AS needs a query that returns rows');
-  const defs = columnDefs(spec, p.statement.columns);
+  const defs = columnDefs(spec, p.statement.columns, await session.enums());
   if (!defs.ok) return defs;
   if (!inBlock) {
     const b = await session.begin();
