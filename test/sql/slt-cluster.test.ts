@@ -4,7 +4,7 @@
 // starts on an empty database (the tables the previous file left are dropped first) in a new session.
 // A file must fail exactly where the single-node engine fails (known-failures.txt, empty today): every
 // other failure is a difference between the cluster path and the engine. No record is skipped. The
-// corpus runs once more on a cluster of two shards.
+// corpus also runs on a cluster of two shards (slt-two-shards.ts, `npm run test:shards`, which .ci/run runs).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 
@@ -12,46 +12,9 @@ import { SqlClient } from '../../client/sql/sql-session.ts';
 import { Engine } from '../../sql/engine.ts';
 import type { ExecResult } from '../../sql/engine.ts';
 import { startSltCluster, type SltCluster } from './cluster-database.ts';
-import { corpusFiles, describeFailures, loadScript, readKnownFailures, runFile } from './slt-files.ts';
+import { corpusOn } from './slt-files.ts';
 
 const BASE_PORT = 7800;
-/** The two-shard cluster's ports (twelve replicas). */
-const SHARDED_BASE_PORT = 7840;
-const known = readKnownFailures();
-
-/** Every corpus file on the cluster `get` returns, failing only where the engine fails. */
-function corpusOn(get: () => SltCluster | undefined): void {
-  for (const file of corpusFiles()) {
-    const { script } = loadScript(file);
-    void it(`${script.name} passes on the cluster`, async () => {
-      const cluster = get();
-      assert.ok(cluster !== undefined, 'the cluster started');
-      const report = await runFile(script, () => cluster.open());
-      assert.equal(report.halted, false, `${script.name} halted`);
-      assert.equal(report.skipped, 0, `${script.name}: ${report.skipped} records skipped`);
-      const unexpected = report.failures.filter((f) => !known.has(`${script.name}:${f.line}`));
-      assert.equal(
-        unexpected.length,
-        0,
-        `${unexpected.length} records fail on the cluster but not on the engine:\n${describeFailures({ ...report, failures: unexpected }, 10)}`,
-      );
-      assert.ok(report.passed > 0, `${script.name}: no record passed`);
-    });
-  }
-}
-
-// Two shards: each file's tables spread over both (a table lives on one shard), so joins, subqueries
-// and INSERT ... SELECT across shards run at the client (decision 0064).
-void describe('the sqllogictest corpus over a cluster of two shards (twelve replicas), through the gateway', () => {
-  let cluster: SltCluster | undefined;
-  before(async () => {
-    cluster = await startSltCluster('slt-2shards', SHARDED_BASE_PORT, 2);
-  });
-  after(async () => {
-    await cluster?.stop();
-  });
-  corpusOn(() => cluster);
-});
 
 void describe('the sqllogictest corpus over a cluster of six replicas, through the gateway', () => {
   let cluster: SltCluster | undefined;

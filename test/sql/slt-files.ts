@@ -9,6 +9,9 @@ import { runSlt } from '../../sql/slt/run-slt.ts';
 import type { SltReport } from '../../sql/slt/run-slt.ts';
 import type { SltDatabase } from '../../sql/slt/slt-database.ts';
 import type { SltScript } from '../../sql/slt/slt-record.ts';
+import assert from 'node:assert/strict';
+import { it } from 'node:test';
+import type { SltCluster } from './cluster-database.ts';
 
 /** A backend opened for one script; `close` releases it (drops the scratch database, ...). */
 export type OpenedDatabase = { readonly db: SltDatabase; close(): Promise<void> };
@@ -75,4 +78,27 @@ function indent(text: string, prefix: string): string {
     .split('\n')
     .map((l) => prefix + l)
     .join('\n');
+}
+
+const knownOnCluster = readKnownFailures();
+
+/** Every corpus file on the cluster `get` returns, failing only where the engine fails. */
+export function corpusOn(get: () => SltCluster | undefined): void {
+  for (const file of corpusFiles()) {
+    const { script } = loadScript(file);
+    void it(`${script.name} passes on the cluster`, async () => {
+      const cluster = get();
+      assert.ok(cluster !== undefined, 'the cluster started');
+      const report = await runFile(script, () => cluster.open());
+      assert.equal(report.halted, false, `${script.name} halted`);
+      assert.equal(report.skipped, 0, `${script.name}: ${report.skipped} records skipped`);
+      const unexpected = report.failures.filter((f) => !knownOnCluster.has(`${script.name}:${f.line}`));
+      assert.equal(
+        unexpected.length,
+        0,
+        `${unexpected.length} records fail on the cluster but not on the engine:\n${describeFailures({ ...report, failures: unexpected }, 10)}`,
+      );
+      assert.ok(report.passed > 0, `${script.name}: no record passed`);
+    });
+  }
 }
