@@ -8,7 +8,7 @@
 // with 0A000; COPY TO STDOUT is copy-out.ts.
 
 import type { CopyStmt, Node } from 'libpg-query';
-import { quoteIdent } from '../../sql/catalog.ts';
+import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { parseText } from '../../sql/types.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { BinaryCopyParser, CopyFormatError } from './copy-binary.ts';
@@ -266,6 +266,16 @@ export interface CopyTarget {
 }
 
 /**
+ * The stored generated columns of `table`, which COPY leaves out both ways, and PostgreSQL's 42P10 when
+ * the COPY's column list (`listed`) names one.
+ */
+export function copyGenerated(table: TableDef | undefined, listed: readonly string[] | null | undefined): { generated: ReadonlySet<string>; error: BackendError | null } {
+  const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
+  const g = listed?.find((c) => generated.has(c));
+  return { generated, error: g === undefined ? null : { code: '42P10', message: `column "${g}" is a generated column`, detail: 'Generated columns cannot be used in COPY.' } };
+}
+
+/**
  * Resolves the target columns (all of the table's but stored generated ones when none are listed); an
  * error before CopyInResponse. A generated column listed is PostgreSQL's 42P10.
  */
@@ -273,12 +283,9 @@ export async function copyTarget(backend: BackendSession, spec: CopySpec): Promi
   const table = (await backend.tables()).find((t) => t.name === spec.table);
   // PostgreSQL takes the data, then refuses it.
   if (table?.matview !== undefined) return { ok: true, target: { columns: [], refused: { code: '42809', message: `cannot copy to materialized view "${spec.table}"` } } };
-  const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
-  if (spec.columns !== null) {
-    const g = spec.columns.find((c) => generated.has(c));
-    if (g !== undefined) return { ok: false, error: { code: '42P10', message: `column "${g}" is a generated column`, detail: 'Generated columns cannot be used in COPY.' } };
-    return { ok: true, target: { columns: spec.columns } };
-  }
+  const { generated, error } = copyGenerated(table, spec.columns);
+  if (error !== null) return { ok: false, error };
+  if (spec.columns !== null) return { ok: true, target: { columns: spec.columns } };
   const probe = await backend.prepare(`SELECT * FROM ${quoteIdent(spec.table)} LIMIT 0`, []);
   if (!probe.ok) return probe;
   backend.release(probe.statement);

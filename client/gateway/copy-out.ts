@@ -8,7 +8,7 @@
 
 import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { copyFormatOf, type CopyFormat, type CopyRefused } from './copy-in.ts';
+import { copyFormatOf, copyGenerated, type CopyFormat, type CopyRefused } from './copy-in.ts';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import { writeBinaryCopy } from './copy-binary.ts';
@@ -27,14 +27,12 @@ export interface CopyOutSpec extends CopyFormat {
  * The query of a COPY of `table`'s rows as PostgreSQL 15 copies them: without a column list, every
  * column but the stored generated ones; a generated column listed is 42P10.
  */
-function copyOutQuery(spec: CopyOutSpec, table: TableDef | undefined): { ok: true; query: string } | { ok: false; error: BackendError } {
-  const generated = new Set(table?.columns.flatMap((c) => (c.generated !== undefined ? [c.name] : [])) ?? []);
-  if (table === undefined || spec.relation === undefined || generated.size === 0) return { ok: true, query: spec.query };
-  const g = spec.columns?.find((c) => generated.has(c));
-  if (g !== undefined) return { ok: false, error: { code: '42P10', message: `column "${g}" is a generated column`, detail: 'Generated columns cannot be used in COPY.' } };
-  if (spec.columns !== undefined) return { ok: true, query: spec.query };
+function copyOutQuery(spec: CopyOutSpec, relation: string, table: TableDef | undefined): { ok: true; query: string } | { ok: false; error: BackendError } {
+  const { generated, error } = copyGenerated(table, spec.columns);
+  if (error !== null) return { ok: false, error };
+  if (table === undefined || generated.size === 0 || spec.columns !== undefined) return { ok: true, query: spec.query };
   const cols = table.columns.filter((c) => !c.hidden && c.generated === undefined).map((c) => quoteIdent(c.name)).join(', ');
-  return { ok: true, query: `SELECT ${cols} FROM ${quoteIdent(spec.relation)}` };
+  return { ok: true, query: `SELECT ${cols} FROM ${quoteIdent(relation)}` };
 }
 
 /** What COPY relation TO reads: views and materialized views are refused as PostgreSQL 15 refuses them (42809). */
@@ -43,7 +41,7 @@ export async function copyOutSource(backend: BackendSession, spec: CopyOutSpec):
   const table = (await backend.tables()).find((t) => t.name === spec.relation);
   const view = table === undefined && (await backend.views()).some((v) => v.name === spec.relation) ? 'view' : table?.matview !== undefined ? 'materialized view' : null;
   if (view !== null) return { ok: false, error: { code: '42809', message: `cannot copy from ${view} "${spec.relation}"`, hint: 'Try the COPY (SELECT ...) TO variant.' } };
-  return copyOutQuery(spec, table);
+  return copyOutQuery(spec, spec.relation, table);
 }
 
 type CopyOutCommand = { readonly k: 'copyTo'; readonly spec: CopyOutSpec } | CopyRefused;
