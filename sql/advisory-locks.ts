@@ -98,6 +98,10 @@ export class AdvisoryHoldings {
     return `${shared ? 's' : 'x'}${key}`;
   }
 
+  get empty(): boolean {
+    return this.#holds.size === 0;
+  }
+
   holds(key: string, shared: boolean): boolean {
     return this.#holds.has(AdvisoryHoldings.slot(key, shared));
   }

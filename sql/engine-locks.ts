@@ -52,8 +52,8 @@ export class EngineSessionLocks implements AdvisoryLocks {
   constructor(private readonly table: EngineLockTable) {}
 
   statement(): void {
-    this.#taken = [];
-    this.#warnings = [];
+    if (this.#taken.length > 0) this.#taken = [];
+    if (this.#warnings.length > 0) this.#warnings = [];
   }
 
   /** Warnings the statement raised (unlocking a lock not held). */
@@ -91,7 +91,7 @@ export class EngineSessionLocks implements AdvisoryLocks {
 
   /** The transaction ended (committed, rolled back, or an autocommit statement's). */
   endTransaction(): void {
-    this.#give(this.#holdings.endTransaction());
+    if (!this.#holdings.empty) this.#give(this.#holdings.endTransaction());
   }
 
   /** The session ended: every lock it holds goes. */

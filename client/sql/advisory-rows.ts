@@ -58,7 +58,7 @@ type Op =
   | { readonly k: 'release-all' };
 
 /** One session's advisory locks on the cluster. */
-export class ClusterLocks {
+export class ClusterLocks implements AdvisoryLocks {
   readonly #holdings = new AdvisoryHoldings();
   #renewal: NodeJS.Timeout | undefined;
   /** The running statement's operations and their results, kept across its passes and autocommit retries. */
@@ -75,29 +75,47 @@ export class ClusterLocks {
     this.#owner = `${client.opts.clientId}:${PROCESS_NONCE}:${++sessions}`;
   }
 
-  /** A new statement (not a retry of the last one). */
+  /** A new statement (not a retry of the last one). Runs per statement: allocates only after lock functions ran. */
   statement(): void {
-    this.#done = [];
-    this.#warnings = [];
+    if (this.#done.length > 0) this.#done = [];
+    if (this.#warnings.length > 0) this.#warnings = [];
     this.#cancelled = false;
   }
 
-  /** The view of one pass of the statement. */
+  /** Whether the session holds any lock (nothing to give back at a transaction's end otherwise). */
+  get holding(): boolean {
+    return !this.#holdings.empty;
+  }
+
+  /** One pass of the statement starts: its lock functions answer from what earlier passes settled. */
   pass(): AdvisoryLocks {
-    this.#pending = [];
     this.#seen = 0;
-    const answer = (op: Op): boolean => {
-      const i = this.#seen++;
-      if (i < this.#done.length) return this.#done[i]!;
-      this.#pending.push(op);
-      return true;
-    };
-    return {
-      acquire: (key, shared, xact, wait) => answer({ k: 'acquire', key, shared, xact, wait }),
-      release: (key, shared) => answer({ k: 'release', key, shared }),
-      releaseAll: () => void answer({ k: 'release-all' }),
-      warn: () => undefined, // settle warns, once
-    };
+    if (this.#pending.length > 0) this.#pending = [];
+    return this;
+  }
+
+  acquire(key: string, shared: boolean, xact: boolean, wait: boolean): boolean {
+    return this.#answer({ k: 'acquire', key, shared, xact, wait });
+  }
+
+  release(key: string, shared: boolean): boolean {
+    return this.#answer({ k: 'release', key, shared });
+  }
+
+  releaseAll(): void {
+    this.#answer({ k: 'release-all' });
+  }
+
+  warn(): void {
+    // `settle` warns, once however often the statement runs
+  }
+
+  /** The result of the pass's next operation when settled, else a placeholder (the operation waits for `settle`). */
+  #answer(op: Op): boolean {
+    const i = this.#seen++;
+    if (i < this.#done.length) return this.#done[i]!;
+    this.#pending.push(op);
+    return true;
   }
 
   unsettled(): boolean {
@@ -120,7 +138,7 @@ export class ClusterLocks {
     this.#wake?.();
   }
 
-  /** The transaction ended: its transaction-level locks go. */
+  /** The transaction ended: its transaction-level locks go (callers skip this when not `holding`). */
   async endTransaction(): Promise<void> {
     await this.#giveAtEnd(this.#holdings.endTransaction());
   }

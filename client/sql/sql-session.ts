@@ -252,7 +252,7 @@ export class SqlSession {
     const txn = this.#txn;
     this.#txn = null;
     const e = txn === null ? null : await this.#commitTxn(txn);
-    await this.#locks.endTransaction();
+    if (this.#locks.holding) await this.#locks.endTransaction();
     return e === null ? ok('COMMIT', 'COMMIT') : { ok: false, error: e };
   }
 
@@ -261,7 +261,7 @@ export class SqlSession {
     const txn = this.#txn;
     this.#txn = null;
     txn?.tx.abort();
-    await this.#locks.endTransaction();
+    if (this.#locks.holding) await this.#locks.endTransaction();
     return ok('ROLLBACK', 'ROLLBACK');
   }
 
@@ -310,7 +310,7 @@ export class SqlSession {
     this.#locks.statement();
     const r = await this.#run(stmt, params);
     // On its own, the statement was its transaction: its transaction-level advisory locks go.
-    if (!this.#explicit) await this.#locks.endTransaction();
+    if (!this.#explicit && this.#locks.holding) await this.#locks.endTransaction();
     const warnings = this.#locks.warnings();
     return warnings.length === 0 || !r.ok ? r : { ...r, notices: [...(r.notices ?? []), ...warnings] };
   }
