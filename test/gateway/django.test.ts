@@ -16,13 +16,12 @@
  * where Django is not installed.
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type pg from 'pg';
 import { DJANGO_SKIP, runDjangoCheck } from './client-scripts.ts';
-import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite, withPg } from './gateway-fixture.ts';
+import { PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite, runPsql, withPg } from './gateway-fixture.ts';
 
 const DJANGO_BASE_PORT = 8860;
 const DEFERRED_BASE_PORT = 8880;
@@ -37,12 +36,9 @@ async function djangoChecks(port: number): Promise<void> {
 }
 
 /** psql's `\d` of a table, as PostgreSQL 15 prints it. */
-function describeTable(port: number, table: string): Promise<string> {
-  return new Promise((resolve) => {
-    execFile('/usr/lib/postgresql/15/bin/psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', USER, '-d', DATABASE, '-c', `\\d ${table}`], {
-      env: { ...process.env, PGPASSWORD: PASSWORD, PGSSLMODE: 'disable' },
-    }, (_err, stdout, stderr) => resolve(stdout + stderr));
-  });
+async function describeTable(port: number, table: string): Promise<string> {
+  const r = await runPsql(port, USER, '-c', `\\d ${table}`);
+  return r.stdout + r.stderr;
 }
 
 const CHILD = `              Table "public.dc_child"
