@@ -48,6 +48,7 @@ Usage:
       --tls, --no-tls          mutual TLS on every link, certificates from the local authority (default: the existing config's, else off)
       --host H                 the gateway listens on H (default ${DEFAULT_GATEWAY_HOST})
       --port P                 the gateway's port (default ${DEFAULT_GATEWAY_PORT})
+      --socket-dir DIR         also listen on the Unix-domain socket DIR/.s.PGSQL.<port> (psql -h DIR)
       --user U, --password W   the gateway's one user (default ${DEFAULT_GATEWAY_USER}/${DEFAULT_GATEWAY_PASSWORD}: local development only;
                                a real deployment must set its own); database "${GATEWAY_DATABASE}"
       --no-gateway             start the replicas only
@@ -107,6 +108,7 @@ async function start(args: readonly string[]): Promise<number> {
       'no-tls': { type: 'boolean' },
       host: { type: 'string' },
       port: { type: 'string' },
+      'socket-dir': { type: 'string' },
       user: { type: 'string' },
       password: { type: 'string' },
       'no-gateway': { type: 'boolean' },
@@ -130,8 +132,10 @@ async function start(args: readonly string[]): Promise<number> {
   const user = values.user ?? DEFAULT_GATEWAY_USER;
   const password = values.password ?? DEFAULT_GATEWAY_PASSWORD;
   if (user === '' || password === '') throw new UsageError('--user and --password must not be empty');
-  if (!withGateway && (values.host !== undefined || values.port !== undefined || values.user !== undefined || values.password !== undefined)) {
-    throw new UsageError('--host, --port, --user and --password configure the gateway; they make no sense with --no-gateway');
+  const socketDir = values['socket-dir'];
+  if (socketDir === '') throw new UsageError('--socket-dir needs a folder');
+  if (!withGateway && (values.host !== undefined || values.port !== undefined || values.user !== undefined || values.password !== undefined || socketDir !== undefined)) {
+    throw new UsageError('--host, --port, --socket-dir, --user and --password configure the gateway; they make no sense with --no-gateway');
   }
   const dataDir = values.data ?? DEFAULT_DATA_DIR;
   const show = (p: string): string => {
@@ -183,6 +187,7 @@ async function start(args: readonly string[]): Promise<number> {
         client: { config: local.config, clientId: local.clientId, keyPair: local.keyPair },
         host: gatewayHost,
         port: gatewayPort,
+        ...(socketDir === undefined ? {} : { socketDir }),
         users: [{ name: user, password }],
         databases: [GATEWAY_DATABASE],
         ...(gatewayPort === 0 ? {} : { metricsPort: gatewayPort + 1000 }),
@@ -224,6 +229,7 @@ async function start(args: readonly string[]): Promise<number> {
       '',
       'Connect (in another terminal):',
       `  ${defaults ? `PGPASSWORD=${password} ` : ''}psql -h ${connectHost} -p ${g.port} -U ${user} ${GATEWAY_DATABASE}`,
+      ...(socketDir === undefined ? [] : [`  ${defaults ? `PGPASSWORD=${password} ` : ''}psql -h ${socketDir} -p ${g.port} -U ${user} ${GATEWAY_DATABASE}    # over ${g.socketPath ?? ''}`]),
       '',
       'Or use the key-value API directly:',
     );

@@ -5,9 +5,11 @@
 // `close` always resolves (a client that never closes its end, or a backend call that takes long,
 // cannot keep the process alive).
 
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { timingSafeEqual } from 'node:crypto';
+import { lstatSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadModule } from 'libpg-query';
 import { GatewayConnection, type ConnectionHost } from './gateway-connection.ts';
 import { deriveCredentials, type ScramCredentials } from './scram-auth.ts';
@@ -34,11 +36,18 @@ export interface GatewayOptions {
   readonly maxMessageBytes?: number;
   /** On close, how long sessions get to finish a statement in flight before their sockets are destroyed. Default 2 s. */
   readonly closeGraceMs?: number;
+  /**
+   * Also listen on the Unix-domain socket `<dir>/.s.PGSQL.<port>`, where psql, pgbench and libpq look
+   * for it (`-h <dir>`; PostgreSQL's unix_socket_directories). Local clients skip the TCP stack.
+   */
+  readonly socketDir?: string;
 }
 
 export interface Gateway {
   readonly port: number;
   readonly host: string;
+  /** The Unix-domain socket's path, or null when the gateway listens on TCP only. */
+  readonly socketPath: string | null;
   /** Open client connections. */
   readonly connectionCount: number;
   /** Stops accepting, ends every connection (see the header); resolves when the server is closed. Idempotent. */
@@ -86,7 +95,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   };
 
   const runs = new Map<GatewayConnection, Promise<void>>();
-  const server: Server = createServer((socket) => {
+  const accept = (socket: Socket): void => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
     const conn = new GatewayConnection(socket, connHost);
@@ -95,21 +104,26 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       connections.delete(conn);
       runs.delete(conn);
     }));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  };
+  const server: Server = createServer(accept);
+  await listen(server, { port: options.port, host });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
+  const socketPath = options.socketDir === undefined ? null : join(options.socketDir, `.s.PGSQL.${port}`);
+  const local: Server | null = socketPath === null ? null : createServer(accept);
+  if (local !== null && socketPath !== null) {
+    try {
+      await listenOnPath(local, socketPath);
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw e;
+    }
+  }
 
   const graceMs = options.closeGraceMs ?? 2000;
   let closing: Promise<void> | undefined;
   const close = async (): Promise<void> => {
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    const closed = Promise.all([server, ...(local === null ? [] : [local])].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     for (const c of connections) c.terminate();
     if (runs.size > 0) {
       let timer: NodeJS.Timeout | undefined;
@@ -125,9 +139,49 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   return {
     port,
     host,
+    socketPath,
     get connectionCount() {
       return sockets.size;
     },
     close: () => (closing ??= close()),
   };
+}
+
+function listen(server: Server, at: { port: number; host: string } | { path: string }): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Listens on a Unix-domain socket path. A socket file left by a gateway that did not close (a crash) is
+ * removed first when nothing answers on it; one a live server answers on is an error, as PostgreSQL's
+ * "is another postmaster already running" is. Node removes the file when the server closes.
+ */
+async function listenOnPath(server: Server, path: string): Promise<void> {
+  try {
+    await listen(server, { path });
+    return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+  }
+  if (await answers(path)) throw new Error(`the socket ${path} is in use by another server`);
+  if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
+  unlinkSync(path);
+  await listen(server, { path });
+}
+
+function answers(path: string): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const probe = connect(path);
+    probe.once('connect', () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.once('error', () => resolve(false));
+  });
 }

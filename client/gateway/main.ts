@@ -1,5 +1,5 @@
 // Runs the gateway over the single-node SQL engine: `node --import tsx client/gateway/main.ts --port
-// 5433`. Database `pesto`, user `pesto`, password `pesto` unless --user/--password say otherwise (local
+// 5433 [--socket-dir DIR]`. Database `pesto`, user `pesto`, password `pesto` unless --user/--password say otherwise (local
 // development only; a real deployment sets its own). Prints a psql command that works; SIGINT/SIGTERM
 // close it cleanly.
 
@@ -14,6 +14,7 @@ const { values } = parseArgs({
   options: {
     host: { type: 'string', default: '127.0.0.1' },
     port: { type: 'string', default: '5433' },
+    'socket-dir': { type: 'string' },
     database: { type: 'string', default: 'pesto' },
     user: { type: 'string', default: 'pesto' },
     password: { type: 'string', default: 'pesto' },
@@ -27,18 +28,21 @@ const { values } = parseArgs({
 const engine = await Engine.create({ clock: () => Date.now() * 1000, random: randomBytes });
 const tlsCert = values['tls-cert'];
 const tlsKey = values['tls-key'];
+const socketDir = values['socket-dir'];
 const gateway = await startGateway({
   host: values.host,
   port: Number(values.port),
   backend: new EngineBackend(engine, { databases: [values.database] }),
   users: values.trust ? 'trust' : [{ name: values.user, password: values.password }],
   maxConnections: Number(values['max-connections']),
+  ...(socketDir === undefined ? {} : { socketDir }),
   ...(tlsCert !== undefined && tlsKey !== undefined ? { tls: { cert: readFileSync(tlsCert), key: readFileSync(tlsKey) } } : {}),
 });
 
 const pw = values.trust ? '' : `PGPASSWORD=${values.password} `;
 console.log(`pesto gateway (single-node engine) listening on ${gateway.host}:${gateway.port}`);
 console.log(`connect: ${pw}psql -h ${gateway.host} -p ${gateway.port} -U ${values.user} ${values.database}`);
+if (gateway.socketPath !== null) console.log(`     or: ${pw}psql -h ${socketDir ?? ''} -p ${gateway.port} -U ${values.user} ${values.database}    # over ${gateway.socketPath}`);
 
 let stopping = false;
 const stop = (): void => {

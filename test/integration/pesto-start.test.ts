@@ -54,7 +54,9 @@ void describe('pesto start', () => {
   void it('serves the gateway over the cluster; the printed psql command works; SIGINT stops everything and exits 0', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'pesto-start-'));
     dirs.push(dataDir);
-    const child = pesto(['start', '--data', dataDir, '--base-port', String(BASE_PORT), '--port', '0']);
+    const socketDir = await mkdtemp(join(tmpdir(), 'pesto-start-sock-'));
+    dirs.push(socketDir);
+    const child = pesto(['start', '--data', dataDir, '--base-port', String(BASE_PORT), '--port', '0', '--socket-dir', socketDir]);
     const exited = exitOf(child);
     let out = '';
     let err = '';
@@ -76,6 +78,10 @@ void describe('pesto start', () => {
       const r = await sh(`${command[1]} -X -At -v ON_ERROR_STOP=1 -c 'CREATE TABLE t (id INT PRIMARY KEY, v TEXT)' -c "INSERT INTO t VALUES (1, 'one')" -c 'SELECT v FROM t WHERE id = 1'`);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, 'CREATE TABLE\nINSERT 0 1\none\n');
+      const overSocket = new RegExp(`^ {2}(PGPASSWORD=pesto psql -h ${socketDir} -p ${port} -U pesto pesto) {4}# over ${join(socketDir, `.s.PGSQL.${port}`)}$`, 'm').exec(out);
+      assert.ok(overSocket !== null, `no psql command over the socket in:\n${out}`);
+      const s = await sh(`${overSocket[1]} -X -At -c 'SELECT v FROM t WHERE id = 1'`);
+      assert.equal(s.stdout, 'one\n', s.stderr);
 
       const pids = await replicaPids(dataDir);
       assert.equal(pids.length, 6);
@@ -91,6 +97,7 @@ void describe('pesto start', () => {
       assert.match(out, /SIGINT: closing the gateway \(1 connection\(s\)\) \.\.\.\nstopping 6 replicas \.\.\.\nStopped\.\n$/);
       assert.equal(err, '');
       assert.deepEqual(pids.filter(processAlive), [], 'every replica is stopped');
+      assert.deepEqual(await readdir(socketDir), [], 'the socket file is removed');
       await open.end().catch(() => undefined);
     } finally {
       if (child.exitCode === null && child.signalCode === null) {
@@ -101,7 +108,7 @@ void describe('pesto start', () => {
   });
 
   void it('refuses gateway flags with --no-gateway and bad ports before starting anything (exit 2)', async () => {
-    const cases = [['--no-gateway', '--port', '5440'], ['--port', '70000']];
+    const cases = [['--no-gateway', '--port', '5440'], ['--no-gateway', '--socket-dir', tmpdir()], ['--port', '70000']];
     await Promise.all(cases.map(async (args) => {
       const child = pesto(['start', '--data', join(tmpdir(), 'pesto-start-never'), ...args]);
       let err = '';
