@@ -21,6 +21,11 @@ export interface ColumnDef {
   readonly default: Expr | null;
   /** The hidden row id of a table without a declared primary key; never expanded by `*`. */
   readonly hidden: boolean;
+  /**
+   * A system column, named but never expanded by `*` (PostgreSQL's `tableoid` of the gateway's catalog
+   * tables: client/gateway/catalog-dump.ts). Written like any other column. Absent: false.
+   */
+  readonly system?: boolean;
   /** A SERIAL column: its default draws from the sequence it owns (sql/ddl-sequence.ts). */
   readonly serial: boolean;
   /** An identity column, GENERATED ALWAYS ('a') or BY DEFAULT ('d'): its default draws from the sequence it owns. Absent: not one. */

@@ -266,6 +266,18 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return s0().toUpperCase();
     case 'quote_ident':
       return quoteIdentifier(s0());
+    case 'quote_literal': {
+      // Quotes doubled; with a backslash, the E'' form with backslashes doubled (quote_literal_cstr).
+      const q = s0().replace(/'/g, "''");
+      return q.includes('\\') ? `E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
+    }
+    case 'split_part': {
+      const n = toInt(v[2] ?? 0);
+      if (n === 0) throw new SqlError(SqlState.invalidParameterValue, 'field position must not be zero');
+      const sep = String(v[1]);
+      const parts = sep === '' ? [s0()] : s0().split(sep);
+      return (n > 0 ? parts[n - 1] : parts[parts.length + n]) ?? '';
+    }
     case 'length':
     case 'char_length':
     case 'character_length': {

@@ -161,13 +161,19 @@ export function bindArrayFunction(ctx: BindContext, name: string, args: readonly
 
 /**
  * `arr[i]`: the element at position i (from 1, or from 0 in a vector), NULL out of bounds (one subscript:
- * the engine's arrays have one dimension). Slices and field selection are 0A000.
+ * the engine's arrays have one dimension); a name's character at i (from 0). Slices and field selection are 0A000.
  */
 export function bindSubscript(scope: Scope, ind: A_Indirection): Expr {
   const arr = vectorArray(bindExpr(scope, ind.arg as Node));
   const subs = ind.indirection ?? [];
   if (subs.length !== 1 || !('A_Indices' in subs[0]!)) throw new SqlError(SqlState.featureNotSupported, subs.some((s) => !('A_Indices' in s)) ? 'field selection is not supported' : 'multidimensional arrays are not supported');
   const idx = subs[0].A_Indices;
+  if (arr.t === 'name' && idx.is_slice !== true) {
+    // A name is a fixed array of bytes subscripted from 0 (pg_dump's `typname[0] = '_'`): its character at i.
+    const i = coerce(scope.ctx, bindExpr(scope, idx.uidx as Node), 'int4');
+    const from: Expr = { k: 'arith', op: '+', l: i, r: { k: 'const', v: 1, t: 'int4' }, t: 'int4' };
+    return func('substr', [coerce(scope.ctx, arr, 'text'), from, { k: 'const', v: 1, t: 'int4' }], 'text');
+  }
   if (!isArrayType(arr.t)) {
     throw new SqlError(SqlState.datatypeMismatch, `cannot subscript type ${typeDisplayName[arr.t]} because it does not support subscripting`);
   }

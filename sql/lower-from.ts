@@ -141,7 +141,7 @@ function bindRangeVar(scope: Scope, rv: RangeVar, out: FromResult, join: JoinKin
   if (scope.rels.some((r) => r.alias === alias)) {
     throw new SqlError('42712', `table name "${alias}" specified more than once`);
   }
-  const cols = aliasColumns(rv.alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden })), `table "${alias}"`);
+  const cols = aliasColumns(rv.alias, table.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod, hidden: c.hidden || c.system === true })), `table "${alias}"`);
   const rel = scope.addRel(alias, cols, table);
   out.items.push({ rel, source: { k: 'table', table }, join, on: [], lateral: null });
 }

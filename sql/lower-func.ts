@@ -118,8 +118,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'initcap':
     case 'reverse':
     case 'quote_ident':
+    case 'quote_literal':
       arity(name, args, 1, 1);
       return fn(name, [textArg(ctx, args[0] as Expr, name, args)], 'text');
+    case 'split_part':
+      arity(name, args, 3, 3);
+      return fn(name, [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args), coerce(ctx, args[2] as Expr, 'int4')], 'text');
     case 'length':
     case 'char_length':
     case 'character_length':

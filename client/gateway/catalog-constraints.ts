@@ -31,6 +31,8 @@ import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRowDe
 export interface Table {
   readonly name: string;
   readonly columns: string;
+  /** The catalog's own oid, when queries read its `tableoid` (catalog-dump.ts): a last column, filled with it. */
+  readonly oid?: number;
 }
 
 export const PKEY_OID = 0x40000000;
@@ -52,12 +54,13 @@ export const PG_CONSTRAINT: Table = {
   columns: `oid int4, conname name, connamespace int4, contype text, condeferrable bool, condeferred bool, convalidated bool, conrelid int4,
     contypid int4, conindid int4, conparentid int4, confrelid int4, confupdtype text, confdeltype text, confmatchtype text, conislocal bool,
     coninhcount int4, connoinherit bool, conkey int2[], confkey int2[], conbin text`,
+  oid: 2606,
 };
-export const PG_ATTRDEF: Table = { name: 'pg_catalog.pg_attrdef', columns: 'oid int4, adrelid int4, adnum int2, adbin text' };
+export const PG_ATTRDEF: Table = { name: 'pg_catalog.pg_attrdef', columns: 'oid int4, adrelid int4, adnum int2, adbin text', oid: 2604 };
 export const PG_DESCRIPTION: Table = { name: 'pg_catalog.pg_description', columns: 'objoid int4, classoid int4, objsubid int4, description text' };
 /** Without the block counters (Pesto keeps none). */
 export const PG_STATIO_ALL_TABLES: Table = { name: 'pg_catalog.pg_statio_all_tables', columns: 'relid int4, schemaname name, relname name' };
-export const PG_AM: Table = { name: 'pg_catalog.pg_am', columns: 'oid int4, amname name, amhandler text, amtype text' };
+export const PG_AM: Table = { name: 'pg_catalog.pg_am', columns: 'oid int4, amname name, amhandler text, amtype text', oid: 2601 };
 /**
  * pg_get_indexdef's, pg_get_constraintdef's and pg_get_viewdef's text by object id (catalog-functions.ts
  * reads it), and where pretty mode prints otherwise (a CHECK), its pretty text (else NULL). The id
@@ -71,6 +74,7 @@ export const CONSTRAINT_TABLES = [PG_INDEX, PG_CONSTRAINT, PG_ATTRDEF, PG_DESCRI
 export const PG_COLLATION: Table = {
   name: 'pg_catalog.pg_collation',
   columns: 'oid int4, collname name, collnamespace int4, collowner int4, collprovider text, collisdeterministic bool, collencoding int4, collcollate text, collctype text',
+  oid: 3456,
 };
 export const COLLATION_ROWS: SqlValue[][] = [
   [100, 'default', 11, 10, 'd', true, -1, null, null], [950, 'C', 11, 10, 'c', true, -1, 'C', 'C'], [951, 'POSIX', 11, 10, 'c', true, -1, 'POSIX', 'POSIX'],

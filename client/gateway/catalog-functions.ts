@@ -14,6 +14,9 @@
 //   col_description(relation, column)       pg_description
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
 //   pg_type_is_visible(oid)                 whether pg_type has it (every type is in pg_catalog)
+//   pg_get_triggerdef(oid [, pretty])       NULL: Pesto has no triggers
+//   pg_options_to_table(options)            in FROM, unaliased: unnest of the options, split at the first '='
+//   acldefault(kind, owner oid)             the owner's default privileges (pg_roles for its name), aclitem[] as text[]
 //   pg_get_serial_sequence(table, column)   pg_depend: the sequence owned by the column (SERIAL's 'a', an identity's 'i'),
 //                                           schema-qualified; the table's name read as regclass reads it, the column's as it is
 // Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
@@ -51,8 +54,32 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     : null),
   // Pesto has no per-object owners: every object is the session user's (as psql's \d lists them).
   pg_get_userbyid: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE current_user::name END AS pg_get_userbyid)` : null),
+  // Pesto has no triggers (pg_trigger is empty): no trigger has a definition.
+  pg_get_triggerdef: (a) => (a.length === 1 || a.length === 2 ? '(SELECT NULL::text AS pg_get_triggerdef)' : null),
+  // In FROM without an alias (pg_dump's `FROM pg_options_to_table(fdwoptions)`): each `name=value` of an options array.
+  pg_options_to_table: (a) => (a.length === 1
+    ? `(SELECT CASE strpos(pesto_o, '=') WHEN 0 THEN pesto_o ELSE substr(pesto_o, 1, strpos(pesto_o, '=') - 1) END AS option_name,
+      CASE strpos(pesto_o, '=') WHEN 0 THEN NULL ELSE substr(pesto_o, strpos(pesto_o, '=') + 1) END AS option_value FROM unnest(${a[0]}) AS pesto_opt(pesto_o)) AS pg_options_to_table`
+    : null),
+  // The owner's default privileges on an object of this kind (acldefault's one-letter kinds), as aclitem text.
+  acldefault: (a) => (a.length === 2 ? aclDefault(a[0]!, a[1]!) : null),
   pg_type_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_type WHERE oid = (${a[0]})) END AS pg_type_is_visible)` : null),
 };
+
+/** PostgreSQL 15's default privileges per object kind: the owner's, and PUBLIC's where it has some. */
+const ACL_DEFAULTS: readonly [kind: string, owner: string, publicPrivileges: string][] = [
+  ['c', '', ''], ['r', 'arwdDxt', ''], ['s', 'rwU', ''], ['d', 'CTc', 'Tc'], ['f', 'X', 'X'], ['l', 'U', 'U'], ['L', 'rw', ''],
+  ['n', 'UC', ''], ['t', 'C', ''], ['F', 'U', ''], ['S', 'U', ''], ['T', 'U', 'U'],
+];
+
+function aclDefault(kind: string, owner: string): string {
+  const item = (grantee: string, privileges: string): string => `${grantee} || '=${privileges}/' || pesto_owner.rolname`;
+  const cases = ACL_DEFAULTS.map(([k, own, pub]) => {
+    const items = [...(own === '' ? [] : [item('pesto_owner.rolname', own)]), ...(pub === '' ? [] : [item("''", pub)])];
+    return `WHEN '${k}' THEN ${items.length === 0 ? "'{}'::text[]" : `ARRAY[${items.join(', ')}]`}`;
+  });
+  return `(SELECT CASE (${kind})::text ${cases.join(' ')} END AS acldefault FROM pg_catalog.pg_roles pesto_owner WHERE pesto_owner.oid = (${owner}))`;
+}
 
 /**
  * The sequence owned by column `column` of table `table` (pg_depend: SERIAL's 'a', an identity's 'i'),
@@ -87,11 +114,40 @@ export function rewriteCatalogFunctions(sql: string): string | null {
       text = text.slice(0, cast.from) + cast.replacement + text.slice(cast.to);
       tokens = scanSync(Buffer.from(text, 'latin1').toString('utf8')).tokens;
     }
+    const renamed = renameCastTypes(text, tokens);
+    if (renamed !== text) {
+      text = renamed;
+      tokens = scanSync(Buffer.from(text, 'latin1').toString('utf8')).tokens;
+    }
   } catch {
     return null;
   }
   const out = rewriteRange(text, tokens, 0, tokens.length, tokens.length === 0 ? 0 : tokens[0]!.start, text.length);
   return Buffer.from(out, 'latin1').toString('utf8');
+}
+
+/**
+ * Casts to the catalog's types the engine has no type for: `::oid` (and `oid[]`) to int4, as the catalog
+ * keeps oids; `::regproc` to text (pg_am's handlers are kept by name; the catalog has no other functions); a string
+ * constant `::regnamespace` to that schema's oid from pg_namespace.
+ */
+function renameCastTypes(text: string, tokens: readonly ScanToken[]): string {
+  let out = '';
+  let pos = 0;
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    if (tokens[i]!.tokenName !== 'TYPECAST') continue;
+    const qualified = identName(tokens[i + 1]!, text) === 'pg_catalog' && tokens[i + 2]?.text === '.' && tokens[i + 3] !== undefined;
+    const at = qualified ? i + 3 : i + 1;
+    const type = identName(tokens[at]!, text);
+    if (type === 'oid' || type === 'regproc') {
+      out += text.slice(pos, tokens[i + 1]!.start) + (type === 'oid' ? 'int4' : 'text');
+      pos = tokens[at]!.end;
+    } else if (type === 'regnamespace' && tokens[i - 1]!.tokenName === 'SCONST' && tokens[i - 1]!.start >= pos) {
+      out += text.slice(pos, tokens[i - 1]!.start) + `(SELECT oid FROM pg_catalog.pg_namespace WHERE nspname = ${text.slice(tokens[i - 1]!.start, tokens[i - 1]!.end)})`;
+      pos = tokens[at]!.end;
+    }
+  }
+  return out + text.slice(pos);
 }
 
 /** Casts to the types that stay after a regclass or regtype cast: to an oid (int4 here) or to its name. */

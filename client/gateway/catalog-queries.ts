@@ -3,7 +3,8 @@
 // computed from the session. Anything not in the table goes to the backend, which rejects what it does
 // not know with a SQLSTATE like any other statement.
 //
-// Recognised today: current_setting(name [, missing_ok]), set_config(name, value, is_local),
+// Recognised today: current_setting(name [, missing_ok]), set_config(name, value, is_local) (and pg_dump's
+// set_config(name, ...) FROM pg_settings WHERE name = ..., which sets a setting only where it exists),
 // pg_backend_pid(), pg_is_in_recovery(), and pgbench's partition probe (GetTableInfo in pgbench.c:
 // pg_class x pg_namespace x pg_partitioned_table x pg_inherits for one relname), answered with one
 // unpartitioned row when the table exists and no row otherwise; psql's `\d`, `\dt`, `\d table`
@@ -16,6 +17,7 @@ import { GatewayState } from './protocol-error.ts';
 import { recognisePsqlDescribe } from './psql-describe.ts';
 import { recogniseSystemQuery } from './system-catalog.ts';
 import { quoteIdent } from '../../sql/catalog.ts';
+import { SqlArray } from '../../sql/sql-array.ts';
 
 export interface CatalogContext {
   readonly settings: SessionSettings;
@@ -34,7 +36,7 @@ export interface CatalogQuery {
 
 const text = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });
 
-function rows(columns: readonly BackendColumn[], values: (string | number | boolean | null)[][]): BackendResult {
+function rows(columns: readonly BackendColumn[], values: SqlValue[][]): BackendResult {
   return { ok: true, tag: `SELECT ${values.length}`, returnsRows: true, columns, rows: values, notices: [] };
 }
 
@@ -44,6 +46,11 @@ const unquote = (s: string): string => s.replace(/''/g, "'");
 
 const CURRENT_SETTING = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?current_setting\s*\(\s*${STR}\s*(?:,\s*(true|false)\s*)?\)(?:\s+as\s+("?)(\w+)\3)?${END}`, 'i');
 const SET_CONFIG = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?set_config\s*\(\s*${STR}\s*,\s*${STR}\s*,\s*(true|false)\s*\)${END}`, 'i');
+// pg_dump's: set a setting only where the server has it.
+const SET_CONFIG_IF_KNOWN = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?set_config\s*\(\s*name\s*,\s*${STR}\s*,\s*(true|false)\s*\)\s+from\s+(?:pg_catalog\.)?pg_settings\s+where\s+name\s*=\s*${STR}${END}`, 'i');
+const CURRENT_SCHEMAS = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?current_schemas\s*\(\s*(true|false)\s*\)${END}`, 'i');
+/** The schemas a session has: pg_catalog, public and information_schema (system-catalog.ts). */
+const SCHEMAS = new Set(['pg_catalog', 'public', 'information_schema']);
 const BACKEND_PID = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_backend_pid\s*\(\s*\)${END}`, 'i');
 const IN_RECOVERY = new RegExp(String.raw`^\s*select\s+(?:pg_catalog\.)?pg_is_in_recovery\s*\(\s*\)${END}`, 'i');
 const PGBENCH_PARTITIONS = /pg_catalog\.pg_class\s+as\s+c\b[\s\S]*pg_catalog\.pg_partitioned_table[\s\S]*where\s+c\.relname\s*=\s*'((?:[^']|'')*)'/i;
@@ -79,6 +86,26 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
       },
     };
   }
+  m = SET_CONFIG_IF_KNOWN.exec(sql);
+  if (m !== null) {
+    const value = unquote(m[1] as string);
+    const name = unquote(m[3] as string);
+    const columns = [text('set_config')];
+    return {
+      columns,
+      answer: (ctx) => {
+        if (ctx.settings.get(name) === undefined) return Promise.resolve(rows(columns, []));
+        const err = ctx.set(name, value);
+        return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
+      },
+    };
+  }
+  m = CURRENT_SCHEMAS.exec(sql);
+  if (m !== null) {
+    const implicit = (m[1] as string).toLowerCase() === 'true';
+    const columns: BackendColumn[] = [{ name: 'current_schemas', type: '_name', typmod: -1 }];
+    return { columns, answer: (ctx) => Promise.resolve(rows(columns, [[new SqlArray('name', currentSchemas(ctx.settings.get('search_path') ?? '', implicit))]])) };
+  }
   if (BACKEND_PID.test(sql)) {
     const columns: BackendColumn[] = [{ name: 'pg_backend_pid', type: 'int4', typmod: -1 }];
     return { columns, answer: (ctx) => Promise.resolve(rows(columns, [[ctx.processId]])) };
@@ -106,4 +133,14 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
     };
   }
   return recognisePsqlDescribe(sql) ?? recogniseSystemQuery(sql);
+}
+
+/**
+ * current_schemas(implicit): the search_path's schemas that exist, in order ("$user" names none: no
+ * schema is named after a role), with pg_catalog first where `implicit` and the path leaves it out.
+ */
+function currentSchemas(searchPath: string, implicit: boolean): string[] {
+  const named = searchPath.split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase()));
+  const found = named.filter((p, i) => SCHEMAS.has(p) && named.indexOf(p) === i);
+  return implicit && !found.includes('pg_catalog') ? ['pg_catalog', ...found] : found;
 }

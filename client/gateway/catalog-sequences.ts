@@ -12,6 +12,7 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import { normInt8, typeDisplayName, typeOid, type SqlValue } from '../../sql/types.ts';
 import type { Table } from './catalog-constraints.ts';
 import { OID_BASE } from './psql-describe.ts';
+import { classRow } from './catalog-dump.ts';
 
 /** A sequence's object id: its catalog id above SEQUENCE_OID (ids are below 2^27). */
 export const SEQUENCE_OID = 0x48000000;
@@ -43,11 +44,11 @@ const PRECISION: Record<SequenceDef['type'], number> = { int2: 16, int4: 32, int
 
 /** The rows of the tables above, and each sequence's pg_class row (into `pgClass`). */
 export function sequenceRows(sequences: readonly SequenceDef[], tables: readonly TableDef[], database: string, owner: string,
-  push: (table: Table, row: SqlValue[]) => void, pgClass: Table): void {
+  push: (table: Table, row: SqlValue[]) => void, pgClass: (row: SqlValue[]) => void): void {
   for (const s of sequences) {
     const oid = SEQUENCE_OID + s.id;
     const [start, min, max, increment, cache] = [s.start, s.min, s.max, s.increment, s.cache].map(normInt8);
-    push(pgClass, [oid, s.name, PUBLIC, 0, 10, 0, 1, false, 'p', 'S', 3, 0, false, null]);
+    pgClass(classRow({ oid, relname: s.name, relkind: 'S', relam: 0, relnatts: 3, reltuples: 1 }));
     push(PG_SEQUENCE, [oid, typeOid[s.type], start ?? null, increment ?? null, max ?? null, min ?? null, cache ?? null, s.cycle]);
     push(PG_SEQUENCES, ['public', s.name, owner, typeDisplayName[s.type], start ?? null, min ?? null, max ?? null, increment ?? null, s.cycle, cache ?? null, null]);
     const t = s.ownedBy === null ? undefined : tables.find((x) => x.name === s.ownedBy!.table);

@@ -141,6 +141,8 @@ const defs: readonly SettingDef[] = [
   { name: 'temp_tablespaces', initial: '' },
   { name: 'quote_all_identifiers', initial: 'off', check: onOff },
   { name: 'vacuum_cost_delay', initial: '0' },
+  // What pg_dump sets before it reads (scans here are never synchronized: 'off' is what they are).
+  { name: 'synchronize_seqscans', initial: 'on', check: onOff },
 ];
 
 const byLowerName = new Map(defs.map((d) => [d.name.toLowerCase(), d]));
@@ -223,6 +225,11 @@ export class SessionSettings {
     }
     this.custom.clear();
     return reports;
+  }
+
+  /** Every setting with its current and initial value (pg_settings' rows), in definition order. */
+  listed(): { name: string; setting: string; boot: string; changed: boolean }[] {
+    return defs.map((d) => ({ name: d.name, setting: this.get(d.name) ?? '', boot: d.initial, changed: this.values.has(d.name) }));
   }
 
   /** SHOW's result columns: one named for the setting, or SHOW ALL's name, setting and description. */

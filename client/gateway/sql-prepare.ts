@@ -116,6 +116,12 @@ export function declaredTypes(spec: PrepareSpec, enums: readonly EnumTypeDef[] =
   const types: SqlType[] = [];
   const lookup = { enumType: (name: string): EnumTypeDef | undefined => enums.find((e) => e.name === name) };
   for (const tn of spec.typeNames) {
+    // oid, which the gateway's catalog keeps as int4 (pg_dump's `PREPARE dumpEnumType(pg_catalog.oid)`).
+    const names = (tn.type.names ?? []).map((n) => ('String' in n ? n.String.sval : ''));
+    if (names[names.length - 1] === 'oid' && (names.length === 1 || names[0] === 'pg_catalog') && (tn.type.arrayBounds ?? []).length === 0) {
+      types.push('int4');
+      continue;
+    }
     try {
       types.push(resolveTypeName(tn.type, lookup).type);
     } catch (e) {

@@ -22,6 +22,7 @@
 // regclass and regtype casts are lookups in catalog-names.ts's tables (an oid, or with ::text the name).
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
+import { SqlArray } from '../../sql/sql-array.ts';
 import { enumTypeRows } from './catalog-enums.ts';
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -37,8 +38,10 @@ import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
-import { AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
+import { DATABASE_OWNER_OID, DUMP_EMPTY_TABLES, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_ROLES, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, roleRows, settingsRows } from './catalog-dump.ts';
+import type { SessionSettings } from './session-settings.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
@@ -68,25 +71,17 @@ const PG_TYPE: Table = {
     typcategory text, typispreferred bool, typisdefined bool, typdelim text, typrelid int4, typsubscript text, typelem int4,
     typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
     typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text, typacl text[]`,
+  oid: 1247,
 };
-const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text' };
+const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text[]', oid: 2615 };
 const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
-const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel name' };
-// Tables filled from the session's catalog before each query.
-const PG_CLASS: Table = {
-  name: 'pg_catalog.pg_class',
-  columns: `oid int4, relname name, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
-    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool, reloptions text[]`,
-};
-const PG_ATTRIBUTE: Table = {
-  name: 'pg_catalog.pg_attribute',
-  columns: `attrelid int4, attname name, atttypid int4, attlen int2, attnum int2, atttypmod int4, attndims int2, attnotnull bool,
-    atthasdef bool, attidentity text, attgenerated text, attisdropped bool, attcollation int4`,
-};
+const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel name', oid: 3501 };
+// Tables filled from the session's catalog before each query (and pg_class: catalog-dump.ts).
 const PG_DATABASE: Table = {
   name: 'pg_catalog.pg_database',
   columns: `oid int4, datname name, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
     dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text`,
+  oid: 1262,
 };
 const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
 const IS_TABLES: Table = {
@@ -129,9 +124,9 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [PG_SETTINGS, PG_ROLES, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
-const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, ...SESSION_TABLES];
+const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -188,24 +183,30 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], settings: SessionSettings): Map<Table, SqlValue[][]> {
+  const { database, user: owner } = settings;
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  out.set(PG_SETTINGS, settingsRows(settings));
+  out.set(PG_ROLES, roleRows(settings));
+  push(PG_DESCRIPTION, [PUBLIC, 2615, 0, 'standard public schema']);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME });
   // The session's own database (UTF8, C collation; the only one it can see).
   push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
   const names = sequenceNames(sequences);
-  sequenceRows(sequences, tables, database, owner, push, PG_CLASS);
+  sequenceRows(sequences, tables, database, owner, push, (row) => push(PG_CLASS, row));
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
     const m = t.matview;
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, null]);
-    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
-    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
+    push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
+      relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }),
+      relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || tables.some((x) => x.foreignKeys?.some((fk) => fk.refTable === t.name) === true) }));
+    for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0 }));
+    if (!t.hiddenPk) push(PG_CLASS, classRow({ oid: PKEY_OID + t.id, relname: `${t.name}_pkey`, relkind: 'i', relam: 403, relnatts: t.pk.length, reltuples: 0 }));
     if (m === undefined) {
       push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
       push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
@@ -219,7 +220,8 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     attributes.forEach((c, i) => {
       const num = i + 1;
       if (c.dropped === true) {
-        push(PG_ATTRIBUTE, [oid, c.name, 0, typeLen[c.type], num, -1, 0, false, false, '', '', true, 0]);
+        push(PG_ATTRIBUTE, attributeRow({ attrelid: oid, attname: c.name, atttypid: 0, attlen: typeLen[c.type], attnum: num, atttypmod: -1, attndims: 0, attnotnull: false,
+          atthasdef: false, attidentity: '', attgenerated: '', attisdropped: true, attcollation: 0 }));
         return;
       }
       columnRows(oid, t.name, c, num, defaultText(t, t.columns.indexOf(c), names), 'YES', database, pushColumn);
@@ -234,7 +236,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const definition = viewDefinition(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
-    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false, null]);
+    push(PG_CLASS, classRow({ oid, relname: v.name, relkind: 'v', relam: 0, relnatts: v.columns.length }));
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
@@ -256,8 +258,9 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
   // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
   // An enum column: its type's own oid, no modifier; information_schema calls it USER-DEFINED, in public.
   const en = c.type === 'enum' ? c.enumType : undefined;
-  push(PG_ATTRIBUTE, [relid, c.name, typeOidOf(c.type, c.typmod), typeLen[c.type], num, en === undefined ? c.typmod : -1, isArrayType(c.type) ? 1 : 0, c.notNull, (c.default !== null && c.identity === undefined) || generated,
-    c.identity ?? '', generated ? 's' : '', false, collationOf(c.type)]);
+  push(PG_ATTRIBUTE, attributeRow({ attrelid: relid, attname: c.name, atttypid: typeOidOf(c.type, c.typmod), attlen: typeLen[c.type], attnum: num,
+    atttypmod: en === undefined ? c.typmod : -1, attndims: isArrayType(c.type) ? 1 : 0, attnotnull: c.notNull, atthasdef: (c.default !== null && c.identity === undefined) || generated,
+    attidentity: c.identity ?? '', attgenerated: generated ? 's' : '', attisdropped: false, attcollation: collationOf(c.type) }));
   // A generated column's expression is its generation_expression, not a default.
   push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
     f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
@@ -329,12 +332,18 @@ export async function loadSystemCatalog(): Promise<void> {
   e.catalog.systemSchemas = new Set(['pg_catalog', 'information_schema']);
   const s = e.session();
   for (const t of ALL) {
-    const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns})`);
+    const r = s.execute(`CREATE TABLE ${quoteIdent(t.name)} (${t.columns}${t.oid === undefined ? '' : ', tableoid int4'})`);
     if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
+    // tableoid is a system column: selected by name, not by `*`.
+    const def = e.catalog.get(t.name);
+    if (t.oid !== undefined && def !== undefined) e.catalog.put({ ...def, columns: def.columns.map((c) => (c.name === 'tableoid' ? { ...c, system: true } : c)) });
   }
   fill(e, PG_AM, AM_ROWS);
   fill(e, PG_COLLATION, COLLATION_ROWS);
-  fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
+  fill(e, PG_TABLESPACE, TABLESPACE_ROWS);
+  // public as PostgreSQL 15 makes it: owned by pg_database_owner, usable by everyone (pg_dump leaves such a public schema out).
+  const publicAcl = new SqlArray('text', ['pg_database_owner=UC/pg_database_owner', '=U/pg_database_owner']);
+  fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', DATABASE_OWNER_OID, publicAcl], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;
 }
 
@@ -343,11 +352,11 @@ function fill(e: Engine, t: Table, rows: readonly SqlValue[][]): void {
   const s = e.session();
   s.execute(`DELETE FROM ${quoteIdent(t.name)}`);
   if (rows.length === 0) return;
-  const width = rows[0]!.length;
+  const width = rows[0]!.length + (t.oid === undefined ? 0 : 1);
   const r = s.prepare('fill', `INSERT INTO ${quoteIdent(t.name)} VALUES (${Array.from({ length: width }, (_, i) => `$${i + 1}`).join(', ')})`);
   if (!r.ok) throw new Error(`system catalog: ${t.name}: ${r.error.message}`);
   for (const row of rows) {
-    const x = s.executePrepared('fill', row);
+    const x = s.executePrepared('fill', t.oid === undefined ? row : [...row, t.oid]);
     if (!x.ok) throw new Error(`system catalog: ${t.name}: ${x.error.message}`);
   }
 }
@@ -403,7 +412,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
       const [tables, views, sequences, enums] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums()]) : [[], [], [], []];
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, views, sequences, enums, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, views, sequences, enums, ctx.settings);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });
