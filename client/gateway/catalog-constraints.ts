@@ -25,8 +25,10 @@ import { someExpr } from '../../sql/expr.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { checkText } from '../../sql/check-text.ts';
+import { sequenceIdOf } from '../../sql/ddl-sequence.ts';
+import { PG_DEPEND, SEQUENCE_OID } from './catalog-sequences.ts';
 import { arrayElementType, isArrayType, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRowDefinition, indexRows, type SequenceNames } from './psql-describe.ts';
+import { OID_BASE, columnList, defaultText, foreignKeyDef, identText, indexRowDefinition, indexRows, type ObjectNames } from './psql-describe.ts';
 
 export interface Table {
   readonly name: string;
@@ -131,7 +133,7 @@ function indexOid(t: TableDef, name: string): number {
 }
 
 /** One table's rows of the tables above. */
-export function constraintTableRows(t: TableDef, tables: readonly TableDef[], sequences: SequenceNames, push: (table: Table, row: SqlValue[]) => void): void {
+export function constraintTableRows(t: TableDef, tables: readonly TableDef[], names: ObjectNames, push: (table: Table, row: SqlValue[]) => void): void {
   const relid = OID_BASE + t.id;
   push(PG_STATIO_ALL_TABLES, [relid, 'public', t.name]);
   // Comments (COMMENT ON): the table's with objsubid 0, a column's with its attnum; classoid is pg_class's.
@@ -177,12 +179,18 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], se
     const index = key === undefined ? 0 : indexOid(parent, key === null ? `${parent.name}_pkey` : key.name);
     push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', fk.deferrable === true, fk.initiallyDeferred === true, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
       fk.matchFull ? 'f' : 's', true, 0, true, keyArray(attnum, fk.columns), keyArray(attnums(parent), fk.refColumns), null]);
-    push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent), null]);
+    push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent, names.schema), null]);
   });
   t.columns.forEach((c, i) => {
     if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);
-    const def = defaultText(t, i, sequences);
+    const def = defaultText(t, i, names);
     if (def === null || c.dropped === true) return;
-    push(PG_ATTRDEF, [ATTRDEF_OID + ((t.id * 64 + i) % OIDS), relid, attnum.get(i) ?? 0, def]);
+    const defOid = ATTRDEF_OID + ((t.id * 64 + i) % OIDS);
+    push(PG_ATTRDEF, [defOid, relid, attnum.get(i) ?? 0, def]);
+    // A default that draws from a sequence depends on it (pg_dump then sets it after creating the sequence).
+    let d = c.default;
+    while (d !== null && d.k === 'cast' && !d.explicit) d = d.e;
+    const seq = d !== null && d.k === 'func' && d.fn === 'nextval' ? sequenceIdOf(d) : null;
+    if (seq !== null && c.identity === undefined) push(PG_DEPEND, [2604, defOid, 0, 1259, SEQUENCE_OID + seq, 0, 'n']);
   });
 }

@@ -43,7 +43,6 @@ export const DUMP_EMPTY_TABLES: readonly Table[] = [
   empty('pg_statistic_ext', 3381, 'oid int4, stxrelid int4, stxname name, stxnamespace int4, stxowner int4, stxstattarget int4, stxkeys int2vector, stxkind text[], stxexprs text'),
   empty('pg_trigger', 2620, `oid int4, tgrelid int4, tgparentid int4, tgname name, tgfoid int4, tgtype int2, tgenabled text, tgisinternal bool, tgconstrrelid int4,
     tgconstrindid int4, tgconstraint int4, tgdeferrable bool, tginitdeferred bool, tgnargs int2, tgattr int2vector, tgargs bytea, tgqual text, tgoldtable name, tgnewtable name`),
-  empty('pg_rewrite', 2618, 'oid int4, rulename name, ev_class int4, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text'),
   empty('pg_policy', 3256, 'oid int4, polname name, polrelid int4, polcmd text, polpermissive bool, polroles int4[], polqual text, polwithcheck text'),
   empty('pg_publication', 6104, 'oid int4, pubname name, pubowner int4, puballtables bool, pubinsert bool, pubupdate bool, pubdelete bool, pubtruncate bool, pubviaroot bool'),
   empty('pg_publication_rel', 6106, 'oid int4, prpubid int4, prrelid int4, prqual text, prattrs int2vector'),
@@ -52,6 +51,8 @@ export const DUMP_EMPTY_TABLES: readonly Table[] = [
     subtwophasestate text, subdisableonerr bool, subconninfo text, subslotname name, subsynccommit text, subpublications text[]`),
   empty('pg_largeobject_metadata', 2995, 'oid int4, lomowner int4, lomacl text[]'),
   empty('pg_init_privs', undefined, 'objoid int4, classoid int4, objsubid int4, privtype text, initprivs text[]'),
+  empty('pg_shseclabel', undefined, 'objoid int4, classoid int4, provider text, label text'),
+  empty('pg_db_role_setting', undefined, 'setdatabase int4, setrole int4, setconfig text[]'),
   empty('pg_seclabels', undefined, 'objoid int4, classoid int4, objsubid int4, objtype text, objnamespace int4, objname text, provider text, label text'),
   empty('pg_proc', 1255, `oid int4, proname name, pronamespace int4, proowner int4, prolang int4, procost float4, prorows float4, provariadic int4, prosupport int4,
     prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2,
@@ -158,4 +159,19 @@ export function attributeRow(a: AttributeFacts): SqlValue[] {
   const align = a.attlen === 8 ? 'd' : a.attlen === 2 ? 's' : a.attlen === 1 || a.attlen === -2 ? 'c' : 'i';
   return [a.attrelid, a.attname, a.atttypid, -1, a.attlen, a.attnum, a.attndims, -1, a.atttypmod, byval, align, a.attlen === -1 ? 'x' : 'p', '', a.attnotnull,
     a.atthasdef, false, a.attidentity, a.attgenerated, a.attisdropped, true, 0, a.attcollation, null, null, null, null];
+}
+
+/**
+ * pg_rewrite: each view's and materialized view's `_RETURN` rule (Pesto has no other rules). pg_dump
+ * reads a view's dependencies from its rule's pg_depend rows, to create what it reads first.
+ */
+export const PG_REWRITE: Table = { name: 'pg_catalog.pg_rewrite', columns: 'oid int4, rulename name, ev_class int4, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text', oid: 2618 };
+const REWRITE_OID = 0x70000000;
+
+/** A view's rule and its pg_depend rows: on the view ('i') and on each relation its query reads ('n', by their oids). */
+export function viewRuleRows(viewOid: number, viewId: number, uses: readonly number[], push: (t: Table, row: SqlValue[]) => void, pgDepend: Table): void {
+  const rule = REWRITE_OID + viewId;
+  push(PG_REWRITE, [rule, '_RETURN', viewOid, '1', 'O', true, null, null]);
+  push(pgDepend, [2618, rule, 0, 1259, viewOid, 0, 'i']);
+  for (const oid of new Set(uses)) if (oid !== viewOid) push(pgDepend, [2618, rule, 0, 1259, oid, 0, 'n']);
 }

@@ -12,14 +12,15 @@ import { identText } from './psql-describe.ts';
 
 const PUBLIC = 2200;
 
-export function enumTypeRows(enums: readonly EnumTypeDef[], push: (t: Table, row: SqlValue[]) => void, tables: { type: Table; enum: Table; names: Table }): void {
+export function enumTypeRows(enums: readonly EnumTypeDef[], push: (t: Table, row: SqlValue[]) => void, tables: { type: Table; enum: Table; names: Table }, schema = ''): void {
   for (const e of enums) {
     push(tables.type, [e.oid, e.name, PUBLIC, 10, 4, true, 'e', 'E', false, true, ',', 0, '-', 0, e.arrayOid, 'enum_in', 'enum_out', 'enum_recv', 'enum_send',
       'i', 'p', false, 0, -1, 0, 0, null, null]);
     push(tables.type, [e.arrayOid, `_${e.name}`, PUBLIC, 10, -1, false, 'b', 'A', false, true, ',', 0, 'array_subscript_handler', e.oid, 0,
       'array_in', 'array_out', 'array_recv', 'array_send', 'i', 'x', false, 0, -1, 0, 0, null, null]);
     for (const l of e.labels) push(tables.enum, [l.oid, e.oid, l.sortOrder, l.label]);
-    const display = identText(e.name);
+    // As format_type and regtype print it: after 'public.' where the search path leaves public out.
+    const display = `${schema}${identText(e.name)}`;
     for (const row of spellings(e.oid, e.name, display, [['public']])) push(tables.names, row);
     for (const row of spellings(e.arrayOid, `_${e.name}`, `${display}[]`, [['public']])) push(tables.names, row);
   }

@@ -15,6 +15,8 @@
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
 //   pg_type_is_visible(oid)                 whether pg_type has it (every type is in pg_catalog)
 //   pg_get_triggerdef(oid [, pretty])       NULL: Pesto has no triggers
+//   shobj_description(oid, catalog)         NULL: no comments on databases or roles
+//   pg_encoding_to_char(encoding)           UTF8 (6), SQL_ASCII (0), else ''
 //   pg_options_to_table(options)            in FROM, unaliased: unnest of the options, split at the first '='
 //   acldefault(kind, owner oid)             the owner's default privileges (pg_roles for its name), aclitem[] as text[]
 //   pg_get_serial_sequence(table, column)   pg_depend: the sequence owned by the column (SERIAL's 'a', an identity's 'i'),
@@ -54,6 +56,10 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     : null),
   // Pesto has no per-object owners: every object is the session user's (as psql's \d lists them).
   pg_get_userbyid: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE current_user::name END AS pg_get_userbyid)` : null),
+  // Comments on shared objects (databases, roles): Pesto keeps none.
+  shobj_description: (a) => (a.length === 2 ? '(SELECT NULL::text AS shobj_description)' : null),
+  // The encodings a database can have here: UTF8 (6) only; PostgreSQL's names of the others it numbers.
+  pg_encoding_to_char: (a) => (a.length === 1 ? `(SELECT CASE (${a[0]}) WHEN 0 THEN 'SQL_ASCII' WHEN 6 THEN 'UTF8' ELSE '' END AS pg_encoding_to_char)` : null),
   // Pesto has no triggers (pg_trigger is empty): no trigger has a definition.
   pg_get_triggerdef: (a) => (a.length === 1 || a.length === 2 ? '(SELECT NULL::text AS pg_get_triggerdef)' : null),
   // In FROM without an alias (pg_dump's `FROM pg_options_to_table(fdwoptions)`): each `name=value` of an options array.

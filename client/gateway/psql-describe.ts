@@ -101,21 +101,27 @@ export function columnList(t: TableDef, cols: readonly number[]): string {
 }
 
 /** Sequence names by id, for printing `nextval(...)`. */
-export type SequenceNames = ReadonlyMap<number, string>;
+/** How definitions name the session's objects (catalog-qualify.ts). */
+export interface ObjectNames {
+  /** Each sequence's name as regclass prints it: quoted where it needs to be, after `schema`. */
+  readonly sequences: ReadonlyMap<number, string>;
+  /** 'public.' where the search path leaves public out, else ''. */
+  readonly schema: string;
+}
 
-export function sequenceNames(sequences: readonly SequenceDef[]): SequenceNames {
-  return new Map(sequences.map((s) => [s.id, s.name]));
+export function objectNames(sequences: readonly SequenceDef[], schema = ''): ObjectNames {
+  return { sequences: new Map(sequences.map((s) => [s.id, `${schema}${identText(s.name)}`])), schema };
 }
 
 /**
  * A column's default as PostgreSQL's pg_get_expr prints it (psql's `\d`, information_schema.columns);
  * an identity column has none there (its sequence is not a default in PostgreSQL).
  */
-export function defaultText(t: TableDef, i: number, sequences: SequenceNames, pretty = false): string | null {
+export function defaultText(t: TableDef, i: number, names: ObjectNames, pretty = false): string | null {
   const c = t.columns[i];
   if (c?.generated !== undefined) return generationText(t, c.generated, pretty);
   if (c === undefined || c.default === null || c.identity !== undefined) return null;
-  return exprText(c.default, sequences);
+  return exprText(c.default, names);
 }
 
 /**
@@ -127,24 +133,24 @@ function generationText(t: TableDef, g: GeneratedDef, pretty: boolean): string {
   return checkText(g.source, (j) => t.columns[j]?.name ?? '?', pretty);
 }
 
-function exprText(e: Expr, sequences: SequenceNames): string {
-  if (e.k === 'cast' && !e.explicit) return exprText(e.e, sequences);
-  // The sequence's name as regclass prints it: quoted where it needs to be.
+function exprText(e: Expr, names: ObjectNames): string {
+  if (e.k === 'cast' && !e.explicit) return exprText(e.e, names);
+  // The sequence's name as regclass prints it.
   const seq = e.k === 'func' && e.fn === 'nextval' ? sequenceIdOf(e) : null;
-  const name = seq === null ? undefined : sequences.get(seq);
-  if (name !== undefined) return `nextval('${identText(name).replace(/'/g, "''")}'::regclass)`;
+  const name = seq === null ? undefined : names.sequences.get(seq);
+  if (name !== undefined) return `nextval('${name.replace(/'/g, "''")}'::regclass)`;
   if (e.k === 'func' && e.args.length === 0) return `${e.fn}()`;
   // ARRAY[...] as PostgreSQL deparses it: a NULL element typed, an empty one cast to the array type.
   if (e.k === 'array') {
     if (e.items.length === 0) return `ARRAY[]::${typeDisplayName[e.t]}`;
-    return `ARRAY[${e.items.map((x) => (x.k === 'const' && x.v === null ? `NULL::${typeDisplayName[x.t]}` : exprText(x, sequences))).join(', ')}]`;
+    return `ARRAY[${e.items.map((x) => (x.k === 'const' && x.v === null ? `NULL::${typeDisplayName[x.t]}` : exprText(x, names))).join(', ')}]`;
   }
   if (e.k !== 'const') return '(expression)';
   if (e.v === null) return 'NULL';
   if (typeof e.v === 'boolean') return e.v ? 'true' : 'false';
   const text = formatText(e.v, e.t);
   if (e.t === 'int2' || e.t === 'int4' || e.t === 'int8' || e.t === 'numeric') return text;
-  const type = e.v instanceof SqlEnum ? identText(e.v.type.name) : e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t];
+  const type = e.v instanceof SqlEnum ? `${names.schema}${identText(e.v.type.name)}` : e.t === 'bpchar' ? 'bpchar' : typeDisplayName[e.t];
   return `'${text.replace(/'/g, "''")}'::${type}`;
 }
 
@@ -196,9 +202,9 @@ const FOREIGN_KEYS = /^\s*SELECT true as sametable, conname,\s*pg_catalog\.pg_ge
 const REFERENCED_BY = /^\s*SELECT conname, conrelid::pg_catalog\.regclass AS ontable,\s*pg_catalog\.pg_get_constraintdef\(oid, true\) AS condef\s+FROM pg_catalog\.pg_constraint c\s+WHERE confrelid IN \(SELECT pg_catalog\.pg_partition_ancestors\('(\d+)'\)[\s\S]*ORDER BY conname;?\s*$/;
 
 /** A foreign key as pg_get_constraintdef prints it. */
-export function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined): string {
+export function foreignKeyDef(t: TableDef, fk: ForeignKeyDef, parent: TableDef | undefined, schema = ''): string {
   const refCols = parent === undefined ? '' : columnList(parent, fk.refColumns);
-  let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${identText(fk.refTable)}(${refCols})`;
+  let def = `FOREIGN KEY (${columnList(t, fk.columns)}) REFERENCES ${schema}${identText(fk.refTable)}(${refCols})`;
   if (fk.matchFull) def += ' MATCH FULL';
   if (fk.onUpdate !== 'no action') def += ` ON UPDATE ${fk.onUpdate.toUpperCase()}`;
   if (fk.onDelete !== 'no action') def += ` ON DELETE ${fk.onDelete.toUpperCase()}`;
@@ -371,7 +377,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
           const v = viewWithOid(await ctx.backend.views(), oid);
           return rows(columns, (v?.columns ?? []).map((c) => [c.name, formatTypeSpec(c), null, false, null, '', '', ...more(c.type, null)]));
         }
-        const sequences = sequenceNames(await ctx.backend.sequences());
+        const sequences = objectNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
           if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);

@@ -34,13 +34,14 @@ import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, typeOidOf, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
-import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
-import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
+import { OID_BASE, defaultText, objectNames } from './psql-describe.ts';
+import { publicQualifier, qualifyNames } from './catalog-qualify.ts';
+import { PG_DEPEND, SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
 import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
-import { DATABASE_OWNER_OID, DUMP_EMPTY_TABLES, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_ROLES, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, roleRows, settingsRows } from './catalog-dump.ts';
+import { DATABASE_OWNER_OID, DUMP_EMPTY_TABLES, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_ROLES, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, roleRows, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
 
@@ -80,7 +81,7 @@ const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtyp
 const PG_DATABASE: Table = {
   name: 'pg_catalog.pg_database',
   columns: `oid int4, datname name, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
-    dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text`,
+    datfrozenxid int4, datminmxid int4, dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]`,
   oid: 1262,
 };
 const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
@@ -124,7 +125,7 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_SETTINGS, PG_ROLES, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [PG_SETTINGS, PG_ROLES, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -185,6 +186,12 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
 
 function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], settings: SessionSettings): Map<Table, SqlValue[][]> {
   const { database, user: owner } = settings;
+  const schema = publicQualifier(settings.get('search_path') ?? '');
+  const enumNames = new Set(enums.map((x) => x.name));
+  const definitionOf = (v: { readonly text?: string }): string | null => {
+    const d = viewDefinition(v);
+    return d === null ? null : qualifyNames(d, schema, enumNames);
+  };
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
   out.set(PG_SETTINGS, settingsRows(settings));
@@ -192,10 +199,14 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   push(PG_DESCRIPTION, [PUBLIC, 2615, 0, 'standard public schema']);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
-  enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME });
+  enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME }, schema);
   // The session's own database (UTF8, C collation; the only one it can see).
-  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
-  const names = sequenceNames(sequences);
+  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1, 1, 1663, 'C', 'C', null, null, null]);
+  const names = objectNames(sequences, schema);
+  const relationOids = (uses: readonly string[]): number[] => uses.flatMap((n) => {
+    const r = tables.find((x) => x.name === n) ?? views.find((x) => x.name === n);
+    return r === undefined ? [] : [OID_BASE + r.id];
+  });
   sequenceRows(sequences, tables, database, owner, push, (row) => push(PG_CLASS, row));
   for (const t of tables) {
     const oid = OID_BASE + t.id;
@@ -212,9 +223,10 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
       push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
     } else {
       // A materialized view: in pg_class and pg_matviews, not in information_schema (as in PostgreSQL).
-      const definition = viewDefinition(m);
+      const definition = definitionOf(m);
       push(PG_MATVIEWS, ['public', t.name, owner, null, t.indexes.length > 0, m.populated, definition]);
       push(PESTO_DEFINITION, [oid, definition, null]);
+      viewRuleRows(oid, t.id, relationOids(m.uses), push, PG_DEPEND);
     }
     const pushColumn = m === undefined ? push : (x: Table, row: SqlValue[]): void => void (x !== IS_COLUMNS && push(x, row));
     attributes.forEach((c, i) => {
@@ -233,7 +245,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   for (const v of views) {
     // A view: relkind 'v', its columns, its SELECT, and whether it is written through (sql/view-dml.ts).
     const oid = OID_BASE + v.id;
-    const definition = viewDefinition(v);
+    const definition = definitionOf(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
     push(PG_CLASS, classRow({ oid, relname: v.name, relkind: 'v', relam: 0, relnatts: v.columns.length }));
@@ -241,6 +253,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     push(PG_VIEWS, ['public', v.name, owner, definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
     push(PESTO_DEFINITION, [oid, definition, null]);
+    viewRuleRows(oid, v.id, relationOids(v.uses), push, PG_DEPEND);
     v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
   }
   for (const [oid, relname] of out.get(PG_CLASS)!) {
