@@ -26,36 +26,32 @@ export function qualifyNames(sql: string, qualifier: string, types: ReadonlySet<
     return sql;
   }
   const ctes = new Set<string>();
-  const at: number[] = [];
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) walk(x);
-      return;
-    }
-    if (v === null || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
+  eachNode(tree, (o) => {
     const cte = o['CommonTableExpr'] as { ctename?: string } | undefined;
     if (cte?.ctename !== undefined) ctes.add(cte.ctename);
-    for (const x of Object.values(o)) walk(x);
-  };
-  walk(tree);
-  const collect = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) collect(x);
-      return;
-    }
-    if (v === null || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
+  });
+  const at: number[] = [];
+  eachNode(tree, (o) => {
     const rv = o['RangeVar'] as { schemaname?: string; relname?: string; location?: number } | undefined;
     if (rv !== undefined && rv.schemaname === undefined && rv.relname !== undefined && !ctes.has(rv.relname) && rv.location !== undefined) at.push(rv.location);
     // A type name: a TypeName node, or a cast's or column's `typeName` field.
     const tn = (o['TypeName'] ?? o['typeName']) as { names?: { String?: { sval?: string } }[]; location?: number } | undefined;
     if (tn?.names?.length === 1 && types.has(tn.names[0]?.String?.sval ?? '') && tn.location !== undefined) at.push(tn.location);
-    for (const x of Object.values(o)) collect(x);
-  };
-  collect(tree);
+  });
   // Offsets are bytes: insert from the last so earlier ones stay right.
   let bytes = Buffer.from(sql, 'utf8');
   for (const p of [...new Set(at)].sort((a, b) => b - a)) bytes = Buffer.concat([bytes.subarray(0, p), Buffer.from(qualifier), bytes.subarray(p)]);
   return bytes.toString('utf8');
+}
+
+/** Calls `visit` with every object of a parse tree (libpg-query's JSON), depth first. */
+export function eachNode(v: unknown, visit: (o: Record<string, unknown>) => void): void {
+  if (Array.isArray(v)) {
+    for (const x of v) eachNode(x, visit);
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  const o = v as Record<string, unknown>;
+  visit(o);
+  for (const x of Object.values(o)) eachNode(x, visit);
 }

@@ -74,32 +74,9 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
     };
   }
   m = SET_CONFIG.exec(sql);
-  if (m !== null) {
-    const name = unquote(m[1] as string);
-    const value = unquote(m[2] as string);
-    const columns = [text('set_config')];
-    return {
-      columns,
-      answer: (ctx) => {
-        const err = ctx.set(name, value);
-        return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
-      },
-    };
-  }
+  if (m !== null) return setConfig(unquote(m[1] as string), unquote(m[2] as string), false);
   m = SET_CONFIG_IF_KNOWN.exec(sql);
-  if (m !== null) {
-    const value = unquote(m[1] as string);
-    const name = unquote(m[3] as string);
-    const columns = [text('set_config')];
-    return {
-      columns,
-      answer: (ctx) => {
-        if (ctx.settings.get(name) === undefined) return Promise.resolve(rows(columns, []));
-        const err = ctx.set(name, value);
-        return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
-      },
-    };
-  }
+  if (m !== null) return setConfig(unquote(m[3] as string), unquote(m[1] as string), true);
   m = CURRENT_SCHEMAS.exec(sql);
   if (m !== null) {
     const implicit = (m[1] as string).toLowerCase() === 'true';
@@ -143,4 +120,17 @@ function currentSchemas(searchPath: string, implicit: boolean): string[] {
   const named = searchPath.split(',').map((p) => p.trim()).filter((p) => p !== '').map((p) => (p.startsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p.toLowerCase()));
   const found = named.filter((p, i) => SCHEMAS.has(p) && named.indexOf(p) === i);
   return implicit && !found.includes('pg_catalog') ? ['pg_catalog', ...found] : found;
+}
+
+/** set_config(name, value, ...): the setting changed as SET changes it, its new value the one row; none where `onlyKnown` and the setting does not exist. */
+function setConfig(name: string, value: string, onlyKnown: boolean): CatalogQuery {
+  const columns = [text('set_config')];
+  return {
+    columns,
+    answer: (ctx) => {
+      if (onlyKnown && ctx.settings.get(name) === undefined) return Promise.resolve(rows(columns, []));
+      const err = ctx.set(name, value);
+      return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
+    },
+  };
 }

@@ -35,7 +35,7 @@ import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, type
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, objectNames } from './psql-describe.ts';
-import { publicQualifier, qualifyNames } from './catalog-qualify.ts';
+import { eachNode, publicQualifier, qualifyNames } from './catalog-qualify.ts';
 import { PG_DEPEND, SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
@@ -385,20 +385,12 @@ function relationsOf(sql: string): { names: string[]; ctes: Set<string> } | null
   if (stmts.length !== 1 || !('SelectStmt' in stmts[0]!)) return null;
   const names: string[] = [];
   const ctes = new Set<string>();
-  const walk = (v: unknown): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) walk(x);
-      return;
-    }
-    if (v === null || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
+  eachNode(stmts[0], (o) => {
     const rv = o['RangeVar'] as { schemaname?: string; relname?: string } | undefined;
     if (rv !== undefined) names.push(rv.schemaname === undefined ? (rv.relname ?? '') : `${rv.schemaname}.${rv.relname ?? ''}`);
     const cte = o['CommonTableExpr'] as { ctename?: string } | undefined;
     if (cte?.ctename !== undefined) ctes.add(cte.ctename);
-    for (const x of Object.values(o)) walk(x);
-  };
-  walk(stmts[0]);
+  });
   return { names, ctes };
 }
 
