@@ -22,6 +22,7 @@ import { initialState, takeValues, type SequenceDef } from './sequences.ts';
 import { castValue } from './cast.ts';
 import { indexColumnsRead, shiftIndex } from './index-keys.ts';
 import { bindGenerated, checkGenerationClause, generatedUsing } from './generated-columns.ts';
+import { dropKeyConstraint } from './ddl-drop-key.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
@@ -73,7 +74,7 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       continue;
     }
     if (cmd.subtype === 'AT_DropConstraint') {
-      const r = dropConstraint(catalog, table, cmd.name ?? '', cmd.missing_ok === true);
+      const r: { table: TableDef; notice?: string } = dropKeyConstraint(catalog, storage, table, cmd.name ?? '', cmd.behavior === 'DROP_CASCADE', ctx) ?? dropConstraint(catalog, table, cmd.name ?? '', cmd.missing_ok === true);
       table = r.table;
       notice = r.notice ?? notice;
       continue;
@@ -453,7 +454,7 @@ function referencesOfNewColumn(catalog: Catalog, t: TableDef, c: PgColumnDef, fk
   for (const k of fks) taken.add(bindForeignKey(catalog, provisional, k, c.colname ?? '', taken).name);
 }
 
-/** ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: a foreign key or a CHECK (key constraints: not here). */
+/** ALTER TABLE ... DROP CONSTRAINT [IF EXISTS] name: a foreign key or a CHECK (key constraints: ddl-drop-key.ts). */
 function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: boolean): { table: TableDef; notice?: string } {
   if ((t.foreignKeys ?? []).some((f) => f.name === name)) {
     dropForeignKeys(catalog, [{ table: t, fk: t.foreignKeys!.find((f) => f.name === name)! }]);
@@ -464,7 +465,6 @@ function dropConstraint(catalog: Catalog, t: TableDef, name: string, missingOk: 
     catalog.put(table);
     return { table };
   }
-  if (constraintNames(t).has(name)) throw unsupported('ALTER TABLE ... DROP CONSTRAINT of a PRIMARY KEY or UNIQUE constraint');
   if (missingOk) return { table: t, notice: `constraint "${name}" of relation "${t.name}" does not exist, skipping` };
   throw new SqlError(SqlState.undefinedObject, `constraint "${name}" of relation "${t.name}" does not exist`);
 }

@@ -258,7 +258,7 @@ export function orphanOf(child: TableDef, parent: TableDef, fk: ForeignKeyDef, c
 }
 
 /** The dependency notice or error text for constraints that go with a dropped object (PostgreSQL's reportDependentObjects). */
-function dependentsText(deps: readonly { table: TableDef; fk: ForeignKeyDef }[]): string[] {
+export function dependentsText(deps: readonly { table: TableDef; fk: ForeignKeyDef }[]): string[] {
   return deps.map((d) => `constraint ${d.fk.name} on table ${d.table.name}`);
 }
 

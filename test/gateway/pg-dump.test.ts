@@ -109,6 +109,12 @@ void describe('a pg_dump of PostgreSQL 15 restored into Pesto with psql', { skip
       assert.equal(intoPesto.code, 0);
       const again = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(second.port), '-U', USER, DATABASE], PASSWORD);
       assert.equal(withoutKeys(again.stdout), withoutKeys(plain.stdout));
+      // Restored again over itself: --clean drops every object first (keys before their tables).
+      const overItself = await run('pg_restore', ['-h', '127.0.0.1', '-p', String(second.port), '-U', USER, '-d', DATABASE, '--clean', '--if-exists', '--exit-on-error', custom], PASSWORD);
+      assert.equal(overItself.stderr, '');
+      assert.equal(overItself.code, 0);
+      const third = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(second.port), '-U', USER, DATABASE], PASSWORD);
+      assert.equal(withoutKeys(third.stdout), withoutKeys(plain.stdout));
       // The check (reads, descriptions, writes) prints the same on the original and on both copies.
       const check = join(TESTDATA, 'pg-dump-check.sql');
       const want = await psql(POSTGRES_PORT, USER, '', '-f', check);
