@@ -166,7 +166,7 @@ export function attributeRow(a: AttributeFacts): SqlValue[] {
  * reads a view's dependencies from its rule's pg_depend rows, to create what it reads first.
  */
 export const PG_REWRITE: Table = { name: 'pg_catalog.pg_rewrite', columns: 'oid int4, rulename name, ev_class int4, ev_type text, ev_enabled text, is_instead bool, ev_qual text, ev_action text', oid: 2618 };
-const REWRITE_OID = 0x70000000;
+const REWRITE_OID = 0x78000000;
 
 /** A view's rule and its pg_depend rows: on the view ('i') and on each relation its query reads ('n', by their oids). */
 export function viewRuleRows(viewOid: number, viewId: number, uses: readonly number[], push: (t: Table, row: SqlValue[]) => void, pgDepend: Table): void {
