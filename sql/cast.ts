@@ -15,7 +15,7 @@ import { SqlTime, roundTime, timeToInterval, wrapTime } from './time.ts';
 import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, isArrayType, isVectorType, vectorArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, typeOfValue, type SqlType, type SqlValue } from './types.ts';
 import type { EnumTypeDef } from './enum-types.ts';
-import { enumValue } from './lower-enum.ts';
+import { enumCast } from './lower-enum.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -190,7 +190,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
 export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): SqlValue {
   if (v === null) return null;
   const from = typeOfValue(v);
-  if (enumType !== undefined) return enumValue(v, from, enumType);
+  if (enumType !== undefined) return enumCast(v, from, t, enumType);
   if (from === t || t === 'unknown') return v;
   if (t === 'text' && typeof v === 'string') return v;
   return castValue(v, from, t, -1, true);

@@ -404,9 +404,9 @@ export class Catalog {
     return undefined;
   }
 
-  /** `{ enumType }` for a column of an enum type (its typmod is the type's oid), else nothing: spread into a ColumnDef. */
+  /** `{ enumType }` for a column of an enum type or an array of one (its typmod is the enum's oid), else nothing: spread into a ColumnDef. */
   enumOfColumn(type: SqlType, typmod: number): { readonly enumType?: EnumTypeDef } {
-    const e = type === 'enum' ? this.enumByOid(typmod) : undefined;
+    const e = type === 'enum' || type === '_enum' ? this.enumByOid(typmod) : undefined;
     return e === undefined ? {} : { enumType: e };
   }
 

@@ -43,16 +43,22 @@ export function createEnum(catalog: Catalog, s: CreateEnumStmt): DdlOutcome {
   const name = typeName(s.typeName ?? []);
   if (typeExists(catalog, name)) throw new SqlError(SqlState.duplicateObject, `type "${name}" already exists`);
   const oid = catalog.allocateTypeOid();
-  const arrayOid = catalog.allocateTypeOid();
+  // The array type's oid: the next one (makeEnumType).
+  catalog.allocateTypeOid();
   const labels = (s.vals ?? []).map(strOf);
-  catalog.putEnum(makeEnumType(oid, arrayOid, name, labels, () => catalog.allocateTypeOid()));
+  catalog.putEnum(makeEnumType(oid, name, labels, () => catalog.allocateTypeOid()));
   return { tag: 'CREATE TYPE', touched: [] };
 }
 
 /** The columns of `type`, as PostgreSQL names them in dependency messages. */
-function columnsOf(catalog: Catalog, type: EnumTypeDef): { table: string; column: string }[] {
-  const out: { table: string; column: string }[] = [];
-  for (const t of catalog.list()) for (const c of t.columns) if (!c.dropped && c.enumType?.oid === type.oid) out.push({ table: t.name, column: c.name });
+function columnsOf(catalog: Catalog, type: EnumTypeDef): { table: string; column: string; display: string }[] {
+  const out: { table: string; column: string; display: string }[] = [];
+  for (const t of catalog.list()) {
+    for (const c of t.columns) {
+      // A column of the enum's array type depends on that type (mood[]), which depends on the enum.
+      if (!c.dropped && c.enumType?.oid === type.oid) out.push({ table: t.name, column: c.name, display: c.type === '_enum' ? `${type.name}[]` : type.name });
+    }
+  }
   return out;
 }
 
@@ -82,7 +88,7 @@ export function dropTypes(catalog: Catalog, storage: DdlStorage, s: DropStmt): D
   const users = types.flatMap((e) => columnsOf(catalog, e).map((c) => ({ ...c, type: e.name })));
   if (users.length > 0 && !cascade) {
     const first = types.find((e) => e.name === users[0]!.type)!;
-    const detail = users.filter((u) => u.type === first.name).map((u) => `column ${u.column} of table ${u.table} depends on type ${u.type}`).join('\n');
+    const detail = users.filter((u) => u.type === first.name).map((u) => `column ${u.column} of table ${u.table} depends on type ${u.display}`).join('\n');
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop type ${first.name} because other objects depend on it`, detail, undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
   if (users.length === 1) notices.push(`drop cascades to column ${users[0]!.column} of table ${users[0]!.table}`);

@@ -4,7 +4,7 @@
 // arithmetic with NULL yield NULL, AND/OR use Kleene logic, a filter keeps a row only when its predicate
 // is true. `evalPredicate(pred, row)` evaluates a bound predicate (no parameters, no outer rows).
 
-import { enumValue } from './lower-enum.ts';
+import { enumCast } from './lower-enum.ts';
 import type { Expr, SubqueryExpr } from './expr.ts';
 import { arrayElementType, isArrayType, type Row, type SqlValue } from './types.ts';
 import { SqlArray, evalAnyArray } from './sql-array.ts';
@@ -170,7 +170,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       return evalFunction(e, row, env);
     case 'cast': {
       const v = evalExpr(e.e, row, env);
-      if (e.enumType !== undefined) return enumValue(v, e.e.t, e.enumType);
+      if (e.enumType !== undefined) return enumCast(v, e.e.t, e.t, e.enumType);
       return castValue(v, e.e.t, e.t, e.typmod, e.explicit);
     }
     case 'subquery':

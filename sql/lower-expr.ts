@@ -3,8 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
-import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum } from './lower-enum.ts';
-import { enumArrays } from './enum-types.ts';
+import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum, toEnumArray } from './lower-enum.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
@@ -259,7 +258,6 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
-      if (arg.t === 'enum') throw enumArrays();
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -468,10 +466,10 @@ export function bindExpr(scope: Scope, n: Node): Expr {
   if ('TypeCast' in n) {
     const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
-      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
+      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type, rt.enumType);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    if (rt.enumType !== undefined) return toEnum(scope.ctx, e, rt.enumType, true);
+    if (rt.enumType !== undefined) return rt.type === '_enum' ? toEnumArray(scope.ctx, e, rt.enumType, true) : toEnum(scope.ctx, e, rt.enumType, true);
     if (e.k === 'param' && e.t === 'unknown') {
       // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
       const p = coerce(scope.ctx, e, rt.type);

@@ -1,7 +1,7 @@
 // Type names in DDL and casts (libpg-query's TypeName) to our SqlType plus typmod, accepting PostgreSQL's
 // spellings and aliases (int, integer, int4, serial, decimal(p,s), character varying(n), float(p), ...).
 
-import { enumArrays, type EnumTypeDef } from './enum-types.ts';
+import type { EnumTypeDef } from './enum-types.ts';
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayTypeOf, isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
@@ -10,7 +10,7 @@ export interface ResolvedType {
   readonly type: SqlType;
   readonly typmod: number;
   readonly serial: boolean;
-  /** The enum type of an 'enum' (typmod: its oid). */
+  /** The enum type of an 'enum', or the element enum of an '_enum' (typmod: its oid). */
   readonly enumType?: EnumTypeDef;
 }
 
@@ -53,8 +53,7 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     const elem = resolveTypeName({ ...tn, arrayBounds: [] }, enums);
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
     if (elem.type === 'unknown' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
-    if (elem.type === 'enum') throw enumArrays();
-    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
+    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false, ...(elem.enumType !== undefined ? { enumType: elem.enumType } : {}) };
   }
   const mods = (tn.typmods ?? []).map(intArg);
   switch (name) {

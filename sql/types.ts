@@ -55,6 +55,8 @@ export const sqlTypes = [
   'int2vector', 'oidvector',
   // Every enum type (enum-types.ts): which one is the typmod of a column or cast, and each value's own.
   'enum',
+  // Every array of an enum type: its typmod is its element enum's oid, as any array's is its element's.
+  '_enum',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -62,7 +64,7 @@ export type ArrayType = Extract<SqlType, `_${string}`>;
 /** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
 export type VectorType = 'int2vector' | 'oidvector';
 /** The element types an array may have: every base type but 'unknown' and the vectors. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'enum'>;
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType>;
 export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
 /**
  * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
@@ -92,6 +94,8 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   int2vector: 22, oidvector: 30,
   // anyenum: a column's or a value's own type oid is its enum's (typeOidOf).
   enum: 3500,
+  // anyarray: an enum array's own oid is its enum's array type's (typeOidOf).
+  _enum: 2277,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -106,11 +110,17 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   time: 8, _time: -1,
   int2vector: -1, oidvector: -1,
   enum: 4,
+  _enum: -1,
 };
 
-/** The wire oid of a value of `type` with `typmod`: an enum's own pg_type oid (its typmod), else typeOid. */
+/**
+ * The wire oid of a value of `type` with `typmod`: an enum's own pg_type oid (its typmod), an enum
+ * array's its enum's array type's (the oid after the enum's, enum-types.ts makeEnumType), else typeOid.
+ */
 export function typeOidOf(type: SqlType, typmod: number): number {
-  return type === 'enum' && typmod > 0 ? typmod : typeOid[type];
+  if (typmod > 0 && type === 'enum') return typmod;
+  if (typmod > 0 && type === '_enum') return typmod + 1;
+  return typeOid[type];
 }
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -134,6 +144,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   time: 'time without time zone', _time: 'time without time zone[]',
   int2vector: 'int2vector', oidvector: 'oidvector',
   enum: 'anyenum',
+  _enum: 'anyenum[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */

@@ -374,7 +374,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const sequences = sequenceNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
+          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) + (c.type === '_enum' ? '[]' : '') : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },

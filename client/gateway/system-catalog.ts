@@ -255,13 +255,14 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
   const generated = c.generated !== undefined;
   // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
   // An enum column: its type's own oid, no modifier; information_schema calls it USER-DEFINED, in public.
-  const en = c.type === 'enum' ? c.enumType : undefined;
+  // An enum array column: its enum's array type, ARRAY in information_schema, udt _name.
+  const en = c.type === 'enum' || c.type === '_enum' ? c.enumType : undefined;
   push(PG_ATTRIBUTE, [relid, c.name, typeOidOf(c.type, c.typmod), typeLen[c.type], num, en === undefined ? c.typmod : -1, isArrayType(c.type) ? 1 : 0, c.notNull, (c.default !== null && c.identity === undefined) || generated,
     c.identity ?? '', generated ? 's' : '', false, collationOf(c.type)]);
   // A generated column's expression is its generation_expression, not a default.
-  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined && c.type === 'enum' ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
     f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-    database, en !== undefined ? 'public' : 'pg_catalog', en?.name ?? c.type, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
+    database, en !== undefined ? 'public' : 'pg_catalog', en === undefined ? c.type : c.type === '_enum' ? `_${en.name}` : en.name, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
 }
 
 /**

@@ -192,6 +192,11 @@ export function runEnumCheck(port: number, user: string): Promise<{ code: number
   return runClient(PYTHON, [join(drivers, 'enum_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 300_000);
 }
 
+/** drivers/enum_array_check.py (psycopg2, psycopg 3 over arrays of enum types) against `port`: its exit code and output. */
+export function runEnumArrayCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, 'enum_array_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
+}
+
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runClient(PYTHON, [join(drivers, 'sqlalchemy_check.py'), String(port), user, PASSWORD, DATABASE, prefix], undefined, 300_000);
 }
