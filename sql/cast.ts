@@ -16,6 +16,7 @@ import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, isArrayType, isVectorType, vectorArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, typeOfValue, type SqlType, type SqlValue } from './types.ts';
 import type { EnumTypeDef } from './enum-types.ts';
 import { enumCast } from './lower-enum.ts';
+import { SqlRecord, anonymousRecordInput } from './record.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -122,6 +123,10 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
   if (v === null) return null;
   if (from === to && typmod < 0 && to !== 'bpchar') return v;
   switch (to) {
+    case 'record':
+      // A row keeps its value (the typmod names a table's row type); text into a record is record_in's 0A000.
+      if (v instanceof SqlRecord) return v;
+      throw anonymousRecordInput();
     case 'text':
     case 'unknown':
       return castToText(v, from);

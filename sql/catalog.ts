@@ -184,6 +184,9 @@ export interface CatalogSnapshot {
  * written before enums existed replays to the same ids.
  */
 export const TYPE_OID_BASE = 1 << 25;
+/** pg_type oids of tables' row types (pg_class.reltype): this plus the table's id, clear of every other oid range. */
+export const ROW_TYPE_OID_BASE = 0x70000000;
+export const rowTypeOid = (t: { readonly id: number }): number => ROW_TYPE_OID_BASE + t.id;
 
 export class Catalog {
   private tables = new Map<string, TableDef>();

@@ -5,6 +5,7 @@
 // is true. `evalPredicate(pred, row)` evaluates a bound predicate (no parameters, no outer rows).
 
 import { enumCast } from './lower-enum.ts';
+import { SqlRecord, recordNullTest } from './record.ts';
 import type { Expr, SubqueryExpr } from './expr.ts';
 import { arrayElementType, isArrayType, type Row, type SqlValue } from './types.ts';
 import { SqlArray, evalAnyArray } from './sql-array.ts';
@@ -121,6 +122,8 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
     }
     case 'isnull': {
       const v = evalExpr(e.e, row, env);
+      // A row is NULL when all its fields are, NOT NULL when none is (record.ts).
+      if (v instanceof SqlRecord) return recordNullTest(v, e.neg);
       return (v === null) !== e.neg;
     }
     case 'booltest': {

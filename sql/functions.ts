@@ -4,6 +4,7 @@
 // this is evaluation only.
 
 import { callAdvisory } from './advisory-locks.ts';
+import { SqlRecord } from './record.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { scanSync } from 'libpg-query';
@@ -128,6 +129,9 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
+    case 'row':
+      // ROW(...), (a, b), a whole-row reference (lower-row.ts): a record of its fields, NULLs included.
+      return new SqlRecord(a.map((x) => evalExpr(x, row, env)), a.map((x) => x.t));
     case 'coalesce':
       for (const x of a) {
         const v = evalExpr(x, row, env);

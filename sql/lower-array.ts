@@ -5,6 +5,7 @@
 // `id = ANY($1)` describes $1 as int4[] (1007) when id is an integer column.
 
 import type { EnumTypeDef } from './enum-types.ts';
+import { recordArrays } from './record.ts';
 import { enumOfExpr, toEnum, toEnumArray } from './lower-enum.ts';
 import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
@@ -52,6 +53,7 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
     ? [items.map((e) => coerce(scope.ctx, e, arrayElementType(target))), arrayElementType(target)]
     : unifyAll(scope.ctx, items, 'ARRAY');
   if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
+  if (t === 'record') throw recordArrays();
   if (t === 'enum') return { k: 'array', items: enumElements(scope, items), t: '_enum' };
   return { k: 'array', items: all, t: arrayTypeOf(t) };
 }
@@ -76,7 +78,7 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
   if (r.t === 'unknown') {
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
-    if (isArrayType(elem) || isVectorType(elem)) throw operatorError(op, l.t, l.t);
+    if (isArrayType(elem) || isVectorType(elem) || elem === 'record') throw operatorError(op, l.t, l.t);
     const en = enumOfExpr(scope, l);
     r = en !== null ? toEnumArray(scope.ctx, r, en, false) : coerce(scope.ctx, r, arrayTypeOf(elem));
   }

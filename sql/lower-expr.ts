@@ -27,6 +27,8 @@ import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
 import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
 import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
+import { recordArrays } from './record.ts';
+import { castToRecord, isRecordName } from './lower-row.ts';
 import { ROW_JSON_FUNCTIONS, bindRowCompare, bindRowConstructor, bindWholeRow } from './lower-row.ts';
 
 export function unsupported(what: string): SqlError {
@@ -258,6 +260,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
+      if (arg.t === 'record') throw recordArrays();
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -464,6 +467,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return e;
   }
   if ('TypeCast' in n) {
+    if (isRecordName(n.TypeCast.typeName)) return castToRecord(bindExpr(scope, n.TypeCast.arg as Node));
     const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
       return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type, rt.enumType);

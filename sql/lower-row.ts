@@ -11,11 +11,14 @@
 // NULL; for another relation on the nullable side of an outer join, when all its columns are NULL (a
 // genuinely all-NULL row there reads as NULL too: the one place this differs from PostgreSQL).
 
-import type { Node } from 'libpg-query';
+import type { Node, TypeName } from 'libpg-query';
+import { anonymousRecordInput } from './record.ts';
+import { isStringType, typeDisplayName } from './types.ts';
 import type { Expr } from './expr.ts';
 import type { Rel, Scope } from './bind-context.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { coerce } from './coerce.ts';
+import { rowTypeOid } from './catalog.ts';
 import { bindCompare, bindExpr, strOf, unsupported } from './lower-expr.ts';
 
 /** The functions whose arguments may be whole rows (bound to their json form). */
@@ -82,20 +85,31 @@ export function bindWholeRow(scope: Scope, fields: readonly Node[]): Expr | null
   const hit = namedRel(scope, fields);
   if (hit === null) return null;
   const { rel } = hit;
-  if (!scope.rowArgs) throw unsupported(`a whole-row reference to "${rel.alias}" outside row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders`);
   const cols = relColumns(scope, rel);
+  const asValue = scope.rowArgs ? rowJson : rowRecord;
   if (rel.table !== null) {
     const table = rel.table;
     const key = bindExpr(scope, columnRef([rel.alias, table.columns[table.pk[0] ?? -1]?.name ?? '']));
-    return rowJson(cols, { k: 'isnull', e: key, neg: false, t: 'bool' });
+    const row = asValue(cols, { k: 'isnull', e: key, neg: false, t: 'bool' });
+    // A table's row has its row type (pg_class.reltype) as its typmod, the wire's type oid.
+    return scope.rowArgs ? row : { k: 'cast', e: row, t: 'record', typmod: rowTypeOid(table), explicit: false };
   }
-  if (!hit.scope.nullableRels.has(rel)) return rowJson(cols);
-  return rowJson(cols, { k: 'and', args: cols.map((c) => ({ k: 'isnull', e: c.e, neg: false, t: 'bool' })), t: 'bool' });
+  if (!hit.scope.nullableRels.has(rel)) return asValue(cols);
+  return asValue(cols, { k: 'and', args: cols.map((c) => ({ k: 'isnull', e: c.e, neg: false, t: 'bool' })), t: 'bool' });
 }
 
-/** ROW(a, b, t.*) as an argument of a row-to-json function: fields f1, f2, ... (0A000 elsewhere). */
+/** A row as a record value (record.ts): `row(v1, ...)`, NULL when `nullWhen` is true. */
+function rowRecord(pairs: readonly { name: string; e: Expr }[], nullWhen: Expr = FALSE): Expr {
+  const row: Expr = { k: 'func', fn: 'row', args: pairs.map((p) => p.e), t: 'record' };
+  if (nullWhen === FALSE) return row;
+  return { k: 'case', whens: [{ when: nullWhen, then: { k: 'const', v: null, t: 'record' } }], els: row, t: 'record' };
+}
+
+/**
+ * ROW(a, b, t.*) and (a, b): as an argument of a row-to-json function its json form, fields f1, f2, ...;
+ * elsewhere an anonymous record (untyped literals as text, as PostgreSQL resolves them).
+ */
 export function bindRowConstructor(scope: Scope, args: readonly Node[]): Expr {
-  if (!scope.rowArgs) throw unsupported('ROW(...) outside row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders');
   const values: Expr[] = [];
   for (const a of args) {
     const fields = 'ColumnRef' in a ? (a.ColumnRef.fields ?? []) : [];
@@ -103,5 +117,20 @@ export function bindRowConstructor(scope: Scope, args: readonly Node[]): Expr {
     if (star !== null) values.push(...relColumns(scope, star.rel).map((c) => c.e));
     else values.push(bindExpr(scope, a));
   }
-  return rowJson(values.map((e, i) => ({ name: `f${i + 1}`, e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e })));
+  const pairs = values.map((e, i) => ({ name: `f${i + 1}`, e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e }));
+  return scope.rowArgs ? rowJson(pairs) : rowRecord(pairs);
+}
+
+/** Whether a cast's type name is `record` (a pseudo-type: only casts name it; no column has it). */
+export function isRecordName(tn: TypeName | undefined): boolean {
+  const names = (tn?.names ?? []).map(strOf);
+  const last = names[names.length - 1];
+  return (tn?.arrayBounds ?? []).length === 0 && last === 'record' && (names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog'));
+}
+
+/** `e::record`: a row stays itself; a string is record_in's 0A000 (anonymous records have no input); anything else 42846. */
+export function castToRecord(e: Expr): Expr {
+  if (e.t === 'record') return e;
+  if (e.t === 'unknown' || isStringType(e.t)) throw anonymousRecordInput();
+  throw new SqlError(SqlState.cannotCoerce, `cannot cast type ${typeDisplayName[e.t]} to record`);
 }

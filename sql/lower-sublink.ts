@@ -2,6 +2,7 @@
 // ALL with a comparison operator. Evaluated by subquery.ts.
 
 import { withEnumType } from './lower-enum.ts';
+import { recordArrays } from './record.ts';
 import type { Node, SubLink } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { canCast, cannotCast } from './cast.ts';
@@ -29,6 +30,7 @@ export function bindSubLink(scope: Scope, s: SubLink): Expr {
       const et = sub.columns[0]?.type ?? 'text';
       const element = et === 'unknown' ? 'text' : et;
       if (isArrayType(element) || isVectorType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
+      if (element === 'record') throw recordArrays();
       const array: Expr = { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
       // An array of an enum says which one (its column's typmod), as ARRAY[...] of it does.
       return element === 'enum' ? withEnumType(array, scope.ctx.catalog.enumByOid(sub.columns[0]?.typmod ?? -1) ?? null) : array;

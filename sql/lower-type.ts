@@ -52,7 +52,7 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
     const elem = resolveTypeName({ ...tn, arrayBounds: [] }, enums);
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
-    if (elem.type === 'unknown' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
+    if (elem.type === 'unknown' || elem.type === 'record' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
     return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false, ...(elem.enumType !== undefined ? { enumType: elem.enumType } : {}) };
   }
   const mods = (tn.typmods ?? []).map(intArg);

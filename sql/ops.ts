@@ -6,6 +6,7 @@
 // arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
 
 import { SqlEnum, compareEnums, parseEnum } from './enum-types.ts';
+import { SqlRecord, recordLengthsDiffer } from './record.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
@@ -15,7 +16,7 @@ import { SqlTime, addTimeInterval } from './time.ts';
 import { SqlJsonb, compareJsonbDocs } from './json.ts';
 import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
-import { normInt8, type SqlType, type SqlValue } from './types.ts';
+import { normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 export function divisionByZero(): SqlError {
   return new SqlError(SqlState.divisionByZero, 'division by zero');
@@ -94,6 +95,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
+  if (a instanceof SqlRecord && b instanceof SqlRecord) return compareRecords(a, b);
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
   if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
@@ -261,4 +263,26 @@ export function negate(v: SqlValue, t: SqlType): SqlValue {
     return -v;
   }
   throw new InvariantError(`cannot negate ${String(v)}`);
+}
+
+/**
+ * btrecordcmp: field by field, a NULL field after every value and equal to another NULL; records of
+ * different lengths or with fields of different types at one position do not compare (42804).
+ */
+function compareRecords(a: SqlRecord, b: SqlRecord): number {
+  if (a.length !== b.length) throw recordLengthsDiffer();
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a.items[i] ?? null, b.items[i] ?? null];
+    const [tx, ty] = [a.types[i] ?? 'unknown', b.types[i] ?? 'unknown'];
+    if (tx !== ty && !(tx === 'unknown' || ty === 'unknown')) {
+      throw new SqlError(SqlState.datatypeMismatch, `cannot compare dissimilar column types ${typeDisplayName[tx]} and ${typeDisplayName[ty]} at record column ${i + 1}`);
+    }
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return x === null ? 1 : -1;
+    }
+    const c = compareValues(x, y, tx);
+    if (c !== 0) return c < 0 ? -1 : 1;
+  }
+  return 0;
 }

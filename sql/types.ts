@@ -21,6 +21,7 @@
 //   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   int2vector        SqlArray of int2 (oidvector: of int4); only the subscripts' base (0) differs
+//   record            SqlRecord: a row value, its fields and their types (record.ts)
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -29,6 +30,7 @@ import { SqlInterval } from './interval.ts';
 import { SqlTime } from './time.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
 import { SqlEnum } from './enum-types.ts';
+import { SqlRecord } from './record.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -57,6 +59,8 @@ export const sqlTypes = [
   'enum',
   // Every array of an enum type: its typmod is its element enum's oid, as any array's is its element's.
   '_enum',
+  // A row value (record.ts): its typmod is a table's row type oid, or -1 for an anonymous record.
+  'record',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -64,7 +68,7 @@ export type ArrayType = Extract<SqlType, `_${string}`>;
 /** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
 export type VectorType = 'int2vector' | 'oidvector';
 /** The element types an array may have: every base type but 'unknown' and the vectors. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType>;
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'record'>;
 export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
 /**
  * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
@@ -77,7 +81,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum;
+  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum | SqlRecord;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -96,6 +100,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   enum: 3500,
   // anyarray: an enum array's own oid is its enum's array type's (typeOidOf).
   _enum: 2277,
+  record: 2249,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -111,14 +116,15 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   int2vector: -1, oidvector: -1,
   enum: 4,
   _enum: -1,
+  record: -1,
 };
 
 /**
- * The wire oid of a value of `type` with `typmod`: an enum's own pg_type oid (its typmod), an enum
+ * The wire oid of a value of `type` with `typmod`: an enum's or a table's row type's own pg_type oid (its typmod), an enum
  * array's its enum's array type's (the oid after the enum's, enum-types.ts makeEnumType), else typeOid.
  */
 export function typeOidOf(type: SqlType, typmod: number): number {
-  if (typmod > 0 && type === 'enum') return typmod;
+  if (typmod > 0 && (type === 'enum' || type === 'record')) return typmod;
   if (typmod > 0 && type === '_enum') return typmod + 1;
   return typeOid[type];
 }
@@ -145,6 +151,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   int2vector: 'int2vector', oidvector: 'oidvector',
   enum: 'anyenum',
   _enum: 'anyenum[]',
+  record: 'record',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -236,6 +243,7 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
   if (v instanceof SqlEnum) return 'enum';
+  if (v instanceof SqlRecord) return 'record';
   // Only a vector's value (or one cast from it to its array) is subscripted from 0.
   if (v instanceof SqlArray) {
     if (v.lower === 0 && v.elementType === 'int2') return 'int2vector';

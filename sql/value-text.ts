@@ -15,6 +15,7 @@ import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayText, formatVectorText, parseArrayText, parseVectorText } from './array-format.ts';
+import { SqlRecord, anonymousRecordInput, formatRecordText } from './record.ts';
 
 /** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
 export function formatFloat(x: number, float4 = false): string {
@@ -75,6 +76,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof SqlArray) return type === 'int2vector' || type === 'oidvector' ? formatVectorText(value) : formatArrayText(value);
       if (value instanceof SqlInterval) return formatInterval(value);
       if (value instanceof SqlTime) return formatTime(value.micros);
+      if (value instanceof SqlRecord) return formatRecordText(value.items.map((v, i) => (v === null ? null : formatText(v, value.types[i] ?? 'unknown'))));
       if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
@@ -196,6 +198,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'enum':
       // A label not yet resolved against its type: the statement's parameter or column resolves it (enum-types.ts).
       return text;
+    case 'record':
+      throw anonymousRecordInput();
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

@@ -25,7 +25,7 @@ import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { enumTypeRows } from './catalog-enums.ts';
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
+import { quoteIdent, rowTypeOid, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import { viewDefinition } from '../../sql/views.ts';
 import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
@@ -33,13 +33,13 @@ import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, typeOidOf, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
-import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
+import { OID_BASE, defaultText, identText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult } from './sql-backend.ts';
 import { AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
-import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
+import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
@@ -141,6 +141,12 @@ function typeRows(): SqlValue[][] {
   for (const t of sqlTypes) {
     // An array type's row comes with its element type's, below; enums are the session's (enumTypeRows).
     if (isArrayType(t) || t === 'enum') continue;
+    if (t === 'record') {
+      // The pseudo-type of anonymous rows (ROW(...)); the engine has no arrays of it.
+      rows.push([typeOid.record, 'record', PG_CATALOG, 10, -1, false, 'p', 'P', false, true, ',', 0, '-', 0, 0, 'record_in', 'record_out',
+        'record_recv', 'record_send', 'd', 'x', false, 0, -1, 0, 0, null, null]);
+      continue;
+    }
     const oid = typeOid[t];
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;
@@ -165,6 +171,13 @@ function typeRows(): SqlValue[][] {
     }
   }
   return rows;
+}
+
+/** pg_type's row of a table's row type (typtype 'c', typrelid the table), the type of `SELECT t FROM t`, and its spellings. */
+function rowTypeRows(name: string, relid: number, oid: number, push: (t: Table, row: SqlValue[]) => void): void {
+  push(PG_TYPE, [oid, name, PUBLIC, 10, -1, false, 'c', 'C', false, true, ',', relid, '-', 0, 0, 'record_in', 'record_out', 'record_recv', 'record_send',
+    'd', 'x', false, 0, -1, 0, 0, null, null]);
+  for (const row of spellings(oid, name, identText(name), [['public']])) push(PESTO_TYPE_NAME, row);
 }
 
 /** information_schema.columns' type facts of one column. */
@@ -203,7 +216,8 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
     const m = t.matview;
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, null]);
+    push(PG_CLASS, [oid, t.name, PUBLIC, rowTypeOid(t), 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, null]);
+    rowTypeRows(t.name, oid, rowTypeOid(t), push);
     for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
     if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
     if (m === undefined) {

@@ -26,7 +26,7 @@ export function fieldsOf(columns: readonly BackendColumn[], formats: readonly nu
     // An enum column's typmod names its enum: the wire gets that type's own oid and no modifier.
     typeOid: typeOidOf(c.type, c.typmod),
     typeLen: typeLen[c.type],
-    typmod: c.type === 'enum' || c.type === '_enum' ? -1 : c.typmod,
+    typmod: c.type === 'enum' || c.type === '_enum' || c.type === 'record' ? -1 : c.typmod,
     format: formatAt(formats, i),
   }));
 }
@@ -174,6 +174,12 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.bytes(b);
       return;
     }
+    case 'record': {
+      const b = formatBinary(v, type);
+      w.int32(b.length);
+      w.bytes(b);
+      return;
+    }
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
       const b = formatArrayBinary(v, type === 'int2vector' || type === 'oidvector', type === '_enum' ? typmod : -1);
@@ -303,6 +309,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'int2vector':
     case 'oidvector':
     case 'enum':
+    case 'record':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.

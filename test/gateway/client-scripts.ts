@@ -197,6 +197,11 @@ export function runEnumArrayCheck(port: number, user: string): Promise<{ code: n
   return runClient(PYTHON, [join(drivers, 'enum_array_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
 }
 
+/** drivers/record_check.py (psycopg2, psycopg 3 over row values) against `port`: its exit code and output. */
+export function runRecordCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, 'record_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
+}
+
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runClient(PYTHON, [join(drivers, 'sqlalchemy_check.py'), String(port), user, PASSWORD, DATABASE, prefix], undefined, 300_000);
 }
