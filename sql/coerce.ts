@@ -27,6 +27,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
     return ra > rb ? a : b;
   }
   if (isStringType(a) && isStringType(b)) return 'text';
+  // time's implicit cast to timetz.
+  if ((a === 'time' && b === 'timetz') || (a === 'timetz' && b === 'time')) return 'timetz';
   if (isDateTimeType(a) && isDateTimeType(b)) return a === 'timestamptz' || b === 'timestamptz' ? 'timestamptz' : 'timestamp';
   return null;
 }

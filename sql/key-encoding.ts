@@ -22,6 +22,7 @@ import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlEnum } from './enum-types.ts';
 import { SqlRecord } from './record.ts';
+import { SqlTimeTz } from './timetz.ts';
 
 const TAG_VALUE = '\x02';
 const TAG_NULL = '\x03';
@@ -164,6 +165,10 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'time':
       if (v instanceof SqlTime) return TAG_VALUE + encodeInt(v.micros);
+      break;
+    case 'timetz':
+      // timetz_cmp's order: the UTC instant, then the zone.
+      if (v instanceof SqlTimeTz) return TAG_VALUE + encodeInt(v.utc) + encodeInt(v.zone);
       break;
     case 'timestamp':
     case 'timestamptz':

@@ -37,7 +37,7 @@ const simple: Record<string, SqlType> = {
   int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
-  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', time: 'time', json: 'json', jsonb: 'jsonb', string: 'text',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', time: 'time', timetz: 'timetz', json: 'json', jsonb: 'jsonb', string: 'text',
   name: 'name', int2vector: 'int2vector', oidvector: 'oidvector',
 };
 
@@ -80,12 +80,11 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     if ((tn.typmods ?? []).length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${userType.name}"`);
     return { type: 'enum', typmod: userType.oid, serial: false, enumType: userType };
   }
-  if (name === 'timetz') throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
   if (t === undefined) {
     throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);
   }
   let typmod = -1;
-  const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz' || t === 'time';
+  const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz';
   if (t === 'interval' && mods.length > 0) throw new SqlError(SqlState.featureNotSupported, 'interval fields and precision are not supported');
   if (!takesModifier && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
   if ((t === 'timestamp' || t === 'timestamptz') && mods.length > 0) {
@@ -93,9 +92,9 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     const p = mods[0] ?? 6;
     if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIMESTAMP(${String(p)})${t === 'timestamptz' ? ' WITH TIME ZONE' : ''} precision must not be negative`);
     typmod = Math.min(p, 6);
-  } else if (t === 'time' && mods.length > 0) {
+  } else if ((t === 'time' || t === 'timetz') && mods.length > 0) {
     const p = mods[0] ?? 6;
-    if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIME(${String(p)}) precision must not be negative`);
+    if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIME(${String(p)})${t === 'timetz' ? ' WITH TIME ZONE' : ''} precision must not be negative`);
     typmod = Math.min(p, 6);
   } else if (t === 'numeric' && mods.length > 0) {
     const p = mods[0] ?? 0;

@@ -7,6 +7,7 @@
 
 import { SqlEnum, compareEnums, parseEnum } from './enum-types.ts';
 import { SqlRecord, recordLengthsDiffer } from './record.ts';
+import { SqlTimeTz, addTimeTzInterval, compareTimeTz } from './timetz.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
@@ -98,6 +99,7 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (a instanceof SqlRecord && b instanceof SqlRecord) return compareRecords(a, b);
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
   if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
+  if (a instanceof SqlTimeTz && b instanceof SqlTimeTz) return compareTimeTz(a, b);
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
   // Enums by declared order; a label that binding could not type yet is read as the other side's enum's.
   if (a instanceof SqlEnum) return compareEnums(a, b instanceof SqlEnum ? b : parseEnum(a.type, String(b)));
@@ -163,7 +165,7 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
   // Every operator with an interval, a timestamp or a time operand has one of these result types (lower-datetime-arith.ts).
-  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time') return intervalArith(op, a, b);
+  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz') return intervalArith(op, a, b);
   switch (t) {
     case 'int2':
     case 'int4': {
@@ -237,6 +239,11 @@ function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue
   if (op === '+' || op === '-') {
     const sign = op === '+' ? 1 : -1;
     if (a instanceof SqlTime && b instanceof SqlInterval) return addTimeInterval(a, b, sign);
+    if (a instanceof SqlTimeTz && b instanceof SqlInterval) return addTimeTzInterval(a, b, sign);
+    if (a instanceof SqlInterval && b instanceof SqlTimeTz && op === '+') return addTimeTzInterval(b, a, 1);
+    // date + timetz (and timetz + date): the instant of that time of day in its zone.
+    if (a instanceof SqlDate && b instanceof SqlTimeTz && op === '+') return checkedTimestamp(SqlTimestamp.of(a.days, b.utc).micros);
+    if (a instanceof SqlTimeTz && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.utc).micros);
     if (a instanceof SqlInterval && b instanceof SqlTime && op === '+') return addTimeInterval(b, a, 1);
     if (a instanceof SqlTime && b instanceof SqlTime && op === '-') return new SqlInterval(0, 0, BigInt(a.micros - b.micros));
     if (a instanceof SqlDate && b instanceof SqlTime) return checkedTimestamp(SqlTimestamp.of(a.days, sign * b.micros).micros);

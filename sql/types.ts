@@ -21,6 +21,7 @@
 //   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   int2vector        SqlArray of int2 (oidvector: of int4); only the subscripts' base (0) differs
+//   timetz            SqlTimeTz: the time of day and its zone (timetz.ts)
 //   record            SqlRecord: a row value, its fields and their types (record.ts)
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
@@ -31,11 +32,13 @@ import { SqlTime } from './time.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
 import { SqlEnum } from './enum-types.ts';
 import { SqlRecord } from './record.ts';
+import { SqlTimeTz } from './timetz.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
 export { SqlInterval } from './interval.ts';
 export { SqlTime } from './time.ts';
+export { SqlTimeTz } from './timetz.ts';
 export { SqlJson, SqlJsonb } from './json.ts';
 export { SqlEnum } from './enum-types.ts';
 export { formatText, parseText } from './value-text.ts';
@@ -61,6 +64,8 @@ export const sqlTypes = [
   '_enum',
   // A row value (record.ts): its typmod is a table's row type oid, or -1 for an anonymous record.
   'record',
+  // time with time zone (timetz.ts) and its arrays.
+  'timetz', '_timetz',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -81,7 +86,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum | SqlRecord;
+  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum | SqlRecord | SqlTimeTz;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -101,6 +106,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   // anyarray: an enum array's own oid is its enum's array type's (typeOidOf).
   _enum: 2277,
   record: 2249,
+  timetz: 1266, _timetz: 1270,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -117,6 +123,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   enum: 4,
   _enum: -1,
   record: -1,
+  timetz: 12, _timetz: -1,
 };
 
 /**
@@ -152,6 +159,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   enum: 'anyenum',
   _enum: 'anyenum[]',
   record: 'record',
+  timetz: 'time with time zone', _timetz: 'time with time zone[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -185,6 +193,7 @@ export function formatTypeSpec(spec: TypeSpec): string {
   if (spec.type === 'varchar' || spec.type === 'bpchar') return `${base}(${spec.typmod - 4})`;
   if (spec.type === 'timestamp' || spec.type === 'timestamptz') return base.replace('timestamp', `timestamp(${spec.typmod})`);
   if (spec.type === 'time') return `time(${spec.typmod}) without time zone`;
+  if (spec.type === 'timetz') return `time(${spec.typmod}) with time zone`;
   return base;
 }
 
@@ -240,6 +249,7 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof Uint8Array) return 'bytea';
   if (v instanceof SqlInterval) return 'interval';
   if (v instanceof SqlTime) return 'time';
+  if (v instanceof SqlTimeTz) return 'timetz';
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
   if (v instanceof SqlEnum) return 'enum';

@@ -16,6 +16,7 @@ import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from './interval.ts';
 import { SqlTime, decodeTimeBinary, encodeTimeBinary } from './time.ts';
+import { SqlTimeTz, decodeTimeTzBinary, encodeTimeTzBinary } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
@@ -119,6 +120,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'time':
       if (v instanceof SqlTime) return encodeTimeBinary(v);
       throw new InvariantError(`not a time value: ${typeof v}`);
+    case 'timetz':
+      if (v instanceof SqlTimeTz) return encodeTimeTzBinary(v);
+      throw new InvariantError(`not a timetz value: ${typeof v}`);
     case 'json':
       // jsonb_send / json_send: jsonb is a version byte (1) and the text, json its text.
       if (v instanceof SqlJson) return utf8.encode(v.text);
@@ -338,6 +342,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'time':
       needLength(b, 8, type);
       return decodeTimeBinary(b);
+    case 'timetz':
+      needLength(b, 12, type);
+      return decodeTimeTzBinary(b);
     case 'json':
       return parseJson(decodeUtf8(b));
     case 'jsonb':

@@ -51,14 +51,14 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-  interval: 1187, json: 199, jsonb: 3807, name: 1003, time: 1183,
+  interval: 1187, json: 199, jsonb: 3807, name: 1003, time: 1183, timetz: 1270,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
-  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S', time: 'D',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S', time: 'D', timetz: 'D',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
-const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in' };
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in', timetz: 'timetz_in' };
 
 
 // Static tables: filled once.
@@ -152,7 +152,7 @@ function typeRows(): SqlValue[][] {
     const array = ARRAY_OID[t] ?? 0;
     const byval = len === 1 || len === 2 || len === 4 || len === 8;
     // interval is 16 bytes aligned as its int64 (PostgreSQL's typalign 'd'); uuid's 16 are bytes.
-    const align = len === 8 || t === 'interval' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 || t === 'name' ? 'c' : 'i';
+    const align = len === 8 || t === 'interval' || t === 'timetz' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 || t === 'name' ? 'c' : 'i';
     const collation = collationOf(t);
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
@@ -195,7 +195,8 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
     case 'date': return { ...none, datetime: 0 };
     case 'timestamp':
     case 'timestamptz':
-    case 'time': return { ...none, datetime: typmod < 0 ? 6 : typmod };
+    case 'time':
+    case 'timetz': return { ...none, datetime: typmod < 0 ? 6 : typmod };
     case 'interval': return { ...none, datetime: 6 };
     default: return none;
   }

@@ -167,6 +167,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.bytes(encodeIntervalBinary(v));
       return;
     case 'time':
+    case 'timetz':
     case 'json':
     case 'jsonb': {
       const b = formatBinary(v, type);
@@ -303,6 +304,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       fixed(raw, 16, 'interval');
       return decodeIntervalBinary(raw);
     case 'time':
+    case 'timetz':
     case 'json':
     case 'jsonb':
       return parseBinary(raw, type);

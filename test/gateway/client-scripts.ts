@@ -202,6 +202,11 @@ export function runRecordCheck(port: number, user: string): Promise<{ code: numb
   return runClient(PYTHON, [join(drivers, 'record_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
 }
 
+/** drivers/timetz_check.py (psycopg2, psycopg 3 over time with time zone) against `port`: its exit code and output. */
+export function runTimeTzCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, 'timetz_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
+}
+
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runClient(PYTHON, [join(drivers, 'sqlalchemy_check.py'), String(port), user, PASSWORD, DATABASE, prefix], undefined, 300_000);
 }
