@@ -5,6 +5,7 @@
 // positions, which ADD VALUE and RENAME VALUE keep (row-codec.ts).
 
 import type { AlterEnumStmt, AlterOwnerStmt, CreateEnumStmt, DropStmt, Node, RenameStmt } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import type { Catalog } from './catalog.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { addEnumLabel, makeEnumType, renameEnumLabel, type EnumTypeDef } from './enum-types.ts';
@@ -91,8 +92,13 @@ export function dropTypes(catalog: Catalog, storage: DdlStorage, s: DropStmt): D
     const detail = users.filter((u) => u.type === first.name).map((u) => `column ${u.column} of table ${u.table} depends on type ${u.display}`).join('\n');
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop type ${first.name} because other objects depend on it`, detail, undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  if (users.length === 1) notices.push(`drop cascades to column ${users[0]!.column} of table ${users[0]!.table}`);
-  else if (users.length > 1) notices.push(`drop cascades to ${users.length} other objects\n${users.map((u) => `drop cascades to column ${u.column} of table ${u.table}`).join('\n')}`);
+  // PostgreSQL's order: columns of the enum's array type first, then its own; by table, the last column first.
+  const byTableLastFirst = (us: typeof users): typeof users => {
+    const tables = [...new Set(us.map((u) => u.table))];
+    return tables.flatMap((t) => us.filter((u) => u.table === t).reverse());
+  };
+  const ordered = [...byTableLastFirst(users.filter((u) => u.display.endsWith('[]'))), ...byTableLastFirst(users.filter((u) => !u.display.endsWith('[]')))];
+  for (const u of ordered) notices.push(cascaded(`column ${u.column} of table ${u.table}`));
   for (const u of users) dropColumn(catalog, storage, catalog.require(u.table), u.column, false, true);
   for (const e of types) catalog.removeEnum(e.name);
   return notices.length > 0 ? { tag: 'DROP TYPE', touched: [], notice: notices.join('\n') } : { tag: 'DROP TYPE', touched: [] };

@@ -13,7 +13,7 @@ import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
-type ScriptName = 'index-describe' | 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
+type ScriptName = 'index-describe' | 'drop-cascade' | 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */

@@ -90,3 +90,11 @@ export async function indexDescribeMatchesPostgres(port: number): Promise<void> 
   assert.equal(r.stderr, expected.stderr);
   assert.equal(r.stdout, expected.stdout);
 }
+
+/** DROP ... CASCADE's notices with their DETAIL (testdata/drop-cascade.sql) as psql prints PostgreSQL 15's, byte for byte. */
+export async function dropCascadeMatchesPostgres(port: number): Promise<void> {
+  const r = await psqlScript('drop-cascade', port, USER, PASSWORD);
+  const expected = scriptOutput('drop-cascade');
+  assert.equal(r.stderr, expected.stderr);
+  assert.equal(r.stdout, expected.stdout);
+}
