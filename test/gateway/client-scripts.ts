@@ -13,7 +13,7 @@ import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
-type ScriptName = 'index-describe' | 'drop-cascade' | 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
+export type ScriptName = 'index-describe' | 'drop-cascade' | 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
@@ -192,19 +192,9 @@ export function runEnumCheck(port: number, user: string): Promise<{ code: number
   return runClient(PYTHON, [join(drivers, 'enum_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 300_000);
 }
 
-/** drivers/enum_array_check.py (psycopg2, psycopg 3 over arrays of enum types) against `port`: its exit code and output. */
-export function runEnumArrayCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runClient(PYTHON, [join(drivers, 'enum_array_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
-}
-
-/** drivers/record_check.py (psycopg2, psycopg 3 over row values) against `port`: its exit code and output. */
-export function runRecordCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runClient(PYTHON, [join(drivers, 'record_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
-}
-
-/** drivers/timetz_check.py (psycopg2, psycopg 3 over time with time zone) against `port`: its exit code and output. */
-export function runTimeTzCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return runClient(PYTHON, [join(drivers, 'timetz_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
+/** A script of drivers/ (FILE PORT USER PASSWORD DB: psycopg2 and psycopg 3 over one kind of value) against `port`: its exit code and output. */
+export function runDriverScript(file: string, port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, file), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
 }
 
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {

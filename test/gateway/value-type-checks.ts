@@ -1,19 +1,29 @@
-// The checks of test/gateway/enum-arrays.test.ts, records.test.ts, timetz.test.ts, index-describe.test.ts (each over the
-// engine) and value-types-cluster.test.ts (all of them over one cluster): driver scripts whose output
-// must equal PostgreSQL 15's (testdata/*-drivers.txt), and node-postgres's view of oids and values.
+// The checks of test/gateway/enum-arrays.test.ts, records.test.ts, timetz.test.ts, index-describe.test.ts
+// and drop-cascade.test.ts (each over the engine) and value-types-cluster.test.ts (all of them over one
+// cluster): driver scripts and psql scripts whose output must equal PostgreSQL 15's (testdata/), and
+// node-postgres's view of oids and values.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { psqlScript, runEnumArrayCheck, runRecordCheck, runTimeTzCheck, scriptOutput } from './client-scripts.ts';
+import { psqlScript, runDriverScript, scriptOutput, type ScriptName } from './client-scripts.ts';
 import { PASSWORD, USER, withPg } from './gateway-fixture.ts';
 
-const ENUMARRAYS_EXPECTED = readFileSync(join(import.meta.dirname, 'testdata', 'enum-arrays-drivers.txt'), 'utf8');
-
-export async function enumArraysDriversMatchPostgres(port: number): Promise<void> {
-  const r = await runEnumArrayCheck(port, USER);
+/** drivers/FILE's output against `port` equals testdata/EXPECTED, what it printed against PostgreSQL 15. */
+async function driverScriptMatches(file: string, expected: string, port: number): Promise<void> {
+  const r = await runDriverScript(file, port, USER);
   assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, ENUMARRAYS_EXPECTED);
+  assert.equal(r.stdout, readFileSync(join(import.meta.dirname, 'testdata', expected), 'utf8'));
 }
+
+/** psql runs testdata/NAME.sql against `port` and prints what it printed against PostgreSQL 15, byte for byte. */
+async function psqlScriptMatches(name: ScriptName, port: number): Promise<void> {
+  const r = await psqlScript(name, port, USER, PASSWORD);
+  const expected = scriptOutput(name);
+  assert.equal(r.stderr, expected.stderr);
+  assert.equal(r.stdout, expected.stdout);
+}
+
+export const enumArraysDriversMatchPostgres = (port: number): Promise<void> => driverScriptMatches('enum_array_check.py', 'enum-arrays-drivers.txt', port);
 
 export async function enumArraysNodePg(port: number): Promise<void> {
   await withPg(port, async (c) => {
@@ -42,13 +52,7 @@ export async function enumArraysNodePg(port: number): Promise<void> {
   });
 }
 
-const RECORDS_EXPECTED = readFileSync(join(import.meta.dirname, 'testdata', 'records-drivers.txt'), 'utf8');
-
-export async function recordsDriversMatchPostgres(port: number): Promise<void> {
-  const r = await runRecordCheck(port, USER);
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, RECORDS_EXPECTED);
-}
+export const recordsDriversMatchPostgres = (port: number): Promise<void> => driverScriptMatches('record_check.py', 'records-drivers.txt', port);
 
 export async function recordsNodePg(port: number): Promise<void> {
   await withPg(port, async (c) => {
@@ -67,13 +71,7 @@ export async function recordsNodePg(port: number): Promise<void> {
   });
 }
 
-const TIMETZ_EXPECTED = readFileSync(join(import.meta.dirname, 'testdata', 'timetz-drivers.txt'), 'utf8');
-
-export async function timeTzDriversMatchPostgres(port: number): Promise<void> {
-  const r = await runTimeTzCheck(port, USER);
-  assert.equal(r.code, 0, r.stderr);
-  assert.equal(r.stdout, TIMETZ_EXPECTED);
-}
+export const timeTzDriversMatchPostgres = (port: number): Promise<void> => driverScriptMatches('timetz_check.py', 'timetz-drivers.txt', port);
 
 export async function timeTzNodePg(port: number): Promise<void> {
   await withPg(port, async (c) => {
@@ -84,17 +82,7 @@ export async function timeTzNodePg(port: number): Promise<void> {
 }
 
 /** psql's \d and \d+ of indexes (testdata/index-describe.sql) print what PostgreSQL 15 prints, byte for byte. */
-export async function indexDescribeMatchesPostgres(port: number): Promise<void> {
-  const r = await psqlScript('index-describe', port, USER, PASSWORD);
-  const expected = scriptOutput('index-describe');
-  assert.equal(r.stderr, expected.stderr);
-  assert.equal(r.stdout, expected.stdout);
-}
+export const indexDescribeMatchesPostgres = (port: number): Promise<void> => psqlScriptMatches('index-describe', port);
 
 /** DROP ... CASCADE's notices with their DETAIL (testdata/drop-cascade.sql) as psql prints PostgreSQL 15's, byte for byte. */
-export async function dropCascadeMatchesPostgres(port: number): Promise<void> {
-  const r = await psqlScript('drop-cascade', port, USER, PASSWORD);
-  const expected = scriptOutput('drop-cascade');
-  assert.equal(r.stderr, expected.stderr);
-  assert.equal(r.stdout, expected.stdout);
-}
+export const dropCascadeMatchesPostgres = (port: number): Promise<void> => psqlScriptMatches('drop-cascade', port);
