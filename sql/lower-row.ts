@@ -1,10 +1,11 @@
 // Rows as values: row comparisons `(a, b) < (c, d)`, and whole-row references (`t`, `t.*` naming a FROM
-// item) and ROW(...) constructors as arguments of the functions that turn a row into json: row_to_json,
-// to_json, to_jsonb, json_agg, jsonb_agg and the json builders. There is no record type: such a row binds
-// straight to its json form, a `row_to_json` func node over (name, value) pairs that json-eval.ts renders
-// as PostgreSQL's composite_to_json does ({"a":1,"b":"x"}); the other functions take that json value as
-// they take any json (to_jsonb parses it, json_agg embeds it). A whole row used anywhere else (`SELECT t
-// FROM t`, ROW(...) outside those functions) is 0A000.
+// item) and ROW(...) / (a, b) constructors. As arguments of the functions that turn a row into json
+// (row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders) such a row binds straight
+// to its json form, a `row_to_json` func node over (name, value) pairs that json-eval.ts renders as
+// PostgreSQL's composite_to_json does ({"a":1,"b":"x"}); the other functions take that json value as
+// they take any json (to_jsonb parses it, json_agg embeds it). Anywhere else it is a value of type
+// 'record' (record.ts): a `row` func node over the fields, a table's whole row cast to its row type
+// (the typmod, pg_class.reltype), so that the wire names that type.
 //
 // A whole-row reference to a relation null-extended by an outer join is NULL, as in PostgreSQL: for a
 // table, when its primary key (never NULL in a stored row; a hidden row id when none is declared) is
