@@ -11,7 +11,7 @@ import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, withConstraintAttributes, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { dropDependentViews, renameColumnInViews, renameRelationInViews, renameView, viewsUsingColumn } from './views.ts';
-import { resolveTypeName } from './lower-type.ts';
+import { resolveColumnType, resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
@@ -352,7 +352,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (ifNotExists) return t;
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
-  const rt = resolveTypeName(c.typeName ?? {}, catalog);
+  const rt = resolveColumnType(c.typeName ?? {}, catalog, name);
   let notNull = false;
   let def: Expr | null = null;
   let identity: Constraint | null = null;

@@ -28,7 +28,8 @@ import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
 import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
 import { recordArrays } from './record.ts';
-import { castToRecord, isRecordName } from './lower-row.ts';
+import { castToRecord } from './lower-row.ts';
+import { isRecordName } from './lower-type.ts';
 import { ROW_JSON_FUNCTIONS, bindRowCompare, bindRowConstructor, bindWholeRow } from './lower-row.ts';
 
 export function unsupported(what: string): SqlError {

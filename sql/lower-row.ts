@@ -12,7 +12,7 @@
 // NULL; for another relation on the nullable side of an outer join, when all its columns are NULL (a
 // genuinely all-NULL row there reads as NULL too: the one place this differs from PostgreSQL).
 
-import type { Node, TypeName } from 'libpg-query';
+import type { Node } from 'libpg-query';
 import { anonymousRecordInput } from './record.ts';
 import { isStringType, typeDisplayName } from './types.ts';
 import type { Expr } from './expr.ts';
@@ -120,13 +120,6 @@ export function bindRowConstructor(scope: Scope, args: readonly Node[]): Expr {
   }
   const pairs = values.map((e, i) => ({ name: `f${i + 1}`, e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e }));
   return scope.rowArgs ? rowJson(pairs) : rowRecord(pairs);
-}
-
-/** Whether a cast's type name is `record` (a pseudo-type: only casts name it; no column has it). */
-export function isRecordName(tn: TypeName | undefined): boolean {
-  const names = (tn?.names ?? []).map(strOf);
-  const last = names[names.length - 1];
-  return (tn?.arrayBounds ?? []).length === 0 && last === 'record' && (names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog'));
 }
 
 /** `e::record`: a row stays itself; a string is record_in's 0A000 (anonymous records have no input); anything else 42846. */

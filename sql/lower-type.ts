@@ -109,3 +109,16 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
   }
   return { type: t, typmod, serial: false };
 }
+
+/** Whether a cast's type name is `record` (a pseudo-type: only casts name it; no column has it). */
+export function isRecordName(tn: TypeName | undefined): boolean {
+  const names = (tn?.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
+  const last = names[names.length - 1];
+  return (tn?.arrayBounds ?? []).length === 0 && last === 'record' && (names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog'));
+}
+
+/** A column's type: record is a pseudo-type no column has (42P16, as PostgreSQL's CheckAttributeType). */
+export function resolveColumnType(tn: TypeName, enums: EnumLookup, column: string): ResolvedType {
+  if (isRecordName(tn)) throw new SqlError(SqlState.invalidTableDefinition, `column "${column}" has pseudo-type record`);
+  return resolveTypeName(tn, enums);
+}
