@@ -15,6 +15,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { typeDisplayName, typeFromOid, typeOid } from './types.ts';
+import { SqlEnum } from './enum-types.ts';
 import type { SqlValue } from './types.ts';
 import { formatText, parseText } from './value-text.ts';
 import { applyTypmod } from './typmod.ts';
@@ -161,8 +162,11 @@ export function formatArrayText(a: SqlArray): string {
   return bounds + '{' + parts.join(',') + '}';
 }
 
-/** array_send; a vector's value has one dimension even when empty (int2vectorsend is array_send). */
-export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
+/**
+ * array_send; a vector's value has one dimension even when empty (int2vectorsend is array_send). The
+ * element oid of an enum array is its enum's: its elements', else `enumOid` (the column's typmod).
+ */
+export function formatArrayBinary(a: SqlArray, vector = false, enumOid = -1): Uint8Array {
   const elems = a.items.map((v) => (v === null ? null : formatBinary(v, a.elementType)));
   const dims = a.items.length > 0 || vector;
   const header = dims ? 20 : 12;
@@ -172,7 +176,7 @@ export function formatArrayBinary(a: SqlArray, vector = false): Uint8Array {
   const dv = new DataView(out.buffer);
   dv.setInt32(0, dims ? 1 : 0);
   dv.setInt32(4, elems.includes(null) ? 1 : 0);
-  dv.setUint32(8, elementOid(a.elementType, vector));
+  dv.setUint32(8, a.elementType === 'enum' ? enumElementOid(a, enumOid) : elementOid(a.elementType, vector));
   let at = 12;
   if (dims) {
     dv.setInt32(12, a.items.length);
@@ -196,6 +200,11 @@ const OID_OID = 26;
 /** The element type OID of an array's binary form: an oidvector's elements are oids. */
 function elementOid(elementType: ArrayElementType, vector: boolean): number {
   return vector && elementType === 'int4' ? OID_OID : typeOid[elementType];
+}
+
+function enumElementOid(a: SqlArray, enumOid: number): number {
+  for (const x of a.items) if (x instanceof SqlEnum) return x.type.oid;
+  return enumOid > 0 ? enumOid : typeOid.enum;
 }
 
 function badBinary(message: string): SqlError {
@@ -229,7 +238,9 @@ export function parseArrayBinary(b: Uint8Array, elementType: ArrayElementType, v
   }
   if (flags !== 0 && flags !== 1) throw badBinary('invalid array flags');
   const expected = elementOid(elementType, vector);
-  if (elemOid !== expected) {
+  // An enum array's elements are labels of the enum its oid names, read against the enum the statement
+  // expects (lower-enum.ts), which checks them: no catalog here to tell an enum's oid from another's.
+  if (elemOid !== expected && elementType !== 'enum') {
     throw new SqlError(
       SqlState.datatypeMismatch,
       `binary data has array element type ${elemOid} (${elementName(elemOid)}) instead of expected ${expected} (${elementName(expected)})`,

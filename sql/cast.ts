@@ -15,7 +15,9 @@ import { SqlTime, roundTime, timeToInterval, wrapTime } from './time.ts';
 import { SqlJson, SqlJsonb, jsonbKind, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, isArrayType, isVectorType, vectorArrayType, isDateTimeType, isIntegerType, isStringType, normInt8, typeDisplayName, typeOfValue, type SqlType, type SqlValue } from './types.ts';
 import type { EnumTypeDef } from './enum-types.ts';
-import { enumValue } from './lower-enum.ts';
+import { enumCast } from './lower-enum.ts';
+import { SqlRecord, anonymousRecordInput } from './record.ts';
+import { SqlTimeTz, roundTimeTz, timeOfDayTz, timeToTimeTz } from './timetz.ts';
 
 const numericOrder: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -29,6 +31,9 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   // time of a timestamp or an interval (assignment casts), time as an interval (implicit).
   if (to === 'time' && (from === 'timestamp' || from === 'timestamptz' || from === 'interval')) return true;
   if (from === 'time' && to === 'interval') return true;
+  // time with time zone of a time (implicit) or a timestamptz, and its time of day (timetz_time).
+  if (to === 'timetz' && (from === 'time' || from === 'timestamptz')) return true;
+  if (from === 'timetz' && to === 'time') return true;
   // A vector to its array (binary coercible in PostgreSQL), and from there to other arrays.
   if (isVectorType(from) && isArrayType(to)) return canCast(arrayElementType(vectorArrayType(from)), arrayElementType(to));
   if ((from === 'json' && to === 'jsonb') || (from === 'jsonb' && to === 'json')) return true;
@@ -122,6 +127,10 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
   if (v === null) return null;
   if (from === to && typmod < 0 && to !== 'bpchar') return v;
   switch (to) {
+    case 'record':
+      // A row keeps its value (the typmod names a table's row type); text into a record is record_in's 0A000.
+      if (v instanceof SqlRecord) return v;
+      throw anonymousRecordInput();
     case 'text':
     case 'unknown':
       return castToText(v, from);
@@ -176,9 +185,16 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
     case 'time': {
       // A timestamp's time of day; an interval's time field modulo a day (interval_time).
-      const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime(v.timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros) : null;
+      const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime(v.timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros)
+        : v instanceof SqlTimeTz ? new SqlTime(v.micros) : null;
       if (t === null) break;
       return typmod >= 0 ? roundTime(t, typmod) : t;
+    }
+    case 'timetz': {
+      // A time in the session's zone (UTC), a timestamptz's time of day there.
+      const t = v instanceof SqlTimeTz ? v : v instanceof SqlTime ? timeToTimeTz(v) : v instanceof SqlTimestamp && from === 'timestamptz' ? timeOfDayTz(v.timeOfDay) : null;
+      if (t === null) break;
+      return typmod >= 0 ? roundTimeTz(t, typmod) : t;
     }
     default: // arrays: from text or another array (above)
       break;
@@ -190,7 +206,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
 export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): SqlValue {
   if (v === null) return null;
   const from = typeOfValue(v);
-  if (enumType !== undefined) return enumValue(v, from, enumType);
+  if (enumType !== undefined) return enumCast(v, from, t, enumType);
   if (from === t || t === 'unknown') return v;
   if (t === 'text' && typeof v === 'string') return v;
   return castValue(v, from, t, -1, true);

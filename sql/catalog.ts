@@ -189,6 +189,9 @@ export interface CatalogSnapshot {
  * written before enums existed replays to the same ids.
  */
 export const TYPE_OID_BASE = 1 << 25;
+/** pg_type oids of tables' row types (pg_class.reltype): this plus the table's id, clear of every other oid range. */
+export const ROW_TYPE_OID_BASE = 0x70000000;
+export const rowTypeOid = (t: { readonly id: number }): number => ROW_TYPE_OID_BASE + t.id;
 
 export class Catalog {
   private tables = new Map<string, TableDef>();
@@ -409,9 +412,9 @@ export class Catalog {
     return undefined;
   }
 
-  /** `{ enumType }` for a column of an enum type (its typmod is the type's oid), else nothing: spread into a ColumnDef. */
+  /** `{ enumType }` for a column of an enum type or an array of one (its typmod is the enum's oid), else nothing: spread into a ColumnDef. */
   enumOfColumn(type: SqlType, typmod: number): { readonly enumType?: EnumTypeDef } {
-    const e = type === 'enum' ? this.enumByOid(typmod) : undefined;
+    const e = type === 'enum' || type === '_enum' ? this.enumByOid(typmod) : undefined;
     return e === undefined ? {} : { enumType: e };
   }
 

@@ -9,7 +9,7 @@ import { castValue, canCast, cannotCast } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayElementType, isArrayType, isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import type { BindContext } from './bind-context.ts';
-import { toEnum } from './lower-enum.ts';
+import { boundEnum, toEnum, toEnumArray } from './lower-enum.ts';
 
 const numRank: Partial<Record<SqlType, number>> = { int2: 1, int4: 2, int8: 3, numeric: 4, float4: 5, float8: 6 };
 
@@ -27,6 +27,8 @@ export function commonType(a: SqlType, b: SqlType): SqlType | null {
     return ra > rb ? a : b;
   }
   if (isStringType(a) && isStringType(b)) return 'text';
+  // time's implicit cast to timetz.
+  if ((a === 'time' && b === 'timetz') || (a === 'timetz' && b === 'time')) return 'timetz';
   if (isDateTimeType(a) && isDateTimeType(b)) return a === 'timestamptz' || b === 'timestamptz' ? 'timestamptz' : 'timestamp';
   return null;
 }
@@ -39,6 +41,10 @@ export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Exp
     const type = ctx.catalog.enumByOid(typmod);
     if (type !== undefined) return toEnum(ctx, e, type, false);
     if (e.t === 'enum' || e.k === 'const') return e;
+  }
+  if (to === '_enum') {
+    const type = ctx.catalog.enumByOid(typmod);
+    if (type !== undefined) return toEnumArray(ctx, e, type, false);
   }
   if (e.t === to && typmod < 0) return e;
   if (e.k === 'param' && (e.t === 'unknown' || ctx.paramTypes[e.i] === 'unknown')) {
@@ -87,13 +93,18 @@ export function castsOnAssignment(from: SqlType, to: SqlType): boolean {
 /** Coerces for storing into a column: like `coerce`, but the column's typmod is applied at write time. */
 export function coerceAssign(ctx: BindContext, e: Expr, to: SqlType, column: string, typmod = -1): Expr {
   // An enum column's typmod says which enum (and is not applied at write time as others are).
-  const enumTypmod = to === 'enum' ? typmod : -1;
+  const enumTypmod = to === 'enum' || to === '_enum' ? typmod : -1;
+  const name = (t: SqlType, m: number): string => {
+    const en = t === 'enum' || t === '_enum' ? ctx.catalog.enumByOid(m)?.name : undefined;
+    return en === undefined ? typeDisplayName[t] : t === '_enum' ? `${en}[]` : en;
+  };
+  const mismatch = (fromTypmod: number): SqlError => new SqlError(SqlState.datatypeMismatch,
+    `column "${column}" is of type ${name(to, typmod)} but expression is of type ${name(e.t, fromTypmod)}`);
+  // Another enum (or an array of one) than the column's.
+  const other = e.t === to && enumTypmod > 0 ? boundEnum(e) : null;
+  if (other !== null && other.oid !== enumTypmod) throw mismatch(other.oid);
   if (e.t === to || e.t === 'unknown' || e.k === 'param') return coerce(ctx, e, to, enumTypmod);
-  if (!assignable(e.t, to)) {
-    const name = (t: SqlType, m: number): string => (t === 'enum' ? ctx.catalog.enumByOid(m)?.name : undefined) ?? typeDisplayName[t];
-    throw new SqlError(SqlState.datatypeMismatch,
-      `column "${column}" is of type ${name(to, typmod)} but expression is of type ${name(e.t, -1)}`);
-  }
+  if (!assignable(e.t, to)) throw mismatch(-1);
   return coerce(ctx, e, to);
 }
 

@@ -3,6 +3,7 @@
 // the DDL that changes an existing table (the rest is ddl.ts).
 
 import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, dropDependentDefaults, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
@@ -10,7 +11,7 @@ import { columnIndex, type ColumnDef, type TableDef } from './catalog.ts';
 import { bindForeignKey, constraintNames, withConstraintAttributes, dropDependents, dropForeignKeys, renameReferences, truncateClosure } from './foreign-keys.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { dropDependentViews, renameColumnInViews, renameRelationInViews, renameView, viewsUsingColumn } from './views.ts';
-import { resolveTypeName } from './lower-type.ts';
+import { resolveColumnType, resolveTypeName } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { someExpr, type Expr } from './expr.ts';
 import { applyTypmod } from './typmod.ts';
@@ -183,7 +184,7 @@ export function dropColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, n
       users.map((u) => `column ${u} of table ${t.name} depends on column ${name} of table ${t.name}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
   for (const u of users) t = dropColumn(catalog, storage, t, u, false, true).table;
-  if (users.length > 0) notices.push(users.length === 1 ? `drop cascades to column ${users[0]!} of table ${t.name}` : `drop cascades to ${users.length} other objects`);
+  for (const u of users) notices.push(cascaded(`column ${u} of table ${t.name}`));
   const c = t.columns[i]!;
   dropDependentViews(catalog, storage, viewsUsingColumn(catalog, t.name, name), `column ${name} of table ${t.name}`, cascade, notices);
   // Foreign keys referencing the column (through the unique index that goes with it): 2BP01 unless CASCADE.
@@ -352,7 +353,7 @@ function addColumn(catalog: Catalog, storage: DdlStorage, t: TableDef, c: PgColu
     if (ifNotExists) return t;
     throw new SqlError(SqlState.duplicateColumn, `column "${name}" of relation "${t.name}" already exists`);
   }
-  const rt = resolveTypeName(c.typeName ?? {}, catalog);
+  const rt = resolveColumnType(c.typeName ?? {}, catalog, name);
   let notNull = false;
   let def: Expr | null = null;
   let identity: Constraint | null = null;

@@ -2,6 +2,7 @@
 // what DDL needs from storage, index and constraint naming as PostgreSQL does it, bound DEFAULTs and CHECKs.
 
 import type { Node, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import type { Catalog } from './catalog.ts';
 import { type CheckDef, type ColumnDef, type ForeignKeyDef, type IndexDef, type IndexExpr, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
@@ -155,7 +156,7 @@ export function dropDependentDefaults(catalog: Catalog, what: string, uses: (def
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`,
       deps.map((d) => `${d.line} depends on ${d.on}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  notices.push(deps.length === 1 ? `drop cascades to ${deps[0]!.line}` : `drop cascades to ${deps.length} other objects`);
+  for (const d of deps) notices.push(cascaded(d.line));
   for (const d of deps) {
     const t = catalog.getById(d.table.id) ?? d.table;
     catalog.put({ ...t, columns: t.columns.map((c, i) => (i === d.column ? { ...c, default: null, serial: false } : c)) });

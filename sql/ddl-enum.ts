@@ -5,6 +5,7 @@
 // positions, which ADD VALUE and RENAME VALUE keep (row-codec.ts).
 
 import type { AlterEnumStmt, AlterOwnerStmt, CreateEnumStmt, DropStmt, Node, RenameStmt } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import type { Catalog } from './catalog.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { addEnumLabel, makeEnumType, renameEnumLabel, type EnumTypeDef } from './enum-types.ts';
@@ -43,16 +44,22 @@ export function createEnum(catalog: Catalog, s: CreateEnumStmt): DdlOutcome {
   const name = typeName(s.typeName ?? []);
   if (typeExists(catalog, name)) throw new SqlError(SqlState.duplicateObject, `type "${name}" already exists`);
   const oid = catalog.allocateTypeOid();
-  const arrayOid = catalog.allocateTypeOid();
+  // The array type's oid: the next one (makeEnumType).
+  catalog.allocateTypeOid();
   const labels = (s.vals ?? []).map(strOf);
-  catalog.putEnum(makeEnumType(oid, arrayOid, name, labels, () => catalog.allocateTypeOid()));
+  catalog.putEnum(makeEnumType(oid, name, labels, () => catalog.allocateTypeOid()));
   return { tag: 'CREATE TYPE', touched: [] };
 }
 
 /** The columns of `type`, as PostgreSQL names them in dependency messages. */
-function columnsOf(catalog: Catalog, type: EnumTypeDef): { table: string; column: string }[] {
-  const out: { table: string; column: string }[] = [];
-  for (const t of catalog.list()) for (const c of t.columns) if (!c.dropped && c.enumType?.oid === type.oid) out.push({ table: t.name, column: c.name });
+function columnsOf(catalog: Catalog, type: EnumTypeDef): { table: string; column: string; display: string }[] {
+  const out: { table: string; column: string; display: string }[] = [];
+  for (const t of catalog.list()) {
+    for (const c of t.columns) {
+      // A column of the enum's array type depends on that type (mood[]), which depends on the enum.
+      if (!c.dropped && c.enumType?.oid === type.oid) out.push({ table: t.name, column: c.name, display: c.type === '_enum' ? `${type.name}[]` : type.name });
+    }
+  }
   return out;
 }
 
@@ -82,11 +89,16 @@ export function dropTypes(catalog: Catalog, storage: DdlStorage, s: DropStmt): D
   const users = types.flatMap((e) => columnsOf(catalog, e).map((c) => ({ ...c, type: e.name })));
   if (users.length > 0 && !cascade) {
     const first = types.find((e) => e.name === users[0]!.type)!;
-    const detail = users.filter((u) => u.type === first.name).map((u) => `column ${u.column} of table ${u.table} depends on type ${u.type}`).join('\n');
+    const detail = users.filter((u) => u.type === first.name).map((u) => `column ${u.column} of table ${u.table} depends on type ${u.display}`).join('\n');
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop type ${first.name} because other objects depend on it`, detail, undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  if (users.length === 1) notices.push(`drop cascades to column ${users[0]!.column} of table ${users[0]!.table}`);
-  else if (users.length > 1) notices.push(`drop cascades to ${users.length} other objects\n${users.map((u) => `drop cascades to column ${u.column} of table ${u.table}`).join('\n')}`);
+  // PostgreSQL's order: columns of the enum's array type first, then its own; by table, the last column first.
+  const byTableLastFirst = (us: typeof users): typeof users => {
+    const tables = [...new Set(us.map((u) => u.table))];
+    return tables.flatMap((t) => us.filter((u) => u.table === t).reverse());
+  };
+  const ordered = [...byTableLastFirst(users.filter((u) => u.display.endsWith('[]'))), ...byTableLastFirst(users.filter((u) => !u.display.endsWith('[]')))];
+  for (const u of ordered) notices.push(cascaded(`column ${u.column} of table ${u.table}`));
   for (const u of users) dropColumn(catalog, storage, catalog.require(u.table), u.column, false, true);
   for (const e of types) catalog.removeEnum(e.name);
   return notices.length > 0 ? { tag: 'DROP TYPE', touched: [], notice: notices.join('\n') } : { tag: 'DROP TYPE', touched: [] };

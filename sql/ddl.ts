@@ -22,7 +22,7 @@ import { bindGenerated, checkGenerationClause } from './generated-columns.ts';
 import { expandLike, type LikeCopy } from './table-like.ts';
 import { createView, dropDependentViews, dropViews, viewsUsing } from './views.ts';
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
-import { resolveTypeName } from './lower-type.ts';
+import { resolveColumnType } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { bindIndexExpr, keyNamePart } from './index-keys.ts';
 import { someExpr, type Expr } from './expr.ts';
@@ -104,7 +104,7 @@ function createTable(catalog: Catalog, storage: DdlStorage, s: CreateStmt): DdlO
     const c = e.ColumnDef;
     const cname = c.colname ?? '';
     if (cols.some((x) => x.name === cname)) throw new SqlError(SqlState.duplicateColumn, `column "${cname}" specified more than once`);
-    const rt = resolveTypeName(c.typeName ?? {}, catalog);
+    const rt = resolveColumnType(c.typeName ?? {}, catalog, cname);
     let notNull = false;
     let def: Expr | null = null;
     let serial = rt.serial;

@@ -10,6 +10,7 @@
 // the system clock); without one, a deterministic logical clock is used.
 
 import { LocalSequences, SequenceSession } from './sequences.ts';
+import { outcomeNotices } from './notices.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
 import { Catalog, type CatalogSnapshot } from './catalog.ts';
@@ -404,7 +405,7 @@ export class Session {
         if (txn !== null) this.lockForDdl(txn);
         // The context of expressions evaluated per existing row (ADD COLUMN ... DEFAULT now()).
         const out = this.engine.runDdl(stmt, this.context(this.engine.store, null, txn?.now ?? this.engine.now()));
-        const notices = out.notice !== undefined ? [out.notice] : undefined;
+        const notices = outcomeNotices(out);
         if (out.then === undefined) return ok(out.tag, out.tag, notices);
         return thenOutcome(out, this.run(this.engine.lowerOne(out.then.sql, []), []), notices);
       }

@@ -14,6 +14,8 @@
 // so a value read from a row or made by a cast knows its labels without a catalog.
 
 import { SqlError, SqlState } from './errors.ts';
+import { SqlArray } from './sql-array.ts';
+import type { SqlValue } from './types.ts';
 
 export interface EnumLabel {
   /** pg_enum.oid. */
@@ -28,7 +30,7 @@ export interface EnumLabel {
 export interface EnumTypeDef {
   /** pg_type.oid (also the typmod of columns of this type). */
   readonly oid: number;
-  /** pg_type.oid of its array type `_name`. */
+  /** pg_type.oid of its array type `_name`: always `oid + 1` (types.ts typeOidOf reads it so). */
   readonly arrayOid: number;
   readonly name: string;
   /** In declared order (ascending `pos`). */
@@ -74,9 +76,11 @@ export function refreshEnum(type: EnumTypeDef, v: SqlEnum): SqlEnum {
   return v.type === type ? v : enumAtPosition(type, v.pos);
 }
 
-/** Arrays of enum types are not supported yet (0A000). */
-export function enumArrays(): SqlError {
-  return new SqlError(SqlState.featureNotSupported, 'arrays of enum types are not supported');
+/** A stored value of an enum or enum-array column of `type` again (refreshEnum of it or of its elements). */
+export function refreshEnumValue(type: EnumTypeDef, v: SqlValue): SqlValue {
+  if (v instanceof SqlEnum) return refreshEnum(type, v);
+  if (v instanceof SqlArray && v.elementType === 'enum') return new SqlArray('enum', v.items.map((x) => (x instanceof SqlEnum ? refreshEnum(type, x) : x)), v.lower);
+  return v;
 }
 
 const digit = (s: string, i: number): number => (i < s.length ? s.charCodeAt(i) - 48 : 0);
@@ -112,8 +116,9 @@ function checkLabel(label: string): void {
   }
 }
 
-/** A new enum type. `nextOid` hands out pg_enum oids. */
-export function makeEnumType(oid: number, arrayOid: number, name: string, labels: readonly string[], nextOid: () => number): EnumTypeDef {
+/** A new enum type, its array type's oid the next one (`oid + 1`, taken by the caller). `nextOid` hands out pg_enum oids. */
+export function makeEnumType(oid: number, name: string, labels: readonly string[], nextOid: () => number): EnumTypeDef {
+  const arrayOid = oid + 1;
   const pos = initialPositions(labels.length);
   const seen = new Set<string>();
   const out: EnumLabel[] = [];

@@ -35,6 +35,7 @@ export const SqlState = {
   stringDataRightTruncation: '22001',
   invalidDatetimeFormat: '22007',
   datetimeFieldOverflow: '22008',
+  invalidTimeZoneDisplacementValue: '22009',
   intervalFieldOverflow: '22015',
   invalidParameterValue: '22023',
   invalidRowCountInLimit: '2201W',

@@ -4,7 +4,8 @@
 // arithmetic with NULL yield NULL, AND/OR use Kleene logic, a filter keeps a row only when its predicate
 // is true. `evalPredicate(pred, row)` evaluates a bound predicate (no parameters, no outer rows).
 
-import { enumValue } from './lower-enum.ts';
+import { enumCast } from './lower-enum.ts';
+import { SqlRecord, recordNullTest } from './record.ts';
 import type { Expr, SubqueryExpr } from './expr.ts';
 import { arrayElementType, isArrayType, type Row, type SqlValue } from './types.ts';
 import { SqlArray, evalAnyArray } from './sql-array.ts';
@@ -121,6 +122,8 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
     }
     case 'isnull': {
       const v = evalExpr(e.e, row, env);
+      // A row is NULL when all its fields are, NOT NULL when none is (record.ts).
+      if (v instanceof SqlRecord) return recordNullTest(v, e.neg);
       return (v === null) !== e.neg;
     }
     case 'booltest': {
@@ -170,7 +173,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
       return evalFunction(e, row, env);
     case 'cast': {
       const v = evalExpr(e.e, row, env);
-      if (e.enumType !== undefined) return enumValue(v, e.e.t, e.enumType);
+      if (e.enumType !== undefined) return enumCast(v, e.e.t, e.t, e.enumType);
       return castValue(v, e.e.t, e.t, e.typmod, e.explicit);
     }
     case 'subquery':

@@ -10,6 +10,7 @@
 // comparison finds none. Enforcement in DML: sql/foreign-key-checks.ts.
 
 import type { Constraint, Node } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import { type Catalog, type ForeignKeyAction, type ForeignKeyDef, type IndexDef, type TableDef } from './catalog.ts';
 import { castValue } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -291,7 +292,7 @@ export function dropDependents(catalog: Catalog, deps: readonly { table: TableDe
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`,
       lines.map((l) => `${l} depends on ${what}`).join('\n'), undefined, 'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  notices.push(deps.length === 1 ? `drop cascades to ${lines[0]!}` : `drop cascades to ${deps.length} other objects`);
+  for (const l of lines) notices.push(cascaded(l));
   dropForeignKeys(catalog, deps);
 }
 

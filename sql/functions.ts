@@ -4,6 +4,8 @@
 // this is evaluation only.
 
 import { callAdvisory } from './advisory-locks.ts';
+import { SqlRecord } from './record.ts';
+import { SqlTimeTz, extractTimeTz, timeTzAtZone } from './timetz.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { scanSync } from 'libpg-query';
@@ -128,6 +130,9 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
+    case 'row':
+      // ROW(...), (a, b), a whole-row reference (lower-row.ts): a record of its fields, NULLs included.
+      return new SqlRecord(a.map((x) => evalExpr(x, row, env)), a.map((x) => x.t));
     case 'coalesce':
       for (const x of a) {
         const v = evalExpr(x, row, env);
@@ -431,7 +436,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return justifyHours(v[0] as SqlInterval);
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
+    case 'timezone':
+      return timeTzAtZone(v[1] as SqlTimeTz, v[0] instanceof SqlInterval ? v[0] : String(v[0]));
     case 'date_part':
+      if (v[1] instanceof SqlTimeTz) return Number(extractTimeTz(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
       return datePart(String(v[0]), v[1] ?? null);
@@ -440,6 +448,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       const src = v[1] ?? null;
       if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
       if (src instanceof SqlTime) return extractTime(String(v[0]), src);
+      if (src instanceof SqlTimeTz) return extractTimeTz(String(v[0]), src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
         return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
       }

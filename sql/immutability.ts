@@ -24,7 +24,7 @@ const ZONED_FUNCTIONS = new Set(['date_part', 'extract', 'date_trunc', 'date_tru
 
 const TEXT_TYPES: ReadonlySet<SqlType> = new Set<SqlType>(['text', 'varchar', 'bpchar', 'unknown']);
 /** Types whose text input (and, but for time, output) depends on DateStyle, IntervalStyle or TimeZone: stable. */
-const STYLED_TYPES: ReadonlySet<SqlType> = new Set<SqlType>(['date', 'timestamp', 'timestamptz', 'interval', 'time']);
+const STYLED_TYPES: ReadonlySet<SqlType> = new Set<SqlType>(['date', 'timestamp', 'timestamptz', 'interval', 'time', 'timetz']);
 
 /** Whether a cast from `from` to `to` is immutable (pg_cast and the types' I/O functions; an enum's are stable). */
 function castImmutable(from: SqlType, to: SqlType): boolean {
@@ -33,7 +33,9 @@ function castImmutable(from: SqlType, to: SqlType): boolean {
   if (TEXT_TYPES.has(to) && (isArrayType(from) || (STYLED_TYPES.has(from) && from !== 'time'))) return false;
   if (TEXT_TYPES.has(from) && (isArrayType(to) || STYLED_TYPES.has(to))) return false;
   if (to === 'timestamptz') return from !== 'date' && from !== 'timestamp';
-  if (from === 'timestamptz') return to !== 'date' && to !== 'time' && to !== 'timestamp';
+  if (from === 'timestamptz') return to !== 'date' && to !== 'time' && to !== 'timestamp' && to !== 'timetz';
+  // time to timetz takes the session's TimeZone.
+  if (from === 'time' && to === 'timetz') return false;
   return true;
 }
 

@@ -82,6 +82,11 @@ function exprText(t: TableDef, x: IndexExpr, pretty: boolean): string | null {
  * expression in parentheses (ruleutils' looks_like_function). Null when an expression has no text.
  */
 export function indexKeyList(t: TableDef, idx: IndexDef, pretty: boolean): string | null {
+  return indexKeyParts(t, idx, pretty)?.join(', ') ?? null;
+}
+
+/** Each key as pg_get_indexdef(index, column, pretty) prints it (indexKeyList's parts); null when an expression has no text. */
+export function indexKeyParts(t: TableDef, idx: Pick<IndexDef, 'columns' | 'exprs'>, pretty: boolean): string[] | null {
   const parts: string[] = [];
   for (let j = 0; j < idx.columns.length; j++) {
     const x = idx.exprs?.[j] ?? null;
@@ -93,14 +98,19 @@ export function indexKeyList(t: TableDef, idx: IndexDef, pretty: boolean): strin
     if (text === null) return null;
     parts.push((x.source as { k?: string }).k === 'func' ? text : `(${text})`);
   }
-  return parts.join(', ');
+  return parts;
 }
 
 /** A partial index's ` WHERE ...` as pg_get_indexdef prints it ('' for a full index; null when it has no text). */
 export function indexWhere(t: TableDef, idx: IndexDef, pretty: boolean): string | null {
   if (idx.predicate === undefined) return '';
-  const text = exprText(t, idx.predicate, pretty);
+  const text = indexPredicateText(t, idx.predicate, pretty);
   return text === null ? null : ` WHERE ${text}`;
+}
+
+/** A partial index's predicate as pg_get_expr(indpred, indrelid, pretty) prints it (null when it has no text). */
+export function indexPredicateText(t: TableDef, predicate: IndexExpr, pretty: boolean): string | null {
+  return exprText(t, predicate, pretty);
 }
 
 /** pg_get_indexdef's text of an index of `t` (null when an expression has no text). */

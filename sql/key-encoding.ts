@@ -21,6 +21,8 @@ import type { SqlType, SqlValue } from './types.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlEnum } from './enum-types.ts';
+import { SqlRecord } from './record.ts';
+import { SqlTimeTz } from './timetz.ts';
 
 const TAG_VALUE = '\x02';
 const TAG_NULL = '\x03';
@@ -164,6 +166,10 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
     case 'time':
       if (v instanceof SqlTime) return TAG_VALUE + encodeInt(v.micros);
       break;
+    case 'timetz':
+      // timetz_cmp's order: the UTC instant, then the zone.
+      if (v instanceof SqlTimeTz) return TAG_VALUE + encodeInt(v.utc) + encodeInt(v.zone);
+      break;
     case 'timestamp':
     case 'timestamptz':
       if (v instanceof SqlTimestamp) return TAG_VALUE + encodeBigInt(v.micros);
@@ -210,6 +216,8 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       // comes first and NULL elements last (btarraycmp); the 0x01 also ends the array before the next
       // key column.
       if (v instanceof SqlArray) return TAG_VALUE + v.items.map((x) => encodeKeyValue(x, v.elementType)).join('') + '\x01';
+      // A record (DISTINCT, GROUP BY, set operations) as an array of its fields, each of its own type.
+      if (v instanceof SqlRecord) return TAG_VALUE + v.items.map((x, i) => encodeKeyValue(x, v.types[i] ?? 'unknown')).join('') + '\x01';
       break;
   }
   throw new InvariantError(`cannot encode ${typeof v} as a ${type} key`);

@@ -4,7 +4,9 @@
 // untyped parameter or literal on the right takes the array type of the left operand's type, so
 // `id = ANY($1)` describes $1 as int4[] (1007) when id is an integer column.
 
-import { enumArrays } from './enum-types.ts';
+import type { EnumTypeDef } from './enum-types.ts';
+import { recordArrays } from './record.ts';
+import { enumOfExpr, toEnum, toEnumArray } from './lower-enum.ts';
 import type { A_Indirection, Node } from 'libpg-query';
 import type { CmpOp, Expr } from './expr.ts';
 import type { BindContext, Scope } from './bind-context.ts';
@@ -33,9 +35,13 @@ export function vectorArguments(name: string, args: readonly Expr[]): Expr[] {
   return args.map((a) => (ARRAY_ARGUMENT_FUNCTIONS.has(name) ? vectorArray(a) : a));
 }
 
-/** ARRAY[e1, e2, ...]: the elements unified to one type, which must not itself be an array. */
-export function bindArrayConstructor(scope: Scope, elements: readonly Node[], target?: SqlType): Expr {
+/**
+ * ARRAY[e1, e2, ...]: the elements unified to one type, which must not itself be an array; `enumType`:
+ * the element enum of a target `_enum` (ARRAY[...]::mood[]), each element cast to it.
+ */
+export function bindArrayConstructor(scope: Scope, elements: readonly Node[], target?: SqlType, enumType?: EnumTypeDef): Expr {
   const items = elements.map((n) => bindExpr(scope, n));
+  if (enumType !== undefined) return { k: 'array', items: items.map((e) => toEnum(scope.ctx, e, enumType, true)), t: '_enum' };
   if (items.some((e) => isArrayType(e.t))) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
   if (items.some((e) => isVectorType(e.t))) throw new SqlError(SqlState.featureNotSupported, 'arrays of int2vector and oidvector are not supported');
   if (items.length === 0) {
@@ -47,8 +53,22 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
     ? [items.map((e) => coerce(scope.ctx, e, arrayElementType(target))), arrayElementType(target)]
     : unifyAll(scope.ctx, items, 'ARRAY');
   if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
-  if (t === 'enum') throw enumArrays();
+  if (t === 'record') throw recordArrays();
+  if (t === 'enum') return { k: 'array', items: enumElements(scope, items), t: '_enum' };
   return { k: 'array', items: all, t: arrayTypeOf(t) };
+}
+
+/** The elements of ARRAY[...] of an enum: all of one enum (42804 otherwise), untyped ones read as its labels. */
+function enumElements(scope: Scope, items: readonly Expr[]): Expr[] {
+  let type: EnumTypeDef | null = null;
+  for (const e of items) {
+    const d = enumOfExpr(scope, e);
+    if (d !== null && type !== null && d.oid !== type.oid) throw new SqlError(SqlState.cannotCoerce, `ARRAY could not convert type ${d.name} to ${type.name}`);
+    type ??= d;
+  }
+  if (type === null) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
+  const en = type;
+  return items.map((e) => (e.t === 'unknown' ? toEnum(scope.ctx, e, en, false) : e));
 }
 
 /** `l op ANY (r)` / `l op ALL (r)` with r an array-valued expression. */
@@ -58,14 +78,20 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
   if (r.t === 'unknown') {
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
-    if (isArrayType(elem) || isVectorType(elem)) throw operatorError(op, l.t, l.t);
-    if (elem === 'enum') throw enumArrays();
-    r = coerce(scope.ctx, r, arrayTypeOf(elem));
+    if (isArrayType(elem) || isVectorType(elem) || elem === 'record') throw operatorError(op, l.t, l.t);
+    const en = enumOfExpr(scope, l);
+    r = en !== null ? toEnumArray(scope.ctx, r, en, false) : coerce(scope.ctx, r, arrayTypeOf(elem));
   }
   r = vectorArray(r);
   const rt = r.t;
   if (!isArrayType(rt)) throw new SqlError('42809', 'op ANY/ALL (array) requires array on right side');
   const elem = arrayElementType(rt);
+  if (elem === 'enum') {
+    const [le, re] = [enumOfExpr(scope, l), enumOfExpr(scope, r)];
+    if (le !== null && re !== null && le.oid !== re.oid) throw new SqlError(SqlState.undefinedFunction, `operator does not exist: ${le.name} ${op} ${re.name}`, undefined, undefined,
+      'No operator matches the given name and argument types. You might need to add explicit type casts.');
+    if (l.t === 'unknown' && re !== null) l = toEnum(scope.ctx, l, re, false);
+  }
   if (l.t === 'unknown') l = coerce(scope.ctx, l, elem);
   const ct = commonType(l.t, elem);
   // Mixed numeric types compare by value (compareValues); other pairs must meet in the element's type.

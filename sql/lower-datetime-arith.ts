@@ -15,6 +15,7 @@ const isTs = (t: SqlType): t is 'timestamp' | 'timestamptz' => t === 'timestamp'
  */
 export function datetimeArithType(ctx: BindContext, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] | null {
   if (l.t === 'time' || r.t === 'time') return timeArithType(ctx, op, l, r);
+  if (l.t === 'timetz' || r.t === 'timetz') return timeTzArithType(ctx, op, l, r);
   return intervalArithType(ctx, op, l, r);
 }
 
@@ -71,5 +72,20 @@ function timeArithType(ctx: BindContext, op: string, l: Expr, r: Expr): [Expr, E
   const asInterval = (e: Expr): Expr => (e.t === 'time' ? iv(e) : e);
   const scaled = op === '*' || op === '/' ? intervalArithType(ctx, op, asInterval(l), asInterval(r)) : null;
   if (scaled !== null) return scaled;
+  throw operatorError(op, l.t, r.t);
+}
+
+/**
+ * timetz ± interval and interval + timetz (a timetz, wrapping at 24 hours, its zone kept), date + timetz
+ * and timetz + date (a timestamptz); an untyped literal after timetz + or - is an interval. There is no
+ * timetz - timetz (42883), as in PostgreSQL.
+ */
+function timeTzArithType(ctx: BindContext, op: string, l: Expr, r: Expr): [Expr, Expr, SqlType] {
+  const iv = (e: Expr): Expr => coerce(ctx, e, 'interval');
+  if (op === '+' || op === '-') {
+    if (l.t === 'timetz' && (r.t === 'interval' || r.t === 'unknown')) return [l, iv(r), 'timetz'];
+    if (op === '+' && (l.t === 'interval' || l.t === 'unknown') && r.t === 'timetz') return [iv(l), r, 'timetz'];
+    if (op === '+' && ((l.t === 'date' && r.t === 'timetz') || (l.t === 'timetz' && r.t === 'date'))) return [l, r, 'timestamptz'];
+  }
   throw operatorError(op, l.t, r.t);
 }

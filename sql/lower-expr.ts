@@ -3,8 +3,7 @@
 // folds constants, infers parameter types from their context, and records aggregate calls for the
 // grouping rewrite. Unsupported syntax fails with 0A000 (feature_not_supported), never an exception.
 
-import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum } from './lower-enum.ts';
-import { enumArrays } from './enum-types.ts';
+import { ENUM_FUNCTIONS, bindEnumFunction, enumOfExpr, enumOperands, toEnum, toEnumArray } from './lower-enum.ts';
 import { bindSequenceCall } from './lower-sequence.ts';
 import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
@@ -28,6 +27,9 @@ import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
 import { aggNames, hypotheticalAggs, twoArgAggs } from './agg.ts';
 import { aggOrder, bindOrderedSet, isOrderedSetCall, orderOnFunction } from './lower-ordered-set.ts';
 import { bindGrouping } from './lower-grouping.ts';
+import { recordArrays } from './record.ts';
+import { castToRecord } from './lower-row.ts';
+import { isRecordName } from './lower-type.ts';
 import { ROW_JSON_FUNCTIONS, bindRowCompare, bindRowConstructor, bindWholeRow } from './lower-row.ts';
 
 export function unsupported(what: string): SqlError {
@@ -259,7 +261,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       // PostgreSQL has array_agg(anynonarray) and array_agg(anyarray): an untyped literal fits both.
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
-      if (arg.t === 'enum') throw enumArrays();
+      if (arg.t === 'record') throw recordArrays();
       t = arrayTypeOf(arg.t);
       break;
     case 'count_star':
@@ -466,12 +468,13 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     return e;
   }
   if ('TypeCast' in n) {
+    if (isRecordName(n.TypeCast.typeName)) return castToRecord(bindExpr(scope, n.TypeCast.arg as Node));
     const rt = resolveTypeName(n.TypeCast.typeName ?? {}, scope.ctx.catalog);
     if (n.TypeCast.arg !== undefined && 'A_ArrayExpr' in n.TypeCast.arg) {
-      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type);
+      return bindArrayConstructor(scope, n.TypeCast.arg.A_ArrayExpr.elements ?? [], rt.type, rt.enumType);
     }
     const e = bindExpr(scope, n.TypeCast.arg as Node);
-    if (rt.enumType !== undefined) return toEnum(scope.ctx, e, rt.enumType, true);
+    if (rt.enumType !== undefined) return rt.type === '_enum' ? toEnumArray(scope.ctx, e, rt.enumType, true) : toEnum(scope.ctx, e, rt.enumType, true);
     if (e.k === 'param' && e.t === 'unknown') {
       // The parameter takes the type; its modifier applies as an explicit cast does ($1::numeric(3,1), $1::time(0)).
       const p = coerce(scope.ctx, e, rt.type);
@@ -511,7 +514,9 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     if (op === 'SVFOP_LOCALTIME') return bindFunction(scope.ctx, 'localtime', []);
     // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p) (the parse tree omits a 0).
     if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
-    if (op.startsWith('SVFOP_CURRENT_TIME')) throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
+    // CURRENT_TIME[(p)]: now() as a time with time zone (in the session's zone, UTC), rounded to p digits.
+    if (op === 'SVFOP_CURRENT_TIME') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: -1, explicit: true };
+    if (op === 'SVFOP_CURRENT_TIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
     if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);
     if (op === 'SVFOP_CURRENT_CATALOG') return bindFunction(scope.ctx, 'current_database', []);

@@ -19,7 +19,7 @@ import { bindQuery } from './lower-select.ts';
 import { bindViewQuery } from './views.ts';
 import { bindSequenceRelation } from './lower-sequence.ts';
 import { coerce } from './coerce.ts';
-import { SET_FUNCTIONS, bindSetFunction } from './lower-srf.ts';
+import { SET_FUNCTIONS, bindSetFunction, setFunctionEnum } from './lower-srf.ts';
 import { jsonRowFunctions, type JsonRowFunction } from './json-ops.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
 import { refuseUnpopulated } from './matviews.ts';
@@ -201,20 +201,26 @@ function bindItem(scope: Scope, n: Node, out: FromResult, join: JoinKind): void 
       if (sets.some((x) => x === null)) throw unsupported(`${fname} WITH ORDINALITY or ROWS FROM over functions other than unnest and generate_series`);
       // unnest(a, b, ...) in FROM is ROWS FROM (unnest(a), unnest(b), ...), as PostgreSQL expands it.
       const expanded = sets.flatMap((x) => (x!.name === 'unnest' && x!.args.length > 1 ? x!.args.map((a) => ({ name: 'unnest', args: [a] })) : [x!]));
-      const { value: fns, lateral } = bindFromFunction(scope, join, (inner) =>
-        expanded.map((x) => bindSetFunction(scope.ctx, x.name, x.args.map((a) => bindExpr(inner, a)))));
+      const { value: bound, lateral } = bindFromFunction(scope, join, (inner) =>
+        expanded.map((x) => {
+          const f = bindSetFunction(scope.ctx, x.name, x.args.map((a) => bindExpr(inner, a)));
+          return { f, typmod: setFunctionEnum(inner, f)?.oid ?? -1 };
+        }));
+      const fns = bound.map((b) => b.f);
       const alias = rf.alias?.aliasname ?? fname;
-      const named = fns.map((f, i) => ({ name: calls.length === 1 && fns.length === 1 ? alias : (sets[i]?.name ?? fname), type: f.t, typmod: -1, hidden: false }));
+      const named = bound.map(({ f, typmod }, i) => ({ name: calls.length === 1 && fns.length === 1 ? alias : (sets[i]?.name ?? fname), type: f.t, typmod, hidden: false }));
       if (rf.ordinality === true) named.push({ name: 'ordinality', type: 'int8', typmod: -1, hidden: false });
       const rel = scope.addRel(alias, aliasColumns(rf.alias, named, `function "${alias}"`), null);
       out.items.push({ rel, source: { k: 'plan', plan: { k: 'rowsfrom', fns, ordinality: rf.ordinality === true } }, join, on: [], lateral });
       return;
     }
     if (SET_FUNCTIONS.has(fname)) {
-      const { value: plan, lateral } = bindFromFunction(scope, join, (inner) =>
-        bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a))));
+      const { value: { plan, typmod }, lateral } = bindFromFunction(scope, join, (inner) => {
+        const f = bindSetFunction(scope.ctx, fname, (call.FuncCall.args ?? []).map((a) => bindExpr(inner, a)));
+        return { plan: f, typmod: setFunctionEnum(inner, f)?.oid ?? -1 };
+      });
       const alias = rf.alias?.aliasname ?? fname;
-      const cols = aliasColumns(rf.alias, [{ name: alias, type: plan.t, typmod: -1, hidden: false }], `function "${alias}"`);
+      const cols = aliasColumns(rf.alias, [{ name: alias, type: plan.t, typmod, hidden: false }], `function "${alias}"`);
       const rel = scope.addRel(alias, cols, null);
       out.items.push({ rel, source: { k: 'plan', plan }, join, on: [], lateral });
       return;

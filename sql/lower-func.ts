@@ -249,8 +249,17 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, 2, 2);
       const src = args[1] as Expr;
       const s = src.t === 'unknown' ? coerce(ctx, src, 'timestamp') : src;
-      if (!isDateTimeType(s.t) && s.t !== 'interval' && s.t !== 'time') throw noFunc(name, args);
+      if (!isDateTimeType(s.t) && s.t !== 'interval' && s.t !== 'time' && s.t !== 'timetz') throw noFunc(name, args);
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
+    }
+    case 'timezone': {
+      // `t AT TIME ZONE z` of a time with time zone (a time through its implicit cast); of timestamps: none yet.
+      arity(name, args, 2, 2);
+      const [zone, t] = [args[0] as Expr, args[1] as Expr];
+      if (t.t !== 'timetz' && t.t !== 'time') throw noFunc(name, args);
+      const z = zone.t === 'interval' ? zone : isStringType(zone.t) || zone.t === 'unknown' ? coerce(ctx, zone, 'text') : null;
+      if (z === null) throw noFunc(name, args);
+      return fn(name, [z, coerce(ctx, t, 'timetz')], 'timetz');
     }
     case 'age': {
       arity(name, args, 2, 2);

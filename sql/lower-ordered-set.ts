@@ -5,8 +5,8 @@
 // GROUP value, so a wrong shape is 42883 naming them all; the direct argument (the fraction) may use
 // only grouped columns.
 
-import { enumArrays } from './enum-types.ts';
 import type { FuncCall, Node, SortBy } from 'libpg-query';
+import { recordArrays } from './record.ts';
 import { exprEquals, type Expr } from './expr.ts';
 import type { Scope } from './bind-context.ts';
 import type { AggFn, AggOrderKey, AggSpec, OrderedSetFn } from './plan.ts';
@@ -89,8 +89,8 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
     if (v.t === 'unknown') throw polymorphic();
     requireOperators(v.t, 'ordering');
     if (many && (isArrayType(v.t) || isVectorType(v.t))) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
-    if (many && v.t === 'enum') throw enumArrays();
-    t = many && !isArrayType(v.t) && !isVectorType(v.t) && v.t !== 'enum' ? arrayTypeOf(v.t) : v.t;
+    if (many && v.t === 'record') throw recordArrays();
+    t = many && !isArrayType(v.t) && !isVectorType(v.t) && v.t !== 'record' ? arrayTypeOf(v.t) : v.t;
   }
   aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order: [orderKey(sb, v)] });
   return { k: 'aggref', i: aggs.length - 1, t };

@@ -1,10 +1,11 @@
 // Rows as values: row comparisons `(a, b) < (c, d)`, and whole-row references (`t`, `t.*` naming a FROM
-// item) and ROW(...) constructors as arguments of the functions that turn a row into json: row_to_json,
-// to_json, to_jsonb, json_agg, jsonb_agg and the json builders. There is no record type: such a row binds
-// straight to its json form, a `row_to_json` func node over (name, value) pairs that json-eval.ts renders
-// as PostgreSQL's composite_to_json does ({"a":1,"b":"x"}); the other functions take that json value as
-// they take any json (to_jsonb parses it, json_agg embeds it). A whole row used anywhere else (`SELECT t
-// FROM t`, ROW(...) outside those functions) is 0A000.
+// item) and ROW(...) / (a, b) constructors. As arguments of the functions that turn a row into json
+// (row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders) such a row binds straight
+// to its json form, a `row_to_json` func node over (name, value) pairs that json-eval.ts renders as
+// PostgreSQL's composite_to_json does ({"a":1,"b":"x"}); the other functions take that json value as
+// they take any json (to_jsonb parses it, json_agg embeds it). Anywhere else it is a value of type
+// 'record' (record.ts): a `row` func node over the fields, a table's whole row cast to its row type
+// (the typmod, pg_class.reltype), so that the wire names that type.
 //
 // A whole-row reference to a relation null-extended by an outer join is NULL, as in PostgreSQL: for a
 // table, when its primary key (never NULL in a stored row; a hidden row id when none is declared) is
@@ -12,10 +13,13 @@
 // genuinely all-NULL row there reads as NULL too: the one place this differs from PostgreSQL).
 
 import type { Node } from 'libpg-query';
+import { anonymousRecordInput } from './record.ts';
+import { isStringType, typeDisplayName } from './types.ts';
 import type { Expr } from './expr.ts';
 import type { Rel, Scope } from './bind-context.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { coerce } from './coerce.ts';
+import { rowTypeOid } from './catalog.ts';
 import { bindCompare, bindExpr, strOf, unsupported } from './lower-expr.ts';
 
 /** The functions whose arguments may be whole rows (bound to their json form). */
@@ -82,20 +86,31 @@ export function bindWholeRow(scope: Scope, fields: readonly Node[]): Expr | null
   const hit = namedRel(scope, fields);
   if (hit === null) return null;
   const { rel } = hit;
-  if (!scope.rowArgs) throw unsupported(`a whole-row reference to "${rel.alias}" outside row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders`);
   const cols = relColumns(scope, rel);
+  const asValue = scope.rowArgs ? rowJson : rowRecord;
   if (rel.table !== null) {
     const table = rel.table;
     const key = bindExpr(scope, columnRef([rel.alias, table.columns[table.pk[0] ?? -1]?.name ?? '']));
-    return rowJson(cols, { k: 'isnull', e: key, neg: false, t: 'bool' });
+    const row = asValue(cols, { k: 'isnull', e: key, neg: false, t: 'bool' });
+    // A table's row has its row type (pg_class.reltype) as its typmod, the wire's type oid.
+    return scope.rowArgs ? row : { k: 'cast', e: row, t: 'record', typmod: rowTypeOid(table), explicit: false };
   }
-  if (!hit.scope.nullableRels.has(rel)) return rowJson(cols);
-  return rowJson(cols, { k: 'and', args: cols.map((c) => ({ k: 'isnull', e: c.e, neg: false, t: 'bool' })), t: 'bool' });
+  if (!hit.scope.nullableRels.has(rel)) return asValue(cols);
+  return asValue(cols, { k: 'and', args: cols.map((c) => ({ k: 'isnull', e: c.e, neg: false, t: 'bool' })), t: 'bool' });
 }
 
-/** ROW(a, b, t.*) as an argument of a row-to-json function: fields f1, f2, ... (0A000 elsewhere). */
+/** A row as a record value (record.ts): `row(v1, ...)`, NULL when `nullWhen` is true. */
+function rowRecord(pairs: readonly { name: string; e: Expr }[], nullWhen: Expr = FALSE): Expr {
+  const row: Expr = { k: 'func', fn: 'row', args: pairs.map((p) => p.e), t: 'record' };
+  if (nullWhen === FALSE) return row;
+  return { k: 'case', whens: [{ when: nullWhen, then: { k: 'const', v: null, t: 'record' } }], els: row, t: 'record' };
+}
+
+/**
+ * ROW(a, b, t.*) and (a, b): as an argument of a row-to-json function its json form, fields f1, f2, ...;
+ * elsewhere an anonymous record (untyped literals as text, as PostgreSQL resolves them).
+ */
 export function bindRowConstructor(scope: Scope, args: readonly Node[]): Expr {
-  if (!scope.rowArgs) throw unsupported('ROW(...) outside row_to_json, to_json, to_jsonb, json_agg, jsonb_agg and the json builders');
   const values: Expr[] = [];
   for (const a of args) {
     const fields = 'ColumnRef' in a ? (a.ColumnRef.fields ?? []) : [];
@@ -103,5 +118,13 @@ export function bindRowConstructor(scope: Scope, args: readonly Node[]): Expr {
     if (star !== null) values.push(...relColumns(scope, star.rel).map((c) => c.e));
     else values.push(bindExpr(scope, a));
   }
-  return rowJson(values.map((e, i) => ({ name: `f${i + 1}`, e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e })));
+  const pairs = values.map((e, i) => ({ name: `f${i + 1}`, e: e.t === 'unknown' ? coerce(scope.ctx, e, 'text') : e }));
+  return scope.rowArgs ? rowJson(pairs) : rowRecord(pairs);
+}
+
+/** `e::record`: a row stays itself; a string is record_in's 0A000 (anonymous records have no input); anything else 42846. */
+export function castToRecord(e: Expr): Expr {
+  if (e.t === 'record') return e;
+  if (e.t === 'unknown' || isStringType(e.t)) throw anonymousRecordInput();
+  throw new SqlError(SqlState.cannotCoerce, `cannot cast type ${typeDisplayName[e.t]} to record`);
 }

@@ -11,6 +11,8 @@ import { bindRegexFunction } from './lower-match.ts';
 import type { SetFunctionPlan } from './plan.ts';
 import { vectorArguments } from './lower-array.ts';
 import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
+import type { EnumTypeDef } from './enum-types.ts';
+import { enumOfExpr, withEnumType } from './lower-enum.ts';
 
 export const SET_FUNCTIONS: ReadonlySet<string> = new Set(['unnest', 'generate_series', 'generate_subscripts', 'regexp_matches', 'regexp_split_to_table']);
 
@@ -68,5 +70,10 @@ export function bindTargetSetFunction(scope: Scope, name: string, args: readonly
   }
   const plan = bindSetFunction(scope.ctx, name, args);
   srfs.push(plan);
-  return { k: 'col', i: scope.width + srfs.length - 1, t: plan.t };
+  return withEnumType({ k: 'col', i: scope.width + srfs.length - 1, t: plan.t }, setFunctionEnum(scope, plan));
+}
+
+/** The enum whose labels a set function's values are (unnest of an enum array), else null. */
+export function setFunctionEnum(scope: Scope, plan: SetFunctionPlan): EnumTypeDef | null {
+  return plan.k === 'unnest' && plan.t === 'enum' ? enumOfExpr(scope, plan.arr) : null;
 }

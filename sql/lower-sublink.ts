@@ -1,7 +1,8 @@
 // Subqueries in expressions (PostgreSQL's SubLinks): scalar, EXISTS, ARRAY(SELECT ...), IN / ANY /
 // ALL with a comparison operator. Evaluated by subquery.ts.
 
-import { enumArrays } from './enum-types.ts';
+import { withEnumType } from './lower-enum.ts';
+import { recordArrays } from './record.ts';
 import type { Node, SubLink } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { canCast, cannotCast } from './cast.ts';
@@ -29,8 +30,10 @@ export function bindSubLink(scope: Scope, s: SubLink): Expr {
       const et = sub.columns[0]?.type ?? 'text';
       const element = et === 'unknown' ? 'text' : et;
       if (isArrayType(element) || isVectorType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
-      if (element === 'enum') throw enumArrays();
-      return { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
+      if (element === 'record') throw recordArrays();
+      const array: Expr = { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
+      // An array of an enum says which one (its column's typmod), as ARRAY[...] of it does.
+      return element === 'enum' ? withEnumType(array, scope.ctx.catalog.enumByOid(sub.columns[0]?.typmod ?? -1) ?? null) : array;
     }
     case 'ANY_SUBLINK':
     case 'ALL_SUBLINK': {

@@ -1,7 +1,7 @@
 // Type names in DDL and casts (libpg-query's TypeName) to our SqlType plus typmod, accepting PostgreSQL's
 // spellings and aliases (int, integer, int4, serial, decimal(p,s), character varying(n), float(p), ...).
 
-import { enumArrays, type EnumTypeDef } from './enum-types.ts';
+import type { EnumTypeDef } from './enum-types.ts';
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
 import { arrayTypeOf, isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
@@ -10,7 +10,7 @@ export interface ResolvedType {
   readonly type: SqlType;
   readonly typmod: number;
   readonly serial: boolean;
-  /** The enum type of an 'enum' (typmod: its oid). */
+  /** The enum type of an 'enum', or the element enum of an '_enum' (typmod: its oid). */
   readonly enumType?: EnumTypeDef;
 }
 
@@ -37,7 +37,7 @@ const simple: Record<string, SqlType> = {
   int2: 'int2', smallint: 'int2', int4: 'int4', int: 'int4', integer: 'int4', int8: 'int8', bigint: 'int8',
   numeric: 'numeric', decimal: 'numeric', float4: 'float4', real: 'float4', float8: 'float8', text: 'text',
   varchar: 'varchar', bpchar: 'bpchar', char: 'bpchar', character: 'bpchar', bool: 'bool', boolean: 'bool',
-  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', time: 'time', json: 'json', jsonb: 'jsonb', string: 'text',
+  date: 'date', timestamp: 'timestamp', timestamptz: 'timestamptz', uuid: 'uuid', bytea: 'bytea', interval: 'interval', time: 'time', timetz: 'timetz', json: 'json', jsonb: 'jsonb', string: 'text',
   name: 'name', int2vector: 'int2vector', oidvector: 'oidvector',
 };
 
@@ -52,9 +52,8 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
   if (tn.arrayBounds !== undefined && tn.arrayBounds.length > 0) {
     const elem = resolveTypeName({ ...tn, arrayBounds: [] }, enums);
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
-    if (elem.type === 'unknown' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
-    if (elem.type === 'enum') throw enumArrays();
-    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false };
+    if (elem.type === 'unknown' || elem.type === 'record' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
+    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false, ...(elem.enumType !== undefined ? { enumType: elem.enumType } : {}) };
   }
   const mods = (tn.typmods ?? []).map(intArg);
   switch (name) {
@@ -81,12 +80,11 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     if ((tn.typmods ?? []).length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${userType.name}"`);
     return { type: 'enum', typmod: userType.oid, serial: false, enumType: userType };
   }
-  if (name === 'timetz') throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
   if (t === undefined) {
     throw new SqlError(SqlState.undefinedObject, `type "${names.join('.') || name}" does not exist`);
   }
   let typmod = -1;
-  const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz' || t === 'time';
+  const takesModifier = t === 'numeric' || t === 'varchar' || t === 'bpchar' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz';
   if (t === 'interval' && mods.length > 0) throw new SqlError(SqlState.featureNotSupported, 'interval fields and precision are not supported');
   if (!takesModifier && mods.length > 0) throw new SqlError(SqlState.syntaxError, `type modifier is not allowed for type "${name}"`);
   if ((t === 'timestamp' || t === 'timestamptz') && mods.length > 0) {
@@ -94,9 +92,9 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     const p = mods[0] ?? 6;
     if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIMESTAMP(${String(p)})${t === 'timestamptz' ? ' WITH TIME ZONE' : ''} precision must not be negative`);
     typmod = Math.min(p, 6);
-  } else if (t === 'time' && mods.length > 0) {
+  } else if ((t === 'time' || t === 'timetz') && mods.length > 0) {
     const p = mods[0] ?? 6;
-    if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIME(${String(p)}) precision must not be negative`);
+    if (p === null || p < 0) throw new SqlError(SqlState.invalidParameterValue, `TIME(${String(p)})${t === 'timetz' ? ' WITH TIME ZONE' : ''} precision must not be negative`);
     typmod = Math.min(p, 6);
   } else if (t === 'numeric' && mods.length > 0) {
     const p = mods[0] ?? 0;
@@ -110,4 +108,17 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     typmod = n + 4;
   }
   return { type: t, typmod, serial: false };
+}
+
+/** Whether a cast's type name is `record` (a pseudo-type: only casts name it; no column has it). */
+export function isRecordName(tn: TypeName | undefined): boolean {
+  const names = (tn?.names ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
+  const last = names[names.length - 1];
+  return (tn?.arrayBounds ?? []).length === 0 && last === 'record' && (names.length === 1 || (names.length === 2 && names[0] === 'pg_catalog'));
+}
+
+/** A column's type: record is a pseudo-type no column has (42P16, as PostgreSQL's CheckAttributeType). */
+export function resolveColumnType(tn: TypeName, enums: EnumLookup, column: string): ResolvedType {
+  if (isRecordName(tn)) throw new SqlError(SqlState.invalidTableDefinition, `column "${column}" has pseudo-type record`);
+  return resolveTypeName(tn, enums);
 }

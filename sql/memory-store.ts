@@ -5,7 +5,7 @@
 // applied write set gets the next number. Uniqueness is checked by the executor before writes reach the
 // store (through the overlay, which sees the transaction's own writes); `apply` only installs them.
 
-import { SqlEnum, refreshEnum } from './enum-types.ts';
+import { refreshEnumValue } from './enum-types.ts';
 import { initialState, type SequenceDef, type SequenceState } from './sequences.ts';
 import { encodeKey } from './key-encoding.ts';
 import { SortedKeys } from './sorted-keys.ts';
@@ -166,7 +166,7 @@ export class MemoryStore implements RowSource {
     if (t === undefined) return;
     const relabelled = (row: Row): Row => row.map((v, i) => {
       const type = def.columns[i]?.enumType;
-      return type !== undefined && v instanceof SqlEnum ? refreshEnum(type, v) : v;
+      return type !== undefined ? refreshEnumValue(type, v) : v;
     });
     for (const [k, r] of t.rows) t.rows.set(k, { ...r, row: relabelled(r.row) });
   }

@@ -6,6 +6,8 @@
 // arrive already coerced to one type by the binder; NULL handling is the caller's (eval.ts).
 
 import { SqlEnum, compareEnums, parseEnum } from './enum-types.ts';
+import { SqlRecord, recordLengthsDiffer } from './record.ts';
+import { SqlTimeTz, addTimeTzInterval, compareTimeTz } from './timetz.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
@@ -15,7 +17,7 @@ import { SqlTime, addTimeInterval } from './time.ts';
 import { SqlJsonb, compareJsonbDocs } from './json.ts';
 import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
-import { normInt8, type SqlType, type SqlValue } from './types.ts';
+import { normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
 export function divisionByZero(): SqlError {
   return new SqlError(SqlState.divisionByZero, 'division by zero');
@@ -94,8 +96,10 @@ export function compareValues(a: SqlValue, b: SqlValue, ct?: SqlType): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (a instanceof Uint8Array && b instanceof Uint8Array) return compareBytes(a, b);
   if (a instanceof SqlArray && b instanceof SqlArray) return compareArrays(a, b);
+  if (a instanceof SqlRecord && b instanceof SqlRecord) return compareRecords(a, b);
   if (a instanceof SqlInterval && b instanceof SqlInterval) return compareIntervals(a, b);
   if (a instanceof SqlTime && b instanceof SqlTime) return a.micros - b.micros;
+  if (a instanceof SqlTimeTz && b instanceof SqlTimeTz) return compareTimeTz(a, b);
   if (a instanceof SqlJsonb && b instanceof SqlJsonb) return compareJsonbDocs(a.value, b.value, compareText);
   // Enums by declared order; a label that binding could not type yet is read as the other side's enum's.
   if (a instanceof SqlEnum) return compareEnums(a, b instanceof SqlEnum ? b : parseEnum(a.type, String(b)));
@@ -161,7 +165,7 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
   // Every operator with an interval, a timestamp or a time operand has one of these result types (lower-datetime-arith.ts).
-  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time') return intervalArith(op, a, b);
+  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz') return intervalArith(op, a, b);
   switch (t) {
     case 'int2':
     case 'int4': {
@@ -235,6 +239,11 @@ function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue
   if (op === '+' || op === '-') {
     const sign = op === '+' ? 1 : -1;
     if (a instanceof SqlTime && b instanceof SqlInterval) return addTimeInterval(a, b, sign);
+    if (a instanceof SqlTimeTz && b instanceof SqlInterval) return addTimeTzInterval(a, b, sign);
+    if (a instanceof SqlInterval && b instanceof SqlTimeTz && op === '+') return addTimeTzInterval(b, a, 1);
+    // date + timetz (and timetz + date): the instant of that time of day in its zone.
+    if (a instanceof SqlDate && b instanceof SqlTimeTz && op === '+') return checkedTimestamp(SqlTimestamp.of(a.days, b.utc).micros);
+    if (a instanceof SqlTimeTz && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.utc).micros);
     if (a instanceof SqlInterval && b instanceof SqlTime && op === '+') return addTimeInterval(b, a, 1);
     if (a instanceof SqlTime && b instanceof SqlTime && op === '-') return new SqlInterval(0, 0, BigInt(a.micros - b.micros));
     if (a instanceof SqlDate && b instanceof SqlTime) return checkedTimestamp(SqlTimestamp.of(a.days, sign * b.micros).micros);
@@ -261,4 +270,26 @@ export function negate(v: SqlValue, t: SqlType): SqlValue {
     return -v;
   }
   throw new InvariantError(`cannot negate ${String(v)}`);
+}
+
+/**
+ * btrecordcmp: field by field, a NULL field after every value and equal to another NULL; records of
+ * different lengths or with fields of different types at one position do not compare (42804).
+ */
+function compareRecords(a: SqlRecord, b: SqlRecord): number {
+  if (a.length !== b.length) throw recordLengthsDiffer();
+  for (let i = 0; i < a.length; i++) {
+    const [x, y] = [a.items[i] ?? null, b.items[i] ?? null];
+    const [tx, ty] = [a.types[i] ?? 'unknown', b.types[i] ?? 'unknown'];
+    if (tx !== ty && !(tx === 'unknown' || ty === 'unknown')) {
+      throw new SqlError(SqlState.datatypeMismatch, `cannot compare dissimilar column types ${typeDisplayName[tx]} and ${typeDisplayName[ty]} at record column ${i + 1}`);
+    }
+    if (x === null || y === null) {
+      if (x === y) continue;
+      return x === null ? 1 : -1;
+    }
+    const c = compareValues(x, y, tx);
+    if (c !== 0) return c < 0 ? -1 : 1;
+  }
+  return 0;
 }

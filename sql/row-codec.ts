@@ -14,6 +14,7 @@
 import type { ColumnDef, TableDef } from './catalog.ts';
 import { SqlEnum, enumAtPosition, parseEnum } from './enum-types.ts';
 import { InvariantError } from './errors.ts';
+import { SqlArray } from './sql-array.ts';
 import type { Row, SqlType, SqlValue } from './types.ts';
 import { readBinary } from './value-binary.ts';
 import { Writer } from './wire-values.ts';
@@ -44,6 +45,7 @@ export function encodeRow(table: TableDef, row: Row): Uint8Array {
     const v = row[i] ?? null;
     if (v === null) w.i32(-1);
     else if (cols[i]!.type === 'enum') w.value(enumPosition(cols[i]!, v), 'text');
+    else if (cols[i]!.type === '_enum') w.value(enumPositions(cols[i]!, v), '_text');
     else w.value(v, cols[i]!.type);
   }
   return w.take();
@@ -85,10 +87,19 @@ function enumPosition(col: ColumnDef, v: SqlValue): string {
   return parseEnum(col.enumType, String(v)).pos;
 }
 
+/** An enum array column holds the positions of its elements, as a text array of them (same bounds, same NULLs). */
+function enumPositions(col: ColumnDef, v: SqlValue): SqlArray {
+  if (!(v instanceof SqlArray)) throw new InvariantError(`enum array column ${col.name} given a ${typeof v}`);
+  return new SqlArray('text', v.items.map((x) => (x === null ? null : enumPosition(col, x))), v.lower);
+}
+
 function readValue(bytes: Uint8Array, dv: DataView, at: number, len: number, col: ColumnDef): SqlValue {
-  if (col.type !== 'enum') return readBinary(bytes, dv, at, len, col.type);
-  if (col.enumType === undefined) throw new RowCodecError(`enum column ${col.name} without its type`);
-  return enumAtPosition(col.enumType, readBinary(bytes, dv, at, len, 'text') as string);
+  if (col.type !== 'enum' && col.type !== '_enum') return readBinary(bytes, dv, at, len, col.type);
+  const type = col.enumType;
+  if (type === undefined) throw new RowCodecError(`enum column ${col.name} without its type`);
+  if (col.type === 'enum') return enumAtPosition(type, readBinary(bytes, dv, at, len, 'text') as string);
+  const a = readBinary(bytes, dv, at, len, '_text') as SqlArray;
+  return new SqlArray('enum', a.items.map((p) => (p === null ? null : enumAtPosition(type, p as string))), a.lower);
 }
 
 /** The big-endian int32 at `at` (framing lengths; no DataView per row). */

@@ -21,6 +21,8 @@
 //   json, jsonb       SqlJson (the input text), SqlJsonb (the normalised document) (json.ts)
 //   _int4, _text, ... SqlArray: element type and elements (sql-array.ts), one dimension
 //   int2vector        SqlArray of int2 (oidvector: of int4); only the subscripts' base (0) differs
+//   timetz            SqlTimeTz: the time of day and its zone (timetz.ts)
+//   record            SqlRecord: a row value, its fields and their types (record.ts)
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -29,11 +31,14 @@ import { SqlInterval } from './interval.ts';
 import { SqlTime } from './time.ts';
 import { SqlJson, SqlJsonb } from './json.ts';
 import { SqlEnum } from './enum-types.ts';
+import { SqlRecord } from './record.ts';
+import { SqlTimeTz } from './timetz.ts';
 
 export { Numeric } from './numeric.ts';
 export { SqlDate, SqlTimestamp } from './datetime.ts';
 export { SqlInterval } from './interval.ts';
 export { SqlTime } from './time.ts';
+export { SqlTimeTz } from './timetz.ts';
 export { SqlJson, SqlJsonb } from './json.ts';
 export { SqlEnum } from './enum-types.ts';
 export { formatText, parseText } from './value-text.ts';
@@ -55,6 +60,12 @@ export const sqlTypes = [
   'int2vector', 'oidvector',
   // Every enum type (enum-types.ts): which one is the typmod of a column or cast, and each value's own.
   'enum',
+  // Every array of an enum type: its typmod is its element enum's oid, as any array's is its element's.
+  '_enum',
+  // A row value (record.ts): its typmod is a table's row type oid, or -1 for an anonymous record.
+  'record',
+  // time with time zone (timetz.ts) and its arrays.
+  'timetz', '_timetz',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
@@ -62,7 +73,7 @@ export type ArrayType = Extract<SqlType, `_${string}`>;
 /** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
 export type VectorType = 'int2vector' | 'oidvector';
 /** The element types an array may have: every base type but 'unknown' and the vectors. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'enum'>;
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'record'>;
 export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
 /**
  * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
@@ -75,7 +86,7 @@ export const arrayTypeOf = (t: ArrayElementType): ArrayType => `_${t}`;
 
 /** A uuid is its canonical text (lower-case hex in 8-4-4-4-12 groups), so it orders as its bytes do. */
 export type SqlValue = null | boolean | number | bigint | string | Numeric | SqlDate | SqlTimestamp | Uint8Array | SqlArray
-  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum;
+  | SqlInterval | SqlJson | SqlJsonb | SqlTime | SqlEnum | SqlRecord | SqlTimeTz;
 export type Row = SqlValue[];
 
 /** PostgreSQL type OIDs (pg_type.oid), for the wire protocol's RowDescription and ParameterDescription. */
@@ -92,6 +103,10 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   int2vector: 22, oidvector: 30,
   // anyenum: a column's or a value's own type oid is its enum's (typeOidOf).
   enum: 3500,
+  // anyarray: an enum array's own oid is its enum's array type's (typeOidOf).
+  _enum: 2277,
+  record: 2249,
+  timetz: 1266, _timetz: 1270,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -106,11 +121,19 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   time: 8, _time: -1,
   int2vector: -1, oidvector: -1,
   enum: 4,
+  _enum: -1,
+  record: -1,
+  timetz: 12, _timetz: -1,
 };
 
-/** The wire oid of a value of `type` with `typmod`: an enum's own pg_type oid (its typmod), else typeOid. */
+/**
+ * The wire oid of a value of `type` with `typmod`: an enum's or a table's row type's own pg_type oid (its typmod), an enum
+ * array's its enum's array type's (the oid after the enum's, enum-types.ts makeEnumType), else typeOid.
+ */
 export function typeOidOf(type: SqlType, typmod: number): number {
-  return type === 'enum' && typmod > 0 ? typmod : typeOid[type];
+  if (typmod > 0 && (type === 'enum' || type === 'record')) return typmod;
+  if (typmod > 0 && type === '_enum') return typmod + 1;
+  return typeOid[type];
 }
 
 export function typeFromOid(oid: number): SqlType | undefined {
@@ -134,6 +157,9 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   time: 'time without time zone', _time: 'time without time zone[]',
   int2vector: 'int2vector', oidvector: 'oidvector',
   enum: 'anyenum',
+  _enum: 'anyenum[]',
+  record: 'record',
+  timetz: 'time with time zone', _timetz: 'time with time zone[]',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */
@@ -167,6 +193,7 @@ export function formatTypeSpec(spec: TypeSpec): string {
   if (spec.type === 'varchar' || spec.type === 'bpchar') return `${base}(${spec.typmod - 4})`;
   if (spec.type === 'timestamp' || spec.type === 'timestamptz') return base.replace('timestamp', `timestamp(${spec.typmod})`);
   if (spec.type === 'time') return `time(${spec.typmod}) without time zone`;
+  if (spec.type === 'timetz') return `time(${spec.typmod}) with time zone`;
   return base;
 }
 
@@ -222,9 +249,11 @@ export function typeOfValue(v: SqlValue): SqlType {
   if (v instanceof Uint8Array) return 'bytea';
   if (v instanceof SqlInterval) return 'interval';
   if (v instanceof SqlTime) return 'time';
+  if (v instanceof SqlTimeTz) return 'timetz';
   if (v instanceof SqlJson) return 'json';
   if (v instanceof SqlJsonb) return 'jsonb';
   if (v instanceof SqlEnum) return 'enum';
+  if (v instanceof SqlRecord) return 'record';
   // Only a vector's value (or one cast from it to its array) is subscripted from 0.
   if (v instanceof SqlArray) {
     if (v.lower === 0 && v.elementType === 'int2') return 'int2vector';

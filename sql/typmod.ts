@@ -8,6 +8,7 @@ import { Numeric } from './numeric.ts';
 import { PG_EPOCH_MICROS, checkedTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlTime, roundTime } from './time.ts';
+import { SqlTimeTz, roundTimeTz } from './timetz.ts';
 import { SqlTimestamp, arrayElementType, isArrayType, type SqlType, type SqlValue } from './types.ts';
 
 function strLen(s: string): number {
@@ -73,5 +74,6 @@ export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, expl
     return r === m ? value : checkedTimestamp(r + PG_EPOCH_MICROS);
   }
   if (type === 'time' && value instanceof SqlTime) return roundTime(value, typmod);
+  if (type === 'timetz' && value instanceof SqlTimeTz) return roundTimeTz(value, typmod);
   return value;
 }

@@ -7,13 +7,16 @@
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
 import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
-import { arrayElementType, type SqlType, type SqlValue } from './types.ts';
+import { arrayElementType, typeFromOid, typeOid, type SqlType, type SqlValue } from './types.ts';
+import { SqlRecord, anonymousRecordInput } from './record.ts';
+import { SqlEnum } from './enum-types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayBinary, parseArrayBinary } from './array-format.ts';
 import { uuidOfHex } from './value-text.ts';
 import { copyBytes } from './bytea.ts';
 import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from './interval.ts';
 import { SqlTime, decodeTimeBinary, encodeTimeBinary } from './time.ts';
+import { SqlTimeTz, decodeTimeTzBinary, encodeTimeTzBinary } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 
 const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
@@ -117,6 +120,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'time':
       if (v instanceof SqlTime) return encodeTimeBinary(v);
       throw new InvariantError(`not a time value: ${typeof v}`);
+    case 'timetz':
+      if (v instanceof SqlTimeTz) return encodeTimeTzBinary(v);
+      throw new InvariantError(`not a timetz value: ${typeof v}`);
     case 'json':
       // jsonb_send / json_send: jsonb is a version byte (1) and the text, json its text.
       if (v instanceof SqlJson) return utf8.encode(v.text);
@@ -129,6 +135,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
       out.set(text, 1);
       return out;
     }
+    case 'record':
+      if (v instanceof SqlRecord) return formatRecordBinary(v);
+      throw new InvariantError(`not a record value: ${typeof v}`);
     default:
       if (v instanceof SqlArray) return formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
       throw new InvariantError(`not an array value: ${typeof v}`);
@@ -333,6 +342,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'time':
       needLength(b, 8, type);
       return decodeTimeBinary(b);
+    case 'timetz':
+      needLength(b, 12, type);
+      return decodeTimeTzBinary(b);
     case 'json':
       return parseJson(decodeUtf8(b));
     case 'jsonb':
@@ -345,9 +357,73 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
     case 'enum':
       // enum_recv: the label's bytes, resolved against its type later as text is (value-text.ts).
       return decodeUtf8(b);
+    case 'record':
+      return parseRecordBinary(b);
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }
+}
+
+/** record_send: the field count, then each field's type oid and value (-1: NULL); an enum field has its enum's oid. */
+function formatRecordBinary(r: SqlRecord): Uint8Array {
+  const fields = r.items.map((v, i) => (v === null ? null : formatBinary(v, r.types[i] ?? 'unknown')));
+  const out = new Uint8Array(4 + fields.reduce((n, f) => n + 8 + (f?.byteLength ?? 0), 0));
+  const dv = new DataView(out.buffer);
+  dv.setInt32(0, fields.length);
+  let at = 4;
+  fields.forEach((f, i) => {
+    const v = r.items[i] ?? null;
+    const t = r.types[i] ?? 'unknown';
+    dv.setUint32(at, v instanceof SqlEnum ? v.type.oid : v instanceof SqlArray && t === '_enum' ? enumArrayOid(v) : typeOid[t]);
+    dv.setInt32(at + 4, f === null ? -1 : f.byteLength);
+    at += 8;
+    if (f !== null) {
+      out.set(f, at);
+      at += f.byteLength;
+    }
+  });
+  return out;
+}
+
+function enumArrayOid(a: SqlArray): number {
+  const e = a.items.find((x): x is SqlEnum => x instanceof SqlEnum);
+  return e === undefined ? typeOid._enum : e.type.arrayOid;
+}
+
+/**
+ * record_recv of fields of built-in types (a record Pesto sent itself); a field of another type (an
+ * enum, a table's row type) cannot be read without the catalog: 0A000, as PostgreSQL's anonymous
+ * record input.
+ */
+function parseRecordBinary(b: Uint8Array): SqlRecord {
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const need = (at: number, n: number): void => {
+    if (at + n > b.byteLength) throw new SqlError(SqlState.protocolViolation, 'insufficient data left in message');
+  };
+  need(0, 4);
+  const n = dv.getInt32(0);
+  if (n < 0) throw new SqlError('22P03', `invalid number of columns: ${n}`);
+  const items: SqlValue[] = [];
+  const types: SqlType[] = [];
+  let at = 4;
+  for (let i = 0; i < n; i++) {
+    need(at, 8);
+    const t = typeFromOid(dv.getUint32(at));
+    const len = dv.getInt32(at + 4);
+    at += 8;
+    if (t === undefined || t === 'enum' || t === '_enum' || t === 'unknown') throw anonymousRecordInput();
+    types.push(t);
+    if (len === -1) {
+      items.push(null);
+      continue;
+    }
+    need(at, Math.max(len, 0));
+    if (len < 0) throw new SqlError('22P03', 'invalid record field length');
+    items.push(parseBinary(b.subarray(at, at + len), t));
+    at += len;
+  }
+  if (at !== b.byteLength) throw new SqlError('22P03', 'improper binary format in record column');
+  return new SqlRecord(items, types);
 }
 
 function needLength(b: Uint8Array, n: number, type: SqlType): void {

@@ -11,10 +11,12 @@ import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
 import { SqlTime, formatTime, parseTime, roundTime } from './time.ts';
+import { SqlTimeTz, formatTimeTz, parseTimeTz, roundTimeTz } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
 import { formatArrayText, formatVectorText, parseArrayText, parseVectorText } from './array-format.ts';
+import { SqlRecord, anonymousRecordInput, formatRecordText } from './record.ts';
 
 /** Shortest round-trip decimal in PostgreSQL's layout (exponent form below 1e-4 and from 1e15, 1e6 for real). */
 export function formatFloat(x: number, float4 = false): string {
@@ -75,6 +77,8 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof SqlArray) return type === 'int2vector' || type === 'oidvector' ? formatVectorText(value) : formatArrayText(value);
       if (value instanceof SqlInterval) return formatInterval(value);
       if (value instanceof SqlTime) return formatTime(value.micros);
+      if (value instanceof SqlTimeTz) return formatTimeTz(value);
+      if (value instanceof SqlRecord) return formatRecordText(value.items.map((v, i) => (v === null ? null : formatText(v, value.types[i] ?? 'unknown'))));
       if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
@@ -185,6 +189,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
       return parseInterval(text);
     case 'time':
       return typmod >= 0 ? roundTime(parseTime(text), typmod) : parseTime(text);
+    case 'timetz':
+      return typmod >= 0 ? roundTimeTz(parseTimeTz(text), typmod) : parseTimeTz(text);
     case 'json':
       return parseJson(text);
     case 'jsonb':
@@ -196,6 +202,8 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'enum':
       // A label not yet resolved against its type: the statement's parameter or column resolves it (enum-types.ts).
       return text;
+    case 'record':
+      throw anonymousRecordInput();
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

@@ -1,5 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { noticeWithDetail, outcomeNotices } from './notices.ts';
 
 import { Engine } from './engine.ts';
 import { CatalogVersion } from './replicated-catalog.ts';
@@ -89,7 +90,7 @@ void describe('views: renames and dependencies', () => {
     });
     assert.throws(() => v.apply(engine.parse('ALTER TABLE t DROP COLUMN n').stmts[0]!), { code: '2BP01', detail: 'view v depends on column n of table t\nview vv depends on view v' });
     const dropped = v.apply(engine.parse('DROP TABLE t CASCADE').stmts[0]!);
-    assert.equal(dropped.outcome.notice, 'drop cascades to 2 other objects');
+    assert.deepEqual(outcomeNotices(dropped.outcome), [noticeWithDetail('drop cascades to 2 other objects', ['drop cascades to view v', 'drop cascades to view vv'])]);
     assert.deepEqual(dropped.next!.catalog.listViews(), []);
     // A column no view reads can go.
     assert.ok(after([...ddl, 'ALTER TABLE t ADD COLUMN extra int', 'ALTER TABLE t DROP COLUMN extra']).catalog.getView('vv'));

@@ -9,6 +9,7 @@
 // same view. Writes through a view: view-dml.ts.
 
 import { scanSync, type CreateTableAsStmt, type Node, type RangeVar, type RawStmt, type ViewStmt } from 'libpg-query';
+import { cascaded } from './notices.ts';
 import { BindContext } from './bind-context.ts';
 import type { Catalog, ViewDef } from './catalog.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
@@ -186,7 +187,7 @@ export function dropDependentViews(catalog: Catalog, storage: DdlStorage, direct
     throw new SqlError(SqlState.dependentObjectsStillExist, `cannot drop ${what} because other objects depend on it`, lines.join('\n'), undefined,
       'Use DROP ... CASCADE to drop the dependent objects too.');
   }
-  notices.push(gone.length === 1 ? `drop cascades to ${gone[0]!.kind} ${gone[0]!.name}` : `drop cascades to ${gone.length} other objects`);
+  for (const d of gone) notices.push(cascaded(`${d.kind} ${d.name}`));
   for (const d of gone) {
     if (d.kind === 'view') catalog.removeView(d.name);
     else {

@@ -136,7 +136,7 @@ export function writeBinaryCopy(out: BackendWriter, r: BackendRows): void {
     out.begin('d');
     if (i === 0) header();
     out.int16(n);
-    for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c]!, 1);
+    for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c]!, 1, r.columns[c]!.typmod);
     out.end();
   });
   out.begin('d');

@@ -3,6 +3,7 @@
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
+import { splitNotices } from '../../sql/notices.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
@@ -66,7 +67,7 @@ export function resultOf(r: ExecResult): BackendResult {
     returnsRows: r.command === 'SELECT' || r.command === 'SHOW' || r.columns.length > 0,
     columns: columnsOf(r.columns),
     rows: r.rows,
-    notices: (r.notices ?? []).flatMap((n) => n.split('\n')).map(noticeOf),
+    notices: splitNotices(r.notices ?? []).map((n) => ({ ...noticeOf(n.message), ...(n.detail === undefined ? {} : { detail: n.detail }) })),
   };
 }
 

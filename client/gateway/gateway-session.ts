@@ -309,7 +309,7 @@ export class GatewaySession {
   }
 
   private writeNotices(r: BackendRows): void {
-    for (const n of r.notices) this.io.out.noticeResponse({ severity: n.severity, code: n.code, message: n.message });
+    for (const n of r.notices) this.io.out.noticeResponse({ severity: n.severity, code: n.code, message: n.message, detail: n.detail });
   }
 
   // ---- Simple query protocol ----------------------------------------------------------------------

@@ -24,7 +24,7 @@
 // Views (`\dv`, `\d view`, `\d+ view` with its definition through pg_get_viewdef: system-catalog.ts) list
 // and describe as PostgreSQL's do.
 // Everything is in schema `public`, owned by the session's user. Tables, their indexes, views and
-// sequences are listed; `\d index` and `\d sequence` are not recognised. Column defaults print constants and
+// sequences are listed; `\d index` is psql-describe-index.ts's; `\d sequence` reads the system catalog. Column defaults print constants and
 // nextval(...) as PostgreSQL does, identity columns as psql prints them; other
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
@@ -43,6 +43,7 @@ import { formatTypeSpec, typeDisplayName, type SqlType, type SqlValue } from '..
 import type { BackendColumn, BackendResult } from './sql-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { indexDefinition } from '../../sql/index-keys.ts';
+import { INDEX_FLAGS, indexRelations, indexWithOid, recognisePsqlIndexDescribe } from './psql-describe-index.ts';
 
 /** The first oid PostgreSQL hands out to user objects; our relation oids are this plus the catalog id. */
 export const OID_BASE = 16384;
@@ -192,7 +193,7 @@ const ATTRS = /^\s*SELECT a\.attname,\s*pg_catalog\.format_type\(a\.atttypid, a\
 const INDEXES = /^\s*SELECT c2\.relname, i\.indisprimary, i\.indisunique, i\.indisclustered, i\.indisvalid, pg_catalog\.pg_get_indexdef\(i\.indexrelid, 0, true\),\s*pg_catalog\.pg_get_constraintdef\(con\.oid, true\), contype, condeferrable, condeferred, i\.indisreplident, c2\.reltablespace\s+FROM [\s\S]*WHERE c\.oid = '(\d+)' AND c\.oid = i\.indrelid AND i\.indexrelid = c2\.oid\s+ORDER BY i\.indisprimary DESC, c2\.relname;?\s*$/;
 
 /** pg_attribute.attstorage of each type's default: plain for fixed-size types, main for numeric, extended for text. */
-function storageOf(t: SqlType): string {
+export function storageOf(t: SqlType): string {
   return t === 'numeric' ? 'm' : t === 'text' || t === 'varchar' || t === 'bpchar' || t === 'unknown' ? 'x' : 'p';
 }
 
@@ -249,6 +250,8 @@ function extraValue(name: string, r: Relation): SqlValue {
 }
 
 export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
+  const index = recognisePsqlIndexDescribe(sql);
+  if (index !== null) return index;
   let m = LIST.exec(sql);
   if (m !== null) {
     const extras = [...(m[1] as string).matchAll(/ as "([^"]+)"/g)].map((x) => x[1] as string);
@@ -326,6 +329,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const [tables, views, sequences] = await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences()]);
         const found = [...matching(tables, where), ...matching(views, where)].map((t) => ({ name: t.name, oid: OID_BASE + t.id }));
         for (const s of matching(sequences, where)) found.push({ name: s.name, oid: SEQUENCE_OID + s.id });
+        for (const i of matching(indexRelations(tables), where)) found.push({ name: i.name, oid: i.oid });
         return rows(columns, found.sort(byName).map((r) => [r.oid, 'public', r.name]));
       },
     };
@@ -347,6 +351,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
           // A view has rules (its _RETURN rule, which psql does not list) and no access method.
           const v = viewWithOid(await ctx.backend.views(), oid);
           if (v !== undefined) return rows(columns, [[0, 'v', false, true, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
+          if (indexWithOid(tables, oid) !== undefined) return rows(columns, [[...INDEX_FLAGS]]);
           // A sequence: psql then reads pg_sequence and pg_depend (catalog-sequences.ts) through the system catalog.
           const s = (await ctx.backend.sequences()).find((x) => SEQUENCE_OID + x.id === Number(oid));
           return rows(columns, s === undefined ? [] : [[0, 'S', false, false, false, false, false, false, false, '', 0, '', 'p', 'n', null]]);
@@ -380,7 +385,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const sequences = objectNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];
         t.columns.forEach((c, i) => {
-          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
+          if (!c.hidden) out.push([c.name, c.enumType !== undefined ? identText(c.enumType.name) + (c.type === '_enum' ? '[]' : '') : formatTypeSpec(c), defaultText(t, i, sequences, true), c.notNull, null, c.identity ?? '', c.generated !== undefined ? 's' : '', ...more(c.type, c.comment ?? null)]);
         });
         return rows(columns, out);
       },

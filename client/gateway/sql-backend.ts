@@ -40,6 +40,8 @@ export interface BackendNotice {
   readonly severity: 'WARNING' | 'NOTICE';
   readonly code: string;
   readonly message: string;
+  /** PostgreSQL's DETAIL field (DROP ... CASCADE's list of what it dropped). */
+  readonly detail?: string;
 }
 
 export interface BackendRows {

@@ -26,7 +26,7 @@ import { SqlArray } from '../../sql/sql-array.ts';
 import { enumTypeRows } from './catalog-enums.ts';
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { quoteIdent, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
+import { quoteIdent, rowTypeOid, type ColumnDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
 import { viewDefinition } from '../../sql/views.ts';
 import { writableColumns } from '../../sql/view-dml.ts';
 import { Engine } from '../../sql/engine.ts';
@@ -34,7 +34,7 @@ import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, typeLen, typeOid, typeOidOf, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
-import { OID_BASE, defaultText, objectNames } from './psql-describe.ts';
+import { OID_BASE, defaultText, identText, objectNames } from './psql-describe.ts';
 import { eachNode, publicQualifier, qualifyNames } from './catalog-qualify.ts';
 import { PG_DEPEND, SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
@@ -43,7 +43,7 @@ import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { DATABASE_OWNER_OID, DUMP_EMPTY_TABLES, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_ROLES, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, roleRows, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
-import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
+import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
@@ -55,14 +55,14 @@ const INFORMATION_SCHEMA = 13000;
 const ARRAY_OID: Readonly<Record<string, number>> = {
   int2: 1005, int4: 1007, int8: 1016, numeric: 1231, float4: 1021, float8: 1022, text: 1009, varchar: 1015,
   bpchar: 1014, bool: 1000, date: 1182, timestamp: 1115, timestamptz: 1185, uuid: 2951, bytea: 1001,
-  interval: 1187, json: 199, jsonb: 3807, name: 1003, time: 1183,
+  interval: 1187, json: 199, jsonb: 3807, name: 1003, time: 1183, timetz: 1270,
 };
 const CATEGORY: Readonly<Record<string, string>> = {
   int2: 'N', int4: 'N', int8: 'N', numeric: 'N', float4: 'N', float8: 'N', text: 'S', varchar: 'S', bpchar: 'S',
-  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S', time: 'D',
+  bool: 'B', date: 'D', timestamp: 'D', timestamptz: 'D', uuid: 'U', bytea: 'U', interval: 'T', unknown: 'X', name: 'S', time: 'D', timetz: 'D',
 };
 /** Input function names where PostgreSQL's are not `<type>in`. */
-const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in' };
+const INPUT: Readonly<Record<string, string>> = { date: 'date_in', timestamp: 'timestamp_in', timestamptz: 'timestamptz_in', uuid: 'uuid_in', numeric: 'numeric_in', interval: 'interval_in', json: 'json_in', jsonb: 'jsonb_in', time: 'time_in', timetz: 'timetz_in' };
 
 
 // Static tables: filled once.
@@ -137,12 +137,18 @@ function typeRows(): SqlValue[][] {
   for (const t of sqlTypes) {
     // An array type's row comes with its element type's, below; enums are the session's (enumTypeRows).
     if (isArrayType(t) || t === 'enum') continue;
+    if (t === 'record') {
+      // The pseudo-type of anonymous rows (ROW(...)); the engine has no arrays of it.
+      rows.push([typeOid.record, 'record', PG_CATALOG, 10, -1, false, 'p', 'P', false, true, ',', 0, '-', 0, 0, 'record_in', 'record_out',
+        'record_recv', 'record_send', 'd', 'x', false, 0, -1, 0, 0, null, null]);
+      continue;
+    }
     const oid = typeOid[t];
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;
     const byval = len === 1 || len === 2 || len === 4 || len === 8;
     // interval is 16 bytes aligned as its int64 (PostgreSQL's typalign 'd'); uuid's 16 are bytes.
-    const align = len === 8 || t === 'interval' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 || t === 'name' ? 'c' : 'i';
+    const align = len === 8 || t === 'interval' || t === 'timetz' ? 'd' : len === 2 ? 's' : len === 1 || len === 16 || len === -2 || t === 'name' ? 'c' : 'i';
     const collation = collationOf(t);
     const input = INPUT[t] ?? `${t}in`;
     const base = input.endsWith('_in') ? `${input.slice(0, -3)}_` : t;
@@ -163,6 +169,13 @@ function typeRows(): SqlValue[][] {
   return rows;
 }
 
+/** pg_type's row of a table's row type (typtype 'c', typrelid the table), the type of `SELECT t FROM t`, and its spellings. */
+function rowTypeRows(name: string, relid: number, oid: number, push: (t: Table, row: SqlValue[]) => void): void {
+  push(PG_TYPE, [oid, name, PUBLIC, 10, -1, false, 'c', 'C', false, true, ',', relid, '-', 0, 0, 'record_in', 'record_out', 'record_recv', 'record_send',
+    'd', 'x', false, 0, -1, 0, 0, null, null]);
+  for (const row of spellings(oid, name, identText(name), [['public']])) push(PESTO_TYPE_NAME, row);
+}
+
 /** information_schema.columns' type facts of one column. */
 function columnFacts(type: SqlType, typmod: number): { maxLength: number | null; precision: number | null; radix: number | null; scale: number | null; datetime: number | null } {
   const none = { maxLength: null, precision: null, radix: null, scale: null, datetime: null };
@@ -178,7 +191,8 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
     case 'date': return { ...none, datetime: 0 };
     case 'timestamp':
     case 'timestamptz':
-    case 'time': return { ...none, datetime: typmod < 0 ? 6 : typmod };
+    case 'time':
+    case 'timetz': return { ...none, datetime: typmod < 0 ? 6 : typmod };
     case 'interval': return { ...none, datetime: 6 };
     default: return none;
   }
@@ -213,9 +227,10 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
     const m = t.matview;
-    push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
+    push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', reltype: rowTypeOid(t), relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
       relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }),
       relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || tables.some((x) => x.foreignKeys?.some((fk) => fk.refTable === t.name) === true) }));
+    rowTypeRows(t.name, oid, rowTypeOid(t), push);
     for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0 }));
     if (!t.hiddenPk) push(PG_CLASS, classRow({ oid: PKEY_OID + t.id, relname: `${t.name}_pkey`, relkind: 'i', relam: 403, relnatts: t.pk.length, reltuples: 0 }));
     if (m === undefined) {
@@ -270,14 +285,15 @@ function columnRows(relid: number, relname: string, c: Pick<ColumnDef, 'name' | 
   const generated = c.generated !== undefined;
   // attndims: 1 for an array column (PostgreSQL records the declared dimensions; Pesto keeps one).
   // An enum column: its type's own oid, no modifier; information_schema calls it USER-DEFINED, in public.
-  const en = c.type === 'enum' ? c.enumType : undefined;
+  // An enum array column: its enum's array type, ARRAY in information_schema, udt _name.
+  const en = c.type === 'enum' || c.type === '_enum' ? c.enumType : undefined;
   push(PG_ATTRIBUTE, attributeRow({ attrelid: relid, attname: c.name, atttypid: typeOidOf(c.type, c.typmod), attlen: typeLen[c.type], attnum: num,
     atttypmod: en === undefined ? c.typmod : -1, attndims: isArrayType(c.type) ? 1 : 0, attnotnull: c.notNull, atthasdef: (c.default !== null && c.identity === undefined) || generated,
     attidentity: c.identity ?? '', attgenerated: generated ? 's' : '', attisdropped: false, attcollation: collationOf(c.type) }));
   // A generated column's expression is its generation_expression, not a default.
-  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
+  push(IS_COLUMNS, [database, 'public', relname, c.name, num, generated ? null : def, c.notNull ? 'NO' : 'YES', en !== undefined && c.type === 'enum' ? 'USER-DEFINED' : isArrayType(c.type) ? 'ARRAY' : typeDisplayName[c.type], f.maxLength,
     f.maxLength === null ? (!isArrayType(c.type) && collationOf(c.type) === 100 ? 1073741824 : null) : f.maxLength * 4, f.precision, f.radix, f.scale, f.datetime,
-    database, en !== undefined ? 'public' : 'pg_catalog', en?.name ?? c.type, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
+    database, en !== undefined ? 'public' : 'pg_catalog', en === undefined ? c.type : c.type === '_enum' ? `_${en.name}` : en.name, c.identity !== undefined ? 'YES' : 'NO', generated ? 'ALWAYS' : 'NEVER', generated ? def : null, updatable]);
 }
 
 /**

@@ -26,7 +26,7 @@ export function fieldsOf(columns: readonly BackendColumn[], formats: readonly nu
     // An enum column's typmod names its enum: the wire gets that type's own oid and no modifier.
     typeOid: typeOidOf(c.type, c.typmod),
     typeLen: typeLen[c.type],
-    typmod: c.type === 'enum' ? -1 : c.typmod,
+    typmod: c.type === 'enum' || c.type === '_enum' || c.type === 'record' ? -1 : c.typmod,
     format: formatAt(formats, i),
   }));
 }
@@ -65,18 +65,19 @@ export function writeDataRows(out: BackendWriter, r: BackendRows, formats: reado
   const cols = r.columns;
   const n = cols.length;
   const types: SqlType[] = cols.map((c) => c.type);
+  const typmods: number[] = cols.map((c) => c.typmod);
   const fmts: number[] = cols.map((_, i) => formatAt(formats, i));
   for (let i = from; i < from + count; i++) {
     const row = r.rows[i] as readonly SqlValue[];
     out.begin('D');
     out.int16(n);
-    for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c] as SqlType, fmts[c] as number);
+    for (let c = 0; c < n; c++) writeValue(out, row[c] ?? null, types[c] as SqlType, fmts[c] as number, typmods[c]);
     out.end();
   }
 }
 
-/** Appends one DataRow column value (length prefix included) in the requested format. */
-export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format: number): void {
+/** Appends one DataRow column value (length prefix included) in the requested format; `typmod`: the column's (an enum array's enum). */
+export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format: number, typmod = -1): void {
   if (v === null) {
     w.int32(-1);
     return;
@@ -166,6 +167,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.bytes(encodeIntervalBinary(v));
       return;
     case 'time':
+    case 'timetz':
     case 'json':
     case 'jsonb': {
       const b = formatBinary(v, type);
@@ -173,9 +175,15 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       w.bytes(b);
       return;
     }
+    case 'record': {
+      const b = formatBinary(v, type);
+      w.int32(b.length);
+      w.bytes(b);
+      return;
+    }
     default: {
       if (!(v instanceof SqlArray)) throw new ProtocolError(`cannot send ${typeof v} as ${type}`, GatewayState.invalidBinaryRepresentation);
-      const b = formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
+      const b = formatArrayBinary(v, type === 'int2vector' || type === 'oidvector', type === '_enum' ? typmod : -1);
       w.int32(b.length);
       w.bytes(b);
       return;
@@ -296,12 +304,14 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       fixed(raw, 16, 'interval');
       return decodeIntervalBinary(raw);
     case 'time':
+    case 'timetz':
     case 'json':
     case 'jsonb':
       return parseBinary(raw, type);
     case 'int2vector':
     case 'oidvector':
     case 'enum':
+    case 'record':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.

@@ -29,6 +29,7 @@
  * - Writes are buffered (full new rows by primary key) and later statements see them.
  */
 import { randomBytes } from 'node:crypto';
+import { outcomeNotices } from '../../sql/notices.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
 import { shardOfTable } from '../../protocol/sharding.ts';
@@ -414,7 +415,7 @@ export class SqlSession {
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this) };
       const outcome = await runDdl(env, txn, s.node);
-      const notices = outcome.notice !== undefined ? [outcome.notice] : undefined;
+      const notices = outcomeNotices(outcome);
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
       const lowered = lowerOne(this.sql, outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
       return thenOutcome(outcome, await this.#runIn(txn, { sql: outcome.then.sql, info: describe(lowered), hints: [], lowered, catalog: txn.catalog }, []), notices);

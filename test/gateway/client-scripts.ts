@@ -13,7 +13,7 @@ import { DATABASE, PASSWORD } from './gateway-fixture.ts';
 
 const BIN = '/usr/lib/postgresql/15/bin';
 /** The psql scripts in testdata/, each with PostgreSQL 15's output. */
-type ScriptName = 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
+export type ScriptName = 'index-describe' | 'drop-cascade' | 'cursors' | 'system-catalog' | 'prepare' | 'copy-binary' | 'orm-catalog' | 'views' | 'constraints-catalog' | 'create-table-as' | 'matviews' | 'generated-columns' | 'create-table-like' | 'enum-psql';
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
 /** Runs testdata/NAME.sql with psql against `port`; stdout and stderr (the script's path shortened). */
@@ -190,6 +190,11 @@ export const SQLALCHEMY_SKIP = missing(PYTHON, ['-c', 'import sqlalchemy, psycop
 /** drivers/enum_check.py (psycopg2, psycopg 3, SQLAlchemy over enum types) against `port`: its exit code and output. */
 export function runEnumCheck(port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return runClient(PYTHON, [join(drivers, 'enum_check.py'), String(port), user, PASSWORD, DATABASE], undefined, 300_000);
+}
+
+/** A script of drivers/ (FILE PORT USER PASSWORD DB: psycopg2 and psycopg 3 over one kind of value) against `port`: its exit code and output. */
+export function runDriverScript(file: string, port: number, user: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runClient(PYTHON, [join(drivers, file), String(port), user, PASSWORD, DATABASE], undefined, 120_000);
 }
 
 export function runSqlalchemyCheck(port: number, user: string, prefix: string): Promise<{ code: number; stdout: string; stderr: string }> {

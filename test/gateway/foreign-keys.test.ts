@@ -60,11 +60,11 @@ async function scenario(port: number): Promise<void> {
       code: '0A000', message: 'cannot truncate a table referenced in a foreign key constraint', detail: 'Table "gw_child" references "gw_parent".',
       hint: 'Truncate table "gw_child" at the same time, or use TRUNCATE ... CASCADE.',
     });
-    const notices: string[] = [];
-    c.on('notice', (n) => notices.push(n.message ?? ''));
+    const notices: { message: string; detail: string }[] = [];
+    c.on('notice', (n) => notices.push({ message: n.message ?? '', detail: n.detail ?? '' }));
     await c.query('DROP TABLE gw_parent CASCADE');
     await c.query('SELECT 1'); // the notice has arrived
-    assert.deepEqual(notices, ['drop cascades to 2 other objects']);
+    assert.deepEqual(notices, [{ message: 'drop cascades to 2 other objects', detail: 'drop cascades to constraint gw_child_parent_id_fkey on table gw_child\ndrop cascades to constraint gw_code on table gw_child' }]);
     assert.deepEqual((await c.query({ text: INTROSPECT, rowMode: 'array' })).rows, []);
     await c.query('INSERT INTO gw_child VALUES (12, 99, NULL)');
     await c.query('DROP TABLE gw_child');

@@ -1,0 +1,192 @@
+// time with time zone (timetz), as PostgreSQL 15 has it (utils/adt/date.c): a time of day and the zone
+// it was given in. The session's time zone is always UTC in Pesto, so a time given without a zone, a
+// time cast to timetz and current_time are in +00.
+//
+// A value keeps the local time (microseconds since midnight, [0, 24:00:00]) and the zone as PostgreSQL
+// stores it: seconds WEST of UTC (so '+02' is -7200), within ±15:59:59. Comparison (timetz_cmp) is by
+// the UTC instant (time + zone), then by zone, so '12:00+02' sorts before '10:00+00', and the two are not
+// equal. Text output is time_out's text and the offset east, `+HH[:MM[:SS]]`; binary (timetz_send) the
+// int64 microseconds then the int32 zone.
+//
+// Zones in input and in AT TIME ZONE are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`) and UTC /
+// GMT; AT TIME ZONE also takes an interval. A zone name from the time zone database or an abbreviation
+// (PST) is 0A000: Pesto has no time zone database in its evaluation core.
+
+import { SqlError, SqlState } from './errors.ts';
+import { MICROS_PER_DAY } from './datetime.ts';
+import { SqlInterval } from './interval.ts';
+import { extractInterval } from './interval-arith.ts';
+import { Numeric } from './numeric.ts';
+import { SqlTime, formatTime, parseTime, roundTime, wrapTime } from './time.ts';
+
+/** PostgreSQL's TZDISP_LIMIT: a zone is within ±15:59:59. */
+const ZONE_LIMIT = 16 * 3600 - 1;
+
+export class SqlTimeTz {
+  /** Invariant: micros an integer in [0, MICROS_PER_DAY]; zone an integer in [-ZONE_LIMIT, ZONE_LIMIT]. */
+  constructor(
+    readonly micros: number,
+    /** Seconds west of UTC (PostgreSQL's TimeTzADT.zone). */
+    readonly zone: number,
+  ) {}
+  toString(): string {
+    return formatTimeTz(this);
+  }
+  /** The UTC time of day, in microseconds (may leave [0, a day) ). */
+  get utc(): number {
+    return this.micros + this.zone * 1_000_000;
+  }
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+/** An offset east of UTC in seconds as PostgreSQL writes it: +HH, +HH:MM, +HH:MM:SS. */
+export function formatOffset(east: number): string {
+  const a = Math.abs(east);
+  const h = Math.floor(a / 3600);
+  const m = Math.floor((a % 3600) / 60);
+  const s = a % 60;
+  return `${east < 0 ? '-' : '+'}${pad(h)}${m !== 0 || s !== 0 ? `:${pad(m)}` : ''}${s !== 0 ? `:${pad(s)}` : ''}`;
+}
+
+export function formatTimeTz(v: SqlTimeTz): string {
+  return formatTime(v.micros) + formatOffset(-v.zone);
+}
+
+function badSyntax(text: string): SqlError {
+  return new SqlError(SqlState.invalidDatetimeFormat, `invalid input syntax for type time with time zone: "${text}"`);
+}
+
+const offsetRe = /^([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?$/;
+
+/**
+ * A zone as seconds EAST of UTC: a numeric offset (`+02`, `-0330`, `+05:30:15`), Z, UTC or GMT; null
+ * when `text` is none of these. 22009 when the displacement is beyond ±15:59:59.
+ */
+function offsetEast(text: string, whole: string): number | null {
+  const t = text.trim();
+  if (/^(?:z|utc|gmt|zulu)$/i.test(t)) return 0;
+  const m = offsetRe.exec(t);
+  if (m === null) return null;
+  const secs = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
+  if (Number(m[3] ?? 0) > 59 || Number(m[4] ?? 0) > 59 || secs > ZONE_LIMIT) {
+    throw new SqlError(SqlState.invalidTimeZoneDisplacementValue, `time zone displacement out of range: "${whole}"`);
+  }
+  return m[1] === '-' ? -secs : secs;
+}
+
+/** timetz_in: a time as time_in reads it, then an optional zone (UTC, the session's, when none). */
+export function parseTimeTz(text: string): SqlTimeTz {
+  const trimmed = text.trim();
+  // The zone: the trailing offset or name, after the time (a leading date's '-' is not one).
+  const m = /^(.*?\d(?:\.\d*)?(?:\s*[ap]m)?)\s*((?:[+-]\d[\d:]*)|[a-z][a-z_/]*)?$/i.exec(trimmed);
+  if (m === null) throw badSyntax(text);
+  const zoneText = m[2];
+  let east = 0;
+  if (zoneText !== undefined && !/^(?:am|pm|allballs)$/i.test(zoneText)) {
+    const z = offsetEast(zoneText, text);
+    if (z === null) {
+      if (/^[a-z]/i.test(zoneText)) throw new SqlError(SqlState.featureNotSupported, `time zone "${zoneText}" is not supported in time with time zone input`);
+      throw badSyntax(text);
+    }
+    east = z;
+  }
+  let t: SqlTime;
+  try {
+    t = parseTime(zoneText !== undefined && !/^(?:am|pm|allballs)$/i.test(zoneText) ? m[1] ?? '' : trimmed);
+  } catch (e) {
+    if (e instanceof SqlError && e.code === SqlState.invalidDatetimeFormat) throw badSyntax(text);
+    throw e;
+  }
+  return new SqlTimeTz(t.micros, -east);
+}
+
+/** timetz(p): the time rounded as time(p)'s, the zone kept. */
+export function roundTimeTz(v: SqlTimeTz, precision: number): SqlTimeTz {
+  const r = roundTime(new SqlTime(v.micros), precision);
+  return r.micros === v.micros ? v : new SqlTimeTz(r.micros, v.zone);
+}
+
+/** timetz_cmp: by the UTC instant, then by zone. */
+export function compareTimeTz(a: SqlTimeTz, b: SqlTimeTz): number {
+  const d = a.utc - b.utc;
+  if (d !== 0) return d < 0 ? -1 : 1;
+  return a.zone === b.zone ? 0 : a.zone < b.zone ? -1 : 1;
+}
+
+/** timetz ± interval: the interval's time field added modulo a day, the zone kept. */
+export function addTimeTzInterval(t: SqlTimeTz, iv: SqlInterval, sign: 1 | -1): SqlTimeTz {
+  return new SqlTimeTz(wrapTime(BigInt(t.micros) + (sign === 1 ? iv.micros : -iv.micros)).micros, t.zone);
+}
+
+/** time -> timetz: in the session's zone (UTC). */
+export function timeToTimeTz(t: SqlTime): SqlTimeTz {
+  return new SqlTimeTz(t.micros, 0);
+}
+
+/** timestamptz -> timetz: its time of day in the session's zone (UTC). */
+export function timeOfDayTz(timeOfDay: number): SqlTimeTz {
+  return new SqlTimeTz(timeOfDay, 0);
+}
+
+/**
+ * `t AT TIME ZONE zone` (timetz_zone, timetz_izone): the same instant in `zone`, a zone text (POSIX
+ * sign: '+05' is five hours WEST, as PostgreSQL reads a bare offset as a POSIX zone) or an interval
+ * (hours east; 22023 when it has months or days).
+ */
+export function timeTzAtZone(t: SqlTimeTz, zone: string | SqlInterval): SqlTimeTz {
+  let west: number;
+  if (zone instanceof SqlInterval) {
+    if (zone.months !== 0 || zone.days !== 0) {
+      throw new SqlError(SqlState.invalidParameterValue, `interval time zone "${zone.toString()}" must not include months or days`);
+    }
+    west = -Number(zone.micros / 1_000_000n);
+  } else {
+    const east = offsetEast(zone, zone);
+    if (east === null) {
+      if (/^[a-z]/i.test(zone.trim())) throw new SqlError(SqlState.featureNotSupported, `time zone "${zone}" is not supported (only UTC and numeric offsets)`);
+      throw new SqlError(SqlState.invalidParameterValue, `time zone "${zone}" not recognized`);
+    }
+    // A bare numeric zone is POSIX's: '+05' is west of Greenwich.
+    west = /^[+-]/.test(zone.trim()) ? east : -east;
+  }
+  const day = MICROS_PER_DAY;
+  let micros = (t.utc - west * 1_000_000) % day;
+  if (micros < 0) micros += day;
+  return new SqlTimeTz(micros, west);
+}
+
+const clockUnits = /^(?:microseconds?|us|usecs?|useconds|milliseconds?|ms|msecs?|mseconds|seconds?|s|secs?|minutes?|m|mins?|hours?|h|hrs?)$/;
+const dateUnits = /^(?:days?|d|months?|mons?|quarter|qtr|years?|y|yrs?|decades?|decs?|century|centuries|c|cent|millennium|millennia|mils?|dow|doy|isodow|isoyear|weeks?|w|julian|j)$/;
+
+/** extract(field FROM timetz): the clock's fields, epoch (UTC seconds), timezone, timezone_hour, timezone_minute. */
+export function extractTimeTz(field: string, t: SqlTimeTz): Numeric {
+  const f = field.toLowerCase();
+  if (clockUnits.test(f)) return extractInterval(f, new SqlInterval(0, 0, BigInt(t.micros)));
+  if (f === 'epoch') return extractInterval(f, new SqlInterval(0, 0, BigInt(t.utc)));
+  if (f === 'timezone') return Numeric.fromInteger(-t.zone);
+  if (f === 'timezone_hour') return Numeric.fromInteger(Math.trunc(-t.zone / 3600));
+  if (f === 'timezone_minute') return Numeric.fromInteger(Math.trunc((-t.zone % 3600) / 60));
+  if (dateUnits.test(f)) throw new SqlError(SqlState.featureNotSupported, `unit "${field}" not supported for type time with time zone`);
+  throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type time with time zone`);
+}
+
+/** timetz_send: int64 microseconds, then int32 zone (seconds west). */
+export function encodeTimeTzBinary(v: SqlTimeTz): Uint8Array {
+  const out = new Uint8Array(12);
+  const dv = new DataView(out.buffer);
+  dv.setBigInt64(0, BigInt(v.micros));
+  dv.setInt32(8, v.zone);
+  return out;
+}
+
+/** timetz_recv: 22008 outside the day or the zone range, as PostgreSQL rejects them. */
+export function decodeTimeTzBinary(b: Uint8Array): SqlTimeTz {
+  if (b.length !== 12) throw new SqlError(SqlState.protocolViolation, 'insufficient data left in message');
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const us = dv.getBigInt64(0);
+  if (us < 0n || us > BigInt(MICROS_PER_DAY)) throw new SqlError(SqlState.datetimeFieldOverflow, 'time out of range');
+  const zone = dv.getInt32(8);
+  if (zone < -ZONE_LIMIT || zone > ZONE_LIMIT) throw new SqlError(SqlState.invalidTimeZoneDisplacementValue, 'time zone displacement out of range');
+  return new SqlTimeTz(Number(us), zone);
+}
