@@ -26,6 +26,7 @@ import { constraintsNamed, DeferredConstraints, SET_CONSTRAINTS_OUTSIDE_BLOCK, t
 import { foreignKeyGraph, runDeferredChecks } from './foreign-key-checks.ts';
 import { makeEnv } from './eval.ts';
 import { applyDdl } from './ddl.ts';
+import { actorOf } from './roles.ts';
 import { withViewText } from './views.ts';
 import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import { LockWait } from './advisory-locks.ts';
@@ -184,7 +185,7 @@ export class Engine {
     const undo = 'AlterTableStmt' in n && (n.AlterTableStmt.cmds ?? []).length > 1 ? { catalog: this.catalog.snapshot(), store: this.store.snapshot() } : null;
     let out: DdlOutcome | null;
     try {
-      out = applyDdl(this.catalog, this.store, n, ctx);
+      out = applyDdl(this.catalog, this.store, n, ctx, actorOf(this.catalog, ctx?.identity));
     } catch (e) {
       if (undo !== null) {
         this.catalog.restore(undo.catalog);

@@ -49,6 +49,11 @@ export class ReadRecorder {
 export interface SessionIdentity {
   readonly user: string;
   readonly database: string;
+  /**
+   * The bootstrap superusers (the gateway's configured users: sql/roles.ts); absent where any user may
+   * connect (no passwords), where a user that is no catalog role is one.
+   */
+  readonly bootstrap?: readonly string[];
 }
 
 /** Sessions opened without a connection (tests, benchmarks, the engine called directly). */

@@ -412,7 +412,7 @@ export class SqlSession {
     }
     const s = l.stmt;
     if (s.k === 'ddl') {
-      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this) };
+      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
       const outcome = await runDdl(env, txn, s.node);
       const notices = outcome.notice !== undefined ? [outcome.notice] : undefined;
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
