@@ -6,6 +6,7 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
 import { columnsOf, outcomeOf, resultOf, unknownDatabase } from './engine-backend.ts';
@@ -22,8 +23,14 @@ export class ClusterBackend implements SqlBackend {
     private readonly options: ClusterBackendOptions = {},
   ) {}
 
-  openSession(user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session({ user, database })) });
+  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session(identity)) });
+  }
+
+  /** Read from the cluster, not the cache: a role another gateway created or changed a moment ago logs in. */
+  async loginRole(user: string): Promise<RoleDef | null> {
+    return (await this.sql.freshCatalog()).catalog.role(user) ?? null;
   }
 }
 

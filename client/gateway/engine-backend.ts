@@ -5,6 +5,7 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import type { RoleDef } from '../../sql/roles.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
@@ -26,8 +27,13 @@ export class EngineBackend implements SqlBackend {
     private readonly options: EngineBackendOptions = {},
   ) {}
 
-  openSession(user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session({ user, database }), this.engine) });
+  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine) });
+  }
+
+  loginRole(user: string): Promise<RoleDef | null> {
+    return Promise.resolve(this.engine.catalog.role(user) ?? null);
   }
 }
 

@@ -16,6 +16,7 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -99,5 +100,11 @@ export interface BackendSession {
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };
 
 export interface SqlBackend {
-  openSession(user: string, database: string): Promise<OpenSessionResult>;
+  /**
+   * `bootstrap`: the gateway's configured users (bootstrap superusers: sql/roles.ts); absent when the
+   * gateway asks no passwords, where a user that is no catalog role is one.
+   */
+  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult>;
+  /** The catalog role `user` names, as the latest catalog has it (login: its verifier, LOGIN, VALID UNTIL); null when none does. */
+  loginRole(user: string): Promise<RoleDef | null>;
 }

@@ -142,6 +142,16 @@ export class SqlClient {
     return this.#readCatalog(tx);
   }
 
+  /** The catalog as the cluster has it now (read in a throwaway transaction; the cache learns it). */
+  async freshCatalog(): Promise<CatalogVersion> {
+    const tx = this.client.session().begin();
+    try {
+      return await this.#readCatalog(tx);
+    } finally {
+      tx.abort();
+    }
+  }
+
   async #readCatalog(tx: Transaction): Promise<CatalogVersion> {
     const r = await tx.read(CATALOG_KEY);
     // The version we already hold (the usual case after an abort marked the cache stale): keep its
