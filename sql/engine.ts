@@ -27,6 +27,7 @@ import { foreignKeyGraph, runDeferredChecks } from './foreign-key-checks.ts';
 import { makeEnv } from './eval.ts';
 import { applyDdl } from './ddl.ts';
 import { actorOf } from './roles.ts';
+import { checkStatementPrivileges } from './statement-privileges.ts';
 import { withViewText } from './views.ts';
 import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import { LockWait } from './advisory-locks.ts';
@@ -277,6 +278,7 @@ export class Session {
       let r: ExecResult;
       try {
         this.heldOff(entry.stmts[i] as Node);
+        checkStatementPrivileges(this.engine.catalog, this.identity, entry.stmts[i] as Node);
         const l = this.engine.lowerAt(entry, i, []);
         r = this.run(l, params);
       } catch (e) {
@@ -320,7 +322,10 @@ export class Session {
       let lowered = p.lowered;
       const entry = this.engine.parse(p.sql);
       const node = entry.stmts[0];
-      if (node !== undefined) this.heldOff(node);
+      if (node !== undefined) {
+        this.heldOff(node);
+        checkStatementPrivileges(this.engine.catalog, this.identity, node);
+      }
       if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop') {
         lowered = this.engine.lowerOne(p.sql, p.lowered.paramTypes);
         this.prepared.set(name, { sql: p.sql, lowered });

@@ -54,6 +54,7 @@ import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { ScanFetch } from './scan-fetch.ts';
 import { runDdl } from './ddl-storage.ts';
+import { checkStatementPrivileges } from '../../sql/statement-privileges.ts';
 import { catalogMiss, lowerOne, peekCatalog } from './catalog-miss.ts';
 import { ClusterLocks } from './advisory-rows.ts';
 import { SessionSequences } from './sequence-values.ts';
@@ -421,6 +422,10 @@ export class SqlSession {
       stmt.catalog = txn.catalog;
     }
     const s = l.stmt;
+    if (s.k === 'query' || s.k === 'dml') {
+      const node = this.sql.engine.parse(stmt.sql).stmts[0];
+      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, node);
+    }
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
       const outcome = await runDdl(env, txn, s.node);
