@@ -90,12 +90,12 @@ async function rolesScenario(port: number, loginPort: number = port): Promise<vo
   assert.deepEqual(await loginError(loginPort, 'app_user', PASSWORD), { code: '28P01', message: 'password authentication failed for user "app_user"' });
 }
 
-describe('roles over the engine gateway', () => {
+void describe('roles over the engine gateway', () => {
   const port = engineGatewayForSuite();
-  it('logs in as created roles, denies and grants privileges, refuses DROP ROLE of an owner', () => rolesScenario(port()));
+  void it('logs in as created roles, denies and grants privileges, refuses DROP ROLE of an owner', () => rolesScenario(port()));
 });
 
-describe('roles over a cluster gateway', () => {
+void describe('roles over a cluster gateway', () => {
   const suite = clusterGatewayForSuite('roles', CLUSTER_BASE_PORT);
   let second: ClusterGateway | undefined;
   before(async () => {
@@ -107,5 +107,5 @@ describe('roles over a cluster gateway', () => {
   after(async () => {
     await second?.close();
   });
-  it('a role created over one gateway logs in over another, with its privileges', () => rolesScenario(suite.port(), second!.port));
+  void it('a role created over one gateway logs in over another, with its privileges', () => rolesScenario(suite.port(), second!.gateway.port));
 });
