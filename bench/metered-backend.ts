@@ -32,6 +32,7 @@ export class MeteredBackend implements SqlBackend {
       sequences: () => s.sequences(),
       views: () => s.views(),
       enums: () => s.enums(),
+      roles: () => s.roles(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),

@@ -4,7 +4,7 @@
 import type { Catalog, TableDef, ViewDef } from './catalog.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { ownerOf, SEQUENCE_PRIVILEGES, TABLE_PRIVILEGES, type AclItem, type Owned } from './privileges.ts';
-import { inheritedRoles, isSuperuser, roleName, type DdlActor } from './roles.ts';
+import { inheritedRoles, isSuperuser, type DdlActor } from './roles.ts';
 import type { SequenceDef } from './sequences.ts';
 
 export type Relation =
@@ -90,9 +90,9 @@ function aclName(name: string): string {
   return /^[A-Za-z0-9_]+$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
-/** The ACL as PostgreSQL prints relacl's items; null for the default (relacl NULL). */
-export function aclText(catalog: Catalog, bootstrap: readonly string[], o: Owned): string[] | null {
+/** The ACL as PostgreSQL prints relacl's items (`nameOf`: a role's name by oid); null for the default (relacl NULL). */
+export function aclText(o: Owned, nameOf: (oid: number) => string | null): string[] | null {
   if (o.acl === undefined) return null;
-  const name = (oid: number): string => (oid === 0 ? '' : aclName(roleName(catalog, bootstrap, oid) ?? String(oid)));
+  const name = (oid: number): string => (oid === 0 ? '' : aclName(nameOf(oid) ?? String(oid)));
   return o.acl.map((a) => `${name(a.grantee)}=${[...a.privs].map((c) => (a.options.includes(c) ? `${c}*` : c)).join('')}/${name(a.grantor)}`);
 }

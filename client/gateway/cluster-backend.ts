@@ -9,8 +9,8 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
-import { columnsOf, outcomeOf, resultOf, unknownDatabase } from './engine-backend.ts';
-import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend } from './sql-backend.ts';
+import { columnsOf, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
+import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
 
 export interface ClusterBackendOptions {
   /** Databases a client may name in its startup packet; any name when omitted. */
@@ -96,5 +96,9 @@ class ClusterBackendSession implements BackendSession {
 
   async views(): Promise<readonly ViewDef[]> {
     return (await this.session.catalog()).catalog.listViews();
+  }
+
+  async roles(): Promise<RoleCatalog> {
+    return roleCatalog((await this.session.catalog()).catalog, this.session.identity);
   }
 }

@@ -3,9 +3,10 @@
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
-import type { TableDef, ViewDef } from '../../sql/catalog.ts';
+import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
-import type { RoleDef } from '../../sql/roles.ts';
+import { bootstrapOf, type RoleDef } from '../../sql/roles.ts';
+import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
@@ -13,7 +14,7 @@ import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
   BackendColumn, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
-  PrepareResult, SqlBackend,
+  PrepareResult, RoleCatalog, SqlBackend,
 } from './sql-backend.ts';
 
 export interface EngineBackendOptions {
@@ -29,7 +30,7 @@ export class EngineBackend implements SqlBackend {
 
   openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
     const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine) });
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine, identity) });
   }
 
   loginRole(user: string): Promise<RoleDef | null> {
@@ -45,6 +46,11 @@ interface EngineStatement extends BackendStatement {
 export function unknownDatabase(databases: readonly string[] | undefined, database: string): OpenSessionResult | null {
   if (databases === undefined || databases.includes(database)) return null;
   return { ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } };
+}
+
+/** The roles of `catalog` as a session of `identity` sees them. */
+export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCatalog {
+  return { roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity) };
 }
 
 export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
@@ -87,6 +93,7 @@ class EngineBackendSession implements BackendSession {
   constructor(
     private readonly session: Session,
     private readonly engine: Engine,
+    private readonly identity: SessionIdentity,
   ) {}
 
   execute(sql: string): Promise<BackendResult> {
@@ -169,5 +176,9 @@ class EngineBackendSession implements BackendSession {
 
   views(): Promise<readonly ViewDef[]> {
     return Promise.resolve(this.engine.catalog.listViews());
+  }
+
+  roles(): Promise<RoleCatalog> {
+    return Promise.resolve(roleCatalog(this.engine.catalog, this.identity));
   }
 }

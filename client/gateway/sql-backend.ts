@@ -16,7 +16,7 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
-import type { RoleDef } from '../../sql/roles.ts';
+import type { RoleDef, RoleMember } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -95,6 +95,15 @@ export interface BackendSession {
   views(): Promise<readonly ViewDef[]>;
   /** The enum types this session's statements see now (pg_type, pg_enum, psql's `\dT`). */
   enums(): Promise<readonly EnumTypeDef[]>;
+  /** The roles this session's statements see now (pg_roles, pg_authid, owners' names, psql's `\du`). */
+  roles(): Promise<RoleCatalog>;
+}
+
+/** The roles a session sees: the catalog's, their memberships, and the bootstrap superusers' names (sql/roles.ts). */
+export interface RoleCatalog {
+  readonly roles: readonly RoleDef[];
+  readonly members: readonly RoleMember[];
+  readonly bootstrap: readonly string[];
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -36,7 +36,9 @@ import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, sequenceNames } from './psql-describe.ts';
 import { SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
-import type { BackendResult } from './sql-backend.ts';
+import type { BackendResult, RoleCatalog } from './sql-backend.ts';
+import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './catalog-roles.ts';
+import { ownerOf } from '../../sql/privileges.ts';
 import { AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
@@ -76,7 +78,7 @@ const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtyp
 const PG_CLASS: Table = {
   name: 'pg_catalog.pg_class',
   columns: `oid int4, relname name, relnamespace int4, reltype int4, relowner int4, relam int4, reltuples float4, relhasindex bool,
-    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool, reloptions text[]`,
+    relpersistence text, relkind text, relnatts int2, relchecks int2, relispartition bool, relacl text[], reloptions text[]`,
 };
 const PG_ATTRIBUTE: Table = {
   name: 'pg_catalog.pg_attribute',
@@ -129,7 +131,7 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [...ROLE_TABLES, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -188,24 +190,27 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], database: string, owner: string): Map<Table, SqlValue[][]> {
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], roles: RoleCatalog, database: string): Map<Table, SqlValue[][]> {
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  roleRows(roles, push);
+  const owners = ownersOf(roles);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME });
   // The session's own database (UTF8, C collation; the only one it can see).
   push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
   const names = sequenceNames(sequences);
-  sequenceRows(sequences, tables, database, owner, push, PG_CLASS);
+  sequenceRows(sequences, tables, database, owners, push, PG_CLASS);
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
     const m = t.matview;
-    push(PG_CLASS, [oid, t.name, PUBLIC, 0, 10, 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, null]);
-    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', i.columns.length, 0, false, null]);
-    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, 10, 403, 0, false, 'p', 'i', t.pk.length, 0, false, null]);
+    const owner = owners.name(t);
+    push(PG_CLASS, [oid, t.name, PUBLIC, 0, ownerOf(t), 2, -1, t.indexes.length > 0 || !t.hiddenPk, 'p', m === undefined ? 'r' : 'm', attributes.length, t.checks?.length ?? 0, false, owners.acl(t), null]);
+    for (const i of t.indexes) push(PG_CLASS, [OID_BASE + i.id, i.name, PUBLIC, 0, ownerOf(t), 403, 0, false, 'p', 'i', i.columns.length, 0, false, null, null]);
+    if (!t.hiddenPk) push(PG_CLASS, [PKEY_OID + t.id, `${t.name}_pkey`, PUBLIC, 0, ownerOf(t), 403, 0, false, 'p', 'i', t.pk.length, 0, false, null, null]);
     if (m === undefined) {
       push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
       push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
@@ -234,9 +239,9 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const definition = viewDefinition(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
-    push(PG_CLASS, [oid, v.name, PUBLIC, 0, 10, 0, -1, false, 'p', 'v', v.columns.length, 0, false, null]);
+    push(PG_CLASS, [oid, v.name, PUBLIC, 0, ownerOf(v), 0, -1, false, 'p', 'v', v.columns.length, 0, false, owners.acl(v), null]);
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
-    push(PG_VIEWS, ['public', v.name, owner, definition]);
+    push(PG_VIEWS, ['public', v.name, owners.name(v), definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
     push(PESTO_DEFINITION, [oid, definition, null]);
     v.columns.forEach((c, i) => columnRows(oid, v.name, { ...c, notNull: false, default: null }, i + 1, null, writable?.[i] === true ? 'YES' : 'NO', database, push));
@@ -400,10 +405,12 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const [tables, views, sequences, enums] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums()]) : [[], [], [], []];
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [] };
+      const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
+      if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, views, sequences, enums, ctx.settings.database, ctx.settings.user);
+        const rows = sessionRows(tables, views, sequences, enums, roles, ctx.settings.database);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

@@ -59,6 +59,7 @@ class RecordingBackend implements SqlBackend {
       sequences: () => s.sequences(),
       views: () => s.views(),
       enums: () => s.enums(),
+      roles: () => s.roles(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

@@ -103,6 +103,10 @@ class CountingSession implements BackendSession {
   enums(): Promise<readonly EnumTypeDef[]> {
     return this.inner.enums();
   }
+
+  roles(): ReturnType<BackendSession['roles']> {
+    return this.inner.roles();
+  }
 }
 
 export function sysbench(port: number, args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
