@@ -32,9 +32,15 @@ export function createdBefore(catalog: Catalog): Existing {
 
 /** What the statement created is owned by `oid` (a renamed or moved table is not new). */
 export function stampOwners(catalog: Catalog, before: Existing, oid: number): void {
+  // A sequence a column owns (SERIAL, identity; ALTER TABLE may add one) is its table's owner's.
+  for (const s of catalog.listSequences()) {
+    if (before.sequences.has(s.id) || s.owner !== undefined) continue;
+    const table = s.ownedBy === null ? undefined : catalog.get(s.ownedBy.table);
+    const owner = table !== undefined && before.tables.has(table.id) ? ownerOf(table) : oid;
+    if (owner !== 10) catalog.putSequence({ ...s, owner });
+  }
   if (oid === 10) return; // the default owner
   for (const t of catalog.list()) if (!before.tables.has(t.id) && !before.tableNames.has(t.name) && t.owner === undefined) catalog.put({ ...t, owner: oid });
-  for (const s of catalog.listSequences()) if (!before.sequences.has(s.id) && s.owner === undefined) catalog.putSequence({ ...s, owner: oid });
   for (const v of catalog.listViews()) if (!before.views.has(v.id) && v.owner === undefined) catalog.putView({ ...v, owner: oid });
 }
 

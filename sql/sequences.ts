@@ -198,6 +198,7 @@ export function sequenceDef(base: Omit<SequenceDef, 'type' | 'start' | 'incremen
   return {
     id: base.id, name: base.name, counter: base.counter, ownedBy: base.ownedBy,
     type, start, increment, min, max, cache, cycle: o.cycle ?? base.cycle ?? false,
+    ...(base.owner !== undefined ? { owner: base.owner } : {}), ...(base.acl !== undefined ? { acl: base.acl } : {}),
   };
 }
 
