@@ -358,6 +358,7 @@ export class Session {
       sequences: this.sequences,
       random: engine.random,
       identity: this.identity,
+      catalog: engine.catalog,
       advisory: this.advisory,
     };
   }

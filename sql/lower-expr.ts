@@ -512,7 +512,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p) (the parse tree omits a 0).
     if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
     if (op.startsWith('SVFOP_CURRENT_TIME')) throw new SqlError(SqlState.featureNotSupported, 'type time with time zone is not supported');
-    if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
+    if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER' || op === 'SVFOP_CURRENT_ROLE') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);
     if (op === 'SVFOP_CURRENT_CATALOG') return bindFunction(scope.ctx, 'current_database', []);
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());

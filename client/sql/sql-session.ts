@@ -496,6 +496,7 @@ export class SqlSession {
         recorder: null,
         now: new SqlTimestamp(BigInt(txn.ts.micros)),
         identity: this.identity,
+        catalog: txn.catalog.catalog,
         nextRowId: () => txn.nextRowId(),
         random: (n) => {
           const b = tape[draws]?.length === n ? tape[draws]! : (tape[draws] = randomBytes(n));
