@@ -54,8 +54,8 @@ function ordered(letters: string, all: string): string {
   return [...all].filter((c) => letters.includes(c)).join('');
 }
 
-export function aclAfterGrant(o: Owned, grantees: readonly number[], grantor: number, privs: string, option: boolean): AclItem[] {
-  const all = allOf(o);
+/** `all`: every privilege of the object's kind, in aclitem order. */
+export function aclAfterGrant(o: Owned, grantees: readonly number[], grantor: number, privs: string, option: boolean, all = allOf(o)): AclItem[] {
   const acl = [...effectiveAcl(o, all)];
   for (const g of grantees) {
     const at = acl.findIndex((a) => a.grantee === g && a.grantor === grantor);
@@ -67,8 +67,7 @@ export function aclAfterGrant(o: Owned, grantees: readonly number[], grantor: nu
   return acl;
 }
 
-export function aclAfterRevoke(o: Owned, grantees: readonly number[], grantor: number, privs: string, optionOnly: boolean, cascade: boolean): AclItem[] {
-  const all = allOf(o);
+export function aclAfterRevoke(o: Owned, grantees: readonly number[], grantor: number, privs: string, optionOnly: boolean, cascade: boolean, all = allOf(o)): AclItem[] {
   let acl = [...effectiveAcl(o, all)];
   for (const g of grantees) {
     const at = acl.findIndex((a) => a.grantee === g && a.grantor === grantor);

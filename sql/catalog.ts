@@ -13,7 +13,7 @@ import type { GeneratedDef } from './generated-columns.ts';
 import { refreshEnum, SqlEnum, type EnumTypeDef } from './enum-types.ts';
 import type { SqlType } from './types.ts';
 import type { RoleDef, RoleMember } from './roles.ts';
-import type { Owned } from './privileges.ts';
+import type { AclItem, Owned } from './privileges.ts';
 
 export interface ColumnDef {
   readonly name: string;
@@ -180,6 +180,7 @@ export interface CatalogSnapshot {
   readonly nextTypeOid: number;
   readonly roles: ReadonlyMap<string, RoleDef>;
   readonly members: readonly RoleMember[];
+  readonly acls: ReadonlyMap<string, readonly AclItem[]>;
 }
 
 /**
@@ -212,6 +213,8 @@ export class Catalog {
   private roles = new Map<string, RoleDef>();
   /** Role memberships (pg_auth_members), in the order they were granted. */
   private members: readonly RoleMember[] = [];
+  /** ACLs of objects that are not relations ('schema public', 'database': sql/schema-privileges.ts), once GRANT or REVOKE made them explicit. */
+  private acls = new Map<string, readonly AclItem[]>();
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -259,7 +262,7 @@ export class Catalog {
     return {
       tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
       sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId, extensions: new Map(this.extensions),
-      enums: new Map(this.enums), nextTypeOid: this.nextTypeOid, roles: new Map(this.roles), members: this.members,
+      enums: new Map(this.enums), nextTypeOid: this.nextTypeOid, roles: new Map(this.roles), members: this.members, acls: new Map(this.acls),
     };
   }
 
@@ -277,6 +280,7 @@ export class Catalog {
     this.nextTypeOid = s.nextTypeOid;
     this.roles = new Map(s.roles);
     this.members = s.members;
+    this.acls = new Map(s.acls);
     this.version++;
   }
 
@@ -467,6 +471,15 @@ export class Catalog {
     if (r === undefined) return;
     this.roles.delete(name);
     this.members = this.members.filter((m) => m.role !== r.oid && m.member !== r.oid);
+    this.version++;
+  }
+
+  objectAcl(key: string): readonly AclItem[] | undefined {
+    return this.acls.get(key);
+  }
+
+  setObjectAcl(key: string, acl: readonly AclItem[]): void {
+    this.acls.set(key, acl);
     this.version++;
   }
 

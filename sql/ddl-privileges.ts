@@ -2,9 +2,8 @@
 // ALTER TABLE / VIEW / SEQUENCE / MATERIALIZED VIEW ... OWNER TO, GRANT / REVOKE on tables, views,
 // sequences and ALL TABLES / SEQUENCES IN SCHEMA public, and the owner checks PostgreSQL 15 makes
 // before DDL on an existing relation (42501 "must be owner of table t"). Column privileges are refused
-// (0A000). Only the schema public exists, owned by the database owner (the first bootstrap superuser):
-// creating a relation in it needs no grant here, as PostgreSQL 14 and earlier allowed everyone; PostgreSQL
-// 15 requires the database owner or a grant of CREATE, which Pesto has no GRANT ON SCHEMA to give.
+// (0A000). Creating a relation needs CREATE on the schema public (schema-privileges.ts, which also has
+// GRANT / REVOKE ON SCHEMA and ON DATABASE).
 
 import type { AlterTableStmt, GrantStmt, Node } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
@@ -13,6 +12,7 @@ import { SqlError, SqlState } from './errors.ts';
 import { unsupported } from './lower-expr.ts';
 import { aclAfterGrant, aclAfterRevoke, hasPrivilege, relationKind, requireRelation, type Relation } from './acl.ts';
 import { ownerOf, PRIVILEGE_LETTERS, SEQUENCE_PRIVILEGES, TABLE_PRIVILEGES, type Owned } from './privileges.ts';
+import { checkCreateInSchema, grantOnObject } from './schema-privileges.ts';
 import { inheritedRoles, isSuperuser, permissionDenied, roleOid, specName, type DdlActor } from './roles.ts';
 
 /** The ids of what exists before a statement, to tell what it created. */
@@ -87,6 +87,7 @@ function setOwned(catalog: Catalog, r: Relation, change: Owned): void {
 /** The owner checks PostgreSQL makes before DDL on an existing relation. */
 export function checkDdlPrivileges(catalog: Catalog, actor: DdlActor, n: Node): void {
   if (isSuperuser(catalog, actor)) return;
+  if ('CreateStmt' in n || 'ViewStmt' in n || 'CreateSeqStmt' in n || 'CreateEnumStmt' in n || ('CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW')) checkCreateInSchema(catalog, actor);
   const check = (name: string | undefined): void => {
     const r = name === undefined ? null : requireRelation(catalog, name, true);
     if (r !== null) mustOwn(catalog, actor, r);
@@ -139,6 +140,7 @@ function letters(s: GrantStmt, seq: boolean, onTable: boolean, notices: string[]
 /** GRANT / REVOKE privileges ON [TABLE] t | SEQUENCE s | ALL TABLES / SEQUENCES IN SCHEMA public. */
 export function grant(catalog: Catalog, s: GrantStmt, actor: DdlActor): DdlOutcome {
   const tag = s.is_grant === true ? 'GRANT' : 'REVOKE';
+  if ((s.objtype === 'OBJECT_SCHEMA' || s.objtype === 'OBJECT_DATABASE') && s.targtype === 'ACL_TARGET_OBJECT') return grantOnObject(catalog, s, actor);
   if (s.objtype !== 'OBJECT_TABLE' && s.objtype !== 'OBJECT_SEQUENCE') throw unsupported(`${tag} on ${String(s.objtype).replace('OBJECT_', '').toLowerCase()} objects`);
   const onTable = s.objtype === 'OBJECT_TABLE';
   let targets: Relation[];

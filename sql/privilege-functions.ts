@@ -2,15 +2,15 @@
 // PostgreSQL 15 answers them (acl.c): for the session's user or a named role, a privilege list
 // ('SELECT, INSERT WITH GRANT OPTION': any one held is enough), 22023 for a word the object kind lacks.
 // They read the catalog and the session's identity, so the client running the statement answers them
-// (lower-statement.ts's `atClient`). Objects are named by text ('t', 'public.t'). The schema public is
-// PostgreSQL 15's: everyone may use it, only its owner (the database owner, the first bootstrap
-// superuser) and superusers create in it; the database gives CONNECT and TEMPORARY to PUBLIC.
+// (lower-statement.ts's `atClient`). Objects are named by text ('t', 'public.t'); the schema public's
+// and the database's ACLs are schema-privileges.ts's; pg_catalog and information_schema are usable by all.
 
 import type { Catalog } from './catalog.ts';
 import { hasPrivilege, requireRelation } from './acl.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { SessionIdentity } from './exec-context.ts';
 import { PRIVILEGE_LETTERS } from './privileges.ts';
+import { databaseAcl, holds, schemaAcl } from './schema-privileges.ts';
 import { actorOf, bootstrapOf, isSuperuser, roleOid } from './roles.ts';
 import type { SqlValue } from './types.ts';
 
@@ -58,13 +58,12 @@ export function evalPrivilegeFunction(fn: string, args: readonly SqlValue[], cat
     case 'has_schema_privilege': {
       const schema = object.trim();
       if (schema !== 'public' && schema !== 'pg_catalog' && schema !== 'information_schema') throw new SqlError(SqlState.invalidSchemaName, `schema "${schema}" does not exist`);
-      if (superuser || (schema === 'public' && actor.oid === 10)) return true;
-      return wanted.some((w) => w.letter === 'U' && !w.option);
+      if (schema !== 'public') return superuser || wanted.some((w) => w.letter === 'U' && !w.option);
+      return wanted.some((w) => holds(catalog, actor, schemaAcl(catalog), w.letter, w.option));
     }
     default: {
       if (object !== identity.database) throw new SqlError('3D000', `database "${object}" does not exist`);
-      if (superuser || actor.oid === 10) return true;
-      return wanted.some((w) => (w.letter === 'c' || w.letter === 'T') && !w.option);
+      return wanted.some((w) => holds(catalog, actor, databaseAcl(catalog), w.letter, w.option));
     }
   }
 }

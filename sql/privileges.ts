@@ -41,7 +41,7 @@ export const SEQUENCE_PRIVILEGES = 'rwU';
  * What role `oid` owns or holds privileges on (DROP ROLE's 2BP01 DETAIL lines, as PostgreSQL words
  * them: "owner of table t", "privileges for table t").
  */
-export function ownedBy(catalog: Catalog, oid: number): string[] {
+export function ownedBy(catalog: Catalog, oid: number, database = ''): string[] {
   const owned: string[] = [];
   const privileges: string[] = [];
   const visit = (o: Owned, what: string): void => {
@@ -51,5 +51,9 @@ export function ownedBy(catalog: Catalog, oid: number): string[] {
   for (const t of catalog.list()) visit(t, `${t.matview !== undefined ? 'materialized view' : 'table'} ${t.name}`);
   for (const s of catalog.listSequences()) visit(s, `sequence ${s.name}`);
   for (const v of catalog.listViews()) visit(v, `view ${v.name}`);
+  // The schema public's and the database's ACLs (schema-privileges.ts), once explicit.
+  const held = (acl: readonly AclItem[] | undefined): boolean => (acl ?? []).some((a) => a.grantee === oid || a.grantor === oid);
+  if (held(catalog.objectAcl('schema public'))) privileges.push('privileges for schema public');
+  if (held(catalog.objectAcl('database'))) privileges.push(`privileges for database ${database}`);
   return [...owned, ...privileges];
 }

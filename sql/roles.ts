@@ -51,6 +51,8 @@ export interface DdlActor {
   readonly bootstrap: readonly string[];
   /** Whether privileges are checked (false on replay). */
   readonly check: boolean;
+  /** The session's database (GRANT ... ON DATABASE names it); absent on replay. */
+  readonly database?: string;
 }
 
 /** PostgreSQL's bootstrap superuser's oid, the first configured user's; the others' follow a base of their own. */
@@ -77,7 +79,7 @@ export function actorOf(catalog: Catalog, identity: SessionIdentity | undefined)
   const i = bootstrap.indexOf(identity.user);
   const oid = i >= 0 ? bootstrapOid(i) : catalog.role(identity.user)?.oid;
   if (oid === undefined) throw new SqlError('28000', `role "${identity.user}" does not exist`);
-  return { oid, bootstrap, check: true };
+  return { oid, bootstrap, check: true, database: identity.database };
 }
 
 export function isBootstrapOid(actor: DdlActor, oid: number): boolean {

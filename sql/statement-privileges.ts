@@ -12,6 +12,7 @@ import type { Catalog } from './catalog.ts';
 import { hasPrivilege, relationKind, requireRelation } from './acl.ts';
 import type { SessionIdentity } from './exec-context.ts';
 import { actorOf, isSuperuser, permissionDenied } from './roles.ts';
+import { checkSchemaUsage } from './schema-privileges.ts';
 
 /** Names of relations a tree reads (RangeVars), less the names of its CTEs. */
 function rangeVars(n: unknown, out: Set<string>, ctes: Set<string>): void {
@@ -74,9 +75,14 @@ export function checkStatementPrivileges(catalog: Catalog, identity: SessionIden
   const ctes = new Set<string>();
   rangeVars(rest, names, ctes);
   for (const name of names) if (!ctes.has(name)) add(name, 'r');
+  let used = false;
   for (const [name, letters] of need) {
     const r = requireRelation(catalog, name, true);
     if (r === null) continue; // binding reports it (42P01), or it is a system catalog
+    if (!used) {
+      checkSchemaUsage(catalog, actor);
+      used = true;
+    }
     for (const l of letters) {
       if (!hasPrivilege(catalog, actor.bootstrap, actor.oid, r.def, l)) throw permissionDenied(`permission denied for ${relationKind(r) === 'materialized view' ? 'materialized view' : relationKind(r)} ${name}`);
     }

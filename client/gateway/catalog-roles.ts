@@ -11,7 +11,7 @@ import type { Table } from './catalog-constraints.ts';
 import type { RoleCatalog } from './sql-backend.ts';
 import { aclText } from '../../sql/acl.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
-import { ownerOf, type Owned } from '../../sql/privileges.ts';
+import { ownerOf, type AclItem, type Owned } from '../../sql/privileges.ts';
 
 export const PG_AUTHID: Table = {
   name: 'pg_catalog.pg_authid',
@@ -76,6 +76,8 @@ export interface Owners {
   name(o: Owned): string | null;
   /** relacl: a text[] of aclitems, or NULL. */
   acl(o: Owned): SqlArray | null;
+  /** An explicit ACL as a text[] of aclitems. */
+  aclOf(acl: readonly AclItem[]): SqlArray;
 }
 
 export function ownersOf(info: RoleCatalog): Owners {
@@ -86,5 +88,6 @@ export function ownersOf(info: RoleCatalog): Owners {
       const items = aclText(o, names);
       return items === null ? null : new SqlArray('text', items);
     },
+    aclOf: (acl) => new SqlArray('text', aclText({ acl }, names)!),
   };
 }

@@ -9,7 +9,8 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
-import { columnsOf, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
+import { columnsOf, connectRefusal, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
+import { peekCatalog } from '../sql/catalog-miss.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
 
 export interface ClusterBackendOptions {
@@ -23,9 +24,16 @@ export class ClusterBackend implements SqlBackend {
     private readonly options: ClusterBackendOptions = {},
   ) {}
 
-  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+  async openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
     const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session(identity)) });
+    const unknown = unknownDatabase(this.options.databases, database);
+    if (unknown !== null) return unknown;
+    // A catalog role needs CONNECT (the catalog its login just read).
+    if (bootstrap?.includes(user) !== true) {
+      const refused = connectRefusal((await peekCatalog(this.sql)).catalog, identity);
+      if (refused !== null) return refused;
+    }
+    return { ok: true, session: new ClusterBackendSession(this.sql.session(identity)) };
   }
 
   /** Read from the cluster, not the cache: a role another gateway created or changed a moment ago logs in. */

@@ -6,6 +6,7 @@ import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { bootstrapOf, type RoleDef } from '../../sql/roles.ts';
+import { connectRefused, databaseAcl, schemaAcl } from '../../sql/schema-privileges.ts';
 import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
@@ -30,7 +31,8 @@ export class EngineBackend implements SqlBackend {
 
   openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
     const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine, identity) });
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? connectRefusal(this.engine.catalog, identity)
+      ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine, identity) });
   }
 
   loginRole(user: string): Promise<RoleDef | null> {
@@ -48,9 +50,19 @@ export function unknownDatabase(databases: readonly string[] | undefined, databa
   return { ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } };
 }
 
+/** The session may not start: its role lacks CONNECT on the database. */
+export function connectRefusal(catalog: Catalog, identity: SessionIdentity): OpenSessionResult | null {
+  const e = connectRefused(catalog, identity);
+  return e === null ? null : { ok: false, error: { code: e.code, message: e.message, detail: e.detail } };
+}
+
 /** The roles of `catalog` as a session of `identity` sees them. */
 export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCatalog {
-  return { roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity) };
+  const database = databaseAcl(catalog);
+  return {
+    roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
+    schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
+  };
 }
 
 export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {

@@ -30,7 +30,7 @@
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
 import type { Owned } from '../../sql/privileges.ts';
-import { ownersOf } from './catalog-roles.ts';
+import { ownersOf, roleNames } from './catalog-roles.ts';
 import { SqlEnum } from '../../sql/enum-types.ts';
 import { SEQUENCE_OID } from './catalog-sequences.ts';
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
@@ -280,10 +280,13 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges'].map((c) => col(c));
     return {
       columns,
-      answer: (ctx) => {
+      answer: async (ctx) => {
         const name = ctx.settings.database;
-        const owner = ctx.settings.get('session_authorization') ?? '';
-        return Promise.resolve(rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', null]] : []));
+        // The database owner is the first bootstrap superuser (oid 10); its ACL is sql/schema-privileges.ts's.
+        const roles = await ctx.backend.roles();
+        const owner = roleNames(roles)(10) ?? ctx.settings.get('session_authorization') ?? '';
+        const acl = roles.databaseAcl === null ? null : ownersOf(roles).aclOf(roles.databaseAcl).items.join('\n');
+        return rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', acl]] : []);
       },
     };
   }

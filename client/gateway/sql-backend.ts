@@ -17,6 +17,7 @@ import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { RoleDef, RoleMember } from '../../sql/roles.ts';
+import type { AclItem } from '../../sql/privileges.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -104,6 +105,10 @@ export interface RoleCatalog {
   readonly roles: readonly RoleDef[];
   readonly members: readonly RoleMember[];
   readonly bootstrap: readonly string[];
+  /** The schema public's ACL (sql/schema-privileges.ts). */
+  readonly schemaAcl: readonly AclItem[];
+  /** The database's ACL; null: the default (datacl NULL). */
+  readonly databaseAcl: readonly AclItem[] | null;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

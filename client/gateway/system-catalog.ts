@@ -39,6 +39,7 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult, RoleCatalog } from './sql-backend.ts';
 import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './catalog-roles.ts';
 import { ownerOf } from '../../sql/privileges.ts';
+import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
 import { AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, typeNameRows } from './catalog-names.ts';
@@ -71,7 +72,7 @@ const PG_TYPE: Table = {
     typarray int4, typinput text, typoutput text, typreceive text, typsend text, typalign text, typstorage text,
     typnotnull bool, typbasetype int4, typtypmod int4, typndims int4, typcollation int4, typdefault text, typacl text[]`,
 };
-const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text' };
+const PG_NAMESPACE: Table = { name: 'pg_catalog.pg_namespace', columns: 'oid int4, nspname name, nspowner int4, nspacl text[]' };
 const PG_RANGE: Table = { name: 'pg_catalog.pg_range', columns: 'rngtypid int4, rngsubtype int4, rngmultitypid int4, rngcollation int4, rngsubopc int4, rngcanonical text, rngsubdiff text' };
 const PG_ENUM: Table = { name: 'pg_catalog.pg_enum', columns: 'oid int4, enumtypid int4, enumsortorder float4, enumlabel name' };
 // Tables filled from the session's catalog before each query.
@@ -88,7 +89,7 @@ const PG_ATTRIBUTE: Table = {
 const PG_DATABASE: Table = {
   name: 'pg_catalog.pg_database',
   columns: `oid int4, datname name, datdba int4, encoding int4, datlocprovider text, datistemplate bool, datallowconn bool, datconnlimit int4,
-    dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text`,
+    dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]`,
 };
 const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
 const IS_TABLES: Table = {
@@ -131,9 +132,9 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [...ROLE_TABLES, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [...ROLE_TABLES, PG_NAMESPACE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
-const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, ...SESSION_TABLES];
+const ALL = [PG_RANGE, PG_AM, PG_COLLATION, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -199,7 +200,12 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME });
   // The session's own database (UTF8, C collation; the only one it can see).
-  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, null]);
+  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1663, 'C', 'C', null, null, roles.databaseAcl === null ? null : owners.aclOf(roles.databaseAcl)]);
+  // The system schemas are the bootstrap superuser's, usable by everyone; public is PostgreSQL 15's (sql/schema-privileges.ts).
+  const system = owners.aclOf([{ grantee: 10, grantor: 10, privs: 'UC', options: '' }, { grantee: 0, grantor: 10, privs: 'U', options: '' }]);
+  push(PG_NAMESPACE, [PG_CATALOG, 'pg_catalog', 10, system]);
+  push(PG_NAMESPACE, [PUBLIC, 'public', PG_DATABASE_OWNER, owners.aclOf(roles.schemaAcl)]);
+  push(PG_NAMESPACE, [INFORMATION_SCHEMA, 'information_schema', 10, system]);
   const names = sequenceNames(sequences);
   sequenceRows(sequences, tables, database, owners, push, PG_CLASS);
   for (const t of tables) {
@@ -339,7 +345,6 @@ export async function loadSystemCatalog(): Promise<void> {
   }
   fill(e, PG_AM, AM_ROWS);
   fill(e, PG_COLLATION, COLLATION_ROWS);
-  fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', 10, null], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;
 }
 
@@ -405,7 +410,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const none: RoleCatalog = { roles: [], members: [], bootstrap: [] };
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null };
       const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
       if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.

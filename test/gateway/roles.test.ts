@@ -76,6 +76,11 @@ async function rolesScenario(port: number, loginPort: number = port): Promise<vo
     assert.deepEqual(await sqlError(c, 'DELETE FROM app_items'), { code: '42501', message: 'permission denied for table app_items' });
     assert.deepEqual(await sqlError(c, 'DROP TABLE app_items'), { code: '42501', message: 'must be owner of table app_items' });
     assert.deepEqual(await sqlError(c, 'CREATE ROLE app_other'), { code: '42501', message: 'permission denied to create role' });
+    // PostgreSQL 15: the schema public's CREATE is its owner's (the database owner's) until granted.
+    assert.deepEqual(await sqlError(c, 'CREATE TABLE app_own (x int)'), { code: '42501', message: 'permission denied for schema public' });
+  });
+  await withPg(port, (c) => c.query('GRANT CREATE ON SCHEMA public TO app_user'));
+  await asRole(loginPort, 'app_user', PASSWORD, async (c) => {
     await c.query('CREATE TABLE app_own (x int)');
     await c.query('INSERT INTO app_own VALUES (1)');
   });
@@ -85,6 +90,12 @@ async function rolesScenario(port: number, loginPort: number = port): Promise<vo
     });
     await c.query('DROP TABLE app_own');
     await c.query('REVOKE ALL ON app_items FROM app_user');
+    await c.query('REVOKE CREATE ON SCHEMA public FROM app_user');
+    await c.query('REVOKE CONNECT ON DATABASE pesto FROM PUBLIC');
+  });
+  assert.deepEqual(await loginError(loginPort, 'app_user', PASSWORD), { code: '42501', message: 'permission denied for database "pesto"' });
+  await withPg(port, async (c) => {
+    await c.query('GRANT CONNECT ON DATABASE pesto TO PUBLIC');
     await c.query('DROP ROLE app_user, app_nologin, app_nopass');
   });
   assert.deepEqual(await loginError(loginPort, 'app_user', PASSWORD), { code: '28P01', message: 'password authentication failed for user "app_user"' });
