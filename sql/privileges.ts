@@ -42,18 +42,17 @@ export const SEQUENCE_PRIVILEGES = 'rwU';
  * them: "owner of table t", "privileges for table t").
  */
 export function ownedBy(catalog: Catalog, oid: number, database = ''): string[] {
-  const owned: string[] = [];
-  const privileges: string[] = [];
+  // PostgreSQL lists them by object oid: the schema public's (2200) first, then relations as created.
+  const out: string[] = [];
+  const held = (acl: readonly AclItem[] | undefined): boolean => (acl ?? []).some((a) => a.grantee === oid || a.grantor === oid);
+  if (held(catalog.objectAcl('schema public'))) out.push('privileges for schema public');
   const visit = (o: Owned, what: string): void => {
-    if (ownerOf(o) === oid) owned.push(`owner of ${what}`);
-    else if ((o.acl ?? []).some((a) => a.grantee === oid || a.grantor === oid)) privileges.push(`privileges for ${what}`);
+    if (ownerOf(o) === oid) out.push(`owner of ${what}`);
+    else if (held(o.acl)) out.push(`privileges for ${what}`);
   };
   for (const t of catalog.list()) visit(t, `${t.matview !== undefined ? 'materialized view' : 'table'} ${t.name}`);
   for (const s of catalog.listSequences()) visit(s, `sequence ${s.name}`);
   for (const v of catalog.listViews()) visit(v, `view ${v.name}`);
-  // The schema public's and the database's ACLs (schema-privileges.ts), once explicit.
-  const held = (acl: readonly AclItem[] | undefined): boolean => (acl ?? []).some((a) => a.grantee === oid || a.grantor === oid);
-  if (held(catalog.objectAcl('schema public'))) privileges.push('privileges for schema public');
-  if (held(catalog.objectAcl('database'))) privileges.push(`privileges for database ${database}`);
-  return [...owned, ...privileges];
+  if (held(catalog.objectAcl('database'))) out.push(`privileges for database ${database}`);
+  return out;
 }

@@ -7,7 +7,9 @@
 // owner (not here: a view's owner holds what it created it over, or the grant was made to it).
 // Superusers skip every check.
 
-import type { Node } from 'libpg-query';
+import type { InsertStmt, Node } from 'libpg-query';
+import { someExpr } from './expr.ts';
+import { sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
 import { hasPrivilege, relationKind, requireRelation } from './acl.ts';
 import type { SessionIdentity } from './exec-context.ts';
@@ -34,6 +36,51 @@ function rangeVars(n: unknown, out: Set<string>, ctes: Set<string>): void {
 function returns(s: object): boolean {
   const o = s as { returningList?: unknown; returningClause?: unknown };
   return o.returningList !== undefined || o.returningClause !== undefined;
+}
+
+/** The sequence functions a tree calls on a sequence named by a constant: nextval and setval write it, currval reads it. */
+function sequenceCalls(n: unknown, out: { name: string; fn: string }[]): void {
+  if (Array.isArray(n)) {
+    for (const x of n) sequenceCalls(x, out);
+    return;
+  }
+  if (typeof n !== 'object' || n === null) return;
+  const o = n as Record<string, unknown>;
+  if ('FuncCall' in o) {
+    const f = o.FuncCall as { funcname?: { String?: { sval?: string } }[]; args?: unknown[] };
+    const fn = f.funcname?.[f.funcname.length - 1]?.String?.sval;
+    const arg = JSON.stringify(f.args?.[0] ?? null);
+    const m = /"sval":"([^"]*)"/.exec(arg);
+    if ((fn === 'nextval' || fn === 'currval' || fn === 'setval') && m !== null) out.push({ name: m[1]!.replace(/^public\./, ''), fn });
+  }
+  for (const v of Object.values(o)) sequenceCalls(v, out);
+}
+
+/**
+ * The sequences an INSERT draws from through the defaults of the columns it leaves out (SERIAL's
+ * nextval; an identity column's sequence needs no privilege, as in PostgreSQL).
+ */
+function defaultSequences(catalog: Catalog, s: InsertStmt): string[] {
+  const t = catalog.get(s.relation?.relname ?? '');
+  if (t === undefined) return [];
+  const listed = (s.cols ?? []).map((c) => ('ResTarget' in c ? c.ResTarget.name ?? '' : ''));
+  const values = s.selectStmt !== undefined && 'SelectStmt' in s.selectStmt ? s.selectStmt.SelectStmt.valuesLists?.[0] : undefined;
+  const row = values !== undefined && 'List' in values ? values.List.items ?? [] : [];
+  const visible = t.columns.filter((c) => !c.hidden && c.dropped !== true);
+  const out: string[] = [];
+  visible.forEach((c, i) => {
+    if (c.default === null || c.identity !== undefined) return;
+    const at = listed.length > 0 ? listed.indexOf(c.name) : s.selectStmt === undefined ? -1 : i < row.length || values === undefined ? i : -1;
+    const item = at >= 0 && values !== undefined ? row[at] : undefined;
+    if (at >= 0 && (item === undefined || !('SetToDefault' in item))) return;
+    someExpr(c.default, (x) => {
+      const id = sequenceIdOf(x);
+      const seq = id === null ? undefined : catalog.sequenceById(id);
+      if (seq !== undefined) out.push(seq.name);
+      return false;
+    });
+  });
+  return out;
 }
 
 /** Throws 42501 when the session's role may not run `node` (a query or DML statement) on `catalog`. */
@@ -84,7 +131,17 @@ export function checkStatementPrivileges(catalog: Catalog, identity: SessionIden
       used = true;
     }
     for (const l of letters) {
-      if (!hasPrivilege(catalog, actor.bootstrap, actor.oid, r.def, l)) throw permissionDenied(`permission denied for ${relationKind(r) === 'materialized view' ? 'materialized view' : relationKind(r)} ${name}`);
+      if (!hasPrivilege(catalog, actor.bootstrap, actor.oid, r.def, l)) throw permissionDenied(`permission denied for ${relationKind(r)} ${name}`);
     }
+  }
+  // Sequences: nextval and setval need UPDATE (nextval: or USAGE), currval SELECT or USAGE (PostgreSQL's rules).
+  const calls: { name: string; fn: string }[] = [];
+  sequenceCalls(node, calls);
+  if ('InsertStmt' in node) for (const name of defaultSequences(catalog, node.InsertStmt)) calls.push({ name, fn: 'nextval' });
+  for (const c of calls) {
+    const seq = catalog.sequence(c.name);
+    if (seq === undefined) continue;
+    const any = c.fn === 'setval' ? 'w' : c.fn === 'nextval' ? 'Uw' : 'rU';
+    if (![...any].some((l) => hasPrivilege(catalog, actor.bootstrap, actor.oid, seq, l))) throw permissionDenied(`permission denied for sequence ${seq.name}`);
   }
 }

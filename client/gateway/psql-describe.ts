@@ -174,6 +174,8 @@ export function indexRows(t: TableDef): IndexRow[] {
   return out;
 }
 
+/** `\dp` / `\z`: relations with their ACLs (column privileges and policies: none, Pesto has neither). */
+const PRIVILEGES = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.array_to_string\(c\.relacl, E'\\n'\) AS "Access privileges",[\s\S]*AS "Policies"\s+FROM pg_catalog\.pg_class c\s[\s\S]*?WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1, 2;?\s*$/;
 const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"((?:,\s*[^\n]* as "[^"]+")*)\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
 /** The columns psql adds to the relation list (`\di`: the table; `+`: the verbose ones), each as it reads them. */
 const LIST_EXTRA = new Set(['Table', 'Persistence', 'Access method', 'Size', 'Description']);
@@ -271,6 +273,27 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         }
         found.sort(byName);
         return rows(columns, found.map((r) => ['public', r.name, r.type, owners.name(r.owned), ...extras.map((e) => extraValue(e, r))]));
+      },
+    };
+  }
+  m = PRIVILEGES.exec(sql);
+  if (m !== null) {
+    const kinds = (m[1] as string).split(',').map((k) => k.trim().replace(/'/g, ''));
+    const where = m[2] as string;
+    const columns = ['Schema', 'Name', 'Type', 'Access privileges', 'Column privileges', 'Policies'].map((c) => col(c));
+    return {
+      columns,
+      answer: async (ctx) => {
+        const owners = ownersOf(await ctx.backend.roles());
+        const found: { name: string; type: string; owned: Owned }[] = [];
+        for (const t of matching(await ctx.backend.tables(), where)) {
+          const type = t.matview === undefined ? 'table' : 'materialized view';
+          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, type, owned: t });
+        }
+        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, type: 'view', owned: v });
+        if (kinds.includes('S')) for (const s of matching(await ctx.backend.sequences(), where)) found.push({ name: s.name, type: 'sequence', owned: s });
+        found.sort(byName);
+        return rows(columns, found.map((r) => ['public', r.name, r.type, owners.acl(r.owned)?.items.join('\n') ?? null, '', '']));
       },
     };
   }

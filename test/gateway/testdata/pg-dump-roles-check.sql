@@ -4,3 +4,6 @@ SELECT viewname, viewowner FROM pg_catalog.pg_views WHERE schemaname = 'public' 
 \dt
 \dv
 \ds
+\dp
+\z acc*
+\du app*
