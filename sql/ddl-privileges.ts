@@ -21,12 +21,14 @@ export interface Existing {
   readonly tableNames: ReadonlySet<string>;
   readonly sequences: ReadonlySet<number>;
   readonly views: ReadonlySet<number>;
+  readonly enums: ReadonlySet<number>;
 }
 
 export function createdBefore(catalog: Catalog): Existing {
   return {
     tables: new Set(catalog.list().map((t) => t.id)), tableNames: new Set(catalog.list().map((t) => t.name)),
     sequences: new Set(catalog.listSequences().map((s) => s.id)), views: new Set(catalog.listViews().map((v) => v.id)),
+    enums: new Set(catalog.listEnums().map((e) => e.oid)),
   };
 }
 
@@ -42,6 +44,7 @@ export function stampOwners(catalog: Catalog, before: Existing, oid: number): vo
   if (oid === 10) return; // the default owner
   for (const t of catalog.list()) if (!before.tables.has(t.id) && !before.tableNames.has(t.name) && t.owner === undefined) catalog.put({ ...t, owner: oid });
   for (const v of catalog.listViews()) if (!before.views.has(v.id) && v.owner === undefined) catalog.putView({ ...v, owner: oid });
+  for (const e of catalog.listEnums()) if (!before.enums.has(e.oid) && e.owner === undefined) catalog.putEnum({ ...e, owner: oid });
 }
 
 export function isOwnerChange(s: AlterTableStmt): boolean {
@@ -88,6 +91,10 @@ function setOwned(catalog: Catalog, r: Relation, change: Owned): void {
 export function checkDdlPrivileges(catalog: Catalog, actor: DdlActor, n: Node): void {
   if (isSuperuser(catalog, actor)) return;
   if ('CreateStmt' in n || 'ViewStmt' in n || 'CreateSeqStmt' in n || 'CreateEnumStmt' in n || ('CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW')) checkCreateInSchema(catalog, actor);
+  const checkType = (name: string | undefined): void => {
+    const e = name === undefined ? undefined : catalog.enumType(name);
+    if (e !== undefined && !ownsOrSuper(catalog, actor, e)) throw permissionDenied(`must be owner of type ${e.name}`);
+  };
   const check = (name: string | undefined): void => {
     const r = name === undefined ? null : requireRelation(catalog, name, true);
     if (r !== null) mustOwn(catalog, actor, r);
@@ -98,13 +105,16 @@ export function checkDdlPrivileges(catalog: Catalog, actor: DdlActor, n: Node): 
       const items = 'List' in o ? o.List.items ?? [] : [o];
       const last = items[items.length - 1];
       const name = last !== undefined && 'String' in last ? last.String.sval : undefined;
-      if (kind === 'OBJECT_INDEX') check(name === undefined ? undefined : catalog.findIndex(name)?.table.name);
+      if (kind === 'OBJECT_TYPE') checkType(name);
+      else if (kind === 'OBJECT_INDEX') check(name === undefined ? undefined : catalog.findIndex(name)?.table.name);
       else if (kind === 'OBJECT_TABLE' || kind === 'OBJECT_VIEW' || kind === 'OBJECT_SEQUENCE' || kind === 'OBJECT_MATVIEW') check(name);
     }
   } else if ('AlterTableStmt' in n && !isOwnerChange(n.AlterTableStmt)) check(n.AlterTableStmt.relation?.relname);
   else if ('IndexStmt' in n) check(n.IndexStmt.relation?.relname);
   else if ('RenameStmt' in n && n.RenameStmt.relation !== undefined) check(n.RenameStmt.relation.relname);
   else if ('AlterSeqStmt' in n) check(n.AlterSeqStmt.sequence?.relname);
+  else if ('AlterEnumStmt' in n) checkType(lastName(n.AlterEnumStmt.typeName));
+  else if ('RenameStmt' in n && n.RenameStmt.renameType === 'OBJECT_TYPE') checkType(lastName(n.RenameStmt.object !== undefined && 'List' in n.RenameStmt.object ? n.RenameStmt.object.List.items : undefined));
   else if ('RefreshMatViewStmt' in n) check(n.RefreshMatViewStmt.relation?.relname);
   else if ('TruncateStmt' in n) {
     for (const r of n.TruncateStmt.relations ?? []) {
@@ -113,6 +123,12 @@ export function checkDdlPrivileges(catalog: Catalog, actor: DdlActor, n: Node): 
       if (rel !== null && !hasPrivilege(catalog, actor.bootstrap, actor.oid, rel.def, 'D')) throw permissionDenied(`permission denied for table ${name}`);
     }
   }
+}
+
+/** The last name of a qualified name list (a type's). */
+function lastName(items: readonly Node[] | undefined): string | undefined {
+  const last = items?.[items.length - 1];
+  return last !== undefined && 'String' in last ? last.String.sval : undefined;
 }
 
 /** The privilege letters a GRANT/REVOKE names for relations of kind `seq` (ALL: every one; null: some name is not one of them). */

@@ -67,7 +67,7 @@ function dispatch(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecConte
   if ('RefreshMatViewStmt' in n) return setPopulated(catalog, n.RefreshMatViewStmt);
   if ('CreateEnumStmt' in n) return createEnum(catalog, n.CreateEnumStmt);
   if ('AlterEnumStmt' in n) return alterEnum(catalog, storage, n.AlterEnumStmt);
-  if ('AlterOwnerStmt' in n) return alterTypeOwner(catalog, n.AlterOwnerStmt);
+  if ('AlterOwnerStmt' in n) return alterTypeOwner(catalog, n.AlterOwnerStmt, actor);
   return null;
 }
 

@@ -53,6 +53,7 @@ export function ownedBy(catalog: Catalog, oid: number, database = ''): string[] 
   for (const t of catalog.list()) visit(t, `${t.matview !== undefined ? 'materialized view' : 'table'} ${t.name}`);
   for (const s of catalog.listSequences()) visit(s, `sequence ${s.name}`);
   for (const v of catalog.listViews()) visit(v, `view ${v.name}`);
+  for (const e of catalog.listEnums()) visit(e, `type ${e.name}`);
   if (held(catalog.objectAcl('database'))) out.push(`privileges for database ${database}`);
   return out;
 }
