@@ -7,29 +7,21 @@
  * print as on the PostgreSQL the dump came from, and a role granted SELECT reads and is refused as
  * there (testdata/pg-dump-roles-reader.sql, run as that role).
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
-import { DATABASE, PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+import { PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+import { dumpOf, psqlAt } from './pg-dump-tools.ts';
 
 const CLUSTER_BASE_PORT = 9326;
 const POSTGRES_PORT = 9335;
 const TESTDATA = join(import.meta.dirname, 'testdata');
 const ROLES = ['CREATE ROLE app_owner', `CREATE ROLE app_reader LOGIN PASSWORD '${PASSWORD}'`, 'CREATE ROLE app_writer'];
 
-function run(bin: string, args: readonly string[], password = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(PG_BIN, bin), args, { env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 120_000, maxBuffer: 1 << 24 },
-      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
-  });
-}
-
-const psql = (port: number, user: string, password: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  run('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, ...args], password);
+const psql = psqlAt;
 
 void describe('a pg_dump with owners and privileges restored into Pesto', { skip: existsSync(join(PG_BIN, 'pg_dump')) ? false : `no PostgreSQL 15 at ${PG_BIN}` }, () => {
   const { port } = clusterGatewayForSuite('gw-pg-dump-roles', CLUSTER_BASE_PORT);
@@ -39,18 +31,11 @@ void describe('a pg_dump with owners and privileges restored into Pesto', { skip
   before(async () => {
     server = startPostgres(POSTGRES_PORT);
     dir = mkdtempSync(join(tmpdir(), 'pesto-dump-roles-'));
-    const setup = await run('psql', ['-X', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1',
-      '-c', `CREATE USER ${USER} SUPERUSER`, '-c', `CREATE DATABASE ${DATABASE} OWNER ${USER}`, ...ROLES.flatMap((r) => ['-c', r])]);
-    assert.equal(setup.code, 0, setup.stderr);
-    const load = await run('psql', ['-X', '-q', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, '-d', DATABASE, '-v', 'ON_ERROR_STOP=1',
-      '-f', join(TESTDATA, 'pg-dump-roles-source.sql')]);
-    assert.equal(load.code, 0, load.stderr);
-    const d = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, DATABASE]);
-    assert.equal(d.code, 0, d.stderr);
-    assert.match(d.stdout, /OWNER TO app_owner;/);
-    assert.match(d.stdout, /WITH GRANT OPTION;/);
+    const text = await dumpOf(POSTGRES_PORT, join(TESTDATA, 'pg-dump-roles-source.sql'), ROLES);
+    assert.match(text, /OWNER TO app_owner;/);
+    assert.match(text, /WITH GRANT OPTION;/);
     dump = join(dir, 'dump.sql');
-    writeFileSync(dump, d.stdout);
+    writeFileSync(dump, text);
   });
   after(() => {
     server?.stop();

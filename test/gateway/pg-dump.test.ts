@@ -7,28 +7,20 @@
  * `\ds` and `\dv`, the sequences' catalog, reads of the views, inserts drawing from the sequences,
  * constraint errors, a cascade) prints on Pesto exactly what it prints on the PostgreSQL the dump came from.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
-import { DATABASE, PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+import { PASSWORD, USER, clusterGatewayForSuite } from './gateway-fixture.ts';
+import { dumpOf, psqlAt } from './pg-dump-tools.ts';
 
 const CLUSTER_BASE_PORT = 8620;
 const POSTGRES_PORT = 8640;
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
-function run(bin: string, args: readonly string[], password = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(PG_BIN, bin), args, { env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 120_000, maxBuffer: 1 << 24 },
-      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
-  });
-}
-
-const psql = (port: number, user: string, password: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  run('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, ...args], password);
+const psql = psqlAt;
 
 void describe('a pg_dump of PostgreSQL 15 restored into Pesto with psql', { skip: existsSync(join(PG_BIN, 'pg_dump')) ? false : `no PostgreSQL 15 at ${PG_BIN}` }, () => {
   const { port } = clusterGatewayForSuite('gw-pg-dump', CLUSTER_BASE_PORT);
@@ -38,17 +30,8 @@ void describe('a pg_dump of PostgreSQL 15 restored into Pesto with psql', { skip
   before(async () => {
     server = startPostgres(POSTGRES_PORT);
     dir = mkdtempSync(join(tmpdir(), 'pesto-dump-'));
-    // The dump's owner is the gateway's user, as on a server an application moves from.
-    const setup = await run('psql', ['-X', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1',
-      '-c', `CREATE USER ${USER} SUPERUSER`, '-c', `CREATE DATABASE ${DATABASE} OWNER ${USER}`]);
-    assert.equal(setup.code, 0, setup.stderr);
-    const load = await run('psql', ['-X', '-q', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, '-d', DATABASE, '-v', 'ON_ERROR_STOP=1',
-      '-f', join(TESTDATA, 'pg-dump-source.sql')]);
-    assert.equal(load.code, 0, load.stderr);
-    const d = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, DATABASE]);
-    assert.equal(d.code, 0, d.stderr);
     dump = join(dir, 'dump.sql');
-    writeFileSync(dump, d.stdout);
+    writeFileSync(dump, await dumpOf(POSTGRES_PORT, join(TESTDATA, 'pg-dump-source.sql')));
   });
   after(() => {
     server?.stop();
