@@ -156,6 +156,8 @@ function letters(s: GrantStmt, seq: boolean, onTable: boolean, notices: string[]
 /** GRANT / REVOKE privileges ON [TABLE] t | SEQUENCE s | ALL TABLES / SEQUENCES IN SCHEMA public. */
 export function grant(catalog: Catalog, s: GrantStmt, actor: DdlActor): DdlOutcome {
   const tag = s.is_grant === true ? 'GRANT' : 'REVOKE';
+  // GRANTED BY may name only the current role (PostgreSQL 15).
+  if (s.grantor !== undefined && roleOid(catalog, actor, specName(catalog, actor, s.grantor) ?? 'public') !== actor.oid) throw new SqlError(SqlState.featureNotSupported, 'grantor must be current user');
   if ((s.objtype === 'OBJECT_SCHEMA' || s.objtype === 'OBJECT_DATABASE') && s.targtype === 'ACL_TARGET_OBJECT') return grantOnObject(catalog, s, actor);
   if (s.objtype !== 'OBJECT_TABLE' && s.objtype !== 'OBJECT_SEQUENCE') throw unsupported(`${tag} on ${String(s.objtype).replace('OBJECT_', '').toLowerCase()} objects`);
   const onTable = s.objtype === 'OBJECT_TABLE';
