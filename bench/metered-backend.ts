@@ -14,9 +14,13 @@ export class MeteredBackend implements SqlBackend {
   cpuSeconds = 0;
   constructor(private readonly inner: SqlBackend) {}
 
-  async openSession(user: string, database: string): Promise<OpenSessionResult> {
+  loginRole(user: string): ReturnType<SqlBackend['loginRole']> {
+    return this.inner.loginRole(user);
+  }
+
+  async openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
     const start = selfCpuSeconds();
-    const r = await this.inner.openSession(user, database);
+    const r = await this.inner.openSession(user, database, bootstrap);
     if (!r.ok) return r;
     const s = r.session;
     const session: BackendSession = {
@@ -28,6 +32,7 @@ export class MeteredBackend implements SqlBackend {
       sequences: () => s.sequences(),
       views: () => s.views(),
       enums: () => s.enums(),
+      roles: () => s.roles(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: () => s.rollback(),

@@ -12,6 +12,8 @@ import type { SequenceDef } from './sequences.ts';
 import type { GeneratedDef } from './generated-columns.ts';
 import { refreshEnum, SqlEnum, type EnumTypeDef } from './enum-types.ts';
 import type { SqlType } from './types.ts';
+import type { RoleDef, RoleMember } from './roles.ts';
+import type { AclItem, Owned } from './privileges.ts';
 
 export interface ColumnDef {
   readonly name: string;
@@ -72,7 +74,7 @@ export interface IndexExpr {
   readonly names: readonly string[];
 }
 
-export interface TableDef {
+export interface TableDef extends Owned {
   readonly id: number;
   readonly name: string;
   readonly columns: readonly ColumnDef[];
@@ -146,7 +148,7 @@ export interface CheckDef {
  * view's columns when it is made), the columns it yields, and the relations (tables and views) it
  * names, for dependency checks. Invariant: `query` binds against the catalog to exactly `columns`.
  */
-export interface ViewDef {
+export interface ViewDef extends Owned {
   /** From the DDL-order counter, as table ids (the gateway's oid for it). */
   readonly id: number;
   readonly name: string;
@@ -181,6 +183,9 @@ export interface CatalogSnapshot {
   readonly extensions: ReadonlyMap<string, string>;
   readonly enums: ReadonlyMap<string, EnumTypeDef>;
   readonly nextTypeOid: number;
+  readonly roles: ReadonlyMap<string, RoleDef>;
+  readonly members: readonly RoleMember[];
+  readonly acls: ReadonlyMap<string, readonly AclItem[]>;
 }
 
 /**
@@ -212,6 +217,12 @@ export class Catalog {
   /** Enum types by name (sql/enum-types.ts), in creation order. */
   private enums = new Map<string, EnumTypeDef>();
   private nextTypeOid = TYPE_OID_BASE;
+  /** Roles by name (sql/roles.ts), in creation order; their oids come from the type oid counter. */
+  private roles = new Map<string, RoleDef>();
+  /** Role memberships (pg_auth_members), in the order they were granted. */
+  private members: readonly RoleMember[] = [];
+  /** ACLs of objects that are not relations ('schema public', 'database': sql/schema-privileges.ts), once GRANT or REVOKE made them explicit. */
+  private acls = new Map<string, readonly AclItem[]>();
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -259,7 +270,7 @@ export class Catalog {
     return {
       tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
       sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId, extensions: new Map(this.extensions),
-      enums: new Map(this.enums), nextTypeOid: this.nextTypeOid,
+      enums: new Map(this.enums), nextTypeOid: this.nextTypeOid, roles: new Map(this.roles), members: this.members, acls: new Map(this.acls),
     };
   }
 
@@ -275,6 +286,9 @@ export class Catalog {
     this.extensions = new Map(s.extensions);
     this.enums = new Map(s.enums);
     this.nextTypeOid = s.nextTypeOid;
+    this.roles = new Map(s.roles);
+    this.members = s.members;
+    this.acls = new Map(s.acls);
     this.version++;
   }
 
@@ -438,6 +452,52 @@ export class Catalog {
 
   removeEnum(name: string): void {
     if (this.enums.delete(name)) this.version++;
+  }
+
+  role(name: string): RoleDef | undefined {
+    return this.roles.get(name);
+  }
+
+  roleByOid(oid: number): RoleDef | undefined {
+    for (const r of this.roles.values()) if (r.oid === oid) return r;
+    return undefined;
+  }
+
+  listRoles(): RoleDef[] {
+    return [...this.roles.values()];
+  }
+
+  /** Installs a new, changed or renamed role (renamed from `oldName`, keeping its place). */
+  putRole(r: RoleDef, oldName: string = r.name): void {
+    this.roles = oldName === r.name ? this.roles.set(r.name, r) : new Map([...this.roles].map(([k, x]) => (k === oldName ? [r.name, r] : [k, x])));
+    this.version++;
+  }
+
+  /** Removes role `name` and every membership it takes part in. */
+  removeRole(name: string): void {
+    const r = this.roles.get(name);
+    if (r === undefined) return;
+    this.roles.delete(name);
+    this.members = this.members.filter((m) => m.role !== r.oid && m.member !== r.oid);
+    this.version++;
+  }
+
+  objectAcl(key: string): readonly AclItem[] | undefined {
+    return this.acls.get(key);
+  }
+
+  setObjectAcl(key: string, acl: readonly AclItem[]): void {
+    this.acls.set(key, acl);
+    this.version++;
+  }
+
+  listMembers(): readonly RoleMember[] {
+    return this.members;
+  }
+
+  setMembers(members: readonly RoleMember[]): void {
+    this.members = members;
+    this.version++;
   }
 
   getView(name: string): ViewDef | undefined {

@@ -29,11 +29,8 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
   const name = s.relation?.relname ?? '';
   const view = catalog.getView(name) !== undefined;
   let table = catalog.get(name);
-  const ownerOnly = (s.cmds ?? []).every((c) => 'AlterTableCmd' in c && c.AlterTableCmd.subtype === 'AT_ChangeOwner');
-  // OWNER TO (pg_dump writes one per table, view and sequence): accepted, Pesto has no per-object owners.
-  if (ownerOnly && (table !== undefined || view || catalog.sequence(name) !== undefined)) {
-    return { tag: s.objtype === 'OBJECT_SEQUENCE' ? 'ALTER SEQUENCE' : s.objtype === 'OBJECT_VIEW' ? 'ALTER VIEW' : 'ALTER TABLE', touched: [] };
-  }
+  // OWNER TO alone is ddl-privileges.ts's changeOwner; beside other actions it is refused.
+  if ((s.cmds ?? []).some((c) => 'AlterTableCmd' in c && c.AlterTableCmd.subtype === 'AT_ChangeOwner')) throw unsupported('OWNER TO together with other ALTER TABLE actions');
   if (view) refuseOnView(name, s.cmds ?? []);
   if (s.objtype === 'OBJECT_SEQUENCE') {
     if (catalog.sequence(name) === undefined && s.missing_ok) return { tag: 'ALTER SEQUENCE', touched: [], notice: `relation "${name}" does not exist, skipping` };
@@ -105,7 +102,6 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       dropOwnedSequences(catalog, table.name, cmd.name ?? '');
       continue;
     }
-    if (cmd.subtype === 'AT_ChangeOwner') continue;
     if (cmd.subtype === 'AT_AddIdentity' && cmd.def !== undefined && 'Constraint' in cmd.def) {
       table = addIdentity(catalog, table, cmd.name ?? '', cmd.def.Constraint);
       continue;

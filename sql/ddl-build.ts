@@ -44,6 +44,8 @@ export interface DdlOutcome {
    * `countTag`, the command tag the pair reports as `countTag n` (n the rows it wrote); never run on replay.
    */
   readonly then?: { readonly sql: string; readonly countTag?: string };
+  /** The statement as the replicated catalog's log keeps it, when it differs (a password replaced by its verifier: ddl-role.ts). */
+  readonly logged?: Node;
 }
 
 /**

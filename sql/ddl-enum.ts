@@ -4,6 +4,8 @@
 // positions and sort orders come out the same everywhere. No stored row changes: rows hold label
 // positions, which ADD VALUE and RENAME VALUE keep (row-codec.ts).
 
+import { inheritedRoles, isSuperuser, permissionDenied, roleOid, specName, type DdlActor } from './roles.ts';
+import { ownerOf } from './privileges.ts';
 import type { AlterEnumStmt, AlterOwnerStmt, CreateEnumStmt, DropStmt, Node, RenameStmt } from 'libpg-query';
 import { cascaded } from './notices.ts';
 import type { Catalog } from './catalog.ts';
@@ -137,9 +139,17 @@ export function renameType(catalog: Catalog, storage: DdlStorage, s: RenameStmt)
   return { tag: TAG, touched: [] };
 }
 
-/** ALTER TYPE ... OWNER TO: accepted (pg_dump writes one per type), Pesto has no per-object owners. */
-export function alterTypeOwner(catalog: Catalog, s: AlterOwnerStmt): DdlOutcome {
+/** ALTER TYPE ... OWNER TO role (pg_dump writes one per type): the owner, or a superuser, to a role it is a member of. */
+export function alterTypeOwner(catalog: Catalog, s: AlterOwnerStmt, actor: DdlActor): DdlOutcome {
   if (s.objectType !== 'OBJECT_TYPE') throw unsupported(`ALTER ${String(s.objectType).replace('OBJECT_', '')} ... OWNER TO`);
-  requireEnum(catalog, s.object !== undefined && 'List' in s.object ? (s.object.List.items ?? []) : []);
+  const type = requireEnum(catalog, s.object !== undefined && 'List' in s.object ? (s.object.List.items ?? []) : []);
+  const to = specName(catalog, actor, s.newowner) ?? 'public';
+  const oid = roleOid(catalog, actor, to);
+  if (actor.check && !isSuperuser(catalog, actor)) {
+    const roles = inheritedRoles(catalog, actor.oid);
+    if (!roles.has(ownerOf(type))) throw permissionDenied(`must be owner of type ${type.name}`);
+    if (!roles.has(oid)) throw permissionDenied(`must be member of role "${to}"`);
+  }
+  catalog.putEnum({ ...type, owner: oid });
   return { tag: TAG, touched: [] };
 }

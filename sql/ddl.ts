@@ -24,6 +24,9 @@ import { createView, dropDependentViews, dropViews, viewsUsing } from './views.t
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveColumnType } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { LEGACY_ACTOR, type DdlActor } from './roles.ts';
+import { alterRole, createRole, dropRoles, grantRoles, renameRole } from './ddl-role.ts';
+import { changeOwner, checkDdlPrivileges, createdBefore, grant, isOwnerChange, stampOwners } from './ddl-privileges.ts';
 import { bindIndexExpr, keyNamePart } from './index-keys.ts';
 import { someExpr, type Expr } from './expr.ts';
 import type { ExecContext } from './exec-context.ts';
@@ -33,7 +36,22 @@ import type { ExecContext } from './exec-context.ts';
  * `ctx`: the transaction's context for expressions evaluated per existing row (ADD COLUMN's default:
  * now(), gen_random_uuid()); null where rows are not touched (a catalog replayed).
  */
-export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecContext | null = null): DdlOutcome | null {
+export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecContext | null = null, actor: DdlActor = LEGACY_ACTOR): DdlOutcome | null {
+  if (actor.check) checkDdlPrivileges(catalog, actor, n);
+  const before = createdBefore(catalog);
+  const out = dispatch(catalog, storage, n, ctx, actor);
+  if (out !== null) stampOwners(catalog, before, actor.oid);
+  return out;
+}
+
+function dispatch(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecContext | null, actor: DdlActor): DdlOutcome | null {
+  if ('CreateRoleStmt' in n) return createRole(catalog, n.CreateRoleStmt, ctx, actor);
+  if ('AlterRoleStmt' in n) return alterRole(catalog, n.AlterRoleStmt, ctx, actor);
+  if ('DropRoleStmt' in n) return dropRoles(catalog, n.DropRoleStmt, actor);
+  if ('GrantRoleStmt' in n) return grantRoles(catalog, n.GrantRoleStmt, actor);
+  if ('GrantStmt' in n) return grant(catalog, n.GrantStmt, actor);
+  if ('RenameStmt' in n && n.RenameStmt.renameType === 'OBJECT_ROLE') return renameRole(catalog, n.RenameStmt, actor);
+  if ('AlterTableStmt' in n && isOwnerChange(n.AlterTableStmt)) return changeOwner(catalog, n.AlterTableStmt, actor);
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);
   if ('IndexStmt' in n) return createIndex(catalog, storage, n.IndexStmt);
   if ('DropStmt' in n) return drop(catalog, storage, n.DropStmt);
@@ -49,7 +67,7 @@ export function applyDdl(catalog: Catalog, storage: DdlStorage, n: Node, ctx: Ex
   if ('RefreshMatViewStmt' in n) return setPopulated(catalog, n.RefreshMatViewStmt);
   if ('CreateEnumStmt' in n) return createEnum(catalog, n.CreateEnumStmt);
   if ('AlterEnumStmt' in n) return alterEnum(catalog, storage, n.AlterEnumStmt);
-  if ('AlterOwnerStmt' in n) return alterTypeOwner(catalog, n.AlterOwnerStmt);
+  if ('AlterOwnerStmt' in n) return alterTypeOwner(catalog, n.AlterOwnerStmt, actor);
   return null;
 }
 

@@ -27,6 +27,8 @@ import { constraintsNamed, DeferredConstraints, SET_CONSTRAINTS_OUTSIDE_BLOCK, t
 import { foreignKeyGraph, runDeferredChecks } from './foreign-key-checks.ts';
 import { makeEnv } from './eval.ts';
 import { applyDdl } from './ddl.ts';
+import { actorOf } from './roles.ts';
+import { checkStatementPrivileges } from './statement-privileges.ts';
 import { withViewText } from './views.ts';
 import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import { LockWait } from './advisory-locks.ts';
@@ -185,7 +187,7 @@ export class Engine {
     const undo = 'AlterTableStmt' in n && (n.AlterTableStmt.cmds ?? []).length > 1 ? { catalog: this.catalog.snapshot(), store: this.store.snapshot() } : null;
     let out: DdlOutcome | null;
     try {
-      out = applyDdl(this.catalog, this.store, n, ctx);
+      out = applyDdl(this.catalog, this.store, n, ctx, actorOf(this.catalog, ctx?.identity));
     } catch (e) {
       if (undo !== null) {
         this.catalog.restore(undo.catalog);
@@ -277,6 +279,7 @@ export class Session {
       let r: ExecResult;
       try {
         this.heldOff(entry.stmts[i] as Node);
+        checkStatementPrivileges(this.engine.catalog, this.identity, entry.stmts[i] as Node);
         const l = this.engine.lowerAt(entry, i, []);
         r = this.run(l, params);
       } catch (e) {
@@ -320,7 +323,10 @@ export class Session {
       let lowered = p.lowered;
       const entry = this.engine.parse(p.sql);
       const node = entry.stmts[0];
-      if (node !== undefined) this.heldOff(node);
+      if (node !== undefined) {
+        this.heldOff(node);
+        checkStatementPrivileges(this.engine.catalog, this.identity, node);
+      }
       if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop') {
         lowered = this.engine.lowerOne(p.sql, p.lowered.paramTypes);
         this.prepared.set(name, { sql: p.sql, lowered });
@@ -353,6 +359,7 @@ export class Session {
       sequences: this.sequences,
       random: engine.random,
       identity: this.identity,
+      catalog: engine.catalog,
       advisory: this.advisory,
     };
   }

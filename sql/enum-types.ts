@@ -13,6 +13,7 @@
 // the typmod of columns and casts (the enum's pg_type oid) and inside the values themselves (`SqlEnum.type`),
 // so a value read from a row or made by a cast knows its labels without a catalog.
 
+import type { Owned } from './privileges.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
 import type { SqlValue } from './types.ts';
@@ -27,7 +28,7 @@ export interface EnumLabel {
   readonly sortOrder: number;
 }
 
-export interface EnumTypeDef {
+export interface EnumTypeDef extends Owned {
   /** pg_type.oid (also the typmod of columns of this type). */
   readonly oid: number;
   /** pg_type.oid of its array type `_name`: always `oid + 1` (types.ts typeOidOf reads it so). */

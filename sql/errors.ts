@@ -57,6 +57,10 @@ export const SqlState = {
   untranslatableCharacter: '22P05',
   invalidName: '42602',
   dataCorrupted: 'XX001',
+  insufficientPrivilege: '42501',
+  reservedName: '42939',
+  objectInUse: '55006',
+  invalidGrantOperation: '0LP01',
 } as const;
 export type SqlStateCode = (typeof SqlState)[keyof typeof SqlState];
 

@@ -13,7 +13,7 @@ import type { AdvisoryLocks } from './advisory-locks.ts';
 import type { StatementDeferrals } from './foreign-key-deferred.ts';
 import type { SequenceAccess } from './sequences.ts';
 import type { Expr } from './expr.ts';
-import type { TableDef } from './catalog.ts';
+import type { Catalog, TableDef } from './catalog.ts';
 import type { RowSource, RowVersion, ScannedRow, WriteSink } from './row-source.ts';
 import type { SqlTimestamp } from './datetime.ts';
 import type { SqlValue } from './types.ts';
@@ -49,6 +49,11 @@ export class ReadRecorder {
 export interface SessionIdentity {
   readonly user: string;
   readonly database: string;
+  /**
+   * The bootstrap superusers (the gateway's configured users: sql/roles.ts); absent where any user may
+   * connect (no passwords), where a user that is no catalog role is one.
+   */
+  readonly bootstrap?: readonly string[];
 }
 
 /** Sessions opened without a connection (tests, benchmarks, the engine called directly). */
@@ -78,6 +83,8 @@ export interface ExecContext {
    * runs statements that ask for them itself, lower-statement.ts's `atClient`).
    */
   readonly identity?: SessionIdentity;
+  /** The catalog the statement runs on, where the session runs it (privilege functions: sql/privilege-functions.ts); absent on replicas. */
+  readonly catalog?: Catalog;
   /**
    * Which foreign keys are deferred now, and where their checks queue (sql/foreign-key-deferred.ts);
    * absent: none is (every check runs at the end of the statement).

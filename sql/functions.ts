@@ -21,6 +21,7 @@ import { toNumber } from './to-number.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
+import { evalPrivilegeFunction } from './privilege-functions.ts';
 import { formatText } from './value-text.ts';
 import { uuidText } from './value-binary.ts';
 import { decodeBytes, encodeBytes, positionBytes, substrBytes } from './bytea.ts';
@@ -216,6 +217,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'current_schema':
       return 'public';
+    case 'has_table_privilege': case 'has_sequence_privilege': case 'has_schema_privilege': case 'has_database_privilege':
+      return evalPrivilegeFunction(e.fn, a.map((x) => evalExpr(x, row, env)), env.ctx?.catalog, env.ctx?.identity);
     case 'format_type': {
       // NULL type: NULL; NULL modifier: the type without one (PostgreSQL's format_type).
       const oid = evalExpr(a[0] as Expr, row, env);

@@ -517,7 +517,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     // CURRENT_TIME[(p)]: now() as a time with time zone (in the session's zone, UTC), rounded to p digits.
     if (op === 'SVFOP_CURRENT_TIME') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: -1, explicit: true };
     if (op === 'SVFOP_CURRENT_TIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
-    if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER') return bindFunction(scope.ctx, 'current_user', []);
+    if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER' || op === 'SVFOP_CURRENT_ROLE') return bindFunction(scope.ctx, 'current_user', []);
     if (op === 'SVFOP_CURRENT_SCHEMA') return bindFunction(scope.ctx, 'current_schema', []);
     if (op === 'SVFOP_CURRENT_CATALOG') return bindFunction(scope.ctx, 'current_database', []);
     throw unsupported(op.replace('SVFOP_', '').toLowerCase());

@@ -73,6 +73,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'session_user':
       ctx.atClient = true;
       return fn(name, [], 'text');
+    case 'has_table_privilege': case 'has_sequence_privilege': case 'has_schema_privilege': case 'has_database_privilege':
+      // Read the catalog and the session's role (privilege-functions.ts): the client answers them.
+      arity(name, args, 2, 3);
+      if (args.some((a) => a.t !== 'unknown' && a.t !== 'text' && a.t !== 'varchar' && a.t !== 'name')) throw noFunc(name, args);
+      ctx.atClient = true;
+      return fn(name, args.map((a) => coerce(ctx, a, 'text')), 'bool');
     case 'version':
     case 'current_schema':
       return fn(name, [], 'text');

@@ -31,6 +31,7 @@ import { SqlError, SqlState } from './errors.ts';
 import type { Row } from './types.ts';
 import type { ExecContext } from './exec-context.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
+import { actorOf, LEGACY_ACTOR, type DdlActor } from './roles.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
@@ -43,6 +44,11 @@ export const STORAGE_COUNTER_KEY = '\x00\x00\x00\x00storage-next';
 /** A catalog log entry that is not a parse tree: table `relname` moves to storage `id`. */
 interface StorageSwitch {
   readonly PestoStorage: { readonly relname: string; readonly id: number };
+}
+
+/** A statement with who ran it (sql/roles.ts): the current role's oid and the bootstrap superusers' names. */
+interface AsRole {
+  readonly PestoAs: { readonly oid: number; readonly bootstrap: readonly string[]; readonly stmt: Node };
 }
 
 export type DdlDataAction =
@@ -98,14 +104,19 @@ class ReplicatedDdl implements DdlStorage {
   relabel(): void {}
 }
 
-function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch, ctx: ExecContext | null = null): DdlOutcome {
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch | AsRole, ctx: ExecContext | null = null, actor: DdlActor = LEGACY_ACTOR): DdlOutcome {
+  if ('PestoAs' in n) {
+    const a = n.PestoAs as Partial<AsRole['PestoAs']> | null;
+    if (typeof a !== 'object' || a === null || typeof a.oid !== 'number' || !Array.isArray(a.bootstrap) || typeof a.stmt !== 'object') throw new SqlError(SqlState.invalidParameterValue, 'malformed role entry');
+    return runDdl(catalog, storage, a.stmt, ctx, { oid: a.oid, bootstrap: a.bootstrap, check: false });
+  }
   if ('PestoStorage' in n) {
     const s = n.PestoStorage as Partial<StorageSwitch['PestoStorage']> | null;
     if (typeof s !== 'object' || s === null || typeof s.relname !== 'string' || typeof s.id !== 'number') throw new SqlError(SqlState.invalidParameterValue, 'malformed storage switch');
     catalog.switchStorage(s.relname, s.id);
     return { tag: 'ALTER TABLE', touched: [] };
   }
-  const out = applyDdl(catalog, storage, n, ctx);
+  const out = applyDdl(catalog, storage, n, ctx, actor);
   if (out === null) throw new SqlError(SqlState.featureNotSupported, 'this DDL statement is not supported');
   return out;
 }
@@ -132,7 +143,7 @@ export class CatalogVersion {
     const catalog = new Catalog();
     for (const s of log as string[]) {
       try {
-        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node | StorageSwitch);
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node | StorageSwitch | AsRole);
       } catch (e) {
         throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -151,9 +162,13 @@ export class CatalogVersion {
     const copy = this.log.length === 0 ? new Catalog() : CatalogVersion.fromValue(this.value()).catalog;
     const before = copy.version;
     const storage = new ReplicatedDdl(copy);
-    const outcome = runDdl(copy, storage, node, ctx);
+    // The session's role runs it (privileges checked now) and the log keeps who that was (owners on replay).
+    const actor = ctx?.identity === undefined ? LEGACY_ACTOR : actorOf(this.catalog, ctx.identity);
+    const outcome = runDdl(copy, storage, node, ctx, actor);
     if (copy.version === before && storage.actions.length === 0) return { next: null, outcome, actions: [] };
-    return { next: new CatalogVersion([...this.log, JSON.stringify(node)], copy), outcome, actions: storage.actions };
+    const stmt = outcome.logged ?? node;
+    const entry: Node | AsRole = actor === LEGACY_ACTOR ? stmt : { PestoAs: { oid: actor.oid, bootstrap: actor.bootstrap, stmt } };
+    return { next: new CatalogVersion([...this.log, JSON.stringify(entry)], copy), outcome, actions: storage.actions };
   }
 
   /** This version with table `name` moved to the fresh storage `id` (Catalog.switchStorage; throws SqlError). */

@@ -5,6 +5,7 @@
 // are not given back by a rollback and concurrent inserts do not conflict on the counter, as in
 // PostgreSQL. Everything here is pure.
 
+import type { Owned } from './privileges.ts';
 import type { DefElem, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
 import type { SqlType } from './types.ts';
@@ -22,7 +23,7 @@ export interface SequenceCounter {
   readonly column: number;
 }
 
-export interface SequenceDef {
+export interface SequenceDef extends Owned {
   /** From the catalog's sequence counter (not the table-id counter: older catalogs replay to the same table ids). */
   readonly id: number;
   readonly name: string;
@@ -197,6 +198,7 @@ export function sequenceDef(base: Omit<SequenceDef, 'type' | 'start' | 'incremen
   return {
     id: base.id, name: base.name, counter: base.counter, ownedBy: base.ownedBy,
     type, start, increment, min, max, cache, cycle: o.cycle ?? base.cycle ?? false,
+    ...(base.owner !== undefined ? { owner: base.owner } : {}), ...(base.acl !== undefined ? { acl: base.acl } : {}),
   };
 }
 

@@ -50,7 +50,6 @@ export const DUMP_EMPTY_TABLES: readonly Table[] = [
   empty('pg_subscription', 6100, `oid int4, subdbid int4, subskiplsn text, subname name, subowner int4, subenabled bool, subbinary bool, substream bool,
     subtwophasestate text, subdisableonerr bool, subconninfo text, subslotname name, subsynccommit text, subpublications text[]`),
   empty('pg_largeobject_metadata', 2995, 'oid int4, lomowner int4, lomacl text[]'),
-  empty('pg_init_privs', undefined, 'objoid int4, classoid int4, objsubid int4, privtype text, initprivs text[]'),
   empty('pg_shseclabel', undefined, 'objoid int4, classoid int4, provider text, label text'),
   empty('pg_db_role_setting', undefined, 'setdatabase int4, setrole int4, setconfig text[]'),
   empty('pg_seclabels', undefined, 'objoid int4, classoid int4, objsubid int4, objtype text, objnamespace int4, objname text, provider text, label text'),
@@ -74,24 +73,6 @@ export const PG_SETTINGS: Table = {
 export function settingsRows(settings: SessionSettings): SqlValue[][] {
   return settings.listed().map((x) => [x.name, x.setting, null, '', '', null, 'user', 'string', x.changed ? 'session' : 'default',
     null, null, null, x.boot, x.boot, null, null, false]);
-}
-
-/** pg_database_owner, the role that owns the public schema (PostgreSQL 15). */
-export const DATABASE_OWNER_OID = 6171;
-
-/**
- * The roles: the session's user, a superuser with the bootstrap superuser's oid (10), which owns every
- * object, and pg_database_owner, which owns the public schema.
- */
-export const PG_ROLES: Table = {
-  name: 'pg_catalog.pg_roles',
-  columns: `rolname name, rolsuper bool, rolinherit bool, rolcreaterole bool, rolcreatedb bool, rolcanlogin bool, rolreplication bool,
-    rolconnlimit int4, rolpassword text, rolvaliduntil timestamptz, rolbypassrls bool, rolconfig text[], oid int4`,
-};
-
-export function roleRows(settings: SessionSettings): SqlValue[][] {
-  return [[settings.user, true, true, true, true, true, false, -1, '********', null, false, null, 10],
-    ['pg_database_owner', false, true, false, false, false, false, -1, '********', null, false, null, DATABASE_OWNER_OID]];
 }
 
 /** pg_class: PostgreSQL 15's columns (relfrozenxid and relminmxid, of type xid, as int4; relacl as text[]). */
@@ -118,6 +99,9 @@ export interface ClassFacts {
   readonly relhasindex?: boolean;
   readonly reltuples?: number;
   readonly relispopulated?: boolean;
+  /** Its owner's oid (default the bootstrap superuser, 10) and its privileges (aclitem[] as text[]; default NULL). */
+  readonly relowner?: number;
+  readonly relacl?: SqlValue;
   /** Whether it takes part in a foreign key (PostgreSQL's RI triggers; pg_dump reads foreign keys only of such tables). */
   readonly relhastriggers?: boolean;
 }
@@ -125,9 +109,9 @@ export interface ClassFacts {
 /** A relation's pg_class row, in the public schema, owned by the bootstrap superuser's oid, with PostgreSQL's defaults elsewhere. */
 export function classRow(c: ClassFacts): SqlValue[] {
   const stored = c.relkind === 'r' || c.relkind === 'i' || c.relkind === 'S' || c.relkind === 'm';
-  return [c.oid, c.relname, 2200, c.reltype ?? 0, 0, 10, c.relam, stored ? c.oid : 0, 0, 0, c.reltuples ?? -1, 0, 0, c.relhasindex ?? false, false, 'p', c.relkind,
+  return [c.oid, c.relname, 2200, c.reltype ?? 0, 0, c.relowner ?? 10, c.relam, stored ? c.oid : 0, 0, 0, c.reltuples ?? -1, 0, 0, c.relhasindex ?? false, false, 'p', c.relkind,
     c.relnatts, c.relchecks ?? 0, c.relkind === 'v', c.relhastriggers ?? false, false, false, false, c.relispopulated ?? true, c.relkind === 'r' || c.relkind === 'm' ? 'd' : 'n',
-    false, 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, null, null, null];
+    false, 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, c.relacl ?? null, null, null];
 }
 
 /** pg_attribute: PostgreSQL 15's columns (attmissingval, of type anyarray, as text; attacl as text[]). */
@@ -177,3 +161,9 @@ export function viewRuleRows(viewOid: number, viewId: number, uses: readonly num
   push(pgDepend, [2618, rule, 0, 1259, viewOid, 0, 'i']);
   for (const oid of new Set(uses)) if (oid !== viewOid) push(pgDepend, [2618, rule, 0, 1259, oid, 0, 'n']);
 }
+
+/**
+ * pg_init_privs: the privileges the system schemas had at initdb ('i'), which pg_dump compares their
+ * ACLs with, so that a dump grants nothing on them (system-catalog.ts fills it with their ACLs).
+ */
+export const PG_INIT_PRIVS: Table = { name: 'pg_catalog.pg_init_privs', columns: 'objoid int4, classoid int4, objsubid int4, privtype text, initprivs text[]' };

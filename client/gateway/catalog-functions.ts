@@ -54,10 +54,12 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   format_type: (a) => (a.length === 2
     ? `(SELECT coalesce((SELECT display FROM pg_catalog.pesto_type_name WHERE spelling = (${a[0]})::text AND oid >= ${TYPE_OID_BASE}), pg_catalog.format_type(${a[0]}, ${a[1]})) AS format_type)`
     : null),
-  // Pesto has no per-object owners: every object is the session user's (as psql's \d lists them).
-  pg_get_userbyid: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE current_user::name END AS pg_get_userbyid)` : null),
-  // Comments on shared objects (databases, roles): Pesto keeps none.
-  shobj_description: (a) => (a.length === 2 ? '(SELECT NULL::text AS shobj_description)' : null),
+  // Comments on shared objects (roles, databases): COMMENT ON ROLE / DATABASE is not supported, so none has one.
+  shobj_description: (a) => (a.length === 2 ? `(SELECT CAST(NULL AS text) AS shobj_description)` : null),
+  // A role's name from pg_roles (catalog-roles.ts), PostgreSQL's 'unknown (OID=n)' for an oid no role has.
+  pg_get_userbyid: (a) => (a.length === 1
+    ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE coalesce((SELECT pesto_r.rolname FROM pg_catalog.pg_roles pesto_r WHERE pesto_r.oid = (${a[0]})), ('unknown (OID=' || (${a[0]}) || ')')::name) END AS pg_get_userbyid)`
+    : null),
   // The encodings a database can have here: UTF8 (6) only; PostgreSQL's names of the others it numbers.
   pg_encoding_to_char: (a) => (a.length === 1 ? `(SELECT CASE (${a[0]}) WHEN 0 THEN 'SQL_ASCII' WHEN 6 THEN 'UTF8' ELSE '' END AS pg_encoding_to_char)` : null),
   // Pesto has no triggers (pg_trigger is empty): no trigger has a definition.

@@ -11,6 +11,8 @@ import type { TableDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { normInt8, typeDisplayName, typeOid, type SqlValue } from '../../sql/types.ts';
 import type { Table } from './catalog-constraints.ts';
+import type { Owners } from './catalog-roles.ts';
+import { ownerOf } from '../../sql/privileges.ts';
 import { OID_BASE } from './psql-describe.ts';
 import { classRow } from './catalog-dump.ts';
 
@@ -43,14 +45,14 @@ export const SEQUENCE_TABLES = [PG_SEQUENCE, PG_SEQUENCES, IS_SEQUENCES, PG_DEPE
 const PRECISION: Record<SequenceDef['type'], number> = { int2: 16, int4: 32, int8: 64 };
 
 /** The rows of the tables above, and each sequence's pg_class row (into `pgClass`). */
-export function sequenceRows(sequences: readonly SequenceDef[], tables: readonly TableDef[], database: string, owner: string,
+export function sequenceRows(sequences: readonly SequenceDef[], tables: readonly TableDef[], database: string, owners: Owners,
   push: (table: Table, row: SqlValue[]) => void, pgClass: (row: SqlValue[]) => void): void {
   for (const s of sequences) {
     const oid = SEQUENCE_OID + s.id;
     const [start, min, max, increment, cache] = [s.start, s.min, s.max, s.increment, s.cache].map(normInt8);
-    pgClass(classRow({ oid, relname: s.name, relkind: 'S', relam: 0, relnatts: 3, reltuples: 1 }));
+    pgClass(classRow({ oid, relname: s.name, relkind: 'S', relam: 0, relnatts: 3, reltuples: 1, relowner: ownerOf(s), relacl: owners.acl(s) }));
     push(PG_SEQUENCE, [oid, typeOid[s.type], start ?? null, increment ?? null, max ?? null, min ?? null, cache ?? null, s.cycle]);
-    push(PG_SEQUENCES, ['public', s.name, owner, typeDisplayName[s.type], start ?? null, min ?? null, max ?? null, increment ?? null, s.cycle, cache ?? null, null]);
+    push(PG_SEQUENCES, ['public', s.name, owners.name(s), typeDisplayName[s.type], start ?? null, min ?? null, max ?? null, increment ?? null, s.cycle, cache ?? null, null]);
     const t = s.ownedBy === null ? undefined : tables.find((x) => x.name === s.ownedBy!.table);
     // 'i' for an identity column's sequence, 'a' (auto) for SERIAL's and OWNED BY's, as PostgreSQL records them.
     const identity = t?.columns.find((c) => c.name === s.ownedBy!.column)?.identity !== undefined;

@@ -6,10 +6,12 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
-import { columnsOf, outcomeOf, resultOf, unknownDatabase } from './engine-backend.ts';
-import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, SqlBackend } from './sql-backend.ts';
+import { columnsOf, connectRefusal, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
+import { peekCatalog } from '../sql/catalog-miss.ts';
+import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
 
 export interface ClusterBackendOptions {
   /** Databases a client may name in its startup packet; any name when omitted. */
@@ -22,8 +24,21 @@ export class ClusterBackend implements SqlBackend {
     private readonly options: ClusterBackendOptions = {},
   ) {}
 
-  openSession(user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new ClusterBackendSession(this.sql.session({ user, database })) });
+  async openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
+    const unknown = unknownDatabase(this.options.databases, database);
+    if (unknown !== null) return unknown;
+    // A catalog role needs CONNECT (the catalog its login just read).
+    if (bootstrap?.includes(user) !== true) {
+      const refused = connectRefusal((await peekCatalog(this.sql)).catalog, identity);
+      if (refused !== null) return refused;
+    }
+    return { ok: true, session: new ClusterBackendSession(this.sql.session(identity)) };
+  }
+
+  /** Read from the cluster, not the cache: a role another gateway created or changed a moment ago logs in. */
+  async loginRole(user: string): Promise<RoleDef | null> {
+    return (await this.sql.freshCatalog()).catalog.role(user) ?? null;
   }
 }
 
@@ -89,5 +104,9 @@ class ClusterBackendSession implements BackendSession {
 
   async views(): Promise<readonly ViewDef[]> {
     return (await this.session.catalog()).catalog.listViews();
+  }
+
+  async roles(): Promise<RoleCatalog> {
+    return roleCatalog((await this.session.catalog()).catalog, this.session.identity);
   }
 }

@@ -4,8 +4,11 @@
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { splitNotices } from '../../sql/notices.ts';
-import type { TableDef, ViewDef } from '../../sql/catalog.ts';
+import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import { bootstrapOf, type RoleDef } from '../../sql/roles.ts';
+import { connectRefused, databaseAcl, schemaAcl } from '../../sql/schema-privileges.ts';
+import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
@@ -13,7 +16,7 @@ import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
   BackendColumn, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
-  PrepareResult, SqlBackend,
+  PrepareResult, RoleCatalog, SqlBackend,
 } from './sql-backend.ts';
 
 export interface EngineBackendOptions {
@@ -27,8 +30,14 @@ export class EngineBackend implements SqlBackend {
     private readonly options: EngineBackendOptions = {},
   ) {}
 
-  openSession(user: string, database: string): Promise<OpenSessionResult> {
-    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? { ok: true, session: new EngineBackendSession(this.engine.session({ user, database }), this.engine) });
+  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const identity = { user, database, ...(bootstrap !== undefined ? { bootstrap } : {}) };
+    return Promise.resolve(unknownDatabase(this.options.databases, database) ?? connectRefusal(this.engine.catalog, identity)
+      ?? { ok: true, session: new EngineBackendSession(this.engine.session(identity), this.engine, identity) });
+  }
+
+  loginRole(user: string): Promise<RoleDef | null> {
+    return Promise.resolve(this.engine.catalog.role(user) ?? null);
   }
 }
 
@@ -40,6 +49,21 @@ interface EngineStatement extends BackendStatement {
 export function unknownDatabase(databases: readonly string[] | undefined, database: string): OpenSessionResult | null {
   if (databases === undefined || databases.includes(database)) return null;
   return { ok: false, error: { code: '3D000', message: `database "${database}" does not exist` } };
+}
+
+/** The session may not start: its role lacks CONNECT on the database. */
+export function connectRefusal(catalog: Catalog, identity: SessionIdentity): OpenSessionResult | null {
+  const e = connectRefused(catalog, identity);
+  return e === null ? null : { ok: false, error: { code: e.code, message: e.message, detail: e.detail } };
+}
+
+/** The roles of `catalog` as a session of `identity` sees them. */
+export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCatalog {
+  const database = databaseAcl(catalog);
+  return {
+    roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
+    schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
+  };
 }
 
 export function columnsOf(cols: readonly ResultColumn[]): BackendColumn[] {
@@ -82,6 +106,7 @@ class EngineBackendSession implements BackendSession {
   constructor(
     private readonly session: Session,
     private readonly engine: Engine,
+    private readonly identity: SessionIdentity,
   ) {}
 
   execute(sql: string): Promise<BackendResult> {
@@ -164,5 +189,9 @@ class EngineBackendSession implements BackendSession {
 
   views(): Promise<readonly ViewDef[]> {
     return Promise.resolve(this.engine.catalog.listViews());
+  }
+
+  roles(): Promise<RoleCatalog> {
+    return Promise.resolve(roleCatalog(this.engine.catalog, this.identity));
   }
 }

@@ -15,6 +15,8 @@ import { GatewayState, ProtocolError } from './protocol-error.ts';
 import { SCRAM_MECHANISM, ScramExchange, deriveCredentials, type ScramCredentials } from './scram-auth.ts';
 import { SessionSettings } from './session-settings.ts';
 import type { SqlBackend } from './sql-backend.ts';
+import type { RoleDef } from '../../sql/roles.ts';
+import { parseScramVerifier } from '../../sql/scram-verifier.ts';
 
 /** What a connection needs from its server. */
 export interface ConnectionHost {
@@ -23,6 +25,9 @@ export interface ConnectionHost {
   readonly maxMessageBytes: number;
   /** Credentials per user name; null means trust (no password asked). */
   readonly credentials: ReadonlyMap<string, ScramCredentials> | null;
+  /** A catalog role's session slot; false when it has `limit` sessions open at this gateway (CONNECTION LIMIT; -1: none). */
+  acquireRoleSlot(role: string, limit: number): boolean;
+  releaseRoleSlot(role: string): void;
   /** Claims a session slot; false when maxConnections sessions are open. */
   acquireSlot(): boolean;
   releaseSlot(): void;
@@ -48,6 +53,8 @@ export class GatewayConnection {
   private session: GatewaySession | null = null;
   private processId = 0;
   private slot = false;
+  /** The catalog role whose CONNECTION LIMIT slot this connection holds. */
+  private roleSlot: string | null = null;
   private readonly onData = (chunk: Buffer): void => this.receive(chunk);
 
   constructor(
@@ -202,11 +209,19 @@ export class GatewayConnection {
     const database = params.get('database') ?? user;
     if (!this.host.acquireSlot()) throw new ProtocolError('sorry, too many clients already', GatewayState.tooManyConnections);
     this.slot = true;
-    if (this.host.credentials !== null && !(await this.authenticate(user, this.host.credentials))) {
+    const configured = this.host.credentials;
+    // A configured user is a bootstrap superuser; any other name must be a catalog role (sql/roles.ts).
+    const role = configured?.has(user) === true ? null : await this.host.backend.loginRole(user);
+    if (configured !== null && !(await this.authenticate(user, configured.get(user) ?? (role === null ? null : roleCredentials(role))))) {
       throw new ProtocolError(`password authentication failed for user "${user}"`, GatewayState.invalidPassword);
     }
+    if (role !== null) {
+      if (!role.canLogin) throw new ProtocolError(`role "${user}" is not permitted to log in`, GatewayState.invalidAuthorization);
+      if (!this.host.acquireRoleSlot(user, role.superuser ? -1 : role.connLimit)) throw new ProtocolError(`too many connections for role "${user}"`, GatewayState.tooManyConnections);
+      this.roleSlot = user;
+    }
     this.out.authenticationOk();
-    const opened = await this.host.backend.openSession(user, database);
+    const opened = await this.host.backend.openSession(user, database, configured === null ? undefined : [...configured.keys()]);
     if (!opened.ok) throw new ProtocolError(opened.error.message, opened.error.code);
     const settings = new SessionSettings(user, withOptions(params));
     this.processId = this.host.nextProcessId();
@@ -237,10 +252,10 @@ export class GatewayConnection {
     this.attach(tls);
   }
 
-  private async authenticate(user: string, credentials: ReadonlyMap<string, ScramCredentials>): Promise<boolean> {
+  /** `known`: the user's credentials; null (an unknown user, a role without a valid password) fails, after the same exchange. */
+  private async authenticate(user: string, known: ScramCredentials | null): Promise<boolean> {
     // Unknown users run the exchange against throwaway credentials, so the answer looks the same.
-    const creds = credentials.get(user) ?? deriveCredentials(randomBytes(16).toString('hex'));
-    const known = credentials.has(user);
+    const creds = known ?? deriveCredentials(randomBytes(16).toString('hex'));
     this.out.authenticationSasl([SCRAM_MECHANISM]);
     this.flush();
     const first = await this.authFrame();
@@ -253,7 +268,7 @@ export class GatewayConnection {
     const final = await this.authFrame();
     if (final === null) return false;
     const s2 = exchange.finish(final);
-    if (!s2.ok || !known) return false;
+    if (!s2.ok || known === null) return false;
     this.out.authenticationSaslFinal(s2.value);
     return true;
   }
@@ -272,6 +287,10 @@ export class GatewayConnection {
       this.slot = false;
       this.host.releaseSlot();
     }
+    if (this.roleSlot !== null) {
+      this.host.releaseRoleSlot(this.roleSlot);
+      this.roleSlot = null;
+    }
     const s = this.session;
     this.session = null;
     if (s !== null) {
@@ -283,6 +302,17 @@ export class GatewayConnection {
     }
     if (!this.stream.destroyed) this.stream.end();
   }
+}
+
+/**
+ * The SCRAM credentials of a catalog role's stored verifier; null (the login fails as a wrong password
+ * does, as in PostgreSQL) without a password, with a hash that is not a SCRAM verifier, or past VALID UNTIL.
+ */
+function roleCredentials(role: RoleDef): ScramCredentials | null {
+  const v = role.password === null ? null : parseScramVerifier(role.password);
+  if (v === null) return null;
+  if (role.validUntil !== null && role.validUntil.micros < BigInt(Date.now()) * 1000n) return null;
+  return { salt: Buffer.from(v.salt, 'base64'), iterations: v.iterations, storedKey: Buffer.from(v.storedKey, 'base64'), serverKey: Buffer.from(v.serverKey, 'base64') };
 }
 
 /** Startup parameters plus the `-c name=value` settings of the `options` parameter (PGOPTIONS). */

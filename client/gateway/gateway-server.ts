@@ -65,6 +65,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const sockets = new Set<Socket>();
   const byProcessId = new Map<number, { secret: number; conn: GatewayConnection }>();
   let sessions = 0;
+  /** Open sessions per catalog role (CONNECTION LIMIT, counted per gateway). */
+  const roleSessions = new Map<string, number>();
   let processIds = 10_000;
 
   const connHost: ConnectionHost = {
@@ -79,6 +81,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     },
     releaseSlot: () => {
       sessions--;
+    },
+    acquireRoleSlot: (role, limit) => {
+      const n = roleSessions.get(role) ?? 0;
+      if (limit >= 0 && n >= limit) return false;
+      roleSessions.set(role, n + 1);
+      return true;
+    },
+    releaseRoleSlot: (role) => {
+      const n = (roleSessions.get(role) ?? 1) - 1;
+      if (n === 0) roleSessions.delete(role);
+      else roleSessions.set(role, n);
     },
     register: (pid, secret, conn) => byProcessId.set(pid, { secret, conn }),
     unregister: (pid) => byProcessId.delete(pid),

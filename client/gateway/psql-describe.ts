@@ -1,4 +1,4 @@
-// psql's describe commands (`\d`, `\dt`, `\di`, `\d table`, `\l`, `\dn`, `\du`) answered from the catalog
+// psql's describe commands (`\d`, `\dt`, `\di`, `\d table`, `\l`, `\dn`) answered from the catalog
 // the session sees: psql 15 turns each into a few pg_catalog queries (describe.c: listTables,
 // describeTableDetails, describeOneTableDetails, listAllDbs, listSchemas, describeRoles) that the engine,
 // having no pg_catalog, cannot run. Each query psql sends for these commands is recognised by its shape
@@ -8,8 +8,8 @@
 //     pattern): schema, name, type, owner, the indexed table for indexes, and for `+` persistence
 //     (permanent), access method (heap, btree), size (unknown: empty) and description (COMMENT ON);
 //   - the database list (`\l`): the database of the connection, UTF8, C collation;
-//   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); the role list (`\du`):
-//     the session's user, who may do anything (a superuser: there are no privileges);
+//   - the schema list (`\dn`): public (PostgreSQL 15's owner, pg_database_owner); (the role list, `\du`,
+//     is psql's own query over pg_roles and pg_auth_members: system-catalog.ts, catalog-roles.ts);
 //   - the name lookup of `\d name`: oid, schema, name (oid = OID_BASE + the table's catalog id);
 //   - the table's flags (its CHECK constraints' count; no rules, row security, partitions: psql asks no more);
 //   - its columns: name, formatted type, default, NOT NULL (identity and generated empty);
@@ -29,6 +29,8 @@
 // expressions print as `(expression)`. `\d+ table` adds each column's storage (the type's default) and
 // description (COMMENT ON), no compression or statistics target, and the access method.
 
+import type { Owned } from '../../sql/privileges.ts';
+import { ownersOf, roleNames } from './catalog-roles.ts';
 import { SqlEnum } from '../../sql/enum-types.ts';
 import { SEQUENCE_OID } from './catalog-sequences.ts';
 import { referencingKeys, type ForeignKeyDef, type IndexDef, type TableDef, type ViewDef } from '../../sql/catalog.ts';
@@ -179,12 +181,13 @@ export function indexRows(t: TableDef): IndexRow[] {
   return out;
 }
 
+/** `\dp` / `\z`: relations with their ACLs (column privileges and policies: none, Pesto has neither). */
+const PRIVILEGES = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.array_to_string\(c\.relacl, E'\\n'\) AS "Access privileges",[\s\S]*AS "Policies"\s+FROM pg_catalog\.pg_class c\s[\s\S]*?WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1, 2;?\s*$/;
 const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"((?:,\s*[^\n]* as "[^"]+")*)\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
 /** The columns psql adds to the relation list (`\di`: the table; `+`: the verbose ones), each as it reads them. */
 const LIST_EXTRA = new Set(['Table', 'Persistence', 'Access method', 'Size', 'Description']);
 const DATABASES = /^\s*SELECT d\.datname as "Name",\s*pg_catalog\.pg_get_userbyid\(d\.datdba\) as "Owner",\s*pg_catalog\.pg_encoding_to_char\(d\.encoding\) as "Encoding",\s*d\.datcollate as "Collate",\s*d\.datctype as "Ctype",\s*d\.daticulocale as "ICU Locale",\s*CASE d\.datlocprovider [^\n]* END AS "Locale Provider",\s*pg_catalog\.array_to_string\(d\.datacl, E'\\n'\) AS "Access privileges"\s+FROM pg_catalog\.pg_database d\s+(?:WHERE ([\s\S]*))?ORDER BY 1;?\s*$/;
 const SCHEMAS = /^\s*SELECT n\.nspname AS "Name",\s*pg_catalog\.pg_get_userbyid\(n\.nspowner\) AS "Owner"\s+FROM pg_catalog\.pg_namespace n\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
-const ROLES = /^\s*SELECT r\.rolname, r\.rolsuper, r\.rolinherit,\s*r\.rolcreaterole, r\.rolcreatedb, r\.rolcanlogin,\s*r\.rolconnlimit, r\.rolvaliduntil,\s*ARRAY\(SELECT b\.rolname[\s\S]*\) as memberof\s*, r\.rolreplication\s*, r\.rolbypassrls\s+FROM pg_catalog\.pg_roles r\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
 const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
 // `\d+` asks for the reloptions (none here) where `\d` selects '', and for four more columns per attribute.
 const FLAGS = /^\s*SELECT c\.relchecks, c\.relkind, c\.relhasindex, c\.relhasrules, c\.relhastriggers, c\.relrowsecurity, c\.relforcerowsecurity, false AS relhasoids, c\.relispartition, (?:''|pg_catalog\.array_to_string\(c\.reloptions [\s\S]*?\))\s*, c\.reltablespace, [\s\S]*, c\.relpersistence, c\.relreplident, am\.amname\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.oid = '(\d+)';?\s*$/;
@@ -231,6 +234,8 @@ interface Relation {
   /** The table, materialized view or indexed relation; null for a view or a sequence. */
   readonly table: TableDef | null;
   readonly type: 'table' | 'index' | 'view' | 'materialized view' | 'sequence';
+  /** What carries its owner (an index: its table). */
+  readonly owned: Owned;
 }
 
 /** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
@@ -262,21 +267,42 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     return {
       columns,
       answer: async (ctx) => {
-        const owner = ctx.settings.get('session_authorization') ?? '';
+        const owners = ownersOf(await ctx.backend.roles());
         const tables = await ctx.backend.tables();
         const found: Relation[] = [];
         for (const t of matching(tables, where)) {
           const type = t.matview === undefined ? 'table' : 'materialized view';
-          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, table: t, type });
+          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, table: t, type, owned: t });
         }
-        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view' });
+        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view', owned: v });
         if ((kinds.includes('i') || kinds.includes('S')) && nameTest(where, 'n.nspname')('public')) {
           const name = nameTest(where, 'c.relname');
-          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, type: 'index' });
-          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, type: 'sequence' });
+          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, type: 'index', owned: t });
+          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, type: 'sequence', owned: s });
         }
         found.sort(byName);
-        return rows(columns, found.map((r) => ['public', r.name, r.type, owner, ...extras.map((e) => extraValue(e, r))]));
+        return rows(columns, found.map((r) => ['public', r.name, r.type, owners.name(r.owned), ...extras.map((e) => extraValue(e, r))]));
+      },
+    };
+  }
+  m = PRIVILEGES.exec(sql);
+  if (m !== null) {
+    const kinds = (m[1] as string).split(',').map((k) => k.trim().replace(/'/g, ''));
+    const where = m[2] as string;
+    const columns = ['Schema', 'Name', 'Type', 'Access privileges', 'Column privileges', 'Policies'].map((c) => col(c));
+    return {
+      columns,
+      answer: async (ctx) => {
+        const owners = ownersOf(await ctx.backend.roles());
+        const found: { name: string; type: string; owned: Owned }[] = [];
+        for (const t of matching(await ctx.backend.tables(), where)) {
+          const type = t.matview === undefined ? 'table' : 'materialized view';
+          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, type, owned: t });
+        }
+        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, type: 'view', owned: v });
+        if (kinds.includes('S')) for (const s of matching(await ctx.backend.sequences(), where)) found.push({ name: s.name, type: 'sequence', owned: s });
+        found.sort(byName);
+        return rows(columns, found.map((r) => ['public', r.name, r.type, owners.acl(r.owned)?.items.join('\n') ?? null, '', '']));
       },
     };
   }
@@ -286,10 +312,13 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
     const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges'].map((c) => col(c));
     return {
       columns,
-      answer: (ctx) => {
+      answer: async (ctx) => {
         const name = ctx.settings.database;
-        const owner = ctx.settings.get('session_authorization') ?? '';
-        return Promise.resolve(rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', null]] : []));
+        // The database owner is the first bootstrap superuser (oid 10); its ACL is sql/schema-privileges.ts's.
+        const roles = await ctx.backend.roles();
+        const owner = roleNames(roles)(10) ?? ctx.settings.get('session_authorization') ?? '';
+        const acl = roles.databaseAcl === null ? null : ownersOf(roles).aclOf(roles.databaseAcl).items.join('\n');
+        return rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', acl]] : []);
       },
     };
   }
@@ -301,22 +330,6 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
       columns,
       // PostgreSQL 15's public schema belongs to the role of the database's owner.
       answer: () => Promise.resolve(rows(columns, nameTest(where, 'n.nspname')('public') ? [['public', 'pg_database_owner']] : [])),
-    };
-  }
-  m = ROLES.exec(sql);
-  if (m !== null) {
-    const where = m[1] as string;
-    const columns = [
-      col('rolname'), col('rolsuper', 'bool'), col('rolinherit', 'bool'), col('rolcreaterole', 'bool'), col('rolcreatedb', 'bool'),
-      col('rolcanlogin', 'bool'), col('rolconnlimit', 'int4'), col('rolvaliduntil'), col('memberof'), col('rolreplication', 'bool'), col('rolbypassrls', 'bool'),
-    ];
-    return {
-      columns,
-      answer: (ctx) => {
-        // There are no roles or privileges: every user the gateway admits may do anything (a superuser).
-        const user = ctx.settings.get('session_authorization') ?? '';
-        return Promise.resolve(rows(columns, nameTest(where, 'r.rolname')(user) ? [[user, true, true, false, false, true, -1, null, '{}', false, false]] : []));
-      },
     };
   }
   m = LOOKUP.exec(sql);

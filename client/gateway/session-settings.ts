@@ -190,6 +190,11 @@ export class SessionSettings {
   set(name: string, value: string | null): SetOutcome {
     const lower = name.toLowerCase();
     const def = byLowerName.get(lower);
+    // SET ROLE and SET SESSION AUTHORIZATION would change the session's role (sql/roles.ts), which the gateway does not do yet.
+    if (lower === 'role' || (lower === 'session_authorization' && value !== null && value !== this.get('session_authorization'))) {
+      if (value === null || (lower === 'role' && value.toLowerCase() === 'none')) return { ok: true, report: null };
+      return { ok: false, error: { code: '0A000', message: `SET ${lower === 'role' ? 'ROLE' : 'SESSION AUTHORIZATION'} is not supported` } };
+    }
     if (def === undefined) {
       if (!lower.includes('.')) {
         return { ok: false, error: { code: GatewayState.undefinedObject, message: `unrecognized configuration parameter "${name}"` } };

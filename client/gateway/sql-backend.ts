@@ -16,6 +16,8 @@
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import type { TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
+import type { RoleDef, RoleMember } from '../../sql/roles.ts';
+import type { AclItem } from '../../sql/privileges.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 
 export interface BackendColumn {
@@ -96,10 +98,29 @@ export interface BackendSession {
   views(): Promise<readonly ViewDef[]>;
   /** The enum types this session's statements see now (pg_type, pg_enum, psql's `\dT`). */
   enums(): Promise<readonly EnumTypeDef[]>;
+  /** The roles this session's statements see now (pg_roles, pg_authid, owners' names, psql's `\du`). */
+  roles(): Promise<RoleCatalog>;
+}
+
+/** The roles a session sees: the catalog's, their memberships, and the bootstrap superusers' names (sql/roles.ts). */
+export interface RoleCatalog {
+  readonly roles: readonly RoleDef[];
+  readonly members: readonly RoleMember[];
+  readonly bootstrap: readonly string[];
+  /** The schema public's ACL (sql/schema-privileges.ts). */
+  readonly schemaAcl: readonly AclItem[];
+  /** The database's ACL; null: the default (datacl NULL). */
+  readonly databaseAcl: readonly AclItem[] | null;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };
 
 export interface SqlBackend {
-  openSession(user: string, database: string): Promise<OpenSessionResult>;
+  /**
+   * `bootstrap`: the gateway's configured users (bootstrap superusers: sql/roles.ts); absent when the
+   * gateway asks no passwords, where a user that is no catalog role is one.
+   */
+  openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult>;
+  /** The catalog role `user` names, as the latest catalog has it (login: its verifier, LOGIN, VALID UNTIL); null when none does. */
+  loginRole(user: string): Promise<RoleDef | null>;
 }

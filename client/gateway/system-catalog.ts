@@ -22,7 +22,6 @@
 // regclass and regtype casts are lookups in catalog-names.ts's tables (an oid, or with ::text the name).
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
-import { SqlArray } from '../../sql/sql-array.ts';
 import { enumTypeRows } from './catalog-enums.ts';
 import { parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
@@ -38,10 +37,13 @@ import { OID_BASE, defaultText, identText, objectNames } from './psql-describe.t
 import { eachNode, publicQualifier, qualifyNames } from './catalog-qualify.ts';
 import { PG_DEPEND, SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
-import type { BackendResult } from './sql-backend.ts';
+import type { BackendResult, RoleCatalog } from './sql-backend.ts';
+import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './catalog-roles.ts';
+import { ownerOf } from '../../sql/privileges.ts';
+import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
 import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
-import { DATABASE_OWNER_OID, DUMP_EMPTY_TABLES, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_ROLES, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, roleRows, settingsRows } from './catalog-dump.ts';
+import { DUMP_EMPTY_TABLES, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
 
@@ -125,9 +127,9 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [PG_SETTINGS, PG_ROLES, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [...ROLE_TABLES, PG_NAMESPACE, PG_INIT_PRIVS, PG_SETTINGS, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
-const ALL = [PG_NAMESPACE, PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
+const ALL = [PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
 const SYSTEM_NAMES = new Set(ALL.flatMap((t) => (t.name.startsWith('pg_catalog.') ? [t.name, t.name.slice('pg_catalog.'.length)] : [t.name])));
 
@@ -198,8 +200,8 @@ function columnFacts(type: SqlType, typmod: number): { maxLength: number | null;
   }
 }
 
-function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], settings: SessionSettings): Map<Table, SqlValue[][]> {
-  const { database, user: owner } = settings;
+function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], roles: RoleCatalog, settings: SessionSettings): Map<Table, SqlValue[][]> {
+  const { database } = settings;
   const schema = publicQualifier(settings.get('search_path') ?? '');
   const enumNames = new Set(enums.map((x) => x.name));
   const definitionOf = (v: { readonly text?: string }): string | null => {
@@ -208,31 +210,39 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   };
   const out = new Map<Table, SqlValue[][]>(SESSION_TABLES.map((t) => [t, []]));
   const push = (t: Table, row: SqlValue[]): void => void out.get(t)!.push(row);
+  roleRows(roles, push);
+  const owners = ownersOf(roles);
   out.set(PG_SETTINGS, settingsRows(settings));
-  out.set(PG_ROLES, roleRows(settings));
   push(PG_DESCRIPTION, [PUBLIC, 2615, 0, 'standard public schema']);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME }, schema);
   // The session's own database (UTF8, C collation; the only one it can see).
-  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1, 1, 1663, 'C', 'C', null, null, null]);
+  push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1, 1, 1663, 'C', 'C', null, null, roles.databaseAcl === null ? null : owners.aclOf(roles.databaseAcl)]);
+  // The system schemas are the bootstrap superuser's, usable by everyone; public is PostgreSQL 15's (sql/schema-privileges.ts).
+  const system = owners.aclOf([{ grantee: 10, grantor: 10, privs: 'UC', options: '' }, { grantee: 0, grantor: 10, privs: 'U', options: '' }]);
+  push(PG_NAMESPACE, [PG_CATALOG, 'pg_catalog', 10, system]);
+  push(PG_NAMESPACE, [PUBLIC, 'public', PG_DATABASE_OWNER, owners.aclOf(roles.schemaAcl)]);
+  push(PG_NAMESPACE, [INFORMATION_SCHEMA, 'information_schema', 10, system]);
+  for (const schemaOid of [PG_CATALOG, INFORMATION_SCHEMA]) push(PG_INIT_PRIVS, [schemaOid, 2615, 0, 'i', system]);
   const names = objectNames(sequences, schema);
   const relationOids = (uses: readonly string[]): number[] => uses.flatMap((n) => {
     const r = tables.find((x) => x.name === n) ?? views.find((x) => x.name === n);
     return r === undefined ? [] : [OID_BASE + r.id];
   });
-  sequenceRows(sequences, tables, database, owner, push, (row) => push(PG_CLASS, row));
+  sequenceRows(sequences, tables, database, owners, push, (row) => push(PG_CLASS, row));
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
     const attributes = t.columns.filter((c) => !c.hidden || c.dropped === true);
     const m = t.matview;
+    const owner = owners.name(t);
     push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', reltype: rowTypeOid(t), relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
-      relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }),
+      relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }), relowner: ownerOf(t), relacl: owners.acl(t),
       relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || tables.some((x) => x.foreignKeys?.some((fk) => fk.refTable === t.name) === true) }));
     rowTypeRows(t.name, oid, rowTypeOid(t), push);
-    for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0 }));
-    if (!t.hiddenPk) push(PG_CLASS, classRow({ oid: PKEY_OID + t.id, relname: `${t.name}_pkey`, relkind: 'i', relam: 403, relnatts: t.pk.length, reltuples: 0 }));
+    for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0, relowner: ownerOf(t) }));
+    if (!t.hiddenPk) push(PG_CLASS, classRow({ oid: PKEY_OID + t.id, relname: `${t.name}_pkey`, relkind: 'i', relam: 403, relnatts: t.pk.length, reltuples: 0, relowner: ownerOf(t) }));
     if (m === undefined) {
       push(PG_TABLES, ['public', t.name, owner, null, t.indexes.length > 0 || !t.hiddenPk, false, false, false]);
       push(IS_TABLES, [database, 'public', t.name, 'BASE TABLE', null, null, null, null, null, 'YES', 'NO', null]);
@@ -263,9 +273,9 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const definition = definitionOf(v);
     const writable = writableColumns(v);
     const yes = writable === null ? 'NO' : 'YES';
-    push(PG_CLASS, classRow({ oid, relname: v.name, relkind: 'v', relam: 0, relnatts: v.columns.length }));
+    push(PG_CLASS, classRow({ oid, relname: v.name, relkind: 'v', relam: 0, relnatts: v.columns.length, relowner: ownerOf(v), relacl: owners.acl(v) }));
     push(IS_TABLES, [database, 'public', v.name, 'VIEW', null, null, null, null, null, yes, 'NO', null]);
-    push(PG_VIEWS, ['public', v.name, owner, definition]);
+    push(PG_VIEWS, ['public', v.name, owners.name(v), definition]);
     push(IS_VIEWS, [database, 'public', v.name, definition, 'NONE', yes, yes, 'NO', 'NO', 'NO']);
     push(PESTO_DEFINITION, [oid, definition, null]);
     viewRuleRows(oid, v.id, relationOids(v.uses), push, PG_DEPEND);
@@ -370,9 +380,6 @@ export async function loadSystemCatalog(): Promise<void> {
   fill(e, PG_AM, AM_ROWS);
   fill(e, PG_COLLATION, COLLATION_ROWS);
   fill(e, PG_TABLESPACE, TABLESPACE_ROWS);
-  // public as PostgreSQL 15 makes it: owned by pg_database_owner, usable by everyone (pg_dump leaves such a public schema out).
-  const publicAcl = new SqlArray('text', ['pg_database_owner=UC/pg_database_owner', '=U/pg_database_owner']);
-  fill(e, PG_NAMESPACE, [[PG_CATALOG, 'pg_catalog', 10, null], [PUBLIC, 'public', DATABASE_OWNER_OID, publicAcl], [INFORMATION_SCHEMA, 'information_schema', 10, null]]);
   engine = e;
 }
 
@@ -430,10 +437,12 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const [tables, views, sequences, enums] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums()]) : [[], [], [], []];
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null };
+      const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
+      if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
-        const rows = sessionRows(tables, views, sequences, enums, ctx.settings);
+        const rows = sessionRows(tables, views, sequences, enums, roles, ctx.settings);
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

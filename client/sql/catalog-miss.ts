@@ -51,3 +51,19 @@ export async function catalogMiss(sql: SqlClient, err: SqlError, text: string, c
   }
   return new SqlError(SqlState.serializationFailure, 'could not serialize access: the statement names a relation or column newer than the catalog this transaction read (another client\'s DDL); retry');
 }
+
+/**
+ * A DDL statement that failed against a catalog this client had cached (a role "that owns nothing", a
+ * relation "that does not exist") may have met a catalog older than the cluster's: as `catalogMiss`,
+ * 40001 when a fresher catalog older than the transaction exists (the retry runs the statement on it),
+ * otherwise the error stands.
+ */
+export async function ddlMiss(sql: SqlClient, err: SqlError, catalog: CatalogVersion, at: Timestamp | null): Promise<SqlError> {
+  if (err.code === SqlState.serializationFailure) return err;
+  sql.markStale();
+  const fresh = await peekCatalog(sql);
+  if (fresh === catalog) return err;
+  const version = sql.versionOf(fresh);
+  if (at !== null && (version === null || !tsLess(version, at))) return err;
+  return new SqlError(SqlState.serializationFailure, 'could not serialize access: the statement ran on a catalog older than another client\'s DDL; retry');
+}

@@ -19,7 +19,7 @@ import type { PestoClient } from '../pesto-client.ts';
 import { allocateStorage } from './load-batches.ts';
 import { counterKey, counterValue } from './sequence-values.ts';
 import type { SqlTxn } from './sql-txn.ts';
-import type { ExecContext } from '../../sql/exec-context.ts';
+import type { ExecContext, SessionIdentity } from '../../sql/exec-context.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { randomBytes } from 'node:crypto';
 
@@ -32,6 +32,8 @@ export interface DdlEnv {
   /** Whether an explicit transaction is open (BEGIN ... COMMIT/ROLLBACK), asked when the statement needs it. */
   readonly explicit: () => boolean;
   readonly rangeRead: RangeRead;
+  /** Who runs the statement (its privileges are checked; it owns what it creates: sql/roles.ts). */
+  readonly identity: SessionIdentity;
 }
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
@@ -40,7 +42,7 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
   const ctx: ExecContext = {
     source: { scan: () => [], get: () => null }, // a DEFAULT reads no table
     writes: null, recorder: null, now: new SqlTimestamp(BigInt(txn.ts.micros)),
-    nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n),
+    nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n), identity: env.identity,
   };
   let { next, outcome, actions } = txn.catalog.apply(node, ctx);
   if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions, ctx));

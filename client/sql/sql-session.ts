@@ -55,7 +55,8 @@ import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { ScanFetch } from './scan-fetch.ts';
 import { runDdl } from './ddl-storage.ts';
-import { catalogMiss, lowerOne, peekCatalog } from './catalog-miss.ts';
+import { checkStatementPrivileges } from '../../sql/statement-privileges.ts';
+import { catalogMiss, ddlMiss, lowerOne, peekCatalog } from './catalog-miss.ts';
 import { ClusterLocks } from './advisory-rows.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
@@ -141,6 +142,16 @@ export class SqlClient {
       return c.cv;
     }
     return this.#readCatalog(tx);
+  }
+
+  /** The catalog as the cluster has it now (read in a throwaway transaction; the cache learns it). */
+  async freshCatalog(): Promise<CatalogVersion> {
+    const tx = this.client.session().begin();
+    try {
+      return await this.#readCatalog(tx);
+    } finally {
+      tx.abort();
+    }
   }
 
   async #readCatalog(tx: Transaction): Promise<CatalogVersion> {
@@ -412,9 +423,19 @@ export class SqlSession {
       stmt.catalog = txn.catalog;
     }
     const s = l.stmt;
+    if (s.k === 'query' || s.k === 'dml') {
+      const node = this.sql.engine.parse(stmt.sql).stmts[0];
+      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, node);
+    }
     if (s.k === 'ddl') {
-      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this) };
-      const outcome = await runDdl(env, txn, s.node);
+      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
+      let outcome: Awaited<ReturnType<typeof runDdl>>;
+      try {
+        outcome = await runDdl(env, txn, s.node);
+      } catch (e) {
+        if (!(e instanceof SqlError)) throw e;
+        throw await ddlMiss(this.sql, e, txn.catalog, this.#explicit ? txn.ts : null);
+      }
       const notices = outcomeNotices(outcome);
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
       const lowered = lowerOne(this.sql, outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
@@ -476,6 +497,7 @@ export class SqlSession {
         recorder: null,
         now: new SqlTimestamp(BigInt(txn.ts.micros)),
         identity: this.identity,
+        catalog: txn.catalog.catalog,
         nextRowId: () => txn.nextRowId(),
         random: (n) => {
           const b = tape[draws]?.length === n ? tape[draws]! : (tape[draws] = randomBytes(n));

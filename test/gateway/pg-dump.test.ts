@@ -14,7 +14,6 @@
  * (a gateway over the single-node engine); the check then prints the same on the three, and PostgreSQL's
  * own pg_dump of the database restored from Pesto's dump equals its pg_dump of the original.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,20 +21,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PG_BIN, startPostgres, type PostgresServer } from '../../bench/postgres-server.ts';
 import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, startTestGateway } from './gateway-fixture.ts';
+import { dumpOf, psqlAt, runPg as run } from './pg-dump-tools.ts';
 
 const CLUSTER_BASE_PORT = 8620;
 const POSTGRES_PORT = 8640;
 const TESTDATA = join(import.meta.dirname, 'testdata');
 
-function run(bin: string, args: readonly string[], password = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(join(PG_BIN, bin), args, { env: { ...process.env, PGPASSWORD: password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' }, timeout: 120_000, maxBuffer: 1 << 24 },
-      (err, stdout, stderr) => resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
-  });
-}
-
-const psql = (port: number, user: string, password: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
-  run('psql', ['-X', '-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', DATABASE, ...args], password);
+const psql = psqlAt;
 
 /** A plain dump without its \restrict key lines (random per run). */
 const withoutKeys = (dump: string): string => dump.replace(/^\\(?:un)?restrict .*$/gm, '');
@@ -52,17 +44,8 @@ void describe('a pg_dump of PostgreSQL 15 restored into Pesto with psql', { skip
   before(async () => {
     server = startPostgres(POSTGRES_PORT);
     dir = mkdtempSync(join(tmpdir(), 'pesto-dump-'));
-    // The dump's owner is the gateway's user, as on a server an application moves from.
-    const setup = await run('psql', ['-X', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1',
-      '-c', `CREATE USER ${USER} SUPERUSER`, '-c', `CREATE DATABASE ${DATABASE} OWNER ${USER}`]);
-    assert.equal(setup.code, 0, setup.stderr);
-    const load = await run('psql', ['-X', '-q', '-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, '-d', DATABASE, '-v', 'ON_ERROR_STOP=1',
-      '-f', join(TESTDATA, 'pg-dump-source.sql')]);
-    assert.equal(load.code, 0, load.stderr);
-    const d = await run('pg_dump', ['-h', '127.0.0.1', '-p', String(POSTGRES_PORT), '-U', USER, DATABASE]);
-    assert.equal(d.code, 0, d.stderr);
     dump = join(dir, 'dump.sql');
-    writeFileSync(dump, d.stdout);
+    writeFileSync(dump, await dumpOf(POSTGRES_PORT, join(TESTDATA, 'pg-dump-source.sql')));
   });
   after(() => {
     server?.stop();

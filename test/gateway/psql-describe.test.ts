@@ -156,10 +156,11 @@ const LIST_VERBOSE = `                                     List of relations
 
 `;
 
-const ROLES = `           List of roles
- Role name | Attributes | Member of 
------------+------------+-----------
- postgres  | Superuser  | {}
+// The gateway's configured user is a bootstrap superuser, as PostgreSQL's initdb user postgres is.
+const ROLES = `                                   List of roles
+ Role name |                         Attributes                         | Member of 
+-----------+------------------------------------------------------------+-----------
+ postgres  | Superuser, Create role, Create DB, Replication, Bypass RLS | {}
 
 `;
 

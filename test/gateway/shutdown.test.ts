@@ -32,8 +32,12 @@ class RecordingBackend implements SqlBackend {
     for (const r of this.#held.splice(0)) r();
   }
 
-  async openSession(user: string, database: string): Promise<OpenSessionResult> {
-    const r = await this.inner.openSession(user, database);
+  loginRole(user: string): ReturnType<SqlBackend['loginRole']> {
+    return this.inner.loginRole(user);
+  }
+
+  async openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const r = await this.inner.openSession(user, database, bootstrap);
     if (!r.ok) return r;
     this.opened++;
     const s = r.session;
@@ -55,6 +59,7 @@ class RecordingBackend implements SqlBackend {
       sequences: () => s.sequences(),
       views: () => s.views(),
       enums: () => s.enums(),
+      roles: () => s.roles(),
       begin: () => s.begin(),
       commit: () => s.commit(),
       rollback: async () => {

@@ -40,8 +40,12 @@ export class CountingBackend implements SqlBackend {
     return r;
   }
 
-  async openSession(user: string, database: string): Promise<OpenSessionResult> {
-    const r = await this.inner.openSession(user, database);
+  loginRole(user: string): ReturnType<SqlBackend['loginRole']> {
+    return this.inner.loginRole(user);
+  }
+
+  async openSession(user: string, database: string, bootstrap?: readonly string[]): Promise<OpenSessionResult> {
+    const r = await this.inner.openSession(user, database, bootstrap);
     return r.ok ? { ok: true, session: new CountingSession(r.session, this) } : r;
   }
 }
@@ -98,6 +102,10 @@ class CountingSession implements BackendSession {
 
   enums(): Promise<readonly EnumTypeDef[]> {
     return this.inner.enums();
+  }
+
+  roles(): ReturnType<BackendSession['roles']> {
+    return this.inner.roles();
   }
 }
 

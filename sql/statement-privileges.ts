@@ -1,0 +1,147 @@
+// The privilege checks of a query or DML statement, made where a session takes the statement (the
+// engine session, the cluster client's SQL session), never in replicas' reconnaissance reads: on a
+// cluster the gateway is the client that enforces them for its SQL users, as the BFT model trusts a
+// client with its own users. As PostgreSQL 15 checks them: the relation an INSERT, UPDATE or DELETE
+// writes needs that privilege (and SELECT when the statement reads its columns: WHERE, RETURNING, SET
+// from columns); every other relation named needs SELECT; a view's own relations are checked as its
+// owner (not here: a view's owner holds what it created it over, or the grant was made to it).
+// Superusers skip every check.
+
+import type { InsertStmt, Node } from 'libpg-query';
+import { someExpr } from './expr.ts';
+import { sequenceIdOf } from './ddl-sequence.ts';
+import type { Catalog } from './catalog.ts';
+import { hasPrivilege, relationKind, requireRelation } from './acl.ts';
+import type { SessionIdentity } from './exec-context.ts';
+import { actorOf, isSuperuser, permissionDenied } from './roles.ts';
+import { checkSchemaUsage } from './schema-privileges.ts';
+
+/** Names of relations a tree reads (RangeVars), less the names of its CTEs. */
+function rangeVars(n: unknown, out: Set<string>, ctes: Set<string>): void {
+  if (Array.isArray(n)) {
+    for (const x of n) rangeVars(x, out, ctes);
+    return;
+  }
+  if (typeof n !== 'object' || n === null) return;
+  const o = n as Record<string, unknown>;
+  if ('RangeVar' in o) {
+    const r = o.RangeVar as { relname?: string; schemaname?: string };
+    if (r.schemaname === undefined || r.schemaname === 'public') out.add(r.relname ?? '');
+    return;
+  }
+  if ('CommonTableExpr' in o) ctes.add((o.CommonTableExpr as { ctename?: string }).ctename ?? '');
+  for (const v of Object.values(o)) rangeVars(v, out, ctes);
+}
+
+function returns(s: object): boolean {
+  const o = s as { returningList?: unknown; returningClause?: unknown };
+  return o.returningList !== undefined || o.returningClause !== undefined;
+}
+
+/** The sequence functions a tree calls on a sequence named by a constant: nextval and setval write it, currval reads it. */
+function sequenceCalls(n: unknown, out: { name: string; fn: string }[]): void {
+  if (Array.isArray(n)) {
+    for (const x of n) sequenceCalls(x, out);
+    return;
+  }
+  if (typeof n !== 'object' || n === null) return;
+  const o = n as Record<string, unknown>;
+  if ('FuncCall' in o) {
+    const f = o.FuncCall as { funcname?: { String?: { sval?: string } }[]; args?: unknown[] };
+    const fn = f.funcname?.[f.funcname.length - 1]?.String?.sval;
+    const arg = JSON.stringify(f.args?.[0] ?? null);
+    const m = /"sval":"([^"]*)"/.exec(arg);
+    if ((fn === 'nextval' || fn === 'currval' || fn === 'setval') && m !== null) out.push({ name: m[1]!.replace(/^public\./, ''), fn });
+  }
+  for (const v of Object.values(o)) sequenceCalls(v, out);
+}
+
+/**
+ * The sequences an INSERT draws from through the defaults of the columns it leaves out (SERIAL's
+ * nextval; an identity column's sequence needs no privilege, as in PostgreSQL).
+ */
+function defaultSequences(catalog: Catalog, s: InsertStmt): string[] {
+  const t = catalog.get(s.relation?.relname ?? '');
+  if (t === undefined) return [];
+  const listed = (s.cols ?? []).map((c) => ('ResTarget' in c ? c.ResTarget.name ?? '' : ''));
+  const values = s.selectStmt !== undefined && 'SelectStmt' in s.selectStmt ? s.selectStmt.SelectStmt.valuesLists?.[0] : undefined;
+  const row = values !== undefined && 'List' in values ? values.List.items ?? [] : [];
+  const visible = t.columns.filter((c) => !c.hidden && c.dropped !== true);
+  const out: string[] = [];
+  visible.forEach((c, i) => {
+    if (c.default === null || c.identity !== undefined) return;
+    const at = listed.length > 0 ? listed.indexOf(c.name) : s.selectStmt === undefined ? -1 : i < row.length || values === undefined ? i : -1;
+    const item = at >= 0 && values !== undefined ? row[at] : undefined;
+    if (at >= 0 && (item === undefined || !('SetToDefault' in item))) return;
+    someExpr(c.default, (x) => {
+      const id = sequenceIdOf(x);
+      const seq = id === null ? undefined : catalog.sequenceById(id);
+      if (seq !== undefined) out.push(seq.name);
+      return false;
+    });
+  });
+  return out;
+}
+
+/** Throws 42501 when the session's role may not run `node` (a query or DML statement) on `catalog`. */
+export function checkStatementPrivileges(catalog: Catalog, identity: SessionIdentity | undefined, node: Node): void {
+  if (identity === undefined || !('SelectStmt' in node || 'InsertStmt' in node || 'UpdateStmt' in node || 'DeleteStmt' in node)) return;
+  const bootstrap = identity.bootstrap ?? [];
+  if (bootstrap.includes(identity.user)) return; // the common case, before any catalog walk
+  const actor = actorOf(catalog, identity);
+  if (isSuperuser(catalog, actor)) return;
+  const need = new Map<string, Set<string>>();
+  const add = (name: string, letter: string): void => {
+    const s = need.get(name) ?? new Set<string>();
+    s.add(letter);
+    need.set(name, s);
+  };
+  let target: string | null = null;
+  let rest: unknown = node;
+  if ('InsertStmt' in node) {
+    const s = node.InsertStmt;
+    target = s.relation?.relname ?? '';
+    add(target, 'a');
+    if (returns(s) || s.onConflictClause?.action === 'ONCONFLICT_UPDATE') add(target, 'r');
+    if (s.onConflictClause?.action === 'ONCONFLICT_UPDATE') add(target, 'w');
+    rest = { ...s, relation: undefined };
+  } else if ('UpdateStmt' in node) {
+    const s = node.UpdateStmt;
+    target = s.relation?.relname ?? '';
+    add(target, 'w');
+    if (s.whereClause !== undefined || returns(s) || JSON.stringify(s.targetList ?? []).includes('"ColumnRef"')) add(target, 'r');
+    rest = { ...s, relation: undefined };
+  } else if ('DeleteStmt' in node) {
+    const s = node.DeleteStmt;
+    target = s.relation?.relname ?? '';
+    add(target, 'd');
+    if (s.whereClause !== undefined || returns(s)) add(target, 'r');
+    rest = { ...s, relation: undefined };
+  }
+  const names = new Set<string>();
+  const ctes = new Set<string>();
+  rangeVars(rest, names, ctes);
+  for (const name of names) if (!ctes.has(name)) add(name, 'r');
+  let used = false;
+  for (const [name, letters] of need) {
+    const r = requireRelation(catalog, name, true);
+    if (r === null) continue; // binding reports it (42P01), or it is a system catalog
+    if (!used) {
+      checkSchemaUsage(catalog, actor);
+      used = true;
+    }
+    for (const l of letters) {
+      if (!hasPrivilege(catalog, actor.bootstrap, actor.oid, r.def, l)) throw permissionDenied(`permission denied for ${relationKind(r)} ${name}`);
+    }
+  }
+  // Sequences: nextval and setval need UPDATE (nextval: or USAGE), currval SELECT or USAGE (PostgreSQL's rules).
+  const calls: { name: string; fn: string }[] = [];
+  sequenceCalls(node, calls);
+  if ('InsertStmt' in node) for (const name of defaultSequences(catalog, node.InsertStmt)) calls.push({ name, fn: 'nextval' });
+  for (const c of calls) {
+    const seq = catalog.sequence(c.name);
+    if (seq === undefined) continue;
+    const any = c.fn === 'setval' ? 'w' : c.fn === 'nextval' ? 'Uw' : 'rU';
+    if (![...any].some((l) => hasPrivilege(catalog, actor.bootstrap, actor.oid, seq, l))) throw permissionDenied(`permission denied for sequence ${seq.name}`);
+  }
+}

@@ -1,0 +1,15 @@
+CREATE TABLE accounts (id serial PRIMARY KEY, owner_name text NOT NULL, balance numeric(12,2) DEFAULT 0);
+CREATE TABLE audit (id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, note text);
+CREATE SEQUENCE invoice_no START 1000;
+CREATE VIEW rich AS SELECT id, owner_name FROM accounts WHERE balance > 100;
+INSERT INTO accounts (owner_name, balance) VALUES ('ann', 50), ('bob', 500);
+INSERT INTO audit (note) VALUES ('opened');
+ALTER TABLE accounts OWNER TO app_owner;
+ALTER TABLE audit OWNER TO app_owner;
+ALTER SEQUENCE invoice_no OWNER TO app_owner;
+ALTER VIEW rich OWNER TO app_owner;
+GRANT SELECT ON accounts TO app_reader;
+GRANT SELECT, INSERT, UPDATE ON audit TO app_writer WITH GRANT OPTION;
+GRANT USAGE ON SEQUENCE invoice_no TO app_writer;
+GRANT SELECT ON rich TO PUBLIC;
+REVOKE TRUNCATE ON audit FROM app_owner;
