@@ -52,6 +52,7 @@ export const DUMP_EMPTY_TABLES: readonly Table[] = [
   empty('pg_largeobject_metadata', 2995, 'oid int4, lomowner int4, lomacl text[]'),
   empty('pg_shseclabel', undefined, 'objoid int4, classoid int4, provider text, label text'),
   empty('pg_db_role_setting', undefined, 'setdatabase int4, setrole int4, setconfig text[]'),
+  empty('pg_parameter_acl', 6243, 'oid int4, parname text, paracl text[]'),
   empty('pg_seclabels', undefined, 'objoid int4, classoid int4, objsubid int4, objtype text, objnamespace int4, objname text, provider text, label text'),
   empty('pg_proc', 1255, `oid int4, proname name, pronamespace int4, proowner int4, prolang int4, procost float4, prorows float4, provariadic int4, prosupport int4,
     prokind text, prosecdef bool, proleakproof bool, proisstrict bool, proretset bool, provolatile text, proparallel text, pronargs int2, pronargdefaults int2,

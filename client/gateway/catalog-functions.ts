@@ -15,6 +15,7 @@
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
 //   pg_type_is_visible(oid)                 whether pg_type has it (every type is in pg_catalog)
 //   pg_get_triggerdef(oid [, pretty])       NULL: Pesto has no triggers
+//   pg_tablespace_location(oid)             '': only the built-in tablespaces exist
 //   shobj_description(oid, catalog)         NULL: no comments on databases or roles
 //   pg_encoding_to_char(encoding)           UTF8 (6), SQL_ASCII (0), else ''
 //   pg_options_to_table(options)            in FROM, unaliased: unnest of the options, split at the first '='
@@ -62,6 +63,8 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     : null),
   // The encodings a database can have here: UTF8 (6) only; PostgreSQL's names of the others it numbers.
   pg_encoding_to_char: (a) => (a.length === 1 ? `(SELECT CASE (${a[0]}) WHEN 0 THEN 'SQL_ASCII' WHEN 6 THEN 'UTF8' ELSE '' END AS pg_encoding_to_char)` : null),
+  // The two built-in tablespaces, the only ones, live in the data folder: PostgreSQL gives them ''.
+  pg_tablespace_location: (a) => (a.length === 1 ? `(SELECT ''::text AS pg_tablespace_location)` : null),
   // Pesto has no triggers (pg_trigger is empty): no trigger has a definition.
   pg_get_triggerdef: (a) => (a.length === 1 || a.length === 2 ? '(SELECT NULL::text AS pg_get_triggerdef)' : null),
   // In FROM without an alias (pg_dump's `FROM pg_options_to_table(fdwoptions)`): each `name=value` of an options array.
@@ -77,7 +80,7 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
 /** PostgreSQL 15's default privileges per object kind: the owner's, and PUBLIC's where it has some. */
 const ACL_DEFAULTS: readonly [kind: string, owner: string, publicPrivileges: string][] = [
   ['c', '', ''], ['r', 'arwdDxt', ''], ['s', 'rwU', ''], ['d', 'CTc', 'Tc'], ['f', 'X', 'X'], ['l', 'U', 'U'], ['L', 'rw', ''],
-  ['n', 'UC', ''], ['t', 'C', ''], ['F', 'U', ''], ['S', 'U', ''], ['T', 'U', 'U'],
+  ['n', 'UC', ''], ['t', 'C', ''], ['F', 'U', ''], ['S', 'U', ''], ['T', 'U', 'U'], ['p', '', ''],
 ];
 
 function aclDefault(kind: string, owner: string): string {
