@@ -9,6 +9,8 @@ import type { SqlType } from '../../sql/types.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { CatalogVersion } from '../../sql/replicated-catalog.ts';
 import type { SqlClient } from './sql-session.ts';
+import { runDdl, type DdlEnv } from './ddl-storage.ts';
+import type { SqlTxn } from './sql-txn.ts';
 
 /** The catalog outside a transaction (for Parse): the cached one, else read in a throwaway transaction. */
 export async function peekCatalog(sql: SqlClient): Promise<CatalogVersion> {
@@ -66,4 +68,14 @@ export async function ddlMiss(sql: SqlClient, err: SqlError, catalog: CatalogVer
   const version = sql.versionOf(fresh);
   if (at !== null && (version === null || !tsLess(version, at))) return err;
   return new SqlError(SqlState.serializationFailure, 'could not serialize access: the statement ran on a catalog older than another client\'s DDL; retry');
+}
+
+/** runDdl, its failure on a stale catalog reported as ddlMiss decides. */
+export async function runDdlFresh(sql: SqlClient, env: DdlEnv, txn: SqlTxn, node: Node, explicit: boolean): Promise<Awaited<ReturnType<typeof runDdl>>> {
+  try {
+    return await runDdl(env, txn, node);
+  } catch (e) {
+    if (!(e instanceof SqlError)) throw e;
+    throw await ddlMiss(sql, e, txn.catalog, explicit ? txn.ts : null);
+  }
 }

@@ -54,9 +54,8 @@ import { decodeRow, encodeRow } from '../../sql/row-codec.ts';
 import { rowKey } from '../../sql/row-key.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { ScanFetch } from './scan-fetch.ts';
-import { runDdl } from './ddl-storage.ts';
 import { checkStatementPrivileges } from '../../sql/statement-privileges.ts';
-import { catalogMiss, ddlMiss, lowerOne, peekCatalog } from './catalog-miss.ts';
+import { catalogMiss, lowerOne, peekCatalog, runDdlFresh } from './catalog-miss.ts';
 import { ClusterLocks } from './advisory-rows.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
@@ -429,13 +428,7 @@ export class SqlSession {
     }
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
-      let outcome: Awaited<ReturnType<typeof runDdl>>;
-      try {
-        outcome = await runDdl(env, txn, s.node);
-      } catch (e) {
-        if (!(e instanceof SqlError)) throw e;
-        throw await ddlMiss(this.sql, e, txn.catalog, this.#explicit ? txn.ts : null);
-      }
+      const outcome = await runDdlFresh(this.sql, env, txn, s.node, this.#explicit);
       const notices = outcomeNotices(outcome);
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
       const lowered = lowerOne(this.sql, outcome.then.sql, txn.catalog, []); // the rows it writes next (a materialized view's)
