@@ -5,7 +5,7 @@
 
 import { callAdvisory } from './advisory-locks.ts';
 import { SqlRecord } from './record.ts';
-import { SqlTimeTz, extractTimeTz, timeTzAtZone } from './timetz.ts';
+import { SqlTimeTz, extractTimeTz, timeTzAtZone, zoneWest } from './timetz.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { scanSync } from 'libpg-query';
@@ -439,8 +439,13 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return justifyHours(v[0] as SqlInterval);
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
-    case 'timezone':
-      return timeTzAtZone(v[1] as SqlTimeTz, v[0] instanceof SqlInterval ? v[0] : String(v[0]));
+    case 'timezone': {
+      const zone = v[0] instanceof SqlInterval ? v[0] : String(v[0]);
+      if (!(v[1] instanceof SqlTimestamp)) return timeTzAtZone(v[1] as SqlTimeTz, zone);
+      // timestamptz -> the zone's wall clock (UTC minus the zone's offset west); timestamp -> the instant.
+      const west = BigInt(zoneWest(zone)) * 1_000_000n;
+      return checkedTimestamp(e.t === 'timestamp' ? v[1].micros - west : v[1].micros + west);
+    }
     case 'date_part':
       if (v[1] instanceof SqlTimeTz) return Number(extractTimeTz(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());

@@ -259,12 +259,16 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, [coerce(ctx, args[0] as Expr, 'text'), s], name === 'extract' ? 'numeric' : 'float8');
     }
     case 'timezone': {
-      // `t AT TIME ZONE z` of a time with time zone (a time through its implicit cast); of timestamps: none yet.
+      // `t AT TIME ZONE z`: a timestamp with time zone becomes the zone's wall-clock timestamp, a
+      // timestamp (the zone's wall clock) the instant it names; a time with time zone the same instant
+      // in the zone (a time through its implicit cast, a date as the timestamptz of its midnight).
       arity(name, args, 2, 2);
       const [zone, t] = [args[0] as Expr, args[1] as Expr];
-      if (t.t !== 'timetz' && t.t !== 'time') throw noFunc(name, args);
       const z = zone.t === 'interval' ? zone : isStringType(zone.t) || zone.t === 'unknown' ? coerce(ctx, zone, 'text') : null;
       if (z === null) throw noFunc(name, args);
+      if (t.t === 'timestamp') return fn(name, [z, t], 'timestamptz');
+      if (t.t === 'timestamptz' || t.t === 'date') return fn(name, [z, coerce(ctx, t, 'timestamptz')], 'timestamp');
+      if (t.t !== 'timetz' && t.t !== 'time') throw noFunc(name, args);
       return fn(name, [z, coerce(ctx, t, 'timetz')], 'timetz');
     }
     case 'age': {

@@ -130,26 +130,29 @@ export function timeOfDayTz(timeOfDay: number): SqlTimeTz {
 }
 
 /**
- * `t AT TIME ZONE zone` (timetz_zone, timetz_izone): the same instant in `zone`, a zone text (POSIX
- * sign: '+05' is five hours WEST, as PostgreSQL reads a bare offset as a POSIX zone) or an interval
- * (hours east; 22023 when it has months or days).
+ * The seconds WEST of Greenwich of an AT TIME ZONE zone: a zone text (UTC and its aliases, or a numeric
+ * offset with POSIX's sign: '+05' is five hours WEST, as PostgreSQL reads a bare offset as a POSIX zone)
+ * or an interval (hours east; 22023 when it has months or days). Named zones other than UTC are 0A000:
+ * the engine carries no time zone database, and every replica must compute the same answer.
  */
-export function timeTzAtZone(t: SqlTimeTz, zone: string | SqlInterval): SqlTimeTz {
-  let west: number;
+export function zoneWest(zone: string | SqlInterval): number {
   if (zone instanceof SqlInterval) {
     if (zone.months !== 0 || zone.days !== 0) {
       throw new SqlError(SqlState.invalidParameterValue, `interval time zone "${zone.toString()}" must not include months or days`);
     }
-    west = -Number(zone.micros / 1_000_000n);
-  } else {
-    const east = offsetEast(zone, zone);
-    if (east === null) {
-      if (/^[a-z]/i.test(zone.trim())) throw new SqlError(SqlState.featureNotSupported, `time zone "${zone}" is not supported (only UTC and numeric offsets)`);
-      throw new SqlError(SqlState.invalidParameterValue, `time zone "${zone}" not recognized`);
-    }
-    // A bare numeric zone is POSIX's: '+05' is west of Greenwich.
-    west = /^[+-]/.test(zone.trim()) ? east : -east;
+    return -Number(zone.micros / 1_000_000n);
   }
+  const east = offsetEast(zone, zone);
+  if (east === null) {
+    if (/^[a-z]/i.test(zone.trim())) throw new SqlError(SqlState.featureNotSupported, `time zone "${zone}" is not supported (only UTC and numeric offsets)`);
+    throw new SqlError(SqlState.invalidParameterValue, `time zone "${zone}" not recognized`);
+  }
+  return /^[+-]/.test(zone.trim()) ? east : -east;
+}
+
+/** `t AT TIME ZONE zone` (timetz_zone, timetz_izone): the same instant in `zone` (zoneWest). */
+export function timeTzAtZone(t: SqlTimeTz, zone: string | SqlInterval): SqlTimeTz {
+  const west = zoneWest(zone);
   const day = MICROS_PER_DAY;
   let micros = (t.utc - west * 1_000_000) % day;
   if (micros < 0) micros += day;
