@@ -15,22 +15,16 @@ import { hasPrivilege, relationKind, requireRelation } from './acl.ts';
 import type { SessionIdentity } from './exec-context.ts';
 import { actorOf, isSuperuser, permissionDenied } from './roles.ts';
 import { checkSchemaUsage } from './schema-privileges.ts';
+import { eachNode } from './parse-tree.ts';
 
 /** Names of relations a tree reads (RangeVars), less the names of its CTEs. */
 function rangeVars(n: unknown, out: Set<string>, ctes: Set<string>): void {
-  if (Array.isArray(n)) {
-    for (const x of n) rangeVars(x, out, ctes);
-    return;
-  }
-  if (typeof n !== 'object' || n === null) return;
-  const o = n as Record<string, unknown>;
-  if ('RangeVar' in o) {
-    const r = o.RangeVar as { relname?: string; schemaname?: string };
-    if (r.schemaname === undefined || r.schemaname === 'public') out.add(r.relname ?? '');
-    return;
-  }
-  if ('CommonTableExpr' in o) ctes.add((o.CommonTableExpr as { ctename?: string }).ctename ?? '');
-  for (const v of Object.values(o)) rangeVars(v, out, ctes);
+  eachNode(n, (o) => {
+    const r = o['RangeVar'] as { relname?: string; schemaname?: string } | undefined;
+    if (r !== undefined && (r.schemaname === undefined || r.schemaname === 'public')) out.add(r.relname ?? '');
+    const cte = o['CommonTableExpr'] as { ctename?: string } | undefined;
+    if (cte !== undefined) ctes.add(cte.ctename ?? '');
+  });
 }
 
 function returns(s: object): boolean {
@@ -40,20 +34,13 @@ function returns(s: object): boolean {
 
 /** The sequence functions a tree calls on a sequence named by a constant: nextval and setval write it, currval reads it. */
 function sequenceCalls(n: unknown, out: { name: string; fn: string }[]): void {
-  if (Array.isArray(n)) {
-    for (const x of n) sequenceCalls(x, out);
-    return;
-  }
-  if (typeof n !== 'object' || n === null) return;
-  const o = n as Record<string, unknown>;
-  if ('FuncCall' in o) {
-    const f = o.FuncCall as { funcname?: { String?: { sval?: string } }[]; args?: unknown[] };
+  eachNode(n, (o) => {
+    const f = o['FuncCall'] as { funcname?: { String?: { sval?: string } }[]; args?: unknown[] } | undefined;
+    if (f === undefined) return;
     const fn = f.funcname?.[f.funcname.length - 1]?.String?.sval;
-    const arg = JSON.stringify(f.args?.[0] ?? null);
-    const m = /"sval":"([^"]*)"/.exec(arg);
+    const m = /"sval":"([^"]*)"/.exec(JSON.stringify(f.args?.[0] ?? null));
     if ((fn === 'nextval' || fn === 'currval' || fn === 'setval') && m !== null) out.push({ name: m[1]!.replace(/^public\./, ''), fn });
-  }
-  for (const v of Object.values(o)) sequenceCalls(v, out);
+  });
 }
 
 /**

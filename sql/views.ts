@@ -17,24 +17,15 @@ import { SqlError, SqlState } from './errors.ts';
 import { strOf, unsupported } from './lower-expr.ts';
 import { bindQuery, type QueryResult } from './lower-select.ts';
 import { typeDisplayName } from './types.ts';
+import { eachNode } from './parse-tree.ts';
 
 /** The SELECT text of a CREATE VIEW, kept beside its parse tree by Engine.parse (libpg-query has no deparser). */
 export const VIEW_TEXT = 'pestoText';
 
-/** Every object inside a parse tree, depth first (the tree is plain JSON). */
-function walk(n: unknown, visit: (o: Record<string, unknown>) => void): void {
-  if (Array.isArray(n)) {
-    for (const x of n) walk(x, visit);
-  } else if (typeof n === 'object' && n !== null) {
-    visit(n as Record<string, unknown>);
-    for (const v of Object.values(n)) walk(v, visit);
-  }
-}
-
 /** Relations (tables and views of `catalog`) a query's FROM items name, once each, in order. */
 function relationsOf(catalog: Catalog, query: Node): string[] {
   const out: string[] = [];
-  walk(query, (o) => {
+  eachNode(query, (o) => {
     const rv = o.RangeVar as RangeVar | undefined;
     const name = rv?.relname;
     if (name === undefined || (rv?.schemaname !== undefined && rv.schemaname !== 'public')) return;
@@ -133,7 +124,7 @@ export function fixedQuery(catalog: Catalog, tree: Node | undefined, aliases: re
 
 /** Replaces each `*` target that binding expanded by the columns it stood for, qualified by their relation. */
 function expandStars(query: Node, expansions: ReadonlyMap<object, readonly (readonly [string, string])[]>): void {
-  walk(query, (o) => {
+  eachNode(query, (o) => {
     const list = o.targetList;
     if (!Array.isArray(list) || !list.some((t) => expansions.has(t as object))) return;
     o.targetList = list.flatMap((t: object) => {
@@ -230,13 +221,13 @@ export function dropViews(catalog: Catalog, storage: DdlStorage, names: readonly
  */
 function columnRefsOf(view: { readonly query: Node }, rel: string, column: string): Record<string, unknown>[] {
   const qualifiers = new Set<string>();
-  walk(view.query, (o) => {
+  eachNode(view.query, (o) => {
     const rv = o.RangeVar as RangeVar | undefined;
     if (rv?.relname === rel && (rv.schemaname === undefined || rv.schemaname === 'public')) qualifiers.add(rv.alias?.aliasname ?? rel);
   });
   const out: Record<string, unknown>[] = [];
   if (qualifiers.size === 0) return out;
-  walk(view.query, (o) => {
+  eachNode(view.query, (o) => {
     const fields = (o.ColumnRef as { fields?: Node[] } | undefined)?.fields;
     if (fields === undefined || strOf(fields[fields.length - 1]) !== column) return;
     if (fields.length === 1 || qualifiers.has(strOf(fields[fields.length - 2]))) out.push(o);
@@ -253,7 +244,7 @@ export function viewsUsingColumn(catalog: Catalog, rel: string, column: string):
 export function renameRelationInViews(catalog: Catalog, from: string, to: string): void {
   for (const v of viewsUsing(catalog, from)) {
     const query = structuredClone(v.query);
-    walk(query, (o) => {
+    eachNode(query, (o) => {
       const rv = o.RangeVar as { relname?: string; schemaname?: string; alias?: unknown } | undefined;
       if (rv?.relname !== from || (rv.schemaname !== undefined && rv.schemaname !== 'public')) return;
       rv.relname = to;

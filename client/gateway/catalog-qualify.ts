@@ -5,6 +5,7 @@
 // Every object of a Pesto database is in public.
 
 import { parseSync } from 'libpg-query';
+import { eachNode } from '../../sql/parse-tree.ts';
 
 /** 'public.' when the search path leaves public out (its names then need the schema), else ''. */
 export function publicQualifier(searchPath: string): string {
@@ -42,16 +43,4 @@ export function qualifyNames(sql: string, qualifier: string, types: ReadonlySet<
   let bytes = Buffer.from(sql, 'utf8');
   for (const p of [...new Set(at)].sort((a, b) => b - a)) bytes = Buffer.concat([bytes.subarray(0, p), Buffer.from(qualifier), bytes.subarray(p)]);
   return bytes.toString('utf8');
-}
-
-/** Calls `visit` with every object of a parse tree (libpg-query's JSON), depth first. */
-export function eachNode(v: unknown, visit: (o: Record<string, unknown>) => void): void {
-  if (Array.isArray(v)) {
-    for (const x of v) eachNode(x, visit);
-    return;
-  }
-  if (v === null || typeof v !== 'object') return;
-  const o = v as Record<string, unknown>;
-  visit(o);
-  for (const x of Object.values(o)) eachNode(x, visit);
 }

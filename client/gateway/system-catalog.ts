@@ -34,7 +34,8 @@ import { isArrayType, isVectorType, sqlTypes, typeDisplayName, typeFromOid, type
 import { resultOf } from './engine-backend.ts';
 import type { CatalogContext, CatalogQuery } from './catalog-queries.ts';
 import { OID_BASE, defaultText, identText, objectNames } from './psql-describe.ts';
-import { eachNode, publicQualifier, qualifyNames } from './catalog-qualify.ts';
+import { publicQualifier, qualifyNames } from './catalog-qualify.ts';
+import { eachNode } from '../../sql/parse-tree.ts';
 import { PG_DEPEND, SEQUENCE_TABLES, sequenceRows } from './catalog-sequences.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import type { BackendResult, RoleCatalog } from './sql-backend.ts';
