@@ -70,11 +70,17 @@ function defaultSequences(catalog: Catalog, s: InsertStmt): string[] {
   return out;
 }
 
+/**
+ * Whether a session's statements are checked at all: not without an identity (the engine's own
+ * sessions), nor a bootstrap superuser's (the common case, decided before any parse or catalog walk).
+ */
+export function checksPrivileges(identity: SessionIdentity | undefined): identity is SessionIdentity {
+  return identity !== undefined && !(identity.bootstrap ?? []).includes(identity.user);
+}
+
 /** Throws 42501 when the session's role may not run `node` (a query or DML statement) on `catalog`. */
 export function checkStatementPrivileges(catalog: Catalog, identity: SessionIdentity | undefined, node: Node): void {
-  if (identity === undefined || !('SelectStmt' in node || 'InsertStmt' in node || 'UpdateStmt' in node || 'DeleteStmt' in node)) return;
-  const bootstrap = identity.bootstrap ?? [];
-  if (bootstrap.includes(identity.user)) return; // the common case, before any catalog walk
+  if (!checksPrivileges(identity) || !('SelectStmt' in node || 'InsertStmt' in node || 'UpdateStmt' in node || 'DeleteStmt' in node)) return;
   const actor = actorOf(catalog, identity);
   if (isSuperuser(catalog, actor)) return;
   const need = new Map<string, Set<string>>();

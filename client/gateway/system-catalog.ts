@@ -232,6 +232,8 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     return r === undefined ? [] : [OID_BASE + r.id];
   });
   sequenceRows(sequences, tables, database, owners, push, (row) => push(PG_CLASS, row));
+  // Tables a foreign key references (they take part in one, as its referencing tables do).
+  const referenced = new Set(tables.flatMap((x) => (x.foreignKeys ?? []).map((fk) => fk.refTable)));
   for (const t of tables) {
     const oid = OID_BASE + t.id;
     // A dropped column keeps its attribute number (attisdropped), as in PostgreSQL; the hidden row id has none.
@@ -240,7 +242,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const owner = owners.name(t);
     push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', reltype: rowTypeOid(t), relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
       relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }), relowner: ownerOf(t), relacl: owners.acl(t),
-      relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || tables.some((x) => x.foreignKeys?.some((fk) => fk.refTable === t.name) === true) }));
+      relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || referenced.has(t.name) }));
     rowTypeRows(t.name, oid, rowTypeOid(t), push);
     for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0, relowner: ownerOf(t) }));
     if (!t.hiddenPk) push(PG_CLASS, classRow({ oid: PKEY_OID + t.id, relname: `${t.name}_pkey`, relkind: 'i', relam: 403, relnatts: t.pk.length, reltuples: 0, relowner: ownerOf(t) }));
