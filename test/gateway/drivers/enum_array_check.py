@@ -2,22 +2,11 @@
 without its enum adapter, which also registers the array type). Prints one line per check;
 test/gateway/enum-arrays.test.ts compares them with what PostgreSQL 15 gives.
 Usage: enum_array_check.py PORT USER PASSWORD DB"""
-import enum
-import sys
-
 import psycopg
 import psycopg2
 from psycopg.types.enum import EnumInfo, register_enum
 
-port, user, password, db = sys.argv[1:5]
-dsn = f"host=127.0.0.1 port={port} user={user} password={password} dbname={db} sslmode=disable"
-
-
-class Mood(enum.Enum):
-    sad = 'sad'
-    ok = 'ok'
-    happy = 'happy'
-
+from driver_dsn import Mood, dsn
 
 c2 = psycopg2.connect(dsn)
 c2.autocommit = True

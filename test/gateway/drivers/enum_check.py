@@ -2,23 +2,12 @@
 and SQLAlchemy 1.4's Enum (create_all, insert/select, comparisons, inspector's get_enums, drop_all).
 Prints one line per check; test/gateway/enum.test.ts compares them with what PostgreSQL 15 gives.
 Usage: enum_check.py PORT USER PASSWORD DB"""
-import enum
-import sys
-
 import psycopg
 import psycopg2
 import sqlalchemy as sa
 from psycopg.types.enum import EnumInfo, register_enum
 
-port, user, password, db = sys.argv[1:5]
-dsn = f"host=127.0.0.1 port={port} user={user} password={password} dbname={db} sslmode=disable"
-
-
-class Mood(enum.Enum):
-    sad = 'sad'
-    ok = 'ok'
-    happy = 'happy'
-
+from driver_dsn import Mood, db, dsn, password, port, user
 
 c2 = psycopg2.connect(dsn)
 c2.autocommit = True

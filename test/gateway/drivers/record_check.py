@@ -3,13 +3,11 @@ tables; oid 2249, which psycopg 3 parses into tuples from text and from record_s
 table's row type (pg_class.reltype, `SELECT t FROM t`). Prints one line per check;
 test/gateway/records.test.ts compares them with what PostgreSQL 15 gives.
 Usage: record_check.py PORT USER PASSWORD DB"""
-import sys
 
 import psycopg
 import psycopg2
 
-port, user, password, db = sys.argv[1:5]
-dsn = f"host=127.0.0.1 port={port} user={user} password={password} dbname={db} sslmode=disable"
+from driver_dsn import dsn
 
 c2 = psycopg2.connect(dsn)
 c2.autocommit = True

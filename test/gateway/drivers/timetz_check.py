@@ -2,13 +2,11 @@
 prints one line per check; test/gateway/timetz.test.ts compares them with what PostgreSQL 15 gives.
 Usage: timetz_check.py PORT USER PASSWORD DB"""
 import datetime
-import sys
 
 import psycopg
 import psycopg2
 
-port, user, password, db = sys.argv[1:5]
-dsn = f"host=127.0.0.1 port={port} user={user} password={password} dbname={db} sslmode=disable"
+from driver_dsn import dsn
 
 c2 = psycopg2.connect(dsn)
 c2.autocommit = True
