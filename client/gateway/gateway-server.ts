@@ -118,12 +118,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       runs.delete(conn);
     }));
   };
-  const server: Server = createServer(accept);
+  // Half-open: a client may send its last messages and FIN before the gateway has answered them (a
+  // login that reads the cluster's catalog takes a while); the answers still go out, and the gateway
+  // ends the connection itself once it has run what arrived (GatewayConnection.finish), as PostgreSQL does.
+  const server: Server = createServer({ allowHalfOpen: true }, accept);
   await listen(server, { port: options.port, host });
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : options.port;
   const socketPath = options.socketDir === undefined ? null : join(options.socketDir, `.s.PGSQL.${port}`);
-  const local: Server | null = socketPath === null ? null : createServer(accept);
+  const local: Server | null = socketPath === null ? null : createServer({ allowHalfOpen: true }, accept);
   if (local !== null && socketPath !== null) {
     try {
       await listenOnPath(local, socketPath);
