@@ -11,7 +11,7 @@
  */
 import { CertificateVerifier } from '../protocol/certificate.ts';
 import { decodeMessage, EncodeMemo, encodeMessage, type CodecLimits } from '../protocol/codec.ts';
-import { codecLimitsOf, publicKeyOf, splitAddress, type ClusterConfig } from '../protocol/config.ts';
+import { codecLimitsOf, linkLimitsOf, publicKeyOf, splitAddress, txnBodyBytesMax, type ClusterConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { VerifiedRootCache } from '../protocol/crypto/signed.ts';
 import { warmUpBlake3 } from '../protocol/crypto/blake3.ts';
@@ -82,9 +82,19 @@ export class TransactionTooOldError extends TransactionStateError {
   readonly retryable = true;
 }
 
+/**
+ * The transaction does not fit one message of the cluster (limits.txnKeysMax, limits.messageBytesMax):
+ * nothing was sent, and a retry would not fit either (SQL maps it to 54000).
+ */
+export class TransactionTooLargeError extends TransactionStateError {
+  override readonly name = 'TransactionTooLargeError';
+  readonly sqlState = '54000';
+}
+
 function failure(r: OpResult): TransactionStateError {
   if (r.kind !== 'failed') return new TransactionStateError('unexpected result');
   if (r.reason === 'too-old') return new TransactionTooOldError(`transaction too old: its timestamp is behind the replicas' history window; retry it`);
+  if (r.reason === 'too-large') return new TransactionTooLargeError(`transaction too large for the cluster: ${r.detail ?? 'over its limits'}`);
   return new TransactionStateError(r.reason);
 }
 
@@ -129,6 +139,7 @@ export class PestoClient {
         queryEagerQuorum: opts.queryEagerQuorum !== false,
         ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }),
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
+        txnLimits: { keysMax: config.limits.txnKeysMax, bodyBytesMax: txnBodyBytesMax(config.limits) },
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
       timestampsOf(opts.clientId),
@@ -246,7 +257,7 @@ export class PestoClient {
           identity: { kind: 'client', id: this.opts.clientId },
           secretKey: this.opts.keyPair.secretKey,
           publicKeyOf: (peer) => publicKeyOf(config, peer),
-          limits: { maxMessageBytes: config.limits.messageBytesMax },
+          limits: linkLimitsOf(config.limits),
         });
         link.onMessage((bytes) => this.#onBytes(from, bytes));
         row[r.index] = link;
@@ -323,6 +334,17 @@ export class Transaction {
     if (r.kind === 'query') return { result: r.result, syncRounds: r.syncRounds };
     if (r.kind === 'failed' && r.reason === 'query-unresolved') return null;
     throw failure(r);
+  }
+
+  /**
+   * What this transaction's reads so far add to its ST1: entries and bytes (ClientCore.readFootprint;
+   * `exact`: keys several range reads share counted once).
+   */
+  readFootprint(exact = false): { entries: number; bytes: number } {
+    this.#check();
+    const f = this.client.core.readFootprint(this.id, exact);
+    if (f === null) throw new TransactionStateError('transaction is not active');
+    return f;
   }
 
   /** Adds a read the caller already holds (a cached version) to the read set; validation checks it. */

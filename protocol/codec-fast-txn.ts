@@ -278,6 +278,11 @@ export function readEntrySize(r: ReadEntry): number {
   return keySize(r.key) + lenField(tsSize(r.version));
 }
 
+/** Bytes a read entry takes in a transaction body: tag, length and body. */
+export function readEntryBytes(r: ReadEntry): number {
+  return lenField(readEntrySize(r));
+}
+
 /** Writes one read entry (TxnBody and QueryReply field 3); `size`: its `readEntrySize`. */
 export function writeReadEntry(w: Writer, e: ReadEntry, size = readEntrySize(e)): void {
   w.open(READ_TAG, size);

@@ -157,7 +157,28 @@ export const DEFAULT_GRACE: GraceConfig = Object.freeze({ monotonicityMs: 5, non
 /** TCP framing: cheaper than gRPC per committed transaction in paired kv runs, with or without TLS (decision 0026). */
 export const DEFAULT_TRANSPORT: TransportConfig = Object.freeze({ wire: 'tcp', tls: false });
 
-export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 4 << 20, queryRetriesMax: 3, txnKeysMax: 10_000, historyWindowMs: 15_000 });
+/** Decision 0072: a statement over a few hundred thousand rows fits one transaction (was 4 MiB and 10,000). */
+export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 16 << 20, queryRetriesMax: 3, txnKeysMax: 250_000, historyWindowMs: 15_000 });
+
+/** Smallest `limits.messageBytesMax` a configuration may set: room for a transaction body beside its envelope. */
+export const MESSAGE_BYTES_MIN = 256 << 10;
+
+/** Room a message keeps beside one transaction body: request ids, a certificate's votes, a MAC slot. */
+const TXN_ENVELOPE_BYTES = 64 << 10;
+
+/** Largest transaction body (ST1's `Txn.bytes`) that travels in one message of the cluster. */
+export function txnBodyBytesMax(limits: LimitsConfig): number {
+  return limits.messageBytesMax - TXN_ENVELOPE_BYTES;
+}
+
+/**
+ * The transport limits of a cluster's links: its largest message, frames that hold one (the transport's
+ * 16 MiB default or more) and room to queue several while a peer is slow.
+ */
+export function linkLimitsOf(limits: LimitsConfig): { maxMessageBytes: number; maxFrameBytes: number; maxQueuedBytes: number } {
+  const m = limits.messageBytesMax;
+  return { maxMessageBytes: m, maxFrameBytes: Math.max(16 << 20, m + 4), maxQueuedBytes: Math.max(64 << 20, 4 * m) };
+}
 
 /**
  * Who is at the other end of a channel; the transport authenticates peers by `publicKeyOf`. Plain numbers
@@ -533,6 +554,7 @@ function readCluster(tree: unknown): ClusterConfig {
   const batching = section(o['batching'], 'batching', DEFAULT_BATCHING, () => 1);
   const grace = section(o['grace'], 'grace', DEFAULT_GRACE, (k) => (ZERO_ALLOWED.has(k) ? 0 : 1));
   const limits = section(o['limits'], 'limits', DEFAULT_LIMITS, (k) => (ZERO_ALLOWED.has(k) ? 0 : 1));
+  if (limits.messageBytesMax < MESSAGE_BYTES_MIN) throw problem('bad-field', 'limits.messageBytesMax', `must be at least ${MESSAGE_BYTES_MIN}`);
 
   const transport = readTransport(o['transport']);
   if (transport.tls) {

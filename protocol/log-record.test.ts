@@ -37,6 +37,18 @@ void describe('log records', () => {
     assert.equal(back.writeback.txn?.key, t.key);
   });
 
+  void it('decode whatever the replica logged, past the default codec limits (a 120,000-row transaction of limits.txnKeysMax 250,000)', () => {
+    const writes = Array.from({ length: 120_000 }, (_, i) => ({ key: `row${String(i).padStart(6, '0')}`, value: new Uint8Array([i & 0xff]) }));
+    const t = encodeTxn({ ts: ts(20, 1), shards: [s0], reads: [], writes, deps: [], predicates: [], meta: new Uint8Array(0) });
+    for (const withTxn of [false, true]) {
+      const back = roundTrip({ kind: 'writeback', writeback: wbOf(t, withTxn), txn: t });
+      assert.ok(back.kind === 'writeback');
+      assert.equal(back.txn.body.writes.length, 120_000);
+    }
+    const vote = roundTrip({ kind: 'vote', txn: t, decision: 'commit', conflict: null });
+    assert.equal(vote.txn.key, t.key);
+  });
+
   void it('log a received writeback with the bytes it came in', () => {
     const t = txnAt(12);
     const wire = encodeMessage(wbOf(t, false));

@@ -8,7 +8,7 @@ import { pesto } from './gen/pesto.js';
 import { decodeMessage, decodeTxn, encodeMessage } from './codec.ts';
 import { fail, ok, type Result } from './errors.ts';
 import { digestKey, type ShardId } from './ids.ts';
-import { StoredWriteback } from './stored.ts';
+import { REDECODE_LIMITS, StoredWriteback } from './stored.ts';
 import type { CommittedTxn, Outcome, Txn, VoteDecision, Writeback } from './messages.ts';
 
 export type LogRecord =
@@ -164,22 +164,22 @@ export function decodeLogRecord(bytes: Uint8Array): Result<LogRecord, string> {
   const decision = decisionIn(p.decision);
   if (decision === null) return fail('bad-decision');
   if (p.kind === KIND.writeback) {
-    const m = decodeMessage(p.message ?? new Uint8Array(0));
+    const m = decodeMessage(p.message ?? new Uint8Array(0), REDECODE_LIMITS);
     if (!m.ok || m.value.kind !== 'writeback') return fail(m.ok ? 'not-a-writeback' : m.reason);
     const wb = m.value;
     if (wb.txn !== null) return ok({ kind: 'writeback', writeback: wb, txn: wb.txn });
     // Logged without the transaction inside: it is beside it (and must be the one named).
-    const txn = decodeTxn(p.txn ?? new Uint8Array(0));
+    const txn = decodeTxn(p.txn ?? new Uint8Array(0), REDECODE_LIMITS);
     if (!txn.ok) return fail(txn.reason);
     if (txn.value.key !== digestKey(wb.digest)) return fail('digest-mismatch');
     return ok({ kind: 'writeback', writeback: wb, txn: txn.value });
   }
-  const txn = decodeTxn(p.txn ?? new Uint8Array(0));
+  const txn = decodeTxn(p.txn ?? new Uint8Array(0), REDECODE_LIMITS);
   if (!txn.ok) return fail(txn.reason);
   if (p.kind === KIND.vote) {
     let conflict: CommittedTxn | null = null;
     if (decision === 'abort') {
-      const m = decodeMessage(p.message ?? new Uint8Array(0));
+      const m = decodeMessage(p.message ?? new Uint8Array(0), REDECODE_LIMITS);
       if (!m.ok || m.value.kind !== 'prepareReply' || m.value.conflict === null) return fail('abort-vote-without-conflict');
       conflict = m.value.conflict;
     }

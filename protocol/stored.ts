@@ -45,7 +45,7 @@ export class StoredWriteback implements EncodedWriteback {
 
   get cert(): Certificate {
     if (this.#cert !== undefined) return this.#cert;
-    const m = decodeMessage(this.bytes);
+    const m = decodeMessage(this.bytes, REDECODE_LIMITS);
     if (!m.ok || m.value.kind !== 'writeback') throw new InvariantError('a stored writeback no longer decodes');
     this.#cert = m.value.cert;
     return this.#cert;
@@ -89,10 +89,11 @@ export class StoredProof implements CommittedTxn {
 }
 
 /**
- * Bytes that were validated when they were received: decoding them again needs no limits. (A body
- * decodes to the same entries under any limits it fits.)
+ * Bytes that were validated when they were received (kept in memory or in the replica's own log):
+ * decoding them again needs no limits, whatever the configuration is now. (A body decodes to the same
+ * entries under any limits it fits.)
  */
-const REDECODE_LIMITS: CodecLimits = Object.freeze({
+export const REDECODE_LIMITS: CodecLimits = Object.freeze({
   messageBytesMax: Number.MAX_SAFE_INTEGER,
   keyBytesMax: Number.MAX_SAFE_INTEGER,
   valueBytesMax: Number.MAX_SAFE_INTEGER,

@@ -6,6 +6,7 @@
 import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
+import { readEntryBytes } from '../../protocol/codec-fast-txn.ts';
 import { addShardOfRead } from '../../protocol/sharding.ts';
 import { lowerBoundKey, sortByKey } from '../../protocol/sorted-entries.ts';
 import { TABLE_PREFIX_BYTES, tableKeyRange, tablePrefix } from '../../sql/row-key.ts';
@@ -38,6 +39,11 @@ export interface ActiveTxn {
    * read cost the client ~3 ms of map inserts inside the read (decision 0048).
    */
   readonly readRuns: (readonly ReadEntry[])[];
+  /** Entries of `readRuns` (keys two runs share counted twice until `compactReadRuns`) and their ST1 bytes. */
+  runEntries: number;
+  runBytes: number;
+  /** ST1 bytes of the entries of `reads`. */
+  pointBytes: number;
   readonly predicates: HeldPredicate[];
   /** Set when two reads of the transaction saw different versions of a key: it cannot commit. */
   doomed: string | null;
@@ -151,6 +157,39 @@ export function mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null
     return;
   }
   txn.reads.set(e.key, { key: e.key, version: e.version, value });
+  txn.pointBytes += readEntryBytes(e);
+}
+
+/**
+ * What the transaction's reads add to its ST1: entries (point reads' and range reads' keys, a key both
+ * read counted twice) and bytes. `exact`: the range reads' runs are merged first, so a key several
+ * statements read counts once (one sort; the merged run replaces them).
+ */
+export function readFootprint(txn: ActiveTxn, exact: boolean): { entries: number; bytes: number } {
+  if (exact && txn.readRuns.length > 1) compactReadRuns(txn);
+  return { entries: txn.runEntries + txn.reads.size, bytes: txn.runBytes + txn.pointBytes };
+}
+
+/** The range reads' runs merged into one sorted run, each key once (two versions of a key doom the transaction). */
+function compactReadRuns(txn: ActiveTxn): void {
+  const all: ReadEntry[] = [];
+  for (const run of txn.readRuns) for (const e of run) all.push(e);
+  sortByKey(all);
+  let w = 0;
+  let bytes = 0;
+  for (const e of all) {
+    if (w > 0 && all[w - 1]!.key === e.key) {
+      if (!tsEquals(all[w - 1]!.version, e.version)) txn.doomed ??= 'two reads saw different versions of a key';
+      continue;
+    }
+    all[w++] = e;
+    bytes += readEntryBytes(e);
+  }
+  all.length = w;
+  txn.readRuns.length = 0;
+  txn.readRuns.push(all);
+  txn.runEntries = w;
+  txn.runBytes = bytes;
 }
 
 /**
@@ -206,7 +245,11 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
     if (shardCount > 1) addShardOfRead(txn.shards, e.key, shardCount);
   }
   const run = kept ?? reads;
-  if (run.length > 0) txn.readRuns.push(run);
+  if (run.length > 0) {
+    txn.readRuns.push(run);
+    txn.runEntries += run.length;
+    for (const e of run) txn.runBytes += readEntryBytes(e);
+  }
   const moved = tsLess(qo.ts, txn.ts);
   // Replicas send predicates without the rows they excuse: the client names them (decision 0019), at commit.
   for (const sent of ok.predicates) {

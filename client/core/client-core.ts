@@ -25,7 +25,7 @@ import { QueryTargets } from './query-targets.ts';
 import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
-import { absorbRangeRead, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, readFootprint, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { DEFAULT_REPLICA_PREFERENCE_MS, EARLY_RESULT_BYTES, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
@@ -101,6 +101,9 @@ export class ClientCore {
       readStart: this.#preferred(),
       reads: new Map(),
       readRuns: [],
+      runEntries: 0,
+      runBytes: 0,
+      pointBytes: 0,
       writes: new Map(),
       deps: new Map(),
       predicates: [],
@@ -175,6 +178,16 @@ export class ClientCore {
     addShardOfRead(txn.shards, key, this.opts.shardCount);
   }
 
+  /**
+   * What the transaction's reads so far add to its ST1 (entries, bytes; `exact`: keys several range
+   * reads share counted once), or null when it is not active: for a caller that keeps a transaction
+   * within the cluster's limits as it goes (the SQL layer, client/sql/sql-txn.ts).
+   */
+  readFootprint(txnId: number, exact = false): { entries: number; bytes: number } | null {
+    const txn = this.#txns.get(txnId);
+    return txn === undefined || txn.state !== 'active' ? null : readFootprint(txn, exact);
+  }
+
   /** Runs a range read (PROTOCOL §4.2); the result arrives as a `query` done effect for `op`. */
   query(txnId: number, spec: QuerySpec, op: number): void {
     const txn = this.#active(txnId, op);
@@ -237,6 +250,13 @@ export class ClientCore {
       meta: NO_META,
     };
     const encoded = encodeTxn(body);
+    const tooLarge = this.#tooLarge(encoded);
+    if (tooLarge !== null) {
+      txn.state = 'done';
+      this.#txns.delete(txnId);
+      this.stats.abandoned++;
+      return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: tooLarge });
+    }
     const fin = new Finisher(encoded, this.q, this.#finisherTimeouts(), this.#out, this.#router, (r) => {
       txn.state = 'done';
       this.stats.resends += fin.resends;
@@ -514,6 +534,17 @@ export class ClientCore {
         return;
       }
     }
+  }
+
+  /** Why replicas would refuse this transaction's ST1 undecoded (ClientCoreOptions.txnLimits), or null. */
+  #tooLarge(t: Txn): string | null {
+    const limits = this.opts.txnLimits;
+    if (limits === undefined) return null;
+    const { reads, writes } = t.body;
+    if (reads.length > limits.keysMax) return `it reads ${reads.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
+    if (writes.length > limits.keysMax) return `it writes ${writes.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
+    if (t.bytes.length > limits.bodyBytesMax) return `it takes ${Math.ceil(t.bytes.length / 1024)} KiB (limits.messageBytesMax leaves ${Math.floor(limits.bodyBytesMax / 1024)} KiB)`;
+    return null;
   }
 
   #finisherTimeouts(): FinisherTimeouts {

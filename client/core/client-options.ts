@@ -54,6 +54,12 @@ export interface ClientCoreOptions {
    * transaction at a fresh timestamp). Unset: no limit.
    */
   readonly staleAfterMicros?: number;
+  /**
+   * What one transaction's ST1 may carry: limits.txnKeysMax entries per list and a body of at most
+   * `bodyBytesMax` bytes. Replicas refuse anything larger undecoded, so such a commit would be resent
+   * for ever; past them it fails with 'too-large' at once, sending nothing. Unset: no limit.
+   */
+  readonly txnLimits?: { readonly keysMax: number; readonly bodyBytesMax: number };
 }
 
 export const DEFAULT_REPLICA_PREFERENCE_MS = 1000;

@@ -13,7 +13,8 @@ export type OpResult =
   | { readonly kind: 'query'; readonly result: Uint8Array; readonly syncRounds: number }
   | { readonly kind: 'commit'; readonly outcome: 'commit'; readonly path: CommitPath }
   | { readonly kind: 'commit'; readonly outcome: 'abort'; readonly path: CommitPath; readonly cause: AbortCause }
-  | { readonly kind: 'failed'; readonly reason: string };
+  /** `detail`: for 'too-large', what exceeds which limit. */
+  | { readonly kind: 'failed'; readonly reason: string; readonly detail?: string };
 
 export type CommitResult = Extract<OpResult, { kind: 'commit' }>;
 

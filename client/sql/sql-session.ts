@@ -400,7 +400,9 @@ export class SqlSession {
       }
     }
     const at = txn.tx.timestamp;
-    const r = await txn.tx.commit();
+    // Too large for one message after all (predicates naming rows, dependencies): 54000 (TransactionTooLargeError).
+    const r = await txn.tx.commit().catch((e: unknown) => toSqlError(e));
+    if (r instanceof SqlError) return r;
     if (r.outcome === 'commit') {
       if (txn.catalogWritten) this.sql.learn(at, txn.catalog.value(), txn.catalog);
       return null;
@@ -570,6 +572,7 @@ export class SqlSession {
       s.rangeReadsFailed++;
       throw serializationFailure('could not serialize access: replicas did not agree on a query result');
     }
+    txn.checkReads();
     s.syncRounds += r.syncRounds;
     return early.outcome(r.result);
   }

@@ -26,6 +26,13 @@ import { scanFetchedRows, scanFetchOf, type ScanFetch } from './scan-fetch.ts';
 /** Per-entry framing of a write inside an encoded transaction (tags, lengths), for the size estimate. */
 const WRITE_ENTRY_BYTES = 8;
 
+const WRITES_HINT = 'Only a load into a table created, truncated or given its primary key in the same transaction is split into batches (TRUNCATE it first in this transaction); otherwise split the load into several transactions.';
+
+/** A statement that would take its transaction past the cluster's limits (PostgreSQL's program_limit_exceeded). */
+export function tooLarge(what: string, hint: string): SqlError {
+  return new SqlError(SqlState.programLimitExceeded, `transaction too large for the cluster: ${what}`, hint);
+}
+
 /** The rows a transaction has point-read, by store key (null = absent). */
 export type FetchedRows = Map<Key, Row | null>;
 
@@ -134,9 +141,9 @@ export class SqlTxn {
 
   /**
    * Buffers one write. A transaction travels to every replica as one message, validated whole, so it
-   * must stay within the cluster's limits (limits.txnKeysMax writes, limits.messageBytesMax bytes with
-   * room for its reads): the statement that would cross them fails with 54000 at once, rather than a
-   * commit that replicas refuse and the client keeps resending (docs/decisions/0009-bulk-loads.md).
+   * must stay within the cluster's limits (limits.txnKeysMax writes, limits.messageBytesMax bytes for
+   * its reads and writes with room for the rest): the statement that would cross them fails with 54000
+   * at once, rather than a commit that replicas refuse (docs/decisions/0009-bulk-loads.md, 0072).
    * Writes into a fresh storage are not counted: they leave in load batches (decision 0012).
    */
   put(key: Key, value: Uint8Array | null): void {
@@ -146,18 +153,42 @@ export class SqlTxn {
     if (old === undefined) bytes += key.length + WRITE_ENTRY_BYTES;
     else if (old !== null) bytes -= old.length;
     if (value !== null) bytes += value.length;
-    const limits = this.limits;
-    const bytesMax = limits.messageBytesMax - Math.max(64 * 1024, limits.messageBytesMax >> 3);
-    if (this.ownWrites.size + (old === undefined ? 1 : 0) > limits.txnKeysMax || bytes > bytesMax) {
-      const what = bytes > bytesMax
-        ? `about ${Math.ceil(bytes / 1024)} KiB of writes (the cluster takes at most ${Math.floor(bytesMax / 1024)} KiB per transaction: limits.messageBytesMax)`
-        : `more than ${limits.txnKeysMax} rows (limits.txnKeysMax)`;
-      throw new SqlError(SqlState.programLimitExceeded, `transaction too large for the cluster: it writes ${what}`,
-        'Only a load into a table created, truncated or given its primary key in the same transaction is split into batches (TRUNCATE it first in this transaction); otherwise split the load into several transactions.');
+    if (this.ownWrites.size + (old === undefined ? 1 : 0) > this.limits.txnKeysMax) {
+      throw tooLarge(`it writes more than ${this.limits.txnKeysMax} rows (limits.txnKeysMax)`, WRITES_HINT);
+    }
+    if (bytes + this.tx.readFootprint().bytes > this.#bytesMax()) {
+      const readBytes = this.tx.readFootprint(true).bytes;
+      if (bytes + readBytes > this.#bytesMax()) throw tooLarge(this.#bytesWhat(bytes, readBytes), WRITES_HINT);
     }
     this.#writeBytes = bytes;
     this.ownWrites.set(key, value);
     this.tx.writeKey(key, value);
+  }
+
+  /**
+   * After a range read: the transaction's reads (keys several statements read counted once) and writes
+   * must still fit one message of the cluster, else the statement fails with 54000 (its ST1 would be
+   * refused undecoded; docs/decisions/0072).
+   */
+  checkReads(): void {
+    const keysMax = this.limits.txnKeysMax;
+    const fits = (f: { entries: number; bytes: number }): boolean => f.entries <= keysMax && this.#writeBytes + f.bytes <= this.#bytesMax();
+    if (fits(this.tx.readFootprint())) return;
+    const f = this.tx.readFootprint(true);
+    if (fits(f)) return;
+    const what = f.entries > keysMax ? `it reads more than ${keysMax} rows (limits.txnKeysMax)` : this.#bytesWhat(this.#writeBytes, f.bytes);
+    throw tooLarge(what, 'Read fewer rows in one transaction: narrow the query, or split the work into several transactions.');
+  }
+
+  /** Bytes the cluster takes per transaction for reads and writes: its message limit less room for predicates and dependencies. */
+  #bytesMax(): number {
+    const m = this.limits.messageBytesMax;
+    return m - Math.max(64 * 1024, m >> 3);
+  }
+
+  #bytesWhat(writeBytes: number, readBytes: number): string {
+    const kib = (n: number): number => Math.ceil(n / 1024);
+    return `its reads and writes take about ${kib(writeBytes + readBytes)} KiB (${kib(readBytes)} KiB of reads; the cluster takes at most ${Math.floor(this.#bytesMax() / 1024)} KiB per transaction: limits.messageBytesMax)`;
   }
 
   // ---- savepoints (PostgreSQL's, within one Pesto transaction) ----

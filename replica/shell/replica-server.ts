@@ -7,7 +7,7 @@
 import { CertificateVerifier } from '../../protocol/certificate.ts';
 import { decodeMessage, EncodeMemo, type CodecLimits } from '../../protocol/codec.ts';
 import type { ClusterConfig } from '../../protocol/config.ts';
-import { codecLimitsOf, publicKeyOf, splitAddress } from '../../protocol/config.ts';
+import { codecLimitsOf, linkLimitsOf, publicKeyOf, splitAddress } from '../../protocol/config.ts';
 import { PairwiseMacs } from '../../protocol/crypto/mac.ts';
 import { VerifiedRootCache } from '../../protocol/crypto/signed.ts';
 import type { KeyPair } from '../../protocol/crypto/ed25519.ts';
@@ -174,7 +174,7 @@ export class ReplicaServer {
       identity: { kind: 'replica', shard: this.opts.shard, index: this.opts.index },
       secretKey: this.opts.keyPair.secretKey,
       publicKeyOf: (peer) => publicKeyOf(config, peer),
-      limits: { maxMessageBytes: config.limits.messageBytesMax },
+      limits: linkLimitsOf(config.limits),
       // #onBytes keeps nothing of the bytes it is handed (it decodes from a copy or keeps no view).
       transientMessages: true,
       onLink: (link) => this.#accept(link),
@@ -305,7 +305,7 @@ export class ReplicaServer {
       identity: { kind: 'replica', shard: this.opts.shard, index: this.opts.index },
       secretKey: this.opts.keyPair.secretKey,
       publicKeyOf: (peer) => publicKeyOf(config, peer),
-      limits: { maxMessageBytes: config.limits.messageBytesMax },
+      limits: linkLimitsOf(config.limits),
       transientMessages: true,
     });
     const handle = this.#nextHandle++;

@@ -11,7 +11,7 @@ import { Engine } from '../../sql/engine.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
 import { startGateway, type Gateway, type GatewayOptions } from '../../client/gateway/gateway-server.ts';
 import { startClusterGateway, type ClusterGateway } from '../../client/gateway/cluster-gateway.ts';
-import { startTestCluster, type TestCluster } from '../integration/cluster-harness.ts';
+import { startTestCluster, type TestCluster, type TestClusterOptions } from '../integration/cluster-harness.ts';
 
 export const USER = 'pesto';
 export const PASSWORD = 'pesto';
@@ -64,11 +64,11 @@ export function engineGatewayForSuite(): () => number {
 }
 
 /** A gateway over a fresh six-replica cluster for the enclosing describe block, as `pesto start` serves one. */
-export function clusterGatewayForSuite(name: string, basePort: number): { port(): number; cluster(): TestCluster; gateway(): ClusterGateway } {
+export function clusterGatewayForSuite(name: string, basePort: number, options: TestClusterOptions = {}): { port(): number; cluster(): TestCluster; gateway(): ClusterGateway } {
   let tc: TestCluster | undefined;
   let gw: ClusterGateway | undefined;
   before(async () => {
-    tc = await startTestCluster(name, basePort);
+    tc = await startTestCluster(name, basePort, options);
     gw = await startClusterGateway({
       client: { config: tc.config, clientId: tc.clientId, keyPair: tc.keyPair },
       port: 0,

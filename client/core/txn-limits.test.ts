@@ -1,0 +1,79 @@
+/**
+ * A transaction's size against the cluster's limits (ClientCoreOptions.txnLimits, decision 0072): the
+ * read footprint the SQL layer checks statement by statement, and the commit that would send an ST1
+ * replicas must refuse undecoded, which fails at once instead of being resent for ever.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readEntryBytes } from '../../protocol/codec-fast-txn.ts';
+import type { ShardId } from '../../protocol/ids.ts';
+import type { Message, ReadEntry } from '../../protocol/messages.ts';
+import { ts } from '../../protocol/timestamp.ts';
+import { dones, keyOn, newClient, Q, sentOf } from './client-core-fixture.ts';
+import type { ClientCore } from './client-core.ts';
+
+const rows = (from: number, to: number): ReadEntry[] =>
+  Array.from({ length: to - from }, (_, i) => ({ key: keyOn(0, `r${String(from + i).padStart(4, '0')}-`), version: ts(10, 3) })).sort((a, b) => (a.key < b.key ? -1 : 1));
+
+/** Runs one range read on shard 0 whose 3f+1 replies list `reads`. */
+function rangeRead(client: ClientCore, id: number, op: number, reads: readonly ReadEntry[]): void {
+  client.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(0), ownWrites: [], recon: false }, op);
+  for (const q of sentOf(client.takeEffects(), 'query')) {
+    const reply: Message = { kind: 'queryReply', req: q.msg.req, retry: q.msg.retry, result: new Uint8Array([1]), reads, predicates: [], deps: [], snapshotCommitted: [], snapshotPrepared: [] };
+    client.handle(q.to, reply);
+  }
+  assert.equal(dones(client.takeEffects())[0]?.result.kind, 'query');
+}
+
+const bytesOf = (reads: readonly ReadEntry[]): number => reads.reduce((n, e) => n + readEntryBytes(e), 0);
+
+void describe('transaction limits at the client (decision 0072)', () => {
+  void it('counts what reads add to the ST1, and counts a key two range reads share once when asked to be exact', () => {
+    const client = newClient();
+    const id = client.begin();
+    const a = rows(0, 30);
+    const b = rows(20, 50);
+    rangeRead(client, id, 1, a);
+    rangeRead(client, id, 2, b);
+    assert.deepEqual(client.readFootprint(id), { entries: 60, bytes: bytesOf(a) + bytesOf(b) });
+    const distinct = rows(0, 50);
+    assert.deepEqual(client.readFootprint(id, true), { entries: 50, bytes: bytesOf(distinct) });
+    // The merged run is what the commit sends: the same 50 reads.
+    client.commit(id, 3);
+    const prepare = sentOf(client.takeEffects(), 'prepare')[0]!;
+    assert.deepEqual(prepare.msg.txn.body.reads.map((e) => e.key), distinct.map((e) => e.key));
+    assert.equal(client.readFootprint(id), null, 'not active once committing');
+  });
+
+  void it('fails a commit past limits.txnKeysMax or the body budget at once, sending nothing', () => {
+    const tooMany = newClient({ txnLimits: { keysMax: 2, bodyBytesMax: 1 << 20 } });
+    const id = tooMany.begin();
+    for (const k of ['x1', 'x2', 'x3']) tooMany.write(id, keyOn(0, k), new Uint8Array([1]));
+    tooMany.commit(id, 1);
+    const effects = tooMany.takeEffects();
+    assert.deepEqual(sentOf(effects, 'prepare'), []);
+    assert.deepEqual(dones(effects), [{ op: 1, result: { kind: 'failed', reason: 'too-large', detail: 'it writes 3 rows (limits.txnKeysMax: 2)' } }]);
+
+    const reads = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20 } });
+    const r = reads.begin();
+    rangeRead(reads, r, 1, rows(0, 11));
+    reads.commit(r, 2);
+    assert.match(String((dones(reads.takeEffects())[0]?.result as { detail?: string }).detail), /^it reads 11 rows/);
+
+    const big = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 2048 } });
+    const w = big.begin();
+    big.write(w, keyOn(0, 'y'), new Uint8Array(4096));
+    big.commit(w, 1);
+    const out = big.takeEffects();
+    assert.deepEqual(sentOf(out, 'prepare'), []);
+    assert.match(String((dones(out)[0]?.result as { detail?: string }).detail), /^it takes 5 KiB \(limits\.messageBytesMax leaves 2 KiB\)$/);
+    assert.equal(big.stats.abandoned, 1);
+
+    // Within the limits the same commit goes out to every replica.
+    const fits = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 8192 } });
+    const f = fits.begin();
+    fits.write(f, keyOn(0, 'y'), new Uint8Array(4096));
+    fits.commit(f, 1);
+    assert.equal(sentOf(fits.takeEffects(), 'prepare').length, Q.n);
+  });
+});
