@@ -283,6 +283,13 @@ export function readEntryBytes(r: ReadEntry): number {
   return lenField(readEntrySize(r));
 }
 
+/**
+ * At most what a read entry takes beside its key's bytes, for keys of up to 16 KiB (limits.keyBytesMax is
+ * 4 KiB): the entry's tag and two-byte length, the key's, and a version of 17 bytes at most.
+ * `readEntryBytes(e) <= e.key.length + READ_ENTRY_FRAMING_MAX`: a bound a client sums per key cheaply.
+ */
+export const READ_ENTRY_FRAMING_MAX = 23;
+
 /** Writes one read entry (TxnBody and QueryReply field 3); `size`: its `readEntrySize`. */
 export function writeReadEntry(w: Writer, e: ReadEntry, size = readEntrySize(e)): void {
   w.open(READ_TAG, size);
