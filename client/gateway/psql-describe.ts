@@ -186,7 +186,7 @@ const PRIVILEGES = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s
 const LIST = /^\s*SELECT n\.nspname as "Schema",\s*c\.relname as "Name",\s*CASE c\.relkind [^\n]*END as "Type",\s*pg_catalog\.pg_get_userbyid\(c\.relowner\) as "Owner"((?:,\s*[^\n]* as "[^"]+")*)\s+FROM pg_catalog\.pg_class c\s[\s\S]*WHERE c\.relkind IN \(([^)]*)\)([\s\S]*)ORDER BY 1,2;?\s*$/;
 /** The columns psql adds to the relation list (`\di`: the table; `+`: the verbose ones), each as it reads them. */
 const LIST_EXTRA = new Set(['Table', 'Persistence', 'Access method', 'Size', 'Description']);
-const DATABASES = /^\s*SELECT d\.datname as "Name",\s*pg_catalog\.pg_get_userbyid\(d\.datdba\) as "Owner",\s*pg_catalog\.pg_encoding_to_char\(d\.encoding\) as "Encoding",\s*d\.datcollate as "Collate",\s*d\.datctype as "Ctype",\s*d\.daticulocale as "ICU Locale",\s*CASE d\.datlocprovider [^\n]* END AS "Locale Provider",\s*pg_catalog\.array_to_string\(d\.datacl, E'\\n'\) AS "Access privileges"\s+FROM pg_catalog\.pg_database d\s+(?:WHERE ([\s\S]*))?ORDER BY 1;?\s*$/;
+const DATABASES = /^\s*SELECT d\.datname as "Name",\s*pg_catalog\.pg_get_userbyid\(d\.datdba\) as "Owner",\s*pg_catalog\.pg_encoding_to_char\(d\.encoding\) as "Encoding",\s*d\.datcollate as "Collate",\s*d\.datctype as "Ctype",\s*d\.daticulocale as "ICU Locale",\s*CASE d\.datlocprovider [^\n]* END AS "Locale Provider",\s*pg_catalog\.array_to_string\(d\.datacl, E'\\n'\) AS "Access privileges"(,\s*CASE WHEN pg_catalog\.has_database_privilege\(d\.datname, 'CONNECT'\)\s*THEN pg_catalog\.pg_size_pretty\(pg_catalog\.pg_database_size\(d\.datname\)\)\s*ELSE 'No Access'\s*END as "Size",\s*t\.spcname as "Tablespace",\s*pg_catalog\.shobj_description\(d\.oid, 'pg_database'\) as "Description")?\s+FROM pg_catalog\.pg_database d\s+(?:JOIN pg_catalog\.pg_tablespace t on d\.dattablespace = t\.oid\s+)?(?:WHERE ([\s\S]*))?ORDER BY 1;?\s*$/;
 const SCHEMAS = /^\s*SELECT n\.nspname AS "Name",\s*pg_catalog\.pg_get_userbyid\(n\.nspowner\) AS "Owner"\s+FROM pg_catalog\.pg_namespace n\s+WHERE ([\s\S]*)ORDER BY 1;?\s*$/;
 const LOOKUP = /^\s*SELECT c\.oid,\s*n\.nspname,\s*c\.relname\s+FROM pg_catalog\.pg_class c\s+LEFT JOIN pg_catalog\.pg_namespace n ON n\.oid = c\.relnamespace\s+WHERE ([\s\S]*)ORDER BY 2, 3;?\s*$/;
 // `\d+` asks for the reloptions (none here) where `\d` selects '', and for four more columns per attribute.
@@ -308,8 +308,10 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   }
   m = DATABASES.exec(sql);
   if (m !== null) {
-    const where = m[1];
-    const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges'].map((c) => col(c));
+    // `\l+` adds the size (not tracked, as in `\dt+`), the tablespace and the comment (none on databases).
+    const verbose = m[1] !== undefined;
+    const where = m[2];
+    const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges', ...(verbose ? ['Size', 'Tablespace', 'Description'] : [])].map((c) => col(c));
     return {
       columns,
       answer: async (ctx) => {
@@ -318,7 +320,8 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const roles = await ctx.backend.roles();
         const owner = roleNames(roles)(10) ?? ctx.settings.get('session_authorization') ?? '';
         const acl = roles.databaseAcl === null ? null : ownersOf(roles).aclOf(roles.databaseAcl).items.join('\n');
-        return rows(columns, nameTest(where, 'd.datname')(name) ? [[name, owner, 'UTF8', 'C', 'C', null, 'libc', acl]] : []);
+        const row: SqlValue[] = [name, owner, 'UTF8', 'C', 'C', null, 'libc', acl, ...(verbose ? [null, 'pg_default', null] : [])];
+        return rows(columns, nameTest(where, 'd.datname')(name) ? [row] : []);
       },
     };
   }

@@ -116,6 +116,15 @@ const DATABASE_LIST = `                                        List of databases
 
 `;
 
+// PostgreSQL 15 prints the database's size here; Pesto does not track sizes (the Size of \\dt+ is empty too).
+const DATABASE_LIST_VERBOSE = `                                                         List of databases
+ Name  |  Owner   | Encoding | Collate | Ctype | ICU Locale | Locale Provider | Access privileges | Size | Tablespace | Description 
+-------+----------+----------+---------+-------+------------+-----------------+-------------------+------+------------+-------------
+ pesto | postgres | UTF8     | C       | C     |            | libc            |                   |      | pg_default | 
+(1 row)
+
+`;
+
 const SCHEMAS = `      List of schemas
   Name  |       Owner       
 --------+-------------------
@@ -164,12 +173,12 @@ const ROLES = `                                   List of roles
 
 `;
 
-void test('psql \\di, \\l, \\dn, \\dt+, \\du and \\d+ list indexes, the database, the schema, the user and a table in full', async () => {
+void test('psql \\di, \\l, \\l+, \\dn, \\dt+, \\du and \\d+ list indexes, the database, the schema, the user and a table in full', async () => {
   const gw = await startTestGateway({ users: [{ name: USER, password: PASSWORD }] });
   try {
     const ddl = await psql(gw.port, '-v', 'ON_ERROR_STOP=1', ...DDL.flatMap((s) => ['-c', s]));
     assert.equal(ddl.code, 0, ddl.stderr);
-    const commands = [['\\di', INDEXES], ['\\dti demo*', TABLES_AND_INDEXES_DEMO], ['\\l pesto', DATABASE_LIST], ['\\l', DATABASE_LIST], ['\\dn', SCHEMAS], ['\\dt+', LIST_VERBOSE], ['\\du', ROLES], ['\\d+ demo', DEMO_VERBOSE]] as const;
+    const commands = [['\\di', INDEXES], ['\\dti demo*', TABLES_AND_INDEXES_DEMO], ['\\l pesto', DATABASE_LIST], ['\\l', DATABASE_LIST], ['\\l+', DATABASE_LIST_VERBOSE], ['\\dn', SCHEMAS], ['\\dt+', LIST_VERBOSE], ['\\du', ROLES], ['\\d+ demo', DEMO_VERBOSE]] as const;
     for (const [command, expected] of commands) {
       const r = await psql(gw.port, '-c', command);
       assert.equal(r.code, 0, `${command}: ${r.stderr}`);
