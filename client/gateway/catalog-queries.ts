@@ -11,7 +11,7 @@
 // (psql-describe.ts); and any SELECT over the system catalog tables system-catalog.ts keeps.
 
 import type { SqlType, SqlValue } from '../../sql/types.ts';
-import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
+import type { BackendColumn, BackendError, BackendResult, BackendSession } from './sql-backend.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { GatewayState } from './protocol-error.ts';
 import { recognisePsqlDescribe } from './psql-describe.ts';
@@ -32,6 +32,8 @@ export interface CatalogQuery {
   /** Its parameters' types, when it takes any (system-catalog.ts); else the client's hints, as text. */
   readonly paramTypes?: readonly SqlType[];
   answer(ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult>;
+  /** Set: the query reads only the catalog but does not prepare there; Parse fails with it, as `answer` does. */
+  readonly error?: BackendError;
 }
 
 const text = (name: string): BackendColumn => ({ name, type: 'text', typmod: -1 });

@@ -456,13 +456,13 @@ export class GatewaySession {
   /** A prepared statement of `text` (Parse, PREPARE): the backend prepares what it runs, the gateway knows the shape of the rest. */
   private async buildStatement(name: string, sql: string, text: string, command: GatewayCommand, hints: readonly (SqlType | null)[]): Promise<{ ok: true; stmt: PreparedStatement } | { ok: false; error: BackendError }> {
     if (text === '') return { ok: true, stmt: { name, sql, command, paramTypes: hints.map((h) => h ?? 'text'), columns: null, backend: null, empty: true } };
-    if (command.k === 'backend' || command.k === 'declare') {
-      // DECLARE prepares its query: Bind gives the query's parameters, Execute declares the cursor.
+    if (command.k === 'backend' || command.k === 'declare') { // DECLARE prepares its query: Bind gives its parameters, Execute declares the cursor.
       const p = await this.backend.prepare(command.k === 'declare' ? command.spec.query : text, hints);
       if (!p.ok) return p;
       const b = p.statement;
       return { ok: true, stmt: { name, sql, command, paramTypes: b.paramTypes, columns: b.returnsRows && command.k === 'backend' ? b.columns : null, backend: b, empty: false } };
     }
+    if (command.k === 'catalog' && command.query.error !== undefined) return { ok: false, error: command.query.error };
     const columns = command.k === 'show' ? this.settings.showColumns(command.name)
       : command.k === 'catalog' ? command.query.columns : command.k === 'composite' ? command.columns
       : command.k === 'executePrepared' ? this.statements.get(command.spec.name)?.columns ?? null

@@ -432,7 +432,13 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
   const system = rels.names.filter((n) => !rels.ctes.has(n));
   if (system.length === 0 || !system.every((n) => SYSTEM_NAMES.has(n))) return null;
   const p = e.prepare(rewritten);
-  if (!p.ok) return null;
+  // Only the catalog has these tables: its error (a function it lacks, say), not the backend's "relation
+  // pg_class does not exist". A position in the rewritten text would point elsewhere in the client's.
+  if (!p.ok) {
+    const { code, message, hint } = p.error;
+    const error = { code, message, hint, position: rewritten === sql ? p.error.position : undefined };
+    return { columns: [], error, answer: () => Promise.resolve({ ok: false, error }) };
+  }
   const columns = p.info.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
   const reads = new Set(system.map((n) => (n.includes('.') ? n : `pg_catalog.${n}`)));
   return {

@@ -22,7 +22,7 @@ void test('psql reads information_schema, pg_tables, pg_class, pg_attribute, pg_
   }
 });
 
-void test('the pg driver queries the system catalog with parameters; mixing in a user table is a clean 42P01', async () => {
+void test('the pg driver queries the system catalog with parameters; mixing in a user table is a clean 42P01, a missing function 42883', async () => {
   const gw = await startTestGateway();
   const client = new pg.Client({ host: '127.0.0.1', port: gw.port, user: USER, password: PASSWORD, database: DATABASE });
   await client.connect();
@@ -46,6 +46,11 @@ void test('the pg driver queries the system catalog with parameters; mixing in a
     assert.deepEqual((await client.query(q)).rows, [{ n: 1 }]);
     await assert.rejects(client.query('SELECT c.relname FROM pg_class c JOIN items i ON i.label = c.relname'), { code: '42P01' });
     await assert.rejects(client.query('SELECT * FROM pg_catalog.pg_no_such_table'), { code: '42P01' });
+    // A function the catalog lacks is named as missing (it was "relation pg_class does not exist"), by the
+    // extended protocol too; after a rewritten catalog function the position is left out.
+    await assert.rejects(client.query('SELECT no_such_fn(relname) FROM pg_class'), { code: '42883', message: 'function no_such_fn(name) does not exist', position: '8' });
+    await assert.rejects(client.query({ text: 'SELECT no_such_fn(relname) FROM pg_class WHERE relname = $1', values: ['items'] }), { code: '42883' });
+    await assert.rejects(client.query('SELECT obj_description(oid), pg_database_size(datname) FROM pg_database'), (e: { code?: string; position?: string }) => e.code === '42883' && e.position === undefined);
   } finally {
     await client.end();
     await gw.close();
