@@ -109,6 +109,13 @@ void test('applies a cast\'s type modifier to an untyped parameter, as PostgreSQ
   assert.deepEqual(rows(r), [['abc', 'x ', '24:00:00', '1.3', '2020-01-01 10:00:01']]);
 });
 
+void test("reports a constant cast's type modifier in the result's columns, as PostgreSQL's RowDescription does", () => {
+  // PostgreSQL 15's atttypmod of each: numeric(4,1) 262149, varchar(3) 7, time(2) 2, char(4) 8; none without a modifier.
+  const p = engine.prepare("SELECT 1.5::numeric(4,1) AS a, 'x'::varchar(3) AS b, '12:00'::time(2) AS c, CAST('ab' AS char(4)) AS d, 1.5::numeric AS e");
+  assert.ok(p.ok);
+  assert.deepEqual(p.info.columns.map((c) => [c.name, c.typmod]), [['a', 262149], ['b', 7], ['c', 2], ['d', 8], ['e', -1]]);
+});
+
 void test('executes multi-statement strings statement by statement', () => {
   const s = engine.session();
   const all = s.executeAll('CREATE TABLE e6 (a int); INSERT INTO e6 VALUES (1), (2); SELECT sum(a) FROM e6');

@@ -18,7 +18,8 @@ export type ArithOp = '+' | '-' | '*' | '/' | '%' | '||';
 export type CmpOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
 
 export type Expr =
-  | { readonly k: 'const'; readonly v: SqlValue; readonly t: SqlType }
+  /** `typmod`: an explicit cast's modifier folded into the constant (`1.5::numeric(4,1)`), which a result column reports. */
+  | { readonly k: 'const'; readonly v: SqlValue; readonly t: SqlType; readonly typmod?: number }
   | { readonly k: 'param'; readonly i: number; readonly t: SqlType }
   | { readonly k: 'col'; readonly i: number; readonly t: SqlType }
   | { readonly k: 'outer'; readonly level: number; readonly i: number; readonly t: SqlType }

@@ -481,7 +481,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
       return rt.typmod >= 0 ? { k: 'cast', e: p, t: rt.type, typmod: rt.typmod, explicit: true } : p;
     }
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
-    if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type };
+    if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type, ...(rt.typmod >= 0 ? { typmod: rt.typmod } : {}) };
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
   }
   if ('FuncCall' in n) return locate(n.FuncCall.location, [SqlState.undefinedFunction], () => bindFuncCall(scope, n.FuncCall));

@@ -294,7 +294,7 @@ export function bindSelect(ctx: BindContext, stmt: SelectStmt, parent: Scope | n
       continue;
     }
     const e = bindExpr(scope, v as Node);
-    outputs.push({ e, name: nameOf(rt), typmod: enumTypmod(scope, e, e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : -1) });
+    outputs.push({ e, name: nameOf(rt), typmod: enumTypmod(scope, e, e.k === 'col' ? typmodAt(scope, e.i) : e.k === 'cast' ? e.typmod : e.k === 'const' ? e.typmod ?? -1 : -1) });
   }
   const srfs = scope.srfs;
   scope.srfs = null;
