@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeMessage } from '../../protocol/codec.ts';
 import { digestKey, type TxnDigest } from '../../protocol/ids.ts';
-import type { FetchReply, Message, Query, WriteEntry } from '../../protocol/messages.ts';
+import type { FetchReply, Message, Query, Txn, WriteEntry } from '../../protocol/messages.ts';
 import { ts } from '../../protocol/timestamp.ts';
 import { CATALOG_KEY } from '../../sql/replicated-catalog.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
@@ -352,6 +352,24 @@ void describe('ReplicaCore range reads, sync round (PROTOCOL §4.2 steps 4-6)', 
     const r = replies(drain(a));
     assert.equal(r.length, 1);
     assert.deepEqual(rowsOf(r[0]!), [[null]]);
+  });
+
+  void it('answers a fetch with as many transactions as fit one message, at least one', () => {
+    const a = newCore(0, { messageBytesMax: 512 << 10 });
+    const big = (micros: number, key: string): Txn => txnOf(tsAt(micros), { writes: [{ key, value: new Uint8Array(200 << 10).fill(micros & 0xff) }] });
+    const [t1, t2, t3] = [big(30, 'big-1'), big(31, 'big-2'), big(32, 'big-3')];
+    for (const t of [t1, t2, t3]) a.handle(2, { kind: 'prepare', req: 1, txn: t });
+    drain(a);
+    const asked = (...ts: Txn[]): string[] => {
+      const r = supply(a, { kind: 'fetch', req: 1, digests: ts.map((t) => t.digest) }, 4);
+      return r.prepared.map((t) => t.key);
+    };
+    assert.deepEqual(asked(t1, t2, t3), [t1.key], 'two of 200 KiB and more do not fit 512 KiB');
+    assert.deepEqual(asked(t3), [t3.key]);
+    const huge = newCore(0, { messageBytesMax: 256 << 10 });
+    huge.handle(2, { kind: 'prepare', req: 1, txn: t1 });
+    drain(huge);
+    assert.deepEqual(supply(huge, { kind: 'fetch', req: 1, digests: [t1.digest] }, 4).prepared.map((t) => t.key), [t1.key], 'one always');
   });
 
   void it('refuses a snapshot naming a holder outside the shard, and fetches from links that are not other replicas', () => {

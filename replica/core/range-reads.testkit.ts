@@ -86,7 +86,7 @@ export const committed = (t: Txn): Writeback => ({ kind: 'writeback', digest: t.
 export const DDL_TXN = txnOf(tsAt(10), { writes: [{ key: CATALOG_KEY, value: CATALOG.value() }] });
 export const LOAD_TXN = txnOf(tsAt(20), { writes: [...refRows(acct).map((r) => rowWrite(acct, r)), ...LOG_ROWS.map((r) => rowWrite(logT, r))] });
 
-export function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault; txnKeysMax?: number; syncReuseBytesMax?: number } = {}): ReplicaCore {
+export function newCore(index = 0, over: { engine?: Engine | null; applyFault?: ApplyFault; txnKeysMax?: number; messageBytesMax?: number; syncReuseBytesMax?: number } = {}): ReplicaCore {
   const e = over.engine === undefined ? engine : over.engine;
   return new ReplicaCore(
     {
@@ -99,7 +99,7 @@ export function newCore(index = 0, over: { engine?: Engine | null; applyFault?: 
       ...(e === null ? {} : { engine: e }),
       ...(over.applyFault === undefined ? {} : { applyFault: over.applyFault }),
       ...(over.syncReuseBytesMax === undefined ? {} : { syncReuseBytesMax: over.syncReuseBytesMax }),
-      ...(over.txnKeysMax === undefined ? {} : { limits: { txnKeysMax: over.txnKeysMax, messageBytesMax: 4 << 20 } }),
+      ...(over.txnKeysMax === undefined && over.messageBytesMax === undefined ? {} : { limits: { txnKeysMax: over.txnKeysMax ?? 10_000, messageBytesMax: over.messageBytesMax ?? 4 << 20 } }),
     },
     { nowMicros: () => NOW },
   );

@@ -161,6 +161,11 @@ const DATA_CORRUPTED = 'XX001';
 const INVALID_BINARY = '22P03';
 /** Fetch requests are remembered this many fetch timeouts (late honest replies are not bad supplies). */
 const FETCH_MEMORY = 4;
+/**
+ * What a fetched transaction takes in a reply beside its body, at most: framing, its digest and a
+ * commit certificate of 5f+1 signatures with their batch paths, for the f a shard has here.
+ */
+const FETCHED_ENTRY_BYTES = 64 << 10;
 
 type Status = 'ready' | 'missing';
 
@@ -276,19 +281,26 @@ export class RangeReads {
     h.setTimer(h.fetchTimeoutMs, () => this.#finish(parked));
   }
 
-  /** A replica of this shard asks for transactions: decided ones with certificates, undecided ones as ST1. */
+  /**
+   * A replica of this shard asks for transactions: decided ones with certificates, undecided ones as ST1.
+   * The reply holds as many as fit one message (one always: each fit one ST1), rather than one the
+   * transport would drop; the client's next sync round makes the asker fetch what it still lacks.
+   */
   onFetch(from: number, msg: Fetch): void {
     const h = this.host;
     h.stats.fetchesServed++;
     const decided: Writeback[] = [];
     const prepared: Txn[] = [];
     const seen = new Set<DigestKey>();
+    let room = h.limits.messageBytesMax;
     for (const d of msg.digests) {
       const key = digestKey(d);
       if (seen.has(key)) continue;
       seen.add(key);
       const rec = h.record(key);
       if (rec === undefined || rec.txn === null) continue;
+      room -= rec.txn.bytes.length + FETCHED_ENTRY_BYTES;
+      if (room < 0 && decided.length + prepared.length > 0) break;
       if (rec.decided !== null) decided.push({ kind: 'writeback', digest: rec.decided.digest, cert: rec.decided.cert, txn: rec.txn });
       else prepared.push(rec.txn);
     }
