@@ -178,6 +178,15 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     assert.ok(rowsOf(ask(small, query('SELECT bal FROM acct WHERE w = 1 AND id = 1'))).length === 1, 'a narrow query still runs');
   });
 
+  void it('a query whose result and read set together would not fit one message fails with 54000', () => {
+    // 64 KiB of room beside them, and 200 bytes: one row's reply fits, all of acct's rows do not.
+    const small = loadedCore(0, { messageBytesMax: (64 << 10) + 200 });
+    const all = ask(small, query('SELECT * FROM acct'));
+    assert.equal(errorOf(all), '54000');
+    assert.ok(rowsOf(ask(small, query('SELECT bal FROM acct WHERE w = 1 AND id = 1'))).length === 1, 'a narrow query still runs');
+    assert.ok(rowsOf(ask(loadedCore(0), query('SELECT * FROM acct'))).length > 2, 'within the default limit');
+  });
+
   void it('queries below the low watermark or too far ahead of the clock are refused without a reply', () => {
     const before = core.stats.queriesRefused;
     core.handle(50, query('SELECT 1', [], { ts: ts(10, 1) }));

@@ -51,6 +51,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { decodeTypedParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
+import { READ_ENTRY_FRAMING_MAX } from '../../protocol/codec-fast-txn.ts';
 import { executeAt, replyAsAsked, snapshotVote, unionVotes, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { SyncReuse } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
@@ -161,6 +162,8 @@ const DATA_CORRUPTED = 'XX001';
 const INVALID_BINARY = '22P03';
 /** Fetch requests are remembered this many fetch timeouts (late honest replies are not bad supplies). */
 const FETCH_MEMORY = 4;
+/** Room a query reply keeps beside its result and read set: predicates, votes, framing. */
+const REPLY_ENVELOPE_BYTES = 64 << 10;
 /**
  * What a fetched transaction takes in a reply beside its body, at most: framing, its digest and a
  * commit certificate of 5f+1 signatures with their batch paths, for the f a shard has here.
@@ -528,6 +531,12 @@ export class RangeReads {
     }
     if (result.length > messageBytesMax >> 1) {
       return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
+    }
+    // The reply carries both (its read set as a transaction body does: READ_ENTRY_FRAMING_MAX bounds the rest).
+    let replyBytes = result.length + REPLY_ENVELOPE_BYTES;
+    for (let i = 0; i < reads.length; i++) replyBytes += reads[i]!.key.length + READ_ENTRY_FRAMING_MAX;
+    if (replyBytes > messageBytesMax) {
+      return this.#error(msg, SqlState.programLimitExceeded, `query result and read set of about ${Math.ceil(replyBytes / 1024)} KiB exceed the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
     }
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
     // Predicates go out without the rows they excuse: the client names them from the matched read set
