@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Prng } from '../sim/prng.ts';
-import { entryOfKey, sortByKey } from './sorted-entries.ts';
+import { entryOfKey, lowerBoundKey, lowerBoundKeyFrom, sortByKey } from './sorted-entries.ts';
 
 void describe('sortByKey', () => {
   void it('orders by key like Array.prototype.sort, keeps equal keys in their order, and sorts in place', () => {
@@ -24,5 +24,23 @@ void describe('sortByKey', () => {
     assert.deepEqual(list.map((e) => e.key), ['a', 'b', 'q', 'x']);
     assert.equal(entryOfKey(list, 'q')?.key, 'q');
     assert.equal(entryOfKey(list, 'c'), undefined);
+  });
+});
+
+void describe('lowerBoundKeyFrom', () => {
+  void it("finds each of ascending keys where lowerBoundKey does, galloping from the previous key's place", () => {
+    const prng = new Prng(11);
+    for (let len = 0; len <= 70; len++) {
+      for (let round = 0; round < 10; round++) {
+        const list = [...new Set(Array.from({ length: len }, () => String(prng.int(400)).padStart(3, '0')))].sort().map((key) => ({ key }));
+        const probes = [...new Set(Array.from({ length: prng.int(30) }, () => String(prng.int(420)).padStart(3, '0')))].sort();
+        let from = 0;
+        for (const p of probes) {
+          const at = lowerBoundKeyFrom(list, p, from);
+          assert.equal(at, lowerBoundKey(list, p), `${p} in ${list.length} from ${from}`);
+          from = at;
+        }
+      }
+    }
   });
 });

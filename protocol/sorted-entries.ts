@@ -16,6 +16,33 @@ export function lowerBoundKey(list: readonly { readonly key: Key }[], key: Key):
   return lo;
 }
 
+/**
+ * `lowerBoundKey` for a caller that meets keys in ascending order, given the position the previous key
+ * had (`from`): galloping from there, so a walk over keys that are dense in `list` costs a comparison
+ * or two per key instead of a whole binary search, and sparse ones O(log) each.
+ */
+export function lowerBoundKeyFrom(list: readonly { readonly key: Key }[], key: Key, from: number): number {
+  const n = list.length;
+  let lo = from;
+  if (lo >= n || !(list[lo]!.key < key)) return lo;
+  // list[lo] < key: double the step until an entry >= key (or the end) bounds the answer.
+  let step = 1;
+  let hi = lo + 1;
+  while (hi < n && list[hi]!.key < key) {
+    lo = hi;
+    step *= 2;
+    hi = lo + step;
+  }
+  if (hi > n) hi = n;
+  lo++;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The entry of `key`, or undefined (keys distinct). */
 export function entryOfKey<E extends { readonly key: Key }>(list: readonly E[], key: Key): E | undefined {
   const e = list[lowerBoundKey(list, key)];

@@ -54,14 +54,14 @@
 import type { GraceConfig } from '../../protocol/config.ts';
 import type { DigestKey } from '../../protocol/ids.ts';
 import type { Key, Predicate, ReadEntry, TxnBody } from '../../protocol/messages.ts';
-import { entryOfKey } from '../../protocol/sorted-entries.ts';
+import { entryOfKey, lowerBoundKeyFrom } from '../../protocol/sorted-entries.ts';
 import { tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { IndexDef, TableDef } from '../../sql/catalog.ts';
 import { CATALOG_KEY, CatalogCache, CatalogDecodeError, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { decodePredicate, scanMatchesRow, type RowMatch, type ScanPredicate } from '../../sql/predicate-codec.ts';
 import { TABLE_PREFIX_BYTES, tablePrefix } from '../../sql/row-key.ts';
 import { newestBelow, type KeyState, type Store, type Version } from './store.ts';
-import { sqlTableOfKey, type TableState } from './table-writes.ts';
+import { sqlTableOfKey, type TableState, type TableWrite } from './table-writes.ts';
 
 export const SEMANTIC_ABSTAIN_REASONS = [
   'late-writer',
@@ -327,18 +327,30 @@ export function checkPredicates(ctx: SemanticContext, body: TxnBody, preds: read
     if (start === 0) continue;
     const v = effectiveTableVersion(tbl, rp.claimed, t).micros;
     const range = storeKeyRange(rp);
-    const seen = new Set<Key>();
+    const walked: TableWrite[] = [];
     for (let i = start - 1; i >= 0; i--) {
       const w = writes[i]!;
       if (w.ts.micros + g1 + g2 < v) break;
       if ((w.ts.micros + g1 < v && !w.nonMonotonic) || w.txn === self) continue;
+      walked.push(w);
+    }
+    // A key two walked writes share is examined once; within one write the keys are distinct (and sorted,
+    // so their places among the reads are found by galloping from the previous one's: a bulk write of
+    // the table costs its later readers a merge, not a set insert and a binary search per row).
+    const seen = walked.length > 1 ? new Set<Key>() : null;
+    const reads = body.reads;
+    for (const w of walked) {
+      let r = 0;
       for (const key of w.keys) {
         // A row outside a primary-key range matches in no version (scanMatchesRow): not looked up.
         if (range !== null && (key < range.lo || (range.hi !== null && key >= range.hi))) continue;
-        if (seen.has(key)) continue;
-        seen.add(key);
+        if (seen !== null) {
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
         // Rows a history lists were applied here, so they are owned here (table-writes.ts).
-        if (inReads(body.reads, key) && scanned(rp, key)) continue;
+        r = lowerBoundKeyFrom(reads, key, r);
+        if (r < reads.length && reads[r]!.key === key && scanned(rp, key)) continue;
         const c = examineKey(ctx.store.get(key), key, t, rp);
         if (c !== null) return c;
       }
