@@ -126,7 +126,7 @@ export class SqlClient {
 
   /** @internal The cached catalog when no read is needed to trust it (for Parse outside a transaction), else null. */
   get currentCatalog(): CatalogVersion | null {
-    return this.#catalog !== null && (!this.#stale || this.#refreshing) ? this.#catalog.cv : null;
+    return this.#catalog !== null && (!this.#stale || this.#refresh !== null) ? this.#catalog.cv : null;
   }
 
   /**
@@ -136,7 +136,7 @@ export class SqlClient {
    */
   async catalogFor(tx: Transaction): Promise<CatalogVersion> {
     const c = this.#catalog;
-    if (c !== null && (!this.#stale || this.#refreshing)) {
+    if (c !== null && (!this.#stale || this.#refresh !== null)) {
       tx.noteRead(CATALOG_KEY, c.version, c.value);
       return c.cv;
     }
@@ -182,30 +182,29 @@ export class SqlClient {
   }
 
   /** @internal After a catalog miss: the next transaction reads the catalog before its first statement. */
-  markStale(): void {
-    this.#stale = true;
-  }
+  markStale(): void { this.#stale = true; }
 
   /**
-   * @internal After an abort (DDL may have committed in between): the catalog is read again in a
-   * throwaway transaction in the background, instead of by the next transaction before its first
-   * statement (a round trip on the critical path of every retry). If the refresh fails, the next
-   * transaction reads the catalog itself.
+   * @internal After an abort (DDL may have committed in between): the catalog is read again in a throwaway
+   * transaction in the background, off the critical path of other sessions' transactions (an automatic
+   * retry waits for it, `refreshed`). If the refresh fails, the next transaction reads the catalog itself.
    */
   refreshAfterAbort(): void {
     this.#stale = true;
-    if (this.#refreshing) return;
-    this.#refreshing = true;
+    if (this.#refresh !== null) return;
     const tx = this.client.session().begin();
-    this.#readCatalog(tx)
-      .catch(() => undefined)
-      .finally(() => {
-        this.#refreshing = false;
-        tx.abort();
-      });
+    this.#refresh = this.#readCatalog(tx).then(() => undefined, () => undefined).finally(() => {
+      this.#refresh = null;
+      tx.abort();
+    });
   }
 
-  #refreshing = false;
+  /** @internal No refresh in flight (a retry noting the stale catalog again aborts again: decision 0072). */
+  refreshed(): Promise<void> {
+    return this.#refresh ?? Promise.resolve();
+  }
+
+  #refresh: Promise<void> | null = null;
 }
 
 export interface SqlPrepared {
@@ -342,6 +341,7 @@ export class SqlSession {
     let last: SqlError | null = null;
     for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
       if (attempt > 0) this.sql.stats.autocommitRetries++;
+      if (attempt > 0) await this.sql.refreshed(); // not the stale catalog again
       let txn: SqlTxn | null = null;
       try {
         txn = await this.#open();
