@@ -4,7 +4,7 @@
  * how a moved timestamp caps a predicate's table version, and how a second read of a key is merged.
  */
 import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
-import type { Dependency, Key, Message, Predicate, ReadEntry, Txn } from '../../protocol/messages.ts';
+import type { Dependency, Key, Message, Predicate, ReadEntry, Txn, TxnBody, WriteEntry } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import { READ_ENTRY_FRAMING_MAX } from '../../protocol/codec-fast-txn.ts';
 import { addShardOfRead } from '../../protocol/sharding.ts';
@@ -286,4 +286,26 @@ export function predicatesToSend(preds: readonly HeldPredicate[], reads: readonl
     const expr = p.excused.coverAll(reads) ? withoutExcusedKeys(p.expr) : withExcusedKeys(p.expr, p.excused.named);
     return { table: p.table, tableVersion: p.tableVersion, expr };
   });
+}
+
+/** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
+const NO_META = new Uint8Array(0);
+const ascending = (a: number, b: number): number => a - b;
+
+/** The body the transaction commits with, over its final read set `reads` (`finalReads`). */
+export function commitBody(txn: ActiveTxn, reads: ReadEntry[]): TxnBody {
+  const writes: WriteEntry[] = [];
+  for (const [key, value] of txn.writes) writes.push({ key, value });
+  sortByKey(writes);
+  const preds = txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table)));
+  return { ts: txn.ts, shards: [...txn.shards].sort(ascending), reads, writes, deps: [...txn.deps.values()], predicates: predicatesToSend(preds, reads), meta: NO_META };
+}
+
+/** Why replicas would refuse this transaction's ST1 undecoded (ClientCoreOptions.txnLimits), or null. */
+export function tooLargeFor(t: Txn, limits: { readonly keysMax: number; readonly bodyBytesMax: number }): string | null {
+  const { reads, writes } = t.body;
+  if (reads.length > limits.keysMax) return `it reads ${reads.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
+  if (writes.length > limits.keysMax) return `it writes ${writes.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
+  if (t.bytes.length > limits.bodyBytesMax) return `it takes ${Math.ceil(t.bytes.length / 1024)} KiB (limits.messageBytesMax leaves ${Math.floor(limits.bodyBytesMax / 1024)} KiB)`;
+  return null;
 }

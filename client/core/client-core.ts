@@ -11,12 +11,10 @@
  */
 import { encodeTxn } from '../../protocol/codec.ts';
 import { digestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts';
-import type { Key, Message, QueryReply, ReadEntry, Txn, WriteEntry } from '../../protocol/messages.ts';
+import type { Key, Message, QueryReply, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { addShardOfRead, addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
-import { sortByKey } from '../../protocol/sorted-entries.ts';
 import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
-import { tablePrefix } from '../../sql/row-key.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -25,7 +23,7 @@ import { QueryTargets } from './query-targets.ts';
 import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
 import { RoundTrip, VoteTiming } from './latency.ts';
-import { absorbRangeRead, capTableVersion, finalReads, isPrivate, mergeRead, predicatesToSend, readFootprint, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { absorbRangeRead, capTableVersion, commitBody, finalReads, isPrivate, mergeRead, readFootprint, tooLargeFor, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { DEFAULT_REPLICA_PREFERENCE_MS, EARLY_RESULT_BYTES, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
 
 /** A replica that voted within this window is presumed alive and worth waiting for. */
@@ -33,9 +31,6 @@ const RECENT_VOTE_MICROS = 1_000_000;
 
 /** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
 const RETRY_CAP_MS = 10_000;
-/** The empty metadata of every key-value transaction (never mutated; one ArrayBuffer less per commit). */
-const NO_META = new Uint8Array(0);
-const ascending = (a: number, b: number): number => a - b;
 
 export class ClientCore {
   readonly q: Quorums;
@@ -178,11 +173,7 @@ export class ClientCore {
     addShardOfRead(txn.shards, key, this.opts.shardCount);
   }
 
-  /**
-   * What the transaction's reads so far add to its ST1 (entries, bytes; `exact`: keys several range
-   * reads share counted once), or null when it is not active: for a caller that keeps a transaction
-   * within the cluster's limits as it goes (the SQL layer, client/sql/sql-txn.ts).
-   */
+  /** What the transaction's reads add to its ST1 so far (active-txn.ts `readFootprint`), or null when it is not active. */
   readFootprint(txnId: number, exact = false): { entries: number; bytes: number } | null {
     const txn = this.#txns.get(txnId);
     return txn === undefined || txn.state !== 'active' ? null : readFootprint(txn, exact);
@@ -237,20 +228,8 @@ export class ClientCore {
       this.stats.committed++;
       return this.#out.done(op, { kind: 'commit', outcome: 'commit', path: 'local' });
     }
-    const writes: WriteEntry[] = [];
-    for (const [key, value] of txn.writes) writes.push({ key, value });
-    sortByKey(writes);
-    const body = {
-      ts: txn.ts,
-      shards: [...txn.shards].sort(ascending),
-      reads,
-      writes,
-      deps: [...txn.deps.values()],
-      predicates: predicatesToSend(txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table))), reads),
-      meta: NO_META,
-    };
-    const encoded = encodeTxn(body);
-    const tooLarge = this.#tooLarge(encoded);
+    const encoded = encodeTxn(commitBody(txn, reads));
+    const tooLarge = this.opts.txnLimits === undefined ? null : tooLargeFor(encoded, this.opts.txnLimits);
     if (tooLarge !== null) {
       txn.state = 'done';
       this.#txns.delete(txnId);
@@ -534,17 +513,6 @@ export class ClientCore {
         return;
       }
     }
-  }
-
-  /** Why replicas would refuse this transaction's ST1 undecoded (ClientCoreOptions.txnLimits), or null. */
-  #tooLarge(t: Txn): string | null {
-    const limits = this.opts.txnLimits;
-    if (limits === undefined) return null;
-    const { reads, writes } = t.body;
-    if (reads.length > limits.keysMax) return `it reads ${reads.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
-    if (writes.length > limits.keysMax) return `it writes ${writes.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
-    if (t.bytes.length > limits.bodyBytesMax) return `it takes ${Math.ceil(t.bytes.length / 1024)} KiB (limits.messageBytesMax leaves ${Math.floor(limits.bodyBytesMax / 1024)} KiB)`;
-    return null;
   }
 
   #finisherTimeouts(): FinisherTimeouts {

@@ -51,7 +51,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { decodeTypedParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
 import { encodePredicate } from '../../sql/predicate-codec.ts';
-import { READ_ENTRY_FRAMING_MAX } from '../../protocol/codec-fast-txn.ts';
+import { fetchedBytes, replyOverLimits } from './reply-limits.ts';
 import { executeAt, replyAsAsked, snapshotVote, unionVotes, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { SyncReuse } from './sync-reuse.ts';
 import { visibleVersion, type ReadMode } from './replica-row-source.ts';
@@ -162,13 +162,6 @@ const DATA_CORRUPTED = 'XX001';
 const INVALID_BINARY = '22P03';
 /** Fetch requests are remembered this many fetch timeouts (late honest replies are not bad supplies). */
 const FETCH_MEMORY = 4;
-/** Room a query reply keeps beside its result and read set: predicates, votes, framing. */
-const REPLY_ENVELOPE_BYTES = 64 << 10;
-/**
- * What a fetched transaction takes in a reply beside its body, at most: framing, its digest and a
- * commit certificate of 5f+1 signatures with their batch paths, for the f a shard has here.
- */
-const FETCHED_ENTRY_BYTES = 64 << 10;
 
 type Status = 'ready' | 'missing';
 
@@ -285,9 +278,8 @@ export class RangeReads {
   }
 
   /**
-   * A replica of this shard asks for transactions: decided ones with certificates, undecided ones as ST1.
-   * The reply holds as many as fit one message (one always: each fit one ST1), rather than one the
-   * transport would drop; the client's next sync round makes the asker fetch what it still lacks.
+   * A replica of this shard asks for transactions: decided ones with certificates, undecided ones as ST1,
+   * as many as fit one message (at least one; the next sync round fetches the rest: reply-limits.ts).
    */
   onFetch(from: number, msg: Fetch): void {
     const h = this.host;
@@ -302,7 +294,7 @@ export class RangeReads {
       seen.add(key);
       const rec = h.record(key);
       if (rec === undefined || rec.txn === null) continue;
-      room -= rec.txn.bytes.length + FETCHED_ENTRY_BYTES;
+      room -= fetchedBytes(rec.txn);
       if (room < 0 && decided.length + prepared.length > 0) break;
       if (rec.decided !== null) decided.push({ kind: 'writeback', digest: rec.decided.digest, cert: rec.decided.cert, txn: rec.txn });
       else prepared.push(rec.txn);
@@ -521,23 +513,10 @@ export class RangeReads {
     } catch (e) {
       return this.#error(msg, SqlState.internalError, `result does not encode: ${e instanceof Error ? e.message : String(e)}`);
     }
-
     const reads = catalogRead === null ? exec.reads : withRead(exec.reads, catalogRead);
-    // What does not fit a transaction (its read set) or a message (the result) fails here, the same way
-    // at every correct replica, instead of replies the client's decoder must refuse.
-    const { txnKeysMax, messageBytesMax } = h.limits;
-    if (reads.length > txnKeysMax || exec.predicates.length > txnKeysMax) {
-      return this.#error(msg, SqlState.programLimitExceeded, `query reads ${reads.length} rows; a transaction reads at most ${txnKeysMax} (limits.txnKeysMax)`, 'Narrow the query (a smaller range or a more selective filter on the primary key).');
-    }
-    if (result.length > messageBytesMax >> 1) {
-      return this.#error(msg, SqlState.programLimitExceeded, `query result of ${result.length} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
-    }
-    // The reply carries both (its read set as a transaction body does: READ_ENTRY_FRAMING_MAX bounds the rest).
-    let replyBytes = result.length + REPLY_ENVELOPE_BYTES;
-    for (let i = 0; i < reads.length; i++) replyBytes += reads[i]!.key.length + READ_ENTRY_FRAMING_MAX;
-    if (replyBytes > messageBytesMax) {
-      return this.#error(msg, SqlState.programLimitExceeded, `query result and read set of about ${Math.ceil(replyBytes / 1024)} KiB exceed the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, 'Select fewer rows or columns.');
-    }
+    // What does not fit a transaction (its read set) or a message fails here alike at every correct replica.
+    const over = replyOverLimits(reads, exec.predicates.length, result.length, h.limits);
+    if (over !== null) return this.#error(msg, SqlState.programLimitExceeded, over.message, over.hint);
     const skipped = mode.kind === 'snapshot' && exec.lowestSkippedPrepared !== null ? justBelow(exec.lowestSkippedPrepared) : null;
     // Predicates go out without the rows they excuse: the client names them from the matched read set
     // and its own writes (sql/predicate-codec.ts `excusedKeys`, decision 0019).
