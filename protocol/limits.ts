@@ -23,8 +23,11 @@ export const DEFAULT_LIMITS: LimitsConfig = Object.freeze({ messageBytesMax: 16 
 /** Smallest `limits.messageBytesMax` a configuration may set: room for a transaction body beside its envelope. */
 export const MESSAGE_BYTES_MIN = 256 << 10;
 
-/** Room a message keeps beside one transaction body: request ids, a certificate's votes, a MAC slot. */
-const TXN_ENVELOPE_BYTES = 64 << 10;
+/**
+ * Room a message keeps beside one transaction body, at most: request ids, its digest, a commit
+ * certificate of 5f+1 signatures with their batch paths, a MAC slot.
+ */
+export const TXN_ENVELOPE_BYTES = 64 << 10;
 
 /** Largest transaction body (ST1's `Txn.bytes`) that travels in one message of the cluster. */
 export function txnBodyBytesMax(limits: LimitsConfig): number {

@@ -6,7 +6,7 @@
 import { digestKey, type DigestKey, type ShardId } from '../../protocol/ids.ts';
 import type { Dependency, Key, Message, Predicate, ReadEntry, Txn, TxnBody, WriteEntry } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
-import { READ_ENTRY_FRAMING_MAX } from '../../protocol/codec-fast-txn.ts';
+import { readEntryBytesMax } from '../../protocol/codec-fast-txn.ts';
 import { addShardOfRead } from '../../protocol/sharding.ts';
 import { lowerBoundKey, sortByKey } from '../../protocol/sorted-entries.ts';
 import { TABLE_PREFIX_BYTES, tableKeyRange, tablePrefix } from '../../sql/row-key.ts';
@@ -160,22 +160,13 @@ export function mergeRead(txn: ActiveTxn, e: ReadEntry, value: Uint8Array | null
     return;
   }
   txn.reads.set(e.key, { key: e.key, version: e.version, value });
-  txn.pointBytes += entryBytes(e);
-}
-
-/**
- * At most what a read entry takes in ST1: its key's length and the most its framing and version take
- * (in one micro-benchmark, summing key lengths took 22-25 µs per 10,000 entries and the exact sizes,
- * `readEntryBytes`, 660-680 µs, which a large range read would pay before its rows reach the caller).
- */
-function entryBytes(e: ReadEntry): number {
-  return e.key.length + READ_ENTRY_FRAMING_MAX;
+  txn.pointBytes += readEntryBytesMax(e);
 }
 
 /**
  * What the transaction's reads add to its ST1: entries (point reads' and range reads' keys, a key both
- * read counted twice) and bytes (a bound, `entryBytes`). `exact`: the range reads' runs are merged first, so a key several
- * statements read counts once (one sort; the merged run replaces them).
+ * read counted twice) and bytes (a bound, `readEntryBytesMax`). `exact`: the range reads' runs are merged
+ * first, so a key several statements read counts once (one sort; the merged run replaces them).
  */
 export function readFootprint(txn: ActiveTxn, exact: boolean): { entries: number; bytes: number } {
   if (exact && txn.readRuns.length > 1) compactReadRuns(txn);
@@ -186,22 +177,33 @@ export function readFootprint(txn: ActiveTxn, exact: boolean): { entries: number
 function compactReadRuns(txn: ActiveTxn): void {
   const all: ReadEntry[] = [];
   for (const run of txn.readRuns) for (const e of run) all.push(e);
+  if (!sortDistinct(all, null)) txn.doomed ??= 'two reads saw different versions of a key';
+  let bytes = 0;
+  for (const e of all) bytes += readEntryBytesMax(e);
+  txn.readRuns.length = 0;
+  txn.readRuns.push(all);
+  txn.runEntries = all.length;
+  txn.runBytes = bytes;
+}
+
+/**
+ * Sorts `all` by key in place and keeps each key once, leaving out the entries `skip` names; false when
+ * two entries of a key name different versions (the first stays).
+ */
+function sortDistinct(all: ReadEntry[], skip: ((e: ReadEntry) => boolean) | null): boolean {
   sortByKey(all);
   let w = 0;
-  let bytes = 0;
+  let distinct = true;
   for (const e of all) {
+    if (skip !== null && skip(e)) continue;
     if (w > 0 && all[w - 1]!.key === e.key) {
-      if (!tsEquals(all[w - 1]!.version, e.version)) txn.doomed ??= 'two reads saw different versions of a key';
+      if (!tsEquals(all[w - 1]!.version, e.version)) distinct = false;
       continue;
     }
     all[w++] = e;
-    bytes += entryBytes(e);
   }
   all.length = w;
-  txn.readRuns.length = 0;
-  txn.readRuns.push(all);
-  txn.runEntries = w;
-  txn.runBytes = bytes;
+  return distinct;
 }
 
 /**
@@ -214,20 +216,7 @@ export function finalReads(txn: ActiveTxn): ReadEntry[] | null {
   const all: ReadEntry[] = [];
   for (const run of txn.readRuns) for (const e of run) all.push(e);
   for (const r of txn.reads.values()) all.push({ key: r.key, version: r.version });
-  sortByKey(all);
-  const skipPrivate = txn.private.size > 0;
-  let w = 0;
-  for (let i = 0; i < all.length; i++) {
-    const e = all[i]!;
-    if (skipPrivate && isPrivate(txn, e.key)) continue;
-    if (w > 0 && all[w - 1]!.key === e.key) {
-      if (!tsEquals(all[w - 1]!.version, e.version)) return null;
-      continue;
-    }
-    all[w++] = e;
-  }
-  all.length = w;
-  return all;
+  return sortDistinct(all, txn.private.size > 0 ? (e) => isPrivate(txn, e.key) : null) ? all : null;
 }
 
 /**
@@ -260,7 +249,7 @@ export function absorbRangeRead(txn: ActiveTxn, qo: QueryOp, ok: RangeReadSucces
   if (run.length > 0) {
     txn.readRuns.push(run);
     txn.runEntries += run.length;
-    for (let i = 0; i < run.length; i++) txn.runBytes += entryBytes(run[i]!);
+    for (let i = 0; i < run.length; i++) txn.runBytes += readEntryBytesMax(run[i]!);
   }
   const moved = tsLess(qo.ts, txn.ts);
   // Replicas send predicates without the rows they excuse: the client names them (decision 0019), at commit.

@@ -5,7 +5,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { READ_ENTRY_FRAMING_MAX, readEntryBytes } from '../../protocol/codec-fast-txn.ts';
+import { READ_ENTRY_FRAMING_MAX, readEntryBytes, readEntryBytesMax } from '../../protocol/codec-fast-txn.ts';
 import type { ShardId } from '../../protocol/ids.ts';
 import type { Message, ReadEntry } from '../../protocol/messages.ts';
 import { ts } from '../../protocol/timestamp.ts';
@@ -25,8 +25,8 @@ function rangeRead(client: ClientCore, id: number, op: number, reads: readonly R
   assert.equal(dones(client.takeEffects())[0]?.result.kind, 'query');
 }
 
-/** The bound the client counts (active-txn.ts `entryBytes`). */
-const bytesOf = (reads: readonly ReadEntry[]): number => reads.reduce((n, e) => n + e.key.length + READ_ENTRY_FRAMING_MAX, 0);
+/** The bound the client counts. */
+const bytesOf = (reads: readonly ReadEntry[]): number => reads.reduce((n, e) => n + readEntryBytesMax(e), 0);
 
 void describe('transaction limits at the client (decision 0072)', () => {
   void it("bounds a read entry's ST1 bytes by its key's length and READ_ENTRY_FRAMING_MAX, up to the largest keys and versions", () => {
@@ -34,7 +34,7 @@ void describe('transaction limits at the client (decision 0072)', () => {
     for (const len of [0, 1, 100, 127, 128, 4096]) {
       for (const version of versions) {
         const e = { key: 'k'.repeat(len), version };
-        assert.ok(readEntryBytes(e) <= len + READ_ENTRY_FRAMING_MAX, `key of ${len} bytes at ${JSON.stringify(version)}: ${readEntryBytes(e)}`);
+        assert.ok(readEntryBytes(e) <= readEntryBytesMax(e), `key of ${len} bytes at ${JSON.stringify(version)}: ${readEntryBytes(e)}`);
       }
     }
     assert.equal(readEntryBytes({ key: 'k'.repeat(4096), version: ts(Number.MAX_SAFE_INTEGER, 2 ** 32 - 1) }), 4096 + READ_ENTRY_FRAMING_MAX, 'the bound is tight');

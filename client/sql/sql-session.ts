@@ -65,7 +65,7 @@ import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, typ
 const AUTOCOMMIT_ATTEMPTS = 5;
 /** A statement that keeps finding rows it has not fetched gives up after this many passes (a deep foreign key cascade). */
 const FETCH_PASSES_MAX = 16;
-/** Hidden row ids: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ 10-bit counter. */
+/** 2024-01-01, where hidden row ids' microseconds start (SqlClient.nextRowId). */
 const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
 
 export interface SqlStats {
@@ -91,6 +91,7 @@ export class SqlClient {
   #catalog: CachedCatalog | null = null;
   /** Set after an abort or a catalog miss: the next transaction reads the catalog instead of noting it. */
   #stale = true;
+  #refresh: Promise<void> | null = null; // the background read after an abort, while in flight
 
   constructor(
     readonly client: PestoClient,
@@ -203,8 +204,6 @@ export class SqlClient {
   refreshed(): Promise<void> {
     return this.#refresh ?? Promise.resolve();
   }
-
-  #refresh: Promise<void> | null = null;
 }
 
 export interface SqlPrepared {
@@ -340,8 +339,10 @@ export class SqlSession {
     if (sp.k === 'constraints') return setConstraintsOutsideBlock(stmt.catalog.catalog, sp);
     let last: SqlError | null = null;
     for (let attempt = 0; attempt < AUTOCOMMIT_ATTEMPTS; attempt++) {
-      if (attempt > 0) this.sql.stats.autocommitRetries++;
-      if (attempt > 0) await this.sql.refreshed(); // not the stale catalog again
+      if (attempt > 0) {
+        this.sql.stats.autocommitRetries++;
+        await this.sql.refreshed(); // not the stale catalog again
+      }
       let txn: SqlTxn | null = null;
       try {
         txn = await this.#open();
@@ -556,8 +557,7 @@ export class SqlSession {
     txn.writes.absorb(w);
   }
 
-  /** A range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
-  /** `paramTypes`: the statement's own parameter types, which the replicas then lower it with (wire-values.ts). */
+  /** A range read of `sql` (PROTOCOL §4.2; 40001 when replicas cannot agree); `paramTypes`: the statement's own, which replicas lower it with. */
   async #rangeRead(txn: SqlTxn, sql: string, params: readonly SqlValue[], recon: boolean, table: TableDef | null, readsAsPredicates?: number, paramTypes?: readonly SqlType[]): Promise<StatementOutcome> {
     const s = this.sql.stats;
     if (recon) s.reconReads++;

@@ -156,28 +156,32 @@ export class SqlTxn {
     if (this.ownWrites.size + (old === undefined ? 1 : 0) > this.limits.txnKeysMax) {
       throw tooLarge(`it writes more than ${this.limits.txnKeysMax} rows (limits.txnKeysMax)`, WRITES_HINT);
     }
-    if (bytes + this.tx.readFootprint().bytes > this.#bytesMax()) {
-      const readBytes = this.tx.readFootprint(true).bytes;
-      if (bytes + readBytes > this.#bytesMax()) throw tooLarge(this.#bytesWhat(bytes, readBytes), WRITES_HINT);
-    }
+    this.#checkSize(bytes, WRITES_HINT);
     this.#writeBytes = bytes;
     this.ownWrites.set(key, value);
     this.tx.writeKey(key, value);
   }
 
-  /**
-   * After a range read: the transaction's reads (keys several statements read counted once) and writes
-   * must still fit one message of the cluster, else the statement fails with 54000 (its ST1 would be
-   * refused undecoded; docs/decisions/0072).
-   */
+  /** After a range read: the transaction must still fit one message of the cluster (docs/decisions/0072). */
   checkReads(): void {
-    const keysMax = this.limits.txnKeysMax;
-    const fits = (f: { entries: number; bytes: number }): boolean => f.entries <= keysMax && this.#writeBytes + f.bytes <= this.#bytesMax();
-    if (fits(this.tx.readFootprint())) return;
+    this.#checkSize(this.#writeBytes, 'Read fewer rows in one transaction: narrow the query, or split the work into several transactions.');
+  }
+
+  /**
+   * Fails the statement with 54000 when the transaction's reads (keys several statements read counted
+   * once) and `writeBytes` of writes would not fit one message (its ST1 would be refused undecoded).
+   * The cheap count first; the reads are merged only when it is over.
+   */
+  #checkSize(writeBytes: number, hint: string): void {
+    if (this.#fits(this.tx.readFootprint(), writeBytes)) return;
     const f = this.tx.readFootprint(true);
-    if (fits(f)) return;
-    const what = f.entries > keysMax ? `it reads more than ${keysMax} rows (limits.txnKeysMax)` : this.#bytesWhat(this.#writeBytes, f.bytes);
-    throw tooLarge(what, 'Read fewer rows in one transaction: narrow the query, or split the work into several transactions.');
+    if (this.#fits(f, writeBytes)) return;
+    const keysMax = this.limits.txnKeysMax;
+    throw tooLarge(f.entries > keysMax ? `it reads more than ${keysMax} rows (limits.txnKeysMax)` : this.#bytesWhat(writeBytes, f.bytes), hint);
+  }
+
+  #fits(reads: { entries: number; bytes: number }, writeBytes: number): boolean {
+    return reads.entries <= this.limits.txnKeysMax && writeBytes + reads.bytes <= this.#bytesMax();
   }
 
   /** Bytes the cluster takes per transaction for reads and writes: its message limit less room for predicates and dependencies. */

@@ -5,18 +5,12 @@
  * with 54000 the same way at every correct replica, instead of a reply the transport drops or the
  * client's decoder refuses.
  */
-import type { LimitsConfig } from '../../protocol/config.ts';
-import { READ_ENTRY_FRAMING_MAX } from '../../protocol/codec-fast-txn.ts';
+import { TXN_ENVELOPE_BYTES, type LimitsConfig } from '../../protocol/limits.ts';
+import { readEntryBytesMax } from '../../protocol/codec-fast-txn.ts';
 import type { ReadEntry, Txn } from '../../protocol/messages.ts';
 
 /** Room a query reply keeps beside its result and read set: predicates, votes, framing. */
 const REPLY_ENVELOPE_BYTES = 64 << 10;
-
-/**
- * What a fetched transaction takes in a reply beside its body, at most: framing, its digest and a
- * commit certificate of 5f+1 signatures with their batch paths.
- */
-export const FETCHED_ENTRY_BYTES = 64 << 10;
 
 /** Why a range read's reply of `resultBytes` and `reads` must not be sent (message and hint), or null. */
 export function replyOverLimits(reads: readonly ReadEntry[], predicates: number, resultBytes: number, limits: Pick<LimitsConfig, 'txnKeysMax' | 'messageBytesMax'>): { message: string; hint: string } | null {
@@ -27,16 +21,16 @@ export function replyOverLimits(reads: readonly ReadEntry[], predicates: number,
   if (resultBytes > messageBytesMax >> 1) {
     return { message: `query result of ${resultBytes} bytes exceeds half the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, hint: 'Select fewer rows or columns.' };
   }
-  // The reply carries both (its read set as a transaction body does: READ_ENTRY_FRAMING_MAX bounds the rest).
+  // The reply carries both, its read set entry by entry as a transaction body does.
   let replyBytes = resultBytes + REPLY_ENVELOPE_BYTES;
-  for (let i = 0; i < reads.length; i++) replyBytes += reads[i]!.key.length + READ_ENTRY_FRAMING_MAX;
+  for (let i = 0; i < reads.length; i++) replyBytes += readEntryBytesMax(reads[i]!);
   if (replyBytes > messageBytesMax) {
     return { message: `query result and read set of about ${Math.ceil(replyBytes / 1024)} KiB exceed the cluster's message limit (limits.messageBytesMax ${messageBytesMax})`, hint: 'Select fewer rows or columns.' };
   }
   return null;
 }
 
-/** The bytes a fetch reply counts for `txn` against one message. */
+/** The bytes a fetch reply counts for `txn` against one message: its body and what travels beside it (a certificate). */
 export function fetchedBytes(txn: Txn): number {
-  return txn.bytes.length + FETCHED_ENTRY_BYTES;
+  return txn.bytes.length + TXN_ENVELOPE_BYTES;
 }
