@@ -80,6 +80,8 @@ export class TransactionStateError extends Error {
 export class TransactionTooOldError extends TransactionStateError {
   override readonly name = 'TransactionTooOldError';
   readonly retryable = true;
+  /** serialization_failure: drivers and tools retry it. */
+  readonly sqlState = '40001';
 }
 
 /**

@@ -129,10 +129,8 @@ export function assertNever(value: never, what = 'value'): never {
 export function toSqlError(e: unknown): SqlError {
   if (e instanceof SqlError) return e;
   if (e instanceof InvariantError) return new SqlError(SqlState.internalError, `internal error: ${e.message}`);
-  // A lower layer's failure that a retry of the whole transaction may not meet again (e.g. a
-  // transaction older than the replicas' history window) is what SQL calls a serialization failure.
-  if (e instanceof Error && (e as { retryable?: unknown }).retryable === true) return new SqlError(SqlState.serializationFailure, e.message);
-  // One that names its SQLSTATE (the client's TransactionTooLargeError: 54000).
+  // A lower layer's failure that names its SQLSTATE: the client's TransactionTooOldError (40001, a retry
+  // of the whole transaction at a fresh timestamp may succeed) and TransactionTooLargeError (54000).
   const sqlState = (e as { sqlState?: unknown } | null)?.sqlState;
   if (e instanceof Error && typeof sqlState === 'string') return new SqlError(sqlState, e.message);
   if (e instanceof RangeError && /call stack/i.test(e.message)) {
