@@ -8,19 +8,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type pg from 'pg';
-import { clusterGatewayForSuite, engineGatewayForSuite, withPg } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, engineGatewayForSuite, queryFailure, withPg } from './gateway-fixture.ts';
 
 const BASE_PORT = 8240;
 
-async function failure(c: pg.Client, sql: string): Promise<{ code: string; message: string; detail: string | undefined; hint?: string }> {
-  try {
-    await c.query(sql);
-  } catch (e) {
-    const err = e as pg.DatabaseError;
-    return { code: err.code ?? '', message: err.message, detail: err.detail, ...(err.hint === undefined ? {} : { hint: err.hint }) };
-  }
-  return assert.fail(`${sql} succeeded`);
-}
 
 const INTROSPECT = `SELECT tc.constraint_name, kcu.column_name, ccu.table_name AS ref_table, ccu.column_name AS ref_column, rc.match_option, rc.update_rule, rc.delete_rule
 FROM information_schema.table_constraints tc
@@ -37,13 +28,13 @@ async function scenario(port: number): Promise<void> {
       ['gw_child_parent_id_fkey', 'parent_id', 'gw_parent', 'id', 'NONE', 'NO ACTION', 'CASCADE'],
       ['gw_code', 'code', 'gw_parent', 'code', 'NONE', 'SET NULL', 'NO ACTION'],
     ]);
-    assert.deepEqual(await failure(c, 'INSERT INTO gw_child VALUES (1, 5, NULL)'), {
+    assert.deepEqual(await queryFailure(c, 'INSERT INTO gw_child VALUES (1, 5, NULL)'), {
       code: '23503', message: 'insert or update on table "gw_child" violates foreign key constraint "gw_child_parent_id_fkey"',
       detail: 'Key (parent_id)=(5) is not present in table "gw_parent".',
     });
     await c.query("INSERT INTO gw_parent VALUES (1, 'a'), (2, 'b')");
     await c.query("INSERT INTO gw_child VALUES (10, 1, 'b'), (11, 2, 'b')");
-    assert.deepEqual(await failure(c, 'UPDATE gw_parent SET id = 3 WHERE id = 1'), {
+    assert.deepEqual(await queryFailure(c, 'UPDATE gw_parent SET id = 3 WHERE id = 1'), {
       code: '23503', message: 'update or delete on table "gw_parent" violates foreign key constraint "gw_child_parent_id_fkey" on table "gw_child"',
       detail: 'Key (id)=(1) is still referenced from table "gw_child".',
     });
@@ -51,12 +42,12 @@ async function scenario(port: number): Promise<void> {
     await c.query('UPDATE gw_parent SET code = $1 WHERE id = $2', ['bb', 2]);
     await c.query('DELETE FROM gw_parent WHERE id = $1', [1]);
     assert.deepEqual((await c.query({ text: 'SELECT id, parent_id, code FROM gw_child ORDER BY id', rowMode: 'array' })).rows, [[11, 2, null]]);
-    assert.deepEqual(await failure(c, 'DROP TABLE gw_parent'), {
+    assert.deepEqual(await queryFailure(c, 'DROP TABLE gw_parent'), {
       code: '2BP01', message: 'cannot drop table gw_parent because other objects depend on it',
       detail: 'constraint gw_child_parent_id_fkey on table gw_child depends on table gw_parent\nconstraint gw_code on table gw_child depends on table gw_parent',
       hint: 'Use DROP ... CASCADE to drop the dependent objects too.',
     });
-    assert.deepEqual(await failure(c, 'TRUNCATE gw_parent'), {
+    assert.deepEqual(await queryFailure(c, 'TRUNCATE gw_parent'), {
       code: '0A000', message: 'cannot truncate a table referenced in a foreign key constraint', detail: 'Table "gw_child" references "gw_parent".',
       hint: 'Truncate table "gw_child" at the same time, or use TRUNCATE ... CASCADE.',
     });

@@ -2,6 +2,7 @@
 // raw protocol client (frontend messages built with pg-protocol's serializer, backend messages cut and
 // read here, binary DataRows included, which pg-protocol's parser does not decode).
 
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { after, before } from 'node:test';
@@ -38,6 +39,17 @@ export function runPsql(port: number, user: string, ...args: string[]): Promise<
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/** The error `sql` fails with (code, message, detail, and hint where there is one); the test fails if it succeeds. */
+export async function queryFailure(c: pg.Client, sql: string): Promise<{ code: string; message: string; detail: string | undefined; hint?: string }> {
+  try {
+    await c.query(sql);
+  } catch (e) {
+    const err = e as pg.DatabaseError;
+    return { code: err.code ?? '', message: err.message, detail: err.detail, ...(err.hint === undefined ? {} : { hint: err.hint }) };
+  }
+  return assert.fail(`${sql} succeeded`);
 }
 
 /** Runs `fn` with a `pg` client connected to the gateway on `port` as the test user, and ends it. */

@@ -8,20 +8,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
-import { clusterGatewayForSuite, withPg } from './gateway-fixture.ts';
+import { clusterGatewayForSuite, queryFailure, withPg } from './gateway-fixture.ts';
 
 const BASE_PORT = 9400;
 const KEYS_MAX = 3000;
 
-async function failure(c: pg.Client, sql: string): Promise<{ code: string; message: string }> {
-  try {
-    await c.query(sql);
-  } catch (e) {
-    const { code, message } = e as { code?: string; message: string };
-    return { code: code ?? 'no code', message };
-  }
-  assert.fail(`no error from ${sql}`);
-}
 
 const count = async (c: pg.Client, sql: string): Promise<number> => Number((await c.query(sql)).rows[0].n);
 
@@ -39,7 +30,7 @@ void describe('transactions at the limits of one message (limits.txnKeysMax 3,00
       await c.query("INSERT INTO small SELECT g, repeat('p', 1000) FROM generate_series(1, 100) g");
 
       // One statement over more rows than a transaction may read: the replicas refuse it alike.
-      const whole = await failure(c, 'SELECT count(*) AS n FROM big');
+      const whole = await queryFailure(c, 'SELECT count(*) AS n FROM big');
       assert.equal(whole.code, '54000');
       assert.match(whole.message, /query reads 3501 rows; a transaction reads at most 3000/);
       assert.equal(await count(c, 'SELECT count(*) AS n FROM big WHERE id <= 2900'), 2900);
@@ -50,23 +41,23 @@ void describe('transactions at the limits of one message (limits.txnKeysMax 3,00
       assert.equal(await count(c, 'SELECT count(*) AS n FROM big WHERE id > 1000 AND id <= 2500'), 1500);
       assert.equal(await count(c, 'SELECT count(*) AS n FROM big WHERE id <= 2500'), 2500);
       // Reading 1,000 more rows would make 3,500: the statement fails, and so does the transaction.
-      const reads = await failure(c, 'SELECT count(*) AS n FROM big WHERE id > 2500');
+      const reads = await queryFailure(c, 'SELECT count(*) AS n FROM big WHERE id > 2500');
       assert.equal(reads.code, '54000');
       assert.match(reads.message, /^transaction too large for the cluster: it reads more than 3000 rows \(limits\.txnKeysMax\)$/);
-      assert.equal((await failure(c, 'SELECT 1')).code, '25P02');
+      assert.equal((await queryFailure(c, 'SELECT 1')).code, '25P02');
       await c.query('ROLLBACK');
 
       // Reads and writes share the message: 150 KB of writes leave no room for 2,000 reads.
       await c.query('BEGIN');
       await c.query("UPDATE small SET pad = repeat('q', 1500) WHERE id <= 100");
-      const bytes = await failure(c, 'SELECT count(*) AS n FROM big WHERE id <= 2000');
+      const bytes = await queryFailure(c, 'SELECT count(*) AS n FROM big WHERE id <= 2000');
       assert.equal(bytes.code, '54000');
       assert.match(bytes.message, /^transaction too large for the cluster: its reads and writes take about \d+ KiB \(\d+ KiB of reads; the cluster takes at most 192 KiB per transaction: limits\.messageBytesMax\)$/);
       await c.query('ROLLBACK');
       // The same in the other order: the write that crosses the line fails.
       await c.query('BEGIN');
       assert.equal(await count(c, 'SELECT count(*) AS n FROM big WHERE id <= 2000'), 2000);
-      const writes = await failure(c, "UPDATE small SET pad = repeat('q', 1500) WHERE id <= 100");
+      const writes = await queryFailure(c, "UPDATE small SET pad = repeat('q', 1500) WHERE id <= 100");
       assert.equal(writes.code, '54000');
       assert.match(writes.message, /its reads and writes take about/);
       await c.query('ROLLBACK');
@@ -74,7 +65,7 @@ void describe('transactions at the limits of one message (limits.txnKeysMax 3,00
       // More written rows than a transaction holds, into a table it did not create: 54000 at once. (A table
       // without a primary key: its inserts are blind, no reads count against the bytes first.)
       await c.query('CREATE TABLE log (v INT)');
-      const many = await failure(c, 'INSERT INTO log SELECT g FROM generate_series(1, 3001) g');
+      const many = await queryFailure(c, 'INSERT INTO log SELECT g FROM generate_series(1, 3001) g');
       assert.equal(many.code, '54000');
       assert.match(many.message, /it writes more than 3000 rows \(limits\.txnKeysMax\)/);
 
