@@ -24,6 +24,7 @@ import { createView, dropDependentViews, dropViews, viewsUsing } from './views.t
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveColumnType } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { noSuchSchema, ownName } from './qualified-names.ts';
 import { LEGACY_ACTOR, type DdlActor } from './roles.ts';
 import { alterRole, createRole, dropRoles, grantRoles, renameRole } from './ddl-role.ts';
 import { changeOwner, checkDdlPrivileges, createdBefore, grant, isOwnerChange, stampOwners } from './ddl-privileges.ts';
@@ -260,10 +261,27 @@ function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOu
 }
 
 function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
-  const names = (s.objects ?? []).map((o) => {
-    const items = 'List' in o ? (o.List.items ?? []) : [o];
-    return strOf(items[items.length - 1]);
-  });
+  if (s.removeType === 'OBJECT_EXTENSION') return dropExtensions(catalog, (s.objects ?? []).map(strOf), s.missing_ok === true, s.behavior === 'DROP_CASCADE');
+  if (s.removeType === 'OBJECT_TYPE') return dropTypes(catalog, storage, s);
+  // An object qualified with a schema this database lacks (sql/qualified-names.ts): 3F000, or skipped under IF EXISTS.
+  const skipped: string[] = [];
+  const names: string[] = [];
+  for (const o of s.objects ?? []) {
+    const items = ('List' in o ? (o.List.items ?? []) : [o]).map(strOf);
+    const name = ownName(items);
+    if (name !== null) names.push(name);
+    else if (s.missing_ok === true) skipped.push(`schema "${items[items.length - 2] ?? ''}" does not exist, skipping`);
+    else throw noSuchSchema(items[items.length - 2] ?? '');
+  }
+  return withNotices(skipped, dropOwn(catalog, storage, s, names));
+}
+
+function withNotices(first: readonly string[], o: DdlOutcome): DdlOutcome {
+  if (first.length === 0) return o;
+  return { ...o, notice: [...first, ...(o.notice === undefined ? [] : [o.notice])].join('\n') };
+}
+
+function dropOwn(catalog: Catalog, storage: DdlStorage, s: DropStmt, names: readonly string[]): DdlOutcome {
   const touched: number[] = [];
   const notices: string[] = [];
   if (s.removeType === 'OBJECT_VIEW') return dropViews(catalog, storage, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
@@ -319,8 +337,6 @@ function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
     }
     return { tag: 'DROP INDEX', touched, ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
   }
-  if (s.removeType === 'OBJECT_EXTENSION') return dropExtensions(catalog, (s.objects ?? []).map(strOf), s.missing_ok === true, s.behavior === 'DROP_CASCADE');
-  if (s.removeType === 'OBJECT_TYPE') return dropTypes(catalog, storage, s);
   if (s.removeType === 'OBJECT_SEQUENCE') return dropSequences(catalog, names, s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   throw unsupported(`DROP ${String(s.removeType).replace('OBJECT_', '')}`);
 }

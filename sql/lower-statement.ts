@@ -15,6 +15,7 @@ import { SqlError, positioned } from './errors.ts';
 import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
+import { checkQualifiedNames } from './qualified-names.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -79,6 +80,7 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
 }
 
 function lower(ctx: BindContext, node: Node): Statement {
+  checkQualifiedNames(node);
   // A write through a view is the same write on its base relation (sql/view-dml.ts).
   const through = rewriteViewDml(ctx.catalog, node);
   if (through !== null) return lower(ctx, through);

@@ -11,6 +11,8 @@ import type { CopyStmt, Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { parseText } from '../../sql/types.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { checkQualifiedNames } from '../../sql/qualified-names.ts';
+import { SqlError } from '../../sql/errors.ts';
 import { BinaryCopyParser, CopyFormatError } from './copy-binary.ts';
 import { decodeParam } from './value-format.ts';
 import type { FrontendMessage } from './frontend-decoder.ts';
@@ -103,10 +105,24 @@ export function copyFormatOf(c: CopyStmt): { readonly ok: true; readonly format:
   };
 }
 
+/** A COPY's table qualified with a schema this database lacks or a system schema's (sql/qualified-names.ts), refused as PostgreSQL refuses it. */
+export function copyRelationRefused(c: CopyStmt): CopyRefused | null {
+  if (c.relation === undefined) return null;
+  try {
+    checkQualifiedNames({ CopyStmt: { relation: c.relation } });
+    return null;
+  } catch (e) {
+    if (e instanceof SqlError) return { k: 'unsupported', message: e.message, code: e.code };
+    throw e;
+  }
+}
+
 export function copySpecOf(c: CopyStmt): CopyCommand {
   if (c.is_from !== true) return { k: 'unsupported', message: 'COPY TO is not supported' };
   if (c.filename !== undefined || c.is_program === true) return { k: 'unsupported', message: 'COPY FROM a file or program is not supported; use COPY FROM STDIN (psql \\copy)' };
   if (c.relation?.relname === undefined) return { k: 'unsupported', message: 'COPY FROM needs a table' };
+  const qualified = copyRelationRefused(c);
+  if (qualified !== null) return qualified;
   if (c.whereClause !== undefined) return { k: 'unsupported', message: 'COPY FROM ... WHERE is not supported' };
   const f = copyFormatOf(c);
   if (!f.ok) return f.refused;

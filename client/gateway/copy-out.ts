@@ -8,7 +8,7 @@
 
 import type { CopyStmt } from 'libpg-query';
 import { formatText, type SqlType, type SqlValue } from '../../sql/types.ts';
-import { copyFormatOf, copyGenerated, type CopyFormat, type CopyRefused } from './copy-in.ts';
+import { copyFormatOf, copyGenerated, copyRelationRefused, type CopyFormat, type CopyRefused } from './copy-in.ts';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import { writeBinaryCopy } from './copy-binary.ts';
@@ -86,6 +86,8 @@ export function copyOutSpecOf(c: CopyStmt, sql: string): CopyOutCommand {
   if (!f.ok) return f.refused;
   let query: string | null;
   const relation = c.relation?.relname;
+  const qualified = copyRelationRefused(c);
+  if (qualified !== null) return qualified;
   if (relation !== undefined) {
     const cols = c.attlist === undefined ? '*' : c.attlist.map((n) => quoteIdent('String' in n ? n.String.sval ?? '' : '')).join(', ');
     query = `SELECT ${cols} FROM ${quoteIdent(relation)}`;

@@ -74,6 +74,16 @@ void test('psql \\copy ... to stdout prints what it prints against PostgreSQL 15
     const file = await psql(gw.port, '-c', "COPY cp TO '/tmp/x'");
     assert.equal(file.code, 1);
     assert.match(file.stderr, /COPY TO a file or program is not supported/);
+    // A table qualified with a schema the database lacks is not public's table of that name
+    // (sql/qualified-names.ts): 3F000 both ways, and nothing copied into cp.
+    const out = await psql(gw.port, '-v', 'VERBOSITY=verbose', '-c', '\\copy nosuch.cp to stdout');
+    assert.equal(out.code, 1);
+    assert.match(out.stderr, /3F000: schema "nosuch" does not exist/);
+    const into = await psql(gw.port, '-v', 'VERBOSITY=verbose', '-c', 'COPY nosuch.cp (id) FROM STDIN');
+    assert.equal(into.code, 1);
+    assert.match(into.stderr, /3F000: schema "nosuch" does not exist/);
+    const count = await psql(gw.port, '-A', '-t', '-c', 'SELECT count(*) FROM cp');
+    assert.equal(count.stdout.trim(), '4');
   } finally {
     await gw.close();
   }

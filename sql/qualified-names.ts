@@ -1,0 +1,129 @@
+// Schema qualifiers of the names a statement uses. A Pesto database has one schema of its own, public
+// (and the gateway's system schemas, pg_catalog and information_schema, for reading), so a name
+// qualified with any other schema names something that does not exist. The statement code below this
+// check looks relations, types and objects up by their last name, so without it `DROP TABLE other.t`
+// would drop public.t and `CREATE TABLE other.t` would create it. Errors are PostgreSQL 15's for a
+// schema that does not exist: 42P01 for a relation a query reads or writes (`relation "other.t" does
+// not exist`), 3F000 for every other use (`schema "other" does not exist`), 42501 for a DDL target in
+// pg_catalog. `pg_temp` names the session's temporary tables, which Pesto keeps in public.
+
+import type { Node } from 'libpg-query';
+import { SqlError, SqlState } from './errors.ts';
+
+/** Schemas whose names resolve to Pesto's one schema. */
+const OWN = new Set(['public', 'pg_temp']);
+/** Schemas the gateway's system catalog answers reads of. */
+const SYSTEM = new Set(['pg_catalog', 'information_schema']);
+/** Statements whose relations are read or written (42P01 for a missing schema); every other use is 3F000. */
+const QUERIES = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);
+/** DDL that creates the relation its RangeVar names (42501 in pg_catalog, as heap_create says). */
+const CREATES = new Set(['CreateStmt', 'ViewStmt', 'CreateSeqStmt', 'IntoClause', 'CreateTableAsStmt']);
+
+export function noSuchSchema(schema: string, location?: number): SqlError {
+  return new SqlError(SqlState.invalidSchemaName, `schema "${schema}" does not exist`, undefined, undefined, undefined, location);
+}
+
+/**
+ * The unqualified name of a qualified name list (DROP's and COMMENT's objects: `[schema,] name`),
+ * or null when its schema is not one of this database's (the caller skips it under IF EXISTS, else
+ * throws `noSuchSchema`).
+ */
+export function ownName(items: readonly string[]): string | null {
+  if (items.length > 1 && !OWN.has(items[items.length - 2]!)) return null;
+  return items[items.length - 1] ?? '';
+}
+
+/** Throws PostgreSQL's error for the first name in `stmt` qualified with a schema this database lacks. */
+export function checkQualifiedNames(stmt: Node): void {
+  walk(stmt, false, null);
+}
+
+function walk(x: unknown, inQuery: boolean, parent: string | null): void {
+  if (Array.isArray(x)) {
+    for (const v of x) walk(v, inQuery, parent);
+    return;
+  }
+  if (typeof x !== 'object' || x === null) return;
+  for (const [k, v] of Object.entries(x)) {
+    if (typeof v !== 'object' || v === null) continue;
+    switch (k) {
+      case 'RangeVar':
+        checkRangeVar(v as RangeVarLike, inQuery, parent);
+        break;
+      case 'TypeName':
+      case 'typeName':
+        checkTypeName(v as TypeNameLike | readonly Node[]);
+        walk(v, inQuery, k);
+        break;
+      case 'DropStmt':
+        // DROP's objects are checked where they are dropped (ddl.ts): IF EXISTS skips one with a notice.
+        break;
+      case 'CommentStmt':
+        checkCommentObject(v as { objtype?: string; object?: Node });
+        break;
+      case 'A_Const':
+        break;
+      default:
+        // A RangeVar is a plain object under fields like `relation`, `view`, `sequence`, `rel`.
+        if (isRangeVarField(k)) checkRangeVar(v as RangeVarLike, inQuery, parent);
+        else walk(v, inQuery || QUERIES.has(k), /^[A-Z]/.test(k) ? k : parent);
+    }
+  }
+}
+
+interface RangeVarLike {
+  readonly schemaname?: string;
+  readonly relname?: string;
+  readonly location?: number;
+}
+interface TypeNameLike {
+  readonly names?: readonly Node[];
+  readonly location?: number;
+}
+
+/** Fields whose value is a RangeVar's fields (libpg-query writes those without the RangeVar wrapper). */
+function isRangeVarField(k: string): boolean {
+  return k === 'relation' || k === 'view' || k === 'sequence' || k === 'rel' || k === 'pktable';
+}
+
+function checkRangeVar(rv: RangeVarLike, inQuery: boolean, parent: string | null): void {
+  const schema = rv.schemaname;
+  if (schema === undefined || OWN.has(schema)) return;
+  if (SYSTEM.has(schema)) {
+    if (inQuery) return; // the gateway's system catalog answers it, or resolution fails with 42P01
+    if (parent !== null && CREATES.has(parent)) {
+      throw new SqlError(SqlState.insufficientPrivilege, `permission denied to create "${schema}.${rv.relname ?? ''}"`,
+        'System catalog modifications are currently disallowed.');
+    }
+    throw new SqlError(SqlState.insufficientPrivilege, `permission denied: "${rv.relname ?? ''}" is a system catalog`);
+  }
+  if (inQuery) throw new SqlError(SqlState.undefinedTable, `relation "${schema}.${rv.relname ?? ''}" does not exist`, undefined, undefined, undefined, rv.location);
+  throw noSuchSchema(schema, rv.location);
+}
+
+function stringsOf(items: readonly Node[] | undefined): string[] {
+  return (items ?? []).map((n) => ('String' in n ? n.String.sval ?? '' : ''));
+}
+
+/** A type's name: a TypeName, or the bare name list CREATE TYPE and ALTER TYPE carry. */
+function checkTypeName(t: TypeNameLike | readonly Node[]): void {
+  const names = stringsOf(isNodeList(t) ? t : t.names);
+  if (names.length < 2) return;
+  const schema = names[names.length - 2]!;
+  if (OWN.has(schema) || SYSTEM.has(schema)) return;
+  throw noSuchSchema(schema, isNodeList(t) ? undefined : t.location);
+}
+
+function isNodeList(t: TypeNameLike | readonly Node[]): t is readonly Node[] {
+  return Array.isArray(t);
+}
+
+function checkCommentObject(s: { objtype?: string; object?: Node }): void {
+  const o = s.object;
+  if (o === undefined || !('List' in o)) return;
+  const names = stringsOf(o.List.items);
+  // COMMENT ON TABLE s.t, COMMENT ON COLUMN s.t.c: the schema is the name before the relation's.
+  const relationAt = s.objtype === 'OBJECT_COLUMN' ? names.length - 2 : names.length - 1;
+  const schema = relationAt >= 1 ? names[relationAt - 1]! : undefined;
+  if (schema !== undefined && !OWN.has(schema)) throw noSuchSchema(schema);
+}
