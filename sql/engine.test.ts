@@ -299,3 +299,15 @@ void test('FOREIGN KEY constraints are stored under PostgreSQL\'s names, without
   assert.ok(plain.ok);
   assert.equal(plain.notices, undefined);
 });
+
+void test('CREATE SCHEMA: public exists (a notice under IF NOT EXISTS), any other is refused with 0A000 and creates nothing', () => {
+  const s = engine.session();
+  const again = s.execute('CREATE SCHEMA IF NOT EXISTS public');
+  assert.ok(again.ok && again.tag === 'CREATE SCHEMA');
+  assert.deepEqual(again.notices, ['schema "public" already exists, skipping']);
+  assert.equal(errCode(s.execute('CREATE SCHEMA public')), '42P06');
+  const other = s.execute('CREATE SCHEMA IF NOT EXISTS app');
+  assert.ok(!other.ok && other.error.code === '0A000' && /keeps its tables.* in schema public/.test(other.error.message));
+  assert.equal(errCode(s.execute('CREATE TABLE app.t (a int)')), '3F000');
+  assert.equal(errCode(s.execute('SELECT * FROM t')), '42P01');
+});

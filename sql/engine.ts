@@ -433,7 +433,7 @@ export class Session {
       case 'constraints':
         return this.setConstraints(stmt.names, stmt.deferred);
       case 'noop':
-        return ok(stmt.tag, stmt.tag);
+        return ok(stmt.tag, stmt.tag, stmt.notice === undefined ? undefined : [stmt.notice]);
     }
   }
 

@@ -15,7 +15,7 @@ import { SqlError, positioned } from './errors.ts';
 import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
-import { checkQualifiedNames } from './qualified-names.ts';
+import { checkQualifiedNames, createSchema } from './qualified-names.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -31,7 +31,7 @@ export type Statement =
   | { readonly k: 'show'; readonly name: string }
   /** SET CONSTRAINTS: `names` null for ALL (sql/foreign-key-deferred.ts). */
   | { readonly k: 'constraints'; readonly names: readonly { readonly schema: string | null; readonly name: string }[] | null; readonly deferred: boolean }
-  | { readonly k: 'noop'; readonly tag: string };
+  | { readonly k: 'noop'; readonly tag: string; readonly notice?: string };
 
 export interface LoweredStatement {
   readonly stmt: Statement;
@@ -142,6 +142,7 @@ function lower(ctx: BindContext, node: Node): Statement {
   }
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
+  if ('CreateSchemaStmt' in node) return createSchema(node.CreateSchemaStmt);
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };
   if ('DeallocateStmt' in node) return { k: 'noop', tag: 'DEALLOCATE' };

@@ -7,7 +7,7 @@
 // not exist`), 3F000 for every other use (`schema "other" does not exist`), 42501 for a DDL target in
 // pg_catalog. `pg_temp` names the session's temporary tables, which Pesto keeps in public.
 
-import type { Node } from 'libpg-query';
+import type { CreateSchemaStmt, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
 
 /** Schemas whose names resolve to Pesto's one schema. */
@@ -126,4 +126,16 @@ function checkCommentObject(s: { objtype?: string; object?: Node }): void {
   const relationAt = s.objtype === 'OBJECT_COLUMN' ? names.length - 2 : names.length - 1;
   const schema = relationAt >= 1 ? names[relationAt - 1]! : undefined;
   if (schema !== undefined && !OWN.has(schema)) throw noSuchSchema(schema);
+}
+
+/**
+ * CREATE SCHEMA: public exists (42P06, or a notice under IF NOT EXISTS, as migration tools send it);
+ * another schema is 0A000, since a Pesto database keeps its objects in public only.
+ */
+export function createSchema(s: CreateSchemaStmt): { readonly k: 'noop'; readonly tag: string; readonly notice?: string } {
+  const name = s.schemaname ?? '';
+  if (name !== 'public') throw new SqlError(SqlState.featureNotSupported, `CREATE SCHEMA ${name} is not supported: a Pesto database keeps its tables, views, sequences and types in schema public`);
+  if (s.schemaElts !== undefined && s.schemaElts.length > 0) throw new SqlError(SqlState.featureNotSupported, 'CREATE SCHEMA with elements is not supported');
+  if (s.if_not_exists !== true) throw new SqlError('42P06', 'schema "public" already exists');
+  return { k: 'noop', tag: 'CREATE SCHEMA', notice: 'schema "public" already exists, skipping' };
 }

@@ -438,7 +438,7 @@ export class SqlSession {
       return thenOutcome(outcome, await this.#runIn(txn, { sql: outcome.then.sql, info: describe(lowered), hints: [], lowered, catalog: txn.catalog }, []), notices);
     }
     // VACUUM, ANALYZE, CHECKPOINT, ...: nothing to do on the cluster (pgbench -i runs VACUUM).
-    if (s.k === 'noop') return ok(s.tag, s.tag);
+    if (s.k === 'noop') return ok(s.tag, s.tag, s.notice === undefined ? undefined : [s.notice]);
     if (s.k === 'constraints') return setConstraintsAtClient(txn, s, this.identity, this.#fetchMissing);
     if (s.k === 'savepoint') {
       if (s.op === 'savepoint') txn.savepoint(s.name);
