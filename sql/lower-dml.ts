@@ -19,6 +19,7 @@ import { coerceAssign } from './coerce.ts';
 import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
 import { inferArbiters } from './index-keys.ts';
+import { multiAssignValue, type BoundSources } from './multi-assign.ts';
 
 export interface DmlResult {
   readonly plan: InsertPlan | UpdatePlan | DeletePlan;
@@ -38,19 +39,23 @@ function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?:
 function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
   const out: Assignment[] = [];
   const subscriptedCols = new Set<number>();
+  const sources: BoundSources = new Map();
   for (const t of targets) {
     if (!('ResTarget' in t)) continue;
     const rt: ResTarget = t.ResTarget;
-    if (rt.val !== undefined && 'MultiAssignRef' in rt.val) throw unsupported('multi-column assignment');
     const col = locate(rt.location, [SqlState.undefinedColumn], () => columnIndex(table, rt.name ?? ''));
     const c = table.columns[col];
     if (c === undefined) continue;
-    const v = rt.val as Node;
+    // SET (a, b) = ROW(...) or (SELECT ...): this column's part of it (sql/multi-assign.ts).
+    const multi = rt.val !== undefined && 'MultiAssignRef' in rt.val ? multiAssignValue(scope, rt.val.MultiAssignRef, sources) : null;
+    const bound = multi?.k === 'expr' ? multi.e : null;
+    const v = multi?.k === 'node' ? multi.v : rt.val as Node;
     const subscripted = rt.indirection !== undefined && rt.indirection.length > 0;
     const prior = out.findIndex((a) => a.col === col);
     // Several subscripted assignments to one column apply in order (SET a[1] = x, a[2] = y).
     if (prior >= 0 && !(subscripted && subscriptedCols.has(col))) throw new SqlError(SqlState.syntaxError, `multiple assignments to same column "${c.name}"`);
-    if (c.generated !== undefined && (subscripted || !('SetToDefault' in v))) {
+    if (bound !== null && subscripted) throw unsupported('a subscripted column in a multiple-column assignment from a sub-SELECT');
+    if (c.generated !== undefined && (subscripted || bound !== null || !('SetToDefault' in v))) {
       throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is a generated column.`);
     }
     let e: Expr;
@@ -58,10 +63,10 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
       const base = prior >= 0 ? out[prior]!.e : bindExpr(scope, { ColumnRef: { fields: [{ String: { sval: c.name } }] } });
       e = bindSubscriptAssignment(scope, base, rt.indirection ?? [], v, c.name);
       subscriptedCols.add(col);
-    } else if ('SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
+    } else if (bound === null && 'SetToDefault' in v) e = c.default ?? { k: 'const', v: null, t: c.type };
     else if (c.identity === 'a') {
       throw new SqlError('428C9', `column "${c.name}" can only be updated to DEFAULT`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`);
-    } else e = coerceAssign(scope.ctx, bindExpr(scope, v), c.type, c.name, c.typmod);
+    } else e = coerceAssign(scope.ctx, bound ?? bindExpr(scope, v), c.type, c.name, c.typmod);
     if (prior >= 0) out[prior] = { col, e };
     else out.push({ col, e });
   }
