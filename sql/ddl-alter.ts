@@ -24,6 +24,7 @@ import { castValue } from './cast.ts';
 import { indexColumnsRead, shiftIndex } from './index-keys.ts';
 import { bindGenerated, checkGenerationClause, generatedUsing } from './generated-columns.ts';
 import { dropKeyConstraint } from './ddl-drop-key.ts';
+import { renameConstraint, renameIndex, storageOnlyAction, validateConstraint } from './ddl-constraints.ts';
 
 export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableStmt, ctx: ExecContext | null = null): DdlOutcome {
   const name = s.relation?.relname ?? '';
@@ -120,6 +121,11 @@ export function alterTable(catalog: Catalog, storage: DdlStorage, s: AlterTableS
       table = addCheck(catalog, storage, table, cmd.def.Constraint);
       continue;
     }
+    if (cmd.subtype === 'AT_ValidateConstraint') {
+      table = validateConstraint(catalog, storage, table, cmd.name ?? '');
+      continue;
+    }
+    if (storageOnlyAction(table, cmd)) continue;
     if (cmd.subtype !== 'AT_AddConstraint' || cmd.def === undefined || !('Constraint' in cmd.def)) {
       throw unsupported(`ALTER TABLE ${String(cmd.subtype).replace('AT_', '')}`);
     }
@@ -262,6 +268,8 @@ function addCheck(catalog: Catalog, storage: DdlStorage, t: TableDef, k: Constra
 export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   const name = s.relation?.relname ?? '';
   const newName = s.newname ?? '';
+  if (s.renameType === 'OBJECT_INDEX') return renameIndex(catalog, s);
+  if (s.renameType === 'OBJECT_TABCONSTRAINT') return renameConstraint(catalog, s);
   if (s.renameType !== 'OBJECT_TABLE' && s.renameType !== 'OBJECT_VIEW' && s.renameType !== 'OBJECT_MATVIEW' && s.renameType !== 'OBJECT_COLUMN' && s.renameType !== 'OBJECT_SEQUENCE') throw unsupported(`ALTER ${String(s.renameType).replace('OBJECT_', '')} ... RENAME`);
   const seq = catalog.sequence(name);
   if (seq !== undefined && s.renameType !== 'OBJECT_COLUMN') {

@@ -16,6 +16,7 @@ import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
 import { checkQualifiedNames, createSchema } from './qualified-names.ts';
+import { checkTableOptions, maintenance } from './ddl-constraints.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -102,6 +103,8 @@ function lower(ctx: BindContext, node: Node): Statement {
     return { k: 'dml', plan: d.plan, columns: d.columns };
   }
   const ddl = ddlTags[kind];
+  // Storage parameters are checked when a statement is taken, not when the catalog log replays it.
+  if ('CreateStmt' in node) checkTableOptions(node.CreateStmt.options, false);
   if (ddl !== undefined) return { k: 'ddl', node, tag: ddl };
   if ('TransactionStmt' in node) {
     switch (node.TransactionStmt.kind) {
@@ -142,6 +145,7 @@ function lower(ctx: BindContext, node: Node): Statement {
   }
   if ('VacuumStmt' in node) return { k: 'noop', tag: node.VacuumStmt.is_vacuumcmd === false ? 'ANALYZE' : 'VACUUM' };
   if ('CheckPointStmt' in node) return { k: 'noop', tag: 'CHECKPOINT' };
+  if ('ReindexStmt' in node || 'ClusterStmt' in node) return maintenance(ctx.catalog, node);
   if ('CreateSchemaStmt' in node) return createSchema(node.CreateSchemaStmt);
   if ('LockStmt' in node) return { k: 'noop', tag: 'LOCK TABLE' };
   if ('DiscardStmt' in node) return { k: 'noop', tag: 'DISCARD ALL' };

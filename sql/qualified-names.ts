@@ -118,12 +118,16 @@ function isNodeList(t: TypeNameLike | readonly Node[]): t is readonly Node[] {
   return Array.isArray(t);
 }
 
+/** COMMENT ON kinds whose object is a relation's qualified name (or a column's or constraint's on one). */
+const COMMENTED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_VIEW', 'OBJECT_MATVIEW', 'OBJECT_INDEX', 'OBJECT_SEQUENCE', 'OBJECT_FOREIGN_TABLE', 'OBJECT_COLUMN', 'OBJECT_TABCONSTRAINT']);
+
 function checkCommentObject(s: { objtype?: string; object?: Node }): void {
   const o = s.object;
-  if (o === undefined || !('List' in o)) return;
+  if (o === undefined || !('List' in o) || !COMMENTED_RELATIONS.has(s.objtype ?? '')) return;
   const names = stringsOf(o.List.items);
-  // COMMENT ON TABLE s.t, COMMENT ON COLUMN s.t.c: the schema is the name before the relation's.
-  const relationAt = s.objtype === 'OBJECT_COLUMN' ? names.length - 2 : names.length - 1;
+  // COMMENT ON TABLE s.t (VIEW, INDEX, ...), COLUMN s.t.c, CONSTRAINT c ON s.t: the schema is the name
+  // before the relation's.
+  const relationAt = s.objtype === 'OBJECT_COLUMN' || s.objtype === 'OBJECT_TABCONSTRAINT' ? names.length - 2 : names.length - 1;
   const schema = relationAt >= 1 ? names[relationAt - 1]! : undefined;
   if (schema !== undefined && !OWN.has(schema)) throw noSuchSchema(schema);
 }
