@@ -8,7 +8,7 @@ import { SqlRecord } from './record.ts';
 import { SqlTimeTz, extractTimeTz, timeTzAtZone, zoneWest } from './timetz.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
-import { scanSync } from 'libpg-query';
+import { quoteIdentifier, quoteLiteral } from './quote.ts';
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
@@ -274,11 +274,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return s0().toUpperCase();
     case 'quote_ident':
       return quoteIdentifier(s0());
-    case 'quote_literal': {
-      // Quotes doubled; with a backslash, the E'' form with backslashes doubled (quote_literal_cstr).
-      const q = s0().replace(/'/g, "''");
-      return q.includes('\\') ? `E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
-    }
+    case 'quote_literal':
+      return quoteLiteral(s0());
     case 'split_part': {
       const n = toInt(v[2] ?? 0);
       if (n === 0) throw new SqlError(SqlState.invalidParameterValue, 'field position must not be zero');
@@ -500,14 +497,4 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     default:
       throw new SqlError(SqlState.undefinedFunction, `function ${e.fn} does not exist`);
   }
-}
-
-/**
- * quote_ident: the name as an SQL identifier, in double quotes unless it is lower-case letters, digits
- * and underscores not starting with a digit and not a keyword PostgreSQL reserves in any way (its
- * unreserved keywords stay bare), as PostgreSQL's quote_identifier decides.
- */
-export function quoteIdentifier(name: string): string {
-  const plain = /^[a-z_][a-z0-9_]*$/.test(name) && (scanSync(name).tokens[0]?.keywordKind ?? 0) <= 1;
-  return plain ? name : `"${name.replace(/"/g, '""')}"`;
 }
