@@ -78,7 +78,7 @@ export function parseFormatSpec(cs: readonly string[], start: number): FormatSpe
     const n = p.digits();
     if (n === null) widthPos = 0;
     else {
-      if (p.c !== '$') throw new SqlError(SqlState.invalidParameterValue, 'width argument position must be ended by "$"');
+      if ((p.c as string) !== '$') throw new SqlError(SqlState.invalidParameterValue, 'width argument position must be ended by "$"');
       if (n === 0) throw argumentZero();
       widthPos = n;
       p.advance();

@@ -30,6 +30,7 @@ import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
 import { SqlTime, extractTime, makeTime } from './time.ts';
 import { evalRegexFunction, regexFunctions } from './regex-eval.ts';
+import { builtinFunctions, evalBuiltinFunction } from './builtins-eval.ts';
 import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -128,6 +129,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   if (jsonFunctions.has(e.fn)) return evalJsonFunction(e, row, env);
   if (arrayFunctions.has(e.fn)) return evalArrayFunction(e, row, env);
   if (regexFunctions.has(e.fn)) return evalRegexFunction(e, row, env);
+  if (builtinFunctions.has(e.fn)) return evalBuiltinFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
