@@ -5,6 +5,7 @@
 // Evaluation is builtins-eval.ts. Each returns null for a name (or form) that is not its own, so that
 // lower-func.ts goes on with its own cases.
 
+import type { Node } from 'libpg-query';
 import type { BindContext } from './bind-context.ts';
 import { coerce } from './coerce.ts';
 import type { Expr } from './expr.ts';
@@ -159,4 +160,35 @@ export function bindVariadicCall(ctx: BindContext, name: string, args: readonly 
   }
   if (args.length !== 2 || !textLike(args[0] as Expr)) throw noFunc(name, args);
   return func('format_variadic', [coerce(ctx, args[0] as Expr, 'text'), last], 'text');
+}
+
+const MAKE_INTERVAL_PARAMETERS = ['years', 'months', 'weeks', 'days', 'hours', 'mins', 'secs'];
+
+/**
+ * make_interval's arguments in positional order, named ones (`days => 3`) at their parameter's place
+ * and the ones between left out as their default 0. Named arguments follow positional ones (42601
+ * otherwise, as PostgreSQL's grammar); a name used twice is 42601, an unknown name 42883.
+ */
+export function bindMakeIntervalArguments(raw: readonly Node[], bind: (n: Node) => Expr): Expr[] {
+  const out: (Expr | undefined)[] = [];
+  let named = false;
+  for (const n of raw) {
+    if (!('NamedArgExpr' in n)) {
+      if (named) throw new SqlError('42601', 'positional argument cannot follow named argument');
+      out.push(bind(n));
+      continue;
+    }
+    named = true;
+    const { name = '', arg } = n.NamedArgExpr;
+    const i = MAKE_INTERVAL_PARAMETERS.indexOf(name);
+    if (arg === undefined) throw new SqlError('42601', `argument ${name} has no value`);
+    const value = bind(arg);
+    if (i >= 0 && out[i] !== undefined) {
+      throw new SqlError('42601', `argument name "${name}" used more than once`);
+    }
+    if (i < 0) throw new SqlError('42883', `function make_interval(${name} => ${typeDisplayName[value.t]}) does not exist`, undefined, undefined,
+      'No function matches the given name and argument types. You might need to add explicit type casts.');
+    out[i] = value;
+  }
+  return Array.from(out, (e) => e ?? { k: 'const', v: 0, t: 'int4' });
 }
