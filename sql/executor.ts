@@ -20,6 +20,9 @@ import { SqlJson, SqlJsonb } from './json.ts';
 import { jsonRows } from './json-ops.ts';
 import { castValue } from './cast.ts';
 import { Numeric } from './numeric.ts';
+import { timestampSeries } from './builtins-eval.ts';
+import type { SqlTimestamp } from './datetime.ts';
+import type { SqlInterval } from './interval.ts';
 
 function nulls(n: number): SqlValue[] {
   return new Array<SqlValue>(n).fill(null);
@@ -277,6 +280,7 @@ function runSeries(start: Expr, stop: Expr, step: Expr | null, t: SqlType, row: 
   const b = evalExpr(stop, row, env);
   const s = step === null ? 1 : evalExpr(step, row, env);
   if (a === null || b === null || s === null) return [];
+  if (t === 'timestamp' || t === 'timestamptz') return timestampSeries(a as SqlTimestamp, b as SqlTimestamp, s as SqlInterval);
   const out: SqlValue[] = [];
   if (t === 'numeric') {
     const x0 = a as Numeric;

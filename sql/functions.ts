@@ -8,7 +8,7 @@ import { SqlRecord } from './record.ts';
 import { SqlTimeTz, extractTimeTz, timeTzAtZone, zoneWest } from './timetz.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
-import { scanSync } from 'libpg-query';
+import { quoteIdentifier, quoteLiteral } from './quote.ts';
 import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
@@ -30,6 +30,7 @@ import { evalJsonFunction, jsonFunctions } from './json-eval.ts';
 import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
 import { SqlTime, extractTime, makeTime } from './time.ts';
 import { evalRegexFunction, regexFunctions } from './regex-eval.ts';
+import { builtinFunctions, evalBuiltinFunction } from './builtins-eval.ts';
 import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -128,6 +129,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   if (jsonFunctions.has(e.fn)) return evalJsonFunction(e, row, env);
   if (arrayFunctions.has(e.fn)) return evalArrayFunction(e, row, env);
   if (regexFunctions.has(e.fn)) return evalRegexFunction(e, row, env);
+  if (builtinFunctions.has(e.fn)) return evalBuiltinFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
@@ -274,11 +276,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return s0().toUpperCase();
     case 'quote_ident':
       return quoteIdentifier(s0());
-    case 'quote_literal': {
-      // Quotes doubled; with a backslash, the E'' form with backslashes doubled (quote_literal_cstr).
-      const q = s0().replace(/'/g, "''");
-      return q.includes('\\') ? `E'${q.replace(/\\/g, '\\\\')}'` : `'${q}'`;
-    }
+    case 'quote_literal':
+      return quoteLiteral(s0());
     case 'split_part': {
       const n = toInt(v[2] ?? 0);
       if (n === 0) throw new SqlError(SqlState.invalidParameterValue, 'field position must not be zero');
@@ -500,14 +499,4 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     default:
       throw new SqlError(SqlState.undefinedFunction, `function ${e.fn} does not exist`);
   }
-}
-
-/**
- * quote_ident: the name as an SQL identifier, in double quotes unless it is lower-case letters, digits
- * and underscores not starting with a digit and not a keyword PostgreSQL reserves in any way (its
- * unreserved keywords stay bare), as PostgreSQL's quote_identifier decides.
- */
-export function quoteIdentifier(name: string): string {
-  const plain = /^[a-z_][a-z0-9_]*$/.test(name) && (scanSync(name).tokens[0]?.keywordKind ?? 0) <= 1;
-  return plain ? name : `"${name.replace(/"/g, '""')}"`;
 }

@@ -17,6 +17,7 @@ import { arrayTypeOf, isArrayType, isVectorType, isIntegerType, isNumericType, i
 import { resolveTypeName } from './lower-type.ts';
 import { datetimeArithType } from './lower-datetime-arith.ts';
 import { bindBitwise, bindFunction } from './lower-func.ts';
+import { bindMakeIntervalArguments, bindVariadicCall } from './lower-builtins.ts';
 import { bindJsonOperator } from './lower-json.ts';
 import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
@@ -310,7 +311,11 @@ function bindCall(scope: Scope, f: FuncCall, name: string): Expr {
   if (f.agg_order !== undefined) throw orderOnFunction(scope, name, f);
   if (SET_FUNCTIONS.has(name) || Object.hasOwn(jsonRowFunctions, name)) return bindTargetSetFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
   if (ENUM_FUNCTIONS.has(name)) return bindEnumFunction(scope, name, (f.args ?? []).map((a) => bindExpr(scope, a)));
-  return bindSequenceCall(scope, name, f, bindExpr) ?? bindFunction(scope.ctx, name, vectorArguments(name, (f.args ?? []).map((a) => bindExpr(scope, a))));
+  const sequenceCall = bindSequenceCall(scope, name, f, bindExpr);
+  if (sequenceCall !== undefined) return sequenceCall;
+  const raw = f.args ?? [];
+  const args = name === 'make_interval' ? bindMakeIntervalArguments(raw, (a) => bindExpr(scope, a)) : vectorArguments(name, raw.map((a) => bindExpr(scope, a)));
+  return (f.func_variadic === true ? bindVariadicCall(scope.ctx, name, args) : null) ?? bindFunction(scope.ctx, name, args);
 }
 
 function bindAExpr(scope: Scope, a: A_Expr): Expr {

@@ -8,6 +8,7 @@ import type { BindContext } from './bind-context.ts';
 import { coerce, operatorError, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
 import { bindArrayFunction } from './lower-array.ts';
+import { bindBuiltinFunction } from './lower-builtins.ts';
 import { REGEX_FUNCTIONS, bindRegexFunction, bindSubstringPattern } from './lower-match.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { isArrayType, isDateTimeType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
@@ -61,6 +62,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     arity(name, args, 0, 0);
     return fn(name, [], 'time');
   }
+  const builtin = bindBuiltinFunction(ctx, name, args);
+  if (builtin !== null) return builtin;
   switch (name) {
     case 'current_date':
       return fn(name, [], 'date');
@@ -124,7 +127,6 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'initcap':
     case 'reverse':
     case 'quote_ident':
-    case 'quote_literal':
       arity(name, args, 1, 1);
       return fn(name, [textArg(ctx, args[0] as Expr, name, args)], 'text');
     case 'split_part':
@@ -229,11 +231,13 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'sqrt':
     case 'exp':
     case 'ln':
-    case 'log': {
+    case 'log':
+    case 'log10': {
       arity(name, args, 1, 1);
       const a = numArg(ctx, args[0] as Expr, name, args);
       const t: SqlType = a.t === 'numeric' ? 'numeric' : 'float8';
-      return fn(name, [coerce(ctx, a, t === 'numeric' ? 'numeric' : 'float8')], t);
+      // log10 is log under another name.
+      return fn(name === 'log10' ? 'log' : name, [coerce(ctx, a, t === 'numeric' ? 'numeric' : 'float8')], t);
     }
     case 'power':
     case 'pow': {

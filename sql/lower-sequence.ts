@@ -15,7 +15,7 @@ import type { FuncCall, Node } from 'libpg-query';
 import type { Scope } from './bind-context.ts';
 import { coerce } from './coerce.ts';
 import { relationNamed, sequenceNamed } from './ddl-sequence.ts';
-import { quoteIdentifier } from './functions.ts';
+import { quoteIdentifier } from './quote.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';

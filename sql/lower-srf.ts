@@ -10,7 +10,9 @@ import { someExpr, type Expr } from './expr.ts';
 import { bindRegexFunction } from './lower-match.ts';
 import type { SetFunctionPlan } from './plan.ts';
 import { vectorArguments } from './lower-array.ts';
-import { arrayElementType, isArrayType, isIntegerType, typeDisplayName } from './types.ts';
+import { arrayElementType, isArrayType, isDateTimeType, isIntegerType, typeDisplayName } from './types.ts';
+import { timestampKind } from './lower-builtins.ts';
+import { noFunc } from './lower-func.ts';
 import type { EnumTypeDef } from './enum-types.ts';
 import { enumOfExpr, withEnumType } from './lower-enum.ts';
 
@@ -46,6 +48,15 @@ export function bindSetFunction(ctx: BindContext, name: string, bound: readonly 
     return { k: 'unnest', arr, t: arrayElementType(arr.t) };
   }
   if (args.length < 2 || args.length > 3) throw new SqlError(SqlState.undefinedFunction, 'function generate_series with this many arguments does not exist');
+  const datetime = args.some((a) => a.t === 'interval' || isDateTimeType(a.t));
+  if (datetime) {
+    // (timestamp, timestamp, interval) and (timestamptz, timestamptz, interval); a date or an untyped
+    // literal takes the preferred timestamptz unless a timestamp is there.
+    const t = timestampKind(args.slice(0, 2));
+    const ok = args.length === 3 && args.every((a, i) => a.t === 'unknown' || (i === 2 ? a.t === 'interval' : isDateTimeType(a.t)));
+    if (!ok) throw noFunc(name, args);
+    return { k: 'series', start: coerce(ctx, args[0] as Expr, t), stop: coerce(ctx, args[1] as Expr, t), step: coerce(ctx, args[2] as Expr, 'interval'), t };
+  }
   let [typed, t] = unifyAll(ctx, args.map((a) => (a.t === 'unknown' ? coerce(ctx, a, 'int4') : a)), 'generate_series');
   if (!isIntegerType(t) && t !== 'numeric') throw new SqlError(SqlState.featureNotSupported, `generate_series over ${t} is not supported`);
   if (t === 'int2') {
