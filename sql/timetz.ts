@@ -13,12 +13,12 @@
 // (PST) is 0A000: Pesto has no time zone database in its evaluation core.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY } from './datetime.ts';
+import { MICROS_PER_DAY, parseTimestamp } from './datetime.ts';
 import { SqlInterval } from './interval.ts';
 import { extractInterval } from './interval-arith.ts';
 import { Numeric } from './numeric.ts';
 import { SqlTime, formatTime, parseTime, roundTime, wrapTime } from './time.ts';
-import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, zoneByName, type Zone } from './time-zones.ts';
+import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, offsetOfWallClock, zoneByName, type Zone } from './time-zones.ts';
 
 /** PostgreSQL's TZDISP_LIMIT: a zone is within ±15:59:59. */
 const ZONE_LIMIT = 16 * 3600 - 1;
@@ -77,17 +77,24 @@ function offsetEast(text: string, whole: string): number | null {
 }
 
 /**
- * A zone name in timetz input: an abbreviation's fixed offset east. A zone of the database needs the date
- * before the time (PostgreSQL rejects it without one, 22007); with one it is 0A000 here.
+ * A zone name in timetz input: an abbreviation's fixed offset east, or a zone of the database's offset
+ * for the date and time given before it (its wall clock, as timestamptz input reads one); PostgreSQL
+ * rejects a zone of the database without a date (22007).
  */
 function namedZoneEast(zoneText: string, before: string, text: string): number {
   const a = /^[a-z]/i.test(zoneText) ? abbreviationOffset(zoneText.toLowerCase()) : null;
   if (typeof a === 'number') return a;
   if (a === 'dynamic') throw dynamicUnsupported(zoneText);
-  if (/^\s*\d+-\d+-\d+/.test(before) && zoneByName(zoneText) !== null) {
-    throw new SqlError(SqlState.featureNotSupported, `time zone "${zoneText}" is not supported in time with time zone input`);
+  const zone = /^[a-z]/i.test(zoneText) && /^\s*\d+-\d+-\d+/.test(before) ? zoneByName(zoneText) : null;
+  if (zone === null) throw badSyntax(text);
+  let local: bigint;
+  try {
+    local = parseTimestamp(before).micros;
+  } catch (e) {
+    if (e instanceof SqlError && e.code === SqlState.invalidDatetimeFormat) throw badSyntax(text);
+    throw e;
   }
-  throw badSyntax(text);
+  return offsetOfWallClock(zone, floorSeconds(local));
 }
 
 /** timetz_in: a time as time_in reads it, then an optional zone (UTC, the session's, when none). */
