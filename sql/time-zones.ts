@@ -195,7 +195,9 @@ function regionByName(name: string): Region | null {
   return r;
 }
 
-const posixStd = '(?:[a-z]{3,}|<[a-z0-9+-]+>)';
+// tzcode's getzname: a name of three or more characters other than digits, ',', '-' and '+' (so
+// 'SystemV/EST5' is a POSIX zone too), or any in <>.
+const posixStd = '(?:[^\\d,+<>-]{3,}|<[a-z0-9+-]+>)';
 const posixOffset = '([+-])?(\\d{1,3})(?::(\\d{1,2})(?::(\\d{1,2}))?)?';
 const posixRe = new RegExp(`^${posixStd}${posixOffset}$`, 'i');
 const posixDstRe = new RegExp(`^${posixStd}${posixOffset}${posixStd}`, 'i');
@@ -208,7 +210,8 @@ function posixOffsetEast(text: string): number | null {
     return null;
   }
   const west = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
-  if (west > 24 * 3600 + 59 * 60 + 59) return null;
+  // tzcode's getsecs: up to a week less a second.
+  if (west > 167 * 3600 + 59 * 60 + 59 || Number(m[3] ?? 0) > 59 || Number(m[4] ?? 0) > 59) return null;
   return m[1] === '-' ? west : -west;
 }
 
