@@ -8,9 +8,11 @@
 // equal. Text output is time_out's text and the offset east, `+HH[:MM[:SS]]`; binary (timetz_send) the
 // int64 microseconds then the int32 zone.
 //
-// Zones in input and in AT TIME ZONE are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`) and UTC /
-// GMT; AT TIME ZONE also takes an interval. A zone name from the time zone database or an abbreviation
-// (PST) is 0A000: Pesto has no time zone database in its evaluation core.
+// Zones in input are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`), the fixed abbreviations of
+// PostgreSQL's Default set (PST) and, after a date, a zone of the IANA database (its offset on that date).
+// AT TIME ZONE takes those names (time-zones.ts: the database through Intl), POSIX zones and intervals;
+// a zone of the database gives a time of day its offset at the transaction's timestamp, as PostgreSQL
+// does (now(), the same on every replica). Dynamic abbreviations (MSK) are 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
 import { MICROS_PER_DAY, parseTimestamp } from './datetime.ts';
