@@ -173,25 +173,26 @@ export function abbreviationOffset(lower: string): number | 'dynamic' | null {
 // database PostgreSQL reads; those it does not recognize either.
 const ICU_ONLY = /^(?:act|aet|agt|art|ast|bet|bst|cat|cnt|cst|ctt|eat|ect|iet|ist|jst|mit|net|nst|plt|pnt|prt|pst|sst|vst|systemv\/.*)$/;
 const regionNameRe = /^[a-z][a-z0-9_+-]*(?:\/[a-z0-9_+-]+)*$/i;
-const regions = new Map<string, Region | null>();
+/** Regions by lower-cased name; only names that are zones (so bounded by the database's names). */
+const regions = new Map<string, Region>();
 
 /** A region of the time zone database by a name PostgreSQL accepts (any case; posix/ prefixed), or null. */
 function regionByName(name: string): Region | null {
   let lower = name.toLowerCase();
   if (lower.startsWith('posix/')) lower = lower.slice('posix/'.length);
   if (!regionNameRe.test(lower) || ICU_ONLY.test(lower)) return null;
-  let r = regions.get(lower);
-  if (r === undefined) {
-    // 'Factory', in PostgreSQL's database but not ICU's: offset 0.
-    const id = lower === 'factory' ? 'UTC' : lower;
-    try {
-      r = new Region(new Intl.DateTimeFormat('en-US', { timeZone: id }).resolvedOptions().timeZone);
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-      r = null;
-    }
-    regions.set(lower, r);
+  const known = regions.get(lower);
+  if (known !== undefined) return known;
+  // 'Factory', in PostgreSQL's database but not ICU's: offset 0.
+  const id = lower === 'factory' ? 'UTC' : lower;
+  let r: Region;
+  try {
+    r = new Region(new Intl.DateTimeFormat('en-US', { timeZone: id }).resolvedOptions().timeZone);
+  } catch (e) {
+    if (e instanceof RangeError) return null;
+    throw e;
   }
+  regions.set(lower, r);
   return r;
 }
 
