@@ -3,6 +3,7 @@
 // deterministic core: the current time only ever comes from the execution context).
 
 import { SqlError, SqlState } from './errors.ts';
+import { dynamicUnsupported, inputZone, instantOfWallClock, type Zone } from './time-zones.ts';
 
 export const MICROS_PER_DAY = 86_400_000_000;
 const DAY = 86_400_000_000n;
@@ -144,17 +145,19 @@ function daysInMonth(y: number, m: number): number {
 interface Parsed {
   days: number;
   micros: number;
-  /** The trailing time zone's offset east of UTC in seconds (null: none given). */
-  offset: number | null;
+  /** The trailing time zone (null: none given, or a dynamic abbreviation where none is needed). */
+  zone: Zone | null;
 }
 
-/** A trailing time zone: +HH, +HHMM, +HH:MM (also with seconds), Z, UTC, GMT. */
+/** A trailing numeric time zone: +HH, +HHMM, +HH:MM (also with seconds), Z, UTC, GMT; else a name (time-zones.ts). */
 const zoneRe = /^(?:([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?|(Z|UTC|GMT))$/i;
+
+const zoneNameRe = /^(?:[a-z][a-z0-9_+\-/:]*|<[a-z0-9+-]+>[0-9+\-:]+)$/i;
 
 function parseDateTime(text: string, type: 'date' | 'timestamp without time zone' | 'timestamp with time zone'): Parsed {
   const m = dateRe.exec(text) ?? basicDateRe.exec(text);
   if (!m) {
-    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0, offset: 0 };
+    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0, zone: null };
     throw badFormat(type, text);
   }
   let y = Number(m[1]);
@@ -187,20 +190,26 @@ function parseDateTime(text: string, type: 'date' | 'timestamp without time zone
     if (era[1]!.toUpperCase() === 'BC') y = 1 - y;
     tail = tail.slice(0, era.index);
   }
-  let offset: number | null = null;
+  let zone: Zone | null = null;
   if (tail !== '') {
     const z = zoneRe.exec(tail);
-    if (z === null) throw badFormat(type, text);
-    if (z[5] !== undefined) offset = 0;
+    if (z === null) {
+      // A zone name: an abbreviation, a zone of the database ('Europe/Berlin'), a POSIX zone ('UTC+3').
+      const named = zoneNameRe.test(tail) ? inputZone(tail) : null;
+      if (named === null) throw badFormat(type, text);
+      // A dynamic abbreviation's offset follows its zone's history; only timestamp with time zone needs it.
+      if (named === 'dynamic' && type === 'timestamp with time zone') throw dynamicUnsupported(tail);
+      zone = named === 'dynamic' ? null : named;
+    } else if (z[5] !== undefined) zone = { kind: 'fixed', east: 0 };
     else {
       const h = Number(z[2]);
       const mm = z[3] === undefined ? 0 : Number(z[3]);
       const ss = z[4] === undefined ? 0 : Number(z[4]);
       if (h > 15 || mm > 59 || ss > 59) throw new SqlError('22009', `time zone displacement out of range: "${text}"`);
-      offset = (z[1] === '-' ? -1 : 1) * ((h * 60 + mm) * 60 + ss);
+      zone = { kind: 'fixed', east: (z[1] === '-' ? -1 : 1) * ((h * 60 + mm) * 60 + ss) };
     }
   }
-  return { days: daysFromCivil(y, mo, d), micros, offset };
+  return { days: daysFromCivil(y, mo, d), micros, zone };
 }
 
 export function parseDate(text: string): SqlDate {
@@ -218,7 +227,8 @@ export function parseTimestamp(text: string): SqlTimestamp {
  */
 export function parseTimestampTz(text: string): SqlTimestamp {
   const p = parseDateTime(text, 'timestamp with time zone');
-  return checkedTimestamp(SqlTimestamp.of(p.days, p.micros - (p.offset ?? 0) * 1_000_000).micros, text);
+  const local = SqlTimestamp.of(p.days, p.micros).micros;
+  return checkedTimestamp(p.zone === null ? local : instantOfWallClock(p.zone, local), text);
 }
 
 /** A timestamp with time zone as PostgreSQL writes it with TimeZone UTC: '2020-01-01 03:00:00+00'. */

@@ -5,7 +5,8 @@
 
 import { callAdvisory } from './advisory-locks.ts';
 import { SqlRecord } from './record.ts';
-import { SqlTimeTz, extractTimeTz, timeTzAtZone, zoneWest } from './timetz.ts';
+import { SqlTimeTz, extractTimeTz, resolveZone, timeTzAtZone } from './timetz.ts';
+import { instantOfWallClock, wallClockOf } from './time-zones.ts';
 import { md5, md5Bytes } from './md5.ts';
 import { nameBasedUuid, timeBasedUuid } from './extensions.ts';
 import { quoteIdentifier, quoteLiteral } from './quote.ts';
@@ -439,11 +440,14 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
     case 'timezone': {
-      const zone = v[0] instanceof SqlInterval ? v[0] : String(v[0]);
-      if (!(v[1] instanceof SqlTimestamp)) return timeTzAtZone(v[1] as SqlTimeTz, zone);
-      // timestamptz -> the zone's wall clock (UTC minus the zone's offset west); timestamp -> the instant.
-      const west = BigInt(zoneWest(zone)) * 1_000_000n;
-      return checkedTimestamp(e.t === 'timestamp' ? v[1].micros - west : v[1].micros + west);
+      const zone = resolveZone(v[0] instanceof SqlInterval ? v[0] : String(v[0]));
+      if (!(v[1] instanceof SqlTimestamp)) {
+        // A region's offset for a time of day is the one at the transaction's timestamp.
+        if (zone.kind === 'region' && env.ctx === null) throw new SqlError(SqlState.featureNotSupported, 'time with time zone AT TIME ZONE a named zone needs the transaction\'s timestamp, which this context lacks');
+        return timeTzAtZone(v[1] as SqlTimeTz, zone, zone.kind === 'region' ? ctxNow(env).micros : 0n);
+      }
+      // timestamptz -> the zone's wall clock; timestamp -> the instant it names (time-zones.ts).
+      return checkedTimestamp(e.t === 'timestamp' ? wallClockOf(zone, v[1].micros) : instantOfWallClock(zone, v[1].micros));
     }
     case 'date_part':
       if (v[1] instanceof SqlTimeTz) return Number(extractTimeTz(String(v[0]), v[1]).toString());

@@ -52,6 +52,9 @@ export function isImmutable(e: Expr): boolean {
       case 'func':
         if (MUTABLE_FUNCTIONS.has(x.fn)) return true;
         if (ZONED_FUNCTIONS.has(x.fn) && (x.args.some((a) => a.t === 'timestamptz') || (x.fn === 'age' && x.args.length === 1))) return true;
+        // timezone(text, timetz) takes a named zone's offset at the transaction's timestamp (stable); its
+        // forms over timestamps and with an interval zone are immutable.
+        if (x.fn === 'timezone') return x.args[1]?.t === 'timetz' && x.args[0]?.t !== 'interval';
         return x.fn === 'to_timestamp' && x.args.length === 2;
       case 'cast': return x.e.k !== 'const' && !castImmutable(x.e.t, x.t);
       case 'cmp': case 'distinct': return zoneMix(x.l.t, x.r.t);

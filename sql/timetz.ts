@@ -8,16 +8,19 @@
 // equal. Text output is time_out's text and the offset east, `+HH[:MM[:SS]]`; binary (timetz_send) the
 // int64 microseconds then the int32 zone.
 //
-// Zones in input and in AT TIME ZONE are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`) and UTC /
-// GMT; AT TIME ZONE also takes an interval. A zone name from the time zone database or an abbreviation
-// (PST) is 0A000: Pesto has no time zone database in its evaluation core.
+// Zones in input are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`), the fixed abbreviations of
+// PostgreSQL's Default set (PST) and, after a date, a zone of the IANA database (its offset on that date).
+// AT TIME ZONE takes those names (time-zones.ts: the database through Intl), POSIX zones and intervals;
+// a zone of the database gives a time of day its offset at the transaction's timestamp, as PostgreSQL
+// does (now(), the same on every replica). Dynamic abbreviations (MSK) are 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY } from './datetime.ts';
+import { MICROS_PER_DAY, parseTimestamp } from './datetime.ts';
 import { SqlInterval } from './interval.ts';
 import { extractInterval } from './interval-arith.ts';
 import { Numeric } from './numeric.ts';
 import { SqlTime, formatTime, parseTime, roundTime, wrapTime } from './time.ts';
+import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, offsetOfWallClock, zoneByName, type Zone } from './time-zones.ts';
 
 /** PostgreSQL's TZDISP_LIMIT: a zone is within ±15:59:59. */
 const ZONE_LIMIT = 16 * 3600 - 1;
@@ -75,21 +78,37 @@ function offsetEast(text: string, whole: string): number | null {
   return m[1] === '-' ? -secs : secs;
 }
 
+/**
+ * A zone name in timetz input: an abbreviation's fixed offset east, or a zone of the database's offset
+ * for the date and time given before it (its wall clock, as timestamptz input reads one); PostgreSQL
+ * rejects a zone of the database without a date (22007).
+ */
+function namedZoneEast(zoneText: string, before: string, text: string): number {
+  const a = /^[a-z]/i.test(zoneText) ? abbreviationOffset(zoneText.toLowerCase()) : null;
+  if (typeof a === 'number') return a;
+  if (a === 'dynamic') throw dynamicUnsupported(zoneText);
+  const zone = /^[a-z]/i.test(zoneText) && /^\s*\d+-\d+-\d+/.test(before) ? zoneByName(zoneText) : null;
+  if (zone === null) throw badSyntax(text);
+  let local: bigint;
+  try {
+    local = parseTimestamp(before).micros;
+  } catch (e) {
+    if (e instanceof SqlError && e.code === SqlState.invalidDatetimeFormat) throw badSyntax(text);
+    throw e;
+  }
+  return offsetOfWallClock(zone, floorSeconds(local));
+}
+
 /** timetz_in: a time as time_in reads it, then an optional zone (UTC, the session's, when none). */
 export function parseTimeTz(text: string): SqlTimeTz {
   const trimmed = text.trim();
   // The zone: the trailing offset or name, after the time (a leading date's '-' is not one).
-  const m = /^(.*?\d(?:\.\d*)?(?:\s*[ap]m)?)\s*((?:[+-]\d[\d:]*)|[a-z][a-z_/]*)?$/i.exec(trimmed);
+  const m = /^(.*?\d(?:\.\d*)?(?:\s*[ap]m\b)?)\s*((?:[+-]\d[\d:]*)|[a-z][a-z_/]*)?$/i.exec(trimmed);
   if (m === null) throw badSyntax(text);
   const zoneText = m[2];
   let east = 0;
   if (zoneText !== undefined && !/^(?:am|pm|allballs)$/i.test(zoneText)) {
-    const z = offsetEast(zoneText, text);
-    if (z === null) {
-      if (/^[a-z]/i.test(zoneText)) throw new SqlError(SqlState.featureNotSupported, `time zone "${zoneText}" is not supported in time with time zone input`);
-      throw badSyntax(text);
-    }
-    east = z;
+    east = offsetEast(zoneText, text) ?? namedZoneEast(zoneText, m[1] ?? '', text);
   }
   let t: SqlTime;
   try {
@@ -130,29 +149,34 @@ export function timeOfDayTz(timeOfDay: number): SqlTimeTz {
 }
 
 /**
- * The seconds WEST of Greenwich of an AT TIME ZONE zone: a zone text (UTC and its aliases, or a numeric
- * offset with POSIX's sign: '+05' is five hours WEST, as PostgreSQL reads a bare offset as a POSIX zone)
- * or an interval (hours east; 22023 when it has months or days). Named zones other than UTC are 0A000:
- * the engine carries no time zone database, and every replica must compute the same answer.
+ * The zone of AT TIME ZONE and timezone(): a zone text (UTC and its aliases, a numeric offset with
+ * POSIX's sign: '+05' is five hours WEST, as PostgreSQL reads a bare offset as a POSIX zone; or a name,
+ * time-zones.ts) or an interval (hours east; 22023 when it has months or days). 22023 for a name that is
+ * no zone.
  */
-export function zoneWest(zone: string | SqlInterval): number {
+export function resolveZone(zone: string | SqlInterval): Zone {
   if (zone instanceof SqlInterval) {
     if (zone.months !== 0 || zone.days !== 0) {
       throw new SqlError(SqlState.invalidParameterValue, `interval time zone "${zone.toString()}" must not include months or days`);
     }
-    return -Number(zone.micros / 1_000_000n);
+    return { kind: 'fixed', east: Number(zone.micros / 1_000_000n) };
   }
-  const east = offsetEast(zone, zone);
-  if (east === null) {
-    if (/^[a-z]/i.test(zone.trim())) throw new SqlError(SqlState.featureNotSupported, `time zone "${zone}" is not supported (only UTC and numeric offsets)`);
-    throw new SqlError(SqlState.invalidParameterValue, `time zone "${zone}" not recognized`);
+  if (/^\s*[+-]\d/.test(zone)) {
+    const east = offsetEast(zone, zone);
+    if (east !== null) return { kind: 'fixed', east: -east };
   }
-  return /^[+-]/.test(zone.trim()) ? east : -east;
+  const named = zoneByName(zone);
+  if (named === null) throw new SqlError(SqlState.invalidParameterValue, `time zone "${zone}" not recognized`);
+  return named;
 }
 
-/** `t AT TIME ZONE zone` (timetz_zone, timetz_izone): the same instant in `zone` (zoneWest). */
-export function timeTzAtZone(t: SqlTimeTz, zone: string | SqlInterval): SqlTimeTz {
-  const west = zoneWest(zone);
+/**
+ * `t AT TIME ZONE zone` (timetz_zone, timetz_izone): the same instant in `zone`. A region's offset is
+ * the one in effect at `nowMicros`, the transaction's timestamp, as PostgreSQL takes it (so the same on
+ * every replica).
+ */
+export function timeTzAtZone(t: SqlTimeTz, zone: Zone, nowMicros: bigint): SqlTimeTz {
+  const west = -offsetAtInstant(zone, floorSeconds(nowMicros));
   const day = MICROS_PER_DAY;
   let micros = (t.utc - west * 1_000_000) % day;
   if (micros < 0) micros += day;
