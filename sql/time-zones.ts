@@ -6,7 +6,7 @@
 // The database is the JavaScript engine's (Intl, ICU's copy of the IANA data): the core reads no files.
 // An Intl.DateTimeFormat per zone gives the zone's offset from UTC at an instant (formatToParts of a
 // number, with the offset as 'GMT-04:56:02'). Every replica evaluates these expressions, so every replica
-// must run the same Node build (its ICU and time zone data); the Docker image pins one.
+// must run the same Node build (its ICU and time zone data: process.versions.tz).
 //
 // Offsets are looked up a day at a time: a day without a transition keeps one offset; a day with one
 // keeps the transition's second (found by bisection) and the offsets either side. PostgreSQL assumes, as
@@ -34,8 +34,12 @@ const DAY_S = 86_400;
 const MS_LIMIT = 8.64e15;
 /** 400 Gregorian years (146097 days) in milliseconds. */
 const CYCLE_MS = 146_097 * DAY_S * 1000;
-/** Cached days per zone before the cache starts afresh. */
-const DAYS_CACHED_MAX = 50_000;
+/**
+ * Cached days over all zones before every zone's cache starts afresh (a few MiB; each zone clears its
+ * own on its next lookup): queries over many zones and centuries cannot grow a replica's memory.
+ */
+const DAYS_CACHED_MAX = 100_000;
+const cache = { days: 0, generation: 0 };
 
 /** One day of a zone: its offset, or a transition at `boundary` (UTC seconds) from `before` to `after`. */
 type DayOffsets = { readonly boundary: number; readonly before: number; readonly after: number };
@@ -46,6 +50,7 @@ const gmtRe = /^GMT(?:([+-])(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?)?$/;
 export class Region {
   readonly #format: Intl.DateTimeFormat;
   readonly #days = new Map<number, DayOffsets>();
+  #generation = cache.generation;
   /** Intl lookups made (for the cache's tests). */
   lookups = 0;
 
@@ -56,10 +61,19 @@ export class Region {
   /** The offset east of UTC, in seconds, at the instant `utcSeconds` (an integer). */
   offsetAt(utcSeconds: number): number {
     const day = Math.floor(utcSeconds / DAY_S);
+    if (this.#generation !== cache.generation) {
+      this.#days.clear();
+      this.#generation = cache.generation;
+    }
     let d = this.#days.get(day);
     if (d === undefined) {
       d = this.#dayOffsets(day);
-      if (this.#days.size >= DAYS_CACHED_MAX) this.#days.clear();
+      if (++cache.days > DAYS_CACHED_MAX) {
+        cache.days = 1;
+        cache.generation++;
+        this.#days.clear();
+        this.#generation = cache.generation;
+      }
       this.#days.set(day, d);
     }
     return utcSeconds < d.boundary ? d.before : d.after;

@@ -97,6 +97,15 @@ export function replicaMetrics(server: ReplicaServer): Registry {
       this.set(core.txnCount);
     },
   });
+  // SQL evaluated by replicas (named time zones: sql/time-zones.ts) depends on the Node build's ICU and
+  // time zone data; replicas that differ can disagree on a query's result. One series per replica shows it.
+  const build = new Gauge({
+    name: 'pesto_replica_build_info',
+    help: 'The Node.js build this replica runs: its version, ICU and time zone data (replicas of a shard should match).',
+    labelNames: ['node', 'icu', 'tz'],
+    registers: [registry],
+  });
+  build.set({ node: process.versions.node, icu: process.versions.icu ?? '', tz: process.versions.tz ?? '' }, 1);
   return registry;
 }
 

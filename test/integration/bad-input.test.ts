@@ -571,6 +571,9 @@ void describe('timestamps far in the future', () => {
 void describe('rejection counters', () => {
   void it('prints the boundary rejections by reason when a replica stops, matching /metrics', async () => {
     const live = await scrape(tc.cluster, 0, 0);
+    // The build a replica runs (the ICU and time zone data SQL's named zones depend on) is one series.
+    const build = `pesto_replica_build_info{icu="${process.versions.icu ?? ''}",node="${process.versions.node}",tz="${process.versions.tz ?? ''}"}`;
+    assert.equal(live.get(build), 1, `no ${build} in /metrics`);
     await tc.cluster.restart(0, 0);
     const runs = await stopCounters(tc.cluster.logPath(0, 0));
     const last = runs[runs.length - 1];
