@@ -44,7 +44,9 @@ function walk(x: unknown, inQuery: boolean, parent: string | null): void {
     return;
   }
   if (typeof x !== 'object' || x === null) return;
-  for (const [k, v] of Object.entries(x)) {
+  const o = x as Record<string, unknown>;
+  for (const k in o) {
+    const v = o[k];
     if (typeof v !== 'object' || v === null) continue;
     switch (k) {
       case 'RangeVar':
