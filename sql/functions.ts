@@ -161,7 +161,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'concat':
     case 'concat_ws': {
       const vals = a.map((x) => evalExpr(x, row, env));
-      const text = (v: SqlValue, i: number): string => castValue(v, (a[i] as Expr).t, 'text') as string;
+      // Each value's output form, as PostgreSQL's concat writes it (a boolean is t or f, not true or false).
+      const text = (v: SqlValue, i: number): string => ((a[i] as Expr).t === 'bool' ? (v === true ? 't' : 'f') : castValue(v, (a[i] as Expr).t, 'text') as string);
       if (e.fn === 'concat') return vals.map((v, i) => (v === null ? '' : text(v, i))).join('');
       const sep = vals[0];
       if (sep === null || sep === undefined) return null;
