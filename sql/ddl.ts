@@ -24,7 +24,7 @@ import { createView, dropDependentViews, dropViews, viewsUsing } from './views.t
 import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveColumnType } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { noSuchSchema, ownName } from './qualified-names.ts';
+import { dropSchemas, noSuchSchema, ownName } from './qualified-names.ts';
 import { LEGACY_ACTOR, type DdlActor } from './roles.ts';
 import { alterRole, createRole, dropRoles, grantRoles, renameRole } from './ddl-role.ts';
 import { changeOwner, checkDdlPrivileges, createdBefore, grant, isOwnerChange, stampOwners } from './ddl-privileges.ts';
@@ -263,6 +263,7 @@ function createIndex(catalog: Catalog, storage: DdlStorage, s: IndexStmt): DdlOu
 function drop(catalog: Catalog, storage: DdlStorage, s: DropStmt): DdlOutcome {
   if (s.removeType === 'OBJECT_EXTENSION') return dropExtensions(catalog, (s.objects ?? []).map(strOf), s.missing_ok === true, s.behavior === 'DROP_CASCADE');
   if (s.removeType === 'OBJECT_TYPE') return dropTypes(catalog, storage, s);
+  if (s.removeType === 'OBJECT_SCHEMA') return dropSchemas((s.objects ?? []).map(strOf), s.missing_ok === true);
   // An object qualified with a schema this database lacks (sql/qualified-names.ts): 3F000, or skipped under IF EXISTS.
   const skipped: string[] = [];
   const names: string[] = [];

@@ -310,4 +310,8 @@ void test('CREATE SCHEMA: public exists (a notice under IF NOT EXISTS), any othe
   assert.ok(!other.ok && other.error.code === '0A000' && /keeps its tables.* in schema public/.test(other.error.message));
   assert.equal(errCode(s.execute('CREATE TABLE app.t (a int)')), '3F000');
   assert.equal(errCode(s.execute('SELECT * FROM t')), '42P01');
+  const drop = s.execute('DROP SCHEMA IF EXISTS app');
+  assert.ok(drop.ok && drop.tag === 'DROP SCHEMA');
+  assert.deepEqual(drop.notices, ['schema "app" does not exist, skipping']);
+  assert.equal(errCode(s.execute('DROP SCHEMA public CASCADE')), '0A000');
 });

@@ -145,3 +145,14 @@ export function createSchema(s: CreateSchemaStmt): { readonly k: 'noop'; readonl
   if (s.if_not_exists !== true) throw new SqlError('42P06', 'schema "public" already exists');
   return { k: 'noop', tag: 'CREATE SCHEMA', notice: 'schema "public" already exists, skipping' };
 }
+
+/** DROP SCHEMA [IF EXISTS]: another schema does not exist (3F000, or a notice under IF EXISTS); public holds the database (0A000). */
+export function dropSchemas(names: readonly string[], missingOk: boolean): { readonly tag: string; readonly touched: readonly number[]; readonly notice?: string } {
+  const notices: string[] = [];
+  for (const name of names) {
+    if (name === 'public') throw new SqlError(SqlState.featureNotSupported, 'DROP SCHEMA public is not supported: it holds every table, view, sequence and type of a Pesto database');
+    if (!missingOk) throw noSuchSchema(name);
+    notices.push(`schema "${name}" does not exist, skipping`);
+  }
+  return { tag: 'DROP SCHEMA', touched: [], ...(notices.length > 0 ? { notice: notices.join('\n') } : {}) };
+}
