@@ -3,7 +3,7 @@
 // the object drops it; schema public's, the database's and extensions' live in the catalog's own map.
 // COMMENT is DDL like any other: the replicated catalog log replays the statement, so every replica
 // and client derives the same comments. NULL or '' removes one. The gateway shows them as
-// pg_description and pg_shdescription rows (client/gateway/catalog-constraints.ts, catalog-comments.ts).
+// pg_description rows (client/gateway/catalog-constraints.ts; schema public's: system-catalog.ts).
 //
 // Errors are PostgreSQL 15's (get_object_address): 42P01 for a missing relation and 42809 for one of
 // another kind, 42704 for a missing type, constraint or extension, 42703 for a missing column, each
