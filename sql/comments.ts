@@ -1,6 +1,6 @@
 // COMMENT ON: a description kept on the commented object's definition (tables, views, materialized
 // views, their columns, indexes, sequences, constraints, enum types), so renames keep it and dropping
-// the object drops it; schema public's, the database's and extensions' live in the catalog's own map.
+// the object drops it; schema public's and extensions' live in the catalog's own map.
 // COMMENT is DDL like any other: the replicated catalog log replays the statement, so every replica
 // and client derives the same comments. NULL or '' removes one. The gateway shows them as
 // pg_description rows (client/gateway/catalog-constraints.ts; schema public's: system-catalog.ts).
