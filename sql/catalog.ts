@@ -59,6 +59,10 @@ export interface IndexDef {
   readonly exprs?: readonly (IndexExpr | null)[];
   /** A partial index's predicate: rows for which it is not true have no entry. Absent: every row has one. */
   readonly predicate?: IndexExpr;
+  /** COMMENT ON INDEX; absent: none. */
+  readonly comment?: string;
+  /** COMMENT ON CONSTRAINT of the UNIQUE constraint it backs (pg_constraint's, not the index's); absent: none. */
+  readonly constraintComment?: string;
 }
 
 /**
@@ -88,8 +92,12 @@ export interface TableDef extends Owned {
   readonly checks?: readonly CheckDef[];
   /** FOREIGN KEY constraints this table's rows must satisfy (sql/foreign-keys.ts); absent: none. */
   readonly foreignKeys?: readonly ForeignKeyDef[];
-  /** COMMENT ON TABLE; absent: none. */
+  /** COMMENT ON TABLE (or MATERIALIZED VIEW); absent: none. */
   readonly comment?: string;
+  /** COMMENT ON INDEX of the primary key's index (`<table>_pkey`); absent: none. */
+  readonly pkIndexComment?: string;
+  /** COMMENT ON CONSTRAINT of the primary key; absent: none. */
+  readonly pkConstraintComment?: string;
   /** A materialized view's definition (sql/matviews.ts); absent: an ordinary table. */
   readonly matview?: MatviewDef;
 }
@@ -129,6 +137,8 @@ export interface ForeignKeyDef {
   readonly deferrable?: true;
   /** INITIALLY DEFERRED (checks wait for COMMIT unless SET CONSTRAINTS ... IMMEDIATE); absent: INITIALLY IMMEDIATE. Invariant: only with `deferrable`. */
   readonly initiallyDeferred?: true;
+  /** COMMENT ON CONSTRAINT; absent: none. */
+  readonly comment?: string;
 }
 
 export interface CheckDef {
@@ -141,6 +151,8 @@ export interface CheckDef {
   readonly source?: object;
   /** Added NOT VALID (existing rows were not checked); absent: false. */
   readonly notValid?: boolean;
+  /** COMMENT ON CONSTRAINT; absent: none. */
+  readonly comment?: string;
 }
 
 /**
@@ -153,10 +165,13 @@ export interface ViewDef extends Owned {
   readonly id: number;
   readonly name: string;
   readonly query: Node;
-  readonly columns: readonly { readonly name: string; readonly type: SqlType; readonly typmod: number }[];
+  /** `comment`: COMMENT ON COLUMN (absent: none). */
+  readonly columns: readonly { readonly name: string; readonly type: SqlType; readonly typmod: number; readonly comment?: string }[];
   readonly uses: readonly string[];
   /** The SELECT as written in CREATE VIEW (pg_get_viewdef); absent when the source text was not known. */
   readonly text?: string;
+  /** COMMENT ON VIEW; absent: none. */
+  readonly comment?: string;
 }
 
 export const HIDDEN_ROWID = 'ctid_rowid';
@@ -186,6 +201,7 @@ export interface CatalogSnapshot {
   readonly roles: ReadonlyMap<string, RoleDef>;
   readonly members: readonly RoleMember[];
   readonly acls: ReadonlyMap<string, readonly AclItem[]>;
+  readonly comments: ReadonlyMap<string, string | null>;
 }
 
 /**
@@ -223,6 +239,11 @@ export class Catalog {
   private members: readonly RoleMember[] = [];
   /** ACLs of objects that are not relations ('schema public', 'database': sql/schema-privileges.ts), once GRANT or REVOKE made them explicit. */
   private acls = new Map<string, readonly AclItem[]>();
+  /**
+   * Comments of objects that have no definition here (sql/comments.ts): 'schema public', 'database',
+   * 'extension <name>'. null: removed (schema public's default, 'standard public schema', no longer shows).
+   */
+  private comments = new Map<string, string | null>();
   /** Bumped by every DDL; plans cached under an older version are stale. */
   version = 0;
   /**
@@ -271,6 +292,7 @@ export class Catalog {
       tables: new Map(this.tables), byId: new Map(this.byId), retired: new Map(this.retired), views: new Map(this.views), nextId: this.nextId,
       sequences: new Map(this.sequences), nextSequenceId: this.nextSequenceId, extensions: new Map(this.extensions),
       enums: new Map(this.enums), nextTypeOid: this.nextTypeOid, roles: new Map(this.roles), members: this.members, acls: new Map(this.acls),
+      comments: new Map(this.comments),
     };
   }
 
@@ -289,6 +311,7 @@ export class Catalog {
     this.roles = new Map(s.roles);
     this.members = s.members;
     this.acls = new Map(s.acls);
+    this.comments = new Map(s.comments);
     this.version++;
   }
 
@@ -366,7 +389,18 @@ export class Catalog {
   }
 
   removeExtension(name: string): void {
+    this.comments.delete(`extension ${name}`);
     if (this.extensions.delete(name)) this.version++;
+  }
+
+  /** The comment of an object without a definition here ('schema public', 'database', 'extension <name>'); undefined: never set, null: removed. */
+  objectComment(key: string): string | null | undefined {
+    return this.comments.get(key);
+  }
+
+  setObjectComment(key: string, text: string | null): void {
+    this.comments.set(key, text);
+    this.version++;
   }
 
   allocateSequenceId(): number {

@@ -2,7 +2,7 @@
 // ALTER COLUMN SET/DROP DEFAULT, SET/DROP NOT NULL, DROP EXPRESSION and TYPE: ddl-alter-type.ts), RENAME TO / RENAME COLUMN (of tables and views) and TRUNCATE [CASCADE]:
 // the DDL that changes an existing table (the rest is ddl.ts).
 
-import type { Node, AlterTableStmt, CommentStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
+import type { Node, AlterTableStmt, RenameStmt, TruncateStmt, Constraint, ColumnDef as PgColumnDef } from 'libpg-query';
 import { cascaded } from './notices.ts';
 import { bindChecks, byName, checkKeyColumns, chooseName, defaultExpr, dropDependentDefaults, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
 import { createOwnedSequence, dropOwnedSequences, sequenceDefault, identityOptions, renameOwner, sequenceIdOf } from './ddl-sequence.ts';
@@ -305,28 +305,6 @@ export function rename(catalog: Catalog, s: RenameStmt): DdlOutcome {
   renameColumnInViews(catalog, name, old, newName);
   renameOwner(catalog, name, { column: { from: old, to: newName } });
   return { tag, touched: [] };
-}
-
-/** COMMENT ON TABLE / COLUMN (NULL or '' removes it), as pg_dump writes them. */
-export function comment(catalog: Catalog, s: CommentStmt): DdlOutcome {
-  const o = s.object;
-  const parts = (o !== undefined && 'List' in o ? (o.List.items ?? []) : []).map(strOf).filter((_, i, a) => !(i === 0 && a.length > 1 && a[0] === 'public' && (s.objtype === 'OBJECT_TABLE' || a.length > 2)));
-  const text = s.comment === undefined || s.comment === '' ? undefined : s.comment;
-  const withComment = <T extends { comment?: string }>(x: T): T => {
-    const { comment: _, ...rest } = x;
-    return (text === undefined ? rest : { ...rest, comment: text }) as T;
-  };
-  if (s.objtype === 'OBJECT_TABLE' && parts.length === 1) {
-    const t = catalog.require(parts[0]!);
-    catalog.put(withComment(t));
-  } else if (s.objtype === 'OBJECT_COLUMN' && parts.length === 2) {
-    const t = catalog.require(parts[0]!);
-    const i = columnIndex(t, parts[1]!);
-    catalog.put({ ...t, columns: t.columns.map((c, j) => (j === i ? withComment(c) : c)) });
-  } else {
-    throw unsupported(`COMMENT ON ${String(s.objtype).replace('OBJECT_', '')}`);
-  }
-  return { tag: 'COMMENT', touched: [] };
 }
 
 /**

@@ -74,7 +74,7 @@ export function validateConstraint(catalog: Catalog, storage: DdlStorage, t: Tab
     storage.validateRows(t, (row) => {
       if (evalExpr(check.expr, row, env) === false) throw new SqlError(SqlState.checkViolation, `check constraint "${name}" of relation "${t.name}" is violated by some row`);
     });
-    const valid: CheckDef = { name: check.name, expr: check.expr, ...(check.source === undefined ? {} : { source: check.source }) };
+    const { notValid: _, ...valid } = check;
     const next: TableDef = { ...t, checks: (t.checks ?? []).map((c) => (c === check ? valid : c)) };
     catalog.put(next);
     return next;

@@ -11,7 +11,8 @@
 import { alterEnum, alterTypeOwner, createEnum, dropTypes, renameType } from './ddl-enum.ts';
 import type { Node, CreateStmt, IndexStmt, DropStmt, Constraint } from 'libpg-query';
 import { bindChecks, byName, checkKeyColumns, dropDependentDefaults, chooseName, defaultExpr, makeIndex, type DdlOutcome, type DdlStorage } from './ddl-build.ts';
-import { alterTable, comment, rename, truncate } from './ddl-alter.ts';
+import { alterTable, rename, truncate } from './ddl-alter.ts';
+import { comment } from './comments.ts';
 import { createExtension, dropExtensions } from './extensions.ts';
 import { alterSequence, createOwnedSequence, sequenceDefault, createSequence, dropOwnedSequences, dropSequences, identityOptions, sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';

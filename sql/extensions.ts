@@ -31,6 +31,10 @@ const AVAILABLE: Readonly<Record<string, { readonly version: string; readonly fu
 /** plpgsql: present in every database, as in PostgreSQL. */
 const BUILT_IN = new Set(['plpgsql']);
 
+export function isBuiltInExtension(name: string): boolean {
+  return BUILT_IN.has(name);
+}
+
 /** The extension function `name` belongs to, if any. */
 export function extensionOf(name: string): string | undefined {
   for (const [ext, e] of Object.entries(AVAILABLE)) if (e.functions.includes(name)) return ext;

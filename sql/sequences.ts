@@ -37,6 +37,8 @@ export interface SequenceDef extends Owned {
   readonly counter: SequenceCounter;
   /** OWNED BY: the column whose table's DROP (or the column's) drops the sequence; null: none. */
   readonly ownedBy: { readonly table: string; readonly column: string } | null;
+  /** COMMENT ON SEQUENCE; absent: none. */
+  readonly comment?: string;
 }
 
 /** A sequence's state: the last value handed out (`called`) or the next one to hand out (not `called`). */
@@ -199,6 +201,7 @@ export function sequenceDef(base: Omit<SequenceDef, 'type' | 'start' | 'incremen
     id: base.id, name: base.name, counter: base.counter, ownedBy: base.ownedBy,
     type, start, increment, min, max, cache, cycle: o.cycle ?? base.cycle ?? false,
     ...(base.owner !== undefined ? { owner: base.owner } : {}), ...(base.acl !== undefined ? { acl: base.acl } : {}),
+    ...(base.comment !== undefined ? { comment: base.comment } : {}),
   };
 }
 

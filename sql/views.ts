@@ -93,8 +93,14 @@ export function createView(catalog: Catalog, s: ViewStmt): DdlOutcome {
   }
   const text = (s as Record<string, unknown>)[VIEW_TEXT];
   const view: ViewDef = {
-    id: old?.id ?? catalog.allocateId(), name, query, columns, uses,
+    id: old?.id ?? catalog.allocateId(), name, query, uses,
+    // OR REPLACE keeps the view's comments, its columns' too (PostgreSQL keeps the relation and its attnums).
+    columns: columns.map((c, i) => {
+      const was = old?.columns[i]?.comment;
+      return was === undefined ? c : { ...c, comment: was };
+    }),
     ...(typeof text === 'string' ? { text } : {}),
+    ...(old?.comment !== undefined ? { comment: old.comment } : {}),
   };
   catalog.putView(view);
   return { tag: 'CREATE VIEW', touched: [] };

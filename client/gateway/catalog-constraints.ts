@@ -18,9 +18,13 @@
 // pg_get_constraintdef's text (pesto_definition): PRIMARY KEY (...), UNIQUE (...), a CHECK's as
 // sql/check-text.ts prints it (pretty or not, as asked; NULL for a form it does not cover; conbin holds
 // the plain text), a FOREIGN KEY's as psql-describe.ts prints it for `\d`.
-// pg_description holds the comments of tables and columns (COMMENT ON), the only ones Pesto keeps.
+// pg_description holds the comments (COMMENT ON: sql/comments.ts) of tables, views, materialized views,
+// their columns, indexes and sequences (classoid pg_class), constraints (pg_constraint), enum types (pg_type)
+// and schema public (pg_namespace; system-catalog.ts).
 
-import type { CheckDef, ForeignKeyAction, TableDef } from '../../sql/catalog.ts';
+import type { CheckDef, ForeignKeyAction, TableDef, ViewDef } from '../../sql/catalog.ts';
+import type { SequenceDef } from '../../sql/sequences.ts';
+import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { someExpr } from '../../sql/expr.ts';
 import { uniqueKeyOf } from '../../sql/foreign-keys.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
@@ -152,8 +156,12 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], na
       vector('int2', i.cols.map((c) => attnum.get(c) ?? 0)), vector('int4', types.map(collationOf)),
       vector('int4', types.map(opclassOf)), vector('int2', i.cols.map(() => 0)), exprList, predText]);
     push(PESTO_DEFINITION, [oid, indexRowDefinition(t, i, false), indexRowDefinition(t, i, true)]);
+    const indexComment = i.primary ? t.pkIndexComment : i.index?.comment;
+    if (indexComment !== undefined) push(PG_DESCRIPTION, [oid, 1259, 0, indexComment]);
     if (i.contype === null) continue;
     const conoid = CONSTRAINT_OID + (i.contype === 'p' ? t.id : oid - OID_BASE);
+    const conComment = i.primary ? t.pkConstraintComment : i.index?.constraintComment;
+    if (conComment !== undefined) push(PG_DESCRIPTION, [conoid, 2606, 0, conComment]);
     push(PG_CONSTRAINT, [conoid, i.name, PUBLIC, i.contype, false, false, true, relid, 0, oid, 0, 0, ' ', ' ', ' ', true, 0, true, keyArray(attnum, i.cols), null, null]);
     push(PESTO_DEFINITION, [conoid, `${i.contype === 'p' ? 'PRIMARY KEY' : 'UNIQUE'} (${list})`, null]);
   }
@@ -169,6 +177,7 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], na
     push(PG_CONSTRAINT, [oid, k.name, PUBLIC, 'c', false, false, k.notValid !== true, relid, 0, 0, 0, 0, ' ', ' ', ' ', true, 0, false,
       keyArray(attnum, [...read]), null, k.source === undefined ? null : checkText(k.source, (i) => t.columns[i]?.name ?? '?', false)]);
     if (plain !== null) push(PESTO_DEFINITION, [oid, plain, checkDefinition(t, k, true)]);
+    if (k.comment !== undefined) push(PG_DESCRIPTION, [oid, 2606, 0, k.comment]);
   });
   (t.foreignKeys ?? []).forEach((fk, n) => {
     const parent = tables.find((x) => x.name === fk.refTable);
@@ -180,6 +189,7 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], na
     push(PG_CONSTRAINT, [oid, fk.name, PUBLIC, 'f', fk.deferrable === true, fk.initiallyDeferred === true, true, relid, 0, index, 0, OID_BASE + parent.id, ACTION[fk.onUpdate], ACTION[fk.onDelete],
       fk.matchFull ? 'f' : 's', true, 0, true, keyArray(attnum, fk.columns), keyArray(attnums(parent), fk.refColumns), null]);
     push(PESTO_DEFINITION, [oid, foreignKeyDef(t, fk, parent, names.schema), null]);
+    if (fk.comment !== undefined) push(PG_DESCRIPTION, [oid, 2606, 0, fk.comment]);
   });
   t.columns.forEach((c, i) => {
     if (c.comment !== undefined && c.dropped !== true) push(PG_DESCRIPTION, [relid, 1259, attnum.get(i) ?? 0, c.comment]);
@@ -193,4 +203,16 @@ export function constraintTableRows(t: TableDef, tables: readonly TableDef[], na
     const seq = d !== null && d.k === 'func' && d.fn === 'nextval' ? sequenceIdOf(d) : null;
     if (seq !== null && c.identity === undefined) push(PG_DEPEND, [2604, defOid, 0, 1259, SEQUENCE_OID + seq, 0, 'n']);
   });
+}
+
+/** pg_description's rows of views and their columns, sequences (classoid pg_class) and enum types (pg_type). */
+export function commentRows(views: readonly ViewDef[], sequences: readonly SequenceDef[], enums: readonly EnumTypeDef[], push: (table: Table, row: SqlValue[]) => void): void {
+  for (const v of views) {
+    if (v.comment !== undefined) push(PG_DESCRIPTION, [OID_BASE + v.id, 1259, 0, v.comment]);
+    v.columns.forEach((c, i) => {
+      if (c.comment !== undefined) push(PG_DESCRIPTION, [OID_BASE + v.id, 1259, i + 1, c.comment]);
+    });
+  }
+  for (const s of sequences) if (s.comment !== undefined) push(PG_DESCRIPTION, [SEQUENCE_OID + s.id, 1259, 0, s.comment]);
+  for (const e of enums) if (e.comment !== undefined) push(PG_DESCRIPTION, [e.oid, 1247, 0, e.comment]);
 }

@@ -63,6 +63,7 @@ export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCa
   return {
     roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
     schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
+    schemaComment: catalog.objectComment('schema public') ?? (catalog.objectComment('schema public') === null ? null : 'standard public schema'),
   };
 }
 

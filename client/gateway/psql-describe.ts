@@ -236,6 +236,8 @@ interface Relation {
   readonly type: 'table' | 'index' | 'view' | 'materialized view' | 'sequence';
   /** What carries its owner (an index: its table). */
   readonly owned: Owned;
+  /** COMMENT ON; null: none. */
+  readonly comment: string | null;
 }
 
 /** The relation list's value of an extra column (LIST_EXTRA) for one relation. */
@@ -248,7 +250,7 @@ function extraValue(name: string, r: Relation): SqlValue {
     case 'Access method':
       return r.type === 'index' ? 'btree' : r.type === 'table' || r.type === 'materialized view' ? 'heap' : null;
     case 'Description':
-      return r.type === 'table' || r.type === 'materialized view' ? (r.table?.comment ?? null) : null;
+      return r.comment;
     default:
       return null; // Size (not tracked)
   }
@@ -272,13 +274,15 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const found: Relation[] = [];
         for (const t of matching(tables, where)) {
           const type = t.matview === undefined ? 'table' : 'materialized view';
-          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, table: t, type, owned: t });
+          if (kinds.includes(type === 'table' ? 'r' : 'm')) found.push({ name: t.name, table: t, type, owned: t, comment: t.comment ?? null });
         }
-        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view', owned: v });
+        if (kinds.includes('v')) for (const v of matching(await ctx.backend.views(), where)) found.push({ name: v.name, table: null, type: 'view', owned: v, comment: v.comment ?? null });
         if ((kinds.includes('i') || kinds.includes('S')) && nameTest(where, 'n.nspname')('public')) {
           const name = nameTest(where, 'c.relname');
-          if (kinds.includes('i')) for (const t of tables) for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, type: 'index', owned: t });
-          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, type: 'sequence', owned: s });
+          for (const t of kinds.includes('i') ? tables : []) {
+            for (const i of indexRows(t)) if (name(i.name)) found.push({ name: i.name, table: t, type: 'index', owned: t, comment: (i.primary ? t.pkIndexComment : i.index?.comment) ?? null });
+          }
+          if (kinds.includes('S')) for (const s of await ctx.backend.sequences()) if (name(s.name)) found.push({ name: s.name, table: null, type: 'sequence', owned: s, comment: s.comment ?? null });
         }
         found.sort(byName);
         return rows(columns, found.map((r) => ['public', r.name, r.type, owners.name(r.owned), ...extras.map((e) => extraValue(e, r))]));
@@ -396,7 +400,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const t = await tableByOid(ctx, oid);
         if (t === undefined) {
           const v = viewWithOid(await ctx.backend.views(), oid);
-          return rows(columns, (v?.columns ?? []).map((c) => [c.name, formatTypeSpec(c), null, false, null, '', '', ...more(c.type, null)]));
+          return rows(columns, (v?.columns ?? []).map((c) => [c.name, formatTypeSpec(c), null, false, null, '', '', ...more(c.type, c.comment ?? null)]));
         }
         const sequences = objectNames(await ctx.backend.sequences());
         const out: SqlValue[][] = [];

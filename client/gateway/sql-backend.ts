@@ -111,6 +111,8 @@ export interface RoleCatalog {
   readonly schemaAcl: readonly AclItem[];
   /** The database's ACL; null: the default (datacl NULL). */
   readonly databaseAcl: readonly AclItem[] | null;
+  /** COMMENT ON SCHEMA public (sql/comments.ts): PostgreSQL's 'standard public schema' until one is set; null: removed. */
+  readonly schemaComment: string | null;
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -42,7 +42,7 @@ import type { BackendResult, RoleCatalog } from './sql-backend.ts';
 import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './catalog-roles.ts';
 import { ownerOf } from '../../sql/privileges.ts';
 import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
-import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, constraintTableRows, type Table } from './catalog-constraints.ts';
+import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, commentRows, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
 import { DUMP_EMPTY_TABLES, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
@@ -214,7 +214,8 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   roleRows(roles, push);
   const owners = ownersOf(roles);
   out.set(PG_SETTINGS, settingsRows(settings));
-  push(PG_DESCRIPTION, [PUBLIC, 2615, 0, 'standard public schema']);
+  if (roles.schemaComment !== null) push(PG_DESCRIPTION, [PUBLIC, 2615, 0, roles.schemaComment]);
+  commentRows(views, sequences, enums, push);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME }, schema);
@@ -446,7 +447,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null };
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null, schemaComment: null };
       const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
       if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.
