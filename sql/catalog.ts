@@ -520,6 +520,11 @@ export class Catalog {
     return this.acls.get(key);
   }
 
+  /** Every object ACL by key ('schema public', 'database', default privileges: sql/default-privileges.ts). */
+  listObjectAcls(): ReadonlyMap<string, readonly AclItem[]> {
+    return this.acls;
+  }
+
   setObjectAcl(key: string, acl: readonly AclItem[]): void {
     this.acls.set(key, acl);
     this.version++;

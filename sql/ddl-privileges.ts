@@ -6,6 +6,7 @@
 // GRANT / REVOKE ON SCHEMA and ON DATABASE).
 
 import type { AlterTableStmt, GrantStmt, Node } from 'libpg-query';
+import { initialAcl } from './default-privileges.ts';
 import type { Catalog } from './catalog.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
@@ -41,10 +42,27 @@ export function stampOwners(catalog: Catalog, before: Existing, oid: number): vo
     const owner = table !== undefined && before.tables.has(table.id) ? ownerOf(table) : oid;
     if (owner !== 10) catalog.putSequence({ ...s, owner });
   }
-  if (oid === 10) return; // the default owner
-  for (const t of catalog.list()) if (!before.tables.has(t.id) && !before.tableNames.has(t.name) && t.owner === undefined) catalog.put({ ...t, owner: oid });
-  for (const v of catalog.listViews()) if (!before.views.has(v.id) && v.owner === undefined) catalog.putView({ ...v, owner: oid });
-  for (const e of catalog.listEnums()) if (!before.enums.has(e.oid) && e.owner === undefined) catalog.putEnum({ ...e, owner: oid });
+  if (oid !== 10) { // else the default owner
+    for (const t of catalog.list()) if (!before.tables.has(t.id) && !before.tableNames.has(t.name) && t.owner === undefined) catalog.put({ ...t, owner: oid });
+    for (const v of catalog.listViews()) if (!before.views.has(v.id) && v.owner === undefined) catalog.putView({ ...v, owner: oid });
+    for (const e of catalog.listEnums()) if (!before.enums.has(e.oid) && e.owner === undefined) catalog.putEnum({ ...e, owner: oid });
+  }
+  // New relations start with their owner's default privileges (ALTER DEFAULT PRIVILEGES), if any.
+  for (const t of catalog.list()) {
+    if (before.tables.has(t.id) || before.tableNames.has(t.name) || t.acl !== undefined) continue;
+    const acl = initialAcl(catalog, ownerOf(t), 'r');
+    if (acl !== undefined) catalog.put({ ...t, acl });
+  }
+  for (const v of catalog.listViews()) {
+    if (before.views.has(v.id) || v.acl !== undefined) continue;
+    const acl = initialAcl(catalog, ownerOf(v), 'r');
+    if (acl !== undefined) catalog.putView({ ...v, acl });
+  }
+  for (const q of catalog.listSequences()) {
+    if (before.sequences.has(q.id) || q.acl !== undefined) continue;
+    const acl = initialAcl(catalog, ownerOf(q), 'S');
+    if (acl !== undefined) catalog.putSequence({ ...q, acl });
+  }
 }
 
 export function isOwnerChange(s: AlterTableStmt): boolean {

@@ -26,6 +26,7 @@ import { createMatview, dropMatviews, setPopulated } from './matviews.ts';
 import { resolveColumnType } from './lower-type.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { dropSchemas, noSuchSchema, ownName } from './qualified-names.ts';
+import { alterDefaultPrivileges } from './default-privileges.ts';
 import { LEGACY_ACTOR, type DdlActor } from './roles.ts';
 import { alterRole, createRole, dropRoles, grantRoles, renameRole } from './ddl-role.ts';
 import { changeOwner, checkDdlPrivileges, createdBefore, grant, isOwnerChange, stampOwners } from './ddl-privileges.ts';
@@ -52,6 +53,7 @@ function dispatch(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecConte
   if ('DropRoleStmt' in n) return dropRoles(catalog, n.DropRoleStmt, actor);
   if ('GrantRoleStmt' in n) return grantRoles(catalog, n.GrantRoleStmt, actor);
   if ('GrantStmt' in n) return grant(catalog, n.GrantStmt, actor);
+  if ('AlterDefaultPrivilegesStmt' in n) return alterDefaultPrivileges(catalog, n.AlterDefaultPrivilegesStmt, actor);
   if ('RenameStmt' in n && n.RenameStmt.renameType === 'OBJECT_ROLE') return renameRole(catalog, n.RenameStmt, actor);
   if ('AlterTableStmt' in n && isOwnerChange(n.AlterTableStmt)) return changeOwner(catalog, n.AlterTableStmt, actor);
   if ('CreateStmt' in n) return createTable(catalog, storage, n.CreateStmt);

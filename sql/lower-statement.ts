@@ -51,7 +51,7 @@ const ddlTags: Record<string, string> = {
   TruncateStmt: 'TRUNCATE TABLE', ViewStmt: 'CREATE VIEW',
   CreateSeqStmt: 'CREATE SEQUENCE', AlterSeqStmt: 'ALTER SEQUENCE', CommentStmt: 'COMMENT', CreateExtensionStmt: 'CREATE EXTENSION',
   CreateEnumStmt: 'CREATE TYPE', AlterEnumStmt: 'ALTER TYPE', AlterOwnerStmt: 'ALTER TYPE',
-  CreateRoleStmt: 'CREATE ROLE', AlterRoleStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE', GrantRoleStmt: 'GRANT ROLE', GrantStmt: 'GRANT',
+  CreateRoleStmt: 'CREATE ROLE', AlterRoleStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE', GrantRoleStmt: 'GRANT ROLE', GrantStmt: 'GRANT', AlterDefaultPrivilegesStmt: 'ALTER DEFAULT PRIVILEGES',
 };
 
 function constText(n: Node | undefined): string | null {

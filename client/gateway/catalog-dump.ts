@@ -16,6 +16,9 @@ import type { SqlValue } from '../../sql/types.ts';
 
 const empty = (name: string, oid: number | undefined, columns: string): Table => ({ name: `pg_catalog.${name}`, columns, ...(oid === undefined ? {} : { oid }) });
 
+/** ALTER DEFAULT PRIVILEGES' entries (sql/default-privileges.ts), filled per session. */
+export const PG_DEFAULT_ACL: Table = empty('pg_default_acl', 826, 'oid int4, defaclrole int4, defaclnamespace int4, defaclobjtype text, defaclacl text[]');
+
 export const DUMP_EMPTY_TABLES: readonly Table[] = [
   empty('pg_extension', 3079, 'oid int4, extname name, extowner int4, extnamespace int4, extrelocatable bool, extversion text, extconfig int4[], extcondition text[]'),
   empty('pg_language', 2612, 'oid int4, lanname name, lanowner int4, lanispl bool, lanpltrusted bool, lanplcallfoid int4, laninline int4, lanvalidator int4, lanacl text[]'),
@@ -33,7 +36,6 @@ export const DUMP_EMPTY_TABLES: readonly Table[] = [
   empty('pg_foreign_server', 1417, 'oid int4, srvname name, srvowner int4, srvfdw int4, srvtype text, srvversion text, srvacl text[], srvoptions text[]'),
   empty('pg_foreign_table', undefined, 'ftrelid int4, ftserver int4, ftoptions text[]'),
   empty('pg_user_mapping', 1418, 'oid int4, umuser int4, umserver int4, umoptions text[]'),
-  empty('pg_default_acl', 826, 'oid int4, defaclrole int4, defaclnamespace int4, defaclobjtype text, defaclacl text[]'),
   empty('pg_conversion', 2607, 'oid int4, conname name, connamespace int4, conowner int4, conforencoding int4, contoencoding int4, conproc int4, condefault bool'),
   empty('pg_cast', 2605, 'oid int4, castsource int4, casttarget int4, castfunc int4, castcontext text, castmethod text'),
   empty('pg_transform', 3576, 'oid int4, trftype int4, trflang int4, trffromsql int4, trftosql int4'),

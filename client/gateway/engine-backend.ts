@@ -3,6 +3,7 @@
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
+import { defaultAclEntries } from '../../sql/default-privileges.ts';
 import { splitNotices } from '../../sql/notices.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
@@ -64,6 +65,7 @@ export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCa
     roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
     schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
     schemaComment: catalog.objectComment('schema public') ?? (catalog.objectComment('schema public') === null ? null : 'standard public schema'),
+    defaultAcls: defaultAclEntries(catalog.listObjectAcls()),
   };
 }
 

@@ -103,6 +103,14 @@ export interface BackendSession {
 }
 
 /** The roles a session sees: the catalog's, their memberships, and the bootstrap superusers' names (sql/roles.ts). */
+/** One ALTER DEFAULT PRIVILEGES entry: its role, kind (pg_default_acl.defaclobjtype), schema and ACL. */
+export interface DefaultAclEntry {
+  readonly role: number;
+  readonly kind: string;
+  readonly inPublic: boolean;
+  readonly acl: readonly AclItem[];
+}
+
 export interface RoleCatalog {
   readonly roles: readonly RoleDef[];
   readonly members: readonly RoleMember[];
@@ -113,6 +121,8 @@ export interface RoleCatalog {
   readonly databaseAcl: readonly AclItem[] | null;
   /** COMMENT ON SCHEMA public (sql/comments.ts): PostgreSQL's 'standard public schema' until one is set; null: removed. */
   readonly schemaComment: string | null;
+  /** ALTER DEFAULT PRIVILEGES' entries (sql/default-privileges.ts). */
+  readonly defaultAcls: readonly DefaultAclEntry[];
 }
 
 export type OpenSessionResult = { readonly ok: true; readonly session: BackendSession } | { readonly ok: false; readonly error: BackendError };

@@ -44,13 +44,15 @@ import { ownerOf } from '../../sql/privileges.ts';
 import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
 import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, commentRows, constraintTableRows, type Table } from './catalog-constraints.ts';
 import { rewriteCatalogFunctions } from './catalog-functions.ts';
-import { DUMP_EMPTY_TABLES, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
+import { DUMP_EMPTY_TABLES, PG_DEFAULT_ACL, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
 const PUBLIC = 2200;
+/** pg_default_acl's oids: a range no relation, constraint or type oid falls in. */
+const DEFAULT_ACL_OID_BASE = 0x60000000;
 /** information_schema's oid varies between PostgreSQL installations; this one is free in all of them. */
 const INFORMATION_SCHEMA = 13000;
 
@@ -128,7 +130,7 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [...ROLE_TABLES, PG_NAMESPACE, PG_INIT_PRIVS, PG_SETTINGS, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [...ROLE_TABLES, PG_DEFAULT_ACL, PG_NAMESPACE, PG_INIT_PRIVS, PG_SETTINGS, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -215,6 +217,8 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   const owners = ownersOf(roles);
   out.set(PG_SETTINGS, settingsRows(settings));
   if (roles.schemaComment !== null) push(PG_DESCRIPTION, [PUBLIC, 2615, 0, roles.schemaComment]);
+  // Default privileges: oids of their own range, public's namespace (2200) or none (0) for a global entry.
+  roles.defaultAcls.forEach((d, i) => push(PG_DEFAULT_ACL, [DEFAULT_ACL_OID_BASE + i, d.role, d.inPublic ? PUBLIC : 0, d.kind, owners.aclOf(d.acl)]));
   commentRows(views, sequences, enums, push);
   out.set(PG_TYPE, [...BUILTIN_TYPES]);
   out.set(PESTO_TYPE_NAME, [...BUILTIN_TYPE_NAMES]);
@@ -447,7 +451,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null, schemaComment: null };
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null, schemaComment: null, defaultAcls: [] };
       const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
       if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.
