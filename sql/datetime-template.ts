@@ -24,7 +24,7 @@ export type TemplateNode =
   /** `separator`: unquoted ASCII punctuation; `space`: unquoted white space; `text`: anything else. */
   | { readonly kind: 'separator' | 'space' | 'text'; readonly ch: string };
 
-const NON_DIGIT = new Set(['A.D.', 'A.M.', 'AD', 'AM', 'B.C.', 'BC', 'DAY', 'Day', 'DY', 'Dy', 'FF1', 'FF2', 'FF3', 'FF4', 'FF5', 'FF6',
+const NON_DIGIT = new Set(['A.D.', 'A.M.', 'AD', 'AM', 'B.C.', 'BC', 'DAY', 'Day', 'DY', 'Dy',
   'FX', 'MONTH', 'Month', 'MON', 'Mon', 'OF', 'P.M.', 'PM', 'RM', 'TZH', 'TZ']);
 const ISO_WEEK = new Set(['IDDD', 'ID', 'IW', 'IYYY', 'IYY', 'IY', 'I']);
 const GREGORIAN = new Set(['D', 'DD', 'DDD', 'MM', 'MONTH', 'Month', 'MON', 'Mon', 'RM', 'WW', 'W', 'Y,YYY', 'YYYY', 'YYY', 'YY', 'Y']);

@@ -17,7 +17,7 @@
 // PostgreSQL 15 refuses them; TZH/TZM give the input's offset, else the session's zone (UTC) is used.
 
 import { SqlError, SqlState } from './errors.ts';
-import { checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, MICROS_PER_DAY, type SqlDate, type SqlTimestamp } from './datetime.ts';
+import { checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, MICROS_PER_DAY, PG_EPOCH_MICROS, type SqlDate, type SqlTimestamp } from './datetime.ts';
 import { parseTemplate, type DateMode, type TemplateNode } from './datetime-template.ts';
 
 type FieldNode = Extract<TemplateNode, { kind: 'field' }>;
@@ -36,7 +36,7 @@ interface FromChar {
   mode: DateMode;
   hh: number; pm: number; mi: number; ss: number; ssss: number; d: number; dd: number; ddd: number; mm: number;
   ms: number; year: number; bc: number; ww: number; w: number; cc: number; j: number; us: number; yysz: number;
-  clock12: boolean; tzsign: number; tzh: number; tzm: number;
+  clock12: boolean; tzsign: number; tzh: number; tzm: number; ff: number;
 }
 type IntField = 'hh' | 'pm' | 'mi' | 'ss' | 'ssss' | 'd' | 'dd' | 'ddd' | 'mm' | 'ms' | 'year' | 'bc' | 'ww' | 'w' | 'cc' | 'j' | 'us' | 'tzh' | 'tzm';
 
@@ -59,7 +59,7 @@ class Reader {
   extraSkip = 0;
   readonly out: FromChar = {
     mode: 'none', hh: 0, pm: 0, mi: 0, ss: 0, ssss: 0, d: 0, dd: 0, ddd: 0, mm: 0, ms: 0, year: 0, bc: 0, ww: 0, w: 0, cc: 0, j: 0, us: 0,
-    yysz: 0, clock12: false, tzsign: 0, tzh: 0, tzm: 0,
+    yysz: 0, clock12: false, tzsign: 0, tzh: 0, tzm: 0, ff: 0,
   };
   constructor(readonly s: string, readonly nodes: readonly TemplateNode[]) {}
 
@@ -165,7 +165,8 @@ function readField(r: Reader, index: number): void {
       return;
     }
     case 'US': case 'FF1': case 'FF2': case 'FF3': case 'FF4': case 'FF5': case 'FF6': {
-      const len = num('us', p === 'US' ? 6 : Number(p[2]));
+      if (p !== 'US') out.ff = Number(p[2]);
+      const len = num('us', p === 'US' ? 6 : out.ff);
       out.us *= 10 ** Math.max(0, 6 - len);
       return;
     }
@@ -204,7 +205,7 @@ function readField(r: Reader, index: number): void {
     case 'CC': num('cc'); return;
     case 'J': num('j'); return;
     case 'Y,YYY': {
-      const m = /^[ \t\n\v\f\r]*([+-]?\d+),[ \t\n\v\f\r]*([+-]?\d{1,2}|\d{3})/.exec(r.s.slice(r.pos));
+      const m = /^[ \t\n\v\f\r]*([+-]?\d+),[ \t\n\v\f\r]*([+-]\d{1,2}|\d{1,3})/.exec(r.s.slice(r.pos));
       if (m === null) throw badFormat('invalid input string for "Y,YYY"');
       r.set('year', Number(m[1]) * 1000 + Number(m[2]), node);
       out.yysz = 4;
@@ -295,6 +296,8 @@ interface Parsed {
   readonly timeMicros: number;
   /** Offset east of UTC in seconds, when TZH/TZM gave one. */
   readonly offsetSecs: number | null;
+  /** FF1-FF6's digits: to_timestamp rounds its result to them. */
+  readonly ff: number;
 }
 
 const fieldOverflow = (s: string): SqlError => new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${s}"`);
@@ -386,7 +389,7 @@ function parse(s: string, template: string): Parsed {
     }
     offsetSecs = f.tzsign * (f.tzh * 3600 + f.tzm * 60);
   }
-  return { days: daysFromCivil(year, mon, mday), timeMicros: ((hour * 60 + min) * 60 + sec) * 1_000_000 + fsec, offsetSecs };
+  return { ff: f.ff, days: daysFromCivil(year, mon, mday), timeMicros: ((hour * 60 + min) * 60 + sec) * 1_000_000 + fsec, offsetSecs };
 }
 
 /** to_date(text, text). */
@@ -399,5 +402,15 @@ export function toTimestamp(s: string, template: string): SqlTimestamp {
   const p = parse(s, template);
   if (p.days < -2_440_588 - 1 || p.days > 2_145_042_906) throw new SqlError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
   const local = BigInt(p.days) * BigInt(MICROS_PER_DAY) + BigInt(p.timeMicros);
-  return checkedTimestamp(local - BigInt((p.offsetSecs ?? 0) * 1_000_000));
+  const t = checkedTimestamp(local - BigInt((p.offsetSecs ?? 0) * 1_000_000));
+  return p.ff === 0 ? t : checkedTimestamp(roundMicros(t.micros, p.ff));
+}
+
+/** Microseconds rounded to `digits` fractional digits, halves away from PostgreSQL's epoch (AdjustTimestampForTypmod). */
+function roundMicros(micros: bigint, digits: number): bigint {
+  const unit = 10n ** BigInt(6 - digits);
+  const sincePg = micros - PG_EPOCH_MICROS;
+  const abs = sincePg < 0n ? -sincePg : sincePg;
+  const rounded = ((abs + unit / 2n) / unit) * unit;
+  return (sincePg < 0n ? -rounded : rounded) + PG_EPOCH_MICROS;
 }
