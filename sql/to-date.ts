@@ -400,7 +400,6 @@ export function toDate(s: string, template: string): SqlDate {
 /** to_timestamp(text, text): the wall clock read, at its TZH/TZM offset or else in UTC (the session's zone). */
 export function toTimestamp(s: string, template: string): SqlTimestamp {
   const p = parse(s, template);
-  if (p.days < -2_440_588 - 1 || p.days > 2_145_042_906) throw new SqlError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
   const local = BigInt(p.days) * BigInt(MICROS_PER_DAY) + BigInt(p.timeMicros);
   const t = checkedTimestamp(local - BigInt((p.offsetSecs ?? 0) * 1_000_000));
   return p.ff === 0 ? t : checkedTimestamp(roundMicros(t.micros, p.ff));
