@@ -188,7 +188,11 @@ function readField(r: Reader, index: number): void {
       r.int('tzm', index, 2);
       return;
     case 'MONTH': case 'MON': r.set('mm', r.word(WORDS[p]!, node) + 1, node); return;
-    case 'DAY': case 'DY': r.set('d', r.word(WORDS[p]!, node) + 1, node); return;
+    case 'DAY': case 'DY':
+      // Set as Sunday = 0, then moved to D's numbering: a second day name always conflicts, as in PostgreSQL.
+      r.set('d', r.word(WORDS[p]!, node), node);
+      out.d++;
+      return;
     case 'RM': r.set('mm', 12 - r.word(WORDS.RM!, node), node); return;
     case 'MM': num('mm'); return;
     case 'DDD': num('ddd'); return;
