@@ -29,7 +29,8 @@ const WORDS: Record<string, readonly string[]> = {
   AM: ['am', 'pm', 'AM', 'PM'], 'A.M.': ['a.m.', 'p.m.', 'A.M.', 'P.M.'], AD: ['ad', 'bc', 'AD', 'BC'], 'A.D.': ['a.d.', 'b.c.', 'A.D.', 'B.C.'],
   RM: ['xii', 'xi', 'x', 'ix', 'viii', 'vii', 'vi', 'v', 'iv', 'iii', 'ii', 'i'],
 };
-const WORD_LIST: Record<string, string> = { PM: 'AM', 'P.M.': 'A.M.', BC: 'AD', 'B.C.': 'A.D.' };
+/** Patterns that read another's list (PM reads AM's: either meridiem goes with either pattern). */
+const SAME_WORDS: Record<string, string> = { PM: 'AM', 'P.M.': 'A.M.', BC: 'AD', 'B.C.': 'A.D.' };
 
 /** The fields read, each 0 while unset (PostgreSQL's TmFromChar). */
 interface FromChar {
@@ -145,11 +146,11 @@ function readField(r: Reader, index: number): void {
   switch (p) {
     case 'FX': return;
     case 'AM': case 'PM': case 'A.M.': case 'P.M.':
-      r.set('pm', r.word(WORDS[WORD_LIST[p] ?? p]!, node) % 2, node);
+      r.set('pm', r.word(WORDS[SAME_WORDS[p] ?? p]!, node) % 2, node);
       out.clock12 = true;
       return;
     case 'AD': case 'BC': case 'A.D.': case 'B.C.':
-      r.set('bc', r.word(WORDS[WORD_LIST[p] ?? p]!, node) % 2, node);
+      r.set('bc', r.word(WORDS[SAME_WORDS[p] ?? p]!, node) % 2, node);
       return;
     case 'HH': case 'HH12':
       num('hh', 2);
