@@ -14,6 +14,7 @@ import { SqlArray } from './sql-array.ts';
 import { checkedTimestamp, type SqlTimestamp } from './datetime.ts';
 import { makeInterval, type SqlInterval } from './interval.ts';
 import { intOutOfRange } from './ops.ts';
+import { toDate } from './to-date.ts';
 import { addInterval } from './interval-arith.ts';
 import { normInt8, type Row, type SqlValue } from './types.ts';
 
@@ -23,7 +24,7 @@ export const builtinFunctions: ReadonlySet<string> = new Set([
   'format', 'format_variadic', 'quote_nullable', 'quote_nullable_any', 'quote_literal_any', 'pg_size_pretty', 'pg_size_pretty_numeric',
   'pg_size_bytes', 'sha224', 'sha256', 'sha384', 'sha512', 'date_bin', 'translate', 'starts_with', 'chr', 'ascii', 'to_hex',
   'string_to_array', 'gcd', 'lcm', 'factorial', 'trim_scale', 'cbrt', 'width_bucket', 'num_nulls', 'num_nonnulls',
-  'num_nulls_variadic', 'num_nonnulls_variadic', 'isfinite', 'make_interval',
+  'num_nulls_variadic', 'num_nonnulls_variadic', 'isfinite', 'make_interval', 'to_date',
 ]);
 
 const digests: Record<string, (b: Uint8Array) => Uint8Array> = { sha224, sha256, sha384, sha512 };
@@ -115,6 +116,8 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return Math.cbrt(v[0] as number);
     case 'width_bucket':
       return widthBucket(v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] as number);
+    case 'to_date':
+      return toDate(s0(), String(v[1]));
     case 'isfinite':
       // Pesto has no infinite dates, timestamps or intervals.
       return true;

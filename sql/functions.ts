@@ -19,6 +19,7 @@ import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, da
 import { toChar } from './to-char.ts';
 import { toCharNumber } from './to-char-number.ts';
 import { toNumber } from './to-number.ts';
+import { toTimestamp } from './to-date.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { compareValues, arith, intOutOfRange } from './ops.ts';
 import { castValue } from './cast.ts';
@@ -482,6 +483,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'make_timestamp':
       return makeDateTime(v as number[], e.fn === 'make_date');
     case 'to_timestamp': {
+      if (v.length === 2) return toTimestamp(String(v[0]), String(v[1]));
       const secs = v[0] as number;
       if (!Number.isFinite(secs)) throw new SqlError(SqlState.featureNotSupported, 'infinite timestamps are not supported');
       return checkedTimestamp(BigInt(Math.round(secs * 1_000_000)));

@@ -14,7 +14,7 @@ const MUTABLE_FUNCTIONS = new Set([
   'uuid_generate_v1', 'uuid_generate_v1mc', 'uuid_generate_v4',
   'nextval', 'currval', 'setval', 'lastval', 'sequence_is_called', 'sequence_last_value',
   'current_date', 'current_timestamp', 'localtime', 'localtimestamp', 'current_user', 'session_user', 'current_database', 'current_schema', 'version',
-  'concat', 'concat_ws', 'format_type', 'to_char', 'to_char_number', 'to_char_tz', 'to_number', 'to_json', 'to_jsonb', 'row_to_json',
+  'concat', 'concat_ws', 'format_type', 'to_char', 'to_char_number', 'to_char_tz', 'to_number', 'to_date', 'to_json', 'to_jsonb', 'row_to_json',
   'json_build_array', 'json_build_object', 'jsonb_build_array', 'jsonb_build_object', 'pg_typeof', 'array_to_string',
   'has_table_privilege', 'has_sequence_privilege', 'has_schema_privilege', 'has_database_privilege',
   'format', 'format_variadic',

@@ -95,6 +95,8 @@ export function bindBuiltinFunction(ctx: BindContext, name: string, args: readon
     }
     case 'translate':
       return func(name, fix(['text', 'text', 'text']), 'text');
+    case 'to_date':
+      return func(name, fix(['text', 'text']), 'date');
     case 'starts_with':
       return func(name, fix(['text', 'text']), 'bool');
     case 'chr':

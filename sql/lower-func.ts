@@ -315,8 +315,8 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       return fn(name, ints, name === 'make_date' ? 'date' : 'timestamp');
     }
     case 'to_timestamp': {
-      // The one-argument form: seconds since 1970 (the template form is not supported).
-      if (args.length === 2) throw new SqlError(SqlState.featureNotSupported, 'to_timestamp(text, text) is not supported');
+      // The one-argument form: seconds since 1970; the template form reads text (sql/to-date.ts).
+      if (args.length === 2) return fn(name, [textArg(ctx, args[0] as Expr, name, args), textArg(ctx, args[1] as Expr, name, args)], 'timestamptz');
       arity(name, args, 1, 1);
       return fn(name, [coerce(ctx, numArg(ctx, args[0] as Expr, name, args), 'float8')], 'timestamptz');
     }

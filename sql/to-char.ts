@@ -1,9 +1,10 @@
 // to_char(timestamp | timestamptz | date, template) as PostgreSQL 15's formatting.c writes it in the C
 // locale with TimeZone UTC: template patterns (HH24, MI, SS, MS, US, FF1-FF6, YYYY, MM, Month, Mon, DD,
 // Day, Dy, D, DDD, IW, IYYY, WW, W, Q, CC, J, AM/PM, BC/AD, TZ, OF, ...), the FM prefix (no padding) and
-// the TH/th suffix (ordinal), double-quoted literal text and backslash escapes; anything else is copied.
+// the TH/th suffix (ordinal); the template is parsed by datetime-template.ts, its text nodes copied.
 
 import { civilFromDays, clockOf, daysFromCivil, type SqlTimestamp } from './datetime.ts';
+import { parseTemplate } from './datetime-template.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -21,14 +22,6 @@ interface Fields {
   readonly us: number;
   readonly tz: boolean;
 }
-
-/** Patterns, longest first where one is a prefix of another (matched case-sensitively, then as PostgreSQL folds them). */
-const PATTERNS = [
-  'HH24', 'HH12', 'HH', 'MI', 'SSSSS', 'SSSS', 'SS', 'MS', 'US', 'FF1', 'FF2', 'FF3', 'FF4', 'FF5', 'FF6',
-  'A.M.', 'a.m.', 'P.M.', 'p.m.', 'AM', 'am', 'PM', 'pm', 'Y,YYY', 'YYYY', 'YYY', 'YY', 'Y', 'IYYY', 'IYY', 'IY', 'IDDD', 'ID', 'I',
-  'B.C.', 'b.c.', 'A.D.', 'a.d.', 'BC', 'bc', 'AD', 'ad', 'MONTH', 'Month', 'month', 'MON', 'Mon', 'mon', 'MM',
-  'DAY', 'Day', 'day', 'DY', 'Dy', 'dy', 'DDD', 'DD', 'D', 'WW', 'W', 'IW', 'CC', 'J', 'Q', 'RM', 'rm', 'TZH', 'TZM', 'TZ', 'tz', 'OF',
-].sort((a, b) => b.length - a.length);
 
 const pad = (n: number, w: number): string => (n < 0 ? '-' + String(-n).padStart(w, '0') : String(n).padStart(w, '0'));
 
@@ -132,6 +125,7 @@ function field(p: string, f: Fields, fm: boolean): { text: string; n?: number } 
     case 'TZH': return { text: '+00' };
     case 'TZM': return { text: '00' };
     case 'OF': return { text: '+00' };
+    case 'FX': return { text: '' };
     default: return { text: p };
   }
 }
@@ -140,47 +134,14 @@ export function toChar(t: SqlTimestamp, template: string, tz: boolean): string {
   const [y, m, d] = civilFromDays(t.days);
   const f: Fields = { y, m, d, days: t.days, ...clockOf(t), tz };
   let out = '';
-  let i = 0;
-  while (i < template.length) {
-    const c = template[i]!;
-    if (c === '"') {
-      // Literal text up to the closing quote; a backslash takes the next character as it is.
-      i++;
-      while (i < template.length && template[i] !== '"') {
-        if (template[i] === '\\' && i + 1 < template.length) i++;
-        out += template[i];
-        i++;
-      }
-      i++;
+  for (const node of parseTemplate(template)) {
+    if (node.kind !== 'field') {
+      out += node.ch;
       continue;
     }
-    if (c === '\\' && i + 1 < template.length) {
-      out += template[i + 1];
-      i += 2;
-      continue;
-    }
-    let fm = false;
-    let at = i;
-    for (;;) {
-      const mod = template.slice(at, at + 2).toUpperCase();
-      if (mod === 'FM') fm = true;
-      else if (mod !== 'FX' && mod !== 'TM') break;
-      at += 2;
-    }
-    const p = PATTERNS.find((x) => template.startsWith(x, at)) ?? PATTERNS.find((x) => template.slice(at, at + x.length).toUpperCase() === x && !/[a-z]/.test(x));
-    if (p === undefined) {
-      out += template.slice(i, at + 1);
-      i = at + 1;
-      continue;
-    }
-    const r = field(p, f, fm);
+    const r = field(node.key.pattern, f, node.fm);
     out += r.text;
-    i = at + p.length;
-    const suffix = template.slice(i, i + 2);
-    if ((suffix === 'TH' || suffix === 'th') && r.n !== undefined) {
-      out += ordinal(r.n, suffix === 'TH');
-      i += 2;
-    }
+    if (node.suffix !== '' && r.n !== undefined) out += ordinal(r.n, node.suffix === 'TH');
   }
   return out;
 }
