@@ -14,6 +14,7 @@
 //   col_description(relation, column)       pg_description
 //   pg_table_is_visible(oid)                whether pg_class has it (every relation is in public, on the search path)
 //   pg_type_is_visible(oid)                 whether pg_type has it (every type is in pg_catalog)
+//   pg_opclass_is_visible(oid), ...         the same over their catalogs (psql's \dd)
 //   pg_get_triggerdef(oid [, pretty])       NULL: Pesto has no triggers
 //   pg_tablespace_location(oid)             '': only the built-in tablespaces exist
 //   shobj_description(oid, catalog)         NULL: no comments on databases or roles
@@ -74,8 +75,25 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
     : null),
   // The owner's default privileges on an object of this kind (acldefault's one-letter kinds), as aclitem text.
   acldefault: (a) => (a.length === 2 ? aclDefault(a[0]!, a[1]!) : null),
-  pg_type_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_type WHERE oid = (${a[0]})) END AS pg_type_is_visible)` : null),
+  pg_type_is_visible: visibleIn('pg_type', 'pg_type_is_visible'),
+  // Every object is in public or pg_catalog, both on the search path: visible when its catalog has it (psql's \dd asks).
+  pg_opclass_is_visible: visibleIn('pg_opclass', 'pg_opclass_is_visible'),
+  pg_opfamily_is_visible: visibleIn('pg_opfamily', 'pg_opfamily_is_visible'),
+  pg_operator_is_visible: visibleIn('pg_operator', 'pg_operator_is_visible'),
+  pg_function_is_visible: visibleIn('pg_proc', 'pg_function_is_visible'),
+  pg_collation_is_visible: visibleIn('pg_collation', 'pg_collation_is_visible'),
+  pg_conversion_is_visible: visibleIn('pg_conversion', 'pg_conversion_is_visible'),
+  pg_statistics_obj_is_visible: visibleIn('pg_statistic_ext', 'pg_statistics_obj_is_visible'),
+  pg_ts_config_is_visible: visibleIn('pg_ts_config', 'pg_ts_config_is_visible'),
+  pg_ts_dict_is_visible: visibleIn('pg_ts_dict', 'pg_ts_dict_is_visible'),
+  pg_ts_parser_is_visible: visibleIn('pg_ts_parser', 'pg_ts_parser_is_visible'),
+  pg_ts_template_is_visible: visibleIn('pg_ts_template', 'pg_ts_template_is_visible'),
 };
+
+/** pg_*_is_visible(oid) over system catalog `table`: NULL for NULL, else whether the catalog has the oid. */
+function visibleIn(table: string, name: string): (a: readonly string[]) => string | null {
+  return (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.${table} WHERE oid = (${a[0]})) END AS ${name})` : null);
+}
 
 /** PostgreSQL 15's default privileges per object kind: the owner's, and PUBLIC's where it has some. */
 const ACL_DEFAULTS: readonly [kind: string, owner: string, publicPrivileges: string][] = [

@@ -130,6 +130,18 @@ const TYPES_SCHEMAS = `                                    List of data types
  b      | integer |           |          |         | plain   | a view column
 `;
 
+/** PostgreSQL 15's psql output of \`\\dd\` (constraints' comments; the other kinds it lists Pesto has none of). */
+const OBJECT_DESCRIPTIONS = `                   Object descriptions
+ Schema |    Name    |      Object      |   Description   
+--------+------------+------------------+-----------------
+ public | cm_bpos    | table constraint | positive
+ public | cm_fk      | table constraint | references cm_t
+ public | cm_t_c_key | table constraint | unique
+ public | cm_t_pkey  | table constraint | the key
+(4 rows)
+
+`;
+
 const psql = (port: number, ...args: string[]): ReturnType<typeof runPsql> => runPsql(port, USER, ...args);
 
 void test('comments on views, matviews, columns, indexes, sequences, constraints, enum types and schema public show in pg_description and psql as in PostgreSQL 15, and survive pg_dump and restore', async () => {
@@ -149,6 +161,9 @@ void test('comments on views, matviews, columns, indexes, sequences, constraints
     assert.equal(lists.stdout, LISTS);
     const others = await psql(gw.port, '-c', '\\dT+', '-c', '\\dn+', '-c', '\\d+ cm_v');
     assert.equal(others.stdout.slice(0, TYPES_SCHEMAS.length), TYPES_SCHEMAS);
+    const dd = await psql(gw.port, '-c', '\\dd');
+    assert.equal(dd.stderr, '');
+    assert.equal(dd.stdout, OBJECT_DESCRIPTIONS);
 
     // pg_dump writes a COMMENT ON for each; restored into another Pesto, every one is there.
     const dump = await runPg('pg_dump', ['-h', '127.0.0.1', '-p', String(gw.port), '-U', USER, 'pesto'], PASSWORD);
