@@ -197,7 +197,7 @@ export function dropRoles(catalog: Catalog, s: DropRoleStmt, actor: DdlActor): D
     }
     if (r.oid === actor.oid) throw new SqlError(SqlState.objectInUse, 'current user cannot be dropped');
     if (actor.check && r.superuser && !isSuperuser(catalog, actor)) throw permissionDenied('must be superuser to drop superusers');
-    const owned = ownedBy(catalog, r.oid, actor.database);
+    const owned = ownedBy(catalog, r.oid, actor.database, actor.bootstrap);
     if (owned.length > 0) throw new SqlError(SqlState.dependentObjectsStillExist, `role "${name}" cannot be dropped because some objects depend on it`, owned.join('\n'));
     catalog.removeRole(name);
   }

@@ -12,11 +12,8 @@ import type { Catalog } from './catalog.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { unsupported } from './lower-expr.ts';
-import { PRIVILEGE_LETTERS, SEQUENCE_PRIVILEGES, TABLE_PRIVILEGES, type AclItem } from './privileges.ts';
+import { PRIVILEGE_LETTERS, SEQUENCE_PRIVILEGES, TABLE_PRIVILEGES, defaultAclKey, type AclItem, type DefaultAclKind } from './privileges.ts';
 import { inheritedRoles, isSuperuser, permissionDenied, roleOid, specName, type DdlActor } from './roles.ts';
-
-/** pg_default_acl's defaclobjtype: tables, sequences, functions, types, schemas. */
-export type DefaultAclKind = 'r' | 'S' | 'f' | 'T' | 'n';
 
 const KINDS: Readonly<Record<string, { readonly kind: DefaultAclKind; readonly all: string; readonly word: string }>> = {
   OBJECT_TABLE: { kind: 'r', all: TABLE_PRIVILEGES, word: 'relation' },
@@ -27,24 +24,6 @@ const KINDS: Readonly<Record<string, { readonly kind: DefaultAclKind; readonly a
   OBJECT_TYPE: { kind: 'T', all: 'U', word: 'type' },
   OBJECT_SCHEMA: { kind: 'n', all: 'UC', word: 'schema' },
 };
-
-const PREFIX = 'default acl ';
-
-/** The catalog key of role `role`'s entry for `kind`, global or IN SCHEMA public. */
-export function defaultAclKey(role: number, kind: DefaultAclKind, inPublic: boolean): string {
-  return `${PREFIX}${role} ${kind}${inPublic ? ' public' : ''}`;
-}
-
-/** Every entry: its role, kind, schema (public or none) and ACL, for pg_default_acl. */
-export function defaultAclEntries(acls: ReadonlyMap<string, readonly AclItem[]>): { role: number; kind: DefaultAclKind; inPublic: boolean; acl: readonly AclItem[] }[] {
-  const out: { role: number; kind: DefaultAclKind; inPublic: boolean; acl: readonly AclItem[] }[] = [];
-  for (const [key, acl] of acls) {
-    if (!key.startsWith(PREFIX) || acl.length === 0) continue;
-    const [role, kind, schema] = key.slice(PREFIX.length).split(' ');
-    out.push({ role: Number(role), kind: kind as DefaultAclKind, inPublic: schema === 'public', acl });
-  }
-  return out;
-}
 
 /** The built-in default ACL of a new object of `kind` owned by `owner` (acldefault). */
 function builtIn(owner: number, kind: DefaultAclKind, all: string): AclItem[] {

@@ -315,3 +315,17 @@ void test('CREATE SCHEMA: public exists (a notice under IF NOT EXISTS), any othe
   assert.deepEqual(drop.notices, ['schema "app" does not exist, skipping']);
   assert.equal(errCode(s.execute('DROP SCHEMA public CASCADE')), '0A000');
 });
+
+void test('DROP ROLE names the default privileges that depend on the role, as PostgreSQL 15 words them', () => {
+  const s = engine.session();
+  for (const q of ['CREATE ROLE dr_a', 'CREATE ROLE dr_b', 'ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO dr_a',
+    'ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT INSERT ON TABLES TO dr_a', 'ALTER DEFAULT PRIVILEGES GRANT USAGE ON SEQUENCES TO dr_a',
+    'ALTER DEFAULT PRIVILEGES FOR ROLE dr_b REVOKE ALL ON FUNCTIONS FROM PUBLIC']) assert.ok(s.execute(q).ok, q);
+  const a = s.execute('DROP ROLE dr_a');
+  assert.ok(!a.ok && a.error.code === '2BP01');
+  assert.match(a.error.detail ?? '', /^privileges for default privileges on new relations belonging to role \S+\nprivileges for default privileges on new relations belonging to role \S+ in schema public\nprivileges for default privileges on new sequences belonging to role \S+$/);
+  const b = s.execute('DROP ROLE dr_b');
+  assert.ok(!b.ok && b.error.detail === 'owner of default privileges on new functions belonging to role dr_b');
+  for (const q of ['ALTER DEFAULT PRIVILEGES REVOKE ALL ON TABLES FROM dr_a', 'ALTER DEFAULT PRIVILEGES IN SCHEMA public REVOKE ALL ON TABLES FROM dr_a',
+    'ALTER DEFAULT PRIVILEGES REVOKE ALL ON SEQUENCES FROM dr_a', 'ALTER DEFAULT PRIVILEGES FOR ROLE dr_b GRANT ALL ON FUNCTIONS TO PUBLIC', 'DROP ROLE dr_a', 'DROP ROLE dr_b']) assert.ok(s.execute(q).ok, q);
+});

@@ -3,7 +3,7 @@
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
-import { defaultAclEntries } from '../../sql/default-privileges.ts';
+import { defaultAclEntries } from '../../sql/privileges.ts';
 import { splitNotices } from '../../sql/notices.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
