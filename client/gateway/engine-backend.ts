@@ -176,11 +176,11 @@ class EngineBackendSession implements BackendSession {
   }
 
   tables(): Promise<readonly TableDef[]> {
-    return Promise.resolve(this.engine.catalog.list());
+    return Promise.resolve(this.session.temp.visibleTables(this.engine.catalog.list()));
   }
 
   sequences(): Promise<readonly SequenceDef[]> {
-    return Promise.resolve(this.engine.catalog.listSequences());
+    return Promise.resolve(this.session.temp.visibleSequences(this.engine.catalog.listSequences()));
   }
 
   enums(): Promise<readonly EnumTypeDef[]> {

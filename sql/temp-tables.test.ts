@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Engine, type ExecResult } from './engine.ts';
+import { formatText } from './types.ts';
+
+const engine = await Engine.create();
+
+function rows(r: ExecResult): (string | null)[][] {
+  assert.ok(r.ok, r.ok ? '' : `${r.error.code} ${r.error.message}`);
+  return r.rows.map((row) => row.map((v, i) => (v === null ? null : formatText(v, r.columns[i]?.type ?? 'text'))));
+}
+
+function failure(r: ExecResult): { code: string; message: string } {
+  assert.ok(!r.ok, 'expected an error');
+  return { code: r.error.code, message: r.error.message };
+}
+
+function run(s: ReturnType<Engine['session']>, sql: string): ExecResult {
+  const r = s.execute(sql);
+  assert.ok(r.ok, r.ok ? '' : `${sql}: ${r.error.code} ${r.error.message}`);
+  return r;
+}
+
+void test('two sessions each create the same temporary table and see only their own rows', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TEMP TABLE tt1 (id int PRIMARY KEY, v text)');
+  run(b, 'CREATE TEMPORARY TABLE tt1 (id int PRIMARY KEY, v text)');
+  run(a, "INSERT INTO tt1 VALUES (1, 'a')");
+  run(b, "INSERT INTO tt1 VALUES (2, 'b'), (3, 'b')");
+  assert.deepEqual(rows(a.execute('SELECT * FROM tt1 ORDER BY id')), [['1', 'a']]);
+  assert.deepEqual(rows(b.execute('SELECT * FROM tt1 ORDER BY id')), [['2', 'b'], ['3', 'b']]);
+  assert.deepEqual(rows(a.execute('SELECT v FROM pg_temp.tt1')), [['a']]);
+  // A third session has none.
+  const c = engine.session();
+  assert.equal(failure(c.execute('SELECT * FROM tt1')).code, '42P01');
+  a.close();
+  b.close();
+  c.close();
+});
+
+void test('a temporary table shadows a permanent one for its session only', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TABLE tt2 (x int)');
+  run(a, 'INSERT INTO tt2 VALUES (10)');
+  run(a, 'CREATE TEMP TABLE tt2 (x int)');
+  run(a, 'INSERT INTO tt2 VALUES (20)');
+  assert.deepEqual(rows(a.execute('SELECT x FROM tt2')), [['20']]);
+  assert.deepEqual(rows(a.execute('SELECT x FROM public.tt2')), [['10']]);
+  assert.deepEqual(rows(b.execute('SELECT x FROM tt2')), [['10']]);
+  // A CTE of the same name is the CTE.
+  assert.deepEqual(rows(a.execute('WITH tt2 AS (SELECT 5 AS x) SELECT x FROM tt2')), [['5']]);
+  // DROP TABLE drops the temporary one first, then the permanent one.
+  run(a, 'DROP TABLE tt2');
+  assert.deepEqual(rows(a.execute('SELECT x FROM tt2')), [['10']]);
+  run(a, 'DROP TABLE tt2');
+  assert.equal(failure(b.execute('SELECT x FROM tt2')).code, '42P01');
+  a.close();
+  b.close();
+});
+
+void test('a session that ends drops its temporary tables, so a new one can create them again', () => {
+  const a = engine.session();
+  run(a, 'CREATE TEMP TABLE tt3 (id serial PRIMARY KEY, v text)');
+  run(a, "INSERT INTO tt3 (v) VALUES ('x')");
+  run(a, 'CREATE INDEX tt3_v ON tt3 (v)');
+  a.close();
+  const b = engine.session();
+  run(b, 'CREATE TEMP TABLE tt3 (id serial PRIMARY KEY, v text)');
+  run(b, 'CREATE INDEX tt3_v ON tt3 (v)');
+  assert.deepEqual(rows(b.execute('SELECT count(*) FROM tt3')), [['0']]);
+  b.close();
+  assert.equal(engine.catalog.list().filter((t) => t.name.includes('tt3')).length, 0);
+});
+
+void test('ON COMMIT DROP and ON COMMIT DELETE ROWS end with the transaction', () => {
+  const a = engine.session();
+  run(a, 'BEGIN');
+  run(a, 'CREATE TEMP TABLE tt4 (x int) ON COMMIT DROP');
+  run(a, 'INSERT INTO tt4 VALUES (1)');
+  assert.deepEqual(rows(a.execute('SELECT x FROM tt4')), [['1']]);
+  run(a, 'COMMIT');
+  assert.equal(failure(a.execute('SELECT x FROM tt4')).code, '42P01');
+  run(a, 'CREATE TEMP TABLE tt5 (x int) ON COMMIT DELETE ROWS');
+  run(a, 'BEGIN');
+  run(a, 'INSERT INTO tt5 VALUES (1), (2)');
+  assert.deepEqual(rows(a.execute('SELECT count(*) FROM tt5')), [['2']]);
+  run(a, 'COMMIT');
+  assert.deepEqual(rows(a.execute('SELECT count(*) FROM tt5')), [['0']]);
+  // Outside a transaction block each statement is its transaction.
+  run(a, 'INSERT INTO tt5 VALUES (3)');
+  assert.deepEqual(rows(a.execute('SELECT count(*) FROM tt5')), [['0']]);
+  a.close();
+});
+
+void test('errors name temporary tables as the user wrote them', () => {
+  const a = engine.session();
+  run(a, 'CREATE TEMP TABLE tt6 (id int PRIMARY KEY)');
+  run(a, 'INSERT INTO tt6 VALUES (1)');
+  assert.deepEqual(failure(a.execute('INSERT INTO tt6 VALUES (1)')), { code: '23505', message: 'duplicate key value violates unique constraint "tt6_pkey"' });
+  assert.deepEqual(failure(a.execute('CREATE TEMP TABLE tt6 (b int)')), { code: '42P07', message: 'relation "tt6" already exists' });
+  assert.deepEqual(failure(a.execute('SELECT nope FROM tt6')), { code: '42703', message: 'column "nope" does not exist' });
+  assert.equal(failure(a.execute('SELECT * FROM pg_temp.tt_missing')).message, 'relation "tt_missing" does not exist');
+  // Another session's internal name cannot be spelled.
+  const b = engine.session();
+  const internal = engine.catalog.list().find((t) => t.name.endsWith('\u0001tt6'))!.name;
+  assert.equal(failure(b.execute(`SELECT * FROM "${internal}"`)).code, '42P01');
+  a.close();
+  b.close();
+});
+
+void test('foreign keys between temporary and permanent tables are refused as in PostgreSQL', () => {
+  const a = engine.session();
+  run(a, 'CREATE TEMP TABLE tt7 (id int PRIMARY KEY)');
+  run(a, 'CREATE TABLE tp7 (id int PRIMARY KEY)');
+  assert.deepEqual(failure(a.execute('CREATE TABLE tp8 (r int REFERENCES tt7)')), { code: '42P16', message: 'constraints on permanent tables may reference only permanent tables' });
+  assert.deepEqual(failure(a.execute('CREATE TEMP TABLE tt8 (r int REFERENCES tp7)')), { code: '42P16', message: 'constraints on temporary tables may reference only temporary tables' });
+  run(a, 'CREATE TEMP TABLE tt9 (r int REFERENCES tt7)');
+  assert.equal(failure(a.execute('INSERT INTO tt9 VALUES (1)')).code, '23503');
+  assert.equal(failure(a.execute('CREATE VIEW vt7 AS SELECT * FROM tt7')).code, '0A000');
+  run(a, 'DROP TABLE tp7');
+  a.close();
+});
+
+void test('prepared statements read the session\'s temporary table', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TEMP TABLE tt10 (x int); INSERT INTO tt10 VALUES (1)');
+  run(b, 'CREATE TEMP TABLE tt10 (x int); INSERT INTO tt10 VALUES (2)');
+  assert.deepEqual(rows(a.execute('SELECT x FROM tt10')), [['1']]);
+  assert.deepEqual(rows(b.execute('SELECT x FROM tt10')), [['2']]);
+  const p = b.prepare('q', 'SELECT x FROM tt10');
+  assert.ok(p.ok);
+  assert.deepEqual(rows(b.executePrepared('q')), [['2']]);
+  run(b, 'INSERT INTO tt10 VALUES (3)');
+  assert.deepEqual(rows(b.executePrepared('q')), [['2'], ['3']]);
+  a.close();
+  b.close();
+});
