@@ -86,6 +86,16 @@ export class TempTables {
   /** ON COMMIT DROP and DELETE ROWS tables, by internal name. */
   readonly #onCommit = new Map<string, OnCommit>();
 
+  /** The session has created a temporary table (it may have some to drop). */
+  get used(): boolean {
+    return this.#used;
+  }
+
+  /** ON COMMIT tables wait for the end of a transaction. */
+  get pending(): boolean {
+    return this.#onCommit.size > 0;
+  }
+
   /** `key`: unique among the sessions that share a catalog (the engine's, or every gateway's of a cluster). */
   constructor(key: string) {
     this.prefix = `${TEMP_MARK}${key}\u0001`;

@@ -2,6 +2,7 @@
 // session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
+import { shown, shownError } from '../../sql/temp-tables.ts';
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { splitNotices } from '../../sql/notices.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
@@ -15,7 +16,8 @@ import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
-  BackendColumn, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
+  BackendColumn,
+  BackendError, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
   PrepareResult, RoleCatalog, SqlBackend,
 } from './sql-backend.ts';
 
@@ -80,18 +82,21 @@ export function noticeOf(message: string): BackendNotice {
   return { severity: 'NOTICE', code: '00000', message };
 }
 
+/** A statement's error as the client sees it: temporary tables' internal names (sql/temp-tables.ts) shown as their users wrote them. */
+export function errorOf(error: SqlError): BackendError {
+  const e = shownError(error);
+  return { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position };
+}
+
 export function resultOf(r: ExecResult): BackendResult {
-  if (!r.ok) {
-    const e = r.error;
-    return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
-  }
+  if (!r.ok) return { ok: false, error: errorOf(r.error) };
   return {
     ok: true,
     tag: r.tag,
     returnsRows: r.command === 'SELECT' || r.command === 'SHOW' || r.columns.length > 0,
     columns: columnsOf(r.columns),
     rows: r.rows,
-    notices: splitNotices(r.notices ?? []).map((n) => ({ ...noticeOf(n.message), ...(n.detail === undefined ? {} : { detail: n.detail }) })),
+    notices: splitNotices((r.notices ?? []).map(shown)).map((n) => ({ ...noticeOf(n.message), ...(n.detail === undefined ? {} : { detail: n.detail }) })),
   };
 }
 
