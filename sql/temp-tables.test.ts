@@ -138,3 +138,25 @@ void test('prepared statements read the session\'s temporary table', () => {
   a.close();
   b.close();
 });
+
+void test('ALTER TABLE, CREATE INDEX, RENAME and TRUNCATE act on the temporary table', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TEMP TABLE tt11 (x int)');
+  run(b, 'CREATE TEMP TABLE tt11 (x int)');
+  run(a, 'ALTER TABLE tt11 ADD COLUMN y text');
+  run(a, "INSERT INTO tt11 VALUES (1, 'one')");
+  run(a, 'CREATE INDEX tt11_y ON tt11 (y)');
+  run(b, 'CREATE INDEX tt11_y ON tt11 (x)');
+  run(a, 'ALTER TABLE tt11 RENAME TO tt12');
+  assert.deepEqual(rows(a.execute('SELECT y FROM tt12')), [['one']]);
+  assert.equal(failure(a.execute('SELECT * FROM tt11')).code, '42P01');
+  run(b, 'INSERT INTO tt11 VALUES (2)');
+  run(a, 'TRUNCATE tt12');
+  assert.deepEqual(rows(a.execute('SELECT count(*) FROM tt12')), [['0']]);
+  assert.deepEqual(rows(b.execute('SELECT x FROM tt11')), [['2']]);
+  run(b, 'DROP INDEX tt11_y');
+  a.close();
+  b.close();
+  assert.equal(engine.catalog.list().filter((t) => t.name.includes('tt1')).length, 0);
+});

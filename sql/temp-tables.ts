@@ -83,6 +83,9 @@ export class TempTables {
   readonly prefix: string;
   /** Invariant: true once the session created a temporary table (until then no statement is rewritten). */
   #used = false;
+  /** The last text `rewrite` looked at, and whether it says "temp" (TEMP, TEMPORARY, pg_temp) anywhere. */
+  #text = '';
+  #mentions = false;
   /** ON COMMIT DROP and DELETE ROWS tables, by internal name. */
   readonly #onCommit = new Map<string, OnCommit>();
 
@@ -115,7 +118,11 @@ export class TempTables {
    * none; `sql`: its text (a text without "temp" cannot create one).
    */
   rewrite(stmt: Node, sql: string, catalog: Catalog): Node | null {
-    if (!this.#used && !/temp/i.test(sql)) return null;
+    if (!this.#used) {
+      // Once per text: the statements of a long script are lowered one by one.
+      if (sql !== this.#text) this.#mentions = /temp/i.test((this.#text = sql));
+      if (!this.#mentions) return null;
+    }
     const copy = structuredClone(stmt);
     const ctes = new Set<string>();
     collectCtes(copy, ctes);

@@ -424,7 +424,7 @@ export class SqlSession {
     const s = l.stmt;
     if ((s.k === 'query' || s.k === 'dml') && checksPrivileges(this.identity)) {
       const node = this.sql.engine.parse(stmt.sql).stmts[0];
-      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, node);
+      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, this.temp.rewrite(node, stmt.sql, txn.catalog.catalog) ?? node);
     }
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
