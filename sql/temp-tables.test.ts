@@ -160,3 +160,11 @@ void test('ALTER TABLE, CREATE INDEX, RENAME and TRUNCATE act on the temporary t
   b.close();
   assert.equal(engine.catalog.list().filter((t) => t.name.includes('tt1')).length, 0);
 });
+
+void test('a temporary table may reference itself', () => {
+  const a = engine.session();
+  run(a, 'CREATE TEMP TABLE tt13 (id int PRIMARY KEY, parent int REFERENCES tt13)');
+  run(a, 'INSERT INTO tt13 VALUES (1, NULL), (2, 1)');
+  assert.equal(failure(a.execute('INSERT INTO tt13 VALUES (3, 9)')).code, '23503');
+  a.close();
+});

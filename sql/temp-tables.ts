@@ -126,7 +126,9 @@ export class TempTables {
     const copy = structuredClone(stmt);
     const ctes = new Set<string>();
     collectCtes(copy, ctes);
-    const own = (name: string): boolean => !ctes.has(name) && catalog.relationExists(this.prefix + name);
+    // A temporary table created here may reference itself (FOREIGN KEY ... REFERENCES its own name).
+    const created = 'CreateStmt' in copy && (copy.CreateStmt.relation?.relpersistence === 't' || copy.CreateStmt.relation?.schemaname === 'pg_temp') ? copy.CreateStmt.relation.relname : undefined;
+    const own = (name: string): boolean => !ctes.has(name) && (name === created || catalog.relationExists(this.prefix + name));
     let changed = false;
     const relation = (rv: RangeVarLike, creates: boolean): void => {
       const name = rv.relname;
