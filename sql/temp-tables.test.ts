@@ -168,3 +168,18 @@ void test('a temporary table may reference itself', () => {
   assert.equal(failure(a.execute('INSERT INTO tt13 VALUES (3, 9)')).code, '23503');
   a.close();
 });
+
+void test('COMMENT ON and DROP name the temporary table, also as pg_temp.name', () => {
+  const a = engine.session();
+  run(a, 'CREATE TABLE tt14 (x int)');
+  run(a, 'CREATE TEMP TABLE tt14 (x int)');
+  run(a, "COMMENT ON TABLE tt14 IS 'temporary'");
+  run(a, "COMMENT ON COLUMN pg_temp.tt14.x IS 'its x'");
+  const temp = engine.catalog.list().find((t) => t.name.endsWith('\u0001tt14'))!;
+  assert.equal(temp.comment, 'temporary');
+  assert.equal(engine.catalog.get('tt14')?.comment, undefined);
+  run(a, 'DROP TABLE pg_temp.tt14');
+  assert.equal(engine.catalog.list().filter((t) => t.name.endsWith('tt14')).length, 1);
+  run(a, 'DROP TABLE tt14');
+  a.close();
+});

@@ -66,6 +66,9 @@ const RANGE_VAR_FIELDS = new Set(['relation', 'view', 'sequence', 'rel', 'pktabl
 /** DROP kinds whose objects are relations. */
 const DROPPED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE', 'OBJECT_VIEW', 'OBJECT_MATVIEW']);
 
+/** COMMENT ON kinds whose object names a relation: its position from the end of the name. */
+const COMMENTED_RELATIONS: Readonly<Record<string, number>> = { OBJECT_TABLE: 1, OBJECT_INDEX: 1, OBJECT_SEQUENCE: 1, OBJECT_COLUMN: 2, OBJECT_TABCONSTRAINT: 2 };
+
 /** RENAME kinds that rename the relation itself (a temporary one keeps its internal prefix). */
 const RENAMED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE']);
 
@@ -153,7 +156,8 @@ export class TempTables {
           relation(v as RangeVarLike, (parent === 'CreateStmt' && k === 'relation') || (parent === 'IntoClause' && k === 'rel'));
           continue;
         }
-        if (k === 'DropStmt') this.#dropped(v as { objects?: Node[]; removeType?: string }, own, () => (changed = true));
+        if (k === 'DropStmt' && this.#dropped(v as { objects?: Node[]; removeType?: string }, own)) changed = true;
+        if (k === 'CommentStmt' && this.#commented(v as { objtype?: string; object?: Node }, own)) changed = true;
         visit(v, k === 'intoClause' || k === 'into' ? 'IntoClause' : /^[A-Z]/.test(k) ? k : parent);
       }
     };
@@ -164,21 +168,33 @@ export class TempTables {
   }
 
   /** DROP's objects: `[pg_temp,] name` of a temporary relation. */
-  #dropped(s: { objects?: Node[]; removeType?: string }, own: (name: string) => boolean, changed: () => void): void {
-    if (!DROPPED_RELATIONS.has(s.removeType ?? '')) return;
-    for (const o of s.objects ?? []) {
-      if (!('List' in o)) continue;
-      const items = o.List.items ?? [];
-      const last = items[items.length - 1];
-      if (last === undefined || !('String' in last)) continue;
-      const name = last.String.sval ?? '';
-      const schema = items.length > 1 ? items[items.length - 2] : undefined;
-      const inTemp = schema !== undefined && 'String' in schema && schema.String.sval === 'pg_temp';
-      if (!inTemp && (schema !== undefined || !own(name))) continue;
-      last.String.sval = this.prefix + name;
-      if (inTemp) items.splice(items.length - 2, 1);
-      changed();
-    }
+  #dropped(s: { objects?: Node[]; removeType?: string }, own: (name: string) => boolean): boolean {
+    if (!DROPPED_RELATIONS.has(s.removeType ?? '')) return false;
+    let changed = false;
+    for (const o of s.objects ?? []) if ('List' in o && this.#qualified(o.List.items ?? [], 1, own)) changed = true;
+    return changed;
+  }
+
+  /** COMMENT ON TABLE / INDEX / SEQUENCE [pg_temp.]name, COLUMN [pg_temp.]name.column, CONSTRAINT c ON [pg_temp.]name. */
+  #commented(s: { objtype?: string; object?: Node }, own: (name: string) => boolean): boolean {
+    const o = s.object;
+    if (o === undefined || !('List' in o)) return false;
+    const fromEnd = COMMENTED_RELATIONS[s.objtype ?? ''];
+    return fromEnd !== undefined && this.#qualified(o.List.items ?? [], fromEnd, own);
+  }
+
+  /** In a qualified name, the relation's part `fromEnd` from the end (1: the last) made internal when it is the session's. */
+  #qualified(items: Node[], fromEnd: number, own: (name: string) => boolean): boolean {
+    const at = items.length - fromEnd;
+    const item = items[at];
+    if (item === undefined || !('String' in item)) return false;
+    const name = item.String.sval ?? '';
+    const schema = at > 0 ? items[at - 1] : undefined;
+    const inTemp = schema !== undefined && 'String' in schema && schema.String.sval === 'pg_temp';
+    if (!inTemp && (schema !== undefined || !own(name))) return false;
+    item.String.sval = this.prefix + name;
+    if (inTemp) items.splice(at - 1, 1);
+    return true;
   }
 
   /** What a rewritten statement creates or renames, and what it may not do with temporary tables. */
