@@ -243,9 +243,9 @@ export class Session {
   /** `entry`'s statement `i` lowered, rewritten first when it names the session's temporary tables (then without the cache). */
   private lower(entry: CacheEntry, i: number, hints: readonly SqlType[]): LoweredStatement {
     const node = entry.stmts[i] as Node;
-    const own = this.temp.rewrite(node, entry.sql, this.engine.catalog);
+    const own = this.temp.resolve(node, entry.sql, this.engine.catalog);
     checkStatementPrivileges(this.engine.catalog, this.identity, own ?? node);
-    return own === null ? this.engine.lowerAt(entry, i, hints) : lowerStatement(this.engine.catalog, own, hints, entry.sql);
+    return own === null ? this.engine.lowerAt(entry, i, hints) : this.temp.plan(own, hints, () => lowerStatement(this.engine.catalog, own, hints, entry.sql));
   }
 
   /** Runs what ends the transaction for ON COMMIT DROP / DELETE ROWS tables, once it has ended. */
@@ -339,7 +339,7 @@ export class Session {
       if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop' || node === undefined) {
         lowered = this.lowerOne(p.sql, p.lowered.paramTypes);
         this.prepared.set(name, { sql: p.sql, lowered });
-      } else checkStatementPrivileges(this.engine.catalog, this.identity, this.temp.rewrite(node, p.sql, this.engine.catalog) ?? node);
+      } else checkStatementPrivileges(this.engine.catalog, this.identity, this.temp.resolve(node, p.sql, this.engine.catalog) ?? node);
       const r = this.run(lowered, params);
       if (!r.ok) this.failTxn();
       this.endTemp();

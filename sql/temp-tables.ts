@@ -29,6 +29,7 @@ import type { Node } from 'libpg-query';
 import type { Catalog, TableDef } from './catalog.ts';
 import { quoteIdent } from './catalog.ts';
 import type { SequenceDef } from './sequences.ts';
+import type { LoweredStatement } from './lower-statement.ts';
 import { SqlError, SqlState } from './errors.ts';
 
 /** What every internal name starts with; a SQL text can spell it, but a session refuses one naming another session's. */
@@ -89,6 +90,9 @@ export class TempTables {
   /** The last text `rewrite` looked at, and whether it says "temp" (TEMP, TEMPORARY, pg_temp) anywhere. */
   #text = '';
   #mentions = false;
+  /** `resolve`'s answers by parse tree, each for the catalog version it was made at. */
+  #resolved = new WeakMap<Node, { readonly version: number; readonly node: Node | null }>();
+  #plans = new WeakMap<Node, LoweredStatement>();
   /** ON COMMIT DROP and DELETE ROWS tables, by internal name. */
   readonly #onCommit = new Map<string, OnCommit>();
 
@@ -126,21 +130,51 @@ export class TempTables {
       if (sql !== this.#text) this.#mentions = /temp/i.test((this.#text = sql));
       if (!this.#mentions) return null;
     }
+    // A look first, a copy only when there is something to change (a copy costs more than the look).
+    if (!this.#walk(stmt, catalog, false)) return null;
     const copy = structuredClone(stmt);
+    this.#walk(copy, catalog, true);
+    this.#created(copy, catalog);
+    return copy;
+  }
+
+  /**
+   * `rewrite`, remembered per parse tree (the engine's cached ones) while the catalog does not change,
+   * with the plan `lower` makes of a rewritten tree (the session's own plan cache: the engine's is shared).
+   */
+  resolve(stmt: Node, sql: string, catalog: Catalog): Node | null {
+    const hit = this.#resolved.get(stmt);
+    if (hit !== undefined && hit.version === catalog.version) return hit.node;
+    const node = this.rewrite(stmt, sql, catalog);
+    this.#resolved.set(stmt, { version: catalog.version, node });
+    return node;
+  }
+
+  /** The plan of a tree `resolve` rewrote: lowered once per tree (`lower`), or each time with parameter type hints. */
+  plan(own: Node, hints: readonly unknown[], lower: () => LoweredStatement): LoweredStatement {
+    if (hints.length > 0) return lower();
+    let p = this.#plans.get(own);
+    if (p === undefined) this.#plans.set(own, (p = lower()));
+    return p;
+  }
+
+  /** Whether `stmt` names the session's temporary relations; `change`: makes those names internal. */
+  #walk(stmt: Node, catalog: Catalog, change: boolean): boolean {
     const ctes = new Set<string>();
-    collectCtes(copy, ctes);
+    collectCtes(stmt, ctes);
     // A temporary table created here may reference itself (FOREIGN KEY ... REFERENCES its own name).
-    const created = 'CreateStmt' in copy && (copy.CreateStmt.relation?.relpersistence === 't' || copy.CreateStmt.relation?.schemaname === 'pg_temp') ? copy.CreateStmt.relation.relname : undefined;
-    const own = (name: string): boolean => !ctes.has(name) && (name === created || catalog.relationExists(this.prefix + name));
+    const creating = 'CreateStmt' in stmt && (stmt.CreateStmt.relation?.relpersistence === 't' || stmt.CreateStmt.relation?.schemaname === 'pg_temp') ? stmt.CreateStmt.relation.relname : undefined;
+    const own = (name: string): boolean => !ctes.has(name) && (name === creating || catalog.relationExists(this.prefix + name));
     let changed = false;
     const relation = (rv: RangeVarLike, creates: boolean): void => {
       const name = rv.relname;
       if (name === undefined || isTempName(name)) return;
       const temp = creates && (rv.relpersistence === 't' || rv.schemaname === 'pg_temp');
       if (!temp && !(rv.schemaname === 'pg_temp' || (rv.schemaname === undefined && own(name)))) return;
+      changed = true;
+      if (!change) return;
       rv.relname = this.prefix + name;
       delete rv.schemaname;
-      changed = true;
     };
     const visit = (x: unknown, parent: string | null): void => {
       if (Array.isArray(x)) {
@@ -156,35 +190,33 @@ export class TempTables {
           relation(v as RangeVarLike, (parent === 'CreateStmt' && k === 'relation') || (parent === 'IntoClause' && k === 'rel'));
           continue;
         }
-        if (k === 'DropStmt' && this.#dropped(v as { objects?: Node[]; removeType?: string }, own)) changed = true;
-        if (k === 'CommentStmt' && this.#commented(v as { objtype?: string; object?: Node }, own)) changed = true;
+        if (k === 'DropStmt' && this.#dropped(v as { objects?: Node[]; removeType?: string }, own, change)) changed = true;
+        if (k === 'CommentStmt' && this.#commented(v as { objtype?: string; object?: Node }, own, change)) changed = true;
         visit(v, k === 'intoClause' || k === 'into' ? 'IntoClause' : /^[A-Z]/.test(k) ? k : parent);
       }
     };
-    visit(copy, null);
-    if (!changed) return null;
-    this.#created(copy, catalog);
-    return copy;
+    visit(stmt, null);
+    return changed;
   }
 
   /** DROP's objects: `[pg_temp,] name` of a temporary relation. */
-  #dropped(s: { objects?: Node[]; removeType?: string }, own: (name: string) => boolean): boolean {
+  #dropped(s: { objects?: Node[]; removeType?: string }, own: (name: string) => boolean, change: boolean): boolean {
     if (!DROPPED_RELATIONS.has(s.removeType ?? '')) return false;
     let changed = false;
-    for (const o of s.objects ?? []) if ('List' in o && this.#qualified(o.List.items ?? [], 1, own)) changed = true;
+    for (const o of s.objects ?? []) if ('List' in o && this.#qualified(o.List.items ?? [], 1, own, change)) changed = true;
     return changed;
   }
 
   /** COMMENT ON TABLE / INDEX / SEQUENCE [pg_temp.]name, COLUMN [pg_temp.]name.column, CONSTRAINT c ON [pg_temp.]name. */
-  #commented(s: { objtype?: string; object?: Node }, own: (name: string) => boolean): boolean {
+  #commented(s: { objtype?: string; object?: Node }, own: (name: string) => boolean, change: boolean): boolean {
     const o = s.object;
     if (o === undefined || !('List' in o)) return false;
     const fromEnd = COMMENTED_RELATIONS[s.objtype ?? ''];
-    return fromEnd !== undefined && this.#qualified(o.List.items ?? [], fromEnd, own);
+    return fromEnd !== undefined && this.#qualified(o.List.items ?? [], fromEnd, own, change);
   }
 
   /** In a qualified name, the relation's part `fromEnd` from the end (1: the last) made internal when it is the session's. */
-  #qualified(items: Node[], fromEnd: number, own: (name: string) => boolean): boolean {
+  #qualified(items: Node[], fromEnd: number, own: (name: string) => boolean, change: boolean): boolean {
     const at = items.length - fromEnd;
     const item = items[at];
     if (item === undefined || !('String' in item)) return false;
@@ -192,6 +224,7 @@ export class TempTables {
     const schema = at > 0 ? items[at - 1] : undefined;
     const inTemp = schema !== undefined && 'String' in schema && schema.String.sval === 'pg_temp';
     if (!inTemp && (schema !== undefined || !own(name))) return false;
+    if (!change) return true;
     item.String.sval = this.prefix + name;
     if (inTemp) items.splice(at - 1, 1);
     return true;
