@@ -183,3 +183,13 @@ void test('COMMENT ON and DROP name the temporary table, also as pg_temp.name', 
   run(a, 'DROP TABLE tt14');
   a.close();
 });
+
+void test('CREATE TABLE pg_temp.name makes a temporary table', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TABLE pg_temp.tt15 (x int)');
+  run(a, 'INSERT INTO tt15 VALUES (1)');
+  assert.equal(failure(b.execute('SELECT * FROM tt15')).code, '42P01');
+  a.close();
+  b.close();
+});
