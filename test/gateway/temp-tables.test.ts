@@ -100,8 +100,11 @@ function suite(port: () => number, leaked: () => Promise<number>): void {
       await a.query('BEGIN');
       await a.query('CREATE TEMP TABLE gone (x int) ON COMMIT DROP');
       await a.query('INSERT INTO gone VALUES (1)');
+      await a.query('CREATE TEMP TABLE gone_too ON COMMIT DROP AS SELECT 1 AS x');
+      assert.deepEqual(await values(a, 'SELECT x FROM gone_too'), [1]);
       await a.query('COMMIT');
       assert.equal((await queryFailure(a, 'SELECT * FROM gone')).code, '42P01');
+      assert.equal((await queryFailure(a, 'SELECT * FROM gone_too')).code, '42P01');
       assert.equal((await queryFailure(b, 'SELECT * FROM copied')).code, '42P01');
       await a.query('DROP TABLE shadowed');
       assert.deepEqual(await values(a, 'SELECT x FROM shadowed'), [1]);
