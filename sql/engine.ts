@@ -235,9 +235,14 @@ export class Session {
   /** The session ended: its transaction is rolled back, its temporary tables dropped and its advisory locks given back. */
   close(): void {
     if (this.txn !== null) this.execute('ROLLBACK');
+    this.discardTemp();
+    this.advisory.close();
+  }
+
+  /** DISCARD TEMP (and the session's end): its temporary tables are dropped. */
+  discardTemp(): void {
     const drop = this.temp.dropAll(this.engine.catalog);
     if (drop !== null) this.execute(drop);
-    this.advisory.close();
   }
 
   /** `entry`'s statement `i` lowered, rewritten first when it names the session's temporary tables (then without the cache). */
@@ -250,8 +255,7 @@ export class Session {
 
   /** Runs what ends the transaction for ON COMMIT DROP / DELETE ROWS tables, once it has ended. */
   private endTemp(): void {
-    if (this.txn !== null) return;
-    for (const sql of this.temp.afterTransaction(this.engine.catalog)) this.executeEach(sql, []);
+    if (this.txn === null) for (const sql of this.temp.afterTransaction(this.engine.catalog)) this.executeEach(sql, []);
   }
 
   get inTransaction(): boolean {

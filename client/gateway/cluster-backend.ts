@@ -87,6 +87,10 @@ class ClusterBackendSession implements BackendSession {
     this.session.cancel();
   }
 
+  async discardTemp(): Promise<void> {
+    await this.session.discardTemp();
+  }
+
   async tables(): Promise<readonly TableDef[]> {
     return this.session.temp.visibleTables((await this.session.catalog()).catalog.list());
   }

@@ -180,6 +180,11 @@ class EngineBackendSession implements BackendSession {
     return Promise.resolve();
   }
 
+  discardTemp(): Promise<void> {
+    this.session.discardTemp();
+    return Promise.resolve();
+  }
+
   tables(): Promise<readonly TableDef[]> {
     return Promise.resolve(this.session.temp.visibleTables(this.engine.catalog.list()));
   }

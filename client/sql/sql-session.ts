@@ -269,6 +269,9 @@ export class SqlSession {
     await this.#locks.close();
   }
 
+  /** DISCARD TEMP: its temporary tables are dropped. */
+  discardTemp(): Promise<void> { return this.#endTemp(true); }
+
   /** The ON COMMIT actions after a transaction, or (`all`) the drop of every temporary table; statements run as the session's own. */
   readonly #endTemp = (all = false): Promise<void> => endTemp(this.temp, async () => (await this.catalog()).catalog, async (text) => {
     const p = await this.prepare(text);

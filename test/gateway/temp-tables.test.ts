@@ -109,6 +109,12 @@ function suite(port: () => number, leaked: () => Promise<number>): void {
       await a.query('DROP TABLE shadowed');
       assert.deepEqual(await values(a, 'SELECT x FROM shadowed'), [1]);
       await a.query('DROP TABLE shadowed');
+      // DISCARD TEMP and DISCARD ALL (a pooler's reset between clients) drop the connection's temporary tables.
+      await a.query('DISCARD TEMP');
+      assert.equal((await queryFailure(a, 'SELECT * FROM copied')).code, '42P01');
+      await a.query('CREATE TEMP TABLE pooled (x int)');
+      await a.query('DISCARD ALL');
+      assert.equal((await queryFailure(a, 'SELECT * FROM pooled')).code, '42P01');
     } finally {
       await a.end();
       await b.end();
