@@ -6,6 +6,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Engine } from '../../sql/engine.ts';
 import { isTempName } from '../../sql/temp-tables.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
@@ -66,10 +69,13 @@ function suite(port: () => number, leaked: () => Promise<number>): void {
       await a.query('CREATE TEMP TABLE only_a (x int)');
       const other = await runPsql(port(), USER, '-c', '\\dt');
       assert.doesNotMatch(other.stdout, /only_a/);
-      const own = await runPsql(port(), USER, '-c', 'CREATE TEMP TABLE only_psql (x int)', '-c', 'INSERT INTO only_psql VALUES (7)', '-c', 'COPY only_psql TO STDOUT', '-c', '\\dt');
+      const data = join(await mkdtemp(join(tmpdir(), 'pesto-temp-')), 'rows.txt');
+      await writeFile(data, '8\n9\n');
+      const own = await runPsql(port(), USER, '-c', 'CREATE TEMP TABLE only_psql (x int)', '-c', 'INSERT INTO only_psql VALUES (7)', '-c', `\\copy only_psql from '${data}'`,
+        '-c', 'COPY only_psql TO STDOUT', '-c', '\\dt');
       assert.equal(own.code, 0, own.stderr);
       assert.match(own.stdout, /only_psql/);
-      assert.match(own.stdout, /^7$/m);
+      assert.match(own.stdout, /^7\n8\n9$/m);
       assert.doesNotMatch(own.stdout, /only_a/);
       await a.query('INSERT INTO only_a VALUES (1)');
     } finally {
