@@ -273,20 +273,23 @@ export class TempTables {
 
   /**
    * The statements that end the transaction for the session's ON COMMIT tables (after it committed or
-   * rolled back): DROP of the ON COMMIT DROP ones, TRUNCATE of the DELETE ROWS ones; empty when none.
+   * rolled back): DROP of the ON COMMIT DROP ones, DELETE of the DELETE ROWS ones' rows; empty when none.
+   * DELETE rather than TRUNCATE: TRUNCATE is DDL, which would invalidate every session's cached plans
+   * (the engine) or append to the replicated catalog and conflict with every other client's transactions
+   * (the cluster) after each of this session's transactions.
    */
   afterTransaction(catalog: Catalog): string[] {
     if (this.#onCommit.size === 0) return [];
     const drop: string[] = [];
-    const truncate: string[] = [];
+    const emptied: string[] = [];
     for (const [name, on] of this.#onCommit) {
       if (catalog.get(name) === undefined) this.#onCommit.delete(name);
       else if (on === 'drop') {
         drop.push(quoteIdent(name));
         this.#onCommit.delete(name);
-      } else truncate.push(quoteIdent(name));
+      } else emptied.push(quoteIdent(name));
     }
-    return [...(drop.length > 0 ? [`DROP TABLE IF EXISTS ${drop.join(', ')} CASCADE`] : []), ...(truncate.length > 0 ? [`TRUNCATE ${truncate.join(', ')}`] : [])];
+    return [...(drop.length > 0 ? [`DROP TABLE IF EXISTS ${drop.join(', ')} CASCADE`] : []), ...emptied.map((t) => `DELETE FROM ${t}`)];
   }
 
   /** The statement that drops every temporary table of the session (its end); null when it has none. */

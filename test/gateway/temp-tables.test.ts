@@ -111,6 +111,12 @@ function suite(port: () => number, leaked: () => Promise<number>): void {
       await a.query('COMMIT');
       assert.equal((await queryFailure(a, 'SELECT * FROM gone')).code, '42P01');
       assert.equal((await queryFailure(a, 'SELECT * FROM gone_too')).code, '42P01');
+      await a.query('CREATE TEMP TABLE emptied (x int) ON COMMIT DELETE ROWS');
+      await a.query('BEGIN');
+      await a.query('INSERT INTO emptied VALUES (1), (2)');
+      assert.deepEqual(await values(a, 'SELECT count(*)::int FROM emptied'), [2]);
+      await a.query('COMMIT');
+      assert.deepEqual(await values(a, 'SELECT count(*)::int FROM emptied'), [0]);
       assert.equal((await queryFailure(b, 'SELECT * FROM copied')).code, '42P01');
       await a.query('DROP TABLE shadowed');
       assert.deepEqual(await values(a, 'SELECT x FROM shadowed'), [1]);
