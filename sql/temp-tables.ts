@@ -49,8 +49,7 @@ export function shown(text: string): string {
 export function shownError<E extends SqlError>(e: E): E | SqlError {
   const texts = [e.message, e.detail ?? '', e.hint ?? ''];
   if (!texts.some((t) => t.includes(TEMP_MARK))) return e;
-  const out = new SqlError(e.code, shown(e.message), e.detail === undefined ? undefined : shown(e.detail), e.position, e.hint === undefined ? undefined : shown(e.hint), e.location);
-  return out;
+  return new SqlError(e.code, shown(e.message), e.detail === undefined ? undefined : shown(e.detail), e.position, e.hint === undefined ? undefined : shown(e.hint), e.location);
 }
 
 type OnCommit = 'drop' | 'delete';
@@ -73,7 +72,8 @@ const COMMENTED_RELATIONS: Readonly<Record<string, number>> = { OBJECT_TABLE: 1,
 /** RENAME kinds that rename the relation itself (a temporary one keeps its internal prefix). */
 const RENAMED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE']);
 
-function refersOnlyTo(a: RangeVarLike | undefined, b: RangeVarLike | undefined): 'temp-to-permanent' | 'permanent-to-temp' | null {
+/** A foreign key's tables, one temporary and the other not (42P16), or null. */
+function mixedPersistence(a: RangeVarLike | undefined, b: RangeVarLike | undefined): 'temp-to-permanent' | 'permanent-to-temp' | null {
   if (a?.relname === undefined || b?.relname === undefined) return null;
   const ta = isTempName(a.relname);
   const tb = isTempName(b.relname);
@@ -91,8 +91,8 @@ export class TempTables {
   #text = '';
   #mentions = false;
   /** `resolve`'s answers by parse tree, each for the catalog version it was made at. */
-  #resolved = new WeakMap<Node, { readonly version: number; readonly node: Node | null }>();
-  #plans = new WeakMap<Node, LoweredStatement>();
+  readonly #resolved = new WeakMap<Node, { readonly version: number; readonly node: Node | null }>();
+  readonly #plans = new WeakMap<Node, LoweredStatement>();
   /** ON COMMIT DROP and DELETE ROWS tables, by internal name. */
   readonly #onCommit = new Map<string, OnCommit>();
 
@@ -323,7 +323,7 @@ export class TempTables {
 
 /** PostgreSQL 15's 42P16 for a foreign key between a temporary and a permanent table. */
 function foreignKey(table: RangeVarLike | undefined, references: RangeVarLike | undefined): void {
-  const k = refersOnlyTo(table, references);
+  const k = mixedPersistence(table, references);
   if (k === null) return;
   throw new SqlError('42P16', k === 'permanent-to-temp' ? 'constraints on permanent tables may reference only permanent tables' : 'constraints on temporary tables may reference only temporary tables');
 }
