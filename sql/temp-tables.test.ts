@@ -193,3 +193,16 @@ void test('CREATE TABLE pg_temp.name makes a temporary table', () => {
   a.close();
   b.close();
 });
+
+void test('another session\'s temporary table cannot be named with Unicode escapes either', () => {
+  const a = engine.session();
+  const b = engine.session();
+  run(a, 'CREATE TEMP TABLE tt16 (x int)');
+  const internal = engine.catalog.list().find((t) => t.name.endsWith('\u0001tt16'))!.name;
+  const escaped = [...internal].map((ch) => `\\${ch.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  assert.equal(failure(b.execute(`SELECT * FROM U&"${escaped}"`)).code, '42P01');
+  assert.equal(failure(b.execute(`DROP TABLE U&"${escaped}"`)).code, '42P01');
+  assert.deepEqual(rows(a.execute(`SELECT count(*) FROM U&"${escaped}"`)), [['0']]);
+  a.close();
+  b.close();
+});

@@ -72,6 +72,10 @@ const COMMENTED_RELATIONS: Readonly<Record<string, number>> = { OBJECT_TABLE: 1,
 /** RENAME kinds that rename the relation itself (a temporary one keeps its internal prefix). */
 const RENAMED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE']);
 
+function foreignName(): SqlError {
+  return new SqlError(SqlState.undefinedTable, 'relation does not exist (the name is another session\'s temporary table)');
+}
+
 /** A foreign key's tables, one temporary and the other not (42P16), or null. */
 function mixedPersistence(a: RangeVarLike | undefined, b: RangeVarLike | undefined): 'temp-to-permanent' | 'permanent-to-temp' | null {
   if (a?.relname === undefined || b?.relname === undefined) return null;
@@ -115,7 +119,7 @@ export class TempTables {
   refuseForeign(sql: string): void {
     let at = sql.indexOf(TEMP_MARK);
     while (at >= 0) {
-      if (!sql.startsWith(this.prefix, at)) throw new SqlError(SqlState.undefinedTable, 'relation does not exist (the name is another session\'s temporary table)');
+      if (!sql.startsWith(this.prefix, at)) throw foreignName();
       at = sql.indexOf(TEMP_MARK, at + 1);
     }
   }
@@ -126,8 +130,9 @@ export class TempTables {
    */
   rewrite(stmt: Node, sql: string, catalog: Catalog): Node | null {
     if (!this.#used) {
-      // Once per text: the statements of a long script are lowered one by one.
-      if (sql !== this.#text) this.#mentions = /temp/i.test((this.#text = sql));
+      // Once per text: the statements of a long script are lowered one by one. U&"..." may spell an
+      // internal name without its characters (the look below refuses another session's).
+      if (sql !== this.#text) this.#mentions = /temp|u&/i.test((this.#text = sql));
       if (!this.#mentions) return null;
     }
     // A look first, a copy only when there is something to change (a copy costs more than the look).
@@ -168,7 +173,7 @@ export class TempTables {
     let changed = false;
     const relation = (rv: RangeVarLike, creates: boolean): void => {
       const name = rv.relname;
-      if (name === undefined || isTempName(name)) return;
+      if (name === undefined || this.#internal(name)) return;
       const temp = creates && (rv.relpersistence === 't' || rv.schemaname === 'pg_temp');
       if (!temp && !(rv.schemaname === 'pg_temp' || (rv.schemaname === undefined && own(name)))) return;
       changed = true;
@@ -199,6 +204,13 @@ export class TempTables {
     return changed;
   }
 
+  /** True for an internal name (left as it is); 42P01 for another session's. */
+  #internal(name: string): boolean {
+    if (!isTempName(name)) return false;
+    if (!name.startsWith(this.prefix)) throw foreignName();
+    return true;
+  }
+
   /** DROP's objects: `[pg_temp,] name` of a temporary relation. */
   #dropped(s: { objects?: Node[]; removeType?: string }, own: (name: string) => boolean, change: boolean): boolean {
     if (!DROPPED_RELATIONS.has(s.removeType ?? '')) return false;
@@ -221,6 +233,7 @@ export class TempTables {
     const item = items[at];
     if (item === undefined || !('String' in item)) return false;
     const name = item.String.sval ?? '';
+    if (this.#internal(name)) return false;
     const schema = at > 0 ? items[at - 1] : undefined;
     const inTemp = schema !== undefined && 'String' in schema && schema.String.sval === 'pg_temp';
     if (!inTemp && (schema !== undefined || !own(name))) return false;
