@@ -100,6 +100,8 @@ export interface TableDef extends Owned {
   readonly pkConstraintComment?: string;
   /** A materialized view's definition (sql/matviews.ts); absent: an ordinary table. */
   readonly matview?: MatviewDef;
+  /** A session's temporary table as that session's system catalog shows it (sql/temp-tables.ts); never in a catalog. */
+  readonly temporary?: true;
 }
 
 /**

@@ -34,6 +34,8 @@ import { followsWithRows, refuseMatviewWrite } from './matviews.ts';
 import { LockWait } from './advisory-locks.ts';
 import { EngineLockTable, EngineSessionLocks } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
+import { shownError, TempTables } from './temp-tables.ts';
+import { seededRandom } from './seeded-random.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
 import type { SqlType, SqlValue, Row } from './types.ts';
 
@@ -58,22 +60,6 @@ interface CacheEntry {
 
 const LOGICAL_EPOCH = 1_704_067_200_000_000; // 2024-01-01 00:00:00
 
-/** A deterministic byte generator (xorshift32): the engine's randomness when none is injected. */
-function seededRandom(seed: number): (bytes: number) => Uint8Array {
-  let x = seed >>> 0 || 1;
-  return (n) => {
-    const out = new Uint8Array(n);
-    for (let i = 0; i < n; i++) {
-      x ^= x << 13;
-      x ^= x >>> 17;
-      x ^= x << 5;
-      x >>>= 0;
-      out[i] = x & 0xff;
-    }
-    return out;
-  };
-}
-
 /** The catalog and rows before a transaction's first DDL, to go back to if it does not commit. */
 interface DdlState {
   readonly catalog: CatalogSnapshot;
@@ -97,6 +83,8 @@ export class Engine {
   readonly random: (bytes: number) => Uint8Array;
   private logicalTime = LOGICAL_EPOCH;
   private rowIds = 0;
+  /** Sessions opened so far: each one's number keys its temporary tables' names (sql/temp-tables.ts). */
+  private sessions = 0;
 
   private constructor(options: EngineOptions) {
     this.clock = options.clock ?? ((): number => (this.logicalTime += 1000));
@@ -110,7 +98,7 @@ export class Engine {
 
   /** A session; `identity` answers current_user and current_database(). */
   session(identity: SessionIdentity = DEFAULT_IDENTITY): Session {
-    return new Session(this, identity);
+    return new Session(this, identity, new TempTables(String(++this.sessions)));
   }
 
   /** Parses and binds without executing: parameter and result types (for the wire protocol's Describe). */
@@ -237,15 +225,37 @@ export class Session {
   constructor(
     private readonly engine: Engine,
     private readonly identity: SessionIdentity,
+    /** Its temporary tables (sql/temp-tables.ts): statements naming them are rewritten, lowered without the plan cache. */
+    readonly temp: TempTables,
   ) {
     this.sequences = new LocalSequences(() => engine.catalog, engine.store, new SequenceSession());
     this.advisory = new EngineSessionLocks(engine.locks);
   }
 
-  /** The session ended: its transaction is rolled back and its advisory locks are given back. */
+  /** The session ended: its transaction is rolled back, its temporary tables dropped and its advisory locks given back. */
   close(): void {
     if (this.txn !== null) this.execute('ROLLBACK');
+    this.discardTemp();
     this.advisory.close();
+  }
+
+  /** DISCARD TEMP (and the session's end): its temporary tables are dropped. */
+  discardTemp(): void {
+    const drop = this.temp.dropAll(this.engine.catalog);
+    if (drop !== null) this.execute(drop);
+  }
+
+  /** `entry`'s statement `i` lowered, rewritten first when it names the session's temporary tables (then without the cache). */
+  private lower(entry: CacheEntry, i: number, hints: readonly SqlType[]): LoweredStatement {
+    const node = entry.stmts[i] as Node;
+    const own = this.temp.resolve(node, entry.sql, this.engine.catalog);
+    checkStatementPrivileges(this.engine.catalog, this.identity, own ?? node);
+    return own === null ? this.engine.lowerAt(entry, i, hints) : this.temp.plan(own, hints, () => lowerStatement(this.engine.catalog, own, hints, entry.sql));
+  }
+
+  /** Runs what ends the transaction for ON COMMIT DROP / DELETE ROWS tables, once it has ended. */
+  private endTemp(): void {
+    if (this.txn === null) for (const sql of this.temp.afterTransaction(this.engine.catalog)) this.executeEach(sql, []);
   }
 
   get inTransaction(): boolean {
@@ -264,8 +274,15 @@ export class Session {
 
   /** Executes every statement of `sql`, stopping after the first error (whose result is last). */
   executeAll(sql: string, params: readonly SqlValue[] = []): ExecResult[] {
+    const out = this.executeEach(sql, params).map((r) => (r.ok ? r : { ok: false as const, error: shownError(r.error) }));
+    this.endTemp();
+    return out;
+  }
+
+  private executeEach(sql: string, params: readonly SqlValue[]): ExecResult[] {
     let entry: ReturnType<Engine['parse']>;
     try {
+      this.temp.refuseForeign(sql);
       entry = this.engine.parse(sql);
     } catch (e) {
       this.failTxn();
@@ -279,9 +296,7 @@ export class Session {
       let r: ExecResult;
       try {
         this.heldOff(entry.stmts[i] as Node);
-        checkStatementPrivileges(this.engine.catalog, this.identity, entry.stmts[i] as Node);
-        const l = this.engine.lowerAt(entry, i, []);
-        r = this.run(l, params);
+        r = this.run(this.lower(entry, i, []), params);
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
@@ -296,11 +311,12 @@ export class Session {
   /** Creates a named prepared statement (the wire protocol's Parse); '' is the unnamed one. */
   prepare(name: string, sql: string, paramHints: readonly SqlType[] = []): { ok: true; info: PreparedInfo } | { ok: false; error: SqlError } {
     try {
-      const lowered = this.engine.lowerOne(sql, paramHints);
+      this.temp.refuseForeign(sql);
+      const lowered = this.lowerOne(sql, paramHints);
       this.prepared.set(name, { sql, lowered });
       return { ok: true, info: describe(lowered) };
     } catch (e) {
-      return { ok: false, error: toSqlError(e) };
+      return { ok: false, error: shownError(toSqlError(e)) };
     }
   }
 
@@ -323,22 +339,27 @@ export class Session {
       let lowered = p.lowered;
       const entry = this.engine.parse(p.sql);
       const node = entry.stmts[0];
-      if (node !== undefined) {
-        this.heldOff(node);
-        checkStatementPrivileges(this.engine.catalog, this.identity, node);
-      }
-      if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop') {
-        lowered = this.engine.lowerOne(p.sql, p.lowered.paramTypes);
+      if (node !== undefined) this.heldOff(node);
+      if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop' || node === undefined) {
+        lowered = this.lowerOne(p.sql, p.lowered.paramTypes);
         this.prepared.set(name, { sql: p.sql, lowered });
-      }
+      } else checkStatementPrivileges(this.engine.catalog, this.identity, this.temp.resolve(node, p.sql, this.engine.catalog) ?? node);
       const r = this.run(lowered, params);
       if (!r.ok) this.failTxn();
-      return r;
+      this.endTemp();
+      return r.ok ? r : { ok: false, error: shownError(r.error) };
     } catch (e) {
       if (e instanceof LockWait) return { ok: false, error: e };
       this.failTxn();
-      return { ok: false, error: toSqlError(e) };
+      return { ok: false, error: shownError(toSqlError(e)) };
     }
+  }
+
+  /** One statement's text lowered for this session (Parse; a prepared statement after DDL). */
+  private lowerOne(sql: string, hints: readonly SqlType[]): LoweredStatement {
+    const entry = this.engine.parse(sql);
+    if (entry.stmts.length !== 1) return this.engine.lowerOne(sql, hints); // none (noop), or several (the error)
+    return this.lower(entry, 0, hints);
   }
 
   /** The statement waiting for an advisory lock was cancelled: as any failed statement, it fails the transaction block. */

@@ -5,7 +5,8 @@
 // would drop public.t and `CREATE TABLE other.t` would create it. Errors are PostgreSQL 15's for a
 // schema that does not exist: 42P01 for a relation a query reads or writes (`relation "other.t" does
 // not exist`), 3F000 for every other use (`schema "other" does not exist`), 42501 for a DDL target in
-// pg_catalog. `pg_temp` names the session's temporary tables, which Pesto keeps in public.
+// pg_catalog. `pg_temp` names the session's temporary tables: a session rewrites such names to its
+// tables' internal ones before this check (sql/temp-tables.ts); one left here is taken as public.
 
 import type { CreateSchemaStmt, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';

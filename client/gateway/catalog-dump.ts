@@ -93,6 +93,8 @@ export interface ClassFacts {
   readonly oid: number;
   readonly relname: string;
   readonly relkind: 'r' | 'i' | 'S' | 'v' | 'm';
+  /** 't': a temporary table; absent: 'p'. */
+  readonly relpersistence?: 't';
   /** The relation's row type (pg_type): a table's; 0 for the others. */
   readonly reltype?: number;
   /** The access method: heap (2) for tables and materialized views, btree (403) for indexes, none (0) otherwise. */
@@ -112,7 +114,7 @@ export interface ClassFacts {
 /** A relation's pg_class row, in the public schema, owned by the bootstrap superuser's oid, with PostgreSQL's defaults elsewhere. */
 export function classRow(c: ClassFacts): SqlValue[] {
   const stored = c.relkind === 'r' || c.relkind === 'i' || c.relkind === 'S' || c.relkind === 'm';
-  return [c.oid, c.relname, 2200, c.reltype ?? 0, 0, c.relowner ?? 10, c.relam, stored ? c.oid : 0, 0, 0, c.reltuples ?? -1, 0, 0, c.relhasindex ?? false, false, 'p', c.relkind,
+  return [c.oid, c.relname, 2200, c.reltype ?? 0, 0, c.relowner ?? 10, c.relam, stored ? c.oid : 0, 0, 0, c.reltuples ?? -1, 0, 0, c.relhasindex ?? false, false, c.relpersistence ?? 'p', c.relkind,
     c.relnatts, c.relchecks ?? 0, c.relkind === 'v', c.relhastriggers ?? false, false, false, false, c.relispopulated ?? true, c.relkind === 'r' || c.relkind === 'm' ? 'd' : 'n',
     false, 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, c.relkind === 'r' || c.relkind === 'm' ? 1 : 0, c.relacl ?? null, null, null];
 }

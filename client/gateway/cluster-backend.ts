@@ -9,7 +9,7 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { RoleDef } from '../../sql/roles.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
-import { columnsOf, connectRefusal, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
+import { columnsOf, connectRefusal, errorOf, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
 import { peekCatalog } from '../sql/catalog-miss.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
 
@@ -55,10 +55,7 @@ class ClusterBackendSession implements BackendSession {
 
   async prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
     const r = await this.session.prepare(sql, paramTypeHints.map((t) => t ?? 'unknown'));
-    if (!r.ok) {
-      const e = r.error;
-      return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
-    }
+    if (!r.ok) return { ok: false, error: errorOf(r.error) };
     const info = r.statement.info;
     const statement: ClusterStatement = { prepared: r.statement, paramTypes: info.paramTypes, paramOids: info.paramOids, columns: columnsOf(info.columns), returnsRows: info.returnsRows };
     return { ok: true, statement };
@@ -90,12 +87,16 @@ class ClusterBackendSession implements BackendSession {
     this.session.cancel();
   }
 
+  async discardTemp(): Promise<void> {
+    await this.session.discardTemp();
+  }
+
   async tables(): Promise<readonly TableDef[]> {
-    return (await this.session.catalog()).catalog.list();
+    return this.session.temp.visibleTables((await this.session.catalog()).catalog.list());
   }
 
   async sequences(): Promise<readonly SequenceDef[]> {
-    return (await this.session.catalog()).catalog.listSequences();
+    return this.session.temp.visibleSequences((await this.session.catalog()).catalog.listSequences());
   }
 
   async enums(): Promise<readonly EnumTypeDef[]> {

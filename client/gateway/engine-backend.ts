@@ -2,6 +2,7 @@
 // session, named prepared statements for Parse, the engine's own BEGIN/COMMIT/ROLLBACK. Everything the
 // engine does is synchronous; the promises only satisfy the interface the cluster backend needs.
 
+import { shown, shownError } from '../../sql/temp-tables.ts';
 import type { EnumTypeDef } from '../../sql/enum-types.ts';
 import { defaultAclEntries } from '../../sql/privileges.ts';
 import { splitNotices } from '../../sql/notices.ts';
@@ -16,7 +17,8 @@ import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type {
-  BackendColumn, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
+  BackendColumn,
+  BackendError, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
   PrepareResult, RoleCatalog, SqlBackend,
 } from './sql-backend.ts';
 
@@ -83,18 +85,21 @@ export function noticeOf(message: string): BackendNotice {
   return { severity: 'NOTICE', code: '00000', message };
 }
 
+/** A statement's error as the client sees it: temporary tables' internal names (sql/temp-tables.ts) shown as their users wrote them. */
+export function errorOf(error: SqlError): BackendError {
+  const e = shownError(error);
+  return { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position };
+}
+
 export function resultOf(r: ExecResult): BackendResult {
-  if (!r.ok) {
-    const e = r.error;
-    return { ok: false, error: { code: e.code, message: e.message, detail: e.detail, hint: e.hint, position: e.position } };
-  }
+  if (!r.ok) return { ok: false, error: errorOf(r.error) };
   return {
     ok: true,
     tag: r.tag,
     returnsRows: r.command === 'SELECT' || r.command === 'SHOW' || r.columns.length > 0,
     columns: columnsOf(r.columns),
     rows: r.rows,
-    notices: splitNotices(r.notices ?? []).map((n) => ({ ...noticeOf(n.message), ...(n.detail === undefined ? {} : { detail: n.detail }) })),
+    notices: splitNotices((r.notices ?? []).map(shown)).map((n) => ({ ...noticeOf(n.message), ...(n.detail === undefined ? {} : { detail: n.detail }) })),
   };
 }
 
@@ -178,12 +183,17 @@ class EngineBackendSession implements BackendSession {
     return Promise.resolve();
   }
 
+  discardTemp(): Promise<void> {
+    this.session.discardTemp();
+    return Promise.resolve();
+  }
+
   tables(): Promise<readonly TableDef[]> {
-    return Promise.resolve(this.engine.catalog.list());
+    return Promise.resolve(this.session.temp.visibleTables(this.engine.catalog.list()));
   }
 
   sequences(): Promise<readonly SequenceDef[]> {
-    return Promise.resolve(this.engine.catalog.listSequences());
+    return Promise.resolve(this.session.temp.visibleSequences(this.engine.catalog.listSequences()));
   }
 
   enums(): Promise<readonly EnumTypeDef[]> {

@@ -27,7 +27,7 @@ export type GatewayCommand =
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
   | { readonly k: 'setIgnored' }
   | { readonly k: 'show'; readonly name: string }
-  /** DISCARD ALL resets the session (settings, prepared statements, portals); PLANS, SEQUENCES and TEMP hold nothing here. */
+  /** DISCARD ALL resets the session (settings, prepared statements, portals, temporary tables); TEMP drops its temporary tables; PLANS and SEQUENCES hold nothing here. */
   | { readonly k: 'discard'; readonly what: 'ALL' | 'PLANS' | 'SEQUENCES' | 'TEMP' }
   /** PREPARE name [(types)] AS statement, EXECUTE name [(args)]: the session's prepared statements (sql-prepare.ts). */
   | { readonly k: 'prepare'; readonly spec: PrepareSpec }

@@ -15,6 +15,8 @@ export interface CreateTableAsSpec {
   /** The table, quoted as needed, with its schema when given. */
   readonly table: string;
   readonly temp: boolean;
+  /** ` ON COMMIT DROP` or ` ON COMMIT DELETE ROWS` (a temporary table's), else ''. */
+  readonly onCommit: string;
   readonly ifNotExists: boolean;
   readonly columnNames: readonly string[];
   readonly withData: boolean;
@@ -27,7 +29,8 @@ function intoSpec(into: IntoClause, query: string, queryOffset: number, ifNotExi
   const rel = into.rel;
   const table = `${rel?.schemaname === undefined ? '' : `${quoteIdent(rel.schemaname)}.`}${quoteIdent(rel?.relname ?? '')}`;
   const columnNames = (into.colNames ?? []).map((n) => ('String' in n ? (n.String.sval ?? '') : ''));
-  return { table, temp: rel?.relpersistence === 't', ifNotExists, columnNames, withData: into.skipData !== true, query, queryOffset };
+  const onCommit = into.onCommit === 'ONCOMMIT_DROP' ? ' ON COMMIT DROP' : into.onCommit === 'ONCOMMIT_DELETE_ROWS' ? ' ON COMMIT DELETE ROWS' : '';
+  return { table, temp: rel?.relpersistence === 't', onCommit, ifNotExists, columnNames, withData: into.skipData !== true, query, queryOffset };
 }
 
 /** CREATE TABLE [IF NOT EXISTS] t [(names)] AS query [WITH [NO] DATA]: the query is the text after the top-level AS. */
@@ -115,7 +118,7 @@ export async function createTableAs(session: BackendSession, spec: CreateTableAs
     const c = await session.commit();
     return c.ok ? r : c;
   };
-  const created = await session.execute(`CREATE ${spec.temp ? 'TEMP ' : ''}TABLE ${spec.ifNotExists ? 'IF NOT EXISTS ' : ''}${spec.table} (${defs.defs})`);
+  const created = await session.execute(`CREATE ${spec.temp ? 'TEMP ' : ''}TABLE ${spec.ifNotExists ? 'IF NOT EXISTS ' : ''}${spec.table} (${defs.defs})${spec.onCommit}`);
   if (!created.ok) return end(created);
   // IF NOT EXISTS over an existing table: its notice, and nothing inserted.
   if (!spec.withData || created.notices.length > 0) return end({ ...created, tag: 'CREATE TABLE AS' });

@@ -13,8 +13,7 @@
 // Caveat: outside an explicit transaction each Execute commits on its own, rather than all Executes up
 // to Sync together; drivers send one statement per Sync, where the two agree.
 
-import { typeFromOid, typeOid } from '../../sql/types.ts';
-import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { typeFromOid, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
@@ -234,8 +233,9 @@ export class GatewaySession {
       case 'setIgnored':
         return done('SET');
       case 'discard':
+        if (cmd.what === 'ALL' && this.status !== 'I') return this.failed(err(GatewayState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block'));
+        if (cmd.what === 'ALL' || cmd.what === 'TEMP') await this.backend.discardTemp?.();
         if (cmd.what !== 'ALL') return done(`DISCARD ${cmd.what}`);
-        if (this.status !== 'I') return this.failed(err(GatewayState.activeSqlTransaction, 'DISCARD ALL cannot run inside a transaction block'));
         for (const r of this.settings.resetAll()) this.pendingReports.push(r);
         this.dropStatements();
         this.portals.clear();

@@ -380,7 +380,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const triggers = (t.foreignKeys ?? []).length > 0 || referencingKeys(tables, t.name).length > 0;
         // A materialized view has its _RETURN rule, as a view has.
         const matview = t.matview !== undefined;
-        return rows(columns, [[t.checks?.length ?? 0, matview ? 'm' : 'r', indexRows(t).length > 0, matview, triggers, false, false, false, false, '', 0, '', 'p', 'd', 'heap']]);
+        return rows(columns, [[t.checks?.length ?? 0, matview ? 'm' : 'r', indexRows(t).length > 0, matview, triggers, false, false, false, false, '', 0, '', t.temporary === true ? 't' : 'p', 'd', 'heap']]);
       },
     };
   }

@@ -88,6 +88,8 @@ export interface BackendSession {
   commit(): Promise<BackendOutcome>;
   rollback(): Promise<void>;
   close(): Promise<void>;
+  /** DISCARD TEMP / ALL: drops the session's temporary tables (sql/temp-tables.ts). */
+  discardTemp?(): Promise<void>;
   /** The client asked to cancel the running statement: a statement waiting for an advisory lock stops with 57014. */
   cancel?(): void;
   /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */

@@ -246,7 +246,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
     const m = t.matview;
     const owner = owners.name(t);
     push(PG_CLASS, classRow({ oid, relname: t.name, relkind: m === undefined ? 'r' : 'm', reltype: rowTypeOid(t), relam: 2, relnatts: attributes.length, relchecks: t.checks?.length ?? 0,
-      relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }), relowner: ownerOf(t), relacl: owners.acl(t),
+      relhasindex: t.indexes.length > 0 || !t.hiddenPk, ...(m === undefined ? {} : { relispopulated: m.populated }), relowner: ownerOf(t), relacl: owners.acl(t), ...(t.temporary === true ? { relpersistence: 't' as const } : {}),
       relhastriggers: (t.foreignKeys?.length ?? 0) > 0 || referenced.has(t.name) }));
     rowTypeRows(t.name, oid, rowTypeOid(t), push);
     for (const i of t.indexes) push(PG_CLASS, classRow({ oid: OID_BASE + i.id, relname: i.name, relkind: 'i', relam: 403, relnatts: i.columns.length, reltuples: 0, relowner: ownerOf(t) }));

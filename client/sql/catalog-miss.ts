@@ -11,6 +11,7 @@ import type { CatalogVersion } from '../../sql/replicated-catalog.ts';
 import type { SqlClient } from './sql-session.ts';
 import { runDdl, type DdlEnv } from './ddl-storage.ts';
 import type { SqlTxn } from './sql-txn.ts';
+import type { TempTables } from '../../sql/temp-tables.ts';
 
 /** The catalog outside a transaction (for Parse): the cached one, else read in a throwaway transaction. */
 export async function peekCatalog(sql: SqlClient): Promise<CatalogVersion> {
@@ -24,10 +25,18 @@ export async function peekCatalog(sql: SqlClient): Promise<CatalogVersion> {
   }
 }
 
-export function lowerOne(sql: SqlClient, text: string, catalog: CatalogVersion, hints: readonly SqlType[]): LoweredStatement {
+/**
+ * `text` lowered against `catalog`; with `temp`, the session's temporary tables named in it are its own
+ * (sql/temp-tables.ts), and a statement naming one runs at the client (its rows are fetched, so the
+ * replicas never lower a text whose names mean another table to them).
+ */
+export function lowerOne(sql: SqlClient, text: string, catalog: CatalogVersion, hints: readonly SqlType[], temp: TempTables | null = null): LoweredStatement {
+  temp?.refuseForeign(text);
   const stmts = sql.engine.parse(text).stmts;
   if (stmts.length !== 1) throw new SqlError(SqlState.syntaxError, stmts.length === 0 ? 'empty statement' : 'cannot run multiple commands in one statement');
-  return lowerStatement(catalog.catalog, stmts[0] as Node, hints, text);
+  const own = temp?.rewrite(stmts[0] as Node, text, catalog.catalog) ?? null;
+  if (own === null) return lowerStatement(catalog.catalog, stmts[0] as Node, hints, text);
+  return { ...lowerStatement(catalog.catalog, own, hints, text), atClient: true };
 }
 
 /**
@@ -39,7 +48,7 @@ export function lowerOne(sql: SqlClient, text: string, catalog: CatalogVersion, 
  * statements retry by themselves), otherwise the original error stands (DDL after T is not visible
  * at T).
  */
-export async function catalogMiss(sql: SqlClient, err: SqlError, text: string, catalog: CatalogVersion, hints: readonly SqlType[], at: Timestamp | null): Promise<SqlError> {
+export async function catalogMiss(sql: SqlClient, err: SqlError, text: string, catalog: CatalogVersion, hints: readonly SqlType[], at: Timestamp | null, temp: TempTables | null = null): Promise<SqlError> {
   if (err.code !== SqlState.undefinedTable && err.code !== SqlState.undefinedColumn) return err;
   sql.markStale();
   const fresh = await peekCatalog(sql);
@@ -47,7 +56,7 @@ export async function catalogMiss(sql: SqlClient, err: SqlError, text: string, c
   const version = sql.versionOf(fresh);
   if (at !== null && (version === null || !tsLess(version, at))) return err;
   try {
-    lowerOne(sql, text, fresh, hints);
+    lowerOne(sql, text, fresh, hints, temp);
   } catch {
     return err;
   }

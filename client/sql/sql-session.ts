@@ -60,6 +60,10 @@ import { ClusterLocks } from './advisory-rows.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
 import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, type FetchMissing } from './sql-deferred.ts';
+import type { PrepareOutcome, SqlPrepared, SqlStats } from './sql-session-types.ts';
+import { endTemp, tempTablesFor } from './temp-session.ts';
+import type { TempTables } from '../../sql/temp-tables.ts';
+export type { PrepareOutcome, SqlPrepared, SqlStats } from './sql-session-types.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
@@ -68,16 +72,6 @@ const FETCH_PASSES_MAX = 16;
 /** 2024-01-01, where hidden row ids' microseconds start (SqlClient.nextRowId). */
 const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
 
-export interface SqlStats {
-  statements: number;
-  pointStatements: number;
-  rangeReads: number;
-  reconReads: number;
-  syncRounds: number;
-  rangeReadsFailed: number;
-  rowFetches: number;
-  autocommitRetries: number;
-}
 
 interface CachedCatalog {
   readonly version: Timestamp;
@@ -206,17 +200,6 @@ export class SqlClient {
   }
 }
 
-export interface SqlPrepared {
-  readonly sql: string;
-  readonly info: PreparedInfo;
-  readonly hints: readonly SqlType[];
-  /** Lowered against `catalog` (re-lowered when a transaction sees another catalog). */
-  lowered: LoweredStatement;
-  catalog: CatalogVersion;
-}
-
-export type PrepareOutcome = { readonly ok: true; readonly statement: SqlPrepared } | { readonly ok: false; readonly error: SqlError };
-
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
 function serializationFailure(message: string): SqlError {
   return new SqlError(SqlState.serializationFailure, message);
@@ -230,6 +213,8 @@ export class SqlSession {
   readonly #sequences: SessionSequences;
   /** Advisory locks (advisory-rows.ts): rows every client sees, taken in transactions of their own. */
   readonly #locks: ClusterLocks;
+  /** Its temporary tables (sql/temp-tables.ts, client/sql/temp-session.ts). */
+  readonly temp: TempTables;
 
   constructor(
     readonly sql: SqlClient,
@@ -237,6 +222,7 @@ export class SqlSession {
   ) {
     this.#sequences = new SessionSequences(sql.client);
     this.#locks = new ClusterLocks(sql.client);
+    this.temp = tempTablesFor(sql.client.opts.clientId);
   }
 
   get #shardCount(): number {
@@ -262,6 +248,7 @@ export class SqlSession {
     this.#txn = null;
     const e = txn === null ? null : await this.#commitTxn(txn);
     if (this.#locks.holding) await this.#locks.endTransaction();
+    await this.#endTemp();
     return e === null ? ok('COMMIT', 'COMMIT') : { ok: false, error: e };
   }
 
@@ -271,13 +258,25 @@ export class SqlSession {
     this.#txn = null;
     txn?.tx.abort();
     if (this.#locks.holding) await this.#locks.endTransaction();
+    await this.#endTemp();
     return ok('ROLLBACK', 'ROLLBACK');
   }
 
+  /** The session ended: its transaction is rolled back, its temporary tables dropped (one DDL transaction) and its advisory locks given back. */
   async close(): Promise<void> {
     await this.rollback();
+    await this.#endTemp(true);
     await this.#locks.close();
   }
+
+  /** DISCARD TEMP: its temporary tables are dropped. */
+  discardTemp(): Promise<void> { return this.#endTemp(true); }
+
+  /** The ON COMMIT actions after a transaction, or (`all`) the drop of every temporary table; statements run as the session's own. */
+  readonly #endTemp = (all = false): Promise<void> => endTemp(this.temp, async () => (await this.catalog()).catalog, async (text) => {
+    const p = await this.prepare(text);
+    if (p.ok) await this.#run(p.statement, []);
+  }, all);
 
   /** A CancelRequest: a statement waiting for an advisory lock stops with 57014. */
   cancel(): void {
@@ -292,10 +291,10 @@ export class SqlSession {
     let catalog: CatalogVersion | undefined;
     try {
       catalog = this.#txn?.catalog ?? (await peekCatalog(this.sql));
-      const lowered = lowerOne(this.sql, sql, catalog, hints);
+      const lowered = lowerOne(this.sql, sql, catalog, hints, this.temp);
       return { ok: true, statement: { sql, info: describe(lowered), hints, lowered, catalog } };
     } catch (e) {
-      const err = catalog === undefined ? toSqlError(e) : await catalogMiss(this.sql, toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null);
+      const err = catalog === undefined ? toSqlError(e) : await catalogMiss(this.sql, toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null, this.temp);
       // Outside a transaction the fresher catalog simply replaces the stale one.
       if (err.code === SqlState.serializationFailure && !inTxn && retryStale) return this.prepare(sql, hints, false);
       return { ok: false, error: err };
@@ -318,8 +317,9 @@ export class SqlSession {
   async run(stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
     this.#locks.statement();
     const r = await this.#run(stmt, params);
-    // On its own, the statement was its transaction: its transaction-level advisory locks go.
+    // On its own, the statement was its transaction: its transaction-level advisory locks go, its ON COMMIT actions run.
     if (!this.#explicit && this.#locks.holding) await this.#locks.endTransaction();
+    if (!this.#explicit) await this.#endTemp();
     const warnings = this.#locks.warnings();
     return warnings.length === 0 || !r.ok ? r : { ...r, notices: [...(r.notices ?? []), ...warnings] };
   }
@@ -416,10 +416,10 @@ export class SqlSession {
     let l = stmt.lowered;
     if (stmt.catalog !== txn.catalog) {
       try {
-        l = lowerOne(this.sql, stmt.sql, txn.catalog, stmt.hints);
+        l = lowerOne(this.sql, stmt.sql, txn.catalog, stmt.hints, this.temp);
       } catch (e) {
         // Autocommit: the transaction was opened for this statement, its T is no reason to refuse.
-        return { ok: false, error: await catalogMiss(this.sql, toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null) };
+        return { ok: false, error: await catalogMiss(this.sql, toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null, this.temp) };
       }
       stmt.lowered = l;
       stmt.catalog = txn.catalog;
@@ -427,7 +427,7 @@ export class SqlSession {
     const s = l.stmt;
     if ((s.k === 'query' || s.k === 'dml') && checksPrivileges(this.identity)) {
       const node = this.sql.engine.parse(stmt.sql).stmts[0];
-      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, node);
+      if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, this.temp.rewrite(node, stmt.sql, txn.catalog.catalog) ?? node);
     }
     if (s.k === 'ddl') {
       const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
