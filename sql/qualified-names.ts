@@ -68,7 +68,7 @@ function walk(x: unknown, inQuery: boolean, parent: string | null): void {
         break;
       default:
         // A RangeVar is a plain object under fields like `relation`, `view`, `sequence`, `rel`.
-        if (isRangeVarField(k)) checkRangeVar(v as RangeVarLike, inQuery, parent);
+        if (RANGE_VAR_FIELDS.has(k)) checkRangeVar(v as RangeVarLike, inQuery, parent);
         else walk(v, inQuery || QUERIES.has(k), /^[A-Z]/.test(k) ? k : parent);
     }
   }
@@ -85,9 +85,7 @@ interface TypeNameLike {
 }
 
 /** Fields whose value is a RangeVar's fields (libpg-query writes those without the RangeVar wrapper). */
-function isRangeVarField(k: string): boolean {
-  return k === 'relation' || k === 'view' || k === 'sequence' || k === 'rel' || k === 'pktable';
-}
+export const RANGE_VAR_FIELDS: ReadonlySet<string> = new Set(['relation', 'view', 'sequence', 'rel', 'pktable']);
 
 function checkRangeVar(rv: RangeVarLike, inQuery: boolean, parent: string | null): void {
   const schema = rv.schemaname;
@@ -121,16 +119,22 @@ function isNodeList(t: TypeNameLike | readonly Node[]): t is readonly Node[] {
   return Array.isArray(t);
 }
 
-/** COMMENT ON kinds whose object is a relation's qualified name (or a column's or constraint's on one). */
-const COMMENTED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_VIEW', 'OBJECT_MATVIEW', 'OBJECT_INDEX', 'OBJECT_SEQUENCE', 'OBJECT_FOREIGN_TABLE', 'OBJECT_COLUMN', 'OBJECT_TABCONSTRAINT']);
+/**
+ * COMMENT ON kinds whose object names a relation (or a column or constraint on one): the relation's
+ * position from the end of the qualified name (1: the last).
+ */
+export const COMMENTED_RELATIONS: Readonly<Record<string, number>> = {
+  OBJECT_TABLE: 1, OBJECT_VIEW: 1, OBJECT_MATVIEW: 1, OBJECT_INDEX: 1, OBJECT_SEQUENCE: 1, OBJECT_FOREIGN_TABLE: 1, OBJECT_COLUMN: 2, OBJECT_TABCONSTRAINT: 2,
+};
 
 function checkCommentObject(s: { objtype?: string; object?: Node }): void {
   const o = s.object;
-  if (o === undefined || !('List' in o) || !COMMENTED_RELATIONS.has(s.objtype ?? '')) return;
+  const fromEnd = COMMENTED_RELATIONS[s.objtype ?? ''];
+  if (o === undefined || !('List' in o) || fromEnd === undefined) return;
   const names = stringsOf(o.List.items);
   // COMMENT ON TABLE s.t (VIEW, INDEX, ...), COLUMN s.t.c, CONSTRAINT c ON s.t: the schema is the name
   // before the relation's.
-  const relationAt = s.objtype === 'OBJECT_COLUMN' || s.objtype === 'OBJECT_TABCONSTRAINT' ? names.length - 2 : names.length - 1;
+  const relationAt = names.length - fromEnd;
   const schema = relationAt >= 1 ? names[relationAt - 1]! : undefined;
   if (schema !== undefined && !OWN.has(schema)) throw noSuchSchema(schema);
 }

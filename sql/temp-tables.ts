@@ -31,6 +31,7 @@ import { quoteIdent } from './catalog.ts';
 import type { SequenceDef } from './sequences.ts';
 import type { LoweredStatement } from './lower-statement.ts';
 import { SqlError, SqlState } from './errors.ts';
+import { COMMENTED_RELATIONS, RANGE_VAR_FIELDS } from './qualified-names.ts';
 
 /** What every internal name starts with; a SQL text can spell it, but a session refuses one naming another session's. */
 export const TEMP_MARK = '\u0001pg_temp_';
@@ -60,14 +61,8 @@ interface RangeVarLike {
   relpersistence?: string;
 }
 
-/** Fields whose value is a RangeVar's fields (libpg-query writes those without the RangeVar wrapper). */
-const RANGE_VAR_FIELDS = new Set(['relation', 'view', 'sequence', 'rel', 'pktable']);
-
 /** DROP kinds whose objects are relations. */
 const DROPPED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE', 'OBJECT_VIEW', 'OBJECT_MATVIEW']);
-
-/** COMMENT ON kinds whose object names a relation: its position from the end of the name. */
-const COMMENTED_RELATIONS: Readonly<Record<string, number>> = { OBJECT_TABLE: 1, OBJECT_INDEX: 1, OBJECT_SEQUENCE: 1, OBJECT_COLUMN: 2, OBJECT_TABCONSTRAINT: 2 };
 
 /** RENAME kinds that rename the relation itself (a temporary one keeps its internal prefix). */
 const RENAMED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE']);
