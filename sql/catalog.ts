@@ -364,6 +364,12 @@ export class Catalog {
     return t;
   }
 
+  /** The table with an index named `name`, its primary key's included. */
+  indexTable(name: string): TableDef | undefined {
+    for (const t of this.byId.values()) if (hasIndexNamed(t, name)) return t;
+    return undefined;
+  }
+
   findIndex(name: string): { table: TableDef; index: IndexDef } | undefined {
     for (const t of this.byId.values()) {
       const index = t.indexes.find((i) => i.name === name);
@@ -575,6 +581,16 @@ export function referencingKeys(tables: Iterable<TableDef>, name: string): { tab
 
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The name of a table's primary key constraint and index (`<table>_pkey`, derived); null for a table without one. */
+export function primaryKeyName(t: TableDef): string | null {
+  return t.hiddenPk ? null : `${t.name}_pkey`;
+}
+
+/** Whether table `t` has an index named `name`, its primary key's included. */
+export function hasIndexNamed(t: TableDef, name: string): boolean {
+  return primaryKeyName(t) === name || t.indexes.some((i) => i.name === name);
 }
 
 export function columnIndex(t: TableDef, name: string): number {

@@ -12,6 +12,7 @@
 
 import type { CommentStmt, Node, TypeName } from 'libpg-query';
 import type { Catalog, TableDef } from './catalog.ts';
+import { primaryKeyName } from './catalog.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { strOf, unsupported } from './lower-expr.ts';
@@ -93,10 +94,8 @@ function relationNamed(catalog: Catalog, name: string): Relation | null {
   if (t !== undefined) return { kind: t.matview === undefined ? 'table' : 'materialized view', table: t };
   if (catalog.getView(name) !== undefined) return { kind: 'view', name };
   if (catalog.sequence(name) !== undefined) return { kind: 'sequence', name };
-  const i = catalog.findIndex(name);
-  if (i !== undefined) return { kind: 'index', table: i.table, index: name };
-  const pk = catalog.list().find((x) => !x.hiddenPk && `${x.name}_pkey` === name);
-  return pk === undefined ? null : { kind: 'index', table: pk, index: name };
+  const i = catalog.indexTable(name);
+  return i === undefined ? null : { kind: 'index', table: i, index: name };
 }
 
 function commentRelation(catalog: Catalog, r: Relation, text: string | undefined): void {
@@ -166,7 +165,7 @@ function commentConstraint(catalog: Catalog, names: readonly string[], text: str
   const missing = new SqlError(SqlState.undefinedObject, `constraint "${name}" for table "${table}" does not exist`);
   if (r.kind !== 'table') throw missing;
   const t = r.table;
-  if (!t.hiddenPk && name === `${t.name}_pkey`) {
+  if (name === primaryKeyName(t)) {
     const { pkConstraintComment: _, ...rest } = t;
     catalog.put(text === undefined ? rest : { ...rest, pkConstraintComment: text });
     return;

@@ -8,6 +8,7 @@
 
 import type { AlterTableCmd, Node, RenameStmt } from 'libpg-query';
 import type { Catalog, CheckDef, TableDef } from './catalog.ts';
+import { hasIndexNamed, primaryKeyName } from './catalog.ts';
 import type { DdlOutcome, DdlStorage } from './ddl-build.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { evalExpr, makeEnv } from './eval.ts';
@@ -47,7 +48,7 @@ export function renameConstraint(catalog: Catalog, s: RenameStmt): DdlOutcome {
   if (!constraintNames(t).has(old) || t.indexes.some((i) => i.name === old && !i.constraint)) {
     throw new SqlError(SqlState.undefinedObject, `constraint "${old}" for table "${t.name}" does not exist`);
   }
-  if (!t.hiddenPk && old === `${t.name}_pkey`) throw unsupported('renaming a primary key constraint (it is named after its table)');
+  if (old === primaryKeyName(t)) throw unsupported('renaming a primary key constraint (it is named after its table)');
   if (constraintNames(t).has(newName)) throw new SqlError(SqlState.duplicateObject, `constraint "${newName}" for relation "${t.name}" already exists`);
   const index = t.indexes.find((i) => i.name === old);
   if (index !== undefined && catalog.relationExists(newName)) throw new SqlError(SqlState.duplicateTable, `relation "${newName}" already exists`);
@@ -155,7 +156,7 @@ export function storageOnlyAction(t: TableDef, cmd: AlterTableCmd): boolean {
       }
       return true;
     case 'AT_ClusterOn':
-      if (!t.indexes.some((i) => i.name === cmd.name) && !(!t.hiddenPk && cmd.name === `${t.name}_pkey`)) {
+      if (!hasIndexNamed(t, cmd.name ?? '')) {
         throw new SqlError(SqlState.undefinedObject, `index "${cmd.name ?? ''}" for table "${t.name}" does not exist`);
       }
       return true;
@@ -178,7 +179,7 @@ export function maintenance(catalog: Catalog, node: Node): { readonly k: 'noop';
     if (name !== undefined) {
       const t = catalog.get(name);
       if (t === undefined) throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
-      if (c.indexname !== undefined && !t.indexes.some((i) => i.name === c.indexname) && !(!t.hiddenPk && c.indexname === `${t.name}_pkey`)) {
+      if (c.indexname !== undefined && !hasIndexNamed(t, c.indexname)) {
         throw new SqlError(SqlState.undefinedObject, `index "${c.indexname}" for table "${t.name}" does not exist`);
       }
     }
@@ -187,7 +188,7 @@ export function maintenance(catalog: Catalog, node: Node): { readonly k: 'noop';
   if ('ReindexStmt' in node) {
     const r = node.ReindexStmt;
     const name = r.relation?.relname;
-    if (r.kind === 'REINDEX_OBJECT_INDEX' && name !== undefined && catalog.findIndex(name) === undefined && !catalog.list().some((t) => !t.hiddenPk && name === `${t.name}_pkey`)) {
+    if (r.kind === 'REINDEX_OBJECT_INDEX' && name !== undefined && catalog.indexTable(name) === undefined) {
       throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
     }
     if (r.kind === 'REINDEX_OBJECT_TABLE' && name !== undefined && catalog.get(name) === undefined) throw new SqlError(SqlState.undefinedTable, `relation "${name}" does not exist`);
