@@ -102,16 +102,15 @@ export function alterDefaultPrivileges(catalog: Catalog, s: AlterDefaultPrivileg
  * the role's global entry (or the built-in default) with what its IN SCHEMA public entry adds.
  */
 export function initialAcl(catalog: Catalog, owner: number, kind: 'r' | 'S'): readonly AclItem[] | undefined {
-  const global = catalog.objectAcl(defaultAclKey(owner, kind, false));
+  const global = catalog.objectAcl(defaultAclKey(owner, kind, false)) ?? [];
   const added = catalog.objectAcl(defaultAclKey(owner, kind, true)) ?? [];
-  if ((global === undefined || global.length === 0) && added.length === 0) return undefined;
-  const acl = [...(global !== undefined && global.length > 0 ? global : builtIn(owner, kind, kind === 'r' ? TABLE_PRIVILEGES : SEQUENCE_PRIVILEGES))];
+  if (global.length === 0 && added.length === 0) return undefined;
   const all = kind === 'r' ? TABLE_PRIVILEGES : SEQUENCE_PRIVILEGES;
+  let acl: readonly AclItem[] = global.length > 0 ? global : builtIn(owner, kind, all);
+  // What the schema's entry adds, granted as its grantors granted it (with their grant options).
   for (const a of added) {
-    const at = acl.findIndex((x) => x.grantee === a.grantee && x.grantor === a.grantor);
-    const merge = (p: string, q: string): string => [...all].filter((c) => p.includes(c) || q.includes(c)).join('');
-    if (at < 0) acl.push(a);
-    else acl[at] = { ...acl[at]!, privs: merge(acl[at]!.privs, a.privs), options: merge(acl[at]!.options, a.options) };
+    acl = aclAfterGrant({ owner, acl }, [a.grantee], a.grantor, a.privs, false, all);
+    if (a.options !== '') acl = aclAfterGrant({ owner, acl }, [a.grantee], a.grantor, a.options, true, all);
   }
   return acl;
 }
