@@ -21,6 +21,8 @@ import { SqlError, SqlState, toSqlError } from './errors.ts';
 import { lowerStatement, type LoweredStatement, type SavepointOp, type Statement } from './lower-statement.ts';
 import { Savepoints, savepointOutsideBlock, savepointTag } from './savepoints.ts';
 import { SqlTimestamp } from './datetime.ts';
+import { EngineSettings } from './engine-settings.ts';
+import { currentSessionZone, withSessionZone, type SessionZone } from './session-zone.ts';
 import { DEFAULT_IDENTITY, ReadRecorder, type ExecContext, type SessionIdentity } from './exec-context.ts';
 import { readsStillValid } from './occ.ts';
 import { constraintsNamed, DeferredConstraints, SET_CONSTRAINTS_OUTSIDE_BLOCK, type DeferredCheck, type StatementDeferrals } from './foreign-key-deferred.ts';
@@ -55,6 +57,8 @@ interface CacheEntry {
   readonly sql: string;
   readonly stmts: Node[];
   lowered: (LoweredStatement | undefined)[];
+  /** The TimeZone `lowered` was bound in (constants such as '2020-01-01'::timestamptz are folded in it). */
+  zone: string;
   version: number;
 }
 
@@ -133,7 +137,7 @@ export class Engine {
         const code = /(not yet implemented|not supported)$/.test(msg) ? SqlState.featureNotSupported : SqlState.syntaxError;
         throw new SqlError(code, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
       }
-      e = { sql, stmts, lowered: [], version: this.catalog.version };
+      e = { sql, stmts, lowered: [], zone: '', version: this.catalog.version };
       // Long texts (bulk loads with literal values) are not worth keeping: their trees are large and never reused.
       if (sql.length <= 8192) {
         if (this.cache.size > 2000) this.cache.clear();
@@ -149,11 +153,13 @@ export class Engine {
 
   /** @internal */
   lowerAt(entry: CacheEntry, i: number, paramHints: readonly SqlType[]): LoweredStatement {
-    const hit = paramHints.length === 0 ? entry.lowered[i] : undefined;
+    const zone = currentSessionZone().name;
+    const hit = paramHints.length === 0 && entry.zone === zone ? entry.lowered[i] : undefined;
     if (hit !== undefined && entry.version === this.catalog.version) return hit;
-    if (entry.version !== this.catalog.version) {
+    if (entry.version !== this.catalog.version || entry.zone !== zone) {
       entry.lowered = [];
       entry.version = this.catalog.version;
+      entry.zone = zone;
     }
     const l = lowerStatement(this.catalog, entry.stmts[i] as Node, paramHints, entry.sql);
     if (paramHints.length === 0) entry.lowered[i] = l;
@@ -188,6 +194,11 @@ export class Engine {
   }
 }
 
+/** Runs `body` in the session's zone with `now` as the transaction's timestamp (sql/session-zone.ts). */
+function atNow<T>(now: SqlTimestamp, body: () => T): T {
+  return withSessionZone(currentSessionZone(), body, now.micros);
+}
+
 function serializationFailure(): SqlError {
   return new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
     'Reason code: Canceled on identification as a pivot, during commit attempt.');
@@ -206,15 +217,9 @@ interface Txn {
   failed: boolean;
 }
 
-const defaultSettings: Record<string, string> = {
-  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', server_version: '15.0',
-  server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY', timezone: 'UTC', search_path: '"$user", public',
-  standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
-};
-
 export class Session {
   private txn: Txn | null = null;
-  private readonly settings = new Map<string, string>();
+  private readonly settings = new EngineSettings();
   private readonly prepared = new Map<string, { sql: string; lowered: LoweredStatement }>();
   /** When set, every execution records its read set, predicates and scanned versions here. */
   recorder: ReadRecorder | null = null;
@@ -258,6 +263,11 @@ export class Session {
     if (this.txn === null) for (const sql of this.temp.afterTransaction(this.engine.catalog)) this.executeEach(sql, []);
   }
 
+  /** The session's TimeZone now (what its rows' timestamptz values are written in). */
+  get timeZone(): SessionZone {
+    return this.settings.zone;
+  }
+
   get inTransaction(): boolean {
     return this.txn !== null;
   }
@@ -296,7 +306,8 @@ export class Session {
       let r: ExecResult;
       try {
         this.heldOff(entry.stmts[i] as Node);
-        r = this.run(this.lower(entry, i, []), params);
+        // Each statement in the zone its session has when it starts (after an earlier SET of the text).
+        r = withSessionZone(this.settings.zone, () => this.run(this.lower(entry, i, []), params));
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
@@ -312,7 +323,7 @@ export class Session {
   prepare(name: string, sql: string, paramHints: readonly SqlType[] = []): { ok: true; info: PreparedInfo } | { ok: false; error: SqlError } {
     try {
       this.temp.refuseForeign(sql);
-      const lowered = this.lowerOne(sql, paramHints);
+      const lowered = withSessionZone(this.settings.zone, () => this.lowerOne(sql, paramHints));
       this.prepared.set(name, { sql, lowered });
       return { ok: true, info: describe(lowered) };
     } catch (e) {
@@ -341,10 +352,10 @@ export class Session {
       const node = entry.stmts[0];
       if (node !== undefined) this.heldOff(node);
       if (entry.version !== this.engine.catalog.version || lowered.stmt.k === 'noop' || node === undefined) {
-        lowered = this.lowerOne(p.sql, p.lowered.paramTypes);
+        lowered = withSessionZone(this.settings.zone, () => this.lowerOne(p.sql, p.lowered.paramTypes));
         this.prepared.set(name, { sql: p.sql, lowered });
       } else checkStatementPrivileges(this.engine.catalog, this.identity, this.temp.resolve(node, p.sql, this.engine.catalog) ?? node);
-      const r = this.run(lowered, params);
+      const r = withSessionZone(this.settings.zone, () => this.run(lowered, params));
       if (!r.ok) this.failTxn();
       this.endTemp();
       return r.ok ? r : { ok: false, error: shownError(r.error) };
@@ -412,14 +423,14 @@ export class Session {
         const now = txn?.now ?? this.engine.now();
         if (stmt.k === 'query') {
           const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
-          return runStatement(l, rawParams, this.context(source, null, now));
+          return atNow(now, () => runStatement(l, rawParams, this.context(source, null, now)));
         }
         const stmtBuf = new WriteBuffer();
         const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
         // Outside a transaction block the statement is its transaction: deferred checks run after it.
         const deferred = txn?.deferred ?? new DeferredConstraints();
         const queued = deferred.statement();
-        const r = runStatement(l, rawParams, this.context(source, stmtBuf, now, queued));
+        const r = atNow(now, () => runStatement(l, rawParams, this.context(source, stmtBuf, now, queued)));
         deferred.absorb(queued);
         if (txn === null) {
           this.runDeferred(source, now, deferred.takeAll());
@@ -432,7 +443,8 @@ export class Session {
         if (txn === null && followsWithRows(stmt.node)) return this.asTransaction(() => this.run(l, rawParams));
         if (txn !== null) this.lockForDdl(txn);
         // The context of expressions evaluated per existing row (ADD COLUMN ... DEFAULT now()).
-        const out = this.engine.runDdl(stmt, this.context(this.engine.store, null, txn?.now ?? this.engine.now()));
+        const ddlNow = txn?.now ?? this.engine.now();
+        const out = atNow(ddlNow, () => this.engine.runDdl(stmt, this.context(this.engine.store, null, ddlNow)));
         const notices = outcomeNotices(out);
         if (out.then === undefined) return ok(out.tag, out.tag, notices);
         return thenOutcome(out, this.run(this.engine.lowerOne(out.then.sql, []), []), notices);
@@ -441,12 +453,12 @@ export class Session {
         return this.txnCommand(stmt.op);
       case 'savepoint':
         return this.savepoint(stmt.op, stmt.name);
-      case 'set':
-        if (stmt.value === null) this.settings.delete(stmt.name);
-        else this.settings.set(stmt.name, stmt.value);
-        return ok('SET', stmt.name === '' ? 'SET' : stmt.value === null ? 'RESET' : 'SET');
+      case 'set': {
+        const warning = this.settings.set(stmt.name, stmt.value, stmt.local);
+        return ok(stmt.tag, stmt.tag, warning === null ? undefined : [warning]);
+      }
       case 'show': {
-        const v = this.settings.get(stmt.name) ?? defaultSettings[stmt.name];
+        const v = this.settings.get(stmt.name);
         if (v === undefined) throw new SqlError(SqlState.undefinedObject, `unrecognized configuration parameter "${stmt.name}"`);
         const rows: Row[] = [[v]];
         return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name: stmt.name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };
@@ -474,7 +486,7 @@ export class Session {
     if (checks.length === 0) return;
     const catalog = this.engine.catalog;
     const ctx = this.context(source, null, now);
-    runDeferredChecks(foreignKeyGraph(catalog), catalog, makeEnv([], ctx), ctx, checks);
+    atNow(now, () => runDeferredChecks(foreignKeyGraph(catalog), catalog, makeEnv([], ctx), ctx, checks));
   }
 
   /**
@@ -566,35 +578,50 @@ export class Session {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
         this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), deferred: new DeferredConstraints(), failed: false };
+        this.settings.begin();
         return ok('BEGIN', 'BEGIN');
-      case 'commit':
+      case 'commit': {
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
+        // Its SET LOCALs end; a transaction that did not commit takes its SETs back.
+        let r: ExecResult | null = null;
         try {
-          // Deferred checks read (recorded in the transaction's reads) before it validates.
-          if (!txn.failed) this.runDeferred(new OverlaySource(this.engine.store, [txn.buffer]), txn.now, txn.deferred.takeAll());
-        } catch (e) {
-          // A deferred check failing fails the COMMIT: the transaction is rolled back.
-          this.txn = null;
-          this.releaseDdl(false);
-          throw e;
+          r = this.commit(txn);
+          return r;
+        } finally {
+          this.settings.end(r !== null && r.ok && r.tag === 'COMMIT');
         }
-        this.txn = null;
-        if (txn.failed) {
-          this.releaseDdl(false);
-          return ok('ROLLBACK', 'ROLLBACK');
-        }
-        // Holding the DDL lock, nothing was committed since its reads were checked (lockForDdl).
-        if (this.engine.ddlLock?.owner !== this && !txn.buffer.isEmpty
-          && !readsStillValid(this.engine.store, this.engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) {
-          throw serializationFailure();
-        }
-        this.engine.store.apply(txn.buffer);
-        this.releaseDdl(true);
-        return ok('COMMIT', 'COMMIT');
+      }
       case 'rollback':
         this.releaseDdl(false);
         this.txn = null;
+        this.settings.end(false);
         return ok('ROLLBACK', 'ROLLBACK', txn === null ? ['there is no transaction in progress'] : undefined);
     }
+  }
+
+  /** COMMIT of an open block: its deferred checks, validation, then its writes go into the store. */
+  private commit(txn: Txn): ExecResult {
+    try {
+      // Deferred checks read (recorded in the transaction's reads) before it validates.
+      if (!txn.failed) this.runDeferred(new OverlaySource(this.engine.store, [txn.buffer]), txn.now, txn.deferred.takeAll());
+    } catch (e) {
+      // A deferred check failing fails the COMMIT: the transaction is rolled back.
+      this.txn = null;
+      this.releaseDdl(false);
+      throw e;
+    }
+    this.txn = null;
+    if (txn.failed) {
+      this.releaseDdl(false);
+      return ok('ROLLBACK', 'ROLLBACK');
+    }
+    // Holding the DDL lock, nothing was committed since its reads were checked (lockForDdl).
+    if (this.engine.ddlLock?.owner !== this && !txn.buffer.isEmpty
+      && !readsStillValid(this.engine.store, this.engine.catalog, txn.reads, (t, k) => txn.buffer.lookup(t, k) !== undefined)) {
+      throw serializationFailure();
+    }
+    this.engine.store.apply(txn.buffer);
+    this.releaseDdl(true);
+    return ok('COMMIT', 'COMMIT');
   }
 }
