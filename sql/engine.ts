@@ -263,9 +263,13 @@ export class Session {
     if (this.txn === null) for (const sql of this.temp.afterTransaction(this.engine.catalog)) this.executeEach(sql, []);
   }
 
-  /** The session's TimeZone now (what its rows' timestamptz values are written in). */
+  /** The session's TimeZone (its rows' timestamptz values are written in it); a gateway sets it as its own setting changes. */
   get timeZone(): SessionZone {
     return this.settings.zone;
+  }
+
+  set timeZone(zone: SessionZone) {
+    this.settings.set('timezone', zone.name, false);
   }
 
   get inTransaction(): boolean {

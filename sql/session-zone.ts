@@ -140,7 +140,11 @@ function resolveSetting(value: string): SessionZone | ZoneSettingError {
     zone = null; // a POSIX zone with daylight saving rules, which time-zones.ts does not model
   }
   if (zone === null) return { error: invalidMessage(value) };
-  return { name: zone.kind === 'region' ? zoneNameSpelling(value) : value, zone };
+  if (zone.kind === 'fixed') return { name: value, zone };
+  const name = zoneNameSpelling(value);
+  // UTC and its links: a fixed zone (no lookups), UTC's own setting where that is its name.
+  if (zone.region.name === 'UTC') return name === 'UTC' ? UTC_ZONE : { name, zone: UTC_ZONE.zone };
+  return { name, zone };
 }
 
 // ICU's short zone names per locale: each English locale knows the abbreviations of its own region's
@@ -157,7 +161,7 @@ const abbreviationFormats = new Map<string, Intl.DateTimeFormat[]>();
  */
 export function sessionZoneAbbreviation(micros: bigint): string {
   const z = current;
-  if (z.zone.kind === 'fixed') return /^<([^>]*)>/.exec(z.name)?.[1] ?? /^[a-z]{3,}/i.exec(z.name)?.[0] ?? 'UTC';
+  if (z.zone.kind === 'fixed') return /^<([^>]*)>/.exec(z.name)?.[1] ?? /^[a-z]{3,}/i.exec(z.name.slice(z.name.lastIndexOf('/') + 1))?.[0] ?? 'UTC';
   const region = z.zone.region;
   let formats = abbreviationFormats.get(region.name);
   if (formats === undefined) {

@@ -12,6 +12,7 @@ import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
 import { columnsOf, connectRefusal, errorOf, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
 import { peekCatalog } from '../sql/catalog-miss.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
+import type { SessionZone } from '../../sql/session-zone.ts';
 
 export interface ClusterBackendOptions {
   /** Databases a client may name in its startup packet; any name when omitted. */
@@ -66,6 +67,10 @@ class ClusterBackendSession implements BackendSession {
   }
 
   release(): void {}
+
+  setTimeZone(zone: SessionZone): void {
+    this.session.timeZone = zone;
+  }
 
   async begin(): Promise<BackendOutcome> {
     return outcomeOf(await this.session.begin());

@@ -491,7 +491,7 @@ export class RangeReads {
     try {
       exec = executeAt(engine, msg.sql, params, msg.ts, h.store, catalog, {
         mode,
-        recon: msg.recon,
+        recon: msg.recon, timeZone: msg.timeZone,
         paramHints,
         keepScanned: false,
         recordWalks: mode.kind === 'eager',
