@@ -1,6 +1,5 @@
 // One per connected client (`SqlClient`): the catalog cache, hidden row ids and statistics its SQL
 // sessions (sql-session.ts) share.
-import type { Key } from '../../protocol/messages.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { DEFAULT_IDENTITY, type SessionIdentity } from '../../sql/exec-context.ts';
