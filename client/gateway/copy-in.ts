@@ -297,6 +297,9 @@ export function copyGenerated(table: TableDef | undefined, listed: readonly stri
  * error before CopyInResponse. A generated column listed is PostgreSQL's 42P10.
  */
 export async function copyTarget(backend: BackendSession, spec: CopySpec): Promise<{ ok: true; target: CopyTarget } | { ok: false; error: BackendError }> {
+  if ((await backend.views()).some((v) => v.name === spec.table)) {
+    return { ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy to view "${spec.table}"`, hint: 'To enable copying to a view, provide an INSTEAD OF INSERT trigger.' } };
+  }
   const table = (await backend.tables()).find((t) => t.name === spec.table);
   // PostgreSQL takes the data, then refuses it.
   if (table?.matview !== undefined) return { ok: true, target: { columns: [], refused: { code: '42809', message: `cannot copy to materialized view "${spec.table}"` } } };

@@ -85,8 +85,8 @@ export class GatewaySession {
   ) {
     this.catalogContext = {
       settings, backend, processId,
-      set: (name, value) => {
-        const r = this.applySet(name, value);
+      set: (name, value, local) => {
+        const r = this.applySet(name, value, local);
         return r.ok ? null : r;
       },
     };
@@ -377,9 +377,6 @@ export class GatewaySession {
 
   private async copyFrom(spec: CopySpec): Promise<BackendResult> {
     if (this.status === 'E') return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
-    if ((await this.backend.views()).some((v) => v.name === spec.table)) {
-      return this.failed({ ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy to view "${spec.table}"`, hint: 'To enable copying to a view, provide an INSTEAD OF INSERT trigger.' } });
-    }
     const t = await copyTarget(this.backend, spec);
     if (!t.ok) return this.failed(t);
     const own = this.status === 'I';
@@ -392,15 +389,11 @@ export class GatewaySession {
     this.io.flush();
     const r = await copyIn(this.backend, spec, t.target, this.io.next, () => this.cancelRequested, this.settings.zone);
     if (!r.ok) {
-      if (own) {
-        await this.backend.rollback();
-        this.status = 'I';
-      }
+      if (own) await this.rollbackBackend();
       return this.failed(r);
     }
     if (own) {
-      const c = await this.backend.commit();
-      this.status = 'I';
+      const c = await this.commitBackend();
       if (!c.ok) return c;
     }
     return done(`COPY ${r.count}`);
