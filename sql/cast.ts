@@ -213,5 +213,8 @@ export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): Sq
   if (enumType !== undefined) return enumCast(v, from, t, enumType);
   if (from === t || t === 'unknown') return v;
   if (t === 'text' && typeof v === 'string') return v;
+  // A timestamp value given for a timestamptz parameter is already the instant (its driver or the
+  // gateway read it, in the session's zone where it had no offset): not a wall clock to convert again.
+  if (t === 'timestamptz' && v instanceof SqlTimestamp) return v;
   return castValue(v, from, t, -1, true);
 }
