@@ -246,14 +246,16 @@ export function formatOffset(east: number): string {
 
 /** The session zone's offset east of UTC, in seconds, at an instant. */
 export function sessionOffsetAt(micros: bigint): number {
-  return offsetAtInstant(sessionZone(), floorSeconds(micros));
+  const zone = sessionZone();
+  return zone.kind === 'fixed' ? zone.east : offsetAtInstant(zone, floorSeconds(micros));
 }
 
 /** A timestamp with time zone as PostgreSQL writes it in the session's zone: '2020-01-01 04:00:00+01'. */
 export function formatTimestampTz(micros: bigint): string {
   const east = sessionOffsetAt(micros);
-  const s = formatTimestamp(micros + BigInt(east) * 1_000_000n);
-  const off = formatOffset(east);
+  // UTC (the default) as before the zone: no shift, no offset to spell.
+  const s = formatTimestamp(east === 0 ? micros : micros + BigInt(east) * 1_000_000n);
+  const off = east === 0 ? '+00' : formatOffset(east);
   return s.endsWith(' BC') ? `${s.slice(0, -3)}${off} BC` : `${s}${off}`;
 }
 
