@@ -484,7 +484,7 @@ export class GatewaySession {
     const stmt = this.statements.get(spec.name);
     if (stmt === undefined || stmt.empty) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${spec.name}" does not exist`));
     if (stmt.command.k === 'executePrepared') return this.failed(err(GatewayState.featureNotSupported, 'EXECUTE of a prepared EXECUTE is not supported'));
-    const args = await executeArgs(spec, stmt.paramTypes, this.backend);
+    const args = await executeArgs(spec, stmt.paramTypes, this.backend, this.settings.zone);
     if (!args.ok) return this.failed(args);
     const b = stmt.backend;
     return this.run(stmt.command, () => (b !== null ? this.backend.run(b, args.params) : Promise.resolve(done(''))), args.params);
