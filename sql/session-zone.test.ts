@@ -9,7 +9,7 @@ function zone(value: string): SessionZone {
   return z;
 }
 
-describe('TimeZone settings', () => {
+void describe('TimeZone settings', () => {
   // Checked against PostgreSQL 15's SET TIME ZONE and SHOW.
   const accepted: [string, string][] = [
     ['europe/berlin', 'Europe/Berlin'], ['UTC', 'UTC'], ['utc', 'UTC'], ['Etc/UTC', 'Etc/UTC'], ['us/eastern', 'US/Eastern'],
@@ -19,7 +19,7 @@ describe('TimeZone settings', () => {
     ['<+05:30>-05:30', '<+05:30>-05:30'],
   ];
   for (const [value, shown] of accepted) {
-    it(`accepts ${value} as ${shown}, and its shown name gives the same zone back`, () => {
+    void it(`accepts ${value} as ${shown}, and its shown name gives the same zone back`, () => {
       const z = zone(value);
       assert.equal(z.name, shown);
       assert.deepEqual(zone(z.name).zone, z.zone);
@@ -32,7 +32,7 @@ describe('TimeZone settings', () => {
     ["INTERVAL '1 mon'", 'Cannot specify months in time zone interval.'],
   ];
   for (const [value, detail] of refused) {
-    it(`refuses ${JSON.stringify(value)} with PostgreSQL's message`, () => {
+    void it(`refuses ${JSON.stringify(value)} with PostgreSQL's message`, () => {
       const z = timeZoneSetting(value);
       assert.ok(!('zone' in z));
       assert.equal(z.error, `invalid value for parameter "TimeZone": "${value}"`);
@@ -40,18 +40,18 @@ describe('TimeZone settings', () => {
     });
   }
 
-  it('names fixed offsets as pg_tzset_offset does', () => {
+  void it('names fixed offsets as pg_tzset_offset does', () => {
     assert.equal(offsetZoneName(7200), '<+02>-02');
     assert.equal(offsetZoneName(-(5 * 3600 + 30 * 60 + 15)), '<-05:30:15>+05:30:15');
   });
 });
 
-describe('timestamptz in the session zone', () => {
-  it('writes offsets as EncodeTimezone does', () => {
+void describe('timestamptz in the session zone', () => {
+  void it('writes offsets as EncodeTimezone does', () => {
     assert.deepEqual([3600, -19800, 3208, -(167 * 3600), 0].map(formatOffset), ['+01', '-05:30', '+00:53:28', '-167', '+00']);
   });
 
-  it('writes and reads timestamptz in the zone and puts the previous zone back, also after a throw', () => {
+  void it('writes and reads timestamptz in the zone and puts the previous zone back, also after a throw', () => {
     const t = parseTimestampTz('2020-07-01 12:00+00');
     assert.equal(formatTimestampTz(t.micros), '2020-07-01 12:00:00+00');
     withSessionZone(zone('Asia/Kolkata'), () => {

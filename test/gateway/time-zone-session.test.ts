@@ -27,7 +27,7 @@ async function query(c: RawClient, sql: string): Promise<BackendMessage[]> {
 
 const cells = (ms: readonly BackendMessage[]): string[] => ms.filter((m) => m.type === 'D').map((m) => String(dataRow(m.body)[0] ?? 'NULL'));
 
-describe('session time zones through the gateway', () => {
+void describe('session time zones through the gateway', () => {
   // Users 'trust': the raw client does not authenticate.
   let gw: Gateway | undefined;
   before(async () => {
@@ -38,7 +38,7 @@ describe('session time zones through the gateway', () => {
   });
   const port = (): number => gw!.port;
 
-  it('takes TimeZone from the startup packet, and RESET goes back to it', async () => {
+  void it('takes TimeZone from the startup packet, and RESET goes back to it', async () => {
     const c = await RawClient.connect(port(), { user: USER, database: DATABASE, TimeZone: 'europe/berlin' });
     try {
       assert.deepEqual(cells(await query(c, 'SHOW TimeZone')), ['Europe/Berlin']);
@@ -54,7 +54,7 @@ describe('session time zones through the gateway', () => {
     }
   });
 
-  it('reports TimeZone when a ROLLBACK undoes a SET and when a SET LOCAL block ends', async () => {
+  void it('reports TimeZone when a ROLLBACK undoes a SET and when a SET LOCAL block ends', async () => {
     const c = await RawClient.connect(port());
     try {
       await query(c, 'BEGIN');
@@ -72,19 +72,22 @@ describe('session time zones through the gateway', () => {
     }
   });
 
-  it('writes COPY TO text in the session zone', async () => {
+  void it('writes COPY TO text and reads EXECUTE arguments in the session zone', async () => {
     const c = await RawClient.connect(port());
     try {
       await query(c, `SET TIME ZONE 'America/New_York'`);
       const copy = await query(c, `COPY (SELECT timestamptz '2021-03-14 12:00+00' AS t) TO STDOUT`);
       const data = copy.filter((m) => m.type === 'd').map((m) => m.body.toString('utf8'));
       assert.deepEqual(data, ['2021-03-14 08:00:00-04\n']);
+      // SQL EXECUTE's literal arguments are read in the zone too.
+      await query(c, 'PREPARE p(timestamptz) AS SELECT $1::text');
+      assert.deepEqual(cells(await query(c, `EXECUTE p('2021-03-14 12:00')`)), ['2021-03-14 12:00:00-04']);
     } finally {
       c.end();
     }
   });
 
-  it('serves node pg: options TimeZone, current_setting, set_config, 22023', async () => {
+  void it('serves node pg: options TimeZone, current_setting, set_config, 22023', async () => {
     const c = new pg.Client({ host: '127.0.0.1', port: port(), user: USER, password: PASSWORD, database: DATABASE, options: '-c TimeZone=Asia/Kathmandu' });
     await c.connect();
     try {
