@@ -4,9 +4,11 @@
 // client with its own users. As PostgreSQL 15 checks them: the relation an INSERT, UPDATE or DELETE
 // writes needs that privilege (and SELECT when the statement reads its columns: WHERE, RETURNING, SET
 // from columns); MERGE's target the privilege of each action it names (and SELECT when its ON
-// condition or a WHEN MATCHED clause reads the target's columns); every other relation named needs SELECT; a view's own relations are checked as its
-// owner (not here: a view's owner holds what it created it over, or the grant was made to it).
-// Superusers skip every check.
+// condition or a WHEN MATCHED clause reads the target's columns); every other relation named needs
+// SELECT; a view's own relations are checked as its owner (not here: a view's owner holds what it
+// created it over, or the grant was made to it). Superusers skip every check. Caveat: a bare column
+// name inside a subquery of MERGE's ON or WHEN MATCHED that the target also has counts as a read of
+// the target (SELECT on it asked for where PostgreSQL may not ask).
 
 import type { InsertStmt, MergeStmt, Node } from 'libpg-query';
 import { someExpr } from './expr.ts';
