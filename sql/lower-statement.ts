@@ -9,6 +9,7 @@ import { BindContext } from './bind-context.ts';
 import type { Catalog } from './catalog.ts';
 import { bindQuery } from './lower-select.ts';
 import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
+import { lowerMerge } from './lower-merge.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
 import { SqlError, positioned } from './errors.ts';
@@ -101,6 +102,10 @@ function lower(ctx: BindContext, node: Node): Statement {
   }
   if ('DeleteStmt' in node) {
     const d = lowerDelete(ctx, node.DeleteStmt);
+    return { k: 'dml', plan: d.plan, columns: d.columns };
+  }
+  if ('MergeStmt' in node) {
+    const d = lowerMerge(ctx, node.MergeStmt);
     return { k: 'dml', plan: d.plan, columns: d.columns };
   }
   const ddl = ddlTags[kind];

@@ -16,7 +16,7 @@ const OWN = new Set(['public', 'pg_temp']);
 /** Schemas the gateway's system catalog answers reads of. */
 const SYSTEM = new Set(['pg_catalog', 'information_schema']);
 /** Statements whose relations are read or written (42P01 for a missing schema); every other use is 3F000. */
-const QUERIES = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);
+const QUERIES = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 /** DDL that creates the relation its RangeVar names (42501 in pg_catalog, as heap_create says). */
 const CREATES = new Set(['CreateStmt', 'ViewStmt', 'CreateSeqStmt', 'IntoClause', 'CreateTableAsStmt']);
 

@@ -16,7 +16,7 @@
  *   key conflict).
  * - Every other query is a range read: the replicas execute the statement at T over the
  *   transaction's buffered writes (PROTOCOL §4.2, client/core/range-read.ts).
- * - UPDATE/DELETE with a range WHERE (and INSERT ... SELECT) first run the statement as a
+ * - UPDATE/DELETE with a range WHERE (and INSERT ... SELECT, MERGE) first run the statement as a
  *   reconnaissance range read, which returns the source rows; the client then computes the new rows
  *   with the shared evaluator and buffers them.
  * - DDL reads the catalog, applies the statement to a copy, and writes the new catalog; DDL that
