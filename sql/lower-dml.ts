@@ -18,7 +18,7 @@ import { bindReturning, dmlScope, dmlSource } from './lower-dml-from.ts';
 import { coerceAssign } from './coerce.ts';
 import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
-import { inferArbiters } from './index-keys.ts';
+import { constraintArbiter, inferArbiters } from './index-keys.ts';
 import { multiAssignValue, type BoundSources } from './multi-assign.ts';
 
 export interface DmlResult {
@@ -160,9 +160,9 @@ function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: s
   let onConflict: OnConflict | null = null;
   const oc = s.onConflictClause;
   if (oc !== undefined) {
-    if (oc.infer?.conname !== undefined) throw unsupported('ON CONFLICT ON CONSTRAINT');
     const elems = oc.infer?.indexElems;
-    const target = elems === undefined ? null : inferArbiters(ctx.catalog, table, elems, oc.infer?.whereClause);
+    const target = oc.infer?.conname !== undefined ? constraintArbiter(table, oc.infer.conname)
+      : elems === undefined ? null : inferArbiters(ctx.catalog, table, elems, oc.infer?.whereClause);
     if (oc.action === 'ONCONFLICT_NOTHING') onConflict = { k: 'nothing', target };
     else {
       if (target === null) throw new SqlError(SqlState.syntaxError, 'ON CONFLICT DO UPDATE requires inference specification or constraint name');

@@ -41,6 +41,11 @@ export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_MARK);
 }
 
+/** The internal prefix of a temporary relation's name (`\u0001pg_temp_<key>\u0001`); '' for another name. */
+export function tempPrefix(name: string): string {
+  return isTempName(name) ? name.slice(0, name.indexOf('\u0001', 1) + 1) : '';
+}
+
 /** `text` with every internal name spelled as its user's name. */
 export function shown(text: string): string {
   return text.includes(TEMP_MARK) ? text.replace(MARKED, '') : text;
