@@ -157,7 +157,7 @@ export class SqlClient {
       this.#stale = false;
       return known.cv;
     }
-    const cv = CatalogVersion.fromValue(r.value);
+    const cv = CatalogVersion.fromValue(r.value, known === null ? [] : [known.cv]);
     this.learn(r.version, r.value, cv);
     return cv;
   }
