@@ -34,6 +34,7 @@ import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
 import { SqlTime, extractTime, makeTime } from './time.ts';
 import { evalRegexFunction, regexFunctions } from './regex-eval.ts';
 import { builtinFunctions, evalBuiltinFunction } from './builtins-eval.ts';
+import { evalSessionFunction, sessionFunctions } from './session-time.ts';
 import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -133,6 +134,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   if (arrayFunctions.has(e.fn)) return evalArrayFunction(e, row, env);
   if (regexFunctions.has(e.fn)) return evalRegexFunction(e, row, env);
   if (builtinFunctions.has(e.fn)) return evalBuiltinFunction(e, row, env);
+  if (sessionFunctions.has(e.fn)) return evalSessionFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
@@ -174,7 +176,6 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'current_timestamp':
     case 'localtimestamp':
     case 'transaction_timestamp':
-    case 'statement_timestamp':
       return ctxNow(env);
     case 'current_date':
       return timestampToDate(ctxNow(env));

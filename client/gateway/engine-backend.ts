@@ -13,6 +13,7 @@ import { connectRefused, databaseAcl, schemaAcl } from '../../sql/schema-privile
 import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
+import { StatementSleeper } from './statement-sleep.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -110,23 +111,36 @@ export function outcomeOf(r: ExecResult): BackendOutcome {
 class EngineBackendSession implements BackendSession {
   private nextId = 0;
   private onCancel: () => void = () => undefined;
+  /** pg_sleep's waits (statement-sleep.ts). */
+  private readonly sleeper: StatementSleeper;
 
   constructor(
     private readonly session: Session,
     private readonly engine: Engine,
     private readonly identity: SessionIdentity,
-  ) {}
+  ) {
+    this.sleeper = new StatementSleeper(() => engine.clockMicros());
+  }
 
   execute(sql: string): Promise<BackendResult> {
     return this.waiting(() => this.session.execute(sql));
   }
 
-  /** Runs `statement`, again each time another session gives back an advisory lock while it waits for one (until a cancel). */
+  /**
+   * Runs `statement`, again each time another session gives back an advisory lock while it waits for
+   * one (until a cancel), then waits out its pg_sleep calls.
+   */
   private async waiting(statement: () => ExecResult): Promise<BackendResult> {
+    this.sleeper.statement();
     for (;;) {
       const released = this.engine.locks.released();
       const r = statement();
-      if (r.ok || !(r.error instanceof LockWait)) return resultOf(r);
+      if (r.ok || !(r.error instanceof LockWait)) {
+        const slept = await this.sleeper.after(r);
+        // Cancelled while it waited: as any failed statement, it fails the transaction block.
+        if (!slept.ok && r.ok) this.session.cancelStatement();
+        return resultOf(slept);
+      }
       const cancelled = new Promise<true>((resolve) => (this.onCancel = () => resolve(true)));
       if (await Promise.race([released.then(() => false), cancelled])) {
         this.session.cancelStatement();
@@ -137,6 +151,7 @@ class EngineBackendSession implements BackendSession {
 
   cancel(): void {
     this.onCancel();
+    this.sleeper.cancel();
   }
 
   prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
@@ -179,6 +194,7 @@ class EngineBackendSession implements BackendSession {
   }
 
   close(): Promise<void> {
+    this.sleeper.cancel();
     this.session.close();
     return Promise.resolve();
   }
