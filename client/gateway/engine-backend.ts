@@ -9,7 +9,7 @@ import { splitNotices } from '../../sql/notices.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { bootstrapOf, type RoleDef } from '../../sql/roles.ts';
-import { connectRefused, databaseAcl, schemaAcl } from '../../sql/schema-privileges.ts';
+import { connectRefused, databaseAcl, databaseComment, schemaAcl } from '../../sql/schema-privileges.ts';
 import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
@@ -68,6 +68,7 @@ export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCa
     roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
     schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
     schemaComment: catalog.objectComment('schema public') ?? (catalog.objectComment('schema public') === null ? null : 'standard public schema'),
+    databaseComment: databaseComment(catalog),
     defaultAcls: defaultAclEntries(catalog.listObjectAcls()),
   };
 }
@@ -82,6 +83,8 @@ export function noticeOf(message: string): BackendNotice {
   const exists = /^(relation|column|extension) "[^"]*"(?: of relation "[^"]*")? already exists, skipping$/.exec(message);
   if (exists !== null) return { severity: 'NOTICE', code: exists[1] === 'relation' ? '42P07' : exists[1] === 'column' ? '42701' : '42710', message };
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
+  // COMMENT ON DATABASE naming another database: PostgreSQL warns and does nothing.
+  if (/^database "[^"]*" does not exist$/.test(message)) return { severity: 'WARNING', code: '3D000', message };
   if (message.includes('no transaction in progress') || message === SET_CONSTRAINTS_OUTSIDE_BLOCK) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
 }
