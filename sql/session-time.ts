@@ -13,11 +13,14 @@
 //
 // Transaction ids: PostgreSQL's xid counts transactions that wrote (or asked for one); Pesto has no
 // such counter shared by its clients. A transaction's id here is derived from its timestamp T =
-// (microseconds, client id): micros · 4096 + client id mod 4096. It is stable within the transaction,
-// increases from one transaction of a session to the next (T does), and two transactions of clients
-// whose ids differ modulo 4096 never share one. It is "assigned" (txid_current_if_assigned() is not
-// NULL) once the transaction wrote a row or called txid_current(), as in PostgreSQL. The type is
-// bigint (xid8's values print the same; xid8 itself does not exist here).
+// (microseconds, client id): micros · 1024 + client id mod 1024 (within int8 until the year 2255).
+// It is stable within the transaction, increases from one transaction of a session to the next (T
+// does), and two transactions of clients whose ids differ modulo 1024 never share one. Unlike an xid
+// it is not dense (ids of consecutive transactions are far apart) and a transaction that retries after
+// an abort has a new one. It is "assigned" (txid_current_if_assigned() is not NULL) once the
+// transaction wrote a row or called txid_current(), as in PostgreSQL. The type is bigint (xid8's values
+// print the same; xid8 itself does not exist here); txid_status is not provided (nothing keeps the
+// outcome of a transaction by its id).
 //
 // Sleeps: pg_sleep's waits cannot happen while a statement is evaluated (the evaluator is synchronous,
 // and must never block a process). Evaluating one records how long to wait (`SleepRequest`, in the
@@ -55,7 +58,7 @@ export class XactId {
 
   /** The id of a transaction whose timestamp is (micros, clientId): see the essay above. */
   static of(micros: number | bigint, clientId: number): XactId {
-    return new XactId(normInt8(BigInt(micros) * 4096n + BigInt(clientId % 4096)));
+    return new XactId(normInt8(BigInt(micros) * 1024n + BigInt(clientId % 1024)));
   }
 
   /** txid_current(): the id, assigned from now on. */
