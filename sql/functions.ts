@@ -15,7 +15,7 @@ import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
-import { numericLn, numericLog, numericSqrt } from './numeric-math.ts';
+import { numericExp, numericLn, numericLog, numericSqrt } from './numeric-math.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
 import { toCharNumber } from './to-char-number.ts';
@@ -412,7 +412,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
     }
     case 'exp':
-      return Math.exp(num(v[0] ?? 0));
+      return e.t === 'numeric' ? numericExp(v[0] as Numeric) : Math.exp(num(v[0] ?? 0));
     case 'ln':
     case 'log': {
       // numeric: PostgreSQL's exact digits and scales; log(numeric) is log(10, x).

@@ -1,5 +1,6 @@
-// Logarithms and square roots of NUMERIC values with PostgreSQL 15's result scales (numeric.c:
-// numeric_ln, numeric_log and log_var, numeric_sqrt): at least 16 significant digits and never fewer
+// Logarithms, exponentials and square roots of NUMERIC values with PostgreSQL 15's result scales
+// (numeric.c: numeric_ln, numeric_log and log_var, numeric_exp and exp_var, numeric_sqrt): at least
+// 16 significant digits and never fewer
 // decimals than the argument shows, so ln(2.0) is 0.6931471805599453 and log(2, 8) is 3.0000000000000000.
 // The values are computed exactly enough on bigint fixed point (a dozen guard digits beyond the result
 // scale, then one rounding half away from zero), so they are the correctly rounded results, which is
@@ -124,6 +125,32 @@ export function numericLog(base: Numeric, x: Numeric): Numeric {
   if (lnBase === 0n) throw new SqlError(SqlState.divisionByZero, 'division by zero');
   const lnNum = lnFixed(x, s);
   return new Numeric(divRound(lnNum * pow10(rscale), lnBase), rscale);
+}
+
+/** exp(numeric) as PostgreSQL's numeric_exp: 22003 from e^6000 up, zero (at the result scale) from e^-6000 down. */
+export function numericExp(x: Numeric): Numeric {
+  const v = x.toNumber();
+  // log10(result) = x·log10(e): about the decimal weight of the result.
+  const weight = Math.min(Math.max(v * 0.434294481903252, -2000), 2000);
+  const rscale = clampScale(Math.max(MIN_SIG_DIGITS - Math.trunc(weight), x.scale));
+  if (Math.abs(v) >= 6000) {
+    if (v > 0) throw new SqlError(SqlState.numericValueOutOfRange, 'value overflows numeric format');
+    return new Numeric(0n, rscale);
+  }
+  // e^x = (e^(x/2^k))^(2^k) with |x/2^k| < 0.01; the k squarings multiply the relative error by 2^k,
+  // and a large result needs its integer digits besides the scale.
+  const k = Math.max(0, Math.ceil(Math.log2(Math.abs(v) * 100)));
+  const w = rscale + GUARD + Math.ceil(k * 0.302) + Math.max(0, Math.ceil(weight)) + 2;
+  const one = pow10(w);
+  const y = x.scale <= w ? (x.coef * pow10(w - x.scale)) / (1n << BigInt(k)) : x.coef / (pow10(x.scale - w) << BigInt(k));
+  let sum = one;
+  let term = one;
+  for (let n = 1n; term !== 0n; n++) {
+    term = (term * y) / (one * n);
+    sum += term;
+  }
+  for (let i = 0; i < k; i++) sum = (sum * sum) / one;
+  return new Numeric(divRound(sum, pow10(w - rscale)), rscale);
 }
 
 /** sqrt(numeric) as PostgreSQL's numeric_sqrt, correctly rounded to its result scale. */
