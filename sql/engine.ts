@@ -13,8 +13,8 @@ import { LocalSequences, SequenceSession } from './sequences.ts';
 import { outcomeNotices } from './notices.ts';
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { Catalog, type CatalogSnapshot } from './catalog.ts';
-import { MemoryStore, type StoreSnapshot } from './memory-store.ts';
+import { Catalog } from './catalog.ts';
+import { MemoryStore } from './memory-store.ts';
 import { WriteBuffer } from './write-buffer.ts';
 import { OverlaySource } from './overlay-source.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
@@ -36,8 +36,10 @@ import { EngineLockTable, EngineSessionLocks } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { shownError, TempTables } from './temp-tables.ts';
 import { seededRandom } from './seeded-random.ts';
+import { serializationFailure, showSetting, type DdlState, type Txn } from './engine-state.ts';
+import { XactId } from './session-time.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import type { SqlType, SqlValue, Row } from './types.ts';
+import type { SqlType, SqlValue } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
 export { coerceParam } from './cast.ts';
@@ -60,12 +62,6 @@ interface CacheEntry {
 
 const LOGICAL_EPOCH = 1_704_067_200_000_000; // 2024-01-01 00:00:00
 
-/** The catalog and rows before a transaction's first DDL, to go back to if it does not commit. */
-interface DdlState {
-  readonly catalog: CatalogSnapshot;
-  readonly store: StoreSnapshot;
-}
-
 export class Engine {
   readonly catalog = new Catalog();
   readonly store = new MemoryStore();
@@ -82,6 +78,7 @@ export class Engine {
   private readonly clock: () => number;
   readonly random: (bytes: number) => Uint8Array;
   private logicalTime = LOGICAL_EPOCH;
+  private lastNow = 0;
   private rowIds = 0;
   /** Sessions opened so far: each one's number keys its temporary tables' names (sql/temp-tables.ts). */
   private sessions = 0;
@@ -111,8 +108,15 @@ export class Engine {
     }
   }
 
+  /** A transaction's timestamp: the clock, but after every one given before (transaction ids derive from it). */
   now(): SqlTimestamp {
-    return new SqlTimestamp(BigInt(Math.round(this.clock())));
+    this.lastNow = Math.max(Math.round(this.clock()), this.lastNow + 1);
+    return new SqlTimestamp(BigInt(this.lastNow));
+  }
+
+  /** The injected clock (clock_timestamp(), pg_sleep_until's waits), in microseconds since 1970. */
+  clockMicros(): number {
+    return this.clock();
   }
 
   nextRowId(): number {
@@ -188,32 +192,10 @@ export class Engine {
   }
 }
 
-function serializationFailure(): SqlError {
-  return new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
-    'Reason code: Canceled on identification as a pivot, during commit attempt.');
-}
-
-interface Txn {
-  readonly buffer: WriteBuffer;
-  /** What the transaction read, validated at COMMIT (occ.ts). */
-  readonly reads: ReadRecorder;
-  /** Open savepoints, each with the writes buffered when it was taken. */
-  /** Open savepoints, each with the writes buffered when it was taken (and, after DDL, the catalog and rows). */
-  readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly ddl: DdlState | null }>;
-  readonly now: SqlTimestamp;
-  /** SET CONSTRAINTS and the foreign key checks waiting for COMMIT. */
-  readonly deferred: DeferredConstraints;
-  failed: boolean;
-}
-
-const defaultSettings: Record<string, string> = {
-  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', server_version: '15.0',
-  server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY', timezone: 'UTC', search_path: '"$user", public',
-  standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
-};
-
 export class Session {
   private txn: Txn | null = null;
+  /** When the running statement of a transaction block started (its statement_timestamp()). */
+  private statementStart = 0n;
   private readonly settings = new Map<string, string>();
   private readonly prepared = new Map<string, { sql: string; lowered: LoweredStatement }>();
   /** When set, every execution records its read set, predicates and scanned versions here. */
@@ -371,10 +353,17 @@ export class Session {
     if (this.txn !== null) this.txn.failed = true;
   }
 
-  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp, deferred?: StatementDeferrals): ExecContext {
+  /** `query`: a query's context, where pg_sleep may record waits (sql/session-time.ts). */
+  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp, deferred?: StatementDeferrals, query = false): ExecContext {
     const engine = this.engine;
+    const txn = this.txn;
+    // Outside a transaction block the statement is its transaction: it starts when the statement does.
+    const statementTime = txn === null || this.statementStart <= txn.now.micros ? now : new SqlTimestamp(this.statementStart);
     return {
       ...(deferred !== undefined ? { deferred } : {}),
+      clock: { statementTime, readMicros: () => engine.clockMicros() },
+      xact: txn?.xact ?? XactId.of(now.micros, 0),
+      ...(query ? { sleeps: [] } : {}),
       source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
       sequences: this.sequences,
@@ -388,6 +377,7 @@ export class Session {
   /** Runs one statement; outside a transaction block it is its transaction, so its transaction-level advisory locks go after it. */
   private run(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
     this.advisory.statement();
+    if (this.txn !== null) this.statementStart = BigInt(Math.round(this.engine.clockMicros()));
     let r: ExecResult;
     try {
       r = this.runIn(l, rawParams);
@@ -412,7 +402,7 @@ export class Session {
         const now = txn?.now ?? this.engine.now();
         if (stmt.k === 'query') {
           const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
-          return runStatement(l, rawParams, this.context(source, null, now));
+          return runStatement(l, rawParams, this.context(source, null, now, undefined, true));
         }
         const stmtBuf = new WriteBuffer();
         const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
@@ -421,6 +411,7 @@ export class Session {
         const queued = deferred.statement();
         const r = runStatement(l, rawParams, this.context(source, stmtBuf, now, queued));
         deferred.absorb(queued);
+        if (!stmtBuf.isEmpty) txn?.xact.wrote();
         if (txn === null) {
           this.runDeferred(source, now, deferred.takeAll());
           this.engine.store.apply(stmtBuf);
@@ -445,12 +436,8 @@ export class Session {
         if (stmt.value === null) this.settings.delete(stmt.name);
         else this.settings.set(stmt.name, stmt.value);
         return ok('SET', stmt.name === '' ? 'SET' : stmt.value === null ? 'RESET' : 'SET');
-      case 'show': {
-        const v = this.settings.get(stmt.name) ?? defaultSettings[stmt.name];
-        if (v === undefined) throw new SqlError(SqlState.undefinedObject, `unrecognized configuration parameter "${stmt.name}"`);
-        const rows: Row[] = [[v]];
-        return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name: stmt.name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };
-      }
+      case 'show':
+        return showSetting(this.settings, stmt.name);
       case 'constraints':
         return this.setConstraints(stmt.names, stmt.deferred);
       case 'noop':
@@ -565,7 +552,8 @@ export class Session {
     switch (op) {
       case 'begin':
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), deferred: new DeferredConstraints(), failed: false };
+        const now = this.engine.now();
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now, xact: XactId.of(now.micros, 0), deferred: new DeferredConstraints(), failed: false };
         return ok('BEGIN', 'BEGIN');
       case 'commit':
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);

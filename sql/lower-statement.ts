@@ -16,7 +16,7 @@ import { SqlError, positioned } from './errors.ts';
 import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
-import { checkQualifiedNames, createSchema } from './qualified-names.ts';
+import { checkQualifiedNames, createSchema, skippedAlter } from './qualified-names.ts';
 import { checkTableOptions, maintenance } from './ddl-constraints.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
@@ -74,8 +74,9 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
   let stmt: Statement;
   try {
     // A qualified name needs a '.' in the text: most statements skip the walk.
-    if (text === undefined || text.includes('.')) checkQualifiedNames(node);
-    stmt = lower(ctx, node);
+    const skipped = text === undefined || text.includes('.') ? skippedAlter(node) : null;
+    if (skipped === null && (text === undefined || text.includes('.'))) checkQualifiedNames(node);
+    stmt = skipped === null ? lower(ctx, node) : { k: 'noop', ...skipped };
   } catch (e) {
     throw e instanceof SqlError && text !== undefined ? positioned(e, text) : e;
   }
