@@ -92,8 +92,8 @@ export class SqlClient {
   ) {}
 
   /** A session; `identity` answers current_user and current_database(). */
-  session(identity: SessionIdentity = DEFAULT_IDENTITY): SqlSession {
-    return new SqlSession(this, identity);
+  session(identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string): SqlSession {
+    return new SqlSession(this, identity, tempKey);
   }
 
   #rowIdSlot = -1;
@@ -219,11 +219,11 @@ export class SqlSession {
 
   constructor(
     readonly sql: SqlClient,
-    readonly identity: SessionIdentity = DEFAULT_IDENTITY,
+    readonly identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string, // tempKey: a key left behind (temp-session.ts)
   ) {
     this.#sequences = new SessionSequences(sql.client);
     this.#locks = new ClusterLocks(sql.client);
-    this.temp = tempTablesFor(sql.client.opts.clientId);
+    this.temp = tempTablesFor(sql.client.opts.clientId, tempKey);
   }
 
   get #shardCount(): number {
