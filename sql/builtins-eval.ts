@@ -15,6 +15,8 @@ import { checkedTimestamp, type SqlTimestamp } from './datetime.ts';
 import { makeInterval, type SqlInterval } from './interval.ts';
 import { intOutOfRange } from './ops.ts';
 import { toDate } from './to-date.ts';
+import { FLOAT_BINARY_FUNCTIONS, FLOAT_UNARY_FUNCTIONS, evalFloatFunction } from './float-math.ts';
+import { numericLog, numericMinScale, numericScale } from './numeric-math.ts';
 import { addInterval, addIntervalTz } from './interval-arith.ts';
 import { normInt8, type Row, type SqlValue } from './types.ts';
 
@@ -24,7 +26,8 @@ export const builtinFunctions: ReadonlySet<string> = new Set([
   'format', 'format_variadic', 'quote_nullable', 'quote_nullable_any', 'quote_literal_any', 'pg_size_pretty', 'pg_size_pretty_numeric',
   'pg_size_bytes', 'sha224', 'sha256', 'sha384', 'sha512', 'date_bin', 'translate', 'starts_with', 'chr', 'ascii', 'to_hex',
   'string_to_array', 'gcd', 'lcm', 'factorial', 'trim_scale', 'cbrt', 'width_bucket', 'num_nulls', 'num_nonnulls',
-  'num_nulls_variadic', 'num_nonnulls_variadic', 'isfinite', 'make_interval', 'to_date',
+  'num_nulls_variadic', 'num_nonnulls_variadic', 'isfinite', 'make_interval', 'to_date', 'pi', 'scale', 'min_scale', 'log_base',
+  ...FLOAT_UNARY_FUNCTIONS, ...FLOAT_BINARY_FUNCTIONS,
 ]);
 
 const digests: Record<string, (b: Uint8Array) => Uint8Array> = { sha224, sha256, sha384, sha512 };
@@ -114,6 +117,12 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return (v[0] as Numeric).stripTrailingZeros();
     case 'cbrt':
       return Math.cbrt(v[0] as number);
+    case 'scale':
+      return numericScale(v[0] as Numeric);
+    case 'min_scale':
+      return numericMinScale(v[0] as Numeric);
+    case 'log_base':
+      return numericLog(v[0] as Numeric, v[1] as Numeric);
     case 'width_bucket':
       return widthBucket(v[0] ?? null, v[1] ?? null, v[2] ?? null, v[3] as number);
     case 'to_date':
@@ -127,6 +136,7 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return makeInterval(years * 12 + months, weeks * 7 + days, BigInt(hours) * 3_600_000_000n + BigInt(mins) * 60_000_000n + BigInt(rint(secs * 1_000_000)));
     }
     default:
+      if (e.fn === 'pi' || FLOAT_UNARY_FUNCTIONS.has(e.fn) || FLOAT_BINARY_FUNCTIONS.has(e.fn)) return evalFloatFunction(e.fn, v as number[]);
       throw new InvariantError(`no evaluation for built-in function ${e.fn}`);
   }
 }

@@ -11,7 +11,7 @@ export type ReadKind = 'none' | 'point' | 'range';
 
 export type StatementClass =
   | { readonly k: 'read'; readonly read: Exclude<ReadKind, 'none'>; readonly scan: ScanNode | null }
-  | { readonly k: 'write'; readonly op: 'insert' | 'update' | 'delete'; readonly read: ReadKind; readonly scan: ScanNode | null }
+  | { readonly k: 'write'; readonly op: 'insert' | 'update' | 'delete' | 'merge'; readonly read: ReadKind; readonly scan: ScanNode | null }
   | { readonly k: 'utility' };
 
 const hasSubquery = (e: Expr | null): boolean => e !== null && someExpr(e, (x) => x.k === 'subquery');
@@ -53,6 +53,8 @@ export function classify(stmt: Statement): StatementClass {
           return { k: 'write', op: 'update', ...readOf(stmt.plan.source) };
         case 'delete':
           return { k: 'write', op: 'delete', ...readOf(stmt.plan.source) };
+        case 'merge':
+          return { k: 'write', op: 'merge', ...readOf(stmt.plan.source) };
       }
       break;
     case 'ddl':

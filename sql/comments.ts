@@ -1,6 +1,7 @@
 // COMMENT ON: a description kept on the commented object's definition (tables, views, materialized
 // views, their columns, indexes, sequences, constraints, enum types), so renames keep it and dropping
-// the object drops it; schema public's and extensions' live in the catalog's own map.
+// the object drops it; schema public's, extensions' and the database's (schema-privileges.ts) live in
+// the catalog's own map.
 // COMMENT is DDL like any other: the replicated catalog log replays the statement, so every replica
 // and client derives the same comments. NULL or '' removes one. The gateway shows them as
 // pg_description rows (client/gateway/catalog-constraints.ts; schema public's: system-catalog.ts).
@@ -19,6 +20,8 @@ import { strOf, unsupported } from './lower-expr.ts';
 import { noSuchSchema } from './qualified-names.ts';
 import { isBuiltInExtension } from './extensions.ts';
 import { resolveTypeName } from './lower-type.ts';
+import type { DdlActor } from './roles.ts';
+import { commentOnDatabase } from './schema-privileges.ts';
 
 const RELATION_KINDS = { OBJECT_TABLE: 'table', OBJECT_VIEW: 'view', OBJECT_MATVIEW: 'materialized view', OBJECT_INDEX: 'index', OBJECT_SEQUENCE: 'sequence' } as const;
 type RelationKind = (typeof RELATION_KINDS)[keyof typeof RELATION_KINDS];
@@ -36,7 +39,7 @@ function withComment<T extends { readonly comment?: string }>(x: T, text: string
   return (text === undefined ? rest : { ...rest, comment: text }) as T;
 }
 
-export function comment(catalog: Catalog, s: CommentStmt): DdlOutcome {
+export function comment(catalog: Catalog, s: CommentStmt, actor: DdlActor): DdlOutcome {
   const text = s.comment === undefined || s.comment === '' ? undefined : s.comment;
   const objtype = s.objtype ?? '';
   const done: DdlOutcome = { tag: 'COMMENT', touched: [] };
@@ -64,6 +67,8 @@ export function comment(catalog: Catalog, s: CommentStmt): DdlOutcome {
       catalog.setObjectComment('schema public', text ?? null);
       return done;
     }
+    case 'OBJECT_DATABASE':
+      return commentOnDatabase(catalog, strOf(s.object as Node), text, actor);
     case 'OBJECT_EXTENSION': {
       const name = strOf(s.object as Node);
       if (catalog.extensionVersion(name) === undefined && !isBuiltInExtension(name)) throw new SqlError(SqlState.undefinedObject, `extension "${name}" does not exist`);

@@ -64,7 +64,7 @@ function dispatch(catalog: Catalog, storage: DdlStorage, n: Node, ctx: ExecConte
   if ('TruncateStmt' in n) return truncate(catalog, storage, n.TruncateStmt);
   if ('CreateSeqStmt' in n) return createSequence(catalog, n.CreateSeqStmt);
   if ('AlterSeqStmt' in n) return alterSequence(catalog, storage, n.AlterSeqStmt);
-  if ('CommentStmt' in n) return comment(catalog, n.CommentStmt);
+  if ('CommentStmt' in n) return comment(catalog, n.CommentStmt, actor);
   if ('CreateExtensionStmt' in n) return createExtension(catalog, n.CreateExtensionStmt);
   if ('ViewStmt' in n) return createView(catalog, n.ViewStmt);
   if ('CreateTableAsStmt' in n && n.CreateTableAsStmt.objtype === 'OBJECT_MATVIEW') return createMatview(catalog, storage, n.CreateTableAsStmt);

@@ -5,7 +5,7 @@
 // makes concurrent inserts of one key conflict, PROTOCOL §3). `computeUpdatedRow` is the pure
 // old-row -> new-row function a client applies to its reconnaissance-read rows.
 
-import type { DeletePlan, DmlPlan, InsertPlan, UpdatePlan } from './plan.ts';
+import type { DeletePlan, DmlPlan, InsertPlan, MergePlan, UpdatePlan } from './plan.ts';
 import type { TableDef } from './catalog.ts';
 import { andOf, type Expr } from './expr.ts';
 import { evalExpr, type Env } from './eval.ts';
@@ -180,7 +180,7 @@ function returning(exprs: readonly Expr[] | null, row: Row, env: Env, out: Row[]
  * from the context), the hidden row id, column typmods and NOT NULL applied. Clients use it to build the
  * rows they buffer; `runInsert` then adds the uniqueness checks.
  */
-export function buildInsertRow(p: InsertPlan, source: Row, env: Env): Row {
+export function buildInsertRow(p: Pick<InsertPlan, 'table' | 'columns'>, source: Row, env: Env): Row {
   const ctx = env.ctx;
   if (ctx === null) throw new InvariantError('INSERT without an execution context');
   const table = p.table;
@@ -202,21 +202,31 @@ function changeLog(p: DmlPlan): RowChange[] | null {
   return p.fks !== null && p.fks.touches(p.table.id) ? [] : null;
 }
 
+/** Writes the new version `nw` of row `old` (at `oldKey`): constraints, typmods, uniqueness; returns the row stored. */
+function writeUpdated(ctx: ReturnType<typeof context>, table: TableDef, old: Row, oldKey: string, nw: Row, env: Env): Row {
+  const row = checkRow(table, nw, env);
+  const newKey = primaryKeyOf(table, row);
+  if (newKey !== oldKey || uniqueKeyChanged(table, old, row)) {
+    const c = findConflict(ctx, table, row, newKey, oldKey, newKey !== oldKey);
+    if (c !== null) throw uniqueError(c);
+  }
+  if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
+  ctx.writes.put(table, newKey, row);
+  return row;
+}
+
+/** Writes a new row: 23505 when it duplicates a key (its own primary key's row included). */
+function writeInserted(ctx: ReturnType<typeof context>, table: TableDef, row: Row): void {
+  const key = primaryKeyOf(table, row);
+  const c = findConflict(ctx, table, row, key, null, true);
+  if (c !== null) throw uniqueError(c);
+  ctx.writes.put(table, key, row);
+}
+
 /** Foreign key actions write rows as an UPDATE or DELETE does: constraints, typmods, uniqueness. */
 function actionWriter(ctx: ReturnType<typeof context>, env: Env): RowWriter {
   return {
-    update: (table, old, nw) => {
-      const row = checkRow(table, nw, env);
-      const oldKey = primaryKeyOf(table, old);
-      const newKey = primaryKeyOf(table, row);
-      if (newKey !== oldKey || uniqueKeyChanged(table, old, row)) {
-        const c = findConflict(ctx, table, row, newKey, oldKey, newKey !== oldKey);
-        if (c !== null) throw uniqueError(c);
-      }
-      if (newKey !== oldKey) ctx.writes.delete(table, oldKey);
-      ctx.writes.put(table, newKey, row);
-      return row;
-    },
+    update: (table, old, nw) => writeUpdated(ctx, table, old, primaryKeyOf(table, old), nw, env),
     delete: (table, old) => ctx.writes.delete(table, primaryKeyOf(table, old)),
   };
 }
@@ -326,6 +336,51 @@ export function runDelete(p: DeletePlan, env: Env): DmlOutcome {
   return { count: olds.length, returned: out };
 }
 
+/**
+ * MERGE (lower-merge.ts): each row of the source join runs the first action of its kind (WHEN MATCHED
+ * when the target part holds a row, its primary key not NULL; else WHEN NOT MATCHED) whose condition
+ * holds. A target row that an UPDATE or DELETE of this statement already wrote is 21000 when another
+ * source row's action would write it again (PostgreSQL's check; DO NOTHING and no action are not
+ * writes). The count is the rows inserted, updated and deleted.
+ */
+export function runMerge(p: MergePlan, env: Env): DmlOutcome {
+  const ctx = context(env);
+  const table = p.table;
+  const at = p.from.targetAt;
+  const matchedAt = at + (table.pk[0] ?? 0);
+  const changes = changeLog(p);
+  const written = new Set<string>();
+  let count = 0;
+  for (const source of runPlan(p.source, env)) {
+    const matched = source[matchedAt] !== null;
+    const a = p.actions.find((x) => x.matched === matched && (x.when === null || evalExpr(x.when, source, env) === true));
+    if (a === undefined || a.k === 'nothing') continue;
+    count++;
+    if (a.k === 'insert') {
+      const row = buildInsertRow(a, a.values.map((e) => evalExpr(e, source, env)), env);
+      writeInserted(ctx, table, row);
+      changes?.push({ table, old: null, new: row });
+      continue;
+    }
+    const old = source.slice(at, at + table.columns.length);
+    const key = primaryKeyOf(table, old);
+    if (written.has(key)) {
+      throw new SqlError(SqlState.cardinalityViolation, 'MERGE command cannot affect row a second time', undefined, undefined,
+        'Ensure that not more than one source row matches any one target row.');
+    }
+    written.add(key);
+    if (a.k === 'delete') {
+      ctx.writes.delete(table, key);
+      changes?.push({ table, old, new: null });
+    } else {
+      const row = writeUpdated(ctx, table, old, key, computeUpdatedRow(a.set, old, env, source), env);
+      changes?.push({ table, old, new: row });
+    }
+  }
+  finishStatement(p, env, changes);
+  return { count, returned: [] };
+}
+
 export function runDml(p: DmlPlan, env: Env): DmlOutcome {
   switch (p.k) {
     case 'insert':
@@ -334,6 +389,8 @@ export function runDml(p: DmlPlan, env: Env): DmlOutcome {
       return runUpdate(p, env);
     case 'delete':
       return runDelete(p, env);
+    case 'merge':
+      return runMerge(p, env);
   }
 }
 

@@ -11,7 +11,7 @@ import { OverlaySource } from './overlay-source.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
 import { lowerStatement, type LoweredStatement, type SavepointOp } from './lower-statement.ts';
 import { Savepoints, savepointOutsideBlock, savepointTag } from './savepoints.ts';
-import type { SqlTimestamp } from './datetime.ts';
+import { SqlTimestamp } from './datetime.ts';
 import { EngineSettings } from './engine-settings.ts';
 import { currentSessionZone, withSessionZone, type SessionZone } from './session-zone.ts';
 import { ReadRecorder, type ExecContext, type SessionIdentity } from './exec-context.ts';
@@ -26,36 +26,22 @@ import { EngineSessionLocks } from './engine-locks.ts';
 import type { TempTables } from './temp-tables.ts';
 import { shownError } from './temp-tables.ts';
 import type { RowSource, WriteSink } from './row-source.ts';
-import type { SqlType, SqlValue, Row } from './types.ts';
+import type { SqlType, SqlValue } from './types.ts';
+import { serializationFailure, showSetting, type DdlState, type Txn } from './engine-state.ts';
+import { XactId } from './session-time.ts';
 
 import { describe, ok, runStatement, thenOutcome, type ExecResult, type PreparedInfo } from './statement-result.ts';
-import type { CacheEntry, DdlState, Engine } from './engine.ts';
+import type { CacheEntry, Engine } from './engine.ts';
 
 /** Runs `body` in the session's zone with `now` as the transaction's timestamp (sql/session-zone.ts). */
 function atNow<T>(now: SqlTimestamp, body: () => T): T {
   return withSessionZone(currentSessionZone(), body, now.micros);
 }
 
-function serializationFailure(): SqlError {
-  return new SqlError(SqlState.serializationFailure, 'could not serialize access due to read/write dependencies among transactions',
-    'Reason code: Canceled on identification as a pivot, during commit attempt.');
-}
-
-interface Txn {
-  readonly buffer: WriteBuffer;
-  /** What the transaction read, validated at COMMIT (occ.ts). */
-  readonly reads: ReadRecorder;
-  /** Open savepoints, each with the writes buffered when it was taken. */
-  /** Open savepoints, each with the writes buffered when it was taken (and, after DDL, the catalog and rows). */
-  readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly ddl: DdlState | null }>;
-  readonly now: SqlTimestamp;
-  /** SET CONSTRAINTS and the foreign key checks waiting for COMMIT. */
-  readonly deferred: DeferredConstraints;
-  failed: boolean;
-}
-
 export class Session {
   private txn: Txn | null = null;
+  /** When the running statement of a transaction block started (its statement_timestamp()). */
+  private statementStart = 0n;
   private readonly settings = new EngineSettings();
   private readonly prepared = new Map<string, { sql: string; lowered: LoweredStatement }>();
   /** When set, every execution records its read set, predicates and scanned versions here. */
@@ -223,10 +209,17 @@ export class Session {
     if (this.txn !== null) this.txn.failed = true;
   }
 
-  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp, deferred?: StatementDeferrals): ExecContext {
+  /** `query`: a query's context, where pg_sleep may record waits (sql/session-time.ts). */
+  private context(source: RowSource, writes: WriteSink | null, now: SqlTimestamp, deferred?: StatementDeferrals, query = false): ExecContext {
     const engine = this.engine;
+    const txn = this.txn;
+    // Outside a transaction block the statement is its transaction: it starts when the statement does.
+    const statementTime = txn === null || this.statementStart <= txn.now.micros ? now : new SqlTimestamp(this.statementStart);
     return {
       ...(deferred !== undefined ? { deferred } : {}),
+      clock: { statementTime, readMicros: () => engine.clockMicros() },
+      xact: txn?.xact ?? XactId.of(now.micros, 0),
+      ...(query ? { sleeps: [] } : {}),
       source, writes, recorder: this.recorder ?? this.txn?.reads ?? null, now,
       nextRowId: () => engine.nextRowId(),
       sequences: this.sequences,
@@ -240,6 +233,7 @@ export class Session {
   /** Runs one statement; outside a transaction block it is its transaction, so its transaction-level advisory locks go after it. */
   private run(l: LoweredStatement, rawParams: readonly SqlValue[]): ExecResult {
     this.advisory.statement();
+    if (this.txn !== null) this.statementStart = BigInt(Math.round(this.engine.clockMicros()));
     let r: ExecResult;
     try {
       r = this.runIn(l, rawParams);
@@ -264,7 +258,7 @@ export class Session {
         const now = txn?.now ?? this.engine.now();
         if (stmt.k === 'query') {
           const source: RowSource = txn === null ? this.engine.store : new OverlaySource(this.engine.store, [txn.buffer]);
-          return atNow(now, () => runStatement(l, rawParams, this.context(source, null, now)));
+          return atNow(now, () => runStatement(l, rawParams, this.context(source, null, now, undefined, true)));
         }
         const stmtBuf = new WriteBuffer();
         const source = new OverlaySource(this.engine.store, txn === null ? [stmtBuf] : [txn.buffer, stmtBuf]);
@@ -273,6 +267,7 @@ export class Session {
         const queued = deferred.statement();
         const r = atNow(now, () => runStatement(l, rawParams, this.context(source, stmtBuf, now, queued)));
         deferred.absorb(queued);
+        if (!stmtBuf.isEmpty) txn?.xact.wrote();
         if (txn === null) {
           this.runDeferred(source, now, deferred.takeAll());
           this.engine.store.apply(stmtBuf);
@@ -298,12 +293,8 @@ export class Session {
         const warning = this.settings.set(stmt.name, stmt.value, stmt.local);
         return ok(stmt.tag, stmt.tag, warning === null ? undefined : [warning]);
       }
-      case 'show': {
-        const v = this.settings.get(stmt.name);
-        if (v === undefined) throw new SqlError(SqlState.undefinedObject, `unrecognized configuration parameter "${stmt.name}"`);
-        const rows: Row[] = [[v]];
-        return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name: stmt.name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };
-      }
+      case 'show':
+        return showSetting(this.settings, stmt.name);
       case 'constraints':
         return this.setConstraints(stmt.names, stmt.deferred);
       case 'noop':
@@ -416,11 +407,13 @@ export class Session {
   private txnCommand(op: 'begin' | 'commit' | 'rollback'): ExecResult {
     const txn = this.txn;
     switch (op) {
-      case 'begin':
+      case 'begin': {
         if (txn !== null) return ok('BEGIN', 'BEGIN', ['there is already a transaction in progress']);
-        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now: this.engine.now(), deferred: new DeferredConstraints(), failed: false };
+        const now = this.engine.now();
+        this.txn = { buffer: new WriteBuffer(), reads: this.recorder ?? new ReadRecorder(), savepoints: new Savepoints(), now, xact: XactId.of(now.micros, 0), deferred: new DeferredConstraints(), failed: false };
         this.settings.begin();
         return ok('BEGIN', 'BEGIN');
+      }
       case 'commit': {
         if (txn === null) return ok('COMMIT', 'COMMIT', ['there is no transaction in progress']);
         // Its SET LOCALs end; a transaction that did not commit takes its SETs back.

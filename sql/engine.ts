@@ -11,8 +11,8 @@
 
 import { loadModule, parseSync } from 'libpg-query';
 import type { Node } from 'libpg-query';
-import { Catalog, type CatalogSnapshot } from './catalog.ts';
-import { MemoryStore, type StoreSnapshot } from './memory-store.ts';
+import { Catalog } from './catalog.ts';
+import { MemoryStore } from './memory-store.ts';
 import { SqlError, SqlState, toSqlError } from './errors.ts';
 import { lowerStatement, type LoweredStatement, type Statement } from './lower-statement.ts';
 import { SqlTimestamp } from './datetime.ts';
@@ -25,6 +25,7 @@ import { EngineLockTable } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { TempTables } from './temp-tables.ts';
 import { seededRandom } from './seeded-random.ts';
+import type { DdlState } from './engine-state.ts';
 import type { SqlType, SqlValue } from './types.ts';
 
 export type { SqlType, SqlValue } from './types.ts';
@@ -53,12 +54,6 @@ export interface CacheEntry {
 
 const LOGICAL_EPOCH = 1_704_067_200_000_000; // 2024-01-01 00:00:00
 
-/** The catalog and rows before a transaction's first DDL, to go back to if it does not commit. */
-export interface DdlState {
-  readonly catalog: CatalogSnapshot;
-  readonly store: StoreSnapshot;
-}
-
 export class Engine {
   readonly catalog = new Catalog();
   readonly store = new MemoryStore();
@@ -75,6 +70,7 @@ export class Engine {
   private readonly clock: () => number;
   readonly random: (bytes: number) => Uint8Array;
   private logicalTime = LOGICAL_EPOCH;
+  private lastNow = 0;
   private rowIds = 0;
   /** Sessions opened so far: each one's number keys its temporary tables' names (sql/temp-tables.ts). */
   private sessions = 0;
@@ -104,8 +100,15 @@ export class Engine {
     }
   }
 
+  /** A transaction's timestamp: the clock, but after every one given before (transaction ids derive from it). */
   now(): SqlTimestamp {
-    return new SqlTimestamp(BigInt(Math.round(this.clock())));
+    this.lastNow = Math.max(Math.round(this.clock()), this.lastNow + 1);
+    return new SqlTimestamp(BigInt(this.lastNow));
+  }
+
+  /** The injected clock (clock_timestamp(), pg_sleep_until's waits), in microseconds since 1970. */
+  clockMicros(): number {
+    return this.clock();
   }
 
   nextRowId(): number {

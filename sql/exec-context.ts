@@ -17,6 +17,7 @@ import type { Catalog, TableDef } from './catalog.ts';
 import type { RowSource, RowVersion, ScannedRow, WriteSink } from './row-source.ts';
 import type { SqlTimestamp } from './datetime.ts';
 import type { SqlValue } from './types.ts';
+import type { SleepRequest, StatementClock, XactId } from './session-time.ts';
 
 export interface ReadRecord {
   readonly tableId: number;
@@ -92,6 +93,15 @@ export interface ExecContext {
   readonly deferred?: StatementDeferrals;
   /** The session's advisory locks (sql/advisory-locks.ts); absent where statements of any session run (replicas). */
   readonly advisory?: AdvisoryLocks;
+  /**
+   * clock_timestamp(), statement_timestamp() and timeofday() (sql/session-time.ts); absent where no
+   * clock may be read (replicas: the client runs statements that call them, `atClient`).
+   */
+  readonly clock?: StatementClock;
+  /** The transaction's id (txid_current); absent on replicas. */
+  readonly xact?: XactId;
+  /** Where a query's pg_sleep calls record their waits, for the session to wait out; absent where none may wait (DML, replicas). */
+  readonly sleeps?: SleepRequest[];
 }
 
 /** Point read by primary key, recorded in the read set (absent rows as version null). */

@@ -71,11 +71,13 @@ export function explainLines(stmt: Statement, opts: ExplainOptions): string[] {
 /** The statement EXPLAIN explains, or 0A000 for one it cannot (utility statements). */
 export function explainedQuery(stmt: ExplainStmt): Node {
   const q = stmt.query;
-  if (q === undefined || !('SelectStmt' in q || 'InsertStmt' in q || 'UpdateStmt' in q || 'DeleteStmt' in q)) {
+  if (q === undefined || !('SelectStmt' in q || 'InsertStmt' in q || 'UpdateStmt' in q || 'DeleteStmt' in q || 'MergeStmt' in q)) {
     throw new SqlError(SqlState.featureNotSupported, 'EXPLAIN of this statement is not supported');
   }
   return q;
 }
+
+const DML_NODES: Record<DmlPlan['k'], string> = { insert: 'Insert', update: 'Update', delete: 'Delete', merge: 'Merge' };
 
 const JOIN: Record<string, string> = { inner: '', left: ' Left Join', right: ' Right Join', full: ' Full Join' };
 
@@ -101,7 +103,7 @@ class PlanWriter {
   }
 
   dml(p: DmlPlan): void {
-    this.node(0, `${p.k === 'insert' ? 'Insert' : p.k === 'update' ? 'Update' : 'Delete'} on ${p.table.name}`);
+    this.node(0, `${DML_NODES[p.k]} on ${p.table.name}`);
     if (p.k === 'insert' && p.onConflict !== null) {
       this.prop(0, `Conflict Resolution: ${p.onConflict.k === 'nothing' ? 'NOTHING' : 'UPDATE'}`);
     }

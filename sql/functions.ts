@@ -15,6 +15,7 @@ import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
+import { numericExp, numericLn, numericLog, numericSqrt } from './numeric-math.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf, sessionOffsetAt, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
 import { toCharNumber } from './to-char-number.ts';
@@ -33,6 +34,7 @@ import { arrayFunctions, evalArrayFunction } from './array-eval.ts';
 import { SqlTime, extractTime, makeTime } from './time.ts';
 import { evalRegexFunction, regexFunctions } from './regex-eval.ts';
 import { builtinFunctions, evalBuiltinFunction } from './builtins-eval.ts';
+import { evalSessionFunction, sessionFunctions } from './session-time.ts';
 import { age, extractInterval, truncInterval, justifyDays, justifyHours, justifyInterval } from './interval-arith.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -148,6 +150,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   if (arrayFunctions.has(e.fn)) return evalArrayFunction(e, row, env);
   if (regexFunctions.has(e.fn)) return evalRegexFunction(e, row, env);
   if (builtinFunctions.has(e.fn)) return evalBuiltinFunction(e, row, env);
+  if (sessionFunctions.has(e.fn)) return evalSessionFunction(e, row, env);
   const a = e.args;
   // Functions that do not simply propagate NULL.
   switch (e.fn) {
@@ -189,7 +192,6 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'current_timestamp':
     case 'localtimestamp':
     case 'transaction_timestamp':
-    case 'statement_timestamp':
       // LOCALTIMESTAMP (bound as now() of type timestamp): the session zone's wall clock.
       return e.t === 'timestamp' ? localOf(ctxNow(env)) : ctxNow(env);
     case 'current_date':
@@ -412,9 +414,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return x instanceof Numeric ? Numeric.fromInteger(x.sign()) : Math.sign(num(x));
     }
     case 'sqrt': {
+      if (e.t === 'numeric') return numericSqrt(v[0] as Numeric);
       const n = num(v[0] ?? 0);
       if (n < 0) throw new SqlError('2201F', 'cannot take square root of a negative number');
-      return e.t === 'numeric' ? (Numeric.fromFloat(Math.sqrt(n)) ?? Numeric.zero) : Math.sqrt(n);
+      return Math.sqrt(n);
     }
     case 'power':
     case 'pow': {
@@ -426,14 +429,16 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
     }
     case 'exp':
-      return Math.exp(num(v[0] ?? 0));
+      return e.t === 'numeric' ? numericExp(v[0] as Numeric) : Math.exp(num(v[0] ?? 0));
     case 'ln':
     case 'log': {
+      // numeric: PostgreSQL's exact digits and scales; log(numeric) is log(10, x).
+      if (e.t === 'numeric') return e.fn === 'ln' ? numericLn(v[0] as Numeric) : numericLog(Numeric.fromInteger(10), v[0] as Numeric);
       const n = num(v[0] ?? 0);
       if (n === 0) throw new SqlError('2201E', 'cannot take logarithm of zero');
       if (n < 0) throw new SqlError('2201E', 'cannot take logarithm of a negative number');
       const r = e.fn === 'ln' ? Math.log(n) : Math.log10(n);
-      return e.t === 'numeric' ? (Numeric.fromFloat(r) ?? Numeric.zero) : r;
+      return r;
     }
     case 'mod':
       return arith('%', v[0] ?? null, v[1] ?? null, e.t);

@@ -11,7 +11,7 @@
 // from date, timestamp and time), and so is timestamptz plus or minus an interval.
 
 import type { Node } from 'libpg-query';
-import { columnIndex, type Catalog, type IndexDef, type IndexExpr, type TableDef } from './catalog.ts';
+import { columnIndex, primaryKeyName, type Catalog, type IndexDef, type IndexExpr, type TableDef } from './catalog.ts';
 import { BindContext, Scope } from './bind-context.ts';
 import { bindExpr, toBool } from './lower-expr.ts';
 import { checkSource, checkText } from './check-text.ts';
@@ -20,6 +20,7 @@ import { conjuncts, exprEquals, mapExpr, someExpr, type Expr } from './expr.ts';
 import { evalExpr, makeEnv } from './eval.ts';
 import { isImmutable } from './immutability.ts';
 import type { Row, SqlValue } from './types.ts';
+import { tempPrefix } from './temp-tables.ts';
 
 /**
  * Binds one key expression (`what` 'expression') or the predicate (`what` 'predicate') of an index on
@@ -198,6 +199,22 @@ export function inferArbiters(catalog: Catalog, table: TableDef, elems: readonly
   }
   if (out.length === 0) throw new SqlError(SqlState.invalidColumnReference, 'there is no unique or exclusion constraint matching the ON CONFLICT specification');
   return out;
+}
+
+/**
+ * ON CONFLICT ON CONSTRAINT `name`: the arbiter of `table`'s primary key or UNIQUE constraint of that name
+ * (a temporary table's constraints carry its internal prefix). A unique index that backs no constraint is
+ * not one, as in PostgreSQL.
+ */
+export function constraintArbiter(table: TableDef, name: string): string[] {
+  const prefix = tempPrefix(table.name);
+  for (const n of prefix === '' ? [name] : [prefix + name, name]) {
+    if (primaryKeyName(table) === n || table.indexes.some((i) => i.constraint && i.name === n)) return [n];
+    if ((table.checks ?? []).some((c) => c.name === n) || (table.foreignKeys ?? []).some((f) => f.name === n)) {
+      throw new SqlError(SqlState.wrongObjectType, 'constraint in ON CONFLICT clause has no associated index');
+    }
+  }
+  throw new SqlError(SqlState.undefinedObject, `constraint "${name}" for table "${table.name}" does not exist`);
 }
 
 /** Whether the conjuncts `conj` of a query's WHERE imply partial index `idx`'s predicate (each of its conjuncts is one of them). */

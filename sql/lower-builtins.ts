@@ -1,7 +1,8 @@
 // Typing of more built-in scalar functions, after PostgreSQL 15's pg_proc: format and the quoting
 // functions over any type, pg_size_pretty/pg_size_bytes, the SHA-2 digests, date_bin, string
 // functions (translate, starts_with, chr, ascii, to_hex, string_to_array), number functions (gcd, lcm,
-// factorial, trim_scale, cbrt, log10, width_bucket), num_nulls/num_nonnulls, isfinite and make_interval.
+// factorial, trim_scale, cbrt, log10, width_bucket, log(b, x), scale, min_scale; the trigonometric and
+// hyperbolic functions, pi, degrees, radians: float-math.ts), num_nulls/num_nonnulls, isfinite and make_interval.
 // Evaluation is builtins-eval.ts. Each returns null for a name (or form) that is not its own, so that
 // lower-func.ts goes on with its own cases.
 
@@ -11,6 +12,7 @@ import { coerce } from './coerce.ts';
 import type { Expr } from './expr.ts';
 import { SqlError } from './errors.ts';
 import { noFunc } from './lower-func.ts';
+import { FLOAT_BINARY_FUNCTIONS, FLOAT_UNARY_FUNCTIONS } from './float-math.ts';
 import { isArrayType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 
 const func = (fn: string, args: readonly Expr[], t: SqlType): Expr => ({ k: 'func', fn, args, t });
@@ -62,7 +64,18 @@ const anyArg = (ctx: BindContext, e: Expr): Expr => (e.t === 'unknown' ? coerce(
 
 export function bindBuiltinFunction(ctx: BindContext, name: string, args: readonly Expr[]): Expr | null {
   const fix = (types: readonly SqlType[]): Expr[] => fixed(ctx, name, args, types, implicitCast);
+  if (FLOAT_UNARY_FUNCTIONS.has(name)) return func(name, fix(['float8']), 'float8');
+  if (FLOAT_BINARY_FUNCTIONS.has(name)) return func(name, fix(['float8', 'float8']), 'float8');
   switch (name) {
+    case 'pi':
+      return func(name, fix([]), 'float8');
+    case 'scale':
+    case 'min_scale':
+      return func(name, fix(['numeric']), 'int4');
+    case 'log':
+      // The two-argument form is numeric's only (log(numeric) and log(float8) are lower-func.ts's).
+      if (args.length !== 2) return null;
+      return func('log_base', fix(['numeric', 'numeric']), 'numeric');
     case 'format': {
       const [fmt, ...rest] = args;
       if (fmt === undefined || !textLike(fmt)) throw noFunc(name, args);

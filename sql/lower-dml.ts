@@ -8,7 +8,7 @@ import type { Node, InsertStmt, UpdateStmt, DeleteStmt, ResTarget, RangeVar } fr
 import type { Expr } from './expr.ts';
 import type { BindContext} from './bind-context.ts';
 import { Scope } from './bind-context.ts';
-import type { Assignment, DeletePlan, InsertPlan, OnConflict, OutputColumn, Plan, UpdatePlan } from './plan.ts';
+import type { Assignment, DmlPlan, OnConflict, OutputColumn, Plan } from './plan.ts';
 import type { ColumnDef, TableDef } from './catalog.ts';
 import { columnIndex } from './catalog.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
@@ -18,11 +18,11 @@ import { bindReturning, dmlScope, dmlSource } from './lower-dml-from.ts';
 import { coerceAssign } from './coerce.ts';
 import { bindSubscriptAssignment } from './lower-array.ts';
 import { foreignKeyGraph } from './foreign-key-checks.ts';
-import { inferArbiters } from './index-keys.ts';
+import { constraintArbiter, inferArbiters } from './index-keys.ts';
 import { multiAssignValue, type BoundSources } from './multi-assign.ts';
 
 export interface DmlResult {
-  readonly plan: InsertPlan | UpdatePlan | DeletePlan;
+  readonly plan: DmlPlan;
   readonly columns: OutputColumn[];
 }
 
@@ -36,7 +36,7 @@ function returningNodes(s: { returningList?: Node[]; returningClause?: { exprs?:
   return s.returningClause?.exprs ?? s.returningList;
 }
 
-function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
+export function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]): Assignment[] {
   const out: Assignment[] = [];
   const subscriptedCols = new Set<number>();
   const sources: BoundSources = new Map();
@@ -78,11 +78,11 @@ function bindAssignments(scope: Scope, table: TableDef, targets: readonly Node[]
  * default under OVERRIDING USER VALUE; 428C9 for GENERATED ALWAYS without OVERRIDING SYSTEM VALUE;
  * undefined: the value given. A stored generated column takes no value at all (428C9; DEFAULT only).
  */
-function identityValue(s: InsertStmt, c: ColumnDef): Expr | undefined {
+export function identityValue(override: InsertStmt['override'], c: ColumnDef): Expr | undefined {
   if (c.generated !== undefined) throw new SqlError('428C9', `cannot insert a non-DEFAULT value into column "${c.name}"`, `Column "${c.name}" is a generated column.`);
   if (c.identity === undefined || c.default === null) return undefined;
-  if (s.override === 'OVERRIDING_USER_VALUE') return c.default;
-  if (c.identity === 'a' && s.override !== 'OVERRIDING_SYSTEM_VALUE') {
+  if (override === 'OVERRIDING_USER_VALUE') return c.default;
+  if (c.identity === 'a' && override !== 'OVERRIDING_SYSTEM_VALUE') {
     throw new SqlError('428C9', `cannot insert a non-DEFAULT value into column "${c.name}"`, `Column "${c.name}" is an identity column defined as GENERATED ALWAYS.`,
       undefined, 'Use OVERRIDING SYSTEM VALUE to override.');
   }
@@ -136,7 +136,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
         if ('SetToDefault' in n) return c.default ?? ({ k: 'const', v: null, t: c.type } as Expr);
-        return identityValue(s, c) ?? coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name, c.typmod);
+        return identityValue(s.override, c) ?? coerceAssign(ctx, bindExpr(valueScope, n), c.type, c.name, c.typmod);
       });
     });
     source = { k: 'values', rows };
@@ -149,7 +149,7 @@ export function lowerInsert(ctx: BindContext, s: InsertStmt): DmlResult {
       exprs: q.columns.map((qc, i) => {
         const c = table.columns[columns[i] as number];
         if (c === undefined) throw new SqlError(SqlState.undefinedColumn, 'bad column');
-        return identityValue(s, c) ?? coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name, c.typmod);
+        return identityValue(s.override, c) ?? coerceAssign(ctx, { k: 'col', i, t: qc.type }, c.type, c.name, c.typmod);
       }),
     };
   }
@@ -160,9 +160,9 @@ function finishInsert(ctx: BindContext, s: InsertStmt, table: TableDef, alias: s
   let onConflict: OnConflict | null = null;
   const oc = s.onConflictClause;
   if (oc !== undefined) {
-    if (oc.infer?.conname !== undefined) throw unsupported('ON CONFLICT ON CONSTRAINT');
     const elems = oc.infer?.indexElems;
-    const target = elems === undefined ? null : inferArbiters(ctx.catalog, table, elems, oc.infer?.whereClause);
+    const target = oc.infer?.conname !== undefined ? constraintArbiter(table, oc.infer.conname)
+      : elems === undefined ? null : inferArbiters(ctx.catalog, table, elems, oc.infer?.whereClause);
     if (oc.action === 'ONCONFLICT_NOTHING') onConflict = { k: 'nothing', target };
     else {
       if (target === null) throw new SqlError(SqlState.syntaxError, 'ON CONFLICT DO UPDATE requires inference specification or constraint name');

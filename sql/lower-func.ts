@@ -1,6 +1,7 @@
 // Typing of scalar function calls: argument coercions and result types after PostgreSQL's catalog
 // (length -> integer, round(numeric, int) -> numeric, abs keeps its argument type, ...). Functions whose
-// value would differ between replicas (random(), clock_timestamp()) are rejected: sql/ is deterministic.
+// value would differ between replicas (random(), clock_timestamp()) mark the statement `atClient`: the
+// session's client runs it (replicas must agree on results).
 
 import { extensionOf, UUID_CONSTANTS } from './extensions.ts';
 import type { Expr } from './expr.ts';
@@ -9,6 +10,7 @@ import { coerce, operatorError, unifyAll } from './coerce.ts';
 import { bindJsonFunction } from './lower-json.ts';
 import { bindArrayFunction } from './lower-array.ts';
 import { bindBuiltinFunction } from './lower-builtins.ts';
+import { bindSessionFunction } from './session-time.ts';
 import { REGEX_FUNCTIONS, bindRegexFunction, bindSubstringPattern } from './lower-match.ts';
 import { SqlError, SqlState } from './errors.ts';
 import { isArrayType, isDateTimeType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
@@ -39,7 +41,7 @@ function numArg(ctx: BindContext, e: Expr, name: string, args: readonly Expr[]):
   return e;
 }
 
-const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 'transaction_timestamp', 'statement_timestamp']);
+const deterministicNow = new Set(['now', 'current_timestamp', 'localtimestamp', 'transaction_timestamp']);
 
 /** Integer bitwise operators & | # as PostgreSQL's int2and, int4or, int8xor, ... over the operands' common integer type. */
 export function bindBitwise(ctx: BindContext, op: '&' | '|' | '#', l: Expr, r: Expr): Expr {
@@ -62,7 +64,7 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     arity(name, args, 0, 0);
     return fn(name, [], 'time');
   }
-  const builtin = bindBuiltinFunction(ctx, name, args);
+  const builtin = bindBuiltinFunction(ctx, name, args) ?? bindSessionFunction(ctx, name, args);
   if (builtin !== null) return builtin;
   switch (name) {
     case 'current_date':
@@ -114,9 +116,6 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       // regtype's output for the argument's type, which binding already knows (shown as text here).
       arity(name, args, 1, 1);
       return { k: 'const', v: typeDisplayName[(args[0] as Expr).t], t: 'text' };
-    case 'clock_timestamp':
-    case 'timeofday':
-      throw new SqlError(SqlState.featureNotSupported, `function ${name}() is not supported: a statement's results must not depend on when each replica runs it`);
     case 'abs': {
       arity(name, args, 1, 1);
       const a = numArg(ctx, args[0] as Expr, name, args);

@@ -237,6 +237,7 @@ export function bindWith<T>(ctx: BindContext, w: WithClause, parent: Scope | nul
         frame.set(cte.ctename ?? '', { plan: { k: 'recursive', base: base.plan, step: stepPlan, slot, all: cq.SelectStmt.all === true, types }, columns });
         continue;
       }
+      if ('MergeStmt' in cq) throw new SqlError(SqlState.featureNotSupported, 'MERGE not supported in WITH query');
       const q = bindQuery(ctx, cq, parent);
       cteCorrelated ||= q.correlated;
       frame.set(cte.ctename ?? '', { plan: q.plan, columns: rename(q.columns) });

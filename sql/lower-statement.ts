@@ -9,13 +9,14 @@ import { BindContext } from './bind-context.ts';
 import type { Catalog } from './catalog.ts';
 import { bindQuery } from './lower-select.ts';
 import { lowerDelete, lowerInsert, lowerUpdate } from './lower-dml.ts';
+import { lowerMerge } from './lower-merge.ts';
 import { nodeKind, strOf, unsupported } from './lower-expr.ts';
 import type { SqlType } from './types.ts';
 import { SqlError, positioned } from './errors.ts';
 import { explainLines, explainOptions, explainedQuery } from './explain.ts';
 import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
-import { checkQualifiedNames, createSchema } from './qualified-names.ts';
+import { checkQualifiedNames, createSchema, skippedAlter } from './qualified-names.ts';
 import { checkTableOptions, maintenance } from './ddl-constraints.ts';
 import { setValueText } from './set-args.ts';
 
@@ -61,8 +62,9 @@ export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonl
   let stmt: Statement;
   try {
     // A qualified name needs a '.' in the text: most statements skip the walk.
-    if (text === undefined || text.includes('.')) checkQualifiedNames(node);
-    stmt = lower(ctx, node);
+    const skipped = text === undefined || text.includes('.') ? skippedAlter(node) : null;
+    if (skipped === null && (text === undefined || text.includes('.'))) checkQualifiedNames(node);
+    stmt = skipped === null ? lower(ctx, node) : { k: 'noop', ...skipped };
   } catch (e) {
     throw e instanceof SqlError && text !== undefined ? positioned(e, text) : e;
   }
@@ -89,6 +91,10 @@ function lower(ctx: BindContext, node: Node): Statement {
   }
   if ('DeleteStmt' in node) {
     const d = lowerDelete(ctx, node.DeleteStmt);
+    return { k: 'dml', plan: d.plan, columns: d.columns };
+  }
+  if ('MergeStmt' in node) {
+    const d = lowerMerge(ctx, node.MergeStmt);
     return { k: 'dml', plan: d.plan, columns: d.columns };
   }
   const ddl = ddlTags[kind];

@@ -281,7 +281,42 @@ export interface DeletePlan {
   readonly from: DmlFrom | null;
 }
 
-export type DmlPlan = InsertPlan | UpdatePlan | DeletePlan;
+/**
+ * MERGE (lower-merge.ts): `source` joins the data source and then the target (a LEFT JOIN when a WHEN
+ * NOT MATCHED clause exists, else an inner join), so each of its rows is the source's columns followed
+ * by the target's full row, all NULL when no target row matched; it is the statement's reconnaissance
+ * read on a cluster, as UPDATE ... FROM's join is. Each row runs the first of its kind's actions whose
+ * condition holds (sql/dml.ts runMerge).
+ */
+export interface MergePlan {
+  readonly k: 'merge';
+  readonly table: TableDef;
+  /** The catalog's foreign keys when it has any (foreign-key-checks.ts): the statement's checks and actions. */
+  readonly fks: ForeignKeyGraph | null;
+  readonly source: Plan;
+  readonly from: DmlFrom;
+  /** The WHEN clauses in order. */
+  readonly actions: readonly MergeAction[];
+  /** PostgreSQL 15's MERGE has no RETURNING. */
+  readonly returning: null;
+}
+
+/** One WHEN clause: `when` (null: none) and every expression read the source row. */
+export type MergeAction =
+  | { readonly k: 'update'; readonly matched: true; readonly when: Expr | null; readonly set: readonly Assignment[] }
+  | { readonly k: 'delete'; readonly matched: true; readonly when: Expr | null }
+  | { readonly k: 'nothing'; readonly matched: boolean; readonly when: Expr | null }
+  | {
+      readonly k: 'insert';
+      readonly matched: false;
+      readonly when: Expr | null;
+      readonly table: TableDef;
+      /** Target column ordinals, one per value (as InsertPlan's). */
+      readonly columns: readonly number[];
+      readonly values: readonly Expr[];
+    };
+
+export type DmlPlan = InsertPlan | UpdatePlan | DeletePlan | MergePlan;
 
 export type CmpOpAlias = CmpOp;
 

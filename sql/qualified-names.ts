@@ -7,6 +7,7 @@
 // not exist`), 3F000 for every other use (`schema "other" does not exist`), 42501 for a DDL target in
 // pg_catalog. `pg_temp` names the session's temporary tables: a session rewrites such names to its
 // tables' internal ones before this check (sql/temp-tables.ts); one left here is taken as public.
+// ALTER ... IF EXISTS of a relation in another schema is skipped with PostgreSQL's notice (`skippedAlter`).
 
 import type { CreateSchemaStmt, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
@@ -16,7 +17,7 @@ const OWN = new Set(['public', 'pg_temp']);
 /** Schemas the gateway's system catalog answers reads of. */
 const SYSTEM = new Set(['pg_catalog', 'information_schema']);
 /** Statements whose relations are read or written (42P01 for a missing schema); every other use is 3F000. */
-const QUERIES = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt']);
+const QUERIES = new Set(['SelectStmt', 'InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
 /** DDL that creates the relation its RangeVar names (42501 in pg_catalog, as heap_create says). */
 const CREATES = new Set(['CreateStmt', 'ViewStmt', 'CreateSeqStmt', 'IntoClause', 'CreateTableAsStmt']);
 
@@ -32,6 +33,35 @@ export function noSuchSchema(schema: string, location?: number): SqlError {
 export function ownName(items: readonly string[]): string | null {
   if (items.length > 1 && !OWN.has(items[items.length - 2]!)) return null;
   return items[items.length - 1] ?? '';
+}
+
+/** ALTER TABLE / INDEX / VIEW / MATERIALIZED VIEW / SEQUENCE's command tags, by the object kind the statement names. */
+const ALTER_TAGS: Readonly<Record<string, string>> = {
+  OBJECT_TABLE: 'ALTER TABLE', OBJECT_INDEX: 'ALTER INDEX', OBJECT_VIEW: 'ALTER VIEW', OBJECT_MATVIEW: 'ALTER MATERIALIZED VIEW', OBJECT_SEQUENCE: 'ALTER SEQUENCE',
+};
+
+/**
+ * ALTER ... IF EXISTS of a relation qualified with a schema this database lacks: PostgreSQL skips it
+ * with its notice (`relation "t" does not exist, skipping`) where the schema check would say 3F000.
+ * Null for every other statement.
+ */
+export function skippedAlter(stmt: Node): { readonly tag: string; readonly notice: string } | null {
+  let rv: RangeVarLike | undefined;
+  let tag = 'ALTER TABLE';
+  if ('AlterTableStmt' in stmt && stmt.AlterTableStmt.missing_ok === true) {
+    rv = stmt.AlterTableStmt.relation;
+    tag = ALTER_TAGS[stmt.AlterTableStmt.objtype ?? ''] ?? tag;
+  } else if ('RenameStmt' in stmt && stmt.RenameStmt.missing_ok === true) {
+    rv = stmt.RenameStmt.relation;
+    const s = stmt.RenameStmt;
+    tag = ALTER_TAGS[s.renameType === 'OBJECT_COLUMN' || s.renameType === 'OBJECT_TABCONSTRAINT' ? s.relationType ?? '' : s.renameType ?? ''] ?? tag;
+  } else if ('AlterSeqStmt' in stmt && stmt.AlterSeqStmt.missing_ok === true) {
+    rv = stmt.AlterSeqStmt.sequence;
+    tag = 'ALTER SEQUENCE';
+  }
+  const schema = rv?.schemaname;
+  if (rv === undefined || schema === undefined || OWN.has(schema) || SYSTEM.has(schema)) return null;
+  return { tag, notice: `relation "${rv.relname ?? ''}" does not exist, skipping` };
 }
 
 /** Throws PostgreSQL's error for the first name in `stmt` qualified with a schema this database lacks. */

@@ -142,3 +142,60 @@ void describe('storage switches in the replicated catalog', () => {
     assert.throws(() => CatalogVersion.fromValue(forge([...log, '7'])), CatalogDecodeError);
   });
 });
+
+void describe('decoding a catalog value from the version before it', () => {
+  const script = [
+    'CREATE TABLE p (id int PRIMARY KEY, code text UNIQUE, n serial)',
+    "CREATE TYPE mood AS ENUM ('sad', 'ok')",
+    'CREATE TABLE c (id int PRIMARY KEY, p_id int REFERENCES p, m mood, CHECK (id > 0))',
+    'CREATE SEQUENCE s START 5',
+    'CREATE VIEW pv AS SELECT id, code FROM p WHERE id > 1',
+    'CREATE INDEX c_m ON c (m)',
+    "ALTER TYPE mood ADD VALUE 'happy'",
+    'CREATE ROLE r1',
+    'GRANT SELECT ON p TO r1',
+    'ALTER DEFAULT PRIVILEGES GRANT SELECT ON TABLES TO r1',
+    "COMMENT ON TABLE p IS 'parents'",
+    'CREATE EXTENSION IF NOT EXISTS "uuid-ossp"',
+    'ALTER TABLE p RENAME TO p2',
+    'ALTER TABLE c ADD COLUMN extra text DEFAULT \'x\'',
+    'ALTER TABLE c RENAME COLUMN extra TO extra2',
+    'DROP VIEW pv',
+    'DROP TABLE c',
+    'CREATE MATERIALIZED VIEW mv AS SELECT count(*) AS n FROM p2',
+  ];
+  const versions: CatalogVersion[] = [CatalogVersion.empty];
+  for (const sql of script) versions.push(versions[versions.length - 1]!.apply(engine.parse(sql).stmts[0]!).next!);
+  versions.push(versions[versions.length - 1]!.withStorage('p2', STORAGE_ID_BASE + 3));
+
+  void it('replays only the entries after the longest base whose log is a prefix, and yields the full replay\'s catalog', () => {
+    for (let k = 1; k < versions.length; k++) {
+      const value = versions[k]!.value();
+      const full = CatalogVersion.fromValue(value);
+      const bases = versions.slice(0, k).map((v) => CatalogVersion.fromValue(v.value()));
+      const incremental = CatalogVersion.fromValue(value, bases);
+      assert.deepEqual(incremental.catalog.snapshot(), full.catalog.snapshot(), `after ${k} statements`);
+      assert.deepEqual(incremental.log, full.log);
+      // The same log as a base: that version itself.
+      assert.equal(CatalogVersion.fromValue(value, [full]), full);
+    }
+  });
+
+  void it('does not start from a version whose log is not a prefix (another branch of DDL)', () => {
+    const common = versions[3]!;
+    const left = common.apply(engine.parse('CREATE TABLE left_t (a int)').stmts[0]!).next!;
+    const right = common.apply(engine.parse('CREATE TABLE right_t (b int)').stmts[0]!).next!;
+    const decoded = CatalogVersion.fromValue(right.value(), [CatalogVersion.fromValue(left.value())]);
+    assert.equal(decoded.catalog.get('left_t'), undefined);
+    assert.ok(decoded.catalog.get('right_t') !== undefined);
+    assert.deepEqual(decoded.catalog.snapshot(), CatalogVersion.fromValue(right.value()).catalog.snapshot());
+  });
+
+  void it('a version applied to does not change (its catalog is copied)', () => {
+    const v = versions[5]!;
+    const before = v.catalog.snapshot();
+    v.apply(engine.parse('DROP TABLE p CASCADE').stmts[0]!);
+    v.apply(engine.parse('ALTER TABLE c ADD COLUMN q int').stmts[0]!);
+    assert.deepEqual(v.catalog.snapshot(), before);
+  });
+});

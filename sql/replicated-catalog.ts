@@ -121,6 +121,13 @@ function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch |
   return out;
 }
 
+/** A copy of `c` that changes apart from it (definitions are immutable; the copy has maps of its own). */
+function copyOf(c: Catalog): Catalog {
+  const copy = new Catalog();
+  copy.restore(c.snapshot());
+  return copy;
+}
+
 /** A catalog version: the log and the catalog it yields. Immutable once built. */
 export class CatalogVersion {
   private constructor(
@@ -130,8 +137,15 @@ export class CatalogVersion {
 
   static readonly empty = new CatalogVersion([], new Catalog());
 
-  /** Replays a catalog value (null: no DDL yet). Throws CatalogDecodeError on a malformed value. */
-  static fromValue(value: Uint8Array | null): CatalogVersion {
+  /**
+   * Replays a catalog value (null: no DDL yet). Throws CatalogDecodeError on a malformed value. When one
+   * of `bases` holds a prefix of the value's log (the catalog a replica or client had before the newest
+   * DDL), only the entries after it are replayed, onto a copy of its catalog: replay is one statement
+   * after another on one catalog, so the result is the full replay's. A log of a database's whole DDL
+   * history replayed from the start cost each replica and client time in proportion to that history, on
+   * every DDL (decision 0075).
+   */
+  static fromValue(value: Uint8Array | null, bases: Iterable<CatalogVersion> = []): CatalogVersion {
     if (value === null || value.length === 0) return CatalogVersion.empty;
     let log: unknown;
     try {
@@ -140,15 +154,22 @@ export class CatalogVersion {
       throw new CatalogDecodeError('catalog value is not JSON');
     }
     if (!Array.isArray(log) || !log.every((x) => typeof x === 'string')) throw new CatalogDecodeError('catalog value is not a list of statements');
-    const catalog = new Catalog();
-    for (const s of log as string[]) {
+    const entries = log as string[];
+    let base: CatalogVersion | null = null;
+    for (const b of bases) {
+      if (b.log.length === 0 || b.log.length > entries.length || (base !== null && b.log.length <= base.log.length)) continue;
+      if (b.log.every((x, i) => x === entries[i])) base = b;
+    }
+    if (base !== null && base.log.length === entries.length) return base;
+    const catalog = base === null ? new Catalog() : copyOf(base.catalog);
+    for (let i = base === null ? 0 : base.log.length; i < entries.length; i++) {
       try {
-        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(s) as Node | StorageSwitch | AsRole);
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(entries[i]!) as Node | StorageSwitch | AsRole);
       } catch (e) {
         throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    return new CatalogVersion(log as string[], catalog);
+    return new CatalogVersion(entries, catalog);
   }
 
   /**
@@ -158,8 +179,8 @@ export class CatalogVersion {
    * evaluates expressions with (the transaction's now(), random bytes), at the client that copies rows.
    */
   apply(node: Node, ctx: ExecContext | null = null): { next: CatalogVersion | null; outcome: DdlOutcome; actions: readonly DdlDataAction[] } {
-    // A fresh catalog for the empty version: `fromValue(null)` is the shared `empty`, which must not change.
-    const copy = this.log.length === 0 ? new Catalog() : CatalogVersion.fromValue(this.value()).catalog;
+    // A copy: this version's catalog (the shared `empty`'s too) must not change.
+    const copy = copyOf(this.catalog);
     const before = copy.version;
     const storage = new ReplicatedDdl(copy);
     // The session's role runs it (privileges checked now) and the log keeps who that was (owners on replay).
@@ -174,7 +195,7 @@ export class CatalogVersion {
   /** This version with table `name` moved to the fresh storage `id` (Catalog.switchStorage; throws SqlError). */
   withStorage(name: string, id: number): CatalogVersion {
     const entry: StorageSwitch = { PestoStorage: { relname: name, id } };
-    const copy = CatalogVersion.fromValue(this.value()).catalog;
+    const copy = copyOf(this.catalog);
     runDdl(copy, new ReplicatedDdl(copy), entry);
     return new CatalogVersion([...this.log, JSON.stringify(entry)], copy);
   }
@@ -222,7 +243,7 @@ export class CatalogCache {
     }
     let v = this.#byValue.get(k);
     if (v === undefined) {
-      v = CatalogVersion.fromValue(value);
+      v = CatalogVersion.fromValue(value, this.#byValue.values());
       if (this.#byValue.size >= this.max) this.#byValue.delete(this.#byValue.keys().next().value!);
       this.#byValue.set(k, v);
     }

@@ -4,7 +4,10 @@
 // only the database owner, superusers and roles granted CREATE create in it (42501 "permission denied
 // for schema public"). The database is owned by oid 10; its default ACL gives PUBLIC CONNECT and
 // TEMPORARY (a role without CONNECT cannot log in). GRANT / REVOKE ON SCHEMA public / ON DATABASE
-// change these ACLs, kept in the catalog (`Catalog.objectAcl`), replicated as any DDL.
+// change these ACLs, kept in the catalog (`Catalog.objectAcl`), replicated as any DDL. COMMENT ON
+// DATABASE keeps the database's comment in the catalog's map of comments (`Catalog.objectComment`).
+// A Pesto database has whatever name its sessions connect with, so the comment is the database's,
+// not a name's.
 
 import type { GrantStmt } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
@@ -101,6 +104,24 @@ export function grantOnObject(catalog: Catalog, s: GrantStmt, actor: DdlActor): 
     : aclAfterRevoke(o, grantees, grantor, privs, s.grant_option === true, s.behavior === 'DROP_CASCADE', all);
   catalog.setObjectAcl(schema ? SCHEMA_KEY : DATABASE_KEY, acl);
   return { tag, touched: [] };
+}
+
+/** COMMENT ON DATABASE's text; null when none is set. */
+export function databaseComment(catalog: Catalog): string | null {
+  return catalog.objectComment(DATABASE_KEY) ?? null;
+}
+
+/**
+ * COMMENT ON DATABASE `name` (its owner or a superuser only: 42501). Another name than the session's
+ * database is PostgreSQL's WARNING 3D000 and changes nothing (a restored dump names its source
+ * database); on replay (no session) the statement applies as it was logged.
+ */
+export function commentOnDatabase(catalog: Catalog, name: string, text: string | undefined, actor: DdlActor): DdlOutcome {
+  if (actor.database !== undefined && name !== actor.database) return { tag: 'COMMENT', touched: [], notice: `database "${name}" does not exist` };
+  const owns = isSuperuser(catalog, actor) || holds(catalog, actor, { ...databaseAcl(catalog), acl: [] }, 'x');
+  if (actor.check && !owns) throw permissionDenied(`must be owner of database ${name}`);
+  catalog.setObjectComment(DATABASE_KEY, text ?? null);
+  return { tag: 'COMMENT', touched: [] };
 }
 
 /** A session of `identity` may not start: its role lacks CONNECT on the database (PostgreSQL's FATAL 42501); null when it may. */

@@ -3,11 +3,14 @@
 // cluster the gateway is the client that enforces them for its SQL users, as the BFT model trusts a
 // client with its own users. As PostgreSQL 15 checks them: the relation an INSERT, UPDATE or DELETE
 // writes needs that privilege (and SELECT when the statement reads its columns: WHERE, RETURNING, SET
-// from columns); every other relation named needs SELECT; a view's own relations are checked as its
-// owner (not here: a view's owner holds what it created it over, or the grant was made to it).
-// Superusers skip every check.
+// from columns); MERGE's target the privilege of each action it names (and SELECT when its ON
+// condition or a WHEN MATCHED clause reads the target's columns); every other relation named needs
+// SELECT; a view's own relations are checked as its owner (not here: a view's owner holds what it
+// created it over, or the grant was made to it). Superusers skip every check. Caveat: a bare column
+// name inside a subquery of MERGE's ON or WHEN MATCHED that the target also has counts as a read of
+// the target (SELECT on it asked for where PostgreSQL may not ask).
 
-import type { InsertStmt, Node } from 'libpg-query';
+import type { InsertStmt, MergeStmt, Node } from 'libpg-query';
 import { someExpr } from './expr.ts';
 import { sequenceIdOf } from './ddl-sequence.ts';
 import type { Catalog } from './catalog.ts';
@@ -70,6 +73,40 @@ function defaultSequences(catalog: Catalog, s: InsertStmt): string[] {
   return out;
 }
 
+const MERGE_PRIVILEGES: Readonly<Record<string, string>> = { CMD_UPDATE: 'w', CMD_DELETE: 'd', CMD_INSERT: 'a' };
+
+/**
+ * The privileges MERGE needs on its target: each action's, and SELECT when the ON condition or a WHEN
+ * MATCHED clause reads a target column (named through the target's name, or bare: a name the source also
+ * had would be ambiguous, 42702).
+ */
+function mergeTargetPrivileges(catalog: Catalog, s: MergeStmt): string[] {
+  const name = s.relation?.relname ?? '';
+  const alias = s.relation?.alias?.aliasname ?? name;
+  const columns = new Set((catalog.get(name)?.columns ?? []).filter((c) => !c.hidden).map((c) => c.name));
+  const clauses = (s.mergeWhenClauses ?? []).map((n) => ('MergeWhenClause' in n ? n.MergeWhenClause : {}));
+  const out = clauses.flatMap((c) => MERGE_PRIVILEGES[c.commandType ?? ''] ?? []);
+  let reads = false;
+  const read = [s.joinCondition, ...clauses.filter((c) => c.matchKind === 'MERGE_WHEN_MATCHED').map((c) => [c.condition, c.targetList])];
+  eachNode(read, (o) => {
+    const fields = (o['ColumnRef'] as { fields?: { String?: { sval?: string } }[] } | undefined)?.fields;
+    if (fields === undefined) return;
+    const names = fields.map((f) => f.String?.sval);
+    reads ||= names.length > 1 ? names[names.length - 2] === alias : columns.has(names[0] ?? '');
+  });
+  return reads ? [...out, 'r'] : out;
+}
+
+/** The sequences MERGE's INSERT actions draw from through defaults (as `defaultSequences` for INSERT ... VALUES). */
+function mergeSequences(catalog: Catalog, s: MergeStmt): string[] {
+  return (s.mergeWhenClauses ?? []).flatMap((n) => {
+    const c = 'MergeWhenClause' in n ? n.MergeWhenClause : {};
+    if (c.commandType !== 'CMD_INSERT') return [];
+    const row = c.values === undefined ? {} : { selectStmt: { SelectStmt: { valuesLists: [{ List: { items: c.values } }] } } };
+    return defaultSequences(catalog, { ...(s.relation === undefined ? {} : { relation: s.relation }), ...(c.targetList === undefined ? {} : { cols: c.targetList }), ...row });
+  });
+}
+
 /**
  * Whether a session's statements are checked at all: not without an identity (the engine's own
  * sessions), nor a bootstrap superuser's (the common case, decided before any parse or catalog walk).
@@ -80,7 +117,7 @@ export function checksPrivileges(identity: SessionIdentity | undefined): identit
 
 /** Throws 42501 when the session's role may not run `node` (a query or DML statement) on `catalog`. */
 export function checkStatementPrivileges(catalog: Catalog, identity: SessionIdentity | undefined, node: Node): void {
-  if (!checksPrivileges(identity) || !('SelectStmt' in node || 'InsertStmt' in node || 'UpdateStmt' in node || 'DeleteStmt' in node)) return;
+  if (!checksPrivileges(identity) || !('SelectStmt' in node || 'InsertStmt' in node || 'UpdateStmt' in node || 'DeleteStmt' in node || 'MergeStmt' in node)) return;
   const actor = actorOf(catalog, identity);
   if (isSuperuser(catalog, actor)) return;
   const need = new Map<string, Set<string>>();
@@ -110,6 +147,11 @@ export function checkStatementPrivileges(catalog: Catalog, identity: SessionIden
     add(target, 'd');
     if (s.whereClause !== undefined || returns(s)) add(target, 'r');
     rest = { ...s, relation: undefined };
+  } else if ('MergeStmt' in node) {
+    const s = node.MergeStmt;
+    target = s.relation?.relname ?? '';
+    for (const l of mergeTargetPrivileges(catalog, s)) add(target, l);
+    rest = { ...s, relation: undefined };
   }
   const names = new Set<string>();
   const ctes = new Set<string>();
@@ -131,6 +173,7 @@ export function checkStatementPrivileges(catalog: Catalog, identity: SessionIden
   const calls: { name: string; fn: string }[] = [];
   sequenceCalls(node, calls);
   if ('InsertStmt' in node) for (const name of defaultSequences(catalog, node.InsertStmt)) calls.push({ name, fn: 'nextval' });
+  if ('MergeStmt' in node) for (const name of mergeSequences(catalog, node.MergeStmt)) calls.push({ name, fn: 'nextval' });
   for (const c of calls) {
     const seq = catalog.sequence(c.name);
     if (seq === undefined) continue;

@@ -11,6 +11,7 @@ import type { ExecContext } from './exec-context.ts';
 import { runPlan } from './executor.ts';
 import type { LoweredStatement } from './lower-statement.ts';
 import type { OutputColumn } from './plan.ts';
+import type { SleepRequest } from './session-time.ts';
 import { typeOidOf, type SqlType, type SqlValue } from './types.ts';
 
 export interface ResultColumn {
@@ -30,6 +31,8 @@ export type ExecResult =
       /** Exact CommandComplete tag, e.g. 'INSERT 0 3', 'SELECT 2', 'UPDATE 1'. */
       readonly tag: string;
       readonly notices?: readonly string[];
+      /** The waits its pg_sleep calls asked for, in order (sql/session-time.ts): the session's shell waits them out before it answers. */
+      readonly sleeps?: readonly SleepRequest[];
     }
   | { readonly ok: false; readonly error: SqlError };
 
@@ -72,7 +75,8 @@ export function runStatement(l: LoweredStatement, rawParams: readonly SqlValue[]
   const env = makeEnv(params, ctx);
   if (stmt.k === 'query') {
     const rows = runPlan(stmt.plan, env);
-    return { ok: true, command: 'SELECT', rowCount: rows.length, columns: stmt.columns.map(resultColumn), rows, tag: `SELECT ${rows.length}` };
+    const sleeps = ctx.sleeps !== undefined && ctx.sleeps.length > 0 ? { sleeps: ctx.sleeps } : {};
+    return { ok: true, command: 'SELECT', rowCount: rows.length, columns: stmt.columns.map(resultColumn), rows, tag: `SELECT ${rows.length}`, ...sleeps };
   }
   if (stmt.k === 'dml') {
     const r = runDml(stmt.plan, env);

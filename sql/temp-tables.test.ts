@@ -206,3 +206,21 @@ void test('another session\'s temporary table cannot be named with Unicode escap
   a.close();
   b.close();
 });
+
+void test('columns qualified with a temporary table\'s name resolve, as with a permanent table', () => {
+  const a = engine.session();
+  run(a, 'CREATE TEMP TABLE tt11 (id int PRIMARY KEY, v text)');
+  run(a, 'CREATE TABLE tp11 (id int PRIMARY KEY, w text)');
+  run(a, "INSERT INTO tt11 VALUES (1, 'a'), (2, 'b'); INSERT INTO tp11 VALUES (1, 'x')");
+  assert.deepEqual(rows(a.execute('SELECT tt11.id, tt11.v FROM tt11 ORDER BY tt11.id')), [['1', 'a'], ['2', 'b']]);
+  assert.deepEqual(rows(a.execute('SELECT tt11.v, tp11.w FROM tt11 JOIN tp11 ON tp11.id = tt11.id')), [['a', 'x']]);
+  assert.deepEqual(rows(a.execute('SELECT t.v FROM tt11 t WHERE t.id = 2')), [['b']]);
+  run(a, "UPDATE tt11 SET v = tt11.v || '!' WHERE tt11.id = 1");
+  run(a, 'DELETE FROM tt11 USING tp11 WHERE tt11.id = tp11.id + 1');
+  assert.deepEqual(rows(a.execute('SELECT tt11 FROM tt11')), [['(1,a!)']]);
+  run(a, "INSERT INTO tt11 VALUES (1, 'c') ON CONFLICT (id) DO UPDATE SET v = tt11.v || excluded.v");
+  assert.deepEqual(rows(a.execute('SELECT v FROM pg_temp.tt11 WHERE pg_temp.tt11.id = 1')), [['a!c']]);
+  assert.equal(failure(a.execute('SELECT tt11.nope FROM tt11')).message, 'column tt11.nope does not exist');
+  run(a, 'DROP TABLE tp11');
+  a.close();
+});

@@ -41,6 +41,11 @@ export function isTempName(name: string): boolean {
   return name.startsWith(TEMP_MARK);
 }
 
+/** The internal prefix of a temporary relation's name (`\u0001pg_temp_<key>\u0001`); '' for another name. */
+export function tempPrefix(name: string): string {
+  return isTempName(name) ? name.slice(0, name.indexOf('\u0001', 1) + 1) : '';
+}
+
 /** `text` with every internal name spelled as its user's name. */
 export function shown(text: string): string {
   return text.includes(TEMP_MARK) ? text.replace(MARKED, '') : text;
@@ -59,13 +64,23 @@ interface RangeVarLike {
   schemaname?: string;
   relname?: string;
   relpersistence?: string;
+  alias?: { aliasname?: string };
 }
+
+/** Statements whose `relation` is a range the statement's expressions may name (`UPDATE t SET v = t.v`). */
+const ALIASED_TARGETS = new Set(['UpdateStmt', 'DeleteStmt', 'InsertStmt', 'MergeStmt']);
 
 /** DROP kinds whose objects are relations. */
 const DROPPED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE', 'OBJECT_VIEW', 'OBJECT_MATVIEW']);
 
 /** RENAME kinds that rename the relation itself (a temporary one keeps its internal prefix). */
 const RENAMED_RELATIONS = new Set(['OBJECT_TABLE', 'OBJECT_INDEX', 'OBJECT_SEQUENCE']);
+
+/** Drops the schema of a column reference written `pg_temp.t.c` (or `pg_temp.t.*`). */
+function tempQualifiedColumn(ref: { fields?: Node[] }): void {
+  const first = ref.fields?.[0] as { String?: { sval?: string } } | undefined;
+  if (ref.fields !== undefined && ref.fields.length === 3 && first?.String?.sval === 'pg_temp') ref.fields = ref.fields.slice(1);
+}
 
 function foreignName(): SqlError {
   return new SqlError(SqlState.undefinedTable, 'relation does not exist (the name is another session\'s temporary table)');
@@ -166,7 +181,8 @@ export class TempTables {
     const creating = 'CreateStmt' in stmt && (stmt.CreateStmt.relation?.relpersistence === 't' || stmt.CreateStmt.relation?.schemaname === 'pg_temp') ? stmt.CreateStmt.relation.relname : undefined;
     const own = (name: string): boolean => !ctes.has(name) && (name === creating || catalog.relationExists(this.prefix + name));
     let changed = false;
-    const relation = (rv: RangeVarLike, creates: boolean): void => {
+    // A range renamed in a query keeps its written name as its alias, so `tt.id` still names it.
+    const relation = (rv: RangeVarLike, creates: boolean, ranged: boolean): void => {
       const name = rv.relname;
       if (name === undefined || this.#internal(name)) return;
       const temp = creates && (rv.relpersistence === 't' || rv.schemaname === 'pg_temp');
@@ -175,6 +191,7 @@ export class TempTables {
       if (!change) return;
       rv.relname = this.prefix + name;
       delete rv.schemaname;
+      if (ranged && rv.alias === undefined) rv.alias = { aliasname: name };
     };
     const visit = (x: unknown, parent: string | null): void => {
       if (Array.isArray(x)) {
@@ -187,9 +204,12 @@ export class TempTables {
         const v = o[k];
         if (typeof v !== 'object' || v === null) continue;
         if (k === 'RangeVar' || RANGE_VAR_FIELDS.has(k)) {
-          relation(v as RangeVarLike, (parent === 'CreateStmt' && k === 'relation') || (parent === 'IntoClause' && k === 'rel'));
+          const creates = (parent === 'CreateStmt' && k === 'relation') || (parent === 'IntoClause' && k === 'rel');
+          relation(v as RangeVarLike, creates, k === 'RangeVar' || (k === 'relation' && ALIASED_TARGETS.has(parent ?? '')));
           continue;
         }
+        // pg_temp.t.c: the range is named t now (its alias).
+        if (k === 'ColumnRef' && change) tempQualifiedColumn(v as { fields?: Node[] });
         if (k === 'DropStmt' && this.#dropped(v as { objects?: Node[]; removeType?: string }, own, change)) changed = true;
         if (k === 'CommentStmt' && this.#commented(v as { objtype?: string; object?: Node }, own, change)) changed = true;
         visit(v, k === 'intoClause' || k === 'into' ? 'IntoClause' : /^[A-Z]/.test(k) ? k : parent);

@@ -1,7 +1,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadModule } from 'libpg-query';
-import { rewriteCatalogFunctions } from './catalog-functions.ts';
+import { RegCastSchemaError, qualifiedNameParts, rewriteCatalogFunctions } from './catalog-functions.ts';
 
 before(() => loadModule());
 
@@ -28,4 +28,14 @@ void test('turns regclass and regtype casts into lookups, named as PostgreSQL na
   assert.equal(rewriteCatalogFunctions("SELECT coalesce(x, 'y')::regclass::text"), `SELECT ${rel('display', 'coalesce', "coalesce(x, 'y')")}`);
   assert.equal(rewriteCatalogFunctions("SELECT 'int4'::regtype::text"), `SELECT (SELECT display AS "text" FROM pg_catalog.pesto_type_name WHERE spelling = ('int4')::text)`);
   assert.equal(rewriteCatalogFunctions("SELECT '"), null);
+});
+
+void test('reads qualified names as regclass does, and refuses a regclass or regtype literal in a schema that does not exist', () => {
+  assert.deepEqual(qualifiedNameParts('Public."My.T"'), ['public', 'My.T']);
+  assert.deepEqual(qualifiedNameParts(' db . s . "a""b" '), ['db', 's', 'a"b']);
+  assert.equal(qualifiedNameParts('a..b'), null);
+  assert.equal(qualifiedNameParts('"open'), null);
+  assert.throws(() => rewriteCatalogFunctions("SELECT 'NOS.t'::regclass"), (e: unknown) => e instanceof RegCastSchemaError && e.message === 'schema "nos" does not exist' && e.position === 8);
+  assert.throws(() => rewriteCatalogFunctions("SELECT 'é', 'x.t'::pg_catalog.regtype"), (e: unknown) => e instanceof RegCastSchemaError && e.position === 13);
+  assert.notEqual(rewriteCatalogFunctions("SELECT 'public.t'::regclass, 'pg_temp.t'::regclass, 'pg_catalog.int4'::regtype, 'a.b.c.d'::regclass"), null);
 });

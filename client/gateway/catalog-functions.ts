@@ -17,7 +17,7 @@
 //   pg_opclass_is_visible(oid), ...         the same over their catalogs (psql's \dd)
 //   pg_get_triggerdef(oid [, pretty])       NULL: Pesto has no triggers
 //   pg_tablespace_location(oid)             '': only the built-in tablespaces exist
-//   shobj_description(oid, catalog)         NULL: no comments on databases or roles
+//   shobj_description(oid, catalog)         pg_shdescription (the database's comment; roles have none)
 //   pg_encoding_to_char(encoding)           UTF8 (6), SQL_ASCII (0), else ''
 //   pg_options_to_table(options)            in FROM, unaliased: unnest of the options, split at the first '='
 //   acldefault(kind, owner oid)             the owner's default privileges (pg_roles for its name), aclitem[] as text[]
@@ -56,8 +56,10 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   format_type: (a) => (a.length === 2
     ? `(SELECT coalesce((SELECT display FROM pg_catalog.pesto_type_name WHERE spelling = (${a[0]})::text AND oid >= ${TYPE_OID_BASE}), pg_catalog.format_type(${a[0]}, ${a[1]})) AS format_type)`
     : null),
-  // Comments on shared objects (roles, databases): COMMENT ON ROLE / DATABASE is not supported, so none has one.
-  shobj_description: (a) => (a.length === 2 ? `(SELECT CAST(NULL AS text) AS shobj_description)` : null),
+  // Comments on shared objects: the database's (COMMENT ON ROLE is not supported).
+  shobj_description: (a) => (a.length === 2
+    ? `(SELECT description AS shobj_description FROM pg_catalog.pg_shdescription WHERE objoid = (${a[0]}) AND classoid = ${catalogOid(a[1]!)})`
+    : null),
   // A role's name from pg_roles (catalog-roles.ts), PostgreSQL's 'unknown (OID=n)' for an oid no role has.
   pg_get_userbyid: (a) => (a.length === 1
     ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE coalesce((SELECT pesto_r.rolname FROM pg_catalog.pg_roles pesto_r WHERE pesto_r.oid = (${a[0]})), ('unknown (OID=' || (${a[0]}) || ')')::name) END AS pg_get_userbyid)`
@@ -131,13 +133,84 @@ function identName(t: ScanToken, text: string): string | null {
 
 const quoteName = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-/** `sql` with every call of a catalog function and every regclass/regtype cast replaced; null when it does not scan. */
+/** A regclass or regtype literal naming a schema that does not exist: PostgreSQL's 3F000, with the literal's position. */
+export class RegCastSchemaError extends Error {
+  readonly code = '3F000';
+  constructor(readonly schema: string, readonly position: number) {
+    super(`schema "${schema}" does not exist`);
+  }
+}
+
+/** Schemas a regclass or regtype name may be qualified with (pg_temp: the session's temporary tables). */
+const KNOWN_SCHEMAS = new Set(['public', 'pg_catalog', 'information_schema', 'pg_temp']);
+
+/** The names of a qualified name as regclassin reads it (quoted parts kept, bare ones in lower case); null when malformed. */
+export function qualifiedNameParts(s: string): string[] | null {
+  const parts: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (s[i] === ' ' || s[i] === '\t' || s[i] === '\n') i++;
+    let name = '';
+    if (s[i] === '"') {
+      for (i++; ; i++) {
+        if (i >= s.length) return null;
+        if (s[i] === '"') {
+          if (s[i + 1] !== '"') break;
+          i++;
+        }
+        name += s[i];
+      }
+      i++;
+    } else {
+      const m = /^[^.\s"]+/.exec(s.slice(i));
+      if (m === null) return null;
+      name = m[0].toLowerCase();
+      i += m[0].length;
+    }
+    parts.push(name);
+    while (s[i] === ' ' || s[i] === '\t' || s[i] === '\n') i++;
+    if (i >= s.length) return parts;
+    if (s[i] !== '.') return null;
+    i++;
+  }
+}
+
+/**
+ * Throws RegCastSchemaError for the first `'schema.name'::regclass` (or regtype) literal whose schema
+ * is none of this database's (a name or a column's value that finds no row stays NULL: catalog-names.ts).
+ */
+function checkRegCastSchemas(text: string, tokens: readonly ScanToken[]): void {
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const lit = tokens[i - 1]!;
+    if (tokens[i]!.tokenName !== 'TYPECAST' || lit.tokenName !== 'SCONST') continue;
+    const qualified = identName(tokens[i + 1]!, text) === 'pg_catalog' && tokens[i + 2]?.text === '.' && tokens[i + 3] !== undefined;
+    const type = identName(tokens[qualified ? i + 3 : i + 1]!, text);
+    if (type !== 'regclass' && type !== 'regtype') continue;
+    const raw = text.slice(lit.start, lit.end);
+    if (!raw.startsWith("'")) continue; // E'...', $$...$$: left to the lookup
+    const parts = qualifiedNameParts(Buffer.from(raw.slice(1, -1).replace(/''/g, "'"), 'latin1').toString('utf8'));
+    const schema = parts !== null && (parts.length === 2 || parts.length === 3) ? parts[parts.length - 2]! : null;
+    if (schema !== null && !KNOWN_SCHEMAS.has(schema)) {
+      throw new RegCastSchemaError(schema, Buffer.from(text.slice(0, lit.start), 'latin1').toString('utf8').length + 1);
+    }
+  }
+}
+
+/**
+ * `sql` with every call of a catalog function and every regclass/regtype cast replaced; null when it
+ * does not scan. Throws RegCastSchemaError for a regclass or regtype literal in a schema that does not exist.
+ */
 export function rewriteCatalogFunctions(sql: string): string | null {
   // The scanner's offsets are bytes; the text is sliced as latin1 so characters and bytes line up.
   let text = Buffer.from(sql, 'utf8').toString('latin1');
   let tokens: ScanToken[];
   try {
     tokens = scanSync(sql).tokens;
+  } catch {
+    return null;
+  }
+  checkRegCastSchemas(text, tokens);
+  try {
     // One cast at a time, leftmost first (a cast inside another's operand is to its left), rescanning after each.
     for (let cast = firstRegCast(text, tokens); cast !== null; cast = firstRegCast(text, tokens)) {
       text = text.slice(0, cast.from) + cast.replacement + text.slice(cast.to);

@@ -11,6 +11,7 @@ import type { SqlType, SqlValue } from '../../sql/types.ts';
 import type { SqlClient, SqlPrepared, SqlSession } from '../sql/sql-session.ts';
 import { columnsOf, connectRefusal, errorOf, outcomeOf, resultOf, roleCatalog, unknownDatabase } from './engine-backend.ts';
 import { peekCatalog } from '../sql/catalog-miss.ts';
+import { StatementSleeper } from './statement-sleep.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
 import type { SessionZone } from '../../sql/session-zone.ts';
 
@@ -48,10 +49,16 @@ interface ClusterStatement extends BackendStatement {
 }
 
 class ClusterBackendSession implements BackendSession {
-  constructor(private readonly session: SqlSession) {}
+  /** pg_sleep's waits (statement-sleep.ts), on the client's clock. */
+  private readonly sleeper: StatementSleeper;
+
+  constructor(private readonly session: SqlSession) {
+    this.sleeper = new StatementSleeper(() => session.sql.engine.clockMicros());
+  }
 
   async execute(sql: string): Promise<BackendResult> {
-    return resultOf(await this.session.execute(sql));
+    this.sleeper.statement();
+    return resultOf(await this.sleeper.after(await this.session.execute(sql)));
   }
 
   async prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {
@@ -63,7 +70,8 @@ class ClusterBackendSession implements BackendSession {
   }
 
   async run(statement: BackendStatement, params: readonly SqlValue[]): Promise<BackendResult> {
-    return resultOf(await this.session.run((statement as ClusterStatement).prepared, params));
+    this.sleeper.statement();
+    return resultOf(await this.sleeper.after(await this.session.run((statement as ClusterStatement).prepared, params)));
   }
 
   release(): void {}
@@ -85,11 +93,13 @@ class ClusterBackendSession implements BackendSession {
   }
 
   async close(): Promise<void> {
+    this.sleeper.cancel();
     await this.session.close();
   }
 
   cancel(): void {
     this.session.cancel();
+    this.sleeper.cancel();
   }
 
   async discardTemp(): Promise<void> {

@@ -6,6 +6,7 @@
 import { Engine } from '../../sql/engine.ts';
 import { PestoClient, type ConnectOptions } from '../pesto-client.ts';
 import { SqlClient } from '../sql/sql-session.ts';
+import { dropLeftTemp } from '../sql/temp-session.ts';
 import { serveMetrics } from '../../net/metrics-http.ts';
 import { clientMetrics } from '../metrics.ts';
 import { ClusterBackend } from './cluster-backend.ts';
@@ -35,6 +36,8 @@ export async function startClusterGateway(options: ClusterGatewayOptions): Promi
   const client = await PestoClient.connect(connect);
   try {
     const sql = new SqlClient(client, await Engine.create({ clock: () => Date.now() * 1000 }));
+    // Temporary tables an earlier process of this client id left when it died (temp-session.ts).
+    await dropLeftTemp(sql).catch((e: unknown) => process.stderr.write(`pesto gateway: ${e instanceof Error ? e.message : String(e)}\n`));
     const gateway = await startGateway({ ...gatewayOptions, backend: new ClusterBackend(sql, databases === undefined ? {} : { databases }) });
     const host = gatewayOptions.host ?? '127.0.0.1';
     const metrics = metricsPort === undefined ? null : await serveMetrics(clientMetrics({ core: client.core, rejected: client.rejected, clientId: connect.clientId }, sql.stats), host, metricsPort).catch(async (e: unknown) => {

@@ -9,10 +9,11 @@ import { splitNotices } from '../../sql/notices.ts';
 import type { Catalog, TableDef, ViewDef } from '../../sql/catalog.ts';
 import type { SequenceDef } from '../../sql/sequences.ts';
 import { bootstrapOf, type RoleDef } from '../../sql/roles.ts';
-import { connectRefused, databaseAcl, schemaAcl } from '../../sql/schema-privileges.ts';
+import { connectRefused, databaseAcl, databaseComment, schemaAcl } from '../../sql/schema-privileges.ts';
 import type { SessionIdentity } from '../../sql/exec-context.ts';
 import { SET_CONSTRAINTS_OUTSIDE_BLOCK } from '../../sql/foreign-key-deferred.ts';
 import { LockWait } from '../../sql/advisory-locks.ts';
+import { StatementSleeper } from './statement-sleep.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
@@ -68,6 +69,7 @@ export function roleCatalog(catalog: Catalog, identity: SessionIdentity): RoleCa
     roles: catalog.listRoles(), members: catalog.listMembers(), bootstrap: bootstrapOf(catalog, identity),
     schemaAcl: schemaAcl(catalog).acl, databaseAcl: database.explicit ? database.acl : null,
     schemaComment: catalog.objectComment('schema public') ?? (catalog.objectComment('schema public') === null ? null : 'standard public schema'),
+    databaseComment: databaseComment(catalog),
     defaultAcls: defaultAclEntries(catalog.listObjectAcls()),
   };
 }
@@ -82,6 +84,8 @@ export function noticeOf(message: string): BackendNotice {
   const exists = /^(relation|column|extension) "[^"]*"(?: of relation "[^"]*")? already exists, skipping$/.exec(message);
   if (exists !== null) return { severity: 'NOTICE', code: exists[1] === 'relation' ? '42P07' : exists[1] === 'column' ? '42701' : '42710', message };
   if (message.includes('already a transaction in progress')) return { severity: 'WARNING', code: '25001', message };
+  // COMMENT ON DATABASE naming another database: PostgreSQL warns and does nothing.
+  if (/^database "[^"]*" does not exist$/.test(message)) return { severity: 'WARNING', code: '3D000', message };
   if (message.includes('no transaction in progress') || message === SET_CONSTRAINTS_OUTSIDE_BLOCK) return { severity: 'WARNING', code: '25P01', message };
   return { severity: 'NOTICE', code: '00000', message };
 }
@@ -111,23 +115,36 @@ export function outcomeOf(r: ExecResult): BackendOutcome {
 class EngineBackendSession implements BackendSession {
   private nextId = 0;
   private onCancel: () => void = () => undefined;
+  /** pg_sleep's waits (statement-sleep.ts). */
+  private readonly sleeper: StatementSleeper;
 
   constructor(
     private readonly session: Session,
     private readonly engine: Engine,
     private readonly identity: SessionIdentity,
-  ) {}
+  ) {
+    this.sleeper = new StatementSleeper(() => engine.clockMicros());
+  }
 
   execute(sql: string): Promise<BackendResult> {
     return this.waiting(() => this.session.execute(sql));
   }
 
-  /** Runs `statement`, again each time another session gives back an advisory lock while it waits for one (until a cancel). */
+  /**
+   * Runs `statement`, again each time another session gives back an advisory lock while it waits for
+   * one (until a cancel), then waits out its pg_sleep calls.
+   */
   private async waiting(statement: () => ExecResult): Promise<BackendResult> {
+    this.sleeper.statement();
     for (;;) {
       const released = this.engine.locks.released();
       const r = statement();
-      if (r.ok || !(r.error instanceof LockWait)) return resultOf(r);
+      if (r.ok || !(r.error instanceof LockWait)) {
+        const slept = await this.sleeper.after(r);
+        // Cancelled while it waited: as any failed statement, it fails the transaction block.
+        if (!slept.ok && r.ok) this.session.cancelStatement();
+        return resultOf(slept);
+      }
       const cancelled = new Promise<true>((resolve) => (this.onCancel = () => resolve(true)));
       if (await Promise.race([released.then(() => false), cancelled])) {
         this.session.cancelStatement();
@@ -138,6 +155,7 @@ class EngineBackendSession implements BackendSession {
 
   cancel(): void {
     this.onCancel();
+    this.sleeper.cancel();
   }
 
   setTimeZone(zone: SessionZone): void {
@@ -184,6 +202,7 @@ class EngineBackendSession implements BackendSession {
   }
 
   close(): Promise<void> {
+    this.sleeper.cancel();
     this.session.close();
     return Promise.resolve();
   }

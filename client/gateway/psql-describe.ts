@@ -312,7 +312,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
   }
   m = DATABASES.exec(sql);
   if (m !== null) {
-    // `\l+` adds the size (not tracked, as in `\dt+`), the tablespace and the comment (none on databases).
+    // `\l+` adds the size (not tracked, as in `\dt+`), the tablespace and the comment (COMMENT ON DATABASE).
     const verbose = m[1] !== undefined;
     const where = m[2];
     const columns = ['Name', 'Owner', 'Encoding', 'Collate', 'Ctype', 'ICU Locale', 'Locale Provider', 'Access privileges', ...(verbose ? ['Size', 'Tablespace', 'Description'] : [])].map((c) => col(c));
@@ -324,7 +324,7 @@ export function recognisePsqlDescribe(sql: string): CatalogQuery | null {
         const roles = await ctx.backend.roles();
         const owner = roleNames(roles)(10) ?? ctx.settings.get('session_authorization') ?? '';
         const acl = roles.databaseAcl === null ? null : ownersOf(roles).aclOf(roles.databaseAcl).items.join('\n');
-        const row: SqlValue[] = [name, owner, 'UTF8', 'C', 'C', null, 'libc', acl, ...(verbose ? [null, 'pg_default', null] : [])];
+        const row: SqlValue[] = [name, owner, 'UTF8', 'C', 'C', null, 'libc', acl, ...(verbose ? [null, 'pg_default', roles.databaseComment] : [])];
         return rows(columns, nameTest(where, 'd.datname')(name) ? [row] : []);
       },
     };

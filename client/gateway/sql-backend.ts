@@ -126,6 +126,8 @@ export interface RoleCatalog {
   readonly databaseAcl: readonly AclItem[] | null;
   /** COMMENT ON SCHEMA public (sql/comments.ts): PostgreSQL's 'standard public schema' until one is set; null: removed. */
   readonly schemaComment: string | null;
+  /** COMMENT ON DATABASE (sql/schema-privileges.ts); null: none. */
+  readonly databaseComment: string | null;
   /** ALTER DEFAULT PRIVILEGES' entries (sql/default-privileges.ts). */
   readonly defaultAcls: readonly DefaultAclEntry[];
 }

@@ -43,7 +43,7 @@ import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './c
 import { ownerOf } from '../../sql/privileges.ts';
 import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
 import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, commentRows, constraintTableRows, type Table } from './catalog-constraints.ts';
-import { rewriteCatalogFunctions } from './catalog-functions.ts';
+import { RegCastSchemaError, rewriteCatalogFunctions } from './catalog-functions.ts';
 import { DUMP_EMPTY_TABLES, PG_DEFAULT_ACL, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
 import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
@@ -89,6 +89,8 @@ const PG_DATABASE: Table = {
     datfrozenxid int4, datminmxid int4, dattablespace int4, datcollate text, datctype text, daticulocale text, datcollversion text, datacl text[]`,
   oid: 1262,
 };
+/** Comments on shared objects: the database's (COMMENT ON DATABASE); roles have none. */
+const PG_SHDESCRIPTION: Table = { name: 'pg_catalog.pg_shdescription', columns: 'objoid int4, classoid int4, description text' };
 const PG_TABLES: Table = { name: 'pg_catalog.pg_tables', columns: 'schemaname name, tablename name, tableowner name, tablespace name, hasindexes bool, hasrules bool, hastriggers bool, rowsecurity bool' };
 const IS_TABLES: Table = {
   name: 'information_schema.tables',
@@ -130,7 +132,7 @@ const IS_VIEWS: Table = {
   columns: `table_catalog text, table_schema text, table_name text, view_definition text, check_option text, is_updatable text,
     is_insertable_into text, is_trigger_updatable text, is_trigger_deletable text, is_trigger_insertable_into text`,
 };
-const SESSION_TABLES = [...ROLE_TABLES, PG_DEFAULT_ACL, PG_NAMESPACE, PG_INIT_PRIVS, PG_SETTINGS, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
+const SESSION_TABLES = [...ROLE_TABLES, PG_DEFAULT_ACL, PG_NAMESPACE, PG_INIT_PRIVS, PG_SETTINGS, PG_REWRITE, PG_TYPE, PG_ENUM, PESTO_TYPE_NAME, PG_CLASS, PG_ATTRIBUTE, PG_TABLES, PG_VIEWS, PG_MATVIEWS, PG_DATABASE, PG_SHDESCRIPTION, IS_TABLES, IS_VIEWS, IS_COLUMNS, IS_TABLE_CONSTRAINTS, IS_KEY_COLUMN_USAGE,
   IS_CONSTRAINT_COLUMN_USAGE, IS_REFERENTIAL_CONSTRAINTS, IS_CHECK_CONSTRAINTS, ...CONSTRAINT_TABLES, ...SEQUENCE_TABLES, PESTO_RELATION_NAME];
 const ALL = [PG_RANGE, PG_AM, PG_COLLATION, PG_TABLESPACE, ...DUMP_EMPTY_TABLES, ...SESSION_TABLES];
 /** Names a FROM item may use for them: qualified, or pg_catalog's unqualified (searched implicitly). */
@@ -225,6 +227,7 @@ function sessionRows(tables: readonly TableDef[], views: readonly ViewDef[], seq
   enumTypeRows(enums, push, { type: PG_TYPE, enum: PG_ENUM, names: PESTO_TYPE_NAME }, schema);
   // The session's own database (UTF8, C collation; the only one it can see).
   push(PG_DATABASE, [DATABASE_OID, database, 10, 6, 'c', false, true, -1, 1, 1, 1663, 'C', 'C', null, null, roles.databaseAcl === null ? null : owners.aclOf(roles.databaseAcl)]);
+  if (roles.databaseComment !== null) push(PG_SHDESCRIPTION, [DATABASE_OID, 1262, roles.databaseComment]);
   // The system schemas are the bootstrap superuser's, usable by everyone; public is PostgreSQL 15's (sql/schema-privileges.ts).
   const system = owners.aclOf([{ grantee: 10, grantor: 10, privs: 'UC', options: '' }, { grantee: 0, grantor: 10, privs: 'U', options: '' }]);
   push(PG_NAMESPACE, [PG_CATALOG, 'pg_catalog', 10, system]);
@@ -430,7 +433,14 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
   const e = engine;
   if (e === null) return null;
   // The catalog functions become subqueries over the catalog's tables, which are then read too.
-  const rewritten = rewriteCatalogFunctions(sql);
+  let rewritten: string | null;
+  try {
+    rewritten = rewriteCatalogFunctions(sql);
+  } catch (e) {
+    if (!(e instanceof RegCastSchemaError)) throw e;
+    const error = { code: e.code, message: e.message, position: e.position };
+    return { columns: [], error, answer: () => Promise.resolve({ ok: false, error }) };
+  }
   if (rewritten === null) return null;
   const rels = relationsOf(rewritten);
   if (rels === null) return null;
@@ -451,7 +461,7 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
     paramTypes: p.info.paramTypes,
     answer: async (ctx: CatalogContext, params: readonly SqlValue[]): Promise<BackendResult> => {
       const needed = SESSION_TABLES.filter((t) => reads.has(t.name));
-      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null, schemaComment: null, defaultAcls: [] };
+      const none: RoleCatalog = { roles: [], members: [], bootstrap: [], schemaAcl: [], databaseAcl: null, schemaComment: null, databaseComment: null, defaultAcls: [] };
       const [tables, views, sequences, enums, roles] = needed.length > 0 ? await Promise.all([ctx.backend.tables(), ctx.backend.views(), ctx.backend.sequences(), ctx.backend.enums(), ctx.backend.roles()]) : [[], [], [], [], none];
       if (reads.has(PG_AUTHID.name) && !isSuperuserName(roles, ctx.settings.user)) return { ok: false, error: { code: '42501', message: 'permission denied for table pg_authid' } };
       // Synchronous from here: no other session's query sees this session's tables.

@@ -5,6 +5,7 @@
  * and leave in load batches (load-batches.ts); a new unique index is checked against the table's rows.
  * The session (sql-session.ts) calls `runDdl` and lends it its range read.
  */
+import { StatementDraws } from './statement-draws.ts';
 import type { Node } from 'libpg-query';
 import { quoteIdent, type IndexDef, type TableDef } from '../../sql/catalog.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
@@ -34,6 +35,8 @@ export interface DdlEnv {
   readonly rangeRead: RangeRead;
   /** Who runs the statement (its privileges are checked; it owns what it creates: sql/roles.ts). */
   readonly identity: SessionIdentity;
+  /** The client's clock (ADD COLUMN ... DEFAULT clock_timestamp()). */
+  readonly clockMicros: () => number;
 }
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
@@ -43,6 +46,7 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
     source: { scan: () => [], get: () => null }, // a DEFAULT reads no table
     writes: null, recorder: null, now: new SqlTimestamp(BigInt(txn.ts.micros)),
     nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n), identity: env.identity,
+    ...new StatementDraws(env.clockMicros).sessionTime(txn, 0, false),
   };
   let { next, outcome, actions } = txn.catalog.apply(node, ctx);
   if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions, ctx));

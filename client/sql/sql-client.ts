@@ -33,8 +33,8 @@ export class SqlClient {
   ) {}
 
   /** A session; `identity` answers current_user and current_database(). */
-  session(identity: SessionIdentity = DEFAULT_IDENTITY): SqlSession {
-    return new SqlSession(this, identity);
+  session(identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string): SqlSession {
+    return new SqlSession(this, identity, tempKey);
   }
 
   #rowIdSlot = -1;
@@ -97,7 +97,7 @@ export class SqlClient {
       this.#stale = false;
       return known.cv;
     }
-    const cv = CatalogVersion.fromValue(r.value);
+    const cv = CatalogVersion.fromValue(r.value, known === null ? [] : [known.cv]);
     this.learn(r.version, r.value, cv);
     return cv;
   }

@@ -15,7 +15,7 @@
  *   key conflict).
  * - Every other query is a range read: the replicas execute the statement at T over the
  *   transaction's buffered writes (PROTOCOL §4.2, client/core/range-read.ts).
- * - UPDATE/DELETE with a range WHERE (and INSERT ... SELECT) first run the statement as a
+ * - UPDATE/DELETE with a range WHERE (and INSERT ... SELECT, MERGE) first run the statement as a
  *   reconnaissance range read, which returns the source rows; the client then computes the new rows
  *   with the shared evaluator and buffers them.
  * - DDL reads the catalog, applies the statement to a copy, and writes the new catalog; DDL that
@@ -29,7 +29,6 @@
  * - The session's TimeZone (set by the gateway) is the zone the client binds and runs statements in and
  *   travels with each range read, whose replicas run it in that zone (sql/session-zone.ts).
  */
-import { randomBytes } from 'node:crypto';
 import { outcomeNotices } from '../../sql/notices.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Key } from '../../protocol/messages.ts';
@@ -59,6 +58,7 @@ import type { ScanFetch } from './scan-fetch.ts';
 import { checkStatementPrivileges, checksPrivileges } from '../../sql/statement-privileges.ts';
 import { catalogMiss, lowerOne, peekCatalog, runDdlFresh } from './catalog-miss.ts';
 import { ClusterLocks } from './advisory-rows.ts';
+import { StatementDraws } from './statement-draws.ts';
 import { SessionSequences } from './sequence-values.ts';
 import { FetchingSource, SqlTxn } from './sql-txn.ts';
 import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, type FetchMissing } from './sql-deferred.ts';
@@ -91,14 +91,16 @@ export class SqlSession {
   readonly temp: TempTables;
   /** The session's TimeZone (the gateway's setting): statements are bound and run in it, here and on replicas. */
   timeZone: SessionZone = UTC_ZONE;
+  /** When the running statement started (statement_timestamp(), statement-draws.ts). */
+  #statementStart = 0;
 
   constructor(
     readonly sql: SqlClient,
-    readonly identity: SessionIdentity = DEFAULT_IDENTITY,
+    readonly identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string, // tempKey: a key left behind (temp-session.ts)
   ) {
     this.#sequences = new SessionSequences(sql.client);
     this.#locks = new ClusterLocks(sql.client);
-    this.temp = tempTablesFor(sql.client.opts.clientId);
+    this.temp = tempTablesFor(sql.client.opts.clientId, tempKey);
   }
 
   get #shardCount(): number {
@@ -193,6 +195,7 @@ export class SqlSession {
   /** Runs a prepared statement (in the open transaction, or on its own with automatic retries). */
   async run(stmt: SqlPrepared, params: readonly SqlValue[]): Promise<ExecResult> {
     this.#locks.statement();
+    this.#statementStart = this.sql.engine.clockMicros();
     const r = await this.#run(stmt, params);
     // On its own, the statement was its transaction: its transaction-level advisory locks go, its ON COMMIT actions run.
     if (!this.#explicit && this.#locks.holding) await this.#locks.endTransaction();
@@ -307,7 +310,7 @@ export class SqlSession {
       if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, this.temp.rewrite(node, stmt.sql, txn.catalog.catalog) ?? node);
     }
     if (s.k === 'ddl') {
-      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity };
+      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity, clockMicros: () => this.sql.engine.clockMicros() };
       const outcome = await runDdlFresh(this.sql, env, txn, s.node, this.#explicit);
       const notices = outcomeNotices(outcome);
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);
@@ -352,12 +355,12 @@ export class SqlSession {
   /** Runs a statement at the client over fetched rows, fetching what it misses and running it again. */
   async #runLocal(txn: SqlTxn, l: LoweredStatement, params: readonly SqlValue[]): Promise<ExecResult> {
     this.sql.stats.pointStatements++;
-    // Random bytes (gen_random_uuid) drawn in one pass are drawn again in the next: the statement runs
+    // Random bytes and clock readings drawn in one pass are drawn again in the next: the statement runs
     // again after a fetch and must write the same rows, whose keys it fetched.
-    const tape: Uint8Array[] = [];
+    const draws = new StatementDraws(() => this.sql.engine.clockMicros());
     this.#sequences.begin();
     for (let pass = 0; pass < FETCH_PASSES_MAX; pass++) {
-      let draws = 0;
+      draws.pass();
       const source = new FetchingSource(txn.rows, txn.scans, txn.load);
       const statementWrites = new WriteBuffer();
       const sequences = this.#sequences.pass(txn.catalog.catalog);
@@ -372,11 +375,8 @@ export class SqlSession {
         identity: this.identity,
         catalog: txn.catalog.catalog,
         nextRowId: () => txn.nextRowId(),
-        random: (n) => {
-          const b = tape[draws]?.length === n ? tape[draws]! : (tape[draws] = randomBytes(n));
-          draws++;
-          return b;
-        },
+        random: draws.random,
+        ...draws.sessionTime(txn, this.#statementStart, l.stmt.k === 'query'),
         sequences,
         advisory: this.#locks.pass(),
       };
@@ -428,6 +428,7 @@ export class SqlSession {
 
   /** Moves a statement's writes into the transaction: the overlay for later statements, encoded rows for commit. */
   #buffer(txn: SqlTxn, w: WriteBuffer): void {
+    if (!w.isEmpty) txn.xact.wrote();
     for (const [table, rows] of w.tables()) {
       for (const [key, row] of rows) txn.put(rowKey(table.id, key), row === null ? null : encodeRow(table, row));
     }

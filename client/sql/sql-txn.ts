@@ -6,6 +6,7 @@
  * instead (load-batches.ts, docs/decisions/0012); every other write counts against the cluster's
  * transaction limits (docs/decisions/0009).
  */
+import { XactId } from '../../sql/session-time.ts';
 import type { LimitsConfig } from '../../protocol/config.ts';
 import type { Key, WriteEntry } from '../../protocol/messages.ts';
 import { sortByKey } from '../../protocol/sorted-entries.ts';
@@ -101,6 +102,8 @@ export class SqlTxn {
   readonly ts: Timestamp;
   /** Created with the first fresh storage. */
   load: LoadBatches | null = null;
+  /** txid_current() (sql/session-time.ts), from T. */
+  readonly xact: XactId;
 
   /** Encoded size of the buffered writes (keys, values, a few bytes per entry). */
   #writeBytes = 0;
@@ -113,6 +116,7 @@ export class SqlTxn {
     private readonly client: PestoClient,
   ) {
     this.ts = tx.timestamp;
+    this.xact = XactId.of(this.ts.micros, this.ts.clientId);
   }
 
   get limits(): LimitsConfig {

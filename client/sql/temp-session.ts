@@ -6,20 +6,50 @@
  *
  * A session drops its temporary tables in one DDL transaction when it closes (the gateway closes a
  * session when its connection ends and when it shuts down). A process that dies first leaves its
- * sessions' tables in the catalog under names no other session may spell; they hold their rows until an
- * operator drops them (`DROP TABLE` of the quoted internal name, from a session whose key matches, is
- * the only way today).
+ * sessions' tables in the catalog under names no other session may spell. The next process of its
+ * client id drops them when it starts (`dropLeftTemp`): a client id is used by one process at a time
+ * (its timestamps must increase), so every key of that client id but the running process's belongs to
+ * a process that is gone.
  */
 import { randomBytes } from 'node:crypto';
-import type { Catalog } from '../../sql/catalog.ts';
-import { TempTables } from '../../sql/temp-tables.ts';
+import { quoteIdent, type Catalog } from '../../sql/catalog.ts';
+import { TEMP_MARK, TempTables } from '../../sql/temp-tables.ts';
+import type { SqlClient } from './sql-session.ts';
 
 const PROCESS_TAG = randomBytes(4).toString('hex');
 let sessions = 0;
 
-/** A new session's temporary tables, keyed uniquely across the cluster's clients. */
-export function tempTablesFor(clientId: number): TempTables {
-  return new TempTables(`${clientId}_${PROCESS_TAG}_${++sessions}`);
+/** A new session's temporary tables, keyed uniquely across the cluster's clients (or by `key`, a key left behind). */
+export function tempTablesFor(clientId: number, key?: string): TempTables {
+  return new TempTables(key ?? `${clientId}_${PROCESS_TAG}_${++sessions}`);
+}
+
+/**
+ * Drops the temporary tables earlier processes of this client id left behind, each key's in one DDL
+ * transaction of a session holding that key; returns how many tables it dropped.
+ */
+export async function dropLeftTemp(sql: SqlClient): Promise<number> {
+  const mine = `${TEMP_MARK}${sql.client.opts.clientId}_`;
+  const current = `${mine}${PROCESS_TAG}_`;
+  const catalog = (await sql.freshCatalog()).catalog;
+  const byKey = new Map<string, string[]>();
+  for (const t of catalog.list()) {
+    if (!t.name.startsWith(mine) || t.name.startsWith(current)) continue;
+    const key = t.name.slice(TEMP_MARK.length, t.name.indexOf('\u0001', 1));
+    byKey.set(key, [...(byKey.get(key) ?? []), quoteIdent(t.name)]);
+  }
+  let dropped = 0;
+  for (const [key, names] of byKey) {
+    const session = sql.session(undefined, key);
+    try {
+      const r = await session.execute(`DROP TABLE IF EXISTS ${names.join(', ')} CASCADE`);
+      if (!r.ok) throw new Error(`dropping temporary tables left by an earlier process: ${r.error.code} ${r.error.message}`);
+      dropped += names.length;
+    } finally {
+      await session.close();
+    }
+  }
+  return dropped;
 }
 
 /**

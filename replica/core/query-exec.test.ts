@@ -153,6 +153,19 @@ void describe('executeAt', () => {
     assert.equal(exec.reads.filter((r) => r.key.startsWith(rowKey(acct.id, ''))).length, lookups.rows[0]![0]);
   });
 
+  void it('runs the join of a MERGE as its reconnaissance read: source columns then the target row or NULLs, each target key looked up in the read set', () => {
+    const sql = 'MERGE INTO acct a USING item i ON a.w = 1 AND a.id = i.id WHEN MATCHED THEN DELETE WHEN NOT MATCHED THEN INSERT (w, id) VALUES (1, i.id)';
+    const exec = executeAt(engine, sql, [], T, store, catalog, { recon: true });
+    assert.ok(exec.ok);
+    assert.deepEqual(exec.columns.map((c) => c.name), ['id', 'name', 'price', 'cat', 'w', 'id', 'bal', 'tag']);
+    const want = engine.session().execute('SELECT i.*, a.* FROM item i LEFT JOIN acct a ON a.w = 1 AND a.id = i.id');
+    assert.ok(want.ok && want.rows.some((r) => r[4] === null) && want.rows.some((r) => r[4] !== null));
+    assert.deepEqual(exec.rows, want.rows);
+    assertCovered(exec);
+    // A target row that is absent is read too (version zero): a concurrent insert of it conflicts.
+    assert.equal(exec.reads.filter((r) => r.key.startsWith(rowKey(acct.id, ''))).length, want.rows.length);
+  });
+
   void it("refuses with 0A000 a statement that reads a table of another shard, by scan or by key, instead of reading it as empty", () => {
     const ownsTable = (id: number): boolean => id === acct.id;
     for (const sql of ['SELECT count(*) FROM item', 'SELECT name FROM item WHERE id = 1', 'SELECT a.id FROM acct a JOIN item i ON i.id = a.id']) {

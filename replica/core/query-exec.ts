@@ -24,7 +24,8 @@
  * Only queries run here: DML and DDL are refused (0A000); writes are computed by clients (§4.2, §9.2
  * of the notes). With `recon`, a DML statement runs only its read part (`plan.source`: for UPDATE and
  * DELETE the old full table rows, hidden columns included, after the FROM (USING) items' columns when
- * the statement has them; for INSERT ... SELECT the source rows in the
+ * the statement has them; for MERGE the source's columns, then the target row or NULLs, as UPDATE ...
+ * FROM's; for INSERT ... SELECT the source rows in the
  * target columns' types) and returns those rows, so the client can compute the writes. `ownWrites`
  * (the transaction's buffered writes) overlay the store: the execution sees them and never records
  * them. Expected SQL failures come back as `{ ok: false, error }`; broken invariants throw.

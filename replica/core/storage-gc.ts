@@ -74,6 +74,8 @@ export class StorageGc {
   readonly #unpublished = new Set<number>();
   /** Decoded catalog values (the store keeps the same arrays); null: does not decode. */
   readonly #decoded = new WeakMap<Uint8Array, Catalog | null>();
+  /** The last versions decoded: the next one usually extends one of them (CatalogVersion.fromValue's bases). */
+  #recent: CatalogVersion[] = [];
   /** Keys dropped since the shell last compacted its log. */
   #droppedKeys = 0;
 
@@ -227,7 +229,9 @@ export class StorageGc {
     let c = this.#decoded.get(value);
     if (c === undefined) {
       try {
-        c = CatalogVersion.fromValue(value).catalog;
+        const v = CatalogVersion.fromValue(value, this.#recent);
+        this.#recent = [v, ...this.#recent.slice(0, 3)];
+        c = v.catalog;
       } catch {
         c = null;
       }

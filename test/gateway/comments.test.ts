@@ -4,7 +4,8 @@
  * public show in pg_description with PostgreSQL's classoids, through obj_description and col_description,
  * in psql's `\dv+`, `\di+`, `\ds+`, `\dT+`, `\dn+` and `\d+ view`, and in pg_dump's output, whose restore
  * into another Pesto has them all. The expected query outputs are what psql prints against PostgreSQL 15
- * for the same script.
+ * for the same script. COMMENT ON DATABASE shows in pg_shdescription and `\l+`, and pg_dump writes it
+ * only with --create, as PostgreSQL 15's does.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -186,5 +187,30 @@ void test('comments on views, matviews, columns, indexes, sequences, constraints
     await gw.close();
     await copy.close();
     rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+void test('COMMENT ON DATABASE shows in pg_shdescription, shobj_description and \\l+, and pg_dump writes it with --create only, as PostgreSQL 15', async () => {
+  const gw = await startTestGateway();
+  try {
+    const set = await psql(gw.port, '-c', "COMMENT ON DATABASE pesto IS 'the database'", '-c', "COMMENT ON DATABASE other IS 'elsewhere'");
+    assert.equal(set.stdout, 'COMMENT\nCOMMENT\n');
+    // Another database's name: PostgreSQL's warning, and nothing changes.
+    assert.match(set.stderr, /^WARNING: {2}database "other" does not exist\n$/);
+    const read = await psql(gw.port, '-At', '-c', "SELECT d.description FROM pg_catalog.pg_shdescription d JOIN pg_catalog.pg_database db ON db.oid = d.objoid WHERE d.classoid = 'pg_database'::regclass",
+      '-c', "SELECT shobj_description(oid, 'pg_database') FROM pg_catalog.pg_database WHERE datname = current_database()");
+    assert.equal(read.stdout, 'the database\nthe database\n');
+    const list = await psql(gw.port, '-c', '\\l+');
+    assert.match(list.stdout, /^ pesto \| .*\| pg_default \| the database$/m);
+    const plain = await runPg('pg_dump', ['-h', '127.0.0.1', '-p', String(gw.port), '-U', USER, '-s', 'pesto'], PASSWORD);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.doesNotMatch(plain.stdout, /COMMENT ON DATABASE/);
+    const created = await runPg('pg_dump', ['-h', '127.0.0.1', '-p', String(gw.port), '-U', USER, '-s', '--create', 'pesto'], PASSWORD);
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /^COMMENT ON DATABASE pesto IS 'the database';$/m);
+    const removed = await psql(gw.port, '-At', '-c', 'COMMENT ON DATABASE pesto IS NULL', '-c', 'SELECT count(*) FROM pg_catalog.pg_shdescription');
+    assert.equal(removed.stdout, 'COMMENT\n0\n');
+  } finally {
+    await gw.close();
   }
 });

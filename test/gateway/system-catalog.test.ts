@@ -51,6 +51,10 @@ void test('the pg driver queries the system catalog with parameters; mixing in a
     await assert.rejects(client.query('SELECT no_such_fn(relname) FROM pg_class'), { code: '42883', message: 'function no_such_fn(name) does not exist', position: '8' });
     await assert.rejects(client.query({ text: 'SELECT no_such_fn(relname) FROM pg_class WHERE relname = $1', values: ['items'] }), { code: '42883' });
     await assert.rejects(client.query('SELECT obj_description(oid), pg_database_size(datname) FROM pg_database'), (e: { code?: string; position?: string }) => e.code === '42883' && e.position === undefined);
+    // A regclass or regtype literal qualified with a schema that does not exist: PostgreSQL's 3F000 at the literal.
+    await assert.rejects(client.query("SELECT 1, 'nos.s'::regclass"), { code: '3F000', message: 'schema "nos" does not exist', position: '11' });
+    await assert.rejects(client.query(`SELECT '"Nos".int4'::regtype::oid`), { code: '3F000', message: 'schema "Nos" does not exist' });
+    assert.deepEqual((await client.query({ text: "SELECT 'public.items'::regclass::text, 'pg_catalog.int4'::regtype::text", rowMode: 'array' })).rows, [['items', 'integer']]);
   } finally {
     await client.end();
     await gw.close();

@@ -13,6 +13,7 @@ import { Engine } from '../../sql/engine.ts';
 import { isTempName } from '../../sql/temp-tables.ts';
 import { EngineBackend } from '../../client/gateway/engine-backend.ts';
 import { startGateway, type Gateway } from '../../client/gateway/gateway-server.ts';
+import { dropLeftTemp } from '../../client/sql/temp-session.ts';
 import { clusterGatewayForSuite, DATABASE, PASSWORD, queryFailure, runPsql, USER } from './gateway-fixture.ts';
 
 const BASE_PORT = 9700;
@@ -150,5 +151,34 @@ void describe('temporary tables through the gateway over the engine', () => {
 
 void describe('temporary tables through the gateway over a cluster', () => {
   const { port, gateway } = clusterGatewayForSuite('gw-temp-tables', BASE_PORT);
-  suite(port, async () => (await gateway().sql.freshCatalog()).catalog.list().filter((t) => isTempName(t.name)).length);
+  const tempNames = async (): Promise<string[]> => (await gateway().sql.freshCatalog()).catalog.list().filter((t) => isTempName(t.name)).map((t) => t.name);
+  suite(port, async () => (await tempNames()).length);
+
+  void it('the tables a dead process of the same client id left are dropped by the next (dropLeftTemp), a live session\'s are not', async () => {
+    const sql = gateway().sql;
+    const clientId = sql.client.opts.clientId;
+    // Sessions of a process that died: keys of this client id with another process tag, never closed.
+    for (const n of [1, 2]) {
+      const dead = sql.session(undefined, `${clientId}_deadbeef_${n}`);
+      for (const text of [`CREATE TEMP TABLE left_${n} (id int PRIMARY KEY)`, `INSERT INTO left_${n} VALUES (1)`]) {
+        const r = await dead.execute(text);
+        assert.ok(r.ok, r.ok ? '' : r.error.message);
+      }
+    }
+    const other = sql.session(undefined, `${clientId + 1}_deadbeef_1`); // another client's: not this process's to drop
+    assert.ok((await other.execute('CREATE TEMP TABLE not_mine (a int)')).ok);
+    const c = await connect(port());
+    try {
+      await c.query('CREATE TEMP TABLE live_t (a int)');
+      assert.equal((await tempNames()).length, 4);
+      assert.equal(await dropLeftTemp(sql), 2);
+      const left = await tempNames();
+      assert.deepEqual(left.map((n) => n.slice(n.lastIndexOf('\u0001') + 1)).sort(), ['live_t', 'not_mine']);
+      assert.deepEqual((await c.query('SELECT count(*)::int AS n FROM live_t')).rows, [{ n: 0 }]);
+    } finally {
+      await c.end();
+      await other.close();
+    }
+    assert.equal(await noneLeft(async () => (await tempNames()).length), 0);
+  });
 });

@@ -5,7 +5,9 @@
  * writer that commits a row into a FROM table's read range after the statement read it makes the
  * statement's transaction abort (40001): the outcome stays serializable (the writer first, then the
  * update that would have seen its row). A row outside that range conflicts with nothing. Prepared
- * statements with parameters run through the gateway as PostgreSQL runs them.
+ * statements with parameters run through the gateway as PostgreSQL runs them. MERGE is lowered onto the
+ * same join (sql/lower-merge.ts: source LEFT JOIN target), so the same holds for its source's rows and
+ * for the target rows it read, absent ones included.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -28,6 +30,10 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
     await q(s, 'CREATE INDEX pay_acc ON pay (acc)');
     await q(s, "INSERT INTO acc VALUES (1, 'ann', 100), (2, 'bob', 200), (3, 'cy', 300)");
     await q(s, "INSERT INTO pay VALUES (10, 1, 5, 'bonus'), (11, 2, 7, 'fee'), (12, 3, 9, 'bonus')");
+    await q(s, 'CREATE TABLE stock (sku int PRIMARY KEY, qty int)');
+    await q(s, 'CREATE TABLE delivery (id int PRIMARY KEY, sku int, qty int)');
+    await q(s, 'INSERT INTO stock VALUES (1, 10)');
+    await q(s, 'INSERT INTO delivery VALUES (100, 1, 5), (101, 2, 7)');
   });
 
   const APPLY = "UPDATE acc SET balance = balance + p.amount FROM pay p WHERE p.acc = acc.id AND p.kind = 'bonus'";
@@ -48,6 +54,7 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
     return { code: await commitCode(updater), rows: r.rows };
   }
 
+  const stock = async (): Promise<unknown[][]> => (await q(sql.session(), 'SELECT sku, qty FROM stock ORDER BY sku')).rows;
   const balances = async (): Promise<unknown[][]> => (await q(sql.session(), 'SELECT id, balance FROM acc ORDER BY id')).rows;
 
   void it('updates from the joined rows as PostgreSQL does, RETURNING FROM columns', async () => {
@@ -103,5 +110,34 @@ void describe('UPDATE ... FROM and DELETE ... USING over the cluster', () => {
       const left = await c.query('SELECT id FROM pay ORDER BY id');
       assert.deepEqual(left.rows.map((r: { id: number }) => r.id), [10, 11, 12, 20]);
     });
+  });
+
+  const RESTOCK = 'MERGE INTO stock s USING delivery d ON s.sku = d.sku WHEN MATCHED THEN UPDATE SET qty = s.qty + d.qty WHEN NOT MATCHED THEN INSERT VALUES (d.sku, d.qty)';
+
+  void it('aborts a MERGE when an older writer adds a source row it would have read, or the target row an unmatched source row looked for', async () => {
+    assert.equal((await race(RESTOCK, 'INSERT INTO delivery VALUES (102, 3, 1)')).code, '40001');
+    assert.deepEqual(await stock(), [[1, 10]]);
+    assert.equal((await race(RESTOCK, 'INSERT INTO stock VALUES (2, 0)')).code, '40001');
+    assert.deepEqual(await stock(), [[1, 10], [2, 0]]);
+    // A target row no source row looks for conflicts with nothing: the MERGE commits after the writer.
+    assert.equal((await race(RESTOCK, 'INSERT INTO stock VALUES (50, 0)')).code, 'committed');
+    assert.deepEqual(await stock(), [[1, 15], [2, 7], [3, 1], [50, 0]]);
+  });
+
+  void it('runs a prepared MERGE with parameters through the gateway, in autocommit and in a transaction block', async () => {
+    await withPg(suite.port(), async (c) => {
+      const text = 'MERGE INTO stock s USING (VALUES ($1::int, $2::int)) d(sku, qty) ON s.sku = d.sku WHEN MATCHED AND d.qty = 0 THEN DELETE '
+        + 'WHEN MATCHED THEN UPDATE SET qty = s.qty + d.qty WHEN NOT MATCHED THEN INSERT VALUES (d.sku, d.qty)';
+      const a = await c.query({ name: 'mrg', text, values: [1, 5] });
+      assert.equal(a.command, 'MERGE');
+      assert.equal(a.rowCount, 1);
+      await c.query({ name: 'mrg', text, values: [60, 4] });
+      await c.query({ name: 'mrg', text, values: [50, 0] });
+      await c.query('BEGIN');
+      await c.query({ name: 'mrg', text, values: [60, 1] });
+      assert.deepEqual((await c.query('SELECT qty FROM stock WHERE sku = 60')).rows, [{ qty: 5 }]);
+      await c.query('ROLLBACK');
+    });
+    assert.deepEqual(await stock(), [[1, 20], [2, 7], [3, 1], [60, 4]]);
   });
 });

@@ -67,16 +67,18 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
   };
 }
 
-/** Drops every view, table and sequence of the current catalog (read at a fresh timestamp), through the gateway. */
+/** Drops every view, materialized view, table and sequence of the current catalog (read at a fresh timestamp), through the gateway. */
 async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<void> {
   const tx = gw.client.session().begin();
   let names: string[];
+  let matviews: string[];
   let views: string[];
   let sequences: string[];
   try {
     const r = await tx.read(CATALOG_KEY);
     const catalog = CatalogVersion.fromValue(r.value).catalog;
-    names = catalog.list().map((t) => t.name);
+    names = catalog.list().filter((t) => t.matview === undefined).map((t) => t.name);
+    matviews = catalog.list().filter((t) => t.matview !== undefined).map((t) => t.name);
     views = catalog.listViews().map((v) => v.name);
     // Those no table owns (the others go with their tables).
     sequences = catalog.listSequences().filter((s) => s.ownedBy === null).map((s) => s.name);
@@ -85,6 +87,7 @@ async function dropEverything(gw: ClusterGateway, client: pg.Client): Promise<vo
   }
   const quoted = (list: readonly string[]): string => list.map((n) => `"${n.replace(/"/g, '""')}"`).join(', ');
   if (views.length > 0) await client.query(`DROP VIEW ${quoted(views)}`);
+  if (matviews.length > 0) await client.query(`DROP MATERIALIZED VIEW ${quoted(matviews)} CASCADE`);
   if (names.length > 0) await client.query(`DROP TABLE ${quoted(names)}`);
   if (sequences.length > 0) await client.query(`DROP SEQUENCE ${quoted(sequences)} CASCADE`);
 }
