@@ -14,6 +14,13 @@ void test('a predicate round-trips its excused keys, any byte included, as hex',
   assert.equal(decodePredicate(encodePredicate({ indexId: 2, lo: '', hi: '\x05', filter: null, keys: null }))?.keys, null);
 });
 
+void test('a predicate names its session zone by name; an unknown or malformed zone refuses it', () => {
+  const bytes = encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: null, zone: 'Asia/Tokyo' });
+  assert.equal(decodePredicate(bytes)?.zone?.name, 'Asia/Tokyo');
+  assert.equal(decodePredicate(encodePredicate({ indexId: null, lo: '', hi: null, filter: null, keys: null }))?.zone, null);
+  for (const tz of ['Nowhere/Land', 7, '', 'x'.repeat(101)]) assert.equal(decodePredicate(json({ i: null, lo: '', hi: null, f: null, tz })), null, String(tz));
+});
+
 void test('the older latin1 key list still decodes; malformed key lists do not', () => {
   assert.deepEqual(decodePredicate(json({ i: null, lo: '', hi: null, f: null, k: binaryKeys }))?.keys, new Set(binaryKeys));
   // A bad key anywhere in the list refuses the predicate at decode, though the set is built only when used.
@@ -33,7 +40,7 @@ void test("the client names a predicate's excused rows: its table's reads and ow
 
   const sent = encodePredicate({ indexId: null, lo: '\x80', hi: null, filter: null, keys: null });
   const named = withExcusedKeys(sent, ['\x80a', '\x80c']);
-  assert.deepEqual(decodePredicate(named), { indexId: null, lo: '\x80', hi: null, filter: null, keys: new Set(['\x80a', '\x80c']) });
+  assert.deepEqual(decodePredicate(named), { indexId: null, lo: '\x80', hi: null, filter: null, zone: null, keys: new Set(['\x80a', '\x80c']) });
   assert.deepEqual(named, encodePredicate({ indexId: null, lo: '\x80', hi: null, filter: null, keys: ['\x80a', '\x80c'] }), 'the bytes replicas used to send');
   // A list a reply carried (an older or Byzantine replica's) is replaced, never merged.
   assert.deepEqual(decodePredicate(withExcusedKeys(json({ i: null, lo: '', hi: null, f: null, k: ['x'] }), []))?.keys, new Set());

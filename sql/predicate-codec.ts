@@ -20,6 +20,7 @@ import type { IndexDef, TableDef } from './catalog.ts';
 import { evalPredicate } from './eval.ts';
 import { exprFromJson, exprToJson, type Expr } from './expr.ts';
 import { isImmutable } from './immutability.ts';
+import { timeZoneSetting, withSessionZone, type SessionZone } from './session-zone.ts';
 import { indexEntryPrefix } from './memory-store.ts';
 import { decodeRow } from './row-codec.ts';
 import { TABLE_PREFIX_BYTES, tableIdOfKey } from './row-key.ts';
@@ -32,6 +33,8 @@ export interface ScanPredicate {
   readonly hi: string | null;
   /** Bound filter over table rows; null = every row in the range. */
   readonly filter: Expr | null;
+  /** The session zone the filter is evaluated in (`"tz"`: a filter it decides, `predicateZone`); null: UTC. */
+  readonly zone: SessionZone | null;
   /**
    * The rows of the table the query that ran this scan read (primary-key encodings, sorted): what its
    * read set holds because of the scan. SemanticCC skips only these read-set rows for this predicate;
@@ -45,18 +48,18 @@ const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The filter a scan's predicate carries for a query run in session zone `timeZone` (absent: UTC): its
- * own, or none (every row of the scanned range) when the filter is not immutable and the zone is not
- * UTC. SemanticCC evaluates stored predicates outside any session, in UTC, where a filter the session's
- * zone decides (`at::date = '2026-03-29'` in Europe/Berlin) would match other rows than it did in the
- * query and could miss a phantom; the whole range conflicts more often but never misses one.
+ * The session zone a scan's predicate names, for a query run in zone `timeZone` (absent: UTC): the zone
+ * when the filter is not immutable (`at::date = '2026-03-29'` in Europe/Berlin), else none. SemanticCC
+ * evaluates stored predicates outside any session; a filter the zone decides is evaluated in the zone it
+ * names (`scanMatchesRow`), and every other predicate's bytes stay as they were.
  */
-export function zoneSafeFilter(filter: Expr | null, timeZone: string | undefined): Expr | null {
-  return filter === null || timeZone === undefined || isImmutable(filter) ? filter : null;
+export function predicateZone(filter: Expr | null, timeZone: string | undefined): string | null {
+  return filter === null || timeZone === undefined || isImmutable(filter) ? null : timeZone;
 }
 
-export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
+export function encodePredicate(p: Omit<ScanPredicate, 'keys' | 'zone'> & { readonly keys: readonly string[] | null; readonly zone?: string | null }): Uint8Array {
   const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };
+  if (p.zone !== undefined && p.zone !== null) j['tz'] = p.zone;
   if (p.keys !== null) j['kx'] = p.keys.map(hexOf);
   return utf8.encode(JSON.stringify(j));
 }
@@ -193,13 +196,18 @@ export function decodePredicate(bytes: Uint8Array): ScanPredicate | null {
     const build = keysOf(o);
     if (build === undefined) return null;
     const filter = f === null ? null : exprFromJson(f);
-    if (build === null) return { indexId: i, lo, hi, filter, keys: null };
+    const tz = o['tz'];
+    const setting = tz === undefined ? null : typeof tz === 'string' && tz.length <= 100 ? timeZoneSetting(tz) : { error: 'not a zone' };
+    if (setting !== null && !('zone' in setting)) return null;
+    const zone = setting;
+    if (build === null) return { indexId: i, lo, hi, filter, zone, keys: null };
     let keys: ReadonlySet<string> | undefined;
     return {
       indexId: i,
       lo,
       hi,
       filter,
+      zone,
       get keys(): ReadonlySet<string> {
         keys ??= build();
         return keys;
@@ -232,7 +240,9 @@ export function scanMatchesRow(scan: ScanPredicate | null, def: TableDef | null,
       const prefix = indexEntryPrefix(index, row);
       if (prefix === null || !inRange(prefix + pk, scan)) return 'no';
     }
-    return evalPredicate(scan.filter, row) ? 'yes' : 'no';
+    const filter = scan.filter;
+    const match = scan.zone === null ? evalPredicate(filter, row) : withSessionZone(scan.zone, () => evalPredicate(filter, row));
+    return match ? 'yes' : 'no';
   } catch {
     return 'error';
   }

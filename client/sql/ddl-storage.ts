@@ -22,6 +22,7 @@ import { counterKey, counterValue } from './sequence-values.ts';
 import type { SqlTxn } from './sql-txn.ts';
 import type { ExecContext, SessionIdentity } from '../../sql/exec-context.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
+import { withSessionZone, type SessionZone } from '../../sql/session-zone.ts';
 import { randomBytes } from 'node:crypto';
 
 /** The session's range read of `sql` (PROTOCOL §4.2); throws 40001 when replicas cannot agree. */
@@ -37,6 +38,8 @@ export interface DdlEnv {
   readonly identity: SessionIdentity;
   /** The client's clock (ADD COLUMN ... DEFAULT clock_timestamp()). */
   readonly clockMicros: () => number;
+  /** The session's TimeZone: what the statement and its rewrites evaluate in (ADD COLUMN ... DEFAULT now()::date). */
+  readonly zone: SessionZone;
 }
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
@@ -48,8 +51,11 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
     nextRowId: () => txn.nextRowId(), sequences: undefined, random: (n) => randomBytes(n), identity: env.identity,
     ...new StatementDraws(env.clockMicros).sessionTime(txn, 0, false),
   };
-  let { next, outcome, actions } = txn.catalog.apply(node, ctx);
+  // Expressions run in the session's zone, each synchronous call wrapped (sql/session-zone.ts).
+  const inZone = <A, R>(f: (a: A) => R): ((a: A) => R) => (a) => withSessionZone(env.zone, () => f(a), BigInt(txn.ts.micros));
+  let { next, outcome, actions } = inZone((n: Node) => txn.catalog.apply(n, ctx))(node);
   if (actions.some((a) => a.k === 'rewrite' || a.k === 'truncate')) ({ next, outcome, actions } = await onFreshStorage(env, txn, node, actions, ctx));
+  actions = actions.map((a) => (a.k === 'rewrite' ? { ...a, transform: inZone(a.transform) } : a.k === 'validate' ? { ...a, test: inZone(a.test) } : a));
   // A table the statement rewrites is checked over the rows the rewrite makes (its storage now holds
   // only the old rows, under the old catalog, and with several shards on another shard).
   const rewritten = new Set(actions.flatMap((a) => (a.k === 'rewrite' ? [a.after.name] : [])));
@@ -116,7 +122,7 @@ async function onFreshStorage(env: DdlEnv, txn: SqlTxn, node: Node, actions: rea
     cv = cv.withStorage(name, id);
     txn.addFresh(id);
   }
-  const out = cv.apply(node, ctx);
+  const out = withSessionZone(env.zone, () => cv.apply(node, ctx), BigInt(txn.ts.micros));
   return { ...out, actions: oneRewrite(out.actions) };
 }
 

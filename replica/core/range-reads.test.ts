@@ -7,7 +7,8 @@ import { ts } from '../../protocol/timestamp.ts';
 import { CATALOG_KEY } from '../../sql/replicated-catalog.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import { decodeOutcome } from '../../sql/wire-values.ts';
-import { decodePredicate, excusedKeys, withExcusedKeys } from '../../sql/predicate-codec.ts';
+import { decodePredicate, excusedKeys, scanMatchesRow, withExcusedKeys, type ScanPredicate } from '../../sql/predicate-codec.ts';
+import { encodeRow } from '../../sql/row-codec.ts';
 import { parseApplyFault } from './range-reads.ts';
 import type { ReplicaCore} from './replica-core.ts';
 import { type ReplicaEffect } from './replica-core.ts';
@@ -55,14 +56,21 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     assert.notEqual(d.filter, null);
   });
 
-  void it('a filter the session zone decides is left out of the predicate outside UTC (SemanticCC evaluates in UTC)', () => {
-    const sql = "SELECT id FROM acct WHERE w = 2 AND tag <> to_char(timestamptz '2026-03-28 12:00+00' + bal * interval '1 day', 'HH24')";
-    const filterOf = (timeZone?: string): unknown => decodePredicate(ask(core, query(sql, [], timeZone === undefined ? {} : { timeZone })).predicates[0]!.expr)!.filter;
-    assert.notEqual(filterOf(), null, 'in UTC the filter stays');
-    assert.equal(filterOf('Europe/Berlin'), null, 'in another zone the whole range is the predicate');
-    // An immutable filter stays in any zone.
+  void it('a filter the session zone decides carries the zone, and SemanticCC evaluates it there (not in UTC)', () => {
+    // 23:30 UTC on 28 March plus `bal` minutes: still the 28th in UTC, already the 29th in Berlin (UTC+1).
+    const sql = "SELECT id FROM acct WHERE w = 2 AND to_char(timestamptz '2026-03-28 23:30+00' + bal * interval '1 minute', 'DD') = '29'";
+    const predicateOf = (timeZone?: string): ScanPredicate => decodePredicate(ask(core, query(sql, [], timeZone === undefined ? {} : { timeZone })).predicates[0]!.expr)!;
+    const row: Row = [2, 1, 5, 'x'];
+    const matches = (p: ScanPredicate): string => scanMatchesRow(p, acct, null, keyOf(acct, row), encodeRow(acct, row));
+    const utc = predicateOf();
+    assert.equal(utc.zone, null, 'in UTC the bytes name no zone');
+    assert.equal(matches(utc), 'no');
+    const berlin = predicateOf('Europe/Berlin');
+    assert.equal(berlin.zone?.name, 'Europe/Berlin');
+    assert.equal(matches(berlin), 'yes', 'a row the query in Berlin would have returned is a phantom for it');
+    // An immutable filter names no zone in any session.
     const plain = ask(core, query("SELECT id FROM acct WHERE w = 2 AND tag = 'a'", [], { timeZone: 'Europe/Berlin' }));
-    assert.notEqual(decodePredicate(plain.predicates[0]!.expr)!.filter, null);
+    assert.equal(decodePredicate(plain.predicates[0]!.expr)!.zone, null);
   });
 
   void it('identical state gives identical reply bytes; a prepared version read is a dependency and a prepared snapshot vote', () => {

@@ -50,7 +50,7 @@ import { CATALOG_KEY, CatalogCache, CatalogDecodeError } from '../../sql/replica
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { decodeTypedParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
-import { encodePredicate, zoneSafeFilter } from '../../sql/predicate-codec.ts';
+import { encodePredicate, predicateZone } from '../../sql/predicate-codec.ts';
 import { fetchedBytes, replyOverLimits } from './reply-limits.ts';
 import { executeAt, replyAsAsked, snapshotVote, unionVotes, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { SyncReuse } from './sync-reuse.ts';
@@ -523,7 +523,7 @@ export class RangeReads {
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
       tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
-      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: zoneSafeFilter(p.predicate, msg.timeZone), keys: null }),
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, zone: predicateZone(p.predicate, msg.timeZone), keys: null }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));

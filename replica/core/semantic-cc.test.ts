@@ -42,7 +42,7 @@ const int = (v: number): Expr => ({ k: 'const', v, t: 'int4' });
 const cmp = (op: '>' | '<' | '=', l: Expr, r: Expr): Expr => ({ k: 'cmp', op, l, r, ct: 'int4', t: 'bool' });
 const vAbove = (n: number): Expr => cmp('>', col(1), int(n));
 
-function pred(filter: Expr | null, tableVersion: Timestamp, over: Partial<Omit<ScanPredicate, 'keys'>> & { keys?: string[] | null } = {}, table = T.id): Predicate {
+function pred(filter: Expr | null, tableVersion: Timestamp, over: Partial<Omit<ScanPredicate, 'keys' | 'zone'>> & { keys?: string[] | null; zone?: string } = {}, table = T.id): Predicate {
   return { table, tableVersion, expr: encodePredicate({ indexId: null, lo: '', hi: null, filter, keys: null, ...over }) };
 }
 
