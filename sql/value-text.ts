@@ -6,12 +6,13 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
+import { SqlDate, SqlTimestamp, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
-import { SqlTime, formatTime, parseTime, roundTime } from './time.ts';
-import { SqlTimeTz, formatTimeTz, parseTimeTz, roundTimeTz } from './timetz.ts';
+import { SqlTime, formatTime, roundTime } from './time.ts';
+import { parseDate, parseTime, parseTimeTz, parseTimestamp, parseTimestampTz } from './datetime-input.ts';
+import { SqlTimeTz, formatTimeTz, roundTimeTz } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
