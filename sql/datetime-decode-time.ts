@@ -12,6 +12,7 @@ import {
 import {
   currentTm, finishFields, labelledNumber, lookupWord, namedZone, newTm, zoneOffsetAt, type Decoded, type DecodeContext, type State,
 } from './datetime-decode.ts';
+import { SqlError, SqlState } from './errors.ts';
 import { dynamicUnsupported, type Zone } from './time-zones.ts';
 
 /** DecodeTimeOnly: the fields of a time or timetz. */
@@ -24,7 +25,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
   let ptype: Unit | null = null;
   let mer: 'am' | 'pm' | null = null;
   let bc = false;
-  let namedTz: Zone | null = null;
+  let namedTz: Zone | SqlError | null = null;
   let dynamicAbbrev: string | null = null;
   const nf = fields.length;
   for (let i = 0; i < nf; i++) {
@@ -42,7 +43,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
           tz = decodeTimezone(f.text.slice(dash));
           tmask = decodeNumberField(f.text.slice(0, dash), fmask | DATE_M, tm, st).tmask | M(T.tz);
         } else {
-          namedTz = namedZone(f.text, true);
+          namedTz = zoneNeedingDate(f.text, true);
           tmask = M(T.tz);
         }
         break;
@@ -117,7 +118,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
             break;
           }
           case T.unknown:
-            namedTz = namedZone(f.text, false);
+            namedTz = zoneNeedingDate(f.text, false);
             tmask = M(T.tz);
             break;
           default:
@@ -136,9 +137,10 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
   if ((fmask & TIME_M) !== TIME_M) fail('bad-format');
   if (namedTz !== null) {
     if (fmask & M(T.dtzmod)) fail('bad-format');
-    if (namedTz.kind === 'fixed') tz = -namedTz.east;
+    if (!(namedTz instanceof SqlError) && namedTz.kind === 'fixed') tz = -namedTz.east;
     else {
       if ((fmask & DATE_M) !== DATE_M) fail('bad-format');
+      if (namedTz instanceof SqlError) throw namedTz;
       tz = zoneOffsetAt(namedTz, tm);
     }
   }
@@ -153,6 +155,20 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
     tz = sessionOffset(ctx, fmask, tm);
   }
   return { kind: 'time', tm, tz };
+}
+
+/**
+ * A zone name in time input (pg_tzset): when it is none, 22023 if `strict`, else bad format; a zone Pesto cannot apply (a POSIX
+ * zone with daylight saving) is an error only where a date would let PostgreSQL apply it, so it is kept.
+ */
+function zoneNeedingDate(name: string, strict: boolean): Zone | SqlError {
+  try {
+    return namedZone(name, strict);
+  } catch (e) {
+    if (e instanceof SqlError && e.code === SqlState.featureNotSupported) return e;
+    // (22023 and bad format propagate.)
+    throw e;
+  }
 }
 
 /** The session zone's offset at the time read, on its date or, without one, the current date. */

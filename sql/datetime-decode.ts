@@ -39,13 +39,16 @@ export interface Decoded {
   tz: number;
 }
 
-export function nowUnavailable(): SqlError {
-  return new SqlError(SqlState.featureNotSupported, 'the current date and time are not known where this input is read (use now() or CURRENT_DATE)');
+/** Input that reads the current time where none is known (0A000); binding leaves such a cast to the evaluator. */
+export class NowUnavailable extends SqlError {
+  constructor() {
+    super(SqlState.featureNotSupported, 'the current date and time are not known where this input is read (use now() or CURRENT_DATE)');
+  }
 }
 
 /** The current wall clock of the session's zone, broken down (GetCurrentDateTime / GetCurrentTimeUsec). */
 function currentTm(ctx: DecodeContext): Tm {
-  if (ctx.now === null) throw nowUnavailable();
+  if (ctx.now === null) throw new NowUnavailable();
   const local = wallClockOf(ctx.sessionZone, ctx.now.micros);
   const day = BigInt(USECS_PER_DAY);
   const days = local >= 0n ? local / day : -((-local + day - 1n) / day);

@@ -9,7 +9,7 @@
 // DateStyle's order (MDY here unless a caller says otherwise) decides dates of numbers only ('1/8/1999').
 // 'now', 'today', 'tomorrow' and 'yesterday' read the transaction's timestamp, which the caller passes
 // (the evaluator has it as its context's `now`); input read without one, as constants folded while a
-// statement is bound, fails with `nowUnavailable` and is left for the evaluator. 'infinity' and
+// statement is bound, fails with `NowUnavailable` and is left for the evaluator. 'infinity' and
 // '-infinity' are accepted words but Pesto's values have no infinities: 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
@@ -23,6 +23,7 @@ import { SqlTimeTz } from './timetz.ts';
 import type { Zone } from './time-zones.ts';
 
 export type { DateOrder } from './datetime-decode-parts.ts';
+export { NowUnavailable } from './datetime-decode.ts';
 
 /** What input may depend on besides its text. */
 export interface DateTimeInputOptions {

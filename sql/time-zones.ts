@@ -210,9 +210,9 @@ function regionByName(name: string): Region | null {
   return r;
 }
 
-// tzcode's getzname: a name of three or more characters other than digits, ',', '-' and '+' (so
-// 'SystemV/EST5' is a POSIX zone too), or any in <>.
-const posixStd = '(?:[^\\d,+<>-]{3,}|<[a-z0-9+-]+>)';
+// tzcode's getzname: a name of characters other than digits, ',', '-' and '+' (so 'SystemV/EST5' is a
+// POSIX zone too), or any in <>. PostgreSQL's tzparse takes names shorter than three ('x-3').
+const posixStd = '(?:[^\\d,+<>-]+|<[a-z0-9+-]+>)';
 const posixOffset = '([+-])?(\\d{1,3})(?::(\\d{1,2})(?::(\\d{1,2}))?)?';
 const posixRe = new RegExp(`^${posixStd}${posixOffset}$`, 'i');
 const posixDstRe = new RegExp(`^${posixStd}${posixOffset}${posixStd}`, 'i');
