@@ -93,6 +93,10 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
             tmask |= M(T.dtz);
             tz -= w.value;
             break;
+          case T.dtz:
+            tmask |= M(T.tz);
+            tz = w.west;
+            break;
           case T.tz:
             tz = w.west;
             break;

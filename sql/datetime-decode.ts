@@ -18,7 +18,7 @@ import {
   ALL_SECS_M, DATE_M, M, TIME_M, USECS_PER_DAY, date2j, decodeDate, decodeNumber, decodeNumberField, decodeTime, decodeTimezone, fail,
   j2date, parseFraction, parseFractionalSecond, strtoint, timeOverflows, validateDate, type DateOrder, type DateState, type Tm,
 } from './datetime-decode-parts.ts';
-import { abbreviationOffset, dynamicUnsupported, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
+import { abbreviationOffset, dynamicUnsupported, isDaylightAbbreviation, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
 
 export interface DecodeContext {
   /** The transaction's timestamp, for 'now' and its kin; null where none is known. */
@@ -82,10 +82,10 @@ function namedZone(name: string, strict: boolean): Zone {
 }
 
 /** A word: a zone abbreviation (fixed, or 'dynamic'), else a keyword, else unknown. */
-type Word = { readonly type: typeof T.tz; readonly west: number } | { readonly type: typeof T.dyntz } | Keyword | { readonly type: typeof T.unknown };
+type Word = { readonly type: typeof T.tz | typeof T.dtz; readonly west: number } | { readonly type: typeof T.dyntz } | Keyword | { readonly type: typeof T.unknown };
 function lookupWord(text: string): Word {
   const a = abbreviationOffset(text);
-  if (typeof a === 'number') return { type: T.tz, west: -a };
+  if (typeof a === 'number') return { type: isDaylightAbbreviation(text) ? T.dtz : T.tz, west: -a };
   if (a === 'dynamic') return { type: T.dyntz };
   return KEYWORDS.get(text) ?? { type: T.unknown };
 }
@@ -255,6 +255,10 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
           case T.dtzmod:
             tmask |= M(T.dtz);
             tz -= w.value;
+            break;
+          case T.dtz:
+            tmask |= M(T.tz);
+            tz = w.west;
             break;
           case T.tz:
             tz = w.west;

@@ -173,6 +173,17 @@ const fixedAbbreviations = new Map<string, number>(FIXED_ABBREVIATIONS.split(' '
 }));
 const dynamicAbbreviations = new Set(DYNAMIC_ABBREVIATIONS.split(' '));
 
+// The Default set's daylight-saving abbreviations (pg_timezone_abbrevs.is_dst): date/time input refuses
+// one followed by DST ('PDT DST'), which only a standard time's abbreviation may be.
+const DAYLIGHT_ABBREVIATIONS = new Set(('acdt acsst adt aedt aesst akdt almst awsst azost bdst brst bst cadt cdt cest cetdst chadt clst '
+  + 'clt easst east edt eest eetdst egst fjst fnst idt kdt kgst lhdt mdt mest mesz metdst msd must ndt nzdt pdt pkst pmdt pyst sadt '
+  + 'ulast uyst uzst wadt wdt wetdst wgst yekst').split(' '));
+
+/** Whether an abbreviation of the Default set, lower-cased, names a daylight-saving time. */
+export function isDaylightAbbreviation(lower: string): boolean {
+  return DAYLIGHT_ABBREVIATIONS.has(lower);
+}
+
 /**
  * An abbreviation of the Default set, lower-cased: its fixed offset east in seconds, 'dynamic' for one
  * whose offset PostgreSQL takes from a zone's history, null for none.
