@@ -35,10 +35,14 @@ export interface Tm {
   fsec: number;
 }
 
-export const M = (t: number): number => 2 ** t;
-export const DATE_M = M(T.year) | M(T.month) | M(T.day);
-export const ALL_SECS_M = M(T.second) | M(T.millisecond) | M(T.microsecond);
-export const TIME_M = M(T.hour) | M(T.minute) | ALL_SECS_M;
+/** Each token type's bit in a decoder's mask of the fields seen (PostgreSQL's DTK_M). */
+export const MASK = Object.fromEntries(Object.entries(T).map(([k, v]) => [k, 2 ** v])) as Record<keyof typeof T, number>;
+const YEAR = MASK.year;
+const MONTH = MASK.month;
+const DAY = MASK.day;
+export const DATE_M = YEAR | MONTH | DAY;
+export const ALL_SECS_M = MASK.second | MASK.millisecond | MASK.microsecond;
+export const TIME_M = MASK.hour | MASK.minute | ALL_SECS_M;
 
 export const USECS_PER_DAY = 86_400_000_000;
 const INT_MAX = 2_147_483_647;
@@ -53,10 +57,15 @@ export function j2date(jd: number, tm: Tm): void {
 /** C's strtol over a field's digits (the fields hold no signs here): the value and where it stopped; null on overflow of int. */
 export function strtoint(s: string, from = 0): { value: number; end: number } | null {
   let end = from;
-  while (isAsciiDigit(s[end])) end++;
-  const digits = s.slice(from, end).replace(/^0+/, '');
-  if (digits.length > 10 || Number(digits) > INT_MAX) return null;
-  return { value: Number(digits), end };
+  let value = 0;
+  for (let c = s.charCodeAt(end); c >= 48 && c <= 57; c = s.charCodeAt(++end)) {
+    value = value * 10 + (c - 48);
+    if (value > INT_MAX) {
+      while (isAsciiDigit(s[end])) end++;
+      return null;
+    }
+  }
+  return { value, end };
 }
 
 /** glibc's atoi over digits: strtol clamped to long, then the low 32 bits. */
@@ -196,39 +205,39 @@ export function decodeNumber(str: string, haveTextMonth: boolean, fmask: number,
     tm.fsec = parseFractionalSecond(str.slice(n.end));
   } else if (n.end !== flen) fail('bad-format');
   // A day of the year after a year alone.
-  if (flen === 3 && (fmask & DATE_M) === M(T.year) && val >= 1 && val <= 366) {
+  if (flen === 3 && (fmask & DATE_M) === YEAR && val >= 1 && val <= 366) {
     tm.yday = val;
-    return M(T.doy) | M(T.month) | M(T.day);
+    return MASK.doy | MONTH | DAY;
   }
   let tmask: number;
   switch (fmask & DATE_M) {
     case 0:
       if (flen >= 3 || order === 'YMD') {
-        tmask = M(T.year);
+        tmask = YEAR;
         tm.year = val;
       } else if (order === 'DMY') {
-        tmask = M(T.day);
+        tmask = DAY;
         tm.mday = val;
       } else {
-        tmask = M(T.month);
+        tmask = MONTH;
         tm.mon = val;
       }
       break;
-    case M(T.year):
-      tmask = M(T.month);
+    case YEAR:
+      tmask = MONTH;
       tm.mon = val;
       break;
-    case M(T.month):
+    case MONTH:
       if (haveTextMonth && (flen >= 3 || order === 'YMD')) {
-        tmask = M(T.year);
+        tmask = YEAR;
         tm.year = val;
       } else {
-        tmask = M(T.day);
+        tmask = DAY;
         tm.mday = val;
       }
       break;
-    case M(T.year) | M(T.month):
-      tmask = M(T.day);
+    case YEAR | MONTH:
+      tmask = DAY;
       if (haveTextMonth && flen >= 3 && st.is2digits) {
         // DD-MON-YYYY: the first number was the day after all.
         tm.mday = tm.year;
@@ -236,12 +245,12 @@ export function decodeNumber(str: string, haveTextMonth: boolean, fmask: number,
         st.is2digits = false;
       } else tm.mday = val;
       break;
-    case M(T.day):
-      tmask = M(T.month);
+    case DAY:
+      tmask = MONTH;
       tm.mon = val;
       break;
-    case M(T.month) | M(T.day):
-      tmask = M(T.year);
+    case MONTH | DAY:
+      tmask = YEAR;
       tm.year = val;
       break;
     case DATE_M:
@@ -249,7 +258,7 @@ export function decodeNumber(str: string, haveTextMonth: boolean, fmask: number,
     default:
       return fail('bad-format');
   }
-  if (tmask === M(T.year)) st.is2digits = flen <= 2;
+  if (tmask === YEAR) st.is2digits = flen <= 2;
   return tmask;
 }
 
@@ -278,9 +287,9 @@ export function decodeDate(str: string, fmask0: number, tm: Tm, st: DateState, o
     if (kw?.type !== T.month) return fail('bad-format');
     tm.mon = kw.value;
     haveTextMonth = true;
-    if (fmask & M(T.month)) fail('bad-format');
-    fmask |= M(T.month);
-    tmask |= M(T.month);
+    if (fmask & MONTH) fail('bad-format');
+    fmask |= MONTH;
+    tmask |= MONTH;
     parts[k] = null;
   }
   for (const p of parts) {
@@ -291,7 +300,7 @@ export function decodeDate(str: string, fmask0: number, tm: Tm, st: DateState, o
     fmask |= dmask;
     tmask |= dmask;
   }
-  if ((fmask & ~(M(T.doy) | M(T.tz))) !== DATE_M) fail('bad-format');
+  if ((fmask & ~(MASK.doy | MASK.tz)) !== DATE_M) fail('bad-format');
   return tmask;
 }
 
@@ -300,7 +309,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** ValidateDate: years of AD/BC and two digits made absolute, a day of the year placed, months and days checked. */
 export function validateDate(fmask: number, isJulian: boolean, is2digits: boolean, bc: boolean, tm: Tm): void {
-  if (fmask & M(T.year)) {
+  if (fmask & YEAR) {
     if (isJulian) {
       // The Julian day's year is already right.
     } else if (bc) {
@@ -312,9 +321,9 @@ export function validateDate(fmask: number, isJulian: boolean, is2digits: boolea
       else if (tm.year < 100) tm.year += 1900;
     } else if (tm.year <= 0) fail('field-overflow');
   }
-  if (fmask & M(T.doy)) j2date(date2j(tm.year, 1, 1) + tm.yday - 1, tm);
-  if (fmask & M(T.month) && (tm.mon < 1 || tm.mon > 12)) fail('md-field-overflow');
-  if (fmask & M(T.day) && (tm.mday < 1 || tm.mday > 31)) fail('md-field-overflow');
+  if (fmask & MASK.doy) j2date(date2j(tm.year, 1, 1) + tm.yday - 1, tm);
+  if (fmask & MONTH && (tm.mon < 1 || tm.mon > 12)) fail('md-field-overflow');
+  if (fmask & DAY && (tm.mday < 1 || tm.mday > 31)) fail('md-field-overflow');
   if ((fmask & DATE_M) === DATE_M) {
     const dim = tm.mon === 2 && isLeap(tm.year) ? 29 : (DAYS_IN_MONTH[tm.mon - 1] as number);
     if (tm.mday > dim) fail('field-overflow');

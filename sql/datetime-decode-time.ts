@@ -6,7 +6,7 @@
 
 import { FieldKind, T, isAsciiDigit, type Field, type Unit } from './datetime-fields.ts';
 import {
-  DATE_M, M, TIME_M, decodeDate, decodeNumber, decodeNumberField, decodeTime, decodeTimezone, fail, timeOverflows,
+  DATE_M, MASK, TIME_M, decodeDate, decodeNumber, decodeNumberField, decodeTime, decodeTimezone, fail, timeOverflows,
   type DateState, type Tm,
 } from './datetime-decode-parts.ts';
 import {
@@ -41,10 +41,10 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
           const dash = f.text.indexOf('-');
           if (dash < 0) fail('bad-format');
           tz = decodeTimezone(f.text.slice(dash));
-          tmask = decodeNumberField(f.text.slice(0, dash), fmask | DATE_M, tm, st).tmask | M(T.tz);
+          tmask = decodeNumberField(f.text.slice(0, dash), fmask | DATE_M, tm, st).tmask | MASK.tz;
         } else {
           namedTz = zoneNeedingDate(f.text, true);
-          tmask = M(T.tz);
+          tmask = MASK.tz;
         }
         break;
       case FieldKind.time:
@@ -52,7 +52,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
         break;
       case FieldKind.tz:
         tz = decodeTimezone(f.text);
-        tmask = M(T.tz);
+        tmask = MASK.tz;
         break;
       case FieldKind.number:
         if (ptype !== null) {
@@ -72,7 +72,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
       case FieldKind.special: {
         const w = lookupWord(f.text);
         if (w.type === T.ignore) continue;
-        tmask = M(w.type);
+        tmask = 2 ** w.type;
         switch (w.type) {
           case T.reserved:
             if (w.value === 'now') {
@@ -83,25 +83,25 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
               tm.sec = cur.sec;
               tm.fsec = cur.fsec;
             } else if (w.value === 'zulu') {
-              tmask = TIME_M | M(T.tz);
+              tmask = TIME_M | MASK.tz;
               tm.hour = 0;
               tm.min = 0;
               tm.sec = 0;
             } else fail('bad-format');
             break;
           case T.dtzmod:
-            tmask |= M(T.dtz);
+            tmask |= MASK.dtz;
             tz -= w.value;
             break;
           case T.dtz:
-            tmask |= M(T.tz);
+            tmask |= MASK.tz;
             tz = w.west;
             break;
           case T.tz:
             tz = w.west;
             break;
           case T.dyntz:
-            tmask |= M(T.tz);
+            tmask |= MASK.tz;
             dynamicAbbrev = f.text;
             break;
           case T.ampm:
@@ -123,7 +123,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
           }
           case T.unknown:
             namedTz = zoneNeedingDate(f.text, false);
-            tmask = M(T.tz);
+            tmask = MASK.tz;
             break;
           default:
             return fail('bad-format');
@@ -140,7 +140,7 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
   if (timeOverflows(tm)) fail('field-overflow');
   if ((fmask & TIME_M) !== TIME_M) fail('bad-format');
   if (namedTz !== null) {
-    if (fmask & M(T.dtzmod)) fail('bad-format');
+    if (fmask & MASK.dtzmod) fail('bad-format');
     if (!(namedTz instanceof SqlError) && namedTz.kind === 'fixed') tz = -namedTz.east;
     else {
       if ((fmask & DATE_M) !== DATE_M) fail('bad-format');
@@ -149,12 +149,12 @@ export function decodeTimeOnly(fields: Field[], ctx: DecodeContext): Decoded {
     }
   }
   if (dynamicAbbrev !== null) {
-    if (fmask & M(T.dtzmod)) fail('bad-format');
+    if (fmask & MASK.dtzmod) fail('bad-format');
     if ((fmask & DATE_M) !== 0 && (fmask & DATE_M) !== DATE_M) fail('bad-format');
     if (ctx.keepsZone) throw dynamicUnsupported(dynamicAbbrev);
   }
-  if (!(fmask & M(T.tz))) {
-    if (fmask & M(T.dtzmod)) fail('bad-format');
+  if (!(fmask & MASK.tz)) {
+    if (fmask & MASK.dtzmod) fail('bad-format');
     if ((fmask & DATE_M) !== 0 && (fmask & DATE_M) !== DATE_M) fail('bad-format');
     tz = sessionOffset(ctx, fmask, tm);
   }

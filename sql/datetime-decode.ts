@@ -15,7 +15,7 @@ import { SqlError, SqlState } from './errors.ts';
 import type { SqlTimestamp } from './datetime.ts';
 import { FieldKind, KEYWORDS, T, isAsciiDigit, type Field, type Keyword, type Reserved, type Unit } from './datetime-fields.ts';
 import {
-  ALL_SECS_M, DATE_M, M, TIME_M, USECS_PER_DAY, date2j, decodeDate, decodeNumber, decodeNumberField, decodeTime, decodeTimezone, fail,
+  ALL_SECS_M, DATE_M, MASK, TIME_M, USECS_PER_DAY, date2j, decodeDate, decodeNumber, decodeNumberField, decodeTime, decodeTimezone, fail,
   j2date, parseFraction, parseFractionalSecond, strtoint, timeOverflows, validateDate, type DateOrder, type DateState, type Tm,
 } from './datetime-decode-parts.ts';
 import { abbreviationOffset, dynamicUnsupported, isDaylightAbbreviation, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
@@ -101,30 +101,30 @@ function labelledNumber(field: Field, ptype: Unit, fmask: number, tm: Tm, st: Da
   switch (ptype) {
     case 'year':
       tm.year = val;
-      return M(T.year);
+      return MASK.year;
     case 'month':
-      if (fmask & M(T.month) && fmask & M(T.hour)) {
+      if (fmask & MASK.month && fmask & MASK.hour) {
         tm.min = val;
-        return M(T.minute);
+        return MASK.minute;
       }
       tm.mon = val;
-      return M(T.month);
+      return MASK.month;
     case 'day':
       tm.mday = val;
-      return M(T.day);
+      return MASK.day;
     case 'hour':
       tm.hour = val;
-      return M(T.hour);
+      return MASK.hour;
     case 'minute':
       tm.min = val;
-      return M(T.minute);
+      return MASK.minute;
     case 'second':
       tm.sec = val;
       if (rest[0] === '.') {
         tm.fsec = parseFractionalSecond(rest);
         return ALL_SECS_M;
       }
-      return M(T.second);
+      return MASK.second;
     case 'julian': {
       j2date(val, tm);
       s.isJulian = true;
@@ -187,9 +187,9 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
           j2date(n.value, tm);
           s.isJulian = true;
           tz = decodeTimezone(f.text.slice(n.end));
-          tmask = DATE_M | TIME_M | M(T.tz);
+          tmask = DATE_M | TIME_M | MASK.tz;
           ptype = null;
-        } else if (ptype !== null || (fmask & (M(T.month) | M(T.day))) === (M(T.month) | M(T.day))) {
+        } else if (ptype !== null || (fmask & (MASK.month | MASK.day)) === (MASK.month | MASK.day)) {
           // A date already: a zone name with punctuation, or a run-together time and zone (hhmmss-zz).
           if (isAsciiDigit(f.text[0]) || ptype !== null) {
             if (ptype !== null) {
@@ -200,10 +200,10 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
             const dash = f.text.indexOf('-');
             if (dash < 0) fail('bad-format');
             tz = decodeTimezone(f.text.slice(dash));
-            tmask = decodeNumberField(f.text.slice(0, dash), fmask, tm, st).tmask | M(T.tz);
+            tmask = decodeNumberField(f.text.slice(0, dash), fmask, tm, st).tmask | MASK.tz;
           } else {
             namedTz = namedZone(f.text, true);
-            tmask = M(T.tz);
+            tmask = MASK.tz;
           }
         } else tmask = decodeDate(f.text, fmask, tm, st, ctx.order);
         break;
@@ -217,7 +217,7 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
         break;
       case FieldKind.tz:
         tz = decodeTimezone(f.text);
-        tmask = M(T.tz);
+        tmask = MASK.tz;
         break;
       case FieldKind.number:
         if (ptype !== null) {
@@ -237,7 +237,7 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
       case FieldKind.special: {
         const w = lookupWord(f.text);
         if (w.type === T.ignore) continue;
-        tmask = M(w.type);
+        tmask = 2 ** w.type;
         switch (w.type) {
           case T.reserved:
             ({ tmask, kind } = reservedInDate(w.value, tm, ctx, tmask, kind));
@@ -245,26 +245,26 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
             break;
           case T.month:
             // A numeric month already and no day: it was the day ('8 jan 1999' read in MDY).
-            if (fmask & M(T.month) && !haveTextMonth && !(fmask & M(T.day)) && tm.mon >= 1 && tm.mon <= 31) {
+            if (fmask & MASK.month && !haveTextMonth && !(fmask & MASK.day) && tm.mon >= 1 && tm.mon <= 31) {
               tm.mday = tm.mon;
-              tmask = M(T.day);
+              tmask = MASK.day;
             }
             haveTextMonth = true;
             tm.mon = w.value;
             break;
           case T.dtzmod:
-            tmask |= M(T.dtz);
+            tmask |= MASK.dtz;
             tz -= w.value;
             break;
           case T.dtz:
-            tmask |= M(T.tz);
+            tmask |= MASK.tz;
             tz = w.west;
             break;
           case T.tz:
             tz = w.west;
             break;
           case T.dyntz:
-            tmask |= M(T.tz);
+            tmask |= MASK.tz;
             dynamicAbbrev = f.text;
             break;
           case T.ampm:
@@ -289,7 +289,7 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
           }
           case T.unknown:
             namedTz = namedZone(f.text, false);
-            tmask = M(T.tz);
+            tmask = MASK.tz;
             break;
           default:
             return fail('bad-format');
@@ -306,15 +306,15 @@ export function decodeDateTime(fields: Field[], ctx: DecodeContext): Decoded {
   if (kind === 'date') {
     if ((fmask & DATE_M) !== DATE_M) fail('bad-format');
     if (namedTz !== null) {
-      if (fmask & M(T.dtzmod)) fail('bad-format');
+      if (fmask & MASK.dtzmod) fail('bad-format');
       tz = zoneOffsetAt(namedTz, tm);
     }
     if (dynamicAbbrev !== null) {
-      if (fmask & M(T.dtzmod)) fail('bad-format');
+      if (fmask & MASK.dtzmod) fail('bad-format');
       if (ctx.keepsZone) throw dynamicUnsupported(dynamicAbbrev);
     }
-    if (!(fmask & M(T.tz))) {
-      if (fmask & M(T.dtzmod)) fail('bad-format');
+    if (!(fmask & MASK.tz)) {
+      if (fmask & MASK.dtzmod) fail('bad-format');
       tz = zoneOffsetAt(ctx.sessionZone, tm);
     }
   }
@@ -326,7 +326,7 @@ function reservedInDate(word: Reserved, tm: Tm, ctx: DecodeContext, tmask: numbe
   switch (word) {
     case 'now':
       Object.assign(tm, currentTm(ctx));
-      return { tmask: DATE_M | TIME_M | M(T.tz), kind: 'date' };
+      return { tmask: DATE_M | TIME_M | MASK.tz, kind: 'date' };
     case 'today':
     case 'tomorrow':
     case 'yesterday': {
@@ -338,7 +338,7 @@ function reservedInDate(word: Reserved, tm: Tm, ctx: DecodeContext, tmask: numbe
       tm.hour = 0;
       tm.min = 0;
       tm.sec = 0;
-      return { tmask: TIME_M | M(T.tz), kind: 'date' };
+      return { tmask: TIME_M | MASK.tz, kind: 'date' };
     case 'epoch':
     case 'late':
     case 'early':

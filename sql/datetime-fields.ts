@@ -22,86 +22,94 @@ export interface Field {
 const FIELDS_MAX = 25;
 const BUFFER_MAX = 128 + 25;
 
-const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isAlpha = (c: string | undefined): boolean => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
-export const isAsciiDigit = isDigit;
-export const isAsciiAlpha = isAlpha;
-const isAlnum = (c: string | undefined): boolean => isDigit(c) || isAlpha(c);
-const isSpace = (c: string | undefined): boolean => c !== undefined && ' \t\n\v\f\r'.includes(c);
-const isPunct = (c: string | undefined): boolean => c !== undefined && c.length === 1 && /[!-/:-@[-`{-~]/.test(c);
+/** ASCII classes of a character code (NaN past the end is none of them), as C's <ctype.h> in the C locale. */
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isAlpha = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+const isAlnum = (c: number): boolean => isDigit(c) || isAlpha(c);
+const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
+const isPunct = (c: number): boolean => (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+export const isAsciiDigit = (c: string | undefined): boolean => c !== undefined && isDigit(c.charCodeAt(0));
+export const isAsciiAlpha = (c: string | undefined): boolean => c !== undefined && isAlpha(c.charCodeAt(0));
+const COLON = 58;
+const MINUS = 45;
+const PLUS = 43;
+const SLASH = 47;
+const DOT = 46;
+const UNDERSCORE = 95;
 
 /** The fields of `text`, or null where PostgreSQL's ParseDateTime returns DTERR_BAD_FORMAT. */
 export function splitFields(text: string): Field[] | null {
   const fields: Field[] = [];
   let used = 0;
   let i = 0;
-  const at = (): string | undefined => text[i];
   while (i < text.length) {
-    if (isSpace(at())) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
       i++;
       continue;
     }
     if (fields.length >= FIELDS_MAX) return null;
-    let f = '';
+    const start = i;
+    let prefix = '';
     let kind: FieldKind;
-    const take = (lower = false): void => {
-      const c = text[i++] as string;
-      f += lower ? c.toLowerCase() : c;
-    };
-    if (isDigit(at())) {
-      while (isDigit(at())) take();
-      if (at() === ':') {
+    if (isDigit(c)) {
+      while (isDigit(text.charCodeAt(i))) i++;
+      if (text.charCodeAt(i) === COLON) {
         kind = FieldKind.time;
-        take();
-        while (isDigit(at()) || at() === ':' || at() === '.') take();
-      } else if (at() === '-' || at() === '/' || at() === '.') {
-        const delim = at() as string;
-        take();
-        if (isDigit(at())) {
-          kind = delim === '.' ? FieldKind.number : FieldKind.date;
-          while (isDigit(at())) take();
+        i++;
+        while (isDigit(text.charCodeAt(i)) || text.charCodeAt(i) === COLON || text.charCodeAt(i) === DOT) i++;
+      } else if (text.charCodeAt(i) === MINUS || text.charCodeAt(i) === SLASH || text.charCodeAt(i) === DOT) {
+        const delim = text.charCodeAt(i++);
+        if (isDigit(text.charCodeAt(i))) {
+          kind = delim === DOT ? FieldKind.number : FieldKind.date;
+          while (isDigit(text.charCodeAt(i))) i++;
           // Only matching delimiters make a three-field date.
-          if (at() === delim) {
+          if (text.charCodeAt(i) === delim) {
             kind = FieldKind.date;
-            take();
-            while (isDigit(at()) || at() === delim) take();
+            i++;
+            while (isDigit(text.charCodeAt(i)) || text.charCodeAt(i) === delim) i++;
           }
         } else {
           kind = FieldKind.date;
-          while (isAlnum(at()) || at() === delim) take(true);
+          while (isAlnum(text.charCodeAt(i)) || text.charCodeAt(i) === delim) i++;
         }
       } else kind = FieldKind.number;
-    } else if (at() === '.') {
-      take();
-      while (isDigit(at())) take();
+    } else if (c === DOT) {
+      i++;
+      while (isDigit(text.charCodeAt(i))) i++;
       kind = FieldKind.number;
-    } else if (isAlpha(at())) {
+    } else if (isAlpha(c)) {
       kind = FieldKind.string;
-      while (isAlpha(at())) take(true);
+      while (isAlpha(text.charCodeAt(i))) i++;
       // A date with a text month, or a zone name with punctuation ('america/new_york', 'utc+3'), unless
       // the word before a digit or '+' is a keyword ('j2451187', 'y2001').
-      let isDate = at() === '-' || at() === '/' || at() === '.';
-      if (!isDate && (at() === '+' || isDigit(at()))) isDate = !KEYWORDS.has(f);
+      const n = text.charCodeAt(i);
+      let isDate = n === MINUS || n === SLASH || n === DOT;
+      if (!isDate && (n === PLUS || isDigit(n))) isDate = !KEYWORDS.has(text.slice(start, i).toLowerCase());
       if (isDate) {
         kind = FieldKind.date;
-        do take(true);
-        while (at() === '+' || at() === '-' || at() === '/' || at() === '_' || at() === '.' || at() === ':' || isAlnum(at()));
+        do i++;
+        while (text.charCodeAt(i) === PLUS || text.charCodeAt(i) === MINUS || text.charCodeAt(i) === SLASH || text.charCodeAt(i) === UNDERSCORE || text.charCodeAt(i) === DOT || text.charCodeAt(i) === COLON || isAlnum(text.charCodeAt(i)));
       }
-    } else if (at() === '+' || at() === '-') {
-      take();
-      while (isSpace(at())) i++;
-      if (isDigit(at())) {
+    } else if (c === PLUS || c === MINUS) {
+      prefix = text[i++] as string;
+      while (isSpace(text.charCodeAt(i))) i++;
+      const from = i;
+      if (isDigit(text.charCodeAt(i))) {
         kind = FieldKind.tz;
-        take();
-        while (isDigit(at()) || at() === ':' || at() === '.' || at() === '-') take();
-      } else if (isAlpha(at())) {
+        i++;
+        while (isDigit(text.charCodeAt(i)) || text.charCodeAt(i) === COLON || text.charCodeAt(i) === DOT || text.charCodeAt(i) === MINUS) i++;
+      } else if (isAlpha(text.charCodeAt(i))) {
         kind = FieldKind.special;
-        while (isAlpha(at())) take(true);
+        while (isAlpha(text.charCodeAt(i))) i++;
       } else return null;
-    } else if (isPunct(at())) {
+      prefix += text.slice(from, i).toLowerCase();
+    } else if (isPunct(c)) {
       i++;
       continue;
     } else return null;
+    // Letters are lower-cased; a sign's field drops the white space after the sign.
+    const f = prefix !== '' ? prefix : text.slice(start, i).toLowerCase();
     used += f.length + 1;
     if (used > BUFFER_MAX) return null;
     fields.push({ text: f, kind });

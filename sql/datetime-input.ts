@@ -93,14 +93,8 @@ function timestampOf(text: string, type: 'timestamp' | 'timestamp with time zone
       throw infinite(text);
     default: {
       const local = localMicros(d.tm);
-      const outOfRange = new SqlError(SqlState.datetimeFieldOverflow, `timestamp out of range: "${text}"`);
-      if (local === null) throw outOfRange;
-      const micros = type === 'timestamp' ? local : local + BigInt(d.tz) * 1_000_000n;
-      try {
-        return checkedTimestamp(micros, text);
-      } catch {
-        throw outOfRange;
-      }
+      if (local === null) throw new SqlError(SqlState.datetimeFieldOverflow, `timestamp out of range: "${text}"`);
+      return checkedTimestamp(type === 'timestamp' ? local : local + BigInt(d.tz) * 1_000_000n, text);
     }
   }
 }
