@@ -226,13 +226,17 @@ function regionByName(name: string): Region | null {
 const posixStd = '(?:[^\\d,+<>-]+|<[a-z0-9+-]+>)';
 const posixOffset = '([+-])?(\\d{1,3})(?::(\\d{1,2})(?::(\\d{1,2}))?)?';
 const posixRe = new RegExp(`^${posixStd}${posixOffset}$`, 'i');
-const posixDstRe = new RegExp(`^${posixStd}${posixOffset}${posixStd}`, 'i');
+// With daylight saving: a name after the offset (never starting with ':', which the offset's minutes
+// take), its own optional offset, then the end or the rules after ',' (tzparse rejects anything else).
+const posixDstRe = new RegExp(`^${posixStd}${posixOffset}(?!:)${posixStd}(?:[+-]?\\d{1,3}(?::\\d{1,2}(?::\\d{1,2})?)?)?(?:$|[,;])`, 'i');
 
 /** A POSIX zone without daylight saving time ('UTC+3', '<+03>-3'): its offset east (POSIX counts west). */
 function posixOffsetEast(text: string): number | null {
   const m = posixRe.exec(text);
   if (m === null) {
-    if (posixDstRe.test(text)) throw new SqlError(SqlState.featureNotSupported, `time zone "${text}" is not supported (POSIX time zones with daylight saving rules)`);
+    const dst = posixDstRe.exec(text);
+    // tzcode's getsecs: hours up to a week less one.
+    if (dst !== null && Number(dst[2]) <= 167) throw new SqlError(SqlState.featureNotSupported, `time zone "${text}" is not supported (POSIX time zones with daylight saving rules)`);
     return null;
   }
   const west = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);
