@@ -16,10 +16,21 @@
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 /** [mtimeMs, size] of each source file, by path relative to the repository root. */
 type Manifest = Record<string, readonly [number, number]>;
+
+/** How our programs are bundled: ESM for Node 20, packages loaded from node_modules, names and source maps kept. */
+export const NODE_BUNDLE = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  keepNames: true,
+  sourcemap: 'linked',
+} as const satisfies BuildOptions;
 
 /** Where bundles are kept under the repository root. */
 export const BUNDLE_CACHE = join('node_modules', '.cache', 'pesto');
@@ -37,20 +48,7 @@ export async function bundledProgram(root: string, entry: string): Promise<strin
 
   await mkdir(dir, { recursive: true });
   const tmp = `${out}.${process.pid}.tmp.mjs`;
-  const result = await build({
-    absWorkingDir: root,
-    entryPoints: [entry],
-    outfile: tmp,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    keepNames: true,
-    sourcemap: 'linked',
-    metafile: true,
-    logLevel: 'silent',
-  });
+  const result = await build({ ...NODE_BUNDLE, absWorkingDir: root, entryPoints: [entry], outfile: tmp, metafile: true, logLevel: 'silent' });
   const manifest: Manifest = {};
   for (const input of Object.keys(result.metafile.inputs)) {
     const s = await stat(join(root, input));

@@ -49,6 +49,8 @@ function query(seed: number): Query {
     // Only sync rounds carry a proposal (the decoders refuse one in an eager query).
     snapshot: retry === 0 ? [] : Array.from({ length: int(5) }, () => ({ digest: bytes(32) as TxnDigest, holders: Array.from({ length: int(4) }, () => int(6)) })),
     ...(int(4) === 0 ? { digestOnly: true } : {}),
+    // The session's TimeZone (absent for UTC): a name, a POSIX zone, non-ASCII text.
+    ...([{}, { timeZone: 'Europe/Berlin' }, { timeZone: '<+05:30>-05:30' }, { timeZone: 'Zone/Ünïcode' }][int(4)] ?? {}),
   };
 }
 

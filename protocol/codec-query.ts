@@ -29,6 +29,8 @@ import { BLAKE3_BYTES } from './crypto/blake3.ts';
 
 /** SQL text of one statement, in UTF-16 code units (a string's length). */
 export const QUERY_SQL_CHARS_MAX = 1024 * 1024;
+/** A query's TimeZone setting: a zone's name or a POSIX zone (sql/session-zone.ts), never long. */
+export const QUERY_TIME_ZONE_CHARS_MAX = 256;
 
 const QUERY_TAG = 98; // Envelope field 12, length-delimited
 const QUERY_REPLY_TAG = 106; // Envelope field 13, length-delimited
@@ -253,6 +255,7 @@ function queryIn(r: Reader): Query {
   let recon: boolean | undefined;
   let retry: number | undefined;
   let digestOnly: boolean | undefined;
+  let timeZone: string | undefined;
   const ownWrites: WriteEntry[] = [];
   const snapshot: SnapshotEntry[] = [];
   while (r.pos < r.end) {
@@ -301,6 +304,18 @@ function queryIn(r: Reader): Query {
         if (digestOnly !== undefined) bail();
         digestOnly = r.bool();
         break;
+      case 82: {
+        if (timeZone !== undefined) bail();
+        const end = r.delimited();
+        if (end - r.pos > QUERY_TIME_ZONE_CHARS_MAX) bail();
+        try {
+          timeZone = fromUtf8.decode(r.buf.subarray(r.pos, end));
+        } catch {
+          bail();
+        }
+        r.pos = end;
+        break;
+      }
       default:
         skip(r, tag);
     }
@@ -321,6 +336,7 @@ function queryIn(r: Reader): Query {
     retry: retry ?? 0,
     snapshot,
     ...(digestOnly === true ? { digestOnly: true } : {}),
+    ...(timeZone !== undefined && timeZone !== '' ? { timeZone } : {}),
   };
 }
 
@@ -352,7 +368,7 @@ function snapshotEntrySize(e: SnapshotEntry): number {
 
 /** The envelope bytes protobufjs writes for a `Query`; undefined for SQL text with a lone surrogate (the generic path's). */
 export function fastEncodeQuery(m: Query): Uint8Array | undefined {
-  if (LONE_SURROGATE.test(m.sql)) return undefined;
+  if (LONE_SURROGATE.test(m.sql) || (m.timeZone !== undefined && LONE_SURROGATE.test(m.timeZone))) return undefined;
   const sqlBytes = Buffer.byteLength(m.sql, 'utf8');
   let inner = reqSize(m.req) + lenField(tsSize(m.ts)) + (sqlBytes > 0 ? lenField(sqlBytes) : 0) + (m.params.length > 0 ? lenField(m.params.length) : 0);
   for (const x of m.ownWrites) inner += lenField(writeEntrySize(x));
@@ -360,6 +376,8 @@ export function fastEncodeQuery(m: Query): Uint8Array | undefined {
   if (m.retry !== 0) inner += 1 + varintSize(m.retry);
   for (const e of m.snapshot) inner += lenField(snapshotEntrySize(e));
   if (m.digestOnly === true) inner += 2;
+  const zoneBytes = m.timeZone === undefined ? 0 : Buffer.byteLength(m.timeZone, 'utf8');
+  if (zoneBytes > 0) inner += lenField(zoneBytes);
   return encodeWith(lenField(inner), (w) => {
     w.open(QUERY_TAG, inner);
     writeReq(w, m.req);
@@ -389,6 +407,10 @@ export function fastEncodeQuery(m: Query): Uint8Array | undefined {
     if (m.digestOnly === true) {
       w.buf[w.pos++] = 72;
       w.buf[w.pos++] = 1;
+    }
+    if (zoneBytes > 0) {
+      w.open(82, zoneBytes);
+      w.pos += w.buf.write(m.timeZone!, w.pos, zoneBytes, 'utf8');
     }
   });
 }

@@ -24,7 +24,7 @@ import { checkTxnDigest, committedIn, committedOut, EMPTY, outcomeIn, outcomeOut
 import { fastDecode, fastDecodeQuery, fastDecodeQueryReply, fastEncode, fastEncodeQueryReply } from './codec-fast.ts';
 import { slottingVectors } from './codec-fast-cert.ts';
 import { MAC_SLOT_BYTES, writeSlot } from './crypto/mac.ts';
-import { QUERY_SQL_CHARS_MAX, replyBodyDigest } from './codec-query.ts';
+import { QUERY_SQL_CHARS_MAX, QUERY_TIME_ZONE_CHARS_MAX, replyBodyDigest } from './codec-query.ts';
 
 export { QUERY_SQL_CHARS_MAX };
 import { BLAKE3_BYTES } from './crypto/blake3.ts';
@@ -162,7 +162,14 @@ function queryIn(p: pesto.Query.$Properties, limits: CodecLimits): Query {
     retry,
     snapshot,
     ...(p.digestOnly === true ? { digestOnly: true } : {}),
+    ...(p.timeZone !== null && p.timeZone !== undefined && p.timeZone !== '' ? { timeZone: timeZoneIn(p.timeZone) } : {}),
   };
+}
+
+/** A query's TimeZone setting: a short name (zone names are under 40 characters; POSIX ones a little longer). */
+function timeZoneIn(z: string): string {
+  if (z.length > QUERY_TIME_ZONE_CHARS_MAX) reject('too-large', 'query time zone');
+  return z;
 }
 
 function queryReplyIn(p: pesto.QueryReply.$Properties, limits: CodecLimits): QueryReply {
@@ -363,6 +370,7 @@ function envelopeOut(m: Message): pesto.Envelope.$Properties {
           recon: m.recon,
           retry: m.retry,
           snapshot: m.snapshot.map((e) => ({ digest: e.digest, holders: e.holders as number[] })),
+          ...(m.timeZone === undefined ? {} : { timeZone: m.timeZone }),
           digestOnly: m.digestOnly === true,
         },
       };

@@ -274,6 +274,8 @@ export interface Query {
   readonly snapshot: readonly SnapshotEntry[];
   /** Answer with the digest of the result and read set in place of them (a `QueryReply` with `bodyDigest`). */
   readonly digestOnly?: boolean;
+  /** The session's TimeZone setting, as SHOW gives it (sql/session-zone.ts); absent: UTC. */
+  readonly timeZone?: string;
 }
 
 /**

@@ -12,6 +12,8 @@ import { pathToFileURL } from 'node:url';
 
 import { build, type Plugin } from 'esbuild';
 
+import { NODE_BUNDLE } from '../cli/replica-bundle.ts';
+
 const [outDir, ...files] = process.argv.slice(2);
 if (outDir === undefined || files.length === 0) {
   console.error('usage: bundle-tests.ts <out-dir> <file.test.ts>...');
@@ -43,15 +45,9 @@ await build({
   outdir: outDir,
   outbase: root,
   outExtension: { '.js': '.mjs' },
-  bundle: true,
+  ...NODE_BUNDLE,
   splitting: true,
   chunkNames: 'chunks/[name]-[hash]',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  packages: 'external',
-  keepNames: true,
-  sourcemap: 'linked',
   logLevel: 'warning',
   plugins: [sourceLocations],
 });

@@ -17,7 +17,7 @@ import { intOutOfRange } from './ops.ts';
 import { toDate } from './to-date.ts';
 import { FLOAT_BINARY_FUNCTIONS, FLOAT_UNARY_FUNCTIONS, evalFloatFunction } from './float-math.ts';
 import { numericLog, numericMinScale, numericScale } from './numeric-math.ts';
-import { addInterval } from './interval-arith.ts';
+import { addInterval, addIntervalTz } from './interval-arith.ts';
 import { normInt8, type Row, type SqlValue } from './types.ts';
 
 type FuncExpr = Extract<Expr, { k: 'func' }>;
@@ -249,11 +249,12 @@ function widthBucket(op: SqlValue, b1: SqlValue, b2: SqlValue, count: number): n
  * generate_series over timestamps: start, then each value plus the step (so month steps clamp at month
  * ends from the previous value, as PostgreSQL's), while not past stop in the step's direction.
  */
-export function timestampSeries(start: SqlTimestamp, stop: SqlTimestamp, step: SqlInterval): SqlTimestamp[] {
+export function timestampSeries(start: SqlTimestamp, stop: SqlTimestamp, step: SqlInterval, tz = false): SqlTimestamp[] {
+  const add = tz ? addIntervalTz : addInterval;
   const sign = step.span() > 0n ? 1 : step.span() < 0n ? -1 : 0;
   if (sign === 0) throw new SqlError(SqlState.invalidParameterValue, 'step size cannot equal zero');
   const out: SqlTimestamp[] = [];
-  for (let t = start; sign > 0 ? t.micros <= stop.micros : t.micros >= stop.micros; t = addInterval(t, step, 1)) out.push(t);
+  for (let t = start; sign > 0 ? t.micros <= stop.micros : t.micros >= stop.micros; t = add(t, step, 1)) out.push(t);
   return out;
 }
 

@@ -5,7 +5,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, dateToTimestamp, timestampToDate } from './datetime.ts';
+import { SqlDate, SqlTimestamp, dateToTimestamp, instantOfLocal, localOf, timestampToDate } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
@@ -171,14 +171,18 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       if (typeof v === 'boolean') return v;
       break;
     case 'date':
-      if (v instanceof SqlTimestamp) return timestampToDate(v);
+      if (v instanceof SqlTimestamp) return timestampToDate(from === 'timestamptz' ? localOf(v) : v);
       if (v instanceof SqlDate) return v;
       break;
     case 'timestamp':
-    case 'timestamptz': // the session time zone is UTC: the same microseconds either way
-      if (v instanceof SqlDate) return dateToTimestamp(v);
-      if (v instanceof SqlTimestamp) return typmod >= 0 ? applyTypmod(v, to, typmod, explicit) : v;
-      break;
+    case 'timestamptz': {
+      // Between a wall clock (timestamp, a date's midnight) and an instant: in the session's zone.
+      let t = v instanceof SqlDate ? dateToTimestamp(v) : v instanceof SqlTimestamp ? v : null;
+      if (t === null) break;
+      if (to === 'timestamptz' && from !== 'timestamptz') t = instantOfLocal(t);
+      else if (to === 'timestamp' && from === 'timestamptz') t = localOf(t);
+      return typmod >= 0 ? applyTypmod(t, to, typmod, explicit) : t;
+    }
     case 'uuid': // only from text (above)
     case 'bytea':
       break;
@@ -188,14 +192,14 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       break;
     case 'time': {
       // A timestamp's time of day; an interval's time field modulo a day (interval_time).
-      const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime(v.timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros)
+      const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime((from === 'timestamptz' ? localOf(v) : v).timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros)
         : v instanceof SqlTimeTz ? new SqlTime(v.micros) : null;
       if (t === null) break;
       return typmod >= 0 ? roundTime(t, typmod) : t;
     }
     case 'timetz': {
-      // A time in the session's zone (UTC), a timestamptz's time of day there.
-      const t = v instanceof SqlTimeTz ? v : v instanceof SqlTime ? timeToTimeTz(v) : v instanceof SqlTimestamp && from === 'timestamptz' ? timeOfDayTz(v.timeOfDay) : null;
+      // A time in the session's zone, a timestamptz's time of day there.
+      const t = v instanceof SqlTimeTz ? v : v instanceof SqlTime ? timeToTimeTz(v) : v instanceof SqlTimestamp && from === 'timestamptz' ? timeOfDayTz(v) : null;
       if (t === null) break;
       return typmod >= 0 ? roundTimeTz(t, typmod) : t;
     }
@@ -212,5 +216,8 @@ export function coerceParam(v: SqlValue, t: SqlType, enumType?: EnumTypeDef): Sq
   if (enumType !== undefined) return enumCast(v, from, t, enumType);
   if (from === t || t === 'unknown') return v;
   if (t === 'text' && typeof v === 'string') return v;
+  // A timestamp value given for a timestamptz parameter is already the instant (its driver or the
+  // gateway read it, in the session's zone where it had no offset): not a wall clock to convert again.
+  if (t === 'timestamptz' && v instanceof SqlTimestamp) return v;
   return castValue(v, from, t, -1, true);
 }

@@ -21,6 +21,7 @@ import { decodeTimeOnly } from './datetime-decode-time.ts';
 import { SqlTime } from './time.ts';
 import { SqlTimeTz } from './timetz.ts';
 import type { Zone } from './time-zones.ts';
+import { sessionZone } from './session-zone.ts';
 
 export type { DateOrder } from './datetime-decode-parts.ts';
 export { NowUnavailable } from './datetime-decode.ts';
@@ -33,11 +34,9 @@ export interface DateTimeInputOptions {
   readonly order?: DateOrder;
 }
 
-const UTC: Zone = { kind: 'fixed', east: 0 };
-
-/** The session's time zone, for input without one: UTC (the only TimeZone sessions have). */
+/** The session's time zone, for input without one (sql/session-zone.ts: the zone of the statement being evaluated). */
 export function sessionInputZone(): Zone {
-  return UTC;
+  return sessionZone();
 }
 
 type TypeName = 'date' | 'timestamp' | 'timestamp with time zone' | 'time' | 'time with time zone';

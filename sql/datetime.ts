@@ -3,6 +3,8 @@
 // deterministic core: the current time only ever comes from the execution context).
 
 import { SqlError, SqlState } from './errors.ts';
+import { floorSeconds, instantOfWallClock, offsetAtInstant, wallClockOf } from './time-zones.ts';
+import { sessionZone } from './session-zone.ts';
 
 export const MICROS_PER_DAY = 86_400_000_000;
 const DAY = 86_400_000_000n;
@@ -128,10 +130,41 @@ export function formatTimestamp(micros: bigint): string {
   return `${ymd} ${time}${y <= 0 ? ' BC' : ''}`;
 }
 
-/** A timestamp with time zone as PostgreSQL writes it with TimeZone UTC: '2020-01-01 03:00:00+00'. */
+/** An offset east of UTC as PostgreSQL writes it after a time (EncodeTimezone): '+01', '-05:30', '+00:53:28'. */
+export function formatOffset(east: number): string {
+  const abs = Math.abs(east);
+  let s = `${east < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600), 2)}`;
+  const rest = abs % 3600;
+  if (rest !== 0) {
+    s += `:${pad(Math.floor(rest / 60), 2)}`;
+    if (rest % 60 !== 0) s += `:${pad(rest % 60, 2)}`;
+  }
+  return s;
+}
+
+/** The session zone's offset east of UTC, in seconds, at an instant. */
+export function sessionOffsetAt(micros: bigint): number {
+  const zone = sessionZone();
+  return zone.kind === 'fixed' ? zone.east : offsetAtInstant(zone, floorSeconds(micros));
+}
+
+/** A timestamp with time zone as PostgreSQL writes it in the session's zone: '2020-01-01 04:00:00+01'. */
 export function formatTimestampTz(micros: bigint): string {
-  const s = formatTimestamp(micros);
-  return s.endsWith(' BC') ? `${s.slice(0, -3)}+00 BC` : `${s}+00`;
+  const east = sessionOffsetAt(micros);
+  // UTC (the default) as before the zone: no shift, no offset to spell.
+  const s = formatTimestamp(east === 0 ? micros : micros + BigInt(east) * 1_000_000n);
+  const off = east === 0 ? '+00' : formatOffset(east);
+  return s.endsWith(' BC') ? `${s.slice(0, -3)}${off} BC` : `${s}${off}`;
+}
+
+/** An instant's wall clock in the session's zone (timestamptz -> timestamp). */
+export function localOf(t: SqlTimestamp): SqlTimestamp {
+  return checkedTimestamp(wallClockOf(sessionZone(), t.micros));
+}
+
+/** The instant a wall clock in the session's zone names (timestamp -> timestamptz; DetermineTimeZoneOffset). */
+export function instantOfLocal(t: SqlTimestamp): SqlTimestamp {
+  return checkedTimestamp(instantOfWallClock(sessionZone(), t.micros));
 }
 
 export function dateToTimestamp(d: SqlDate): SqlTimestamp {

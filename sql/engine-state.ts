@@ -1,6 +1,7 @@
-// What the single-node engine's sessions keep between statements (sql/engine.ts): an open transaction
-// (its buffered writes, read set, savepoints, timestamp, id and deferred checks), the state DDL in a
-// transaction block goes back to, and the settings SHOW answers from.
+// What the single-node engine's sessions keep between statements (sql/engine-session.ts): an open
+// transaction (its buffered writes, read set, savepoints, timestamp, id and deferred checks) and the
+// state DDL in a transaction block goes back to; SHOW's answer from the session's settings
+// (sql/engine-settings.ts).
 
 import type { CatalogSnapshot } from './catalog.ts';
 import type { DeferredConstraints } from './foreign-key-deferred.ts';
@@ -34,15 +35,9 @@ export interface Txn {
   failed: boolean;
 }
 
-const defaultSettings: Record<string, string> = {
-  transaction_isolation: 'serializable', default_transaction_isolation: 'serializable', server_version: '15.0',
-  server_encoding: 'UTF8', client_encoding: 'UTF8', datestyle: 'ISO, MDY', timezone: 'UTC', search_path: '"$user", public',
-  standard_conforming_strings: 'on', integer_datetimes: 'on', application_name: '', max_identifier_length: '63',
-};
-
-/** SHOW `name`: the session's value, else the default (42704 for a name it does not know). */
-export function showSetting(settings: ReadonlyMap<string, string>, name: string): ExecResult {
-  const v = settings.get(name) ?? defaultSettings[name];
+/** SHOW `name`: the session's value or the default (sql/engine-settings.ts); 42704 for a name it does not know. */
+export function showSetting(settings: { get(name: string): string | undefined }, name: string): ExecResult {
+  const v = settings.get(name);
   if (v === undefined) throw new SqlError(SqlState.undefinedObject, `unrecognized configuration parameter "${name}"`);
   const rows: Row[] = [[v]];
   return { ok: true, command: 'SHOW', rowCount: 1, columns: [{ name, type: 'text', typmod: -1 }], rows, tag: 'SHOW' };

@@ -280,7 +280,7 @@ function runSeries(start: Expr, stop: Expr, step: Expr | null, t: SqlType, row: 
   const b = evalExpr(stop, row, env);
   const s = step === null ? 1 : evalExpr(step, row, env);
   if (a === null || b === null || s === null) return [];
-  if (t === 'timestamp' || t === 'timestamptz') return timestampSeries(a as SqlTimestamp, b as SqlTimestamp, s as SqlInterval);
+  if (t === 'timestamp' || t === 'timestamptz') return timestampSeries(a as SqlTimestamp, b as SqlTimestamp, s as SqlInterval, t === 'timestamptz');
   const out: SqlValue[] = [];
   if (t === 'numeric') {
     const x0 = a as Numeric;

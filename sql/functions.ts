@@ -16,7 +16,7 @@ import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric } from './numeric.ts';
 import { numericExp, numericLn, numericLog, numericSqrt } from './numeric-math.ts';
-import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, timestampToDate } from './datetime.ts';
+import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf, sessionOffsetAt, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
 import { toCharNumber } from './to-char-number.ts';
 import { toNumber } from './to-number.ts';
@@ -84,6 +84,22 @@ function datePart(field: string, v: SqlValue): number {
     default:
       throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type timestamp without time zone`);
   }
+}
+
+/**
+ * extract(field FROM timestamptz): the session zone's offset for timezone, timezone_hour and
+ * timezone_minute, the instant for epoch, the wall clock there for the rest.
+ */
+function extractTimestampTz(field: string, t: SqlTimestamp): Numeric {
+  const f = field.toLowerCase();
+  if (f === 'epoch') return new Numeric(t.micros, 6);
+  if (f === 'timezone' || f === 'timezone_hour' || f === 'timezone_minute') {
+    const east = sessionOffsetAt(t.micros);
+    return Numeric.fromInteger(f === 'timezone' ? east : f === 'timezone_hour' ? Math.trunc(east / 3600) + 0 : Math.trunc((east % 3600) / 60) + 0);
+  }
+  const local = localOf(t);
+  if (f === 'second' || f === 'seconds' || f === 'sec' || f === 'secs' || f === 's') return new Numeric(BigInt(local.timeOfDay % 60_000_000), 6);
+  return Numeric.parse(formatText(datePart(f, local), 'float8')) ?? Numeric.zero;
 }
 
 /** make_date(y, m, d) and make_timestamp(y, m, d, h, mi, s) as PostgreSQL checks them (a negative year is BC). */
@@ -176,11 +192,12 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'current_timestamp':
     case 'localtimestamp':
     case 'transaction_timestamp':
-      return ctxNow(env);
+      // LOCALTIMESTAMP (bound as now() of type timestamp): the session zone's wall clock.
+      return e.t === 'timestamp' ? localOf(ctxNow(env)) : ctxNow(env);
     case 'current_date':
-      return timestampToDate(ctxNow(env));
+      return timestampToDate(localOf(ctxNow(env)));
     case 'localtime':
-      return new SqlTime(ctxNow(env).timeOfDay);
+      return new SqlTime(localOf(ctxNow(env)).timeOfDay);
     case 'version':
       return 'PostgreSQL 15.0 (Pesto)';
     case 'uuid_generate_v1':
@@ -439,6 +456,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return x.divTrunc(y);
     }
     case 'age':
+      // timestamptz_age: the two wall clocks in the session's zone.
+      if ((e.args[0] as Expr).t === 'timestamptz') return age(localOf(v[0] as SqlTimestamp), localOf(v[1] as SqlTimestamp));
       return age(v[0] as SqlTimestamp, v[1] as SqlTimestamp);
     case 'justify_days':
       return justifyDays(v[0] as SqlInterval);
@@ -457,6 +476,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return checkedTimestamp(e.t === 'timestamp' ? wallClockOf(zone, v[1].micros) : instantOfWallClock(zone, v[1].micros));
     }
     case 'date_part':
+      if (v[1] instanceof SqlTimestamp && (e.args[1] as Expr).t === 'timestamptz') return Number(extractTimestampTz(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlTimeTz) return Number(extractTimeTz(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());
       if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
@@ -467,6 +487,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
       if (src instanceof SqlTime) return extractTime(String(v[0]), src);
       if (src instanceof SqlTimeTz) return extractTimeTz(String(v[0]), src);
+      if (src instanceof SqlTimestamp && (e.args[1] as Expr).t === 'timestamptz') return extractTimestampTz(field, src);
       if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
         return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
       }
@@ -487,6 +508,10 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'make_date':
     case 'make_timestamp':
       return makeDateTime(v as number[], e.fn === 'make_date');
+    case 'make_timestamptz': {
+      const local = makeDateTime(v.slice(0, 6) as number[], false) as SqlTimestamp;
+      return v.length === 7 ? checkedTimestamp(instantOfWallClock(resolveZone(String(v[6])), local.micros)) : instantOfLocal(local);
+    }
     case 'to_timestamp': {
       if (v.length === 2) return toTimestamp(String(v[0]), String(v[1]));
       const secs = v[0] as number;
@@ -494,21 +519,34 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return checkedTimestamp(BigInt(Math.round(secs * 1_000_000)));
     }
     case 'date_trunc': {
-      const t = v[1] as SqlTimestamp;
-      const days = t.days;
-      const [y] = civilFromDays(days);
-      const tod = t.timeOfDay;
-      switch (String(v[0]).toLowerCase()) {
-        case 'day': return SqlTimestamp.of(days, 0);
-        case 'hour': return SqlTimestamp.of(days, Math.floor(tod / 3_600_000_000) * 3_600_000_000);
-        case 'minute': return SqlTimestamp.of(days, Math.floor(tod / 60_000_000) * 60_000_000);
-        case 'second': return SqlTimestamp.of(days, Math.floor(tod / 1_000_000) * 1_000_000);
-        case 'month': return SqlTimestamp.of(days - civilFromDays(days)[2] + 1, 0);
-        case 'year': return checkedTimestamp(SqlTimestamp.of(Date_UTC_days(y), 0).micros);
-        default: throw new SqlError(SqlState.invalidParameterValue, `unit "${String(v[0])}" not recognized`);
+      // timestamptz: truncated on the session zone's wall clock; from a day up, at that day's offset there
+      // (timestamptz_trunc's redotz), below it at the value's own offset.
+      if (e.t === 'timestamptz') {
+        const at = v[1] as SqlTimestamp;
+        const local = localOf(at);
+        const cut = truncTimestamp(String(v[0]), local);
+        const redo = !['hour', 'minute', 'second'].includes(String(v[0]).toLowerCase());
+        return redo ? instantOfLocal(cut) : checkedTimestamp(at.micros - (local.micros - cut.micros));
       }
+      return truncTimestamp(String(v[0]), v[1] as SqlTimestamp);
     }
     default:
       throw new SqlError(SqlState.undefinedFunction, `function ${e.fn} does not exist`);
+  }
+}
+
+/** date_trunc(field, timestamp). */
+function truncTimestamp(field: string, t: SqlTimestamp): SqlTimestamp {
+  const days = t.days;
+  const [y] = civilFromDays(days);
+  const tod = t.timeOfDay;
+  switch (field.toLowerCase()) {
+    case 'day': return SqlTimestamp.of(days, 0);
+    case 'hour': return SqlTimestamp.of(days, Math.floor(tod / 3_600_000_000) * 3_600_000_000);
+    case 'minute': return SqlTimestamp.of(days, Math.floor(tod / 60_000_000) * 60_000_000);
+    case 'second': return SqlTimestamp.of(days, Math.floor(tod / 1_000_000) * 1_000_000);
+    case 'month': return SqlTimestamp.of(days - civilFromDays(days)[2] + 1, 0);
+    case 'year': return checkedTimestamp(SqlTimestamp.of(Date_UTC_days(y), 0).micros);
+    default: throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized`);
   }
 }

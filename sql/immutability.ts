@@ -17,7 +17,7 @@ const MUTABLE_FUNCTIONS = new Set([
   'concat', 'concat_ws', 'format_type', 'to_char', 'to_char_number', 'to_char_tz', 'to_number', 'to_date', 'to_json', 'to_jsonb', 'row_to_json',
   'json_build_array', 'json_build_object', 'jsonb_build_array', 'jsonb_build_object', 'pg_typeof', 'array_to_string',
   'has_table_privilege', 'has_sequence_privilege', 'has_schema_privilege', 'has_database_privilege',
-  'format', 'format_variadic', 'txid_current', 'txid_current_if_assigned', 'pg_sleep', 'pg_sleep_for', 'pg_sleep_until',
+  'format', 'format_variadic', 'make_timestamptz', 'txid_current', 'txid_current_if_assigned', 'pg_sleep', 'pg_sleep_for', 'pg_sleep_until',
 ]);
 
 /** Functions whose forms over timestamptz are stable (the session's TimeZone) while the others are immutable. */

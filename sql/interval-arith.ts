@@ -4,10 +4,13 @@
 // 24-hour days moved into the days field (interval_justify_hours); interval ± interval and unary minus
 // are field-wise; interval * and / a number spill the fractions of months into days (30 each) and of
 // days into time (24 hours each), rounded to the microsecond, as interval_mul and interval_div.
-// The session time zone is UTC, so timestamptz adds days as 24 hours just as timestamp does.
+// timestamptz ± interval (timestamptz_pl_interval) adds the months, then the days, to its wall clock in
+// the session's zone, each time back to an instant there, then the time: '1 day' across a daylight-saving
+// change keeps the wall clock (23 or 25 hours).
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY, SqlTimestamp, checkedTimestamp, civilFromDays, daysFromCivil } from './datetime.ts';
+import { MICROS_PER_DAY, SqlTimestamp, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf } from './datetime.ts';
+import { sessionZone } from './session-zone.ts';
 import { makeInterval, outOfRange, type SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
 
@@ -29,6 +32,15 @@ export function addInterval(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): Sq
   micros += s * BigInt(iv.days) * usPerDay;
   micros += s * BigInt(iv.micros);
   return checkedTimestamp(micros);
+}
+
+/** timestamptz_pl_interval (sign 1) and timestamptz_mi_interval (sign -1): months and days on the session zone's wall clock. */
+export function addIntervalTz(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): SqlTimestamp {
+  if (sessionZone().kind === 'fixed' || (iv.months === 0 && iv.days === 0)) return addInterval(ts, iv, sign);
+  let t = ts;
+  if (iv.months !== 0) t = instantOfLocal(addInterval(localOf(t), makeInterval(iv.months, 0, 0n), sign));
+  if (iv.days !== 0) t = instantOfLocal(addInterval(localOf(t), makeInterval(0, iv.days, 0n), sign));
+  return checkedTimestamp(t.micros + BigInt(sign) * iv.micros);
 }
 
 /** timestamp_mi: the microseconds between, whole days in the days field, both with the difference's sign. */

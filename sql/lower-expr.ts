@@ -522,7 +522,7 @@ export function bindExpr(scope: Scope, n: Node): Expr {
     if (op === 'SVFOP_LOCALTIME') return bindFunction(scope.ctx, 'localtime', []);
     // LOCALTIME(p): rounded to p fractional digits, as a cast to time(p) (the parse tree omits a 0).
     if (op === 'SVFOP_LOCALTIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'localtime', []), t: 'time', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
-    // CURRENT_TIME[(p)]: now() as a time with time zone (in the session's zone, UTC), rounded to p digits.
+    // CURRENT_TIME[(p)]: now() as a time with time zone (in the session's zone), rounded to p digits.
     if (op === 'SVFOP_CURRENT_TIME') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: -1, explicit: true };
     if (op === 'SVFOP_CURRENT_TIME_N') return { k: 'cast', e: bindFunction(scope.ctx, 'now', []), t: 'timetz', typmod: Math.min(n.SQLValueFunction.typmod ?? 0, 6), explicit: true };
     if (op === 'SVFOP_CURRENT_USER' || op === 'SVFOP_SESSION_USER' || op === 'SVFOP_USER' || op === 'SVFOP_CURRENT_ROLE') return bindFunction(scope.ctx, 'current_user', []);

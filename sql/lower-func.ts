@@ -56,11 +56,11 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
   if (REGEX_FUNCTIONS.has(name)) return bindRegexFunction(ctx, name, args);
   if (deterministicNow.has(name)) {
     arity(name, args, 0, 0);
-    // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (the session's zone is UTC).
+    // T, the transaction's timestamp; with time zone, except LOCALTIMESTAMP (its wall clock in the session's zone).
     return fn('now', [], name === 'localtimestamp' ? 'timestamp' : 'timestamptz');
   }
   if (name === 'localtime') {
-    // T's time of day (the session's zone is UTC).
+    // T's time of day in the session's zone.
     arity(name, args, 0, 0);
     return fn(name, [], 'time');
   }
@@ -312,6 +312,12 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
       arity(name, args, n, n);
       const ints = args.map((x, i) => coerce(ctx, numArg(ctx, x, name, args), i === 5 ? 'float8' : 'int4'));
       return fn(name, ints, name === 'make_date' ? 'date' : 'timestamp');
+    }
+    case 'make_timestamptz': {
+      // The wall clock in the session's zone, or in the zone named by a seventh argument.
+      arity(name, args, 6, 7);
+      const parts = args.slice(0, 6).map((x, i) => coerce(ctx, numArg(ctx, x, name, args), i === 5 ? 'float8' : 'int4'));
+      return fn(name, args.length === 7 ? [...parts, textArg(ctx, args[6] as Expr, name, args)] : parts, 'timestamptz');
     }
     case 'to_timestamp': {
       // The one-argument form: seconds since 1970; the template form reads text (sql/to-date.ts).

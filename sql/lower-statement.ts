@@ -18,6 +18,7 @@ import { rewriteViewDml } from './view-dml.ts';
 import { lowerRefresh } from './matviews.ts';
 import { checkQualifiedNames, createSchema, skippedAlter } from './qualified-names.ts';
 import { checkTableOptions, maintenance } from './ddl-constraints.ts';
+import { setValueText } from './set-args.ts';
 
 export type TxnOp = 'begin' | 'commit' | 'rollback';
 export type SavepointOp = 'savepoint' | 'release' | 'rollback-to';
@@ -29,7 +30,7 @@ export type Statement =
   | { readonly k: 'ddl'; readonly node: Node; readonly tag: string }
   | { readonly k: 'txn'; readonly op: TxnOp }
   | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string }
-  | { readonly k: 'set'; readonly name: string; readonly value: string | null }
+  | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly local: boolean; readonly tag: 'SET' | 'RESET' }
   | { readonly k: 'show'; readonly name: string }
   /** SET CONSTRAINTS: `names` null for ALL (sql/foreign-key-deferred.ts). */
   | { readonly k: 'constraints'; readonly names: readonly { readonly schema: string | null; readonly name: string }[] | null; readonly deferred: boolean }
@@ -54,19 +55,6 @@ const ddlTags: Record<string, string> = {
   CreateEnumStmt: 'CREATE TYPE', AlterEnumStmt: 'ALTER TYPE', AlterOwnerStmt: 'ALTER TYPE',
   CreateRoleStmt: 'CREATE ROLE', AlterRoleStmt: 'ALTER ROLE', DropRoleStmt: 'DROP ROLE', GrantRoleStmt: 'GRANT ROLE', GrantStmt: 'GRANT', AlterDefaultPrivilegesStmt: 'ALTER DEFAULT PRIVILEGES',
 };
-
-function constText(n: Node | undefined): string | null {
-  if (n === undefined) return null;
-  if ('A_Const' in n) {
-    const c = n.A_Const;
-    if (c.sval !== undefined) return c.sval.sval ?? '';
-    if (c.ival !== undefined) return String(c.ival.ival ?? 0);
-    if (c.fval !== undefined) return c.fval.fval ?? '';
-    if (c.boolval !== undefined) return c.boolval.boolval ? 'on' : 'off';
-  }
-  if ('String' in n) return strOf(n);
-  return null;
-}
 
 /** `text`: the statement's text, to turn the location of an error into PostgreSQL's position. */
 export function lowerStatement(catalog: Catalog, node: Node, paramHints: readonly SqlType[] = [], text?: string): LoweredStatement {
@@ -134,8 +122,8 @@ function lower(ctx: BindContext, node: Node): Statement {
   }
   if ('VariableSetStmt' in node) {
     const v = node.VariableSetStmt;
-    const value = (v.args ?? []).map(constText).filter((x) => x !== null).join(', ');
-    return { k: 'set', name: (v.name ?? '').toLowerCase(), value: v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' ? null : value };
+    const reset = v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' || v.kind === 'VAR_SET_DEFAULT';
+    return { k: 'set', name: (v.name ?? '').toLowerCase(), value: reset ? null : setValueText(v.args ?? []), local: v.is_local === true, tag: v.kind === 'VAR_RESET' || v.kind === 'VAR_RESET_ALL' ? 'RESET' : 'SET' };
   }
   if ('VariableShowStmt' in node) return { k: 'show', name: (node.VariableShowStmt.name ?? '').toLowerCase() };
   if ('ExplainStmt' in node) {

@@ -7,23 +7,12 @@
 // what PostgreSQL's own guard digits give. log(numeric) and log10(numeric) are log(10, x), as in
 // PostgreSQL's catalog. Pure: the same digits on every replica.
 
-import { Numeric, pow10 } from './numeric.ts';
+import { divRound, Numeric, pow10 } from './numeric.ts';
 import { SqlError, SqlState } from './errors.ts';
 
 const MIN_SIG_DIGITS = 16;
 const MAX_DISPLAY_SCALE = 1000;
 const GUARD = 12;
-
-/** Divides with rounding half away from zero. */
-function divRound(n: bigint, d: bigint): bigint {
-  const q = n / d;
-  const r = n % d;
-  if (r === 0n) return q;
-  const twice = (r < 0n ? -r : r) * 2n;
-  const ad = d < 0n ? -d : d;
-  if (twice >= ad) return (n < 0n) !== (d < 0n) ? q - 1n : q + 1n;
-  return q;
-}
 
 const clampScale = (s: number): number => Math.min(Math.max(s, 0), MAX_DISPLAY_SCALE);
 

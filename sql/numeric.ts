@@ -17,7 +17,7 @@ export function pow10(n: number): bigint {
 const numericRe = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
 
 /** Divides with rounding half away from zero. */
-function divRound(n: bigint, d: bigint): bigint {
+export function divRound(n: bigint, d: bigint): bigint {
   const q = n / d;
   const r = n % d;
   if (r === 0n) return q;

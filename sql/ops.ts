@@ -15,7 +15,7 @@ import { compareBytes } from './bytea.ts';
 import { SqlInterval, compareIntervals } from './interval.ts';
 import { SqlTime, addTimeInterval } from './time.ts';
 import { SqlJsonb, compareJsonbDocs } from './json.ts';
-import { addInterval, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
+import { addInterval, addIntervalTz, addIntervals, negateInterval, scaleInterval, timestampDiff } from './interval-arith.ts';
 import { SqlArray, compareArrays } from './sql-array.ts';
 import { normInt8, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
 
@@ -165,7 +165,7 @@ function floatResult(r: number, a: number, b: number, t: 'float4' | 'float8'): n
 /** Arithmetic on two non-null values; `t` is the result type chosen by the binder. */
 export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
   // Every operator with an interval, a timestamp or a time operand has one of these result types (lower-datetime-arith.ts).
-  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz') return intervalArith(op, a, b);
+  if (t === 'interval' || t === 'timestamp' || t === 'timestamptz' || t === 'time' || t === 'timetz') return intervalArith(op, a, b, t);
   switch (t) {
     case 'int2':
     case 'int4': {
@@ -235,7 +235,7 @@ export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue,
 }
 
 /** The operators lower-datetime-arith.ts binds: operands already of their types. */
-function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue): SqlValue {
+function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue, t: SqlType): SqlValue {
   if (op === '+' || op === '-') {
     const sign = op === '+' ? 1 : -1;
     if (a instanceof SqlTime && b instanceof SqlInterval) return addTimeInterval(a, b, sign);
@@ -248,8 +248,10 @@ function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue
     if (a instanceof SqlTime && b instanceof SqlTime && op === '-') return new SqlInterval(0, 0, BigInt(a.micros - b.micros));
     if (a instanceof SqlDate && b instanceof SqlTime) return checkedTimestamp(SqlTimestamp.of(a.days, sign * b.micros).micros);
     if (a instanceof SqlTime && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.micros).micros);
-    if (a instanceof SqlTimestamp && b instanceof SqlInterval) return addInterval(a, b, sign);
-    if (a instanceof SqlInterval && b instanceof SqlTimestamp && op === '+') return addInterval(b, a, 1);
+    // timestamptz's months and days go by the session zone's wall clock.
+    const add = t === 'timestamptz' ? addIntervalTz : addInterval;
+    if (a instanceof SqlTimestamp && b instanceof SqlInterval) return add(a, b, sign);
+    if (a instanceof SqlInterval && b instanceof SqlTimestamp && op === '+') return add(b, a, 1);
     if (a instanceof SqlTimestamp && b instanceof SqlTimestamp && op === '-') return timestampDiff(a, b);
     if (a instanceof SqlInterval && b instanceof SqlInterval) return addIntervals(a, b, sign);
   }

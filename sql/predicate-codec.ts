@@ -19,6 +19,7 @@
 import type { IndexDef, TableDef } from './catalog.ts';
 import { evalPredicate } from './eval.ts';
 import { exprFromJson, exprToJson, type Expr } from './expr.ts';
+import { isImmutable } from './immutability.ts';
 import { indexEntryPrefix } from './memory-store.ts';
 import { decodeRow } from './row-codec.ts';
 import { TABLE_PREFIX_BYTES, tableIdOfKey } from './row-key.ts';
@@ -42,6 +43,17 @@ export interface ScanPredicate {
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The filter a scan's predicate carries for a query run in session zone `timeZone` (absent: UTC): its
+ * own, or none (every row of the scanned range) when the filter is not immutable and the zone is not
+ * UTC. SemanticCC evaluates stored predicates outside any session, in UTC, where a filter the session's
+ * zone decides (`at::date = '2026-03-29'` in Europe/Berlin) would match other rows than it did in the
+ * query and could miss a phantom; the whole range conflicts more often but never misses one.
+ */
+export function zoneSafeFilter(filter: Expr | null, timeZone: string | undefined): Expr | null {
+  return filter === null || timeZone === undefined || isImmutable(filter) ? filter : null;
+}
 
 export function encodePredicate(p: Omit<ScanPredicate, 'keys'> & { readonly keys: readonly string[] | null }): Uint8Array {
   const j: Record<string, unknown> = { i: p.indexId, lo: p.lo, hi: p.hi, f: p.filter === null ? null : exprToJson(p.filter) };

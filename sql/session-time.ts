@@ -9,7 +9,8 @@
 // The clock: statement_timestamp() is when the statement started (the transaction's T for its first
 // statement on the cluster and for a statement that is its own transaction), clock_timestamp() the
 // clock when it is evaluated; each is kept at or after the one before (now() <= statement_timestamp()
-// <= clock_timestamp()), whatever the clocks of the process do. The session's TimeZone is UTC.
+// <= clock_timestamp()), whatever the clocks of the process do. timeofday() writes the clock in the
+// session's TimeZone (sql/session-zone.ts), as pg_sleep_for adds its interval there.
 //
 // Transaction ids: PostgreSQL's xid counts transactions that wrote (or asked for one); Pesto has no
 // such counter shared by its clients. A transaction's id here is derived from its timestamp T =
@@ -31,10 +32,11 @@
 import type { Expr } from './expr.ts';
 import type { BindContext } from './bind-context.ts';
 import { coerce } from './coerce.ts';
-import { civilFromDays, SqlTimestamp } from './datetime.ts';
+import { civilFromDays, localOf, SqlTimestamp } from './datetime.ts';
 import { evalExpr, type Env } from './eval.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { addInterval } from './interval-arith.ts';
+import { addIntervalTz } from './interval-arith.ts';
+import { sessionZoneAbbreviation } from './session-zone.ts';
 import type { SqlInterval } from './interval.ts';
 import { noFunc } from './lower-func.ts';
 import { normInt8, type Row, type SqlType, type SqlValue } from './types.ts';
@@ -121,15 +123,16 @@ function clockTimestamp(c: StatementClock): SqlTimestamp {
 const DAY_NAMES = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** timeofday()'s text: `Mon Dec 07 22:50:44.195896 2026 UTC` (C's "%a %b %d %H:%M:%S.%06d %Y %Z"). */
+/** timeofday()'s text in the session's zone: `Mon Dec 07 22:50:44.195896 2026 UTC` (C's "%a %b %d %H:%M:%S.%06d %Y %Z"). */
 export function timeOfDayText(t: SqlTimestamp): string {
-  const days = t.days;
+  const local = localOf(t);
+  const days = local.days;
   const [y, m, d] = civilFromDays(days);
-  const tod = t.timeOfDay;
+  const tod = local.timeOfDay;
   const p2 = (n: number): string => String(n).padStart(2, '0');
   const secs = Math.floor(tod / 1_000_000);
   const clock = `${p2(Math.floor(secs / 3600))}:${p2(Math.floor(secs / 60) % 60)}:${p2(secs % 60)}.${String(tod % 1_000_000).padStart(6, '0')}`;
-  return `${DAY_NAMES[(((days + 4) % 7) + 7) % 7]} ${MONTH_NAMES[m - 1]} ${p2(d)} ${clock} ${y} UTC`;
+  return `${DAY_NAMES[(((days + 4) % 7) + 7) % 7]} ${MONTH_NAMES[m - 1]} ${p2(d)} ${clock} ${y} ${sessionZoneAbbreviation(t.micros)}`;
 }
 
 export function evalSessionFunction(e: Extract<Expr, { k: 'func' }>, row: Row, env: Env): SqlValue {
@@ -167,9 +170,9 @@ function sleep(e: Extract<Expr, { k: 'func' }>, row: Row, env: Env): SqlValue {
   if (e.fn === 'pg_sleep') sleeps.push({ k: 'for', micros: (v as number) * 1_000_000 });
   else if (e.fn === 'pg_sleep_until') sleeps.push({ k: 'until', micros: Number((v as SqlTimestamp).micros) });
   else {
-    // As PostgreSQL's pg_sleep_for: the span from the clock now to the clock now plus the interval.
+    // As PostgreSQL's pg_sleep_for: the span from the clock now to the clock now plus the interval (in the session's zone).
     const now = clockTimestamp(c);
-    sleeps.push({ k: 'for', micros: Number(addInterval(now, v as SqlInterval, 1).micros - now.micros) });
+    sleeps.push({ k: 'for', micros: Number(addIntervalTz(now, v as SqlInterval, 1).micros - now.micros) });
   }
   return '';
 }

@@ -223,7 +223,7 @@ function regionByName(name: string): Region | null {
 
 // tzcode's getzname: a name of characters other than digits, ',', '-' and '+' (so 'SystemV/EST5' is a
 // POSIX zone too), or any in <>. PostgreSQL's tzparse takes names shorter than three ('x-3').
-const posixStd = '(?:[^\\d,+<>-]+|<[a-z0-9+-]+>)';
+const posixStd = '(?:[^\\d,+<>-]+|<[a-z0-9:+-]+>)';
 const posixOffset = '([+-])?(\\d{1,3})(?::(\\d{1,2})(?::(\\d{1,2}))?)?';
 const posixRe = new RegExp(`^${posixStd}${posixOffset}$`, 'i');
 // With daylight saving: a name after the offset (never starting with ':', which the offset's minutes
@@ -262,6 +262,40 @@ export function zoneByName(text: string): Zone | null {
   if (region !== null) return { kind: 'region', region };
   const east = posixOffsetEast(text);
   return east === null ? null : { kind: 'fixed', east };
+}
+
+/**
+ * A TimeZone setting's zone (pg_tzset): a zone of the database by name or a POSIX zone, never an
+ * abbreviation; null for none. 0A000 for a POSIX zone with daylight saving rules.
+ */
+export function regionOrPosixZone(text: string): Zone | null {
+  const region = regionByName(text);
+  if (region !== null) return { kind: 'region', region };
+  const east = posixOffsetEast(text);
+  return east === null ? null : { kind: 'fixed', east };
+}
+
+// The zone database's names at its top level (tzdata's 'backward' links and the old System V zones),
+// which ICU does not list, for SHOW's spelling of a name given in another case.
+const TOP_LEVEL_NAMES = 'CET CST6CDT Cuba EET EST EST5EDT Egypt Eire Factory GB GB-Eire GMT GMT+0 GMT-0 GMT0 Greenwich HST Hongkong '
+  + 'Iceland Iran Israel Jamaica Japan Kwajalein Libya MET MST MST7MDT NZ NZ-CHAT Navajo PRC PST8PDT Poland Portugal ROC ROK '
+  + 'Singapore Turkey UCT UTC Universal W-SU WET Zulu Etc/UTC Etc/UCT Etc/GMT Etc/Universal Etc/Zulu Etc/Greenwich Etc/GMT0 '
+  + 'Etc/GMT+0 Etc/GMT-0 US/Eastern US/Central US/Mountain US/Pacific US/Alaska US/Hawaii US/Arizona US/Michigan Asia/Kolkata '
+  + 'Europe/Kyiv Asia/Ho_Chi_Minh Asia/Kathmandu Asia/Yangon America/Argentina/Buenos_Aires';
+let spellings: Map<string, string> | null = null;
+
+/**
+ * A zone's name as the database spells it ('europe/berlin' -> 'Europe/Berlin'), as PostgreSQL's SHOW
+ * gives it back; a name neither ICU's list nor the top-level names know keeps the spelling it was given.
+ */
+export function zoneNameSpelling(text: string): string {
+  const lower = text.toLowerCase();
+  if (lower.startsWith('posix/')) return `posix/${zoneNameSpelling(text.slice('posix/'.length))}`;
+  if (spellings === null) {
+    spellings = new Map();
+    for (const n of [...Intl.supportedValuesOf('timeZone'), ...TOP_LEVEL_NAMES.split(' ')]) spellings.set(n.toLowerCase(), n);
+  }
+  return spellings.get(lower) ?? text;
 }
 
 /**

@@ -1,6 +1,6 @@
 // time with time zone (timetz), as PostgreSQL 15 has it (utils/adt/date.c): a time of day and the zone
-// it was given in. The session's time zone is always UTC in Pesto, so a time given without a zone, a
-// time cast to timetz and current_time are in +00.
+// it was given in. A time given without a zone and a time cast to timetz take the session zone's offset
+// on the transaction's date (sql/session-zone.ts); a timestamptz cast to timetz (current_time) its offset then.
 //
 // A value keeps the local time (microseconds since midnight, [0, 24:00:00]) and the zone as PostgreSQL
 // stores it: seconds WEST of UTC (so '+02' is -7200), within ±15:59:59. Comparison (timetz_cmp) is by
@@ -14,12 +14,13 @@
 // does (now(), the same on every replica). Dynamic abbreviations (MSK) are 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY } from './datetime.ts';
+import { MICROS_PER_DAY, SqlTimestamp, sessionOffsetAt } from './datetime.ts';
+import { sessionNow, sessionZone } from './session-zone.ts';
 import { SqlInterval } from './interval.ts';
 import { extractInterval } from './interval-arith.ts';
 import { Numeric } from './numeric.ts';
 import { SqlTime, formatTime, roundTime, wrapTime } from './time.ts';
-import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, offsetOfWallClock, zoneByName, type Zone } from './time-zones.ts';
+import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
 
 /** PostgreSQL's TZDISP_LIMIT: a zone is within ±15:59:59. */
 const ZONE_LIMIT = 16 * 3600 - 1;
@@ -91,14 +92,35 @@ export function addTimeTzInterval(t: SqlTimeTz, iv: SqlInterval, sign: 1 | -1): 
   return new SqlTimeTz(wrapTime(BigInt(t.micros) + (sign === 1 ? iv.micros : -iv.micros)).micros, t.zone);
 }
 
-/** time -> timetz: in the session's zone (UTC). */
-export function timeToTimeTz(t: SqlTime): SqlTimeTz {
-  return new SqlTimeTz(t.micros, 0);
+/**
+ * The session zone's offset east for a time of day on the transaction's date there (time_timetz and
+ * timetz_in without a zone: DetermineTimeZoneOffset of today's date with that time).
+ */
+function sessionOffsetOfTime(micros: number): number {
+  const zone = sessionZone();
+  if (zone.kind === 'fixed') return zone.east;
+  const local = floorSeconds(wallClockOf(zone, sessionNow()));
+  const midnight = local - (((local % 86_400) + 86_400) % 86_400);
+  return offsetOfWallClock(zone, midnight + Math.floor(micros / 1_000_000));
 }
 
-/** timestamptz -> timetz: its time of day in the session's zone (UTC). */
-export function timeOfDayTz(timeOfDay: number): SqlTimeTz {
-  return new SqlTimeTz(timeOfDay, 0);
+/** A time of day in the session's zone, its offset checked as timetz's (22009). */
+function inSessionZone(micros: number): SqlTimeTz {
+  const east = sessionOffsetOfTime(micros);
+  if (Math.abs(east) > ZONE_LIMIT) throw new SqlError(SqlState.invalidTimeZoneDisplacementValue, 'time zone displacement out of range');
+  return new SqlTimeTz(micros, -east);
+}
+
+/** time -> timetz: in the session's zone. */
+export function timeToTimeTz(t: SqlTime): SqlTimeTz {
+  return inSessionZone(t.micros);
+}
+
+/** timestamptz -> timetz: its time of day in the session's zone, with the offset at that instant. */
+export function timeOfDayTz(t: SqlTimestamp): SqlTimeTz {
+  const east = sessionOffsetAt(t.micros);
+  if (Math.abs(east) > ZONE_LIMIT) throw new SqlError(SqlState.invalidTimeZoneDisplacementValue, 'time zone displacement out of range');
+  return new SqlTimeTz(new SqlTimestamp(t.micros + BigInt(east) * 1_000_000n).timeOfDay, -east);
 }
 
 /**

@@ -1,9 +1,10 @@
 // to_char(timestamp | timestamptz | date, template) as PostgreSQL 15's formatting.c writes it in the C
-// locale with TimeZone UTC: template patterns (HH24, MI, SS, MS, US, FF1-FF6, YYYY, MM, Month, Mon, DD,
+// locale (a timestamptz as its wall clock in the session's zone, TZ and OF its zone there): template patterns (HH24, MI, SS, MS, US, FF1-FF6, YYYY, MM, Month, Mon, DD,
 // Day, Dy, D, DDD, IW, IYYY, WW, W, Q, CC, J, AM/PM, BC/AD, TZ, OF, ...), the FM prefix (no padding) and
 // the TH/th suffix (ordinal); the template is parsed by datetime-template.ts, its text nodes copied.
 
-import { civilFromDays, clockOf, daysFromCivil, type SqlTimestamp } from './datetime.ts';
+import { civilFromDays, clockOf, daysFromCivil, localOf, sessionOffsetAt, type SqlTimestamp } from './datetime.ts';
+import { sessionZoneAbbreviation } from './session-zone.ts';
 import { parseTemplate } from './datetime-template.ts';
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
@@ -20,7 +21,8 @@ interface Fields {
   readonly mi: number;
   readonly s: number;
   readonly us: number;
-  readonly tz: boolean;
+  /** A timestamptz's zone in the session: its abbreviation and offset east (null for timestamp and date). */
+  readonly zone: { readonly abbrev: string; readonly east: number } | null;
 }
 
 const pad = (n: number, w: number): string => (n < 0 ? '-' + String(-n).padStart(w, '0') : String(n).padStart(w, '0'));
@@ -49,6 +51,7 @@ function cased(word: string, pattern: string): string {
 
 /** One pattern's text; `fm`: no padding. Numeric patterns return their number for TH. */
 function field(p: string, f: Fields, fm: boolean): { text: string; n?: number } {
+  const east = f.zone?.east ?? 0;
   const num = (n: number, w: number): { text: string; n: number } => ({ text: fm ? String(n) : pad(n, w), n });
   const bc = f.y <= 0;
   const year = bc ? 1 - f.y : f.y;
@@ -119,20 +122,26 @@ function field(p: string, f: Fields, fm: boolean): { text: string; n?: number } 
     case 'Q': return num(Math.floor((f.m - 1) / 3) + 1, 1);
     case 'RM': return { text: fm ? ROMAN[f.m - 1]! : ROMAN[f.m - 1]!.padEnd(4) };
     case 'rm': return { text: (fm ? ROMAN[f.m - 1]! : ROMAN[f.m - 1]!.padEnd(4)).toLowerCase() };
-    // Sessions are UTC: a timestamptz shows its zone as UTC's, a timestamp no zone name; offsets are +00.
-    case 'TZ': return { text: f.tz ? 'UTC' : '' };
-    case 'tz': return { text: f.tz ? 'utc' : '' };
-    case 'TZH': return { text: '+00' };
-    case 'TZM': return { text: '00' };
-    case 'OF': return { text: '+00' };
+    // A timestamptz shows the session zone's abbreviation and offset then; a timestamp none, offsets +00.
+    case 'TZ': return { text: f.zone?.abbrev.toUpperCase() ?? '' };
+    case 'tz': return { text: f.zone?.abbrev.toLowerCase() ?? '' };
+    case 'TZH': return { text: `${east < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(east) / 3600), 2)}` };
+    case 'TZM': return { text: pad(Math.floor((Math.abs(east) % 3600) / 60), 2) };
+    case 'OF': {
+      const abs = Math.abs(east);
+      const h = fm ? String(Math.floor(abs / 3600)) : pad(Math.floor(abs / 3600), 2);
+      return { text: `${east < 0 ? '-' : '+'}${h}${abs % 3600 !== 0 ? `:${pad(Math.floor((abs % 3600) / 60), 2)}` : ''}` };
+    }
     case 'FX': return { text: '' };
     default: return { text: p };
   }
 }
 
-export function toChar(t: SqlTimestamp, template: string, tz: boolean): string {
+/** to_char of a timestamp (`tz` false) or of a timestamptz, written as its wall clock in the session's zone. */
+export function toChar(at: SqlTimestamp, template: string, tz: boolean): string {
+  const t = tz ? localOf(at) : at;
   const [y, m, d] = civilFromDays(t.days);
-  const f: Fields = { y, m, d, days: t.days, ...clockOf(t), tz };
+  const f: Fields = { y, m, d, days: t.days, ...clockOf(t), zone: tz ? { abbrev: sessionZoneAbbreviation(at.micros), east: sessionOffsetAt(at.micros) } : null };
   let out = '';
   for (const node of parseTemplate(template)) {
     if (node.kind !== 'field') {

@@ -14,11 +14,13 @@
 // digits picks the century; J sets the whole date; ISO week fields (IYYY, IW, ID, IDDD) cannot be mixed
 // with Gregorian ones. Day-of-month overflow is checked only when year, month and day were all given
 // (to_date('02-30', 'MM-DD') is 1 BC's March 1st, as PostgreSQL computes it). TZ and OF are refused, as
-// PostgreSQL 15 refuses them; TZH/TZM give the input's offset, else the session's zone (UTC) is used.
+// PostgreSQL 15 refuses them; TZH/TZM give the input's offset, else the session's zone is used.
 
 import { SqlError, SqlState } from './errors.ts';
 import { checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, MICROS_PER_DAY, PG_EPOCH_MICROS, type SqlDate, type SqlTimestamp } from './datetime.ts';
 import { parseTemplate, type DateMode, type TemplateNode } from './datetime-template.ts';
+import { sessionZone } from './session-zone.ts';
+import { instantOfWallClock } from './time-zones.ts';
 
 type FieldNode = Extract<TemplateNode, { kind: 'field' }>;
 
@@ -402,11 +404,11 @@ export function toDate(s: string, template: string): SqlDate {
   return checkedDate(parse(s, template).days, s);
 }
 
-/** to_timestamp(text, text): the wall clock read, at its TZH/TZM offset or else in UTC (the session's zone). */
+/** to_timestamp(text, text): the wall clock read, at its TZH/TZM offset or else in the session's zone. */
 export function toTimestamp(s: string, template: string): SqlTimestamp {
   const p = parse(s, template);
   const local = BigInt(p.days) * BigInt(MICROS_PER_DAY) + BigInt(p.timeMicros);
-  const t = checkedTimestamp(local - BigInt((p.offsetSecs ?? 0) * 1_000_000));
+  const t = checkedTimestamp(p.offsetSecs === null ? instantOfWallClock(sessionZone(), local) : local - BigInt(p.offsetSecs * 1_000_000));
   return p.ff === 0 ? t : checkedTimestamp(roundMicros(t.micros, p.ff));
 }
 

@@ -473,6 +473,7 @@ export class ClientCore {
       recon: spec.recon,
       retry: read.retry,
       snapshot: qo.snapshot,
+      ...(spec.timeZone === undefined ? {} : { timeZone: spec.timeZone }),
     };
     let digestOnly: Message | undefined; // all but the designated replicas answer with digests (decision 0027)
     const digests = read.ask(targets);

@@ -87,6 +87,8 @@ export interface QuerySpec {
    * replicas finish; the agreed result still comes with `done`, and only it counts (decision 0052).
    */
   readonly early?: boolean;
+  /** The session's TimeZone setting the statement runs in (sql/session-zone.ts); absent: UTC. */
+  readonly timeZone?: string;
 }
 
 /** Smallest result a range read hands out early (QuerySpec.early): below it decoding takes microseconds. */

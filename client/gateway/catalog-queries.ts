@@ -24,7 +24,8 @@ export interface CatalogContext {
   readonly backend: BackendSession;
   readonly processId: number;
   /** Applies a setting change the way SET does (ParameterStatus included). */
-  readonly set: (name: string, value: string) => BackendResult | null;
+  /** SET (`local`: SET LOCAL, set_config's is_local). */
+  readonly set: (name: string, value: string, local: boolean) => BackendResult | null;
 }
 
 export interface CatalogQuery {
@@ -76,9 +77,9 @@ export function recogniseCatalogQuery(sql: string): CatalogQuery | null {
     };
   }
   m = SET_CONFIG.exec(sql);
-  if (m !== null) return setConfig(unquote(m[1] as string), unquote(m[2] as string), false);
+  if (m !== null) return setConfig(unquote(m[1] as string), unquote(m[2] as string), false, m[3]?.toLowerCase() === 'true');
   m = SET_CONFIG_IF_KNOWN.exec(sql);
-  if (m !== null) return setConfig(unquote(m[3] as string), unquote(m[1] as string), true);
+  if (m !== null) return setConfig(unquote(m[3] as string), unquote(m[1] as string), true, m[2]?.toLowerCase() === 'true');
   m = CURRENT_SCHEMAS.exec(sql);
   if (m !== null) {
     const implicit = (m[1] as string).toLowerCase() === 'true';
@@ -125,13 +126,13 @@ function currentSchemas(searchPath: string, implicit: boolean): string[] {
 }
 
 /** set_config(name, value, ...): the setting changed as SET changes it, its new value the one row; none where `onlyKnown` and the setting does not exist. */
-function setConfig(name: string, value: string, onlyKnown: boolean): CatalogQuery {
+function setConfig(name: string, value: string, onlyKnown: boolean, local: boolean): CatalogQuery {
   const columns = [text('set_config')];
   return {
     columns,
     answer: (ctx) => {
       if (onlyKnown && ctx.settings.get(name) === undefined) return Promise.resolve(rows(columns, []));
-      const err = ctx.set(name, value);
+      const err = ctx.set(name, value, local);
       return Promise.resolve(err ?? rows(columns, [[ctx.settings.get(name) ?? value]]));
     },
   };

@@ -13,6 +13,7 @@ import { columnsOf, connectRefusal, errorOf, outcomeOf, resultOf, roleCatalog, u
 import { peekCatalog } from '../sql/catalog-miss.ts';
 import { StatementSleeper } from './statement-sleep.ts';
 import type { BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult, PrepareResult, RoleCatalog, SqlBackend } from './sql-backend.ts';
+import type { SessionZone } from '../../sql/session-zone.ts';
 
 export interface ClusterBackendOptions {
   /** Databases a client may name in its startup packet; any name when omitted. */
@@ -74,6 +75,10 @@ class ClusterBackendSession implements BackendSession {
   }
 
   release(): void {}
+
+  setTimeZone(zone: SessionZone): void {
+    this.session.timeZone = zone;
+  }
 
   async begin(): Promise<BackendOutcome> {
     return outcomeOf(await this.session.begin());

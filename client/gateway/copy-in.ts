@@ -10,6 +10,7 @@
 import type { CopyStmt, Node } from 'libpg-query';
 import { quoteIdent, type TableDef } from '../../sql/catalog.ts';
 import { parseText } from '../../sql/types.ts';
+import { UTC_ZONE, withSessionZone, type SessionZone } from '../../sql/session-zone.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { checkQualifiedNames } from '../../sql/qualified-names.ts';
 import { SqlError } from '../../sql/errors.ts';
@@ -296,6 +297,9 @@ export function copyGenerated(table: TableDef | undefined, listed: readonly stri
  * error before CopyInResponse. A generated column listed is PostgreSQL's 42P10.
  */
 export async function copyTarget(backend: BackendSession, spec: CopySpec): Promise<{ ok: true; target: CopyTarget } | { ok: false; error: BackendError }> {
+  if ((await backend.views()).some((v) => v.name === spec.table)) {
+    return { ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy to view "${spec.table}"`, hint: 'To enable copying to a view, provide an INSTEAD OF INSERT trigger.' } };
+  }
   const table = (await backend.tables()).find((t) => t.name === spec.table);
   // PostgreSQL takes the data, then refuses it.
   if (table?.matview !== undefined) return { ok: true, target: { columns: [], refused: { code: '42809', message: `cannot copy to materialized view "${spec.table}"` } } };
@@ -319,13 +323,15 @@ export async function copyIn(
   next: () => Promise<FrontendMessage | null>,
   /** True once a CancelRequest arrived for this session; checked at every CopyData. */
   cancelled: () => boolean = () => false,
+  /** The session's TimeZone, which timestamptz text without an offset is read in. */
+  zone: SessionZone = UTC_ZONE,
 ): Promise<CopyOutcome> {
   const ncols = target.columns.length;
   const parser = spec.format === 'binary' ? new BinaryCopyParser(ncols) : new CopyRowParser(spec);
   // A field is text, or a binary value of its column's type.
   const valueOf = spec.format === 'binary'
     ? (v: string | Buffer, type: SqlType): SqlValue => decodeParam(v as Buffer, 1, type)
-    : (v: string | Buffer, type: SqlType): SqlValue => parseText(v as string, type);
+    : (v: string | Buffer, type: SqlType): SqlValue => withSessionZone(zone, () => parseText(v as string, type));
   const batchRows = Math.max(1, Math.min(500, Math.floor(2000 / Math.max(1, ncols))));
   const statements = new Map<number, BackendStatement>();
   let pending: CopyFields[] = [];

@@ -17,6 +17,7 @@ import { StatementSleeper } from './statement-sleep.ts';
 import { SqlError, SqlState } from '../../sql/errors.ts';
 import type { Engine, ExecResult, ResultColumn, Session } from '../../sql/engine.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type { SessionZone } from '../../sql/session-zone.ts';
 import type {
   BackendColumn,
   BackendError, BackendNotice, BackendOutcome, BackendResult, BackendSession, BackendStatement, OpenSessionResult,
@@ -155,6 +156,10 @@ class EngineBackendSession implements BackendSession {
   cancel(): void {
     this.onCancel();
     this.sleeper.cancel();
+  }
+
+  setTimeZone(zone: SessionZone): void {
+    this.session.timeZone = zone;
   }
 
   prepare(sql: string, paramTypeHints: readonly (SqlType | null)[]): Promise<PrepareResult> {

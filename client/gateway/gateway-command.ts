@@ -14,6 +14,7 @@ import { declareSpecOf, fetchSpecOf, type DeclareSpec, type FetchSpec } from './
 import { EXPLAIN_COLUMNS, explainAnalyze, explainAnalyzeOf } from './gateway-explain.ts';
 import { createTableAs, createTableAsOf, selectIntoOf } from './gateway-ctas.ts';
 import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
+import { setValueText } from '../../sql/set-args.ts';
 import { executeSpecOf, prepareSpecOf, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 
 export type GatewayCommand =
@@ -22,7 +23,7 @@ export type GatewayCommand =
   | { readonly k: 'rollback' }
   /** ROLLBACK TO [SAVEPOINT] name: run by the backend, and the one statement besides ROLLBACK a failed transaction accepts. */
   | { readonly k: 'rollbackTo' }
-  | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET' }
+  | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET'; readonly local?: boolean }
   | { readonly k: 'resetAll' }
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
   | { readonly k: 'setIgnored' }
@@ -96,19 +97,6 @@ function classifyUncached(sql: string): GatewayCommand {
   return BACKEND;
 }
 
-function constText(n: Node): string {
-  if ('A_Const' in n) {
-    const c = n.A_Const;
-    if (c.sval !== undefined) return c.sval.sval ?? '';
-    if (c.ival !== undefined) return String(c.ival.ival ?? 0);
-    if (c.fval !== undefined) return c.fval.fval ?? '';
-    if (c.boolval !== undefined) return c.boolval.boolval === true ? 'on' : 'off';
-  }
-  if ('TypeCast' in n && n.TypeCast.arg !== undefined) return constText(n.TypeCast.arg);
-  if ('String' in n) return n.String.sval ?? '';
-  return '';
-}
-
 function classifyUtility(sql: string): GatewayCommand {
   let stmts: Node[];
   try {
@@ -123,9 +111,9 @@ function classifyUtility(sql: string): GatewayCommand {
     const name = v.name ?? '';
     switch (v.kind) {
       case 'VAR_SET_VALUE':
-        return { k: 'set', name, value: (v.args ?? []).map(constText).join(', '), tag: 'SET' };
+        return { k: 'set', name, value: setValueText(v.args ?? []), tag: 'SET', local: v.is_local === true };
       case 'VAR_SET_DEFAULT':
-        return { k: 'set', name, value: null, tag: 'SET' };
+        return { k: 'set', name, value: null, tag: 'SET', local: v.is_local === true };
       case 'VAR_RESET':
         return { k: 'set', name, value: null, tag: 'RESET' };
       case 'VAR_RESET_ALL':

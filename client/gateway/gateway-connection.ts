@@ -224,6 +224,7 @@ export class GatewayConnection {
     const opened = await this.host.backend.openSession(user, database, configured === null ? undefined : [...configured.keys()]);
     if (!opened.ok) throw new ProtocolError(opened.error.message, opened.error.code);
     const settings = new SessionSettings(user, withOptions(params));
+    settings.watchZone((zone) => opened.session.setTimeZone?.(zone));
     this.processId = this.host.nextProcessId();
     const secretKey = randomInt(0, 2 ** 31 - 1);
     this.host.register(this.processId, secretKey, this);

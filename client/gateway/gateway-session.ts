@@ -14,6 +14,7 @@
 // to Sync together; drivers send one statement per Sync, where the two agree.
 
 import { typeFromOid, typeOid, type SqlType, type SqlValue } from '../../sql/types.ts';
+import { withSessionZone } from '../../sql/session-zone.ts';
 import type { BackendWriter } from './backend-encoder.ts';
 import type { CatalogContext } from './catalog-queries.ts';
 import { copyIn, copyTarget, type CopySpec } from './copy-in.ts';
@@ -84,8 +85,8 @@ export class GatewaySession {
   ) {
     this.catalogContext = {
       settings, backend, processId,
-      set: (name, value) => {
-        const r = this.applySet(name, value);
+      set: (name, value, local) => {
+        const r = this.applySet(name, value, local);
         return r.ok ? null : r;
       },
     };
@@ -178,11 +179,11 @@ export class GatewaySession {
     this.cancelRequested = false;
   }
 
-  private applySet(name: string, value: string | null): BackendResult {
-    const r = this.settings.set(name, value);
+  private applySet(name: string, value: string | null, local = false): BackendResult {
+    const r = this.settings.set(name, value, local);
     if (!r.ok) return r;
     if (r.report !== null) this.pendingReports.push([r.report[0], r.report[1]]);
-    return done('SET');
+    return done('SET', r.warning === undefined ? [] : [{ severity: 'WARNING', code: GatewayState.noActiveSqlTransaction, message: r.warning }]);
   }
 
   /** Runs one statement, keeping the transaction status; `exec` runs a backend statement; `params` are a catalog query's. */
@@ -206,6 +207,7 @@ export class GatewaySession {
         const b = await this.backend.begin();
         if (!b.ok) return b;
         this.status = 'T';
+        this.settings.begin();
         return done(cmd.tag);
       }
       case 'commit': {
@@ -224,8 +226,8 @@ export class GatewaySession {
         await this.rollbackBackend();
         return done('ROLLBACK');
       case 'set': {
-        const r = this.applySet(cmd.name, cmd.value);
-        return r.ok ? done(cmd.tag) : this.failed(r);
+        const r = this.applySet(cmd.name, cmd.value, cmd.local);
+        return r.ok ? done(cmd.tag, r.notices) : this.failed(r);
       }
       case 'resetAll':
         for (const r of this.settings.resetAll()) this.pendingReports.push(r);
@@ -288,6 +290,7 @@ export class GatewaySession {
   private async commitBackend(): Promise<BackendOutcome> {
     const c = await this.backend.commit();
     this.status = 'I';
+    this.pendingReports.push(...this.settings.end(c.ok));
     this.cursors.endTransaction(c.ok);
     return c;
   }
@@ -295,6 +298,7 @@ export class GatewaySession {
   private async rollbackBackend(): Promise<void> {
     await this.backend.rollback();
     this.status = 'I';
+    this.pendingReports.push(...this.settings.end(false));
     this.cursors.endTransaction(false);
   }
 
@@ -351,7 +355,7 @@ export class GatewaySession {
         // A BINARY cursor's rows are binary even here.
         const formats = cmd.k === 'fetch' && this.cursors.shape(cmd.spec.name)?.binary === true ? BINARY : [];
         this.io.out.rowDescription(fieldsOf(r.columns, formats));
-        writeDataRows(this.io.out, r, formats, 0, r.rows.length);
+        withSessionZone(this.settings.zone, () => writeDataRows(this.io.out, r, formats, 0, r.rows.length));
       }
       this.io.out.commandComplete(r.tag);
     }
@@ -368,14 +372,11 @@ export class GatewaySession {
     const q = await copyOutSource(this.backend, spec);
     if (!q.ok) return q;
     const r = await this.run(BACKEND_COMMAND, () => this.backend.execute(q.query));
-    return r.ok ? done(writeCopyOut(this.io.out, r, spec)) : r;
+    return r.ok ? done(withSessionZone(this.settings.zone, () => writeCopyOut(this.io.out, r, spec))) : r;
   }
 
   private async copyFrom(spec: CopySpec): Promise<BackendResult> {
     if (this.status === 'E') return err(GatewayState.inFailedTransaction, 'current transaction is aborted, commands ignored until end of transaction block');
-    if ((await this.backend.views()).some((v) => v.name === spec.table)) {
-      return this.failed({ ok: false, error: { code: GatewayState.wrongObjectType, message: `cannot copy to view "${spec.table}"`, hint: 'To enable copying to a view, provide an INSTEAD OF INSERT trigger.' } });
-    }
     const t = await copyTarget(this.backend, spec);
     if (!t.ok) return this.failed(t);
     const own = this.status === 'I';
@@ -386,17 +387,13 @@ export class GatewaySession {
     }
     this.io.out.copyInResponse(t.target.columns.length, spec.format === 'binary');
     this.io.flush();
-    const r = await copyIn(this.backend, spec, t.target, this.io.next, () => this.cancelRequested);
+    const r = await copyIn(this.backend, spec, t.target, this.io.next, () => this.cancelRequested, this.settings.zone);
     if (!r.ok) {
-      if (own) {
-        await this.backend.rollback();
-        this.status = 'I';
-      }
+      if (own) await this.rollbackBackend();
       return this.failed(r);
     }
     if (own) {
-      const c = await this.backend.commit();
-      this.status = 'I';
+      const c = await this.commitBackend();
       if (!c.ok) return c;
     }
     return done(`COPY ${r.count}`);
@@ -487,7 +484,7 @@ export class GatewaySession {
     const stmt = this.statements.get(spec.name);
     if (stmt === undefined || stmt.empty) return this.failed(err(GatewayState.invalidSqlStatementName, `prepared statement "${spec.name}" does not exist`));
     if (stmt.command.k === 'executePrepared') return this.failed(err(GatewayState.featureNotSupported, 'EXECUTE of a prepared EXECUTE is not supported'));
-    const args = await executeArgs(spec, stmt.paramTypes, this.backend);
+    const args = await executeArgs(spec, stmt.paramTypes, this.backend, this.settings.zone);
     if (!args.ok) return this.failed(args);
     const b = stmt.backend;
     return this.run(stmt.command, () => (b !== null ? this.backend.run(b, args.params) : Promise.resolve(done(''))), args.params);
@@ -522,7 +519,7 @@ export class GatewaySession {
     const params: SqlValue[] = [];
     for (let i = 0; i < m.params.length; i++) {
       try {
-        params.push(decodeParam(m.params[i] ?? null, formatAt(m.paramFormats, i), stmt.paramTypes[i] as SqlType));
+        params.push(withSessionZone(this.settings.zone, () => decodeParam(m.params[i] ?? null, formatAt(m.paramFormats, i), stmt.paramTypes[i] as SqlType)));
       } catch (e) {
         const x = e as { code?: unknown; message?: unknown; detail?: unknown };
         const code = typeof x.code === 'string' ? x.code : GatewayState.invalidTextRepresentation;
@@ -592,7 +589,7 @@ export class GatewaySession {
     }
     const remaining = r.rows.length - portal.offset;
     const n = maxRows > 0 ? Math.min(maxRows, remaining) : remaining;
-    writeDataRows(this.io.out, r, portal.formats, portal.offset, n);
+    withSessionZone(this.settings.zone, () => writeDataRows(this.io.out, r, portal.formats, portal.offset, n));
     portal.offset += n;
     if (portal.offset < r.rows.length) this.io.out.portalSuspended();
     else this.io.out.commandComplete(r.tag.startsWith('SELECT') ? `SELECT ${n}` : r.tag);

@@ -2,8 +2,12 @@
 // the engine has no pg_settings, and the cluster backend should not see session cosmetics. Values that
 // change what the gateway sends are validated (only UTF8, only ISO dates, since that is all the engine
 // writes); the rest of the settings drivers and tools send are accepted and echoed back by SHOW.
-// Settings PostgreSQL reports with ParameterStatus are reported on change too.
+// TimeZone is checked as PostgreSQL checks it and handed to the backend, which binds and runs statements
+// in it (sql/session-zone.ts). Settings PostgreSQL reports with ParameterStatus are reported on change
+// too. As there, the startup packet's values are what RESET goes back to, a SET in a transaction block
+// is undone by its rollback, and SET LOCAL lasts until the block ends (savepoints do not undo SETs).
 
+import { timeZoneSetting, UTC_ZONE, type SessionZone } from '../../sql/session-zone.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { BackendColumn, BackendError, BackendResult } from './sql-backend.ts';
 
@@ -17,7 +21,7 @@ interface SettingDef {
   readonly reported?: boolean;
   readonly readOnly?: boolean;
   /** Returns the value to store, or an error message (SQLSTATE 22023 unless given). */
-  readonly check?: (v: string) => string | { readonly error: string; readonly code?: string };
+  readonly check?: (v: string) => string | { readonly error: string; readonly code?: string; readonly detail?: string | undefined };
 }
 
 const onOff = (v: string): string | { error: string } => {
@@ -26,21 +30,6 @@ const onOff = (v: string): string | { error: string } => {
   if (['off', 'false', 'no', '0'].includes(t)) return 'off';
   return { error: `parameter requires a Boolean value` };
 };
-
-/** The names of UTC (tzdata's aliases), lower-cased, with the spelling SHOW gives back. */
-const UTC_NAMES = new Map(
-  ['UTC', 'Etc/UTC', 'UCT', 'Etc/UCT', 'GMT', 'Etc/GMT', 'GMT0', 'Etc/GMT0', 'GMT+0', 'Etc/GMT+0', 'GMT-0', 'Etc/GMT-0', 'Greenwich', 'Etc/Greenwich',
-    'Universal', 'Etc/Universal', 'Zulu', 'Etc/Zulu', 'Z'].map((n) => [n.toLowerCase(), n]),
-);
-
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const defs: readonly SettingDef[] = [
   { name: 'application_name', initial: '', reported: true },
@@ -65,17 +54,11 @@ const defs: readonly SettingDef[] = [
     },
   },
   {
-    // Timestamps with time zone are shown and read in UTC (sql/datetime.ts), so only UTC's own names are
-    // accepted; a zone PostgreSQL would accept is refused with 0A000 rather than taken and not applied.
-    // (A TimeZone in the startup packet, as JDBC sends the JVM's zone, is left at UTC and reported so.)
+    // The zone timestamptz values are read and written in (sql/session-zone.ts), as PostgreSQL checks it.
     name: 'TimeZone', initial: 'UTC', reported: true,
     check: (v) => {
-      const t = v.trim();
-      const utc = UTC_NAMES.get(t.toLowerCase());
-      if (utc !== undefined) return utc;
-      if (/^[+-]?0{1,2}(?::?00)?$/.test(t)) return 'UTC';
-      if (isTimeZone(t)) return { error: `time zone "${t}" is not supported: Pesto sessions show and read timestamps in UTC`, code: GatewayState.featureNotSupported };
-      return { error: `invalid value for parameter "TimeZone": "${v}"` };
+      const z = timeZoneSetting(v);
+      return 'zone' in z ? z.name : z;
     },
   },
   { name: 'IntervalStyle', initial: 'postgres', reported: true },
@@ -151,12 +134,18 @@ const defs: readonly SettingDef[] = [
 const byLowerName = new Map(defs.map((d) => [d.name.toLowerCase(), d]));
 
 export type SetOutcome =
-  | { readonly ok: true; /** ParameterStatus to send: [name, value]. */ readonly report: readonly [string, string] | null }
+  | { readonly ok: true; /** ParameterStatus to send: [name, value]. */ readonly report: readonly [string, string] | null; readonly warning?: string }
   | { readonly ok: false; readonly error: BackendError };
 
 export class SessionSettings {
-  private readonly values = new Map<string, string>();
+  private values = new Map<string, string>();
   private readonly custom = new Map<string, string>();
+  /** What RESET goes back to: the startup packet's values. */
+  private readonly resetValues = new Map<string, string>();
+  /** In a transaction block: the values at its start (for its rollback) and its SET LOCAL values. */
+  private block: { readonly before: Map<string, string>; readonly local: Map<string, string> } | null = null;
+  #zone: SessionZone = UTC_ZONE;
+  #onZone: ((zone: SessionZone) => void) | null = null;
   /** The database the startup packet named (the user's name when it named none, as libpq does). */
   readonly database: string;
 
@@ -170,6 +159,43 @@ export class SessionSettings {
       if (k === 'user' || k === 'database' || k === 'options' || k === 'replication') continue;
       this.set(k, v);
     }
+    for (const [k, v] of this.values) this.resetValues.set(k, v);
+  }
+
+  /** The session's TimeZone now. */
+  get zone(): SessionZone {
+    return this.#zone;
+  }
+
+  /** Calls `listener` with the TimeZone now and after each change (the backend session runs statements in it). */
+  watchZone(listener: (zone: SessionZone) => void): void {
+    this.#onZone = listener;
+    listener(this.#zone);
+  }
+
+  /** BEGIN (of a block the client opened). */
+  begin(): void {
+    this.block = { before: new Map(this.values), local: new Map() };
+  }
+
+  /** The block ends: its SET LOCAL values go and a rollback undoes its SETs; the ParameterStatus messages to send. */
+  end(committed: boolean): [string, string][] {
+    const block = this.block;
+    if (block === null) return [];
+    const before = this.reported();
+    this.block = null;
+    if (!committed) this.values = block.before;
+    this.changed();
+    const after = this.reported();
+    return after.filter(([k, v], i) => before[i]?.[0] === k && before[i]?.[1] !== v);
+  }
+
+  private changed(): void {
+    const z = timeZoneSetting(this.get('TimeZone') ?? 'UTC');
+    const zone = 'zone' in z ? z : UTC_ZONE;
+    if (zone === this.#zone) return;
+    this.#zone = zone;
+    this.#onZone?.(zone);
   }
 
   /** Every reported parameter with its current value, for the startup sequence. */
@@ -186,11 +212,12 @@ export class SessionSettings {
     const lower = name.toLowerCase();
     const def = byLowerName.get(lower);
     if (def === undefined) return this.custom.get(lower);
-    return this.values.get(def.name) ?? def.initial;
+    return this.block?.local.get(def.name) ?? this.values.get(def.name) ?? this.resetValues.get(def.name) ?? def.initial;
   }
 
-  /** SET name = value, or RESET name (value null). */
-  set(name: string, value: string | null): SetOutcome {
+  /** SET [LOCAL] name = value, or RESET name (value null). */
+  set(name: string, value: string | null, local = false): SetOutcome {
+    if (local && this.block === null) return { ok: true, report: null, warning: 'SET LOCAL can only be used in transaction blocks' };
     const lower = name.toLowerCase();
     const def = byLowerName.get(lower);
     // SET ROLE and SET SESSION AUTHORIZATION would change the session's role (sql/roles.ts), which the gateway does not do yet.
@@ -213,12 +240,17 @@ export class SessionSettings {
     let stored: string | null = value;
     if (value !== null && def.check !== undefined) {
       const c = def.check(value);
-      if (typeof c !== 'string') return { ok: false, error: { code: c.code ?? GatewayState.invalidParameterValue, message: c.error } };
+      if (typeof c !== 'string') return { ok: false, error: { code: c.code ?? GatewayState.invalidParameterValue, message: c.error, detail: c.detail } };
       stored = c;
     }
     const before = this.get(def.name);
-    if (stored === null) this.values.delete(def.name);
-    else this.values.set(def.name, stored);
+    if (local) this.block?.local.set(def.name, stored ?? this.resetValues.get(def.name) ?? def.initial);
+    else {
+      if (stored === null) this.values.delete(def.name);
+      else this.values.set(def.name, stored);
+      this.block?.local.delete(def.name); // a SET after a SET LOCAL in the block replaces it
+    }
+    this.changed();
     const after = this.get(def.name) ?? '';
     return { ok: true, report: def.reported === true && after !== before ? [def.name, after] : null };
   }

@@ -19,6 +19,7 @@ import type { SequenceDef } from '../../sql/sequences.ts';
 import type { RoleDef, RoleMember } from '../../sql/roles.ts';
 import type { AclItem } from '../../sql/privileges.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
+import type { SessionZone } from '../../sql/session-zone.ts';
 
 export interface BackendColumn {
   readonly name: string;
@@ -92,6 +93,8 @@ export interface BackendSession {
   discardTemp?(): Promise<void>;
   /** The client asked to cancel the running statement: a statement waiting for an advisory lock stops with 57014. */
   cancel?(): void;
+  /** The session's TimeZone changed (and at the start): statements are bound and run in it (sql/session-zone.ts). */
+  setTimeZone?(zone: SessionZone): void;
   /** The tables this session's statements see now (psql's `\d`; client/gateway/psql-describe.ts). */
   tables(): Promise<readonly TableDef[]>;
   /** The sequences this session's statements see now (the catalog, psql's `\d`). */

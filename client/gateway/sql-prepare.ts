@@ -18,6 +18,7 @@ import { canCast, castValue } from '../../sql/cast.ts';
 import { resolveTypeName } from '../../sql/lower-type.ts';
 import { arrayElementType, isArrayType, isStringType, typeDisplayName, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { parseText } from '../../sql/value-text.ts';
+import { UTC_ZONE, withSessionZone, type SessionZone } from '../../sql/session-zone.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { BackendError, BackendSession } from './sql-backend.ts';
 import { decodeParam } from './value-format.ts';
@@ -156,7 +157,7 @@ function assignable(from: SqlType, to: SqlType): boolean {
 }
 
 /** The argument values of an EXECUTE, each of its parameter's type. */
-export async function executeArgs(spec: ExecuteSpec, types: readonly SqlType[], backend: BackendSession): Promise<{ ok: true; params: SqlValue[] } | Failed> {
+export async function executeArgs(spec: ExecuteSpec, types: readonly SqlType[], backend: BackendSession, zone: SessionZone = UTC_ZONE): Promise<{ ok: true; params: SqlValue[] } | Failed> {
   if (spec.args.length !== types.length) {
     return {
       ok: false,
@@ -178,36 +179,39 @@ export async function executeArgs(spec: ExecuteSpec, types: readonly SqlType[], 
     }
     evaluated = { row: r.rows[0] ?? [], types: r.columns.map((c) => c.type) };
   }
-  const params: SqlValue[] = [];
-  for (let i = 0; i < types.length; i++) {
-    const arg = spec.args[i]!;
-    const to = types[i]!;
-    let position: number | undefined = arg.position;
-    try {
-      if (arg.k === 'literal' && (arg.type === 'unknown' || arg.text === null)) {
-        // An untyped literal is read by the parameter type's input function, as a text parameter is
-        // (its errors point at the literal, as PostgreSQL's parse-time coercion does).
-        params.push(arg.text === null ? null : decodeParam(Buffer.from(arg.text, 'utf8'), 0, to));
-        continue;
+  // Literals are read, and values cast, in the session's zone (a timestamptz without an offset).
+  return withSessionZone(zone, () => {
+    const params: SqlValue[] = [];
+    for (let i = 0; i < types.length; i++) {
+      const arg = spec.args[i]!;
+      const to = types[i]!;
+      let position: number | undefined = arg.position;
+      try {
+        if (arg.k === 'literal' && (arg.type === 'unknown' || arg.text === null)) {
+          // An untyped literal is read by the parameter type's input function, as a text parameter is
+          // (its errors point at the literal, as PostgreSQL's parse-time coercion does).
+          params.push(arg.text === null ? null : decodeParam(Buffer.from(arg.text, 'utf8'), 0, to));
+          continue;
+        }
+        position = undefined; // a cast of a value fails at run time, with no position
+        const from: SqlType = arg.k === 'literal' ? arg.type : evaluated!.types[i] ?? 'unknown';
+        const value = arg.k === 'literal' ? parseText(arg.text!, arg.type) : evaluated!.row[i] ?? null;
+        if (!assignable(from, to)) {
+          return {
+            ok: false,
+            error: {
+              code: GatewayState.datatypeMismatch,
+              message: `parameter $${i + 1} of type ${typeDisplayName[from]} cannot be coerced to the expected type ${typeDisplayName[to]}`,
+              hint: 'You will need to rewrite or cast the expression.',
+              position: arg.position,
+            },
+          };
+        }
+        params.push(castValue(value, from, to, -1, false));
+      } catch (e) {
+        return failure(e, position);
       }
-      position = undefined; // a cast of a value fails at run time, with no position
-      const from: SqlType = arg.k === 'literal' ? arg.type : evaluated!.types[i] ?? 'unknown';
-      const value = arg.k === 'literal' ? parseText(arg.text!, arg.type) : evaluated!.row[i] ?? null;
-      if (!assignable(from, to)) {
-        return {
-          ok: false,
-          error: {
-            code: GatewayState.datatypeMismatch,
-            message: `parameter $${i + 1} of type ${typeDisplayName[from]} cannot be coerced to the expected type ${typeDisplayName[to]}`,
-            hint: 'You will need to rewrite or cast the expression.',
-            position: arg.position,
-          },
-        };
-      }
-      params.push(castValue(value, from, to, -1, false));
-    } catch (e) {
-      return failure(e, position);
     }
-  }
-  return { ok: true, params };
+    return { ok: true, params };
+  });
 }

@@ -1,9 +1,8 @@
 /**
  * SQL transactions over the cluster (issue 4, PROTOCOL §3-4): the client half of Pesto queries.
  *
- * A `SqlClient` wraps a connected `PestoClient` and an `Engine` (parser, planner, evaluator: the same
- * SQL code replicas run) and caches the replicated catalog (sql/replicated-catalog.ts). Each
- * `SqlSession` runs one statement at a time, inside an explicit transaction (`begin`/`commit`/
+ * A `SqlClient` (sql-client.ts) wraps a connected `PestoClient` and an `Engine` (parser, planner,
+ * evaluator: the same SQL code replicas run) and caches the replicated catalog. Each `SqlSession` runs one statement at a time, inside an explicit transaction (`begin`/`commit`/
  * `rollback`) or on its own (autocommit, retried on a Pesto abort while nothing was returned yet).
  *
  * How a statement runs (classification: sql/classify.ts):
@@ -27,6 +26,8 @@
  * - Sequences (SERIAL and identity columns too) hand out values from counter rows advanced in small
  *   transactions of their own (sequence-values.ts), as PostgreSQL's nextval is outside the transaction.
  * - Writes are buffered (full new rows by primary key) and later statements see them.
+ * - The session's TimeZone (set by the gateway) is the zone the client binds and runs statements in and
+ *   travels with each range read, whose replicas run it in that zone (sql/session-zone.ts).
  */
 import { outcomeNotices } from '../../sql/notices.ts';
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
@@ -44,7 +45,8 @@ import { OverlaySource } from '../../sql/overlay-source.ts';
 import { savepointOutsideBlock, savepointTag } from '../../sql/savepoints.ts';
 import type { Plan } from '../../sql/plan.ts';
 import { hasScan, SEVERAL, tableOfPlan } from './plan-reads.ts';
-import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import type { CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { CATALOG_KEY } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlType, type SqlValue } from '../../sql/types.ts';
 import { encodeParams, type StatementOutcome } from '../../sql/wire-values.ts';
 import { EarlyOutcome } from './early-outcome.ts';
@@ -63,142 +65,15 @@ import { checksAtCommit, setConstraintsAtClient, setConstraintsOutsideBlock, typ
 import type { PrepareOutcome, SqlPrepared, SqlStats } from './sql-session-types.ts';
 import { endTemp, tempTablesFor } from './temp-session.ts';
 import type { TempTables } from '../../sql/temp-tables.ts';
+import { UTC_ZONE, withSessionZone, type SessionZone } from '../../sql/session-zone.ts';
 export type { PrepareOutcome, SqlPrepared, SqlStats } from './sql-session-types.ts';
+export { SqlClient } from './sql-client.ts';
+import type { SqlClient } from './sql-client.ts';
 
 /** Autocommit statements are retried this many times after a Pesto abort before 40001 reaches the caller. */
 const AUTOCOMMIT_ATTEMPTS = 5;
 /** A statement that keeps finding rows it has not fetched gives up after this many passes (a deep foreign key cascade). */
 const FETCH_PASSES_MAX = 16;
-/** 2024-01-01, where hidden row ids' microseconds start (SqlClient.nextRowId). */
-const ROWID_EPOCH_MICROS = 1_704_067_200_000_000;
-
-interface CachedCatalog {
-  readonly version: Timestamp;
-  readonly value: Uint8Array | null;
-  readonly cv: CatalogVersion;
-}
-
-/** One per connected client: the catalog cache and statistics shared by its sessions. */
-export class SqlClient {
-  readonly stats: SqlStats = { statements: 0, pointStatements: 0, rangeReads: 0, reconReads: 0, syncRounds: 0, rangeReadsFailed: 0, rowFetches: 0, autocommitRetries: 0 };
-  #catalog: CachedCatalog | null = null;
-  /** Set after an abort or a catalog miss: the next transaction reads the catalog instead of noting it. */
-  #stale = true;
-  #refresh: Promise<void> | null = null; // the background read after an abort, while in flight
-
-  constructor(
-    readonly client: PestoClient,
-    readonly engine: Engine,
-  ) {}
-
-  /** A session; `identity` answers current_user and current_database(). */
-  session(identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string): SqlSession {
-    return new SqlSession(this, identity, tempKey);
-  }
-
-  #rowIdSlot = -1;
-  #rowIdCount = 0;
-
-  /**
-   * @internal A hidden row id: microseconds since 2024-01-01 ‖ 6 bits of client id ‖ a 10-bit counter.
-   * The microsecond slot starts at the transaction's T.micros and moves on by one when its 1024 ids are
-   * used up, never backwards, for every session of this client: ids stay unique however many rows one
-   * transaction inserts (a transaction of 100,000 rows runs about 100 µs of slots ahead of its T; a
-   * counter that wrapped within T.micros made every insert beyond 1024 rows a duplicate key).
-   */
-  readonly nextRowId = (ts: Timestamp): SqlValue => {
-    const slot = Math.max(0, ts.micros - ROWID_EPOCH_MICROS);
-    if (slot > this.#rowIdSlot) {
-      this.#rowIdSlot = slot;
-      this.#rowIdCount = 0;
-    } else if (this.#rowIdCount === 1024) {
-      this.#rowIdSlot++;
-      this.#rowIdCount = 0;
-    }
-    return normInt8(BigInt(this.#rowIdSlot) * 65536n + BigInt((this.client.opts.clientId & 63) * 1024 + this.#rowIdCount++));
-  };
-
-  /** @internal The cached catalog when no read is needed to trust it (for Parse outside a transaction), else null. */
-  get currentCatalog(): CatalogVersion | null {
-    return this.#catalog !== null && (!this.#stale || this.#refresh !== null) ? this.#catalog.cv : null;
-  }
-
-  /**
-   * @internal The catalog for a new transaction: noted from the cache, or read at T. While a refresh
-   * after an abort is in flight (`refreshAfterAbort`), transactions note the cached version: validation aborts
-   * them if DDL committed in between, and by their retry the refresh has landed.
-   */
-  async catalogFor(tx: Transaction): Promise<CatalogVersion> {
-    const c = this.#catalog;
-    if (c !== null && (!this.#stale || this.#refresh !== null)) {
-      tx.noteRead(CATALOG_KEY, c.version, c.value);
-      return c.cv;
-    }
-    return this.#readCatalog(tx);
-  }
-
-  /** The catalog as the cluster has it now (read in a throwaway transaction; the cache learns it). */
-  async freshCatalog(): Promise<CatalogVersion> {
-    const tx = this.client.session().begin();
-    try {
-      return await this.#readCatalog(tx);
-    } finally {
-      tx.abort();
-    }
-  }
-
-  async #readCatalog(tx: Transaction): Promise<CatalogVersion> {
-    const r = await tx.read(CATALOG_KEY);
-    // The version we already hold (the usual case after an abort marked the cache stale): keep its
-    // catalog object, so prepared statements lowered against it stay valid (no replay, no re-lowering).
-    const known = this.#catalog;
-    if (known !== null && tsEquals(known.version, r.version)) {
-      this.#stale = false;
-      return known.cv;
-    }
-    const cv = CatalogVersion.fromValue(r.value, known === null ? [] : [known.cv]);
-    this.learn(r.version, r.value, cv);
-    return cv;
-  }
-
-  /** @internal A catalog version seen by a read or committed by this client. */
-  learn(version: Timestamp, value: Uint8Array | null, cv: CatalogVersion): void {
-    const c = this.#catalog;
-    if (c === null || !tsLess(version, c.version)) {
-      this.#catalog = { version, value, cv };
-      this.#stale = false;
-    }
-  }
-
-  /** @internal The version (DDL commit timestamp) of a catalog this client cached, if it is the cached one. */
-  versionOf(cv: CatalogVersion): Timestamp | null {
-    return this.#catalog !== null && this.#catalog.cv === cv ? this.#catalog.version : null;
-  }
-
-  /** @internal After a catalog miss: the next transaction reads the catalog before its first statement. */
-  markStale(): void { this.#stale = true; }
-
-  /**
-   * @internal After an abort (DDL may have committed in between): the catalog is read again in a throwaway
-   * transaction in the background, off the critical path of other sessions' transactions (an automatic
-   * retry waits for it, `refreshed`). If the refresh fails, the next transaction reads the catalog itself.
-   */
-  refreshAfterAbort(): void {
-    this.#stale = true;
-    if (this.#refresh !== null) return;
-    const tx = this.client.session().begin();
-    this.#refresh = this.#readCatalog(tx).then(() => undefined, () => undefined).finally(() => {
-      this.#refresh = null;
-      tx.abort();
-    });
-  }
-
-  /** @internal No refresh in flight (a retry noting the stale catalog again aborts again: decision 0072). */
-  refreshed(): Promise<void> {
-    return this.#refresh ?? Promise.resolve();
-  }
-}
-
 /** A Pesto abort or an unresolvable range read: the transaction is over and may be retried. */
 function serializationFailure(message: string): SqlError {
   return new SqlError(SqlState.serializationFailure, message);
@@ -214,6 +89,8 @@ export class SqlSession {
   readonly #locks: ClusterLocks;
   /** Its temporary tables (sql/temp-tables.ts, client/sql/temp-session.ts). */
   readonly temp: TempTables;
+  /** The session's TimeZone (the gateway's setting): statements are bound and run in it, here and on replicas. */
+  timeZone: SessionZone = UTC_ZONE;
   /** When the running statement started (statement_timestamp(), statement-draws.ts). */
   #statementStart = 0;
 
@@ -292,7 +169,8 @@ export class SqlSession {
     let catalog: CatalogVersion | undefined;
     try {
       catalog = this.#txn?.catalog ?? (await peekCatalog(this.sql));
-      const lowered = lowerOne(this.sql, sql, catalog, hints, this.temp);
+      const c = catalog;
+      const lowered = withSessionZone(this.timeZone, () => lowerOne(this.sql, sql, c, hints, this.temp));
       return { ok: true, statement: { sql, info: describe(lowered), hints, lowered, catalog } };
     } catch (e) {
       const err = catalog === undefined ? toSqlError(e) : await catalogMiss(this.sql, toSqlError(e), sql, catalog, hints, this.#txn?.ts ?? null, this.temp);
@@ -418,7 +296,7 @@ export class SqlSession {
     let l = stmt.lowered;
     if (stmt.catalog !== txn.catalog) {
       try {
-        l = lowerOne(this.sql, stmt.sql, txn.catalog, stmt.hints, this.temp);
+        l = withSessionZone(this.timeZone, () => lowerOne(this.sql, stmt.sql, txn.catalog, stmt.hints, this.temp));
       } catch (e) {
         // Autocommit: the transaction was opened for this statement, its T is no reason to refuse.
         return { ok: false, error: await catalogMiss(this.sql, toSqlError(e), stmt.sql, txn.catalog, stmt.hints, this.#explicit ? txn.ts : null, this.temp) };
@@ -504,7 +382,7 @@ export class SqlSession {
       };
       let r: ExecResult;
       try {
-        r = runStatement(l, params, ctx);
+        r = withSessionZone(this.timeZone, () => runStatement(l, params, ctx), BigInt(txn.ts.micros));
       } catch (e) {
         r = { ok: false, error: toSqlError(e) };
       }
@@ -566,7 +444,8 @@ export class SqlSession {
     const shard = table === null ? 0 : shardOfTable(table.id, this.#shardCount);
     // A large result is decoded from the first full reply while the other replicas finish (decision 0052).
     const early = new EarlyOutcome();
-    const spec = { shard: shard as never, sql, params: encodeParams(params, paramTypes), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }) };
+    const spec = { shard: shard as never, sql, params: encodeParams(params, paramTypes), ownWrites: txn.ownWriteEntries(), recon, early: true, ...(readsAsPredicates === undefined ? {} : { readsAsPredicates }),
+      ...(this.timeZone === UTC_ZONE ? {} : { timeZone: this.timeZone.name }) };
     const r = await txn.tx.rangeRead(spec, early.offer);
     if (r === null) {
       s.rangeReadsFailed++;

@@ -1925,6 +1925,9 @@ export namespace pesto {
         /** Query digestOnly. */
         digestOnly: boolean;
 
+        /** Query timeZone. */
+        timeZone: string;
+
         /**
          * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
          * @param message Query message or plain object to encode
@@ -1982,6 +1985,9 @@ export namespace pesto {
 
             /** Query digestOnly */
             digestOnly?: (boolean|null);
+
+            /** Query timeZone */
+            timeZone?: (string|null);
 
             /** Unknown fields preserved while decoding when enabled */
             $unknowns?: Uint8Array[];

@@ -4761,6 +4761,7 @@ export const pesto = $root.pesto = (() => {
          * @property {number|null} [retry] Query retry
          * @property {Array.<pesto.SnapshotEntry.$Properties>|null} [snapshot] Query snapshot
          * @property {boolean|null} [digestOnly] Query digestOnly
+         * @property {string|null} [timeZone] Query timeZone
          * @property {Array.<Uint8Array>} [$unknowns] Unknown fields preserved while decoding when enabled
          */
 
@@ -4867,6 +4868,14 @@ export const pesto = $root.pesto = (() => {
         Query.prototype.digestOnly = false;
 
         /**
+         * Query timeZone.
+         * @member {string} timeZone
+         * @memberof pesto.Query
+         * @instance
+         */
+        Query.prototype.timeZone = "";
+
+        /**
          * Encodes the specified Query message. Does not implicitly {@link pesto.Query.verify|verify} messages.
          * @function encode
          * @memberof pesto.Query
@@ -4902,6 +4911,8 @@ export const pesto = $root.pesto = (() => {
                     $root.pesto.SnapshotEntry.encode(message.snapshot[i], writer.uint32(/* id 8, wireType 2 =*/66).fork(), _depth + 1).ldelim();
             if (message.digestOnly != null && $Object.hasOwnProperty.call(message, "digestOnly") && message.digestOnly !== false)
                 writer.uint32(/* id 9, wireType 0 =*/72).bool(message.digestOnly);
+            if (message.timeZone != null && $Object.hasOwnProperty.call(message, "timeZone") && message.timeZone !== "")
+                writer.uint32(/* id 10, wireType 2 =*/82).string(message.timeZone);
             if (message.$unknowns != null && $Object.hasOwnProperty.call(message, "$unknowns"))
                 for (let i = 0; i < message.$unknowns.length; ++i)
                     writer.raw(message.$unknowns[i]);
@@ -5020,6 +5031,15 @@ export const pesto = $root.pesto = (() => {
                             message.digestOnly = value;
                         else
                             delete message.digestOnly;
+                        continue;
+                    }
+                case 10: {
+                        if (wireType !== 2)
+                            break;
+                        if ((value = reader.stringVerify()).length)
+                            message.timeZone = value;
+                        else
+                            delete message.timeZone;
                         continue;
                     }
                 }

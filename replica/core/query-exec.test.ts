@@ -176,6 +176,19 @@ void describe('executeAt', () => {
     assert.ok(executeAt(engine, 'SELECT count(*) FROM acct', [], T, store, catalog, { ownsTable }).ok, 'its own tables read as before');
   });
 
+  void it("runs in the query's TimeZone: constants folded and text written in it, plans not shared across zones, a bad zone 22023", () => {
+    const sql = `SELECT '2020-01-01 12:00'::timestamptz::text, count(*) FROM item WHERE '2020-07-01 00:30+02'::timestamptz::date = date '2020-06-30'`;
+    const rows = (timeZone?: string): unknown => {
+      const exec = executeAt(engine, sql, [], T, store, catalog, timeZone === undefined ? {} : { timeZone });
+      return exec.ok ? exec.rows : exec.error.code;
+    };
+    assert.deepEqual(rows(), [['2020-01-01 12:00:00+00', 30]]);
+    assert.deepEqual(rows('Europe/Berlin'), [['2020-01-01 12:00:00+01', 0]]);
+    assert.deepEqual(rows('<-05>+05'), [['2020-01-01 12:00:00-05', 30]]);
+    assert.deepEqual(rows('UTC'), [['2020-01-01 12:00:00+00', 30]]);
+    assert.equal(rows('Mars/Olympus_Mons'), '22023');
+  });
+
   void it('types parameters the query leaves untyped as the client that sent them did (bytea values, declared types)', () => {
     const b = Uint8Array.from([0xff, 0x00]);
     const wire = (values: SqlValue[], types?: SqlType[]): { values: SqlValue[]; hints: SqlType[] } => decodeTypedParams(encodeParams(values, types));

@@ -49,6 +49,7 @@ import { ReadRecorder, type ExecContext } from '../../sql/exec-context.ts';
 import type { Expr } from '../../sql/expr.ts';
 import { lowerStatement, type LoweredStatement } from '../../sql/lower-statement.ts';
 import type { SqlType, SqlValue } from '../../sql/types.ts';
+import { currentSessionZone, timeZoneSetting, withSessionZone } from '../../sql/session-zone.ts';
 import { newestVisibleBelow, ReplicaRowSource, visibleVersion, type ReadMode, type ReplicaRowVersion } from './replica-row-source.ts';
 import { pkOfRowKey, rowKey, tableIdOfKey } from '../../sql/row-key.ts';
 import type { KeyState, Store, Version } from './store.ts';
@@ -119,6 +120,8 @@ export interface ExecuteAtOptions {
   readonly keepScanned?: boolean;
   /** Have the row source record its scans' walks (replica-row-source.ts `ScanWalk`; default false). */
   readonly recordWalks?: boolean;
+  /** The client session's TimeZone setting the statement runs in (sql/session-zone.ts; default UTC). */
+  readonly timeZone?: string | undefined;
 }
 
 const lowered = new WeakMap<Catalog, Map<string, { version: number; l: LoweredStatement }>>();
@@ -133,7 +136,9 @@ export function lowerQuery(engine: Engine, catalog: Catalog, sql: string, hints:
     byText = new Map();
     lowered.set(catalog, byText);
   }
-  const key = hints.length === 0 ? sql : `${sql}\u0000${hints.join(',')}`;
+  // Constants are folded in the session's zone ('2020-01-01'::timestamptz): the zone is part of the key.
+  const zone = currentSessionZone().name;
+  const key = hints.length === 0 && zone === 'UTC' ? sql : `${sql}\u0000${hints.join(',')}\u0000${zone}`;
   const hit = byText.get(key);
   if (hit !== undefined && hit.version === catalog.version) return hit.l;
   const stmts = engine.parse(sql).stmts;
@@ -167,21 +172,26 @@ export function executeAt(
   });
   const recorder = new ReadRecorder(options.keepScanned !== false);
   let result: ExecResult;
+  // Every replica resolves the client's setting the same way (the same Node build: sql/time-zones.ts).
+  const zone = timeZoneSetting(options.timeZone ?? 'UTC');
+  if (!('zone' in zone)) return { ok: false, error: new SqlError(SqlState.invalidParameterValue, zone.error, zone.detail) };
   try {
-    const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement, options.paramHints) : statement;
-    const recon = options.recon === true && l.stmt.k === 'dml';
-    if (l.stmt.k !== 'query' && !recon) throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
-    const ctx: ExecContext = {
-      source: options.ownWrites === undefined || options.ownWrites.isEmpty ? source : new OverlaySource(source, [options.ownWrites]),
-      writes: null,
-      recorder,
-      now: new SqlTimestamp(BigInt(at.micros)),
-      nextRowId: () => {
-        throw new SqlError(SqlState.featureNotSupported, 'row ids are not available to queries');
-      },
-      sequences: undefined,
-    };
-    result = recon ? runRecon(l, params, ctx) : runStatement(l, params, ctx);
+    result = withSessionZone(zone, () => {
+      const l = typeof statement === 'string' ? lowerQuery(engine, catalog, statement, options.paramHints) : statement;
+      const recon = options.recon === true && l.stmt.k === 'dml';
+      if (l.stmt.k !== 'query' && !recon) throw new SqlError(SqlState.featureNotSupported, `only queries execute on replicas (got ${l.stmt.k})`);
+      const ctx: ExecContext = {
+        source: options.ownWrites === undefined || options.ownWrites.isEmpty ? source : new OverlaySource(source, [options.ownWrites]),
+        writes: null,
+        recorder,
+        now: new SqlTimestamp(BigInt(at.micros)),
+        nextRowId: () => {
+          throw new SqlError(SqlState.featureNotSupported, 'row ids are not available to queries');
+        },
+        sequences: undefined,
+      };
+      return recon ? runRecon(l, params, ctx) : runStatement(l, params, ctx);
+    }, BigInt(at.micros));
   } catch (e) {
     if (e instanceof SqlError) return { ok: false, error: e };
     throw e;

@@ -55,6 +55,16 @@ void describe('ReplicaCore range reads, eager round (PROTOCOL §4.2 step 2)', ()
     assert.notEqual(d.filter, null);
   });
 
+  void it('a filter the session zone decides is left out of the predicate outside UTC (SemanticCC evaluates in UTC)', () => {
+    const sql = "SELECT id FROM acct WHERE w = 2 AND tag <> to_char(timestamptz '2026-03-28 12:00+00' + bal * interval '1 day', 'HH24')";
+    const filterOf = (timeZone?: string): unknown => decodePredicate(ask(core, query(sql, [], timeZone === undefined ? {} : { timeZone })).predicates[0]!.expr)!.filter;
+    assert.notEqual(filterOf(), null, 'in UTC the filter stays');
+    assert.equal(filterOf('Europe/Berlin'), null, 'in another zone the whole range is the predicate');
+    // An immutable filter stays in any zone.
+    const plain = ask(core, query("SELECT id FROM acct WHERE w = 2 AND tag = 'a'", [], { timeZone: 'Europe/Berlin' }));
+    assert.notEqual(decodePredicate(plain.predicates[0]!.expr)!.filter, null);
+  });
+
   void it('identical state gives identical reply bytes; a prepared version read is a dependency and a prepared snapshot vote', () => {
     const a = loadedCore(0);
     const b = loadedCore(3);

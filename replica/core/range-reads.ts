@@ -50,7 +50,7 @@ import { CATALOG_KEY, CatalogCache, CatalogDecodeError } from '../../sql/replica
 import type { SqlType, SqlValue } from '../../sql/types.ts';
 import { decodeTypedParams, encodeOutcome } from '../../sql/wire-values.ts';
 import { WriteBuffer } from '../../sql/write-buffer.ts';
-import { encodePredicate } from '../../sql/predicate-codec.ts';
+import { encodePredicate, zoneSafeFilter } from '../../sql/predicate-codec.ts';
 import { fetchedBytes, replyOverLimits } from './reply-limits.ts';
 import { executeAt, replyAsAsked, snapshotVote, unionVotes, type QueryExecution, type SnapshotVote } from './query-exec.ts';
 import { SyncReuse } from './sync-reuse.ts';
@@ -491,7 +491,7 @@ export class RangeReads {
     try {
       exec = executeAt(engine, msg.sql, params, msg.ts, h.store, catalog, {
         mode,
-        recon: msg.recon,
+        recon: msg.recon, timeZone: msg.timeZone,
         paramHints,
         keepScanned: false,
         recordWalks: mode.kind === 'eager',
@@ -523,7 +523,7 @@ export class RangeReads {
     const predicates: Predicate[] = exec.predicates.map((p) => ({
       table: p.tableId,
       tableVersion: skipped !== null && tsLess(skipped, p.tableVersion) ? skipped : p.tableVersion,
-      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: p.predicate, keys: null }),
+      expr: encodePredicate({ indexId: p.indexId, lo: p.lo, hi: p.hi, filter: zoneSafeFilter(p.predicate, msg.timeZone), keys: null }),
     }));
     const depList = catalogDep === null ? exec.deps : [catalogDep, ...exec.deps];
     const deps: Dependency[] = depList.map((d) => ({ digest: digestFromKey(d.txn), shard: h.shard, ts: d.ts }));

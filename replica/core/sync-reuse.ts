@@ -239,7 +239,7 @@ function recordId(from: number, req: number): string {
 
 /** Same statement, parameters, timestamp, own writes and recon flag (retry and proposal aside). */
 function sameQuery(a: Query, b: Query): boolean {
-  return a.sql === b.sql && tsEquals(a.ts, b.ts) && a.recon === b.recon && bytesEqual(a.params, b.params) && sameWrites(a.ownWrites, b.ownWrites);
+  return a.sql === b.sql && a.timeZone === b.timeZone && tsEquals(a.ts, b.ts) && a.recon === b.recon && bytesEqual(a.params, b.params) && sameWrites(a.ownWrites, b.ownWrites);
 }
 
 function sameWrites(a: readonly WriteEntry[], b: readonly WriteEntry[]): boolean {

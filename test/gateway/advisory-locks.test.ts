@@ -10,10 +10,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { connect } from 'node:net';
 import { join } from 'node:path';
-import pg from 'pg';
-import { DATABASE, PASSWORD, USER, clusterGatewayForSuite, engineGatewayForSuite } from './gateway-fixture.ts';
+import type pg from 'pg';
+import { DATABASE, PASSWORD, USER, cancel, client, clusterGatewayForSuite, engineGatewayForSuite } from './gateway-fixture.ts';
 
 const CLUSTER_BASE_PORT = 9100;
 /** node-pg-migrate's lock key (its runner's PG_MIGRATE_LOCK_ID). */
@@ -26,27 +25,6 @@ function pgMigrate(port: number, ...args: string[]): Promise<{ code: number; out
   return new Promise((resolve) => {
     execFile(bin, [...args, '-m', join(import.meta.dirname, 'testdata/pg-migrate')], { env, timeout: 120_000 }, (err, stdout, stderr) =>
       resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, out: stdout + stderr }));
-  });
-}
-
-async function client(port: number): Promise<pg.Client> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
-  await c.connect();
-  return c;
-}
-
-/** PostgreSQL's CancelRequest for `c`'s running statement, on a connection of its own. */
-function cancel(port: number, c: pg.Client): Promise<void> {
-  const { processID, secretKey } = c as unknown as { processID: number; secretKey: number };
-  const m = Buffer.alloc(16);
-  m.writeInt32BE(16, 0);
-  m.writeInt32BE(80877102, 4);
-  m.writeInt32BE(processID, 8);
-  m.writeInt32BE(secretKey, 12);
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => s.end(m));
-    s.on('close', () => resolve());
-    s.on('error', reject);
   });
 }
 

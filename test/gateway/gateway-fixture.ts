@@ -52,6 +52,28 @@ export async function queryFailure(c: pg.Client, sql: string): Promise<{ code: s
   return assert.fail(`${sql} succeeded`);
 }
 
+/** A `pg` client connected to the gateway on `port` as the test user (the caller ends it). */
+export async function client(port: number): Promise<pg.Client> {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
+  await c.connect();
+  return c;
+}
+
+/** PostgreSQL's CancelRequest for `c`'s running statement, on a connection of its own. */
+export function cancel(port: number, c: pg.Client): Promise<void> {
+  const { processID, secretKey } = c as unknown as { processID: number; secretKey: number };
+  const m = Buffer.alloc(16);
+  m.writeInt32BE(16, 0);
+  m.writeInt32BE(80877102, 4);
+  m.writeInt32BE(processID, 8);
+  m.writeInt32BE(secretKey, 12);
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => s.end(m));
+    s.on('close', () => resolve());
+    s.on('error', reject);
+  });
+}
+
 /** Runs `fn` with a `pg` client connected to the gateway on `port` as the test user, and ends it. */
 export async function withPg<T>(port: number, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });

@@ -8,30 +8,8 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import pg from 'pg';
-import { DATABASE, PASSWORD, USER, engineGatewayForSuite } from './gateway-fixture.ts';
-
-async function client(port: number): Promise<pg.Client> {
-  const c = new pg.Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: DATABASE });
-  await c.connect();
-  return c;
-}
-
-/** PostgreSQL's CancelRequest for `c`'s running statement, on a connection of its own. */
-function cancel(port: number, c: pg.Client): Promise<void> {
-  const { processID, secretKey } = c as unknown as { processID: number; secretKey: number };
-  const m = Buffer.alloc(16);
-  m.writeInt32BE(16, 0);
-  m.writeInt32BE(80877102, 4);
-  m.writeInt32BE(processID, 8);
-  m.writeInt32BE(secretKey, 12);
-  return new Promise((resolve, reject) => {
-    const s = connect(port, '127.0.0.1', () => s.end(m));
-    s.on('close', () => resolve());
-    s.on('error', reject);
-  });
-}
+import { cancel, client, engineGatewayForSuite } from './gateway-fixture.ts';
 
 /** How long `p` takes, in milliseconds. */
 async function elapsedMs(p: () => Promise<unknown>): Promise<number> {

@@ -2,6 +2,7 @@
 // script, result values rendered with the engine's own PostgreSQL text output (`formatText`).
 import { Engine } from '../../sql/engine.ts';
 import { formatText } from '../../sql/types.ts';
+import { withSessionZone } from '../../sql/session-zone.ts';
 import type { SltOutcome } from '../../sql/slt/slt-database.ts';
 import type { OpenedDatabase } from './slt-files.ts';
 
@@ -16,7 +17,8 @@ export async function openPestoDatabase(): Promise<OpenedDatabase> {
         const result = await Promise.resolve(session.execute(sql));
         if (!result.ok) return { ok: false, code: result.error.code, message: result.error.message };
         const types = result.columns.map((c) => c.type);
-        const rows = result.rows.map((row) => row.map((v, i) => (v === null ? null : formatText(v, types[i] ?? 'text'))));
+        // Written in the session's TimeZone, as the gateway writes them.
+        const rows = withSessionZone(session.timeZone, () => result.rows.map((row) => row.map((v, i) => (v === null ? null : formatText(v, types[i] ?? 'text')))));
         return { ok: true, columnCount: result.columns.length, rows };
       },
     },
