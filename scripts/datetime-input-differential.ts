@@ -5,17 +5,23 @@
 // and the like read the same transaction timestamp on both sides (the server's now(), passed to Pesto).
 //
 //   PGHOST=/tmp/pg34 PGPORT=5600 PGUSER=pesto PGPASSWORD=pesto \
-//     node --import tsx scripts/datetime-input-differential.ts [seed] [random cases] [--verbose]
+//     node --import tsx scripts/datetime-input-differential.ts [seed] [random cases] [--verbose] [--zone=Europe/Berlin]
 //
-// Exits 1 on any mismatch. The server's TimeZone and DateStyle are set to Pesto's (UTC; ISO, MDY).
+// Exits 1 on any mismatch. The server's DateStyle is Pesto's (ISO, MDY); TimeZone UTC or --zone's, Pesto's
+// input and output run in the same session zone (sql/session-zone.ts).
 
 import pg from 'pg';
 import { formatText, parseText } from '../sql/value-text.ts';
 import { SqlTimestamp } from '../sql/datetime.ts';
 import type { SqlType } from '../sql/types.ts';
+import { timeZoneSetting, UTC_ZONE, withSessionZone, type SessionZone } from '../sql/session-zone.ts';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const verbose = process.argv.includes('--verbose');
+const zoneName = process.argv.find((a) => a.startsWith('--zone='))?.slice('--zone='.length) ?? 'UTC';
+const zoneSetting = timeZoneSetting(zoneName);
+if (!('zone' in zoneSetting)) throw new Error(zoneSetting.error);
+const sessionZone: SessionZone = zoneName === 'UTC' ? UTC_ZONE : zoneSetting;
 let seed = Number(args[0] ?? 1);
 const cases = Number(args[1] ?? 300);
 const rnd = (n: number): number => {
@@ -111,7 +117,7 @@ const describe = (e: unknown): string => {
 
 const client = new pg.Client({ database: process.env.PGDATABASE ?? 'pesto' });
 await client.connect();
-await client.query("SET TimeZone = 'UTC'");
+await client.query(`SET TimeZone = '${zoneName}'`);
 await client.query("SET DateStyle = 'ISO, MDY'");
 await client.query('BEGIN');
 const nowText = (await client.query<{ us: string }>("SELECT (extract(epoch FROM now()) * 1000000)::bigint::text AS us")).rows[0]?.us ?? '0';
@@ -128,7 +134,7 @@ const server = async (text: string, type: SqlType): Promise<string> => {
 };
 const pesto = (text: string, type: SqlType): string => {
   try {
-    return formatText(parseText(text, type, -1, now), type);
+    return withSessionZone(sessionZone, () => formatText(parseText(text, type, -1, now), type), now.micros);
   } catch (e) {
     return describe(e);
   }
