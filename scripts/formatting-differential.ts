@@ -11,7 +11,8 @@
 import pg from 'pg';
 import { toChar } from '../sql/to-char.ts';
 import { toDate, toTimestamp } from '../sql/to-date.ts';
-import { formatDate, parseTimestamp } from '../sql/datetime.ts';
+import { formatDate } from '../sql/datetime.ts';
+import { parseTimestamp } from '../sql/datetime-input.ts';
 import { formatText } from '../sql/value-text.ts';
 
 let seed = Number(process.argv[2] ?? 1);

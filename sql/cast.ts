@@ -122,8 +122,11 @@ function castFromJson(v: SqlJson | SqlJsonb, from: SqlType, to: SqlType): SqlVal
   return to === 'bool' ? (x as boolean) : castValue(x as Numeric, 'numeric', to);
 }
 
-/** Casts a value of type `from` to (`to`, `typmod`); `explicit` selects truncation over errors for char types. */
-export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, explicit = true): SqlValue {
+/**
+ * Casts a value of type `from` to (`to`, `typmod`); `explicit` selects truncation over errors for char
+ * types; `now` is the transaction's timestamp text input may read ('now'::timestamptz), null where unknown.
+ */
+export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, explicit = true, now: SqlTimestamp | null = null): SqlValue {
   if (v === null) return null;
   if (from === to && typmod < 0 && to !== 'bpchar') return v;
   switch (to) {
@@ -144,7 +147,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
     default:
       break;
   }
-  if (typeof v === 'string') return parseText(from === 'bpchar' ? v.replace(/ +$/, '') : v, to, typmod);
+  if (typeof v === 'string') return parseText(from === 'bpchar' ? v.replace(/ +$/, '') : v, to, typmod, now);
   if (v instanceof SqlJson || v instanceof SqlJsonb) return castFromJson(v, from, to);
   if (v instanceof SqlArray && isArrayType(to)) {
     const te = arrayElementType(to);

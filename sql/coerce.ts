@@ -7,7 +7,8 @@
 import type { Expr } from './expr.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayElementType, isArrayType, isDateTimeType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayElementType, isArrayType, isDateTimeType, isStringType, typeDisplayName, type SqlType, type SqlValue } from './types.ts';
+import { NowUnavailable } from './datetime-input.ts';
 import type { BindContext } from './bind-context.ts';
 import { boundEnum, toEnum, toEnumArray } from './lower-enum.ts';
 
@@ -52,7 +53,8 @@ export function coerce(ctx: BindContext, e: Expr, to: SqlType, typmod = -1): Exp
     return { k: 'param', i: e.i, t: to };
   }
   if (e.k === 'const') {
-    return { k: 'const', v: castValue(e.v, e.t, to, typmod, false), t: to };
+    const v = foldCast(() => castValue(e.v, e.t, to, typmod, false));
+    if (v !== undefined) return { k: 'const', v, t: to };
   }
   if (!canCast(e.t, to)) throw cannotCast(e.t, to);
   return { k: 'cast', e, t: to, typmod, explicit: false };
@@ -141,4 +143,17 @@ export function unifyAll(ctx: BindContext, es: readonly Expr[], what: string): [
   }
   if (t === 'unknown') t = 'text';
   return [es.map((e) => coerce(ctx, e, t)), t];
+}
+
+/**
+ * A constant's cast done while binding, or undefined for input that reads the transaction's time
+ * ('now'::timestamptz, 'today'::date), which only the evaluator knows: that cast is left to run there.
+ */
+export function foldCast(cast: () => SqlValue): SqlValue | undefined {
+  try {
+    return cast();
+  } catch (err) {
+    if (err instanceof NowUnavailable) return undefined;
+    throw err;
+  }
 }

@@ -3,7 +3,7 @@
 // deterministic core: the current time only ever comes from the execution context).
 
 import { SqlError, SqlState } from './errors.ts';
-import { dynamicUnsupported, floorSeconds, inputZone, instantOfWallClock, offsetAtInstant, wallClockOf, type Zone } from './time-zones.ts';
+import { floorSeconds, instantOfWallClock, offsetAtInstant, wallClockOf } from './time-zones.ts';
 import { sessionZone } from './session-zone.ts';
 
 export const MICROS_PER_DAY = 86_400_000_000;
@@ -128,108 +128,6 @@ export function formatTimestamp(micros: bigint): string {
   let time = `${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}`;
   if (us > 0) time += '.' + pad(us, 6).replace(/0+$/, '');
   return `${ymd} ${time}${y <= 0 ? ' BC' : ''}`;
-}
-
-const dateRe = /^\s*(\d{1,7})-(\d{1,2})-(\d{1,2})(?:\s*(BC|AD))?/i;
-const basicDateRe = /^\s*(\d{4})(\d{2})(\d{2})(?=$|[T\s])/;
-const timeRe = /^(?:[T\s]+)(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?/i;
-
-function badFormat(type: string, text: string): SqlError {
-  return new SqlError(SqlState.invalidDatetimeFormat, `invalid input syntax for type ${type}: "${text}"`);
-}
-
-function daysInMonth(y: number, m: number): number {
-  if (m === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
-  return [4, 6, 9, 11].includes(m) ? 30 : 31;
-}
-
-interface Parsed {
-  days: number;
-  micros: number;
-  /** The trailing time zone (null: none given, or a dynamic abbreviation where none is needed). */
-  zone: Zone | null;
-}
-
-/** A trailing numeric time zone: +HH, +HHMM, +HH:MM (also with seconds), Z, UTC, GMT; else a name (time-zones.ts). */
-const zoneRe = /^(?:([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?|(Z|UTC|GMT))$/i;
-
-const zoneNameRe = /^(?:[a-z][a-z0-9_+\-/:]*|<[a-z0-9+-]+>[0-9+\-:]+)$/i;
-
-function parseDateTime(text: string, type: 'date' | 'timestamp without time zone' | 'timestamp with time zone'): Parsed {
-  const m = dateRe.exec(text) ?? basicDateRe.exec(text);
-  if (!m) {
-    if (/^\s*epoch\s*$/i.test(text)) return { days: 0, micros: 0, zone: null };
-    throw badFormat(type, text);
-  }
-  let y = Number(m[1]);
-  const mo = Number(m[2]);
-  const d = Number(m[3]);
-  let rest = text.slice(m[0].length);
-  if (m[4]?.toUpperCase() === 'BC') y = 1 - y;
-  // There is no year 0 (1 BC precedes 1 AD).
-  if (Number(m[1]) === 0 || mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) {
-    throw new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
-  }
-  let micros = 0;
-  const t = timeRe.exec(rest);
-  if (t) {
-    const h = Number(t[1]);
-    const mi = Number(t[2]);
-    const s = t[3] === undefined ? 0 : Number(t[3]);
-    const frac = t[4] === undefined ? 0 : Math.round(Number('0.' + t[4]) * 1_000_000);
-    if (h > 24 || mi > 59 || s > 60 || (h === 24 && (mi > 0 || s > 0 || frac > 0))) {
-      throw new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
-    }
-    micros = ((h * 60 + mi) * 60 + s) * 1_000_000 + frac;
-    rest = rest.slice(t[0].length);
-  }
-  // A trailing time zone (e.g. "+02", "Z", "UTC"), possibly before BC or AD: ignored for timestamp without
-  // time zone, as PostgreSQL does; timestamp with time zone moves the time to UTC by it.
-  let tail = rest.trim();
-  const era = /\s*\b(BC|AD)$/i.exec(tail);
-  if (era !== null) {
-    if (era[1]!.toUpperCase() === 'BC') y = 1 - y;
-    tail = tail.slice(0, era.index);
-  }
-  let zone: Zone | null = null;
-  if (tail !== '') {
-    const z = zoneRe.exec(tail);
-    if (z === null) {
-      // A zone name: an abbreviation, a zone of the database ('Europe/Berlin'), a POSIX zone ('UTC+3').
-      const named = zoneNameRe.test(tail) ? inputZone(tail) : null;
-      if (named === null) throw badFormat(type, text);
-      // A dynamic abbreviation's offset follows its zone's history; only timestamp with time zone needs it.
-      if (named === 'dynamic' && type === 'timestamp with time zone') throw dynamicUnsupported(tail);
-      zone = named === 'dynamic' ? null : named;
-    } else if (z[5] !== undefined) zone = { kind: 'fixed', east: 0 };
-    else {
-      const h = Number(z[2]);
-      const mm = z[3] === undefined ? 0 : Number(z[3]);
-      const ss = z[4] === undefined ? 0 : Number(z[4]);
-      if (h > 15 || mm > 59 || ss > 59) throw new SqlError('22009', `time zone displacement out of range: "${text}"`);
-      zone = { kind: 'fixed', east: (z[1] === '-' ? -1 : 1) * ((h * 60 + mm) * 60 + ss) };
-    }
-  }
-  return { days: daysFromCivil(y, mo, d), micros, zone };
-}
-
-export function parseDate(text: string): SqlDate {
-  return checkedDate(parseDateTime(text, 'date').days, text);
-}
-
-export function parseTimestamp(text: string): SqlTimestamp {
-  const p = parseDateTime(text, 'timestamp without time zone');
-  return checkedTimestamp(SqlTimestamp.of(p.days, p.micros).micros, text);
-}
-
-/**
- * timestamp with time zone: the instant, kept as microseconds of UTC; text without a zone is a wall
- * clock in the session's zone (sql/session-zone.ts).
- */
-export function parseTimestampTz(text: string): SqlTimestamp {
-  const p = parseDateTime(text, 'timestamp with time zone');
-  const local = SqlTimestamp.of(p.days, p.micros).micros;
-  return checkedTimestamp(instantOfWallClock(p.zone ?? sessionZone(), local), text);
 }
 
 /** An offset east of UTC as PostgreSQL writes it after a time (EncodeTimezone): '+01', '-05:30', '+00:53:28'. */

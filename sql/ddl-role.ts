@@ -7,7 +7,7 @@
 import type { AlterRoleStmt, CreateRoleStmt, DefElem, DropRoleStmt, GrantRoleStmt, Node, RenameStmt, RoleSpec } from 'libpg-query';
 import type { Catalog } from './catalog.ts';
 import type { DdlOutcome } from './ddl-build.ts';
-import { parseTimestampTz } from './datetime.ts';
+import { parseTimestampTz } from './datetime-input.ts';
 import { SqlError, SqlState } from './errors.ts';
 import type { ExecContext } from './exec-context.ts';
 import { hasCreateRole, isBootstrapOid, isMemberOf, isSuperuser, permissionDenied, roleOid, specName, type DdlActor, type RoleDef, type RoleMember } from './roles.ts';

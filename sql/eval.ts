@@ -174,7 +174,7 @@ export function evalExpr(e: Expr, row: Row, env: Env): SqlValue {
     case 'cast': {
       const v = evalExpr(e.e, row, env);
       if (e.enumType !== undefined) return enumCast(v, e.e.t, e.t, e.enumType);
-      return castValue(v, e.e.t, e.t, e.typmod, e.explicit);
+      return castValue(v, e.e.t, e.t, e.typmod, e.explicit, env.ctx?.now ?? null);
     }
     case 'subquery':
       return runSubquery(e, row, env);

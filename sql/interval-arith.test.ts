@@ -4,7 +4,8 @@ import {
   addInterval, addIntervals, age, extractInterval, justifyDays, justifyHours, justifyInterval, negateInterval, scaleInterval, timestampDiff,
 } from './interval-arith.ts';
 import { formatInterval, parseInterval } from './interval.ts';
-import { formatTimestamp, parseTimestamp } from './datetime.ts';
+import { formatTimestamp } from './datetime.ts';
+import { parseTimestamp } from './datetime-input.ts';
 import { failure } from './errors.testkit.ts';
 
 const ts = parseTimestamp;

@@ -9,7 +9,7 @@ import { SET_FUNCTIONS, bindTargetSetFunction } from './lower-srf.ts';
 import type { Node, A_Expr, A_Const, FuncCall } from 'libpg-query';
 import { mapExpr, type CmpOp, type Expr } from './expr.ts';
 import { type Scope, unreachableReference } from './bind-context.ts';
-import { coerce, commonType, operatorError, unify, unifyAll } from './coerce.ts';
+import { coerce, commonType, foldCast, operatorError, unify, unifyAll } from './coerce.ts';
 import { SqlError, SqlState, locate } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
@@ -486,7 +486,10 @@ export function bindExpr(scope: Scope, n: Node): Expr {
       return rt.typmod >= 0 ? { k: 'cast', e: p, t: rt.type, typmod: rt.typmod, explicit: true } : p;
     }
     if (!canCast(e.t, rt.type)) throw cannotCast(e.t, rt.type);
-    if (e.k === 'const') return { k: 'const', v: castValue(e.v, e.t, rt.type, rt.typmod, true), t: rt.type, ...(rt.typmod >= 0 ? { typmod: rt.typmod } : {}) };
+    if (e.k === 'const') {
+      const v = foldCast(() => castValue(e.v, e.t, rt.type, rt.typmod, true));
+      if (v !== undefined) return { k: 'const', v, t: rt.type, ...(rt.typmod >= 0 ? { typmod: rt.typmod } : {}) };
+    }
     return { k: 'cast', e, t: rt.type, typmod: rt.typmod, explicit: true };
   }
   if ('FuncCall' in n) return locate(n.FuncCall.location, [SqlState.undefinedFunction], () => bindFuncCall(scope, n.FuncCall));

@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatOffset, formatTimestampTz, parseTimestampTz } from './datetime.ts';
+import { formatOffset, formatTimestampTz } from './datetime.ts';
+import { parseTimestampTz } from './datetime-input.ts';
 import { currentSessionZone, offsetZoneName, timeZoneSetting, UTC_ZONE, withSessionZone, type SessionZone } from './session-zone.ts';
 
 function zone(value: string): SessionZone {

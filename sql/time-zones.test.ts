@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatTimestamp, parseTimestamp } from './datetime.ts';
+import { formatTimestamp } from './datetime.ts';
+import { parseTimestamp } from './datetime-input.ts';
 import { Region, inputZone, instantOfWallClock, offsetAtInstant, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
 
 function zone(name: string): Zone {

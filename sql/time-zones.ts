@@ -173,6 +173,17 @@ const fixedAbbreviations = new Map<string, number>(FIXED_ABBREVIATIONS.split(' '
 }));
 const dynamicAbbreviations = new Set(DYNAMIC_ABBREVIATIONS.split(' '));
 
+// The Default set's daylight-saving abbreviations (pg_timezone_abbrevs.is_dst): date/time input refuses
+// one followed by DST ('PDT DST'), which only a standard time's abbreviation may be.
+const DAYLIGHT_ABBREVIATIONS = new Set(('acdt acsst adt aedt aesst akdt almst awsst azost bdst brst bst cadt cdt cest cetdst chadt clst '
+  + 'clt easst east edt eest eetdst egst fjst fnst idt kdt kgst lhdt mdt mest mesz metdst msd must ndt nzdt pdt pkst pmdt pyst sadt '
+  + 'ulast uyst uzst wadt wdt wetdst wgst yekst').split(' '));
+
+/** Whether an abbreviation of the Default set, lower-cased, names a daylight-saving time. */
+export function isDaylightAbbreviation(lower: string): boolean {
+  return DAYLIGHT_ABBREVIATIONS.has(lower);
+}
+
 /**
  * An abbreviation of the Default set, lower-cased: its fixed offset east in seconds, 'dynamic' for one
  * whose offset PostgreSQL takes from a zone's history, null for none.
@@ -210,18 +221,22 @@ function regionByName(name: string): Region | null {
   return r;
 }
 
-// tzcode's getzname: a name of three or more characters other than digits, ',', '-' and '+' (so
-// 'SystemV/EST5' is a POSIX zone too), or any in <>.
-const posixStd = '(?:[^\\d,+<>-]{3,}|<[a-z0-9:+-]+>)';
+// tzcode's getzname: a name of characters other than digits, ',', '-' and '+' (so 'SystemV/EST5' is a
+// POSIX zone too), or any in <>. PostgreSQL's tzparse takes names shorter than three ('x-3').
+const posixStd = '(?:[^\\d,+<>-]+|<[a-z0-9:+-]+>)';
 const posixOffset = '([+-])?(\\d{1,3})(?::(\\d{1,2})(?::(\\d{1,2}))?)?';
 const posixRe = new RegExp(`^${posixStd}${posixOffset}$`, 'i');
-const posixDstRe = new RegExp(`^${posixStd}${posixOffset}${posixStd}`, 'i');
+// With daylight saving: a name after the offset (never starting with ':', which the offset's minutes
+// take), its own optional offset, then the end or the rules after ',' (tzparse rejects anything else).
+const posixDstRe = new RegExp(`^${posixStd}${posixOffset}(?!:)${posixStd}(?:[+-]?\\d{1,3}(?::\\d{1,2}(?::\\d{1,2})?)?)?(?:$|[,;])`, 'i');
 
 /** A POSIX zone without daylight saving time ('UTC+3', '<+03>-3'): its offset east (POSIX counts west). */
 function posixOffsetEast(text: string): number | null {
   const m = posixRe.exec(text);
   if (m === null) {
-    if (posixDstRe.test(text)) throw new SqlError(SqlState.featureNotSupported, `time zone "${text}" is not supported (POSIX time zones with daylight saving rules)`);
+    const dst = posixDstRe.exec(text);
+    // tzcode's getsecs: hours up to a week less one.
+    if (dst !== null && Number(dst[2]) <= 167) throw new SqlError(SqlState.featureNotSupported, `time zone "${text}" is not supported (POSIX time zones with daylight saving rules)`);
     return null;
   }
   const west = Number(m[2]) * 3600 + Number(m[3] ?? 0) * 60 + Number(m[4] ?? 0);

@@ -4,11 +4,9 @@
 // of its own (it sorts after 23:59:59.999999 and prints as 24:00:00), so the range is closed. A double
 // holds every value exactly (the largest is 8.64e10).
 //
-// Text input takes the forms PostgreSQL's time_in reads: 'HH:MM', 'HH:MM:SS[.frac]' with one- or two-digit
-// fields, the packed 'HHMM' and 'HHMMSS[.frac]', 'allballs' (midnight), an optional 'T' before the time,
-// an optional date before it (ignored), AM/PM, and a trailing time zone (ignored, as for timestamp).
-// Fractions round to the microsecond, so '23:59:59.9999999' is 24:00:00. Text output is 'HH:MM:SS' with
-// the fraction's trailing zeros dropped; the binary form is int64 microseconds, big-endian.
+// Text input is read by the date/time input parser all five types share (datetime-input.ts parseTime).
+// Text output is 'HH:MM:SS' with the fraction's trailing zeros dropped; the binary form is int64
+// microseconds, big-endian.
 
 import { SqlError, SqlState } from './errors.ts';
 import { MICROS_PER_DAY } from './datetime.ts';
@@ -38,58 +36,6 @@ export function formatTime(micros: number): string {
   const us = rest - s * 1_000_000;
   const frac = us > 0 ? '.' + pad(us, 6).replace(/0+$/, '') : '';
   return `${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac}`;
-}
-
-function badSyntax(text: string): SqlError {
-  return new SqlError(SqlState.invalidDatetimeFormat, `invalid input syntax for type time: "${text}"`);
-}
-
-function fieldOverflow(text: string): SqlError {
-  return new SqlError(SqlState.datetimeFieldOverflow, `date/time field value out of range: "${text}"`);
-}
-
-/** Fraction digits ('5' of '.5') as microseconds, rounded half to even as PostgreSQL's rint does. */
-function fractionMicros(digits: string | undefined): number {
-  if (digits === undefined || digits === '') return 0;
-  const scaled = Number(`0.${digits}`) * 1_000_000;
-  const floor = Math.floor(scaled);
-  const diff = scaled - floor;
-  return diff > 0.5 || (diff === 0.5 && floor % 2 === 1) ? floor + 1 : floor;
-}
-
-/** An optional date (with a space or T after it), an optional T, then the time and its suffixes. */
-const leadingDateRe = /^\d{1,7}-\d{1,2}-\d{1,2}(?:\s*(?:BC|AD))?(?:\s+|T|(?=$))/i;
-const colonTimeRe = /^(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d*))?)?/;
-const packedTimeRe = /^(\d{2})(\d{2})(\d{2})?(?:\.(\d*))?(?=$|[\s+-]|[a-z])/i;
-const ampmRe = /^\s*(AM|PM)\b/i;
-/** A trailing time zone, ignored for time without time zone as PostgreSQL ignores it. */
-const zoneRe = /^\s*(?:[+-]\d{1,2}(?::?\d{2}(?::?\d{2})?)?|Z|UTC|GMT)\s*$/i;
-
-export function parseTime(text: string): SqlTime {
-  let rest = text.trim();
-  if (/^allballs$/i.test(rest)) return new SqlTime(0);
-  const date = leadingDateRe.exec(rest);
-  if (date !== null) rest = rest.slice(date[0].length);
-  if (/^T/i.test(rest)) rest = rest.slice(1);
-  const m = colonTimeRe.exec(rest) ?? packedTimeRe.exec(rest);
-  if (m === null) throw badSyntax(text);
-  rest = rest.slice(m[0].length);
-  let h = Number(m[1]);
-  const mi = Number(m[2]);
-  const s = m[3] === undefined ? 0 : Number(m[3]);
-  const frac = fractionMicros(m[4]);
-  const ampm = ampmRe.exec(rest);
-  if (ampm !== null) {
-    if (h > 12) throw fieldOverflow(text);
-    const pm = ampm[1]!.toUpperCase() === 'PM';
-    h = pm ? (h === 12 ? 12 : h + 12) : h === 12 ? 0 : h;
-    rest = rest.slice(ampm[0].length);
-  }
-  if (rest.trim() !== '' && !zoneRe.test(rest)) throw badSyntax(text);
-  if (h > 24 || mi > 59 || s > 60) throw fieldOverflow(text);
-  const micros = ((h * 60 + mi) * 60 + s) * 1_000_000 + frac;
-  if (micros > MICROS_PER_DAY) throw fieldOverflow(text);
-  return new SqlTime(micros);
 }
 
 /** time(p): rounded to p fractional digits, half up, as AdjustTimeForTypmod (24:00:00 may result). */

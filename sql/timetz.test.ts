@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SqlInterval } from './interval.ts';
-import { compareTimeTz, decodeTimeTzBinary, encodeTimeTzBinary, formatTimeTz, parseTimeTz, resolveZone, timeTzAtZone } from './timetz.ts';
+import { compareTimeTz, decodeTimeTzBinary, encodeTimeTzBinary, formatTimeTz, resolveZone, timeTzAtZone } from './timetz.ts';
+import { parseTimeTz } from './datetime-input.ts';
 
 void test('timetz text: offsets east, stored as seconds west, printed as PostgreSQL prints them', () => {
   const v = parseTimeTz('12:34:56.5+02');

@@ -8,19 +8,18 @@
 // equal. Text output is time_out's text and the offset east, `+HH[:MM[:SS]]`; binary (timetz_send) the
 // int64 microseconds then the int32 zone.
 //
-// Zones in input are numeric offsets (`+02`, `-03:30`, `+0130`, ISO `Z`), the fixed abbreviations of
-// PostgreSQL's Default set (PST) and, after a date, a zone of the IANA database (its offset on that date).
+// Text input is read by the date/time input parser all five types share (datetime-input.ts parseTimeTz).
 // AT TIME ZONE takes those names (time-zones.ts: the database through Intl), POSIX zones and intervals;
 // a zone of the database gives a time of day its offset at the transaction's timestamp, as PostgreSQL
 // does (now(), the same on every replica). Dynamic abbreviations (MSK) are 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY, SqlTimestamp, parseTimestamp, sessionOffsetAt } from './datetime.ts';
+import { MICROS_PER_DAY, SqlTimestamp, sessionOffsetAt } from './datetime.ts';
 import { sessionNow, sessionZone } from './session-zone.ts';
 import { SqlInterval } from './interval.ts';
 import { extractInterval } from './interval-arith.ts';
 import { Numeric } from './numeric.ts';
-import { SqlTime, formatTime, parseTime, roundTime, wrapTime } from './time.ts';
+import { SqlTime, formatTime, roundTime, wrapTime } from './time.ts';
 import { abbreviationOffset, dynamicUnsupported, floorSeconds, offsetAtInstant, offsetOfWallClock, wallClockOf, zoneByName, type Zone } from './time-zones.ts';
 
 /** PostgreSQL's TZDISP_LIMIT: a zone is within ±15:59:59. */
@@ -57,10 +56,6 @@ export function formatTimeTz(v: SqlTimeTz): string {
   return formatTime(v.micros) + formatOffset(-v.zone);
 }
 
-function badSyntax(text: string): SqlError {
-  return new SqlError(SqlState.invalidDatetimeFormat, `invalid input syntax for type time with time zone: "${text}"`);
-}
-
 const offsetRe = /^([+-])(\d{1,2})(?::?(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
@@ -77,48 +72,6 @@ function offsetEast(text: string, whole: string): number | null {
     throw new SqlError(SqlState.invalidTimeZoneDisplacementValue, `time zone displacement out of range: "${whole}"`);
   }
   return m[1] === '-' ? -secs : secs;
-}
-
-/**
- * A zone name in timetz input: an abbreviation's fixed offset east, or a zone of the database's offset
- * for the date and time given before it (its wall clock, as timestamptz input reads one); PostgreSQL
- * rejects a zone of the database without a date (22007).
- */
-function namedZoneEast(zoneText: string, before: string, text: string): number {
-  const a = /^[a-z]/i.test(zoneText) ? abbreviationOffset(zoneText.toLowerCase()) : null;
-  if (typeof a === 'number') return a;
-  if (a === 'dynamic') throw dynamicUnsupported(zoneText);
-  const zone = /^[a-z]/i.test(zoneText) && /^\s*\d+-\d+-\d+/.test(before) ? zoneByName(zoneText) : null;
-  if (zone === null) throw badSyntax(text);
-  let local: bigint;
-  try {
-    local = parseTimestamp(before).micros;
-  } catch (e) {
-    if (e instanceof SqlError && e.code === SqlState.invalidDatetimeFormat) throw badSyntax(text);
-    throw e;
-  }
-  return offsetOfWallClock(zone, floorSeconds(local));
-}
-
-/** timetz_in: a time as time_in reads it, then an optional zone (the session's when none). */
-export function parseTimeTz(text: string): SqlTimeTz {
-  const trimmed = text.trim();
-  // The zone: the trailing offset or name, after the time (a leading date's '-' is not one).
-  const m = /^(.*?\d(?:\.\d*)?(?:\s*[ap]m\b)?)\s*((?:[+-]\d[\d:]*)|[a-z][a-z_/]*)?$/i.exec(trimmed);
-  if (m === null) throw badSyntax(text);
-  const zoneText = m[2];
-  let east: number | null = null;
-  if (zoneText !== undefined && !/^(?:am|pm|allballs)$/i.test(zoneText)) {
-    east = offsetEast(zoneText, text) ?? namedZoneEast(zoneText, m[1] ?? '', text);
-  }
-  let t: SqlTime;
-  try {
-    t = parseTime(zoneText !== undefined && !/^(?:am|pm|allballs)$/i.test(zoneText) ? m[1] ?? '' : trimmed);
-  } catch (e) {
-    if (e instanceof SqlError && e.code === SqlState.invalidDatetimeFormat) throw badSyntax(text);
-    throw e;
-  }
-  return east === null ? inSessionZone(t.micros) : new SqlTimeTz(t.micros, -east);
 }
 
 /** timetz(p): the time rounded as time(p)'s, the zone kept. */

@@ -6,12 +6,13 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, parseDate, parseTimestamp, parseTimestampTz, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
+import { SqlDate, SqlTimestamp, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
-import { SqlTime, formatTime, parseTime, roundTime } from './time.ts';
-import { SqlTimeTz, formatTimeTz, parseTimeTz, roundTimeTz } from './timetz.ts';
+import { SqlTime, formatTime, roundTime } from './time.ts';
+import { parseDate, parseTime, parseTimeTz, parseTimestamp, parseTimestampTz } from './datetime-input.ts';
+import { SqlTimeTz, formatTimeTz, roundTimeTz } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 import { arrayElementType, truncateName, type SqlType, type SqlValue } from './types.ts';
 import { SqlArray } from './sql-array.ts';
@@ -143,8 +144,11 @@ export function parseFloatText(text: string, float4: boolean): number {
   return float4 ? Math.fround(v) : v;
 }
 
-/** Parses PostgreSQL text input for a type (parameters, string literals, casts from text). */
-export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
+/**
+ * Parses PostgreSQL text input for a type (parameters, string literals, casts from text). `now`, the
+ * transaction's timestamp, is what date/time input's 'now', 'today' and the like read (null: unknown here).
+ */
+export function parseText(text: string, type: SqlType, typmod = -1, now: SqlTimestamp | null = null): SqlValue {
   switch (type) {
     case 'int2':
     case 'int4': {
@@ -176,11 +180,11 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'bpchar':
       return typmod >= 0 ? applyTypmod(text, type, typmod, false) : text;
     case 'date':
-      return parseDate(text);
+      return parseDate(text, { now });
     case 'timestamp':
-      return typmod >= 0 ? applyTypmod(parseTimestamp(text), type, typmod, false) : parseTimestamp(text);
+      return typmod >= 0 ? applyTypmod(parseTimestamp(text, { now }), type, typmod, false) : parseTimestamp(text, { now });
     case 'timestamptz':
-      return typmod >= 0 ? applyTypmod(parseTimestampTz(text), type, typmod, false) : parseTimestampTz(text);
+      return typmod >= 0 ? applyTypmod(parseTimestampTz(text, { now }), type, typmod, false) : parseTimestampTz(text, { now });
     case 'uuid':
       return parseUuid(text);
     case 'bytea':
@@ -188,9 +192,9 @@ export function parseText(text: string, type: SqlType, typmod = -1): SqlValue {
     case 'interval':
       return parseInterval(text);
     case 'time':
-      return typmod >= 0 ? roundTime(parseTime(text), typmod) : parseTime(text);
+      return typmod >= 0 ? roundTime(parseTime(text, { now }), typmod) : parseTime(text, { now });
     case 'timetz':
-      return typmod >= 0 ? roundTimeTz(parseTimeTz(text), typmod) : parseTimeTz(text);
+      return typmod >= 0 ? roundTimeTz(parseTimeTz(text, { now }), typmod) : parseTimeTz(text, { now });
     case 'json':
       return parseJson(text);
     case 'jsonb':

@@ -46,8 +46,11 @@ const defs: readonly SettingDef[] = [
       }
       const style = parts.find((p) => p === 'SQL' || p === 'POSTGRES' || p === 'GERMAN');
       if (style !== undefined) return { error: `DateStyle ${style} is not supported: dates are written in ISO style`, code: GatewayState.featureNotSupported };
+      // Dates of numbers ('1/8/1999') are read month first where statements run (sql/datetime-input.ts),
+      // which know no session's order: another order is refused rather than taken and not applied.
       const order = parts.find((p) => p === 'DMY' || p === 'YMD' || p === 'EURO' || p === 'EUROPEAN');
-      return `ISO, ${order === 'YMD' ? 'YMD' : order !== undefined ? 'DMY' : 'MDY'}`;
+      if (order !== undefined) return { error: `DateStyle ${order} is not supported: dates are read in MDY order`, code: GatewayState.featureNotSupported };
+      return 'ISO, MDY';
     },
   },
   {
