@@ -7,19 +7,21 @@
  * starts one.
  *
  * The bundle lives in `node_modules/.cache/pesto/` with a manifest of the source files it was built from
- * (modification time and size of each, from esbuild's metafile). It is reused while every one of them is
- * unchanged, and rebuilt (about 0.5 s) otherwise; a source edit therefore reaches the next replica started,
- * as it did through tsx. Packages stay outside the bundle and load from node_modules as before. Several
+ * (the SHA-256 of each as esbuild read it). It is reused while every one of them is unchanged, and rebuilt
+ * (about 0.5 s) otherwise; a source edit therefore reaches the next replica started, as it did through
+ * tsx. Where the bundle cannot be built or written (a read-only install), the supervisor starts replicas
+ * through tsx as before. Packages stay outside the bundle and load from node_modules as before. Several
  * processes may build at once: each writes its own temporary files and renames them into place, bundle
  * before manifest, so a reader that trusts a manifest finds a bundle at least as new.
  */
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
 
-import { build, type BuildOptions } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 
-/** [mtimeMs, size] of each source file, by path relative to the repository root. */
-type Manifest = Record<string, readonly [number, number]>;
+/** The SHA-256 of each source file (hex), by path relative to the repository root. */
+type Manifest = Record<string, string>;
 
 /** How our programs are bundled: ESM for Node 20, packages loaded from node_modules, names and source maps kept. */
 export const NODE_BUNDLE = {
@@ -48,12 +50,20 @@ export async function bundledProgram(root: string, entry: string): Promise<strin
 
   await mkdir(dir, { recursive: true });
   const tmp = `${out}.${process.pid}.tmp.mjs`;
-  const result = await build({ ...NODE_BUNDLE, absWorkingDir: root, entryPoints: [entry], outfile: tmp, metafile: true, logLevel: 'silent' });
+  // The digest of each source as esbuild read it: a file edited during the build is not taken as built.
   const manifest: Manifest = {};
-  for (const input of Object.keys(result.metafile.inputs)) {
-    const s = await stat(join(root, input));
-    manifest[input] = [s.mtimeMs, s.size];
-  }
+  const digests: Plugin = {
+    name: 'source-digests',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (args.path.includes('/node_modules/')) return undefined;
+        const contents = await readFile(args.path);
+        manifest[relative(root, args.path)] = digestOf(contents);
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+  await build({ ...NODE_BUNDLE, absWorkingDir: root, entryPoints: [entry], outfile: tmp, logLevel: 'silent', plugins: [digests] });
   // The map is named after the temporary file; point the bundle at the map's final name.
   const code = (await readFile(tmp, 'utf8')).replace(`//# sourceMappingURL=${basename(tmp)}.map`, `//# sourceMappingURL=${basename(out)}.map`);
   await writeFile(tmp, code);
@@ -65,7 +75,9 @@ export async function bundledProgram(root: string, entry: string): Promise<strin
   return out;
 }
 
-/** Whether the bundle and its manifest exist and every source file listed still has its modification time and size. */
+const digestOf = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+/** Whether the bundle and its manifest exist and every source file listed still has the content it was built from. */
 async function isCurrent(root: string, manifestPath: string, out: string): Promise<boolean> {
   let manifest: Manifest;
   try {
@@ -77,10 +89,9 @@ async function isCurrent(root: string, manifestPath: string, out: string): Promi
   const entries = Object.entries(manifest);
   if (entries.length === 0) return false;
   const same = await Promise.all(
-    entries.map(async ([path, [mtimeMs, size]]) => {
+    entries.map(async ([path, digest]) => {
       try {
-        const s = await stat(join(root, path));
-        return s.mtimeMs === mtimeMs && s.size === size;
+        return digestOf(await readFile(join(root, path))) === digest;
       } catch {
         return false;
       }

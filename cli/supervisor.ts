@@ -98,15 +98,23 @@ interface Slot {
   restarts: number;
 }
 
+/** The replica program's node arguments: its bundle, or through tsx where the bundle cannot be built (a read-only install). */
+async function replicaProgram(): Promise<string[]> {
+  try {
+    return ['--enable-source-maps', await bundledProgram(REPO_ROOT, REPLICA_ENTRY)];
+  } catch (e) {
+    process.stderr.write(`pesto: replicas start through tsx, the bundle of replica/main.ts could not be made: ${e instanceof Error ? e.message : String(e)}\n`);
+    return ['--import', 'tsx', REPLICA_ENTRY];
+  }
+}
+
 export async function startLocalCluster(options: LocalClusterOptions): Promise<LocalCluster> {
   const prepared = await prepareLocalCluster(options);
   const { config, configPath, dataDir } = prepared;
   const stopGraceMs = options.stopGraceMs ?? 5000;
   // The replica program runs from its bundle (replica-bundle.ts); another entry, such as a test's fake
   // replica, through tsx.
-  const program = options.replicaEntry === undefined
-    ? ['--enable-source-maps', await bundledProgram(REPO_ROOT, REPLICA_ENTRY)]
-    : ['--import', 'tsx', options.replicaEntry];
+  const program = options.replicaEntry === undefined ? await replicaProgram() : ['--import', 'tsx', options.replicaEntry];
   const emit = options.onEvent ?? ((): void => undefined);
   let stopping = false;
 
