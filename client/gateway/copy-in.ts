@@ -331,7 +331,7 @@ export async function copyIn(
   // A field is text, or a binary value of its column's type.
   const valueOf = spec.format === 'binary'
     ? (v: string | Buffer, type: SqlType): SqlValue => decodeParam(v as Buffer, 1, type)
-    : (v: string | Buffer, type: SqlType): SqlValue => withSessionZone(zone, () => parseText(v as string, type));
+    : (v: string | Buffer, type: SqlType): SqlValue => parseText(v as string, type);
   const batchRows = Math.max(1, Math.min(500, Math.floor(2000 / Math.max(1, ncols))));
   const statements = new Map<number, BackendStatement>();
   let pending: CopyFields[] = [];
@@ -368,6 +368,17 @@ export async function copyIn(
       stmt = p.statement;
       statements.set(rows.length, stmt);
     }
+    // Text without an offset is read in the session's zone: the whole batch's values in one stretch.
+    const params = withSessionZone(zone, () => paramsOf(rows, stmt));
+    if (!Array.isArray(params)) return params;
+    const res = await backend.run(stmt, params);
+    if (!res.ok) return res.error;
+    count += rows.length;
+    return null;
+  };
+
+  /** The batch's fields as the statement's parameter values, or the error of the first that is not one. */
+  const paramsOf = (rows: readonly CopyFields[], stmt: BackendStatement): SqlValue[] | BackendError => {
     const params: SqlValue[] = [];
     for (let r = 0; r < rows.length; r++) {
       const row = rows[r] as CopyFields;
@@ -389,10 +400,7 @@ export async function copyIn(
         }
       }
     }
-    const res = await backend.run(stmt, params);
-    if (!res.ok) return res.error;
-    count += rows.length;
-    return null;
+    return params;
   };
 
   const flushFull = async (): Promise<void> => {
