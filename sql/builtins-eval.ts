@@ -9,7 +9,7 @@ import { formatText } from './value-text.ts';
 import { formatString } from './format.ts';
 import { quoteLiteral } from './quote.ts';
 import { sizeBytes, sizePretty, sizePrettyNumeric } from './size-pretty.ts';
-import { Numeric } from './numeric.ts';
+import { Numeric, rint } from './numeric.ts';
 import { SqlArray } from './sql-array.ts';
 import { checkedTimestamp, type SqlTimestamp } from './datetime.ts';
 import { makeInterval, type SqlInterval } from './interval.ts';
@@ -141,11 +141,6 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
   }
 }
 
-/** C's rint: to the nearest integer, halves to even. */
-function rint(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 /**
  * date_bin: the start of the stride-wide bin, counted from origin, that holds the timestamp. The stride

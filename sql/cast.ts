@@ -4,7 +4,7 @@
 // bool <-> integer and text conversions follow PostgreSQL. `canCast` tells the binder what exists.
 
 import { SqlError, SqlState } from './errors.ts';
-import { Numeric } from './numeric.ts';
+import { Numeric, rint } from './numeric.ts';
 import { SqlDate, SqlTimestamp, dateToTimestamp, instantOfLocal, localOf, timestampToDate } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
@@ -44,11 +44,6 @@ export function canCast(from: SqlType, to: SqlType): boolean {
 
 export function cannotCast(from: SqlType, to: SqlType): SqlError {
   return new SqlError(SqlState.cannotCoerce, `cannot cast type ${typeDisplayName[from]} to ${typeDisplayName[to]}`);
-}
-
-function rint(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
 function toInt(v: SqlValue, to: 'int2' | 'int4' | 'int8'): number | bigint {

@@ -5,7 +5,8 @@
 // input and the type. C's integer parsing (strtoint, atoi) and strtod are reproduced where the result
 // depends on them (a field of 11 digits, '10:' as 10:00).
 
-import { daysFromCivil, civilFromDays } from './datetime.ts';
+import { daysFromCivil, civilFromDays, isLeap } from './datetime.ts';
+import { rint } from './numeric.ts';
 import { isAsciiAlpha, isAsciiDigit, KEYWORDS, T } from './datetime-fields.ts';
 
 /** PostgreSQL's DTERR_* kinds: bad format (22007), field overflow (22008), the same with a DateStyle hint, zone displacement (22009). */
@@ -74,12 +75,6 @@ function atoi(s: string): number {
   return Number(BigInt.asIntN(32, b > 2n ** 63n - 1n ? 2n ** 63n - 1n : b));
 }
 
-/** C's rint: to the nearest integer, ties to even. */
-function rint(x: number): number {
-  const f = Math.floor(x);
-  const d = x - f;
-  return d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
-}
 
 /** ParseFraction: '.digits' (just '.' is 0) as a fraction; bad format on anything after the digits. */
 export function parseFraction(s: string): number {
@@ -304,7 +299,6 @@ export function decodeDate(str: string, fmask0: number, tm: Tm, st: DateState, o
   return tmask;
 }
 
-const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** ValidateDate: years of AD/BC and two digits made absolute, a day of the year placed, months and days checked. */

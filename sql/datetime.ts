@@ -130,6 +130,9 @@ export function formatTimestamp(micros: bigint): string {
   return `${ymd} ${time}${y <= 0 ? ' BC' : ''}`;
 }
 
+/** Whether proleptic Gregorian year `y` (astronomical: 0 is 1 BC) is a leap year. */
+export const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+
 /** An offset east of UTC as PostgreSQL writes it after a time (EncodeTimezone): '+01', '-05:30', '+00:53:28'. */
 export function formatOffset(east: number): string {
   const abs = Math.abs(east);

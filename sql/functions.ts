@@ -14,7 +14,7 @@ import { SqlArray } from './sql-array.ts';
 import type { Expr } from './expr.ts';
 import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
-import { Numeric } from './numeric.ts';
+import { Numeric, rint } from './numeric.ts';
 import { numericExp, numericLn, numericLog, numericSqrt } from './numeric-math.ts';
 import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf, sessionOffsetAt, timestampToDate } from './datetime.ts';
 import { toChar } from './to-char.ts';
@@ -40,11 +40,6 @@ import { age, extractInterval, truncInterval, justifyDays, justifyHours, justify
 type FuncExpr = Extract<Expr, { k: 'func' }>;
 
 const chars = (s: string): string[] => Array.from(s);
-
-function rint(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
 
 function ctxNow(env: Env): SqlTimestamp {
   if (env.ctx === null) throw new InvariantError('now() evaluated without an execution context');

@@ -16,6 +16,12 @@ export function pow10(n: number): bigint {
 
 const numericRe = /^\s*([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*$/;
 
+/** A double rounded to the nearest integer, halves to even (C's rint, which PostgreSQL rounds floats with). */
+export function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
 /** Divides with rounding half away from zero. */
 export function divRound(n: bigint, d: bigint): bigint {
   const q = n / d;

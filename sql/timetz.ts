@@ -14,7 +14,7 @@
 // does (now(), the same on every replica). Dynamic abbreviations (MSK) are 0A000.
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY, SqlTimestamp, sessionOffsetAt } from './datetime.ts';
+import { MICROS_PER_DAY, SqlTimestamp, formatOffset, sessionOffsetAt } from './datetime.ts';
 import { sessionNow, sessionZone } from './session-zone.ts';
 import { SqlInterval } from './interval.ts';
 import { extractInterval } from './interval-arith.ts';
@@ -43,14 +43,6 @@ export class SqlTimeTz {
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
-/** An offset east of UTC in seconds as PostgreSQL writes it: +HH, +HH:MM, +HH:MM:SS. */
-export function formatOffset(east: number): string {
-  const a = Math.abs(east);
-  const h = Math.floor(a / 3600);
-  const m = Math.floor((a % 3600) / 60);
-  const s = a % 60;
-  return `${east < 0 ? '-' : '+'}${pad(h)}${m !== 0 || s !== 0 ? `:${pad(m)}` : ''}${s !== 0 ? `:${pad(s)}` : ''}`;
-}
 
 export function formatTimeTz(v: SqlTimeTz): string {
   return formatTime(v.micros) + formatOffset(-v.zone);

@@ -17,7 +17,7 @@
 // PostgreSQL 15 refuses them; TZH/TZM give the input's offset, else the session's zone is used.
 
 import { SqlError, SqlState } from './errors.ts';
-import { checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, MICROS_PER_DAY, PG_EPOCH_MICROS, type SqlDate, type SqlTimestamp } from './datetime.ts';
+import { checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, isLeap, MICROS_PER_DAY, PG_EPOCH_MICROS, type SqlDate, type SqlTimestamp } from './datetime.ts';
 import { parseTemplate, type DateMode, type TemplateNode } from './datetime-template.ts';
 import { sessionZone } from './session-zone.ts';
 import { instantOfWallClock } from './time-zones.ts';
@@ -284,7 +284,6 @@ function readAll(s: string, template: string): FromChar {
   return r.out;
 }
 
-const isLeap = (y: number): boolean => y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
 const CUMULATIVE = [[0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334, 365], [0, 31, 60, 91, 121, 152, 182, 213, 244, 274, 305, 335, 366]];
 const MONTH_DAYS = [[31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31], [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]];
 const JULIAN_1970 = 2_440_588;
