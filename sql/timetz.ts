@@ -41,7 +41,6 @@ export class SqlTimeTz {
   }
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0');
 
 
 export function formatTimeTz(v: SqlTimeTz): string {
