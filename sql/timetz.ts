@@ -41,8 +41,6 @@ export class SqlTimeTz {
   }
 }
 
-
-
 export function formatTimeTz(v: SqlTimeTz): string {
   return formatTime(v.micros) + formatOffset(-v.zone);
 }
