@@ -12,6 +12,7 @@ import { loadLocalClient, prepareLocalCluster } from '../cli/local-cluster-confi
 import { startLocalCluster, type LocalCluster } from '../cli/supervisor.ts';
 import { PestoClient, type ConnectOptions } from '../client/pesto-client.ts';
 import { SqlClient } from '../client/sql/sql-session.ts';
+import type { SqlClientOptions } from '../client/sql/sql-client.ts';
 import type { ClusterConfig, LimitsConfig, TimeoutsConfig } from '../protocol/config.ts';
 import type { KeyPair } from '../protocol/crypto/ed25519.ts';
 import { Engine } from '../sql/engine.ts';
@@ -40,7 +41,7 @@ export interface BenchCluster {
   /** Replica metrics addresses (replica port + 1000). */
   readonly metrics: readonly string[];
   /** A new client with the local identity, wrapped for SQL (closed by `stop`). */
-  sqlClient(options?: ClientKnobs): Promise<SqlClient>;
+  sqlClient(options?: ClientKnobs, sql?: SqlClientOptions): Promise<SqlClient>;
   /**
    * Turns the apply fault of shard 0's replicas `indices` on or off (a cluster started with
    * PESTO_FAULT_APPLY and PESTO_FAULT_APPLY_PAUSED=1; replica/main.ts toggles on SIGUSR2) and resolves
@@ -94,10 +95,10 @@ export async function startBenchCluster(options: BenchClusterOptions): Promise<B
     config: local.config,
     dataDir,
     metrics,
-    sqlClient: async (o = {}) => {
+    sqlClient: async (o = {}, sql = {}) => {
       const client = await PestoClient.connect({ config: local.config, clientId: local.clientId, keyPair: local.keyPair, ...o });
       clients.push(client);
-      return new SqlClient(client, sqlEngine);
+      return new SqlClient(client, sqlEngine, sql);
     },
     setApplyFault: async (indices, on) => {
       if (cluster === null) throw new Error('setApplyFault needs a cluster this benchmark started');

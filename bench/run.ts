@@ -11,6 +11,7 @@ const cases: Record<string, () => Promise<(args: string[]) => Promise<void>>> = 
   pgbench: async () => (await import('./pgbench.ts')).runPgbenchBench,
   scan: async () => (await import('./scan.ts')).runScanBench,
   ycsb: async () => (await import('./ycsb.ts')).runYcsbBench,
+  ddl: async () => (await import('./ddl.ts')).runDdlBench,
 };
 
 async function main(): Promise<void> {

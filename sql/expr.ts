@@ -179,26 +179,31 @@ function jsonReplacer(_k: string, v: unknown): unknown {
 /** A JSON-safe form of a bound predicate (no params, outer refs or subqueries). */
 export type ExprJson = unknown;
 
-export function exprToJson(e: Expr): ExprJson {
-  return mapJson(e);
+/**
+ * `typmods`: constants keep their type modifiers (`typmod`), which only a result column reports: a
+ * catalog image keeps them (sql/catalog-image.ts), predicates leave them out.
+ */
+export function exprToJson(e: Expr, typmods = false): ExprJson {
+  return mapJson(e, typmods);
 }
 
-function mapJson(e: Expr): unknown {
+function mapJson(e: Expr, typmods: boolean): unknown {
   if (e.k === 'subquery') throw new InvariantError('a subquery cannot be serialised as a predicate');
+  const typmod = typmods && e.k === 'const' && e.typmod !== undefined ? { typmod: e.typmod } : {};
   // An enum constant travels with its type, so a replica reads it as the same label of the same enum.
-  if (e.k === 'const' && e.v instanceof SqlEnum) return { k: 'const', v: e.v.label, t: e.t, enumType: e.v.type };
-  if (e.k === 'const') return { k: 'const', v: e.v === null ? null : formatText(e.v, e.t), t: e.t };
+  if (e.k === 'const' && e.v instanceof SqlEnum) return { k: 'const', v: e.v.label, t: e.t, enumType: e.v.type, ...typmod };
+  if (e.k === 'const') return { k: 'const', v: e.v === null ? null : formatText(e.v, e.t), t: e.t, ...typmod };
   const out: Record<string, unknown> = {};
   for (const [key, val] of Object.entries(e)) {
-    if (Array.isArray(val)) out[key] = val.map((x: unknown) => (isExpr(x) ? mapJson(x) : mapWhen(x)));
-    else out[key] = isExpr(val) ? mapJson(val) : val;
+    if (Array.isArray(val)) out[key] = val.map((x: unknown) => (isExpr(x) ? mapJson(x, typmods) : mapWhen(x, typmods)));
+    else out[key] = isExpr(val) ? mapJson(val, typmods) : val;
   }
   return out;
 }
 
-function mapWhen(x: unknown): unknown {
+function mapWhen(x: unknown, typmods: boolean): unknown {
   const w = x as CaseWhen;
-  return { when: mapJson(w.when), then: mapJson(w.then) };
+  return { when: mapJson(w.when, typmods), then: mapJson(w.then, typmods) };
 }
 
 function isExpr(x: unknown): x is Expr {
@@ -215,8 +220,9 @@ function revive(j: unknown): unknown {
   const o = j as Record<string, unknown>;
   if (o['k'] === 'const') {
     const t = o['t'] as SqlType;
-    if (o['enumType'] !== undefined) return { k: 'const', v: parseEnum(o['enumType'] as EnumTypeDef, o['v'] as string), t };
-    return { k: 'const', v: o['v'] === null ? null : parseText(o['v'] as string, t), t };
+    const typmod = typeof o['typmod'] === 'number' ? { typmod: o['typmod'] } : {};
+    if (o['enumType'] !== undefined) return { k: 'const', v: parseEnum(o['enumType'] as EnumTypeDef, o['v'] as string), t, ...typmod };
+    return { k: 'const', v: o['v'] === null ? null : parseText(o['v'] as string, t), t, ...typmod };
   }
   const out: Record<string, unknown> = {};
   for (const [key, val] of Object.entries(o)) out[key] = revive(val);

@@ -32,6 +32,7 @@ import type { Row } from './types.ts';
 import type { ExecContext } from './exec-context.ts';
 import type { SequenceDef, SequenceState } from './sequences.ts';
 import { actorOf, LEGACY_ACTOR, type DdlActor } from './roles.ts';
+import { CatalogImageError, decodeCatalogImage, encodeCatalogImage } from './catalog-image.ts';
 
 /** Table 0's prefix (sql/row-key.ts layout) followed by a name: never a user row. */
 export const CATALOG_KEY = '\x00\x00\x00\x00catalog';
@@ -45,6 +46,17 @@ export const STORAGE_COUNTER_KEY = '\x00\x00\x00\x00storage-next';
 interface StorageSwitch {
   readonly PestoStorage: { readonly relname: string; readonly id: number };
 }
+
+/** The catalog as one image (sql/catalog-image.ts): what a compacted log starts with (decision 0077). */
+interface CatalogImage {
+  readonly PestoCatalog: unknown;
+}
+
+/**
+ * Log entries after which a client writing DDL writes the catalog as one image instead (`compact`).
+ * With about 700 bytes an entry, a log stays under about 100 KB beyond its image.
+ */
+export const CATALOG_COMPACT_AT = 128;
 
 /** A statement with who ran it (sql/roles.ts): the current role's oid and the bootstrap superusers' names. */
 interface AsRole {
@@ -104,7 +116,11 @@ class ReplicatedDdl implements DdlStorage {
   relabel(): void {}
 }
 
-function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch | AsRole, ctx: ExecContext | null = null, actor: DdlActor = LEGACY_ACTOR): DdlOutcome {
+function runDdl(catalog: Catalog, storage: DdlStorage, n: Node | StorageSwitch | AsRole | CatalogImage, ctx: ExecContext | null = null, actor: DdlActor = LEGACY_ACTOR): DdlOutcome {
+  if ('PestoCatalog' in n) {
+    catalog.restore(decodeCatalogImage(n.PestoCatalog));
+    return { tag: 'ALTER TABLE', touched: [] };
+  }
   if ('PestoAs' in n) {
     const a = n.PestoAs as Partial<AsRole['PestoAs']> | null;
     if (typeof a !== 'object' || a === null || typeof a.oid !== 'number' || !Array.isArray(a.bootstrap) || typeof a.stmt !== 'object') throw new SqlError(SqlState.invalidParameterValue, 'malformed role entry');
@@ -164,7 +180,7 @@ export class CatalogVersion {
     const catalog = base === null ? new Catalog() : copyOf(base.catalog);
     for (let i = base === null ? 0 : base.log.length; i < entries.length; i++) {
       try {
-        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(entries[i]!) as Node | StorageSwitch | AsRole);
+        runDdl(catalog, new ReplicatedDdl(catalog), JSON.parse(entries[i]!) as Node | StorageSwitch | AsRole | CatalogImage);
       } catch (e) {
         throw new CatalogDecodeError(`catalog statement does not replay: ${e instanceof Error ? e.message : String(e)}`);
       }
@@ -198,6 +214,22 @@ export class CatalogVersion {
     const copy = copyOf(this.catalog);
     runDdl(copy, new ReplicatedDdl(copy), entry);
     return new CatalogVersion([...this.log, JSON.stringify(entry)], copy);
+  }
+
+  /**
+   * This version as a log of one entry, the image of its catalog (sql/catalog-image.ts), as every
+   * replica and client will replay it: the returned version is the image read back, so the client that
+   * writes it goes on with what everybody else reads. Throws CatalogImageError when the catalog cannot
+   * be written exactly (a definition the image has no codec for, or one it reads back differently);
+   * the log then stays as it is.
+   */
+  compact(): CatalogVersion {
+    const image = encodeCatalogImage(this.catalog.snapshot());
+    const entry: CatalogImage = { PestoCatalog: image };
+    const catalog = new Catalog();
+    catalog.restore(decodeCatalogImage(JSON.parse(JSON.stringify(image))));
+    if (JSON.stringify(encodeCatalogImage(catalog.snapshot())) !== JSON.stringify(image)) throw new CatalogImageError('the catalog reads back differently');
+    return new CatalogVersion([JSON.stringify(entry)], catalog);
   }
 
   value(): Uint8Array | null {

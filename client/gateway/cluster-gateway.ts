@@ -6,6 +6,7 @@
 import { Engine } from '../../sql/engine.ts';
 import { PestoClient, type ConnectOptions } from '../pesto-client.ts';
 import { SqlClient } from '../sql/sql-session.ts';
+import type { SqlClientOptions } from '../sql/sql-client.ts';
 import { dropLeftTemp } from '../sql/temp-session.ts';
 import { serveMetrics } from '../../net/metrics-http.ts';
 import { clientMetrics } from '../metrics.ts';
@@ -19,6 +20,8 @@ export interface ClusterGatewayOptions extends Omit<GatewayOptions, 'backend'> {
   readonly databases?: readonly string[];
   /** Serve the client's Prometheus metrics (client/metrics.ts) on `host:metricsPort/metrics`; off when omitted. */
   readonly metricsPort?: number;
+  /** The SQL client's options (client/sql/sql-client.ts). */
+  readonly sql?: SqlClientOptions;
 }
 
 export interface ClusterGateway {
@@ -32,10 +35,10 @@ export interface ClusterGateway {
 }
 
 export async function startClusterGateway(options: ClusterGatewayOptions): Promise<ClusterGateway> {
-  const { client: connect, databases, metricsPort, ...gatewayOptions } = options;
+  const { client: connect, databases, metricsPort, sql: sqlOptions, ...gatewayOptions } = options;
   const client = await PestoClient.connect(connect);
   try {
-    const sql = new SqlClient(client, await Engine.create({ clock: () => Date.now() * 1000 }));
+    const sql = new SqlClient(client, await Engine.create({ clock: () => Date.now() * 1000 }), sqlOptions);
     // Temporary tables an earlier process of this client id left when it died (temp-session.ts).
     await dropLeftTemp(sql).catch((e: unknown) => process.stderr.write(`pesto gateway: ${e instanceof Error ? e.message : String(e)}\n`));
     const gateway = await startGateway({ ...gatewayOptions, backend: new ClusterBackend(sql, databases === undefined ? {} : { databases }) });

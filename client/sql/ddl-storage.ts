@@ -12,6 +12,7 @@ import { SqlError, SqlState } from '../../sql/errors.ts';
 import { orphanOf } from '../../sql/foreign-keys.ts';
 import { primaryKeyOf, uniqueEntryPrefix, uniqueIndexDuplicated } from '../../sql/memory-store.ts';
 import { CATALOG_KEY, type CatalogVersion, type DdlDataAction } from '../../sql/replicated-catalog.ts';
+import { CatalogImageError } from '../../sql/catalog-image.ts';
 import type { Row, SqlValue } from '../../sql/types.ts';
 import type { StatementOutcome } from '../../sql/wire-values.ts';
 import { encodeRow } from '../../sql/row-codec.ts';
@@ -40,6 +41,8 @@ export interface DdlEnv {
   readonly clockMicros: () => number;
   /** The session's TimeZone: what the statement and its rewrites evaluate in (ADD COLUMN ... DEFAULT now()::date). */
   readonly zone: SessionZone;
+  /** Log entries beyond which the catalog is written as one image (CATALOG_COMPACT_AT by default). */
+  readonly catalogCompactAt: number;
 }
 
 /** Applies a DDL statement in `txn`: its storage moves and row copies, then the new catalog. Returns the statement's outcome (tag, notice). */
@@ -81,6 +84,7 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
     cv = cv.withStorage(created, id);
     txn.addFresh(id);
   }
+  if (cv !== null && cv.log.length > env.catalogCompactAt) cv = compacted(cv);
   if (cv !== null) {
     txn.scans = new Map(); // fetched under the old table definitions
     txn.catalog = cv;
@@ -88,6 +92,19 @@ export async function runDdl(env: DdlEnv, txn: SqlTxn, node: Node): Promise<Retu
     txn.put(CATALOG_KEY, cv.value());
   }
   return outcome;
+}
+
+/**
+ * The catalog as one image when it can be written as one (decision 0077), else as it is: the log then
+ * grows on, as it did before images existed, and the next DDL tries again.
+ */
+function compacted(cv: CatalogVersion): CatalogVersion {
+  try {
+    return cv.compact();
+  } catch (e) {
+    if (e instanceof CatalogImageError) return cv;
+    throw e;
+  }
 }
 
 /** Every row of the table at T (a reconnaissance read: its predicate makes a concurrent writer conflict). */

@@ -3,7 +3,7 @@
 import { tsEquals, tsLess, type Timestamp } from '../../protocol/timestamp.ts';
 import type { Engine } from '../../sql/engine.ts';
 import { DEFAULT_IDENTITY, type SessionIdentity } from '../../sql/exec-context.ts';
-import { CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
+import { CATALOG_COMPACT_AT, CATALOG_KEY, CatalogVersion } from '../../sql/replicated-catalog.ts';
 import { normInt8, type SqlValue } from '../../sql/types.ts';
 import type { PestoClient, Transaction } from '../pesto-client.ts';
 import type { SqlStats } from './sql-session-types.ts';
@@ -19,6 +19,11 @@ interface CachedCatalog {
   readonly cv: CatalogVersion;
 }
 
+export interface SqlClientOptions {
+  /** Log entries beyond which DDL writes the catalog as one image (sql/replicated-catalog.ts CATALOG_COMPACT_AT). */
+  readonly catalogCompactAt?: number;
+}
+
 /** One per connected client: the catalog cache and statistics shared by its sessions. */
 export class SqlClient {
   readonly stats: SqlStats = { statements: 0, pointStatements: 0, rangeReads: 0, reconReads: 0, syncRounds: 0, rangeReadsFailed: 0, rowFetches: 0, autocommitRetries: 0 };
@@ -30,7 +35,13 @@ export class SqlClient {
   constructor(
     readonly client: PestoClient,
     readonly engine: Engine,
+    readonly options: SqlClientOptions = {},
   ) {}
+
+  /** Log entries beyond which this client's DDL writes the catalog as one image (decision 0077). */
+  get catalogCompactAt(): number {
+    return this.options.catalogCompactAt ?? CATALOG_COMPACT_AT;
+  }
 
   /** A session; `identity` answers current_user and current_database(). */
   session(identity: SessionIdentity = DEFAULT_IDENTITY, tempKey?: string): SqlSession {

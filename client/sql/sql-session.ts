@@ -310,7 +310,7 @@ export class SqlSession {
       if (node !== undefined) checkStatementPrivileges(txn.catalog.catalog, this.identity, this.temp.rewrite(node, stmt.sql, txn.catalog.catalog) ?? node);
     }
     if (s.k === 'ddl') {
-      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity, clockMicros: () => this.sql.engine.clockMicros(), zone: this.timeZone };
+      const env = { client: this.sql.client, explicit: () => this.#explicit, rangeRead: this.#rangeRead.bind(this), identity: this.identity, clockMicros: () => this.sql.engine.clockMicros(), zone: this.timeZone, catalogCompactAt: this.sql.catalogCompactAt };
       const outcome = await runDdlFresh(this.sql, env, txn, s.node, this.#explicit);
       const notices = outcomeNotices(outcome);
       if (outcome.then === undefined) return ok(outcome.tag, outcome.tag, notices);

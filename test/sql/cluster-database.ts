@@ -20,13 +20,18 @@ const DATABASE = 'pesto';
 export interface SltCluster {
   readonly cluster: TestCluster;
   readonly gateway: ClusterGateway;
+  /** The catalog log's entries as the cluster holds them now (read at a fresh timestamp). */
+  catalogLog(): Promise<string[]>;
   /** A backend for one script: an emptied database and a new connection. */
   open(): Promise<OpenedDatabase>;
   stop(): Promise<void>;
 }
 
-/** `shards`: shards of six replicas each (default 1; with more, a script's tables spread over them). */
-export async function startSltCluster(name: string, basePort: number, shards = 1): Promise<SltCluster> {
+/**
+ * `shards`: shards of six replicas each (default 1; with more, a script's tables spread over them).
+ * `catalogCompactAt`: the gateway's SqlClient option (how often its DDL writes the catalog as one image).
+ */
+export async function startSltCluster(name: string, basePort: number, shards = 1, catalogCompactAt?: number): Promise<SltCluster> {
   const tc: TestCluster = await startTestCluster(name, basePort, { shards });
   let gw: ClusterGateway;
   try {
@@ -35,6 +40,7 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
       port: 0,
       users: [{ name: USER, password: PASSWORD }],
       databases: [DATABASE],
+      ...(catalogCompactAt === undefined ? {} : { sql: { catalogCompactAt } }),
     });
   } catch (e) {
     await tc.stop();
@@ -49,6 +55,15 @@ export async function startSltCluster(name: string, basePort: number, shards = 1
   return {
     cluster: tc,
     gateway: gw,
+    catalogLog: async () => {
+      const tx = gw.client.session().begin();
+      try {
+        const r = await tx.read(CATALOG_KEY);
+        return r.value === null ? [] : (JSON.parse(new TextDecoder().decode(r.value)) as string[]);
+      } finally {
+        tx.abort();
+      }
+    },
     open: async () => {
       const client = await connect();
       try {

@@ -12,6 +12,7 @@ import type { SltScript } from '../../sql/slt/slt-record.ts';
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import type { SltCluster } from './cluster-database.ts';
+import { CATALOG_COMPACT_AT } from '../../sql/replicated-catalog.ts';
 
 /** A backend opened for one script; `close` releases it (drops the scratch database, ...). */
 export type OpenedDatabase = { readonly db: SltDatabase; close(): Promise<void> };
@@ -82,8 +83,11 @@ function indent(text: string, prefix: string): string {
 
 const knownOnCluster = readKnownFailures();
 
-/** Every corpus file on the cluster `get` returns, failing only where the engine fails. */
-export function corpusOn(get: () => SltCluster | undefined): void {
+/**
+ * Every corpus file on the cluster `get` returns, failing only where the engine fails; then the catalog
+ * the corpus's DDL left must be compacted (decision 0077): an image followed by at most `compactAt` entries.
+ */
+export function corpusOn(get: () => SltCluster | undefined, compactAt = CATALOG_COMPACT_AT): void {
   for (const file of corpusFiles()) {
     const { script } = loadScript(file);
     void it(`${script.name} passes on the cluster`, async () => {
@@ -101,4 +105,9 @@ export function corpusOn(get: () => SltCluster | undefined): void {
       assert.ok(report.passed > 0, `${script.name}: no record passed`);
     });
   }
+  void it('the catalog the corpus left is an image and at most the compaction threshold of entries after it', async () => {
+    const log = await get()!.catalogLog();
+    assert.ok(log.length > 0 && log.length <= compactAt + 1, `${log.length} entries`);
+    assert.ok(log[0]!.startsWith('{"PestoCatalog":'), `the log starts with ${log[0]!.slice(0, 40)}`);
+  });
 }
