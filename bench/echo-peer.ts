@@ -9,9 +9,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 
 // The peer echoes every chunk back; it prints its port once listening and exits when its parent does.
+// With a path (argv[1]) it listens on that Unix-domain socket instead, and prints 0.
 const PEER = `const net = require('node:net');
-const s = net.createServer((c) => { c.setNoDelay(true); c.on('data', (d) => c.write(d)); c.on('error', () => {}); });
-s.listen(0, '127.0.0.1', () => process.stdout.write(String(s.address().port) + '\\n'));
+const s = net.createServer((c) => { if (c.setNoDelay) c.setNoDelay(true); c.on('data', (d) => c.write(d)); c.on('error', () => {}); });
+const path = process.argv[1];
+const ready = () => process.stdout.write(String(path ? 0 : s.address().port) + '\\n');
+if (path) s.listen(path, ready); else s.listen(0, '127.0.0.1', ready);
 process.stdin.on('end', () => process.exit(0)); process.stdin.resume();`;
 
 const MESSAGE = Buffer.alloc(64, 0x51);
@@ -22,14 +25,15 @@ export class EchoPeer {
     private readonly socket: Socket,
   ) {}
 
-  static async start(): Promise<EchoPeer> {
-    const child = spawn(process.execPath, ['-e', PEER], { stdio: ['pipe', 'pipe', 'inherit'] });
+  /** `path`: a Unix-domain socket to talk over instead of loopback TCP (the gateway's `--wire unix` pairs). */
+  static async start(path?: string): Promise<EchoPeer> {
+    const child = spawn(process.execPath, ['-e', PEER, ...(path === undefined ? [] : [path])], { stdio: ['pipe', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve, reject) => {
       child.once('error', reject);
       child.once('exit', (code) => reject(new Error(`echo peer exited with ${code}`)));
       child.stdout!.once('data', (d: Buffer) => resolve(Number(d.toString().trim())));
     });
-    const socket = connect({ port, host: '127.0.0.1' });
+    const socket = path === undefined ? connect({ port, host: '127.0.0.1' }) : connect({ path });
     socket.setNoDelay(true);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);

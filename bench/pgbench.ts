@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- pgbench [--target cluster|engine] [--seconds 10] [--clients 4] [--json]
  * [--mode simple|extended|prepared] [--runs 3] [--warmup 3] [--overhead-runs 7] [--overhead-seconds 5] [--overhead-only] [--accounts N]
- * [--base-port 7260]`: one TPC-B-like pgbench custom script against the PostgreSQL wire gateway and
+ * [--wire tcp|unix] [--base-port 7260]`: one TPC-B-like pgbench custom script against the PostgreSQL wire gateway and
  * against a throwaway local PostgreSQL 15 (issue 5).
  *
  * `--target cluster` (the default): a fresh local shard of six replica processes (f = 1) in a temporary
@@ -33,7 +33,9 @@
  * (bench/echo-peer.ts): what any wire protocol costs this process per statement, without the gateway's
  * own work (`directWireCpuUsPerStatement`, `gatewayOverWirePctPaired`; docs/decisions/0020). `gatewayOverheadPct` =
  * (gateway - direct) / direct of the medians in CPU per statement; `gatewayOverheadPctPaired` the median
- * of the per-pair ratios.
+ * of the per-pair ratios. `--wire unix` runs those pairs' pgbench and echo peer over Unix-domain
+ * sockets (the gateway's `--socket-dir`, where psql and pgbench connect by default) instead of loopback
+ * TCP (the default).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -56,6 +58,8 @@ import { PG_BIN, freePort, postgresCpuSeconds, processCpuSeconds, startPostgres,
 import { median, parseFlags, round } from './stats.ts';
 
 const MODES = ['simple', 'extended', 'prepared'] as const;
+/** What the gateway-overhead pairs' pgbench and echo peer talk over (`--wire`). */
+type Wire = 'tcp' | 'unix';
 type Mode = (typeof MODES)[number];
 
 const SCRIPT = `\\set aid random(1, :naccounts)
@@ -76,6 +80,8 @@ const PASSWORD = 'pesto';
 const DATABASE = 'pesto';
 
 interface Target {
+  /** Where to connect: 127.0.0.1 when absent, or a Unix-domain socket's folder (`--wire unix`). */
+  readonly host?: string;
   readonly port: number;
   readonly user: string;
   readonly password: string;
@@ -90,7 +96,7 @@ interface ToolResult {
 
 function tool(name: string, args: readonly string[], t: Target): Promise<ToolResult> {
   return new Promise((resolve) => {
-    execFile(join(PG_BIN, name), ['-h', '127.0.0.1', '-p', String(t.port), '-U', t.user, ...args, t.database], {
+    execFile(join(PG_BIN, name), ['-h', t.host ?? '127.0.0.1', '-p', String(t.port), '-U', t.user, ...args, t.database], {
       env: { ...process.env, PGPASSWORD: t.password, PGSSLMODE: 'disable', PGCONNECT_TIMEOUT: '10' },
       maxBuffer: 16 * 1024 * 1024,
       timeout: 600_000,
@@ -366,16 +372,17 @@ interface Overhead {
  * direct session with one loopback round trip per statement (bench/echo-peer.ts), the part of the
  * overhead any wire protocol costs. Each round runs the sides in a rotated order.
  */
-async function measureOverhead(side: PestoSide, pesto: Target, script: string, runs: number, overheadSeconds: number, accounts: number, log: (s: string) => void): Promise<Overhead> {
-  log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway${side.wireControl ? ' vs directly with one loopback round trip per statement' : ''}, ${overheadSeconds} s each, CPU of this process, rotating order`);
+async function measureOverhead(side: PestoSide, pesto: Target, script: string, runs: number, overheadSeconds: number, accounts: number, wire: Wire, log: (s: string) => void): Promise<Overhead> {
+  log(`gateway overhead: the script on the backend called directly vs pgbench -M prepared -c 1 through the gateway over ${wire === 'unix' ? 'a Unix-domain socket' : 'loopback TCP'}${side.wireControl ? ' vs directly with one round trip per statement over the same' : ''}, ${overheadSeconds} s each, CPU of this process, rotating order`);
   const metered = new MeteredBackend(side.backend);
-  const meteredGateway = await startGateway({ port: 0, backend: metered, users: [{ name: USER, password: PASSWORD }] });
-  const peer = side.wireControl ? await EchoPeer.start() : null;
+  const socketDir = wire === 'unix' ? mkdtempSync(join(tmpdir(), 'pesto-pgbench-sock-')) : undefined;
+  const meteredGateway = await startGateway({ port: 0, backend: metered, users: [{ name: USER, password: PASSWORD }], ...(socketDir === undefined ? {} : { socketDir }) });
+  const peer = side.wireControl ? await EchoPeer.start(socketDir === undefined ? undefined : join(socketDir, 'echo')) : null;
   const direct: DirectRun[] = [];
   const viaGateway: DirectRun[] = [];
   const directWire: DirectRun[] = [];
   try {
-    const overTarget: Target = { ...pesto, port: meteredGateway.port };
+    const overTarget: Target = { ...pesto, port: meteredGateway.port, ...(socketDir === undefined ? {} : { host: socketDir }) };
     const throughGateway = async (): Promise<DirectRun> => {
       const cpu0 = metered.cpuSeconds;
       const frames = frameMeter();
@@ -402,6 +409,7 @@ async function measureOverhead(side: PestoSide, pesto: Target, script: string, r
   } finally {
     peer?.close();
     await meteredGateway.close();
+    if (socketDir !== undefined) rmSync(socketDir, { recursive: true, force: true });
   }
   return { direct, viaGateway, directWire };
 }
@@ -424,6 +432,8 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
   const mode = parseMode(flags.get('mode'));
   // Only the gateway-overhead pairs: no PostgreSQL, no tps runs (quicker when working on the gateway).
   const overheadOnly = flags.has('overhead-only');
+  const wire = flags.get('wire') ?? 'tcp';
+  if (wire !== 'tcp' && wire !== 'unix') throw new Error(`--wire must be tcp or unix, got ${JSON.stringify(wire)}`);
   const log = (s: string): void => {
     if (!json) process.stdout.write(s + '\n');
   };
@@ -445,9 +455,9 @@ export async function runPgbenchBench(args: string[]): Promise<void> {
       server = startPostgres(await freePort(), { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' });
       comparison = await compareWithPostgres({ side, pesto, server, target, script, mode, clients, seconds, runs, warmup, accounts, log });
     }
-    const overhead = await measureOverhead(side, pesto, script, overheadRuns, overheadSeconds, accounts, log);
+    const overhead = await measureOverhead(side, pesto, script, overheadRuns, overheadSeconds, accounts, wire, log);
     await checkConserved(pesto, accounts, 'pesto after overhead runs');
-    const result = { target, backend: side.description, mode, clients, seconds, runs, overheadRuns, accounts, ...comparison, ...overheadFigures(overhead) };
+    const result = { target, backend: side.description, mode, clients, seconds, runs, overheadRuns, accounts, overheadWire: wire, ...comparison, ...overheadFigures(overhead) };
     if (json) process.stdout.write(JSON.stringify(result) + '\n');
     else {
       log(`gateway overhead per statement: ${result.directCpuUsPerStatement} cpu us direct, ${result.gatewayCpuUsPerStatement} through the gateway: ${result.gatewayOverheadPct}% (target < 15%; median of the pairs ${result.gatewayOverheadPctPaired}%)`);
