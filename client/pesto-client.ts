@@ -141,7 +141,7 @@ export class PestoClient {
         queryEagerQuorum: opts.queryEagerQuorum !== false,
         ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }),
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
-        txnLimits: { keysMax: config.limits.txnKeysMax, bodyBytesMax: txnBodyBytesMax(config.limits) },
+        txnLimits: { keysMax: config.limits.txnKeysMax, bodyBytesMax: txnBodyBytesMax(config.limits), keyBytesMax: codecLimitsOf(config).keyBytesMax, valueBytesMax: codecLimitsOf(config).valueBytesMax },
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
       timestampsOf(opts.clientId),

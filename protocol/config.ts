@@ -28,7 +28,7 @@ import { fail, ok, type Result } from './errors.ts';
 import { CLIENT_ID_MAX, clientId, replicaIndex, shardId, type ClientId, type ReplicaIndex, type ShardId } from './ids.ts';
 import { quorums } from './quorum.ts';
 import { authorityTbs, certificateDer, memberTbs, type CertifiedMember } from './x509.ts';
-import { DEFAULT_LIMITS, MESSAGE_BYTES_MIN, type LimitsConfig } from './limits.ts';
+import { DEFAULT_LIMITS, MESSAGE_BYTES_MIN, txnBodyBytesMax, type LimitsConfig } from './limits.ts';
 
 export { DEFAULT_LIMITS, MESSAGE_BYTES_MIN, linkLimitsOf, txnBodyBytesMax, type LimitsConfig } from './limits.ts';
 
@@ -577,6 +577,8 @@ export function codecLimitsOf(config: ClusterConfig): CodecLimits {
   return {
     ...DEFAULT_CODEC_LIMITS,
     messageBytesMax: config.limits.messageBytesMax,
+    // A value (a row, the catalog) may take what a transaction body may: 16 MiB by default.
+    valueBytesMax: txnBodyBytesMax(config.limits),
     entriesMax: config.limits.txnKeysMax,
     shardCount: config.shards.length,
     replicasPerShard: 5 * config.f + 1,

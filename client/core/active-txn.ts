@@ -14,7 +14,7 @@ import { excusedKeys, withExcusedKeys, withoutExcusedKeys } from '../../sql/pred
 import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
 import type { RangeRead, RangeReadSuccess } from './range-read.ts';
-import type { QuerySpec } from './client-options.ts';
+import type { QuerySpec, TxnLimits } from './client-options.ts';
 
 export interface ActiveTxn {
   readonly id: number;
@@ -291,10 +291,14 @@ export function commitBody(txn: ActiveTxn, reads: ReadEntry[]): TxnBody {
 }
 
 /** Why replicas would refuse this transaction's ST1 undecoded (ClientCoreOptions.txnLimits), or null. */
-export function tooLargeFor(t: Txn, limits: { readonly keysMax: number; readonly bodyBytesMax: number }): string | null {
+export function tooLargeFor(t: Txn, limits: TxnLimits): string | null {
   const { reads, writes } = t.body;
   if (reads.length > limits.keysMax) return `it reads ${reads.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
   if (writes.length > limits.keysMax) return `it writes ${writes.length} rows (limits.txnKeysMax: ${limits.keysMax})`;
   if (t.bytes.length > limits.bodyBytesMax) return `it takes ${Math.ceil(t.bytes.length / 1024)} KiB (limits.messageBytesMax leaves ${Math.floor(limits.bodyBytesMax / 1024)} KiB)`;
+  for (const w of writes) {
+    if (w.key.length > limits.keyBytesMax) return `it writes a key of ${w.key.length} bytes (at most ${limits.keyBytesMax}: a primary key that long)`;
+    if (w.value !== null && w.value.length > limits.valueBytesMax) return `it writes a value of ${Math.ceil(w.value.length / 1024)} KiB (at most ${Math.floor(limits.valueBytesMax / 1024)} KiB)`;
+  }
   return null;
 }

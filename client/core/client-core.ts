@@ -14,7 +14,7 @@ import { digestKey, type ReplicaRef, type ShardId } from '../../protocol/ids.ts'
 import type { Key, Message, QueryReply, ReadEntry, Txn } from '../../protocol/messages.ts';
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { addShardOfRead, addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
-import { TimestampAllocator, type Timestamp } from '../../protocol/timestamp.ts';
+import { TimestampAllocator, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -150,6 +150,9 @@ export class ClientCore {
     if (txn.writes.has(key)) return this.#out.done(op, { kind: 'read', value: txn.writes.get(key)!, version: txn.ts });
     const prior = txn.reads.get(key);
     if (prior !== undefined && prior.value !== undefined) return this.#out.done(op, { kind: 'read', value: prior.value, version: prior.version });
+    // No transaction can write a key this long (replicas refuse it undecoded), so it is absent at every
+    // timestamp: nothing to ask and nothing to validate.
+    if (this.opts.txnLimits !== undefined && key.length > this.opts.txnLimits.keyBytesMax) return this.#out.done(op, { kind: 'read', value: null, version: ZERO_TS });
     if (this.#tooOld(txn, op)) return;
     this.stats.reads++;
     const shard = shardOfKey(key, this.opts.shardCount);

@@ -55,11 +55,22 @@ export interface ClientCoreOptions {
    */
   readonly staleAfterMicros?: number;
   /**
-   * What one transaction's ST1 may carry: limits.txnKeysMax entries per list and a body of at most
-   * `bodyBytesMax` bytes. Replicas refuse anything larger undecoded, so such a commit would be resent
-   * for ever; past them it fails with 'too-large' at once, sending nothing. Unset: no limit.
+   * What one transaction's ST1 may carry: limits.txnKeysMax entries per list, a body of at most
+   * `bodyBytesMax` bytes, keys of at most `keyBytesMax` and values of at most `valueBytesMax` bytes
+   * (protocol/codec-txn.ts CodecLimits). Replicas refuse anything larger undecoded, so such a commit
+   * would be resent for ever; past them it fails with 'too-large' at once, sending nothing. A point read
+   * of a key longer than `keyBytesMax` (which no transaction can write) finds nothing without asking
+   * replicas, who would refuse the request. Unset: no limit.
    */
-  readonly txnLimits?: { readonly keysMax: number; readonly bodyBytesMax: number };
+  readonly txnLimits?: TxnLimits;
+}
+
+/** ClientCoreOptions.txnLimits. */
+export interface TxnLimits {
+  readonly keysMax: number;
+  readonly bodyBytesMax: number;
+  readonly keyBytesMax: number;
+  readonly valueBytesMax: number;
 }
 
 export const DEFAULT_REPLICA_PREFERENCE_MS = 1000;

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { READ_ENTRY_FRAMING_MAX, readEntryBytes, readEntryBytesMax } from '../../protocol/codec-fast-txn.ts';
 import type { ShardId } from '../../protocol/ids.ts';
 import type { Message, ReadEntry } from '../../protocol/messages.ts';
-import { ts } from '../../protocol/timestamp.ts';
+import { DEFAULT_CODEC_LIMITS } from '../../protocol/codec-txn.ts';
+import { ts, ZERO_TS } from '../../protocol/timestamp.ts';
 import { dones, keyOn, newClient, Q, sentOf } from './client-core-fixture.ts';
 import type { ClientCore } from './client-core.ts';
 
@@ -24,6 +25,9 @@ function rangeRead(client: ClientCore, id: number, op: number, reads: readonly R
   }
   assert.equal(dones(client.takeEffects())[0]?.result.kind, 'query');
 }
+
+/** The per-key and per-value limits replicas decode with. */
+const KEY_VALUE = { keyBytesMax: DEFAULT_CODEC_LIMITS.keyBytesMax, valueBytesMax: DEFAULT_CODEC_LIMITS.valueBytesMax };
 
 /** The bound the client counts. */
 const bytesOf = (reads: readonly ReadEntry[]): number => reads.reduce((n, e) => n + readEntryBytesMax(e), 0);
@@ -58,7 +62,7 @@ void describe('transaction limits at the client (decision 0072)', () => {
   });
 
   void it('fails a commit past limits.txnKeysMax or the body budget at once, sending nothing', () => {
-    const tooMany = newClient({ txnLimits: { keysMax: 2, bodyBytesMax: 1 << 20 } });
+    const tooMany = newClient({ txnLimits: { keysMax: 2, bodyBytesMax: 1 << 20, ...KEY_VALUE } });
     const id = tooMany.begin();
     for (const k of ['x1', 'x2', 'x3']) tooMany.write(id, keyOn(0, k), new Uint8Array([1]));
     tooMany.commit(id, 1);
@@ -66,13 +70,13 @@ void describe('transaction limits at the client (decision 0072)', () => {
     assert.deepEqual(sentOf(effects, 'prepare'), []);
     assert.deepEqual(dones(effects), [{ op: 1, result: { kind: 'failed', reason: 'too-large', detail: 'it writes 3 rows (limits.txnKeysMax: 2)' } }]);
 
-    const reads = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20 } });
+    const reads = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20, ...KEY_VALUE } });
     const r = reads.begin();
     rangeRead(reads, r, 1, rows(0, 11));
     reads.commit(r, 2);
     assert.match(String((dones(reads.takeEffects())[0]?.result as { detail?: string }).detail), /^it reads 11 rows/);
 
-    const big = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 2048 } });
+    const big = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 2048, ...KEY_VALUE } });
     const w = big.begin();
     big.write(w, keyOn(0, 'y'), new Uint8Array(4096));
     big.commit(w, 1);
@@ -82,10 +86,36 @@ void describe('transaction limits at the client (decision 0072)', () => {
     assert.equal(big.stats.abandoned, 1);
 
     // Within the limits the same commit goes out to every replica.
-    const fits = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 8192 } });
+    const fits = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 8192, ...KEY_VALUE } });
     const f = fits.begin();
     fits.write(f, keyOn(0, 'y'), new Uint8Array(4096));
     fits.commit(f, 1);
     assert.equal(sentOf(fits.takeEffects(), 'prepare').length, Q.n);
+  });
+
+  void it('fails a commit writing a key or a value replicas would refuse, sending nothing', () => {
+    const c = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20, keyBytesMax: 64, valueBytesMax: 1024 } });
+    const long = c.begin();
+    c.write(long, keyOn(0, 'k'.repeat(70)), new Uint8Array([1]));
+    c.commit(long, 1);
+    let out = c.takeEffects();
+    assert.deepEqual(sentOf(out, 'prepare'), []);
+    assert.match(String((dones(out)[0]?.result as { detail?: string }).detail), /^it writes a key of \d+ bytes \(at most 64/);
+    const big = c.begin();
+    c.write(big, keyOn(0, 'v'), new Uint8Array(2048));
+    c.commit(big, 2);
+    out = c.takeEffects();
+    assert.deepEqual(sentOf(out, 'prepare'), []);
+    assert.match(String((dones(out)[0]?.result as { detail?: string }).detail), /^it writes a value of 2 KiB \(at most 1 KiB\)$/);
+  });
+
+  void it('reads a key too long to be written as absent, asking no replica and recording no read', () => {
+    const c = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20, keyBytesMax: 64, valueBytesMax: 1024 } });
+    const id = c.begin();
+    c.read(id, keyOn(0, 'k'.repeat(70)), 1);
+    const out = c.takeEffects();
+    assert.deepEqual(sentOf(out, 'read'), []);
+    assert.deepEqual(dones(out), [{ op: 1, result: { kind: 'read', value: null, version: ZERO_TS } }]);
+    assert.deepEqual(c.readFootprint(id), { entries: 0, bytes: 0 });
   });
 });

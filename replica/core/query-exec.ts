@@ -38,6 +38,7 @@ import type { Catalog } from '../../sql/catalog.ts';
 import { SqlTimestamp } from '../../sql/datetime.ts';
 import { coerceParam, runStatement, type Engine, type ExecResult, type ResultColumn } from '../../sql/engine.ts';
 import { evalPredicate, makeEnv } from '../../sql/eval.ts';
+import { DEFAULT_CODEC_LIMITS } from '../../protocol/codec-txn.ts';
 import { indexEntryPrefix } from '../../sql/memory-store.ts';
 import { decodeRow } from '../../sql/row-codec.ts';
 import type { PredicateRecord } from '../../sql/exec-context.ts';
@@ -210,6 +211,9 @@ export function executeAt(
     // The version carries its store key (a flat, already hashed string); only absent rows need rowKey.
     const key = r.version === null ? rowKey(r.tableId, r.key) : (r.version as ReplicaRowVersion).key;
     const v = r.version === null ? source.pointVersions.get(key) ?? null : (r.version as ReplicaRowVersion);
+    // A key longer than any message may carry is never written (replicas refuse such a transaction
+    // undecoded), so its absence needs no validation, and a reply naming it would not decode.
+    if (v === null && key.length > DEFAULT_CODEC_LIMITS.keyBytesMax) continue;
     const version = v === null ? ZERO_TS : v.version.ts;
     if (readsByKey === null && (reads.length === 0 || reads[reads.length - 1]!.key < key)) {
       reads.push(v === null ? { key, version } : v.read);

@@ -11,6 +11,8 @@ import type pg from 'pg';
 import { clusterGatewayForSuite, queryFailure, withPg } from './gateway-fixture.ts';
 
 const BASE_PORT = 9400;
+/** The suite on a cluster of default limits. */
+const DEFAULT_LIMITS_PORT = 9440;
 const KEYS_MAX = 3000;
 
 
@@ -78,6 +80,33 @@ void describe('transactions at the limits of one message (limits.txnKeysMax 3,00
       assert.equal(await count(c, 'SELECT count(*) AS n FROM big WHERE id > 1000 AND id <= 2900'), 1900);
       await c.query('COMMIT');
       assert.equal(await count(c, 'SELECT sum(v) AS n FROM big WHERE id <= 1000'), 1000 + Array.from({ length: 1000 }, (_, i) => (i + 1) % 7).reduce((a, b) => a + b, 0));
+    });
+  });
+});
+
+void describe('rows and keys at the default limits (values up to a transaction body, keys up to 4 KiB)', () => {
+  const { port } = clusterGatewayForSuite('gw-large-values', DEFAULT_LIMITS_PORT);
+
+  void it('a 3 MB value is written and read back; a primary key too long for the cluster fails with 54000 and reads as absent, nothing hangs', async () => {
+    await withPg(port(), async (c) => {
+      await c.query('CREATE TABLE docs (id TEXT PRIMARY KEY, body BYTEA NOT NULL)');
+      // Values were refused undecoded past 1 MiB, and the commit was resent for ever.
+      const body = Buffer.alloc(3 << 20, 7);
+      await c.query('INSERT INTO docs VALUES ($1, $2)', ['big', body]);
+      const back = await c.query('SELECT length(body) AS n, body FROM docs WHERE id = $1', ['big']);
+      assert.equal(Number(back.rows[0].n), 3 << 20);
+      assert.ok(Buffer.compare(back.rows[0].body as Buffer, body) === 0);
+      const long = 'k'.repeat(5000);
+      const failed = await queryFailure(c, `INSERT INTO docs VALUES ('${long}', '\\x00')`);
+      assert.equal(failed.code, '54000');
+      assert.match(failed.message, /^transaction too large for the cluster: it writes a key of \d+ bytes \(at most 4096/);
+      // No row can have that key: a point read of it finds none without asking the replicas.
+      assert.equal((await c.query('SELECT count(*) AS n FROM docs WHERE id = $1', [long])).rows[0].n, '0');
+      await c.query('BEGIN');
+      assert.equal((await c.query('SELECT id FROM docs WHERE id = $1', [long])).rowCount, 0);
+      await c.query("UPDATE docs SET body = '\\x01' WHERE id = 'big'");
+      await c.query('COMMIT');
+      assert.equal((await c.query("SELECT length(body) AS n FROM docs WHERE id = 'big'")).rows[0].n, 1);
     });
   });
 });
