@@ -15,6 +15,7 @@ import type { Key, Message, QueryReply, ReadEntry, Txn } from '../../protocol/me
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { addShardOfRead, addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
+import { QUERY_SQL_CHARS_MAX } from '../../protocol/codec-query.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -186,6 +187,10 @@ export class ClientCore {
   query(txnId: number, spec: QuerySpec, op: number): void {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
+    // Replicas refuse such a request undecoded; it would be resent until the transaction is too old.
+    const limits = this.opts.txnLimits;
+    if (spec.sql.length > QUERY_SQL_CHARS_MAX) return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: `a statement of ${spec.sql.length} characters (at most ${QUERY_SQL_CHARS_MAX})` });
+    if (limits !== undefined && spec.params.length > limits.valueBytesMax) return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: `parameters of ${Math.ceil(spec.params.length / 1024)} KiB (at most ${Math.floor(limits.valueBytesMax / 1024)} KiB)` });
     this.stats.queries++;
     const eagerQuorum = this.opts.queryEagerQuorum !== false;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);

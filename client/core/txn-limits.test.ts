@@ -109,6 +109,16 @@ void describe('transaction limits at the client (decision 0072)', () => {
     assert.match(String((dones(out)[0]?.result as { detail?: string }).detail), /^it writes a value of 2 KiB \(at most 1 KiB\)$/);
   });
 
+  void it('fails a range read whose statement or parameters replicas would refuse, sending nothing', () => {
+    const c = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20, keyBytesMax: 64, valueBytesMax: 1024 } });
+    const id = c.begin();
+    c.query(id, { shard: 0 as ShardId, sql: 'x'.repeat((1 << 20) + 1), params: new Uint8Array(0), ownWrites: [], recon: false }, 1);
+    c.query(id, { shard: 0 as ShardId, sql: 'SELECT 1', params: new Uint8Array(2048), ownWrites: [], recon: false }, 2);
+    const out = c.takeEffects();
+    assert.deepEqual(sentOf(out, 'query'), []);
+    assert.deepEqual(dones(out).map((d) => (d.result as { detail?: string }).detail), ['a statement of 1048577 characters (at most 1048576)', 'parameters of 2 KiB (at most 1 KiB)']);
+  });
+
   void it('reads a key too long to be written as absent, asking no replica and recording no read', () => {
     const c = newClient({ txnLimits: { keysMax: 10, bodyBytesMax: 1 << 20, keyBytesMax: 64, valueBytesMax: 1024 } });
     const id = c.begin();

@@ -107,6 +107,12 @@ void describe('rows and keys at the default limits (values up to a transaction b
       await c.query("UPDATE docs SET body = '\\x01' WHERE id = 'big'");
       await c.query('COMMIT');
       assert.equal((await c.query("SELECT length(body) AS n FROM docs WHERE id = 'big'")).rows[0].n, 1);
+      // A statement the replicas would refuse undecoded (over 1 MiB of SQL text): 54000 at once.
+      const list = Array.from({ length: 120_000 }, (_, i) => `'id${i}'`).join(',');
+      const text = await queryFailure(c, `SELECT count(*) AS n FROM docs WHERE id IN (${list})`);
+      assert.equal(text.code, '54000');
+      assert.match(text.message, /^transaction too large for the cluster: a statement of \d+ characters \(at most 1048576\)$/);
+      assert.equal((await c.query('SELECT count(*) AS n FROM docs')).rows[0].n, '1');
     });
   });
 });
