@@ -77,7 +77,7 @@ const big: Codec<bigint> = {
 };
 
 const timestamp: Codec<SqlTimestamp> = {
-  enc: (x) => (x instanceof SqlTimestamp ? big.enc(x.micros, new Map()) : fail('written', 'not a timestamp')),
+  enc: (x) => (x instanceof SqlTimestamp ? String(x.micros) : fail('written', 'not a timestamp')),
   dec: (j, c, at) => new SqlTimestamp(big.dec(j, c, at)),
 };
 
