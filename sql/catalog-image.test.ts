@@ -99,6 +99,9 @@ void describe('the catalog image (decision 0077)', () => {
       }),
       'an expression that is not one': forge((j) => ((table(j, 'p')['columns'] as Record<string, unknown>[])[3]!['default'] = [1])),
       'a repeated key': forge((j) => j.tables.push(j.tables[0]!)),
+      'a table id counter set back (the next table would share a storage)': forge((j) => (j.nextId = 2)),
+      'a sequence id counter set back': forge((j) => (j.nextSequenceId = 1)),
+      'a type oid counter set back': forge((j) => (j.nextTypeOid = (j.nextTypeOid as number) - 1)),
     };
     for (const [what, value] of Object.entries(forgeries)) assert.throws(() => CatalogVersion.fromValue(value), CatalogDecodeError, what);
     assert.ok(CatalogVersion.fromValue(forge(() => undefined)).catalog.get('p') !== undefined);

@@ -17,8 +17,9 @@
  * back shares them as the one written did.
  */
 import type { Node } from 'libpg-query';
-import type {
-  CatalogSnapshot, CheckDef, ColumnDef, ForeignKeyAction, ForeignKeyDef, IndexDef, IndexExpr, MatviewDef, TableDef, ViewDef,
+import {
+  STORAGE_ID_BASE, STORAGE_ID_END, TYPE_OID_BASE,
+  type CatalogSnapshot, type CheckDef, type ColumnDef, type ForeignKeyAction, type ForeignKeyDef, type IndexDef, type IndexExpr, type MatviewDef, type TableDef, type ViewDef,
 } from './catalog.ts';
 import type { EnumLabel, EnumTypeDef } from './enum-types.ts';
 import { exprFromJson, exprToJson, type Expr } from './expr.ts';
@@ -294,8 +295,20 @@ export function decodeCatalogImage(j: unknown): CatalogSnapshot {
   return s;
 }
 
-/** What the replicas' code takes for granted of a catalog built by DDL (keys, ordinals and lengths). */
+/**
+ * What the replicas' code takes for granted of a catalog built by DDL (keys, ordinals and lengths),
+ * and what keeps the next DDL's ids apart from every id handed out (counters past them).
+ */
 function checkInvariants(s: CatalogSnapshot): void {
+  if (s.nextId < 1 || s.nextId > STORAGE_ID_BASE || s.nextSequenceId < 1 || s.nextTypeOid < TYPE_OID_BASE) fail('counters', 'out of range');
+  const handedOut = (id: number): boolean => (id >= 1 && id < s.nextId) || (id >= STORAGE_ID_BASE && id < STORAGE_ID_END);
+  for (const t of [...s.tables.values(), ...s.retired.values()]) {
+    if (!handedOut(t.id) || t.indexes.some((x) => x.id < 1 || x.id >= s.nextId)) fail(`table ${t.name}`, 'an id the counter has not handed out');
+  }
+  for (const [name, v] of s.views) if (v.name !== name || v.id < 1 || v.id >= s.nextId) fail(`view ${name}`, 'listed under another name or an id not handed out');
+  for (const [id, q] of s.sequences) if (q.id !== id || id >= s.nextSequenceId) fail(`sequence ${q.name}`, 'listed under another id or an id not handed out');
+  for (const [name, e] of s.enums) if (e.name !== name || e.oid < TYPE_OID_BASE || e.oid >= s.nextTypeOid) fail(`type ${name}`, 'listed under another name or an oid not handed out');
+  for (const [name, r] of s.roles) if (r.name !== name) fail(`role ${name}`, 'listed under another name');
   for (const [name, t] of s.tables) {
     if (t.name !== name) fail(`table ${name}`, 'listed under another name');
     if (s.byId.get(t.id) !== t) fail(`table ${name}`, 'not listed by its id');
