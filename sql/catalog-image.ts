@@ -307,8 +307,12 @@ function checkInvariants(s: CatalogSnapshot): void {
   }
   for (const [name, v] of s.views) if (v.name !== name || v.id < 1 || v.id >= s.nextId) fail(`view ${name}`, 'listed under another name or an id not handed out');
   for (const [id, q] of s.sequences) if (q.id !== id || id >= s.nextSequenceId) fail(`sequence ${q.name}`, 'listed under another id or an id not handed out');
-  for (const [name, e] of s.enums) if (e.name !== name || e.oid < TYPE_OID_BASE || e.oid >= s.nextTypeOid) fail(`type ${name}`, 'listed under another name or an oid not handed out');
-  for (const [name, r] of s.roles) if (r.name !== name) fail(`role ${name}`, 'listed under another name');
+  const oidTaken = (oid: number): boolean => oid >= TYPE_OID_BASE && oid < s.nextTypeOid;
+  for (const [name, e] of s.enums) {
+    if (e.name !== name || !oidTaken(e.oid) || !oidTaken(e.arrayOid) || !e.labels.every((l) => oidTaken(l.oid))) fail(`type ${name}`, 'listed under another name or an oid not handed out');
+  }
+  // Roles' oids come from the same counter (the bootstrap superusers' are below it).
+  for (const [name, r] of s.roles) if (r.name !== name || r.oid >= s.nextTypeOid) fail(`role ${name}`, 'listed under another name or an oid not handed out');
   for (const [name, t] of s.tables) {
     if (t.name !== name) fail(`table ${name}`, 'listed under another name');
     if (s.byId.get(t.id) !== t) fail(`table ${name}`, 'not listed by its id');
