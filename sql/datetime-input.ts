@@ -10,8 +10,8 @@
 // 'now', 'today', 'tomorrow' and 'yesterday' read the transaction's timestamp, which the caller passes
 // (the evaluator has it as its context's `now`); input read without one, as constants folded while a
 // statement is bound, fails with `NowUnavailable` and is left for the evaluator. 'infinity' and
-// '-infinity' (any case, other fields beside them ignored, as PostgreSQL's DTK_LATE and DTK_EARLY) are
-// the infinite dates and timestamps; a time has none (22007).
+// '-infinity' (any case; fields beside them are still decoded and checked, then dropped, as around
+// PostgreSQL's DTK_LATE and DTK_EARLY) are the infinite dates and timestamps; a time has none (22007).
 
 import { SqlError, SqlState } from './errors.ts';
 import {
