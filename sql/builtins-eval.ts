@@ -11,7 +11,7 @@ import { quoteLiteral } from './quote.ts';
 import { sizeBytes, sizePretty, sizePrettyNumeric } from './size-pretty.ts';
 import { Numeric, rint } from './numeric.ts';
 import { SqlArray } from './sql-array.ts';
-import { checkedTimestamp, type SqlTimestamp } from './datetime.ts';
+import { SqlDate, SqlTimestamp, checkedTimestamp, isFiniteDate, isFiniteTimestamp } from './datetime.ts';
 import { makeInterval, type SqlInterval } from './interval.ts';
 import { intOutOfRange } from './ops.ts';
 import { toDate } from './to-date.ts';
@@ -128,8 +128,9 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'to_date':
       return toDate(s0(), String(v[1]));
     case 'isfinite':
-      // Pesto has no infinite dates, timestamps or intervals.
-      return true;
+      // PostgreSQL 15's intervals are all finite.
+      if (v[0] instanceof SqlDate) return isFiniteDate(v[0]);
+      return v[0] instanceof SqlTimestamp ? isFiniteTimestamp(v[0]) : true;
     case 'make_interval': {
       const [years = 0, months = 0, weeks = 0, days = 0, hours = 0, mins = 0, secs = 0] = v as number[];
       if (!Number.isFinite(secs)) throw new SqlError(SqlState.datetimeFieldOverflow, 'interval out of range');
@@ -144,9 +145,12 @@ export function evalBuiltinFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
 
 /**
  * date_bin: the start of the stride-wide bin, counted from origin, that holds the timestamp. The stride
- * has no months (0A000) and is positive (22008).
+ * has no months (0A000) and is positive (22008). An infinite timestamp is its own bin, whatever the
+ * stride; an infinite origin is 22008.
  */
 function dateBin(stride: SqlInterval, t: SqlTimestamp, origin: SqlTimestamp): SqlTimestamp {
+  if (!isFiniteTimestamp(t)) return t;
+  if (!isFiniteTimestamp(origin)) throw new SqlError(SqlState.datetimeFieldOverflow, 'origin out of range');
   if (stride.months !== 0) throw new SqlError(SqlState.featureNotSupported, 'timestamps cannot be binned into intervals containing months or years');
   const width = BigInt(stride.days) * 86_400_000_000n + stride.micros;
   if (width <= 0n) throw new SqlError(SqlState.datetimeFieldOverflow, 'stride must be greater than zero');
@@ -243,11 +247,19 @@ function widthBucket(op: SqlValue, b1: SqlValue, b2: SqlValue, count: number): n
 /**
  * generate_series over timestamps: start, then each value plus the step (so month steps clamp at month
  * ends from the previous value, as PostgreSQL's), while not past stop in the step's direction.
+ * Infinities: a series that starts past its stop is empty. One that starts at an infinity and not past
+ * its stop never ends in PostgreSQL (an infinity plus a step is itself) and is 22023 here; one whose stop
+ * is an infinity the steps go toward ends only when a value leaves the range, PostgreSQL's 22008 once it
+ * has made every value before, here at once (this builds the whole series first, as a PostgreSQL scan
+ * of it in FROM does).
  */
 export function timestampSeries(start: SqlTimestamp, stop: SqlTimestamp, step: SqlInterval, tz = false): SqlTimestamp[] {
   const add = tz ? addIntervalTz : addInterval;
   const sign = step.span() > 0n ? 1 : step.span() < 0n ? -1 : 0;
   if (sign === 0) throw new SqlError(SqlState.invalidParameterValue, 'step size cannot equal zero');
+  const started = sign > 0 ? start.micros <= stop.micros : start.micros >= stop.micros;
+  if (started && !isFiniteTimestamp(start)) throw new SqlError(SqlState.invalidParameterValue, 'generate_series would not end: its start is infinite');
+  if (started && !isFiniteTimestamp(stop)) throw new SqlError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
   const out: SqlTimestamp[] = [];
   for (let t = start; sign > 0 ? t.micros <= stop.micros : t.micros >= stop.micros; t = add(t, step, 1)) out.push(t);
   return out;

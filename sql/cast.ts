@@ -5,7 +5,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric, rint } from './numeric.ts';
-import { SqlDate, SqlTimestamp, dateToTimestamp, instantOfLocal, localOf, timestampToDate } from './datetime.ts';
+import { SqlDate, SqlTimestamp, dateToTimestamp, instantOfLocal, isFiniteTimestamp, localOf, timestampToDate } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatText, parseText } from './value-text.ts';
 import { checkInt, intOutOfRange } from './ops.ts';
@@ -148,6 +148,7 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
     const te = arrayElementType(to);
     return new SqlArray(te, v.items.map((x) => castValue(x, v.elementType, te, typmod, explicit)), v.lower);
   }
+  if (v instanceof SqlTimestamp && (to === 'time' || to === 'timetz') && !isFiniteTimestamp(v)) return null;
   switch (to) {
     case 'int2':
     case 'int4':
@@ -186,14 +187,15 @@ export function castValue(v: SqlValue, from: SqlType, to: SqlType, typmod = -1, 
       if (v instanceof SqlTime) return timeToInterval(v);
       break;
     case 'time': {
-      // A timestamp's time of day; an interval's time field modulo a day (interval_time).
+      // A timestamp's time of day (none, NULL, for an infinite one: timestamp_time); an interval's time
+      // field modulo a day (interval_time).
       const t = v instanceof SqlTime ? v : v instanceof SqlTimestamp ? new SqlTime((from === 'timestamptz' ? localOf(v) : v).timeOfDay) : v instanceof SqlInterval ? wrapTime(v.micros)
         : v instanceof SqlTimeTz ? new SqlTime(v.micros) : null;
       if (t === null) break;
       return typmod >= 0 ? roundTime(t, typmod) : t;
     }
     case 'timetz': {
-      // A time in the session's zone, a timestamptz's time of day there.
+      // A time in the session's zone, a timestamptz's time of day there (NULL for an infinite one).
       const t = v instanceof SqlTimeTz ? v : v instanceof SqlTime ? timeToTimeTz(v) : v instanceof SqlTimestamp && from === 'timestamptz' ? timeOfDayTz(v) : null;
       if (t === null) break;
       return typmod >= 0 ? roundTimeTz(t, typmod) : t;

@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatDate, formatTimestamp, formatTimestampTz, SqlTimestamp } from './datetime.ts';
+import {
+  DATE_INFINITY_DAYS, DATE_NEG_INFINITY_DAYS, TIMESTAMP_INFINITY_MICROS, TIMESTAMP_NEG_INFINITY_MICROS, formatDate, formatTimestamp, formatTimestampTz, SqlTimestamp,
+} from './datetime.ts';
 import { NowUnavailable, parseDate, parseTime, parseTimeTz, parseTimestamp, parseTimestampTz, type DateTimeInputOptions } from './datetime-input.ts';
 import { splitFields } from './datetime-fields.ts';
 import { formatTimeTz } from './timetz.ts';
@@ -84,5 +86,16 @@ void test("fails as PostgreSQL 15 does, with its SQLSTATE, message and hint", ()
 void test('needs the transaction time for now and its kin, and says so without one', () => {
   assert.throws(() => parseTimestampTz('now'), NowUnavailable);
   assert.throws(() => parseDate('today'), NowUnavailable);
-  assert.equal(failure(() => parseTimestamp('infinity')), '0A000 infinite dates and timestamps are not supported: "infinity"');
+});
+
+void test('reads infinity and -infinity in any case as PostgreSQL 15 does, for dates and timestamps only', () => {
+  assert.equal(parseTimestamp('infinity').micros, TIMESTAMP_INFINITY_MICROS);
+  assert.equal(parseTimestampTz(' -INFINITY ').micros, TIMESTAMP_NEG_INFINITY_MICROS);
+  assert.equal(parseDate('Infinity').days, DATE_INFINITY_DAYS);
+  assert.equal(parseDate('-infinity').days, DATE_NEG_INFINITY_DAYS);
+  assert.equal(String(parseTimestampTz('infinity')), 'infinity');
+  assert.equal(String(parseDate('-infinity')), '-infinity');
+  // PostgreSQL 15 has no '+infinity' for these types, and no infinite time at all.
+  assert.equal(failure(() => parseDate('+infinity')), '22007 invalid input syntax for type date: "+infinity"');
+  assert.equal(failure(() => parseTime('infinity')), '22007 invalid input syntax for type time: "infinity"');
 });

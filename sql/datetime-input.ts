@@ -10,10 +10,13 @@
 // 'now', 'today', 'tomorrow' and 'yesterday' read the transaction's timestamp, which the caller passes
 // (the evaluator has it as its context's `now`); input read without one, as constants folded while a
 // statement is bound, fails with `NowUnavailable` and is left for the evaluator. 'infinity' and
-// '-infinity' are accepted words but Pesto's values have no infinities: 0A000.
+// '-infinity' (any case; fields beside them are still decoded and checked, then dropped, as around
+// PostgreSQL's DTK_LATE and DTK_EARLY) are the infinite dates and timestamps; a time has none (22007).
 
 import { SqlError, SqlState } from './errors.ts';
-import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, MICROS_PER_DAY } from './datetime.ts';
+import {
+  DATE_INFINITY, DATE_NEG_INFINITY, SqlDate, SqlTimestamp, TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, checkedDate, checkedTimestamp, MICROS_PER_DAY,
+} from './datetime.ts';
 import { splitFields } from './datetime-fields.ts';
 import { DecodeFailure, date2j, type DateOrder, type Tm } from './datetime-decode-parts.ts';
 import { decodeDateTime, type Decoded, type DecodeContext } from './datetime-decode.ts';
@@ -67,10 +70,6 @@ function decode(text: string, type: TypeName, opts: DateTimeInputOptions): Decod
   }
 }
 
-function infinite(text: string): SqlError {
-  return new SqlError(SqlState.featureNotSupported, `infinite dates and timestamps are not supported: "${text}"`);
-}
-
 /** IS_VALID_JULIAN: from 4714-11-01 BC (year -4713) to before 5874898. */
 const validJulian = (tm: Tm): boolean => (tm.year > -4713 || (tm.year === -4713 && tm.mon >= 11)) && tm.year < 5_874_898;
 
@@ -88,8 +87,9 @@ function timestampOf(text: string, type: 'timestamp' | 'timestamp with time zone
     case 'epoch':
       return new SqlTimestamp(0n);
     case 'late':
+      return TIMESTAMP_INFINITY;
     case 'early':
-      throw infinite(text);
+      return TIMESTAMP_NEG_INFINITY;
     default: {
       const local = localMicros(d.tm);
       if (local === null) throw new SqlError(SqlState.datetimeFieldOverflow, `timestamp out of range: "${text}"`);
@@ -105,8 +105,9 @@ export function parseDate(text: string, opts: DateTimeInputOptions = {}): SqlDat
     case 'epoch':
       return new SqlDate(0);
     case 'late':
+      return DATE_INFINITY;
     case 'early':
-      throw infinite(text);
+      return DATE_NEG_INFINITY;
     default:
       if (!validJulian(d.tm)) throw new SqlError(SqlState.datetimeFieldOverflow, `date out of range: "${text}"`);
       return checkedDate(date2j(d.tm.year, d.tm.mon, d.tm.mday) - 2_440_588, text);

@@ -16,7 +16,12 @@ import { evalExpr, strictArgs, type Env } from './eval.ts';
 import { formatTypeSpec, normInt8, typeDisplayName, typeFromOid, type Row, type SqlValue } from './types.ts';
 import { Numeric, rint } from './numeric.ts';
 import { numericExp, numericLn, numericLog, numericSqrt } from './numeric-math.ts';
-import { SqlDate, SqlTimestamp, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf, sessionOffsetAt, timestampToDate } from './datetime.ts';
+import {
+  SqlDate, SqlTimestamp, TIMESTAMP_INFINITY_MICROS, checkedDate, checkedTimestamp, civilFromDays, daysFromCivil, dateToTimestamp, instantOfLocal,
+  isFiniteTimestamp, localOf, timestampOfEpochSeconds, timestampToDate,
+} from './datetime.ts';
+import { extractDate, extractTimestamp } from './datetime-extract.ts';
+import { sessionZone } from './session-zone.ts';
 import { toChar } from './to-char.ts';
 import { toCharNumber } from './to-char-number.ts';
 import { toNumber } from './to-number.ts';
@@ -56,45 +61,12 @@ function trimChars(s: string, set: string, left: boolean, right: boolean): strin
   return a.slice(i, j).join('');
 }
 
-function datePart(field: string, v: SqlValue): number {
-  let t: SqlTimestamp;
-  if (v instanceof SqlDate) t = SqlTimestamp.of(v.days, 0);
-  else if (v instanceof SqlTimestamp) t = v;
-  else throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not supported`);
-  const days = t.days;
-  const tod = t.timeOfDay;
-  const [y, m, d] = civilFromDays(days);
-  switch (field.toLowerCase()) {
-    case 'year': return y;
-    case 'month': return m;
-    case 'day': return d;
-    case 'hour': return Math.floor(tod / 3_600_000_000);
-    case 'minute': return Math.floor(tod / 60_000_000) % 60;
-    case 'second': return (tod % 60_000_000) / 1_000_000;
-    case 'epoch': return Number(t.micros) / 1_000_000;
-    case 'dow': return (((days + 4) % 7) + 7) % 7;
-    case 'doy': return days - Math.floor(Date_UTC_days(y)) + 1;
-    case 'quarter': return Math.floor((m - 1) / 3) + 1;
-    case 'week': return isoWeek(days);
-    default:
-      throw new SqlError(SqlState.invalidParameterValue, `unit "${field}" not recognized for type timestamp without time zone`);
-  }
-}
-
 /**
- * extract(field FROM timestamptz): the session zone's offset for timezone, timezone_hour and
- * timezone_minute, the instant for epoch, the wall clock there for the rest.
+ * timestamptz_age's wall clock in the session's zone: PostgreSQL 15 takes 'infinity' apart like any
+ * instant (INT64_MAX microseconds since 2000, in the zone's rules of year 294277), so this does too.
  */
-function extractTimestampTz(field: string, t: SqlTimestamp): Numeric {
-  const f = field.toLowerCase();
-  if (f === 'epoch') return new Numeric(t.micros, 6);
-  if (f === 'timezone' || f === 'timezone_hour' || f === 'timezone_minute') {
-    const east = sessionOffsetAt(t.micros);
-    return Numeric.fromInteger(f === 'timezone' ? east : f === 'timezone_hour' ? Math.trunc(east / 3600) + 0 : Math.trunc((east % 3600) / 60) + 0);
-  }
-  const local = localOf(t);
-  if (f === 'second' || f === 'seconds' || f === 'sec' || f === 'secs' || f === 's') return new Numeric(BigInt(local.timeOfDay % 60_000_000), 6);
-  return Numeric.parse(formatText(datePart(f, local), 'float8')) ?? Numeric.zero;
+function ageWallClock(t: SqlTimestamp): SqlTimestamp {
+  return t.micros === TIMESTAMP_INFINITY_MICROS ? new SqlTimestamp(wallClockOf(sessionZone(), t.micros)) : localOf(t);
 }
 
 /** make_date(y, m, d) and make_timestamp(y, m, d, h, mi, s) as PostgreSQL checks them (a negative year is BC). */
@@ -121,13 +93,6 @@ function Date_UTC_days(y: number): number {
   return z * 365 + Math.floor(z / 4) - Math.floor(z / 100) + Math.floor(z / 400) - 719162;
 }
 
-function isoWeek(days: number): number {
-  const dow = ((((days + 3) % 7) + 7) % 7); // Monday = 0
-  const thursday = days - dow + 3;
-  const [ty] = civilFromDays(thursday);
-  const jan1 = Date_UTC_days(ty);
-  return Math.floor((thursday - jan1) / 7) + 1;
-}
 
 function num(v: SqlValue): number {
   if (typeof v === 'number') return v;
@@ -452,7 +417,7 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'age':
       // timestamptz_age: the two wall clocks in the session's zone.
-      if ((e.args[0] as Expr).t === 'timestamptz') return age(localOf(v[0] as SqlTimestamp), localOf(v[1] as SqlTimestamp));
+      if ((e.args[0] as Expr).t === 'timestamptz') return age(ageWallClock(v[0] as SqlTimestamp), ageWallClock(v[1] as SqlTimestamp));
       return age(v[0] as SqlTimestamp, v[1] as SqlTimestamp);
     case 'justify_days':
       return justifyDays(v[0] as SqlInterval);
@@ -461,6 +426,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     case 'justify_interval':
       return justifyInterval(v[0] as SqlInterval);
     case 'timezone': {
+      // timestamp_zone and timestamptz_zone: an infinite timestamp is itself, before the zone is looked up.
+      if (v[1] instanceof SqlTimestamp && !isFiniteTimestamp(v[1])) return v[1];
       const zone = resolveZone(v[0] instanceof SqlInterval ? v[0] : String(v[0]));
       if (!(v[1] instanceof SqlTimestamp)) {
         // A region's offset for a time of day is the one at the transaction's timestamp.
@@ -471,23 +438,18 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return checkedTimestamp(e.t === 'timestamp' ? wallClockOf(zone, v[1].micros) : instantOfWallClock(zone, v[1].micros));
     }
     case 'date_part':
-      if (v[1] instanceof SqlTimestamp && (e.args[1] as Expr).t === 'timestamptz') return Number(extractTimestampTz(String(v[0]), v[1]).toString());
-      if (v[1] instanceof SqlTimeTz) return Number(extractTimeTz(String(v[0]), v[1]).toString());
-      if (v[1] instanceof SqlTime) return Number(extractTime(String(v[0]), v[1]).toString());
-      if (v[1] instanceof SqlInterval) return Number(extractInterval(String(v[0]), v[1]).toString());
-      return datePart(String(v[0]), v[1] ?? null);
     case 'extract': {
-      const field = String(v[0]).toLowerCase();
+      const field = String(v[0]);
       const src = v[1] ?? null;
-      if (src instanceof SqlInterval) return extractInterval(String(v[0]), src);
-      if (src instanceof SqlTime) return extractTime(String(v[0]), src);
-      if (src instanceof SqlTimeTz) return extractTimeTz(String(v[0]), src);
-      if (src instanceof SqlTimestamp && (e.args[1] as Expr).t === 'timestamptz') return extractTimestampTz(field, src);
-      if (src instanceof SqlTimestamp && (field === 'epoch' || field === 'second')) {
-        return new Numeric(field === 'epoch' ? src.micros : BigInt(src.timeOfDay % 60_000_000), 6);
-      }
-      const r = datePart(field, src);
-      return Numeric.parse(formatText(r, 'float8')) ?? Numeric.zero;
+      const numeric = e.fn === 'extract';
+      const part = (n: Numeric): Numeric | number => (numeric ? n : Number(n.toString()));
+      if (src instanceof SqlInterval) return part(extractInterval(field, src));
+      if (src instanceof SqlTime) return part(extractTime(field, src));
+      if (src instanceof SqlTimeTz) return part(extractTimeTz(field, src));
+      // date_part(text, date) is PostgreSQL's SQL function over the date's timestamp.
+      if (src instanceof SqlDate) return numeric ? extractDate(field, src) : extractTimestamp(field, dateToTimestamp(src), false, false);
+      if (src instanceof SqlTimestamp) return extractTimestamp(field, src, (e.args[1] as Expr).t === 'timestamptz', numeric);
+      throw new InvariantError(`${e.fn} of ${typeof src}`);
     }
     case 'to_number':
       return toNumber(String(v[0]), String(v[1]));
@@ -495,6 +457,8 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
       return toCharNumber(v[0] ?? null, (e.args[0] as Expr).t, String(v[1]));
     case 'to_char':
     case 'to_char_tz':
+      // timestamp_to_char: NULL for an infinite timestamp.
+      if (!isFiniteTimestamp(v[0] as SqlTimestamp)) return null;
       return toChar(v[0] as SqlTimestamp, String(v[1]), e.fn === 'to_char_tz');
     case 'make_time':
       return makeTime(v[0] as number, v[1] as number, v[2] as number);
@@ -509,11 +473,11 @@ export function evalFunction(e: FuncExpr, row: Row, env: Env): SqlValue {
     }
     case 'to_timestamp': {
       if (v.length === 2) return toTimestamp(String(v[0]), String(v[1]));
-      const secs = v[0] as number;
-      if (!Number.isFinite(secs)) throw new SqlError(SqlState.featureNotSupported, 'infinite timestamps are not supported');
-      return checkedTimestamp(BigInt(Math.round(secs * 1_000_000)));
+      return timestampOfEpochSeconds(v[0] as number);
     }
     case 'date_trunc': {
+      // An infinite timestamp is itself, whatever the unit (timestamp_trunc looks at it first).
+      if (!isFiniteTimestamp(v[1] as SqlTimestamp)) return v[1] ?? null;
       // timestamptz: truncated on the session zone's wall clock; from a day up, at that day's offset there
       // (timestamptz_trunc's redotz), below it at the value's own offset.
       if (e.t === 'timestamptz') {

@@ -9,7 +9,9 @@
 // change keeps the wall clock (23 or 25 hours).
 
 import { SqlError, SqlState } from './errors.ts';
-import { MICROS_PER_DAY, SqlTimestamp, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, localOf } from './datetime.ts';
+import {
+  MICROS_PER_DAY, SqlTimestamp, TIMESTAMP_NEG_INFINITY_MICROS, checkedTimestamp, civilFromDays, daysFromCivil, instantOfLocal, isFiniteTimestamp, localOf,
+} from './datetime.ts';
 import { sessionZone } from './session-zone.ts';
 import { makeInterval, outOfRange, type SqlInterval } from './interval.ts';
 import { Numeric } from './numeric.ts';
@@ -18,24 +20,28 @@ const usPerDay = BigInt(MICROS_PER_DAY);
 
 const daysInMonth = (y: number, m: number): number => daysFromCivil(m === 12 ? y + 1 : y, m === 12 ? 1 : m + 1, 1) - daysFromCivil(y, m, 1);
 
-/** timestamp_pl_interval (sign 1) and timestamp_mi_interval (sign -1). */
+/**
+ * timestamp_pl_interval (sign 1) and timestamp_mi_interval (sign -1): an infinite timestamp stays
+ * itself; each step (months, days, time) is 22008 past the range, as PostgreSQL checks each.
+ */
 export function addInterval(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): SqlTimestamp {
-  let micros = ts.micros;
+  if (!isFiniteTimestamp(ts)) return ts;
+  let t = ts;
   if (iv.months !== 0) {
-    const [y, m, d] = civilFromDays(ts.days);
+    const [y, m, d] = civilFromDays(t.days);
     const total = y * 12 + (m - 1) + sign * iv.months;
     const ny = Math.floor(total / 12);
     const nm = total - ny * 12 + 1;
-    micros = SqlTimestamp.of(daysFromCivil(ny, nm, Math.min(d, daysInMonth(ny, nm))), ts.timeOfDay).micros;
+    t = checkedTimestamp(SqlTimestamp.of(daysFromCivil(ny, nm, Math.min(d, daysInMonth(ny, nm))), t.timeOfDay).micros);
   }
   const s = BigInt(sign);
-  micros += s * BigInt(iv.days) * usPerDay;
-  micros += s * BigInt(iv.micros);
-  return checkedTimestamp(micros);
+  if (iv.days !== 0) t = checkedTimestamp(t.micros + s * BigInt(iv.days) * usPerDay);
+  return iv.micros === 0n ? t : checkedTimestamp(t.micros + s * iv.micros);
 }
 
 /** timestamptz_pl_interval (sign 1) and timestamptz_mi_interval (sign -1): months and days on the session zone's wall clock. */
 export function addIntervalTz(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): SqlTimestamp {
+  if (!isFiniteTimestamp(ts)) return ts;
   if (sessionZone().kind === 'fixed' || (iv.months === 0 && iv.days === 0)) return addInterval(ts, iv, sign);
   let t = ts;
   if (iv.months !== 0) t = instantOfLocal(addInterval(localOf(t), makeInterval(iv.months, 0, 0n), sign));
@@ -43,8 +49,9 @@ export function addIntervalTz(ts: SqlTimestamp, iv: SqlInterval, sign: 1 | -1): 
   return checkedTimestamp(t.micros + BigInt(sign) * iv.micros);
 }
 
-/** timestamp_mi: the microseconds between, whole days in the days field, both with the difference's sign. */
+/** timestamp_mi: the microseconds between, whole days in the days field, both with the difference's sign (22008 for an infinite one). */
 export function timestampDiff(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
+  if (!isFiniteTimestamp(a) || !isFiniteTimestamp(b)) throw new SqlError(SqlState.datetimeFieldOverflow, 'cannot subtract infinite timestamps');
   const diff = a.micros - b.micros;
   const days = diff / usPerDay;
   return makeInterval(0, Number(days), diff - days * usPerDay);
@@ -191,8 +198,12 @@ export function justifyInterval(iv: SqlInterval): SqlInterval {
  * age(a, b) as PostgreSQL 15's timestamp_age: the calendar fields of a minus those of b, the later
  * minus the earlier, each negative field borrowing from the next (a day borrows the length of the
  * earlier timestamp's month), then the sign put back. So age('2024-03-31', '2024-02-29') is 1 mon 2 days.
+ * PostgreSQL 15 takes 'infinity' apart like any timestamp (INT64_MAX microseconds since 2000:
+ * 294277-01-09 04:00:54.775807, which `days` and `timeOfDay` give too) and '-infinity' not at all (22008, its Julian
+ * day is negative); so does this.
  */
 export function age(a: SqlTimestamp, b: SqlTimestamp): SqlInterval {
+  if (a.micros === TIMESTAMP_NEG_INFINITY_MICROS || b.micros === TIMESTAMP_NEG_INFINITY_MICROS) throw new SqlError(SqlState.datetimeFieldOverflow, 'timestamp out of range');
   const split = (t: SqlTimestamp): number[] => {
     const day = t.days;
     const tod = t.timeOfDay;

@@ -40,6 +40,15 @@ void test('float, date and timestamp encodings sort by value', () => {
   assertOrdered(['1970-01-01 00:00:00', '1969-12-31 23:59:59.5', '2024-01-01 12:00:00'].map((s) => parseText(s, 'timestamp')), 'timestamp');
 });
 
+void test('the infinite dates and timestamps sort first and last, beyond both ends of the range', () => {
+  const dates = ['-infinity', '4714-11-24 BC', '2000-01-01', '5874897-12-31', 'infinity'].map((s) => parseText(s, 'date'));
+  assertOrdered([...dates, null], 'date');
+  // 294247 AD and later are past 2^63 microseconds from 1970 (not from 2000): they still sort below infinity.
+  const stamps = ['-infinity', '4714-11-24 00:00:00 BC', '2000-01-01', '294247-01-10 04:00:54.775806', '294270-01-01', '294276-12-31 23:59:59.999999', 'infinity'];
+  assertOrdered([...stamps.map((s) => parseText(s, 'timestamp')), null], 'timestamp');
+  assertOrdered(stamps.map((s) => parseText(s, 'timestamptz')), 'timestamptz');
+});
+
 void test('composite keys sort column by column and a prefix bounds its range', () => {
   const types: SqlType[] = ['int4', 'text'];
   const a = encodeKey([1, 'zz'], types);

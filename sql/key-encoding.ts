@@ -6,7 +6,8 @@
 // by the primary key's encoding.
 //
 // Layout per column: tag 0x02 then the value, or tag 0x03 for NULL. Integers, dates and timestamps are
-// 8 bytes big-endian offset binary; floats are IEEE bits with the sign trick; numerics are sign, decimal
+// 8 bytes big-endian offset binary (timestamps as PostgreSQL's int64 microseconds since 2000, so the
+// whole range and both infinities fit: from 1970, the years past 294247 would not); floats are IEEE bits with the sign trick; numerics are sign, decimal
 // exponent and digits; text is UTF-8 with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01, bytea
 // its bytes escaped and terminated the same way (so byte-wise order, a proper prefix first). A prefix
 // of columns encodes to a prefix of the full key, so `prefixEnd` gives the exclusive upper bound of a
@@ -16,7 +17,7 @@ import { SqlInterval } from './interval.ts';
 import { SqlTime } from './time.ts';
 import { JsonbObject, SqlJsonb, type Jsonb } from './json.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp } from './datetime.ts';
+import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
@@ -172,7 +173,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'timestamp':
     case 'timestamptz':
-      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeBigInt(v.micros);
+      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeBigInt(v.micros - PG_EPOCH_MICROS);
       break;
     case 'float4':
     case 'float8':

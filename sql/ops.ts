@@ -10,7 +10,7 @@ import { SqlRecord, recordLengthsDiffer } from './record.ts';
 import { SqlTimeTz, addTimeTzInterval, compareTimeTz } from './timetz.ts';
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, checkedTimestamp } from './datetime.ts';
+import { SqlDate, SqlTimestamp, addDays, dateAtTime, daysBetween } from './datetime.ts';
 import { compareBytes } from './bytea.ts';
 import { SqlInterval, compareIntervals } from './interval.ts';
 import { SqlTime, addTimeInterval } from './time.ts';
@@ -222,15 +222,15 @@ export function arith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue,
     case 'date':
       // date +/- integer
       if (a instanceof SqlDate && typeof b === 'number') {
-        if (op === '+') return new SqlDate(a.days + b);
-        if (op === '-') return new SqlDate(a.days - b);
+        if (op === '+') return addDays(a, b);
+        if (op === '-') return addDays(a, -b);
       }
-      if (typeof a === 'number' && b instanceof SqlDate && op === '+') return new SqlDate(a + b.days);
+      if (typeof a === 'number' && b instanceof SqlDate && op === '+') return addDays(b, a);
       break;
     default:
       break;
   }
-  if (a instanceof SqlDate && b instanceof SqlDate && op === '-') return a.days - b.days;
+  if (a instanceof SqlDate && b instanceof SqlDate && op === '-') return daysBetween(a, b);
   throw new InvariantError(`bad operands for ${op} at type ${t}: ${String(a)}, ${String(b)}`);
 }
 
@@ -242,12 +242,12 @@ function intervalArith(op: '+' | '-' | '*' | '/' | '%', a: SqlValue, b: SqlValue
     if (a instanceof SqlTimeTz && b instanceof SqlInterval) return addTimeTzInterval(a, b, sign);
     if (a instanceof SqlInterval && b instanceof SqlTimeTz && op === '+') return addTimeTzInterval(b, a, 1);
     // date + timetz (and timetz + date): the instant of that time of day in its zone.
-    if (a instanceof SqlDate && b instanceof SqlTimeTz && op === '+') return checkedTimestamp(SqlTimestamp.of(a.days, b.utc).micros);
-    if (a instanceof SqlTimeTz && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.utc).micros);
+    if (a instanceof SqlDate && b instanceof SqlTimeTz && op === '+') return dateAtTime(a, b.utc);
+    if (a instanceof SqlTimeTz && b instanceof SqlDate && op === '+') return dateAtTime(b, a.utc);
     if (a instanceof SqlInterval && b instanceof SqlTime && op === '+') return addTimeInterval(b, a, 1);
     if (a instanceof SqlTime && b instanceof SqlTime && op === '-') return new SqlInterval(0, 0, BigInt(a.micros - b.micros));
-    if (a instanceof SqlDate && b instanceof SqlTime) return checkedTimestamp(SqlTimestamp.of(a.days, sign * b.micros).micros);
-    if (a instanceof SqlTime && b instanceof SqlDate && op === '+') return checkedTimestamp(SqlTimestamp.of(b.days, a.micros).micros);
+    if (a instanceof SqlDate && b instanceof SqlTime) return dateAtTime(a, sign * b.micros);
+    if (a instanceof SqlTime && b instanceof SqlDate && op === '+') return dateAtTime(b, a.micros);
     // timestamptz's months and days go by the session zone's wall clock.
     const add = t === 'timestamptz' ? addIntervalTz : addInterval;
     if (a instanceof SqlTimestamp && b instanceof SqlInterval) return add(a, b, sign);

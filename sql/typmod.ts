@@ -5,7 +5,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { PG_EPOCH_MICROS, checkedTimestamp } from './datetime.ts';
+import { PG_EPOCH_MICROS, checkedTimestamp, isFiniteTimestamp } from './datetime.ts';
 import { SqlArray } from './sql-array.ts';
 import { SqlTime, roundTime } from './time.ts';
 import { SqlTimeTz, roundTimeTz } from './timetz.ts';
@@ -65,9 +65,10 @@ export function applyTypmod(value: SqlValue, type: SqlType, typmod: number, expl
     }
     return s;
   }
-  if ((type === 'timestamp' || type === 'timestamptz') && typmod >= 0 && typmod < 6 && value instanceof SqlTimestamp) {
+  if ((type === 'timestamp' || type === 'timestamptz') && typmod >= 0 && typmod < 6 && value instanceof SqlTimestamp && isFiniteTimestamp(value)) {
     // Rounded to `typmod` fractional digits, half away from PostgreSQL's epoch, 2000-01-01, as its
-    // AdjustTimestampForTypmod does (so a half before 2000 rounds to the earlier value).
+    // AdjustTimestampForTypmod does (so a half before 2000 rounds to the earlier value); the
+    // infinities as they are.
     const scale = 10n ** BigInt(6 - typmod);
     const m = value.micros - PG_EPOCH_MICROS;
     const r = m >= 0n ? ((m + scale / 2n) / scale) * scale : -(((-m + scale / 2n) / scale) * scale);

@@ -18,6 +18,23 @@ void test('encodes values in PostgreSQL binary send format', () => {
   assert.equal(hex(formatBinary(parseText('0.00', 'numeric'), 'numeric')), '0000000000000002');
 });
 
+void test('sends the infinite dates and timestamps as PostgreSQL does and refuses other integers past the range', () => {
+  assert.equal(hex(formatBinary(parseText('infinity', 'timestamp'), 'timestamp')), '7fffffffffffffff');
+  assert.equal(hex(formatBinary(parseText('-infinity', 'timestamptz'), 'timestamptz')), '8000000000000000');
+  assert.equal(hex(formatBinary(parseText('infinity', 'date'), 'date')), '7fffffff');
+  assert.equal(hex(formatBinary(parseText('-infinity', 'date'), 'date')), '80000000');
+  const bytes = (h: string): Uint8Array => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16));
+  assert.equal(formatText(parseBinary(bytes('7fffffffffffffff'), 'timestamptz'), 'timestamptz'), 'infinity');
+  assert.equal(formatText(parseBinary(bytes('80000000'), 'date'), 'date'), '-infinity');
+  // The last microsecond of the range and the first day, then one past each (timestamp_recv, date_recv).
+  assert.equal(formatText(parseBinary(bytes('7fffff5bb3b29fff'), 'timestamp'), 'timestamp'), '294276-12-31 23:59:59.999999');
+  assert.throws(() => parseBinary(bytes('7fffff5bb3b2a000'), 'timestamp'), { code: '22008', message: 'timestamp out of range' });
+  assert.throws(() => parseBinary(bytes('7ffffffffffffffe'), 'timestamp'), { code: '22008', message: 'timestamp out of range' });
+  assert.equal(formatText(parseBinary(bytes('ffda97a7'), 'date'), 'date'), '4714-11-24 BC');
+  assert.throws(() => parseBinary(bytes('ffda97a6'), 'date'), { code: '22008', message: 'date out of range' });
+  assert.throws(() => parseBinary(bytes('80000001'), 'date'), { code: '22008', message: 'date out of range' });
+});
+
 void test('decodes what it encodes for every type', () => {
   const cases: [string, SqlType][] = [
     ['-32768', 'int2'], ['2147483647', 'int4'], ['-9223372036854775808', 'int8'], ['1.5', 'float4'], ['0.1', 'float8'],

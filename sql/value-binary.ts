@@ -1,12 +1,12 @@
 // PostgreSQL binary wire format of values (send/recv functions), for drivers that ask for binary
 // results or send binary parameters (sysbench's prepared statements do): big-endian integers and IEEE
 // floats, bool as one byte, text as UTF-8, numeric as base-10000 digit groups with weight, sign and
-// display scale, date as int32 days and timestamp as int64 microseconds since 2000-01-01, bytea as its
-// bytes.
+// display scale, date as int32 days and timestamp as int64 microseconds since 2000-01-01 (the
+// infinities as the type's largest and smallest values, as PostgreSQL's), bytea as its bytes.
 
 import { SqlError, SqlState, InvariantError } from './errors.ts';
 import { Numeric, pow10 } from './numeric.ts';
-import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
+import { PG_EPOCH_DAYS, PG_EPOCH_MICROS, dateOfPg, timestampOfPg, type SqlDate, type SqlTimestamp } from './datetime.ts';
 import { arrayElementType, typeFromOid, typeOid, type SqlType, type SqlValue } from './types.ts';
 import { SqlRecord, anonymousRecordInput } from './record.ts';
 import { SqlEnum } from './enum-types.ts';
@@ -19,7 +19,6 @@ import { SqlTime, decodeTimeBinary, encodeTimeBinary } from './time.ts';
 import { SqlTimeTz, decodeTimeTzBinary, encodeTimeTzBinary } from './timetz.ts';
 import { SqlJson, SqlJsonb, parseJson, parseJsonb } from './json.ts';
 
-const PG_EPOCH_DAYS = 10957; // 2000-01-01 in days since 1970-01-01
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -304,11 +303,12 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
       return b[0] !== 0;
     case 'date':
       needLength(b, 4, type);
-      return new SqlDate(dv.getInt32(0) + PG_EPOCH_DAYS);
+      // date_recv and timestamp_recv: the infinities, or a value in range (22008).
+      return dateOfPg(dv.getInt32(0));
     case 'timestamp':
     case 'timestamptz':
       needLength(b, 8, type);
-      return new SqlTimestamp(dv.getBigInt64(0) + PG_EPOCH_MICROS);
+      return timestampOfPg(dv.getBigInt64(0));
     case 'numeric': {
       if (b.byteLength < 8) throw bad(type);
       const ndigits = dv.getInt16(0);

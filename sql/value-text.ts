@@ -6,7 +6,7 @@
 
 import { SqlError, SqlState } from './errors.ts';
 import { Numeric } from './numeric.ts';
-import { SqlDate, SqlTimestamp, formatDate, formatTimestamp, formatTimestampTz } from './datetime.ts';
+import { SqlDate, SqlTimestamp, formatDate, formatTimestamp, formatTimestampTz, timestampToDate } from './datetime.ts';
 import { applyTypmod } from './typmod.ts';
 import { formatBytea, parseBytea } from './bytea.ts';
 import { SqlInterval, formatInterval, parseInterval } from './interval.ts';
@@ -83,7 +83,7 @@ export function formatText(value: SqlValue, type: SqlType): string {
       if (value instanceof SqlJson || value instanceof SqlJsonb) return value.toString();
       if (value instanceof SqlDate) return formatDate(value.days);
       if (value instanceof SqlTimestamp) {
-        if (type === 'date') return formatDate(value.days);
+        if (type === 'date') return formatDate(timestampToDate(value).days);
         return type === 'timestamptz' ? formatTimestampTz(value.micros) : formatTimestamp(value.micros);
       }
       return String(value);

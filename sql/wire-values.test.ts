@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decodeOutcome, decodeTypedParams, encodeOutcome, decodeParams, encodeParams } from './wire-values.ts';
 import { SqlArray } from './sql-array.ts';
+import { DATE_INFINITY, DATE_NEG_INFINITY, TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY } from './datetime.ts';
 
 const NAMES = ['id', '', 'héllo wörld', '日本語', 'a😀b', '\uFEFFbom', '\uFEFF', 'x'.repeat(300) + 'é', 'é' + 'x'.repeat(300)];
 
@@ -37,4 +38,14 @@ void test('vectors and arrays that start at 0 travel between clients and replica
   const out = decodeOutcome(encodeOutcome({ ok: true, columns: [{ name: 'indkey', type: 'int2vector', typmod: -1 }, { name: 'keys', type: '_int2', typmod: -1 }], rows: [[vector, vector]] }));
   assert.ok(out.ok);
   assert.deepEqual(out.rows, [[vector, vector]]);
+});
+
+void test('the infinite dates and timestamps travel between clients and replicas as themselves', () => {
+  const values = [TIMESTAMP_INFINITY, TIMESTAMP_NEG_INFINITY, DATE_INFINITY, DATE_NEG_INFINITY];
+  const typed = decodeTypedParams(encodeParams(values, ['timestamp', 'timestamptz', 'date', 'date']));
+  assert.deepEqual(typed.values, values);
+  const columns = [{ name: 't', type: 'timestamptz', typmod: -1 }, { name: 'd', type: 'date', typmod: -1 }] as const;
+  const out = decodeOutcome(encodeOutcome({ ok: true, columns: [...columns], rows: [[TIMESTAMP_INFINITY, DATE_NEG_INFINITY], [TIMESTAMP_NEG_INFINITY, DATE_INFINITY]] }));
+  assert.ok(out.ok);
+  assert.deepEqual(out.rows, [[TIMESTAMP_INFINITY, DATE_NEG_INFINITY], [TIMESTAMP_NEG_INFINITY, DATE_INFINITY]]);
 });

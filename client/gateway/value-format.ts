@@ -1,7 +1,8 @@
 // Values on the wire: PostgreSQL's text and binary formats for the types the engine has. Text goes
 // through the engine's own `formatText`/`parseText` so the gateway and the SQL layer never disagree on
 // a spelling; binary follows PostgreSQL's send/recv functions (big-endian integers and IEEE floats,
-// numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01, bytea as its bytes).
+// numeric as base-10000 digit groups, date and timestamp relative to 2000-01-01 with their infinities
+// as the extremes of the integer, bytea as its bytes).
 
 import { Numeric, SqlDate, SqlTimestamp, formatText, parseText, typeOidOf, typeLen } from '../../sql/types.ts';
 import { arrayElementType, type SqlType, type SqlValue } from '../../sql/types.ts';
@@ -14,9 +15,8 @@ import { SqlInterval, decodeIntervalBinary, encodeIntervalBinary } from '../../s
 import { formatArrayBinary, parseArrayBinary } from '../../sql/array-format.ts';
 import { SqlArray } from '../../sql/sql-array.ts';
 import { utf8Text } from './utf8-text.ts';
-import { PG_EPOCH_MICROS, checkedDate, checkedTimestamp } from '../../sql/datetime.ts';
+import { PG_EPOCH_DAYS, PG_EPOCH_MICROS, dateOfPg, dateToTimestamp, timestampOfPg, timestampToDate } from '../../sql/datetime.ts';
 
-const PG_EPOCH_DAYS = 10_957; // 2000-01-01 in days since 1970-01-01
 const NUMERIC_NEG = 0x4000;
 
 /** RowDescription fields for result columns and the format codes a Bind asked for. */
@@ -124,7 +124,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
       return;
     }
     case 'date': {
-      const days = v instanceof SqlDate ? v.days : v instanceof SqlTimestamp ? v.days : 0;
+      const days = v instanceof SqlDate ? v.days : v instanceof SqlTimestamp ? timestampToDate(v).days : 0;
       const { buf, at } = w.reserve(8);
       buf.writeInt32BE(4, at);
       buf.writeInt32BE(days - PG_EPOCH_DAYS, at + 4);
@@ -132,7 +132,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     }
     case 'timestamp':
     case 'timestamptz': {
-      const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? SqlTimestamp.of(v.days, 0).micros : 0n;
+      const micros = v instanceof SqlTimestamp ? v.micros : v instanceof SqlDate ? dateToTimestamp(v).micros : 0n;
       const { buf, at } = w.reserve(12);
       buf.writeInt32BE(8, at);
       buf.writeBigInt64BE(micros - PG_EPOCH_MICROS, at + 4);
@@ -281,11 +281,11 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
       return raw[0] !== 0;
     case 'date':
       fixed(raw, 4, 'date');
-      return checkedDate(raw.readInt32BE(0) + PG_EPOCH_DAYS);
+      return dateOfPg(raw.readInt32BE(0));
     case 'timestamp':
     case 'timestamptz':
       fixed(raw, 8, type === 'timestamp' ? 'timestamp' : 'timestamp with time zone');
-      return checkedTimestamp(raw.readBigInt64BE(0) + PG_EPOCH_MICROS);
+      return timestampOfPg(raw.readBigInt64BE(0));
     case 'numeric':
       return decodeNumeric(raw);
     case 'text':

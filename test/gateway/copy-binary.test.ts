@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { BinaryCopyParser, CopyFormatError } from '../../client/gateway/copy-binary.ts';
 import { serialize } from 'pg-protocol';
 import { binaryCopySession, scriptOutput } from './client-scripts.ts';
-import { PASSWORD, RawClient, USER, engineGatewayForSuite, startTestGateway, types } from './gateway-fixture.ts';
+import { PASSWORD, RawClient, USER, cstring, engineGatewayForSuite, startTestGateway, types } from './gateway-fixture.ts';
 
 const GOLDEN = readFileSync(join(import.meta.dirname, 'testdata', 'copy-binary.bin'));
 const COLUMNS = 15;
@@ -60,6 +60,40 @@ void describe('binary COPY through the gateway over the engine', () => {
     const r = await binaryCopySession(port(), USER, PASSWORD);
     assert.deepEqual({ stdout: r.stdout, stderr: r.stderr }, scriptOutput('copy-binary'));
     assert.ok(r.out.equals(GOLDEN), 'COPY TO (FORMAT binary) is PostgreSQL 15 byte for byte');
+  });
+
+  void it('copies the infinite dates and timestamps out and in, binary and text, as PostgreSQL 15', async () => {
+    const gw = await startTestGateway({ users: 'trust' });
+    const c = await RawClient.connect(gw.port);
+    // PostgreSQL 15's COPY (SELECT 'infinity'::timestamp, '-infinity'::timestamptz, 'infinity'::date, '-infinity'::date) TO STDOUT (FORMAT binary).
+    const pg = Buffer.from('5047434f50590aff0d0a0000000000000000000004000000087fffffffffffffff000000088000000000000000000000047fffffff0000000480000000ffff', 'hex');
+    try {
+      const copyOut = async (sql: string): Promise<Buffer> => {
+        c.send(serialize.query(sql));
+        const ms = await c.untilReady();
+        return Buffer.concat(ms.filter((m) => m.type === 'd').map((m) => m.body));
+      };
+      const copyIn = async (sql: string, data: Buffer): Promise<string> => {
+        c.send(serialize.query(sql));
+        const started = await c.until((m) => m.type === 'G');
+        assert.equal(types(started), 'G');
+        c.send(serialize.copyData(data), serialize.copyDone());
+        const ms = await c.untilReady();
+        assert.equal(types(ms), 'CZ');
+        return cstring((ms[0] as { body: Buffer }).body);
+      };
+      const all = `SELECT 'infinity'::timestamp, '-infinity'::timestamptz, 'infinity'::date, '-infinity'::date`;
+      assert.ok((await copyOut(`COPY (${all}) TO STDOUT (FORMAT binary)`)).equals(pg));
+      assert.equal((await copyOut(`COPY (${all}) TO STDOUT`)).toString(), 'infinity\t-infinity\tinfinity\t-infinity\n');
+      c.send(serialize.query('CREATE TABLE ci (ts timestamp PRIMARY KEY, tz timestamptz, d date, d2 date)'));
+      await c.untilReady();
+      assert.equal(await copyIn('COPY ci FROM STDIN (FORMAT binary)', pg), 'COPY 1');
+      assert.equal(await copyIn('COPY ci FROM STDIN (FORMAT csv)', Buffer.from('-Infinity,INFINITY,-infinity,infinity\n')), 'COPY 1');
+      assert.equal((await copyOut('COPY (SELECT * FROM ci ORDER BY ts) TO STDOUT (FORMAT csv)')).toString(), '-infinity,infinity,-infinity,infinity\ninfinity,-infinity,infinity,-infinity\n');
+    } finally {
+      c.end();
+      await gw.close();
+    }
   });
 
   void it('sends the header with the first row and the end marker alone, as PostgreSQL does (psycopg reads them so)', async () => {

@@ -55,6 +55,46 @@ void test('sends binary results for every engine type when Bind asks for them', 
   }
 });
 
+void test('sends and takes the infinite dates and timestamps in binary as PostgreSQL does: the extremes of the integer', async () => {
+  const gw = await startTestGateway({ users: 'trust' });
+  const c = await RawClient.connect(gw.port);
+  const hex = (b: Buffer | null | undefined): string | undefined => b?.toString('hex');
+  try {
+    c.send(serialize.query(`CREATE TABLE inf (k INT PRIMARY KEY, ts TIMESTAMP, tz TIMESTAMPTZ, d DATE); INSERT INTO inf VALUES (1, 'infinity', '-infinity', 'infinity'), (2, '-infinity', 'infinity', '-infinity')`));
+    await c.untilReady();
+    c.send(serialize.parse({ text: 'SELECT ts, tz, d FROM inf ORDER BY k' }), serialize.bind({ binary: true }), serialize.execute(), serialize.sync());
+    let ms = await c.untilReady();
+    assert.equal(types(ms), '12DDCZ');
+    // timestamp_send and date_send of PostgreSQL 15: DT_NOEND/DT_NOBEGIN, DATEVAL_NOEND/NOBEGIN.
+    assert.deepEqual(dataRow((ms[2] as { body: Buffer }).body).map(hex), ['7fffffffffffffff', '8000000000000000', '7fffffff']);
+    assert.deepEqual(dataRow((ms[3] as { body: Buffer }).body).map(hex), ['8000000000000000', '7fffffffffffffff', '80000000']);
+    // Binary parameters: the same integers are the infinities (stored, keyed and read back as text).
+    c.send(
+      serialize.parse({ text: 'INSERT INTO inf VALUES ($1, $2, $3, $4)', types: [23, 1114, 1184, 1082] }),
+      serialize.bind({ values: [Buffer.from('00000003', 'hex'), Buffer.from('8000000000000000', 'hex'), Buffer.from('7fffffffffffffff', 'hex'), Buffer.from('7fffffff', 'hex')], binary: true }),
+      serialize.execute(),
+      serialize.parse({ text: 'SELECT ts::text, tz::text, d::text, isfinite(ts) FROM inf WHERE k = 3' }),
+      serialize.bind({}),
+      serialize.execute(),
+      serialize.sync(),
+    );
+    ms = await c.untilReady();
+    assert.equal(types(ms), '12C12DCZ');
+    assert.deepEqual(dataRow((ms[5] as { body: Buffer }).body).map((v) => v?.toString()), ['-infinity', 'infinity', 'infinity', 'f']);
+    // Any other integer past the range is 22008, as timestamp_recv and date_recv say.
+    for (const [type, bytes, message] of [[1114, '7ffffffffffffffe', 'timestamp out of range'], [1184, '8000000000000001', 'timestamp out of range'], [1082, '80000001', 'date out of range']] as const) {
+      c.send(serialize.parse({ text: 'SELECT $1::text', types: [type] }), serialize.bind({ values: [Buffer.from(bytes, 'hex')], binary: true }), serialize.execute(), serialize.sync());
+      ms = await c.untilReady();
+      assert.equal(types(ms), '1EZ', bytes);
+      const e = errorFields((ms[1] as { body: Buffer }).body);
+      assert.deepEqual([e.C, e.M], ['22008', message], bytes);
+    }
+  } finally {
+    c.end();
+    await gw.close();
+  }
+});
+
 void test('sends and takes uuid in binary format as its 16 bytes', async () => {
   const gw = await startTestGateway({ users: 'trust' });
   const c = await RawClient.connect(gw.port);
