@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { encodeKey, prefixEnd } from './key-encoding.ts';
+import { encodeKey, encodeKeyValue, prefixEnd } from './key-encoding.ts';
 import { Numeric } from './numeric.ts';
 import { parseText } from './value-text.ts';
 import { compareValues } from './ops.ts';
@@ -43,10 +43,23 @@ void test('float, date and timestamp encodings sort by value', () => {
 void test('the infinite dates and timestamps sort first and last, beyond both ends of the range', () => {
   const dates = ['-infinity', '4714-11-24 BC', '2000-01-01', '5874897-12-31', 'infinity'].map((s) => parseText(s, 'date'));
   assertOrdered([...dates, null], 'date');
-  // 294247 AD and later are past 2^63 microseconds from 1970 (not from 2000): they still sort below infinity.
+  // 294247 AD and later are past 2^63 microseconds from 1970: they take 8 bytes more and still sort below infinity.
   const stamps = ['-infinity', '4714-11-24 00:00:00 BC', '2000-01-01', '294247-01-10 04:00:54.775806', '294270-01-01', '294276-12-31 23:59:59.999999', 'infinity'];
   assertOrdered([...stamps.map((s) => parseText(s, 'timestamp')), null], 'timestamp');
   assertOrdered(stamps.map((s) => parseText(s, 'timestamptz')), 'timestamptz');
+});
+
+void test('timestamp keys are the microseconds since 1970 that stored keys have always held', () => {
+  const hex = (s: string, t: SqlType): string => Buffer.from(encodeKeyValue(parseText(s, t), t), 'latin1').toString('hex');
+  // Tag 0x02, then the microseconds since 1970 as offset binary.
+  assert.equal(hex('1970-01-01 00:00:00', 'timestamp'), '028000000000000000');
+  assert.equal(hex('2000-01-01 00:00:00+00', 'timestamptz'), '0280035d013b37e000');
+  assert.equal(hex('-infinity', 'timestamp'), '020000000000000000');
+  assert.equal(hex('infinity', 'timestamp'), '02' + 'ff'.repeat(16));
+  // With a column after them, the long keys still sort by the timestamp first.
+  const types: SqlType[] = ['timestamp', 'int4'];
+  const keys = ['294247-01-10 04:00:54.775806', '294247-01-10 04:00:54.775807', '294276-12-31 23:59:59.999999', 'infinity'].map((s) => encodeKey([parseText(s, 'timestamp'), 1], types));
+  for (let i = 1; i < keys.length; i++) assert.ok(keys[i - 1]! < keys[i]! && prefixEnd(keys[i - 1]!) <= keys[i]!, `key ${i}`);
 });
 
 void test('composite keys sort column by column and a prefix bounds its range', () => {

@@ -6,8 +6,8 @@
 // by the primary key's encoding.
 //
 // Layout per column: tag 0x02 then the value, or tag 0x03 for NULL. Integers, dates and timestamps are
-// 8 bytes big-endian offset binary (timestamps as PostgreSQL's int64 microseconds since 2000, so the
-// whole range and both infinities fit: from 1970, the years past 294247 would not); floats are IEEE bits with the sign trick; numerics are sign, decimal
+// 8 bytes big-endian offset binary (timestamps as microseconds since 1970, which 8 bytes hold up to the
+// year 294247; later ones and infinity take 8 bytes more, `encodeTimestampKey`); floats are IEEE bits with the sign trick; numerics are sign, decimal
 // exponent and digits; text is UTF-8 with 0x00 escaped as 0x00 0xFF and terminated by 0x00 0x01, bytea
 // its bytes escaped and terminated the same way (so byte-wise order, a proper prefix first). A prefix
 // of columns encodes to a prefix of the full key, so `prefixEnd` gives the exclusive upper bound of a
@@ -17,7 +17,7 @@ import { SqlInterval } from './interval.ts';
 import { SqlTime } from './time.ts';
 import { JsonbObject, SqlJsonb, type Jsonb } from './json.ts';
 import { Numeric } from './numeric.ts';
-import { PG_EPOCH_MICROS, SqlDate, SqlTimestamp } from './datetime.ts';
+import { SqlDate, SqlTimestamp, TIMESTAMP_INFINITY_MICROS, TIMESTAMP_NEG_INFINITY_MICROS } from './datetime.ts';
 import type { SqlType, SqlValue } from './types.ts';
 import { InvariantError, SqlError, SqlState } from './errors.ts';
 import { SqlArray } from './sql-array.ts';
@@ -42,6 +42,24 @@ function encodeBigInt(v: bigint): string {
   let s = '';
   for (let i = 56; i >= 0; i -= 8) s += fc(Number((u >> BigInt(i)) & 255n));
   return s;
+}
+
+const INT64_MAX = (1n << 63n) - 1n;
+const HIGHEST_8 = '\xff'.repeat(8);
+
+/**
+ * A timestamp's key: its microseconds since 1970 in 8 bytes, as keys have always held them (stored keys
+ * stay where they are); -infinity as the lowest 8 bytes (no finite timestamp comes near); what 8 bytes
+ * from 1970 cannot hold, the years from 294247 on (PostgreSQL's range ends in 294276) and infinity, as
+ * the highest 8 bytes followed by 8 more: the distance past 2^63 - 1, infinity's the greatest. (Those
+ * years wrapped below every other timestamp before.) No key is a proper prefix of another one of this
+ * column, so the columns after it still sort as they should.
+ */
+function encodeTimestampKey(micros: bigint): string {
+  if (micros === TIMESTAMP_NEG_INFINITY_MICROS) return encodeBigInt(-INT64_MAX - 1n);
+  if (micros === TIMESTAMP_INFINITY_MICROS) return HIGHEST_8 + HIGHEST_8;
+  if (micros < INT64_MAX) return encodeBigInt(micros);
+  return HIGHEST_8 + encodeBigInt(micros - INT64_MAX - (1n << 63n));
 }
 
 const f64 = new Float64Array(1);
@@ -173,7 +191,7 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       break;
     case 'timestamp':
     case 'timestamptz':
-      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeBigInt(v.micros - PG_EPOCH_MICROS);
+      if (v instanceof SqlTimestamp) return TAG_VALUE + encodeTimestampKey(v.micros);
       break;
     case 'float4':
     case 'float8':
