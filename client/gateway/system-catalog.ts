@@ -150,6 +150,12 @@ function typeRows(): SqlValue[][] {
         'record_recv', 'record_send', 'd', 'x', false, 0, -1, 0, 0, null, null]);
       continue;
     }
+    if (t === 'void') {
+      // The pseudo-type of functions that return nothing (pg_sleep).
+      rows.push([typeOid.void, 'void', PG_CATALOG, 10, 4, true, 'p', 'P', false, true, ',', 0, '-', 0, 0, 'void_in', 'void_out',
+        'void_recv', 'void_send', 'i', 'p', false, 0, -1, 0, 0, null, null]);
+      continue;
+    }
     const oid = typeOid[t];
     const len = typeLen[t];
     const array = ARRAY_OID[t] ?? 0;
