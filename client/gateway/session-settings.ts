@@ -4,8 +4,9 @@
 // writes); the rest of the settings drivers and tools send are accepted and echoed back by SHOW.
 // TimeZone is checked as PostgreSQL checks it and handed to the backend, which binds and runs statements
 // in it (sql/session-zone.ts). Settings PostgreSQL reports with ParameterStatus are reported on change
-// too. As there, the startup packet's values are what RESET goes back to, a SET in a transaction block
-// is undone by its rollback, and SET LOCAL lasts until the block ends (savepoints do not undo SETs).
+// too. As there, the startup packet's values are what RESET goes back to (one PostgreSQL refuses, 22023,
+// ends the connection: `startupError`; names and values it takes that are not kept here are ignored),
+// a SET in a transaction block is undone by its rollback, and SET LOCAL lasts until the block ends (savepoints do not undo SETs).
 
 import { timeZoneSetting, UTC_ZONE, type SessionZone } from '../../sql/session-zone.ts';
 import { GatewayState } from './protocol-error.ts';
@@ -148,6 +149,11 @@ export class SessionSettings {
   #onZone: ((zone: SessionZone) => void) | null = null;
   /** The database the startup packet named (the user's name when it named none, as libpq does). */
   readonly database: string;
+  /**
+   * The first startup setting whose value PostgreSQL refuses (22023: TimeZone 'Nowhere/Zone'), where it
+   * ends the connection with FATAL; null when none.
+   */
+  readonly startupError: BackendError | null;
 
   constructor(
     readonly user: string,
@@ -155,10 +161,13 @@ export class SessionSettings {
   ) {
     this.database = startup.get('database') ?? user;
     this.values.set('session_authorization', user);
+    let refused: BackendError | null = null;
     for (const [k, v] of startup) {
       if (k === 'user' || k === 'database' || k === 'options' || k === 'replication') continue;
-      this.set(k, v);
+      const r = this.set(k, v);
+      if (!r.ok && r.error.code === GatewayState.invalidParameterValue) refused ??= r.error;
     }
+    this.startupError = refused;
     for (const [k, v] of this.values) this.resetValues.set(k, v);
   }
 

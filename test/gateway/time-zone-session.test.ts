@@ -1,6 +1,7 @@
 /**
  * Session time zones through the gateway over the single-node engine, where an slt file cannot look: a
- * TimeZone in the startup packet (as pgjdbc sends the JVM's zone) and in `options` (node `pg`), the
+ * TimeZone in the startup packet (as pgjdbc sends the JVM's zone) and in `options` (node `pg`), one
+ * PostgreSQL refuses there ending the connection (FATAL 22023), the
  * ParameterStatus PostgreSQL sends when TimeZone changes (SET, a ROLLBACK undoing one, SET LOCAL's block
  * ending), current_setting and set_config, parameters without an offset read in the session's zone,
  * and COPY TO in it.
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { dataRow, DATABASE, PASSWORD, RawClient, startTestGateway, USER, type BackendMessage } from './gateway-fixture.ts';
+import { dataRow, DATABASE, errorFields, PASSWORD, RawClient, startTestGateway, USER, type BackendMessage } from './gateway-fixture.ts';
 
 /** The ParameterStatus messages of a batch, as [name, value]. */
 function parameterStatus(ms: readonly BackendMessage[]): [string, string][] {
@@ -24,6 +25,9 @@ async function query(c: RawClient, sql: string): Promise<BackendMessage[]> {
   c.send(serialize.query(sql));
   return c.untilReady();
 }
+
+/** The named fields of an ErrorResponse (S severity, C code, M message, D detail). */
+const pick = (fields: Record<string, string>, names: string): Record<string, string | undefined> => Object.fromEntries([...names].map((n) => [n, fields[n]]));
 
 const cells = (ms: readonly BackendMessage[]): string[] => ms.filter((m) => m.type === 'D').map((m) => String(dataRow(m.body)[0] ?? 'NULL'));
 
@@ -85,6 +89,32 @@ void describe('session time zones through the gateway', () => {
     } finally {
       c.end();
     }
+  });
+
+  void it('refuses a TimeZone PostgreSQL refuses in the startup packet or in options: FATAL 22023 after AuthenticationOk', async () => {
+    for (const params of [{ TimeZone: 'Nowhere/Zone' }, { options: '-c TimeZone=Nowhere/Zone' }, { options: '-c application_name=x -c timezone=Nowhere/Zone' }]) {
+      const { client: c, messages } = await RawClient.start(port(), { user: USER, database: DATABASE, ...params });
+      try {
+        assert.equal(messages.map((m) => m.type).join(''), 'RE');
+        assert.deepEqual(pick(errorFields(messages[1]!.body), 'SCM'), { S: 'FATAL', C: '22023', M: 'invalid value for parameter "TimeZone": "Nowhere/Zone"' });
+        await c.closed;
+      } finally {
+        c.end();
+      }
+    }
+    // With its DETAIL; the TimeZone PostgreSQL takes connects as before.
+    const { client: detail, messages } = await RawClient.start(port(), { user: USER, database: DATABASE, TimeZone: "INTERVAL '1 month'" });
+    detail.end();
+    assert.deepEqual(pick(errorFields(messages[1]!.body), 'CD'), { C: '22023', D: 'Cannot specify months in time zone interval.' });
+    const ok = await RawClient.connect(port(), { user: USER, database: DATABASE, options: '-c TimeZone=Asia/Tokyo' });
+    try {
+      assert.deepEqual(cells(await query(ok, 'SHOW TimeZone')), ['Asia/Tokyo']);
+    } finally {
+      ok.end();
+    }
+    // node pg's options: the connection fails with the FATAL's error.
+    const c = new pg.Client({ host: '127.0.0.1', port: port(), user: USER, password: PASSWORD, database: DATABASE, options: '-c TimeZone=Nowhere/Zone' });
+    await assert.rejects(c.connect(), { code: '22023', severity: 'FATAL', message: 'invalid value for parameter "TimeZone": "Nowhere/Zone"' });
   });
 
   void it('serves node pg: options TimeZone, current_setting, set_config, 22023', async () => {
