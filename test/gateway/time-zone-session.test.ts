@@ -67,6 +67,16 @@ void describe('session time zones through the gateway', () => {
       await query(c, 'BEGIN');
       assert.deepEqual(parameterStatus(await query(c, `SET LOCAL TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE`)), [['TimeZone', '<+02>-02']]);
       assert.deepEqual(parameterStatus(await query(c, 'COMMIT')), [['TimeZone', 'UTC']]);
+      // ROLLBACK TO a savepoint undoes the SETs after it (also after an error), RELEASE keeps them.
+      await query(c, 'BEGIN; SAVEPOINT a');
+      assert.deepEqual(parameterStatus(await query(c, `SET TIME ZONE 'Asia/Tokyo'`)), [['TimeZone', 'Asia/Tokyo']]);
+      assert.deepEqual(parameterStatus(await query(c, 'ROLLBACK TO a')), [['TimeZone', 'UTC']]);
+      assert.deepEqual(parameterStatus(await query(c, `SET TIME ZONE 'Asia/Tokyo'; SELECT 1/0`)), [['TimeZone', 'Asia/Tokyo']]);
+      assert.deepEqual(parameterStatus(await query(c, 'ROLLBACK TO SAVEPOINT "a"')), [['TimeZone', 'UTC']]);
+      await query(c, `SAVEPOINT b; SET TIME ZONE 'Asia/Tokyo'; RELEASE b`);
+      assert.deepEqual(parameterStatus(await query(c, 'COMMIT')), []);
+      assert.deepEqual(cells(await query(c, 'SHOW TimeZone')), ['Asia/Tokyo']);
+      await query(c, 'SET TIME ZONE UTC');
       // SET LOCAL outside a block: PostgreSQL's WARNING, nothing changes.
       const local = await query(c, `SET LOCAL TIME ZONE 'Asia/Tokyo'`);
       assert.ok(local.some((m) => m.type === 'N' && m.body.includes('SET LOCAL can only be used in transaction blocks')));
@@ -132,6 +142,13 @@ void describe('session time zones through the gateway', () => {
       assert.deepEqual({ code: e?.code, message: e?.message }, { code: '22023', message: 'invalid value for parameter "TimeZone": "PST"' });
       const d = await c.query(`SET TIME ZONE 200`).then(() => null, (x: unknown) => x as { detail: string });
       assert.equal(d?.detail, 'UTC timezone offset is out of range.');
+      // Savepoints in the extended protocol (named statements): ROLLBACK TO undoes the SET after it.
+      await c.query('BEGIN');
+      await c.query({ name: 'sp', text: 'SAVEPOINT sp' });
+      await c.query({ name: 'tz', text: `SET TIME ZONE 'Asia/Tokyo'` });
+      await c.query({ name: 'rb', text: 'ROLLBACK TO SAVEPOINT sp' });
+      assert.deepEqual((await c.query({ name: 'show', text: 'SHOW TimeZone' })).rows, [{ TimeZone: 'America/Sao_Paulo' }]);
+      await c.query('COMMIT');
     } finally {
       await c.end();
     }
