@@ -120,8 +120,8 @@ export function unify(ctx: BindContext, l: Expr, r: Expr, op: string): [Expr, Ex
   // time beside an interval compares as an interval (time's implicit cast), as PostgreSQL resolves it.
   const timeAndInterval = (l.t === 'time' && r.t === 'interval') || (l.t === 'interval' && r.t === 'time');
   let t = timeAndInterval ? 'interval' : commonType(l.t, r.t);
-  // json has no comparison operators at all (PostgreSQL: 42883), nor do arrays of it.
-  if (t === null || t === 'json' || t === '_json') {
+  // json has no comparison operators at all (PostgreSQL: 42883), nor do arrays of it, nor void.
+  if (t === null || t === 'json' || t === '_json' || t === 'void') {
     // PostgreSQL resolves "text = unknown literal" and friends; a typed mismatch is an error.
     throw operatorError(op, l.t, r.t);
   }

@@ -364,7 +364,7 @@ export class Session {
   }
 
   /**
-   * Savepoints restore the buffered writes, and after DDL the catalog and rows; reads stay recorded
+   * Savepoints restore the buffered writes and the settings, and after DDL the catalog and rows; reads stay recorded
    * (validation stays conservative). An unknown name fails the transaction, as any error does (`execute`).
    */
   private savepoint(op: SavepointOp, name: string): ExecResult {
@@ -372,7 +372,10 @@ export class Session {
     if (txn === null) throw savepointOutsideBlock(op);
     const locked = this.engine.ddlLock?.owner === this;
     if (op === 'savepoint') {
-      txn.savepoints.take(name, { buffer: txn.buffer.clone(), ddl: locked ? { catalog: this.engine.catalog.snapshot(), store: this.engine.store.snapshot() } : null });
+      txn.savepoints.take(name, {
+        buffer: txn.buffer.clone(), settings: this.settings.snapshot(),
+        ddl: locked ? { catalog: this.engine.catalog.snapshot(), store: this.engine.store.snapshot() } : null,
+      });
     } else if (op === 'release') txn.savepoints.release(name);
     else {
       const s = txn.savepoints.rollbackTo(name);
@@ -380,6 +383,7 @@ export class Session {
       if (s.ddl !== null) this.restoreDdl(s.ddl);
       else this.releaseDdl(false);
       txn.buffer.restore(s.buffer);
+      this.settings.restore(s.settings);
       txn.failed = false;
     }
     const tag = savepointTag(op);

@@ -1,6 +1,7 @@
 // A single-node engine session's run-time settings (SET, RESET, SHOW), with PostgreSQL's transaction
-// rules: a SET inside a transaction block is undone by its ROLLBACK, a SET LOCAL lasts until the block
-// ends (outside one it is a WARNING and changes nothing). TimeZone is checked and shown as PostgreSQL
+// rules: a SET inside a transaction block is undone by its ROLLBACK, and one after a savepoint by a
+// ROLLBACK TO it (RELEASE keeps it; the session keeps each savepoint's `snapshot`); a SET LOCAL lasts
+// until the block ends (outside one it is a WARNING and changes nothing). TimeZone is checked and shown as PostgreSQL
 // does (sql/session-zone.ts) and is the zone the session's statements run in; the other settings are
 // kept as given and shown back. (The gateway keeps its own settings: client/gateway/session-settings.ts.)
 
@@ -14,6 +15,12 @@ const defaults: Readonly<Record<string, string>> = {
 };
 
 const SET_LOCAL_OUTSIDE_BLOCK = 'SET LOCAL can only be used in transaction blocks';
+
+/** The settings when a savepoint was taken, which a ROLLBACK TO it restores. */
+export interface SettingsSnapshot {
+  readonly values: ReadonlyMap<string, string>;
+  readonly local: ReadonlyMap<string, string>;
+}
 
 export class EngineSettings {
   readonly #values = new Map<string, string>();
@@ -56,6 +63,21 @@ export class EngineSettings {
   /** BEGIN. */
   begin(): void {
     this.#block = { before: new Map(this.#values), local: new Map() };
+  }
+
+  /** SAVEPOINT: the settings now (SET and SET LOCAL values). */
+  snapshot(): SettingsSnapshot {
+    return { values: new Map(this.#values), local: new Map(this.#block?.local ?? []) };
+  }
+
+  /** ROLLBACK TO: the settings as the savepoint found them. */
+  restore(s: SettingsSnapshot): void {
+    this.#values.clear();
+    for (const [k, v] of s.values) this.#values.set(k, v);
+    const local = this.#block?.local;
+    local?.clear();
+    for (const [k, v] of s.local) local?.set(k, v);
+    this.#refreshZone();
   }
 
   /** The block ends: its SET LOCAL values go, and a rollback undoes its SETs. */

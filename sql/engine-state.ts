@@ -8,6 +8,7 @@ import type { DeferredConstraints } from './foreign-key-deferred.ts';
 import type { StoreSnapshot } from './memory-store.ts';
 import type { ReadRecorder } from './exec-context.ts';
 import type { Savepoints } from './savepoints.ts';
+import type { SettingsSnapshot } from './engine-settings.ts';
 import type { SqlTimestamp } from './datetime.ts';
 import type { XactId } from './session-time.ts';
 import type { WriteBuffer } from './write-buffer.ts';
@@ -25,8 +26,8 @@ export interface Txn {
   readonly buffer: WriteBuffer;
   /** What the transaction read, validated at COMMIT (occ.ts). */
   readonly reads: ReadRecorder;
-  /** Open savepoints, each with the writes buffered when it was taken (and, after DDL, the catalog and rows). */
-  readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly ddl: DdlState | null }>;
+  /** Open savepoints, each with the writes buffered and the settings when it was taken (and, after DDL, the catalog and rows). */
+  readonly savepoints: Savepoints<{ readonly buffer: WriteBuffer; readonly settings: SettingsSnapshot; readonly ddl: DdlState | null }>;
   readonly now: SqlTimestamp;
   /** txid_current() (sql/session-time.ts), from `now`. */
   readonly xact: XactId;

@@ -21,6 +21,7 @@ import { DEFAULT_IDENTITY, type ExecContext, type SessionIdentity } from './exec
 import { applyDdl } from './ddl.ts';
 import { actorOf } from './roles.ts';
 import { withViewText } from './views.ts';
+import { refuseMatchedBy } from './lower-merge.ts';
 import { EngineLockTable } from './engine-locks.ts';
 import type { DdlOutcome } from './ddl-build.ts';
 import { TempTables } from './temp-tables.ts';
@@ -129,6 +130,8 @@ export class Engine {
         const code = /(not yet implemented|not supported)$/.test(msg) ? SqlState.featureNotSupported : SqlState.syntaxError;
         throw new SqlError(code, msg, undefined, details?.cursorPosition !== undefined ? details.cursorPosition + 1 : undefined);
       }
+      // What PostgreSQL 18's grammar takes and 15's does not, where the tree does not show it.
+      refuseMatchedBy(sql);
       e = { sql, stmts, lowered: [], zone: '', version: this.catalog.version };
       // Long texts (bulk loads with literal values) are not worth keeping: their trees are large and never reused.
       if (sql.length <= 8192) {

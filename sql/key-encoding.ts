@@ -224,7 +224,8 @@ export function encodeKeyValue(v: SqlValue, type: SqlType): string {
       if (v instanceof SqlJsonb) return TAG_VALUE + encodeJsonbDoc(v.value);
       break;
     case 'json':
-      throw new SqlError(SqlState.undefinedFunction, 'could not identify an equality operator for type json');
+    case 'void':
+      throw new SqlError(SqlState.undefinedFunction, `could not identify an equality operator for type ${type}`);
     case 'enum':
       // The label's position (enum-types.ts): fixed for the label's life, in declared order.
       if (v instanceof SqlEnum) return TAG_VALUE + encodeText(v.pos);

@@ -55,7 +55,13 @@ export function bindArrayConstructor(scope: Scope, elements: readonly Node[], ta
   if (t === 'unknown' || isArrayType(t) || isVectorType(t)) throw new SqlError(SqlState.indeterminateDatatype, 'cannot determine type of array');
   if (t === 'record') throw recordArrays();
   if (t === 'enum') return { k: 'array', items: enumElements(scope, items), t: '_enum' };
-  return { k: 'array', items: all, t: arrayTypeOf(t) };
+  return { k: 'array', items: all, t: arrayOfElement(t) };
+}
+
+/** The array type of an element type; void has none (PostgreSQL's 42704, where ARRAY[...], array_agg or ARRAY(SELECT ...) would need it). */
+export function arrayOfElement(t: ArrayElementType | 'void'): ArrayType {
+  if (t === 'void') throw new SqlError(SqlState.undefinedObject, 'could not find array type for data type void');
+  return arrayTypeOf(t);
 }
 
 /** The elements of ARRAY[...] of an enum: all of one enum (42804 otherwise), untyped ones read as its labels. */
@@ -79,6 +85,7 @@ export function bindAnyArray(scope: Scope, op: CmpOp, all: boolean, lNode: Node,
     // An untyped parameter or literal: the array of the left operand's type (text when that is untyped too).
     const elem = l.t === 'unknown' ? 'text' : l.t;
     if (isArrayType(elem) || isVectorType(elem) || elem === 'record') throw operatorError(op, l.t, l.t);
+    if (elem === 'void') throw operatorError(op, l.t, r.t);
     const en = enumOfExpr(scope, l);
     r = en !== null ? toEnumArray(scope.ctx, r, en, false) : coerce(scope.ctx, r, arrayTypeOf(elem));
   }

@@ -13,7 +13,7 @@ import { coerce, commonType, foldCast, operatorError, unify, unifyAll } from './
 import { SqlError, SqlState, locate } from './errors.ts';
 import { castValue, canCast, cannotCast } from './cast.ts';
 import { Numeric } from './numeric.ts';
-import { arrayTypeOf, isArrayType, isVectorType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
+import { isArrayType, isVectorType, isIntegerType, isNumericType, isStringType, typeDisplayName, type SqlType } from './types.ts';
 import { resolveTypeName } from './lower-type.ts';
 import { datetimeArithType } from './lower-datetime-arith.ts';
 import { bindBitwise, bindFunction } from './lower-func.ts';
@@ -21,7 +21,7 @@ import { bindMakeIntervalArguments, bindVariadicCall } from './lower-builtins.ts
 import { bindJsonOperator } from './lower-json.ts';
 import { bindLike, bindRegexOperator, likePattern } from './lower-match.ts';
 import { jsonRowFunctions } from './json-ops.ts';
-import { bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript, vectorArguments } from './lower-array.ts';
+import { arrayOfElement, bindAnyArray, bindArrayConstructor, bindArrayOperator, bindSubscript, vectorArguments } from './lower-array.ts';
 import { bindSubLink } from './lower-sublink.ts';
 import type { AggFn, AggSpec } from './plan.ts';
 import { WINDOW_FUNCTIONS, bindWindowCall } from './lower-window.ts';
@@ -241,8 +241,8 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
     case 'min':
     case 'max':
       if (arg.t === 'unknown') arg = coerce(scope.ctx, arg, 'text');
-      // PostgreSQL 15 has no min or max of uuid, bytea or boolean (bool_and and bool_or instead).
-      if (arg.t === 'uuid' || arg.t === 'bytea' || arg.t === 'bool') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
+      // PostgreSQL 15 has no min or max of uuid, bytea or boolean (bool_and and bool_or instead), nor of void.
+      if (arg.t === 'uuid' || arg.t === 'bytea' || arg.t === 'bool' || arg.t === 'void') throw new SqlError(SqlState.undefinedFunction, `function ${fnName}(${typeDisplayName[arg.t]}) does not exist`);
       t = arg.t;
       break;
     case 'bool_and':
@@ -263,7 +263,7 @@ export function bindAggSpec(scope: Scope, fnName: AggFn, f: FuncCall): AggSpec {
       if (arg.t === 'unknown') throw new SqlError('42725', 'function array_agg(unknown) is not unique');
       if (isArrayType(arg.t) || isVectorType(arg.t)) throw new SqlError(SqlState.featureNotSupported, isVectorType(arg.t) ? 'arrays of int2vector and oidvector are not supported' : 'multidimensional arrays are not supported');
       if (arg.t === 'record') throw recordArrays();
-      t = arrayTypeOf(arg.t);
+      t = arrayOfElement(arg.t);
       break;
     case 'count_star':
       t = 'int8';
@@ -390,6 +390,7 @@ function bindAExpr(scope: Scope, a: A_Expr): Expr {
         return en !== null && x.t === 'unknown' ? toEnum(scope.ctx, x, en, false) : x;
       });
       const [all, ct] = unifyAll(scope.ctx, [e, ...list], 'IN');
+      if (ct === 'void') throw operatorError(op, e.t, list.find((x) => x.t !== 'void')?.t ?? 'void');
       return { k: 'in', e: all[0] as Expr, list: all.slice(1), neg: op === '<>', ct, t: 'bool' };
     }
     case 'AEXPR_BETWEEN':

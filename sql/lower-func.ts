@@ -95,17 +95,17 @@ export function bindFunction(ctx: BindContext, name: string, args: Expr[]): Expr
     case 'pg_advisory_unlock_all':
       arity(name, args, 0, 0);
       ctx.atClient = true;
-      return fn(name, [], 'text');
+      return fn(name, [], 'void');
     case 'pg_advisory_lock': case 'pg_advisory_lock_shared': case 'pg_advisory_xact_lock': case 'pg_advisory_xact_lock_shared':
     case 'pg_try_advisory_lock': case 'pg_try_advisory_lock_shared': case 'pg_try_advisory_xact_lock': case 'pg_try_advisory_xact_lock_shared':
     case 'pg_advisory_unlock': case 'pg_advisory_unlock_shared': {
       // The session's locks (advisory-locks.ts): the client running the statement takes them. One bigint
-      // key or two int4 keys; the void of the lock functions is an empty text here.
+      // key or two int4 keys.
       arity(name, args, 1, 2);
       const want = args.length === 1 ? 'int8' : 'int4';
       if (args.some((x) => x.t !== 'unknown' && !isIntegerType(x.t) || (want === 'int4' && x.t === 'int8'))) throw noFunc(name, args);
       ctx.atClient = true;
-      return fn(name, args.map((x) => coerce(ctx, x, want)), name.includes('_try_') || name.includes('unlock') ? 'bool' : 'text');
+      return fn(name, args.map((x) => coerce(ctx, x, want)), name.includes('_try_') || name.includes('unlock') ? 'bool' : 'void');
     }
     case 'random':
       // Drawn by the client running the statement over the rows it reads, as gen_random_uuid is.

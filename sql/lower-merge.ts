@@ -13,10 +13,12 @@
 // WHEN MATCHED clauses see the source and the target (their conditions and UPDATE SET); WHEN NOT
 // MATCHED clauses only the source (their conditions and INSERT's values). A clause without a condition
 // after one of its kind without a condition is 42601, as in PostgreSQL. PostgreSQL 15 has no RETURNING,
-// no WHEN NOT MATCHED BY SOURCE and no view as target (0A000); the parser (PostgreSQL 18's grammar)
-// accepts the first two, so they are refused here with the syntax errors PostgreSQL 15 gives.
+// no WHEN NOT MATCHED BY SOURCE / BY TARGET and no view as target (0A000); the parser (PostgreSQL 18's
+// grammar) accepts the first two, so they are refused with the syntax errors PostgreSQL 15 gives:
+// RETURNING here, `NOT MATCHED BY` in the text as it is parsed (refuseMatchedBy: the tree of BY TARGET
+// is the plain clause's).
 
-import type { MergeStmt, MergeWhenClause, Node, RangeVar } from 'libpg-query';
+import { scanSync, type MergeStmt, type MergeWhenClause, type Node, type RangeVar } from 'libpg-query';
 import { conjuncts, type Expr } from './expr.ts';
 import { Scope, type BindContext, type Rel } from './bind-context.ts';
 import type { MergeAction, OutputColumn } from './plan.ts';
@@ -49,12 +51,28 @@ function syntaxErrorAt(token: string): SqlError {
   return new SqlError(SqlState.syntaxError, `syntax error at or near "${token}"`);
 }
 
+/**
+ * Throws PostgreSQL 15's syntax error at the BY of `WHEN NOT MATCHED BY` in `sql` (a text the parser took):
+ * PostgreSQL 17's BY SOURCE and BY TARGET, which the tree of BY TARGET does not show. Only MERGE has the
+ * four keywords in a row.
+ */
+export function refuseMatchedBy(sql: string): void {
+  if (!/matched\s+by/i.test(sql)) return;
+  const tokens = scanSync(sql).tokens;
+  const keyword = (i: number, word: string): boolean => tokens[i]!.keywordKind > 0 && tokens[i]!.text.toLowerCase() === word;
+  for (let i = 3; i < tokens.length; i++) {
+    if (!keyword(i, 'by') || !keyword(i - 1, 'matched') || !keyword(i - 2, 'not') || !keyword(i - 3, 'when')) continue;
+    // The scanner's offsets are bytes; PostgreSQL's position counts characters from 1.
+    const position = Buffer.from(sql, 'utf8').subarray(0, tokens[i]!.start).toString('utf8').length + 1;
+    throw new SqlError(SqlState.syntaxError, `syntax error at or near "${tokens[i]!.text}"`, undefined, position);
+  }
+}
+
 /** The WHEN clauses, checked as PostgreSQL 15 parses and analyses them. */
 function whenClauses(nodes: readonly Node[] | undefined): MergeWhenClause[] {
   const clauses = (nodes ?? []).map((n) => ('MergeWhenClause' in n ? n.MergeWhenClause : {}));
   const unconditional = { matched: false, notMatched: false };
   for (const c of clauses) {
-    if (c.matchKind === 'MERGE_WHEN_NOT_MATCHED_BY_SOURCE') throw syntaxErrorAt('BY');
     const kind = c.matchKind === 'MERGE_WHEN_MATCHED' ? 'matched' : 'notMatched';
     if (unconditional[kind]) throw new SqlError(SqlState.syntaxError, 'unreachable WHEN clause specified after unconditional WHEN clause');
     if (c.condition === undefined) unconditional[kind] = true;

@@ -15,6 +15,7 @@ import { bindExpr, toBool, unsupported } from './lower-expr.ts';
 import { requireOperators } from './lower-select.ts';
 import { coerce, commonType } from './coerce.ts';
 import { arrayTypeOf, isArrayType, isVectorType, isNumericType, typeDisplayName, type SqlType } from './types.ts';
+import { arrayOfElement } from './lower-array.ts';
 import { orderedAggs, orderedSetAggs } from './agg.ts';
 
 /**
@@ -90,7 +91,7 @@ export function bindOrderedSet(scope: Scope, aggs: AggSpec[], fn: AggFn, f: Func
     requireOperators(v.t, 'ordering');
     if (many && (isArrayType(v.t) || isVectorType(v.t))) throw new SqlError(SqlState.featureNotSupported, 'multidimensional arrays are not supported');
     if (many && v.t === 'record') throw recordArrays();
-    t = many && !isArrayType(v.t) && !isVectorType(v.t) && v.t !== 'record' ? arrayTypeOf(v.t) : v.t;
+    t = many && !isArrayType(v.t) && !isVectorType(v.t) && v.t !== 'record' ? arrayOfElement(v.t) : v.t;
   }
   aggs.push({ fn, arg: v, arg2: fraction, distinct: false, t, filter, order: [orderKey(sb, v)] });
   return { k: 'aggref', i: aggs.length - 1, t };

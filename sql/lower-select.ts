@@ -21,7 +21,7 @@ import { distinctOnExtraKeys, type TargetItem } from './lower-distinct-on.ts';
 import { expandGroupBy, groupingPlan } from './lower-grouping.ts';
 import { checkDirectArgs } from './lower-ordered-set.ts';
 import type { ScanMode } from './row-source.ts';
-import type { SqlType } from './types.ts';
+import { typeDisplayName, type SqlType } from './types.ts';
 
 export interface QueryResult {
   readonly plan: Plan;
@@ -163,10 +163,10 @@ function applySortLimit(scope: Scope, stmt: SelectStmt, plan: Plan, columns: rea
   return plan;
 }
 
-/** json has neither equality nor ordering operators (PostgreSQL: 42883 at parse analysis, rows or not). */
+/** json and void have neither equality nor ordering operators (PostgreSQL: 42883 at parse analysis, rows or not). */
 export function requireOperators(t: SqlType, what: 'equality' | 'ordering'): void {
-  if (t === 'json' || t === '_json') {
-    throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${t === 'json' ? 'json' : 'json[]'}`);
+  if (t === 'json' || t === '_json' || t === 'void') {
+    throw new SqlError(SqlState.undefinedFunction, `could not identify an ${what} operator for type ${typeDisplayName[t]}`);
   }
 }
 
@@ -192,6 +192,8 @@ function bindSetOp(ctx: BindContext, stmt: SelectStmt, parent: Scope | null): Qu
     }
     return t === 'unknown' ? 'text' : t;
   });
+  // Only UNION ALL keeps rows without comparing them.
+  if (opName !== 'union' || stmt.all !== true) for (const t of types) requireOperators(t, 'equality');
   const cast = (q: QueryResult): Plan => {
     if (q.columns.every((c, i) => c.type === types[i])) return q.plan;
     return { k: 'project', input: q.plan, exprs: q.columns.map((c, i) => coerce(ctx, { k: 'col', i, t: c.type }, types[i] as SqlType)) };

@@ -11,7 +11,8 @@ import { SqlError, SqlState } from './errors.ts';
 import type { CmpOp, Expr } from './expr.ts';
 import { bindExpr, cmpOps, strOf, unsupported } from './lower-expr.ts';
 import { bindSubquery } from './lower-select.ts';
-import { arrayTypeOf, isArrayType, isVectorType } from './types.ts';
+import { isArrayType, isVectorType } from './types.ts';
+import { arrayOfElement } from './lower-array.ts';
 
 export function bindSubLink(scope: Scope, s: SubLink): Expr {
   const sub = bindSubquery(scope, s.subselect as Node);
@@ -31,7 +32,7 @@ export function bindSubLink(scope: Scope, s: SubLink): Expr {
       const element = et === 'unknown' ? 'text' : et;
       if (isArrayType(element) || isVectorType(element)) throw unsupported('ARRAY(SELECT ...) of an array column');
       if (element === 'record') throw recordArrays();
-      const array: Expr = { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayTypeOf(element) };
+      const array: Expr = { ...base, mode: 'array', e: null, op: '=', ct: element, t: arrayOfElement(element) };
       // An array of an enum says which one (its column's typmod), as ARRAY[...] of it does.
       return element === 'enum' ? withEnumType(array, scope.ctx.catalog.enumByOid(sub.columns[0]?.typmod ?? -1) ?? null) : array;
     }

@@ -4,7 +4,8 @@
 import type { EnumTypeDef } from './enum-types.ts';
 import type { TypeName, Node } from 'libpg-query';
 import { SqlError, SqlState } from './errors.ts';
-import { arrayTypeOf, isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
+import { isArrayType, isVectorType, numericTypmod, type SqlType } from './types.ts';
+import { arrayOfElement } from './lower-array.ts';
 
 export interface ResolvedType {
   readonly type: SqlType;
@@ -53,7 +54,7 @@ export function resolveTypeName(tn: TypeName, enums?: EnumLookup): ResolvedType 
     const elem = resolveTypeName({ ...tn, arrayBounds: [] }, enums);
     if (elem.serial) throw new SqlError(SqlState.featureNotSupported, `array of ${name} is not implemented`);
     if (elem.type === 'unknown' || elem.type === 'record' || isArrayType(elem.type) || isVectorType(elem.type)) throw new SqlError(SqlState.featureNotSupported, 'array types are not supported');
-    return { type: arrayTypeOf(elem.type), typmod: elem.typmod, serial: false, ...(elem.enumType !== undefined ? { enumType: elem.enumType } : {}) };
+    return { type: arrayOfElement(elem.type), typmod: elem.typmod, serial: false, ...(elem.enumType !== undefined ? { enumType: elem.enumType } : {}) };
   }
   const mods = (tn.typmods ?? []).map(intArg);
   switch (name) {

@@ -40,6 +40,18 @@ void describe('MERGE', () => {
     admin.execute('ROLLBACK');
   });
 
+  void it('refuses PostgreSQL 17\'s WHEN NOT MATCHED BY TARGET / BY SOURCE with PostgreSQL 15\'s syntax error at the BY', () => {
+    for (const [sql, token] of [
+      ['MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN DO NOTHING', 'BY'],
+      ["SELECT 'é'; MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED by SOURCE THEN DELETE", 'by'],
+    ] as const) {
+      const r = admin.execute(sql);
+      assert.ok(!r.ok);
+      assert.deepEqual([r.error.code, r.error.message, r.error.position], ['42601', `syntax error at or near "${token}"`, sql.indexOf(token, sql.indexOf('MATCHED')) + 1]);
+    }
+    assert.deepEqual(ok(admin.execute('SELECT count(*) FROM t')).rows, [[2]]);
+  });
+
   void it('binds parameters in conditions, SET and VALUES, with their types taken from the target', () => {
     const l = lowerStatement(engine.catalog, engine.parse(
       'MERGE INTO t USING (VALUES ($1::int)) x(id) ON t.id = x.id WHEN MATCHED AND t.n < $2 THEN UPDATE SET n = $3 WHEN NOT MATCHED THEN INSERT VALUES (x.id, $4, $3)').stmts[0]!);

@@ -25,7 +25,7 @@
 //
 // Sleeps: pg_sleep's waits cannot happen while a statement is evaluated (the evaluator is synchronous,
 // and must never block a process). Evaluating one records how long to wait (`SleepRequest`, in the
-// order evaluated) and returns void; the session's shell waits them out, in order, before it returns the
+// order evaluated) and returns void (its value ''); the session's shell waits them out, in order, before it returns the
 // statement's result (client/gateway/statement-sleep.ts), and a cancel request ends the wait with 57014.
 // They are queries' only (SELECT): a write would already be applied when the wait began.
 
@@ -88,10 +88,10 @@ const SESSION_FUNCTIONS: Readonly<Record<string, { readonly fn: string; readonly
   pg_current_xact_id: { fn: 'txid_current', args: [], t: 'int8' },
   txid_current_if_assigned: { fn: 'txid_current_if_assigned', args: [], t: 'int8' },
   pg_current_xact_id_if_assigned: { fn: 'txid_current_if_assigned', args: [], t: 'int8' },
-  // void is an empty text here, as the advisory lock functions' (NULL for a NULL argument).
-  pg_sleep: { fn: 'pg_sleep', args: ['float8'], t: 'text' },
-  pg_sleep_for: { fn: 'pg_sleep_for', args: ['interval'], t: 'text' },
-  pg_sleep_until: { fn: 'pg_sleep_until', args: ['timestamptz'], t: 'text' },
+  // void, as the advisory lock functions' (NULL for a NULL argument).
+  pg_sleep: { fn: 'pg_sleep', args: ['float8'], t: 'void' },
+  pg_sleep_for: { fn: 'pg_sleep_for', args: ['interval'], t: 'void' },
+  pg_sleep_until: { fn: 'pg_sleep_until', args: ['timestamptz'], t: 'void' },
 };
 
 /** The function names this module evaluates. */

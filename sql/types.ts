@@ -23,6 +23,7 @@
 //   int2vector        SqlArray of int2 (oidvector: of int4); only the subscripts' base (0) differs
 //   timetz            SqlTimeTz: the time of day and its zone (timetz.ts)
 //   record            SqlRecord: a row value, its fields and their types (record.ts)
+//   void              '' (its one value, which prints as the empty text)
 //   any               null is SQL NULL
 import { Numeric } from './numeric.ts';
 import { SqlDate, SqlTimestamp } from './datetime.ts';
@@ -66,14 +67,17 @@ export const sqlTypes = [
   'record',
   // time with time zone (timetz.ts) and its arrays.
   'timetz', '_timetz',
+  // What a function that returns nothing returns (pg_sleep, pg_advisory_lock): a pseudo-type of no
+  // column or array, with no operators; its one value prints as the empty text ('' here).
+  'void',
 ] as const;
 export type SqlType = (typeof sqlTypes)[number];
 /** The array types: '_' and their element type. */
 export type ArrayType = Extract<SqlType, `_${string}`>;
 /** int2vector and oidvector: arrays of int2 and of oid (int4 here, as the catalog's oids) whose subscripts start at 0. */
 export type VectorType = 'int2vector' | 'oidvector';
-/** The element types an array may have: every base type but 'unknown' and the vectors. */
-export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'record'>;
+/** The element types an array may have: every base type but 'unknown', the vectors, record and void. */
+export type ArrayElementType = Exclude<SqlType, 'unknown' | ArrayType | VectorType | 'record' | 'void'>;
 export const isVectorType = (t: SqlType): t is VectorType => t === 'int2vector' || t === 'oidvector';
 /**
  * The array type a vector's value is (a SqlArray of that element type): subscripts, ANY, unnest and casts
@@ -107,6 +111,7 @@ export const typeOid: Readonly<Record<SqlType, number>> = {
   _enum: 2277,
   record: 2249,
   timetz: 1266, _timetz: 1270,
+  void: 2278,
 };
 
 /** Wire size of each type (pg_type.typlen), -1 for variable length. */
@@ -124,6 +129,7 @@ export const typeLen: Readonly<Record<SqlType, number>> = {
   _enum: -1,
   record: -1,
   timetz: 12, _timetz: -1,
+  void: 4,
 };
 
 /**
@@ -160,6 +166,7 @@ export const typeDisplayName: Readonly<Record<SqlType, string>> = {
   _enum: 'anyenum[]',
   record: 'record',
   timetz: 'time with time zone', _timetz: 'time with time zone[]',
+  void: 'void',
 };
 
 /** A type with its modifier, as a column or a cast target has it. */

@@ -137,6 +137,9 @@ export function formatBinary(v: SqlValue, type: SqlType): Uint8Array {
     case 'record':
       if (v instanceof SqlRecord) return formatRecordBinary(v);
       throw new InvariantError(`not a record value: ${typeof v}`);
+    case 'void':
+      // void_send: no bytes.
+      return new Uint8Array(0);
     default:
       if (v instanceof SqlArray) return formatArrayBinary(v, type === 'int2vector' || type === 'oidvector');
       throw new InvariantError(`not an array value: ${typeof v}`);
@@ -359,6 +362,9 @@ export function parseBinary(b: Uint8Array, type: SqlType): SqlValue {
       return decodeUtf8(b);
     case 'record':
       return parseRecordBinary(b);
+    case 'void':
+      // void_recv reads nothing.
+      return '';
     default:
       return parseArrayBinary(b, arrayElementType(type));
   }

@@ -208,6 +208,9 @@ export function parseText(text: string, type: SqlType, typmod = -1, now: SqlTime
       return text;
     case 'record':
       throw anonymousRecordInput();
+    case 'void':
+      // void_in: any text is the one value.
+      return '';
     default:
       // An array: only casts give one a typmod, and they apply it to each element as an explicit cast
       // (varchar(1)[] truncates).

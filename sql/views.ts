@@ -124,6 +124,8 @@ export function fixedQuery(catalog: Catalog, tree: Node | undefined, aliases: re
   for (const c of columns) {
     if (seen.has(c.name)) throw new SqlError(SqlState.duplicateColumn, `column "${c.name}" specified more than once`);
     seen.add(c.name);
+    // PostgreSQL's CheckAttributeType: no relation has a column of the pseudo-type void (pg_sleep's).
+    if (c.type === 'void') throw new SqlError(SqlState.invalidTableDefinition, `column "${c.name}" has pseudo-type void`);
   }
   return { query, columns, uses: relationsOf(catalog, query) };
 }

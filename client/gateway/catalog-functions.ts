@@ -23,6 +23,7 @@
 //   acldefault(kind, owner oid)             the owner's default privileges (pg_roles for its name), aclitem[] as text[]
 //   pg_get_serial_sequence(table, column)   pg_depend: the sequence owned by the column (SERIAL's 'a', an identity's 'i'),
 //                                           schema-qualified; the table's name read as regclass reads it, the column's as it is
+//   to_regclass(name)                       pesto_relation_name: the relation's oid, NULL for none
 // Other forms (pg_get_indexdef's three arguments) are left as they are: the engine rejects them with 42883.
 
 import { scanSync, type ScanToken } from 'libpg-query';
@@ -51,6 +52,8 @@ const REWRITES: Readonly<Record<string, Rewrite>> = {
   // `pg_get_serial_sequence(t, c)::regclass` as firstRegCast rewrites it: the sequence's oid, with no
   // lookup of its name (which would evaluate the call once per spelling in pesto_relation_name).
   pesto_serial_sequence_oid: (a) => (a.length === 2 ? serialSequence(a[0]!, a[1]!, 'pesto_seq.oid', 'regclass') : null),
+  // The relation's oid, NULL where none has the name (the cast raises 42P01 instead).
+  to_regclass: (a) => (a.length === 1 ? `(SELECT oid AS to_regclass FROM pg_catalog.pesto_relation_name WHERE spelling = ${spellingKey(a[0]!)})` : null),
   pg_table_is_visible: (a) => (a.length === 1 ? `(SELECT CASE WHEN (${a[0]}) IS NULL THEN NULL ELSE EXISTS (SELECT 1 FROM pg_catalog.pg_class WHERE oid = (${a[0]})) END AS pg_table_is_visible)` : null),
   // An enum's oid (or its array's) is the session's (pesto_type_name's rows of its enums); a built-in type's the engine's function answers.
   format_type: (a) => (a.length === 2
@@ -120,7 +123,7 @@ function aclDefault(kind: string, owner: string): string {
 function serialSequence(table: string, column: string, value: string, label: string): string {
   return `(SELECT ${value} AS ${label} FROM pg_catalog.pg_depend pesto_dep JOIN pg_catalog.pg_class pesto_seq ON pesto_seq.oid = pesto_dep.objid
     JOIN pg_catalog.pg_attribute pesto_att ON pesto_att.attrelid = pesto_dep.refobjid AND pesto_att.attnum = pesto_dep.refobjsubid
-    WHERE pesto_dep.refobjid = (SELECT oid FROM pg_catalog.pesto_relation_name WHERE spelling = (${table})::text) AND pesto_att.attname = (${column})::text
+    WHERE pesto_dep.refobjid = (SELECT oid FROM pg_catalog.pesto_relation_name WHERE spelling = ${spellingKey(table)}) AND pesto_att.attname = (${column})::text
     AND pesto_dep.deptype IN ('a', 'i') AND pesto_seq.relkind = 'S')`;
 }
 
@@ -175,11 +178,17 @@ export function qualifiedNameParts(s: string): string[] | null {
   }
 }
 
-/**
- * Throws RegCastSchemaError for the first `'schema.name'::regclass` (or regtype) literal whose schema
- * is none of this database's (a name or a column's value that finds no row stays NULL: catalog-names.ts).
- */
-function checkRegCastSchemas(text: string, tokens: readonly ScanToken[]): void {
+/** A string constant `'name'` cast to regclass or regtype: its type, the names regclassin reads in it (null when malformed), its position. */
+export interface RegCastConstant {
+  readonly type: 'regclass' | 'regtype';
+  readonly parts: readonly string[] | null;
+  /** 1-based, in characters of the statement's text, as PostgreSQL reports it. */
+  readonly position: number;
+}
+
+/** The `'...'::regclass` and `'...'::regtype` constants of `text` (latin1, as the scanner's byte offsets); E'...' and $$...$$ are left to the lookup. */
+function regCastConstants(text: string, tokens: readonly ScanToken[]): RegCastConstant[] {
+  const out: RegCastConstant[] = [];
   for (let i = 1; i + 1 < tokens.length; i++) {
     const lit = tokens[i - 1]!;
     if (tokens[i]!.tokenName !== 'TYPECAST' || lit.tokenName !== 'SCONST') continue;
@@ -187,13 +196,58 @@ function checkRegCastSchemas(text: string, tokens: readonly ScanToken[]): void {
     const type = identName(tokens[qualified ? i + 3 : i + 1]!, text);
     if (type !== 'regclass' && type !== 'regtype') continue;
     const raw = text.slice(lit.start, lit.end);
-    if (!raw.startsWith("'")) continue; // E'...', $$...$$: left to the lookup
+    if (!raw.startsWith("'")) continue;
     const parts = qualifiedNameParts(Buffer.from(raw.slice(1, -1).replace(/''/g, "'"), 'latin1').toString('utf8'));
-    const schema = parts !== null && (parts.length === 2 || parts.length === 3) ? parts[parts.length - 2]! : null;
-    if (schema !== null && !KNOWN_SCHEMAS.has(schema)) {
-      throw new RegCastSchemaError(schema, Buffer.from(text.slice(0, lit.start), 'latin1').toString('utf8').length + 1);
-    }
+    out.push({ type, parts, position: Buffer.from(text.slice(0, lit.start), 'latin1').toString('utf8').length + 1 });
   }
+  return out;
+}
+
+/**
+ * The `'name'::regclass` constants of `sql`, for the check that each names a relation (catalog-names.ts
+ * missingRelation), which needs the session's catalog; [] when it does not scan.
+ */
+export function regclassConstants(sql: string): RegCastConstant[] {
+  let tokens: ScanToken[];
+  try {
+    tokens = scanSync(sql).tokens;
+  } catch {
+    return [];
+  }
+  return regCastConstants(Buffer.from(sql, 'utf8').toString('latin1'), tokens).filter((c) => c.type === 'regclass');
+}
+
+/**
+ * Throws RegCastSchemaError for the first `'schema.name'::regclass` (or regtype) literal whose schema
+ * is none of this database's (a regclass constant naming no relation of public is checked when the query
+ * runs, catalog-names.ts missingRelation; a column's value that finds no row stays NULL).
+ */
+function checkRegCastSchemas(text: string, tokens: readonly ScanToken[]): void {
+  for (const { parts, position } of regCastConstants(text, tokens)) {
+    const schema = parts !== null && (parts.length === 2 || parts.length === 3) ? parts[parts.length - 2]! : null;
+    if (schema !== null && !KNOWN_SCHEMAS.has(schema)) throw new RegCastSchemaError(schema, position);
+  }
+}
+
+/**
+ * The spelling pesto_relation_name (catalog-names.ts) has for the relation `name` names as regclassin
+ * reads it: an oid's digits as they are, else each part quoted (unquoted parts fold to lower case, so
+ * 'USERS' is users); null when malformed.
+ */
+export function relationSpelling(name: string): string | null {
+  if (/^\d+$/.test(name)) return name;
+  const parts = qualifiedNameParts(name);
+  return parts === null ? null : parts.map(quoteName).join('.');
+}
+
+/**
+ * What a relation-name operand is looked up by in pesto_relation_name, in the rewrite's latin1 text: a
+ * string constant's spelling (relationSpelling) as a constant, else the operand's value as text.
+ */
+function spellingKey(operand: string): string {
+  const m = /^'((?:[^']|'')*)'$/.exec(operand.trim());
+  const spelling = m === null ? null : relationSpelling(Buffer.from(m[1]!.replace(/''/g, "'"), 'latin1').toString('utf8'));
+  return spelling === null ? `(${operand})::text` : Buffer.from(`'${spelling.replace(/'/g, "''")}'`, 'utf8').toString('latin1');
 }
 
 /**
@@ -303,7 +357,8 @@ function firstRegCast(text: string, tokens: readonly ScanToken[]): { from: numbe
     const last = tokens[i - 1]!;
     const label = named ? identName(tokens[a + 1]?.text === '(' ? tokens[a]! : last, text) ?? type : next ?? type;
     const column = `${result === 'oid' ? 'oid' : 'display'} AS ${quoteName(label)}`;
-    return { from: tokens[a]!.start, to: tokens[end]!.end, replacement: `(SELECT ${column} FROM ${table} WHERE spelling = (${operand})::text)` };
+    const key = type === 'regclass' ? spellingKey(operand) : `(${operand})::text`;
+    return { from: tokens[a]!.start, to: tokens[end]!.end, replacement: `(SELECT ${column} FROM ${table} WHERE spelling = ${key})` };
   }
   return null;
 }

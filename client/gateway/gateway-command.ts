@@ -21,8 +21,11 @@ export type GatewayCommand =
   | { readonly k: 'begin'; readonly tag: 'BEGIN' | 'START TRANSACTION' }
   | { readonly k: 'commit' }
   | { readonly k: 'rollback' }
-  /** ROLLBACK TO [SAVEPOINT] name: run by the backend, and the one statement besides ROLLBACK a failed transaction accepts. */
-  | { readonly k: 'rollbackTo' }
+  /**
+   * ROLLBACK TO [SAVEPOINT] name: run by the backend, and the one statement besides ROLLBACK a failed
+   * transaction accepts; then the session's settings go back to the savepoint's (`name` null: it does not parse).
+   */
+  | { readonly k: 'rollbackTo'; readonly name: string | null }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET'; readonly local?: boolean }
   | { readonly k: 'resetAll' }
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
@@ -51,13 +54,15 @@ export type GatewayCommand =
    * CREATE TABLE AS and SELECT INTO (gateway-ctas.ts). `inBlock`: a transaction block is open.
    */
   | { readonly k: 'composite'; readonly columns: readonly BackendColumn[] | null; run(session: BackendSession, inBlock: boolean): Promise<BackendResult> }
-  | { readonly k: 'backend' };
+  /** `savepoint`: SAVEPOINT or RELEASE [SAVEPOINT] name, which the session's settings follow once the backend ran it. */
+  | { readonly k: 'backend'; readonly savepoint?: { readonly op: 'savepoint' | 'release'; readonly name: string } };
 
 const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatable\s+read|read\s+committed|read\s+uncommitted)|read\s+(?:write|only)|(?:not\s+)?deferrable))*\s*;?\s*$/i;
 const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]))?([\s\S]*)$/i;
 const COMMIT = /^\s*(?:commit|end)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s*;?\s*$/i;
 const ROLLBACK_TO = /^\s*(?:rollback|abort)(?:\s+(?:work|transaction))?\s+to\s/i;
+const SAVEPOINT = /^\s*(?:savepoint|release)\s/i;
 const UTILITY = /^\s*(?:set|reset|show|copy|explain|discard|deallocate|prepare|execute|close|unlisten|declare|fetch|move)\b/i;
 /** CREATE TABLE ... AS and SELECT ... INTO (parsed to tell them from CREATE TABLE and SELECT). */
 const TABLE_AS = /^\s*(?:create\s[\s\S]*\bas\b|select\s[\s\S]*\binto\b)/i;
@@ -84,7 +89,11 @@ function classifyUncached(sql: string): GatewayCommand {
   }
   if (COMMIT.test(sql)) return { k: 'commit' };
   if (ROLLBACK.test(sql)) return { k: 'rollback' };
-  if (ROLLBACK_TO.test(sql)) return { k: 'rollbackTo' };
+  if (ROLLBACK_TO.test(sql)) return { k: 'rollbackTo', name: savepointOf(sql)?.name ?? null };
+  if (SAVEPOINT.test(sql)) {
+    const s = savepointOf(sql);
+    return s === null || s.op === 'rollback-to' ? BACKEND : { k: 'backend', savepoint: { op: s.op, name: s.name } };
+  }
   if (UTILITY.test(sql)) return classifyUtility(sql);
   if (TABLE_AS.test(sql)) {
     const c = classifyUtility(sql);
@@ -95,6 +104,21 @@ function classifyUncached(sql: string): GatewayCommand {
     if (q !== null) return { k: 'catalog', query: q };
   }
   return BACKEND;
+}
+
+/** The savepoint statement `sql` is, with its savepoint's name as PostgreSQL folds it; null for another or one that does not parse. */
+function savepointOf(sql: string): { op: 'savepoint' | 'release' | 'rollback-to'; name: string } | null {
+  let node: Node | undefined;
+  try {
+    const stmts = parseSync(sql).stmts ?? [];
+    node = stmts.length === 1 ? stmts[0]?.stmt : undefined;
+  } catch {
+    return null; // the backend reports the syntax error
+  }
+  if (node === undefined || !('TransactionStmt' in node)) return null;
+  const t = node.TransactionStmt;
+  const op = t.kind === 'TRANS_STMT_SAVEPOINT' ? 'savepoint' : t.kind === 'TRANS_STMT_RELEASE' ? 'release' : t.kind === 'TRANS_STMT_ROLLBACK_TO' ? 'rollback-to' : null;
+  return op === null || t.savepoint_name === undefined ? null : { op, name: t.savepoint_name };
 }
 
 function classifyUtility(sql: string): GatewayCommand {

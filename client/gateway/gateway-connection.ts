@@ -73,7 +73,7 @@ export class GatewayConnection {
     try {
       await this.serve();
     } catch (e) {
-      if (e instanceof ProtocolError) this.fatal(e.code, e.message);
+      if (e instanceof ProtocolError) this.fatal(e.code, e.message, e.detail);
       else this.fatal(GatewayState.protocolViolation, `internal error: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       await this.finish();
@@ -168,10 +168,10 @@ export class GatewayConnection {
     this.stream.write(this.out.take());
   };
 
-  private fatal(code: string, message: string): void {
+  private fatal(code: string, message: string, detail?: string): void {
     this.frames.length = 0;
     if (!this.stream.destroyed) {
-      this.out.errorResponse({ severity: 'FATAL', code, message });
+      this.out.errorResponse({ severity: 'FATAL', code, message, detail });
       this.flush();
       this.stream.end();
     }
@@ -221,9 +221,13 @@ export class GatewayConnection {
       this.roleSlot = user;
     }
     this.out.authenticationOk();
+    // The startup packet's settings are taken once the client is authenticated, as PostgreSQL takes them:
+    // a value it refuses ends the connection (FATAL) before a session opens.
+    const settings = new SessionSettings(user, withOptions(params));
+    const refused = settings.startupError;
+    if (refused !== null) throw new ProtocolError(refused.message, refused.code, refused.detail);
     const opened = await this.host.backend.openSession(user, database, configured === null ? undefined : [...configured.keys()]);
     if (!opened.ok) throw new ProtocolError(opened.error.message, opened.error.code);
-    const settings = new SessionSettings(user, withOptions(params));
     settings.watchZone((zone) => opened.session.setTimeZone?.(zone));
     this.processId = this.host.nextProcessId();
     const secretKey = randomInt(0, 2 ** 31 - 1);

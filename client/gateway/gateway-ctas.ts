@@ -84,6 +84,9 @@ function columnDefs(spec: CreateTableAsSpec, columns: readonly BackendColumn[], 
   const names = columns.map((c, i) => spec.columnNames[i] ?? c.name);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
   if (dup !== undefined) return fail('42701', `column "${dup}" specified more than once`);
+  // PostgreSQL's CheckAttributeType: no table has a column of the pseudo-type void (pg_sleep's).
+  const pseudo = columns.findIndex((c) => c.type === 'void');
+  if (pseudo >= 0) return fail('42P16', `column "${names[pseudo] ?? ''}" has pseudo-type void`);
   const type = (c: BackendColumn): string => {
     if (c.type === 'enum') return quoteIdent(enums.find((e) => e.oid === c.typmod)?.name ?? '');
     return c.type === 'bpchar' && c.typmod < 0 ? 'bpchar' : formatTypeSpec({ type: c.type, typmod: c.typmod });

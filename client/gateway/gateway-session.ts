@@ -274,13 +274,21 @@ export class GatewaySession {
         return this.failed(await cmd.query.answer(this.catalogContext, params));
       case 'composite':
         return this.failed(await cmd.run(this.backend, this.status === 'T'));
-      case 'backend':
-        return this.failed(await exec());
+      case 'backend': {
+        const r = await exec();
+        // SAVEPOINT and RELEASE: the settings follow the backend's savepoints.
+        if (r.ok && cmd.savepoint !== undefined) {
+          if (cmd.savepoint.op === 'savepoint') this.settings.savepoint(cmd.savepoint.name);
+          else this.settings.release(cmd.savepoint.name);
+        }
+        return this.failed(r);
+      }
       case 'rollbackTo': {
-        // A failed transaction is usable again from the savepoint on (the backend restored it).
+        // A failed transaction is usable again from the savepoint on (the backend restored it), its settings too.
         const r = await exec();
         if (!r.ok) return this.failed(r);
         if (this.status === 'E') this.status = 'T';
+        if (cmd.name !== null) this.pendingReports.push(...this.settings.rollbackTo(cmd.name));
         return r;
       }
     }

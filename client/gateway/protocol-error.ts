@@ -34,7 +34,7 @@ export const GatewayState = {
 export class ProtocolError extends Error {
   override readonly name = 'ProtocolError';
   readonly code: string;
-  constructor(message: string, code: string = GatewayState.protocolViolation) {
+  constructor(message: string, code: string = GatewayState.protocolViolation, readonly detail?: string) {
     super(message);
     this.code = code;
   }

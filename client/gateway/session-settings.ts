@@ -4,8 +4,11 @@
 // writes); the rest of the settings drivers and tools send are accepted and echoed back by SHOW.
 // TimeZone is checked as PostgreSQL checks it and handed to the backend, which binds and runs statements
 // in it (sql/session-zone.ts). Settings PostgreSQL reports with ParameterStatus are reported on change
-// too. As there, the startup packet's values are what RESET goes back to, a SET in a transaction block
-// is undone by its rollback, and SET LOCAL lasts until the block ends (savepoints do not undo SETs).
+// too. As there, the startup packet's values are what RESET goes back to (one PostgreSQL refuses, 22023,
+// ends the connection: `startupError`; names and values it takes that are not kept here are ignored),
+// a SET in a transaction block is undone by its rollback, and one after a savepoint by a ROLLBACK TO it
+// (RELEASE keeps it), and SET LOCAL lasts until the block ends. The savepoints are the backend's: the
+// session tells this one of each it took, released or rolled back to.
 
 import { timeZoneSetting, UTC_ZONE, type SessionZone } from '../../sql/session-zone.ts';
 import { GatewayState } from './protocol-error.ts';
@@ -142,12 +145,24 @@ export class SessionSettings {
   private readonly custom = new Map<string, string>();
   /** What RESET goes back to: the startup packet's values. */
   private readonly resetValues = new Map<string, string>();
-  /** In a transaction block: the values at its start (for its rollback) and its SET LOCAL values. */
-  private block: { readonly before: Map<string, string>; readonly local: Map<string, string> } | null = null;
+  /**
+   * In a transaction block: the values at its start (for its rollback), its SET LOCAL values, and its
+   * savepoints (innermost last, a name may repeat) with the values and SET LOCAL values a ROLLBACK TO restores.
+   */
+  private block: {
+    readonly before: Map<string, string>;
+    readonly local: Map<string, string>;
+    readonly savepoints: { readonly name: string; readonly values: Map<string, string>; readonly local: Map<string, string> }[];
+  } | null = null;
   #zone: SessionZone = UTC_ZONE;
   #onZone: ((zone: SessionZone) => void) | null = null;
   /** The database the startup packet named (the user's name when it named none, as libpq does). */
   readonly database: string;
+  /**
+   * The first startup setting whose value PostgreSQL refuses (22023: TimeZone 'Nowhere/Zone'), where it
+   * ends the connection with FATAL; null when none.
+   */
+  readonly startupError: BackendError | null;
 
   constructor(
     readonly user: string,
@@ -155,10 +170,13 @@ export class SessionSettings {
   ) {
     this.database = startup.get('database') ?? user;
     this.values.set('session_authorization', user);
+    let refused: BackendError | null = null;
     for (const [k, v] of startup) {
       if (k === 'user' || k === 'database' || k === 'options' || k === 'replication') continue;
-      this.set(k, v);
+      const r = this.set(k, v);
+      if (!r.ok && r.error.code === GatewayState.invalidParameterValue) refused ??= r.error;
     }
+    this.startupError = refused;
     for (const [k, v] of this.values) this.resetValues.set(k, v);
   }
 
@@ -175,16 +193,54 @@ export class SessionSettings {
 
   /** BEGIN (of a block the client opened). */
   begin(): void {
-    this.block = { before: new Map(this.values), local: new Map() };
+    this.block = { before: new Map(this.values), local: new Map(), savepoints: [] };
   }
 
   /** The block ends: its SET LOCAL values go and a rollback undoes its SETs; the ParameterStatus messages to send. */
   end(committed: boolean): [string, string][] {
     const block = this.block;
     if (block === null) return [];
+    return this.reporting(() => {
+      this.block = null;
+      if (!committed) this.values = block.before;
+    });
+  }
+
+  /** SAVEPOINT name (taken by the backend): the settings a ROLLBACK TO it goes back to. */
+  savepoint(name: string): void {
+    this.block?.savepoints.push({ name, values: new Map(this.values), local: new Map(this.block.local) });
+  }
+
+  /** RELEASE [SAVEPOINT] name: it and the later savepoints go; the SETs made since stay. */
+  release(name: string): void {
+    const block = this.block;
+    const i = this.savepointIndex(name);
+    if (block !== null && i >= 0) block.savepoints.length = i;
+  }
+
+  /** ROLLBACK TO [SAVEPOINT] name: the settings as it found them (it stays, the later ones go); the ParameterStatus messages to send. */
+  rollbackTo(name: string): [string, string][] {
+    const block = this.block;
+    const i = this.savepointIndex(name);
+    const s = block?.savepoints[i];
+    if (block === null || s === undefined) return [];
+    block.savepoints.length = i + 1;
+    return this.reporting(() => {
+      this.values = new Map(s.values);
+      block.local.clear();
+      for (const [k, v] of s.local) block.local.set(k, v);
+    });
+  }
+
+  /** The innermost savepoint of that name, -1 for none. */
+  private savepointIndex(name: string): number {
+    return this.block?.savepoints.findLastIndex((s) => s.name === name) ?? -1;
+  }
+
+  /** Applies `change`; the reported parameters whose values it changed. */
+  private reporting(change: () => void): [string, string][] {
     const before = this.reported();
-    this.block = null;
-    if (!committed) this.values = block.before;
+    change();
     this.changed();
     const after = this.reported();
     return after.filter(([k, v], i) => before[i]?.[0] === k && before[i]?.[1] !== v);

@@ -43,10 +43,10 @@ import { isSuperuserName, ownersOf, PG_AUTHID, ROLE_TABLES, roleRows } from './c
 import { ownerOf } from '../../sql/privileges.ts';
 import { PG_DATABASE_OWNER } from '../../sql/schema-privileges.ts';
 import { PG_DESCRIPTION, AM_ROWS, COLLATION_ROWS, collationOf, CONSTRAINT_TABLES, PESTO_DEFINITION, PG_AM, PG_COLLATION, PKEY_OID, checkDefinition, commentRows, constraintTableRows, type Table } from './catalog-constraints.ts';
-import { RegCastSchemaError, rewriteCatalogFunctions } from './catalog-functions.ts';
+import { RegCastSchemaError, regclassConstants, rewriteCatalogFunctions } from './catalog-functions.ts';
 import { DUMP_EMPTY_TABLES, PG_DEFAULT_ACL, PG_INIT_PRIVS, PG_REWRITE, viewRuleRows, PG_ATTRIBUTE, attributeRow, PG_CLASS, classRow, PG_SETTINGS, PG_TABLESPACE, TABLESPACE_ROWS, settingsRows } from './catalog-dump.ts';
 import type { SessionSettings } from './session-settings.ts';
-import { PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
+import { missingRelation, PESTO_RELATION_NAME, PESTO_TYPE_NAME, SYSTEM_RELATION_NAME_ROWS, relationNameRows, spellings, typeNameRows } from './catalog-names.ts';
 
 const PG_CATALOG = 11;
 const DATABASE_OID = 5;
@@ -148,6 +148,12 @@ function typeRows(): SqlValue[][] {
       // The pseudo-type of anonymous rows (ROW(...)); the engine has no arrays of it.
       rows.push([typeOid.record, 'record', PG_CATALOG, 10, -1, false, 'p', 'P', false, true, ',', 0, '-', 0, 0, 'record_in', 'record_out',
         'record_recv', 'record_send', 'd', 'x', false, 0, -1, 0, 0, null, null]);
+      continue;
+    }
+    if (t === 'void') {
+      // The pseudo-type of functions that return nothing (pg_sleep).
+      rows.push([typeOid.void, 'void', PG_CATALOG, 10, 4, true, 'p', 'P', false, true, ',', 0, '-', 0, 0, 'void_in', 'void_out',
+        'void_recv', 'void_send', 'i', 'p', false, 0, -1, 0, 0, null, null]);
       continue;
     }
     const oid = typeOid[t];
@@ -456,6 +462,8 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
   }
   const columns = p.info.columns.map((c) => ({ name: c.name, type: c.type, typmod: c.typmod }));
   const reads = new Set(system.map((n) => (n.includes('.') ? n : `pg_catalog.${n}`)));
+  // Each names a relation, or the query fails as PostgreSQL's does while it parses (rows or not).
+  const regclasses = regclassConstants(sql);
   return {
     columns,
     paramTypes: p.info.paramTypes,
@@ -467,6 +475,11 @@ export function recogniseSystemQuery(sql: string): CatalogQuery | null {
       // Synchronous from here: no other session's query sees this session's tables.
       if (needed.length > 0) {
         const rows = sessionRows(tables, views, sequences, enums, roles, ctx.settings);
+        if (regclasses.length > 0) {
+          const names = new Set((rows.get(PESTO_RELATION_NAME) ?? []).map((r) => r[0] as string));
+          const missing = regclasses.map((c) => missingRelation(c, names, ctx.settings.database)).find((m) => m !== null);
+          if (missing !== undefined) return { ok: false, error: missing };
+        }
         for (const t of needed) fill(e, t, rows.get(t) ?? []);
       }
       const s = e.session({ user: ctx.settings.user, database: ctx.settings.database });

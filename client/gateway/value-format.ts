@@ -150,6 +150,7 @@ export function writeValue(w: BackendWriter, v: SqlValue, type: SqlType, format:
     case 'name':
     case 'unknown':
     case 'enum': // enum_send: the label
+    case 'void': // void_send: no bytes (the value is '')
       w.lengthPrefixedText(typeof v === 'string' ? v : formatText(v, type));
       return;
     case 'uuid':
@@ -312,6 +313,7 @@ export function decodeParam(raw: Buffer | null, format: number, type: SqlType): 
     case 'oidvector':
     case 'enum':
     case 'record':
+    case 'void':
       return parseBinary(raw, type);
     default:
       // Elements are decoded by parseBinary, which copies what a value keeps.

@@ -163,6 +163,11 @@ export class RawClient {
 
   /** Connects to a gateway started with users 'trust' and reads up to the first ReadyForQuery. */
   static async connect(port: number, params: Record<string, string> = { user: USER, database: DATABASE }): Promise<RawClient> {
+    return (await RawClient.start(port, params)).client;
+  }
+
+  /** Connects as `connect` does; also the startup's messages (up to ReadyForQuery, or to the end of a refused connection). */
+  static async start(port: number, params: Record<string, string>): Promise<{ client: RawClient; messages: BackendMessage[] }> {
     const socket = connect(port, '127.0.0.1');
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve);
@@ -170,13 +175,14 @@ export class RawClient {
     });
     const c = new RawClient(socket);
     c.send(serialize.startup(params));
-    for (const m of await c.untilReady()) {
+    const messages = await c.untilReady();
+    for (const m of messages) {
       if (m.type === 'K') {
         c.processId = m.body.readInt32BE(0);
         c.secretKey = m.body.readInt32BE(4);
       }
     }
-    return c;
+    return { client: c, messages };
   }
 
   send(...bufs: Buffer[]): void {

@@ -3,13 +3,15 @@
  * client/gateway/statement-sleep.ts), with real `pg` connections: a sleep really waits, per row and in
  * order, without holding up another session's statements (the event loop stays free); the simple and
  * extended protocols both wait; a CancelRequest ends a sleep with 57014 (and fails the transaction block
- * it ran in, 25P02 until ROLLBACK); pg_sleep in a statement that writes is 0A000. What an slt file
- * cannot show (test/sql/functions-more.slt has the values and errors).
+ * it ran in, 25P02 until ROLLBACK); pg_sleep in a statement that writes is 0A000; the void they return
+ * is a column of type 2278 whose value is empty in text and binary. What an slt file cannot show
+ * (test/sql/functions-more.slt has the values and errors).
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { cancel, client, engineGatewayForSuite } from './gateway-fixture.ts';
+import { serialize } from 'pg-protocol';
+import { cancel, client, dataRow, engineGatewayForSuite, RawClient, rowDescription, startTestGateway, types } from './gateway-fixture.ts';
 
 /** How long `p` takes, in milliseconds. */
 async function elapsedMs(p: () => Promise<unknown>): Promise<number> {
@@ -71,6 +73,44 @@ void describe('pg_sleep through the gateway over the engine', () => {
       assert.deepEqual((await c.query({ text: 'SELECT 1', rowMode: 'array' })).rows, [[1]]);
     } finally {
       await c.end();
+    }
+  });
+
+  void it('returns void: a column of type oid 2278 whose value is empty, not NULL, in text and binary', async () => {
+    const c = await client(port());
+    try {
+      const text = await c.query({ text: "SELECT pg_sleep(0), pg_sleep_for('0 s'), pg_sleep_until(now()), pg_sleep(NULL)", rowMode: 'array' });
+      assert.deepEqual(text.fields.map((f) => f.dataTypeID), [2278, 2278, 2278, 2278]);
+      assert.deepEqual(text.rows, [['', '', '', null]]);
+      const locks = await c.query({ text: 'SELECT pg_advisory_lock(1), pg_advisory_unlock(1), pg_advisory_unlock_all()', rowMode: 'array' });
+      assert.deepEqual(locks.fields.map((f) => f.dataTypeID), [2278, 16, 2278]);
+      assert.deepEqual(locks.rows, [['', true, '']]);
+      assert.deepEqual((await c.query({ text: "SELECT typname, typtype FROM pg_type WHERE oid = 2278", rowMode: 'array' })).rows, [['void', 'p']]);
+      // No table has a column of a pseudo-type (PostgreSQL's CheckAttributeType).
+      await assert.rejects(c.query('CREATE TABLE sleep_void AS SELECT pg_sleep(0)'), { code: '42P16', message: 'column "pg_sleep" has pseudo-type void' });
+    } finally {
+      await c.end();
+    }
+  });
+
+  void it('sends void in binary as no bytes (void_send), not NULL', async () => {
+    const trusting = await startTestGateway({ users: 'trust' });
+    const c = await RawClient.connect(trusting.port);
+    try {
+      c.send(
+        serialize.parse({ text: 'SELECT pg_sleep($1), pg_sleep(NULL)', types: [701] }),
+        serialize.bind({ values: ['0'], binary: true }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute(),
+        serialize.sync(),
+      );
+      const ms = await c.untilReady();
+      assert.equal(types(ms), '12TDCZ');
+      assert.deepEqual(rowDescription(ms[2]!.body).map((f) => [f.typeOid, f.format]), [[2278, 1], [2278, 1]]);
+      assert.deepEqual(dataRow(ms[3]!.body), [Buffer.alloc(0), null]);
+    } finally {
+      c.end();
+      await trusting.close();
     }
   });
 

@@ -61,6 +61,35 @@ void test('the pg driver queries the system catalog with parameters; mixing in a
   }
 });
 
+void test('a regclass constant naming no relation of public is 42P01 at the constant, rows or not; to_regclass gives NULL', async () => {
+  const gw = await startTestGateway();
+  const client = new pg.Client({ host: '127.0.0.1', port: gw.port, user: USER, password: PASSWORD, database: DATABASE });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE rc_t (a int PRIMARY KEY)');
+    // PostgreSQL 15's errors, messages and positions (regclassin reads unquoted names in lower case).
+    await assert.rejects(client.query("SELECT 'nosuch'::regclass"), { code: '42P01', message: 'relation "nosuch" does not exist', position: '8' });
+    await assert.rejects(client.query("SELECT 1, ' Public . NoSuch '::regclass::oid"), { code: '42P01', message: 'relation "public.nosuch" does not exist', position: '11' });
+    await assert.rejects(client.query(`SELECT 1 WHERE false AND '"RC_T"'::regclass IS NULL`), { code: '42P01', message: 'relation "RC_T" does not exist', position: '26' });
+    await assert.rejects(client.query({ text: "SELECT $1::int, 'pesto.public.nosuch'::regclass::text", values: [1] }), { code: '42P01', message: 'relation "public.nosuch" does not exist' });
+    await assert.rejects(client.query("SELECT 'otherdb.public.rc_t'::regclass"), { code: '0A000', message: 'cross-database references are not implemented: "otherdb.public.rc_t"' });
+    const found = await client.query({ text: "SELECT 'RC_T'::regclass = 'rc_t'::regclass, 'public.rc_t'::regclass::text, 'rc_t_pkey'::regclass IS NOT NULL", rowMode: 'array' });
+    assert.deepEqual(found.rows, [[true, 'rc_t', true]]);
+    // A pg_catalog relation this catalog does not list (PostgreSQL has its oid) is no error: pg_dump names some.
+    await client.query("SELECT 'pg_rewrite'::regclass, 'pg_catalog.pg_trigger'::regclass");
+    const lookups = await client.query({ text: "SELECT to_regclass('nosuch'), to_regclass('public.nosuch'), to_regclass('nosch.x'), to_regclass('RC_T') = 'rc_t'::regclass", rowMode: 'array' });
+    assert.deepEqual(lookups.rows, [[null, null, null, true]]);
+    // Prepared while the relation exists, run after it is gone: checked each time the query runs.
+    const q = { name: 'rc', text: "SELECT 'rc_t'::regclass IS NOT NULL AS found", values: [] };
+    assert.deepEqual((await client.query(q)).rows, [{ found: true }]);
+    await client.query('DROP TABLE rc_t');
+    await assert.rejects(client.query(q), { code: '42P01', message: 'relation "rc_t" does not exist' });
+  } finally {
+    await client.end();
+    await gw.close();
+  }
+});
+
 void test('postgres.js connects (it reads pg_type first) and runs queries, transactions, savepoints and cursors', async () => {
   const gw = await startTestGateway();
   const sql = postgres({ host: '127.0.0.1', port: gw.port, user: USER, password: PASSWORD, database: DATABASE, onnotice: () => undefined, max: 1 });

@@ -1,6 +1,7 @@
 /**
  * Session time zones through the gateway over the single-node engine, where an slt file cannot look: a
- * TimeZone in the startup packet (as pgjdbc sends the JVM's zone) and in `options` (node `pg`), the
+ * TimeZone in the startup packet (as pgjdbc sends the JVM's zone) and in `options` (node `pg`), one
+ * PostgreSQL refuses there ending the connection (FATAL 22023), the
  * ParameterStatus PostgreSQL sends when TimeZone changes (SET, a ROLLBACK undoing one, SET LOCAL's block
  * ending), current_setting and set_config, parameters without an offset read in the session's zone,
  * and COPY TO in it.
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { serialize } from 'pg-protocol';
 import type { Gateway } from '../../client/gateway/gateway-server.ts';
-import { dataRow, DATABASE, PASSWORD, RawClient, startTestGateway, USER, type BackendMessage } from './gateway-fixture.ts';
+import { dataRow, DATABASE, errorFields, PASSWORD, RawClient, startTestGateway, USER, type BackendMessage } from './gateway-fixture.ts';
 
 /** The ParameterStatus messages of a batch, as [name, value]. */
 function parameterStatus(ms: readonly BackendMessage[]): [string, string][] {
@@ -24,6 +25,9 @@ async function query(c: RawClient, sql: string): Promise<BackendMessage[]> {
   c.send(serialize.query(sql));
   return c.untilReady();
 }
+
+/** The named fields of an ErrorResponse (S severity, C code, M message, D detail). */
+const pick = (fields: Record<string, string>, names: string): Record<string, string | undefined> => Object.fromEntries([...names].map((n) => [n, fields[n]]));
 
 const cells = (ms: readonly BackendMessage[]): string[] => ms.filter((m) => m.type === 'D').map((m) => String(dataRow(m.body)[0] ?? 'NULL'));
 
@@ -63,6 +67,16 @@ void describe('session time zones through the gateway', () => {
       await query(c, 'BEGIN');
       assert.deepEqual(parameterStatus(await query(c, `SET LOCAL TIME ZONE INTERVAL '+02:00' HOUR TO MINUTE`)), [['TimeZone', '<+02>-02']]);
       assert.deepEqual(parameterStatus(await query(c, 'COMMIT')), [['TimeZone', 'UTC']]);
+      // ROLLBACK TO a savepoint undoes the SETs after it (also after an error), RELEASE keeps them.
+      await query(c, 'BEGIN; SAVEPOINT a');
+      assert.deepEqual(parameterStatus(await query(c, `SET TIME ZONE 'Asia/Tokyo'`)), [['TimeZone', 'Asia/Tokyo']]);
+      assert.deepEqual(parameterStatus(await query(c, 'ROLLBACK TO a')), [['TimeZone', 'UTC']]);
+      assert.deepEqual(parameterStatus(await query(c, `SET TIME ZONE 'Asia/Tokyo'; SELECT 1/0`)), [['TimeZone', 'Asia/Tokyo']]);
+      assert.deepEqual(parameterStatus(await query(c, 'ROLLBACK TO SAVEPOINT "a"')), [['TimeZone', 'UTC']]);
+      await query(c, `SAVEPOINT b; SET TIME ZONE 'Asia/Tokyo'; RELEASE b`);
+      assert.deepEqual(parameterStatus(await query(c, 'COMMIT')), []);
+      assert.deepEqual(cells(await query(c, 'SHOW TimeZone')), ['Asia/Tokyo']);
+      await query(c, 'SET TIME ZONE UTC');
       // SET LOCAL outside a block: PostgreSQL's WARNING, nothing changes.
       const local = await query(c, `SET LOCAL TIME ZONE 'Asia/Tokyo'`);
       assert.ok(local.some((m) => m.type === 'N' && m.body.includes('SET LOCAL can only be used in transaction blocks')));
@@ -87,6 +101,32 @@ void describe('session time zones through the gateway', () => {
     }
   });
 
+  void it('refuses a TimeZone PostgreSQL refuses in the startup packet or in options: FATAL 22023 after AuthenticationOk', async () => {
+    for (const params of [{ TimeZone: 'Nowhere/Zone' }, { options: '-c TimeZone=Nowhere/Zone' }, { options: '-c application_name=x -c timezone=Nowhere/Zone' }]) {
+      const { client: c, messages } = await RawClient.start(port(), { user: USER, database: DATABASE, ...params });
+      try {
+        assert.equal(messages.map((m) => m.type).join(''), 'RE');
+        assert.deepEqual(pick(errorFields(messages[1]!.body), 'SCM'), { S: 'FATAL', C: '22023', M: 'invalid value for parameter "TimeZone": "Nowhere/Zone"' });
+        await c.closed;
+      } finally {
+        c.end();
+      }
+    }
+    // With its DETAIL; the TimeZone PostgreSQL takes connects as before.
+    const { client: detail, messages } = await RawClient.start(port(), { user: USER, database: DATABASE, TimeZone: "INTERVAL '1 month'" });
+    detail.end();
+    assert.deepEqual(pick(errorFields(messages[1]!.body), 'CD'), { C: '22023', D: 'Cannot specify months in time zone interval.' });
+    const ok = await RawClient.connect(port(), { user: USER, database: DATABASE, options: '-c TimeZone=Asia/Tokyo' });
+    try {
+      assert.deepEqual(cells(await query(ok, 'SHOW TimeZone')), ['Asia/Tokyo']);
+    } finally {
+      ok.end();
+    }
+    // node pg's options: the connection fails with the FATAL's error.
+    const c = new pg.Client({ host: '127.0.0.1', port: port(), user: USER, password: PASSWORD, database: DATABASE, options: '-c TimeZone=Nowhere/Zone' });
+    await assert.rejects(c.connect(), { code: '22023', severity: 'FATAL', message: 'invalid value for parameter "TimeZone": "Nowhere/Zone"' });
+  });
+
   void it('serves node pg: options TimeZone, current_setting, set_config, 22023', async () => {
     const c = new pg.Client({ host: '127.0.0.1', port: port(), user: USER, password: PASSWORD, database: DATABASE, options: '-c TimeZone=Asia/Kathmandu' });
     await c.connect();
@@ -102,6 +142,13 @@ void describe('session time zones through the gateway', () => {
       assert.deepEqual({ code: e?.code, message: e?.message }, { code: '22023', message: 'invalid value for parameter "TimeZone": "PST"' });
       const d = await c.query(`SET TIME ZONE 200`).then(() => null, (x: unknown) => x as { detail: string });
       assert.equal(d?.detail, 'UTC timezone offset is out of range.');
+      // Savepoints in the extended protocol (named statements): ROLLBACK TO undoes the SET after it.
+      await c.query('BEGIN');
+      await c.query({ name: 'sp', text: 'SAVEPOINT sp' });
+      await c.query({ name: 'tz', text: `SET TIME ZONE 'Asia/Tokyo'` });
+      await c.query({ name: 'rb', text: 'ROLLBACK TO SAVEPOINT sp' });
+      assert.deepEqual((await c.query({ name: 'show', text: 'SHOW TimeZone' })).rows, [{ TimeZone: 'America/Sao_Paulo' }]);
+      await c.query('COMMIT');
     } finally {
       await c.end();
     }
