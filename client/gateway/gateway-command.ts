@@ -15,6 +15,7 @@ import { EXPLAIN_COLUMNS, explainAnalyze, explainAnalyzeOf } from './gateway-exp
 import { createTableAs, createTableAsOf, selectIntoOf } from './gateway-ctas.ts';
 import type { BackendColumn, BackendResult, BackendSession } from './sql-backend.ts';
 import { setValueText } from '../../sql/set-args.ts';
+import type { SavepointOp } from '../../sql/lower-statement.ts';
 import { executeSpecOf, prepareSpecOf, type ExecuteSpec, type PrepareSpec } from './sql-prepare.ts';
 
 export type GatewayCommand =
@@ -22,10 +23,11 @@ export type GatewayCommand =
   | { readonly k: 'commit' }
   | { readonly k: 'rollback' }
   /**
-   * ROLLBACK TO [SAVEPOINT] name: run by the backend, and the one statement besides ROLLBACK a failed
-   * transaction accepts; then the session's settings go back to the savepoint's (`name` null: it does not parse).
+   * SAVEPOINT, RELEASE [SAVEPOINT] and ROLLBACK TO [SAVEPOINT] name: run by the backend, then followed by
+   * the session's settings (`name` null: it does not parse). ROLLBACK TO is the one statement besides
+   * ROLLBACK a failed transaction accepts.
    */
-  | { readonly k: 'rollbackTo'; readonly name: string | null }
+  | { readonly k: 'savepoint'; readonly op: SavepointOp; readonly name: string | null }
   | { readonly k: 'set'; readonly name: string; readonly value: string | null; readonly tag: 'SET' | 'RESET'; readonly local?: boolean }
   | { readonly k: 'resetAll' }
   /** SET TRANSACTION ..., SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted, every transaction is serializable. */
@@ -54,8 +56,7 @@ export type GatewayCommand =
    * CREATE TABLE AS and SELECT INTO (gateway-ctas.ts). `inBlock`: a transaction block is open.
    */
   | { readonly k: 'composite'; readonly columns: readonly BackendColumn[] | null; run(session: BackendSession, inBlock: boolean): Promise<BackendResult> }
-  /** `savepoint`: SAVEPOINT or RELEASE [SAVEPOINT] name, which the session's settings follow once the backend ran it. */
-  | { readonly k: 'backend'; readonly savepoint?: { readonly op: 'savepoint' | 'release'; readonly name: string } };
+  | { readonly k: 'backend' };
 
 const TXN_OPTIONS = /^(?:\s*,?\s*(?:isolation\s+level\s+(?:serializable|repeatable\s+read|read\s+committed|read\s+uncommitted)|read\s+(?:write|only)|(?:not\s+)?deferrable))*\s*;?\s*$/i;
 const BEGIN = /^\s*(begin|start\s+transaction)(?:\s+(?:work|transaction)(?![\w$]))?([\s\S]*)$/i;
@@ -89,11 +90,8 @@ function classifyUncached(sql: string): GatewayCommand {
   }
   if (COMMIT.test(sql)) return { k: 'commit' };
   if (ROLLBACK.test(sql)) return { k: 'rollback' };
-  if (ROLLBACK_TO.test(sql)) return { k: 'rollbackTo', name: savepointOf(sql)?.name ?? null };
-  if (SAVEPOINT.test(sql)) {
-    const s = savepointOf(sql);
-    return s === null || s.op === 'rollback-to' ? BACKEND : { k: 'backend', savepoint: { op: s.op, name: s.name } };
-  }
+  if (ROLLBACK_TO.test(sql)) return { k: 'savepoint', op: 'rollback-to', name: savepointOf(sql)?.name ?? null };
+  if (SAVEPOINT.test(sql)) return { k: 'savepoint', ...(savepointOf(sql) ?? { op: 'savepoint', name: null }) };
   if (UTILITY.test(sql)) return classifyUtility(sql);
   if (TABLE_AS.test(sql)) {
     const c = classifyUtility(sql);
@@ -107,7 +105,7 @@ function classifyUncached(sql: string): GatewayCommand {
 }
 
 /** The savepoint statement `sql` is, with its savepoint's name as PostgreSQL folds it; null for another or one that does not parse. */
-function savepointOf(sql: string): { op: 'savepoint' | 'release' | 'rollback-to'; name: string } | null {
+function savepointOf(sql: string): { op: SavepointOp; name: string } | null {
   let node: Node | undefined;
   try {
     const stmts = parseSync(sql).stmts ?? [];

@@ -62,7 +62,7 @@ const done = (tag: string, notices: BackendRows['notices'] = []): BackendRows =>
 const BACKEND_COMMAND: GatewayCommand = { k: 'backend' };
 const BINARY = [1];
 /** What a failed transaction ('E') still runs: its end, or a return to a savepoint. */
-const acceptedWhenFailed = (c: GatewayCommand): boolean => c.k === 'commit' || c.k === 'rollback' || c.k === 'rollbackTo';
+const acceptedWhenFailed = (c: GatewayCommand): boolean => c.k === 'commit' || c.k === 'rollback' || (c.k === 'savepoint' && c.op === 'rollback-to');
 
 export class GatewaySession {
   private status: TxnStatus = 'I';
@@ -274,21 +274,14 @@ export class GatewaySession {
         return this.failed(await cmd.query.answer(this.catalogContext, params));
       case 'composite':
         return this.failed(await cmd.run(this.backend, this.status === 'T'));
-      case 'backend': {
-        const r = await exec();
-        // SAVEPOINT and RELEASE: the settings follow the backend's savepoints.
-        if (r.ok && cmd.savepoint !== undefined) {
-          if (cmd.savepoint.op === 'savepoint') this.settings.savepoint(cmd.savepoint.name);
-          else this.settings.release(cmd.savepoint.name);
-        }
-        return this.failed(r);
-      }
-      case 'rollbackTo': {
-        // A failed transaction is usable again from the savepoint on (the backend restored it), its settings too.
+      case 'backend':
+        return this.failed(await exec());
+      case 'savepoint': {
+        // Run by the backend; the settings follow. A failed transaction is usable again from a ROLLBACK TO's savepoint on.
         const r = await exec();
         if (!r.ok) return this.failed(r);
-        if (this.status === 'E') this.status = 'T';
-        if (cmd.name !== null) this.pendingReports.push(...this.settings.rollbackTo(cmd.name));
+        if (cmd.op === 'rollback-to') this.status = 'T';
+        if (cmd.name !== null) this.pendingReports.push(...this.settings.followSavepoint(cmd.op, cmd.name));
         return r;
       }
     }
@@ -581,9 +574,9 @@ export class GatewaySession {
     let r = portal.result;
     if (r === null) {
       const backendStmt = stmt.backend;
-      // ROLLBACK TO has no backend statement (it is parsed here, and may come while the transaction is failed).
+      // Savepoint statements have no backend statement (they are parsed here; ROLLBACK TO may come while the transaction is failed).
       const res = await this.run(stmt.command, () => (backendStmt !== null ? this.backend.run(backendStmt, portal.params)
-        : stmt.command.k === 'rollbackTo' ? this.backend.execute(stmt.sql) : Promise.resolve(done(''))), portal.params);
+        : stmt.command.k === 'savepoint' ? this.backend.execute(stmt.sql) : Promise.resolve(done(''))), portal.params);
       if (!res.ok) {
         this.extendedError(res.error);
         return;

@@ -11,6 +11,7 @@
 // session tells this one of each it took, released or rolled back to.
 
 import { timeZoneSetting, UTC_ZONE, type SessionZone } from '../../sql/session-zone.ts';
+import type { SavepointOp } from '../../sql/lower-statement.ts';
 import { GatewayState } from './protocol-error.ts';
 import type { BackendColumn, BackendError, BackendResult } from './sql-backend.ts';
 
@@ -206,35 +207,29 @@ export class SessionSettings {
     });
   }
 
-  /** SAVEPOINT name (taken by the backend): the settings a ROLLBACK TO it goes back to. */
-  savepoint(name: string): void {
-    this.block?.savepoints.push({ name, values: new Map(this.values), local: new Map(this.block.local) });
-  }
-
-  /** RELEASE [SAVEPOINT] name: it and the later savepoints go; the SETs made since stay. */
-  release(name: string): void {
+  /**
+   * A savepoint statement the backend ran: SAVEPOINT keeps the settings a ROLLBACK TO it goes back to;
+   * RELEASE forgets it and the later ones (the SETs made since stay); ROLLBACK TO restores its settings
+   * (it stays, the later ones go). The ParameterStatus messages to send.
+   */
+  followSavepoint(op: SavepointOp, name: string): [string, string][] {
     const block = this.block;
-    const i = this.savepointIndex(name);
-    if (block !== null && i >= 0) block.savepoints.length = i;
-  }
-
-  /** ROLLBACK TO [SAVEPOINT] name: the settings as it found them (it stays, the later ones go); the ParameterStatus messages to send. */
-  rollbackTo(name: string): [string, string][] {
-    const block = this.block;
-    const i = this.savepointIndex(name);
-    const s = block?.savepoints[i];
-    if (block === null || s === undefined) return [];
-    block.savepoints.length = i + 1;
+    if (block === null) return [];
+    if (op === 'savepoint') {
+      block.savepoints.push({ name, values: new Map(this.values), local: new Map(block.local) });
+      return [];
+    }
+    // The innermost savepoint of that name.
+    const i = block.savepoints.findLastIndex((s) => s.name === name);
+    const s = block.savepoints[i];
+    if (s === undefined) return [];
+    block.savepoints.length = op === 'release' ? i : i + 1;
+    if (op === 'release') return [];
     return this.reporting(() => {
       this.values = new Map(s.values);
       block.local.clear();
       for (const [k, v] of s.local) block.local.set(k, v);
     });
-  }
-
-  /** The innermost savepoint of that name, -1 for none. */
-  private savepointIndex(name: string): number {
-    return this.block?.savepoints.findLastIndex((s) => s.name === name) ?? -1;
   }
 
   /** Applies `change`; the reported parameters whose values it changed. */

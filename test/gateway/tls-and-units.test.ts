@@ -90,8 +90,13 @@ void test('splits multi-statement strings and recognises the statements the gate
     ['RESET ALL', 'resetAll'], ['SET TRANSACTION ISOLATION LEVEL SERIALIZABLE', 'setIgnored'],
     ['SHOW search_path', 'show'], ['COPY t FROM STDIN', 'copyFrom'], ['COPY t TO STDOUT', 'copyTo'], ['COPY (SELECT 1) TO STDOUT', 'copyTo'], ["COPY t TO '/tmp/f'", 'unsupported'],
     [`SELECT current_setting('search_path')`, 'catalog'], ['SELECT 1', 'backend'], ['BEGINNING', 'backend'],
-    ['ROLLBACK TO SAVEPOINT a', 'rollbackTo'], ['rollback work to a', 'rollbackTo'], ['SAVEPOINT a', 'backend'], ['RELEASE a', 'backend'],
+    ['ROLLBACK TO SAVEPOINT a', 'savepoint'], ['rollback work to a', 'savepoint'], ['SAVEPOINT a', 'savepoint'], ['RELEASE a', 'savepoint'],
     ['DISCARD ALL', 'discard'], ['DEALLOCATE PREPARE s', 'deallocate'], ['CLOSE ALL', 'closeCursor'], ['UNLISTEN *', 'unlisten'],
   ];
   for (const [sql, k] of kinds) assert.equal(classify(sql).k, k, sql);
+  // Savepoint statements with their names as PostgreSQL folds them (the session's settings follow them).
+  assert.deepEqual(classify('ROLLBACK WORK TO SAVEPOINT "A"'), { k: 'savepoint', op: 'rollback-to', name: 'A' });
+  assert.deepEqual(classify('release savepoint B'), { k: 'savepoint', op: 'release', name: 'b' });
+  assert.deepEqual(classify('SAVEPOINT c;'), { k: 'savepoint', op: 'savepoint', name: 'c' });
+  assert.deepEqual(classify('ROLLBACK TO 1'), { k: 'savepoint', op: 'rollback-to', name: null }); // the backend's 42601
 });
