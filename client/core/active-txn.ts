@@ -15,6 +15,7 @@ import type { Finisher } from './finisher.ts';
 import type { PointRead } from './point-read.ts';
 import type { RangeRead, RangeReadSuccess } from './range-read.ts';
 import type { QuerySpec, TxnLimits } from './client-options.ts';
+import { QUERY_SQL_CHARS_MAX } from '../../protocol/codec-query.ts';
 
 export interface ActiveTxn {
   readonly id: number;
@@ -288,6 +289,16 @@ export function commitBody(txn: ActiveTxn, reads: ReadEntry[]): TxnBody {
   sortByKey(writes);
   const preds = txn.private.size === 0 ? txn.predicates : txn.predicates.filter((p) => !txn.private.has(tablePrefix(p.table)));
   return { ts: txn.ts, shards: [...txn.shards].sort(ascending), reads, writes, deps: [...txn.deps.values()], predicates: predicatesToSend(preds, reads), meta: NO_META };
+}
+
+/**
+ * Why replicas would refuse this range read's request undecoded (it would be resent until the
+ * transaction is too old), or null.
+ */
+export function queryTooLarge(spec: QuerySpec, limits: TxnLimits | undefined): string | null {
+  if (spec.sql.length > QUERY_SQL_CHARS_MAX) return `a statement of ${spec.sql.length} characters (at most ${QUERY_SQL_CHARS_MAX})`;
+  if (limits !== undefined && spec.params.length > limits.valueBytesMax) return `parameters of ${Math.ceil(spec.params.length / 1024)} KiB (at most ${Math.floor(limits.valueBytesMax / 1024)} KiB)`;
+  return null;
 }
 
 /** Why replicas would refuse this transaction's ST1 undecoded (ClientCoreOptions.txnLimits), or null. */

@@ -15,7 +15,6 @@ import type { Key, Message, QueryReply, ReadEntry, Txn } from '../../protocol/me
 import { quorums, type Quorums } from '../../protocol/quorum.ts';
 import { addShardOfRead, addShardsOfWrite, shardOfKey } from '../../protocol/sharding.ts';
 import { TimestampAllocator, ZERO_TS, type Timestamp } from '../../protocol/timestamp.ts';
-import { QUERY_SQL_CHARS_MAX } from '../../protocol/codec-query.ts';
 import { Outbox, type ClientEffect, type ClientEnv } from './effects.ts';
 import { Finisher, type FinisherRouter, type FinisherTimeouts } from './finisher.ts';
 import { checkReadReply, PointRead, type ReadStep } from './point-read.ts';
@@ -23,15 +22,9 @@ import { RangeRead, type RangeReadStep } from './range-read.ts';
 import { QueryTargets } from './query-targets.ts';
 import { ReplicaPreference } from './replica-preference.ts';
 import { Recoveries } from './recovery.ts';
-import { RoundTrip, VoteTiming } from './latency.ts';
-import { absorbRangeRead, capTableVersion, commitBody, finalReads, isPrivate, mergeRead, readFootprint, tooLargeFor, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
+import { RECENT_VOTE_MICROS, RETRY_CAP_MS, RoundTrip, VoteTiming } from './latency.ts';
+import { absorbRangeRead, capTableVersion, commitBody, finalReads, isPrivate, mergeRead, queryTooLarge, readFootprint, tooLargeFor, type ActiveTxn, type QueryOp, type ReadOp } from './active-txn.ts';
 import { DEFAULT_REPLICA_PREFERENCE_MS, EARLY_RESULT_BYTES, newClientStats, type ClientCoreOptions, type ClientStats, type QuerySpec } from './client-options.ts';
-
-/** A replica that voted within this window is presumed alive and worth waiting for. */
-const RECENT_VOTE_MICROS = 1_000_000;
-
-/** Longest adaptive retry or resend timer (latency.ts): beyond the slowest replies seen on an overloaded machine. */
-const RETRY_CAP_MS = 10_000;
 
 export class ClientCore {
   readonly q: Quorums;
@@ -187,10 +180,8 @@ export class ClientCore {
   query(txnId: number, spec: QuerySpec, op: number): void {
     const txn = this.#active(txnId, op);
     if (txn === null || this.#tooOld(txn, op)) return;
-    // Replicas refuse such a request undecoded; it would be resent until the transaction is too old.
-    const limits = this.opts.txnLimits;
-    if (spec.sql.length > QUERY_SQL_CHARS_MAX) return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: `a statement of ${spec.sql.length} characters (at most ${QUERY_SQL_CHARS_MAX})` });
-    if (limits !== undefined && spec.params.length > limits.valueBytesMax) return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: `parameters of ${Math.ceil(spec.params.length / 1024)} KiB (at most ${Math.floor(limits.valueBytesMax / 1024)} KiB)` });
+    const tooLarge = queryTooLarge(spec, this.opts.txnLimits);
+    if (tooLarge !== null) return this.#out.done(op, { kind: 'failed', reason: 'too-large', detail: tooLarge });
     this.stats.queries++;
     const eagerQuorum = this.opts.queryEagerQuorum !== false;
     const read = new RangeRead(spec.shard, txn.ts, this.q, this.opts.queryRetriesMax ?? 3, this.opts.forceSyncQueries === true, this.opts.queryDigestReplies === true);

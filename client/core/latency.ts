@@ -1,3 +1,9 @@
+/** A replica that voted within this window is presumed alive and worth waiting for (the client's vote tally). */
+export const RECENT_VOTE_MICROS = 1_000_000;
+
+/** Longest adaptive retry or resend timer: beyond the slowest replies seen on an overloaded machine. */
+export const RETRY_CAP_MS = 10_000;
+
 /**
  * Round-trip estimates for the client's retry timers (the RFC 6298 estimator: smoothed round trip
  * plus four times its mean deviation). Links are reliable streams, so a reply that is late is almost
