@@ -124,6 +124,7 @@ export class PestoClient {
 
   private constructor(readonly opts: ConnectOptions) {
     const { config } = opts;
+    this.#limits = codecLimitsOf(config);
     this.core = new ClientCore(
       {
         clientId: toClientId(opts.clientId),
@@ -141,12 +142,11 @@ export class PestoClient {
         queryEagerQuorum: opts.queryEagerQuorum !== false,
         ...(opts.replicaPreferenceMs === undefined ? {} : { replicaPreferenceMs: opts.replicaPreferenceMs }),
         staleAfterMicros: Math.max(0, config.limits.historyWindowMs - config.timeouts.clockSkewMaxMs) * 1000,
-        txnLimits: { keysMax: config.limits.txnKeysMax, bodyBytesMax: txnBodyBytesMax(config.limits), keyBytesMax: codecLimitsOf(config).keyBytesMax, valueBytesMax: codecLimitsOf(config).valueBytesMax },
+        txnLimits: { keysMax: config.limits.txnKeysMax, bodyBytesMax: txnBodyBytesMax(config.limits), keyBytesMax: this.#limits.keyBytesMax, valueBytesMax: this.#limits.valueBytesMax },
       },
       { nowMicros: () => Date.now() * 1000, random: Math.random },
       timestampsOf(opts.clientId),
     );
-    this.#limits = codecLimitsOf(config);
     this.verifier = new CertificateVerifier({
       f: config.f,
       shardCount: config.shards.length,
